@@ -1,0 +1,13 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tapestry::cli {
+
+// Each command takes the arguments after its name and returns the process exit code.
+// Errors propagate as tapestry::Error; main() prints them and exits non-zero.
+int runInspect(const std::vector<std::string>& args);
+int runSynth(const std::vector<std::string>& args);
+
+}  // namespace tapestry::cli

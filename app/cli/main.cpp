@@ -1,0 +1,58 @@
+// tapestry-cli: every step of Tapestry, headless.
+#include "cli/Commands.h"
+
+#include "base/Error.h"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: tapestry-cli COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  inspect FILE [--json] [--scope-depth N]\n"
+    "      describe an ONNX model: producer, IR and opsets, op histogram,\n"
+    "      parameters, inputs and outputs, the top of its module scope tree\n"
+    "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
+    "      write a reference architecture as ONNX (shapes only, no weights);\n"
+    "      `tapestry-cli synth --list` shows the presets and size flags\n"
+    "\n"
+    "exit status: 0 on success, 1 when the input is bad, 2 on a usage error\n";
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        std::fputs(kUsage, stderr);
+        return 2;
+    }
+    const std::string_view command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    try {
+        if (command == "inspect")
+            return tapestry::cli::runInspect(args);
+        if (command == "synth")
+            return tapestry::cli::runSynth(args);
+        if (command == "help" || command == "--help" || command == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        std::fprintf(stderr, "tapestry-cli: unknown command '%.*s'\n\n%s", static_cast<int>(command.size()),
+                     command.data(), kUsage);
+        return 2;
+    } catch (const tapestry::Error& error) {
+        std::fprintf(stderr, "tapestry-cli %.*s: error: %s\n", static_cast<int>(command.size()), command.data(),
+                     error.what());
+        return error.code() == tapestry::ErrorCode::InvalidArgument ? 2 : 1;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "tapestry-cli %.*s: internal error: %s\n", static_cast<int>(command.size()),
+                     command.data(), error.what());
+        return 1;
+    }
+}

@@ -1,0 +1,46 @@
+#include "base/Error.h"
+
+namespace tapestry {
+
+const char* errorCodeName(ErrorCode code)
+{
+    switch (code) {
+    case ErrorCode::FileNotFound: return "file-not-found";
+    case ErrorCode::NotARegularFile: return "not-a-regular-file";
+    case ErrorCode::EmptyFile: return "empty-file";
+    case ErrorCode::ReadFailed: return "read-failed";
+    case ErrorCode::WriteFailed: return "write-failed";
+    case ErrorCode::NotOnnx: return "not-onnx";
+    case ErrorCode::TruncatedFile: return "truncated-file";
+    case ErrorCode::UnsupportedIrVersion: return "unsupported-ir-version";
+    case ErrorCode::InvalidModel: return "invalid-model";
+    case ErrorCode::ShapeInferenceFailed: return "shape-inference-failed";
+    case ErrorCode::MissingShape: return "missing-shape";
+    case ErrorCode::InvalidArgument: return "invalid-argument";
+    }
+    return "unknown";
+}
+
+Error::Error(ErrorCode code, std::string file, std::string message)
+    : code_(code), file_(std::move(file)), message_(std::move(message))
+{
+    rebuildText();
+}
+
+Error& Error::addContext(std::string context)
+{
+    context_.push_back(std::move(context));
+    rebuildText();
+    return *this;
+}
+
+void Error::rebuildText()
+{
+    text_ = file_.empty() ? message_ : file_ + ": " + message_;
+    for (std::size_t i = 0; i < context_.size(); ++i)
+        text_ += (i == 0 ? " (while " : "; while ") + context_[i];
+    if (!context_.empty())
+        text_ += ")";
+}
+
+}  // namespace tapestry

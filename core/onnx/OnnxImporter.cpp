@@ -1,0 +1,441 @@
+#include "onnx/OnnxImporter.h"
+
+#include "base/Error.h"
+#include "graph/GraphBuilder.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <unordered_set>
+
+namespace tapestry {
+
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+
+// NodeProto.metadata_props (ONNX >= 1.16) is field 9, unknown to the 1.12 schema here.
+constexpr int kNodeMetadataPropsField = 9;
+constexpr const char* kDynamoNameScopesKey = "pkg.torch.onnx.name_scopes";
+
+std::string readWholeFile(const std::filesystem::path& file)
+{
+    const std::string shown = file.string();
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw Error(ErrorCode::FileNotFound, shown, "no such file");
+    if (std::filesystem::is_directory(status))
+        throw Error(ErrorCode::NotARegularFile, shown, "is a directory, not an ONNX model file");
+    if (!std::filesystem::is_regular_file(status))
+        throw Error(ErrorCode::NotARegularFile, shown, "is not a regular file");
+
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw Error(ErrorCode::ReadFailed, shown, "cannot be opened for reading");
+    std::string bytes;
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (size < 0)
+        throw Error(ErrorCode::ReadFailed, shown, "cannot determine the file size");
+    if (size == 0)
+        throw Error(ErrorCode::EmptyFile, shown, "is empty (0 bytes)");
+    if (size > std::numeric_limits<int>::max())
+        throw Error(ErrorCode::NotOnnx, shown,
+                    "is larger than 2 GB, which no ONNX protobuf can be (large models keep weights as external data)");
+    bytes.resize(static_cast<std::size_t>(size));
+    in.seekg(0);
+    in.read(bytes.data(), size);
+    if (!in)
+        throw Error(ErrorCode::ReadFailed, shown, "could not be read completely");
+    return bytes;
+}
+
+// ModelProto's top-level fields and their wire types, by field number.
+int expectedWireType(int field)
+{
+    switch (field) {
+    case 1:   // ir_version
+    case 5:   // model_version
+        return WireFormatLite::WIRETYPE_VARINT;
+    case 2:   // producer_name
+    case 3:   // producer_version
+    case 4:   // domain
+    case 6:   // doc_string
+    case 7:   // graph
+    case 8:   // opset_import
+    case 14:  // metadata_props
+    case 20:  // training_info
+    case 25:  // functions
+    case 26:  // configuration
+        return WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+    default: return -1;
+    }
+}
+
+// Called when protobuf refuses the bytes: tell a truncated model from something that
+// is not a model at all by walking the top-level fields.
+[[noreturn]] void explainParseFailure(const std::string& bytes, const std::string& shown)
+{
+    google::protobuf::io::CodedInputStream input(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                                                 static_cast<int>(bytes.size()));
+    input.SetTotalBytesLimit(std::numeric_limits<int>::max());
+    int fieldsRead = 0;
+    while (true) {
+        const std::uint32_t tag = input.ReadTag();
+        if (tag == 0) {
+            if (input.CurrentPosition() < static_cast<int>(bytes.size()))
+                break;
+            throw Error(ErrorCode::InvalidModel, shown,
+                        "is damaged: its ONNX fields are complete but their contents do not decode");
+        }
+        const int field = static_cast<int>(WireFormatLite::GetTagFieldNumber(tag));
+        const int wireType = static_cast<int>(WireFormatLite::GetTagWireType(tag));
+        if (expectedWireType(field) != wireType)
+            break;
+        if (wireType == WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+            std::uint32_t length = 0;
+            if (!input.ReadVarint32(&length))
+                throw Error(ErrorCode::TruncatedFile, shown, "is truncated: the file ends inside a field header");
+            const int remaining = static_cast<int>(bytes.size()) - input.CurrentPosition();
+            if (static_cast<std::int64_t>(length) > remaining)
+                throw Error(ErrorCode::TruncatedFile, shown,
+                            "is truncated: field " + std::to_string(field) + " needs " + std::to_string(length) +
+                                " bytes but only " + std::to_string(remaining) + " remain");
+            input.Skip(static_cast<int>(length));
+        } else if (!WireFormatLite::SkipField(&input, tag)) {
+            throw Error(ErrorCode::TruncatedFile, shown, "is truncated: the file ends inside a field");
+        }
+        ++fieldsRead;
+    }
+    if (fieldsRead == 0)
+        throw Error(ErrorCode::NotOnnx, shown, "is not an ONNX model (its first bytes are not an ONNX ModelProto)");
+    throw Error(ErrorCode::NotOnnx, shown,
+                "is not a valid ONNX model (unexpected data after " + std::to_string(fieldsRead) + " valid fields)");
+}
+
+TensorShape shapeFromProto(const onnx::TypeProto& type)
+{
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+        return {};
+    std::vector<Dimension> dims;
+    const onnx::TensorShapeProto& shape = type.tensor_type().shape();
+    dims.reserve(static_cast<std::size_t>(shape.dim_size()));
+    for (const onnx::TensorShapeProto_Dimension& d : shape.dim()) {
+        if (d.has_dim_value())
+            dims.push_back(Dimension::known(d.dim_value()));
+        else if (d.has_dim_param() && !d.dim_param().empty())
+            dims.push_back(Dimension::symbolic(d.dim_param()));
+        else
+            dims.emplace_back();
+    }
+    return TensorShape(std::move(dims));
+}
+
+DataType dtypeFromProto(const onnx::TypeProto& type)
+{
+    return type.has_tensor_type() ? dataTypeFromOnnx(type.tensor_type().elem_type()) : DataType::Undefined;
+}
+
+void copyInlineData(const onnx::TensorProto& tensor, Initializer& out)
+{
+    auto append = [&out](const void* data, std::size_t bytes) {
+        const auto* begin = static_cast<const std::byte*>(data);
+        out.data.insert(out.data.end(), begin, begin + bytes);
+    };
+    if (tensor.has_raw_data())
+        append(tensor.raw_data().data(), tensor.raw_data().size());
+    else if (tensor.float_data_size() > 0)
+        append(tensor.float_data().data(), sizeof(float) * static_cast<std::size_t>(tensor.float_data_size()));
+    else if (tensor.int64_data_size() > 0)
+        append(tensor.int64_data().data(),
+               sizeof(std::int64_t) * static_cast<std::size_t>(tensor.int64_data_size()));
+    else if (tensor.double_data_size() > 0)
+        append(tensor.double_data().data(), sizeof(double) * static_cast<std::size_t>(tensor.double_data_size()));
+}
+
+Initializer initializerFromProto(const onnx::TensorProto& tensor, const OnnxImportOptions& options,
+                                 const std::string& shown)
+{
+    Initializer out;
+    out.name = tensor.name();
+    out.dtype = dataTypeFromOnnx(tensor.data_type());
+    out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    std::uint64_t elements = 1;
+    for (const std::int64_t d : out.dims) {
+        if (d < 0)
+            throw Error(ErrorCode::InvalidModel, shown,
+                        "initializer '" + tensor.name() + "' has a negative dimension (" + std::to_string(d) + ")");
+        if (d != 0 && elements > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(d))
+            throw Error(ErrorCode::InvalidModel, shown, "initializer '" + tensor.name() + "' is impossibly large");
+        elements *= static_cast<std::uint64_t>(d);
+    }
+    out.elementCount = elements;
+    out.byteSize = (elements * static_cast<std::uint64_t>(dataTypeBits(out.dtype)) + 7) / 8;
+    if (tensor.data_location() == onnx::TensorProto_DataLocation_EXTERNAL) {
+        out.location = DataLocation::External;
+        for (const onnx::StringStringEntryProto& entry : tensor.external_data()) {
+            if (entry.key() == "location")
+                out.externalFile = entry.value();
+        }
+    } else if (options.keepInlineWeights) {
+        copyInlineData(tensor, out);
+    }
+    return out;
+}
+
+AttributeTensor attributeTensorFromProto(const onnx::TensorProto& tensor)
+{
+    AttributeTensor out;
+    out.dtype = dataTypeFromOnnx(tensor.data_type());
+    out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    // Small int64 constants feed Reshape/Slice shapes; keep their values.
+    if (out.dtype == DataType::Int64) {
+        if (tensor.int64_data_size() > 0) {
+            out.int64Values.assign(tensor.int64_data().begin(), tensor.int64_data().end());
+        } else if (tensor.has_raw_data() && tensor.raw_data().size() % sizeof(std::int64_t) == 0) {
+            out.int64Values.resize(tensor.raw_data().size() / sizeof(std::int64_t));
+            std::memcpy(out.int64Values.data(), tensor.raw_data().data(), tensor.raw_data().size());
+        }
+    }
+    return out;
+}
+
+// Dynamo exports keep the module path in node metadata that this schema does not
+// know; read it from the unknown fields.
+std::vector<std::string> dynamoNameScopes(const onnx::NodeProto& node)
+{
+    std::vector<std::string> scopes;
+    const google::protobuf::UnknownFieldSet& unknown = node.unknown_fields();
+    for (int i = 0; i < unknown.field_count(); ++i) {
+        const google::protobuf::UnknownField& field = unknown.field(i);
+        if (field.number() != kNodeMetadataPropsField ||
+            field.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+            continue;
+        onnx::StringStringEntryProto entry;
+        if (!entry.ParseFromString(field.length_delimited()) || entry.key() != kDynamoNameScopesKey)
+            continue;
+        if (parsePythonStringList(entry.value(), scopes))
+            return scopes;
+    }
+    return {};
+}
+
+Graph importGraph(const onnx::GraphProto& graphProto, ModelInfo info, bool isSubgraph,
+                  const OnnxImportOptions& options);
+
+std::vector<Attribute> attributesFromProto(const onnx::NodeProto& node, GraphBuilder& builder, OpId opId,
+                                           const ModelInfo& info, const OnnxImportOptions& options)
+{
+    std::vector<Attribute> attributes;
+    std::size_t subgraphCount = 0;
+    auto importSubgraph = [&](const onnx::GraphProto& body) {
+        ModelInfo bodyInfo = info;
+        bodyInfo.graphName = body.name();
+        builder.addSubgraph(opId, std::make_shared<const Graph>(importGraph(body, bodyInfo, true, options)));
+        return AttributeSubgraph{subgraphCount++};
+    };
+    for (const onnx::AttributeProto& a : node.attribute()) {
+        Attribute attribute;
+        attribute.name = a.name();
+        switch (a.type()) {
+        case onnx::AttributeProto::INT: attribute.value = a.i(); break;
+        case onnx::AttributeProto::FLOAT: attribute.value = static_cast<double>(a.f()); break;
+        case onnx::AttributeProto::STRING: attribute.value = a.s(); break;
+        case onnx::AttributeProto::INTS:
+            attribute.value = std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+            break;
+        case onnx::AttributeProto::FLOATS:
+            attribute.value = std::vector<double>(a.floats().begin(), a.floats().end());
+            break;
+        case onnx::AttributeProto::STRINGS:
+            attribute.value = std::vector<std::string>(a.strings().begin(), a.strings().end());
+            break;
+        case onnx::AttributeProto::TENSOR: attribute.value = attributeTensorFromProto(a.t()); break;
+        case onnx::AttributeProto::GRAPH: attribute.value = importSubgraph(a.g()); break;
+        case onnx::AttributeProto::GRAPHS:
+            for (const onnx::GraphProto& body : a.graphs()) {
+                Attribute each;
+                each.name = a.name();
+                each.value = importSubgraph(body);
+                attributes.push_back(std::move(each));
+            }
+            continue;
+        default: continue;  // sparse tensors, type protos: not needed for planning
+        }
+        attributes.push_back(std::move(attribute));
+    }
+    return attributes;
+}
+
+Graph importGraph(const onnx::GraphProto& graphProto, ModelInfo info, bool isSubgraph,
+                  const OnnxImportOptions& options)
+{
+    const std::string shown = info.sourcePath;
+    if (info.graphName.empty())
+        info.graphName = graphProto.name();
+    GraphBuilder builder(info, isSubgraph);
+
+    std::unordered_set<std::string> initializerNames;
+    for (const onnx::TensorProto& tensor : graphProto.initializer()) {
+        initializerNames.insert(tensor.name());
+        builder.addInitializer(initializerFromProto(tensor, options, shown));
+    }
+    for (const onnx::SparseTensorProto& sparse : graphProto.sparse_initializer()) {
+        onnx::TensorProto dense;
+        dense.set_name(sparse.values().name());
+        dense.set_data_type(sparse.values().data_type());
+        dense.mutable_dims()->CopyFrom(sparse.dims());
+        initializerNames.insert(dense.name());
+        builder.addInitializer(initializerFromProto(dense, OnnxImportOptions{}, shown));
+    }
+    // Before IR 4, initializers were also listed as graph inputs.
+    for (const onnx::ValueInfoProto& input : graphProto.input()) {
+        if (!initializerNames.contains(input.name()))
+            builder.addInput(input.name(), dtypeFromProto(input.type()), shapeFromProto(input.type()));
+    }
+
+    for (int i = 0; i < graphProto.node_size(); ++i) {
+        const onnx::NodeProto& node = graphProto.node(i);
+        std::string name = node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name();
+        try {
+            const std::vector<std::string> scopes = dynamoNameScopes(node);
+            ScopePath scope = scopes.empty() ? ScopePath::fromTorchScriptNodeName(node.name())
+                                             : ScopePath::fromDynamoNameScopes(scopes);
+            const std::vector<std::string> inputs(node.input().begin(), node.input().end());
+            const std::vector<std::string> outputs(node.output().begin(), node.output().end());
+            const OpId id = builder.addOp(node.op_type(), name, inputs, outputs, {}, std::move(scope), node.domain());
+            builder.setAttributes(id, attributesFromProto(node, builder, id, info, options));
+        } catch (Error& error) {
+            error.addContext("importing node '" + name + "' (" + node.op_type() + ")");
+            throw;
+        }
+    }
+    for (const onnx::ValueInfoProto& value : graphProto.value_info())
+        builder.setTensorType(value.name(), dtypeFromProto(value.type()), shapeFromProto(value.type()));
+    for (const onnx::ValueInfoProto& output : graphProto.output()) {
+        builder.setTensorType(output.name(), dtypeFromProto(output.type()), shapeFromProto(output.type()));
+        builder.markOutput(output.name());
+    }
+    return builder.finish();
+}
+
+bool needsShape(const std::string& opType)
+{
+    return opType == "MatMul" || opType == "Gemm" || opType == "Conv";
+}
+
+// The operands of `node` whose shapes the planner needs: data and weight inputs and
+// the first output (Gemm's optional bias C is not required).
+std::vector<std::string> requiredShapeOperands(const onnx::NodeProto& node)
+{
+    std::vector<std::string> names;
+    for (int i = 0; i < std::min(node.input_size(), 2); ++i)
+        names.push_back(node.input(i));
+    if (node.output_size() > 0)
+        names.push_back(node.output(0));
+    return names;
+}
+
+bool hasRankedShapesForPlanning(const onnx::ModelProto& model)
+{
+    const onnx::GraphProto& graph = model.graph();
+    std::unordered_set<std::string> ranked;
+    auto note = [&ranked](const onnx::ValueInfoProto& value) {
+        if (value.type().has_tensor_type() && value.type().tensor_type().has_shape())
+            ranked.insert(value.name());
+    };
+    for (const auto& value : graph.input())
+        note(value);
+    for (const auto& value : graph.output())
+        note(value);
+    for (const auto& value : graph.value_info())
+        note(value);
+    for (const auto& tensor : graph.initializer())
+        ranked.insert(tensor.name());
+    for (const auto& node : graph.node()) {
+        if (!needsShape(node.op_type()) || !node.domain().empty())
+            continue;
+        for (const std::string& name : requiredShapeOperands(node)) {
+            if (!ranked.contains(name))
+                return false;
+        }
+    }
+    return true;
+}
+
+void inferShapes(onnx::ModelProto& model, const std::string& shown)
+{
+    try {
+        const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
+                                                  /*enable_data_propagation=*/true);
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& error) {
+        throw Error(ErrorCode::ShapeInferenceFailed, shown, std::string("ONNX shape inference failed: ") + error.what());
+    }
+}
+
+void requirePlanningShapes(const Graph& graph, const std::string& shown)
+{
+    for (const Op& op : graph.ops()) {
+        if (!needsShape(op.type) || !op.domain.empty())
+            continue;
+        std::vector<TensorId> operands(op.inputs.begin(), op.inputs.begin() + std::min<std::size_t>(op.inputs.size(), 2));
+        if (!op.outputs.empty())
+            operands.push_back(op.outputs.front());
+        for (const TensorId id : operands) {
+            if (!id.isValid() || graph.tensor(id).shape.isRankKnown())
+                continue;
+            throw Error(ErrorCode::MissingShape, shown,
+                        "the shape of tensor '" + graph.tensor(id).name + "' of op '" + op.name + "' (" + op.type +
+                            ") is neither in the file nor inferable; a planner needs the shapes of every " +
+                            op.type + " operand");
+        }
+    }
+}
+
+}  // namespace
+
+Graph importOnnxModel(const std::filesystem::path& file, const OnnxImportOptions& options)
+{
+    const std::string shown = file.string();
+    const std::string bytes = readWholeFile(file);
+
+    onnx::ModelProto model;
+    if (!model.ParseFromString(bytes))
+        explainParseFailure(bytes, shown);
+    if (!model.has_graph() && model.ir_version() == 0)
+        throw Error(ErrorCode::NotOnnx, shown, "is not an ONNX model (it has neither an IR version nor a graph)");
+    if (!model.has_graph())
+        throw Error(ErrorCode::InvalidModel, shown, "is an ONNX model without a graph");
+    if (model.ir_version() < kMinSupportedIrVersion || model.ir_version() > kMaxSupportedIrVersion)
+        throw Error(ErrorCode::UnsupportedIrVersion, shown,
+                    "uses ONNX IR version " + std::to_string(model.ir_version()) + "; supported are versions " +
+                        std::to_string(kMinSupportedIrVersion) + " to " + std::to_string(kMaxSupportedIrVersion));
+
+    ModelInfo info;
+    info.sourcePath = shown;
+    info.producerName = model.producer_name();
+    info.producerVersion = model.producer_version();
+    info.irVersion = model.ir_version();
+    for (const onnx::OperatorSetIdProto& opset : model.opset_import())
+        info.opsetImports.push_back({opset.domain(), opset.version()});
+
+    if (!hasRankedShapesForPlanning(model)) {
+        inferShapes(model, shown);
+        info.shapesInferred = true;
+    }
+    Graph graph = importGraph(model.graph(), std::move(info), false, options);
+    requirePlanningShapes(graph, shown);
+    return graph;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,91 @@
+// tapestry-cli as a user runs it: real process, real files, exit codes and output.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+CliRun runCli(const QStringList& args)
+{
+    QProcess process;
+    process.start(QStringLiteral(TAPESTRY_CLI_PATH), args);
+    CliRun run;
+    if (!process.waitForFinished(60000))
+        return run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QString dataFile(const char* name)
+{
+    return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/") + QString::fromUtf8(name);
+}
+
+}  // namespace
+
+class CliTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void inspectPrintsSummary()
+    {
+        const CliRun run = runCli({QStringLiteral("inspect"), dataFile("llama3_8b_shape.dynamo.stripped.onnx")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QStringLiteral("8.03 B (8030392320)")), qPrintable(run.out));
+        QVERIFY(run.out.contains(QStringLiteral("ops          2191")));
+        QVERIFY(run.out.contains(QStringLiteral("layers.31")));
+    }
+
+    void inspectJsonIsMachineReadable()
+    {
+        const CliRun run =
+            runCli({QStringLiteral("inspect"), dataFile("llama.ts.stripped.onnx"), QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(run.out.toUtf8(), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonObject o = doc.object();
+        QCOMPARE(o.value(QStringLiteral("ops")).toInt(), 549);
+        QCOMPARE(o.value(QStringLiteral("parameters")).toInteger(), 857216);
+        QCOMPARE(o.value(QStringLiteral("ir_version")).toInt(), 8);
+        QCOMPARE(o.value(QStringLiteral("opsets")).toObject().value(QStringLiteral("ai.onnx")).toInt(), 17);
+        QCOMPARE(o.value(QStringLiteral("op_histogram")).toObject().value(QStringLiteral("MatMul")).toInt(), 38);
+        const QJsonArray inputs = o.value(QStringLiteral("inputs")).toArray();
+        // TorchScript names its inputs after the traced values.
+        QCOMPARE(inputs.size(), 3);
+        QCOMPARE(inputs[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("input.1"));
+    }
+
+    void badFileExitsNonZeroNamingTheFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("missing.onnx"));
+        const CliRun run = runCli({QStringLiteral("inspect"), path});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains(path) && run.err.contains(QStringLiteral("no such file")), qPrintable(run.err));
+    }
+
+    void usageErrorsExitTwo()
+    {
+        QCOMPARE(runCli({}).exitCode, 2);
+        QCOMPARE(runCli({QStringLiteral("frobnicate")}).exitCode, 2);
+        const CliRun unknown = runCli({QStringLiteral("inspect"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--jsn")});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.contains(QStringLiteral("--jsn")));
+    }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "CliTest.moc"

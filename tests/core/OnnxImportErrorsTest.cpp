@@ -1,0 +1,220 @@
+// Bad input: every case yields a tapestry::Error with the right code whose text names
+// the file; nothing crashes. Broken models are written byte by byte with a tiny
+// protobuf encoder, so each case shows exactly what is wrong with it.
+#include "base/Error.h"
+#include "onnx/OnnxImporter.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace tapestry;
+
+namespace {
+
+// Minimal protobuf wire-format encoder for hand-made ONNX messages.
+class Proto {
+public:
+    Proto& varint(int field, std::uint64_t value)
+    {
+        tag(field, 0);
+        raw(value);
+        return *this;
+    }
+    Proto& bytes(int field, const std::string& payload)
+    {
+        tag(field, 2);
+        raw(payload.size());
+        out_ += payload;
+        return *this;
+    }
+    Proto& message(int field, const Proto& nested) { return bytes(field, nested.out_); }
+    [[nodiscard]] const std::string& str() const { return out_; }
+
+private:
+    void tag(int field, int wireType) { raw(static_cast<std::uint64_t>(field) << 3 | static_cast<std::uint64_t>(wireType)); }
+    void raw(std::uint64_t value)
+    {
+        do {
+            std::uint8_t byte = value & 0x7f;
+            value >>= 7;
+            out_ += static_cast<char>(value ? byte | 0x80 : byte);
+        } while (value);
+    }
+    std::string out_;
+};
+
+// TypeProto{tensor_type{elem_type FLOAT, shape{dims}}}; no shape when `dims` is empty
+// and `ranked` is false.
+Proto floatType(const std::vector<std::int64_t>& dims, bool ranked = true)
+{
+    Proto tensorType;
+    tensorType.varint(1, 1);
+    if (ranked) {
+        Proto shape;
+        for (const std::int64_t d : dims)
+            shape.message(1, Proto().varint(1, static_cast<std::uint64_t>(d)));
+        tensorType.message(2, shape);
+    }
+    return Proto().message(1, tensorType);
+}
+
+Proto valueInfo(const std::string& name, const Proto& type)
+{
+    return Proto().bytes(1, name).message(2, type);
+}
+
+Proto node(const std::string& type, const std::string& name, const std::vector<std::string>& inputs,
+           const std::vector<std::string>& outputs)
+{
+    Proto n;
+    for (const std::string& input : inputs)
+        n.bytes(1, input);
+    for (const std::string& output : outputs)
+        n.bytes(2, output);
+    return n.bytes(3, name).bytes(4, type);
+}
+
+// An external-data float initializer: dims, data_type, name, data_location EXTERNAL.
+Proto externalWeight(const std::string& name, const std::vector<std::int64_t>& dims)
+{
+    Proto t;
+    for (const std::int64_t d : dims)
+        t.varint(1, static_cast<std::uint64_t>(d));
+    t.varint(2, 1).bytes(8, name);
+    t.message(13, Proto().bytes(1, "location").bytes(2, "weights.bin"));
+    return t.varint(14, 1);
+}
+
+std::string model(const Proto& graph, std::uint64_t irVersion = 8)
+{
+    return Proto().varint(1, irVersion).bytes(2, "handmade").message(7, graph).message(8, Proto().varint(2, 17)).str();
+}
+
+}  // namespace
+
+class OnnxImportErrorsTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    std::string write(const char* name, const std::string& bytes)
+    {
+        const std::string path = dir_.filePath(QString::fromUtf8(name)).toStdString();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    }
+
+    static std::string readFile(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+
+    // Imports `path`, expecting an error with `code` whose text names the file.
+    static void expectError(const std::string& path, ErrorCode code, const char* phrase)
+    {
+        try {
+            (void)importOnnxModel(path);
+        } catch (const Error& error) {
+            const std::string text = error.what();
+            QVERIFY2(error.code() == code, (std::string("got ") + errorCodeName(error.code()) + ": " + text).c_str());
+            QCOMPARE(error.file(), path);
+            QVERIFY2(text.find(path) != std::string::npos, text.c_str());
+            QVERIFY2(text.find(phrase) != std::string::npos, text.c_str());
+            return;
+        }
+        QFAIL(("no error for " + path).c_str());
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void missingFile() { expectError(dir_.filePath(QStringLiteral("absent.onnx")).toStdString(), ErrorCode::FileNotFound, "no such file"); }
+
+    void directory() { expectError(dir_.path().toStdString(), ErrorCode::NotARegularFile, "is a directory"); }
+
+    void emptyFile() { expectError(write("empty.onnx", {}), ErrorCode::EmptyFile, "is empty"); }
+
+    void textFile()
+    {
+        expectError(write("notes.onnx", "these are release notes, not a model\n"), ErrorCode::NotOnnx, "not an ONNX model");
+    }
+
+    void truncatedRealModel()
+    {
+        const std::string whole = readFile(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx");
+        QVERIFY(whole.size() > 1000);
+        expectError(write("half.onnx", whole.substr(0, whole.size() / 2)), ErrorCode::TruncatedFile, "truncated");
+    }
+
+    void unsupportedIrVersion()
+    {
+        std::string bytes = readFile(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx");
+        // The file starts with field 1 (ir_version) as a one-byte varint: 0x08 0x08.
+        QCOMPARE(bytes.substr(0, 2), std::string("\x08\x08", 2));
+        bytes[1] = 99;
+        expectError(write("future.onnx", bytes), ErrorCode::UnsupportedIrVersion, "IR version 99");
+    }
+
+    void handmadeValidModelImports()
+    {
+        const Proto graph = Proto()
+                                .message(1, node("MatMul", "mm", {"x", "w"}, {"y"}))
+                                .bytes(2, "g")
+                                .message(5, externalWeight("w", {4, 3}))
+                                .message(11, valueInfo("x", floatType({2, 4})))
+                                .message(12, valueInfo("y", floatType({}, false)));
+        const Graph g = importOnnxModel(write("ok.onnx", model(graph)));
+        QCOMPARE(g.opCount(), std::size_t{1});
+        QVERIFY(g.info().shapesInferred);  // y had no shape in the file
+        QCOMPARE(g.tensor(g.findTensor("y")).shape.toString(), std::string("[2, 3]"));
+    }
+
+    void matMulWhoseShapeCannotBeInferred()
+    {
+        // x has no shape at all, so neither has y: a planner cannot price this MatMul.
+        const Proto graph = Proto()
+                                .message(1, node("MatMul", "mm", {"x", "w"}, {"y"}))
+                                .bytes(2, "g")
+                                .message(5, externalWeight("w", {4, 3}))
+                                .message(11, valueInfo("x", floatType({}, false)))
+                                .message(12, valueInfo("y", floatType({}, false)));
+        expectError(write("shapeless.onnx", model(graph)), ErrorCode::MissingShape, "op 'mm' (MatMul)");
+    }
+
+    void contradictoryShapesFailInference()
+    {
+        // value_info claims r has rank 3, but Relu of a [2, 4] input gives rank 2.
+        const Proto graph = Proto()
+                                .message(1, node("Relu", "relu", {"x"}, {"r"}))
+                                .message(1, node("MatMul", "mm", {"r", "w"}, {"y"}))
+                                .bytes(2, "g")
+                                .message(5, externalWeight("w", {4, 3}))
+                                .message(11, valueInfo("x", floatType({2, 4})))
+                                .message(12, valueInfo("y", floatType({}, false)))
+                                .message(13, valueInfo("r", floatType({2, 4, 1})));
+        expectError(write("contradiction.onnx", model(graph)), ErrorCode::ShapeInferenceFailed, "shape inference");
+    }
+
+    void undefinedTensorIsInvalidModel()
+    {
+        const Proto graph = Proto()
+                                .message(1, node("MatMul", "mm", {"ghost", "w"}, {"y"}))
+                                .bytes(2, "g")
+                                .message(5, externalWeight("w", {4, 3}))
+                                .message(12, valueInfo("y", floatType({2, 3})));
+        expectError(write("ghost.onnx", model(graph)), ErrorCode::InvalidModel, "'ghost'");
+    }
+
+    void modelWithoutGraph()
+    {
+        expectError(write("nograph.onnx", Proto().varint(1, 8).bytes(2, "x").str()), ErrorCode::InvalidModel,
+                    "without a graph");
+    }
+};
+
+QTEST_GUILESS_MAIN(OnnxImportErrorsTest)
+#include "OnnxImportErrorsTest.moc"

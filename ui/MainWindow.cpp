@@ -1,0 +1,303 @@
+#include "MainWindow.h"
+
+#include "LoadedModel.h"
+#include "ModelLoader.h"
+#include "ModelSummaryView.h"
+#include "RecentFiles.h"
+#include "ResourceLocator.h"
+#include "ScopeTreeModel.h"
+#include "Translations.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+// Resources of a static library must be registered by name, outside any namespace.
+static void initTapestryResources()
+{
+    Q_INIT_RESOURCE(tapestry);
+}
+
+namespace tapestry {
+
+namespace {
+
+constexpr int kStatusTimeoutMs = 8000;
+
+QString geometryKey()
+{
+    return QStringLiteral("mainWindow/geometry");
+}
+
+QString stateKey()
+{
+    return QStringLiteral("mainWindow/state");
+}
+
+QString splitterKey()
+{
+    return QStringLiteral("mainWindow/splitter");
+}
+
+// The first local .onnx file among dragged URLs; empty when there is none.
+QString onnxFileIn(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive))
+            return url.toLocalFile();
+    }
+    return {};
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    initTapestryResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/tapestry.svg")));
+    setWindowTitle(tr("Tapestry"));
+    setAcceptDrops(true);
+
+    loader_ = new ModelLoader(this);
+    connect(loader_, &ModelLoader::started, this, &MainWindow::onLoadStarted);
+    connect(loader_, &ModelLoader::loaded, this, &MainWindow::onLoaded);
+    connect(loader_, &ModelLoader::failed, this, &MainWindow::onLoadFailed);
+
+    placeholder_ = new QLabel(tr("Open an ONNX model with File > Open, or drop an .onnx file here."), this);
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);
+    placeholder_->setForegroundRole(QPalette::PlaceholderText);
+
+    summaryView_ = new ModelSummaryView(this);
+    scopeModel_ = new ScopeTreeModel(this);
+    scopeView_ = new QTreeView(this);
+    scopeView_->setObjectName(QStringLiteral("scopeView"));
+    scopeView_->setModel(scopeModel_);
+    scopeView_->setUniformRowHeights(true);
+    scopeView_->setAlternatingRowColors(true);
+    scopeView_->header()->setStretchLastSection(false);
+    scopeView_->header()->setSectionResizeMode(ScopeTreeModel::NameColumn, QHeaderView::Stretch);
+    scopeView_->header()->setSectionResizeMode(ScopeTreeModel::TotalOpsColumn, QHeaderView::ResizeToContents);
+    scopeView_->header()->setSectionResizeMode(ScopeTreeModel::DirectOpsColumn, QHeaderView::ResizeToContents);
+
+    auto* scopes = new QGroupBox(tr("Module scopes"), this);
+    (new QVBoxLayout(scopes))->addWidget(scopeView_);
+
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->addWidget(summaryView_);
+    splitter_->addWidget(scopes);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+    splitter_->setChildrenCollapsible(false);
+
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(placeholder_);
+    pages_->addWidget(splitter_);
+    setCentralWidget(pages_);
+
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 0);  // busy: the importer reports no progress
+    progress_->setMaximumWidth(160);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    statusBar()->addPermanentWidget(progress_);
+
+    createActions();
+
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(geometryKey()).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(stateKey()).toByteArray());
+    splitter_->restoreState(settings.value(splitterKey()).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction* open = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fileMenu->addSeparator();
+    QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    createLanguageMenu(menuBar()->addMenu(tr("&View")));
+
+    QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("&About Tapestry"), this, &MainWindow::showAbout);
+    helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createLanguageMenu(QMenu* viewMenu)
+{
+    QMenu* languageMenu = viewMenu->addMenu(tr("&Language"));
+    QAction* note = languageMenu->addAction(tr("Takes effect when Tapestry starts again"));
+    note->setEnabled(false);
+    languageMenu->addSeparator();
+    auto* group = new QActionGroup(languageMenu);
+    const QString chosen = Translations::chosen();
+    for (const Translations::Language& language : Translations::available()) {
+        QAction* action = languageMenu->addAction(language.name);
+        action->setCheckable(true);
+        action->setChecked(language.code == chosen);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code = language.code] {
+            Translations::choose(code);
+            statusBar()->showMessage(tr("The new language takes effect when Tapestry starts again."),
+                                     kStatusTimeoutMs);
+        });
+    }
+}
+
+void MainWindow::openAtStartup(const QString& commandLinePath)
+{
+    if (!commandLinePath.isEmpty()) {
+        openFile(commandLinePath);
+        return;
+    }
+    if (!RecentFiles::list().isEmpty())
+        return;
+    const QString defaultModel = ResourceLocator::defaultModelPath();
+    if (!defaultModel.isEmpty())
+        openFile(defaultModel);
+}
+
+bool MainWindow::isLoading() const
+{
+    return loader_->isBusy();
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    if (!path.isEmpty())
+        loader_->load(path);
+}
+
+void MainWindow::chooseFile()
+{
+    const QString startDir = model_ ? QFileInfo(model_->path).absolutePath() : QDir::homePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), startDir,
+                                                      tr("ONNX models (*.onnx);;All files (*)"));
+    openFile(path);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = RecentFiles::list();
+    for (const QString& file : files) {
+        QAction* action = recentMenu_->addAction(QDir::toNativeSeparators(file));
+        connect(action, &QAction::triggered, this, [this, file] { openFile(file); });
+    }
+    if (files.isEmpty()) {
+        recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
+        return;
+    }
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("&Clear Menu"), this, [] { RecentFiles::clear(); });
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Tapestry"),
+        tr("<h3>Tapestry %1</h3>"
+           "<p>Plans tensor and data parallelism for large neural networks: it folds a model "
+           "into the blocks that differ, searches a plan per block with a topology-aware cost "
+           "model, and exports the plan for training frameworks.</p>")
+            .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::onLoadStarted(const QString& path)
+{
+    setBusy(true);
+    statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
+{
+    model_ = std::move(model);
+    summaryView_->setModel(model_);
+    scopeModel_->setModel(model_);
+    scopeView_->expandToDepth(1);
+    pages_->setCurrentWidget(splitter_);
+
+    const QString fileName = QFileInfo(model_->path).fileName();
+    setWindowTitle(tr("%1 — Tapestry").arg(fileName));
+    RecentFiles::add(model_->path);
+    setBusy(false);
+    statusBar()->showMessage(tr("Opened %1.").arg(fileName), kStatusTimeoutMs);
+    emit loadFinished(true);
+}
+
+void MainWindow::onLoadFailed(const QString& path, const QString& problem, const QString& detail)
+{
+    setBusy(false);
+    const QString fileName = QFileInfo(path).fileName();
+    statusBar()->showMessage(tr("Could not open %1: %2").arg(fileName, problem), kStatusTimeoutMs);
+
+    // Not exec(): the window stays responsive and tests can inspect the box.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could Not Open Model"),
+                                tr("Could not open %1.").arg(fileName), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("loadErrorBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(problem + u"\n\n" + QDir::toNativeSeparators(path) + u"\n" + detail);
+    box->open();
+    emit loadFinished(false);
+}
+
+void MainWindow::setBusy(bool busy)
+{
+    progress_->setVisible(busy);
+    if (!busy)
+        statusBar()->clearMessage();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(geometryKey(), saveGeometry());
+    settings.setValue(stateKey(), saveState());
+    settings.setValue(splitterKey(), splitter_->saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!onnxFileIn(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString file = onnxFileIn(event->mimeData());
+    if (file.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFile(file);
+}
+
+}  // namespace tapestry

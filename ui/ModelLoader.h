@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace tapestry {
+
+struct LoadedModel;
+
+// Imports models off the GUI thread, one request at a time from the caller's view: a new
+// load() supersedes any import still running, whose late result is then dropped.
+class ModelLoader : public QObject {
+    Q_OBJECT
+
+public:
+    using JobId = quint64;
+
+    explicit ModelLoader(QObject* parent = nullptr);
+
+    // Copies `path` and starts the import on the thread pool; returns the new job's id.
+    JobId load(const QString& path);
+    // True while the newest job has not reported back.
+    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+
+signals:
+    void started(const QString& path);
+    void loaded(std::shared_ptr<const tapestry::LoadedModel> model);
+    // `problem` and `detail` are already translated text (see ErrorText).
+    void failed(const QString& path, const QString& problem, const QString& detail);
+
+private:
+    JobId latestJob_ = 0;
+    JobId finishedJob_ = 0;
+};
+
+}  // namespace tapestry

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <cstdint>
+
+namespace tapestry {
+
+// Large counts as ML engineers write them, with three significant digits in the
+// current locale: 8030261248 parameters -> "8.03 B", 16060522496 bytes -> "16.1 GB".
+class QuantityFormat {
+    Q_DECLARE_TR_FUNCTIONS(QuantityFormat)
+
+public:
+    // Decimal units K, M, B, T; below 1000 the exact number.
+    [[nodiscard]] static QString count(std::uint64_t value);
+    // Decimal (SI) units kB, MB, GB, TB, as model cards and download pages use.
+    [[nodiscard]] static QString bytes(std::uint64_t value);
+    // An exact count with the locale's digit grouping: "2,114".
+    [[nodiscard]] static QString exact(std::uint64_t value);
+};
+
+}  // namespace tapestry

@@ -1,0 +1,142 @@
+#include "synth/SynthPresets.h"
+
+#include <vector>
+
+namespace tapestry {
+
+namespace {
+
+ModelSpec gpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t maxPositions)
+{
+    ModelSpec s;
+    s.family = ModelFamily::Gpt;
+    s.layers = layers;
+    s.hidden = hidden;
+    s.heads = s.kvHeads = heads;
+    s.ffn = 4 * hidden;
+    s.vocab = 50257;
+    s.maxPositions = maxPositions;
+    return s;
+}
+
+ModelSpec llama(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kvHeads, std::int64_t ffn)
+{
+    ModelSpec s;
+    s.family = ModelFamily::Llama;
+    s.layers = layers;
+    s.hidden = hidden;
+    s.heads = heads;
+    s.kvHeads = kvHeads;
+    s.ffn = ffn;
+    s.vocab = 32000;
+    s.maxPositions = 4096;
+    return s;
+}
+
+ModelSpec bert(std::int64_t layers, std::int64_t hidden, std::int64_t heads)
+{
+    ModelSpec s;
+    s.family = ModelFamily::Bert;
+    s.layers = layers;
+    s.hidden = hidden;
+    s.heads = s.kvHeads = heads;
+    s.ffn = 4 * hidden;
+    s.vocab = 30522;
+    s.maxPositions = 512;
+    return s;
+}
+
+ModelSpec vit(std::int64_t layers, std::int64_t hidden, std::int64_t heads)
+{
+    ModelSpec s;
+    s.family = ModelFamily::Vit;
+    s.layers = layers;
+    s.hidden = hidden;
+    s.heads = s.kvHeads = heads;
+    s.ffn = 4 * hidden;
+    s.imageSize = 224;
+    s.patchSize = 16;
+    s.classes = 1000;
+    return s;
+}
+
+ModelSpec t5(std::int64_t layers, std::int64_t hidden, std::int64_t heads)
+{
+    ModelSpec s;
+    s.family = ModelFamily::T5;
+    s.layers = s.decoderLayers = layers;
+    s.hidden = hidden;
+    s.heads = s.kvHeads = heads;
+    s.ffn = 4 * hidden;
+    s.vocab = 32128;
+    s.maxPositions = 512;
+    return s;
+}
+
+ModelSpec mixtral()
+{
+    ModelSpec s = llama(32, 4096, 32, 8, 14336);
+    s.family = ModelFamily::Moe;
+    s.maxPositions = 32768;
+    s.experts = 8;
+    s.topK = 2;
+    return s;
+}
+
+ModelSpec resnet(std::vector<std::int64_t> stageBlocks)
+{
+    ModelSpec s;
+    s.family = ModelFamily::ResNet;
+    s.layers = 0;
+    for (const std::int64_t blocks : stageBlocks)
+        s.layers += blocks;
+    s.hidden = 64;
+    s.stageBlocks = std::move(stageBlocks);
+    s.imageSize = 224;
+    s.classes = 1000;
+    return s;
+}
+
+const std::vector<SynthPreset>& presetTable()
+{
+    static const std::vector<SynthPreset> presets = {
+        {"gpt2-small", "GPT-2 124M", gpt(12, 768, 12, 1024)},
+        {"gpt2-medium", "GPT-2 355M", gpt(24, 1024, 16, 1024)},
+        {"gpt2-large", "GPT-2 774M", gpt(36, 1280, 20, 1024)},
+        {"gpt2-xl", "GPT-2 1.5B", gpt(48, 1600, 25, 1024)},
+        {"gpt3-175b", "GPT-3 175B (96 layers, h = 12288)", gpt(96, 12288, 96, 2048)},
+        {"llama2-7b", "Llama-2 7B", llama(32, 4096, 32, 32, 11008)},
+        {"llama2-13b", "Llama-2 13B", llama(40, 5120, 40, 40, 13824)},
+        {"llama2-70b", "Llama-2 70B (GQA, 8 KV heads)", llama(80, 8192, 64, 8, 28672)},
+        {"bert-base", "BERT base, uncased", bert(12, 768, 12)},
+        {"bert-large", "BERT large, uncased", bert(24, 1024, 16)},
+        {"vit-base", "ViT-Base/16, 224 px", vit(12, 768, 12)},
+        {"vit-large", "ViT-Large/16, 224 px", vit(24, 1024, 16)},
+        {"t5-small", "T5 small (v1.0)", t5(6, 512, 8)},
+        {"t5-base", "T5 base (v1.0)", t5(12, 768, 12)},
+        {"t5-large", "T5 large (v1.0)", t5(24, 1024, 16)},
+        {"mixtral-8x7b", "Mixtral 8x7B (8 experts, top-2)", mixtral()},
+        {"resnet50", "ResNet-50 (torchvision)", resnet({3, 4, 6, 3})},
+        {"resnet101", "ResNet-101 (torchvision)", resnet({3, 4, 23, 3})},
+        {"resnet152", "ResNet-152 (torchvision)", resnet({3, 8, 36, 3})},
+    };
+    return presets;
+}
+
+}  // namespace
+
+std::span<const SynthPreset> synthPresets()
+{
+    return presetTable();
+}
+
+const SynthPreset* findSynthPreset(std::string_view name)
+{
+    for (const SynthPreset& preset : presetTable()) {
+        if (preset.name == name)
+            return &preset;
+    }
+    return nullptr;
+}
+
+}  // namespace tapestry

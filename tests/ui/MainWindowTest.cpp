@@ -1,0 +1,162 @@
+#include "LoadedModel.h"
+#include "MainWindow.h"
+#include "RecentFiles.h"
+#include "ResourceLocator.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+#include <QTreeView>
+
+using namespace tapestry;
+
+// The main window with its real widgets: a model opened through the slot File > Open
+// uses is imported in the background and shown; a file that fails to import is
+// reported and leaves the previous model on screen.
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr int kImportTimeoutMs = 60000;
+
+    static QString dataFile(const char* name) { return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/") + QLatin1String(name); }
+
+    static QString label(const MainWindow& window, const char* objectName)
+    {
+        const auto* value = window.findChild<QLabel*>(QLatin1String(objectName));
+        return value ? value->text() : QStringLiteral("<no label %1>").arg(QLatin1String(objectName));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        // Settings go to a scratch location, never the user's.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("TapestryTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("MainWindowTest"));
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+
+    void init() { RecentFiles::clear(); }
+
+    void opensModelAndShowsSummary()
+    {
+        MainWindow window;
+        window.show();
+        const QString path = dataFile("llama3_8b_shape.dynamo.stripped.onnx");
+        window.openFile(path);
+        QVERIFY(window.isLoading());
+        QVERIFY(window.findChild<QProgressBar*>()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+
+        QVERIFY(window.model());
+        QCOMPARE(window.model()->path, path);
+        QCOMPARE(label(window, "opCountValue"), QStringLiteral("2,191"));
+        // Llama-3-8B: 8,030,261,248 parameters in bfloat16.
+        QCOMPARE(label(window, "parameterCountValue"), QStringLiteral("8.03 B"));
+        QCOMPARE(label(window, "parameterBytesValue"), QStringLiteral("16.1 GB"));
+        QCOMPARE(label(window, "titleValue"), QStringLiteral("llama3_8b_shape.dynamo.stripped.onnx"));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("llama3_8b_shape")));
+        QVERIFY(!window.findChild<QProgressBar*>()->isVisible());
+
+        const auto* scopes = window.findChild<QTreeView*>(QStringLiteral("scopeView"));
+        QVERIFY(scopes->isVisible());
+        QCOMPARE(scopes->model()->rowCount(), 1);
+        QCOMPARE(RecentFiles::list().value(0), path);
+    }
+
+    void badFileShowsErrorAndKeepsPreviousModel()
+    {
+        MainWindow window;
+        window.show();
+        window.openFile(dataFile("llama.ts.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        QCOMPARE(label(window, "opCountValue"), QStringLiteral("549"));
+
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.onnx"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not a model\n");
+        file.close();
+
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        window.openFile(broken);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kImportTimeoutMs);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("loadErrorBox"));
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        QVERIFY(box->text().contains(QStringLiteral("broken.onnx")));
+        QVERIFY(box->informativeText().contains(QStringLiteral("The file is not an ONNX model.")));
+        QVERIFY(box->informativeText().contains(QStringLiteral("first bytes are not an ONNX ModelProto")));
+        box->close();
+
+        QCOMPARE(window.model()->path, dataFile("llama.ts.stripped.onnx"));
+        QCOMPARE(label(window, "opCountValue"), QStringLiteral("549"));
+        QCOMPARE(label(window, "titleValue"), QStringLiteral("llama.ts.stripped.onnx"));
+        QVERIFY(!RecentFiles::list().contains(broken));
+    }
+
+    void missingFileIsReported()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        window.openFile(dataFile("no-such-model.onnx"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kImportTimeoutMs);
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("loadErrorBox"));
+        QVERIFY(box);
+        QVERIFY(box->informativeText().contains(QStringLiteral("The file does not exist.")));
+        QVERIFY(!window.model());
+    }
+
+    // Only the newest request reaches the screen: the first import's result is dropped.
+    void newerOpenSupersedesRunningImport()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy finished(&window, &MainWindow::loadFinished);
+        window.openFile(dataFile("llama3_8b_shape.dynamo.stripped.onnx"));
+        window.openFile(dataFile("gpt2.ts.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        // Let the first import finish too and deliver its late result, which must be dropped.
+        QThreadPool::globalInstance()->waitForDone();
+        QTest::qWait(50);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(window.model()->path, dataFile("gpt2.ts.stripped.onnx"));
+    }
+
+    void firstStartOpensBundledDefaultModel()
+    {
+        const QString bundled = ResourceLocator::defaultModelPath();
+        QVERIFY2(!bundled.isEmpty(), "resources/models/default.onnx not found");
+        MainWindow window;
+        window.show();
+        window.openAtStartup({});
+        QTRY_VERIFY_WITH_TIMEOUT(window.model() != nullptr, kImportTimeoutMs);
+        QCOMPARE(window.model()->path, bundled);
+        QCOMPARE(label(window, "opCountValue"), QStringLiteral("2,191"));
+    }
+
+    void laterStartWithoutArgumentOpensNothing()
+    {
+        RecentFiles::add(dataFile("gpt2.ts.stripped.onnx"));
+        MainWindow window;
+        window.show();
+        window.openAtStartup({});
+        QVERIFY(!window.isLoading());
+        QVERIFY(!window.model());
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"

@@ -201,7 +201,7 @@ AttributeTensor attributeTensorFromProto(const onnx::TensorProto& tensor)
     if (out.dtype == DataType::Int64) {
         if (tensor.int64_data_size() > 0) {
             out.int64Values.assign(tensor.int64_data().begin(), tensor.int64_data().end());
-        } else if (tensor.has_raw_data() && tensor.raw_data().size() % sizeof(std::int64_t) == 0) {
+        } else if (!tensor.raw_data().empty() && tensor.raw_data().size() % sizeof(std::int64_t) == 0) {
             out.int64Values.resize(tensor.raw_data().size() / sizeof(std::int64_t));
             std::memcpy(out.int64Values.data(), tensor.raw_data().data(), tensor.raw_data().size());
         }

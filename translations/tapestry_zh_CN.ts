@@ -1,4 +1,419 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
+<context>
+    <name>ErrorText</name>
+    <message>
+        <source>The file does not exist.</source>
+        <translation>文件不存在。</translation>
+    </message>
+    <message>
+        <source>This is not a regular file; it may be a folder.</source>
+        <translation>这不是普通文件，可能是一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The file is empty.</source>
+        <translation>文件为空。</translation>
+    </message>
+    <message>
+        <source>The file could not be read.</source>
+        <translation>无法读取文件。</translation>
+    </message>
+    <message>
+        <source>The file could not be written.</source>
+        <translation>无法写入文件。</translation>
+    </message>
+    <message>
+        <source>The file is not an ONNX model.</source>
+        <translation>该文件不是 ONNX 模型。</translation>
+    </message>
+    <message>
+        <source>The file ends too early; it may be incomplete or still downloading.</source>
+        <translation>文件提前结束，可能不完整或仍在下载中。</translation>
+    </message>
+    <message>
+        <source>The model uses an ONNX IR version that Tapestry does not support.</source>
+        <translation>该模型使用了 Tapestry 不支持的 ONNX IR 版本。</translation>
+    </message>
+    <message>
+        <source>The model is not a valid ONNX graph.</source>
+        <translation>该模型不是有效的 ONNX 计算图。</translation>
+    </message>
+    <message>
+        <source>The tensor shapes of the model could not be inferred.</source>
+        <translation>无法推断模型的张量形状。</translation>
+    </message>
+    <message>
+        <source>Some tensors that Tapestry needs have no known shape.</source>
+        <translation>Tapestry 需要的部分张量没有已知形状。</translation>
+    </message>
+    <message>
+        <source>An argument is not valid.</source>
+        <translation>参数无效。</translation>
+    </message>
+    <message>
+        <source>An unknown error occurred.</source>
+        <translation>发生未知错误。</translation>
+    </message>
+    <message>
+        <source>The file is not valid JSON.</source>
+        <translation>该文件不是有效的 JSON。</translation>
+    </message>
+    <message>
+        <source>The cluster description is not valid.</source>
+        <translation>集群描述无效。</translation>
+    </message>
+    <message>
+        <source>The device mesh is not valid.</source>
+        <translation>设备网格无效。</translation>
+    </message>
+    <message>
+        <source>The file is not an nccl-tests log that Tapestry can read.</source>
+        <translation>该文件不是 Tapestry 能读取的 nccl-tests 日志。</translation>
+    </message>
+</context>
+<context>
+    <name>QuantityFormat</name>
+    <message>
+        <source>%1 K</source>
+        <comment>thousand, as in a parameter count</comment>
+        <translation>%1 千</translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <comment>million, as in a parameter count</comment>
+        <translation>%1 百万</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <comment>billion, as in a parameter count (8.03 B parameters)</comment>
+        <translation>%1 十亿</translation>
+    </message>
+    <message>
+        <source>%1 T</source>
+        <comment>trillion, as in a parameter count</comment>
+        <translation>%1 万亿</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>%1 kB</source>
+        <translation>%1 kB</translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation>%1 MB</translation>
+    </message>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>%1 TB</source>
+        <translation>%1 TB</translation>
+    </message>
+</context>
+<context>
+    <name>StartupOptions</name>
+    <message>
+        <source>Plans tensor and data parallelism for large neural networks.</source>
+        <translation>为大型神经网络规划张量并行与数据并行。</translation>
+    </message>
+    <message>
+        <source>ONNX model file to open.</source>
+        <translation>要打开的 ONNX 模型文件。</translation>
+    </message>
+    <message>
+        <source>[model.onnx]</source>
+        <translation>[模型.onnx]</translation>
+    </message>
+    <message>
+        <source>Save a PNG image of the main window to &lt;file&gt; once the model has loaded, then quit.</source>
+        <translation>模型加载完成后，将主窗口保存为 PNG 图像 &lt;文件&gt;，然后退出。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+</context>
+<context>
+    <name>Translations</name>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::MainWindow</name>
+    <message>
+        <source>Tapestry</source>
+        <translation>Tapestry</translation>
+    </message>
+    <message>
+        <source>Open an ONNX model with File &gt; Open, or drop an .onnx file here.</source>
+        <translation>请通过“文件 &gt; 打开”打开 ONNX 模型，或将 .onnx 文件拖放到此处。</translation>
+    </message>
+    <message>
+        <source>Module scopes</source>
+        <translation>模块作用域</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Tapestry</source>
+        <translation>关于 Tapestry(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Takes effect when Tapestry starts again</source>
+        <translation>重新启动 Tapestry 后生效</translation>
+    </message>
+    <message>
+        <source>The new language takes effect when Tapestry starts again.</source>
+        <translation>新语言将在重新启动 Tapestry 后生效。</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx);;All files (*)</source>
+        <translation>ONNX 模型 (*.onnx);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>没有最近打开的文件</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Menu</source>
+        <translation>清除菜单(&amp;C)</translation>
+    </message>
+    <message>
+        <source>About Tapestry</source>
+        <translation>关于 Tapestry</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>%1 — Tapestry</source>
+        <translation>%1 — Tapestry</translation>
+    </message>
+    <message>
+        <source>Opened %1.</source>
+        <translation>已打开 %1。</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could Not Open Model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Could not open %1.</source>
+        <translation>无法打开 %1。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Tapestry %1&lt;/h3&gt;&lt;p&gt;A plan explorer for tensor- and data-parallel training of large neural networks.&lt;/p&gt;&lt;p&gt;Open an ONNX model to see its size, its inputs and outputs, the op types it is made of and its module hierarchy.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Tapestry %1&lt;/h3&gt;&lt;p&gt;用于大型神经网络张量并行与数据并行训练的方案浏览器。&lt;/p&gt;&lt;p&gt;打开一个 ONNX 模型，即可查看其规模、输入与输出、组成它的算子类型以及模块层次结构。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ModelLoader</name>
+    <message>
+        <source>The import stopped with an unexpected error.</source>
+        <translation>导入因意外错误而中止。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ModelSummaryView</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Producer:</source>
+        <translation>生成工具：</translation>
+    </message>
+    <message>
+        <source>Graph:</source>
+        <translation>计算图：</translation>
+    </message>
+    <message>
+        <source>ONNX IR version:</source>
+        <translation>ONNX IR 版本：</translation>
+    </message>
+    <message>
+        <source>Opsets:</source>
+        <translation>算子集：</translation>
+    </message>
+    <message>
+        <source>Shapes:</source>
+        <translation>形状：</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <source>Parameters:</source>
+        <translation>参数量：</translation>
+    </message>
+    <message>
+        <source>Weight memory:</source>
+        <translation>权重内存：</translation>
+    </message>
+    <message>
+        <source>Weight tensors:</source>
+        <translation>权重张量：</translation>
+    </message>
+    <message>
+        <source>Ops:</source>
+        <translation>算子数：</translation>
+    </message>
+    <message>
+        <source>Tensors:</source>
+        <translation>张量数：</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Op types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Graph inputs and outputs</source>
+        <translation>计算图的输入与输出</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>inferred by ONNX shape inference</source>
+        <translation>由 ONNX 形状推断得出</translation>
+    </message>
+    <message>
+        <source>recorded in the file</source>
+        <translation>记录在文件中</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 个参数</translation>
+    </message>
+    <message>
+        <source>%1 bytes at the stored data types</source>
+        <translation>按存储的数据类型计 %1 字节</translation>
+    </message>
+    <message>
+        <source>Inputs (%1)</source>
+        <translation>输入（%1）</translation>
+    </message>
+    <message>
+        <source>Outputs (%1)</source>
+        <translation>输出（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::OpHistogramModel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ScopeTreeModel</name>
+    <message>
+        <source>(whole graph)</source>
+        <translation>（整个计算图）</translation>
+    </message>
+    <message>
+        <source>All ops of the model. Its direct ops are the ops that belong to no module scope.</source>
+        <translation>模型的全部算子。其直接算子是不属于任何模块作用域的算子。</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Direct ops</source>
+        <translation>直接算子</translation>
+    </message>
+    <message>
+        <source>Module scope, as the exporter named it</source>
+        <translation>模块作用域，名称取自导出工具</translation>
+    </message>
+    <message>
+        <source>Ops in this scope and everything below it</source>
+        <translation>此作用域及其所有子作用域中的算子</translation>
+    </message>
+    <message>
+        <source>Ops in this scope itself, not in a child scope</source>
+        <translation>直接位于此作用域、不在子作用域中的算子</translation>
+    </message>
+</context>
 </TS>

@@ -225,9 +225,10 @@ void MainWindow::showAbout()
     QMessageBox::about(
         this, tr("About Tapestry"),
         tr("<h3>Tapestry %1</h3>"
-           "<p>Plans tensor and data parallelism for large neural networks: it folds a model "
-           "into the blocks that differ, searches a plan per block with a topology-aware cost "
-           "model, and exports the plan for training frameworks.</p>")
+           "<p>A plan explorer for tensor- and data-parallel training of large neural "
+           "networks.</p>"
+           "<p>Open an ONNX model to see its size, its inputs and outputs, the op types it is "
+           "made of and its module hierarchy.</p>")
             .arg(QCoreApplication::applicationVersion()));
 }
 

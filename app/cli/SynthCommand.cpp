@@ -138,8 +138,11 @@ int runSynth(const std::vector<std::string>& rawArgs)
     const Graph graph = synthesizeModel(spec, std::string(preset->name));
     writeOnnxModel(graph, *output);
     const ParameterCount count = countParameters(graph);
-    std::printf("wrote %s: %s, %zu ops, %s parameters (%llu) in %llu weights, %s of external data (not written)\n",
-                output->c_str(), preset->name.data(), graph.opCount(), humanCount(count.parameters).c_str(),
+    std::printf("wrote %s: %.*s with %lld layers, width %lld: %zu ops, %s parameters (%llu) in %llu weights, "
+                "%s of external data (not written)\n",
+                output->c_str(), static_cast<int>(preset->name.size()), preset->name.data(),
+                static_cast<long long>(spec.layers), static_cast<long long>(spec.hidden), graph.opCount(),
+                humanCount(count.parameters).c_str(),
                 static_cast<unsigned long long>(count.parameters), static_cast<unsigned long long>(count.weights),
                 humanBytes(count.bytes).c_str());
     return 0;

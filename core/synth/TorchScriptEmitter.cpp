@@ -1,7 +1,5 @@
 #include "synth/TorchScriptEmitter.h"
 
-#include <algorithm>
-
 namespace tapestry {
 
 namespace {
@@ -18,8 +16,25 @@ ModelInfo synthInfo(std::string graphName)
 
 std::string modulePath(const std::string& scope)
 {
-    std::string path = scope;
-    std::replace(path.begin(), path.end(), '/', '.');
+    std::string path;
+    std::string previous;
+    std::size_t start = 0;
+    while (start <= scope.size()) {
+        const std::size_t slash = scope.find('/', start);
+        const std::size_t end = slash == std::string::npos ? scope.size() : slash;
+        const std::string component = scope.substr(start, end - start);
+        // A called nn.Sequential scopes its children by qualified name
+        // ("layer1/layer1.0"): the child's name already contains the parent's.
+        if (!previous.empty() && component.rfind(previous + ".", 0) == 0)
+            path.resize(path.size() - previous.size());
+        else if (!path.empty())
+            path += '.';
+        path += component;
+        previous = component;
+        if (slash == std::string::npos)
+            break;
+        start = slash + 1;
+    }
     return path;
 }
 
@@ -47,9 +62,14 @@ std::string TorchScriptEmitter::weight(std::string name, const std::vector<std::
 
 std::string TorchScriptEmitter::nodeName(const std::string& scope, const std::string& type)
 {
-    std::string prefix = scope.empty() ? "/" : "/" + scope + "/";
-    const int seen = opsPerScopeAndType_[prefix + type]++;
-    return prefix + type + (seen == 0 ? std::string() : "_" + std::to_string(seen));
+    std::string name(1, '/');
+    if (!scope.empty())
+        name.append(scope).append(1, '/');
+    name.append(type);
+    const int seen = opsPerScopeAndType_[name]++;
+    if (seen > 0)
+        name.append(1, '_').append(std::to_string(seen));
+    return name;
 }
 
 std::vector<std::string> TorchScriptEmitter::opWithOutputs(const std::string& scope, const std::string& type,

@@ -54,7 +54,9 @@ private:
     std::unordered_map<std::string, int> opsPerScopeAndType_;
 };
 
-// Module path of a scope: "model/layers.0/mlp" -> "model.layers.0.mlp".
+// Module path of a scope as PyTorch names parameters: "model/layers.0/mlp" ->
+// "model.layers.0.mlp", "layer1/layer1.0/downsample/downsample.0" ->
+// "layer1.0.downsample.0".
 [[nodiscard]] std::string modulePath(const std::string& scope);
 
 }  // namespace tapestry

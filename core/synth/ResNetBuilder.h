@@ -12,7 +12,7 @@ namespace tapestry {
 // downsample.{0: Conv, 1: BatchNormalization} in the first block of every stage,
 // avgpool, Flatten and an fc Gemm. Stage S (from 1) has width hidden * 2^(S-1) and
 // output 4x that; every stage after the first halves the image on conv2 (v1.5).
-// BatchNormalization keeps running_mean and running_var as float initializers, as in
+// BatchNormalization reads running_mean and running_var initializers, as in
 // a real export. Expects a valid spec.
 [[nodiscard]] Graph buildResNet(const ModelSpec& spec, const std::string& graphName);
 

@@ -6,7 +6,9 @@
 #include <QFile>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -133,6 +135,62 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(finished.size(), 1);
         QCOMPARE(window.model()->path, dataFile("gpt2.ts.stripped.onnx"));
+    }
+
+    void droppedOnnxFileIsOpened()
+    {
+        MainWindow window;
+        window.show();
+        const QString path = dataFile("gpt2.ts.stripped.onnx");
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        const QPoint center = window.rect().center();
+        QDragEnterEvent enter(center, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(center), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QTRY_VERIFY_WITH_TIMEOUT(window.model() != nullptr, kImportTimeoutMs);
+        QCOMPARE(window.model()->path, path);
+    }
+
+    void dragOfOtherFilesIsRefused()
+    {
+        MainWindow window;
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(dataFile("notes.txt"))});
+        QDragEnterEvent enter(QPoint(1, 1), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        enter.setAccepted(false);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(!enter.isAccepted());
+    }
+
+    void recentMenuListsOpenedFilesNewestFirst()
+    {
+        RecentFiles::add(dataFile("gpt2.ts.stripped.onnx"));
+        RecentFiles::add(dataFile("llama.ts.stripped.onnx"));
+        MainWindow window;
+        QMenu* recent = nullptr;
+        for (QMenu* menu : window.findChildren<QMenu*>()) {
+            if (menu->title() == QStringLiteral("Open &Recent"))
+                recent = menu;
+        }
+        QVERIFY(recent);
+        emit recent->aboutToShow();
+        const QList<QAction*> actions = recent->actions();
+        QVERIFY(actions.size() >= 2);
+        QCOMPARE(actions.at(0)->text(), dataFile("llama.ts.stripped.onnx"));
+        QCOMPARE(actions.at(1)->text(), dataFile("gpt2.ts.stripped.onnx"));
+    }
+
+    void recentFilesKeepTheLastEight()
+    {
+        for (int i = 0; i < 10; ++i)
+            RecentFiles::add(QStringLiteral("/models/m%1.onnx").arg(i));
+        const QStringList files = RecentFiles::list();
+        QCOMPARE(files.size(), 8);
+        QCOMPARE(files.first(), QStringLiteral("/models/m9.onnx"));
+        QCOMPARE(files.last(), QStringLiteral("/models/m2.onnx"));
     }
 
     void firstStartOpensBundledDefaultModel()

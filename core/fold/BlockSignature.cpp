@@ -1,0 +1,180 @@
+#include "fold/BlockSignature.h"
+
+#include "graph/Graph.h"
+
+#include <map>
+#include <unordered_map>
+
+namespace tapestry {
+
+namespace {
+
+void appendShape(std::string& out, const TensorShape& shape)
+{
+    if (!shape.isRankKnown()) {
+        out += '?';
+        return;
+    }
+    out += '[';
+    for (const Dimension& d : shape.dims()) {
+        if (d.isKnown())
+            out += std::to_string(d.value);
+        else if (d.isSymbolic() && d.symbol.rfind("unk__", 0) != 0)
+            out += d.symbol;
+        else
+            out += '?';
+        out += ',';
+    }
+    out += ']';
+}
+
+void appendAttribute(std::string& out, const Attribute& attribute)
+{
+    out += attribute.name;
+    out += '=';
+    std::visit(
+        [&out](const auto& value) {
+            using T = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<T, std::int64_t>) {
+                out += std::to_string(value);
+            } else if constexpr (std::is_same_v<T, double>) {
+                out += std::to_string(value);
+            } else if constexpr (std::is_same_v<T, std::string>) {
+                out += value;
+            } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<double>>) {
+                for (const auto v : value)
+                    out += std::to_string(v) + ',';
+            } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                for (const auto& v : value)
+                    out += v + ',';
+            } else if constexpr (std::is_same_v<T, AttributeTensor>) {
+                out += "tensor" + std::string(dataTypeName(value.dtype));
+                for (const auto d : value.dims)
+                    out += ',' + std::to_string(d);
+                for (const auto v : value.int64Values)
+                    out += ':' + std::to_string(v);
+            } else {
+                out += "graph";
+            }
+        },
+        attribute.value);
+    out += ';';
+}
+
+std::map<std::string, int> opTypeHistogram(const Graph& graph, const CoarseGraph& coarse,
+                                           const std::vector<CoarseNodeId>& nodes)
+{
+    std::map<std::string, int> histogram;
+    for (const CoarseNodeId id : nodes) {
+        for (const OpId op : coarse.node(id).ops)
+            ++histogram[graph.op(op).type];
+    }
+    return histogram;
+}
+
+}  // namespace
+
+std::string blockSignature(const Graph& graph, const CoarseGraph& coarse, const std::vector<CoarseNodeId>& nodes)
+{
+    // Position of each activation op inside the block: (node index, op index).
+    std::unordered_map<std::uint32_t, std::pair<std::size_t, std::size_t>> position;
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        const CoarseNode& node = coarse.node(nodes[n]);
+        for (std::size_t o = 0; o < node.ops.size(); ++o)
+            position[node.ops[o].value()] = {n, o};
+    }
+    std::string out;
+    for (const CoarseNodeId id : nodes) {
+        const CoarseNode& node = coarse.node(id);
+        out += '{';
+        out += coarseNodeKindName(node.kind);
+        for (const OpId opId : node.ops) {
+            const Op& op = graph.op(opId);
+            out += '|';
+            out += op.domain;
+            out += op.type;
+            out += '(';
+            for (const Attribute& attribute : op.attributes)
+                appendAttribute(out, attribute);
+            out += ")<";
+            for (const TensorId input : op.inputs) {
+                if (!input.isValid()) {
+                    out += "-,";
+                    continue;
+                }
+                const Tensor& tensor = graph.tensor(input);
+                const auto local = tensor.producer.isValid() ? position.find(tensor.producer.value()) : position.end();
+                if (local != position.end()) {
+                    const Op& producer = graph.op(tensor.producer);
+                    std::size_t outputIndex = 0;
+                    while (producer.outputs[outputIndex] != input)
+                        ++outputIndex;
+                    out += 'L' + std::to_string(local->second.first) + '.' + std::to_string(local->second.second) + '.' +
+                           std::to_string(outputIndex);
+                } else {
+                    const bool constant = tensor.role == TensorRole::Initializer ||
+                                          (tensor.producer.isValid() &&
+                                           coarse.roles[tensor.producer.index()] == OpRole::Auxiliary);
+                    out += tensor.role == TensorRole::GraphInput ? 'I' : constant ? 'C' : 'X';
+                    appendShape(out, tensor.shape);
+                }
+                out += ',';
+            }
+            out += ">";
+            for (const TensorId output : op.outputs) {
+                if (output.isValid())
+                    appendShape(out, graph.tensor(output).shape);
+            }
+        }
+        out += '}';
+    }
+    return out;
+}
+
+std::string anchorSignature(const Graph& graph, const CoarseGraph& coarse, const std::vector<CoarseNodeId>& nodes)
+{
+    std::string out;
+    for (const CoarseNodeId id : nodes) {
+        const CoarseNode& node = coarse.node(id);
+        if (!node.anchor.isValid())
+            continue;
+        const Op& anchor = graph.op(node.anchor);
+        out += coarseNodeKindName(node.kind);
+        out += ':';
+        out += anchor.type;
+        for (const TensorId input : anchor.inputs) {
+            if (input.isValid())
+                appendShape(out, graph.tensor(input).shape);
+        }
+        out += ';';
+    }
+    return out;
+}
+
+std::string describeBlockDifference(const Graph& graph, const CoarseGraph& coarse,
+                                    const std::vector<CoarseNodeId>& block, const std::vector<CoarseNodeId>& reference)
+{
+    const auto mine = opTypeHistogram(graph, coarse, block);
+    const auto theirs = opTypeHistogram(graph, coarse, reference);
+    std::string added;
+    std::string removed;
+    for (const auto& [type, count] : mine) {
+        const auto it = theirs.find(type);
+        const int delta = count - (it == theirs.end() ? 0 : it->second);
+        if (delta > 0)
+            added += (added.empty() ? "+" : ", +") + std::to_string(delta) + ' ' + type;
+    }
+    for (const auto& [type, count] : theirs) {
+        const auto it = mine.find(type);
+        const int delta = count - (it == mine.end() ? 0 : it->second);
+        if (delta > 0)
+            removed += (removed.empty() ? "-" : ", -") + std::to_string(delta) + ' ' + type;
+    }
+    if (added.empty() && removed.empty())
+        return "same ops, different shapes, attributes or wiring";
+    if (added.empty())
+        return removed;
+    return removed.empty() ? added : added + ", " + removed;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,219 @@
+#include "fold/CoarsenPass.h"
+
+#include "graph/Graph.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tapestry {
+
+namespace {
+
+bool isPrefix(const ScopePath& prefix, const ScopePath& path)
+{
+    const auto& a = prefix.components();
+    const auto& b = path.components();
+    return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+bool nested(const ScopePath& a, const ScopePath& b)
+{
+    return isPrefix(a, b) || isPrefix(b, a);
+}
+
+ScopePath parentOf(const ScopePath& path)
+{
+    std::vector<std::string> parts = path.components();
+    if (!parts.empty())
+        parts.pop_back();
+    return ScopePath(std::move(parts));
+}
+
+bool isNormalizationOp(const Op& op)
+{
+    static const std::set<std::string> types = {"LayerNormalization",  "BatchNormalization",
+                                                "InstanceNormalization", "GroupNormalization",
+                                                "SimplifiedLayerNormalization", "RMSNormalization",
+                                                "ReduceMean"};
+    return types.contains(op.type);
+}
+
+CoarseNodeKind kindOf(OpRole role)
+{
+    switch (role) {
+    case OpRole::Linear: return CoarseNodeKind::Linear;
+    case OpRole::Conv: return CoarseNodeKind::Conv;
+    case OpRole::Embedding: return CoarseNodeKind::Embedding;
+    case OpRole::BatchedMatMul: return CoarseNodeKind::BatchedMatMul;
+    default: return CoarseNodeKind::Elementwise;
+    }
+}
+
+class Coarsening {
+public:
+    explicit Coarsening(const Graph& graph) : graph_(graph)
+    {
+        result_.roles = classifyOps(graph);
+        result_.nodeOf.assign(graph.opCount(), CoarseNodeId{});
+        for (const Op& op : graph.ops()) {
+            const OpRole role = result_.roles[op.id.index()];
+            if (role == OpRole::Auxiliary)
+                continue;
+            if (isNormalizationOp(op) && !op.scope.isEmpty())
+                normalizationScopes_.insert(op.scope.toString());
+            if (isAnchorRole(role)) {
+                // The anchor's module and every enclosing module contain an anchor.
+                for (ScopePath s = op.scope; !s.isEmpty(); s = parentOf(s))
+                    scopesWithAnchors_.insert(s.toString());
+            }
+        }
+    }
+
+    CoarseGraph run()
+    {
+        for (const OpId id : graph_.topologicalOrder()) {
+            const OpRole role = result_.roles[id.index()];
+            if (role == OpRole::Auxiliary)
+                continue;
+            const Op& op = graph_.op(id);
+            if (isAnchorRole(role)) {
+                addTo(startNode(kindOf(role), op), op);
+                continue;
+            }
+            const bool inNormalization = normalizationScopes_.contains(op.scope.toString());
+            const CoarseNodeId newest = newestProducerNode(op);
+            if (newest.isValid() && follows(op, result_.nodes[newest.index()], inNormalization))
+                addTo(newest, op);
+            else
+                addTo(startNode(inNormalization ? CoarseNodeKind::Normalization : CoarseNodeKind::Elementwise, op), op);
+        }
+        assignAuxiliaryOps();
+        collectEdges();
+        return std::move(result_);
+    }
+
+private:
+    bool follows(const Op& op, const CoarseNode& node, bool inNormalization) const
+    {
+        if (inNormalization || node.kind == CoarseNodeKind::Normalization)
+            return node.scope == op.scope;
+        if (nested(node.scope, op.scope))
+            return true;
+        // An anchor-less sibling module (an activation's `act_fn`) follows its anchor;
+        // a top-level module (`avgpool`) has no parent to share and stands alone.
+        const ScopePath parent = parentOf(op.scope);
+        return !parent.isEmpty() && !scopesWithAnchors_.contains(op.scope.toString()) && isPrefix(parent, node.scope);
+    }
+
+    CoarseNodeId newestProducerNode(const Op& op) const
+    {
+        CoarseNodeId newest;
+        for (const TensorId input : op.inputs) {
+            if (!input.isValid())
+                continue;
+            const OpId producer = graph_.tensor(input).producer;
+            if (!producer.isValid() || result_.roles[producer.index()] == OpRole::Auxiliary)
+                continue;
+            const CoarseNodeId node = result_.nodeOf[producer.index()];
+            if (!newest.isValid() || node > newest)
+                newest = node;
+        }
+        return newest;
+    }
+
+    CoarseNodeId startNode(CoarseNodeKind kind, const Op& first)
+    {
+        CoarseNode node;
+        node.id = CoarseNodeId{result_.nodes.size()};
+        node.kind = kind;
+        node.scope = first.scope;
+        if (isAnchorKind(kind))
+            node.anchor = first.id;
+        std::string base = first.scope.toString();
+        if (isAnchorKind(kind) || base.empty())
+            base += (base.empty() ? "" : "/") + first.type;
+        const int seen = nameCounts_[base]++;
+        node.name = seen == 0 ? base : base + "#" + std::to_string(seen + 1);
+        result_.nodes.push_back(std::move(node));
+        return result_.nodes.back().id;
+    }
+
+    void addTo(CoarseNodeId node, const Op& op)
+    {
+        result_.nodes[node.index()].ops.push_back(op.id);
+        result_.nodeOf[op.id.index()] = node;
+    }
+
+    // Reverse topological order: each auxiliary op joins its first consumer's node.
+    void assignAuxiliaryOps()
+    {
+        const auto order = graph_.topologicalOrder();
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const Op& op = graph_.op(*it);
+            if (result_.roles[op.id.index()] != OpRole::Auxiliary)
+                continue;
+            CoarseNodeId home;
+            for (const TensorId output : op.outputs) {
+                if (!output.isValid())
+                    continue;
+                for (const OpId consumer : graph_.tensor(output).consumers) {
+                    if (result_.nodeOf[consumer.index()].isValid()) {
+                        home = result_.nodeOf[consumer.index()];
+                        break;
+                    }
+                }
+                if (home.isValid())
+                    break;
+            }
+            if (!home.isValid()) {
+                // Dead constant code, or a graph of constants only.
+                if (result_.nodes.empty())
+                    startNode(CoarseNodeKind::Elementwise, op);
+                home = result_.nodes.back().id;
+            }
+            result_.nodeOf[op.id.index()] = home;
+        }
+        for (CoarseNode& node : result_.nodes)
+            node.auxiliaryOps.clear();
+        for (const OpId id : order) {
+            if (result_.roles[id.index()] == OpRole::Auxiliary)
+                result_.nodes[result_.nodeOf[id.index()].index()].auxiliaryOps.push_back(id);
+        }
+    }
+
+    void collectEdges()
+    {
+        for (const CoarseNode& node : result_.nodes) {
+            std::set<std::pair<CoarseNodeId, TensorId>> seen;
+            for (const OpId id : node.ops) {
+                for (const TensorId input : graph_.op(id).inputs) {
+                    if (!input.isValid())
+                        continue;
+                    const OpId producer = graph_.tensor(input).producer;
+                    if (!producer.isValid() || result_.roles[producer.index()] == OpRole::Auxiliary)
+                        continue;
+                    const CoarseNodeId from = result_.nodeOf[producer.index()];
+                    if (from != node.id && seen.insert({from, input}).second)
+                        result_.edges.push_back({from, node.id, input});
+                }
+            }
+        }
+    }
+
+    const Graph& graph_;
+    CoarseGraph result_;
+    std::unordered_set<std::string> normalizationScopes_;
+    std::unordered_set<std::string> scopesWithAnchors_;
+    std::unordered_map<std::string, int> nameCounts_;
+};
+
+}  // namespace
+
+CoarseGraph CoarsenPass::apply(const Graph& graph) const
+{
+    return Coarsening(graph).run();
+}
+
+}  // namespace tapestry

@@ -5,6 +5,8 @@
 #include <QSettings>
 #include <QTranslator>
 
+#include <memory>
+
 namespace tapestry {
 
 namespace {
@@ -12,6 +14,15 @@ namespace {
 QString settingsKey()
 {
     return QStringLiteral("language");
+}
+
+void installTranslator(QCoreApplication& app, const QLocale& locale, const QString& name, const QString& directory)
+{
+    auto translator = std::make_unique<QTranslator>();
+    if (!translator->load(locale, name, QStringLiteral("_"), directory))
+        return;
+    translator->setParent(&app);  // the application owns it from here on
+    QCoreApplication::installTranslator(translator.release());
 }
 
 }  // namespace
@@ -43,14 +54,9 @@ void Translations::install(QCoreApplication& app)
     // Numbers follow the interface language, so "8,03 Mrd." never mixes with English text.
     QLocale::setDefault(locale);
 
-    // English is the source language: nothing to load.
-    auto* tapestry = new QTranslator(&app);
-    if (tapestry->load(locale, QStringLiteral("tapestry"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QCoreApplication::installTranslator(tapestry);
-    auto* qt = new QTranslator(&app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
-                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qt);
+    // English is the source language: for it neither file exists and nothing is installed.
+    installTranslator(app, locale, QStringLiteral("tapestry"), QStringLiteral(":/i18n"));
+    installTranslator(app, locale, QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath));
 }
 
 }  // namespace tapestry

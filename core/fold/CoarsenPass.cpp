@@ -83,8 +83,8 @@ public:
                 continue;
             }
             const bool inNormalization = normalizationScopes_.contains(op.scope.toString());
-            const CoarseNodeId newest = newestProducerNode(op);
-            if (newest.isValid() && follows(op, result_.nodes[newest.index()], inNormalization))
+            const auto [newest, readNodes] = producerNodes(op);
+            if (newest.isValid() && follows(op, result_.nodes[newest.index()], inNormalization, readNodes))
                 addTo(newest, op);
             else
                 addTo(startNode(inNormalization ? CoarseNodeKind::Normalization : CoarseNodeKind::Elementwise, op), op);
@@ -95,10 +95,16 @@ public:
     }
 
 private:
-    bool follows(const Op& op, const CoarseNode& node, bool inNormalization) const
+    bool follows(const Op& op, const CoarseNode& node, bool inNormalization, std::size_t producerNodes) const
     {
+        if (node.scope == op.scope)
+            return true;
         if (inNormalization || node.kind == CoarseNodeKind::Normalization)
-            return node.scope == op.scope;
+            return false;
+        // An enclosing module combining several nodes (a residual Add, the sum over
+        // MoE experts) belongs to none of them.
+        if (producerNodes > 1 && isPrefix(op.scope, node.scope))
+            return false;
         if (nested(node.scope, op.scope))
             return true;
         // An anchor-less sibling module (an activation's `act_fn`) follows its anchor;
@@ -107,9 +113,11 @@ private:
         return !parent.isEmpty() && !scopesWithAnchors_.contains(op.scope.toString()) && isPrefix(parent, node.scope);
     }
 
-    CoarseNodeId newestProducerNode(const Op& op) const
+    // The newest coarse node `op` reads from, and how many distinct nodes it reads.
+    std::pair<CoarseNodeId, std::size_t> producerNodes(const Op& op) const
     {
         CoarseNodeId newest;
+        std::set<CoarseNodeId> distinct;
         for (const TensorId input : op.inputs) {
             if (!input.isValid())
                 continue;
@@ -117,10 +125,11 @@ private:
             if (!producer.isValid() || result_.roles[producer.index()] == OpRole::Auxiliary)
                 continue;
             const CoarseNodeId node = result_.nodeOf[producer.index()];
+            distinct.insert(node);
             if (!newest.isValid() || node > newest)
                 newest = node;
         }
-        return newest;
+        return {newest, distinct.size()};
     }
 
     CoarseNodeId startNode(CoarseNodeKind kind, const Op& first)

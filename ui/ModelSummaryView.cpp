@@ -39,8 +39,8 @@ void addValues(QTreeWidgetItem* group, const std::vector<ValueSummary>& values)
     for (const ValueSummary& value : values) {
         auto* item = new QTreeWidgetItem(group);
         item->setText(0, QString::fromStdString(value.name));
-        item->setText(1, QString::fromUtf8(dataTypeName(value.dtype).data(),
-                                           static_cast<qsizetype>(dataTypeName(value.dtype).size())));
+        const std::string_view dtype = dataTypeName(value.dtype);
+        item->setText(1, QString::fromUtf8(dtype.data(), static_cast<qsizetype>(dtype.size())));
         item->setText(2, QString::fromStdString(value.shape.toString()));
         item->setToolTip(0, item->text(0));
     }
@@ -118,15 +118,15 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
 
     auto* opTypes = new QGroupBox(tr("Op types"), this);
     (new QVBoxLayout(opTypes))->addWidget(histogramView_);
-    auto* interface = new QGroupBox(tr("Graph inputs and outputs"), this);
-    (new QVBoxLayout(interface))->addWidget(values_);
-    interface->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    auto* inputsOutputs = new QGroupBox(tr("Graph inputs and outputs"), this);
+    (new QVBoxLayout(inputsOutputs))->addWidget(values_);
+    inputsOutputs->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title_);
     layout->addWidget(path_);
     layout->addLayout(facts);
-    layout->addWidget(interface);
+    layout->addWidget(inputsOutputs);
     layout->addWidget(opTypes, 1);
 
     setModel(nullptr);

@@ -115,7 +115,8 @@ std::string blockSignature(const Graph& graph, const CoarseGraph& coarse, const 
                     const bool constant = tensor.role == TensorRole::Initializer ||
                                           (tensor.producer.isValid() &&
                                            coarse.roles[tensor.producer.index()] == OpRole::Auxiliary);
-                    out += tensor.role == TensorRole::GraphInput ? 'I' : constant ? 'C' : 'X';
+                    // Graph input or another node's output: both are the block's input.
+                    out += constant ? 'C' : 'X';
                     appendShape(out, tensor.shape);
                 }
                 out += ',';

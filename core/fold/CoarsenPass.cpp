@@ -113,15 +113,19 @@ private:
         return !parent.isEmpty() && !scopesWithAnchors_.contains(op.scope.toString()) && isPrefix(parent, node.scope);
     }
 
-    // The newest coarse node `op` reads from, and how many distinct nodes it reads.
+    // The newest coarse node `op` reads from, and how many activation sources it
+    // combines (distinct nodes, plus the graph's inputs as one more).
     std::pair<CoarseNodeId, std::size_t> producerNodes(const Op& op) const
     {
         CoarseNodeId newest;
         std::set<CoarseNodeId> distinct;
+        bool readsGraphInput = false;
         for (const TensorId input : op.inputs) {
             if (!input.isValid())
                 continue;
-            const OpId producer = graph_.tensor(input).producer;
+            const Tensor& tensor = graph_.tensor(input);
+            readsGraphInput = readsGraphInput || tensor.role == TensorRole::GraphInput;
+            const OpId producer = tensor.producer;
             if (!producer.isValid() || result_.roles[producer.index()] == OpRole::Auxiliary)
                 continue;
             const CoarseNodeId node = result_.nodeOf[producer.index()];
@@ -129,7 +133,7 @@ private:
             if (!newest.isValid() || node > newest)
                 newest = node;
         }
-        return {newest, distinct.size()};
+        return {newest, distinct.size() + (readsGraphInput ? 1 : 0)};
     }
 
     CoarseNodeId startNode(CoarseNodeKind kind, const Op& first)

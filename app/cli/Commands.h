@@ -8,6 +8,7 @@ namespace tapestry::cli {
 // Each command takes the arguments after its name and returns the process exit code.
 // Errors propagate as tapestry::Error; main() prints them and exits non-zero.
 int runInspect(const std::vector<std::string>& args);
+int runFold(const std::vector<std::string>& args);
 int runSynth(const std::vector<std::string>& args);
 
 }  // namespace tapestry::cli

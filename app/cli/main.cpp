@@ -18,6 +18,9 @@ constexpr const char* kUsage =
     "  inspect FILE [--json] [--scope-depth N]\n"
     "      describe an ONNX model: producer, IR and opsets, op histogram,\n"
     "      parameters, inputs and outputs, the top of its module scope tree\n"
+    "  fold FILE [--json] [--dot OUT.dot]\n"
+    "      fold the model to its repeated blocks (TAP): families with their\n"
+    "      multiplicity and anchors, the fold ratio; --dot writes the folded graph\n"
     "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
     "      write a reference architecture as ONNX (shapes only, no weights);\n"
     "      `tapestry-cli synth --list` shows the presets and size flags\n"
@@ -37,6 +40,8 @@ int main(int argc, char** argv)
     try {
         if (command == "inspect")
             return tapestry::cli::runInspect(args);
+        if (command == "fold")
+            return tapestry::cli::runFold(args);
         if (command == "synth")
             return tapestry::cli::runSynth(args);
         if (command == "help" || command == "--help" || command == "-h") {

@@ -17,6 +17,10 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::ShapeInferenceFailed: return "shape-inference-failed";
     case ErrorCode::MissingShape: return "missing-shape";
     case ErrorCode::InvalidArgument: return "invalid-argument";
+    case ErrorCode::InvalidJson: return "invalid-json";
+    case ErrorCode::InvalidCluster: return "invalid-cluster";
+    case ErrorCode::InvalidMesh: return "invalid-mesh";
+    case ErrorCode::InvalidNcclTestsLog: return "invalid-nccl-tests-log";
     }
     return "unknown";
 }

@@ -20,6 +20,10 @@ enum class ErrorCode {
     ShapeInferenceFailed,
     MissingShape,
     InvalidArgument,
+    InvalidJson,
+    InvalidCluster,
+    InvalidMesh,
+    InvalidNcclTestsLog,
 };
 
 [[nodiscard]] const char* errorCodeName(ErrorCode code);

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tapestry {
+
+// Cluster descriptions as JSON (resources/clusters/*.json and user files). Schema, all
+// units in the field names:
+//   { "name": str, "notes": [str]?, "nodes": int, "gpusPerNode": int,
+//     "gpu": { "name": str, "peakFlopsPerSecond": num, "achievableFraction": num?,
+//              "hbmBytes": int, "hbmBytesPerSecond": num },
+//     "intraNode": { "bytesPerSecond": num, "latencySeconds": num },
+//     "interNode": { "bytesPerSecond": num, "latencySeconds": num },
+//     "calibration": [ { "collective": "allReduce"|"allGather"|"reduceScatter"|"allToAll",
+//                        "link": "intra"|"inter", "source": str?,
+//                        "points": [ { "sizeBytes": num, "busBytesPerSecond": num } ] } ]? }
+// Fields marked ? are optional. Unknown fields, missing required fields, wrong types and
+// out-of-range values (counts < 1, rates <= 0, latency < 0, fraction outside (0, 1])
+// throw Error(InvalidCluster, file, "FIELD.PATH: what is wrong"); syntax errors throw
+// InvalidJson with line and column.
+[[nodiscard]] Cluster parseClusterJson(std::string_view text, const std::string& fileName);
+
+// Reads and parses one cluster file; also the file errors of readTextFile.
+[[nodiscard]] Cluster loadClusterFile(const std::filesystem::path& file);
+
+// Loads `<presetDir>/<name>.json`. An unknown name throws FileNotFound listing the
+// presets that exist; a name with a path separator throws InvalidArgument.
+[[nodiscard]] Cluster loadClusterPreset(const std::filesystem::path& presetDir, std::string_view name);
+
+// The preset names in `presetDir` (file stems of *.json), sorted; empty if none.
+[[nodiscard]] std::vector<std::string> clusterPresetNames(const std::filesystem::path& presetDir);
+
+}  // namespace tapestry

@@ -1,0 +1,192 @@
+#include "cluster/DeviceMesh.h"
+
+#include "base/Error.h"
+
+#include <set>
+
+namespace tapestry {
+
+namespace {
+
+std::string shapeText(const std::vector<int>& sizes)
+{
+    std::string text = "[";
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        text += (i == 0 ? "" : ", ") + std::to_string(sizes[i]);
+    return text + "]";
+}
+
+// The group of the axis with `size` devices at device-number `stride` apart, or nullopt
+// when some group holds different numbers of GPUs on different nodes (or differs from
+// another group). Walks every device once: groups are visited in device order, and a
+// group's members are increasing so the nodes it touches come as contiguous runs.
+std::optional<AxisGroup> axisGroup(int size, long long stride, int deviceCount, int gpusPerNode)
+{
+    std::optional<AxisGroup> shape;
+    for (long long base = 0; base < deviceCount; ++base) {
+        if ((base / stride) % size != 0)
+            continue;  // not the first member of its group
+        int nodes = 0;
+        int run = 0;
+        int runLength = -1;
+        long long lastNode = -1;
+        for (int t = 0; t < size; ++t) {
+            const long long node = (base + t * stride) / gpusPerNode;
+            if (node != lastNode) {
+                if (lastNode >= 0) {
+                    if (runLength >= 0 && run != runLength)
+                        return std::nullopt;
+                    runLength = run;
+                }
+                ++nodes;
+                run = 0;
+                lastNode = node;
+            }
+            ++run;
+        }
+        if (runLength >= 0 && run != runLength)
+            return std::nullopt;
+        AxisGroup group{size, nodes, run, GroupSpan::IntraNode};
+        group.span = nodes == 1 ? GroupSpan::IntraNode : run == 1 ? GroupSpan::InterNode : GroupSpan::Mixed;
+        if (shape && *shape != group)
+            return std::nullopt;
+        shape = group;
+    }
+    return shape;
+}
+
+std::optional<std::vector<AxisGroup>> axisGroups(const std::vector<int>& sizes, int gpusPerNode)
+{
+    int deviceCount = 1;
+    for (const int size : sizes)
+        deviceCount *= size;
+    std::vector<AxisGroup> groups(sizes.size());
+    long long stride = 1;
+    for (std::size_t i = sizes.size(); i-- > 0;) {
+        const auto group = axisGroup(sizes[i], stride, deviceCount, gpusPerNode);
+        if (!group)
+            return std::nullopt;
+        groups[i] = *group;
+        stride *= sizes[i];
+    }
+    return groups;
+}
+
+}  // namespace
+
+const char* groupSpanName(GroupSpan span)
+{
+    switch (span) {
+    case GroupSpan::IntraNode: return "intra";
+    case GroupSpan::InterNode: return "inter";
+    case GroupSpan::Mixed: return "mixed";
+    }
+    return "unknown";
+}
+
+DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
+    : axes_(std::move(axes)), gpusPerNode_(cluster.gpusPerNode)
+{
+    if (axes_.empty())
+        throw Error(ErrorCode::InvalidMesh, {}, "a mesh needs at least one axis");
+    std::set<std::string> names;
+    long long product = 1;
+    for (const MeshAxis& axis : axes_) {
+        if (axis.name.empty())
+            throw Error(ErrorCode::InvalidMesh, {}, "mesh axis names must not be empty");
+        if (!names.insert(axis.name).second)
+            throw Error(ErrorCode::InvalidMesh, {}, "mesh axis name \"" + axis.name + "\" is used twice");
+        if (axis.size < 1)
+            throw Error(ErrorCode::InvalidMesh, {},
+                        "mesh axis \"" + axis.name + "\" has size " + std::to_string(axis.size) + "; sizes must be >= 1");
+        product *= axis.size;
+        if (product > cluster.deviceCount())
+            break;  // reported below; also keeps the product from overflowing
+    }
+    const std::vector<int> sizes = shape();
+    if (product != cluster.deviceCount())
+        throw Error(ErrorCode::InvalidMesh, {},
+                    "mesh " + shapeText(sizes) + " has " + (product > cluster.deviceCount() ? "more than " : "")
+                        + std::to_string(product) + " devices but cluster \"" + cluster.name + "\" has "
+                        + std::to_string(cluster.nodes) + " x " + std::to_string(cluster.gpusPerNode) + " = "
+                        + std::to_string(cluster.deviceCount()) + " GPUs");
+    deviceCount_ = cluster.deviceCount();
+    auto groups = axisGroups(sizes, cluster.gpusPerNode);
+    if (!groups)
+        throw Error(ErrorCode::InvalidMesh, {},
+                    "mesh " + shapeText(sizes) + " does not split evenly over nodes of "
+                        + std::to_string(cluster.gpusPerNode) + " GPUs: some axis group would hold different numbers of GPUs on different nodes");
+    groups_ = std::move(*groups);
+}
+
+std::optional<std::size_t> DeviceMesh::findAxis(std::string_view name) const
+{
+    for (std::size_t i = 0; i < axes_.size(); ++i) {
+        if (axes_[i].name == name)
+            return i;
+    }
+    return std::nullopt;
+}
+
+std::vector<int> DeviceMesh::shape() const
+{
+    std::vector<int> sizes;
+    sizes.reserve(axes_.size());
+    for (const MeshAxis& axis : axes_)
+        sizes.push_back(axis.size);
+    return sizes;
+}
+
+std::vector<int> DeviceMesh::coordinates(int device) const
+{
+    if (device < 0 || device >= deviceCount_)
+        throw Error(ErrorCode::InvalidArgument, {}, "device " + std::to_string(device) + " is outside the mesh");
+    std::vector<int> coords(axes_.size());
+    for (std::size_t i = axes_.size(); i-- > 0;) {
+        coords[i] = device % axes_[i].size;
+        device /= axes_[i].size;
+    }
+    return coords;
+}
+
+int DeviceMesh::device(const std::vector<int>& coordinates) const
+{
+    if (coordinates.size() != axes_.size())
+        throw Error(ErrorCode::InvalidArgument, {}, "mesh coordinates need one value per axis");
+    int d = 0;
+    for (std::size_t i = 0; i < axes_.size(); ++i) {
+        if (coordinates[i] < 0 || coordinates[i] >= axes_[i].size)
+            throw Error(ErrorCode::InvalidArgument, {},
+                        "coordinate " + std::to_string(coordinates[i]) + " is outside axis \"" + axes_[i].name + "\"");
+        d = d * axes_[i].size + coordinates[i];
+    }
+    return d;
+}
+
+DevicePlacement DeviceMesh::placement(int device) const
+{
+    if (device < 0 || device >= deviceCount_)
+        throw Error(ErrorCode::InvalidArgument, {}, "device " + std::to_string(device) + " is outside the mesh");
+    return {device / gpusPerNode_, device % gpusPerNode_};
+}
+
+std::string DeviceMesh::toString() const
+{
+    std::string names;
+    for (const MeshAxis& axis : axes_)
+        names += (names.empty() ? "" : ", ") + axis.name;
+    return shapeText(shape()) + " (" + names + ")";
+}
+
+std::vector<std::vector<int>> meshShapes(const Cluster& cluster)
+{
+    const int n = cluster.deviceCount();
+    std::vector<std::vector<int>> shapes{{n}};
+    for (int a = 2; a <= n / 2; ++a) {
+        if (n % a == 0 && axisGroups({a, n / a}, cluster.gpusPerNode))
+            shapes.push_back({a, n / a});
+    }
+    return shapes;
+}
+
+}  // namespace tapestry

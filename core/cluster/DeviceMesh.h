@@ -1,0 +1,83 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tapestry {
+
+struct MeshAxis {
+    std::string name;  // free: "dp", "tp", ...
+    int size = 1;
+    bool operator==(const MeshAxis&) const = default;
+};
+
+// How a mesh axis's communication group sits on the cluster.
+enum class GroupSpan {
+    IntraNode,   // k = 1: one node, intra-node links only (also every group of size 1)
+    InterNode,   // m = 1: one GPU per node, every GPU of a node talks through its own NIC
+    Mixed,       // k > 1 and m > 1: hierarchical collectives
+};
+
+[[nodiscard]] const char* groupSpanName(GroupSpan span);
+
+// The communication group of one mesh axis: n devices on k nodes, m per node, n = k * m.
+// Every group of the axis has the same shape (DeviceMesh guarantees it).
+struct AxisGroup {
+    int size = 1;         // n
+    int nodes = 1;        // k
+    int gpusPerNode = 1;  // m
+    GroupSpan span = GroupSpan::IntraNode;
+    bool operator==(const AxisGroup&) const = default;
+};
+
+struct DevicePlacement {
+    int node = 0;
+    int localGpu = 0;
+    bool operator==(const DevicePlacement&) const = default;
+};
+
+// A logical mesh over a cluster. Devices are numbered row-major over the mesh (last axis
+// fastest) and device d runs on node d / gpusPerNode, local GPU d % gpusPerNode.
+// Invariants: at least one axis; sizes >= 1; names non-empty and distinct; the product
+// of the sizes equals the cluster's GPU count; every axis's groups hold the same number
+// of GPUs on each node they touch (so n = k * m is exact for all of them).
+class DeviceMesh {
+public:
+    // Throws Error(InvalidMesh) with a message saying which invariant fails.
+    DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster);
+
+    [[nodiscard]] const std::vector<MeshAxis>& axes() const { return axes_; }
+    [[nodiscard]] std::size_t axisCount() const { return axes_.size(); }
+    [[nodiscard]] const MeshAxis& axis(std::size_t index) const { return axes_.at(index); }
+    [[nodiscard]] const AxisGroup& group(std::size_t axisIndex) const { return groups_.at(axisIndex); }
+    [[nodiscard]] std::optional<std::size_t> findAxis(std::string_view name) const;
+    [[nodiscard]] int deviceCount() const { return deviceCount_; }
+    [[nodiscard]] std::vector<int> shape() const;
+
+    // Mesh coordinates of a device (one per axis) and back; device in [0, deviceCount).
+    [[nodiscard]] std::vector<int> coordinates(int device) const;
+    [[nodiscard]] int device(const std::vector<int>& coordinates) const;
+    [[nodiscard]] DevicePlacement placement(int device) const;
+
+    // "[4, 4] (dp, tp)"
+    [[nodiscard]] std::string toString() const;
+
+private:
+    std::vector<MeshAxis> axes_;
+    std::vector<AxisGroup> groups_;
+    int deviceCount_ = 0;
+    int gpusPerNode_ = 1;
+};
+
+// Candidate mesh shapes for `--mesh auto`: the 1-D mesh [N] followed by every 2-D
+// factorization [a, b] with a, b >= 2 and a * b = N (a ascending), N = the cluster's GPU
+// count; shapes whose groups would not split evenly over nodes are left out, so each
+// returned shape makes a valid DeviceMesh on this cluster.
+[[nodiscard]] std::vector<std::vector<int>> meshShapes(const Cluster& cluster);
+
+}  // namespace tapestry

@@ -1,0 +1,245 @@
+// Cluster presets and JSON errors, the logical mesh's communication groups, and the
+// enumeration of mesh shapes. Figures are the ones written in resources/clusters.
+#include "base/Error.h"
+#include "base/JsonReader.h"
+#include "cluster/ClusterFile.h"
+#include "cluster/DeviceMesh.h"
+
+#include <QTest>
+
+using namespace tapestry;
+
+namespace {
+
+const std::filesystem::path kPresetDir = std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
+
+Cluster preset(std::string_view name)
+{
+    return loadClusterPreset(kPresetDir, name);
+}
+
+DeviceMesh mesh2d(int a, int b, const Cluster& cluster)
+{
+    return DeviceMesh({{"dp", a}, {"tp", b}}, cluster);
+}
+
+// A minimal valid cluster document; tests break one thing in it at a time.
+std::string clusterJson(const std::string& gpuExtra = {}, const std::string& topExtra = {})
+{
+    return R"({
+  "name": "tiny", "nodes": 2, "gpusPerNode": 4,
+  "gpu": { "name": "G", "peakFlopsPerSecond": 100e12, "hbmBytes": 16e9, "hbmBytesPerSecond": 1e12)"
+           + gpuExtra + R"( },
+  "intraNode": { "bytesPerSecond": 100e9, "latencySeconds": 2e-6 },
+  "interNode": { "bytesPerSecond": 10e9, "latencySeconds": 5e-6 })"
+           + topExtra + "\n}";
+}
+
+Error errorOf(const std::string& json)
+{
+    try {
+        (void)parseClusterJson(json, "tiny.json");
+    } catch (const Error& error) {
+        return error;
+    }
+    return Error(ErrorCode::InvalidArgument, {}, "no error");
+}
+
+bool mentions(const Error& error, const std::string& text)
+{
+    return std::string(error.what()).find(text) != std::string::npos;
+}
+
+}  // namespace
+
+class ClusterTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void h100PresetsCarryTheReferenceFigures()
+    {
+        const Cluster c = preset("dgx-h100x2");
+        QCOMPARE(c.name, std::string("dgx-h100x2"));
+        QCOMPARE(c.nodes, 2);
+        QCOMPARE(c.gpusPerNode, 8);
+        QCOMPARE(c.deviceCount(), 16);
+        QCOMPARE(c.gpu.peakFlopsPerSecond, 989e12);
+        QCOMPARE(c.gpu.achievableFraction, 0.5);
+        QCOMPARE(c.gpu.hbmBytes, std::uint64_t{80'000'000'000});
+        QCOMPARE(c.gpu.hbmBytesPerSecond, 3.35e12);
+        QCOMPARE(c.intraNode.bytesPerSecond, 370e9);  // NCCL bus bandwidth, not NVLink's 450
+        QCOMPARE(c.interNode.bytesPerSecond, 48e9);
+        QCOMPARE(c.intraNode.latencySeconds, 3e-6);
+        QCOMPARE(c.interNode.latencySeconds, 6e-6);
+        QVERIFY(!c.notes.empty());
+        QVERIFY(c.curves.empty());
+        QCOMPARE(preset("dgx-h100x1").nodes, 1);
+        QCOMPARE(preset("dgx-h100x4").nodes, 4);
+        QCOMPARE(preset("dgx-h100x16").deviceCount(), 128);
+    }
+
+    void a100AndPciePresets()
+    {
+        const Cluster a = preset("dgx-a100x2");
+        QCOMPARE(a.deviceCount(), 16);
+        QCOMPARE(a.gpu.peakFlopsPerSecond, 312e12);
+        QCOMPARE(a.intraNode.bytesPerSecond, 240e9);
+        QCOMPARE(a.interNode.bytesPerSecond, 24e9);
+        QCOMPARE(preset("dgx-a100x1").deviceCount(), 8);
+        const Cluster p = preset("pcie-8gpu");
+        QCOMPARE(p.deviceCount(), 8);
+        QCOMPARE(p.intraNode.bytesPerSecond, 25e9);
+    }
+
+    void everyPresetLoadsAndIsNamedAfterItsFile()
+    {
+        const std::vector<std::string> names = clusterPresetNames(kPresetDir);
+        QCOMPARE(names, (std::vector<std::string>{"dgx-a100x1", "dgx-a100x2", "dgx-h100x1", "dgx-h100x16",
+                                                  "dgx-h100x2", "dgx-h100x4", "pcie-8gpu"}));
+        for (const std::string& name : names)
+            QCOMPARE(preset(name).name, name);
+    }
+
+    void withNodesScalesAPreset()
+    {
+        const Cluster a4 = preset("dgx-a100x1").withNodes(4);
+        QCOMPARE(a4.deviceCount(), 32);
+        QCOMPARE(a4.name, std::string("dgx-a100x1 (4 nodes)"));
+        QCOMPARE(a4.gpu, preset("dgx-a100x1").gpu);
+        QVERIFY_THROWS_EXCEPTION(Error, (void)a4.withNodes(0));
+    }
+
+    void unknownPresetListsTheKnownOnes()
+    {
+        try {
+            (void)preset("dgx-b200x1");
+            QFAIL("an unknown preset must be an error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::FileNotFound);
+            QVERIFY(mentions(error, "dgx-h100x2"));
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, (void)preset("../clusters/dgx-h100x1"));
+    }
+
+    void malformedClusterJsonNamesFileAndField()
+    {
+        QCOMPARE(parseClusterJson(clusterJson(), "tiny.json").gpu.achievableFraction, 0.5);  // the default
+
+        const Error unknown = errorOf(clusterJson(R"(, "tflops": 5)"));
+        QCOMPARE(unknown.code(), ErrorCode::InvalidCluster);
+        QCOMPARE(unknown.file(), std::string("tiny.json"));
+        QVERIFY(mentions(unknown, "gpu.tflops: unknown field"));
+
+        const Error missing = errorOf(R"({ "name": "x", "nodes": 1, "gpusPerNode": 8 })");
+        QCOMPARE(missing.code(), ErrorCode::InvalidCluster);
+        QVERIFY(mentions(missing, "gpu: missing required field"));
+
+        const Error wrongType = errorOf(clusterJson({}, R"(, "notes": "one string")"));
+        QVERIFY(mentions(wrongType, "notes: must be an array, not string"));
+
+        const Error notWhole = errorOf(clusterJson(R"(, "achievableFraction": 1.5)"));
+        QVERIFY(mentions(notWhole, "gpu.achievableFraction: must be in (0, 1]"));
+
+        const Error badCurve = errorOf(clusterJson({}, R"(, "calibration": [ { "collective": "broadcast",
+            "link": "intra", "points": [ { "sizeBytes": 1024, "busBytesPerSecond": 1e9 } ] } ])"));
+        QVERIFY(mentions(badCurve, "calibration[0].collective"));
+
+        const Error syntax = errorOf("{ \"name\": \"x\",\n  \"nodes\": 1,, }");
+        QCOMPARE(syntax.code(), ErrorCode::InvalidJson);
+        QCOMPARE(syntax.file(), std::string("tiny.json"));
+        QVERIFY(mentions(syntax, "line 2, column 14"));
+    }
+
+    void calibrationCurvesAreRead()
+    {
+        const Cluster c = parseClusterJson(clusterJson({}, R"(, "calibration": [ { "collective": "allReduce",
+            "link": "inter", "source": "measured", "points": [ { "sizeBytes": 1e6, "busBytesPerSecond": 5e9 },
+            { "sizeBytes": 1e3, "busBytesPerSecond": 1e8 } ] } ])"), "tiny.json");
+        const BusBandwidthCurve* curve = c.curve(CollectiveKind::AllReduce, LinkClass::Inter);
+        QVERIFY(curve != nullptr);
+        QCOMPARE(curve->points().size(), 2u);
+        QCOMPARE(curve->points().front().sizeBytes, 1e3);  // sorted by size
+        QVERIFY(c.curve(CollectiveKind::AllReduce, LinkClass::Intra) == nullptr);
+    }
+
+    void jsonReaderDecodesEscapesAndRejectsDuplicates()
+    {
+        const JsonValue v = parseJson(R"({"a": [1, -2.5e3, true, null], "s": "x\u00e9\ud83d\ude00\n"})", "t.json");
+        QCOMPARE(v.find("a")->asArray().at(1).asNumber(), -2500.0);
+        QVERIFY(v.find("a")->asArray().at(3).isNull());
+        QCOMPARE(v.find("s")->asString(), std::string("x\xc3\xa9\xf0\x9f\x98\x80\n"));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson(R"({"a": 1, "a": 2})", "t.json"));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson("[01]", "t.json"));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson("{} x", "t.json"));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson(std::string(1000, '['), "t.json"));
+    }
+
+    void mesh2x8OnTwoNodesIsInterThenIntra()
+    {
+        const DeviceMesh m = mesh2d(2, 8, preset("dgx-h100x2"));
+        QCOMPARE(m.group(0), (AxisGroup{2, 2, 1, GroupSpan::InterNode}));
+        QCOMPARE(m.group(1), (AxisGroup{8, 1, 8, GroupSpan::IntraNode}));
+        QCOMPARE(m.toString(), std::string("[2, 8] (dp, tp)"));
+    }
+
+    void mesh4x4OnTwoNodesHasAMixedAxis()
+    {
+        const DeviceMesh m = mesh2d(4, 4, preset("dgx-h100x2"));
+        // dp groups are {j, 4+j, 8+j, 12+j}: devices 0 and 4 on node 0, 8 and 12 on node 1.
+        QCOMPARE(m.group(0), (AxisGroup{4, 2, 2, GroupSpan::Mixed}));
+        QCOMPARE(m.group(1), (AxisGroup{4, 1, 4, GroupSpan::IntraNode}));
+    }
+
+    void oneDimensionalAndLargeMeshes()
+    {
+        const DeviceMesh flat({{"dp", 128}}, preset("dgx-h100x16"));
+        QCOMPARE(flat.group(0), (AxisGroup{128, 16, 8, GroupSpan::Mixed}));
+        const DeviceMesh big = mesh2d(16, 8, preset("dgx-h100x16"));
+        QCOMPARE(big.group(0), (AxisGroup{16, 16, 1, GroupSpan::InterNode}));
+        QCOMPARE(big.group(1), (AxisGroup{8, 1, 8, GroupSpan::IntraNode}));
+    }
+
+    void devicesAreRowMajorOnMeshAndCluster()
+    {
+        const DeviceMesh m = mesh2d(4, 4, preset("dgx-h100x2"));
+        QCOMPARE(m.coordinates(9), (std::vector<int>{2, 1}));
+        QCOMPARE(m.device({2, 1}), 9);
+        QCOMPARE(m.placement(9), (DevicePlacement{1, 1}));
+        QCOMPARE(m.findAxis("tp"), std::optional<std::size_t>(1));
+        QVERIFY(!m.findAxis("pp"));
+    }
+
+    void badMeshesAreRejected()
+    {
+        const Cluster c = preset("dgx-h100x2");
+        try {
+            (void)mesh2d(4, 8, c);
+            QFAIL("a mesh of 32 devices on 16 GPUs must be an error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::InvalidMesh);
+            QVERIFY(mentions(error, "2 x 8 = 16 GPUs"));
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({}, c));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({{"dp", 4}, {"dp", 4}}, c));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({{"dp", 0}, {"tp", 16}}, c));
+        // 3 nodes x 4 GPUs as [2, 6]: the first tp group holds 4 GPUs of node 0 and 2 of node 1.
+        Cluster odd = c;
+        odd.nodes = 3;
+        odd.gpusPerNode = 4;
+        QVERIFY_THROWS_EXCEPTION(Error, (void)mesh2d(2, 6, odd));
+    }
+
+    void meshShapesEnumeratesFactorizations()
+    {
+        QCOMPARE(meshShapes(preset("dgx-h100x2")),
+                 (std::vector<std::vector<int>>{{16}, {2, 8}, {4, 4}, {8, 2}}));
+        Cluster odd = preset("dgx-h100x2");
+        odd.nodes = 3;
+        odd.gpusPerNode = 4;
+        // 12 = 2x6 (uneven), 3x4, 4x3 (uneven: a group of 3 straddles nodes), 6x2.
+        QCOMPARE(meshShapes(odd), (std::vector<std::vector<int>>{{12}, {3, 4}, {6, 2}}));
+    }
+};
+
+QTEST_APPLESS_MAIN(ClusterTest)
+#include "ClusterTest.moc"

@@ -21,6 +21,10 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::ShapeInferenceFailed: return tr("The tensor shapes of the model could not be inferred.");
     case ErrorCode::MissingShape: return tr("Some tensors that Tapestry needs have no known shape.");
     case ErrorCode::InvalidArgument: return tr("An argument is not valid.");
+    case ErrorCode::InvalidJson: return tr("The file is not valid JSON.");
+    case ErrorCode::InvalidCluster: return tr("The cluster description is not valid.");
+    case ErrorCode::InvalidMesh: return tr("The device mesh is not valid.");
+    case ErrorCode::InvalidNcclTestsLog: return tr("The file is not an nccl-tests log that Tapestry can read.");
     }
     return tr("An unknown error occurred.");
 }

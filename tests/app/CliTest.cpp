@@ -1,4 +1,5 @@
 // tapestry-cli as a user runs it: real process, real files, exit codes and output.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -65,6 +66,30 @@ private slots:
         // TorchScript names its inputs after the traced values.
         QCOMPARE(inputs.size(), 3);
         QCOMPARE(inputs[0].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("input.1"));
+    }
+
+    void foldReportsFamiliesAndWritesDot()
+    {
+        QTemporaryDir dir;
+        const QString dot = dir.filePath(QStringLiteral("folded.dot"));
+        const CliRun run = runCli({QStringLiteral("fold"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
+                                   QStringLiteral("--json"), QStringLiteral("--dot"), dot});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const QJsonArray families = o.value(QStringLiteral("families")).toArray();
+        QCOMPARE(families.size(), 1);
+        const QJsonObject layers = families[0].toObject();
+        QCOMPARE(layers.value(QStringLiteral("name")).toString(), QStringLiteral("model/layers.#"));
+        QCOMPARE(layers.value(QStringLiteral("multiplicity")).toInt(), 32);
+        // 9 anchors per layer decided once, plus the embedding and the LM head.
+        QCOMPARE(o.value(QStringLiteral("decision_anchors")).toInt(), 11);
+        QCOMPARE(o.value(QStringLiteral("fold_ratio")).toDouble(), 2191.0 / 11.0);
+
+        QFile file(dot);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY(text.startsWith(QStringLiteral("digraph")));
+        QVERIFY(text.contains(QStringLiteral("model/layers.#  \u00d732")));
     }
 
     void badFileExitsNonZeroNamingTheFile()

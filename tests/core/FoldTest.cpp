@@ -1,6 +1,7 @@
 // Coarsening and pruning on real exports, on synthesized reference models, and on
 // small inline graphs that must not fold (a changed shape, a changed op).
 #include "fold/CoarsenPass.h"
+#include "fold/FoldedGraph.h"
 #include "fold/PrunePass.h"
 #include "graph/GraphBuilder.h"
 #include "onnx/OnnxImporter.h"
@@ -280,6 +281,36 @@ private slots:
         QCOMPARE(family.variants.size(), std::size_t{1});
         QCOMPARE(family.variants[0].instance.scope, std::string("blocks.1"));
         QCOMPARE(family.variants[0].difference, std::string("+1 Gelu, -1 Relu"));
+    }
+
+    void foldedGraphCollapsesAndExpandsFamilies()
+    {
+        const Folded f = foldFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const FamilyId layers = f.families.families.front().id;
+
+        const FoldedGraph collapsed = buildFoldedGraph(f.coarse, f.families);
+        // Outside the 32 layers: embedding, mask preparation, final norm, LM head.
+        QCOMPARE(collapsed.nodes.size(), f.families.unfoldedNodes.size() + 1);
+        std::size_t familyNodes = 0;
+        for (const FoldedNode& node : collapsed.nodes)
+            familyNodes += node.kind == FoldedNode::Kind::Family ? 1 : 0;
+        QCOMPARE(familyNodes, std::size_t{1});
+
+        const FoldedGraph expanded = buildFoldedGraph(f.coarse, f.families, {layers});
+        const std::size_t perLayer = f.families.families.front().representative().nodes.size();
+        QCOMPARE(expanded.nodes.size(), f.families.unfoldedNodes.size() + perLayer);
+        std::size_t inside = 0;
+        for (const FoldedNode& node : expanded.nodes) {
+            QCOMPARE(node.kind, FoldedNode::Kind::Coarse);
+            inside += node.enclosing == layers ? 1 : 0;
+        }
+        QCOMPARE(inside, perLayer);
+        // Edges from layer i to layer i+1 are implied, so the expanded block stays acyclic:
+        // every edge goes forward in coarse order.
+        for (const FoldedEdge& edge : expanded.edges) {
+            QVERIFY(edge.from != edge.to);
+            QVERIFY(expanded.nodes[edge.from].coarse < expanded.nodes[edge.to].coarse);
+        }
     }
 
     void indexPatterns()

@@ -9,8 +9,10 @@
 
 namespace tapestry {
 
-// Cluster descriptions as JSON (resources/clusters/*.json and user files). Schema, all
-// units in the field names:
+// Cluster descriptions as JSON (resources/clusters/*.json and user files), read with
+// core/base/JsonReader rather than protobuf's JSON mapping: proto3 scalars cannot tell a
+// missing field from a zero, and a hand-written reader names the exact field path in
+// every error without a generated schema. Schema, all units in the field names:
 //   { "name": str, "notes": [str]?, "nodes": int, "gpusPerNode": int,
 //     "gpu": { "name": str, "peakFlopsPerSecond": num, "achievableFraction": num?,
 //              "hbmBytes": int, "hbmBytesPerSecond": num },

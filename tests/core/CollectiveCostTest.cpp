@@ -28,9 +28,10 @@ bool near(double actual, double expected, double relative = 1e-12)
 
 AxisGroup axisOf(const Cluster& cluster, std::vector<int> shape, std::size_t axis)
 {
+    static const char* const kNames[] = {"a0", "a1", "a2"};
     std::vector<MeshAxis> axes;
     for (std::size_t i = 0; i < shape.size(); ++i)
-        axes.push_back({"a" + std::to_string(i), shape[i]});
+        axes.push_back({kNames[i], shape[i]});
     return DeviceMesh(axes, cluster).group(axis);
 }
 

@@ -25,6 +25,7 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::InvalidCluster: return tr("The cluster description is not valid.");
     case ErrorCode::InvalidMesh: return tr("The device mesh is not valid.");
     case ErrorCode::InvalidNcclTestsLog: return tr("The file is not an nccl-tests log that Tapestry can read.");
+    case ErrorCode::InvalidPlan: return tr("The plan does not fit this model or mesh.");
     }
     return tr("An unknown error occurred.");
 }

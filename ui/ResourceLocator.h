@@ -7,10 +7,8 @@ namespace tapestry {
 // Finds the data files Tapestry ships beside its binary.
 class ResourceLocator {
 public:
-    // resources/models/default.onnx (llama3_8b_shape): first an installed copy in
-    // <prefix>/share/tapestry/models next to <prefix>/bin, then the source tree's
-    // resources/ (compiled in, so a binary run from its build directory finds it).
-    // Empty when neither exists.
+    // resources/models/default.onnx (llama3_8b_shape), found by core's findResource
+    // relative to this executable. Empty when it does not exist.
     [[nodiscard]] static QString defaultModelPath();
 };
 

@@ -9,6 +9,8 @@ namespace tapestry::cli {
 // Errors propagate as tapestry::Error; main() prints them and exits non-zero.
 int runInspect(const std::vector<std::string>& args);
 int runFold(const std::vector<std::string>& args);
+// `argv0` locates the cluster presets installed beside the executable.
+int runEvaluate(const std::vector<std::string>& args, const char* argv0);
 int runSynth(const std::vector<std::string>& args);
 
 }  // namespace tapestry::cli

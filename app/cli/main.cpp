@@ -21,6 +21,10 @@ constexpr const char* kUsage =
     "  fold FILE [--json] [--dot OUT.dot]\n"
     "      fold the model to its repeated blocks (TAP): families with their\n"
     "      multiplicity and anchors, the fold ratio; --dot writes the folded graph\n"
+    "  evaluate MODEL --cluster NAME|FILE.json [--nodes N] --mesh AxB [--axes dp,tp]\n"
+    "           --plan dp|megatron|megatron-sp [--batch N --seq L] [--zero1] [--json]\n"
+    "      price a plan for one training step: time per device by compute,\n"
+    "      collective, mesh axis and link class; memory by category\n"
     "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
     "      write a reference architecture as ONNX (shapes only, no weights);\n"
     "      `tapestry-cli synth --list` shows the presets and size flags\n"
@@ -40,6 +44,8 @@ int main(int argc, char** argv)
     try {
         if (command == "inspect")
             return tapestry::cli::runInspect(args);
+        if (command == "evaluate")
+            return tapestry::cli::runEvaluate(args, argv[0]);
         if (command == "fold")
             return tapestry::cli::runFold(args);
         if (command == "synth")

@@ -21,6 +21,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::InvalidCluster: return "invalid-cluster";
     case ErrorCode::InvalidMesh: return "invalid-mesh";
     case ErrorCode::InvalidNcclTestsLog: return "invalid-nccl-tests-log";
+    case ErrorCode::InvalidPlan: return "invalid-plan";
     }
     return "unknown";
 }

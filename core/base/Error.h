@@ -24,6 +24,7 @@ enum class ErrorCode {
     InvalidCluster,
     InvalidMesh,
     InvalidNcclTestsLog,
+    InvalidPlan,
 };
 
 [[nodiscard]] const char* errorCodeName(ErrorCode code);

@@ -1,0 +1,87 @@
+#include "cli/BreakdownReport.h"
+
+#include "base/JsonWriter.h"
+#include "cluster/CollectiveKind.h"
+#include "cluster/LinkClass.h"
+
+#include <cstdio>
+
+namespace tapestry::cli {
+
+namespace {
+
+constexpr const char* kCollectiveLabels[] = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all"};
+
+void line(const char* label, double seconds, double stepSeconds, int indent)
+{
+    const double share = stepSeconds > 0 ? 100.0 * seconds / stepSeconds : 0.0;
+    std::printf("%*s%-*s %12.3f ms %6.1f %%\n", indent, "", 26 - indent, label, seconds * 1e3, share);
+}
+
+void memoryLine(const char* label, double bytes, int indent)
+{
+    std::printf("%*s%-*s %12.2f GB\n", indent, "", 26 - indent, label, bytes / 1e9);
+}
+
+}  // namespace
+
+void printBreakdown(const CostBreakdown& breakdown, const std::vector<std::string>& axisNames, double hbmBytes)
+{
+    const TimeBreakdown& t = breakdown.time;
+    const double step = t.stepSeconds();
+    std::printf("step time per device        %12.3f ms\n", step * 1e3);
+    line("compute", t.computeSeconds, step, 2);
+    line("communication", t.communicationSeconds(), step, 2);
+    for (std::size_t k = 0; k < t.byCollective.size(); ++k) {
+        if (t.byCollective[k] > 0)
+            line(kCollectiveLabels[k], t.byCollective[k], step, 4);
+    }
+    for (std::size_t a = 0; a < t.byAxis.size() && a < axisNames.size(); ++a) {
+        const std::string label = "axis " + axisNames[a];
+        line(label.c_str(), t.byAxis[a], step, 4);
+    }
+    line("intra-node links", t.byLink[static_cast<std::size_t>(LinkClass::Intra)], step, 4);
+    line("inter-node links", t.byLink[static_cast<std::size_t>(LinkClass::Inter)], step, 4);
+
+    const MemoryBreakdown& m = breakdown.memory;
+    std::printf("\nmemory per device           %12.2f GB of %.2f GB (%s)\n", m.total() / 1e9, hbmBytes / 1e9,
+                m.total() <= hbmBytes ? "fits" : "DOES NOT FIT");
+    memoryLine("parameters", m.parameters, 2);
+    memoryLine("gradients", m.gradients, 2);
+    memoryLine("optimizer states", m.optimizerStates, 2);
+    memoryLine("saved activations", m.activations, 2);
+    memoryLine("largest transient buffer", m.transient, 2);
+}
+
+void writeBreakdownJson(JsonWriter& json, const CostBreakdown& breakdown, const std::vector<std::string>& axisNames)
+{
+    const TimeBreakdown& t = breakdown.time;
+    json.beginObject();
+    json.key("step_seconds").value(t.stepSeconds());
+    json.key("compute_seconds").value(t.computeSeconds);
+    json.key("communication_seconds").value(t.communicationSeconds());
+    json.key("by_collective").beginObject();
+    for (const CollectiveKind kind : kAllCollectiveKinds)
+        json.key(collectiveKindName(kind)).value(t.byCollective[static_cast<std::size_t>(kind)]);
+    json.endObject();
+    json.key("by_axis").beginObject();
+    for (std::size_t a = 0; a < t.byAxis.size() && a < axisNames.size(); ++a)
+        json.key(axisNames[a]).value(t.byAxis[a]);
+    json.endObject();
+    json.key("by_link").beginObject();
+    json.key("intra").value(t.byLink[static_cast<std::size_t>(LinkClass::Intra)]);
+    json.key("inter").value(t.byLink[static_cast<std::size_t>(LinkClass::Inter)]);
+    json.endObject();
+    const MemoryBreakdown& m = breakdown.memory;
+    json.key("memory_bytes").beginObject();
+    json.key("parameters").value(m.parameters);
+    json.key("gradients").value(m.gradients);
+    json.key("optimizer_states").value(m.optimizerStates);
+    json.key("activations").value(m.activations);
+    json.key("transient").value(m.transient);
+    json.key("total").value(m.total());
+    json.endObject();
+    json.endObject();
+}
+
+}  // namespace tapestry::cli

@@ -1,0 +1,164 @@
+// `tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp ...`
+#include "cli/BreakdownReport.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/Formatting.h"
+#include "cli/ModelContext.h"
+
+#include "base/Error.h"
+#include "base/JsonWriter.h"
+#include "cost/CostModel.h"
+#include "graph/ParameterCount.h"
+#include "plan/ExpertPlans.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+namespace tapestry::cli {
+
+namespace {
+
+Workload workloadFromOptions(const CommandLine& line)
+{
+    Workload workload;
+    if (const auto batch = line.option("batch"))
+        workload.batch = static_cast<std::int64_t>(parseCount(*batch, "--batch"));
+    if (const auto sequence = line.option("seq"))
+        workload.sequence = static_cast<std::int64_t>(parseCount(*sequence, "--seq"));
+    if (const auto optimizer = line.option("optimizer")) {
+        if (*optimizer == "adam")
+            workload.optimizer = OptimizerKind::AdamMixedPrecision;
+        else if (*optimizer == "sgd")
+            workload.optimizer = OptimizerKind::SgdMomentum;
+        else
+            throw Error(ErrorCode::InvalidArgument, {}, "--optimizer is adam or sgd, not '" + *optimizer + "'");
+    }
+    workload.zero1 = line.hasFlag("zero1");
+    return workload;
+}
+
+Plan planFromOptions(const CommandLine& line, const ModelContext& model, const std::vector<MeshAxis>& axes)
+{
+    const std::string name = line.option("plan").value_or("megatron");
+    if (const auto kind = expertPlanFromName(name))
+        return makeExpertPlan(*kind, model.coarse, axes);
+    throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron or megatron-sp, not '" + name + "'");
+}
+
+void printText(const ModelContext& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
+               const Workload& workload, const Plan& plan, const PlanEvaluation& evaluation)
+{
+    std::vector<std::string> axisNames;
+    for (const MeshAxis& axis : mesh.axes())
+        axisNames.push_back(axis.name);
+    std::printf("model      %s: %zu ops, %zu coarse nodes, %s parameters\n", model.graph.info().sourcePath.c_str(),
+                model.graph.opCount(), model.coarse.nodes.size(),
+                humanCount(countParameters(model.graph).parameters).c_str());
+    std::printf("cluster    %s: %d x %d %s\n", cluster.name.c_str(), cluster.nodes, cluster.gpusPerNode,
+                cluster.gpu.name.c_str());
+    std::printf("mesh       %s\n", mesh.toString().c_str());
+    for (std::size_t a = 0; a < mesh.axisCount(); ++a) {
+        const AxisGroup& g = mesh.group(a);
+        std::printf("           axis %-4s n = %d over %d node(s) x %d GPU(s): %s\n", mesh.axis(a).name.c_str(), g.size,
+                    g.nodes, g.gpusPerNode, groupSpanName(g.span));
+    }
+    std::printf("workload   batch %lld x sequence %lld, %s, %s%s\n", static_cast<long long>(costs.shapes().batch()),
+                static_cast<long long>(costs.shapes().sequence()), std::string(dataTypeName(workload.computeType)).c_str(),
+                optimizerName(workload.optimizer), workload.zero1 ? ", ZeRO-1" : "");
+    std::printf("plan       %s\n\n", plan.name.c_str());
+    printBreakdown(evaluation.total, axisNames, evaluation.hbmBytes);
+
+    if (!model.families.families.empty()) {
+        std::printf("\nby family (all instances)            step ms   compute ms      comm ms   memory GB\n");
+        for (const Family& family : model.families.families) {
+            const CostBreakdown& f = evaluation.perFamily[family.id.index()];
+            std::printf("  %-28s x%-4zu %10.3f %12.3f %12.3f %11.2f\n", family.name.c_str(), family.multiplicity(),
+                        f.time.stepSeconds() * 1e3, f.time.computeSeconds * 1e3, f.time.communicationSeconds() * 1e3,
+                        f.memory.total() / 1e9);
+        }
+    }
+    std::vector<std::size_t> order(model.coarse.nodes.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return evaluation.perNode[a].time.stepSeconds() > evaluation.perNode[b].time.stepSeconds();
+    });
+    std::printf("\ncostliest coarse nodes                                  split        step ms      comm ms\n");
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, order.size()); ++i) {
+        const CoarseNode& node = model.coarse.nodes[order[i]];
+        std::string split;
+        for (const AxisSplit s : plan.strategies[order[i]].axes)
+            split += std::string(split.empty() ? "" : ",") + axisSplitName(s);
+        const CostBreakdown& n = evaluation.perNode[order[i]];
+        std::printf("  %-52s %-12s %10.3f %12.3f\n", node.name.c_str(), split.c_str(), n.time.stepSeconds() * 1e3,
+                    n.time.communicationSeconds() * 1e3);
+    }
+}
+
+void printJson(const ModelContext& model, const DeviceMesh& mesh, const CostModel& costs, const Plan& plan,
+               const PlanEvaluation& evaluation)
+{
+    std::vector<std::string> axisNames;
+    for (const MeshAxis& axis : mesh.axes())
+        axisNames.push_back(axis.name);
+    JsonWriter json;
+    json.beginObject();
+    json.key("model").value(model.graph.info().sourcePath);
+    json.key("mesh").value(mesh.toString());
+    json.key("batch").value(costs.shapes().batch());
+    json.key("sequence").value(costs.shapes().sequence());
+    json.key("plan").value(plan.name);
+    json.key("hbm_bytes").value(evaluation.hbmBytes);
+    json.key("fits_in_memory").value(evaluation.fitsInMemory());
+    json.key("total");
+    writeBreakdownJson(json, evaluation.total, axisNames);
+    json.key("families").beginArray();
+    for (const Family& family : model.families.families) {
+        json.beginObject().key("name").value(family.name);
+        json.key("multiplicity").value(static_cast<std::uint64_t>(family.multiplicity()));
+        json.key("breakdown");
+        writeBreakdownJson(json, evaluation.perFamily[family.id.index()], axisNames);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("nodes").beginArray();
+    for (const CoarseNode& node : model.coarse.nodes) {
+        json.beginObject().key("name").value(node.name).key("kind").value(coarseNodeKindName(node.kind));
+        json.key("split").beginArray();
+        for (const AxisSplit s : plan.strategy(node.id).axes)
+            json.value(axisSplitName(s));
+        json.endArray();
+        json.key("breakdown");
+        writeBreakdownJson(json, evaluation.perNode[node.id.index()], axisNames);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    std::fputs(json.text().c_str(), stdout);
+}
+
+}  // namespace
+
+int runEvaluate(const std::vector<std::string>& args, const char* argv0)
+{
+    const CommandLine line(args, {"json", "zero1"});
+    line.rejectUnknown({"json", "zero1", "cluster", "nodes", "mesh", "axes", "plan", "batch", "seq", "optimizer"});
+    if (line.positionals().size() != 1)
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "usage: tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp "
+                    "[--batch N --seq L] [--json]");
+    const ModelContext model = loadAndFold(line.positionals().front());
+    const Cluster cluster = clusterFromOptions(line, argv0);
+    const DeviceMesh mesh(meshAxesFromOptions(line, cluster), cluster);
+    const Workload workload = workloadFromOptions(line);
+    const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
+    const Plan plan = planFromOptions(line, model, mesh.axes());
+    const PlanEvaluation evaluation = costs.evaluate(plan);
+    if (line.hasFlag("json"))
+        printJson(model, mesh, costs, plan, evaluation);
+    else
+        printText(model, cluster, mesh, costs, workload, plan, evaluation);
+    return 0;
+}
+
+}  // namespace tapestry::cli

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "cluster/Cluster.h"
+#include "cluster/DeviceMesh.h"
+#include "fold/CoarseGraph.h"
+#include "fold/FamilyTable.h"
+#include "graph/Graph.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tapestry::cli {
+
+class CommandLine;
+
+// What the planning commands share: the model imported and folded, the cluster and
+// the mesh chosen on the command line.
+struct ModelContext {
+    Graph graph;
+    CoarseGraph coarse;
+    FamilyTable families;
+};
+
+[[nodiscard]] ModelContext loadAndFold(const std::string& modelFile);
+
+// --cluster NAME (a preset from resources/clusters) or --cluster FILE.json, with an
+// optional --nodes N to change the node count.
+[[nodiscard]] Cluster clusterFromOptions(const CommandLine& line, const char* argv0);
+
+// --mesh AxB[xC] with optional --axes NAME,NAME; the default names are "d" for a 1-D
+// mesh and "dp","tp" for a 2-D mesh (tensor parallelism on the last, fastest axis).
+[[nodiscard]] std::vector<MeshAxis> meshAxesFromOptions(const CommandLine& line, const Cluster& cluster);
+
+}  // namespace tapestry::cli

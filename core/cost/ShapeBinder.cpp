@@ -1,0 +1,96 @@
+#include "cost/ShapeBinder.h"
+
+#include "graph/Graph.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace tapestry {
+
+namespace {
+
+std::string lowercase(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+bool isIntegerType(DataType type)
+{
+    return type == DataType::Int64 || type == DataType::Int32;
+}
+
+}  // namespace
+
+ShapeBinder::ShapeBinder(const Graph& graph, const Workload& workload)
+{
+    const Tensor* reference = nullptr;
+    for (const TensorId id : graph.inputs()) {
+        const Tensor& input = graph.tensor(id);
+        if (input.shape.rank() >= 2 && isIntegerType(input.dtype)) {
+            reference = &input;
+            break;
+        }
+    }
+    bool hasSequence = reference != nullptr;
+    if (!reference && !graph.inputs().empty() && graph.tensor(graph.inputs().front()).shape.rank() >= 1)
+        reference = &graph.tensor(graph.inputs().front());
+    if (reference) {
+        const Dimension& b = reference->shape.dim(0);
+        modelBatch_ = b.isKnown() ? b.value : 0;
+        if (hasSequence) {
+            const Dimension& s = reference->shape.dim(1);
+            modelSequence_ = s.isKnown() ? s.value : 0;
+        }
+    }
+    batch_ = workload.batch > 0 ? workload.batch : modelBatch_ > 0 ? modelBatch_ : kDefaultBatch;
+    sequence_ = workload.sequence > 0 ? workload.sequence
+                : modelSequence_ > 0 ? modelSequence_
+                : hasSequence        ? kDefaultSequence
+                                     : 1;
+    rebindStatic_ = (modelBatch_ > 0 && batch_ != modelBatch_) || (modelSequence_ > 0 && sequence_ != modelSequence_);
+}
+
+std::int64_t ShapeBinder::bind(const Dimension& dim, std::size_t axis) const
+{
+    if (dim.isKnown()) {
+        if (!rebindStatic_)
+            return dim.value;
+        if (axis == 0 && modelBatch_ > 0 && modelSequence_ > 0 && dim.value == modelBatch_ * modelSequence_ &&
+            modelSequence_ > 1)
+            return batch_ * sequence_;
+        if (axis == 0 && dim.value == modelBatch_)
+            return batch_;
+        if (axis > 0 && modelSequence_ > 1 && dim.value == modelSequence_)
+            return sequence_;
+        return dim.value;
+    }
+    if (dim.isSymbolic()) {
+        const std::string name = lowercase(dim.symbol);
+        if (name.find("batch") != std::string::npos)
+            return batch_;
+        if (name.find("seq") != std::string::npos || name.find("length") != std::string::npos)
+            return sequence_;
+    }
+    return axis == 0 ? batch_ : 1;
+}
+
+std::vector<std::int64_t> ShapeBinder::extents(const TensorShape& shape) const
+{
+    std::vector<std::int64_t> out;
+    out.reserve(shape.rank());
+    for (std::size_t axis = 0; axis < shape.rank(); ++axis)
+        out.push_back(bind(shape.dim(axis), axis));
+    return out;
+}
+
+double ShapeBinder::elementCount(const TensorShape& shape) const
+{
+    double count = 1;
+    for (std::size_t axis = 0; axis < shape.rank(); ++axis)
+        count *= static_cast<double>(bind(shape.dim(axis), axis));
+    return count;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "cost/Workload.h"
+#include "graph/TensorShape.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tapestry {
+
+class Graph;
+
+// Turns activation shapes into concrete extents for a workload.
+// The model's own batch B0 and sequence L0 come from its token input (the first
+// integer graph input of rank >= 2: [batch, sequence]) or, for image models, the first
+// input's leading dim. Symbolic dims bind by name: "...batch..." -> B, "...seq..." or
+// "...length..." -> L; inference placeholders ("unk__3") and nameless dims bind to B
+// on axis 0 and to 1 elsewhere. Exports with static shapes are re-bound only when the
+// workload differs from the export: on axis 0 an extent equal to B0 becomes B and one
+// equal to B0*L0 (flattened tokens) becomes B*L; on later axes an extent equal to L0
+// becomes L. Apply it to activations only, never to weights.
+class ShapeBinder {
+public:
+    ShapeBinder(const Graph& graph, const Workload& workload);
+
+    [[nodiscard]] std::int64_t batch() const { return batch_; }
+    [[nodiscard]] std::int64_t sequence() const { return sequence_; }
+    [[nodiscard]] std::int64_t modelBatch() const { return modelBatch_; }
+    [[nodiscard]] std::int64_t modelSequence() const { return modelSequence_; }
+
+    [[nodiscard]] std::vector<std::int64_t> extents(const TensorShape& shape) const;
+    [[nodiscard]] double elementCount(const TensorShape& shape) const;
+
+    // Defaults for models whose batch and sequence are symbolic.
+    static constexpr std::int64_t kDefaultBatch = 8;
+    static constexpr std::int64_t kDefaultSequence = 1024;
+
+private:
+    std::int64_t bind(const Dimension& dim, std::size_t axis) const;
+
+    std::int64_t batch_ = 1;
+    std::int64_t sequence_ = 1;
+    std::int64_t modelBatch_ = 0;     // 0: symbolic in the model
+    std::int64_t modelSequence_ = 0;  // 0: symbolic or absent
+    bool rebindStatic_ = false;
+};
+
+}  // namespace tapestry

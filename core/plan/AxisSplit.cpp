@@ -1,0 +1,124 @@
+#include "plan/AxisSplit.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tapestry {
+
+namespace {
+
+constexpr std::array<std::pair<AxisSplit, std::string_view>, 7> kNames = {{
+    {AxisSplit::None, "none"},
+    {AxisSplit::Batch, "batch"},
+    {AxisSplit::Sequence, "sequence"},
+    {AxisSplit::Column, "column"},
+    {AxisSplit::Row, "row"},
+    {AxisSplit::Head, "head"},
+    {AxisSplit::Hidden, "hidden"},
+}};
+
+}  // namespace
+
+const char* axisSplitName(AxisSplit split)
+{
+    for (const auto& [value, name] : kNames) {
+        if (value == split)
+            return name.data();
+    }
+    return "none";
+}
+
+std::optional<AxisSplit> axisSplitFromName(std::string_view name)
+{
+    for (const auto& [value, text] : kNames) {
+        if (text == name)
+            return value;
+    }
+    return std::nullopt;
+}
+
+const char* axisLayoutName(AxisLayout layout)
+{
+    switch (layout) {
+    case AxisLayout::Replicated: return "replicated";
+    case AxisLayout::Batch: return "batch-sharded";
+    case AxisLayout::Sequence: return "sequence-sharded";
+    case AxisLayout::Hidden: return "hidden-sharded";
+    case AxisLayout::Partial: return "partial";
+    }
+    return "replicated";
+}
+
+const std::vector<AxisSplit>& legalSplits(CoarseNodeKind kind)
+{
+    static const std::vector<AxisSplit> weighted = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Column,
+                                                    AxisSplit::Row};
+    static const std::vector<AxisSplit> batched = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Head};
+    static const std::vector<AxisSplit> normalization = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence};
+    static const std::vector<AxisSplit> elementwise = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
+                                                       AxisSplit::Hidden};
+    switch (kind) {
+    case CoarseNodeKind::Linear:
+    case CoarseNodeKind::Conv:
+    case CoarseNodeKind::Embedding: return weighted;
+    case CoarseNodeKind::BatchedMatMul: return batched;
+    case CoarseNodeKind::Normalization: return normalization;
+    case CoarseNodeKind::Elementwise: return elementwise;
+    }
+    return elementwise;
+}
+
+bool isLegalSplit(CoarseNodeKind kind, AxisSplit split)
+{
+    const auto& legal = legalSplits(kind);
+    return std::find(legal.begin(), legal.end(), split) != legal.end();
+}
+
+AxisLayout requiredInputLayout(CoarseNodeKind kind, AxisSplit split)
+{
+    switch (split) {
+    case AxisSplit::None:
+    case AxisSplit::Column: return AxisLayout::Replicated;
+    case AxisSplit::Batch: return AxisLayout::Batch;
+    case AxisSplit::Sequence: return AxisLayout::Sequence;
+    // A vocabulary-parallel embedding looks up replicated ids in its own rows.
+    case AxisSplit::Row: return kind == CoarseNodeKind::Embedding ? AxisLayout::Replicated : AxisLayout::Hidden;
+    case AxisSplit::Head:
+    case AxisSplit::Hidden: return AxisLayout::Hidden;
+    }
+    return AxisLayout::Replicated;
+}
+
+AxisLayout outputLayout(AxisSplit split)
+{
+    switch (split) {
+    case AxisSplit::None: return AxisLayout::Replicated;
+    case AxisSplit::Batch: return AxisLayout::Batch;
+    case AxisSplit::Sequence: return AxisLayout::Sequence;
+    case AxisSplit::Column:
+    case AxisSplit::Head:
+    case AxisSplit::Hidden: return AxisLayout::Hidden;
+    case AxisSplit::Row: return AxisLayout::Partial;
+    }
+    return AxisLayout::Replicated;
+}
+
+AxisLayout inputGradientLayout(CoarseNodeKind kind, AxisSplit split)
+{
+    // dX = dY W^T with W split by columns sums over the split: partial.
+    if (split == AxisSplit::Column && kind != CoarseNodeKind::Embedding)
+        return AxisLayout::Partial;
+    return requiredInputLayout(kind, split);
+}
+
+bool splitsWeights(AxisSplit split)
+{
+    return split == AxisSplit::Column || split == AxisSplit::Row;
+}
+
+bool synchronizesGradients(AxisSplit split)
+{
+    return split == AxisSplit::Batch || split == AxisSplit::Sequence;
+}
+
+}  // namespace tapestry

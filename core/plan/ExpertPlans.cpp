@@ -1,0 +1,112 @@
+#include "plan/ExpertPlans.h"
+
+#include <algorithm>
+#include <array>
+
+namespace tapestry {
+
+namespace {
+
+bool endsWith(const std::vector<std::string>& parts, std::initializer_list<std::string_view> suffix)
+{
+    if (parts.size() < suffix.size())
+        return false;
+    return std::equal(suffix.begin(), suffix.end(), parts.end() - static_cast<std::ptrdiff_t>(suffix.size()));
+}
+
+}  // namespace
+
+const char* expertPlanName(ExpertPlanKind kind)
+{
+    switch (kind) {
+    case ExpertPlanKind::DataParallel: return "dp";
+    case ExpertPlanKind::Megatron: return "megatron";
+    case ExpertPlanKind::MegatronSequenceParallel: return "megatron-sp";
+    }
+    return "dp";
+}
+
+std::optional<ExpertPlanKind> expertPlanFromName(std::string_view name)
+{
+    for (const ExpertPlanKind kind :
+         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
+        if (name == expertPlanName(kind))
+            return kind;
+    }
+    return std::nullopt;
+}
+
+std::optional<AxisSplit> megatronLinearRule(const ScopePath& scope)
+{
+    const std::vector<std::string>& parts = scope.components();
+    if (parts.empty())
+        return std::nullopt;
+    static constexpr std::array<std::string_view, 20> column = {
+        "q_proj", "k_proj", "v_proj", "qkv_proj", "query", "key",  "value", "c_attn", "qkv", "in_proj",
+        "fc1",    "c_fc",   "gate_proj", "up_proj", "w1",  "w3",   "wi",    "wi_0",   "wi_1", "lm_head"};
+    static constexpr std::array<std::string_view, 8> row = {"o_proj", "out_proj", "fc2", "down_proj",
+                                                            "w2",     "wo",       "o",   "dense_4h_to_h"};
+    const std::string& last = parts.back();
+    if (last == "q" || last == "k" || last == "v")  // T5 attention
+        return AxisSplit::Column;
+    if (std::find(column.begin(), column.end(), last) != column.end())
+        return AxisSplit::Column;
+    if (std::find(row.begin(), row.end(), last) != row.end())
+        return AxisSplit::Row;
+    // GPT-2 names both fan-in projections c_proj; BERT/ViT name them output.dense.
+    if (last == "c_proj")
+        return AxisSplit::Row;
+    if (endsWith(parts, {"intermediate", "dense"}) || last == "dense_h_to_4h")
+        return AxisSplit::Column;
+    if (endsWith(parts, {"output", "dense"}))
+        return AxisSplit::Row;
+    return std::nullopt;
+}
+
+Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh)
+{
+    Plan plan;
+    plan.name = expertPlanName(kind);
+    plan.origin = PlanOrigin::Expert;
+    plan.mesh = mesh;
+    const std::size_t axes = mesh.size();
+    plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(axes, AxisSplit::Batch)});
+    if (kind == ExpertPlanKind::DataParallel || axes == 0)
+        return plan;
+
+    const std::size_t tp = axes - 1;
+    std::vector<std::vector<CoarseNodeId>> producers(coarse.nodes.size());
+    for (const CoarseEdge& edge : coarse.edges)
+        producers[edge.to.index()].push_back(edge.from);
+    // One pass in node order (a topological order): each node sees its producers' splits.
+    for (const CoarseNode& node : coarse.nodes) {
+        bool hiddenInput = false;
+        bool partialInput = false;
+        bool streamInput = false;  // partial or sequence-sharded: the residual stream under SP
+        for (const CoarseNodeId from : producers[node.id.index()]) {
+            const AxisLayout layout = outputLayout(plan.strategies[from.index()].axes[tp]);
+            hiddenInput = hiddenInput || layout == AxisLayout::Hidden;
+            partialInput = partialInput || layout == AxisLayout::Partial;
+            streamInput = streamInput || layout == AxisLayout::Partial || layout == AxisLayout::Sequence;
+        }
+        AxisSplit split = AxisSplit::None;
+        switch (node.kind) {
+        case CoarseNodeKind::Linear: split = megatronLinearRule(node.scope).value_or(AxisSplit::None); break;
+        case CoarseNodeKind::Embedding: split = AxisSplit::Row; break;
+        case CoarseNodeKind::Conv: split = AxisSplit::None; break;
+        case CoarseNodeKind::BatchedMatMul: split = hiddenInput ? AxisSplit::Head : AxisSplit::None; break;
+        // Replicated inputs slice for free, so a hidden-sharded input decides, unless a
+        // partial sum has to be reduced first.
+        case CoarseNodeKind::Elementwise: split = hiddenInput && !partialInput ? AxisSplit::Hidden : AxisSplit::None; break;
+        case CoarseNodeKind::Normalization: split = AxisSplit::None; break;
+        }
+        const bool onStream = streamInput || (node.kind == CoarseNodeKind::Normalization && !producers[node.id.index()].empty());
+        if (kind == ExpertPlanKind::MegatronSequenceParallel && !isAnchorKind(node.kind) && split == AxisSplit::None &&
+            onStream)
+            split = AxisSplit::Sequence;
+        plan.strategies[node.id.index()].axes[tp] = split;
+    }
+    return plan;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,40 @@
+#include "plan/Plan.h"
+
+#include "base/Error.h"
+
+namespace tapestry {
+
+const char* planOriginName(PlanOrigin origin)
+{
+    switch (origin) {
+    case PlanOrigin::Expert: return "expert";
+    case PlanOrigin::Search: return "search";
+    case PlanOrigin::Edit: return "edit";
+    case PlanOrigin::Import: return "import";
+    }
+    return "expert";
+}
+
+void validatePlan(const Plan& plan, const CoarseGraph& coarse)
+{
+    if (plan.strategies.size() != coarse.nodes.size())
+        throw Error(ErrorCode::InvalidPlan, {},
+                    "plan '" + plan.name + "' has " + std::to_string(plan.strategies.size()) +
+                        " node strategies, the model has " + std::to_string(coarse.nodes.size()) + " coarse nodes");
+    for (const CoarseNode& node : coarse.nodes) {
+        const NodeStrategy& strategy = plan.strategies[node.id.index()];
+        if (strategy.axes.size() != plan.mesh.size())
+            throw Error(ErrorCode::InvalidPlan, {},
+                        "node '" + node.name + "' has " + std::to_string(strategy.axes.size()) +
+                            " axis splits for a " + std::to_string(plan.mesh.size()) + "-axis mesh");
+        for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+            if (!isLegalSplit(node.kind, strategy.axes[a]))
+                throw Error(ErrorCode::InvalidPlan, {},
+                            std::string("node '") + node.name + "' (" + coarseNodeKindName(node.kind) +
+                                ") cannot use split '" + axisSplitName(strategy.axes[a]) + "' on axis '" +
+                                plan.mesh[a].name + "'");
+        }
+    }
+}
+
+}  // namespace tapestry

@@ -24,10 +24,12 @@ enum class ExpertPlanKind : std::uint8_t {
 // Builds the expert plan. Megatron puts tensor parallelism on the mesh's last axis
 // (place it inside a node) and data parallelism on the others: Linear anchors follow
 // megatronLinearRule (others stay replicated), the embedding is vocabulary-parallel
-// (row), attention matmuls split heads when their inputs arrive head-sharded, and
-// every other node takes the layout its inputs arrive in: hidden-sharded inside a
-// column..row region, replicated (or, with sequence parallelism, sequence-sharded)
-// outside. Nodes that read only graph inputs stay replicated.
+// (row), attention matmuls split heads when a head-sharded input reaches them, and an
+// elementwise node is hidden-sharded when a hidden-sharded input reaches it and no
+// partial sum does; everything else is replicated on the tensor-parallel axis. With
+// sequence parallelism, the followers on the residual stream (reading a partial or
+// sequence-sharded tensor, and every normalization) are sequence-sharded instead.
+// Nodes that read only graph inputs (masks, positions) stay replicated.
 [[nodiscard]] Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh);
 
 }  // namespace tapestry

@@ -1,0 +1,295 @@
+// The cost model against closed forms (cost-model.md, "Invariants the tests should pin
+// down"): Megatron's four all-reduces per layer, pure data parallelism's one gradient
+// all-reduce, the intra/inter bandwidth ratio, sequence parallelism's exchange of
+// all-reduces for all-gathers and reduce-scatters, and breakdowns that add up.
+#include "base/Error.h"
+#include "cluster/ClusterFile.h"
+#include "cost/CostModel.h"
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+#include "graph/ParameterCount.h"
+#include "onnx/OnnxImporter.h"
+#include "plan/ExpertPlans.h"
+#include "synth/ModelSynthesizer.h"
+#include "synth/SynthPresets.h"
+
+#include <QTest>
+
+using namespace tapestry;
+
+namespace {
+
+const std::filesystem::path kPresets = std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
+
+struct Model {
+    Graph graph;
+    CoarseGraph coarse;
+    FamilyTable families;
+};
+
+Model fold(Graph graph)
+{
+    Model m{std::move(graph), {}, {}};
+    m.coarse = CoarsenPass{}.apply(m.graph);
+    m.families = PrunePass{}.apply(m.graph, m.coarse);
+    return m;
+}
+
+// GPT-2 small's width (h = 768, 12 heads) with three layers.
+Model gptLayers()
+{
+    ModelSpec spec = findSynthPreset("gpt2-small")->spec;
+    spec.layers = 3;
+    return fold(synthesizeModel(spec, "gpt2-3-layers"));
+}
+
+double ringAllReduce(int n, double bytes, const LinkSpec& link)
+{
+    return 2.0 * (n - 1) / n * bytes / link.bytesPerSecond + 2.0 * (n - 1) * link.latencySeconds;
+}
+
+double ringGatherOrScatter(int n, double bytes, const LinkSpec& link)
+{
+    return static_cast<double>(n - 1) / n * bytes / link.bytesPerSecond + (n - 1) * link.latencySeconds;
+}
+
+// The cost of everything inside one instance of the layer family.
+CostBreakdown instanceCost(const Model& m, const PlanEvaluation& e, std::size_t instance)
+{
+    CostBreakdown sum;
+    sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
+    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
+        sum.add(e.perNode[id.index()]);
+    return sum;
+}
+
+std::size_t collective(CollectiveKind kind)
+{
+    return static_cast<std::size_t>(kind);
+}
+
+bool near(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+}  // namespace
+
+class CostModelTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void megatronLayerPaysFourAllReducesOfBsh()
+    {
+        const Model m = gptLayers();
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        Workload workload;
+        workload.batch = 4;
+        workload.sequence = 512;
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()));
+
+        // A middle layer: 2 forward (after the row-parallel attention output and fc2)
+        // and 2 backward (into the column-parallel QKV and fc1) all-reduces of b*s*h bf16.
+        const double bsh = 4.0 * 512 * 768 * 2;
+        const CostBreakdown layer = instanceCost(m, e, 1);
+        const double expected = 4 * ringAllReduce(8, bsh, cluster.intraNode);
+        QVERIFY2(near(layer.time.byCollective[collective(CollectiveKind::AllReduce)], expected),
+                 qPrintable(QString::number(layer.time.byCollective[0]) + QStringLiteral(" vs ") + QString::number(expected)));
+        QCOMPARE(layer.time.communicationSeconds(), layer.time.byCollective[collective(CollectiveKind::AllReduce)]);
+        QVERIFY(near(layer.time.byAxis[1], expected));
+        QCOMPARE(layer.time.byAxis[0], 0.0);
+        QVERIFY(near(layer.time.byLink[static_cast<std::size_t>(LinkClass::Intra)], expected));
+    }
+
+    void sequenceParallelTradesAllReducesForGatherAndScatter()
+    {
+        const Model m = gptLayers();
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        Workload workload;
+        workload.batch = 4;
+        workload.sequence = 512;
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const PlanEvaluation e =
+            costs.evaluate(makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, mesh.axes()));
+        const CostBreakdown layer = instanceCost(m, e, 1);
+        // Each all-reduce becomes a reduce-scatter plus an all-gather of the same tensor:
+        // 4 of each per layer, forward and backward together.
+        const double bsh = 4.0 * 512 * 768 * 2;
+        // The only all-reduce left: sequence-sharded LayerNorms hold replicated weights,
+        // so their gradients are summed over tp (one bucket for the model's 7 norms,
+        // 2 x 768 parameters each; this layer owns 2 of them).
+        const double bucket = 7 * 2 * 768 * 2.0;
+        QVERIFY(near(layer.time.byCollective[collective(CollectiveKind::AllReduce)],
+                     ringAllReduce(8, bucket, cluster.intraNode) * 2.0 / 7.0));
+        QVERIFY(near(layer.time.byCollective[collective(CollectiveKind::AllGather)],
+                     4 * ringGatherOrScatter(8, bsh, cluster.intraNode)));
+        QVERIFY(near(layer.time.byCollective[collective(CollectiveKind::ReduceScatter)],
+                     4 * ringGatherOrScatter(8, bsh, cluster.intraNode)));
+        QCOMPARE(layer.time.byCollective[collective(CollectiveKind::AllToAll)], 0.0);
+        // Norms and residuals hold 1/8 of the sequence, so activations shrink.
+        const PlanEvaluation plain = costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()));
+        QVERIFY(instanceCost(m, e, 1).memory.activations < instanceCost(m, plain, 1).memory.activations);
+    }
+
+    void pureDataParallelIsOneGradientAllReduce()
+    {
+        const Model m = fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx"));
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, Workload{});
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+
+        // The cost model's parameters are the model's: 857,216 for this Llama.
+        double parameters = 0;
+        for (const CoarseNode& node : m.coarse.nodes)
+            parameters += costs.facts(node.id).parameterElements;
+        QCOMPARE(parameters, static_cast<double>(countParameters(m.graph).parameters));
+
+        const double expected = ringAllReduce(8, parameters * 2, cluster.intraNode);
+        QVERIFY(near(e.total.time.communicationSeconds(), expected));
+        QVERIFY(near(e.total.time.byCollective[collective(CollectiveKind::AllReduce)], expected));
+        // Every device keeps all weights: 2 + 2 + 12 bytes per parameter.
+        QVERIFY(near(e.total.memory.parameters, parameters * 2));
+        QVERIFY(near(e.total.memory.optimizerStates, parameters * 12));
+    }
+
+    void zeroOneShardsOptimizerStatesOverDataParallelAxes()
+    {
+        const Model m = fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx"));
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        Workload workload;
+        workload.zero1 = true;
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+        QVERIFY(near(e.total.memory.optimizerStates, 857216.0 * 12 / 8));
+    }
+
+    void tensorParallelAcrossNodesCostsTheBandwidthRatioMore()
+    {
+        const Model m = gptLayers();
+        // Eight GPUs either in one node or one per node; latency zeroed so that only
+        // the bandwidth term remains.
+        Cluster inside = loadClusterPreset(kPresets, "dgx-h100x1");
+        inside.intraNode.latencySeconds = 0;
+        inside.interNode.latencySeconds = 0;
+        Cluster across = inside;
+        across.nodes = 8;
+        across.gpusPerNode = 1;
+        Workload workload;
+        workload.batch = 4;
+        workload.sequence = 512;
+        const DeviceMesh meshInside({{"tp", 8}}, inside);
+        const DeviceMesh meshAcross({{"tp", 8}}, across);
+        QCOMPARE(meshAcross.group(0).span, GroupSpan::InterNode);
+        const CostModel a(m.graph, m.coarse, m.families, inside, meshInside, workload);
+        const CostModel b(m.graph, m.coarse, m.families, across, meshAcross, workload);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, meshInside.axes());
+        const double intra = a.evaluate(plan).total.time.communicationSeconds();
+        const double inter = b.evaluate(plan).total.time.communicationSeconds();
+        QVERIFY(near(inter / intra, inside.intraNode.bytesPerSecond / inside.interNode.bytesPerSecond));
+        QVERIFY(near(b.evaluate(plan).total.time.byLink[static_cast<std::size_t>(LinkClass::Inter)], inter));
+    }
+
+    void breakdownsAddUpToTheirTotals()
+    {
+        const Model m = fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama3_8b_shape.dynamo.stripped.onnx"));
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
+        Workload workload;
+        workload.batch = 8;
+        workload.sequence = 2048;
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        for (const ExpertPlanKind kind :
+             {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
+            const PlanEvaluation e = costs.evaluate(makeExpertPlan(kind, m.coarse, mesh.axes()));
+            CostBreakdown nodes;
+            nodes.time.byAxis.assign(2, 0.0);
+            for (const CostBreakdown& node : e.perNode)
+                nodes.add(node);
+            // Summed in the evaluator's own order: identical to the last bit.
+            QCOMPARE(nodes.time.stepSeconds(), e.total.time.stepSeconds());
+            QCOMPARE(nodes.memory.total(), e.total.memory.total());
+            CostBreakdown ops;
+            ops.time.byAxis.assign(2, 0.0);
+            for (const CostBreakdown& op : e.perOp)
+                ops.add(op);
+            QVERIFY(near(ops.time.stepSeconds(), e.total.time.stepSeconds()));
+            QVERIFY(near(ops.memory.total(), e.total.memory.total()));
+            const TimeBreakdown& t = e.total.time;
+            QVERIFY(near(t.byAxis[0] + t.byAxis[1], t.communicationSeconds()));
+            QVERIFY(near(t.byLink[0] + t.byLink[1], t.communicationSeconds()));
+            // The layer family is the sum over all 32 instances' nodes.
+            CostBreakdown layers;
+            layers.time.byAxis.assign(2, 0.0);
+            for (const BlockInstance& instance : m.families.families.front().instances) {
+                for (const CoarseNodeId id : instance.nodes)
+                    layers.add(e.perNode[id.index()]);
+            }
+            QCOMPARE(e.perFamily[0].time.stepSeconds(), layers.time.stepSeconds());
+            QVERIFY(e.perFamily[0].time.stepSeconds() < t.stepSeconds());
+        }
+    }
+
+    void dataParallelOverNodesCrossesTheInterNodeLinks()
+    {
+        // Megatron on [2, 8] over two DGX nodes: tensor parallelism stays inside a node
+        // (intra links only on tp), gradient synchronization crosses nodes on dp.
+        const Model m = gptLayers();
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
+        Workload workload;
+        workload.batch = 8;
+        workload.sequence = 512;
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()));
+        const TimeBreakdown& t = e.total.time;
+        QVERIFY(near(t.byLink[static_cast<std::size_t>(LinkClass::Inter)], t.byAxis[0]));
+        QVERIFY(near(t.byLink[static_cast<std::size_t>(LinkClass::Intra)], t.byAxis[1]));
+        QVERIFY(t.byAxis[0] > 0);
+    }
+
+    void staticExportsRebindBatchAndSequence()
+    {
+        const Graph graph = importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama3_8b_shape.dynamo.stripped.onnx");
+        const ShapeBinder asExported(graph, Workload{});
+        QCOMPARE(asExported.batch(), std::int64_t{1});
+        QCOMPARE(asExported.sequence(), std::int64_t{16});
+        Workload bigger;
+        bigger.batch = 8;
+        bigger.sequence = 2048;
+        const ShapeBinder bound(graph, bigger);
+        // [1, 16, 4096] hidden states become [8, 2048, 4096]; [4096, 1024] weights are
+        // never passed to the binder.
+        QCOMPARE(bound.extents(TensorShape::ofExtents({1, 16, 4096})), (std::vector<std::int64_t>{8, 2048, 4096}));
+        QCOMPARE(bound.extents(TensorShape::ofExtents({1, 32, 16, 16})), (std::vector<std::int64_t>{8, 32, 2048, 2048}));
+        QCOMPARE(bound.extents(TensorShape::ofExtents({16, 4096})), (std::vector<std::int64_t>{16384, 4096}));
+        const TensorShape symbolic({Dimension::symbolic("batch"), Dimension::symbolic("sequence"), Dimension::known(8)});
+        QCOMPARE(bound.extents(symbolic), (std::vector<std::int64_t>{8, 2048, 8}));
+    }
+
+    void plansMustFitTheModelAndMesh()
+    {
+        const Model m = gptLayers();
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, Workload{});
+        Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
+        // A norm cannot be split by columns.
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (node.kind == CoarseNodeKind::Normalization) {
+                plan.strategies[node.id.index()].axes[1] = AxisSplit::Column;
+                break;
+            }
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, (void)costs.evaluate(plan));
+        Plan wrongMesh = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, {{"tp", 8}});
+        QVERIFY_THROWS_EXCEPTION(Error, (void)costs.evaluate(wrongMesh));
+    }
+};
+
+QTEST_APPLESS_MAIN(CostModelTest)
+#include "CostModelTest.moc"

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "GraphViewsPanel.h"
 #include "LoadedModel.h"
 #include "ModelLoader.h"
 #include "ModelSummaryView.h"
@@ -54,7 +55,12 @@ QString stateKey()
 
 QString splitterKey()
 {
-    return QStringLiteral("mainWindow/splitter");
+    return QStringLiteral("mainWindow/graphSplitter");
+}
+
+QString sideSplitterKey()
+{
+    return QStringLiteral("mainWindow/sideSplitter");
 }
 
 // The first local .onnx file among dragged URLs; empty when there is none.
@@ -103,11 +109,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* scopes = new QGroupBox(tr("Module scopes"), this);
     (new QVBoxLayout(scopes))->addWidget(scopeView_);
 
+    // The graph views are the main area; summary and scope tree share a column beside them.
+    sideSplitter_ = new QSplitter(Qt::Vertical, this);
+    sideSplitter_->addWidget(summaryView_);
+    sideSplitter_->addWidget(scopes);
+    sideSplitter_->setStretchFactor(0, 3);
+    sideSplitter_->setStretchFactor(1, 2);
+    sideSplitter_->setChildrenCollapsible(false);
+
+    graphViews_ = new GraphViewsPanel(this);
     splitter_ = new QSplitter(Qt::Horizontal, this);
-    splitter_->addWidget(summaryView_);
-    splitter_->addWidget(scopes);
-    splitter_->setStretchFactor(0, 3);
-    splitter_->setStretchFactor(1, 2);
+    splitter_->addWidget(sideSplitter_);
+    splitter_->addWidget(graphViews_);
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({380, 900});
     splitter_->setChildrenCollapsible(false);
 
     pages_ = new QStackedWidget(this);
@@ -116,6 +132,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setCentralWidget(pages_);
 
     progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("importProgress"));
     progress_->setRange(0, 0);  // busy: the importer reports no progress
     progress_->setMaximumWidth(160);
     progress_->setTextVisible(false);
@@ -129,6 +146,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         resize(1280, 800);
     restoreState(settings.value(stateKey()).toByteArray());
     splitter_->restoreState(settings.value(splitterKey()).toByteArray());
+    sideSplitter_->restoreState(settings.value(sideSplitterKey()).toByteArray());
 }
 
 MainWindow::~MainWindow() = default;
@@ -243,6 +261,7 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
     model_ = std::move(model);
     summaryView_->setModel(model_);
     scopeModel_->setModel(model_);
+    graphViews_->setModel(model_);
     scopeView_->expandToDepth(1);
     pages_->setCurrentWidget(splitter_);
 
@@ -283,6 +302,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     settings.setValue(geometryKey(), saveGeometry());
     settings.setValue(stateKey(), saveState());
     settings.setValue(splitterKey(), splitter_->saveState());
+    settings.setValue(sideSplitterKey(), sideSplitter_->saveState());
     event->accept();
 }
 

@@ -13,13 +13,15 @@ class QTreeView;
 
 namespace tapestry {
 
+class GraphViewsPanel;
 struct LoadedModel;
 class ModelLoader;
 class ModelSummaryView;
 class ScopeTreeModel;
 
 // The application window: opens ONNX models (menu, recent files, drag and drop, command
-// line), imports them in the background and shows the summary beside the scope tree.
+// line), imports them in the background and shows the summary and the scope tree beside
+// the graph views (by scope, coarse, folded).
 // A model that fails to import leaves the previous one on screen.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -35,6 +37,8 @@ public:
     // The model on screen; null before the first successful import.
     [[nodiscard]] std::shared_ptr<const LoadedModel> model() const { return model_; }
     [[nodiscard]] bool isLoading() const;
+    // The scope, coarse and folded drawings of the model on screen.
+    [[nodiscard]] GraphViewsPanel* graphViews() const { return graphViews_; }
 
 public slots:
     // Starts importing `path` in the background; File > Open, Open Recent, drops and the
@@ -66,6 +70,8 @@ private:
     QStackedWidget* pages_ = nullptr;
     QLabel* placeholder_ = nullptr;
     QSplitter* splitter_ = nullptr;
+    QSplitter* sideSplitter_ = nullptr;
+    GraphViewsPanel* graphViews_ = nullptr;
     ModelSummaryView* summaryView_ = nullptr;
     ScopeTreeModel* scopeModel_ = nullptr;
     QTreeView* scopeView_ = nullptr;

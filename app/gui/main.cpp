@@ -1,3 +1,4 @@
+#include "GraphViewsPanel.h"
 #include "MainWindow.h"
 #include "StartupOptions.h"
 #include "Translations.h"
@@ -15,14 +16,25 @@ int main(int argc, char* argv[])
     const tapestry::StartupOptions options = tapestry::StartupOptions::parse(app);
 
     tapestry::MainWindow window;
+    window.graphViews()->showView(options.view);
     if (!options.screenshotPath.isEmpty()) {
-        // Grab once the import has been shown and laid out, then quit with its outcome.
-        QObject::connect(&window, &tapestry::MainWindow::loadFinished, &window, [&](bool succeeded) {
+        // Grab once the model is imported and the chosen graph view is drawn, then quit
+        // with the outcome; a failed import quits at once.
+        const auto grab = [&](bool succeeded) {
             QTimer::singleShot(300, &window, [&, succeeded] {
                 const bool saved = window.grab().save(options.screenshotPath);
                 QApplication::exit(succeeded && saved ? 0 : 1);
             });
+        };
+        QObject::connect(&window, &tapestry::MainWindow::loadFinished, &window, [grab](bool succeeded) {
+            if (!succeeded)
+                grab(false);
         });
+        QObject::connect(window.graphViews(), &tapestry::GraphViewsPanel::viewShown, &window,
+                         [grab, view = options.view](tapestry::GraphViewKind shown) {
+                             if (shown == view)
+                                 grab(true);
+                         });
     }
     window.show();
     window.openAtStartup(options.modelPath);

@@ -55,7 +55,7 @@ private slots:
         const QString path = dataFile("llama3_8b_shape.dynamo.stripped.onnx");
         window.openFile(path);
         QVERIFY(window.isLoading());
-        QVERIFY(window.findChild<QProgressBar*>()->isVisible());
+        QVERIFY(window.findChild<QProgressBar*>(QStringLiteral("importProgress"))->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
 
         QVERIFY(window.model());
@@ -66,7 +66,7 @@ private slots:
         QCOMPARE(label(window, "parameterBytesValue"), QStringLiteral("16.1 GB"));
         QCOMPARE(label(window, "titleValue"), QStringLiteral("llama3_8b_shape.dynamo.stripped.onnx"));
         QVERIFY(window.windowTitle().contains(QStringLiteral("llama3_8b_shape")));
-        QVERIFY(!window.findChild<QProgressBar*>()->isVisible());
+        QVERIFY(!window.findChild<QProgressBar*>(QStringLiteral("importProgress"))->isVisible());
 
         const auto* scopes = window.findChild<QTreeView*>(QStringLiteral("scopeView"));
         QVERIFY(scopes->isVisible());

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QGraphicsItem>
+#include <QString>
+
+#include <functional>
+
+namespace tapestry {
+
+// One box of a graph view: a rounded rectangle in its kind's colour with its label,
+// a double border and a "×N" badge for a folded family, a thicker outline when
+// selected or matching the search. The hover card is filled in on first hover.
+class GraphNodeItem : public QGraphicsItem {
+public:
+    struct Style {
+        QString label;
+        QColor fill;
+        bool emphasized = false;
+        QString badge;  // "×32"; empty for none
+    };
+
+    GraphNodeItem(std::size_t index, QSizeF size, Style style, const QFont& font,
+                  std::function<QString(std::size_t)> details);
+
+    [[nodiscard]] std::size_t index() const { return index_; }
+    [[nodiscard]] const QString& label() const { return style_.label; }
+    [[nodiscard]] const QString& badge() const { return style_.badge; }
+    [[nodiscard]] bool isMatch() const { return match_; }
+    void setMatch(bool match);
+
+    [[nodiscard]] QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+protected:
+    void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
+
+private:
+    [[nodiscard]] QRectF badgeRect() const;
+
+    std::size_t index_;
+    QRectF box_;
+    Style style_;
+    QFont font_;
+    std::function<QString(std::size_t)> details_;
+    bool match_ = false;
+};
+
+}  // namespace tapestry

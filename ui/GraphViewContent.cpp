@@ -1,0 +1,119 @@
+#include "GraphViewContent.h"
+
+#include "FoldedModel.h"
+#include "LoadedModel.h"
+#include "fold/FoldedGraph.h"
+#include "layout/FoldViews.h"
+#include "layout/ScopeLayoutGraph.h"
+
+#include <QFontMetricsF>
+
+namespace tapestry {
+
+namespace {
+
+constexpr double kPaddingX = 18;
+constexpr double kPaddingY = 10;
+constexpr double kMinWidth = 64;
+constexpr double kMinHeight = 30;
+
+template <class Id>
+std::set<Id> idsOf(const std::set<std::size_t>& indices)
+{
+    std::set<Id> ids;
+    for (const std::size_t index : indices)
+        ids.insert(Id{index});
+    return ids;
+}
+
+GraphViewContent scopeContent(const LoadedModel& model, const std::set<std::size_t>& expanded)
+{
+    const ScopeLayoutGraph view = scopeLayoutGraph(model.graph, model.scopes, idsOf<ScopeNodeId>(expanded));
+    std::vector<std::size_t> scopeOfOp(model.graph.opCount(), ViewNodeRef::kNone);
+    for (const ScopeNode& scope : model.scopes.nodes()) {
+        for (const OpId op : scope.ops)
+            scopeOfOp[op.index()] = scope.id.index();
+    }
+    GraphViewContent content;
+    content.graph = view.graph;
+    for (std::size_t i = 0; i < view.items.size(); ++i) {
+        const ScopeViewItem& item = view.items[i];
+        LayoutNode& node = content.graph.nodes[i];
+        ViewNodeRef ref;
+        if (item.scope.isValid()) {
+            const ScopeNode& scope = model.scopes.node(item.scope);
+            ref = {ViewNodeRef::Kind::Scope, item.scope.index(), 0, scope.parent.index()};
+            node.label = GraphViewContent::tr("%1\n%n ops", nullptr, static_cast<int>(scope.totalOpCount))
+                             .arg(QString::fromStdString(scope.name))
+                             .toStdString();
+        } else {
+            ref = {ViewNodeRef::Kind::Op, item.op.index(), 0, scopeOfOp[item.op.index()]};
+        }
+        // The root is always open: nothing to collapse there.
+        if (ref.collapses == model.scopes.root().index())
+            ref.collapses = ViewNodeRef::kNone;
+        content.refs.push_back(ref);
+    }
+    return content;
+}
+
+GraphViewContent foldedContent(const FoldedModel& folded, const std::set<std::size_t>& expanded)
+{
+    const FoldedGraph view = buildFoldedGraph(folded.coarse, folded.families, idsOf<FamilyId>(expanded));
+    GraphViewContent content;
+    content.graph = foldedLayoutGraph(folded.model->graph, folded.coarse, folded.families, view);
+    for (std::size_t i = 0; i < view.nodes.size(); ++i) {
+        const FoldedNode& node = view.nodes[i];
+        const std::size_t collapses = node.enclosing.isValid() ? node.enclosing.index() : ViewNodeRef::kNone;
+        if (node.kind == FoldedNode::Kind::Family) {
+            const Family& family = folded.families.family(node.family);
+            std::size_t ops = 0;
+            for (const CoarseNodeId id : family.representative().nodes)
+                ops += folded.coarse.node(id).ops.size();
+            // The multiplicity goes to the badge; the label says what one instance holds.
+            content.graph.nodes[i].label =
+                GraphViewContent::tr("%1\n%n anchors, %2 ops each", nullptr, static_cast<int>(family.anchors.size()))
+                    .arg(QString::fromStdString(family.name))
+                    .arg(ops)
+                    .toStdString();
+            content.refs.push_back({ViewNodeRef::Kind::Family, node.family.index(), family.multiplicity(), collapses});
+        } else {
+            content.refs.push_back({ViewNodeRef::Kind::Coarse, node.coarse.index(), 0, collapses});
+        }
+    }
+    return content;
+}
+
+GraphViewContent coarseContent(const FoldedModel& folded)
+{
+    GraphViewContent content;
+    content.graph = coarseLayoutGraph(folded.model->graph, folded.coarse);
+    for (std::size_t i = 0; i < folded.coarse.nodes.size(); ++i)
+        content.refs.push_back({ViewNodeRef::Kind::Coarse, i, 0, ViewNodeRef::kNone});
+    return content;
+}
+
+}  // namespace
+
+GraphViewContent GraphViewContent::build(GraphViewKind kind, const FoldedModel& folded,
+                                         const std::set<std::size_t>& expanded, const QFont& font)
+{
+    GraphViewContent content;
+    switch (kind) {
+    case GraphViewKind::Scope: content = scopeContent(*folded.model, expanded); break;
+    case GraphViewKind::Coarse: content = coarseContent(folded); break;
+    case GraphViewKind::Folded: content = foldedContent(folded, expanded); break;
+    }
+    content.kind = kind;
+    // Graphviz would size boxes with its own font metrics; fixed sizes measured here make
+    // the drawn text fit its box exactly.
+    const QFontMetricsF metrics(font);
+    for (LayoutNode& node : content.graph.nodes) {
+        const QSizeF text = metrics.size(0, QString::fromStdString(node.label));
+        node.widthPoints = std::max(kMinWidth, text.width() + kPaddingX);
+        node.heightPoints = std::max(kMinHeight, text.height() + kPaddingY);
+    }
+    return content;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,320 @@
+#include "GraphViewPane.h"
+
+#include "ErrorText.h"
+#include "FoldedModel.h"
+#include "GraphLegend.h"
+#include "GraphNodeDetails.h"
+#include "GraphNodeItem.h"
+#include "GraphView.h"
+#include "GraphViewContent.h"
+#include "base/Error.h"
+#include "layout/FoldViews.h"
+#include "layout/GraphvizLayout.h"
+
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace tapestry {
+
+namespace {
+
+// What a layout job hands back: the laid-out content, or why there is none.
+struct LayoutOutcome {
+    std::shared_ptr<const GraphViewContent> content;
+    std::optional<Error> error;
+    qint64 milliseconds = 0;
+};
+
+QColor color(const char* hex)
+{
+    return QColor(QLatin1String(hex));
+}
+
+QList<GraphLegend::Entry> kindEntries()
+{
+    return {
+        {color(kindColor(CoarseNodeKind::Embedding)), GraphViewPane::tr("Embedding"), false},
+        {color(kindColor(CoarseNodeKind::Linear)), GraphViewPane::tr("Linear"), false},
+        {color(kindColor(CoarseNodeKind::Conv)), GraphViewPane::tr("Convolution"), false},
+        {color(kindColor(CoarseNodeKind::BatchedMatMul)), GraphViewPane::tr("Batched MatMul"), false},
+        {color(kindColor(CoarseNodeKind::Normalization)), GraphViewPane::tr("Normalization"), false},
+        {color(kindColor(CoarseNodeKind::Elementwise)), GraphViewPane::tr("Elementwise"), false},
+    };
+}
+
+}  // namespace
+
+GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(parent), kind_(kind)
+{
+    search_ = new QLineEdit(this);
+    search_->setObjectName(QStringLiteral("graphSearch"));
+    search_->setPlaceholderText(tr("Search by name…"));
+    search_->setClearButtonEnabled(true);
+    search_->setMaximumWidth(280);
+    search_->setToolTip(tr("Highlights matching boxes; Enter shows the next one."));
+    matches_ = new QLabel(this);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("graphStatus"));
+    busy_ = new QProgressBar(this);
+    busy_->setRange(0, 0);
+    busy_->setMaximumWidth(100);
+    busy_->setTextVisible(false);
+    busy_->hide();
+
+    view_ = new GraphView(this);
+    auto* zoomOut = new QToolButton(this);
+    zoomOut->setText(QStringLiteral("−"));
+    zoomOut->setToolTip(tr("Zoom out (Ctrl+-)"));
+    auto* zoomIn = new QToolButton(this);
+    zoomIn->setText(QStringLiteral("+"));
+    zoomIn->setToolTip(tr("Zoom in (Ctrl+=)"));
+    auto* fit = new QToolButton(this);
+    fit->setText(tr("Fit"));
+    fit->setToolTip(tr("Fit the graph to the view (F)"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(search_);
+    bar->addWidget(matches_);
+    bar->addStretch(1);
+    bar->addWidget(status_);
+    bar->addWidget(busy_);
+    bar->addSpacing(8);
+    bar->addWidget(zoomOut);
+    bar->addWidget(zoomIn);
+    bar->addWidget(fit);
+
+    details_ = new QTextBrowser(this);
+    details_->setObjectName(QStringLiteral("graphDetails"));
+    details_->setPlaceholderText(tr("Select a box to see its details. Double-click to expand or collapse it."));
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(view_);
+    split->addWidget(details_);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({800, 220});
+    split->setChildrenCollapsible(false);
+
+    auto* messagePage = new QWidget(this);
+    message_ = new QLabel(messagePage);
+    message_->setObjectName(QStringLiteral("graphMessage"));
+    message_->setWordWrap(true);
+    message_->setAlignment(Qt::AlignCenter);
+    showFolded_ = new QPushButton(tr("Show Folded View"), messagePage);
+    auto* messageLayout = new QVBoxLayout(messagePage);
+    messageLayout->addStretch(1);
+    messageLayout->addWidget(message_);
+    messageLayout->addWidget(showFolded_, 0, Qt::AlignHCenter);
+    messageLayout->addStretch(2);
+
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(split);
+    pages_->addWidget(messagePage);
+
+    legend_ = new GraphLegend(this);
+    QList<GraphLegend::Entry> entries;
+    if (kind_ == GraphViewKind::Folded)
+        entries << GraphLegend::Entry{color(kFamilyColor), tr("Repeated block (×N instances)"), true};
+    if (kind_ != GraphViewKind::Scope)
+        entries << kindEntries();
+    legend_->setEntries(entries);
+    legend_->setVisible(!entries.isEmpty());
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(pages_, 1);
+    layout->addWidget(legend_);
+
+    connect(search_, &QLineEdit::textChanged, this, &GraphViewPane::search);
+    connect(search_, &QLineEdit::returnPressed, view_, &GraphView::showNextMatch);
+    connect(zoomIn, &QToolButton::clicked, view_, [this] { view_->zoomBy(1.25); });
+    connect(zoomOut, &QToolButton::clicked, view_, [this] { view_->zoomBy(0.8); });
+    connect(fit, &QToolButton::clicked, view_, &GraphView::fitToView);
+    connect(view_, &GraphView::nodeActivated, this, &GraphViewPane::toggle);
+    connect(view_, &GraphView::selectedNodeChanged, this, &GraphViewPane::showDetails);
+    connect(view_, &GraphView::nodeContextMenuRequested, this, &GraphViewPane::showContextMenu);
+    connect(showFolded_, &QPushButton::clicked, this, &GraphViewPane::foldedViewRequested);
+}
+
+GraphViewPane::~GraphViewPane() = default;
+
+void GraphViewPane::showPending(const QString& message)
+{
+    setFoldedModel(nullptr);
+    setStatus(message, true);
+}
+
+void GraphViewPane::showFailure(const QString& message)
+{
+    setFoldedModel(nullptr);
+    showMessage(message, false);
+}
+
+void GraphViewPane::setFoldedModel(std::shared_ptr<const FoldedModel> folded)
+{
+    folded_ = std::move(folded);
+    expanded_.clear();
+    content_.reset();
+    view_->clear();
+    details_->clear();
+    matches_->clear();
+    laidOut_ = false;
+    shown_ = false;
+    finishedJob_ = ++latestJob_;  // results of jobs for the previous model are dropped
+    pages_->setCurrentIndex(0);
+    setStatus({}, false);
+}
+
+void GraphViewPane::activate()
+{
+    if (!folded_ || laidOut_)
+        return;
+    laidOut_ = true;
+    if (kind_ == GraphViewKind::Coarse && folded_->coarse.nodes.size() > kMaxLaidOutNodes) {
+        const int count = static_cast<int>(folded_->coarse.nodes.size());
+        showMessage(tr("The coarse graph has %n nodes: too many to lay out as a readable drawing. "
+                       "The folded view shows the same graph with each repeated block drawn once.",
+                       nullptr, count),
+                    true);
+        setStatus(tr("%n coarse nodes", nullptr, count), false);
+        shown_ = true;
+        emit contentShown();
+        return;
+    }
+    startLayout({});
+}
+
+void GraphViewPane::toggle(std::size_t index)
+{
+    if (!content_ || index >= content_->refs.size() || kind_ == GraphViewKind::Coarse)
+        return;
+    const ViewNodeRef ref = content_->refs[index];
+    const bool expandable = ref.kind == ViewNodeRef::Kind::Family || ref.kind == ViewNodeRef::Kind::Scope;
+    if (expandable) {
+        expanded_.insert(ref.index);
+        // Keep the first box of the opened block in view.
+        startLayout([opened = ref.index](const ViewNodeRef& r) { return r.collapses == opened; });
+    } else if (ref.collapses != ViewNodeRef::kNone) {
+        expanded_.erase(ref.collapses);
+        const ViewNodeRef::Kind boxKind =
+            kind_ == GraphViewKind::Folded ? ViewNodeRef::Kind::Family : ViewNodeRef::Kind::Scope;
+        startLayout([closed = ref.collapses, boxKind](const ViewNodeRef& r) {
+            return r.kind == boxKind && r.index == closed;
+        });
+    }
+}
+
+QString GraphViewPane::toggleText(std::size_t index) const
+{
+    const ViewNodeRef& ref = content_->refs[index];
+    if (ref.kind == ViewNodeRef::Kind::Family || ref.kind == ViewNodeRef::Kind::Scope)
+        return tr("Expand");
+    if (ref.collapses != ViewNodeRef::kNone)
+        return kind_ == GraphViewKind::Folded ? tr("Collapse Block") : tr("Collapse Scope");
+    return {};
+}
+
+void GraphViewPane::showContextMenu(std::size_t index, const QPoint& globalPos)
+{
+    if (!content_ || kind_ == GraphViewKind::Coarse)
+        return;
+    const QString text = toggleText(index);
+    if (text.isEmpty())
+        return;
+    QMenu menu(this);
+    menu.addAction(text, this, [this, index] { toggle(index); });
+    menu.exec(globalPos);
+}
+
+void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
+{
+    auto content = std::make_shared<GraphViewContent>(
+        GraphViewContent::build(kind_, *folded_, expanded_, GraphView::boxFont()));
+    const int count = static_cast<int>(content->graph.nodes.size());
+    const JobId job = ++latestJob_;
+    setStatus(tr("Laying out %n nodes…", nullptr, count), true);
+    QtConcurrent::run([content]() {
+        LayoutOutcome outcome;
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            content->layout = layOut(content->graph);
+            outcome.content = content;
+        } catch (const Error& error) {
+            outcome.error = error;
+        }
+        outcome.milliseconds = timer.elapsed();
+        return outcome;
+    }).then(this, [this, job, count, focus = std::move(focus)](const LayoutOutcome& outcome) {
+        if (job != latestJob_)
+            return;  // superseded: another expansion or another model
+        finishedJob_ = job;
+        if (!outcome.content) {
+            showMessage(tr("The graph could not be laid out: %1\n%2")
+                            .arg(ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)),
+                        false);
+            setStatus({}, false);
+        } else {
+            content_ = outcome.content;
+            std::size_t focusIndex = ViewNodeRef::kNone;
+            for (std::size_t i = 0; focus && i < content_->refs.size(); ++i) {
+                if (focus(content_->refs[i])) {
+                    focusIndex = i;
+                    break;
+                }
+            }
+            const std::shared_ptr<const FoldedModel> folded = folded_;
+            view_->setContent(
+                content_, [folded, content = content_](std::size_t i) { return GraphNodeDetails::html(*folded, content->refs[i]); },
+                focusIndex);
+            pages_->setCurrentIndex(0);
+            search();
+            details_->clear();
+            setStatus(tr("%n boxes, laid out in %1 ms", nullptr, count).arg(outcome.milliseconds), false);
+        }
+        shown_ = true;
+        emit contentShown();
+    });
+}
+
+void GraphViewPane::showMessage(const QString& text, bool offerFoldedView)
+{
+    message_->setText(text);
+    showFolded_->setVisible(offerFoldedView);
+    pages_->setCurrentIndex(1);
+}
+
+void GraphViewPane::setStatus(const QString& text, bool busy)
+{
+    status_->setText(text);
+    busy_->setVisible(busy);
+}
+
+void GraphViewPane::showDetails(std::optional<std::size_t> index)
+{
+    if (!index || !content_ || !folded_) {
+        details_->clear();
+        return;
+    }
+    details_->setHtml(GraphNodeDetails::html(*folded_, content_->refs[*index]));
+}
+
+void GraphViewPane::search()
+{
+    const QString text = search_->text();
+    const int count = view_->highlightMatches(text);
+    matches_->setText(text.trimmed().isEmpty() ? QString() : tr("%n matches", nullptr, count));
+}
+
+}  // namespace tapestry

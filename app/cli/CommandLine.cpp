@@ -9,7 +9,8 @@ namespace tapestry::cli {
 CommandLine::CommandLine(const std::vector<std::string>& args, const std::vector<std::string_view>& flags)
 {
     for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& arg = args[i];
+        // "-o FILE" is the one short option, as compilers spell it: --output.
+        const std::string& arg = args[i] == "-o" ? std::string("--output") : args[i];
         if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
             positionals_.push_back(arg);
             continue;

@@ -8,7 +8,8 @@
 namespace tapestry::cli {
 
 // The arguments after the command name, split into positionals and --options.
-// "--name value" and "--name=value" are both accepted; flags take no value.
+// "--name value" and "--name=value" are both accepted; flags take no value; "-o" is
+// short for "--output".
 class CommandLine {
 public:
     // `flags`: option names that take no value (e.g. "json"). Throws tapestry::Error

@@ -9,7 +9,9 @@
 #include "base/JsonWriter.h"
 #include "cost/CostModel.h"
 #include "graph/ParameterCount.h"
+#include "graph/ModelFingerprint.h"
 #include "plan/ExpertPlans.h"
+#include "plan/PlanFile.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,12 +40,34 @@ Workload workloadFromOptions(const CommandLine& line)
     return workload;
 }
 
-Plan planFromOptions(const CommandLine& line, const ModelContext& model, const std::vector<MeshAxis>& axes)
+// An expert plan by name, or a plan file (whose mesh is used when --mesh is not given).
+PlanDocument planFromOptions(const CommandLine& line, const ModelContext& model, const Cluster& cluster)
 {
     const std::string name = line.option("plan").value_or("megatron");
-    if (const auto kind = expertPlanFromName(name))
-        return makeExpertPlan(*kind, model.coarse, axes);
-    throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron or megatron-sp, not '" + name + "'");
+    if (const auto kind = expertPlanFromName(name)) {
+        PlanDocument document;
+        document.plan = makeExpertPlan(*kind, model.coarse, meshAxesFromOptions(line, cluster));
+        return document;
+    }
+    if (!name.ends_with(".json"))
+        throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron, megatron-sp or a PLAN.json file, not '" + name + "'");
+    PlanDocument document = loadPlanFile(name, model.coarse, model.families);
+    if (line.option("mesh") && meshAxesFromOptions(line, cluster) != document.plan.mesh)
+        throw Error(ErrorCode::InvalidPlan, name, "was made for another mesh than --mesh " + *line.option("mesh"));
+    const std::string fingerprint = modelFingerprint(model.graph);
+    if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
+        std::fprintf(stderr,
+                     "tapestry-cli evaluate: note: %s was made for another model (fingerprint %s, this model %s); "
+                     "re-costing it for this one\n",
+                     name.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
+    return document;
+}
+
+PlanCostSummary summarize(const PlanEvaluation& evaluation)
+{
+    const CostBreakdown& t = evaluation.total;
+    return {t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(), t.memory.total(),
+            evaluation.hbmBytes};
 }
 
 void printText(const ModelContext& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
@@ -142,18 +166,28 @@ void printJson(const ModelContext& model, const DeviceMesh& mesh, const CostMode
 int runEvaluate(const std::vector<std::string>& args, const char* argv0)
 {
     const CommandLine line(args, {"json", "zero1"});
-    line.rejectUnknown({"json", "zero1", "cluster", "nodes", "mesh", "axes", "plan", "batch", "seq", "optimizer"});
+    line.rejectUnknown({"json", "zero1", "cluster", "nodes", "mesh", "axes", "plan", "batch", "seq", "optimizer", "output"});
     if (line.positionals().size() != 1)
         throw Error(ErrorCode::InvalidArgument, {},
                     "usage: tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp "
-                    "[--batch N --seq L] [--json]");
+                    "[--batch N --seq L] [--json] [-o PLAN.json]");
     const ModelContext model = loadAndFold(line.positionals().front());
     const Cluster cluster = clusterFromOptions(line, argv0);
-    const DeviceMesh mesh(meshAxesFromOptions(line, cluster), cluster);
+    PlanDocument document = planFromOptions(line, model, cluster);
+    const Plan& plan = document.plan;
+    const DeviceMesh mesh(plan.mesh, cluster);
     const Workload workload = workloadFromOptions(line);
     const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
-    const Plan plan = planFromOptions(line, model, mesh.axes());
     const PlanEvaluation evaluation = costs.evaluate(plan);
+    if (const auto output = line.option("output")) {
+        document.modelFingerprint = modelFingerprint(model.graph);
+        document.clusterName = cluster.name;
+        document.workload = workload;
+        document.workload.batch = costs.shapes().batch();
+        document.workload.sequence = costs.shapes().sequence();
+        document.cost = summarize(evaluation);
+        savePlanFile(*output, document, model.coarse, model.families);
+    }
     if (line.hasFlag("json"))
         printJson(model, mesh, costs, plan, evaluation);
     else

@@ -103,14 +103,8 @@ int listPresets()
 
 }  // namespace
 
-int runSynth(const std::vector<std::string>& rawArgs)
+int runSynth(const std::vector<std::string>& args)
 {
-    // CommandLine reads only "--name" options; "-o" is this command's short form.
-    std::vector<std::string> args = rawArgs;
-    for (std::string& arg : args) {
-        if (arg == "-o")
-            arg = "--output";
-    }
     const CommandLine line(args, {"list", "help"});
     std::vector<std::string_view> known = {"list", "help", "preset", "output", "stages"};
     for (const SizeFlag& flag : kSizeFlags)

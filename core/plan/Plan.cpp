@@ -15,6 +15,15 @@ const char* planOriginName(PlanOrigin origin)
     return "expert";
 }
 
+std::optional<PlanOrigin> planOriginFromName(std::string_view name)
+{
+    for (const PlanOrigin origin : {PlanOrigin::Expert, PlanOrigin::Search, PlanOrigin::Edit, PlanOrigin::Import}) {
+        if (name == planOriginName(origin))
+            return origin;
+    }
+    return std::nullopt;
+}
+
 void validatePlan(const Plan& plan, const CoarseGraph& coarse)
 {
     if (plan.strategies.size() != coarse.nodes.size())

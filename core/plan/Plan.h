@@ -4,7 +4,9 @@
 #include "fold/CoarseGraph.h"
 #include "plan/AxisSplit.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tapestry {
@@ -18,6 +20,7 @@ struct NodeStrategy {
 enum class PlanOrigin : std::uint8_t { Expert, Search, Edit, Import };
 
 [[nodiscard]] const char* planOriginName(PlanOrigin origin);
+[[nodiscard]] std::optional<PlanOrigin> planOriginFromName(std::string_view name);
 
 // A tensor-/data-parallel plan: a strategy for every coarse node on a named mesh.
 // Invariants (checked by validatePlan): strategies.size() equals the coarse node count;
@@ -25,6 +28,8 @@ enum class PlanOrigin : std::uint8_t { Expert, Search, Edit, Import };
 struct Plan {
     std::string name;
     PlanOrigin origin = PlanOrigin::Expert;
+    std::string parent;               // the plan this one was derived from, if any
+    std::vector<std::string> pins;    // coarse node or family names fixed by the user
     std::vector<MeshAxis> mesh;
     std::vector<NodeStrategy> strategies;  // indexed by CoarseNodeId
 

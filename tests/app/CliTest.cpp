@@ -92,6 +92,40 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("model/layers.#  \u00d732")));
     }
 
+    void evaluateMegatronAndReloadItsPlanFile()
+    {
+        QTemporaryDir dir;
+        const QString planFile = dir.filePath(QStringLiteral("megatron.json"));
+        const QStringList common = {QStringLiteral("evaluate"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
+                                    QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"), QStringLiteral("--batch"),
+                                    QStringLiteral("8"), QStringLiteral("--seq"), QStringLiteral("2048"),
+                                    QStringLiteral("--json")};
+        const CliRun first = runCli(common + QStringList{QStringLiteral("--mesh"), QStringLiteral("2x8"),
+                                                         QStringLiteral("--plan"), QStringLiteral("megatron"),
+                                                         QStringLiteral("-o"), planFile});
+        QCOMPARE(first.exitCode, 0);
+        const QJsonObject a = QJsonDocument::fromJson(first.out.toUtf8()).object();
+        const QJsonObject total = a.value(QStringLiteral("total")).toObject();
+        // Data parallelism over two nodes: one all-reduce of each device's 1/8 of the
+        // 8.03 B bf16 gradients over 48 GB/s: 2 (n-1)/n S / B with n = 2.
+        const double dp = total.value(QStringLiteral("by_axis")).toObject().value(QStringLiteral("dp")).toDouble();
+        const double expected = 8030392320.0 / 8 * 2 / 48e9 + 2 * 6e-6;
+        QVERIFY2(std::abs(dp - expected) < 1e-3 * expected, qPrintable(QString::number(dp)));
+        QVERIFY(a.value(QStringLiteral("fits_in_memory")).toBool());
+
+        const CliRun again = runCli(common + QStringList{QStringLiteral("--plan"), planFile});
+        QCOMPARE(again.exitCode, 0);
+        const QJsonObject b = QJsonDocument::fromJson(again.out.toUtf8()).object();
+        QCOMPARE(b.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble(),
+                 total.value(QStringLiteral("step_seconds")).toDouble());
+
+        const CliRun wrongModel = runCli({QStringLiteral("evaluate"), dataFile("gpt2.ts.stripped.onnx"),
+                                          QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
+                                          QStringLiteral("--plan"), planFile});
+        QCOMPARE(wrongModel.exitCode, 1);
+        QVERIFY2(wrongModel.err.contains(planFile), qPrintable(wrongModel.err));
+    }
+
     void badFileExitsNonZeroNamingTheFile()
     {
         QTemporaryDir dir;

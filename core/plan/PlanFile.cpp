@@ -1,0 +1,251 @@
+#include "plan/PlanFile.h"
+
+#include "base/Error.h"
+#include "base/TextFile.h"
+#include "plan/plan.pb.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <fstream>
+#include <map>
+
+namespace tapestry {
+
+namespace {
+
+namespace pb = tapestry::planfile;
+
+// "model/layers.7/self_attn/q_proj/MatMul" in instance "model/layers.7" ->
+// "self_attn/q_proj/MatMul"; the instance's own node ("model/layers.7") -> ".".
+std::string relativeName(const std::string& nodeName, const std::string& instanceScope)
+{
+    std::string rest = nodeName.substr(std::min(instanceScope.size(), nodeName.size()));
+    if (!rest.empty() && rest.front() == '/')
+        rest.erase(0, 1);
+    return rest.empty() ? "." : rest;
+}
+
+void writeSplits(pb::NodeStrategy& out, const std::string& node, const NodeStrategy& strategy)
+{
+    out.set_node(node);
+    for (const AxisSplit split : strategy.axes)
+        out.add_splits(axisSplitName(split));
+}
+
+NodeStrategy readSplits(const pb::NodeStrategy& in, std::size_t axes, const std::string& fileName)
+{
+    if (static_cast<std::size_t>(in.splits_size()) != axes)
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "node '" + in.node() + "' has " + std::to_string(in.splits_size()) + " splits for " +
+                        std::to_string(axes) + " mesh axes");
+    NodeStrategy strategy;
+    for (const std::string& name : in.splits()) {
+        const auto split = axisSplitFromName(name);
+        if (!split)
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        "node '" + in.node() + "' has the unknown split '" + name +
+                            "' (known: none, batch, sequence, column, row, head, hidden)");
+        strategy.axes.push_back(*split);
+    }
+    return strategy;
+}
+
+std::string firstFew(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+        text += (i ? ", '" : "'") + names[i] + "'";
+    if (names.size() > 3)
+        text += " and " + std::to_string(names.size() - 3) + " more";
+    return text;
+}
+
+}  // namespace
+
+std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, const FamilyTable& families)
+{
+    const Plan& plan = document.plan;
+    validatePlan(plan, coarse);
+    pb::Plan out;
+    out.set_schema_version(kPlanSchemaVersion);
+    out.set_name(plan.name);
+    out.set_origin(planOriginName(plan.origin));
+    out.set_parent(plan.parent);
+    out.set_model_fingerprint(document.modelFingerprint);
+    out.set_cluster(document.clusterName);
+    for (const MeshAxis& axis : plan.mesh) {
+        pb::MeshAxis* a = out.add_mesh();
+        a->set_name(axis.name);
+        a->set_size(axis.size);
+    }
+    pb::Workload* workload = out.mutable_workload();
+    workload->set_batch(document.workload.batch);
+    workload->set_sequence(document.workload.sequence);
+    workload->set_compute_type(std::string(dataTypeName(document.workload.computeType)));
+    workload->set_optimizer(optimizerName(document.workload.optimizer));
+    workload->set_zero1(document.workload.zero1);
+
+    std::vector<bool> written(coarse.nodes.size(), false);
+    for (const Family& family : families.families) {
+        if (family.parent.isValid())
+            continue;  // covered by its parent's representative
+        pb::FamilyStrategy* entry = out.add_families();
+        entry->set_family(family.name);
+        const BlockInstance& representative = family.representative();
+        for (const CoarseNodeId id : representative.nodes)
+            writeSplits(*entry->add_nodes(), relativeName(coarse.node(id).name, representative.scope), plan.strategy(id));
+        for (const BlockInstance& instance : family.instances) {
+            for (std::size_t p = 0; p < instance.nodes.size(); ++p) {
+                const CoarseNodeId id = instance.nodes[p];
+                written[id.index()] = plan.strategy(id) == plan.strategy(representative.nodes[p]);
+            }
+        }
+    }
+    for (const CoarseNode& node : coarse.nodes) {
+        if (!written[node.id.index()])
+            writeSplits(*out.add_nodes(), node.name, plan.strategy(node.id));
+    }
+    for (const std::string& pin : plan.pins)
+        out.add_pins(pin);
+    if (document.cost) {
+        pb::CostSummary* cost = out.mutable_cost();
+        cost->set_step_seconds(document.cost->stepSeconds);
+        cost->set_compute_seconds(document.cost->computeSeconds);
+        cost->set_communication_seconds(document.cost->communicationSeconds);
+        cost->set_memory_bytes(document.cost->memoryBytes);
+        cost->set_hbm_bytes(document.cost->hbmBytes);
+    }
+    google::protobuf::util::JsonPrintOptions options;
+    options.add_whitespace = true;
+    options.preserve_proto_field_names = true;
+    std::string json;
+    const auto status = google::protobuf::util::MessageToJsonString(out, &json, options);
+    if (!status.ok())
+        throw Error(ErrorCode::InvalidPlan, {}, "cannot write the plan as JSON: " + status.ToString());
+    return json;
+}
+
+PlanDocument planFromJson(std::string_view json, const std::string& fileName, const CoarseGraph& coarse,
+                          const FamilyTable& families)
+{
+    pb::Plan in;
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = false;
+    const auto status = google::protobuf::util::JsonStringToMessage(std::string(json), &in, options);
+    if (!status.ok())
+        throw Error(ErrorCode::InvalidPlan, fileName, "is not a Tapestry plan: " + std::string(status.message()));
+    if (in.schema_version() < 1 || in.schema_version() > kPlanSchemaVersion)
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "has plan schema version " + std::to_string(in.schema_version()) + "; this Tapestry reads version " +
+                        std::to_string(kPlanSchemaVersion));
+    if (in.mesh_size() == 0)
+        throw Error(ErrorCode::InvalidPlan, fileName, "names no mesh axes");
+
+    PlanDocument document;
+    Plan& plan = document.plan;
+    plan.name = in.name();
+    plan.origin = planOriginFromName(in.origin()).value_or(PlanOrigin::Import);
+    plan.parent = in.parent();
+    plan.pins.assign(in.pins().begin(), in.pins().end());
+    for (const pb::MeshAxis& axis : in.mesh())
+        plan.mesh.push_back({axis.name(), axis.size()});
+    document.modelFingerprint = in.model_fingerprint();
+    document.clusterName = in.cluster();
+    document.workload.batch = in.workload().batch();
+    document.workload.sequence = in.workload().sequence();
+    document.workload.optimizer =
+        in.workload().optimizer() == "sgd" ? OptimizerKind::SgdMomentum : OptimizerKind::AdamMixedPrecision;
+    document.workload.zero1 = in.workload().zero1();
+    if (in.has_cost()) {
+        const pb::CostSummary& c = in.cost();
+        document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),
+                                        c.memory_bytes(), c.hbm_bytes()};
+    }
+
+    const std::size_t axes = plan.mesh.size();
+    std::map<std::string, CoarseNodeId> byName;
+    for (const CoarseNode& node : coarse.nodes)
+        byName.emplace(node.name, node.id);
+    std::vector<std::optional<NodeStrategy>> resolved(coarse.nodes.size());
+    std::vector<std::string> unknown;
+
+    for (const pb::FamilyStrategy& entry : in.families()) {
+        const Family* family = nullptr;
+        for (const Family& candidate : families.families) {
+            if (candidate.name == entry.family() && !candidate.parent.isValid())
+                family = &candidate;
+        }
+        if (!family)
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        "names the family '" + entry.family() + "', which this model does not have");
+        std::map<std::string, std::size_t> position;
+        const BlockInstance& representative = family->representative();
+        for (std::size_t p = 0; p < representative.nodes.size(); ++p)
+            position.emplace(relativeName(coarse.node(representative.nodes[p]).name, representative.scope), p);
+        for (const pb::NodeStrategy& node : entry.nodes()) {
+            const auto it = position.find(node.node());
+            if (it == position.end()) {
+                unknown.push_back(entry.family() + ": " + node.node());
+                continue;
+            }
+            const NodeStrategy strategy = readSplits(node, axes, fileName);
+            for (const BlockInstance& instance : family->instances)
+                resolved[instance.nodes[it->second].index()] = strategy;
+        }
+    }
+    for (const pb::NodeStrategy& node : in.nodes()) {
+        const auto it = byName.find(node.node());
+        if (it == byName.end()) {
+            unknown.push_back(node.node());
+            continue;
+        }
+        resolved[it->second.index()] = readSplits(node, axes, fileName);
+    }
+    if (!unknown.empty())
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "names " + std::to_string(unknown.size()) + " node(s) this model does not have: " + firstFew(unknown));
+    std::vector<std::string> missing;
+    for (const CoarseNode& node : coarse.nodes) {
+        if (!resolved[node.id.index()])
+            missing.push_back(node.name);
+    }
+    if (!missing.empty())
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "leaves " + std::to_string(missing.size()) + " node(s) of this model without a strategy: " +
+                        firstFew(missing));
+    for (const auto& strategy : resolved)
+        plan.strategies.push_back(*strategy);
+    try {
+        validatePlan(plan, coarse);
+    } catch (Error& error) {
+        throw Error(ErrorCode::InvalidPlan, fileName, error.message());
+    }
+    return document;
+}
+
+PlanDocument loadPlanFile(const std::filesystem::path& file, const CoarseGraph& coarse, const FamilyTable& families)
+{
+    return planFromJson(readTextFile(file), file.string(), coarse, families);
+}
+
+void savePlanFile(const std::filesystem::path& file, const PlanDocument& document, const CoarseGraph& coarse,
+                  const FamilyTable& families)
+{
+    const std::string json = planToJson(document, coarse, families);
+    const std::filesystem::path temporary = file.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << json;
+        out.close();
+        if (!out)
+            throw Error(ErrorCode::WriteFailed, file.string(), "could not write the plan");
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, file, ec);
+    if (ec) {
+        std::filesystem::remove(temporary, ec);
+        throw Error(ErrorCode::WriteFailed, file.string(), "could not replace the file: " + ec.message());
+    }
+}
+
+}  // namespace tapestry

@@ -1,0 +1,148 @@
+// Plan files: JSON round trips, family compression with per-instance overrides, and
+// the errors a plan for another model gets.
+#include "base/Error.h"
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+#include "graph/ModelFingerprint.h"
+#include "onnx/OnnxImporter.h"
+#include "plan/ExpertPlans.h"
+#include "plan/PlanFile.h"
+
+#include <QTest>
+
+using namespace tapestry;
+
+namespace {
+
+struct Model {
+    Graph graph;
+    CoarseGraph coarse;
+    FamilyTable families;
+};
+
+Model load(const char* file)
+{
+    Model m{importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + file), {}, {}};
+    m.coarse = CoarsenPass{}.apply(m.graph);
+    m.families = PrunePass{}.apply(m.graph, m.coarse);
+    return m;
+}
+
+PlanDocument megatron(const Model& m)
+{
+    PlanDocument document;
+    document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, {{"dp", 2}, {"tp", 8}});
+    document.plan.pins = {"model/layers.#"};
+    document.modelFingerprint = modelFingerprint(m.graph);
+    document.clusterName = "dgx-h100x2";
+    document.workload.batch = 8;
+    document.workload.sequence = 2048;
+    document.cost = PlanCostSummary{0.25, 0.15, 0.1, 3.2e10, 8e10};
+    return document;
+}
+
+ErrorCode errorOf(const std::string& json, const Model& m, std::string* message = nullptr)
+{
+    try {
+        (void)planFromJson(json, "plan.json", m.coarse, m.families);
+    } catch (const Error& error) {
+        if (message)
+            *message = error.what();
+        return error.code();
+    }
+    return ErrorCode::InvalidArgument;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+    const std::size_t at = text.find(from);
+    if (at != std::string::npos)
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+}  // namespace
+
+class PlanFileTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripsUnchanged()
+    {
+        const Model m = load("llama3_8b_shape.dynamo.stripped.onnx");
+        const PlanDocument original = megatron(m);
+        const std::string json = planToJson(original, m.coarse, m.families);
+        const PlanDocument back = planFromJson(json, "plan.json", m.coarse, m.families);
+        QCOMPARE(back.plan.strategies, original.plan.strategies);
+        QCOMPARE(back.plan.mesh, original.plan.mesh);
+        QCOMPARE(back.plan.pins, original.plan.pins);
+        QCOMPARE(back.plan.name, std::string("megatron"));
+        QCOMPARE(back.modelFingerprint, original.modelFingerprint);
+        QCOMPARE(back.clusterName, std::string("dgx-h100x2"));
+        QCOMPARE(back.workload.sequence, std::int64_t{2048});
+        QVERIFY(back.cost == original.cost);
+        QCOMPARE(planToJson(back, m.coarse, m.families), json);
+    }
+
+    void familiesAreWrittenOnceWithOverrides()
+    {
+        const Model m = load("llama3_8b_shape.dynamo.stripped.onnx");
+        PlanDocument document = megatron(m);
+        // Layer 7's q_proj goes its own way: one override, everything else per family.
+        const Family& layers = m.families.families.front();
+        const CoarseNodeId q7 = layers.instances[7].nodes[1];
+        QCOMPARE(m.coarse.node(q7).name, std::string("model/layers.7/self_attn/q_proj/MatMul"));
+        document.plan.strategies[q7.index()].axes[1] = AxisSplit::None;
+        const std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY(json.find("\"model/layers.7/self_attn/q_proj/MatMul\"") != std::string::npos);
+        QVERIFY(json.find("\"model/layers.8/self_attn/q_proj/MatMul\"") == std::string::npos);
+        QVERIFY(json.find("\"self_attn/q_proj/MatMul\"") != std::string::npos);
+        const PlanDocument back = planFromJson(json, "plan.json", m.coarse, m.families);
+        QCOMPARE(back.plan.strategies, document.plan.strategies);
+        QCOMPARE(back.plan.strategy(q7).axes[1], AxisSplit::None);
+        QCOMPARE(back.plan.strategy(layers.instances[8].nodes[1]).axes[1], AxisSplit::Column);
+    }
+
+    void aPlanForAnotherModelIsReported()
+    {
+        const Model llama3 = load("llama3_8b_shape.dynamo.stripped.onnx");
+        const Model gpt2 = load("gpt2.ts.stripped.onnx");
+        const std::string json = planToJson(megatron(llama3), llama3.coarse, llama3.families);
+        std::string message;
+        QCOMPARE(errorOf(json, gpt2, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("plan.json") != std::string::npos && message.find("model/layers.#") != std::string::npos,
+                 message.c_str());
+    }
+
+    void missingAndUnknownNodesAreNamed()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        const std::string json = planToJson(document, m.coarse, m.families);
+        std::string message;
+        QCOMPARE(errorOf(replaced(json, "\"lm_head/MatMul\"", "\"lm_head/Nope\""), m, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("'lm_head/Nope'") != std::string::npos, message.c_str());
+        QCOMPARE(errorOf(replaced(json, "\"column\"", "\"diagonal\""), m, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("'diagonal'") != std::string::npos, message.c_str());
+        QCOMPARE(errorOf("{ \"schema_version\": 1, \"mesh\": [{\"name\": \"tp\", \"size\": 8}] }", m, &message),
+                 ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("without a strategy") != std::string::npos, message.c_str());
+        QCOMPARE(errorOf("{ \"name\": 3 ", m), ErrorCode::InvalidPlan);
+        QCOMPARE(errorOf("{ \"schema_version\": 7, \"mesh\": [{\"name\": \"tp\", \"size\": 8}] }", m, &message),
+                 ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("version 7") != std::string::npos, message.c_str());
+        QCOMPARE(errorOf("{ \"schema_version\": 1, \"mesh\": [{\"name\": \"tp\", \"size\": 8}], \"colour\": 1 }", m),
+                 ErrorCode::InvalidPlan);
+    }
+
+    void fingerprintIgnoresNamesButNotShapes()
+    {
+        const Model ts = load("llama.ts.stripped.onnx");
+        QCOMPARE(modelFingerprint(ts.graph), modelFingerprint(load("llama.ts.weights.onnx").graph));
+        QVERIFY(modelFingerprint(ts.graph) != modelFingerprint(load("gpt2.ts.stripped.onnx").graph));
+        QCOMPARE(modelFingerprint(ts.graph).size(), std::size_t{16});
+    }
+};
+
+QTEST_APPLESS_MAIN(PlanFileTest)
+#include "PlanFileTest.moc"

@@ -252,6 +252,81 @@ void CostModel::computeCrossingTensors()
     }
 }
 
+CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const
+{
+    Divisors div;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        const AxisSplit split = strategy.axes[a];
+        const double n = mesh_.axis(a).size;
+        if (split != AxisSplit::None)
+            div.compute *= n;
+        if (splitsWeights(split) || split == AxisSplit::Hidden)
+            div.weights *= n;
+        if (synchronizesGradients(split))
+            div.data *= n;
+        if (isSharded(requiredInputLayout(kind, split)))
+            div.input *= n;
+        if (isSharded(outputLayout(split)))
+            div.output *= n;
+    }
+    return div;
+}
+
+std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingTensor& tensor, std::size_t axis,
+                                                                 const NodeStrategy& producer, AxisLayout from,
+                                                                 AxisLayout to) const
+{
+    const std::optional<Conversion> needed = conversionBetween(from, to);
+    const double n = mesh_.axis(axis).size;
+    if (!needed || n <= 1)
+        return std::nullopt;
+    // The other axes shard the tensor as its producer left it.
+    double otherDiv = 1;
+    for (std::size_t b = 0; b < producer.axes.size(); ++b) {
+        if (b != axis && isSharded(outputLayout(producer.axes[b])))
+            otherDiv *= mesh_.axis(b).size;
+    }
+    const double full = tensor.bytes / otherDiv;
+    const double bytes = needed->perShard ? full / n : full;
+    return PricedConversion{needed->kind, collectives_.price(needed->kind, mesh_.group(axis), bytes)};
+}
+
+double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
+                                    AxisLayout from, AxisLayout to) const
+{
+    const auto priced = conversion(tensor, axis, producer, from, to);
+    return priced ? priced->price.seconds() : 0.0;
+}
+
+CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStrategy& strategy) const
+{
+    const CoarseNode& node = coarse_.node(id);
+    const NodeFacts& facts = nodeFacts_[id.index()];
+    const Divisors div = divisorsOf(node.kind, strategy);
+    StrategyTerms terms;
+    const double flopsPerSecond = cluster_.gpu.peakFlopsPerSecond * cluster_.gpu.achievableFraction;
+    terms.computeSeconds =
+        (3.0 * facts.flops / flopsPerSecond + 3.0 * facts.memoryBoundBytes / cluster_.gpu.hbmBytesPerSecond) /
+        div.compute;
+    const double localParameters = facts.parameterElements / div.weights;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_.axis(a).size <= 1)
+            continue;
+        // Bandwidth term per byte, read off a large message where latency is negligible.
+        constexpr double kReferenceBytes = 1e12;
+        const double perByte =
+            collectives_.price(CollectiveKind::AllReduce, mesh_.group(a), kReferenceBytes).seconds() / kReferenceBytes;
+        terms.gradientSyncSeconds += perByte * localParameters * dtypeBytes_;
+    }
+    double activations = 0;
+    for (const auto& saved : facts.savedActivations)
+        activations += saved.second;
+    terms.memoryBytes = localParameters * (2 * dtypeBytes_ + optimizerStateBytesPerParameter(workload_.optimizer) /
+                                                                (workload_.zero1 ? div.data : 1.0)) +
+                        activations / div.input;
+    return terms;
+}
+
 PlanEvaluation CostModel::evaluate(const Plan& plan) const
 {
     validatePlan(plan, coarse_);
@@ -286,44 +361,27 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     for (const CoarseNode& node : coarse_.nodes) {
         const NodeStrategy& strategy = plan.strategy(node.id);
         const NodeFacts& facts = nodeFacts_[node.id.index()];
-        double computeDiv = 1;
-        double weightDiv = 1;
-        double dataDiv = 1;
-        double inputDiv = 1;
-        double outputDiv = 1;
-        for (std::size_t a = 0; a < axisCount; ++a) {
-            const AxisSplit split = strategy.axes[a];
-            if (split != AxisSplit::None)
-                computeDiv *= axisSize[a];
-            if (splitsWeights(split) || split == AxisSplit::Hidden)
-                weightDiv *= axisSize[a];
-            if (synchronizesGradients(split))
-                dataDiv *= axisSize[a];
-            if (isSharded(requiredInputLayout(node.kind, split)))
-                inputDiv *= axisSize[a];
-            if (isSharded(outputLayout(split)))
-                outputDiv *= axisSize[a];
-        }
+        const Divisors div = divisorsOf(node.kind, strategy);
         // Compute, op by op: the anchor's flops and every op's memory traffic.
         for (const OpId id : node.ops) {
             const OpFacts& op = opFacts_[id.index()];
             result.perOp[id.index()].time.computeSeconds +=
                 (3.0 * op.flops / flopsPerSecond + 3.0 * op.memoryBoundBytes / cluster_.gpu.hbmBytesPerSecond) /
-                computeDiv;
+                div.compute;
         }
         CostBreakdown& own = result.perOp[facts.costOp.index()];
-        const double localParameters = facts.parameterElements / weightDiv;
+        const double localParameters = facts.parameterElements / div.weights;
         own.memory.parameters += localParameters * dtypeBytes_;
         own.memory.gradients += localParameters * dtypeBytes_;
-        own.memory.optimizerStates += localParameters * optimizerBytes / (workload_.zero1 ? dataDiv : 1.0);
+        own.memory.optimizerStates += localParameters * optimizerBytes / (workload_.zero1 ? div.data : 1.0);
         for (const auto& [tensor, bytes] : facts.savedActivations) {
             if (!saved[tensor.index()]) {
                 saved[tensor.index()] = true;
-                own.memory.activations += bytes / inputDiv;
+                own.memory.activations += bytes / div.input;
             }
         }
-        if (facts.transientBytes / outputDiv > largestTransient) {
-            largestTransient = facts.transientBytes / outputDiv;
+        if (facts.transientBytes / div.output > largestTransient) {
+            largestTransient = facts.transientBytes / div.output;
             transientOp = facts.costOp;
         }
         for (std::size_t a = 0; a < axisCount; ++a) {
@@ -352,20 +410,10 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         for (std::size_t a = 0; a < axisCount; ++a) {
             if (axisSize[a] <= 1)
                 continue;
-            double otherDiv = 1;
-            for (std::size_t b = 0; b < axisCount; ++b) {
-                if (b != a && isSharded(outputLayout(producer.axes[b])))
-                    otherDiv *= axisSize[b];
-            }
-            const double full = tensor.bytes / otherDiv;
             const AxisLayout produced = outputLayout(producer.axes[a]);
             auto charge = [&](AxisLayout from, AxisLayout to, OpId at) {
-                const std::optional<Conversion> conversion = conversionBetween(from, to);
-                if (!conversion)
-                    return;
-                const double bytes = conversion->perShard ? full / axisSize[a] : full;
-                addCollective(result.perOp[at.index()].time, conversion->kind, a,
-                              collectives_.price(conversion->kind, mesh_.group(a), bytes));
+                if (const auto priced = conversion(tensor, a, producer, from, to))
+                    addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price);
             };
             std::vector<AxisLayout> forward;
             std::vector<AxisLayout> backward;

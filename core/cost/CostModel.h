@@ -8,6 +8,7 @@
 #include "fold/FamilyTable.h"
 #include "plan/Plan.h"
 
+#include <optional>
 #include <vector>
 
 namespace tapestry {
@@ -41,6 +42,32 @@ public:
     // Throws Error(InvalidPlan) if the plan does not fit the coarse graph or the mesh.
     [[nodiscard]] PlanEvaluation evaluate(const Plan& plan) const;
 
+    // A tensor leaving its producer's coarse node.
+    struct CrossingTensor {
+        double bytes = 0;
+        bool carriesGradient = false;
+        CoarseNodeId producer;
+        OpId producerOp;
+        std::vector<std::pair<CoarseNodeId, OpId>> consumers;  // distinct nodes, first reading op
+    };
+
+    // The terms evaluate() adds up, for searchers that price choices one by one.
+    struct StrategyTerms {
+        double computeSeconds = 0;
+        // Gradient synchronization, linearized: the bandwidth term of this node's share
+        // of the bucketed all-reduce (evaluate() adds the per-axis latency once).
+        double gradientSyncSeconds = 0;
+        // Parameters, gradients, optimizer states and saved activations; activations
+        // shared with another node are counted here for both (an upper bound).
+        double memoryBytes = 0;
+    };
+    [[nodiscard]] StrategyTerms strategyTerms(CoarseNodeId node, const NodeStrategy& strategy) const;
+    [[nodiscard]] const std::vector<CrossingTensor>& crossingTensors() const { return crossing_; }
+    // Time of converting `tensor` from `from` to `to` along `axis` when its producer
+    // uses `producer` (which fixes how the other axes shard it). Zero if no collective.
+    [[nodiscard]] double conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
+                                           AxisLayout from, AxisLayout to) const;
+
     [[nodiscard]] const ShapeBinder& shapes() const { return binder_; }
     [[nodiscard]] const DeviceMesh& mesh() const { return mesh_; }
 
@@ -62,14 +89,22 @@ private:
         double flops = 0;
         double memoryBoundBytes = 0;
     };
-    // A tensor leaving its producer's coarse node.
-    struct CrossingTensor {
-        double bytes = 0;
-        bool carriesGradient = false;
-        CoarseNodeId producer;
-        OpId producerOp;
-        std::vector<std::pair<CoarseNodeId, OpId>> consumers;  // distinct nodes, first reading op
+    // How a strategy divides a node's work and data.
+    struct Divisors {
+        double compute = 1;  // every split axis
+        double weights = 1;  // axes that shard the weights
+        double data = 1;     // axes over which the weights are replicated and gradients summed
+        double input = 1;    // axes that shard the node's activation input
+        double output = 1;   // axes that shard its output
     };
+    [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const;
+    struct PricedConversion {
+        CollectiveKind kind;
+        CollectiveBreakdown price;
+    };
+    [[nodiscard]] std::optional<PricedConversion> conversion(const CrossingTensor& tensor, std::size_t axis,
+                                                             const NodeStrategy& producer, AxisLayout from,
+                                                             AxisLayout to) const;
 
     void computeOpFacts();
     void computeNodeFacts();

@@ -12,7 +12,7 @@ packages=(
   libgl-dev libvulkan-dev libxkbcommon-dev
   # graph layout, model format, history, exact solver
   libgraphviz-dev libonnx-dev libprotobuf-dev protobuf-compiler
-  libsqlite3-dev coinor-libcbc-dev
+  libsqlite3-dev coinor-libcbc-dev zlib1g-dev
   # GUI tests and screenshots under a real X server
   xvfb xauth fonts-dejavu-core fonts-noto-cjk
 )

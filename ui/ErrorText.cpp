@@ -26,6 +26,9 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::InvalidMesh: return tr("The device mesh is not valid.");
     case ErrorCode::InvalidNcclTestsLog: return tr("The file is not an nccl-tests log that Tapestry can read.");
     case ErrorCode::InvalidPlan: return tr("The plan does not fit this model or mesh.");
+    case ErrorCode::InvalidShardingProblem: return tr("The file is not a valid sharding problem.");
+    case ErrorCode::InfeasibleProblem:
+        return tr("No choice of strategies fits the memory limit; the problem has no solution.");
     }
     return tr("An unknown error occurred.");
 }

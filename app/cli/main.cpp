@@ -25,6 +25,10 @@ constexpr const char* kUsage =
     "           --plan dp|megatron|megatron-sp [--batch N --seq L] [--zero1] [--json]\n"
     "      price a plan for one training step: time per device by compute,\n"
     "      collective, mesh axis and link class; memory by category\n"
+    "  solve FILE [--time-limit S] [--seed N] [--threads N] [--json]\n"
+    "      choose one strategy per node of a sharding problem in the IOPDDL\n"
+    "      contest format (JSON, plain or gzip) within the memory limit; progress\n"
+    "      on stderr, the solution [s0, s1, ...] as the last line\n"
     "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
     "      write a reference architecture as ONNX (shapes only, no weights);\n"
     "      `tapestry-cli synth --list` shows the presets and size flags\n"
@@ -50,6 +54,8 @@ int main(int argc, char** argv)
             return tapestry::cli::runFold(args);
         if (command == "synth")
             return tapestry::cli::runSynth(args);
+        if (command == "solve")
+            return tapestry::cli::runSolve(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::fputs(kUsage, stdout);
             return 0;

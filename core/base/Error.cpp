@@ -22,6 +22,8 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::InvalidMesh: return "invalid-mesh";
     case ErrorCode::InvalidNcclTestsLog: return "invalid-nccl-tests-log";
     case ErrorCode::InvalidPlan: return "invalid-plan";
+    case ErrorCode::InvalidShardingProblem: return "invalid-sharding-problem";
+    case ErrorCode::InfeasibleProblem: return "infeasible-problem";
     }
     return "unknown";
 }

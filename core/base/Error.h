@@ -25,6 +25,8 @@ enum class ErrorCode {
     InvalidMesh,
     InvalidNcclTestsLog,
     InvalidPlan,
+    InvalidShardingProblem,
+    InfeasibleProblem,
 };
 
 [[nodiscard]] const char* errorCodeName(ErrorCode code);

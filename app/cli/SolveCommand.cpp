@@ -1,0 +1,92 @@
+// `tapestry-cli solve FILE [--time-limit S] [--seed N] [--json]`: the general solver on
+// a problem in the IOPDDL contest format. Progress goes to stderr; the last line on
+// stdout is the solution as the contest prints it, `[s0, s1, ...]`.
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/Formatting.h"
+
+#include "base/Error.h"
+#include "iopddl/IopddlReader.h"
+#include "solver/ShardingSolver.h"
+#include "solver/SolutionEvaluator.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace tapestry::cli {
+
+namespace {
+
+double parseSeconds(const std::string& text)
+{
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || !(value > 0))
+        throw Error(ErrorCode::InvalidArgument, {}, "--time-limit needs a positive number of seconds, not '" + text + "'");
+    return value;
+}
+
+std::string solutionLine(const Assignment& assignment)
+{
+    std::string line = "[";
+    for (std::size_t i = 0; i < assignment.size(); ++i) {
+        if (i > 0)
+            line += ", ";
+        line += std::to_string(assignment[i]);
+    }
+    return line + "]";
+}
+
+}  // namespace
+
+int runSolve(const std::vector<std::string>& args)
+{
+    const CommandLine line(args, {"json"});
+    line.rejectUnknown({"time-limit", "seed", "json", "threads"});
+    if (line.positionals().size() != 1)
+        throw Error(ErrorCode::InvalidArgument, {}, "solve needs exactly one problem file");
+    const std::string& file = line.positionals().front();
+
+    SolverOptions options;
+    if (const auto limit = line.option("time-limit"))
+        options.timeLimitSeconds = parseSeconds(*limit);
+    if (const auto seed = line.option("seed"))
+        options.seed = parseCount(*seed, "--seed");
+    if (const auto threads = line.option("threads"))
+        options.threads = static_cast<int>(parseCount(*threads, "--threads"));
+
+    const auto start = std::chrono::steady_clock::now();
+    const ShardingProblem problem = readIopddlFile(file);
+    const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "%s: %zu nodes, %zu edges, read in %.2f s\n", file.c_str(), problem.nodes.size(),
+                 problem.edges.size(), loadSeconds);
+    // The contest's limit covers reading too.
+    options.timeLimitSeconds = std::max(0.1, options.timeLimitSeconds - loadSeconds - 0.5);
+    options.progress = [&](double seconds, CostSum cost) {
+        std::fprintf(stderr, "%8.2f s  cost %s\n", seconds + loadSeconds, costToString(cost).c_str());
+    };
+    const SolverResult result = solveShardingProblem(problem, options);
+    const SolutionEvaluation check = evaluateSolution(problem, result.assignment);
+    std::fprintf(stderr, "reduced to %zu nodes, %zu edges (%d nodes eliminated, %d strategies dominated)\n",
+                 result.reducedNodes, result.reducedEdges, result.reduction.eliminatedNodes,
+                 result.reduction.removedStrategies);
+
+    if (line.hasFlag("json")) {
+        std::printf("{\"file\": \"%s\", \"nodes\": %zu, \"edges\": %zu, \"cost\": %s, \"feasible\": %s, "
+                    "\"peak_usage\": %lld, \"proven_optimal\": %s}\n",
+                    file.c_str(), problem.nodes.size(), problem.edges.size(), costToString(check.cost).c_str(),
+                    check.feasible ? "true" : "false", static_cast<long long>(check.peakUsage),
+                    result.provenOptimal ? "true" : "false");
+    } else {
+        std::printf("cost %s, %s, peak usage %lld%s\n", costToString(check.cost).c_str(),
+                    check.feasible ? "feasible" : "INFEASIBLE", static_cast<long long>(check.peakUsage),
+                    result.provenOptimal ? ", proven optimal" : "");
+    }
+    std::printf("%s\n", solutionLine(result.assignment).c_str());
+    return check.feasible ? 0 : 1;
+}
+
+}  // namespace tapestry::cli

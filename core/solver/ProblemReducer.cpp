@@ -1,0 +1,338 @@
+#include "solver/ProblemReducer.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace tapestry {
+
+namespace {
+
+std::int64_t capped(std::int64_t value)
+{
+    return std::min(value, kCostCap);
+}
+
+// Both operands are <= kCostCap, so the sum cannot overflow.
+std::int64_t add(std::int64_t a, std::int64_t b)
+{
+    return std::min(a + b, kCostCap);
+}
+
+// A degree-2 elimination builds an |S(j)| x |S(k)| table in |S(i)| |S(j)| |S(k)| steps.
+constexpr std::int64_t kMaxFoldWork = 4'000'000;
+constexpr std::int64_t kMaxFoldCells = 40'000;
+
+}  // namespace
+
+ProblemReducer::ProblemReducer(const ShardingProblem& problem) : problem_(problem)
+{
+    nodes_.resize(problem.nodes.size());
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+        WorkNode& node = nodes_[i];
+        for (const std::int64_t cost : problem.nodes[i].costs)
+            node.costs.push_back(capped(cost));
+        node.usages = problem.nodes[i].usages;
+        node.original.resize(node.costs.size());
+        for (std::size_t s = 0; s < node.original.size(); ++s)
+            node.original[s] = static_cast<int>(s);
+    }
+    mergeParallelEdges();
+
+    // Passes until nothing changes: an elimination can make a strategy dominated and a
+    // removed strategy can make usages equal (so the node becomes eliminable).
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (nodes_[i].alive)
+                changed |= eliminate(static_cast<int>(i));
+        for (std::size_t i = 0; i < nodes_.size(); ++i)
+            if (nodes_[i].alive)
+                changed |= removeDominated(static_cast<int>(i));
+    }
+    build();
+}
+
+bool ProblemReducer::memoryFree(int node) const
+{
+    const WorkNode& n = nodes_[static_cast<std::size_t>(node)];
+    if (!problem_.usageLimit || !problem_.nodes[static_cast<std::size_t>(node)].usesMemory())
+        return true;
+    return std::all_of(n.usages.begin(), n.usages.end(), [&](std::int64_t u) { return u == n.usages.front(); });
+}
+
+std::int64_t ProblemReducer::edgeCost(const WorkEdge& edge, int from, int sFrom, int sOther) const
+{
+    if (edge.u == from)
+        return edge.costs[static_cast<std::size_t>(sFrom) * nodes_[static_cast<std::size_t>(edge.v)].costs.size()
+                          + static_cast<std::size_t>(sOther)];
+    return edge.costs[static_cast<std::size_t>(sOther) * nodes_[static_cast<std::size_t>(edge.v)].costs.size()
+                      + static_cast<std::size_t>(sFrom)];
+}
+
+int ProblemReducer::findEdge(int a, int b) const
+{
+    for (const int e : nodes_[static_cast<std::size_t>(a)].edges)
+        if (other(edges_[static_cast<std::size_t>(e)], a) == b)
+            return e;
+    return -1;
+}
+
+void ProblemReducer::detach(int edge)
+{
+    WorkEdge& e = edges_[static_cast<std::size_t>(edge)];
+    e.alive = false;
+    for (const int end : {e.u, e.v}) {
+        auto& list = nodes_[static_cast<std::size_t>(end)].edges;
+        list.erase(std::find(list.begin(), list.end(), edge));
+    }
+}
+
+void ProblemReducer::mergeParallelEdges()
+{
+    std::map<std::pair<int, int>, int> byPair;
+    for (const ProblemEdge& edge : problem_.edges) {
+        const auto key = std::minmax(edge.u, edge.v);
+        const auto [it, fresh] = byPair.emplace(key, static_cast<int>(edges_.size()));
+        if (fresh) {
+            WorkEdge work{edge.u, edge.v, {}, true};
+            work.costs.reserve(edge.costs.size());
+            for (const std::int64_t cost : edge.costs)
+                work.costs.push_back(capped(cost));
+            edges_.push_back(std::move(work));
+            nodes_[static_cast<std::size_t>(edge.u)].edges.push_back(it->second);
+            nodes_[static_cast<std::size_t>(edge.v)].edges.push_back(it->second);
+            continue;
+        }
+        WorkEdge& target = edges_[static_cast<std::size_t>(it->second)];
+        const std::size_t columns = problem_.nodes[static_cast<std::size_t>(edge.v)].costs.size();
+        const std::size_t rows = problem_.nodes[static_cast<std::size_t>(edge.u)].costs.size();
+        for (std::size_t a = 0; a < rows; ++a)
+            for (std::size_t b = 0; b < columns; ++b) {
+                // The merged edge may run the other way round.
+                const std::size_t cell = target.u == edge.u ? a * columns + b : b * rows + a;
+                target.costs[cell] = add(target.costs[cell], capped(edge.costs[a * columns + b]));
+            }
+        ++stats_.mergedEdges;
+    }
+}
+
+bool ProblemReducer::eliminate(int node)
+{
+    if (!memoryFree(node))
+        return false;
+    WorkNode& n = nodes_[static_cast<std::size_t>(node)];
+    const auto count = n.costs.size();
+    const std::size_t degree = n.edges.size();
+    Elimination record;
+    record.node = node;
+
+    if (count == 1 || degree == 0) {
+        // Each neighbour's cost gains the edge row at this node's (single) choice;
+        // with no neighbours the best strategy is plainly the cheapest.
+        const auto best = static_cast<std::size_t>(std::min_element(n.costs.begin(), n.costs.end()) - n.costs.begin());
+        if (count > 1 && degree > 0)
+            return false;
+        offset_ += n.costs[best];
+        for (const int e : std::vector<int>(n.edges)) {
+            const WorkEdge& edge = edges_[static_cast<std::size_t>(e)];
+            WorkNode& neighbour = nodes_[static_cast<std::size_t>(other(edge, node))];
+            for (std::size_t s = 0; s < neighbour.costs.size(); ++s)
+                neighbour.costs[s] = add(neighbour.costs[s], edgeCost(edge, node, 0, static_cast<int>(s)));
+            detach(e);
+        }
+        record.choice = {n.original[best]};
+    } else if (degree == 1) {
+        const int e = n.edges.front();
+        const WorkEdge& edge = edges_[static_cast<std::size_t>(e)];
+        record.first = other(edge, node);
+        WorkNode& neighbour = nodes_[static_cast<std::size_t>(record.first)];
+        record.choice.assign(problem_.nodes[static_cast<std::size_t>(record.first)].costs.size(), -1);
+        for (std::size_t t = 0; t < neighbour.costs.size(); ++t) {
+            std::int64_t best = kCostCap + 1;
+            int choice = 0;
+            for (std::size_t s = 0; s < count; ++s) {
+                const std::int64_t value = add(n.costs[s], edgeCost(edge, node, static_cast<int>(s), static_cast<int>(t)));
+                if (value < best) {
+                    best = value;
+                    choice = static_cast<int>(s);
+                }
+            }
+            neighbour.costs[t] = add(neighbour.costs[t], best);
+            record.choice[static_cast<std::size_t>(neighbour.original[t])] = n.original[static_cast<std::size_t>(choice)];
+        }
+        detach(e);
+    } else if (degree == 2) {
+        const int e1 = n.edges[0];
+        const int e2 = n.edges[1];
+        const int j = other(edges_[static_cast<std::size_t>(e1)], node);
+        const int k = other(edges_[static_cast<std::size_t>(e2)], node);
+        const auto sj = nodes_[static_cast<std::size_t>(j)].costs.size();
+        const auto sk = nodes_[static_cast<std::size_t>(k)].costs.size();
+        if (static_cast<std::int64_t>(sj * sk) > kMaxFoldCells
+            || static_cast<std::int64_t>(sj * sk * count) > kMaxFoldWork)
+            return false;
+        record.first = j;
+        record.second = k;
+        record.secondCount = problem_.nodes[static_cast<std::size_t>(k)].strategyCount();
+        record.choice.assign(problem_.nodes[static_cast<std::size_t>(j)].costs.size()
+                                 * static_cast<std::size_t>(record.secondCount),
+                             -1);
+        std::vector<std::int64_t> table(sj * sk);
+        const WorkEdge& a = edges_[static_cast<std::size_t>(e1)];
+        const WorkEdge& b = edges_[static_cast<std::size_t>(e2)];
+        for (std::size_t x = 0; x < sj; ++x)
+            for (std::size_t y = 0; y < sk; ++y) {
+                std::int64_t best = kCostCap + 1;
+                int choice = 0;
+                for (std::size_t s = 0; s < count; ++s) {
+                    const std::int64_t value =
+                        add(add(n.costs[s], edgeCost(a, node, static_cast<int>(s), static_cast<int>(x))),
+                            edgeCost(b, node, static_cast<int>(s), static_cast<int>(y)));
+                    if (value < best) {
+                        best = value;
+                        choice = static_cast<int>(s);
+                    }
+                }
+                table[x * sk + y] = best;
+                const auto oj = static_cast<std::size_t>(nodes_[static_cast<std::size_t>(j)].original[x]);
+                const auto ok = static_cast<std::size_t>(nodes_[static_cast<std::size_t>(k)].original[y]);
+                record.choice[oj * static_cast<std::size_t>(record.secondCount) + ok] =
+                    n.original[static_cast<std::size_t>(choice)];
+            }
+        detach(e1);
+        detach(e2);
+        if (const int existing = findEdge(j, k); existing >= 0) {
+            WorkEdge& edge = edges_[static_cast<std::size_t>(existing)];
+            for (std::size_t x = 0; x < sj; ++x)
+                for (std::size_t y = 0; y < sk; ++y) {
+                    const std::size_t cell = edge.u == j ? x * sk + y : y * sj + x;
+                    edge.costs[cell] = add(edge.costs[cell], table[x * sk + y]);
+                }
+            ++stats_.mergedEdges;
+        } else {
+            edges_.push_back(WorkEdge{j, k, std::move(table), true});
+            const int id = static_cast<int>(edges_.size()) - 1;
+            nodes_[static_cast<std::size_t>(j)].edges.push_back(id);
+            nodes_[static_cast<std::size_t>(k)].edges.push_back(id);
+        }
+    } else {
+        return false;
+    }
+    n.alive = false;
+    eliminations_.push_back(std::move(record));
+    ++stats_.eliminatedNodes;
+    return true;
+}
+
+bool ProblemReducer::removeDominated(int node)
+{
+    WorkNode& n = nodes_[static_cast<std::size_t>(node)];
+    const std::size_t count = n.costs.size();
+    if (count < 2)
+        return false;
+    const bool usageMatters = problem_.usageLimit && problem_.nodes[static_cast<std::size_t>(node)].usesMemory();
+    // keep[a] turns false when some kept b is never worse than a (ties go to the lower
+    // index, so of two identical strategies exactly one survives).
+    std::vector<char> keep(count, 1);
+    auto noWorse = [&](std::size_t b, std::size_t a) {
+        if (n.costs[b] > n.costs[a] || (usageMatters && n.usages[b] > n.usages[a]))
+            return false;
+        for (const int e : n.edges) {
+            const WorkEdge& edge = edges_[static_cast<std::size_t>(e)];
+            const auto others = nodes_[static_cast<std::size_t>(other(edge, node))].costs.size();
+            for (std::size_t t = 0; t < others; ++t)
+                if (edgeCost(edge, node, static_cast<int>(b), static_cast<int>(t))
+                    > edgeCost(edge, node, static_cast<int>(a), static_cast<int>(t)))
+                    return false;
+        }
+        return true;
+    };
+    bool removed = false;
+    for (std::size_t a = 0; a < count; ++a)
+        for (std::size_t b = 0; b < count && keep[a]; ++b)
+            if (b != a && keep[b] && noWorse(b, a) && (b < a || !noWorse(a, b))) {
+                keep[a] = 0;
+                removed = true;
+            }
+    if (!removed)
+        return false;
+
+    std::vector<int> index(count, -1);
+    WorkNode kept;
+    for (std::size_t s = 0; s < count; ++s)
+        if (keep[s]) {
+            index[s] = static_cast<int>(kept.costs.size());
+            kept.costs.push_back(n.costs[s]);
+            kept.usages.push_back(n.usages[s]);
+            kept.original.push_back(n.original[s]);
+        }
+    stats_.removedStrategies += static_cast<int>(count - kept.costs.size());
+    for (const int e : n.edges) {
+        WorkEdge& edge = edges_[static_cast<std::size_t>(e)];
+        const std::size_t rows = nodes_[static_cast<std::size_t>(edge.u)].costs.size();
+        const std::size_t columns = nodes_[static_cast<std::size_t>(edge.v)].costs.size();
+        std::vector<std::int64_t> costs;
+        for (std::size_t a = 0; a < rows; ++a)
+            for (std::size_t b = 0; b < columns; ++b)
+                if ((edge.u == node && keep[a]) || (edge.v == node && keep[b]))
+                    costs.push_back(edge.costs[a * columns + b]);
+        edge.costs = std::move(costs);
+    }
+    n.costs = std::move(kept.costs);
+    n.usages = std::move(kept.usages);
+    n.original = std::move(kept.original);
+    return true;
+}
+
+void ProblemReducer::build()
+{
+    reduced_.name = problem_.name;
+    reduced_.usageLimit = problem_.usageLimit;
+    std::vector<int> newIndex(nodes_.size(), -1);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+        if (!nodes_[i].alive)
+            continue;
+        newIndex[i] = static_cast<int>(reduced_.nodes.size());
+        reducedToOriginal_.push_back(static_cast<int>(i));
+        const ProblemNode& source = problem_.nodes[i];
+        reduced_.nodes.push_back(ProblemNode{source.lo, source.hi, nodes_[i].costs, nodes_[i].usages});
+    }
+    for (const WorkEdge& edge : edges_)
+        if (edge.alive)
+            reduced_.edges.push_back(ProblemEdge{newIndex[static_cast<std::size_t>(edge.u)],
+                                                 newIndex[static_cast<std::size_t>(edge.v)], edge.costs});
+    // Eliminated nodes still hold memory at their fixed usage.
+    for (const Elimination& record : eliminations_) {
+        const ProblemNode& source = problem_.nodes[static_cast<std::size_t>(record.node)];
+        const std::int64_t usage = nodes_[static_cast<std::size_t>(record.node)].usages.front();
+        if (problem_.usageLimit && source.usesMemory() && usage > 0) {
+            reduced_.nodes.push_back(ProblemNode{source.lo, source.hi, {0}, {usage}});
+            reducedToOriginal_.push_back(-1);
+        }
+    }
+}
+
+Assignment ProblemReducer::expand(const Assignment& reducedAssignment) const
+{
+    Assignment original(problem_.nodes.size(), -1);
+    for (std::size_t r = 0; r < reducedAssignment.size(); ++r) {
+        const int node = reducedToOriginal_[r];
+        if (node >= 0)
+            original[static_cast<std::size_t>(node)] =
+                nodes_[static_cast<std::size_t>(node)].original[static_cast<std::size_t>(reducedAssignment[r])];
+    }
+    // Later eliminations only depend on nodes that outlived them.
+    for (auto it = eliminations_.rbegin(); it != eliminations_.rend(); ++it) {
+        std::size_t cell = 0;
+        if (it->first >= 0)
+            cell = static_cast<std::size_t>(original[static_cast<std::size_t>(it->first)]);
+        if (it->second >= 0)
+            cell = cell * static_cast<std::size_t>(it->secondCount)
+                   + static_cast<std::size_t>(original[static_cast<std::size_t>(it->second)]);
+        original[static_cast<std::size_t>(it->node)] = it->choice[cell];
+    }
+    return original;
+}
+
+}  // namespace tapestry

@@ -72,7 +72,7 @@ QString GraphNodeDetails::html(const FoldedModel& folded, const ViewNodeRef& ref
         }
         html += u"</table><table>" + opRows(graph, node.ops) + u"</table>";
         if (node.ops.size() > kMaxRows)
-            html += tr("… and %n more ops", nullptr, static_cast<int>(node.ops.size() - kMaxRows));
+            html += tr("… and %L1 more ops").arg(node.ops.size() - kMaxRows);
         break;
     }
     case ViewNodeRef::Kind::Family: {

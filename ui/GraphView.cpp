@@ -9,6 +9,7 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tapestry {
@@ -56,7 +57,11 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent)
     connect(scene_, &QGraphicsScene::selectionChanged, this, [this] { emit selectedNodeChanged(selectedNode()); });
 }
 
-GraphView::~GraphView() = default;
+GraphView::~GraphView()
+{
+    // Deleting a selected item changes the selection: no one may hear of it any more.
+    disconnect(scene_, nullptr, this, nullptr);
+}
 
 void GraphView::clear()
 {
@@ -207,7 +212,11 @@ void GraphView::fitToView()
     // readable, and start at the top.
     const double scale = std::min(std::max(fitWidth, kMinReadableScale), kMaxFitScale);
     setTransform(QTransform::fromScale(scale, scale));
-    centerOn(scene.center().x(), scene.top() + viewport()->height() / scale / 2);
+    // Horizontally on the first box: where reading starts.
+    const auto top = std::min_element(nodes_.begin(), nodes_.end(),
+                                      [](const GraphNodeItem* a, const GraphNodeItem* b) { return a->y() < b->y(); });
+    const double x = top == nodes_.end() ? scene.center().x() : (*top)->x();
+    centerOn(x, scene.top() + viewport()->height() / scale / 2);
 }
 
 void GraphView::zoomBy(double factor)

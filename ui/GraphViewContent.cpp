@@ -8,6 +8,9 @@
 
 #include <QFontMetricsF>
 
+#include <algorithm>
+#include <limits>
+
 namespace tapestry {
 
 namespace {
@@ -16,6 +19,27 @@ constexpr double kPaddingX = 18;
 constexpr double kPaddingY = 10;
 constexpr double kMinWidth = 64;
 constexpr double kMinHeight = 30;
+// A node feeding more boxes than this (an attention mask or position ids read by every
+// layer) keeps only its edge to the first consumer, plus a note: long edges across the
+// whole graph make `dot` take a minute instead of a second and read as noise.
+constexpr std::size_t kMaxDrawnFanOut = 8;
+
+void summarizeBroadcasts(LayoutGraph& graph)
+{
+    std::vector<std::size_t> fanOut(graph.nodes.size());
+    std::vector<std::size_t> firstConsumer(graph.nodes.size(), std::numeric_limits<std::size_t>::max());
+    for (const LayoutEdge& edge : graph.edges) {
+        ++fanOut[edge.from];
+        firstConsumer[edge.from] = std::min(firstConsumer[edge.from], edge.to);
+    }
+    std::erase_if(graph.edges, [&](const LayoutEdge& edge) {
+        return fanOut[edge.from] > kMaxDrawnFanOut && edge.to != firstConsumer[edge.from];
+    });
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (fanOut[i] > kMaxDrawnFanOut)
+            graph.nodes[i].label += "\n" + GraphViewContent::tr("→ %1 more consumers").arg(fanOut[i] - 1).toStdString();
+    }
+}
 
 template <class Id>
 std::set<Id> idsOf(const std::set<std::size_t>& indices)
@@ -43,8 +67,9 @@ GraphViewContent scopeContent(const LoadedModel& model, const std::set<std::size
         if (item.scope.isValid()) {
             const ScopeNode& scope = model.scopes.node(item.scope);
             ref = {ViewNodeRef::Kind::Scope, item.scope.index(), 0, scope.parent.index()};
-            node.label = GraphViewContent::tr("%1\n%n ops", nullptr, static_cast<int>(scope.totalOpCount))
-                             .arg(QString::fromStdString(scope.name))
+            const QString name = QString::fromStdString(scope.name);
+            node.label = (scope.totalOpCount == 1 ? GraphViewContent::tr("%1\n1 op").arg(name)
+                                                  : GraphViewContent::tr("%1\n%L2 ops").arg(name).arg(scope.totalOpCount))
                              .toStdString();
         } else {
             ref = {ViewNodeRef::Kind::Op, item.op.index(), 0, scopeOfOp[item.op.index()]};
@@ -72,8 +97,9 @@ GraphViewContent foldedContent(const FoldedModel& folded, const std::set<std::si
                 ops += folded.coarse.node(id).ops.size();
             // The multiplicity goes to the badge; the label says what one instance holds.
             content.graph.nodes[i].label =
-                GraphViewContent::tr("%1\n%n anchors, %2 ops each", nullptr, static_cast<int>(family.anchors.size()))
+                GraphViewContent::tr("%1\n%2 anchors, %3 ops each")
                     .arg(QString::fromStdString(family.name))
+                    .arg(family.anchors.size())
                     .arg(ops)
                     .toStdString();
             content.refs.push_back({ViewNodeRef::Kind::Family, node.family.index(), family.multiplicity(), collapses});
@@ -105,6 +131,7 @@ GraphViewContent GraphViewContent::build(GraphViewKind kind, const FoldedModel& 
     case GraphViewKind::Folded: content = foldedContent(folded, expanded); break;
     }
     content.kind = kind;
+    summarizeBroadcasts(content.graph);
     // Graphviz would size boxes with its own font metrics; fixed sizes measured here make
     // the drawn text fit its box exactly.
     const QFontMetricsF metrics(font);

@@ -2,6 +2,7 @@
 
 #include "ErrorText.h"
 #include "FoldedModel.h"
+#include "LoadedModel.h"
 #include "GraphLegend.h"
 #include "GraphNodeDetails.h"
 #include "GraphNodeItem.h"
@@ -12,6 +13,8 @@
 #include "layout/GraphvizLayout.h"
 
 #include <QElapsedTimer>
+
+#include <algorithm>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -171,6 +174,16 @@ void GraphViewPane::setFoldedModel(std::shared_ptr<const FoldedModel> folded)
     matches_->clear();
     laidOut_ = false;
     shown_ = false;
+    if (kind_ == GraphViewKind::Scope && folded_) {
+        // A view of one or two boxes ("model", "lm_head") says nothing: open the largest.
+        const ScopeTree& scopes = folded_->model->scopes;
+        const ScopeNode& root = scopes.node(scopes.root());
+        const auto largest = std::max_element(root.children.begin(), root.children.end(), [&](ScopeNodeId a, ScopeNodeId b) {
+            return scopes.node(a).totalOpCount < scopes.node(b).totalOpCount;
+        });
+        if (root.children.size() + root.ops.size() < 4 && largest != root.children.end())
+            expanded_.insert(largest->index());
+    }
     finishedJob_ = ++latestJob_;  // results of jobs for the previous model are dropped
     pages_->setCurrentIndex(0);
     setStatus({}, false);
@@ -183,11 +196,11 @@ void GraphViewPane::activate()
     laidOut_ = true;
     if (kind_ == GraphViewKind::Coarse && folded_->coarse.nodes.size() > kMaxLaidOutNodes) {
         const int count = static_cast<int>(folded_->coarse.nodes.size());
-        showMessage(tr("The coarse graph has %n nodes: too many to lay out as a readable drawing. "
-                       "The folded view shows the same graph with each repeated block drawn once.",
-                       nullptr, count),
+        showMessage(tr("The coarse graph has %L1 nodes: too many to lay out as a readable drawing. "
+                       "The folded view shows the same graph with each repeated block drawn once.")
+                        .arg(count),
                     true);
-        setStatus(tr("%n coarse nodes", nullptr, count), false);
+        setStatus(tr("%L1 coarse nodes").arg(count), false);
         shown_ = true;
         emit contentShown();
         return;
@@ -243,7 +256,7 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
         GraphViewContent::build(kind_, *folded_, expanded_, GraphView::boxFont()));
     const int count = static_cast<int>(content->graph.nodes.size());
     const JobId job = ++latestJob_;
-    setStatus(tr("Laying out %n nodes…", nullptr, count), true);
+    setStatus(tr("Laying out %L1 nodes…").arg(count), true);
     QtConcurrent::run([content]() {
         LayoutOutcome outcome;
         QElapsedTimer timer;
@@ -281,7 +294,7 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
             pages_->setCurrentIndex(0);
             search();
             details_->clear();
-            setStatus(tr("%n boxes, laid out in %1 ms", nullptr, count).arg(outcome.milliseconds), false);
+            setStatus(tr("%L1 boxes, laid out in %L2 ms").arg(count).arg(outcome.milliseconds), false);
         }
         shown_ = true;
         emit contentShown();
@@ -314,7 +327,10 @@ void GraphViewPane::search()
 {
     const QString text = search_->text();
     const int count = view_->highlightMatches(text);
-    matches_->setText(text.trimmed().isEmpty() ? QString() : tr("%n matches", nullptr, count));
+    if (text.trimmed().isEmpty())
+        matches_->clear();
+    else
+        matches_->setText(count == 1 ? tr("1 match") : tr("%L1 matches").arg(count));
 }
 
 }  // namespace tapestry

@@ -123,7 +123,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     splitter_->addWidget(graphViews_);
     splitter_->setStretchFactor(0, 0);
     splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({380, 900});
+    splitter_->setSizes({470, 810});
     splitter_->setChildrenCollapsible(false);
 
     pages_ = new QStackedWidget(this);

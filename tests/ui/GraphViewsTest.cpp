@@ -1,0 +1,150 @@
+// The graph views with real widgets: the folded Llama-3-8B shows one family box with a
+// "×32" badge; double-clicking it opens the representative layer in place; search
+// highlights boxes; the GUI thread keeps running while a layout job runs.
+#include "FoldedModel.h"
+#include "GraphNodeItem.h"
+#include "GraphView.h"
+#include "GraphViewPane.h"
+#include "GraphViewsPanel.h"
+#include "LoadedModel.h"
+
+#include <QElapsedTimer>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+using namespace tapestry;
+
+class GraphViewsTest : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr int kTimeoutMs = 20000;
+
+    std::shared_ptr<const LoadedModel> llama_;
+
+    static GraphNodeItem* itemWithBadge(const GraphView& view, const QString& badge)
+    {
+        for (GraphNodeItem* item : view.nodeItems()) {
+            if (item->badge() == badge)
+                return item;
+        }
+        return nullptr;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        llama_ = LoadedModel::load(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
+    }
+
+    void foldedViewShowsTheLayerFamilyOnce()
+    {
+        GraphViewsPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QCOMPARE(panel.currentView(), GraphViewKind::Folded);
+        QSignalSpy shown(&panel, &GraphViewsPanel::viewShown);
+        panel.setModel(llama_);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.pane(GraphViewKind::Folded)->isShown(), kTimeoutMs);
+
+        const FoldedModel& folded = *panel.foldedModel();
+        const GraphView& view = *panel.pane(GraphViewKind::Folded)->view();
+        // Embedding, mask preparation, final norm, LM head and the 32 layers as one box.
+        QCOMPARE(view.nodeItems().size(), folded.families.unfoldedNodes.size() + 1);
+        const GraphNodeItem* layers = itemWithBadge(view, QStringLiteral("×32"));
+        QVERIFY(layers);
+        QVERIFY(layers->label().startsWith(QStringLiteral("model/layers.#")));
+        QVERIFY(layers->toolTip().isEmpty());  // the hover card is built on first hover
+        QCOMPARE(shown.first().first().value<GraphViewKind>(), GraphViewKind::Folded);
+    }
+
+    void doubleClickExpandsAndCollapsesTheFamily()
+    {
+        GraphViewsPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setModel(llama_);
+        GraphViewPane* pane = panel.pane(GraphViewKind::Folded);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->isShown(), kTimeoutMs);
+        GraphView* view = pane->view();
+        const FoldedModel& folded = *panel.foldedModel();
+        const std::size_t perLayer = folded.families.families.front().representative().nodes.size();
+
+        GraphNodeItem* layers = itemWithBadge(*view, QStringLiteral("×32"));
+        QVERIFY(layers);
+        const QPoint at = view->mapFromScene(layers->scenePos());
+        QVERIFY(view->viewport()->rect().contains(at));
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(pane->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->isBusy(), kTimeoutMs);
+        QCOMPARE(view->nodeItems().size(), folded.families.unfoldedNodes.size() + perLayer);
+        QVERIFY(!itemWithBadge(*view, QStringLiteral("×32")));
+
+        // Any box of the opened layer folds it again.
+        pane->toggle(view->nodeItems().size() / 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->isBusy(), kTimeoutMs);
+        QCOMPARE(view->nodeItems().size(), folded.families.unfoldedNodes.size() + 1);
+        QVERIFY(itemWithBadge(*view, QStringLiteral("×32")));
+    }
+
+    void searchHighlightsMatchingBoxes()
+    {
+        GraphViewsPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        panel.setModel(llama_);
+        GraphViewPane* pane = panel.pane(GraphViewKind::Folded);
+        QTRY_VERIFY_WITH_TIMEOUT(pane->isShown(), kTimeoutMs);
+        auto* search = pane->findChild<QLineEdit*>(QStringLiteral("graphSearch"));
+        QVERIFY(search);
+        search->setText(QStringLiteral("lm_head"));
+        int matches = 0;
+        for (const GraphNodeItem* item : pane->view()->nodeItems())
+            matches += item->isMatch() ? 1 : 0;
+        QCOMPARE(matches, 1);
+        QTest::keyClick(search, Qt::Key_Return);
+        const std::optional<std::size_t> selected = pane->view()->selectedNode();
+        QVERIFY(selected);
+        QVERIFY(pane->view()->nodeItem(*selected)->isMatch());
+
+        search->clear();
+        for (const GraphNodeItem* item : pane->view()->nodeItems())
+            QVERIFY(!item->isMatch());
+    }
+
+    void guiThreadRunsDuringLayout()
+    {
+        GraphViewsPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        panel.setModel(llama_);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.foldedModel(), kTimeoutMs);
+        // The coarse Llama-3-8B (≈450 boxes) is the largest layout here.
+        int ticks = 0;
+        qint64 longestGapMs = 0;
+        QElapsedTimer sinceTick;
+        sinceTick.start();
+        QTimer timer;
+        timer.setInterval(5);
+        connect(&timer, &QTimer::timeout, this, [&] {
+            ++ticks;
+            longestGapMs = std::max(longestGapMs, sinceTick.restart());
+        });
+        timer.start();
+        panel.showView(GraphViewKind::Coarse);
+        GraphViewPane* pane = panel.pane(GraphViewKind::Coarse);
+        QVERIFY(pane->isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(pane->isShown(), kTimeoutMs);
+        timer.stop();
+        QVERIFY(pane->view()->nodeItems().size() > 400);
+        QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks)));
+        // Building the items of 450 boxes on the GUI thread is the longest pause.
+        QVERIFY2(longestGapMs < 250, qPrintable(QString::number(longestGapMs)));
+    }
+};
+
+QTEST_MAIN(GraphViewsTest)
+#include "GraphViewsTest.moc"

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Builds the GUI and saves a screenshot of the main window showing the bundled default
-# model (Llama-3-8B shape) to docs/screenshot-main-window.png.
+# Builds the GUI and saves the screenshots in docs/:
+#   screenshot-main-window.png     the bundled default model (Llama-3-8B shape), folded view
+#   screenshot-folded-llama3.png   Llama-3-8B folded: the 32 decoder layers as one "×32" box
+#   screenshot-coarse-llama3.png   Llama-3-8B coarse: every layer-like node
+#   screenshot-scope-llama3.png    Llama-3-8B original graph grouped by module scope
+#   screenshot-folded-resnet50.png ResNet-50 (TorchScript export) folded
+#   screenshot-folded-gpt3.png     GPT-3 175B (synthesized, shapes only) folded: "×96"
 #
-# The picture comes from the app itself: `tapestry --screenshot FILE MODEL` renders the
-# window with QWidget::grab once the model has loaded, then exits (non-zero if the model
-# or the image failed), so no window manager or screen-capture tool is involved. It runs
-# under xvfb-run, in English, with a scratch settings directory so that a saved window
-# size or language of your own does not leak into the image.
+# The pictures come from the app itself: `tapestry --screenshot FILE [--view V] MODEL`
+# renders the window with QWidget::grab once the model has loaded and the chosen graph
+# view is drawn, then exits (non-zero if the model or the image failed), so no window
+# manager or screen-capture tool is involved. It runs under xvfb-run, in English, with a
+# scratch settings directory so that a saved window size or language of your own does
+# not leak into the images.
 #
 # BUILD_DIR=build/gui scripts/screenshots.sh uses an already configured build directory
 # instead of setting up and building the release preset.
@@ -14,17 +20,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -n "${BUILD_DIR:-}" ]; then
-  cmake --build "$BUILD_DIR" --target tapestry
+  cmake --build "$BUILD_DIR" --target tapestry tapestry-cli
 else
   BUILD_DIR=build/release
-  bash scripts/build.sh --target tapestry
+  bash scripts/build.sh --target tapestry tapestry-cli
 fi
 
-settings=$(mktemp -d)
-trap 'rm -rf "$settings"' EXIT
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+"$BUILD_DIR/app/tapestry-cli" synth --preset gpt3-175b -o "$scratch/gpt3-175b.onnx" >/dev/null
 mkdir -p docs
-XDG_CONFIG_HOME="$settings" LANG=en_US.UTF-8 LC_ALL= LANGUAGE= \
-  xvfb-run -a -s "-screen 0 1600x1000x24" \
-  "$BUILD_DIR/app/gui/tapestry" --screenshot docs/screenshot-main-window.png \
-  resources/models/default.onnx
-echo "wrote docs/screenshot-main-window.png"
+
+# shot OUTPUT VIEW MODEL
+shot() {
+  local settings
+  settings=$(mktemp -d -p "$scratch")
+  XDG_CONFIG_HOME="$settings" LANG=en_US.UTF-8 LC_ALL= LANGUAGE= \
+    xvfb-run -a -s "-screen 0 1600x1000x24" \
+    "$BUILD_DIR/app/gui/tapestry" --screenshot "docs/$1" --view "$2" "$3"
+  echo "wrote docs/$1"
+}
+
+shot screenshot-main-window.png folded resources/models/default.onnx
+shot screenshot-folded-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx
+shot screenshot-coarse-llama3.png coarse tests/data/llama3_8b_shape.dynamo.stripped.onnx
+shot screenshot-scope-llama3.png scope tests/data/llama3_8b_shape.dynamo.stripped.onnx
+shot screenshot-folded-resnet50.png folded tests/data/resnet50.ts.stripped.onnx
+shot screenshot-folded-gpt3.png folded "$scratch/gpt3-175b.onnx"

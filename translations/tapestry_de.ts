@@ -71,6 +71,122 @@
         <source>The file is not an nccl-tests log that Tapestry can read.</source>
         <translation>Die Datei ist kein nccl-tests-Protokoll, das Tapestry lesen kann.</translation>
     </message>
+    <message>
+        <source>The plan does not fit this model or mesh.</source>
+        <translation>Der Plan passt nicht zu diesem Modell oder Gitter.</translation>
+    </message>
+    <message>
+        <source>The file is not a valid sharding problem.</source>
+        <translation>Die Datei ist kein gültiges Sharding-Problem.</translation>
+    </message>
+    <message>
+        <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
+        <translation>Keine Strategiewahl hält die Speichergrenze ein; das Problem hat keine Lösung.</translation>
+    </message>
+</context>
+<context>
+    <name>GraphNodeDetails</name>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>Ops</translation>
+    </message>
+    <message>
+        <source>weight %1</source>
+        <translation>Gewicht %1</translation>
+    </message>
+    <message>
+        <source>Anchor</source>
+        <translation>Anker</translation>
+    </message>
+    <message>
+        <source>… and %L1 more ops</source>
+        <translation>… und %L1 weitere Ops</translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>Instanzen</translation>
+    </message>
+    <message>
+        <source>First</source>
+        <translation>Erste</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>Letzte</translation>
+    </message>
+    <message>
+        <source>Coarse nodes each</source>
+        <translation>Grobknoten je Instanz</translation>
+    </message>
+    <message>
+        <source>Anchors</source>
+        <translation>Anker</translation>
+    </message>
+    <message>
+        <source>Near misses</source>
+        <translation>Beinahe gleiche Blöcke</translation>
+    </message>
+    <message>
+        <source>Double-click to expand the representative block.</source>
+        <translation>Doppelklick klappt den repräsentativen Block auf.</translation>
+    </message>
+    <message>
+        <source>Direct ops</source>
+        <translation>Direkte Ops</translation>
+    </message>
+    <message>
+        <source>Child scopes</source>
+        <translation>Untergeordnete Bereiche</translation>
+    </message>
+    <message>
+        <source>Op types</source>
+        <translation>Op-Typen</translation>
+    </message>
+    <message>
+        <source>Double-click to expand.</source>
+        <translation>Doppelklick klappt auf.</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>Eingaben</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>Ausgaben</translation>
+    </message>
+</context>
+<context>
+    <name>GraphViewContent</name>
+    <message>
+        <source>→ %1 more consumers</source>
+        <translation>→ %1 weitere Verbraucher</translation>
+    </message>
+    <message>
+        <source>%1
+1 op</source>
+        <translation>%1
+1 Op</translation>
+    </message>
+    <message>
+        <source>%1
+%L2 ops</source>
+        <translation>%1
+%L2 Ops</translation>
+    </message>
+    <message>
+        <source>%1
+%2 anchors, %3 ops each</source>
+        <translation>%1
+%2 Anker, je %3 Ops</translation>
+    </message>
 </context>
 <context>
     <name>QuantityFormat</name>
@@ -137,12 +253,164 @@
         <source>file</source>
         <translation>datei</translation>
     </message>
+    <message>
+        <source>Graph view to show first: scope, coarse or folded (the default).</source>
+        <translation>Zuerst gezeigte Graphansicht: scope, coarse oder folded (Standard).</translation>
+    </message>
+    <message>
+        <source>view</source>
+        <translation>ansicht</translation>
+    </message>
+    <message>
+        <source>Unknown view &apos;%1&apos;: use scope, coarse or folded.</source>
+        <translation>Unbekannte Ansicht „%1“: scope, coarse oder folded verwenden.</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
     <message>
         <source>System default</source>
         <translation>Systemstandard</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::GraphViewPane</name>
+    <message>
+        <source>Embedding</source>
+        <translation>Embedding</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>Linear</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>Faltung</translation>
+    </message>
+    <message>
+        <source>Batched MatMul</source>
+        <translation>Batch-MatMul</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>Normalisierung</translation>
+    </message>
+    <message>
+        <source>Elementwise</source>
+        <translation>Elementweise</translation>
+    </message>
+    <message>
+        <source>Search by name…</source>
+        <translation>Nach Namen suchen…</translation>
+    </message>
+    <message>
+        <source>Highlights matching boxes; Enter shows the next one.</source>
+        <translation>Hebt passende Kästen hervor; Enter zeigt den nächsten.</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+-)</source>
+        <translation>Verkleinern (Strg+-)</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+=)</source>
+        <translation>Vergrößern (Strg+=)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Fit the graph to the view (F)</source>
+        <translation>Graph in die Ansicht einpassen (F)</translation>
+    </message>
+    <message>
+        <source>Select a box to see its details. Double-click to expand or collapse it.</source>
+        <translation>Einen Kasten auswählen, um Details zu sehen. Doppelklick klappt ihn auf oder zu.</translation>
+    </message>
+    <message>
+        <source>Show Folded View</source>
+        <translation>Gefaltete Ansicht zeigen</translation>
+    </message>
+    <message>
+        <source>Repeated block (×N instances)</source>
+        <translation>Wiederholter Block (×N Instanzen)</translation>
+    </message>
+    <message>
+        <source>The coarse graph has %L1 nodes: too many to lay out as a readable drawing. The folded view shows the same graph with each repeated block drawn once.</source>
+        <translation>Der Grobgraph hat %L1 Knoten: zu viele für eine lesbare Zeichnung. Die gefaltete Ansicht zeigt denselben Graphen, jeden wiederholten Block nur einmal.</translation>
+    </message>
+    <message>
+        <source>%L1 coarse nodes</source>
+        <translation>%L1 Grobknoten</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>Aufklappen</translation>
+    </message>
+    <message>
+        <source>Collapse Block</source>
+        <translation>Block zuklappen</translation>
+    </message>
+    <message>
+        <source>Collapse Scope</source>
+        <translation>Bereich zuklappen</translation>
+    </message>
+    <message>
+        <source>Laying out %L1 nodes…</source>
+        <translation>%L1 Knoten werden angeordnet…</translation>
+    </message>
+    <message>
+        <source>The graph could not be laid out: %1
+%2</source>
+        <translation>Der Graph konnte nicht angeordnet werden: %1
+%2</translation>
+    </message>
+    <message>
+        <source>%L1 boxes, laid out in %L2 ms</source>
+        <translation>%L1 Kästen, angeordnet in %L2 ms</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 Treffer</translation>
+    </message>
+    <message>
+        <source>%L1 matches</source>
+        <translation>%L1 Treffer</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::GraphViewsPanel</name>
+    <message>
+        <source>Original (by scope)</source>
+        <translation>Original (nach Bereich)</translation>
+    </message>
+    <message>
+        <source>Coarse</source>
+        <translation>Grob</translation>
+    </message>
+    <message>
+        <source>Folded</source>
+        <translation>Gefaltet</translation>
+    </message>
+    <message>
+        <source>Every op, grouped by module scope</source>
+        <translation>Jede Operation, nach Modulbereich gruppiert</translation>
+    </message>
+    <message>
+        <source>Ops grouped into layer-like nodes</source>
+        <translation>Ops zu schichtartigen Knoten gruppiert</translation>
+    </message>
+    <message>
+        <source>Repeated blocks drawn once, with their count</source>
+        <translation>Wiederholte Blöcke einmal gezeichnet, mit ihrer Anzahl</translation>
+    </message>
+    <message>
+        <source>Folding the model…</source>
+        <translation>Modell wird gefaltet…</translation>
+    </message>
+    <message>
+        <source>The model could not be folded: %1</source>
+        <translation>Das Modell konnte nicht gefaltet werden: %1</translation>
     </message>
 </context>
 <context>

@@ -71,6 +71,122 @@
         <source>The file is not an nccl-tests log that Tapestry can read.</source>
         <translation>该文件不是 Tapestry 能读取的 nccl-tests 日志。</translation>
     </message>
+    <message>
+        <source>The plan does not fit this model or mesh.</source>
+        <translation>该方案与此模型或设备网格不匹配。</translation>
+    </message>
+    <message>
+        <source>The file is not a valid sharding problem.</source>
+        <translation>该文件不是有效的切分问题。</translation>
+    </message>
+    <message>
+        <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
+        <translation>没有任何策略组合能满足内存限制；该问题无解。</translation>
+    </message>
+</context>
+<context>
+    <name>GraphNodeDetails</name>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>weight %1</source>
+        <translation>权重 %1</translation>
+    </message>
+    <message>
+        <source>Anchor</source>
+        <translation>锚点</translation>
+    </message>
+    <message>
+        <source>… and %L1 more ops</source>
+        <translation>… 以及另外 %L1 个算子</translation>
+    </message>
+    <message>
+        <source>Instances</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>First</source>
+        <translation>第一个</translation>
+    </message>
+    <message>
+        <source>Last</source>
+        <translation>最后一个</translation>
+    </message>
+    <message>
+        <source>Coarse nodes each</source>
+        <translation>每个实例的粗粒度节点</translation>
+    </message>
+    <message>
+        <source>Anchors</source>
+        <translation>锚点</translation>
+    </message>
+    <message>
+        <source>Near misses</source>
+        <translation>近似但不相同的块</translation>
+    </message>
+    <message>
+        <source>Double-click to expand the representative block.</source>
+        <translation>双击展开代表块。</translation>
+    </message>
+    <message>
+        <source>Direct ops</source>
+        <translation>直接算子</translation>
+    </message>
+    <message>
+        <source>Child scopes</source>
+        <translation>子作用域</translation>
+    </message>
+    <message>
+        <source>Op types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Double-click to expand.</source>
+        <translation>双击展开。</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+</context>
+<context>
+    <name>GraphViewContent</name>
+    <message>
+        <source>→ %1 more consumers</source>
+        <translation>→ 另有 %1 个使用者</translation>
+    </message>
+    <message>
+        <source>%1
+1 op</source>
+        <translation>%1
+1 个算子</translation>
+    </message>
+    <message>
+        <source>%1
+%L2 ops</source>
+        <translation>%1
+%L2 个算子</translation>
+    </message>
+    <message>
+        <source>%1
+%2 anchors, %3 ops each</source>
+        <translation>%1
+%2 个锚点，每个 %3 个算子</translation>
+    </message>
 </context>
 <context>
     <name>QuantityFormat</name>
@@ -137,12 +253,164 @@
         <source>file</source>
         <translation>文件</translation>
     </message>
+    <message>
+        <source>Graph view to show first: scope, coarse or folded (the default).</source>
+        <translation>首先显示的图视图：scope、coarse 或 folded（默认）。</translation>
+    </message>
+    <message>
+        <source>view</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Unknown view &apos;%1&apos;: use scope, coarse or folded.</source>
+        <translation>未知视图“%1”：请使用 scope、coarse 或 folded。</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
     <message>
         <source>System default</source>
         <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::GraphViewPane</name>
+    <message>
+        <source>Embedding</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性层</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>Batched MatMul</source>
+        <translation>批量矩阵乘</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Elementwise</source>
+        <translation>逐元素</translation>
+    </message>
+    <message>
+        <source>Search by name…</source>
+        <translation>按名称搜索…</translation>
+    </message>
+    <message>
+        <source>Highlights matching boxes; Enter shows the next one.</source>
+        <translation>高亮匹配的框；按回车显示下一个。</translation>
+    </message>
+    <message>
+        <source>Zoom out (Ctrl+-)</source>
+        <translation>缩小 (Ctrl+-)</translation>
+    </message>
+    <message>
+        <source>Zoom in (Ctrl+=)</source>
+        <translation>放大 (Ctrl+=)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Fit the graph to the view (F)</source>
+        <translation>使图适应视图 (F)</translation>
+    </message>
+    <message>
+        <source>Select a box to see its details. Double-click to expand or collapse it.</source>
+        <translation>选择一个框以查看详情。双击可展开或折叠。</translation>
+    </message>
+    <message>
+        <source>Show Folded View</source>
+        <translation>显示折叠视图</translation>
+    </message>
+    <message>
+        <source>Repeated block (×N instances)</source>
+        <translation>重复块（×N 个实例）</translation>
+    </message>
+    <message>
+        <source>The coarse graph has %L1 nodes: too many to lay out as a readable drawing. The folded view shows the same graph with each repeated block drawn once.</source>
+        <translation>粗粒度图有 %L1 个节点，太多，无法布局成可读的图。折叠视图显示同一个图，每个重复块只画一次。</translation>
+    </message>
+    <message>
+        <source>%L1 coarse nodes</source>
+        <translation>%L1 个粗粒度节点</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>Collapse Block</source>
+        <translation>折叠块</translation>
+    </message>
+    <message>
+        <source>Collapse Scope</source>
+        <translation>折叠作用域</translation>
+    </message>
+    <message>
+        <source>Laying out %L1 nodes…</source>
+        <translation>正在布局 %L1 个节点…</translation>
+    </message>
+    <message>
+        <source>The graph could not be laid out: %1
+%2</source>
+        <translation>无法对该图进行布局：%1
+%2</translation>
+    </message>
+    <message>
+        <source>%L1 boxes, laid out in %L2 ms</source>
+        <translation>%L1 个框，布局用时 %L2 毫秒</translation>
+    </message>
+    <message>
+        <source>1 match</source>
+        <translation>1 个匹配</translation>
+    </message>
+    <message>
+        <source>%L1 matches</source>
+        <translation>%L1 个匹配</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::GraphViewsPanel</name>
+    <message>
+        <source>Original (by scope)</source>
+        <translation>原始（按作用域）</translation>
+    </message>
+    <message>
+        <source>Coarse</source>
+        <translation>粗粒度</translation>
+    </message>
+    <message>
+        <source>Folded</source>
+        <translation>折叠</translation>
+    </message>
+    <message>
+        <source>Every op, grouped by module scope</source>
+        <translation>所有算子，按模块作用域分组</translation>
+    </message>
+    <message>
+        <source>Ops grouped into layer-like nodes</source>
+        <translation>算子按层分组为节点</translation>
+    </message>
+    <message>
+        <source>Repeated blocks drawn once, with their count</source>
+        <translation>重复块只画一次，并标出数量</translation>
+    </message>
+    <message>
+        <source>Folding the model…</source>
+        <translation>正在折叠模型…</translation>
+    </message>
+    <message>
+        <source>The model could not be folded: %1</source>
+        <translation>无法折叠该模型：%1</translation>
     </message>
 </context>
 <context>

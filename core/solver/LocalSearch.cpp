@@ -23,11 +23,13 @@ std::int64_t timeHorizon(const ShardingProblem& problem)
 
 }  // namespace
 
-LocalSearch::LocalSearch(const ShardingProblem& problem, const Assignment& start, std::uint64_t seed)
+LocalSearch::LocalSearch(const ShardingProblem& problem, const Assignment& start, std::uint64_t seed,
+                         bool enforceLimit)
     : problem_(problem),
       nodeCount_(static_cast<int>(problem.nodes.size())),
       limited_(problem.usageLimit.has_value()),
       limit_(problem.usageLimit.value_or(0)),
+      enforce_(enforceLimit),
       usageTree_(limited_ ? timeHorizon(problem) : 1),
       random_(seed)
 {
@@ -101,6 +103,8 @@ std::int64_t LocalSearch::totalCost(const Assignment& x) const
 
 double LocalSearch::penaltyRate(int node) const
 {
+    if (!enforce_)
+        return nodeRates_.empty() ? 0.0 : nodeRates_[static_cast<std::size_t>(node)];
     if (!limited_)
         return 0.0;
     const ProblemNode& n = problem_.nodes[static_cast<std::size_t>(node)];
@@ -307,7 +311,7 @@ bool LocalSearch::move(double noise)
         old.push_back(x_[static_cast<std::size_t>(b)]);
         setStrategy(b, proposal_[static_cast<std::size_t>(b)]);
     }
-    if (limited_) {
+    if (limited_ && enforce_) {
         for (std::size_t k = 0; k < tree_.size(); ++k) {
             const int b = tree_[k];
             const ProblemNode& n = problem_.nodes[static_cast<std::size_t>(b)];
@@ -333,7 +337,7 @@ bool LocalSearch::move(double noise)
         }
     }
     cost_ += delta;
-    if (cost_ < bestCost_) {
+    if (cost_ < bestCost_ && enforce_) {
         bestCost_ = cost_;
         best_ = x_;
         movesSinceBest_ = 0;
@@ -354,7 +358,7 @@ void LocalSearch::run(std::int64_t moves)
         move(noisy ? 0.3 : 0.0);
         if (moveCount_ % 2000 == 0)
             decayPenalties();
-        if (movesSinceBest_ > 20000 && cost_ > bestCost_) {
+        if (enforce_ && movesSinceBest_ > 20000 && cost_ > bestCost_) {
             restartFrom(best_);
         }
     }

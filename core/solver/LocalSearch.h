@@ -20,8 +20,14 @@ namespace tapestry {
 // Deterministic: the same problem, start and seed give the same sequence of moves.
 class LocalSearch {
 public:
-    // `start` must be feasible. Costs are assumed capped (ProblemReducer's kCostCap).
-    LocalSearch(const ShardingProblem& problem, const Assignment& start, std::uint64_t seed);
+    // `start` must be feasible when `enforceLimit`. Costs are assumed capped
+    // (ProblemReducer's kCostCap). Without `enforceLimit` the search ignores the memory
+    // limit and pays usage * the node rates instead: the relaxed problem.
+    LocalSearch(const ShardingProblem& problem, const Assignment& start, std::uint64_t seed, bool enforceLimit = true);
+
+    // Cost per unit of usage of each node, added to its strategy costs (relaxed mode).
+    void setNodeRates(std::vector<double> rates) { nodeRates_ = std::move(rates); }
+    [[nodiscard]] const Assignment& current() const { return x_; }
 
     void run(std::int64_t moves);
     // Continue from another (feasible) assignment, e.g. a better one found elsewhere.
@@ -59,6 +65,8 @@ private:
     std::vector<Arc> arcs_;
     std::vector<int> movable_;  // nodes with more than one strategy
     bool limited_ = false;
+    bool enforce_ = true;
+    std::vector<double> nodeRates_;
     std::int64_t limit_ = 0;
     UsageTree usageTree_;
 

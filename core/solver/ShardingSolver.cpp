@@ -1,6 +1,7 @@
 #include "solver/ShardingSolver.h"
 
 #include "base/Error.h"
+#include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
 #include "solver/SolutionEvaluator.h"
 
@@ -19,6 +20,7 @@ using Clock = std::chrono::steady_clock;
 // problems); adoption of the overall best happens every few rounds.
 constexpr std::int64_t kMovesPerRound = 3000;
 constexpr int kRoundsPerShare = 8;
+constexpr double kLagrangianShare = 0.4;
 
 // Cheapest strategy per node when that fits; the smallest usage otherwise (which fits
 // whenever anything does).
@@ -68,11 +70,33 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     result.reducedNodes = reduced.nodes.size();
     result.reducedEdges = reduced.edges.size();
 
-    const Assignment first = initialAssignment(reduced);
     const int threads = std::max(1, options.threads);
+    // Phase 1: Lagrangian relaxation on every thread (different seeds) for a share of
+    // the time; phase 2: feasible local search from the best of them.
+    Assignment first = initialAssignment(reduced);
+    {
+        const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double>(options.timeLimitSeconds * kLagrangianShare));
+        std::vector<Assignment> found(static_cast<std::size_t>(threads));
+        std::vector<std::thread> workers;
+        for (int k = 0; k < threads; ++k)
+            workers.emplace_back([&, k] {
+                found[static_cast<std::size_t>(k)] =
+                    searchLagrangian(reduced, first, options.seed * 7919 + static_cast<std::uint64_t>(k), deadline);
+            });
+        for (std::thread& worker : workers)
+            worker.join();
+        CostSum firstCost = evaluateSolution(reduced, first).cost;
+        for (const Assignment& candidate : found)
+            if (const CostSum cost = evaluateSolution(reduced, candidate).cost; cost < firstCost) {
+                firstCost = cost;
+                first = candidate;
+            }
+    }
     std::vector<std::unique_ptr<LocalSearch>> searches;
     for (int k = 0; k < threads; ++k)
-        searches.push_back(std::make_unique<LocalSearch>(reduced, first, options.seed * 7919 + static_cast<std::uint64_t>(k)));
+        searches.push_back(
+            std::make_unique<LocalSearch>(reduced, first, options.seed * 7919 + 100 + static_cast<std::uint64_t>(k)));
 
     std::int64_t bestCost = searches.front()->bestCost();
     Assignment best = searches.front()->best();

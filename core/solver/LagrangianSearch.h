@@ -1,0 +1,19 @@
+#pragma once
+
+#include "solver/ShardingProblem.h"
+
+#include <chrono>
+#include <cstdint>
+
+namespace tapestry {
+
+// Lagrangian relaxation of the memory limit with one multiplier per time point. Each
+// iteration prices usage at the multipliers, improves the relaxed (limit-free) problem
+// with LocalSearch, repairs the result into a feasible assignment (repairMemory), and
+// moves the multipliers along the subgradient (usage - limit per time point) with a
+// Polyak step towards the best feasible cost. Returns the best feasible assignment
+// seen, starting from `feasibleStart`. Deterministic for a seed up to the deadline.
+[[nodiscard]] Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart,
+                                          std::uint64_t seed, std::chrono::steady_clock::time_point deadline);
+
+}  // namespace tapestry

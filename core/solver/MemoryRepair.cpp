@@ -1,0 +1,73 @@
+#include "solver/MemoryRepair.h"
+
+#include "solver/UsageTree.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace tapestry {
+
+Assignment repairMemory(const ShardingProblem& problem, Assignment x)
+{
+    if (!problem.usageLimit)
+        return x;
+    const std::int64_t limit = *problem.usageLimit;
+    std::int64_t horizon = 1;
+    for (const ProblemNode& node : problem.nodes)
+        horizon = std::max(horizon, node.hi);
+    std::vector<std::vector<std::pair<int, bool>>> incident(problem.nodes.size());  // (edge, node is u)
+    for (std::size_t e = 0; e < problem.edges.size(); ++e) {
+        incident[static_cast<std::size_t>(problem.edges[e].u)].emplace_back(static_cast<int>(e), true);
+        incident[static_cast<std::size_t>(problem.edges[e].v)].emplace_back(static_cast<int>(e), false);
+    }
+    UsageTree usage(horizon);
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i)
+        usage.add(problem.nodes[i].lo, problem.nodes[i].hi, problem.nodes[i].usages[static_cast<std::size_t>(x[i])]);
+
+    auto localCost = [&](std::size_t i, int s) {
+        const ProblemNode& node = problem.nodes[i];
+        double cost = static_cast<double>(node.costs[static_cast<std::size_t>(s)]);
+        for (const auto& [e, isU] : incident[i]) {
+            const ProblemEdge& edge = problem.edges[static_cast<std::size_t>(e)];
+            const auto columns = problem.nodes[static_cast<std::size_t>(edge.v)].costs.size();
+            const auto su = static_cast<std::size_t>(isU ? s : x[static_cast<std::size_t>(edge.u)]);
+            const auto sv = static_cast<std::size_t>(isU ? x[static_cast<std::size_t>(edge.v)] : s);
+            cost += static_cast<double>(edge.costs[su * columns + sv]);
+        }
+        return cost;
+    };
+
+    while (usage.max(0, horizon) > limit) {
+        const std::int64_t t = usage.argMax(0, horizon);
+        double bestRatio = std::numeric_limits<double>::infinity();
+        std::size_t bestNode = 0;
+        int bestStrategy = -1;
+        for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+            const ProblemNode& node = problem.nodes[i];
+            if (!(node.lo <= t && t < node.hi))
+                continue;
+            const std::int64_t now = node.usages[static_cast<std::size_t>(x[i])];
+            const double base = localCost(i, x[i]);
+            for (int s = 0; s < node.strategyCount(); ++s) {
+                const std::int64_t freed = now - node.usages[static_cast<std::size_t>(s)];
+                if (freed <= 0)
+                    continue;
+                const double ratio = (localCost(i, s) - base) / static_cast<double>(freed);
+                if (ratio < bestRatio) {
+                    bestRatio = ratio;
+                    bestNode = i;
+                    bestStrategy = s;
+                }
+            }
+        }
+        if (bestStrategy < 0)
+            break;  // nothing frees memory here: the problem is infeasible
+        const ProblemNode& node = problem.nodes[bestNode];
+        usage.add(node.lo, node.hi,
+                  node.usages[static_cast<std::size_t>(bestStrategy)] - node.usages[static_cast<std::size_t>(x[bestNode])]);
+        x[bestNode] = bestStrategy;
+    }
+    return x;
+}
+
+}  // namespace tapestry

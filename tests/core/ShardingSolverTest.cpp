@@ -1,0 +1,268 @@
+// The general node/edge/memory solver: the IOPDDL reader and its errors, the evaluator,
+// the exact reductions (against brute force on small seeded random problems, with and
+// without a memory limit) and the solver on the contest's example (optimum 445).
+#include "base/Error.h"
+#include "iopddl/IopddlReader.h"
+#include "solver/ProblemReducer.h"
+#include "solver/ShardingSolver.h"
+#include "solver/SolutionEvaluator.h"
+
+#include <QTest>
+
+#include <random>
+
+using namespace tapestry;
+
+namespace {
+
+const std::filesystem::path kExample = std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / "iopddl" / "example.json";
+
+// The cheapest feasible assignment by enumerating all of them (small problems only).
+std::optional<std::pair<CostSum, Assignment>> bruteForce(const ShardingProblem& problem)
+{
+    std::optional<std::pair<CostSum, Assignment>> best;
+    Assignment x(problem.nodes.size(), 0);
+    while (true) {
+        const SolutionEvaluation e = evaluateSolution(problem, x);
+        if (e.feasible && (!best || e.cost < best->first))
+            best = std::make_pair(e.cost, x);
+        std::size_t i = 0;
+        for (; i < x.size(); ++i) {
+            if (++x[i] < problem.nodes[i].strategyCount())
+                break;
+            x[i] = 0;
+        }
+        if (i == x.size())
+            return best;
+    }
+}
+
+ShardingProblem randomProblem(std::mt19937& random, bool limited)
+{
+    ShardingProblem problem;
+    const int nodes = std::uniform_int_distribution<int>(3, 7)(random);
+    for (int i = 0; i < nodes; ++i) {
+        ProblemNode node;
+        const int strategies = std::uniform_int_distribution<int>(1, 3)(random);
+        node.lo = std::uniform_int_distribution<int>(0, 5)(random);
+        node.hi = node.lo + std::uniform_int_distribution<int>(0, 4)(random);
+        const bool constantUsage = std::uniform_int_distribution<int>(0, 2)(random) == 0;
+        for (int s = 0; s < strategies; ++s) {
+            node.costs.push_back(std::uniform_int_distribution<int>(0, 20)(random));
+            node.usages.push_back(constantUsage ? 5 : std::uniform_int_distribution<int>(0, 10)(random));
+        }
+        problem.nodes.push_back(node);
+    }
+    const int edges = std::uniform_int_distribution<int>(nodes - 1, nodes + 3)(random);
+    for (int e = 0; e < edges; ++e) {
+        ProblemEdge edge;
+        edge.u = std::uniform_int_distribution<int>(0, nodes - 1)(random);
+        do
+            edge.v = std::uniform_int_distribution<int>(0, nodes - 1)(random);
+        while (edge.v == edge.u);
+        const auto cells = problem.nodes[static_cast<std::size_t>(edge.u)].costs.size()
+                           * problem.nodes[static_cast<std::size_t>(edge.v)].costs.size();
+        for (std::size_t k = 0; k < cells; ++k)
+            edge.costs.push_back(std::uniform_int_distribution<int>(0, 30)(random));
+        problem.edges.push_back(edge);
+    }
+    if (limited)
+        problem.usageLimit = std::uniform_int_distribution<int>(8, 25)(random);
+    return problem;
+}
+
+Error errorOf(const std::string& json)
+{
+    try {
+        (void)parseIopddl(json, "bad.json");
+    } catch (const Error& error) {
+        return error;
+    }
+    return Error(ErrorCode::InvalidArgument, {}, "no error");
+}
+
+std::string problemJson(const std::string& nodes, const std::string& edges, const std::string& extra = {})
+{
+    return R"({"problem": {"nodes": )" + nodes + R"(, "edges": )" + edges + extra + "}}";
+}
+
+}  // namespace
+
+class ShardingSolverTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void readsTheExample()
+    {
+        const ShardingProblem problem = readIopddlFile(kExample);
+        QCOMPARE(problem.name, std::string("example"));
+        QCOMPARE(problem.nodes.size(), 5u);
+        QCOMPARE(problem.edges.size(), 5u);
+        QCOMPARE(problem.nodes[2].lo, 50);
+        QCOMPARE(problem.nodes[2].hi, 120);
+        QCOMPARE(problem.edges[2].costs.size(), 4u);
+        QCOMPARE(*problem.usageLimit, 50);
+    }
+
+    void exampleOptimumIs445ByExhaustiveSearch()
+    {
+        const ShardingProblem problem = readIopddlFile(kExample);
+        const auto best = bruteForce(problem);
+        QVERIFY(best);
+        QCOMPARE(costToString(best->first), std::string("445"));
+        QCOMPARE(best->second, (Assignment{0, 0, 2, 1, 0}));
+    }
+
+    void solverFindsTheExampleOptimum()
+    {
+        const ShardingProblem problem = readIopddlFile(kExample);
+        SolverOptions options;
+        options.timeLimitSeconds = 0.5;
+        const SolverResult result = solveShardingProblem(problem, options);
+        QCOMPARE(costToString(result.cost), std::string("445"));
+        QCOMPARE(result.assignment, (Assignment{0, 0, 2, 1, 0}));
+    }
+
+    void evaluatorNamesTheFirstOverloadedTimePoint()
+    {
+        const ShardingProblem problem = readIopddlFile(kExample);
+        // Nodes 0, 1, 2 overlap on [50, 70): 10 + 25 + 20 = 55 > 50 with node 2 on strategy 1.
+        const SolutionEvaluation e = evaluateSolution(problem, {0, 0, 1, 1, 0});
+        QVERIFY(!e.feasible);
+        QCOMPARE(*e.firstViolation, 50);
+        QCOMPARE(e.violationUsage, 55);
+        // 15 + 55 + 45 + 75 + 95 (nodes) + 30 + 10 + 10 + 20 + 60 (edges): cheaper than 445,
+        // which is why the optimum cannot take it.
+        QCOMPARE(costToString(e.cost), std::string("415"));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)evaluateSolution(problem, {0, 0, 3, 1, 0}));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)evaluateSolution(problem, {0, 0}));
+    }
+
+    void costsSumIn128Bits()
+    {
+        ShardingProblem problem;
+        for (int i = 0; i < 4; ++i)
+            problem.nodes.push_back(ProblemNode{0, 0, {4'000'000'000'000'000'000}, {0}});
+        QCOMPARE(costToString(evaluateSolution(problem, {0, 0, 0, 0}).cost), std::string("16000000000000000000"));
+    }
+
+    void infeasibleLimitIsReportedWithItsTimePoint()
+    {
+        ShardingProblem problem = readIopddlFile(kExample);
+        problem.usageLimit = 40;  // nodes 0, 1, 2 need 10 + 25 + 15 at time 50
+        QCOMPARE(*firstUnavoidableOverload(problem), 50);
+        SolverOptions options;
+        options.timeLimitSeconds = 0.2;
+        try {
+            (void)solveShardingProblem(problem, options);
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::InfeasibleProblem);
+            QVERIFY(error.message().find("time point 50") != std::string::npos);
+        }
+    }
+
+    void reductionsKeepTheOptimum_data()
+    {
+        QTest::addColumn<bool>("limited");
+        QTest::newRow("no memory limit") << false;
+        QTest::newRow("memory limit") << true;
+    }
+
+    void reductionsKeepTheOptimum()
+    {
+        QFETCH(bool, limited);
+        std::mt19937 random(limited ? 7 : 3);
+        int reducedSomething = 0;
+        for (int round = 0; round < 300; ++round) {
+            const ShardingProblem problem = randomProblem(random, limited);
+            const auto expected = bruteForce(problem);
+            const ProblemReducer reducer(problem);
+            const auto got = bruteForce(reducer.reduced());
+            QCOMPARE(got.has_value(), expected.has_value());
+            if (!expected)
+                continue;
+            QCOMPARE(costToString(got->first + reducer.offset()), costToString(expected->first));
+            // The expanded assignment is feasible and costs what the reduced one promised.
+            const SolutionEvaluation back = evaluateSolution(problem, reducer.expand(got->second));
+            QVERIFY(back.feasible);
+            QCOMPARE(costToString(back.cost), costToString(expected->first));
+            reducedSomething += reducer.stats().eliminatedNodes + reducer.stats().removedStrategies > 0 ? 1 : 0;
+        }
+        QVERIFY(reducedSomething > 100);
+    }
+
+    void solverMatchesBruteForceOnSmallProblems()
+    {
+        std::mt19937 random(11);
+        for (int round = 0; round < 20; ++round) {
+            const ShardingProblem problem = randomProblem(random, round % 2 == 0);
+            const auto expected = bruteForce(problem);
+            if (!expected)
+                continue;
+            SolverOptions options;
+            options.timeLimitSeconds = 0.05;
+            options.seed = static_cast<std::uint64_t>(round) + 1;
+            const SolverResult result = solveShardingProblem(problem, options);
+            QVERIFY(evaluateSolution(problem, result.assignment).feasible);
+            QCOMPARE(costToString(result.cost), costToString(expected->first));
+        }
+    }
+
+    void malformedFilesNameTheProblem_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("fragment");
+        const std::string nodes1 = R"({"intervals": [[0, 2]], "costs": [[1, 2]], "usages": [[1, 1]]})";
+        const std::string nodes2 =
+            R"({"intervals": [[0, 2], [1, 3]], "costs": [[1, 2], [3]], "usages": [[1, 1], [2]]})";
+        const std::string noEdges = R"({"nodes": [], "costs": []})";
+        auto row = [](const char* name, const std::string& json, ErrorCode code, const char* fragment) {
+            QTest::newRow(name) << QString::fromStdString(json) << static_cast<int>(code) << QString::fromUtf8(fragment);
+        };
+        row("not json", "{\"problem\": ", ErrorCode::InvalidJson, "line 1");
+        row("no problem", "{}", ErrorCode::InvalidShardingProblem, "\"problem\"");
+        row("costs length", problemJson(R"({"intervals": [[0, 1]], "costs": [], "usages": [[1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "nodes.costs has 0 entries");
+        row("usages length", problemJson(R"({"intervals": [[0, 1]], "costs": [[1, 2]], "usages": [[1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "nodes.usages[0] has 1 entries");
+        row("negative interval",
+            problemJson(R"({"intervals": [[-1, 1]], "costs": [[1]], "usages": [[1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "nodes.intervals[0] = [-1, 1]");
+        row("reversed interval", problemJson(R"({"intervals": [[3, 1]], "costs": [[1]], "usages": [[1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "negative or reversed");
+        row("bad node index", problemJson(nodes1, R"({"nodes": [[0, 4]], "costs": [[1, 2]]})"),
+            ErrorCode::InvalidShardingProblem, "names node 4, but there are 1 nodes");
+        row("matrix size", problemJson(nodes2, R"({"nodes": [[0, 1]], "costs": [[1, 2, 3]]})"),
+            ErrorCode::InvalidShardingProblem, "edges.costs[0] has 3 entries, but nodes 0 and 1 have 2 x 1");
+        row("fractional cost", problemJson(R"({"intervals": [[0, 1]], "costs": [[1.5]], "usages": [[1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "whole number");
+        row("edge count", problemJson(nodes2, R"({"nodes": [[0, 1]], "costs": []})"),
+            ErrorCode::InvalidShardingProblem, "edges.costs has 0 entries");
+    }
+
+    void malformedFilesNameTheProblem()
+    {
+        QFETCH(QString, json);
+        QFETCH(int, code);
+        QFETCH(QString, fragment);
+        const Error error = errorOf(json.toStdString());
+        QCOMPARE(static_cast<int>(error.code()), code);
+        QCOMPARE(error.file(), std::string("bad.json"));
+        QVERIFY2(error.message().find(fragment.toStdString()) != std::string::npos, error.what());
+    }
+
+    void missingFileIsReported()
+    {
+        try {
+            (void)readIopddlFile("/nonexistent/problem.json.gz");
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::FileNotFound);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(ShardingSolverTest)
+#include "ShardingSolverTest.moc"

@@ -11,6 +11,7 @@ int runInspect(const std::vector<std::string>& args);
 int runFold(const std::vector<std::string>& args);
 // `argv0` locates the cluster presets installed beside the executable.
 int runEvaluate(const std::vector<std::string>& args, const char* argv0);
+int runSearch(const std::vector<std::string>& args, const char* argv0);
 int runSynth(const std::vector<std::string>& args);
 int runSolve(const std::vector<std::string>& args);
 

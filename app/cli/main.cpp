@@ -29,6 +29,10 @@ constexpr const char* kUsage =
     "      choose one strategy per node of a sharding problem in the IOPDDL\n"
     "      contest format (JSON, plain or gzip) within the memory limit; progress\n"
     "      on stderr, the solution [s0, s1, ...] as the last line\n"
+    "  search MODEL --cluster NAME --mesh AxB|auto [--batch N --seq L] [--pin NODE=SPLITS ...]\n"
+    "           [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o PLAN.json]\n"
+    "      find the fastest tensor/data-parallel plan that fits (TAP: each unique block\n"
+    "      searched once); --baseline also solves the whole graph for comparison\n"
     "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
     "      write a reference architecture as ONNX (shapes only, no weights);\n"
     "      `tapestry-cli synth --list` shows the presets and size flags\n"
@@ -50,6 +54,8 @@ int main(int argc, char** argv)
             return tapestry::cli::runInspect(args);
         if (command == "evaluate")
             return tapestry::cli::runEvaluate(args, argv[0]);
+        if (command == "search")
+            return tapestry::cli::runSearch(args, argv[0]);
         if (command == "fold")
             return tapestry::cli::runFold(args);
         if (command == "synth")

@@ -252,6 +252,11 @@ void CostModel::computeCrossingTensors()
     }
 }
 
+double CostModel::hbmBytes() const
+{
+    return static_cast<double>(cluster_.gpu.hbmBytes);
+}
+
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const
 {
     Divisors div;
@@ -345,7 +350,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         axisSize[a] = mesh_.axis(a).size;
 
     PlanEvaluation result;
-    result.hbmBytes = static_cast<double>(cluster_.gpu.hbmBytes);
+    result.hbmBytes = hbmBytes();
     CostBreakdown empty;
     empty.time.byAxis.assign(axisCount, 0.0);
     result.perOp.assign(graph_.opCount(), empty);

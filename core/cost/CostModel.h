@@ -70,6 +70,7 @@ public:
 
     [[nodiscard]] const ShapeBinder& shapes() const { return binder_; }
     [[nodiscard]] const DeviceMesh& mesh() const { return mesh_; }
+    [[nodiscard]] double hbmBytes() const;
 
     // Plan-independent facts of a coarse node (exposed for tests and the GUI).
     struct NodeFacts {

@@ -76,12 +76,23 @@ std::int64_t ShapeBinder::bind(const Dimension& dim, std::size_t axis) const
     return axis == 0 ? batch_ : 1;
 }
 
+std::int64_t ShapeBinder::bindAt(const TensorShape& shape, std::size_t axis) const
+{
+    const Dimension& dim = shape.dim(axis);
+    // [batch, heads, sequence, ...] with as many heads as the export had tokens: the
+    // heads axis keeps its extent (either reading of the two axes gives the same size).
+    if (rebindStatic_ && axis == 1 && shape.rank() == 4 && dim.isKnown() && dim.value == modelSequence_ &&
+        shape.dim(2).isKnown() && shape.dim(2).value == modelSequence_)
+        return dim.value;
+    return bind(dim, axis);
+}
+
 std::vector<std::int64_t> ShapeBinder::extents(const TensorShape& shape) const
 {
     std::vector<std::int64_t> out;
     out.reserve(shape.rank());
     for (std::size_t axis = 0; axis < shape.rank(); ++axis)
-        out.push_back(bind(shape.dim(axis), axis));
+        out.push_back(bindAt(shape, axis));
     return out;
 }
 
@@ -89,7 +100,7 @@ double ShapeBinder::elementCount(const TensorShape& shape) const
 {
     double count = 1;
     for (std::size_t axis = 0; axis < shape.rank(); ++axis)
-        count *= static_cast<double>(bind(shape.dim(axis), axis));
+        count *= static_cast<double>(bindAt(shape, axis));
     return count;
 }
 

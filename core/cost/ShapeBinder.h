@@ -18,7 +18,9 @@ class Graph;
 // on axis 0 and to 1 elsewhere. Exports with static shapes are re-bound only when the
 // workload differs from the export: on axis 0 an extent equal to B0 becomes B and one
 // equal to B0*L0 (flattened tokens) becomes B*L; on later axes an extent equal to L0
-// becomes L. Apply it to activations only, never to weights.
+// becomes L, except on axis 1 of a rank-4 tensor whose axis 2 is L0 too ([batch,
+// heads, sequence, ...] of a model with as many heads as the export had tokens).
+// Apply it to activations only, never to weights.
 class ShapeBinder {
 public:
     ShapeBinder(const Graph& graph, const Workload& workload);
@@ -37,6 +39,7 @@ public:
 
 private:
     std::int64_t bind(const Dimension& dim, std::size_t axis) const;
+    std::int64_t bindAt(const TensorShape& shape, std::size_t axis) const;
 
     std::int64_t batch_ = 1;
     std::int64_t sequence_ = 1;

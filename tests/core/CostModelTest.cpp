@@ -267,6 +267,9 @@ private slots:
         QCOMPARE(bound.extents(TensorShape::ofExtents({1, 16, 4096})), (std::vector<std::int64_t>{8, 2048, 4096}));
         QCOMPARE(bound.extents(TensorShape::ofExtents({1, 32, 16, 16})), (std::vector<std::int64_t>{8, 32, 2048, 2048}));
         QCOMPARE(bound.extents(TensorShape::ofExtents({16, 4096})), (std::vector<std::int64_t>{16384, 4096}));
+        // With 16 heads and 16 export tokens, [1, 16, 16, 64] keeps one axis: 8 x 16 x 2048 x 64.
+        QCOMPARE(bound.extents(TensorShape::ofExtents({1, 16, 16, 64})), (std::vector<std::int64_t>{8, 16, 2048, 64}));
+        QCOMPARE(bound.extents(TensorShape::ofExtents({1, 16, 16, 16})), (std::vector<std::int64_t>{8, 16, 2048, 2048}));
         const TensorShape symbolic({Dimension::symbolic("batch"), Dimension::symbolic("sequence"), Dimension::known(8)});
         QCOMPARE(bound.extents(symbolic), (std::vector<std::int64_t>{8, 2048, 8}));
     }

@@ -1,0 +1,235 @@
+// `tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--pin NODE=SPLITS ...] ...`
+#include "cli/BreakdownReport.h"
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/Formatting.h"
+#include "cli/ModelContext.h"
+
+#include "base/Error.h"
+#include "base/JsonWriter.h"
+#include "cost/CostModel.h"
+#include "graph/ModelFingerprint.h"
+#include "plan/ExpertPlans.h"
+#include "plan/PlanFile.h"
+#include "search/PlanSearch.h"
+
+#include <cstdio>
+
+namespace tapestry::cli {
+
+namespace {
+
+double parsePositive(const std::string& text, const char* option)
+{
+    try {
+        std::size_t used = 0;
+        const double value = std::stod(text, &used);
+        if (used == text.size() && value > 0)
+            return value;
+    } catch (const std::exception&) {
+    }
+    throw Error(ErrorCode::InvalidArgument, {}, std::string(option) + " needs a positive number, not '" + text + "'");
+}
+
+struct MeshRun {
+    std::vector<MeshAxis> axes;
+    SearchResult result;
+    double megatronStepSeconds = 0;
+};
+
+std::string splitsOf(const NodeStrategy& strategy)
+{
+    std::string text;
+    for (const AxisSplit split : strategy.axes)
+        text += std::string(text.empty() ? "" : ",") + axisSplitName(split);
+    return text;
+}
+
+void printCandidate(const char* label, const SearchCandidate& candidate)
+{
+    const CostBreakdown& t = candidate.evaluation.total;
+    std::printf("  %-22s step %10.3f ms  compute %10.3f ms  comm %10.3f ms  memory %7.2f GB\n", label,
+                t.time.stepSeconds() * 1e3, t.time.computeSeconds * 1e3, t.time.communicationSeconds() * 1e3,
+                t.memory.total() / 1e9);
+}
+
+}  // namespace
+
+int runSearch(const std::vector<std::string>& args, const char* argv0)
+{
+    const CommandLine line(args, {"json", "zero1", "baseline"});
+    line.rejectUnknown({"json", "zero1", "baseline", "cluster", "nodes", "mesh", "axes", "batch", "seq", "optimizer",
+                        "pin", "memory-limit", "time-limit", "output"});
+    if (line.positionals().size() != 1)
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "usage: tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--batch N --seq L] "
+                    "[--pin NODE=SPLITS ...] [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o plan.json]");
+    const ModelContext model = loadAndFold(line.positionals().front());
+    const Cluster cluster = clusterFromOptions(line, argv0);
+    Workload workload;
+    if (const auto batch = line.option("batch"))
+        workload.batch = static_cast<std::int64_t>(parseCount(*batch, "--batch"));
+    if (const auto sequence = line.option("seq"))
+        workload.sequence = static_cast<std::int64_t>(parseCount(*sequence, "--seq"));
+    workload.zero1 = line.hasFlag("zero1");
+
+    SearchOptions options;
+    for (const std::string& pin : line.options("pin"))
+        options.pins.push_back(parsePin(pin));
+    if (const auto limit = line.option("memory-limit"))
+        options.memoryLimitBytes = parsePositive(*limit, "--memory-limit") * 1e9;
+    if (const auto seconds = line.option("time-limit"))
+        options.timeLimitSeconds = parsePositive(*seconds, "--time-limit");
+
+    std::vector<std::vector<MeshAxis>> meshes;
+    if (line.option("mesh").value_or("") == "auto") {
+        for (const std::vector<int>& shape : meshShapes(cluster)) {
+            std::vector<MeshAxis> axes;
+            for (std::size_t i = 0; i < shape.size(); ++i)
+                axes.push_back({shape.size() == 1 ? "d" : (i == 0 ? "dp" : "tp"), shape[i]});
+            meshes.push_back(std::move(axes));
+        }
+    } else {
+        meshes.push_back(meshAxesFromOptions(line, cluster));
+    }
+
+    std::vector<MeshRun> runs;
+    for (const std::vector<MeshAxis>& axes : meshes) {
+        const DeviceMesh mesh(axes, cluster);
+        const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
+        MeshRun run;
+        run.axes = axes;
+        std::fprintf(stderr, "searching %s ...\n", mesh.toString().c_str());
+        run.result = searchPlan(costs, model.coarse, model.families, options,
+                                {[](std::string_view phase, double fraction) {
+                                     std::fprintf(stderr, "  %3.0f %% %.*s\n", fraction * 100,
+                                                  static_cast<int>(phase.size()), phase.data());
+                                 },
+                                 {},
+                                 {}});
+        run.megatronStepSeconds =
+            costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, model.coarse, axes)).total.time.stepSeconds();
+        if (line.hasFlag("baseline")) {
+            SearchOptions baseline = options;
+            baseline.mode = SearchMode::WholeGraph;
+            baseline.alternatives = 0;
+            const SearchResult whole = searchPlan(costs, model.coarse, model.families, baseline);
+            std::printf("%s: whole-graph baseline %s in %.3f s (%zu decisions, %zu columns), TAP in %.3f s: %.1fx "
+                        "faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
+                        mesh.toString().c_str(), ilpStatusName(whole.statistics.status), whole.statistics.totalSeconds,
+                        whole.statistics.decisionGroups, whole.statistics.ilpColumns, run.result.statistics.totalSeconds,
+                        whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
+                        run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                        whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                        whole.statistics.boundSeconds * 1e3);
+        }
+        runs.push_back(std::move(run));
+    }
+
+    // The fastest plan over all meshes that fits.
+    const MeshRun* chosen = nullptr;
+    for (const MeshRun& run : runs) {
+        if (!run.result.best)
+            continue;
+        auto better = [&](const MeshRun& a, const MeshRun& b) {
+            if (a.result.fitsInMemory != b.result.fitsInMemory)
+                return a.result.fitsInMemory;
+            return a.result.best->evaluation.total.time.stepSeconds() < b.result.best->evaluation.total.time.stepSeconds();
+        };
+        if (!chosen || better(run, *chosen))
+            chosen = &run;
+    }
+    if (!chosen)
+        throw Error(ErrorCode::InvalidArgument, {}, runs.empty() ? "no mesh to search" : runs.front().result.message);
+
+    const SearchCandidate& best = *chosen->result.best;
+    if (const auto output = line.option("output")) {
+        PlanDocument document;
+        document.plan = best.plan;
+        document.modelFingerprint = modelFingerprint(model.graph);
+        document.clusterName = cluster.name;
+        document.workload = workload;
+        const CostBreakdown& t = best.evaluation.total;
+        document.cost = PlanCostSummary{t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(),
+                                        t.memory.total(), best.evaluation.hbmBytes};
+        savePlanFile(*output, document, model.coarse, model.families);
+    }
+
+    std::vector<std::string> axisNames;
+    for (const MeshAxis& axis : chosen->axes)
+        axisNames.push_back(axis.name);
+    if (line.hasFlag("json")) {
+        JsonWriter json;
+        json.beginObject();
+        json.key("meshes").beginArray();
+        for (const MeshRun& run : runs) {
+            json.beginObject();
+            json.key("mesh").value(DeviceMesh(run.axes, cluster).toString());
+            json.key("fits_in_memory").value(run.result.fitsInMemory);
+            json.key("message").value(run.result.message);
+            json.key("step_seconds").value(run.result.best ? run.result.best->evaluation.total.time.stepSeconds() : -1.0);
+            json.key("megatron_step_seconds").value(run.megatronStepSeconds);
+            const SearchStatistics& s = run.result.statistics;
+            json.key("statistics").beginObject();
+            json.key("decisions").value(static_cast<std::uint64_t>(s.decisionGroups));
+            json.key("ilp_columns").value(static_cast<std::uint64_t>(s.ilpColumns));
+            json.key("branch_nodes").value(static_cast<std::int64_t>(s.branchNodes));
+            json.key("status").value(ilpStatusName(s.status));
+            json.key("seconds").value(s.totalSeconds);
+            json.endObject();
+            json.endObject();
+        }
+        json.endArray();
+        json.key("best");
+        writeBreakdownJson(json, best.evaluation.total, axisNames);
+        json.key("strategies").beginObject();
+        for (const CoarseNode& node : model.coarse.nodes)
+            json.key(node.name).value(splitsOf(best.plan.strategy(node.id)));
+        json.endObject();
+        json.endObject();
+        std::fputs(json.text().c_str(), stdout);
+        return 0;
+    }
+
+    for (const MeshRun& run : runs) {
+        const SearchStatistics& s = run.result.statistics;
+        std::printf("%-16s %s: %zu decisions (%zu anchors) for %zu coarse nodes, %zu solves, %d branch nodes, "
+                    "%.3f s; step %.3f ms (Megatron %.3f ms)%s\n",
+                    DeviceMesh(run.axes, cluster).toString().c_str(), ilpStatusName(s.status), s.decisionGroups,
+                    s.anchorGroups, s.coarseNodes, s.solves, s.branchNodes, s.totalSeconds,
+                    run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                    run.megatronStepSeconds * 1e3, run.result.fitsInMemory ? "" : "  (does not fit)");
+    }
+    std::printf("\nbest plan on %s%s\n", DeviceMesh(chosen->axes, cluster).toString().c_str(),
+                chosen->result.message.empty() ? "" : (": " + chosen->result.message).c_str());
+    printCandidate("best", best);
+    for (std::size_t i = 0; i < chosen->result.alternatives.size(); ++i) {
+        const std::string label = "alternative " + std::to_string(i + 1);
+        printCandidate(label.c_str(), chosen->result.alternatives[i]);
+    }
+    std::printf("\n");
+    printBreakdown(best.evaluation.total, axisNames, best.evaluation.hbmBytes);
+    std::printf("\nstrategies of the unique blocks and the nodes outside them\n");
+    std::vector<bool> shown(model.coarse.nodes.size(), false);
+    for (const Family& family : model.families.families) {
+        if (family.parent.isValid())
+            continue;
+        std::printf("  %s  x%zu\n", family.name.c_str(), family.multiplicity());
+        for (const CoarseNodeId id : family.representative().nodes) {
+            const CoarseNode& node = model.coarse.node(id);
+            if (isAnchorKind(node.kind))
+                std::printf("    %-50s %s\n", node.name.c_str(), splitsOf(best.plan.strategy(id)).c_str());
+        }
+        for (const BlockInstance& instance : family.instances) {
+            for (const CoarseNodeId id : instance.nodes)
+                shown[id.index()] = true;
+        }
+    }
+    for (const CoarseNode& node : model.coarse.nodes) {
+        if (!shown[node.id.index()] && isAnchorKind(node.kind))
+            std::printf("  %-52s %s\n", node.name.c_str(), splitsOf(best.plan.strategy(node.id)).c_str());
+    }
+    return 0;
+}
+
+}  // namespace tapestry::cli

@@ -1,0 +1,282 @@
+#include "search/PlanSearch.h"
+
+#include "base/Error.h"
+#include "search/StrategySpace.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+namespace tapestry {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Each node's canonical representative: itself, or the node at the same position of
+// its family's representative instance (nested families applied in turn).
+std::vector<CoarseNodeId> canonicalNodes(const CoarseGraph& coarse, const FamilyTable& families)
+{
+    std::vector<CoarseNodeId> canonical(coarse.nodes.size());
+    for (const CoarseNode& node : coarse.nodes)
+        canonical[node.id.index()] = node.id;
+    for (const Family& family : families.families) {
+        const auto& representative = family.representative().nodes;
+        for (std::size_t i = 1; i < family.instances.size(); ++i) {
+            const auto& nodes = family.instances[i].nodes;
+            for (std::size_t p = 0; p < nodes.size() && p < representative.size(); ++p)
+                canonical[nodes[p].index()] = representative[p];
+        }
+    }
+    for (CoarseNodeId& target : canonical) {
+        while (canonical[target.index()] != target)
+            target = canonical[target.index()];
+    }
+    return canonical;
+}
+
+struct ResolvedPins {
+    std::vector<std::optional<NodeStrategy>> strategy;  // by node
+    std::vector<bool> individual;                        // pinned by full name: untied
+};
+
+ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse, const FamilyTable& families,
+                         std::size_t axisCount, const std::vector<MeshAxis>& mesh)
+{
+    ResolvedPins resolved{std::vector<std::optional<NodeStrategy>>(coarse.nodes.size()),
+                          std::vector<bool>(coarse.nodes.size(), false)};
+    std::map<std::string, CoarseNodeId> byName;
+    for (const CoarseNode& node : coarse.nodes)
+        byName.emplace(node.name, node.id);
+    for (const Pin& pin : pins) {
+        if (pin.strategy.axes.size() != axisCount)
+            throw Error(ErrorCode::InvalidArgument, {},
+                        "pin '" + pin.target + "' gives " + std::to_string(pin.strategy.axes.size()) + " splits for " +
+                            std::to_string(axisCount) + " mesh axes");
+        std::vector<CoarseNodeId> targets;
+        if (const auto it = byName.find(pin.target); it != byName.end()) {
+            targets.push_back(it->second);
+            resolved.individual[it->second.index()] = true;
+        } else {
+            for (const Family& family : families.families) {
+                if (pin.target.rfind(family.name + "/", 0) != 0)
+                    continue;
+                const std::string relative = pin.target.substr(family.name.size() + 1);
+                for (const BlockInstance& instance : family.instances) {
+                    for (const CoarseNodeId id : instance.nodes) {
+                        if (coarse.node(id).name == instance.scope + "/" + relative)
+                            targets.push_back(id);
+                    }
+                }
+            }
+        }
+        if (targets.empty())
+            throw Error(ErrorCode::InvalidArgument, {},
+                        "pin '" + pin.target + "' names no coarse node and no family position of this model");
+        for (const CoarseNodeId id : targets) {
+            const CoarseNode& node = coarse.node(id);
+            for (std::size_t a = 0; a < axisCount; ++a) {
+                if (!isLegalSplit(node.kind, pin.strategy.axes[a]))
+                    throw Error(ErrorCode::InvalidArgument, {},
+                                std::string("infeasible pin: '") + node.name + "' is a " + coarseNodeKindName(node.kind) +
+                                    " node and cannot take the split '" + axisSplitName(pin.strategy.axes[a]) +
+                                    "' on axis '" + mesh[a].name + "'");
+            }
+            resolved.strategy[id.index()] = pin.strategy;
+        }
+    }
+    return resolved;
+}
+
+std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTable& families, SearchMode mode,
+                                       const ResolvedPins& pins, std::size_t axisCount)
+{
+    std::vector<CoarseNodeId> canonical = mode == SearchMode::Tap ? canonicalNodes(coarse, families)
+                                                                  : std::vector<CoarseNodeId>{};
+    std::map<std::pair<CoarseNodeId, std::string>, std::size_t> index;  // (canonical, pin) -> group
+    std::vector<StrategyGroup> groups;
+    for (const CoarseNode& node : coarse.nodes) {
+        CoarseNodeId key = mode == SearchMode::Tap && !pins.individual[node.id.index()] ? canonical[node.id.index()]
+                                                                                          : node.id;
+        const auto& pinned = pins.strategy[node.id.index()];
+        // Nodes pinned by full name stand alone; the rest of their family stays tied.
+        const std::string pinKey = pins.individual[node.id.index()] ? "#" + std::to_string(node.id.value()) : "";
+        const auto [it, inserted] = index.try_emplace({key, pinKey}, groups.size());
+        if (inserted) {
+            StrategyGroup group;
+            group.candidates = pinned ? std::vector<NodeStrategy>{*pinned} : strategiesFor(node.kind, axisCount);
+            groups.push_back(std::move(group));
+        }
+        groups[it->second].members.push_back(node.id);
+    }
+    return groups;
+}
+
+Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::size_t>& choice, const CoarseGraph& coarse,
+            const std::vector<MeshAxis>& mesh, const std::vector<Pin>& pins, std::string name)
+{
+    Plan plan;
+    plan.name = std::move(name);
+    plan.origin = PlanOrigin::Search;
+    plan.mesh = mesh;
+    plan.strategies.resize(coarse.nodes.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (const CoarseNodeId member : groups[g].members)
+            plan.strategies[member.index()] = groups[g].candidates[choice[g]];
+    }
+    for (const Pin& pin : pins)
+        plan.pins.push_back(pin.target);
+    return plan;
+}
+
+}  // namespace
+
+Pin parsePin(std::string_view text)
+{
+    const std::size_t equals = text.rfind('=');
+    if (equals == std::string_view::npos || equals == 0 || equals + 1 >= text.size())
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "a pin is NODE=SPLIT[,SPLIT...] (one split per mesh axis), not '" + std::string(text) + "'");
+    Pin pin;
+    pin.target = std::string(text.substr(0, equals));
+    std::string_view rest = text.substr(equals + 1);
+    while (true) {
+        const std::size_t comma = rest.find(',');
+        const std::string_view name = rest.substr(0, comma);
+        const auto split = axisSplitFromName(name);
+        if (!split)
+            throw Error(ErrorCode::InvalidArgument, {},
+                        "pin '" + std::string(text) + "': unknown split '" + std::string(name) +
+                            "' (none, batch, sequence, column, row, head, hidden)");
+        pin.strategy.axes.push_back(*split);
+        if (comma == std::string_view::npos)
+            break;
+        rest = rest.substr(comma + 1);
+    }
+    return pin;
+}
+
+SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
+                        const SearchOptions& options, const SearchCallbacks& callbacks)
+{
+    const Clock::time_point start = Clock::now();
+    const DeviceMesh& mesh = costs.mesh();
+    const std::size_t axisCount = mesh.axisCount();
+    auto progress = [&](std::string_view phase, double fraction) {
+        if (callbacks.progress)
+            callbacks.progress(phase, fraction);
+    };
+    auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
+
+    SearchResult result;
+    SearchStatistics& stats = result.statistics;
+    progress("grouping", 0.0);
+    const ResolvedPins pins = resolvePins(options.pins, coarse, families, axisCount, mesh.axes());
+    const std::vector<StrategyGroup> groups = buildGroups(coarse, families, options.mode, pins, axisCount);
+    stats.coarseNodes = coarse.nodes.size();
+    stats.families = families.families.size();
+    stats.decisionGroups = groups.size();
+    for (const StrategyGroup& group : groups)
+        stats.anchorGroups += isAnchorKind(coarse.node(group.members.front()).kind) ? 1 : 0;
+    stats.groupingSeconds = secondsSince(start);
+
+    result.memoryLimitBytes = options.memoryLimitBytes.value_or(costs.hbmBytes());
+
+    const std::string prefix = options.mode == SearchMode::Tap ? "tap" : "whole-graph";
+    auto solve = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name)
+        -> std::optional<SearchCandidate> {
+        IlpOptions ilp;
+        ilp.memoryLimitBytes = limit;
+        ilp.minimizeMemory = minimizeMemory;
+        ilp.timeLimitSeconds = options.timeLimitSeconds;
+        ilp.cancelled = callbacks.cancelled;
+        if (callbacks.bestSoFar && !minimizeMemory) {
+            ilp.onIncumbent = [&](double objective, const std::vector<std::size_t>& choice) {
+                callbacks.bestSoFar(expand(groups, choice, coarse, mesh.axes(), options.pins, name), objective);
+            };
+        }
+        const Clock::time_point solveStart = Clock::now();
+        const IlpResult ilpResult = solveShardingIlp(costs, coarse, groups, ilp);
+        stats.solveSeconds += secondsSince(solveStart);
+        ++stats.solves;
+        stats.ilpColumns = std::max(stats.ilpColumns, ilpResult.columns);
+        stats.ilpRows = std::max(stats.ilpRows, ilpResult.rows);
+        stats.branchNodes += ilpResult.branchNodes;
+        result.cancelled = result.cancelled || ilpResult.cancelled;
+        if (!minimizeMemory && name == prefix) {
+            stats.status = ilpResult.status;
+            stats.objectiveSeconds = ilpResult.objective;
+            stats.boundSeconds = ilpResult.bound;
+        }
+        if (ilpResult.choice.empty())
+            return std::nullopt;
+        const Clock::time_point evaluateStart = Clock::now();
+        SearchCandidate candidate;
+        candidate.plan = expand(groups, ilpResult.choice, coarse, mesh.axes(), options.pins, name);
+        candidate.evaluation = costs.evaluate(candidate.plan);
+        stats.evaluateSeconds += secondsSince(evaluateStart);
+        return candidate;
+    };
+
+    progress("searching", 0.1);
+    // The program's memory row is an estimate (no transient buffer, shared activations
+    // counted twice); tighten the limit by what the exact evaluation overshoots.
+    double limit = result.memoryLimitBytes;
+    std::optional<SearchCandidate> best;
+    for (int attempt = 0; attempt < 3 && !cancelled(); ++attempt) {
+        best = solve(limit, false, prefix);
+        if (!best || best->evaluation.total.memory.total() <= result.memoryLimitBytes)
+            break;
+        limit -= best->evaluation.total.memory.total() - result.memoryLimitBytes;
+    }
+    if (best && best->evaluation.total.memory.total() <= result.memoryLimitBytes) {
+        result.fitsInMemory = true;
+    } else if (!cancelled()) {
+        progress("smallest peak", 0.5);
+        std::optional<SearchCandidate> smallest = solve(std::nullopt, true, prefix + "-min-memory");
+        if (smallest) {
+            char text[200];
+            std::snprintf(text, sizeof text,
+                          "no plan fits in %.2f GB per device under these pins and mesh; the smallest peak is %.2f GB",
+                          result.memoryLimitBytes / 1e9, smallest->evaluation.total.memory.total() / 1e9);
+            result.message = text;
+            best = std::move(smallest);
+        }
+    }
+    if (!best) {
+        result.message = result.cancelled ? "cancelled before any plan was found"
+                                          : "the search found no plan within its time limit";
+        stats.totalSeconds = secondsSince(start);
+        return result;
+    }
+
+    // Pareto points: the fastest plans under successively smaller memory budgets.
+    if (result.fitsInMemory) {
+        double budget = best->evaluation.total.memory.total();
+        for (std::size_t k = 0; k < options.alternatives && !cancelled(); ++k) {
+            progress("alternatives", 0.6 + 0.3 * static_cast<double>(k) / static_cast<double>(options.alternatives));
+            budget *= 0.75;
+            std::optional<SearchCandidate> alternative = solve(budget, false, prefix + "-" + std::to_string(k + 1));
+            if (!alternative || alternative->evaluation.total.memory.total() >= best->evaluation.total.memory.total())
+                break;
+            const bool seen = std::any_of(result.alternatives.begin(), result.alternatives.end(), [&](const auto& c) {
+                return c.plan.strategies == alternative->plan.strategies;
+            });
+            if (!seen)
+                result.alternatives.push_back(std::move(*alternative));
+        }
+    }
+    result.best = std::move(best);
+    if (result.cancelled && result.message.empty())
+        result.message = "cancelled; the best plan found so far is kept";
+    progress("done", 1.0);
+    stats.totalSeconds = secondsSince(start);
+    return result;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "cost/CostModel.h"
+#include "search/ShardingIlp.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tapestry {
+
+enum class SearchMode : std::uint8_t {
+    Tap,         // fold: one decision per family position, searched once, replicated
+    WholeGraph,  // the Alpa-style baseline: one decision per coarse node
+};
+
+// A user's fixed choice. `target` is a coarse node's name ("model/layers.3/mlp/up_proj/MatMul":
+// that node only) or a family position ("model/layers.#/mlp/up_proj/MatMul": every instance).
+struct Pin {
+    std::string target;
+    NodeStrategy strategy;
+};
+
+// Parses "TARGET=split[,split...]" (one split per mesh axis). Throws InvalidArgument.
+[[nodiscard]] Pin parsePin(std::string_view text);
+
+struct SearchOptions {
+    SearchMode mode = SearchMode::Tap;
+    std::vector<Pin> pins;
+    std::optional<double> memoryLimitBytes;  // per device; the GPU's HBM when unset
+    double timeLimitSeconds = 60;            // for each integer program
+    std::size_t alternatives = 3;            // extra Pareto points below the best plan's memory
+};
+
+struct SearchCallbacks {
+    std::function<void(std::string_view phase, double fraction)> progress;
+    std::function<bool()> cancelled;
+    std::function<void(const Plan& plan, double stepSeconds)> bestSoFar;
+};
+
+struct SearchCandidate {
+    Plan plan;
+    PlanEvaluation evaluation;
+};
+
+struct SearchStatistics {
+    std::size_t coarseNodes = 0;
+    std::size_t families = 0;
+    std::size_t decisionGroups = 0;   // variables the search decides
+    std::size_t anchorGroups = 0;     // of which anchors
+    std::size_t ilpColumns = 0;
+    std::size_t ilpRows = 0;
+    int branchNodes = 0;              // states examined by branch and bound
+    std::size_t solves = 0;
+    IlpStatus status = IlpStatus::NoSolution;
+    double objectiveSeconds = 0;      // the best plan's step time as the program prices it
+    double boundSeconds = 0;          // proven lower bound on that
+    double groupingSeconds = 0;
+    double solveSeconds = 0;
+    double evaluateSeconds = 0;
+    double totalSeconds = 0;
+};
+
+struct SearchResult {
+    std::optional<SearchCandidate> best;
+    std::vector<SearchCandidate> alternatives;  // Pareto points: less memory, more time
+    bool fitsInMemory = false;
+    double memoryLimitBytes = 0;
+    std::string message;  // why nothing fits, or why the search stopped early
+    bool cancelled = false;
+    SearchStatistics statistics;
+};
+
+// Finds the fastest plan whose per-device memory fits (search.md). In Tap mode every
+// family position is one decision shared by all instances, so the program is as small
+// as the unique blocks; WholeGraph decides every coarse node on its own. When nothing
+// fits, the result holds the plan with the smallest peak and says so. Pins are
+// honoured or reported (unknown target, a split the node's kind cannot take, or no
+// plan that fits under them). Progress, cancellation and the best plan so far go
+// through `callbacks`; a cancelled search returns the best plan found until then.
+[[nodiscard]] SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
+                                      const SearchOptions& options, const SearchCallbacks& callbacks = {});
+
+}  // namespace tapestry

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "cost/CostModel.h"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace tapestry {
+
+// Coarse nodes that must take the same strategy (the instances of one family position,
+// or a single node), and the strategies they may take.
+struct StrategyGroup {
+    std::vector<CoarseNodeId> members;
+    std::vector<NodeStrategy> candidates;  // one if pinned
+};
+
+enum class IlpStatus : std::uint8_t {
+    Optimal,     // proven optimal
+    Feasible,    // a solution, optimality not proven (time limit or cancelled)
+    Infeasible,  // proven: no assignment fits the memory limit
+    NoSolution,  // stopped before any solution was found
+};
+
+[[nodiscard]] const char* ilpStatusName(IlpStatus status);
+
+struct IlpResult {
+    IlpStatus status = IlpStatus::NoSolution;
+    std::vector<std::size_t> choice;  // candidate index per group
+    double objective = 0;             // seconds (or bytes when minimizing memory)
+    double bound = 0;                 // best proven lower bound
+    double estimatedMemoryBytes = 0;  // the memory row's value for the choice
+    std::size_t columns = 0;
+    std::size_t rows = 0;
+    int branchNodes = 0;
+    bool cancelled = false;
+};
+
+struct IlpOptions {
+    std::optional<double> memoryLimitBytes;
+    bool minimizeMemory = false;  // objective: per-device memory instead of step time
+    double timeLimitSeconds = 60;
+    std::function<bool()> cancelled;                                              // polled by the solver
+    std::function<void(double objective, const std::vector<std::size_t>&)> onIncumbent;  // each improvement
+};
+
+// The node/edge problem of cost-model.md as one integer program, solved with COIN-OR
+// CBC: a binary per (group, candidate); per crossing tensor, axis and needed layout a
+// variable that is 1 when some consumer needs that layout (so each distinct layout is
+// converted once, forward and backward, as CostModel::evaluate charges it); a
+// conversion cost per (producer candidate, layout) pair linearized with one more
+// variable. Tensors whose producer and consumers fall into the same groups are merged
+// with their multiplicity, which is what makes a folded model's problem as small as
+// one block. Node time includes compute and the linearized gradient synchronization;
+// the memory row is CostModel::strategyTerms' bound.
+[[nodiscard]] IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse,
+                                         const std::vector<StrategyGroup>& groups, const IlpOptions& options);
+
+}  // namespace tapestry

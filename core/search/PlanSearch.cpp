@@ -94,7 +94,7 @@ ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse
 }
 
 std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTable& families, SearchMode mode,
-                                       const ResolvedPins& pins, std::size_t axisCount)
+                                       const ResolvedPins& pins, const std::vector<int>& axisSizes)
 {
     std::vector<CoarseNodeId> canonical = mode == SearchMode::Tap ? canonicalNodes(coarse, families)
                                                                   : std::vector<CoarseNodeId>{};
@@ -109,7 +109,7 @@ std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTa
         const auto [it, inserted] = index.try_emplace({key, pinKey}, groups.size());
         if (inserted) {
             StrategyGroup group;
-            group.candidates = pinned ? std::vector<NodeStrategy>{*pinned} : strategiesFor(node.kind, axisCount);
+            group.candidates = pinned ? std::vector<NodeStrategy>{*pinned} : strategiesFor(node.kind, axisSizes);
             groups.push_back(std::move(group));
         }
         groups[it->second].members.push_back(node.id);
@@ -177,7 +177,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     SearchStatistics& stats = result.statistics;
     progress("grouping", 0.0);
     const ResolvedPins pins = resolvePins(options.pins, coarse, families, axisCount, mesh.axes());
-    const std::vector<StrategyGroup> groups = buildGroups(coarse, families, options.mode, pins, axisCount);
+    const std::vector<StrategyGroup> groups = buildGroups(coarse, families, options.mode, pins, mesh.shape());
     stats.coarseNodes = coarse.nodes.size();
     stats.families = families.families.size();
     stats.decisionGroups = groups.size();

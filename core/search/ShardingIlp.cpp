@@ -7,6 +7,7 @@
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -96,6 +97,131 @@ struct Pattern {
     double weight = 0;
 };
 
+
+using KindOf = std::function<CoarseNodeKind(std::size_t)>;
+
+AxisLayout gradientTarget(AxisLayout produced)
+{
+    return produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
+}
+
+// One consumer group: the exact pairwise cost table between the two groups' candidates,
+// with the local marginal constraints (tight for chains and trees).
+void addPairwiseTerms(Program& program, const CostModel& costs, const std::vector<StrategyGroup>& groups,
+                      const std::vector<std::vector<int>>& xColumns, const Pattern& pattern, const KindOf& kindOf)
+{
+    const std::size_t producer = pattern.producer;
+    const std::size_t consumer = pattern.consumers.front();
+    const auto& producerCandidates = groups[producer].candidates;
+    const auto& consumerCandidates = groups[consumer].candidates;
+    const CoarseNodeKind consumerKind = kindOf(consumer);
+    const std::size_t axisCount = costs.mesh().axisCount();
+    auto pairCost = [&](const NodeStrategy& p, const NodeStrategy& c) {
+        double seconds = 0;
+        for (std::size_t a = 0; a < axisCount; ++a) {
+            const AxisLayout produced = outputLayout(p.axes[a]);
+            seconds += costs.conversionSeconds(*pattern.tensor, a, p, produced, requiredInputLayout(consumerKind, c.axes[a]));
+            if (pattern.tensor->carriesGradient)
+                seconds += costs.conversionSeconds(*pattern.tensor, a, p, inputGradientLayout(consumerKind, c.axes[a]),
+                                                   gradientTarget(produced));
+        }
+        return seconds * pattern.weight * kObjectiveScale;
+    };
+    if (producer == consumer) {
+        for (std::size_t p = 0; p < producerCandidates.size(); ++p)
+            program.objective[static_cast<std::size_t>(xColumns[producer][p])] += pairCost(producerCandidates[p], producerCandidates[p]);
+        return;
+    }
+    std::vector<std::vector<double>> table(producerCandidates.size(), std::vector<double>(consumerCandidates.size()));
+    bool anyCost = false;
+    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+        for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
+            table[p][c] = pairCost(producerCandidates[p], consumerCandidates[c]);
+            anyCost = anyCost || table[p][c] > 0;
+        }
+    }
+    if (!anyCost)
+        return;
+    std::vector<std::vector<int>> pairs(producerCandidates.size(), std::vector<int>(consumerCandidates.size()));
+    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+        for (std::size_t c = 0; c < consumerCandidates.size(); ++c)
+            pairs[p][c] = program.column(table[p][c], false);
+    }
+    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+        std::vector<int> indices = {xColumns[producer][p]};
+        std::vector<double> values = {-1.0};
+        for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
+            indices.push_back(pairs[p][c]);
+            values.push_back(1.0);
+        }
+        program.row(indices, values, 0.0, 0.0);
+    }
+    for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
+        std::vector<int> indices = {xColumns[consumer][c]};
+        std::vector<double> values = {-1.0};
+        for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+            indices.push_back(pairs[p][c]);
+            values.push_back(1.0);
+        }
+        program.row(indices, values, 0.0, 0.0);
+    }
+}
+
+// Several consumer groups: per axis and layout a variable that is 1 when some consumer
+// needs that layout, so each distinct layout is paid for once.
+void addLayoutSetTerms(Program& program, const CostModel& costs, const std::vector<StrategyGroup>& groups,
+                       const std::vector<std::vector<int>>& xColumns, const Pattern& pattern, const KindOf& kindOf)
+{
+    const auto& producerCandidates = groups[pattern.producer].candidates;
+    for (std::size_t a = 0; a < costs.mesh().axisCount(); ++a) {
+        if (costs.mesh().axis(a).size <= 1)
+            continue;
+        for (const bool backward : {false, true}) {
+            if (backward && !pattern.tensor->carriesGradient)
+                continue;
+            // The layouts consumers may need (forward) or hand back (backward).
+            auto layoutOf = [&](std::size_t g, const NodeStrategy& c) {
+                return backward ? inputGradientLayout(kindOf(g), c.axes[a]) : requiredInputLayout(kindOf(g), c.axes[a]);
+            };
+            std::set<AxisLayout> layouts;
+            for (const std::size_t g : pattern.consumers) {
+                for (const NodeStrategy& c : groups[g].candidates)
+                    layouts.insert(layoutOf(g, c));
+            }
+            for (const AxisLayout layout : layouts) {
+                std::vector<std::pair<std::size_t, double>> priced;
+                for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+                    const AxisLayout produced = outputLayout(producerCandidates[p].axes[a]);
+                    const AxisLayout from = backward ? layout : produced;
+                    const AxisLayout to = backward ? gradientTarget(produced) : layout;
+                    const double seconds = costs.conversionSeconds(*pattern.tensor, a, producerCandidates[p], from, to);
+                    if (seconds > 0)
+                        priced.emplace_back(p, seconds * pattern.weight * kObjectiveScale);
+                }
+                if (priced.empty())
+                    continue;
+                const int needed = program.column(0.0, false);
+                for (const std::size_t g : pattern.consumers) {
+                    std::vector<int> indices = {needed};
+                    std::vector<double> values = {1.0};
+                    for (std::size_t c = 0; c < groups[g].candidates.size(); ++c) {
+                        if (layoutOf(g, groups[g].candidates[c]) == layout) {
+                            indices.push_back(xColumns[g][c]);
+                            values.push_back(-1.0);
+                        }
+                    }
+                    if (indices.size() > 1)
+                        program.row(indices, values, 0.0, COIN_DBL_MAX);
+                }
+                for (const auto& [p, cost] : priced) {
+                    const int paid = program.column(cost, false);
+                    program.row({paid, needed, xColumns[pattern.producer][p]}, {1.0, -1.0, -1.0}, -1.0, COIN_DBL_MAX);
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 const char* ilpStatusName(IlpStatus status)
@@ -122,7 +248,7 @@ IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, co
         if (groupOf[node.id.index()] == SIZE_MAX)
             throw Error(ErrorCode::InvalidArgument, {}, "search: coarse node '" + node.name + "' is in no group");
     }
-    auto kindOf = [&](std::size_t g) { return coarse.node(groups[g].members.front()).kind; };
+    const KindOf kindOf = [&](std::size_t g) { return coarse.node(groups[g].members.front()).kind; };
 
     Program program;
     std::vector<std::vector<int>> xColumns(groups.size());
@@ -168,59 +294,10 @@ IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, co
             pattern.weight += 1;
         }
         for (const auto& [key, pattern] : patterns) {
-            const auto& producerCandidates = groups[pattern.producer].candidates;
-            for (std::size_t a = 0; a < axisCount; ++a) {
-                if (costs.mesh().axis(a).size <= 1)
-                    continue;
-                for (const bool backward : {false, true}) {
-                    if (backward && !pattern.tensor->carriesGradient)
-                        continue;
-                    // The layouts consumers may need (forward) or hand back (backward).
-                    auto layoutOf = [&](std::size_t g, const NodeStrategy& c) {
-                        return backward ? inputGradientLayout(kindOf(g), c.axes[a])
-                                        : requiredInputLayout(kindOf(g), c.axes[a]);
-                    };
-                    std::set<AxisLayout> layouts;
-                    for (const std::size_t g : pattern.consumers) {
-                        for (const NodeStrategy& c : groups[g].candidates)
-                            layouts.insert(layoutOf(g, c));
-                    }
-                    for (const AxisLayout layout : layouts) {
-                        std::vector<std::pair<std::size_t, double>> priced;
-                        for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
-                            const AxisLayout produced = outputLayout(producerCandidates[p].axes[a]);
-                            const AxisLayout from = backward ? layout : produced;
-                            const AxisLayout to = backward ? (produced == AxisLayout::Partial ? AxisLayout::Replicated : produced)
-                                                           : layout;
-                            const double seconds =
-                                costs.conversionSeconds(*pattern.tensor, a, producerCandidates[p], from, to);
-                            if (seconds > 0)
-                                priced.emplace_back(p, seconds * pattern.weight * kObjectiveScale);
-                        }
-                        if (priced.empty())
-                            continue;
-                        // needed = 1 when any consumer candidate with this layout is chosen.
-                        const int needed = program.column(0.0, false);
-                        for (const std::size_t g : pattern.consumers) {
-                            std::vector<int> indices = {needed};
-                            std::vector<double> values = {1.0};
-                            for (std::size_t c = 0; c < groups[g].candidates.size(); ++c) {
-                                if (layoutOf(g, groups[g].candidates[c]) == layout) {
-                                    indices.push_back(xColumns[g][c]);
-                                    values.push_back(-1.0);
-                                }
-                            }
-                            if (indices.size() > 1)
-                                program.row(indices, values, 0.0, COIN_DBL_MAX);
-                        }
-                        for (const auto& [p, cost] : priced) {
-                            const int paid = program.column(cost, false);
-                            program.row({paid, needed, xColumns[pattern.producer][p]}, {1.0, -1.0, -1.0}, -1.0,
-                                        COIN_DBL_MAX);
-                        }
-                    }
-                }
-            }
+            if (pattern.consumers.size() == 1)
+                addPairwiseTerms(program, costs, groups, xColumns, pattern, kindOf);
+            else
+                addLayoutSetTerms(program, costs, groups, xColumns, pattern, kindOf);
         }
     }
 

@@ -4,15 +4,17 @@
 
 namespace tapestry {
 
-std::vector<NodeStrategy> strategiesFor(CoarseNodeKind kind, std::size_t axisCount)
+std::vector<NodeStrategy> strategiesFor(CoarseNodeKind kind, const std::vector<int>& axisSizes)
 {
     const std::vector<AxisSplit>& legal = legalSplits(kind);
+    static const std::vector<AxisSplit> unsplit = {AxisSplit::None};
     std::vector<NodeStrategy> out = {NodeStrategy{}};
-    for (std::size_t a = 0; a < axisCount; ++a) {
+    for (const int size : axisSizes) {
+        const std::vector<AxisSplit>& options = size > 1 ? legal : unsplit;
         std::vector<NodeStrategy> next;
-        next.reserve(out.size() * legal.size());
+        next.reserve(out.size() * options.size());
         for (const NodeStrategy& prefix : out) {
-            for (const AxisSplit split : legal) {
+            for (const AxisSplit split : options) {
                 NodeStrategy extended = prefix;
                 extended.axes.push_back(split);
                 next.push_back(std::move(extended));
@@ -21,7 +23,9 @@ std::vector<NodeStrategy> strategiesFor(CoarseNodeKind kind, std::size_t axisCou
         out = std::move(next);
     }
     // Data parallelism everywhere first: a good incumbent for branch and bound.
-    const NodeStrategy allBatch{std::vector<AxisSplit>(axisCount, AxisSplit::Batch)};
+    NodeStrategy allBatch;
+    for (const int size : axisSizes)
+        allBatch.axes.push_back(size > 1 ? AxisSplit::Batch : AxisSplit::None);
     const auto it = std::find(out.begin(), out.end(), allBatch);
     if (it != out.end())
         std::rotate(out.begin(), it, it + 1);

@@ -32,7 +32,7 @@ std::vector<std::int64_t> usageProfile(const ShardingProblem& problem, const Ass
 }  // namespace
 
 Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart, std::uint64_t seed,
-                            std::chrono::steady_clock::time_point deadline)
+                            std::chrono::steady_clock::time_point deadline, std::stop_token stop)
 {
     Assignment best = feasibleStart;
     CostSum bestCost = evaluateSolution(problem, best).cost;
@@ -49,7 +49,7 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     std::vector<double> rates(problem.nodes.size(), 0.0);
     double theta = 1.0;
     int sinceBest = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
+    while (std::chrono::steady_clock::now() < deadline && !stop.stop_requested()) {
         relaxed.setNodeRates(rates);
         relaxed.run(kMovesPerIteration);
         const Assignment& x = relaxed.current();

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <stop_token>
 
 namespace tapestry {
 
@@ -14,6 +15,7 @@ namespace tapestry {
 // Polyak step towards the best feasible cost. Returns the best feasible assignment
 // seen, starting from `feasibleStart`. Deterministic for a seed up to the deadline.
 [[nodiscard]] Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart,
-                                          std::uint64_t seed, std::chrono::steady_clock::time_point deadline);
+                                          std::uint64_t seed, std::chrono::steady_clock::time_point deadline,
+                                          std::stop_token stop = {});
 
 }  // namespace tapestry

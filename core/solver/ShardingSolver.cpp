@@ -1,13 +1,14 @@
 #include "solver/ShardingSolver.h"
 
 #include "base/Error.h"
+#include "solver/IlpNeighbourhoodSearch.h"
+#include "solver/IlpSolver.h"
 #include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <thread>
 
 namespace tapestry {
@@ -16,11 +17,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Moves per thread between synchronizations (a fraction of a second on the contest
-// problems); adoption of the overall best happens every few rounds.
-constexpr std::int64_t kMovesPerRound = 3000;
-constexpr int kRoundsPerShare = 8;
-constexpr double kLagrangianShare = 0.4;
+// Whole-problem ILP when the reduced problem is this small (G, 188k edge cells, is
+// solved to optimality by CBC in about 15 s; the 4-6 M cell problems are out of reach).
+constexpr std::size_t kWholeIlpCells = 600'000;
+// Large problems: share of the time for the Lagrangian phase, then rounds in which
+// one thread re-solves regions exactly and the other runs the tree local search,
+// exchanging the best assignment between rounds.
+constexpr double kLagrangianShare = 0.25;
+constexpr double kRoundSeconds = 8.0;
+constexpr std::int64_t kMovesPerCheck = 2000;
 
 // Cheapest strategy per node when that fits; the smallest usage otherwise (which fits
 // whenever anything does).
@@ -47,12 +52,52 @@ Assignment initialAssignment(const ShardingProblem& problem)
     return evaluateSolution(problem, cheapest).feasible ? cheapest : smallest;
 }
 
+Clock::time_point after(Clock::time_point from, double seconds)
+{
+    return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// The best feasible assignment so far, with progress reports on improvement.
+class Incumbent {
+public:
+    Incumbent(const ShardingProblem& problem, CostSum offset, const SolverOptions& options, Clock::time_point start)
+        : problem_(problem), offset_(offset), options_(options), start_(start)
+    {
+    }
+
+    void offer(const Assignment& x)
+    {
+        const SolutionEvaluation e = evaluateSolution(problem_, x);
+        if (!e.feasible || (!best_.empty() && e.cost >= cost_))
+            return;
+        best_ = x;
+        cost_ = e.cost;
+        if (options_.progress)
+            options_.progress(std::chrono::duration<double>(Clock::now() - start_).count(), cost_ + offset_);
+    }
+    [[nodiscard]] const Assignment& best() const { return best_; }
+
+private:
+    const ShardingProblem& problem_;
+    CostSum offset_;
+    const SolverOptions& options_;
+    Clock::time_point start_;
+    Assignment best_;
+    CostSum cost_ = 0;
+};
+
+void runLocalSearch(LocalSearch& search, Clock::time_point deadline)
+{
+    while (Clock::now() < deadline)
+        search.run(kMovesPerCheck);
+}
+
 }  // namespace
 
 SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOptions& options)
 {
     const auto start = Clock::now();
-    const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    const auto deadline = after(start, options.timeLimitSeconds);
     if (const auto overload = firstUnavoidableOverload(problem)) {
         std::int64_t least = 0;
         for (const ProblemNode& node : problem.nodes)
@@ -69,62 +114,67 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     result.reduction = reducer.stats();
     result.reducedNodes = reduced.nodes.size();
     result.reducedEdges = reduced.edges.size();
+    std::size_t cells = 0;
+    for (const ProblemEdge& edge : reduced.edges)
+        cells += edge.costs.size();
 
-    const int threads = std::max(1, options.threads);
-    // Phase 1: Lagrangian relaxation on every thread (different seeds) for a share of
-    // the time; phase 2: feasible local search from the best of them.
-    Assignment first = initialAssignment(reduced);
-    {
-        const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                          std::chrono::duration<double>(options.timeLimitSeconds * kLagrangianShare));
-        std::vector<Assignment> found(static_cast<std::size_t>(threads));
-        std::vector<std::thread> workers;
-        for (int k = 0; k < threads; ++k)
-            workers.emplace_back([&, k] {
-                found[static_cast<std::size_t>(k)] =
-                    searchLagrangian(reduced, first, options.seed * 7919 + static_cast<std::uint64_t>(k), deadline);
+    Incumbent incumbent(reduced, reducer.offset(), options, start);
+    incumbent.offer(initialAssignment(reduced));
+    const std::uint64_t seed = options.seed * 7919;
+    const bool twoThreads = options.threads > 1;
+
+    if (cells <= kWholeIlpCells) {
+        // Exact: CBC on the whole reduced problem; meanwhile the heuristics on the other
+        // thread guarantee a good answer if CBC runs out of time.
+        Assignment heuristic;
+        std::jthread worker;
+        if (twoThreads)
+            worker = std::jthread([&](std::stop_token stop) {
+                heuristic = searchLagrangian(reduced, incumbent.best(), seed, deadline, stop);
             });
-        for (std::thread& worker : workers)
+        const Assignment first = incumbent.best();
+        const IlpOutcome exact = solveWithIlp(reduced, options.timeLimitSeconds * 0.95, &first);
+        worker.request_stop();
+        if (worker.joinable())
             worker.join();
-        CostSum firstCost = evaluateSolution(reduced, first).cost;
-        for (const Assignment& candidate : found)
-            if (const CostSum cost = evaluateSolution(reduced, candidate).cost; cost < firstCost) {
-                firstCost = cost;
-                first = candidate;
-            }
+        if (!heuristic.empty())
+            incumbent.offer(heuristic);
+        if (exact.assignment)
+            incumbent.offer(*exact.assignment);
+        result.provenOptimal = exact.provenOptimal && exact.assignment;
+    } else {
+        {
+            const auto phaseEnd = after(start, options.timeLimitSeconds * kLagrangianShare);
+            Assignment other;
+            std::jthread worker;
+            const Assignment first = incumbent.best();
+            if (twoThreads)
+                worker = std::jthread([&] { other = searchLagrangian(reduced, first, seed + 1, phaseEnd); });
+            incumbent.offer(searchLagrangian(reduced, first, seed, phaseEnd));
+            if (worker.joinable())
+                worker.join();
+            if (!other.empty())
+                incumbent.offer(other);
+        }
+        LocalSearch local(reduced, incumbent.best(), seed + 2);
+        for (int round = 0; Clock::now() < deadline; ++round) {
+            const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
+            Assignment regions = incumbent.best();
+            std::jthread worker;
+            if (twoThreads)
+                worker = std::jthread([&] {
+                    improveWithIlpRegions(reduced, regions, seed + 3 + static_cast<std::uint64_t>(round), roundEnd);
+                });
+            runLocalSearch(local, roundEnd);
+            if (worker.joinable())
+                worker.join();
+            incumbent.offer(local.best());
+            incumbent.offer(regions);
+            local.restartFrom(incumbent.best());
+        }
     }
-    std::vector<std::unique_ptr<LocalSearch>> searches;
-    for (int k = 0; k < threads; ++k)
-        searches.push_back(
-            std::make_unique<LocalSearch>(reduced, first, options.seed * 7919 + 100 + static_cast<std::uint64_t>(k)));
 
-    std::int64_t bestCost = searches.front()->bestCost();
-    Assignment best = searches.front()->best();
-    if (options.progress)
-        options.progress(elapsed(), reducer.offset() + bestCost);
-    for (int round = 1; elapsed() < options.timeLimitSeconds; ++round) {
-        std::vector<std::thread> workers;
-        for (int k = 1; k < threads; ++k)
-            workers.emplace_back([&, k] { searches[static_cast<std::size_t>(k)]->run(kMovesPerRound); });
-        searches.front()->run(kMovesPerRound);
-        for (std::thread& worker : workers)
-            worker.join();
-        bool improved = false;
-        for (const auto& search : searches)
-            if (search->bestCost() < bestCost) {
-                bestCost = search->bestCost();
-                best = search->best();
-                improved = true;
-            }
-        if (improved && options.progress)
-            options.progress(elapsed(), reducer.offset() + bestCost);
-        if (round % kRoundsPerShare == 0)
-            for (const auto& search : searches)
-                if (search->bestCost() > bestCost)
-                    search->restartFrom(best);
-    }
-
-    result.assignment = reducer.expand(best);
+    result.assignment = reducer.expand(incumbent.best());
     result.cost = evaluateSolution(problem, result.assignment).cost;
     return result;
 }

@@ -1,0 +1,169 @@
+#include "solver/IlpSolver.h"
+
+#include "solver/ProblemReducer.h"
+
+#include <CbcModel.hpp>
+#include <CbcSolver.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+namespace tapestry {
+
+namespace {
+
+std::mutex cbcMutex;
+
+}  // namespace
+
+IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start)
+{
+    const std::size_t n = problem.nodes.size();
+    std::vector<int> firstColumn(n);
+    std::vector<double> lower;
+    std::vector<double> upper;
+    std::vector<double> objective;
+    CoinPackedMatrix matrix(false, 0, 0);  // row-ordered
+    std::vector<double> rowLower;
+    std::vector<double> rowUpper;
+    auto addRow = [&](const std::vector<int>& columns, const std::vector<double>& values, double lo, double hi) {
+        matrix.appendRow(static_cast<int>(columns.size()), columns.data(), values.data());
+        rowLower.push_back(lo);
+        rowUpper.push_back(hi);
+    };
+    auto addColumn = [&](double cost, bool forbidden) {
+        objective.push_back(forbidden ? 0.0 : cost);
+        lower.push_back(0.0);
+        upper.push_back(forbidden ? 0.0 : 1.0);
+        return static_cast<int>(objective.size()) - 1;
+    };
+
+    for (std::size_t i = 0; i < n; ++i) {
+        const ProblemNode& node = problem.nodes[i];
+        firstColumn[i] = static_cast<int>(objective.size());
+        for (const std::int64_t cost : node.costs)
+            addColumn(static_cast<double>(cost), cost >= kCostCap);
+    }
+    const int binaries = static_cast<int>(objective.size());
+    matrix.setDimensions(0, binaries);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::vector<int> columns;
+        for (int s = 0; s < problem.nodes[i].strategyCount(); ++s)
+            columns.push_back(firstColumn[i] + s);
+        addRow(columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
+    }
+    std::vector<int> edgeColumn(problem.edges.size());
+    for (std::size_t e = 0; e < problem.edges.size(); ++e) {
+        const ProblemEdge& edge = problem.edges[e];
+        const int rows = problem.nodes[static_cast<std::size_t>(edge.u)].strategyCount();
+        const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
+        edgeColumn[e] = static_cast<int>(objective.size());
+        for (const std::int64_t cost : edge.costs)
+            addColumn(static_cast<double>(cost), cost >= kCostCap);
+        matrix.setDimensions(static_cast<int>(rowLower.size()), static_cast<int>(objective.size()));
+        for (int a = 0; a < rows; ++a) {
+            std::vector<int> cols{firstColumn[static_cast<std::size_t>(edge.u)] + a};
+            std::vector<double> values{-1.0};
+            for (int b = 0; b < columns; ++b) {
+                cols.push_back(edgeColumn[e] + a * columns + b);
+                values.push_back(1.0);
+            }
+            addRow(cols, values, 0.0, 0.0);
+        }
+        for (int b = 0; b < columns; ++b) {
+            std::vector<int> cols{firstColumn[static_cast<std::size_t>(edge.v)] + b};
+            std::vector<double> values{-1.0};
+            for (int a = 0; a < rows; ++a) {
+                cols.push_back(edgeColumn[e] + a * columns + b);
+                values.push_back(1.0);
+            }
+            addRow(cols, values, 0.0, 0.0);
+        }
+    }
+    if (problem.usageLimit) {
+        // Usage only rises at interval starts, so those are the time points to check.
+        std::vector<std::int64_t> starts;
+        for (const ProblemNode& node : problem.nodes)
+            if (node.usesMemory())
+                starts.push_back(node.lo);
+        std::sort(starts.begin(), starts.end());
+        starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+        for (const std::int64_t t : starts) {
+            std::vector<int> cols;
+            std::vector<double> values;
+            double fixed = 0;
+            double spread = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const ProblemNode& node = problem.nodes[i];
+                if (!(node.lo <= t && t < node.hi))
+                    continue;
+                const std::int64_t least = *std::min_element(node.usages.begin(), node.usages.end());
+                const std::int64_t most = *std::max_element(node.usages.begin(), node.usages.end());
+                fixed += static_cast<double>(least);
+                spread += static_cast<double>(most - least);
+                for (int s = 0; s < node.strategyCount(); ++s)
+                    if (node.usages[static_cast<std::size_t>(s)] > least) {
+                        cols.push_back(firstColumn[i] + s);
+                        values.push_back(static_cast<double>(node.usages[static_cast<std::size_t>(s)] - least));
+                    }
+            }
+            const double room = static_cast<double>(*problem.usageLimit) - fixed;
+            if (spread > room)  // otherwise this point can never overflow
+                addRow(cols, values, -COIN_DBL_MAX, room);
+        }
+    }
+    matrix.setDimensions(static_cast<int>(rowLower.size()), static_cast<int>(objective.size()));
+
+    const std::lock_guard lock(cbcMutex);
+    OsiClpSolverInterface solver;
+    solver.loadProblem(matrix, lower.data(), upper.data(), objective.data(), rowLower.data(), rowUpper.data());
+    for (int c = 0; c < binaries; ++c)
+        solver.setInteger(c);
+    solver.messageHandler()->setLogLevel(0);
+    CbcModel model(solver);
+    model.messageHandler()->setLogLevel(0);
+    if (start) {
+        std::vector<double> values(objective.size(), 0.0);
+        double cost = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            values[static_cast<std::size_t>(firstColumn[i] + (*start)[i])] = 1.0;
+            cost += objective[static_cast<std::size_t>(firstColumn[i] + (*start)[i])];
+        }
+        for (std::size_t e = 0; e < problem.edges.size(); ++e) {
+            const ProblemEdge& edge = problem.edges[e];
+            const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
+            const auto cell = static_cast<std::size_t>(edgeColumn[e] + (*start)[static_cast<std::size_t>(edge.u)] * columns
+                                                       + (*start)[static_cast<std::size_t>(edge.v)]);
+            values[cell] = 1.0;
+            cost += objective[cell];
+        }
+        model.setBestSolution(values.data(), static_cast<int>(values.size()), cost, true);
+    }
+    CbcSolverUsefulData data;
+    data.noPrinting_ = true;
+    CbcMain0(model, data);
+    const std::string seconds = std::to_string(std::max(0.1, timeLimitSeconds));
+    const char* argv[] = {"tapestry", "-log", "0", "-sec", seconds.c_str(), "-solve", "-quit"};
+    CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);
+
+    IlpOutcome outcome;
+    const double* best = model.bestSolution();
+    if (!best)
+        return outcome;
+    Assignment x(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        int choice = 0;
+        for (int s = 1; s < problem.nodes[i].strategyCount(); ++s)
+            if (best[firstColumn[i] + s] > best[firstColumn[i] + choice])
+                choice = s;
+        x[i] = choice;
+    }
+    outcome.assignment = std::move(x);
+    outcome.provenOptimal = model.isProvenOptimal();
+    return outcome;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "solver/ShardingProblem.h"
+
+#include <optional>
+
+namespace tapestry {
+
+struct IlpOutcome {
+    std::optional<Assignment> assignment;  // best found, feasible
+    bool provenOptimal = false;
+};
+
+// Solves a ShardingProblem exactly with COIN-OR CBC, the model built in memory: one
+// binary per node strategy, one continuous variable per edge cell tied to both ends by
+// marginal equalities (sum over a row or column = the end's binary), and one knapsack
+// row per interval start where the limit can bind. Costs at or above kCostCap are
+// forbidden (bound to zero) instead of entering the objective. `start`, when given,
+// must be feasible and is handed to CBC as its first incumbent. Meant for small or
+// reduced problems; CBC is not reentrant, so calls are serialized.
+[[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
+                                      const Assignment* start = nullptr);
+
+}  // namespace tapestry

@@ -1,0 +1,268 @@
+// The TAP searcher's behaviour (issue 5): no worse than Megatron, tensor parallelism
+// inside nodes unless the links are equal, memory limits, pins, agreement with the
+// whole-graph baseline, and cancellation.
+#include "base/Error.h"
+#include "cluster/ClusterFile.h"
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+#include "onnx/OnnxImporter.h"
+#include "plan/ExpertPlans.h"
+#include "search/PlanSearch.h"
+#include "synth/ModelSynthesizer.h"
+#include "synth/SynthPresets.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace tapestry;
+
+namespace {
+
+const std::filesystem::path kPresets = std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
+
+struct Model {
+    Graph graph;
+    CoarseGraph coarse;
+    FamilyTable families;
+};
+
+Model fold(Graph graph)
+{
+    Model m{std::move(graph), {}, {}};
+    m.coarse = CoarsenPass{}.apply(m.graph);
+    m.families = PrunePass{}.apply(m.graph, m.coarse);
+    return m;
+}
+
+Model fromFile(const char* name)
+{
+    return fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + name));
+}
+
+Model gptLayers(int layers)
+{
+    ModelSpec spec = findSynthPreset("gpt2-small")->spec;
+    spec.layers = layers;
+    return fold(synthesizeModel(spec, "gpt2"));
+}
+
+Workload workload(std::int64_t batch, std::int64_t sequence)
+{
+    Workload w;
+    w.batch = batch;
+    w.sequence = sequence;
+    return w;
+}
+
+double stepOf(const SearchResult& result)
+{
+    return result.best->evaluation.total.time.stepSeconds();
+}
+
+// The same plan with its two mesh axes exchanged.
+Plan swapped(const Plan& plan)
+{
+    Plan out = plan;
+    for (NodeStrategy& strategy : out.strategies)
+        std::swap(strategy.axes[0], strategy.axes[1]);
+    std::swap(out.mesh[0], out.mesh[1]);
+    return out;
+}
+
+bool tensorParallel(AxisSplit split)
+{
+    return split == AxisSplit::Column || split == AxisSplit::Row || split == AxisSplit::Head;
+}
+
+}  // namespace
+
+class SearchTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gpt2MediumNoWorseThanMegatron()
+    {
+        const Model m = fromFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, {});
+        QVERIFY(result.best && result.fitsInMemory);
+        QCOMPARE(result.statistics.status, IlpStatus::Optimal);
+        const double megatron =
+            costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes())).total.time.stepSeconds();
+        QVERIFY2(stepOf(result) <= megatron, qPrintable(QString::number(stepOf(result)) + QStringLiteral(" > ") +
+                                                          QString::number(megatron)));
+        // Folding: one decision per position of the 24-layer family, plus the rest.
+        QVERIFY(result.statistics.decisionGroups < 40);
+        QCOMPARE(result.statistics.coarseNodes, m.coarse.nodes.size());
+    }
+
+    void tensorParallelismStaysInsideNodesUnlessLinksAreEqual()
+    {
+        const Model m = fromFile("llama3_8b_shape.dynamo.stripped.onnx");
+        // [4, 4] on two DGX nodes: axis 0 spans both nodes (2 x 2 GPUs), axis 1 stays inside one.
+        Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const DeviceMesh mesh({{"a", 4}, {"b", 4}}, cluster);
+        QCOMPARE(mesh.group(0).span, GroupSpan::Mixed);
+        QCOMPARE(mesh.group(1).span, GroupSpan::IntraNode);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 2048));
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        QVERIFY(result.best && result.fitsInMemory);
+        const Plan& plan = result.best->plan;
+        int intraTensorParallel = 0;
+        // Inside the decoder layers (the embedding table may well be split across nodes:
+        // it saves synchronizing 0.5 B gradients over the slow links).
+        for (const BlockInstance& instance : m.families.families.front().instances) {
+            for (const CoarseNodeId id : instance.nodes) {
+                if (!isAnchorKind(m.coarse.node(id).kind))
+                    continue;
+                QVERIFY2(!tensorParallel(plan.strategy(id).axes[0]), m.coarse.node(id).name.c_str());
+                intraTensorParallel += tensorParallel(plan.strategy(id).axes[1]) ? 1 : 0;
+            }
+        }
+        QVERIFY(intraTensorParallel > 0);
+        // Moving that tensor parallelism across the nodes costs more...
+        const double found = stepOf(result);
+        QVERIFY(costs.evaluate(swapped(plan)).total.time.stepSeconds() > found);
+
+        // ...but not when the inter-node links are as good as the intra-node ones (latency
+        // zeroed too: a hierarchical ring over 2 x 2 GPUs takes fewer latency steps than
+        // a flat ring over 4).
+        cluster.intraNode.latencySeconds = 0;
+        cluster.interNode = cluster.intraNode;
+        const DeviceMesh flatMesh({{"a", 4}, {"b", 4}}, cluster);
+        const CostModel flat(m.graph, m.coarse, m.families, cluster, flatMesh, workload(16, 2048));
+        const Plan best = searchPlan(flat, m.coarse, m.families, {.alternatives = 0}).best->plan;
+        const double a = flat.evaluate(best).total.time.stepSeconds();
+        const double b = flat.evaluate(swapped(best)).total.time.stepSeconds();
+        QVERIFY2(std::abs(a - b) <= 1e-9 * a, qPrintable(QString::number(a) + QStringLiteral(" vs ") + QString::number(b)));
+    }
+
+    void tightMemoryForcesMoreSharding()
+    {
+        const Model m = fromFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        const SearchResult ample = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        const double ampleMemory = ample.best->evaluation.total.memory.total();
+        SearchOptions tight;
+        tight.memoryLimitBytes = 0.8 * ampleMemory;
+        tight.alternatives = 0;
+        const SearchResult squeezed = searchPlan(costs, m.coarse, m.families, tight);
+        QVERIFY(squeezed.best && squeezed.fitsInMemory);
+        QVERIFY(squeezed.best->evaluation.total.memory.total() <= *tight.memoryLimitBytes);
+        QVERIFY(stepOf(squeezed) >= stepOf(ample));
+        auto weightShards = [&](const Plan& plan) {
+            int count = 0;
+            for (const CoarseNode& node : m.coarse.nodes)
+                count += splitsWeights(plan.strategy(node.id).axes[1]) ? 1 : 0;
+            return count;
+        };
+        QVERIFY(weightShards(squeezed.best->plan) > weightShards(ample.best->plan));
+        // Below the smallest possible peak nothing fits, and the result says so.
+        SearchOptions impossible;
+        impossible.memoryLimitBytes = 1e6;
+        const SearchResult none = searchPlan(costs, m.coarse, m.families, impossible);
+        QVERIFY(!none.fitsInMemory);
+        QVERIFY(none.best);
+        QVERIFY2(none.message.find("smallest peak") != std::string::npos, none.message.c_str());
+    }
+
+    void pinsAreHonouredAndTheRestStaysOptimal()
+    {
+        const Model m = fromFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        const SearchResult free = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+
+        SearchOptions pinned;
+        pinned.alternatives = 0;
+        pinned.pins = {parsePin("transformer/h.#/mlp/c_fc/Gemm=none,column"),
+                       parsePin("transformer/h.#/mlp/c_proj/Gemm=none,row")};
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, pinned);
+        QVERIFY(result.best);
+        QCOMPARE(result.statistics.status, IlpStatus::Optimal);
+        for (const BlockInstance& instance : m.families.families.front().instances) {
+            for (const CoarseNodeId id : instance.nodes) {
+                const std::string& name = m.coarse.node(id).name;
+                if (name == instance.scope + "/mlp/c_fc/Gemm")
+                    QCOMPARE(result.best->plan.strategy(id).axes[1], AxisSplit::Column);
+                if (name == instance.scope + "/mlp/c_proj/Gemm")
+                    QCOMPARE(result.best->plan.strategy(id).axes[1], AxisSplit::Row);
+            }
+        }
+        QVERIFY(stepOf(result) >= stepOf(free));
+        // A single node pinned by its full name: only that instance changes.
+        SearchOptions single;
+        single.alternatives = 0;
+        single.pins = {parsePin("transformer/h.5/attn/c_attn/Gemm=none,none")};
+        const SearchResult one = searchPlan(costs, m.coarse, m.families, single);
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (node.name == "transformer/h.5/attn/c_attn/Gemm")
+                QCOMPARE(one.best->plan.strategy(node.id).axes[1], AxisSplit::None);
+        }
+        // Infeasible pins are reported with the reason.
+        SearchOptions bad;
+        bad.pins = {parsePin("transformer/h.#/ln_1=none,column")};
+        try {
+            (void)searchPlan(costs, m.coarse, m.families, bad);
+            QFAIL("a norm cannot be column-parallel");
+        } catch (const Error& error) {
+            QVERIFY2(std::string(error.what()).find("cannot take the split 'column'") != std::string::npos, error.what());
+        }
+        bad.pins = {parsePin("transformer/h.#/nowhere=none,none")};
+        QVERIFY_THROWS_EXCEPTION(Error, (void)searchPlan(costs, m.coarse, m.families, bad));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)parsePin("transformer/h.0/attn/c_attn/Gemm=diagonal"));
+    }
+
+    void tapMatchesTheWholeGraphOptimum()
+    {
+        const Model m = gptLayers(3);
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const DeviceMesh mesh({{"tp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        const SearchResult tap = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        SearchOptions wholeOptions;
+        wholeOptions.mode = SearchMode::WholeGraph;
+        wholeOptions.alternatives = 0;
+        const SearchResult whole = searchPlan(costs, m.coarse, m.families, wholeOptions);
+        QCOMPARE(whole.statistics.status, IlpStatus::Optimal);
+        QVERIFY(tap.statistics.decisionGroups < whole.statistics.decisionGroups);
+        QVERIFY2(stepOf(tap) <= 1.01 * stepOf(whole),
+                 qPrintable(QString::number(stepOf(tap)) + QStringLiteral(" vs ") + QString::number(stepOf(whole))));
+    }
+
+    void cancellationKeepsTheBestPlanSoFar()
+    {
+        const Model m = fromFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 2048));
+        int incumbents = 0;
+        std::vector<std::string> phases;
+        SearchCallbacks callbacks;
+        callbacks.progress = [&](std::string_view phase, double) { phases.emplace_back(phase); };
+        callbacks.bestSoFar = [&](const Plan& plan, double) {
+            QCOMPARE(plan.strategies.size(), m.coarse.nodes.size());
+            ++incumbents;
+        };
+        // Cancel as soon as the first plan is known.
+        callbacks.cancelled = [&] { return incumbents > 0; };
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, {}, callbacks);
+        QVERIFY(result.cancelled);
+        QVERIFY(incumbents > 0);
+        QVERIFY(result.best);
+        QVERIFY2(result.message.find("cancelled") != std::string::npos, result.message.c_str());
+        // Nothing after the cancel: one solve, no Pareto alternatives.
+        QCOMPARE(result.statistics.solves, std::size_t{1});
+        QVERIFY(result.alternatives.empty());
+        QVERIFY(std::find(phases.begin(), phases.end(), "alternatives") == phases.end());
+    }
+};
+
+QTEST_APPLESS_MAIN(SearchTest)
+#include "SearchTest.moc"

@@ -130,4 +130,28 @@ LayoutResult layOut(const LayoutGraph& graph)
     return readLayout(g.get(), graph);
 }
 
+std::string renderGraph(const LayoutGraph& graph, const char* format)
+{
+    const std::string dot = toDot(graph);
+    const std::lock_guard lock(graphvizMutex());
+    GVC_t* context = graphvizContext();
+    if (!context)
+        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not be initialized");
+    const std::unique_ptr<Agraph_t, GraphCloser> g(agmemread(dot.c_str()));
+    if (!g)
+        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not read the graph '" + graph.name + "'");
+    if (gvLayout(context, g.get(), "dot") != 0)
+        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not lay out the graph '" + graph.name + "'");
+    const LayoutFreer freer(context, g.get());
+    char* data = nullptr;
+    unsigned int length = 0;
+    if (gvRenderData(context, g.get(), format, &data, &length) != 0) {
+        gvFreeRenderData(data);
+        throw Error(ErrorCode::InvalidArgument, {}, std::string("Graphviz could not render the graph as ") + format);
+    }
+    std::string bytes(data, length);
+    gvFreeRenderData(data);
+    return bytes;
+}
+
 }  // namespace tapestry

@@ -3,6 +3,8 @@
 #include "layout/LayoutGraph.h"
 #include "layout/LayoutResult.h"
 
+#include <string>
+
 namespace tapestry {
 
 // Lays `graph` out top to bottom with Graphviz `dot`, in process. Safe to call from any
@@ -12,5 +14,10 @@ namespace tapestry {
 // coarse graphs, not raw op graphs.
 // Throws tapestry::Error (ErrorCode::InvalidArgument) when Graphviz rejects the graph.
 [[nodiscard]] LayoutResult layOut(const LayoutGraph& graph);
+
+// `graph` drawn by Graphviz `dot` as a file of `format` ("svg", "png"): its bytes.
+// Serialized and blocking like layOut. Throws tapestry::Error (InvalidArgument) when
+// Graphviz rejects the graph or has no renderer for the format.
+[[nodiscard]] std::string renderGraph(const LayoutGraph& graph, const char* format);
 
 }  // namespace tapestry

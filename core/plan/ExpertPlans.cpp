@@ -1,5 +1,7 @@
 #include "plan/ExpertPlans.h"
 
+#include "base/Error.h"
+
 #include <algorithm>
 #include <array>
 
@@ -65,13 +67,34 @@ std::optional<AxisSplit> megatronLinearRule(const ScopePath& scope)
 
 Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh)
 {
-    Plan plan;
+    if (kind == ExpertPlanKind::DataParallel || mesh.empty()) {
+        Plan plan;
+        plan.mesh = mesh;
+        plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(mesh.size(), AxisSplit::Batch)});
+        plan.name = expertPlanName(kind);
+        return plan;
+    }
+    std::vector<std::optional<AxisSplit>> anchorSplits(coarse.nodes.size());
+    for (const CoarseNode& node : coarse.nodes) {
+        if (node.kind == CoarseNodeKind::Linear)
+            anchorSplits[node.id.index()] = megatronLinearRule(node.scope);
+        else if (node.kind == CoarseNodeKind::Embedding)
+            anchorSplits[node.id.index()] = AxisSplit::Row;
+    }
+    Plan plan = makeTensorParallelPlan(coarse, mesh, anchorSplits, kind == ExpertPlanKind::MegatronSequenceParallel);
     plan.name = expertPlanName(kind);
+    return plan;
+}
+
+Plan makeTensorParallelPlan(const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh,
+                            const std::vector<std::optional<AxisSplit>>& anchorSplits, bool sequenceParallel)
+{
+    Plan plan;
     plan.origin = PlanOrigin::Expert;
     plan.mesh = mesh;
     const std::size_t axes = mesh.size();
     plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(axes, AxisSplit::Batch)});
-    if (kind == ExpertPlanKind::DataParallel || axes == 0)
+    if (axes == 0)
         return plan;
 
     const std::size_t tp = axes - 1;
@@ -91,18 +114,21 @@ Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::v
         }
         AxisSplit split = AxisSplit::None;
         switch (node.kind) {
-        case CoarseNodeKind::Linear: split = megatronLinearRule(node.scope).value_or(AxisSplit::None); break;
-        case CoarseNodeKind::Embedding: split = AxisSplit::Row; break;
-        case CoarseNodeKind::Conv: split = AxisSplit::None; break;
+        case CoarseNodeKind::Linear:
+        case CoarseNodeKind::Embedding:
+        case CoarseNodeKind::Conv: split = anchorSplits.at(node.id.index()).value_or(AxisSplit::None); break;
         case CoarseNodeKind::BatchedMatMul: split = hiddenInput ? AxisSplit::Head : AxisSplit::None; break;
         // Replicated inputs slice for free, so a hidden-sharded input decides, unless a
         // partial sum has to be reduced first.
         case CoarseNodeKind::Elementwise: split = hiddenInput && !partialInput ? AxisSplit::Hidden : AxisSplit::None; break;
         case CoarseNodeKind::Normalization: split = AxisSplit::None; break;
         }
+        if (!isLegalSplit(node.kind, split))
+            throw Error(ErrorCode::InvalidPlan, {},
+                        std::string("coarse node '") + node.name + "' (" + coarseNodeKindName(node.kind) +
+                            ") cannot be split '" + axisSplitName(split) + "'");
         const bool onStream = streamInput || (node.kind == CoarseNodeKind::Normalization && !producers[node.id.index()].empty());
-        if (kind == ExpertPlanKind::MegatronSequenceParallel && !isAnchorKind(node.kind) && split == AxisSplit::None &&
-            onStream)
+        if (sequenceParallel && !isAnchorKind(node.kind) && split == AxisSplit::None && onStream)
             split = AxisSplit::Sequence;
         plan.strategies[node.id.index()].axes[tp] = split;
     }

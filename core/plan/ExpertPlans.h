@@ -32,4 +32,13 @@ enum class ExpertPlanKind : std::uint8_t {
 // Nodes that read only graph inputs (masks, positions) stay replicated.
 [[nodiscard]] Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh);
 
+// The Megatron layout around anchor splits given per coarse node (indexed by
+// CoarseNodeId; anchors without a value stay replicated): the given splits on the
+// mesh's last axis, data parallelism on the others, and the followers laid out as in
+// makeExpertPlan. This is how imported annotations (a Hugging Face tp_plan) become a
+// plan. Throws Error(InvalidPlan) when a given split is not legal for its node's kind.
+[[nodiscard]] Plan makeTensorParallelPlan(const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh,
+                                          const std::vector<std::optional<AxisSplit>>& anchorSplits,
+                                          bool sequenceParallel);
+
 }  // namespace tapestry

@@ -1,0 +1,291 @@
+// Exports and imports of plans: the PyTorch DTensor file for llama.ts, Hugging Face
+// tp_plan round trips and unmatched patterns, ONNX sharding annotations read back, and
+// graph pictures.
+#include "base/Error.h"
+#include "export/GraphPictureExport.h"
+#include "export/HfTpPlanExport.h"
+#include "export/HfTpPlanImport.h"
+#include "export/ModuleStyleTable.h"
+#include "export/OnnxShardingExport.h"
+#include "export/PyTorchPlanExport.h"
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+#include "onnx/OnnxImporter.h"
+#include "onnx/OnnxShardingReader.h"
+#include "plan/ExpertPlans.h"
+#include "plan/PlanFile.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace tapestry;
+
+namespace {
+
+struct Model {
+    Graph graph;
+    CoarseGraph coarse;
+    FamilyTable families;
+};
+
+Model load(const char* file)
+{
+    Model m{importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + file), {}, {}};
+    m.coarse = CoarsenPass{}.apply(m.graph);
+    m.families = PrunePass{}.apply(m.graph, m.coarse);
+    return m;
+}
+
+const std::vector<MeshAxis> kMesh = {{"dp", 2}, {"tp", 4}};
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+// The split on the last axis of every Linear anchor, by node name.
+std::vector<std::pair<std::string, AxisSplit>> linearSplits(const Model& m, const Plan& plan)
+{
+    std::vector<std::pair<std::string, AxisSplit>> splits;
+    for (const CoarseNode& node : m.coarse.nodes)
+        if (node.kind == CoarseNodeKind::Linear || node.kind == CoarseNodeKind::Embedding)
+            splits.emplace_back(node.name, plan.strategy(node.id).axes.back());
+    return splits;
+}
+
+const CoarseNode& nodeNamed(const Model& m, const std::string& name)
+{
+    for (const CoarseNode& node : m.coarse.nodes)
+        if (node.name == name)
+            return node;
+    throw std::runtime_error("no node " + name);
+}
+
+}  // namespace
+
+class ExportTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void pyTorchPlanNamesTheModulePathsOfLlama()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
+        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        const std::string expected = R"(plan = {
+    "model.embed_tokens": RowwiseParallel(input_layouts=Replicate()),
+    "model.layers.*.self_attn.q_proj": ColwiseParallel(),
+    "model.layers.*.self_attn.k_proj": ColwiseParallel(),
+    "model.layers.*.self_attn.v_proj": ColwiseParallel(),
+    "model.layers.*.self_attn.o_proj": RowwiseParallel(),
+    "model.layers.*.mlp.gate_proj": ColwiseParallel(),
+    "model.layers.*.mlp.up_proj": ColwiseParallel(),
+    "model.layers.*.mlp.down_proj": RowwiseParallel(),
+    "lm_head": ColwiseParallel(output_layouts=Replicate()),
+}
+)";
+        QVERIFY2(contains(text, expected), text.c_str());
+        QVERIFY(contains(text, "from torch.distributed.device_mesh import init_device_mesh\n"));
+        QVERIFY(contains(text, "from torch.distributed.tensor import Replicate\n"));
+        QVERIFY(contains(text, "from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, "
+                               "parallelize_module\n"));
+        QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (2, 4), mesh_dim_names=(\"dp\", \"tp\"))\n"));
+        QVERIFY(contains(text, "def apply(model):\n"));
+        QVERIFY(contains(text, "    return parallelize_module(model, mesh[\"tp\"], plan)\n"));
+        QVERIFY(contains(text, "MatMul operand [in, out]"));
+        QVERIFY(!contains(text, "SequenceParallel"));
+    }
+
+    void pyTorchPlanWithSequenceParallelNormsAndLayouts()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, kMesh);
+        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        QVERIFY(contains(text, "    \"model.layers.*.input_layernorm\": SequenceParallel(),\n"));
+        QVERIFY(contains(text, "    \"model.norm\": SequenceParallel(),\n"));
+        QVERIFY(contains(text, "    \"model.layers.*.self_attn.q_proj\": ColwiseParallel(input_layouts=Shard(1)),\n"));
+        QVERIFY(contains(text, "    \"model.layers.*.self_attn.o_proj\": RowwiseParallel(output_layouts=Shard(1)),\n"));
+        QVERIFY(contains(text, "import ColwiseParallel, RowwiseParallel, SequenceParallel, parallelize_module\n"));
+    }
+
+    void dataParallelPlanExportsAnEmptyPlanAndTheMesh()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
+        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        QVERIFY(contains(text, "pure data parallel"));
+        QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (8,), mesh_dim_names=(\"d\",))\n"));
+        QVERIFY(contains(text, "\nplan = {}\n"));
+        QVERIFY(!contains(text, "torch.distributed.tensor.parallel"));
+        QVERIFY(moduleStyleTables(m.graph, m.coarse, m.families, plan).empty());
+    }
+
+    void perInstanceDifferencesAreListedExplicitly()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
+        plan.strategies[nodeNamed(m, "model/layers.2/mlp/up_proj/MatMul").id.index()].axes[1] = AxisSplit::None;
+        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        QVERIFY(contains(text, "    \"model.layers.*.mlp.gate_proj\": ColwiseParallel(),\n"));
+        QVERIFY(!contains(text, "model.layers.*.mlp.up_proj"));
+        QVERIFY(contains(text, "    \"model.layers.0.mlp.up_proj\": ColwiseParallel(),\n"));
+        QVERIFY(contains(text, "    \"model.layers.3.mlp.up_proj\": ColwiseParallel(),\n"));
+        QVERIFY(!contains(text, "model.layers.2.mlp.up_proj"));
+    }
+
+    void hfTpPlanRoundTripsTheLinearSplits()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
+        for (const HfPlanKeys keys : {HfPlanKeys::Model, HfPlanKeys::BaseModel}) {
+            for (const bool python : {false, true}) {
+                const std::string text = python ? exportHfTpPlanPython(m.graph, m.coarse, m.families, plan, keys)
+                                                : exportHfTpPlanJson(m.graph, m.coarse, m.families, plan, keys);
+                QVERIFY(isHfTpPlan(text));
+                const ImportedPlan back =
+                    planFromHfTpPlan(parseHfTpPlan(text, "tp_plan"), m.graph, m.coarse, kMesh);
+                auto expected = linearSplits(m, plan);
+                if (keys == HfPlanKeys::BaseModel) {  // lm_head lies outside the base model
+                    for (auto& [name, split] : expected)
+                        if (name == "lm_head/MatMul")
+                            split = AxisSplit::None;
+                    QCOMPARE(back.warnings, std::vector<std::string>{
+                                                "Linear module 'lm_head' is not in the tp_plan: replicated on 'tp'"});
+                } else {
+                    QCOMPARE(back.warnings, std::vector<std::string>{});
+                }
+                QCOMPARE(linearSplits(m, back.plan), expected);
+                QCOMPARE(back.plan.mesh, kMesh);
+                QCOMPARE(back.plan.origin, PlanOrigin::Import);
+                validatePlan(back.plan, m.coarse);
+            }
+        }
+        // With keys of the whole model the followers come back as Megatron laid them out.
+        const std::string json = exportHfTpPlanJson(m.graph, m.coarse, m.families, plan, HfPlanKeys::Model);
+        QCOMPARE(planFromHfTpPlan(parseHfTpPlan(json, "tp_plan.json"), m.graph, m.coarse, kMesh).plan.strategies,
+                 plan.strategies);
+        QVERIFY(contains(json, "  \"model.layers.*.self_attn.q_proj\": \"colwise\",\n"));
+        QVERIFY(contains(json, "  \"model.layers.*.mlp.down_proj\": \"rowwise\",\n"));
+        QVERIFY(contains(json, "  \"model.embed_tokens\": \"embedding_rowwise\",\n"));
+        QVERIFY(contains(json, "  \"lm_head\": \"colwise_gather_output\"\n"));
+    }
+
+    void hfPythonDictWithSingleQuotesAndUnmatchedPatterns()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        const std::string text = "# from modeling_llama.py\n"
+                                 "base_model_tp_plan = {\n"
+                                 "    'layers.*.self_attn.q_proj': 'colwise',\n"
+                                 "    'layers.*.self_attn.k_proj': 'colwise',  # keys and values\n"
+                                 "    'layers.*.self_attn.v_proj': 'colwise',\n"
+                                 "    'layers.*.self_attn.o_proj': 'rowwise',\n"
+                                 "    'layers.*.mlp.gate_proj': 'colwise_rep',\n"
+                                 "    'layers.*.mlp.up_proj': \"colwise\",\n"
+                                 "    'layers.*.mlp.down_proj': 'rowwise',\n"
+                                 "    'layers.*.mlp.experts': 'local',\n"
+                                 "    'layers.*.cross_attn.q_proj': 'colwise',\n"
+                                 "}\n";
+        QVERIFY(isHfTpPlan(text));
+        const std::vector<HfTpPlanEntry> entries = parseHfTpPlan(text, "plan.py");
+        QCOMPARE(entries.size(), std::size_t(9));
+        QCOMPARE(entries[5], (HfTpPlanEntry{"layers.*.mlp.up_proj", "colwise"}));
+        const ImportedPlan imported = planFromHfTpPlan(entries, m.graph, m.coarse, kMesh);
+        QCOMPARE(imported.warnings,
+                 (std::vector<std::string>{
+                     "style 'local' of 'layers.*.mlp.experts' is not a split Tapestry plans; ignored",
+                     "pattern 'layers.*.cross_attn.q_proj' matches no module of the model",
+                     "Linear module 'lm_head' is not in the tp_plan: replicated on 'tp'"}));
+        QCOMPARE(imported.plan.strategy(nodeNamed(m, "model/layers.1/mlp/gate_proj/MatMul").id).axes,
+                 (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::Column}));
+        QCOMPARE(imported.plan.strategy(nodeNamed(m, "model/layers.1/self_attn/o_proj/MatMul").id).axes,
+                 (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::Row}));
+        QCOMPARE(imported.plan.strategy(nodeNamed(m, "model/embed_tokens/Gather").id).axes,
+                 (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::None}));
+    }
+
+    void malformedTpPlanIsReportedWithItsPosition()
+    {
+        try {
+            (void)parseHfTpPlan("tp_plan = {\n  'a.b': ColwiseParallel(),\n}\n", "plan.py");
+            QFAIL("expected an error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::InvalidPlan);
+            QVERIFY2(contains(error.what(), "plan.py: line 2, column 10: expected a style name"), error.what());
+        }
+        QVERIFY(!isHfTpPlan(R"({"schemaVersion": 1, "strategies": []})"));
+    }
+
+    void onnxAnnotationsReadBackAsThePlansShardings()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
+        const OnnxShardingAnnotations annotations = onnxShardingAnnotations(m.graph, m.coarse, m.families, document);
+
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("llama.sharded.onnx")).toStdString();
+        {
+            const std::string bytes = exportShardedOnnx(m.graph, m.coarse, m.families, document);
+            std::ofstream(file, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        }
+        // The importer still reads the file: the new fields are unknown to its schema.
+        const Graph reimported = importOnnxModel(file);
+        QCOMPARE(reimported.opCount(), m.graph.opCount());
+
+        const OnnxShardingAnnotations back = readOnnxShardingAnnotations(file);
+        QCOMPARE(back.configurations, annotations.configurations);
+        QCOMPARE(back.nodes, annotations.nodes);
+        QCOMPARE(back.configurations.front().numDevices, 8);
+        QCOMPARE(back.configurations.front().name, std::string("tapestry:megatron"));
+
+        // q_proj's MatMul weight [in, out] is split by columns: dim 1, four shards, each
+        // on the two devices of its dp column (devices are row-major over dp x tp).
+        const CoarseNode& q = nodeNamed(m, "model/layers.0/self_attn/q_proj/MatMul");
+        const auto node = std::find_if(back.nodes.begin(), back.nodes.end(), [&](const OnnxNodeConfiguration& n) {
+            return n.nodeIndex == q.anchor.index();
+        });
+        QVERIFY(node != back.nodes.end());
+        const std::string weightName = m.graph.tensor(m.graph.op(q.anchor).inputs[1]).name;
+        const auto weight = std::find_if(node->shardingSpecs.begin(), node->shardingSpecs.end(),
+                                         [&](const OnnxShardingSpec& s) { return s.tensorName == weightName; });
+        QVERIFY(weight != node->shardingSpecs.end());
+        QCOMPARE(weight->shardedDims.size(), std::size_t(1));
+        QCOMPARE(weight->shardedDims[0].axis, std::int64_t(1));
+        QCOMPARE(weight->shardedDims[0].simpleSharding[0].numShards, std::int64_t(4));
+        QCOMPARE(weight->devices, (std::vector<std::int64_t>{-1, -2, -3, -4}));
+        QCOMPARE(weight->deviceGroups.front(), (std::pair<std::int64_t, std::vector<std::int64_t>>{-1, {0, 4}}));
+        QCOMPARE(weight->deviceGroups.back(), (std::pair<std::int64_t, std::vector<std::int64_t>>{-4, {3, 7}}));
+
+        // The plan itself rides along in the metadata for older readers.
+        const auto plan = std::find_if(back.metadata.begin(), back.metadata.end(),
+                                       [](const auto& entry) { return entry.first == kOnnxPlanMetadataKey; });
+        QVERIFY(plan != back.metadata.end());
+        QCOMPARE(planFromJson(plan->second, file, m.coarse, m.families).plan.strategies, document.plan.strategies);
+
+        // Exporting an annotated model again replaces the annotations instead of adding more.
+        Model again = load("llama.ts.stripped.onnx");
+        const std::string twice = dir.filePath(QStringLiteral("twice.onnx")).toStdString();
+        Graph annotatedGraph = importOnnxModel(file);
+        {
+            const std::string bytes = exportShardedOnnx(annotatedGraph, again.coarse, again.families, document);
+            std::ofstream(twice, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        }
+        QCOMPARE(readOnnxShardingAnnotations(twice), back);
+    }
+
+    void graphPicturesAreDotSvgAndPng()
+    {
+        const Model m = load("llama.ts.stripped.onnx");
+        const std::string dot = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Folded, PictureFormat::Dot);
+        QVERIFY(dot.starts_with("digraph"));
+        const std::string svg = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Coarse, PictureFormat::Svg);
+        QVERIFY(contains(svg.substr(0, 400), "<svg"));
+        const std::string png = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Folded, PictureFormat::Png);
+        QVERIFY(png.starts_with(std::string("\x89PNG\r\n\x1a\n", 8)));
+    }
+};
+
+QTEST_GUILESS_MAIN(ExportTest)
+#include "ExportTest.moc"

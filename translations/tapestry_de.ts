@@ -83,6 +83,30 @@
         <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
         <translation>Keine Strategiewahl hält die Speichergrenze ein; das Problem hat keine Lösung.</translation>
     </message>
+    <message>
+        <source>The file is not a Tapestry history database, or it is damaged. It was left unchanged.</source>
+        <translation>Die Datei ist keine Tapestry-Verlaufsdatenbank oder sie ist beschädigt. Sie wurde nicht verändert.</translation>
+    </message>
+    <message>
+        <source>The history database is busy: another Tapestry window or command is writing to it.</source>
+        <translation>Die Verlaufsdatenbank ist belegt: Ein anderes Tapestry-Fenster oder ein anderer Befehl schreibt gerade hinein.</translation>
+    </message>
+    <message>
+        <source>The history database is read-only.</source>
+        <translation>Die Verlaufsdatenbank ist schreibgeschützt.</translation>
+    </message>
+    <message>
+        <source>The history database was written by a newer Tapestry. It was left unchanged.</source>
+        <translation>Die Verlaufsdatenbank wurde von einer neueren Tapestry-Version geschrieben. Sie wurde nicht verändert.</translation>
+    </message>
+    <message>
+        <source>The history has no such run or plan.</source>
+        <translation>Der Verlauf enthält keinen solchen Lauf und keinen solchen Plan.</translation>
+    </message>
+    <message>
+        <source>Other plans were derived from this plan.</source>
+        <translation>Andere Pläne wurden von diesem Plan abgeleitet.</translation>
+    </message>
 </context>
 <context>
     <name>GraphNodeDetails</name>

@@ -83,6 +83,30 @@
         <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
         <translation>没有任何策略组合能满足内存限制；该问题无解。</translation>
     </message>
+    <message>
+        <source>The file is not a Tapestry history database, or it is damaged. It was left unchanged.</source>
+        <translation>该文件不是 Tapestry 历史数据库，或已损坏。文件未被修改。</translation>
+    </message>
+    <message>
+        <source>The history database is busy: another Tapestry window or command is writing to it.</source>
+        <translation>历史数据库正忙：另一个 Tapestry 窗口或命令正在写入。</translation>
+    </message>
+    <message>
+        <source>The history database is read-only.</source>
+        <translation>历史数据库是只读的。</translation>
+    </message>
+    <message>
+        <source>The history database was written by a newer Tapestry. It was left unchanged.</source>
+        <translation>历史数据库由更新版本的 Tapestry 写入。文件未被修改。</translation>
+    </message>
+    <message>
+        <source>The history has no such run or plan.</source>
+        <translation>历史中没有这个运行或方案。</translation>
+    </message>
+    <message>
+        <source>Other plans were derived from this plan.</source>
+        <translation>有其他方案是从这个方案派生的。</translation>
+    </message>
 </context>
 <context>
     <name>GraphNodeDetails</name>

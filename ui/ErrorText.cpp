@@ -29,6 +29,15 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::InvalidShardingProblem: return tr("The file is not a valid sharding problem.");
     case ErrorCode::InfeasibleProblem:
         return tr("No choice of strategies fits the memory limit; the problem has no solution.");
+    case ErrorCode::HistoryCorrupt:
+        return tr("The file is not a Tapestry history database, or it is damaged. It was left unchanged.");
+    case ErrorCode::HistoryLocked:
+        return tr("The history database is busy: another Tapestry window or command is writing to it.");
+    case ErrorCode::HistoryReadOnly: return tr("The history database is read-only.");
+    case ErrorCode::HistoryTooNew:
+        return tr("The history database was written by a newer Tapestry. It was left unchanged.");
+    case ErrorCode::HistoryRecordNotFound: return tr("The history has no such run or plan.");
+    case ErrorCode::HistoryPlanInUse: return tr("Other plans were derived from this plan.");
     }
     return tr("An unknown error occurred.");
 }

@@ -24,6 +24,12 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::InvalidPlan: return "invalid-plan";
     case ErrorCode::InvalidShardingProblem: return "invalid-sharding-problem";
     case ErrorCode::InfeasibleProblem: return "infeasible-problem";
+    case ErrorCode::HistoryCorrupt: return "history-corrupt";
+    case ErrorCode::HistoryLocked: return "history-locked";
+    case ErrorCode::HistoryReadOnly: return "history-read-only";
+    case ErrorCode::HistoryTooNew: return "history-too-new";
+    case ErrorCode::HistoryRecordNotFound: return "history-record-not-found";
+    case ErrorCode::HistoryPlanInUse: return "history-plan-in-use";
     }
     return "unknown";
 }

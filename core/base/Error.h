@@ -27,6 +27,12 @@ enum class ErrorCode {
     InvalidPlan,
     InvalidShardingProblem,
     InfeasibleProblem,
+    HistoryCorrupt,
+    HistoryLocked,
+    HistoryReadOnly,
+    HistoryTooNew,
+    HistoryRecordNotFound,
+    HistoryPlanInUse,
 };
 
 [[nodiscard]] const char* errorCodeName(ErrorCode code);

@@ -1,0 +1,51 @@
+#include "history/ClusterDescription.h"
+
+#include "base/JsonWriter.h"
+#include "cluster/Cluster.h"
+
+namespace tapestry {
+
+namespace {
+
+void writeLink(JsonWriter& json, const char* name, const LinkSpec& link)
+{
+    json.key(name).beginObject();
+    json.key("bytes_per_second").value(link.bytesPerSecond);
+    json.key("latency_seconds").value(link.latencySeconds);
+    json.endObject();
+}
+
+}  // namespace
+
+std::string describeCluster(const Cluster& cluster)
+{
+    JsonWriter json;
+    json.beginObject();
+    json.key("nodes").value(cluster.nodes);
+    json.key("gpus_per_node").value(cluster.gpusPerNode);
+    json.key("gpu").beginObject();
+    json.key("name").value(cluster.gpu.name);
+    json.key("peak_flops").value(cluster.gpu.peakFlopsPerSecond);
+    json.key("achievable_fraction").value(cluster.gpu.achievableFraction);
+    json.key("hbm_bytes").value(cluster.gpu.hbmBytes);
+    json.key("hbm_bytes_per_second").value(cluster.gpu.hbmBytesPerSecond);
+    json.endObject();
+    writeLink(json, "intra_node", cluster.intraNode);
+    writeLink(json, "inter_node", cluster.interNode);
+    json.key("curves").beginArray();
+    for (const auto& [key, curve] : cluster.curves) {
+        json.beginObject();
+        json.key("collective").value(collectiveKindName(key.first));
+        json.key("link").value(linkClassName(key.second));
+        json.key("points").beginArray();
+        for (const BusBandwidthCurve::Point& point : curve.points())
+            json.beginArray().value(point.sizeBytes).value(point.busBytesPerSecond).endArray();
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    return json.text();
+}
+
+}  // namespace tapestry

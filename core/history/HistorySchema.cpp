@@ -1,0 +1,139 @@
+#include "history/HistorySchema.h"
+
+#include "base/Error.h"
+#include "history/SqliteConnection.h"
+#include "history/SqliteStatement.h"
+#include "history/SqliteTransaction.h"
+
+#include <string>
+
+namespace tapestry {
+
+namespace {
+
+// Version 1: models, clusters with their meshes, runs and the plans they produced.
+constexpr const char* kVersion1 = R"sql(
+CREATE TABLE models (
+    id INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    path TEXT NOT NULL,
+    op_count INTEGER NOT NULL,
+    parameters INTEGER NOT NULL,
+    producer TEXT NOT NULL,
+    UNIQUE (fingerprint, path)
+);
+CREATE TABLE clusters (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    UNIQUE (name, description)
+);
+CREATE TABLE meshes (
+    id INTEGER PRIMARY KEY,
+    cluster_id INTEGER NOT NULL REFERENCES clusters (id),
+    shape TEXT NOT NULL,
+    axis_names TEXT NOT NULL,
+    UNIQUE (cluster_id, shape, axis_names)
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    command TEXT NOT NULL,
+    model_id INTEGER NOT NULL REFERENCES models (id),
+    cluster_id INTEGER NOT NULL REFERENCES clusters (id),
+    mode TEXT NOT NULL,
+    batch INTEGER NOT NULL,
+    sequence INTEGER NOT NULL,
+    compute_type TEXT NOT NULL,
+    optimizer TEXT NOT NULL,
+    zero1 INTEGER NOT NULL,
+    pins TEXT NOT NULL,
+    memory_limit_bytes REAL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'cancelled', 'failed')),
+    message TEXT NOT NULL DEFAULT '',
+    started_at REAL NOT NULL,
+    finished_at REAL
+);
+CREATE TABLE plans (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+    model_id INTEGER NOT NULL REFERENCES models (id),
+    mesh_id INTEGER NOT NULL REFERENCES meshes (id),
+    parent_id INTEGER REFERENCES plans (id) ON DELETE SET NULL,
+    name TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    pins TEXT NOT NULL,
+    plan_json TEXT NOT NULL,
+    step_seconds REAL,
+    compute_seconds REAL,
+    communication_seconds REAL,
+    memory_bytes REAL,
+    hbm_bytes REAL,
+    fits INTEGER,
+    created_at REAL NOT NULL
+);
+CREATE INDEX plans_by_parent ON plans (parent_id);
+CREATE INDEX plans_by_run ON plans (run_id);
+)sql";
+
+// Version 2: plans can go stale (their model or cluster changed) and carry tags and notes.
+constexpr const char* kVersion2 = R"sql(
+ALTER TABLE plans ADD COLUMN stale INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE plan_tags (
+    plan_id INTEGER NOT NULL REFERENCES plans (id) ON DELETE CASCADE,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (plan_id, tag)
+);
+CREATE TABLE plan_notes (
+    id INTEGER PRIMARY KEY,
+    plan_id INTEGER NOT NULL REFERENCES plans (id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE INDEX plan_notes_by_plan ON plan_notes (plan_id);
+)sql";
+
+Error tooNew(const SqliteConnection& connection, int version)
+{
+    return Error(ErrorCode::HistoryTooNew, connection.fileName(),
+                 "has history schema version " + std::to_string(version) + ", newer than the version " +
+                     std::to_string(historySchemaVersion()) + " this Tapestry knows; it was left untouched");
+}
+
+}  // namespace
+
+const std::vector<HistoryMigration>& historyMigrations()
+{
+    static const std::vector<HistoryMigration> migrations = {{1, kVersion1}, {2, kVersion2}};
+    return migrations;
+}
+
+int historySchemaVersion()
+{
+    return historyMigrations().back().version;
+}
+
+int storedSchemaVersion(SqliteConnection& connection)
+{
+    SqliteStatement query(connection, "PRAGMA user_version");
+    const int version = query.step() ? static_cast<int>(query.integer(0)) : 0;
+    if (version > historySchemaVersion())
+        throw tooNew(connection, version);
+    return version;
+}
+
+void migrateHistory(SqliteConnection& connection)
+{
+    SqliteTransaction transaction(connection);
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const int version = storedSchemaVersion(connection);
+    if (version == historySchemaVersion())
+        return;
+    for (const HistoryMigration& migration : historyMigrations()) {
+        if (migration.version > version)
+            connection.exec(migration.sql);
+    }
+    connection.exec("PRAGMA user_version = " + std::to_string(historySchemaVersion()));
+    transaction.commit();
+}
+
+}  // namespace tapestry

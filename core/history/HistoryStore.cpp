@@ -1,0 +1,499 @@
+#include "history/HistoryStore.h"
+
+#include "base/Error.h"
+#include "history/HistorySchema.h"
+#include "history/SqliteConnection.h"
+#include "history/SqliteStatement.h"
+#include "history/SqliteTransaction.h"
+
+#include <chrono>
+#include <system_error>
+
+namespace tapestry {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double now()
+{
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+template <class Id>
+Id idFrom(std::int64_t rowId)
+{
+    return Id(static_cast<typename Id::ValueType>(rowId));
+}
+
+template <class Id>
+Id idAt(const SqliteStatement& row, int column)
+{
+    return row.isNull(column) ? Id() : idFrom<Id>(row.integer(column));
+}
+
+template <class Id>
+void bindId(SqliteStatement& statement, Id id)
+{
+    if (id.isValid())
+        statement.bind(static_cast<std::int64_t>(id.value()));
+    else
+        statement.bindNull();
+}
+
+std::string joined(const std::vector<std::string>& parts, char separator)
+{
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text += (i == 0 ? "" : std::string(1, separator)) + parts[i];
+    return text;
+}
+
+std::vector<std::string> split(const std::string& text, char separator)
+{
+    std::vector<std::string> parts;
+    if (text.empty())
+        return parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos)
+            return parts;
+        start = end + 1;
+    }
+}
+
+DataType dataTypeFromName(const std::string& name)
+{
+    for (int value = 0; value <= static_cast<int>(DataType::Int4); ++value) {
+        if (dataTypeName(static_cast<DataType>(value)) == name)
+            return static_cast<DataType>(value);
+    }
+    return DataType::Undefined;
+}
+
+std::string idList(const std::vector<PlanRecordId>& ids)
+{
+    std::string text;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        text += (i == 0 ? "" : ", ") + std::to_string(ids[i].value());
+    return text;
+}
+
+constexpr const char* kPlanColumns =
+    "SELECT p.id, p.run_id, p.parent_id, p.name, p.origin, p.pins, p.plan_json, p.step_seconds, "
+    "p.compute_seconds, p.communication_seconds, p.memory_bytes, p.hbm_bytes, p.stale, p.created_at, p.model_id, "
+    "m.path, m.fingerprint, c.name, s.shape, s.axis_names "
+    "FROM plans p JOIN models m ON m.id = p.model_id JOIN meshes s ON s.id = p.mesh_id "
+    "JOIN clusters c ON c.id = s.cluster_id ";
+
+constexpr const char* kRunColumns =
+    "SELECT r.id, r.model_id, r.cluster_id, r.command, r.mode, r.batch, r.sequence, r.compute_type, r.optimizer, "
+    "r.zero1, r.pins, r.memory_limit_bytes, r.status, r.message, r.started_at, r.finished_at, m.path, c.name, "
+    "(SELECT count(*) FROM plans WHERE run_id = r.id) "
+    "FROM runs r JOIN models m ON m.id = r.model_id JOIN clusters c ON c.id = r.cluster_id ";
+
+// Plans made for the model file at ?1 with another fingerprint than ?2, or for the
+// cluster named ?3 with another description than ?4.
+constexpr const char* kStalePlanIds =
+    "SELECT p.id FROM plans p JOIN models m ON m.id = p.model_id JOIN meshes s ON s.id = p.mesh_id "
+    "JOIN clusters c ON c.id = s.cluster_id "
+    "WHERE (m.path = ?1 AND m.fingerprint <> ?2) OR (c.name = ?3 AND c.description <> ?4)";
+
+PlanRecord planFromRow(const SqliteStatement& row)
+{
+    PlanRecord plan;
+    plan.id = idAt<PlanRecordId>(row, 0);
+    plan.run = idAt<RunId>(row, 1);
+    plan.parent = idAt<PlanRecordId>(row, 2);
+    plan.name = row.text(3);
+    plan.origin = planOriginFromName(row.text(4)).value_or(PlanOrigin::Import);
+    plan.pins = split(row.text(5), '\n');
+    plan.json = row.text(6);
+    if (!row.isNull(7))
+        plan.cost = PlanCostSummary{row.real(7), row.real(8), row.real(9), row.real(10), row.real(11)};
+    plan.stale = row.integer(12) != 0;
+    plan.createdAt = row.real(13);
+    plan.model = idAt<ModelRecordId>(row, 14);
+    plan.modelPath = row.text(15);
+    plan.modelFingerprint = row.text(16);
+    plan.clusterName = row.text(17);
+    const std::vector<std::string> sizes = split(row.text(18), 'x');
+    const std::vector<std::string> names = split(row.text(19), ',');
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        plan.meshAxes.push_back({i < names.size() ? names[i] : std::string(), std::stoi(sizes[i])});
+    return plan;
+}
+
+RunRecord runFromRow(const SqliteStatement& row)
+{
+    RunRecord run;
+    run.id = idAt<RunId>(row, 0);
+    run.model = idAt<ModelRecordId>(row, 1);
+    run.cluster = idAt<ClusterRecordId>(row, 2);
+    run.settings.command = row.text(3);
+    run.settings.mode = row.text(4);
+    run.settings.workload.batch = row.integer(5);
+    run.settings.workload.sequence = row.integer(6);
+    run.settings.workload.computeType = dataTypeFromName(row.text(7));
+    run.settings.workload.optimizer = row.text(8) == optimizerName(OptimizerKind::SgdMomentum)
+                                          ? OptimizerKind::SgdMomentum
+                                          : OptimizerKind::AdamMixedPrecision;
+    run.settings.workload.zero1 = row.integer(9) != 0;
+    run.settings.pins = split(row.text(10), '\n');
+    if (!row.isNull(11))
+        run.settings.memoryLimitBytes = row.real(11);
+    run.status = runStatusFromName(row.text(12)).value_or(RunStatus::Failed);
+    run.message = row.text(13);
+    run.startedAt = row.real(14);
+    if (!row.isNull(15))
+        run.finishedAt = row.real(15);
+    run.modelPath = row.text(16);
+    run.clusterName = row.text(17);
+    run.planCount = static_cast<std::size_t>(row.integer(18));
+    return run;
+}
+
+ModelRecordId storeModel(SqliteConnection& db, const ModelRecord& model)
+{
+    SqliteStatement insert(db, "INSERT INTO models (fingerprint, path, op_count, parameters, producer) "
+                               "VALUES (?, ?, ?, ?, ?) ON CONFLICT (fingerprint, path) DO UPDATE SET "
+                               "op_count = excluded.op_count, parameters = excluded.parameters, "
+                               "producer = excluded.producer RETURNING id");
+    insert.bind(model.fingerprint).bind(model.path).bind(static_cast<std::int64_t>(model.opCount));
+    insert.bind(static_cast<std::int64_t>(model.parameters)).bind(model.producer);
+    (void)insert.step();
+    return idFrom<ModelRecordId>(insert.integer(0));
+}
+
+ClusterRecordId storeCluster(SqliteConnection& db, const ClusterRecord& cluster)
+{
+    // The no-op update makes RETURNING give the existing row's id.
+    SqliteStatement insert(db, "INSERT INTO clusters (name, description) VALUES (?, ?) "
+                               "ON CONFLICT (name, description) DO UPDATE SET name = excluded.name RETURNING id");
+    insert.bind(cluster.name).bind(cluster.description);
+    (void)insert.step();
+    return idFrom<ClusterRecordId>(insert.integer(0));
+}
+
+MeshRecordId storeMesh(SqliteConnection& db, ClusterRecordId cluster, const std::vector<MeshAxis>& axes)
+{
+    std::vector<std::string> sizes;
+    std::vector<std::string> names;
+    for (const MeshAxis& axis : axes) {
+        sizes.push_back(std::to_string(axis.size));
+        names.push_back(axis.name);
+    }
+    SqliteStatement insert(db, "INSERT INTO meshes (cluster_id, shape, axis_names) VALUES (?, ?, ?) "
+                               "ON CONFLICT (cluster_id, shape, axis_names) DO UPDATE SET shape = excluded.shape "
+                               "RETURNING id");
+    bindId(insert, cluster);
+    insert.bind(joined(sizes, 'x')).bind(joined(names, ','));
+    (void)insert.step();
+    return idFrom<MeshRecordId>(insert.integer(0));
+}
+
+PlanRecordId storePlan(SqliteConnection& db, RunId run, ModelRecordId model, ClusterRecordId cluster,
+                       const PlanRecord& plan)
+{
+    const MeshRecordId mesh = storeMesh(db, cluster, plan.meshAxes);
+    SqliteStatement insert(db, "INSERT INTO plans (run_id, model_id, mesh_id, parent_id, name, origin, pins, "
+                               "plan_json, step_seconds, compute_seconds, communication_seconds, memory_bytes, "
+                               "hbm_bytes, fits, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    bindId(insert, run);
+    bindId(insert, model);
+    bindId(insert, mesh);
+    bindId(insert, plan.parent);
+    insert.bind(plan.name).bind(std::string_view(planOriginName(plan.origin))).bind(joined(plan.pins, '\n'));
+    insert.bind(plan.json);
+    if (plan.cost) {
+        const PlanCostSummary& c = *plan.cost;
+        insert.bind(c.stepSeconds).bind(c.computeSeconds).bind(c.communicationSeconds).bind(c.memoryBytes);
+        insert.bind(c.hbmBytes).bind(static_cast<std::int64_t>(*plan.fitsInMemory()));
+    } else {
+        insert.bindNull().bindNull().bindNull().bindNull().bindNull().bindNull();
+    }
+    insert.bind(now());
+    insert.run();
+    const PlanRecordId id = idFrom<PlanRecordId>(db.lastInsertRowId());
+    for (const std::string& tag : plan.tags) {
+        SqliteStatement tagInsert(db, "INSERT OR IGNORE INTO plan_tags (plan_id, tag) VALUES (?, ?)");
+        bindId(tagInsert, id);
+        tagInsert.bind(tag).run();
+    }
+    for (const std::string& note : plan.notes) {
+        SqliteStatement noteInsert(db, "INSERT INTO plan_notes (plan_id, text, created_at) VALUES (?, ?, ?)");
+        bindId(noteInsert, id);
+        noteInsert.bind(note).bind(now()).run();
+    }
+    return id;
+}
+
+}  // namespace
+
+const char* runStatusName(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Running: return "running";
+    case RunStatus::Finished: return "finished";
+    case RunStatus::Cancelled: return "cancelled";
+    case RunStatus::Failed: return "failed";
+    }
+    return "failed";
+}
+
+std::optional<RunStatus> runStatusFromName(std::string_view name)
+{
+    for (const RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Cancelled, RunStatus::Failed}) {
+        if (name == runStatusName(status))
+            return status;
+    }
+    return std::nullopt;
+}
+
+HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : file_(file)
+{
+    std::error_code ec;
+    bool readOnly = options.readOnly;
+    if (fs::exists(file, ec)) {
+        if (!fs::is_regular_file(file, ec))
+            throw Error(ErrorCode::NotARegularFile, file.string(), "is not a regular file");
+        // Honour a write-protected file even where the process could write it anyway (root).
+        const fs::perms writable = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
+        if ((fs::status(file, ec).permissions() & writable) == fs::perms::none)
+            readOnly = true;
+    } else if (readOnly) {
+        throw Error(ErrorCode::FileNotFound, file.string(), "no history database here yet");
+    } else if (file.has_parent_path()) {
+        fs::create_directories(file.parent_path(), ec);
+        if (ec)
+            throw Error(ErrorCode::WriteFailed, file.parent_path().string(), "cannot create the folder: " + ec.message());
+    }
+    db_ = std::make_unique<SqliteConnection>(
+        file, readOnly ? SqliteConnection::Mode::ReadOnly : SqliteConnection::Mode::ReadWrite, options.busyTimeoutMs);
+    const int version = storedSchemaVersion(*db_);
+    if (isReadOnly()) {
+        if (version < historySchemaVersion())
+            throw Error(ErrorCode::HistoryReadOnly, file.string(),
+                        "has history schema version " + std::to_string(version) + " and needs version " +
+                            std::to_string(historySchemaVersion()) + ", but it is read-only");
+        return;
+    }
+    // WAL is a property of the file: set once, kept by every later connection.
+    db_->exec("PRAGMA journal_mode = WAL");
+    migrateHistory(*db_);
+    db_->exec("PRAGMA foreign_keys = ON");
+}
+
+HistoryStore::~HistoryStore() = default;
+
+bool HistoryStore::isReadOnly() const
+{
+    return db_->isReadOnly();
+}
+
+RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& cluster, const RunSettings& settings)
+{
+    SqliteTransaction transaction(*db_);
+    const ModelRecordId modelId = storeModel(*db_, model);
+    const ClusterRecordId clusterId = storeCluster(*db_, cluster);
+    SqliteStatement insert(*db_, "INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, "
+                                 "compute_type, optimizer, zero1, pins, memory_limit_bytes, status, started_at) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    insert.bind(settings.command);
+    bindId(insert, modelId);
+    bindId(insert, clusterId);
+    const Workload& w = settings.workload;
+    insert.bind(settings.mode).bind(static_cast<std::int64_t>(w.batch)).bind(static_cast<std::int64_t>(w.sequence));
+    insert.bind(dataTypeName(w.computeType)).bind(std::string_view(optimizerName(w.optimizer)));
+    insert.bind(static_cast<std::int64_t>(w.zero1)).bind(joined(settings.pins, '\n')).bind(settings.memoryLimitBytes);
+    insert.bind(std::string_view(runStatusName(RunStatus::Running))).bind(now());
+    insert.run();
+    const RunId id = idFrom<RunId>(db_->lastInsertRowId());
+    transaction.commit();
+    return id;
+}
+
+std::vector<PlanRecordId> HistoryStore::finishRun(RunId run, RunStatus status, std::string_view message,
+                                                  const std::vector<PlanRecord>& plans)
+{
+    SqliteTransaction transaction(*db_);
+    SqliteStatement owner(*db_, "SELECT model_id, cluster_id FROM runs WHERE id = ?");
+    bindId(owner, run);
+    if (!owner.step())
+        throw Error(ErrorCode::HistoryRecordNotFound, file_.string(), "has no run " + std::to_string(run.value()));
+    const auto model = idAt<ModelRecordId>(owner, 0);
+    const auto cluster = idAt<ClusterRecordId>(owner, 1);
+    SqliteStatement update(*db_, "UPDATE runs SET status = ?, message = ?, finished_at = ? WHERE id = ?");
+    update.bind(std::string_view(runStatusName(status))).bind(message).bind(now());
+    bindId(update, run);
+    update.run();
+    std::vector<PlanRecordId> ids;
+    for (const PlanRecord& plan : plans)
+        ids.push_back(storePlan(*db_, run, model, cluster, plan));
+    transaction.commit();
+    return ids;
+}
+
+PlanRecordId HistoryStore::addPlan(const ModelRecord& model, const ClusterRecord& cluster, const PlanRecord& plan)
+{
+    SqliteTransaction transaction(*db_);
+    const ModelRecordId modelId = storeModel(*db_, model);
+    const ClusterRecordId clusterId = storeCluster(*db_, cluster);
+    const PlanRecordId id = storePlan(*db_, RunId(), modelId, clusterId, plan);
+    transaction.commit();
+    return id;
+}
+
+RunRecord HistoryStore::run(RunId id) const
+{
+    SqliteStatement query(*db_, std::string(kRunColumns) + "WHERE r.id = ?");
+    bindId(query, id);
+    if (!query.step())
+        throw Error(ErrorCode::HistoryRecordNotFound, file_.string(), "has no run " + std::to_string(id.value()));
+    return runFromRow(query);
+}
+
+PlanRecord HistoryStore::plan(PlanRecordId id) const
+{
+    PlanRecord plan;
+    {
+        SqliteStatement query(*db_, std::string(kPlanColumns) + "WHERE p.id = ?");
+        bindId(query, id);
+        if (!query.step())
+            throw Error(ErrorCode::HistoryRecordNotFound, file_.string(), "has no plan " + std::to_string(id.value()));
+        plan = planFromRow(query);
+    }
+    SqliteStatement tags(*db_, "SELECT tag FROM plan_tags WHERE plan_id = ? ORDER BY tag");
+    bindId(tags, id);
+    while (tags.step())
+        plan.tags.push_back(tags.text(0));
+    SqliteStatement notes(*db_, "SELECT text FROM plan_notes WHERE plan_id = ? ORDER BY id");
+    bindId(notes, id);
+    while (notes.step())
+        plan.notes.push_back(notes.text(0));
+    return plan;
+}
+
+std::vector<RunRecord> HistoryStore::recentRuns(std::size_t limit) const
+{
+    SqliteStatement query(*db_, std::string(kRunColumns) + "ORDER BY r.id DESC LIMIT ?");
+    query.bind(static_cast<std::int64_t>(limit));
+    std::vector<RunRecord> runs;
+    while (query.step())
+        runs.push_back(runFromRow(query));
+    return runs;
+}
+
+std::vector<PlanRecord> HistoryStore::recentPlans(std::size_t limit) const
+{
+    std::vector<PlanRecordId> ids;
+    {
+        SqliteStatement query(*db_, "SELECT id FROM plans ORDER BY id DESC LIMIT ?");
+        query.bind(static_cast<std::int64_t>(limit));
+        while (query.step())
+            ids.push_back(idAt<PlanRecordId>(query, 0));
+    }
+    std::vector<PlanRecord> plans;
+    for (const PlanRecordId id : ids)
+        plans.push_back(plan(id));
+    return plans;
+}
+
+std::vector<PlanRecord> HistoryStore::plansOfRun(RunId run) const
+{
+    std::vector<PlanRecordId> ids;
+    {
+        SqliteStatement query(*db_, "SELECT id FROM plans WHERE run_id = ? ORDER BY id");
+        bindId(query, run);
+        while (query.step())
+            ids.push_back(idAt<PlanRecordId>(query, 0));
+    }
+    std::vector<PlanRecord> plans;
+    for (const PlanRecordId id : ids)
+        plans.push_back(plan(id));
+    return plans;
+}
+
+std::vector<PlanRecordId> HistoryStore::lineage(PlanRecordId id) const
+{
+    SqliteStatement query(*db_, "WITH RECURSIVE chain (id, parent_id, depth) AS ("
+                                "SELECT id, parent_id, 0 FROM plans WHERE id = ? UNION ALL "
+                                "SELECT p.id, p.parent_id, chain.depth + 1 FROM plans p JOIN chain ON p.id = chain.parent_id) "
+                                "SELECT id FROM chain ORDER BY depth");
+    bindId(query, id);
+    std::vector<PlanRecordId> chain;
+    while (query.step())
+        chain.push_back(idAt<PlanRecordId>(query, 0));
+    if (chain.empty())
+        throw Error(ErrorCode::HistoryRecordNotFound, file_.string(), "has no plan " + std::to_string(id.value()));
+    return chain;
+}
+
+std::vector<PlanRecordId> HistoryStore::children(PlanRecordId id) const
+{
+    SqliteStatement query(*db_, "SELECT id FROM plans WHERE parent_id = ? ORDER BY id");
+    bindId(query, id);
+    std::vector<PlanRecordId> ids;
+    while (query.step())
+        ids.push_back(idAt<PlanRecordId>(query, 0));
+    return ids;
+}
+
+void HistoryStore::tagPlan(PlanRecordId id, std::string_view tag)
+{
+    SqliteTransaction transaction(*db_);
+    (void)lineage(id);  // throws for an unknown plan
+    SqliteStatement insert(*db_, "INSERT OR IGNORE INTO plan_tags (plan_id, tag) VALUES (?, ?)");
+    bindId(insert, id);
+    insert.bind(tag).run();
+    transaction.commit();
+}
+
+void HistoryStore::addNote(PlanRecordId id, std::string_view text)
+{
+    SqliteTransaction transaction(*db_);
+    (void)lineage(id);
+    SqliteStatement insert(*db_, "INSERT INTO plan_notes (plan_id, text, created_at) VALUES (?, ?, ?)");
+    bindId(insert, id);
+    insert.bind(text).bind(now()).run();
+    transaction.commit();
+}
+
+void HistoryStore::deletePlan(PlanRecordId id, bool force)
+{
+    SqliteTransaction transaction(*db_);
+    (void)lineage(id);
+    const std::vector<PlanRecordId> derived = children(id);
+    if (!derived.empty() && !force)
+        throw Error(ErrorCode::HistoryPlanInUse, file_.string(),
+                    "plan " + std::to_string(id.value()) + " is the parent of plan(s) " + idList(derived) +
+                        "; deleting it would cut their lineage, so it was kept");
+    // Tags and notes go with it (ON DELETE CASCADE); children lose their parent (SET NULL).
+    SqliteStatement erase(*db_, "DELETE FROM plans WHERE id = ?");
+    bindId(erase, id);
+    erase.run();
+    transaction.commit();
+}
+
+std::vector<PlanRecordId> HistoryStore::markStalePlans(const CurrentInputs& current)
+{
+    SqliteTransaction transaction(*db_);
+    auto bindInputs = [&](SqliteStatement& statement) {
+        statement.bind(current.modelPath).bind(current.modelFingerprint).bind(current.clusterName);
+        statement.bind(current.clusterDescription);
+    };
+    SqliteStatement mark(*db_, std::string("UPDATE plans SET stale = 1 WHERE stale = 0 AND id IN (") + kStalePlanIds + ")");
+    bindInputs(mark);
+    mark.run();
+    SqliteStatement query(*db_, std::string(kStalePlanIds) + " ORDER BY p.id");
+    bindInputs(query);
+    std::vector<PlanRecordId> ids;
+    while (query.step())
+        ids.push_back(idAt<PlanRecordId>(query, 0));
+    transaction.commit();
+    return ids;
+}
+
+}  // namespace tapestry

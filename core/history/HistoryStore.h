@@ -1,0 +1,78 @@
+#pragma once
+
+#include "history/HistoryRecords.h"
+
+#include <filesystem>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace tapestry {
+
+class SqliteConnection;
+
+struct HistoryStoreOptions {
+    bool readOnly = false;
+    // How long a write waits for another process's (GUI, CLI) write to finish before
+    // failing with HistoryLocked.
+    int busyTimeoutMs = 5000;
+};
+
+// The history of runs and plans in one SQLite file, shared by the GUI and the CLI.
+// Guarantees:
+// - Opening brings an older database forward (all migrations in one transaction) and
+//   switches it to WAL, so readers never block the writer and a crash mid-write
+//   loses nothing committed.
+// - Every write that touches more than one row is one transaction: it happens whole or
+//   not at all, also when an exception interrupts it.
+// - A file that is not a history database (HistoryCorrupt), one from a newer Tapestry
+//   (HistoryTooNew), one locked past the busy timeout (HistoryLocked) or a read-only one
+//   written to (HistoryReadOnly) is reported as an Error naming the file, and never
+//   overwritten. A file without write permission is opened read-only: reads work.
+// - Unknown ids throw HistoryRecordNotFound.
+class HistoryStore {
+public:
+    explicit HistoryStore(const std::filesystem::path& file, HistoryStoreOptions options = {});
+    ~HistoryStore();
+    HistoryStore(const HistoryStore&) = delete;
+    HistoryStore& operator=(const HistoryStore&) = delete;
+
+    [[nodiscard]] const std::filesystem::path& file() const { return file_; }
+    [[nodiscard]] bool isReadOnly() const;
+
+    // Records the model and cluster (reusing equal rows) and a run with status Running.
+    RunId beginRun(const ModelRecord& model, const ClusterRecord& cluster, const RunSettings& settings);
+    // Sets the run's status and end time and adds its plans (model and cluster of the
+    // run) in one transaction; returns the plans' ids in order.
+    std::vector<PlanRecordId> finishRun(RunId run, RunStatus status, std::string_view message,
+                                        const std::vector<PlanRecord>& plans);
+    // A plan made outside a run (an edit, a re-cost).
+    PlanRecordId addPlan(const ModelRecord& model, const ClusterRecord& cluster, const PlanRecord& plan);
+
+    [[nodiscard]] RunRecord run(RunId id) const;
+    [[nodiscard]] PlanRecord plan(PlanRecordId id) const;
+    // Newest first.
+    [[nodiscard]] std::vector<RunRecord> recentRuns(std::size_t limit) const;
+    [[nodiscard]] std::vector<PlanRecord> recentPlans(std::size_t limit) const;
+    [[nodiscard]] std::vector<PlanRecord> plansOfRun(RunId run) const;
+    // The plan, its parent, the parent's parent, ... up to a plan without parent.
+    [[nodiscard]] std::vector<PlanRecordId> lineage(PlanRecordId id) const;
+    [[nodiscard]] std::vector<PlanRecordId> children(PlanRecordId id) const;
+
+    void tagPlan(PlanRecordId id, std::string_view tag);
+    void addNote(PlanRecordId id, std::string_view text);
+    // Deletes a plan with its tags and notes. A plan that others were derived from is
+    // kept (HistoryPlanInUse, naming them) unless `force`; then they lose their parent.
+    void deletePlan(PlanRecordId id, bool force);
+
+    // Marks stale every plan made for `current.modelPath` with another fingerprint, or
+    // for the cluster named `current.clusterName` with another description; returns all
+    // plans that are stale for these inputs (marked now or before), oldest first.
+    std::vector<PlanRecordId> markStalePlans(const CurrentInputs& current);
+
+private:
+    std::filesystem::path file_;
+    std::unique_ptr<SqliteConnection> db_;
+};
+
+}  // namespace tapestry

@@ -1,0 +1,72 @@
+#include "history/SqliteConnection.h"
+
+#include "base/Error.h"
+
+#include <sqlite3.h>
+
+namespace tapestry {
+
+SqliteConnection::SqliteConnection(const std::filesystem::path& file, Mode mode, int busyTimeoutMs)
+    : fileName_(file.string())
+{
+    const int flags = (mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    const int rc = sqlite3_open_v2(fileName_.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        Error failure = error(rc, "opening the history database");
+        sqlite3_close(db_);
+        db_ = nullptr;
+        throw failure;
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, busyTimeoutMs);
+}
+
+SqliteConnection::~SqliteConnection()
+{
+    sqlite3_close(db_);
+}
+
+void SqliteConnection::exec(std::string_view sql)
+{
+    const std::string text(sql);
+    const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, nullptr);
+    if (rc != SQLITE_OK)
+        throw error(rc, "running '" + text.substr(0, 60) + "'");
+}
+
+bool SqliteConnection::isReadOnly() const
+{
+    return sqlite3_db_readonly(db_, "main") == 1;
+}
+
+bool SqliteConnection::inTransaction() const
+{
+    return sqlite3_get_autocommit(db_) == 0;
+}
+
+std::int64_t SqliteConnection::lastInsertRowId() const
+{
+    return sqlite3_last_insert_rowid(db_);
+}
+
+Error SqliteConnection::error(int code, std::string_view what) const
+{
+    const std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
+    const std::string message = detail + " (" + std::string(what) + ")";
+    switch (code & 0xff) {
+    case SQLITE_NOTADB:
+    case SQLITE_CORRUPT:
+        return Error(ErrorCode::HistoryCorrupt, fileName_, "is not a Tapestry history database or is damaged: " + message);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return Error(ErrorCode::HistoryLocked, fileName_, "is locked by another writer: " + message);
+    case SQLITE_READONLY:
+        return Error(ErrorCode::HistoryReadOnly, fileName_, "is read-only: " + message);
+    case SQLITE_CANTOPEN:
+        return Error(ErrorCode::ReadFailed, fileName_, "cannot be opened: " + message);
+    default:
+        return Error(ErrorCode::WriteFailed, fileName_, message);
+    }
+}
+
+}  // namespace tapestry

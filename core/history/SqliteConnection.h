@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+
+namespace tapestry {
+
+class Error;
+
+// One connection to a SQLite database file. Every failure becomes a tapestry::Error
+// naming the file: HistoryCorrupt for a file that is not a database or is damaged,
+// HistoryLocked when another writer held the lock past the busy timeout,
+// HistoryReadOnly for a write to a read-only file or connection.
+class SqliteConnection {
+public:
+    enum class Mode { ReadWrite, ReadOnly };
+
+    // Opens (ReadWrite: creates) the file; nothing is read or written yet, so a corrupt
+    // file is only reported by the first statement.
+    SqliteConnection(const std::filesystem::path& file, Mode mode, int busyTimeoutMs);
+    ~SqliteConnection();
+    SqliteConnection(const SqliteConnection&) = delete;
+    SqliteConnection& operator=(const SqliteConnection&) = delete;
+
+    // Runs one or more statements that return no rows.
+    void exec(std::string_view sql);
+
+    [[nodiscard]] bool isReadOnly() const;
+    [[nodiscard]] bool inTransaction() const;
+    [[nodiscard]] std::int64_t lastInsertRowId() const;
+    [[nodiscard]] const std::string& fileName() const { return fileName_; }
+    [[nodiscard]] sqlite3* handle() const { return db_; }
+
+    // The Error for SQLite result `code` while doing `what`.
+    [[nodiscard]] Error error(int code, std::string_view what) const;
+
+private:
+    sqlite3* db_ = nullptr;
+    std::string fileName_;
+};
+
+}  // namespace tapestry

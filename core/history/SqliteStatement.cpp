@@ -1,0 +1,91 @@
+#include "history/SqliteStatement.h"
+
+#include "base/Error.h"
+#include "history/SqliteConnection.h"
+
+#include <sqlite3.h>
+
+namespace tapestry {
+
+SqliteStatement::SqliteStatement(SqliteConnection& connection, std::string_view sql)
+    : connection_(connection), sql_(sql)
+{
+    const int rc = sqlite3_prepare_v2(connection_.handle(), sql_.data(), static_cast<int>(sql_.size()), &statement_,
+                                      nullptr);
+    if (rc != SQLITE_OK)
+        throw connection_.error(rc, "preparing '" + sql_.substr(0, 60) + "'");
+}
+
+SqliteStatement::~SqliteStatement()
+{
+    sqlite3_finalize(statement_);
+}
+
+SqliteStatement& SqliteStatement::bind(std::int64_t value)
+{
+    sqlite3_bind_int64(statement_, nextParameter_++, value);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(double value)
+{
+    sqlite3_bind_double(statement_, nextParameter_++, value);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(std::string_view text)
+{
+    sqlite3_bind_text(statement_, nextParameter_++, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
+SqliteStatement& SqliteStatement::bind(std::optional<double> value)
+{
+    return value ? bind(*value) : bindNull();
+}
+
+SqliteStatement& SqliteStatement::bindNull()
+{
+    sqlite3_bind_null(statement_, nextParameter_++);
+    return *this;
+}
+
+bool SqliteStatement::step()
+{
+    const int rc = sqlite3_step(statement_);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc == SQLITE_DONE)
+        return false;
+    throw connection_.error(rc, "running '" + sql_.substr(0, 60) + "'");
+}
+
+void SqliteStatement::run()
+{
+    while (step()) {
+    }
+}
+
+bool SqliteStatement::isNull(int column) const
+{
+    return sqlite3_column_type(statement_, column) == SQLITE_NULL;
+}
+
+std::int64_t SqliteStatement::integer(int column) const
+{
+    return sqlite3_column_int64(statement_, column);
+}
+
+double SqliteStatement::real(int column) const
+{
+    return sqlite3_column_double(statement_, column);
+}
+
+std::string SqliteStatement::text(int column) const
+{
+    const unsigned char* data = sqlite3_column_text(statement_, column);
+    return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)))
+                : std::string();
+}
+
+}  // namespace tapestry

@@ -1,0 +1,484 @@
+// The SQLite history: round trips, lineage, stale plans, the v1 -> v2 migration, and
+// what a crash, a damaged, read-only, newer or locked file and two writers do to it.
+#include "base/Error.h"
+#include "cluster/ClusterFile.h"
+#include "cost/CostModel.h"
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+#include "graph/ModelFingerprint.h"
+#include "history/HistoryPath.h"
+#include "history/HistorySchema.h"
+#include "history/HistoryStore.h"
+#include "history/PlanRecost.h"
+#include "history/SqliteConnection.h"
+#include "history/SqliteStatement.h"
+#include "history/SqliteTransaction.h"
+#include "onnx/OnnxImporter.h"
+#include "plan/ExpertPlans.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace tapestry;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kPresets = fs::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
+
+ModelRecord sampleModel(const std::string& fingerprint = "00000000000000aa")
+{
+    return {{}, fingerprint, "/models/llama.onnx", 549, 857216, "pytorch 2.1"};
+}
+
+ClusterRecord sampleCluster(const std::string& description = R"({"nodes": 1})")
+{
+    return {{}, "dgx-h100x1", description};
+}
+
+RunSettings sampleSettings()
+{
+    RunSettings settings;
+    settings.command = "search";
+    settings.mode = "tap";
+    settings.workload.batch = 8;
+    settings.workload.sequence = 2048;
+    settings.workload.optimizer = OptimizerKind::SgdMomentum;
+    settings.workload.zero1 = true;
+    settings.pins = {"model/layers.#/mlp/up_proj/MatMul=batch,column"};
+    settings.memoryLimitBytes = 40e9;
+    return settings;
+}
+
+PlanRecord samplePlan(const std::string& name, double stepSeconds, PlanRecordId parent = {})
+{
+    PlanRecord plan;
+    plan.name = name;
+    plan.parent = parent;
+    plan.origin = parent.isValid() ? PlanOrigin::Edit : PlanOrigin::Search;
+    plan.pins = {"model/layers.#"};
+    plan.json = R"({"name": ")" + name + R"("})";
+    plan.cost = PlanCostSummary{stepSeconds, stepSeconds * 0.75, stepSeconds * 0.25, 30e9, 80e9};
+    plan.meshAxes = {{"dp", 2}, {"tp", 4}};
+    return plan;
+}
+
+std::string bytesOf(const fs::path& file)
+{
+    std::string bytes(fs::file_size(file), '\0');
+    std::ifstream(file, std::ios::binary).read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return bytes;
+}
+
+std::int64_t countRows(const fs::path& file, const char* table)
+{
+    SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+    SqliteStatement query(db, std::string("SELECT count(*) FROM ") + table);
+    return query.step() ? query.integer(0) : -1;
+}
+
+template <class F>
+ErrorCode errorOf(F&& action, std::string* text = nullptr)
+{
+    try {
+        action();
+    } catch (const Error& error) {
+        if (text)
+            *text = error.what();
+        return error.code();
+    }
+    return ErrorCode::InvalidArgument;
+}
+
+}  // namespace
+
+class HistoryStoreTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runsPlansTagsAndNotesRoundTrip()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("nested/folder/history.sqlite")).toStdString();
+        HistoryStore store(file);
+        QVERIFY(fs::exists(file));  // the folders were created
+        const RunId run = store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        QCOMPARE(store.run(run).status, RunStatus::Running);
+        QVERIFY(!store.run(run).finishedAt);
+
+        PlanRecord tagged = samplePlan("best", 0.25);
+        tagged.tags = {"baseline"};
+        tagged.notes = {"found by TAP"};
+        const std::vector<PlanRecordId> ids =
+            store.finishRun(run, RunStatus::Finished, "2 plans", {tagged, samplePlan("alternative 1", 0.3)});
+        QCOMPARE(ids.size(), std::size_t(2));
+
+        const RunRecord r = store.run(run);
+        QCOMPARE(r.status, RunStatus::Finished);
+        QCOMPARE(r.message, std::string("2 plans"));
+        QVERIFY(r.finishedAt && *r.finishedAt >= r.startedAt);
+        QCOMPARE(r.settings.command, std::string("search"));
+        QCOMPARE(r.settings.workload.batch, 8);
+        QCOMPARE(r.settings.workload.sequence, 2048);
+        QCOMPARE(r.settings.workload.optimizer, OptimizerKind::SgdMomentum);
+        QCOMPARE(r.settings.workload.computeType, DataType::BFloat16);
+        QVERIFY(r.settings.workload.zero1);
+        QCOMPARE(r.settings.pins, sampleSettings().pins);
+        QCOMPARE(r.settings.memoryLimitBytes, std::optional<double>(40e9));
+        QCOMPARE(r.modelPath, std::string("/models/llama.onnx"));
+        QCOMPARE(r.clusterName, std::string("dgx-h100x1"));
+        QCOMPARE(r.planCount, std::size_t(2));
+
+        store.tagPlan(ids[0], "shipped");
+        store.tagPlan(ids[0], "shipped");  // tags are a set
+        store.addNote(ids[0], "exported to DTensor");
+        const PlanRecord p = store.plan(ids[0]);
+        QCOMPARE(p.run, run);
+        QCOMPARE(p.name, std::string("best"));
+        QCOMPARE(p.origin, PlanOrigin::Search);
+        QCOMPARE(p.pins, std::vector<std::string>{"model/layers.#"});
+        QCOMPARE(p.json, tagged.json);
+        QCOMPARE(*p.cost, *tagged.cost);
+        QCOMPARE(p.fitsInMemory(), std::optional<bool>(true));
+        QVERIFY((p.meshAxes == std::vector<MeshAxis>{{"dp", 2}, {"tp", 4}}));
+        QCOMPARE(p.tags, (std::vector<std::string>{"baseline", "shipped"}));
+        QCOMPARE(p.notes, (std::vector<std::string>{"found by TAP", "exported to DTensor"}));
+        QCOMPARE(p.modelFingerprint, std::string("00000000000000aa"));
+        QVERIFY(!p.stale);
+
+        // Newest first; the second run reuses the model, cluster and mesh rows.
+        const RunId second = store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        (void)store.finishRun(second, RunStatus::Cancelled, "cancelled", {samplePlan("partial", 0.4)});
+        QCOMPARE(store.recentRuns(10).front().id, second);
+        QCOMPARE(store.recentPlans(10).front().name, std::string("partial"));
+        QCOMPARE(store.recentPlans(2).size(), std::size_t(2));
+        QCOMPARE(countRows(file, "models"), 1);
+        QCOMPARE(countRows(file, "meshes"), 1);
+        QCOMPARE(store.plansOfRun(run).size(), std::size_t(2));
+        QCOMPARE(errorOf([&] { (void)store.plan(PlanRecordId(std::uint32_t(999))); }),
+                 ErrorCode::HistoryRecordNotFound);
+    }
+
+    void lineageFollowsParentsAndDeleteKeepsIt()
+    {
+        QTemporaryDir dir;
+        HistoryStore store(dir.filePath(QStringLiteral("h.sqlite")).toStdString());
+        const PlanRecordId root = store.addPlan(sampleModel(), sampleCluster(), samplePlan("searched", 0.25));
+        const PlanRecordId edit = store.addPlan(sampleModel(), sampleCluster(), samplePlan("edit", 0.24, root));
+        const PlanRecordId again = store.addPlan(sampleModel(), sampleCluster(), samplePlan("edit 2", 0.23, edit));
+        QCOMPARE(store.lineage(again), (std::vector<PlanRecordId>{again, edit, root}));
+        QCOMPARE(store.children(root), std::vector<PlanRecordId>{edit});
+
+        std::string why;
+        QCOMPARE(errorOf([&] { store.deletePlan(root, false); }, &why), ErrorCode::HistoryPlanInUse);
+        QVERIFY2(why.find("parent of plan(s) " + std::to_string(edit.value())) != std::string::npos, why.c_str());
+        QCOMPARE(store.lineage(again).size(), std::size_t(3));  // refused: nothing changed
+
+        store.tagPlan(root, "old");
+        store.deletePlan(root, true);
+        QCOMPARE(store.lineage(again), (std::vector<PlanRecordId>{again, edit}));
+        QVERIFY(!store.plan(edit).parent.isValid());
+        QCOMPARE(countRows(store.file(), "plan_tags"), 0);  // tags went with the plan
+    }
+
+    void plansGoStaleWhenTheModelOrClusterChanges()
+    {
+        QTemporaryDir dir;
+        HistoryStore store(dir.filePath(QStringLiteral("h.sqlite")).toStdString());
+        const PlanRecordId forA = store.addPlan(sampleModel("aaaaaaaaaaaaaaaa"), sampleCluster(), samplePlan("a", 0.2));
+        ModelRecord other = sampleModel("cccccccccccccccc");
+        other.path = "/models/gpt2.onnx";
+        const PlanRecordId forOther = store.addPlan(other, sampleCluster(), samplePlan("other", 0.1));
+
+        // The file at /models/llama.onnx now has fingerprint b: only its plan is stale.
+        CurrentInputs current{"/models/llama.onnx", "bbbbbbbbbbbbbbbb", "dgx-h100x1", R"({"nodes": 1})"};
+        QCOMPARE(store.markStalePlans(current), std::vector<PlanRecordId>{forA});
+        QVERIFY(store.plan(forA).stale);
+        QVERIFY(!store.plan(forOther).stale);
+
+        // The preset dgx-h100x1 was edited: every plan made on it is stale.
+        current.clusterDescription = R"({"nodes": 2})";
+        QCOMPARE(store.markStalePlans(current), (std::vector<PlanRecordId>{forA, forOther}));
+        QVERIFY(store.plan(forOther).stale);
+    }
+
+    void stalePlanIsRecostedAsAChild()
+    {
+        QTemporaryDir dir;
+        HistoryStore store(dir.filePath(QStringLiteral("h.sqlite")).toStdString());
+        Graph graph = importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx");
+        const CoarseGraph coarse = CoarsenPass{}.apply(graph);
+        const FamilyTable families = PrunePass{}.apply(graph, coarse);
+        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::Megatron, coarse, {{"dp", 2}, {"tp", 4}});
+        document.plan.name = "megatron";
+        document.modelFingerprint = "0123456789abcdef";  // made for an older export
+        document.clusterName = cluster.name;
+        document.cost = PlanCostSummary{1, 1, 0, 1, 1};
+        PlanRecord old = samplePlan("megatron", 1);
+        old.json = planToJson(document, coarse, families);
+        old.cost = document.cost;
+        ModelRecord oldModel = sampleModel(document.modelFingerprint);
+        const PlanRecordId stale = store.addPlan(oldModel, sampleCluster(), old);
+
+        ModelRecord current = oldModel;
+        current.fingerprint = modelFingerprint(graph);
+        QCOMPARE(store.markStalePlans({current.path, current.fingerprint, "elsewhere", ""}),
+                 std::vector<PlanRecordId>{stale});
+
+        const PlanRecordId fresh = recostPlan(store, stale, {graph, coarse, families, cluster, current});
+        const PlanRecord recosted = store.plan(fresh);
+        QCOMPARE(recosted.parent, stale);
+        QVERIFY(!recosted.stale);
+        QCOMPARE(recosted.modelFingerprint, current.fingerprint);
+        QCOMPARE(recosted.notes.size(), std::size_t(1));
+        // The price is the cost model's for the same strategies on this model.
+        const DeviceMesh mesh(document.plan.mesh, cluster);
+        const CostModel costs(graph, coarse, families, cluster, mesh, Workload{});
+        QCOMPARE(recosted.cost->stepSeconds, costs.evaluate(document.plan).total.time.stepSeconds());
+        QCOMPARE(planFromJson(recosted.json, "recosted", coarse, families).plan.strategies, document.plan.strategies);
+    }
+
+    void version1DatabaseIsMigrated()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("v1.sqlite")).toStdString();
+        {
+            // A database as the first release wrote it, with one plan.
+            SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
+            db.exec(historyMigrations().front().sql);
+            db.exec("INSERT INTO models VALUES (1, '00000000000000aa', '/models/llama.onnx', 549, 857216, 'pytorch');"
+                    "INSERT INTO clusters VALUES (1, 'dgx-h100x1', '{}');"
+                    "INSERT INTO meshes VALUES (1, 1, '2x4', 'dp,tp');"
+                    "INSERT INTO plans (id, model_id, mesh_id, name, origin, pins, plan_json, step_seconds, "
+                    "compute_seconds, communication_seconds, memory_bytes, hbm_bytes, fits, created_at) VALUES "
+                    "(7, 1, 1, 'v1 plan', 'search', '', '{}', 0.5, 0.4, 0.1, 1e9, 8e10, 1, 0);"
+                    "PRAGMA user_version = 1;");
+        }
+        HistoryStore store(file);
+        {
+            SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+            QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
+            QCOMPARE(historySchemaVersion(), 2);
+            SqliteStatement mode(db, "PRAGMA journal_mode");
+            QVERIFY(mode.step());
+            QCOMPARE(mode.text(0), std::string("wal"));
+        }
+        const PlanRecordId id(std::uint32_t(7));
+        const PlanRecord plan = store.plan(id);
+        QCOMPARE(plan.name, std::string("v1 plan"));
+        QCOMPARE(plan.cost->stepSeconds, 0.5);
+        QVERIFY(!plan.stale);  // the v2 column's default
+        store.tagPlan(id, "from v1");  // the v2 tables exist
+        QCOMPARE(store.plan(id).tags, std::vector<std::string>{"from v1"});
+    }
+
+    void killedWriterLosesNothingCommitted()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        RunId committed;
+        {
+            HistoryStore store(file);
+            committed = store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+            (void)store.finishRun(committed, RunStatus::Finished, "", {samplePlan("kept", 0.25)});
+        }
+        int ready[2];
+        QCOMPARE(pipe(ready), 0);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            // The child writes a run with many large plans inside one transaction, with a
+            // tiny page cache so that the pages spill to the WAL before the commit, then
+            // waits to be killed.
+            SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
+            db.exec("PRAGMA cache_size = 8");
+            SqliteTransaction transaction(db);
+            db.exec("INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, compute_type, optimizer, "
+                    "zero1, pins, status, started_at) VALUES ('search', 1, 1, 'tap', 8, 2048, 'bfloat16', 'adam', 0, "
+                    "'', 'running', 0)");
+            const std::int64_t run = db.lastInsertRowId();
+            const std::string payload(4096, 'x');
+            for (int i = 0; i < 500; ++i) {
+                SqliteStatement insert(db, "INSERT INTO plans (run_id, model_id, mesh_id, name, origin, pins, "
+                                           "plan_json, created_at) VALUES (?, 1, 1, 'half-written', 'search', '', ?, 0)");
+                insert.bind(run).bind(payload).run();
+            }
+            const char byte = 1;
+            (void)!write(ready[1], &byte, 1);
+            pause();
+            _exit(0);
+        }
+        close(ready[1]);
+        char byte = 0;
+        QCOMPARE(read(ready[0], &byte, 1), ssize_t(1));
+        close(ready[0]);
+        const fs::path wal = file.string() + "-wal";
+        QVERIFY2(fs::exists(wal) && fs::file_size(wal) > 500 * 4096, "the uncommitted plans reached the WAL");
+        QCOMPARE(kill(child, SIGKILL), 0);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+        HistoryStore store(file);
+        QCOMPARE(store.recentRuns(10).size(), std::size_t(1));
+        QCOMPARE(store.recentRuns(10).front().id, committed);
+        QCOMPARE(countRows(file, "plans"), 1);
+        QCOMPARE(store.recentPlans(10).front().name, std::string("kept"));
+        {
+            SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+            SqliteStatement check(db, "PRAGMA integrity_check");
+            QVERIFY(check.step());
+            QCOMPARE(check.text(0), std::string("ok"));
+        }
+        // And it takes new writes.
+        (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        QCOMPARE(store.recentRuns(10).size(), std::size_t(2));
+    }
+
+    void corruptFileIsReportedAndLeftAlone()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+        std::mt19937 random(42);
+        std::string noise(8192, '\0');
+        for (char& c : noise)
+            c = static_cast<char>(random() & 0xff);
+        std::ofstream(file, std::ios::binary) << noise;
+
+        std::string text;
+        QCOMPARE(errorOf([&] { HistoryStore store(file); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find(file.string()) != std::string::npos, text.c_str());
+        QCOMPARE(bytesOf(file), noise);
+        QVERIFY(!fs::exists(file.string() + "-wal"));
+    }
+
+    void readOnlyFileReadsButRefusesWrites()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+        PlanRecordId id;
+        {
+            HistoryStore store(file);
+            id = store.addPlan(sampleModel(), sampleCluster(), samplePlan("kept", 0.25));
+        }
+        const std::string before = bytesOf(file);
+        fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        {
+            HistoryStore store(file);
+            QVERIFY(store.isReadOnly());
+            QCOMPARE(store.plan(id).name, std::string("kept"));
+            QCOMPARE(store.recentPlans(5).size(), std::size_t(1));
+            std::string text;
+            QCOMPARE(errorOf([&] { store.tagPlan(id, "x"); }, &text), ErrorCode::HistoryReadOnly);
+            QVERIFY2(text.find(file.string()) != std::string::npos, text.c_str());
+            QCOMPARE(errorOf([&] { (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings()); }),
+                     ErrorCode::HistoryReadOnly);
+        }
+        QCOMPARE(bytesOf(file), before);
+        fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    }
+
+    void newerSchemaIsRefusedUntouched()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+        {
+            HistoryStore store(file);
+        }
+        {
+            SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
+            db.exec("PRAGMA user_version = 99");
+        }
+        const std::string before = bytesOf(file);
+        std::string text;
+        QCOMPARE(errorOf([&] { HistoryStore store(file); }, &text), ErrorCode::HistoryTooNew);
+        QVERIFY2(text.find(file.string()) != std::string::npos && text.find("99") != std::string::npos, text.c_str());
+        QCOMPARE(errorOf([&] { HistoryStore store(file, {true, 1000}); }), ErrorCode::HistoryTooNew);
+        QCOMPARE(bytesOf(file), before);
+    }
+
+    void writerLockedPastTheBusyTimeoutIsReported()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+        HistoryStore store(file, {false, 100});
+        {
+            SqliteConnection other(file, SqliteConnection::Mode::ReadWrite, 100);
+            SqliteTransaction holding(other);
+            std::string text;
+            QCOMPARE(errorOf([&] { (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings()); }, &text),
+                     ErrorCode::HistoryLocked);
+            QVERIFY2(text.find(file.string()) != std::string::npos, text.c_str());
+            // Readers are not blocked by the writer (WAL).
+            QVERIFY(store.recentRuns(5).empty());
+        }
+        (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        QCOMPARE(store.recentRuns(5).size(), std::size_t(1));
+    }
+
+    void twoStoresWriteConcurrently()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+        HistoryStore gui(file);
+        HistoryStore cli(file);
+        constexpr int kRuns = 40;
+        std::vector<std::string> failures(2);
+        auto writer = [&](HistoryStore& store, std::string& failure) {
+            try {
+                for (int i = 0; i < kRuns; ++i) {
+                    const RunId run = store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+                    (void)store.finishRun(run, RunStatus::Finished, "",
+                                          {samplePlan("a", 0.2), samplePlan("b", 0.3)});
+                }
+            } catch (const Error& error) {
+                failure = error.what();
+            }
+        };
+        std::thread first(writer, std::ref(gui), std::ref(failures[0]));
+        std::thread second(writer, std::ref(cli), std::ref(failures[1]));
+        first.join();
+        second.join();
+        QVERIFY2(failures[0].empty(), failures[0].c_str());
+        QVERIFY2(failures[1].empty(), failures[1].c_str());
+        QCOMPARE(countRows(file, "runs"), 2 * kRuns);
+        QCOMPARE(countRows(file, "plans"), 4 * kRuns);
+        QCOMPARE(countRows(file, "runs WHERE status = 'finished'"), 2 * kRuns);
+    }
+
+    void defaultPathFollowsTheEnvironment()
+    {
+        const char* saved[] = {std::getenv("TAPESTRY_HISTORY"), std::getenv("XDG_DATA_HOME"), std::getenv("HOME")};
+        const std::string keep[] = {saved[0] ? saved[0] : "", saved[1] ? saved[1] : "", saved[2] ? saved[2] : ""};
+        setenv("TAPESTRY_HISTORY", "/tmp/mine.sqlite", 1);
+        setenv("XDG_DATA_HOME", "/data", 1);
+        setenv("HOME", "/home/u", 1);
+        QCOMPARE(defaultHistoryPath(), fs::path("/tmp/mine.sqlite"));
+        unsetenv("TAPESTRY_HISTORY");
+        QCOMPARE(defaultHistoryPath(), fs::path("/data/Tapestry/history.sqlite"));
+        setenv("XDG_DATA_HOME", "relative", 1);  // invalid per XDG: ignored
+        QCOMPARE(defaultHistoryPath(), fs::path("/home/u/.local/share/Tapestry/history.sqlite"));
+        const char* names[] = {"TAPESTRY_HISTORY", "XDG_DATA_HOME", "HOME"};
+        for (int i = 0; i < 3; ++i) {
+            if (saved[i])
+                setenv(names[i], keep[i].c_str(), 1);
+            else
+                unsetenv(names[i]);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(HistoryStoreTest)
+#include "HistoryStoreTest.moc"

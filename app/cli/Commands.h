@@ -14,5 +14,7 @@ int runEvaluate(const std::vector<std::string>& args, const char* argv0);
 int runSearch(const std::vector<std::string>& args, const char* argv0);
 int runSynth(const std::vector<std::string>& args);
 int runSolve(const std::vector<std::string>& args);
+int runExport(const std::vector<std::string>& args);
+int runImportPlan(const std::vector<std::string>& args);
 
 }  // namespace tapestry::cli

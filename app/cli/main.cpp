@@ -33,9 +33,24 @@ constexpr const char* kUsage =
     "           [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o PLAN.json]\n"
     "      find the fastest tensor/data-parallel plan that fits (TAP: each unique block\n"
     "      searched once); --baseline also solves the whole graph for comparison\n"
+    "      (evaluate and search record their run and plans in the history: --history FILE,\n"
+    "      default $TAPESTRY_HISTORY or $XDG_DATA_HOME/Tapestry/history.sqlite; --no-history)\n"
+    "  history list|show ID|diff A B [--model MODEL]|tag ID TAG|delete ID [--force]|export ID -o PLAN.json\n"
+    "      the runs and plans kept in the history: id, model, cluster, mesh, step time,\n"
+    "      memory, origin, parent, stale; strategies of a plan; what changed between two\n"
+    "      plans and by how much; tags; deletion (refused for parents without --force)\n"
     "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
     "      write a reference architecture as ONNX (shapes only, no weights);\n"
     "      `tapestry-cli synth --list` shows the presets and size flags\n"
+    "  export PLAN.json --model MODEL --format json|pytorch|hf|hf-python|onnx|dot|svg|png\n"
+    "           [--view coarse|folded] [--hf-keys model|base] -o FILE\n"
+    "      write a plan for a training stack: PyTorch DTensor (parallelize_module),\n"
+    "      Hugging Face tp_plan (JSON or Python; keys of the whole or the base model),\n"
+    "      the ONNX model with sharding annotations, or a picture of the graph\n"
+    "  import-plan FILE --model MODEL [--mesh AxB] -o PLAN.json\n"
+    "      read a Tapestry plan or a Hugging Face tp_plan (JSON or .py dict; needs\n"
+    "      --mesh, tensor parallel on the last axis) into a plan file; warns about\n"
+    "      patterns that match nothing and Linear modules the tp_plan leaves out\n"
     "\n"
     "exit status: 0 on success, 1 when the input is bad, 2 on a usage error\n";
 
@@ -56,12 +71,18 @@ int main(int argc, char** argv)
             return tapestry::cli::runEvaluate(args, argv[0]);
         if (command == "search")
             return tapestry::cli::runSearch(args, argv[0]);
+        if (command == "history")
+            return tapestry::cli::runHistory(args);
         if (command == "fold")
             return tapestry::cli::runFold(args);
         if (command == "synth")
             return tapestry::cli::runSynth(args);
         if (command == "solve")
             return tapestry::cli::runSolve(args);
+        if (command == "export")
+            return tapestry::cli::runExport(args);
+        if (command == "import-plan")
+            return tapestry::cli::runImportPlan(args);
         if (command == "help" || command == "--help" || command == "-h") {
             std::fputs(kUsage, stdout);
             return 0;

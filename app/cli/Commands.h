@@ -12,6 +12,8 @@ int runFold(const std::vector<std::string>& args);
 // `argv0` locates the cluster presets installed beside the executable.
 int runEvaluate(const std::vector<std::string>& args, const char* argv0);
 int runSearch(const std::vector<std::string>& args, const char* argv0);
+// list, show, diff, tag, delete or export plans of the SQLite history.
+int runHistory(const std::vector<std::string>& args);
 int runSynth(const std::vector<std::string>& args);
 int runSolve(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);

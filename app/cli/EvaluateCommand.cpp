@@ -3,6 +3,7 @@
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
+#include "cli/HistoryRecording.h"
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
@@ -165,8 +166,9 @@ void printJson(const ModelContext& model, const DeviceMesh& mesh, const CostMode
 
 int runEvaluate(const std::vector<std::string>& args, const char* argv0)
 {
-    const CommandLine line(args, {"json", "zero1"});
-    line.rejectUnknown({"json", "zero1", "cluster", "nodes", "mesh", "axes", "plan", "batch", "seq", "optimizer", "output"});
+    const CommandLine line(args, {"json", "zero1", "no-history"});
+    line.rejectUnknown({"json", "zero1", "cluster", "nodes", "mesh", "axes", "plan", "batch", "seq", "optimizer", "output",
+                        "history", "no-history"});
     if (line.positionals().size() != 1)
         throw Error(ErrorCode::InvalidArgument, {},
                     "usage: tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp "
@@ -178,16 +180,18 @@ int runEvaluate(const std::vector<std::string>& args, const char* argv0)
     const DeviceMesh mesh(plan.mesh, cluster);
     const Workload workload = workloadFromOptions(line);
     const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
+    document.modelFingerprint = modelFingerprint(model.graph);
+    document.clusterName = cluster.name;
+    document.workload = workload;
+    document.workload.batch = costs.shapes().batch();
+    document.workload.sequence = costs.shapes().sequence();
+    HistoryRecording history(line, model, cluster,
+                             {"evaluate", line.option("plan").value_or("megatron"), document.workload, {}, {}});
     const PlanEvaluation evaluation = costs.evaluate(plan);
-    if (const auto output = line.option("output")) {
-        document.modelFingerprint = modelFingerprint(model.graph);
-        document.clusterName = cluster.name;
-        document.workload = workload;
-        document.workload.batch = costs.shapes().batch();
-        document.workload.sequence = costs.shapes().sequence();
-        document.cost = summarize(evaluation);
+    document.cost = summarize(evaluation);
+    if (const auto output = line.option("output"))
         savePlanFile(*output, document, model.coarse, model.families);
-    }
+    history.finish(RunStatus::Finished, {}, {planRecordOf(document, model)});
     if (line.hasFlag("json"))
         printJson(model, mesh, costs, plan, evaluation);
     else

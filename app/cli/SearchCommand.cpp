@@ -3,6 +3,7 @@
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
+#include "cli/HistoryRecording.h"
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
@@ -57,9 +58,9 @@ void printCandidate(const char* label, const SearchCandidate& candidate)
 
 int runSearch(const std::vector<std::string>& args, const char* argv0)
 {
-    const CommandLine line(args, {"json", "zero1", "baseline"});
+    const CommandLine line(args, {"json", "zero1", "baseline", "no-history"});
     line.rejectUnknown({"json", "zero1", "baseline", "cluster", "nodes", "mesh", "axes", "batch", "seq", "optimizer",
-                        "pin", "memory-limit", "time-limit", "output"});
+                        "pin", "memory-limit", "time-limit", "output", "history", "no-history"});
     if (line.positionals().size() != 1)
         throw Error(ErrorCode::InvalidArgument, {},
                     "usage: tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--batch N --seq L] "
@@ -81,6 +82,8 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
     if (const auto seconds = line.option("time-limit"))
         options.timeLimitSeconds = parsePositive(*seconds, "--time-limit");
 
+    HistoryRecording history(line, model, cluster,
+                             {"search", "tap", workload, line.options("pin"), options.memoryLimitBytes});
     std::vector<std::vector<MeshAxis>> meshes;
     if (line.option("mesh").value_or("") == "auto") {
         for (const std::vector<int>& shape : meshShapes(cluster)) {
@@ -143,17 +146,28 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
         throw Error(ErrorCode::InvalidArgument, {}, runs.empty() ? "no mesh to search" : runs.front().result.message);
 
     const SearchCandidate& best = *chosen->result.best;
-    if (const auto output = line.option("output")) {
+    auto documentOf = [&](const SearchCandidate& candidate) {
         PlanDocument document;
-        document.plan = best.plan;
+        document.plan = candidate.plan;
         document.modelFingerprint = modelFingerprint(model.graph);
         document.clusterName = cluster.name;
         document.workload = workload;
-        const CostBreakdown& t = best.evaluation.total;
+        const CostBreakdown& t = candidate.evaluation.total;
         document.cost = PlanCostSummary{t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(),
-                                        t.memory.total(), best.evaluation.hbmBytes};
-        savePlanFile(*output, document, model.coarse, model.families);
+                                        t.memory.total(), candidate.evaluation.hbmBytes};
+        return document;
+    };
+    if (const auto output = line.option("output"))
+        savePlanFile(*output, documentOf(best), model.coarse, model.families);
+    std::vector<PlanRecord> recorded{planRecordOf(documentOf(best), model)};
+    for (const SearchCandidate& alternative : chosen->result.alternatives)
+        recorded.push_back(planRecordOf(documentOf(alternative), model));
+    for (std::size_t i = 0; i < recorded.size(); ++i) {
+        if (recorded[i].name.empty())
+            recorded[i].name = i == 0 ? "best" : "alternative " + std::to_string(i);
     }
+    history.finish(chosen->result.cancelled ? RunStatus::Cancelled : RunStatus::Finished, chosen->result.message,
+                   recorded);
 
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : chosen->axes)

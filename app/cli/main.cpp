@@ -33,6 +33,12 @@ constexpr const char* kUsage =
     "           [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o PLAN.json]\n"
     "      find the fastest tensor/data-parallel plan that fits (TAP: each unique block\n"
     "      searched once); --baseline also solves the whole graph for comparison\n"
+    "      (evaluate and search record their run and plans in the history: --history FILE,\n"
+    "      default $TAPESTRY_HISTORY or $XDG_DATA_HOME/Tapestry/history.sqlite; --no-history)\n"
+    "  history list|show ID|diff A B [--model MODEL]|tag ID TAG|delete ID [--force]|export ID -o PLAN.json\n"
+    "      the runs and plans kept in the history: id, model, cluster, mesh, step time,\n"
+    "      memory, origin, parent, stale; strategies of a plan; what changed between two\n"
+    "      plans and by how much; tags; deletion (refused for parents without --force)\n"
     "  synth --preset NAME -o FILE [--layers N --hidden H --heads A ...]\n"
     "      write a reference architecture as ONNX (shapes only, no weights);\n"
     "      `tapestry-cli synth --list` shows the presets and size flags\n"
@@ -65,6 +71,8 @@ int main(int argc, char** argv)
             return tapestry::cli::runEvaluate(args, argv[0]);
         if (command == "search")
             return tapestry::cli::runSearch(args, argv[0]);
+        if (command == "history")
+            return tapestry::cli::runHistory(args);
         if (command == "fold")
             return tapestry::cli::runFold(args);
         if (command == "synth")

@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,7 +18,12 @@ struct CliRun {
 
 CliRun runCli(const QStringList& args)
 {
+    // evaluate and search record to the history: never to the real home directory.
+    static const QTemporaryDir historyDir;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("TAPESTRY_HISTORY"), historyDir.filePath(QStringLiteral("history.sqlite")));
     QProcess process;
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(TAPESTRY_CLI_PATH), args);
     CliRun run;
     if (!process.waitForFinished(60000))
@@ -143,6 +149,64 @@ private slots:
         const CliRun unknown = runCli({QStringLiteral("inspect"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--jsn")});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY(unknown.err.contains(QStringLiteral("--jsn")));
+    }
+
+    void historyRecordsEvaluateRunsAndShowsDiffsTagsAndExports()
+    {
+        QTemporaryDir dir;
+        const QString history = dir.filePath(QStringLiteral("h.sqlite"));
+        const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama.ts.stripped.onnx"),
+                                      QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"), QStringLiteral("--mesh"),
+                                      QStringLiteral("2x4"), QStringLiteral("--history"), history, QStringLiteral("--plan")};
+        QCOMPARE(runCli(evaluate + QStringList{QStringLiteral("megatron")}).exitCode, 0);
+        const CliRun dp = runCli(evaluate + QStringList{QStringLiteral("dp")});
+        QCOMPARE(dp.exitCode, 0);
+        QVERIFY2(dp.err.contains(QStringLiteral("recorded in ")), qPrintable(dp.err));
+        const CliRun skipped = runCli(evaluate + QStringList{QStringLiteral("dp"), QStringLiteral("--no-history")});
+        QCOMPARE(skipped.exitCode, 0);
+
+        const QStringList historyCommand = {QStringLiteral("history")};
+        const QStringList file = {QStringLiteral("--history"), history};
+        QCOMPARE(runCli(historyCommand + QStringList{QStringLiteral("tag"), QStringLiteral("2"),
+                                                     QStringLiteral("baseline")} + file).exitCode, 0);
+        const CliRun list = runCli(historyCommand + QStringList{QStringLiteral("list")} + file);
+        QCOMPARE(list.exitCode, 0);
+        // Two runs and two plans: --no-history recorded nothing.
+        QVERIFY2(list.out.contains(QStringLiteral("evaluate")) && list.out.contains(QStringLiteral("megatron")) &&
+                     list.out.contains(QStringLiteral("dp [baseline]")) && list.out.contains(QStringLiteral("2x4 (dp,tp)")),
+                 qPrintable(list.out));
+        QVERIFY2(!list.out.contains(QRegularExpression(QStringLiteral("\\n\\s+3\\s"))), qPrintable(list.out));
+
+        const CliRun show = runCli(historyCommand + QStringList{QStringLiteral("show"), QStringLiteral("1")} + file);
+        QCOMPARE(show.exitCode, 0);
+        QVERIFY2(show.out.contains(QStringLiteral("plan 1  megatron")) &&
+                     show.out.contains(QStringLiteral("self_attn/q_proj/MatMul")) &&
+                     show.out.contains(QStringLiteral("batch,column")),
+                 qPrintable(show.out));
+
+        // Megatron splits q_proj by columns on tp; data parallelism splits the batch there.
+        const CliRun diff =
+            runCli(historyCommand + QStringList{QStringLiteral("diff"), QStringLiteral("1"), QStringLiteral("2")} + file);
+        QCOMPARE(diff.exitCode, 0);
+        QVERIFY2(diff.out.contains(QStringLiteral("plan 1 -> plan 2")) &&
+                     diff.out.contains(QRegularExpression(
+                         QStringLiteral("model/layers.0/self_attn/q_proj/MatMul\\s+batch,column\\s+batch,batch"))) &&
+                     diff.out.contains(QStringLiteral("per device, plan 2 minus plan 1")),
+                 qPrintable(diff.out));
+
+        const QString exported = dir.filePath(QStringLiteral("dp.json"));
+        QCOMPARE(runCli(historyCommand + QStringList{QStringLiteral("export"), QStringLiteral("2"), QStringLiteral("-o"),
+                                                     exported} + file).exitCode, 0);
+        QFile json(exported);
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(json.readAll()).object().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("dp"));
+
+        const CliRun missing = runCli(historyCommand + QStringList{QStringLiteral("show"), QStringLiteral("9")} + file);
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(history) && missing.err.contains(QStringLiteral("no plan 9")), qPrintable(missing.err));
+        QCOMPARE(runCli(historyCommand + QStringList{QStringLiteral("delete"), QStringLiteral("2")} + file).exitCode, 0);
+        QCOMPARE(runCli(historyCommand + QStringList{QStringLiteral("show"), QStringLiteral("2")} + file).exitCode, 1);
     }
 };
 

@@ -1,0 +1,303 @@
+// `tapestry-cli history list|show|diff|tag|delete|export ...`
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/Formatting.h"
+#include "cli/HistoryRecording.h"
+#include "cli/ModelContext.h"
+
+#include "base/Error.h"
+#include "base/JsonReader.h"
+#include "graph/ModelFingerprint.h"
+#include "history/HistoryStore.h"
+#include "history/PlanDiff.h"
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+
+namespace tapestry::cli {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: tapestry-cli history list [--limit N]\n"
+    "       tapestry-cli history show ID\n"
+    "       tapestry-cli history diff A B [--model MODEL]\n"
+    "       tapestry-cli history tag ID TAG\n"
+    "       tapestry-cli history delete ID [--force]\n"
+    "       tapestry-cli history export ID -o PLAN.json\n"
+    "       (each takes --history FILE; the default is $TAPESTRY_HISTORY or\n"
+    "        $XDG_DATA_HOME/Tapestry/history.sqlite)";
+
+PlanRecordId planIdOf(const std::string& text)
+{
+    return PlanRecordId(static_cast<std::uint32_t>(parseCount(text, "plan id")));
+}
+
+std::string timeText(double secondsSinceEpoch)
+{
+    const std::time_t time = static_cast<std::time_t>(secondsSinceEpoch);
+    std::tm local{};
+    localtime_r(&time, &local);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local);
+    return text;
+}
+
+std::string meshText(const std::vector<MeshAxis>& axes)
+{
+    std::string shape;
+    std::string names;
+    for (const MeshAxis& axis : axes) {
+        shape += (shape.empty() ? "" : "x") + std::to_string(axis.size);
+        names += (names.empty() ? "" : ",") + axis.name;
+    }
+    return shape + " (" + names + ")";
+}
+
+std::string splitsText(const NodeStrategy& strategy)
+{
+    std::string text;
+    for (const AxisSplit split : strategy.axes)
+        text += std::string(text.empty() ? "" : ",") + axisSplitName(split);
+    return text;
+}
+
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string text;
+    for (const std::string& item : items)
+        text += (text.empty() ? "" : ", ") + item;
+    return text;
+}
+
+std::string fileName(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+void requirePositionals(const CommandLine& line, std::size_t count)
+{
+    if (line.positionals().size() != count)
+        throw Error(ErrorCode::InvalidArgument, {}, kUsage);
+}
+
+int list(HistoryStore& store, const CommandLine& line)
+{
+    requirePositionals(line, 1);
+    const std::size_t limit = line.option("limit") ? parseCount(*line.option("limit"), "--limit") : 20;
+    std::printf("history %s\n\nruns, newest first\n", store.file().string().c_str());
+    std::printf("  %4s  %-10s %-9s %-28s %-24s %-16s %8s %5s\n", "id", "status", "command", "model", "cluster",
+                "started", "seconds", "plans");
+    for (const RunRecord& run : store.recentRuns(limit)) {
+        const std::string seconds = run.finishedAt ? std::to_string(*run.finishedAt - run.startedAt).substr(0, 6) : "-";
+        std::printf("  %4u  %-10s %-9s %-28s %-24s %-16s %8s %5zu\n", run.id.value(), runStatusName(run.status),
+                    run.settings.command.c_str(), fileName(run.modelPath).c_str(), run.clusterName.c_str(),
+                    timeText(run.startedAt).c_str(), seconds.c_str(), run.planCount);
+    }
+    std::printf("\nplans, newest first\n");
+    std::printf("  %4s  %4s %-28s %-24s %-14s %10s %10s %-7s %6s %5s  %s\n", "id", "run", "model", "cluster", "mesh",
+                "step ms", "memory GB", "origin", "parent", "stale", "name [tags]");
+    for (const PlanRecord& plan : store.recentPlans(limit)) {
+        const std::string run = plan.run.isValid() ? std::to_string(plan.run.value()) : "-";
+        const std::string parent = plan.parent.isValid() ? std::to_string(plan.parent.value()) : "-";
+        const std::string step = plan.cost ? std::to_string(plan.cost->stepSeconds * 1e3).substr(0, 9) : "-";
+        const std::string memory = plan.cost ? std::to_string(plan.cost->memoryBytes / 1e9).substr(0, 7) : "-";
+        const std::string tags = plan.tags.empty() ? "" : " [" + joined(plan.tags) + "]";
+        std::printf("  %4u  %4s %-28s %-24s %-14s %10s %10s %-7s %6s %5s  %s%s\n", plan.id.value(), run.c_str(),
+                    fileName(plan.modelPath).c_str(), plan.clusterName.c_str(), meshText(plan.meshAxes).c_str(),
+                    step.c_str(), memory.c_str(), planOriginName(plan.origin), parent.c_str(),
+                    plan.stale ? "yes" : "no", plan.name.c_str(), tags.c_str());
+    }
+    return 0;
+}
+
+// The strategies as the plan file writes them: per family (relative node names) and
+// per node outside families; read from the stored JSON, so no model is needed.
+void printStrategies(const PlanRecord& plan, const std::string& name)
+{
+    const JsonValue json = parseJson(plan.json, name);
+    auto printNodes = [](const JsonValue* nodes, const char* indent) {
+        if (!nodes || !nodes->isArray())
+            return;
+        for (const JsonValue& node : nodes->asArray()) {
+            const JsonValue* nodeName = node.find("node");
+            const JsonValue* splits = node.find("splits");
+            std::string text;
+            if (splits && splits->isArray()) {
+                for (const JsonValue& split : splits->asArray())
+                    text += (text.empty() ? "" : ",") + (split.isString() ? split.asString() : std::string("?"));
+            }
+            std::printf("%s%-52s %s\n", indent, nodeName && nodeName->isString() ? nodeName->asString().c_str() : "?",
+                        text.c_str());
+        }
+    };
+    std::printf("strategies\n");
+    if (const JsonValue* families = json.find("families"); families && families->isArray()) {
+        for (const JsonValue& family : families->asArray()) {
+            const JsonValue* familyName = family.find("family");
+            std::printf("  %s\n", familyName && familyName->isString() ? familyName->asString().c_str() : "?");
+            printNodes(family.find("nodes"), "    ");
+        }
+    }
+    printNodes(json.find("nodes"), "  ");
+}
+
+int show(HistoryStore& store, const CommandLine& line)
+{
+    requirePositionals(line, 2);
+    const PlanRecordId id = planIdOf(line.positionals()[1]);
+    const PlanRecord plan = store.plan(id);
+    std::printf("plan %u  %s\n", id.value(), plan.name.c_str());
+    std::printf("origin     %s%s, %s\n", planOriginName(plan.origin),
+                plan.run.isValid() ? (" (run " + std::to_string(plan.run.value()) + ")").c_str() : "",
+                timeText(plan.createdAt).c_str());
+    std::string lineage;
+    for (const PlanRecordId ancestor : store.lineage(id))
+        lineage += (lineage.empty() ? "" : " <- ") + std::to_string(ancestor.value());
+    std::printf("lineage    %s\n", lineage.c_str());
+    std::printf("model      %s (fingerprint %s)\n", plan.modelPath.c_str(), plan.modelFingerprint.c_str());
+    std::printf("cluster    %s, mesh %s\n", plan.clusterName.c_str(), meshText(plan.meshAxes).c_str());
+    if (plan.cost) {
+        const PlanCostSummary& c = *plan.cost;
+        std::printf("step       %.3f ms (compute %.3f ms, communication %.3f ms)\n", c.stepSeconds * 1e3,
+                    c.computeSeconds * 1e3, c.communicationSeconds * 1e3);
+        std::printf("memory     %.2f GB of %.2f GB per device%s\n", c.memoryBytes / 1e9, c.hbmBytes / 1e9,
+                    *plan.fitsInMemory() ? "" : " (does not fit)");
+    }
+    if (plan.stale)
+        std::printf("stale      yes: its model file or cluster has changed since; re-cost it\n");
+    if (!plan.pins.empty())
+        std::printf("pins       %s\n", joined(plan.pins).c_str());
+    if (!plan.tags.empty())
+        std::printf("tags       %s\n", joined(plan.tags).c_str());
+    for (const std::string& note : plan.notes)
+        std::printf("note       %s\n", note.c_str());
+    std::printf("\n");
+    printStrategies(plan, store.file().string() + " plan " + std::to_string(id.value()));
+    return 0;
+}
+
+int diff(HistoryStore& store, const CommandLine& line)
+{
+    requirePositionals(line, 3);
+    const PlanRecordId idA = planIdOf(line.positionals()[1]);
+    const PlanRecordId idB = planIdOf(line.positionals()[2]);
+    const PlanRecord a = store.plan(idA);
+    const PlanRecord b = store.plan(idB);
+    const std::string modelFile = line.option("model").value_or(a.modelPath);
+    const ModelContext model = loadAndFold(modelFile);
+    const std::string fingerprint = modelFingerprint(model.graph);
+    for (const PlanRecord* plan : {&a, &b}) {
+        if (plan->modelFingerprint != fingerprint)
+            std::fprintf(stderr,
+                         "tapestry-cli history: note: plan %u was made for model fingerprint %s, %s has %s; "
+                         "nodes are named after %s\n",
+                         plan->id.value(), plan->modelFingerprint.c_str(), modelFile.c_str(), fingerprint.c_str(),
+                         modelFile.c_str());
+    }
+    const std::string file = store.file().string();
+    const PlanDocument documentA = planFromJson(a.json, file + " plan " + std::to_string(idA.value()), model.coarse,
+                                                model.families);
+    const PlanDocument documentB = planFromJson(b.json, file + " plan " + std::to_string(idB.value()), model.coarse,
+                                                model.families);
+    const PlanDiff result = diffPlans(documentA, documentB, model.coarse);
+
+    std::printf("plan %u -> plan %u: %zu of %zu coarse nodes differ%s\n", idA.value(), idB.value(),
+                result.changes.size(), model.coarse.nodes.size(),
+                result.meshDiffers ? (" (mesh " + meshText(a.meshAxes) + " -> " + meshText(b.meshAxes) + ")").c_str()
+                                   : "");
+    if (!result.changes.empty()) {
+        const std::string headA = "plan " + std::to_string(idA.value());
+        const std::string headB = "plan " + std::to_string(idB.value());
+        std::printf("  %-56s %-18s %s\n", "node", headA.c_str(), headB.c_str());
+        for (const NodeStrategyChange& change : result.changes)
+            std::printf("  %-56s %-18s %s\n", change.name.c_str(), splitsText(change.before).c_str(),
+                        splitsText(change.after).c_str());
+    }
+    if (result.costDelta) {
+        const PlanCostDelta& d = *result.costDelta;
+        std::printf("\nper device, plan %u minus plan %u\n", idB.value(), idA.value());
+        std::printf("  step           %+10.3f ms\n", d.stepSeconds * 1e3);
+        std::printf("  compute        %+10.3f ms\n", d.computeSeconds * 1e3);
+        std::printf("  communication  %+10.3f ms\n", d.communicationSeconds * 1e3);
+        std::printf("  memory         %+10.3f GB\n", d.memoryBytes / 1e9);
+    }
+    return 0;
+}
+
+int exportPlan(HistoryStore& store, const CommandLine& line)
+{
+    requirePositionals(line, 2);
+    const auto output = line.option("output");
+    if (!output)
+        throw Error(ErrorCode::InvalidArgument, {}, "history export needs -o PLAN.json");
+    const PlanRecordId id = planIdOf(line.positionals()[1]);
+    const PlanRecord plan = store.plan(id);
+    // Written beside the target and renamed over it, so a failed write leaves no half file.
+    const std::filesystem::path target = *output;
+    const std::filesystem::path temporary = target.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << plan.json;
+        if (!out.flush())
+            throw Error(ErrorCode::WriteFailed, temporary.string(), "cannot be written");
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, target, ec);
+    if (ec)
+        throw Error(ErrorCode::WriteFailed, target.string(), "cannot be written: " + ec.message());
+    std::printf("wrote plan %u to %s\n", id.value(), target.string().c_str());
+    return 0;
+}
+
+}  // namespace
+
+int runHistory(const std::vector<std::string>& args)
+{
+    const CommandLine line(args, {"force"});
+    line.rejectUnknown({"history", "limit", "model", "force", "output"});
+    if (line.positionals().empty())
+        throw Error(ErrorCode::InvalidArgument, {}, kUsage);
+    const std::string& action = line.positionals().front();
+    if (action != "list" && action != "show" && action != "diff" && action != "tag" && action != "delete" &&
+        action != "export")
+        throw Error(ErrorCode::InvalidArgument, {}, "unknown history action '" + action + "'\n" + kUsage);
+
+    const std::filesystem::path file = historyPathFromOptions(line);
+    if (!std::filesystem::exists(file)) {
+        if (action == "list") {
+            std::printf("no history at %s yet: `tapestry-cli search` and `evaluate` record their runs there\n",
+                        file.string().c_str());
+            return 0;
+        }
+        throw Error(ErrorCode::FileNotFound, file.string(), "no history database here yet");
+    }
+    HistoryStore store(file);
+    if (action == "list")
+        return list(store, line);
+    if (action == "show")
+        return show(store, line);
+    if (action == "diff")
+        return diff(store, line);
+    if (action == "export")
+        return exportPlan(store, line);
+    if (action == "tag") {
+        requirePositionals(line, 3);
+        store.tagPlan(planIdOf(line.positionals()[1]), line.positionals()[2]);
+        return 0;
+    }
+    requirePositionals(line, 2);
+    const PlanRecordId id = planIdOf(line.positionals()[1]);
+    try {
+        store.deletePlan(id, line.hasFlag("force"));
+    } catch (Error& error) {
+        if (error.code() == ErrorCode::HistoryPlanInUse)
+            error.addContext("deleting plan " + std::to_string(id.value()) + "; --force deletes it anyway");
+        throw;
+    }
+    std::printf("deleted plan %u\n", id.value());
+    return 0;
+}
+
+}  // namespace tapestry::cli

@@ -1,0 +1,112 @@
+#include "cli/HistoryRecording.h"
+
+#include "cli/CommandLine.h"
+#include "cli/ModelContext.h"
+
+#include "base/Error.h"
+#include "history/ClusterDescription.h"
+#include "history/HistoryPath.h"
+#include "graph/ModelFingerprint.h"
+#include "graph/ParameterCount.h"
+
+#include <cstdio>
+
+namespace tapestry::cli {
+
+std::filesystem::path historyPathFromOptions(const CommandLine& line)
+{
+    if (const auto given = line.option("history"))
+        return *given;
+    const std::filesystem::path path = defaultHistoryPath();
+    if (path.empty())
+        throw Error(ErrorCode::InvalidArgument, {}, "no history file: set HOME or TAPESTRY_HISTORY, or give --history FILE");
+    return path;
+}
+
+ModelRecord modelRecordOf(const ModelContext& model)
+{
+    const ModelInfo& info = model.graph.info();
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(info.sourcePath, ec);
+    std::string producer = info.producerName;
+    if (!info.producerVersion.empty())
+        producer += " " + info.producerVersion;
+    return {{}, modelFingerprint(model.graph), ec ? info.sourcePath : absolute.lexically_normal().string(),
+            model.graph.opCount(), countParameters(model.graph).parameters, producer};
+}
+
+ClusterRecord clusterRecordOf(const Cluster& cluster)
+{
+    return {{}, cluster.name, describeCluster(cluster)};
+}
+
+PlanRecord planRecordOf(const PlanDocument& document, const ModelContext& model)
+{
+    PlanRecord record;
+    record.name = document.plan.name;
+    record.origin = document.plan.origin;
+    record.pins = document.plan.pins;
+    record.meshAxes = document.plan.mesh;
+    record.cost = document.cost;
+    record.json = planToJson(document, model.coarse, model.families);
+    return record;
+}
+
+HistoryRecording::HistoryRecording(const CommandLine& line, const ModelContext& model, const Cluster& cluster,
+                                   const RunSettings& settings)
+    : command_(settings.command)
+{
+    if (line.hasFlag("no-history"))
+        return;
+    try {
+        store_ = std::make_unique<HistoryStore>(historyPathFromOptions(line));
+        const ModelRecord modelRecord = modelRecordOf(model);
+        const ClusterRecord clusterRecord = clusterRecordOf(cluster);
+        run_ = store_->beginRun(modelRecord, clusterRecord, settings);
+        const std::size_t stale = store_->markStalePlans(
+            {modelRecord.path, modelRecord.fingerprint, clusterRecord.name, clusterRecord.description}).size();
+        if (stale > 0)
+            std::fprintf(stderr,
+                         "tapestry-cli %s: note: %zu plan(s) in the history were made for an earlier version of this "
+                         "model or cluster (stale; see `tapestry-cli history list`)\n",
+                         command_.c_str(), stale);
+    } catch (const std::exception& error) {
+        warn(error);
+    }
+}
+
+HistoryRecording::~HistoryRecording()
+{
+    if (!store_ || !run_.isValid())
+        return;
+    try {
+        (void)store_->finishRun(run_, RunStatus::Failed, "the command stopped with an error", {});
+    } catch (const std::exception&) {
+        // Nothing more to say: the command's own error is already on its way.
+    }
+}
+
+void HistoryRecording::finish(RunStatus status, const std::string& message, const std::vector<PlanRecord>& plans)
+{
+    if (!store_ || !run_.isValid())
+        return;
+    try {
+        const std::vector<PlanRecordId> ids = store_->finishRun(run_, status, message, plans);
+        run_ = RunId();
+        std::string list;
+        for (const PlanRecordId id : ids)
+            list += (list.empty() ? "" : ", ") + std::to_string(id.value());
+        std::fprintf(stderr, "recorded in %s: plan(s) %s\n", store_->file().string().c_str(), list.c_str());
+    } catch (const std::exception& error) {
+        run_ = RunId();
+        warn(error);
+    }
+}
+
+void HistoryRecording::warn(const std::exception& error)
+{
+    std::fprintf(stderr, "tapestry-cli %s: warning: not recorded in the history: %s\n", command_.c_str(), error.what());
+    store_.reset();
+}
+
+}  // namespace tapestry::cli

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "history/HistoryRecords.h"
+#include "history/HistoryStore.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tapestry {
+struct Cluster;
+}
+
+namespace tapestry::cli {
+
+class CommandLine;
+struct ModelContext;
+
+// The history file for this command: --history FILE, else defaultHistoryPath().
+[[nodiscard]] std::filesystem::path historyPathFromOptions(const CommandLine& line);
+
+// What a model is in the history: its absolute path, fingerprint and summary.
+[[nodiscard]] ModelRecord modelRecordOf(const ModelContext& model);
+[[nodiscard]] ClusterRecord clusterRecordOf(const Cluster& cluster);
+
+// A planning command's run in the history (--history FILE, or the default; nothing with
+// --no-history). The history is a by-product: when it cannot be written the command
+// still succeeds and says so on stderr. A run not finished (the command threw) is
+// recorded as failed.
+class HistoryRecording {
+public:
+    HistoryRecording(const CommandLine& line, const ModelContext& model, const Cluster& cluster,
+                     const RunSettings& settings);
+    ~HistoryRecording();
+    HistoryRecording(const HistoryRecording&) = delete;
+    HistoryRecording& operator=(const HistoryRecording&) = delete;
+
+    void finish(RunStatus status, const std::string& message, const std::vector<PlanRecord>& plans);
+
+private:
+    void warn(const std::exception& error);
+
+    std::unique_ptr<HistoryStore> store_;
+    RunId run_;
+    std::string command_;
+};
+
+// A plan document as the history stores it.
+[[nodiscard]] PlanRecord planRecordOf(const PlanDocument& document, const ModelContext& model);
+
+}  // namespace tapestry::cli

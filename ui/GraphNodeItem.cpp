@@ -2,7 +2,10 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPainterPath>
 #include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
 
 namespace tapestry {
 
@@ -32,6 +35,12 @@ const QColor& matchColor()
 const QColor& badgeColor()
 {
     static const QColor color(0xa6, 0x4b, 0x00);
+    return color;
+}
+
+const QColor& collectivesColor()
+{
+    static const QColor color(0x28, 0x35, 0x93);
     return color;
 }
 
@@ -67,10 +76,58 @@ QRectF GraphNodeItem::badgeRect() const
     return {QPointF(box_.right() - size.width() + 6, box_.top() - size.height() / 2), size};
 }
 
+QRectF GraphNodeItem::collectivesRect() const
+{
+    if (collectives_.isEmpty())
+        return {};
+    QFont bold = font_;
+    bold.setBold(true);
+    bold.setPixelSize(std::max(8, font_.pixelSize() - 2));
+    const QSizeF text = QFontMetricsF(bold).size(0, collectives_);
+    const QSizeF size(text.width() + 8, text.height() + 2);
+    // The top left corner, opposite the multiplicity badge.
+    return {QPointF(box_.left() - 6, box_.top() - size.height() / 2), size};
+}
+
+void GraphNodeItem::setOverlay(QList<QColor> colors, QString collectives)
+{
+    prepareGeometryChange();
+    overlayColors_ = std::move(colors);
+    collectives_ = std::move(collectives);
+    setToolTip({});  // the hover card includes the plan: build it again
+    update();
+}
+
 QRectF GraphNodeItem::boundingRect() const
 {
     const QRectF outline = box_.adjusted(-kOutlineMargin, -kOutlineMargin, kOutlineMargin, kOutlineMargin);
-    return outline.united(badgeRect().adjusted(-1, -1, 1, 1));
+    return outline.united(badgeRect().adjusted(-1, -1, 1, 1)).united(collectivesRect().adjusted(-1, -1, 1, 1));
+}
+
+void GraphNodeItem::paintFill(QPainter* painter, bool match, bool selected) const
+{
+    if (overlayColors_.size() <= 1) {
+        const QColor fill = overlayColors_.isEmpty() ? style_.fill : overlayColors_.front();
+        painter->setBrush(match && !selected ? fill.lighter(104) : fill);
+        painter->drawRoundedRect(box_, kRadius, kRadius);
+        return;
+    }
+    // A folded block holding several strategies: one vertical stripe each.
+    const QPen pen = painter->pen();
+    QPainterPath clip;
+    clip.addRoundedRect(box_, kRadius, kRadius);
+    painter->save();
+    painter->setClipPath(clip);
+    painter->setPen(Qt::NoPen);
+    const double width = box_.width() / overlayColors_.size();
+    for (int i = 0; i < overlayColors_.size(); ++i) {
+        painter->setBrush(overlayColors_[i]);
+        painter->drawRect(QRectF(box_.left() + i * width, box_.top(), width + 0.5, box_.height()));
+    }
+    painter->restore();
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(box_, kRadius, kRadius);
 }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
@@ -84,8 +141,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
     else if (match_)
         pen = QPen(matchColor(), 3);
     painter->setPen(pen);
-    painter->setBrush(match_ && !selected ? style_.fill.lighter(104) : style_.fill);
-    painter->drawRoundedRect(box_, kRadius, kRadius);
+    paintFill(painter, match_, selected);
     if (style_.emphasized) {
         painter->setPen(QPen(selected ? selectedColor() : borderColor(), 1));
         painter->setBrush(Qt::NoBrush);
@@ -110,6 +166,18 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
         painter->setFont(bold);
         painter->setPen(Qt::white);
         painter->drawText(badge, Qt::AlignCenter, style_.badge);
+    }
+    if (!collectives_.isEmpty()) {
+        const QRectF badge = collectivesRect();
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(collectivesColor());
+        painter->drawRoundedRect(badge, 3, 3);
+        QFont bold = font_;
+        bold.setBold(true);
+        bold.setPixelSize(std::max(8, font_.pixelSize() - 2));
+        painter->setFont(bold);
+        painter->setPen(Qt::white);
+        painter->drawText(badge, Qt::AlignCenter, collectives_);
     }
 }
 

@@ -3,6 +3,7 @@
 #include <QColor>
 #include <QFont>
 #include <QGraphicsItem>
+#include <QList>
 #include <QString>
 
 #include <functional>
@@ -28,6 +29,11 @@ public:
     [[nodiscard]] const QString& label() const { return style_.label; }
     [[nodiscard]] const QString& badge() const { return style_.badge; }
     [[nodiscard]] bool isMatch() const { return match_; }
+    // A plan drawn over the box: strategy colours (one fills it, several stripe it) and
+    // the collectives at the node as a second badge. Empty values remove the overlay.
+    void setOverlay(QList<QColor> colors, QString collectives);
+    [[nodiscard]] const QList<QColor>& overlayColors() const { return overlayColors_; }
+    [[nodiscard]] const QString& collectives() const { return collectives_; }
     void setMatch(bool match);
 
     [[nodiscard]] QRectF boundingRect() const override;
@@ -38,6 +44,8 @@ protected:
 
 private:
     [[nodiscard]] QRectF badgeRect() const;
+    [[nodiscard]] QRectF collectivesRect() const;
+    void paintFill(QPainter* painter, bool match, bool selected) const;
 
     std::size_t index_;
     QRectF box_;
@@ -45,6 +53,8 @@ private:
     QFont font_;
     std::function<QString(std::size_t)> details_;
     bool match_ = false;
+    QList<QColor> overlayColors_;
+    QString collectives_;
 };
 
 }  // namespace tapestry

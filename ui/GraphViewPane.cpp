@@ -8,6 +8,7 @@
 #include "GraphNodeItem.h"
 #include "GraphView.h"
 #include "GraphViewContent.h"
+#include "PlanOverlay.h"
 #include "base/Error.h"
 #include "layout/FoldViews.h"
 #include "layout/GraphvizLayout.h"
@@ -125,13 +126,7 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     pages_->addWidget(messagePage);
 
     legend_ = new GraphLegend(this);
-    QList<GraphLegend::Entry> entries;
-    if (kind_ == GraphViewKind::Folded)
-        entries << GraphLegend::Entry{color(kFamilyColor), tr("Repeated block (×N instances)"), true};
-    if (kind_ != GraphViewKind::Scope)
-        entries << kindEntries();
-    legend_->setEntries(entries);
-    legend_->setVisible(!entries.isEmpty());
+    updateLegend();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -151,6 +146,54 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
 }
 
 GraphViewPane::~GraphViewPane() = default;
+
+void GraphViewPane::updateLegend()
+{
+    QList<GraphLegend::Entry> entries;
+    if (kind_ == GraphViewKind::Folded)
+        entries << GraphLegend::Entry{color(kFamilyColor), tr("Repeated block (×N instances)"), true};
+    if (overlay_)
+        entries << PlanOverlay::legend();
+    else if (kind_ != GraphViewKind::Scope)
+        entries << kindEntries();
+    legend_->setEntries(entries);
+    legend_->setVisible(!entries.isEmpty());
+}
+
+void GraphViewPane::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
+{
+    if (kind_ == GraphViewKind::Scope)
+        return;  // op-level boxes: a plan decides coarse nodes
+    overlay_ = std::move(overlay);
+    updateLegend();
+    applyOverlay();
+    if (const std::optional<std::size_t> selected = view_->selectedNode())
+        showDetails(selected);
+}
+
+void GraphViewPane::applyOverlay()
+{
+    if (!content_)
+        return;
+    for (GraphNodeItem* item : view_->nodeItems()) {
+        const ViewNodeRef& ref = content_->refs[item->index()];
+        if (overlay_)
+            item->setOverlay(overlay_->colors(ref), overlay_->badge(ref));
+        else
+            item->setOverlay({}, {});
+    }
+}
+
+QString GraphViewPane::detailsHtml(std::size_t index) const
+{
+    if (!content_ || !folded_ || index >= content_->refs.size())
+        return {};
+    const ViewNodeRef& ref = content_->refs[index];
+    QString html = GraphNodeDetails::html(*folded_, ref);
+    if (overlay_)
+        html += overlay_->html(ref);
+    return html;
+}
 
 void GraphViewPane::showPending(const QString& message)
 {
@@ -287,10 +330,9 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
                     break;
                 }
             }
-            const std::shared_ptr<const FoldedModel> folded = folded_;
-            view_->setContent(
-                content_, [folded, content = content_](std::size_t i) { return GraphNodeDetails::html(*folded, content->refs[i]); },
-                focusIndex);
+            // The items belong to the view, a child of this pane: `this` outlives them.
+            view_->setContent(content_, [this](std::size_t i) { return detailsHtml(i); }, focusIndex);
+            applyOverlay();
             pages_->setCurrentIndex(0);
             search();
             details_->clear();
@@ -320,7 +362,7 @@ void GraphViewPane::showDetails(std::optional<std::size_t> index)
         details_->clear();
         return;
     }
-    details_->setHtml(GraphNodeDetails::html(*folded_, content_->refs[*index]));
+    details_->setHtml(detailsHtml(*index));
 }
 
 void GraphViewPane::search()

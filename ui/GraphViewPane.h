@@ -23,6 +23,7 @@ struct GraphViewContent;
 struct ViewNodeRef;
 class GraphLegend;
 class GraphView;
+class PlanOverlay;
 
 // One tab of the graph views: a search and zoom bar, the drawing, a details panel for
 // the selected box and a legend. Builds its graph on the GUI thread (cheap) and lays it
@@ -58,6 +59,9 @@ public:
     void activate();
     // Expands the family or scope of box `index`, or collapses the one it sits in.
     void toggle(std::size_t index);
+    // Colours the boxes by a plan's strategies and marks its collectives (coarse and
+    // folded views); null goes back to colouring by kind.
+    void setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay);
 
 signals:
     // A drawing, or a message in its place, is on screen for the current model.
@@ -72,11 +76,15 @@ private:
     void showContextMenu(std::size_t index, const QPoint& globalPos);
     void search();
     [[nodiscard]] QString toggleText(std::size_t index) const;
+    [[nodiscard]] QString detailsHtml(std::size_t index) const;
+    void applyOverlay();
+    void updateLegend();
 
     GraphViewKind kind_;
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const GraphViewContent> content_;
     std::set<std::size_t> expanded_;
+    std::shared_ptr<const PlanOverlay> overlay_;
     JobId latestJob_ = 0;
     JobId finishedJob_ = 0;
     bool laidOut_ = false;

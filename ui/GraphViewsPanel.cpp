@@ -52,10 +52,17 @@ void GraphViewsPanel::showView(GraphViewKind kind)
     setCurrentIndex(static_cast<int>(kind));
 }
 
+void GraphViewsPanel::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
+{
+    for (GraphViewPane* pane : panes_)
+        pane->setPlanOverlay(overlay);
+}
+
 void GraphViewsPanel::setModel(std::shared_ptr<const LoadedModel> model)
 {
     const JobId job = ++latestJob_;
     folded_.reset();
+    setPlanOverlay(nullptr);
     if (!model) {
         finishedJob_ = job;
         for (GraphViewPane* pane : panes_)

@@ -11,6 +11,7 @@ namespace tapestry {
 struct FoldedModel;
 struct LoadedModel;
 class GraphViewPane;
+class PlanOverlay;
 
 // The three drawings of the model on screen, one tab each: the original graph by scope,
 // the coarse graph, and the folded graph (the default). Folds a new model in the
@@ -28,6 +29,8 @@ public:
     // Folds `model` in the background and then shows it; null clears every tab.
     void setModel(std::shared_ptr<const LoadedModel> model);
     void showView(GraphViewKind kind);
+    // Draws a plan over the coarse and folded views; null removes it. A new model removes it.
+    void setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay);
 
     [[nodiscard]] GraphViewPane* pane(GraphViewKind kind) const;
     [[nodiscard]] GraphViewKind currentView() const;

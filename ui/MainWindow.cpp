@@ -1,9 +1,16 @@
 #include "MainWindow.h"
 
+#include "ClusterPanel.h"
+#include "FoldedModel.h"
 #include "GraphViewsPanel.h"
 #include "LoadedModel.h"
 #include "ModelLoader.h"
 #include "ModelSummaryView.h"
+#include "PlanInspector.h"
+#include "PlanOverlay.h"
+#include "PlanSearchJob.h"
+#include "SearchResults.h"
+#include "SearchResultsPanel.h"
 #include "RecentFiles.h"
 #include "ResourceLocator.h"
 #include "ScopeTreeModel.h"
@@ -13,6 +20,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -28,6 +36,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -139,6 +148,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     progress_->hide();
     statusBar()->addPermanentWidget(progress_);
 
+    searchStatus_ = new QLabel(this);
+    searchStatus_->setObjectName(QStringLiteral("searchStatus"));
+    searchStatus_->hide();
+    searchProgress_ = new QProgressBar(this);
+    searchProgress_->setObjectName(QStringLiteral("searchProgress"));
+    searchProgress_->setRange(0, 1000);
+    searchProgress_->setMaximumWidth(200);
+    searchProgress_->setTextVisible(false);
+    searchProgress_->hide();
+    statusBar()->addPermanentWidget(searchStatus_);
+    statusBar()->addPermanentWidget(searchProgress_);
+
+    searchJob_ = new PlanSearchJob(this);
+    connect(searchJob_, &PlanSearchJob::progressed, this, &MainWindow::onSearchProgress);
+    connect(searchJob_, &PlanSearchJob::resultsChanged, this, [this](std::shared_ptr<const SearchResults> results) {
+        resultsPanel_->setResults(std::move(results));
+    });
+    connect(searchJob_, &PlanSearchJob::finished, this, &MainWindow::onSearchFinished);
+    connect(searchJob_, &PlanSearchJob::failed, this, &MainWindow::onSearchFailed);
+
+    createDocks();
     createActions();
 
     const QSettings settings;
@@ -162,11 +192,133 @@ void MainWindow::createActions()
     QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    createLanguageMenu(menuBar()->addMenu(tr("&View")));
+    QMenu* searchMenu = menuBar()->addMenu(tr("&Search"));
+    startSearch_ = searchMenu->addAction(tr("&Start Search"), this, &MainWindow::startSearch);
+    startSearch_->setObjectName(QStringLiteral("startSearch"));
+    startSearch_->setShortcut(QKeySequence(Qt::Key_F5));
+    startSearch_->setToolTip(tr("Search plans for the model on the cluster, mesh and workload of the panel (F5)"));
+    cancelSearch_ = searchMenu->addAction(tr("&Cancel Search"), this, &MainWindow::cancelSearch);
+    cancelSearch_->setObjectName(QStringLiteral("cancelSearch"));
+    cancelSearch_->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancelSearch_->setEnabled(false);
+    QToolBar* toolBar = addToolBar(tr("Search"));
+    toolBar->setObjectName(QStringLiteral("searchToolBar"));
+    toolBar->addAction(startSearch_);
+    toolBar->addAction(cancelSearch_);
+
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(clusterDock_->toggleViewAction());
+    viewMenu->addAction(resultsDock_->toggleViewAction());
+    viewMenu->addAction(inspectorDock_->toggleViewAction());
+    viewMenu->addSeparator();
+    createLanguageMenu(viewMenu);
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&About Tapestry"), this, &MainWindow::showAbout);
     helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createDocks()
+{
+    clusterPanel_ = new ClusterPanel(this);
+    clusterDock_ = new QDockWidget(tr("Cluster and Workload"), this);
+    clusterDock_->setObjectName(QStringLiteral("clusterDock"));
+    clusterDock_->setWidget(clusterPanel_);
+    addDockWidget(Qt::LeftDockWidgetArea, clusterDock_);
+
+    resultsPanel_ = new SearchResultsPanel(this);
+    resultsDock_ = new QDockWidget(tr("Search Results"), this);
+    resultsDock_->setObjectName(QStringLiteral("resultsDock"));
+    resultsDock_->setWidget(resultsPanel_);
+    addDockWidget(Qt::BottomDockWidgetArea, resultsDock_);
+
+    inspector_ = new PlanInspector(this);
+    inspectorDock_ = new QDockWidget(tr("Plan Inspector"), this);
+    inspectorDock_->setObjectName(QStringLiteral("inspectorDock"));
+    inspectorDock_->setWidget(inspector_);
+    addDockWidget(Qt::BottomDockWidgetArea, inspectorDock_);
+    tabifyDockWidget(resultsDock_, inspectorDock_);
+    resultsDock_->raise();
+    resizeDocks({resultsDock_}, {330}, Qt::Vertical);
+
+    connect(resultsPanel_, &SearchResultsPanel::candidateOpened, this, &MainWindow::openCandidate);
+}
+
+void MainWindow::showInspector(bool inspector)
+{
+    (inspector ? inspectorDock_ : resultsDock_)->raise();
+}
+
+bool MainWindow::isSearching() const
+{
+    return searchJob_->isBusy();
+}
+
+void MainWindow::startSearch()
+{
+    const std::shared_ptr<const FoldedModel> folded = graphViews_->foldedModel();
+    if (!folded) {
+        statusBar()->showMessage(model_ ? tr("The model is still being folded; start the search in a moment.")
+                                        : tr("Open a model first."),
+                                 kStatusTimeoutMs);
+        return;
+    }
+    searchedModel_ = folded;
+    resultsPanel_->setResults(nullptr);
+    resultsPanel_->setMessage(tr("Searching…"));
+    searchJob_->start(folded, clusterPanel_->setup());
+    setSearching(true);
+    onSearchProgress(tr("Starting"), 0);
+    resultsDock_->raise();
+}
+
+void MainWindow::cancelSearch()
+{
+    if (!searchJob_->isBusy())
+        return;
+    searchJob_->cancel();
+    searchStatus_->setText(tr("Cancelling…"));
+}
+
+void MainWindow::onSearchProgress(const QString& phase, double fraction)
+{
+    searchStatus_->setText(tr("Search: %1").arg(phase));
+    searchProgress_->setValue(static_cast<int>(fraction * 1000));
+}
+
+void MainWindow::onSearchFinished(std::shared_ptr<const SearchResults> results)
+{
+    setSearching(false);
+    resultsPanel_->setMessage(results->message);
+    statusBar()->showMessage(results->message, kStatusTimeoutMs);
+    if (std::shared_ptr<const PlanCandidate> best = results->best())
+        openCandidate(best);
+    emit searchFinished();
+}
+
+void MainWindow::onSearchFailed(const QString& problem, const QString& detail)
+{
+    setSearching(false);
+    resultsPanel_->setMessage(tr("The search failed: %1 %2").arg(problem, detail));
+    statusBar()->showMessage(tr("The search failed: %1").arg(problem), kStatusTimeoutMs);
+    emit searchFinished();
+}
+
+void MainWindow::setSearching(bool searching)
+{
+    startSearch_->setEnabled(!searching);
+    cancelSearch_->setEnabled(searching);
+    searchStatus_->setVisible(searching);
+    searchProgress_->setVisible(searching);
+}
+
+void MainWindow::openCandidate(std::shared_ptr<const PlanCandidate> candidate)
+{
+    if (!candidate || !searchedModel_ || searchedModel_ != graphViews_->foldedModel())
+        return;  // results of a model no longer on screen
+    inspector_->setPlan(searchedModel_, candidate);
+    graphViews_->setPlanOverlay(std::make_shared<PlanOverlay>(searchedModel_, candidate));
+    inspectorDock_->raise();
 }
 
 void MainWindow::createLanguageMenu(QMenu* viewMenu)
@@ -258,6 +410,11 @@ void MainWindow::onLoadStarted(const QString& path)
 
 void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
 {
+    // Results and plans belong to the previous model.
+    searchJob_->cancel();
+    searchedModel_.reset();
+    resultsPanel_->setResults(nullptr);
+    inspector_->setPlan(nullptr, nullptr);
     model_ = std::move(model);
     summaryView_->setModel(model_);
     scopeModel_->setModel(model_);

@@ -4,6 +4,8 @@
 
 #include <memory>
 
+class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -13,8 +15,15 @@ class QTreeView;
 
 namespace tapestry {
 
+class ClusterPanel;
+struct FoldedModel;
 class GraphViewsPanel;
 struct LoadedModel;
+struct PlanCandidate;
+class PlanInspector;
+class PlanSearchJob;
+struct SearchResults;
+class SearchResultsPanel;
 class ModelLoader;
 class ModelSummaryView;
 class ScopeTreeModel;
@@ -39,15 +48,31 @@ public:
     [[nodiscard]] bool isLoading() const;
     // The scope, coarse and folded drawings of the model on screen.
     [[nodiscard]] GraphViewsPanel* graphViews() const { return graphViews_; }
+    [[nodiscard]] ClusterPanel* clusterPanel() const { return clusterPanel_; }
+    [[nodiscard]] SearchResultsPanel* searchResults() const { return resultsPanel_; }
+    [[nodiscard]] PlanInspector* planInspector() const { return inspector_; }
+    [[nodiscard]] QAction* startSearchAction() const { return startSearch_; }
+    [[nodiscard]] QAction* cancelSearchAction() const { return cancelSearch_; }
+    [[nodiscard]] bool isSearching() const;
+    // Raises the results (false) or the inspector (true) in the bottom dock area.
+    void showInspector(bool inspector);
 
 public slots:
     // Starts importing `path` in the background; File > Open, Open Recent, drops and the
     // command line all end here.
     void openFile(const QString& path);
+    // Searches plans for the folded model on screen with the cluster panel's setup
+    // (Search > Start, F5). Reports in the status bar when the model is not folded yet.
+    void startSearch();
+    void cancelSearch();
+    // Shows a plan in the inspector and over the graph views.
+    void openCandidate(std::shared_ptr<const tapestry::PlanCandidate> candidate);
 
 signals:
     // An import finished (shown or reported); `succeeded` says which.
     void loadFinished(bool succeeded);
+    // A search ended (finished, cancelled or failed) and its results are on screen.
+    void searchFinished();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -64,6 +89,11 @@ private:
     void onLoaded(std::shared_ptr<const LoadedModel> model);
     void onLoadFailed(const QString& path, const QString& problem, const QString& detail);
     void setBusy(bool busy);
+    void createDocks();
+    void onSearchProgress(const QString& phase, double fraction);
+    void onSearchFinished(std::shared_ptr<const SearchResults> results);
+    void onSearchFailed(const QString& problem, const QString& detail);
+    void setSearching(bool searching);
 
     ModelLoader* loader_ = nullptr;
     std::shared_ptr<const LoadedModel> model_;
@@ -77,6 +107,19 @@ private:
     QTreeView* scopeView_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QProgressBar* progress_ = nullptr;
+
+    PlanSearchJob* searchJob_ = nullptr;
+    std::shared_ptr<const FoldedModel> searchedModel_;  // the model the results are for
+    ClusterPanel* clusterPanel_ = nullptr;
+    SearchResultsPanel* resultsPanel_ = nullptr;
+    PlanInspector* inspector_ = nullptr;
+    QDockWidget* clusterDock_ = nullptr;
+    QDockWidget* resultsDock_ = nullptr;
+    QDockWidget* inspectorDock_ = nullptr;
+    QAction* startSearch_ = nullptr;
+    QAction* cancelSearch_ = nullptr;
+    QLabel* searchStatus_ = nullptr;
+    QProgressBar* searchProgress_ = nullptr;
 };
 
 }  // namespace tapestry

@@ -25,6 +25,25 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
                                   tr("Graph view to show first: scope, coarse or folded (the default)."),
                                   tr("view"), QStringLiteral("folded"));
     parser.addOption(view);
+    const QCommandLineOption search(QStringLiteral("search"),
+                                    tr("Search plans once the model is folded; with --screenshot, wait for the "
+                                       "search and open its best plan."));
+    parser.addOption(search);
+    const QCommandLineOption cluster(QStringLiteral("cluster"), tr("Cluster preset for the search."), tr("name"));
+    parser.addOption(cluster);
+    const QCommandLineOption mesh(QStringLiteral("mesh"), tr("Device mesh for the search, e.g. 2x8."), tr("shape"));
+    parser.addOption(mesh);
+    const QCommandLineOption batch(QStringLiteral("batch"), tr("Global batch in sequences."), tr("n"));
+    parser.addOption(batch);
+    const QCommandLineOption sequence(QStringLiteral("seq"), tr("Sequence length in tokens."), tr("n"));
+    parser.addOption(sequence);
+    const QCommandLineOption show(QStringLiteral("show"),
+                                  tr("Panel to raise after a search: results (the default) or inspector."),
+                                  tr("panel"), QStringLiteral("results"));
+    parser.addOption(show);
+    const QCommandLineOption expand(QStringLiteral("expand-block"),
+                                    tr("Open the first repeated block in the folded view."));
+    parser.addOption(expand);
     parser.process(app);
 
     StartupOptions options;
@@ -36,6 +55,33 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
         std::exit(2);
     }
     options.view = *kind;
+    const auto fail = [](const QString& message) {
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+        std::exit(2);
+    };
+    options.search = parser.isSet(search);
+    options.cluster = parser.value(cluster);
+    for (const QString& part : parser.value(mesh).split(u'x', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        options.mesh.push_back(part.toInt(&ok));
+        if (!ok || options.mesh.back() < 1)
+            fail(tr("Bad mesh '%1': write it as 2x8.").arg(parser.value(mesh)));
+    }
+    const auto count = [&](const QCommandLineOption& option) {
+        if (!parser.isSet(option))
+            return 0;
+        bool ok = false;
+        const int value = parser.value(option).toInt(&ok);
+        if (!ok || value < 1)
+            fail(tr("--%1 needs a positive whole number.").arg(option.names().constFirst()));
+        return value;
+    };
+    options.batch = count(batch);
+    options.sequence = count(sequence);
+    if (parser.value(show) != QLatin1String("results") && parser.value(show) != QLatin1String("inspector"))
+        fail(tr("Unknown panel '%1': use results or inspector.").arg(parser.value(show)));
+    options.showInspector = parser.value(show) == QLatin1String("inspector");
+    options.expandBlock = parser.isSet(expand);
     return options;
 }
 

@@ -5,9 +5,12 @@
 
 #include "GraphViewKind.h"
 
+#include <vector>
+
 namespace tapestry {
 
-// What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [MODEL]` asks for.
+// What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
+// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector]] [MODEL]` asks for.
 struct StartupOptions {
     Q_DECLARE_TR_FUNCTIONS(StartupOptions)
 
@@ -15,6 +18,15 @@ public:
     QString modelPath;       // empty: open what the window opens at startup
     QString screenshotPath;  // non-empty: save a PNG of the window once the model loaded, then quit
     GraphViewKind view = GraphViewKind::Folded;  // the graph view shown (and waited for) first
+    // Search once the model is folded (a screenshot then waits for the search).
+    bool search = false;
+    QString cluster;         // preset name; empty: the panel's default
+    std::vector<int> mesh;   // empty: the panel's default
+    int batch = 0;           // 0: the panel's default (the model's)
+    int sequence = 0;
+    bool showInspector = false;  // raise the plan inspector rather than the results
+    // Expand the first repeated block in the folded view (its coloured nodes show).
+    bool expandBlock = false;
 
     // Handles --help and --version itself (prints and exits, like QCommandLineParser).
     [[nodiscard]] static StartupOptions parse(const QCoreApplication& app);

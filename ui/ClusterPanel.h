@@ -1,0 +1,76 @@
+#pragma once
+
+#include "SearchSetup.h"
+#include "cluster/LinkClass.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QSpinBox;
+
+namespace tapestry {
+
+// The cluster, mesh and workload a search runs on: a cluster preset (resources/clusters)
+// whose numbers can be edited (the edits apply to a copy of the preset), the mesh
+// factorization or "auto" (every one), the workload, the memory limit, and nccl-tests
+// logs imported as bus bandwidth curves that replace the formula for their collective
+// and link class.
+class ClusterPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ClusterPanel(QWidget* parent = nullptr);
+
+    // The preset with the user's edits and curves, the chosen mesh, workload and limits.
+    [[nodiscard]] SearchSetup setup() const;
+
+    // Select by name; false when there is no such preset or mesh.
+    bool choosePreset(const QString& name);
+    bool chooseMesh(const std::vector<int>& shape);
+    void setBatch(int batch);
+    void setSequence(int sequence);
+    void setTimeLimit(double seconds);
+
+    // Reads an nccl-tests log and adds its curve for the collective its file name names
+    // (all_reduce_perf...) on `link`. Shows and returns false on failure.
+    bool importNcclLog(const QString& path, LinkClass link);
+
+    [[nodiscard]] QComboBox* presetBox() const { return preset_; }
+    [[nodiscard]] QComboBox* meshBox() const { return mesh_; }
+
+private:
+    void loadPreset(const QString& name);
+    void refillMeshes();
+    void chooseNcclLog();
+    void showCurves();
+    [[nodiscard]] Cluster editedCluster() const;
+
+    Cluster presetCluster_;
+    std::map<std::pair<CollectiveKind, LinkClass>, std::pair<BusBandwidthCurve, QString>> curves_;
+    double shownHbmGb_ = 0;
+
+    QComboBox* preset_ = nullptr;
+    QLabel* presetNote_ = nullptr;
+    QSpinBox* nodes_ = nullptr;
+    QSpinBox* gpusPerNode_ = nullptr;
+    QDoubleSpinBox* peakTflops_ = nullptr;
+    QDoubleSpinBox* hbmGb_ = nullptr;
+    QDoubleSpinBox* intraGbps_ = nullptr;
+    QDoubleSpinBox* interGbps_ = nullptr;
+    QComboBox* mesh_ = nullptr;
+    QSpinBox* batch_ = nullptr;
+    QSpinBox* sequence_ = nullptr;
+    QComboBox* optimizer_ = nullptr;
+    QCheckBox* zero1_ = nullptr;
+    QDoubleSpinBox* memoryLimitGb_ = nullptr;
+    QDoubleSpinBox* timeLimit_ = nullptr;
+    QComboBox* ncclLink_ = nullptr;
+    QListWidget* curveList_ = nullptr;
+    QLabel* problem_ = nullptr;
+};
+
+}  // namespace tapestry

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QChartView>
+
+#include <memory>
+#include <vector>
+
+class QScatterSeries;
+
+namespace tapestry {
+
+struct PlanCandidate;
+struct SearchResults;
+
+// Step time against peak memory per device for every candidate of a search, one series
+// per role (searched, best so far, expert reference), each point labelled with its plan,
+// and the memory limit as a vertical line. Clicking a point opens that candidate.
+class ParetoChartView : public QChartView {
+    Q_OBJECT
+
+public:
+    explicit ParetoChartView(QWidget* parent = nullptr);
+
+    void setResults(std::shared_ptr<const SearchResults> results);
+    // Where a candidate's point is drawn, in viewport coordinates (for tests).
+    [[nodiscard]] QPoint pointPosition(const PlanCandidate& candidate) const;
+
+signals:
+    void candidateClicked(std::shared_ptr<const tapestry::PlanCandidate> candidate);
+
+private:
+    void onPointClicked(const QPointF& point);
+    void placeLabels();
+
+    std::shared_ptr<const SearchResults> results_;
+    std::vector<QGraphicsSimpleTextItem*> labels_;  // parallel to results_->candidates
+};
+
+}  // namespace tapestry

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace tapestry {
+
+struct FoldedModel;
+struct PlanCandidate;
+class BreakdownCharts;
+class NodeCostFilterModel;
+class NodeCostModel;
+
+// One plan in detail: its cost per coarse node as a sortable table with a name filter
+// and a block filter, the totals of the rows shown, and the breakdown charts. The graph
+// views colour themselves by the same plan (MainWindow sets the overlay).
+class PlanInspector : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PlanInspector(QWidget* parent = nullptr);
+
+    // Null shows nothing.
+    void setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate);
+    [[nodiscard]] const std::shared_ptr<const PlanCandidate>& candidate() const { return candidate_; }
+
+    [[nodiscard]] NodeCostModel* model() const { return model_; }
+    [[nodiscard]] NodeCostFilterModel* filter() const { return filter_; }
+    [[nodiscard]] QTableView* table() const { return table_; }
+    [[nodiscard]] QComboBox* familyBox() const { return family_; }
+    [[nodiscard]] BreakdownCharts* charts() const { return charts_; }
+
+private:
+    void updateTotals();
+
+    std::shared_ptr<const FoldedModel> folded_;
+    std::shared_ptr<const PlanCandidate> candidate_;
+    QLabel* title_ = nullptr;
+    QComboBox* family_ = nullptr;
+    QLineEdit* search_ = nullptr;
+    NodeCostModel* model_ = nullptr;
+    NodeCostFilterModel* filter_ = nullptr;
+    QTableView* table_ = nullptr;
+    QLabel* totals_ = nullptr;
+    BreakdownCharts* charts_ = nullptr;
+};
+
+}  // namespace tapestry

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "SearchSetup.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace tapestry {
+
+struct FoldedModel;
+struct SearchResults;
+
+// Runs searchPlan off the GUI thread, one search at a time from the caller's view: a new
+// start() cancels and supersedes the running one, whose late reports are dropped. For
+// every mesh it builds the cost model, prices the expert plans (dp, megatron,
+// megatron-sp) as reference points, then searches; each change (an expert plan priced,
+// a better plan found) is published as a new immutable SearchResults snapshot.
+// Progress and best-so-far reports are throttled to a few per second.
+class PlanSearchJob : public QObject {
+    Q_OBJECT
+
+public:
+    using JobId = quint64;
+
+    explicit PlanSearchJob(QObject* parent = nullptr);
+    // Cancels a running search and waits for it: the worker reports to this object.
+    ~PlanSearchJob() override;
+
+    // Copies the inputs and starts the search on the thread pool; returns the job's id.
+    JobId start(std::shared_ptr<const FoldedModel> folded, SearchSetup setup);
+    // Asks the running search to stop; it finishes with the best plan found so far.
+    void cancel();
+    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+
+signals:
+    // `phase` is translated; `fraction` in [0, 1].
+    void progressed(const QString& phase, double fraction);
+    // A snapshot while the search runs (expert plans, best so far), then the final one.
+    void resultsChanged(std::shared_ptr<const tapestry::SearchResults> results);
+    void finished(std::shared_ptr<const tapestry::SearchResults> results);
+    // `problem` and `detail` are translated text (see ErrorText).
+    void failed(const QString& problem, const QString& detail);
+
+private:
+    void report(JobId job, const std::string& phase, double fraction);
+    void publish(JobId job, std::shared_ptr<const SearchResults> results);
+
+    JobId latestJob_ = 0;
+    JobId finishedJob_ = 0;
+    std::shared_ptr<std::atomic_bool> cancelFlag_;
+    QList<QFuture<void>> running_;  // waited for on destruction
+};
+
+}  // namespace tapestry

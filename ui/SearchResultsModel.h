@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace tapestry {
+
+struct PlanCandidate;
+struct SearchResults;
+
+// The candidates of a search as a table: one row per plan (searched, best so far, or an
+// expert reference). A thin view over an immutable SearchResults snapshot, swapped in
+// whole. SortRole gives raw numbers (seconds, bytes) for sorting and tests.
+class SearchResultsModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { PlanColumn, OriginColumn, MeshColumn, StepColumn, ComputeColumn, CommunicationColumn,
+                  MemoryColumn, FitsColumn, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole;
+
+    explicit SearchResultsModel(QObject* parent = nullptr);
+
+    void setResults(std::shared_ptr<const SearchResults> results);
+    [[nodiscard]] const std::shared_ptr<const SearchResults>& results() const { return results_; }
+    // Null for an invalid row.
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(int row) const;
+    [[nodiscard]] int rowOf(const PlanCandidate* candidate) const;
+
+    // The label of a candidate on the list and the chart: "TAP search", "Megatron-LM".
+    [[nodiscard]] static QString planLabel(const PlanCandidate& candidate);
+    [[nodiscard]] static QString roleLabel(const PlanCandidate& candidate);
+
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
+                                      int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const SearchResults> results_;
+};
+
+}  // namespace tapestry

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace tapestry {
+
+struct PlanCandidate;
+struct SearchResults;
+class ParetoChartView;
+class SearchResultsModel;
+
+// The candidates of the latest search, as a sortable list and as a step time against
+// peak memory chart side by side. Clicking a row or a point opens that plan.
+class SearchResultsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit SearchResultsPanel(QWidget* parent = nullptr);
+
+    void setResults(std::shared_ptr<const SearchResults> results);
+    // A line above the list: how the search went.
+    void setMessage(const QString& text);
+
+    [[nodiscard]] SearchResultsModel* model() const { return model_; }
+    [[nodiscard]] QTableView* table() const { return table_; }
+    [[nodiscard]] ParetoChartView* chart() const { return chart_; }
+
+signals:
+    void candidateOpened(std::shared_ptr<const tapestry::PlanCandidate> candidate);
+
+private:
+    void openRow(const QModelIndex& proxyIndex);
+
+    QLabel* message_ = nullptr;
+    SearchResultsModel* model_ = nullptr;
+    QSortFilterProxyModel* sorted_ = nullptr;
+    QTableView* table_ = nullptr;
+    ParetoChartView* chart_ = nullptr;
+};
+
+}  // namespace tapestry

@@ -15,6 +15,95 @@ constexpr double kSecondsPerRegion = 4.0;
 constexpr double kStartSize = 120;
 constexpr double kMinSize = 20;
 constexpr double kMaxSize = 3000;
+// Roots are the costliest of a few random nodes: regions go where the cost is.
+constexpr int kRootTournament = 4;
+
+class RegionPicker {
+public:
+    RegionPicker(const ShardingProblem& problem, std::uint64_t seed) : problem_(problem), random_(seed)
+    {
+        neighbours_.resize(problem.nodes.size());
+        incident_.resize(problem.nodes.size());
+        for (std::size_t e = 0; e < problem.edges.size(); ++e) {
+            const ProblemEdge& edge = problem.edges[e];
+            neighbours_[static_cast<std::size_t>(edge.u)].push_back(edge.v);
+            neighbours_[static_cast<std::size_t>(edge.v)].push_back(edge.u);
+            incident_[static_cast<std::size_t>(edge.u)].push_back(static_cast<int>(e));
+            incident_[static_cast<std::size_t>(edge.v)].push_back(static_cast<int>(e));
+        }
+        for (std::size_t i = 0; i < problem.nodes.size(); ++i)
+            if (problem.nodes[i].strategyCount() > 1)
+                movable_.push_back(static_cast<int>(i));
+        seen_.assign(problem.nodes.size(), 0);
+    }
+
+    [[nodiscard]] bool empty() const { return movable_.empty(); }
+
+    // A breadth-first ball of `size` movable nodes around a costly root; every other
+    // region starts from the nodes alive at the root's start time (memory partners).
+    std::vector<int> pick(const Assignment& x, std::size_t size)
+    {
+        int root = randomMovable();
+        for (int k = 1; k < kRootTournament; ++k) {
+            const int other = randomMovable();
+            if (localCost(x, other) > localCost(x, root))
+                root = other;
+        }
+        ++epoch_;
+        std::vector<int> region;
+        auto take = [&](int node) {
+            if (seen_[static_cast<std::size_t>(node)] == epoch_ || problem_.nodes[static_cast<std::size_t>(node)].strategyCount() < 2)
+                return;
+            seen_[static_cast<std::size_t>(node)] = epoch_;
+            region.push_back(node);
+        };
+        take(root);
+        const ProblemNode& r = problem_.nodes[static_cast<std::size_t>(root)];
+        if (++regionCount_ % 2 == 0 && r.usesMemory()) {
+            std::vector<int> alive;
+            for (const int i : movable_) {
+                const ProblemNode& n = problem_.nodes[static_cast<std::size_t>(i)];
+                if (n.lo <= r.lo && r.lo < n.hi)
+                    alive.push_back(i);
+            }
+            std::shuffle(alive.begin(), alive.end(), random_);
+            for (std::size_t k = 0; k < alive.size() && region.size() < size / 4; ++k)
+                take(alive[k]);
+        }
+        for (std::size_t head = 0; head < region.size() && region.size() < size; ++head) {
+            std::vector<int> next = neighbours_[static_cast<std::size_t>(region[head])];
+            std::shuffle(next.begin(), next.end(), random_);
+            for (std::size_t k = 0; k < next.size() && region.size() < size; ++k)
+                take(next[k]);
+        }
+        return region;
+    }
+
+private:
+    int randomMovable() { return movable_[std::uniform_int_distribution<std::size_t>(0, movable_.size() - 1)(random_)]; }
+
+    double localCost(const Assignment& x, int node) const
+    {
+        const ProblemNode& n = problem_.nodes[static_cast<std::size_t>(node)];
+        double cost = static_cast<double>(n.costs[static_cast<std::size_t>(x[static_cast<std::size_t>(node)])]);
+        for (const int e : incident_[static_cast<std::size_t>(node)]) {
+            const ProblemEdge& edge = problem_.edges[static_cast<std::size_t>(e)];
+            const auto columns = static_cast<std::size_t>(problem_.nodes[static_cast<std::size_t>(edge.v)].strategyCount());
+            cost += static_cast<double>(edge.costs[static_cast<std::size_t>(x[static_cast<std::size_t>(edge.u)]) * columns
+                                                   + static_cast<std::size_t>(x[static_cast<std::size_t>(edge.v)])]);
+        }
+        return cost;
+    }
+
+    const ShardingProblem& problem_;
+    std::mt19937_64 random_;
+    std::vector<std::vector<int>> neighbours_;
+    std::vector<std::vector<int>> incident_;
+    std::vector<int> movable_;
+    std::vector<int> seen_;
+    int epoch_ = 0;
+    int regionCount_ = 0;
+};
 
 }  // namespace
 
@@ -22,46 +111,19 @@ bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignmen
                            std::chrono::steady_clock::time_point deadline)
 {
     using Clock = std::chrono::steady_clock;
-    std::vector<std::vector<int>> neighbours(problem.nodes.size());
-    for (const ProblemEdge& edge : problem.edges) {
-        neighbours[static_cast<std::size_t>(edge.u)].push_back(edge.v);
-        neighbours[static_cast<std::size_t>(edge.v)].push_back(edge.u);
-    }
-    std::vector<int> movable;
-    for (std::size_t i = 0; i < problem.nodes.size(); ++i)
-        if (problem.nodes[i].strategyCount() > 1)
-            movable.push_back(static_cast<int>(i));
-    if (movable.empty())
+    RegionPicker picker(problem, seed);
+    if (picker.empty())
         return false;
-
-    std::mt19937_64 random(seed);
-    std::vector<int> seen(problem.nodes.size(), 0);
-    int epoch = 0;
     double size = kStartSize;
     bool improved = false;
     while (true) {
-        const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-        if (left < 0.5)
+        // CBC overshoots its limit a little while it builds and presolves.
+        const double left = std::chrono::duration<double>(deadline - Clock::now()).count() - 0.5;
+        if (left < 0.3)
             break;
-        // Breadth-first ball from a random node, in random neighbour order.
-        ++epoch;
-        std::vector<int> region{movable[std::uniform_int_distribution<std::size_t>(0, movable.size() - 1)(random)]};
-        seen[static_cast<std::size_t>(region.front())] = epoch;
-        for (std::size_t head = 0; head < region.size() && region.size() < static_cast<std::size_t>(size); ++head) {
-            std::vector<int> next = neighbours[static_cast<std::size_t>(region[head])];
-            std::shuffle(next.begin(), next.end(), random);
-            for (const int w : next) {
-                if (seen[static_cast<std::size_t>(w)] == epoch || problem.nodes[static_cast<std::size_t>(w)].strategyCount() < 2)
-                    continue;
-                seen[static_cast<std::size_t>(w)] = epoch;
-                region.push_back(w);
-                if (region.size() >= static_cast<std::size_t>(size))
-                    break;
-            }
-        }
-        const Subproblem sub(problem, assignment, region);
+        const Subproblem sub(problem, assignment, picker.pick(assignment, static_cast<std::size_t>(size)));
         const auto began = Clock::now();
-        const double limit = std::min(kSecondsPerRegion, left - 0.3);
+        const double limit = std::min(kSecondsPerRegion, left);
         const IlpOutcome outcome = solveWithIlp(sub.problem(), limit, &sub.current());
         const double took = std::chrono::duration<double>(Clock::now() - began).count();
         if (outcome.provenOptimal && took < 0.3 * limit)

@@ -125,6 +125,12 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     solver.messageHandler()->setLogLevel(0);
     CbcModel model(solver);
     model.messageHandler()->setLogLevel(0);
+    CbcSolverUsefulData data;
+    data.noPrinting_ = true;
+    CbcMain0(model, data);
+    // CbcMain0 restores chatty defaults; the CLI's stdout must stay clean.
+    model.messageHandler()->setLogLevel(0);
+    model.solver()->messageHandler()->setLogLevel(0);
     if (start) {
         std::vector<double> values(objective.size(), 0.0);
         double cost = 0;
@@ -142,16 +148,15 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
         }
         model.setBestSolution(values.data(), static_cast<int>(values.size()), cost, true);
     }
-    CbcSolverUsefulData data;
-    data.noPrinting_ = true;
-    CbcMain0(model, data);
     const std::string seconds = std::to_string(std::max(0.1, timeLimitSeconds));
-    const char* argv[] = {"tapestry", "-log", "0", "-sec", seconds.c_str(), "-solve", "-quit"};
+    const char* argv[] = {"tapestry", "-log", "0", "-slog", "0", "-preprocess", "off", "-sec", seconds.c_str(), "-solve", "-quit"};
     CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);
 
     IlpOutcome outcome;
+    // After a stop on the time limit the model may hold no solution, or one of the
+    // presolved model; only a full-width one is ours.
     const double* best = model.bestSolution();
-    if (!best)
+    if (!best || model.getNumCols() != static_cast<int>(objective.size()))
         return outcome;
     Assignment x(n, 0);
     for (std::size_t i = 0; i < n; ++i) {

@@ -97,7 +97,8 @@ void runLocalSearch(LocalSearch& search, Clock::time_point deadline)
 SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOptions& options)
 {
     const auto start = Clock::now();
-    const auto deadline = after(start, options.timeLimitSeconds);
+    // Joining threads and expanding the answer take a moment; keep a margin for them.
+    const auto deadline = after(start, options.timeLimitSeconds - std::min(1.0, 0.05 * options.timeLimitSeconds));
     if (const auto overload = firstUnavoidableOverload(problem)) {
         std::int64_t least = 0;
         for (const ProblemNode& node : problem.nodes)
@@ -133,7 +134,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
                 heuristic = searchLagrangian(reduced, incumbent.best(), seed, deadline, stop);
             });
         const Assignment first = incumbent.best();
-        const IlpOutcome exact = solveWithIlp(reduced, options.timeLimitSeconds * 0.95, &first);
+        const IlpOutcome exact = solveWithIlp(reduced, options.timeLimitSeconds * 0.9, &first);
         worker.request_stop();
         if (worker.joinable())
             worker.join();

@@ -3,7 +3,7 @@
 // side in one run. TAP should stay flat in the layer count (one decision per family
 // position) and be at least 20x faster than the baseline from 24 layers on, with a
 // plan as good where the baseline proves optimality.
-//   bench_search [--runs N] [--baseline-seconds S] [--max-layers L]
+//   bench_search [--runs N] [--baseline-seconds S] [--max-layers L] [--batch B]
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
 #include "fold/CoarsenPass.h"
@@ -49,6 +49,7 @@ int main(int argc, char** argv)
     int runs = 5;
     double baselineSeconds = 60;
     std::int64_t maxLayers = 96;
+    std::int64_t batch = 16;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--runs")
@@ -57,11 +58,13 @@ int main(int argc, char** argv)
             baselineSeconds = std::atof(argv[i + 1]);
         else if (flag == "--max-layers")
             maxLayers = std::atoll(argv[i + 1]);
+        else if (flag == "--batch")
+            batch = std::max<std::int64_t>(1, std::atoll(argv[i + 1]));
     }
     const Cluster cluster =
         loadClusterPreset(std::filesystem::path(TAPESTRY_SOURCE_DIR) / "resources" / "clusters", "dgx-h100x16");
     Workload workload;
-    workload.batch = 16;
+    workload.batch = batch;
     workload.sequence = 2048;
     workload.zero1 = true;
 

@@ -14,7 +14,11 @@
 #include "plan/PlanFile.h"
 #include "search/PlanSearch.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
+#include <thread>
 
 namespace tapestry::cli {
 
@@ -36,6 +40,7 @@ struct MeshRun {
     std::vector<MeshAxis> axes;
     SearchResult result;
     double megatronStepSeconds = 0;
+    std::string baselineReport;
 };
 
 std::string splitsOf(const NodeStrategy& strategy)
@@ -96,20 +101,19 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
         meshes.push_back(meshAxesFromOptions(line, cluster));
     }
 
-    std::vector<MeshRun> runs;
-    for (const std::vector<MeshAxis>& axes : meshes) {
+    auto searchMesh = [&](const std::vector<MeshAxis>& axes, bool verbose) {
         const DeviceMesh mesh(axes, cluster);
         const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
         MeshRun run;
         run.axes = axes;
         std::fprintf(stderr, "searching %s ...\n", mesh.toString().c_str());
-        run.result = searchPlan(costs, model.coarse, model.families, options,
-                                {[](std::string_view phase, double fraction) {
-                                     std::fprintf(stderr, "  %3.0f %% %.*s\n", fraction * 100,
-                                                  static_cast<int>(phase.size()), phase.data());
-                                 },
-                                 {},
-                                 {}});
+        SearchCallbacks callbacks;
+        if (verbose) {
+            callbacks.progress = [](std::string_view phase, double fraction) {
+                std::fprintf(stderr, "  %3.0f %% %.*s\n", fraction * 100, static_cast<int>(phase.size()), phase.data());
+            };
+        }
+        run.result = searchPlan(costs, model.coarse, model.families, options, callbacks);
         run.megatronStepSeconds =
             costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, model.coarse, axes)).total.time.stepSeconds();
         if (line.hasFlag("baseline")) {
@@ -117,17 +121,51 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
             baseline.mode = SearchMode::WholeGraph;
             baseline.alternatives = 0;
             const SearchResult whole = searchPlan(costs, model.coarse, model.families, baseline);
-            std::printf("%s: whole-graph baseline %s in %.3f s (%zu decisions, %zu columns), TAP in %.3f s: %.1fx "
-                        "faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
-                        mesh.toString().c_str(), ilpStatusName(whole.statistics.status), whole.statistics.totalSeconds,
-                        whole.statistics.decisionGroups, whole.statistics.ilpColumns, run.result.statistics.totalSeconds,
-                        whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
-                        run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
-                        whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
-                        whole.statistics.boundSeconds * 1e3);
+            char text[512];
+            std::snprintf(text, sizeof text,
+                          "%s: whole-graph baseline %s in %.3f s (%zu decisions, %zu columns), TAP in %.3f s: %.1fx "
+                          "faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
+                          mesh.toString().c_str(), ilpStatusName(whole.statistics.status), whole.statistics.totalSeconds,
+                          whole.statistics.decisionGroups, whole.statistics.ilpColumns,
+                          run.result.statistics.totalSeconds,
+                          whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
+                          run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                          whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                          whole.statistics.boundSeconds * 1e3);
+            run.baselineReport = text;
         }
-        runs.push_back(std::move(run));
+        return run;
+    };
+
+    // Several meshes (--mesh auto) are independent searches: one per core.
+    std::vector<MeshRun> runs(meshes.size());
+    if (meshes.size() == 1) {
+        runs[0] = searchMesh(meshes[0], true);
+    } else {
+        std::atomic<std::size_t> next{0};
+        std::vector<std::exception_ptr> failures(meshes.size());
+        auto worker = [&] {
+            for (std::size_t i = next++; i < meshes.size(); i = next++) {
+                try {
+                    runs[i] = searchMesh(meshes[i], false);
+                } catch (...) {
+                    failures[i] = std::current_exception();
+                }
+            }
+        };
+        std::vector<std::thread> workers;
+        const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+        for (unsigned t = 0; t < cores; ++t)
+            workers.emplace_back(worker);
+        for (std::thread& thread : workers)
+            thread.join();
+        for (const std::exception_ptr& failure : failures) {
+            if (failure)
+                std::rethrow_exception(failure);
+        }
     }
+    for (const MeshRun& run : runs)
+        std::fputs(run.baselineReport.c_str(), stdout);
 
     // The fastest plan over all meshes that fits.
     const MeshRun* chosen = nullptr;

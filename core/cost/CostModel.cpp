@@ -125,6 +125,7 @@ void CostModel::computeOpFacts()
 void CostModel::computeNodeFacts()
 {
     nodeFacts_.assign(coarse_.nodes.size(), {});
+    std::vector<bool> savedBefore(graph_.tensors().size(), false);
     for (const CoarseNode& node : coarse_.nodes) {
         NodeFacts& facts = nodeFacts_[node.id.index()];
         facts.costOp = node.anchor.isValid()      ? node.anchor
@@ -189,6 +190,13 @@ void CostModel::computeNodeFacts()
             const TensorId input = graph_.op(node.ops.front()).inputs.front();
             facts.savedActivations.emplace_back(input, bytesOf(input));
         }
+        // A tensor is kept once, by the first node (in node order) that saves it.
+        std::erase_if(facts.savedActivations, [&](const auto& saved) {
+            const bool duplicate = !saved.first.isValid() || savedBefore[saved.first.index()];
+            if (saved.first.isValid())
+                savedBefore[saved.first.index()] = true;
+            return duplicate;
+        });
     }
 }
 
@@ -359,7 +367,6 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer);
     std::vector<double> syncBytes(axisCount, 0.0);
     std::vector<std::vector<std::pair<OpId, double>>> syncShares(axisCount);
-    std::vector<bool> saved(graph_.tensors().size(), false);
     double largestTransient = -1;
     OpId transientOp;
 
@@ -379,12 +386,8 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         own.memory.parameters += localParameters * dtypeBytes_;
         own.memory.gradients += localParameters * dtypeBytes_;
         own.memory.optimizerStates += localParameters * optimizerBytes / (workload_.zero1 ? div.data : 1.0);
-        for (const auto& [tensor, bytes] : facts.savedActivations) {
-            if (!saved[tensor.index()]) {
-                saved[tensor.index()] = true;
-                own.memory.activations += bytes / div.input;
-            }
-        }
+        for (const auto& saved : facts.savedActivations)
+            own.memory.activations += saved.second / div.input;
         if (facts.transientBytes / div.output > largestTransient) {
             largestTransient = facts.transientBytes / div.output;
             transientOp = facts.costOp;

@@ -57,8 +57,8 @@ public:
         // Gradient synchronization, linearized: the bandwidth term of this node's share
         // of the bucketed all-reduce (evaluate() adds the per-axis latency once).
         double gradientSyncSeconds = 0;
-        // Parameters, gradients, optimizer states and saved activations; activations
-        // shared with another node are counted here for both (an upper bound).
+        // Parameters, gradients, optimizer states and saved activations (everything
+        // evaluate() counts except the one largest transient buffer).
         double memoryBytes = 0;
     };
     [[nodiscard]] StrategyTerms strategyTerms(CoarseNodeId node, const NodeStrategy& strategy) const;
@@ -78,7 +78,8 @@ public:
         double memoryBoundBytes = 0;   // forward bytes touched by the other ops
         double parameterElements = 0;
         // Activations kept for the backward pass: (tensor, bytes). A tensor read by
-        // several anchors (q, k and v read one norm output) is kept once.
+        // several anchors (q, k and v read one norm output) is kept once, listed at the
+        // first of them in node order.
         std::vector<std::pair<TensorId, double>> savedActivations;
         double transientBytes = 0;
         OpId costOp;                   // the op that carries the node's own costs

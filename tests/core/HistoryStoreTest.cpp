@@ -301,35 +301,42 @@ private slots:
         if (child == 0) {
             // The child writes a run with many large plans inside one transaction, with a
             // tiny page cache so that the pages spill to the WAL before the commit, then
-            // waits to be killed.
-            SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
-            db.exec("PRAGMA cache_size = 8");
-            SqliteTransaction transaction(db);
-            db.exec("INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, compute_type, optimizer, "
-                    "zero1, pins, status, started_at) VALUES ('search', 1, 1, 'tap', 8, 2048, 'bfloat16', 'adam', 0, "
-                    "'', 'running', 0)");
-            const std::int64_t run = db.lastInsertRowId();
-            const std::string payload(4096, 'x');
-            for (int i = 0; i < 500; ++i) {
-                SqliteStatement insert(db, "INSERT INTO plans (run_id, model_id, mesh_id, name, origin, pins, "
-                                           "plan_json, created_at) VALUES (?, 1, 1, 'half-written', 'search', '', ?, 0)");
-                insert.bind(run).bind(payload).run();
+            // waits to be killed. It never returns into the test framework.
+            try {
+                SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
+                db.exec("PRAGMA cache_size = 8");
+                SqliteTransaction transaction(db);
+                db.exec("INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, compute_type, optimizer, "
+                        "zero1, pins, status, started_at) VALUES ('search', 1, 1, 'tap', 8, 2048, 'bfloat16', 'adam', 0, "
+                        "'', 'running', 0)");
+                const std::int64_t run = db.lastInsertRowId();
+                const std::string payload(4096, 'x');
+                for (int i = 0; i < 500; ++i) {
+                    SqliteStatement insert(db, "INSERT INTO plans (run_id, model_id, mesh_id, name, origin, pins, "
+                                               "plan_json, created_at) VALUES (?, 1, 1, 'half-written', 'search', '', ?, 0)");
+                    insert.bind(run).bind(payload).run();
+                }
+                const char byte = 1;
+                (void)!write(ready[1], &byte, 1);
+                pause();  // inside the transaction's scope: it is never committed nor rolled back
+            } catch (...) {
+                _exit(1);
             }
-            const char byte = 1;
-            (void)!write(ready[1], &byte, 1);
-            pause();
             _exit(0);
         }
         close(ready[1]);
         char byte = 0;
-        QCOMPARE(read(ready[0], &byte, 1), ssize_t(1));
+        const ssize_t got = read(ready[0], &byte, 1);
         close(ready[0]);
-        const fs::path wal = file.string() + "-wal";
-        QVERIFY2(fs::exists(wal) && fs::file_size(wal) > 500 * 4096, "the uncommitted plans reached the WAL");
-        QCOMPARE(kill(child, SIGKILL), 0);
+        // Killed first, checked after: a failed check must not leave the child waiting.
+        const int killed = kill(child, SIGKILL);
         int status = 0;
         QCOMPARE(waitpid(child, &status, 0), child);
+        QCOMPARE(killed, 0);
+        QCOMPARE(got, ssize_t(1));
         QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        const fs::path wal = file.string() + "-wal";
+        QVERIFY2(fs::exists(wal) && fs::file_size(wal) > 500 * 4096, "the uncommitted plans reached the WAL");
 
         HistoryStore store(file);
         QCOMPARE(store.recentRuns(10).size(), std::size_t(1));

@@ -73,11 +73,11 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
 
     auto* size = new QGroupBox(tr("Size"), this);
     auto* sizeForm = new QFormLayout(size);
-    parameterCount_ = addValueRow(sizeForm, tr("Parameters:"), QStringLiteral("parameterCountValue"));
-    parameterBytes_ = addValueRow(sizeForm, tr("Weight memory:"), QStringLiteral("parameterBytesValue"));
-    weightCount_ = addValueRow(sizeForm, tr("Weight tensors:"), QStringLiteral("weightCountValue"));
-    opCount_ = addValueRow(sizeForm, tr("Ops:"), QStringLiteral("opCountValue"));
-    tensorCount_ = addValueRow(sizeForm, tr("Tensors:"), QStringLiteral("tensorCountValue"));
+    parameterCount_ = addValueRow(sizeForm, tr("Parameters:"), QStringLiteral("parameterCountValue"), false);
+    parameterBytes_ = addValueRow(sizeForm, tr("Weight memory:"), QStringLiteral("parameterBytesValue"), false);
+    weightCount_ = addValueRow(sizeForm, tr("Weight tensors:"), QStringLiteral("weightCountValue"), false);
+    opCount_ = addValueRow(sizeForm, tr("Ops:"), QStringLiteral("opCountValue"), false);
+    tensorCount_ = addValueRow(sizeForm, tr("Tensors:"), QStringLiteral("tensorCountValue"), false);
 
     auto* facts = new QHBoxLayout;
     facts->addWidget(origin, 3);
@@ -146,12 +146,12 @@ void ModelSummaryView::fitValuesHeight()
                             2 * values_->frameWidth() + 2);
 }
 
-QLabel* ModelSummaryView::addValueRow(QFormLayout* form, const QString& label, const QString& objectName)
+QLabel* ModelSummaryView::addValueRow(QFormLayout* form, const QString& label, const QString& objectName, bool wrap)
 {
     auto* value = new QLabel(this);
     value->setObjectName(objectName);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    value->setWordWrap(true);
+    value->setWordWrap(wrap);
     form->addRow(label, value);
     return value;
 }

@@ -30,7 +30,8 @@ public:
 
 private:
     void fitValuesHeight();
-    QLabel* addValueRow(QFormLayout* form, const QString& label, const QString& objectName);
+    // Numbers (wrap = false) stay on one line; free text wraps.
+    QLabel* addValueRow(QFormLayout* form, const QString& label, const QString& objectName, bool wrap = true);
 
     QLabel* title_ = nullptr;
     QLabel* path_ = nullptr;

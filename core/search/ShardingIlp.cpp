@@ -238,7 +238,6 @@ const char* ilpStatusName(IlpStatus status)
 IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
                            const IlpOptions& options)
 {
-    const std::size_t axisCount = costs.mesh().axisCount();
     std::vector<std::size_t> groupOf(coarse.nodes.size(), SIZE_MAX);
     for (std::size_t g = 0; g < groups.size(); ++g) {
         for (const CoarseNodeId member : groups[g].members)

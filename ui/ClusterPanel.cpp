@@ -254,7 +254,7 @@ bool ClusterPanel::choosePreset(const QString& name)
 
 bool ClusterPanel::chooseMesh(const std::vector<int>& shape)
 {
-    const int index = mesh_->findText(shapeText(shape));
+    const int index = shape.empty() ? 0 : mesh_->findText(shapeText(shape));
     if (index < 0)
         return false;
     mesh_->setCurrentIndex(index);

@@ -28,7 +28,7 @@ public:
     // The preset with the user's edits and curves, the chosen mesh, workload and limits.
     [[nodiscard]] SearchSetup setup() const;
 
-    // Select by name; false when there is no such preset or mesh.
+    // Select by name (an empty shape: auto); false when there is no such preset or mesh.
     bool choosePreset(const QString& name);
     bool chooseMesh(const std::vector<int>& shape);
     void setBatch(int batch);

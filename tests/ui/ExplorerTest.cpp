@@ -1,0 +1,207 @@
+// The explorer through the real window: a search of Llama-3-8B on two DGX-H100 nodes
+// (mesh 2x8, batch 16, sequence 2048) started with the toolbar button, its best plan
+// priced exactly as the cost model prices it, a candidate opened from the list into the
+// inspector, and a search cancelled with Esc while the window keeps painting.
+#include "ClusterPanel.h"
+#include "FoldedModel.h"
+#include "GraphNodeItem.h"
+#include "GraphView.h"
+#include "GraphViewPane.h"
+#include "GraphViewsPanel.h"
+#include "LoadedModel.h"
+#include "MainWindow.h"
+#include "NodeCostFilterModel.h"
+#include "NodeCostModel.h"
+#include "PlanInspector.h"
+#include "SearchResults.h"
+#include "SearchResultsModel.h"
+#include "SearchResultsPanel.h"
+#include "cost/CostModel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLocale>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+
+using namespace tapestry;
+
+class ExplorerTest : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr int kTimeoutMs = 60000;
+
+    static void openLlama(MainWindow& window)
+    {
+        window.resize(1400, 900);
+        window.show();
+        window.activateWindow();  // shortcuts (F5, Esc) need the active window
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.graphViews()->foldedModel() != nullptr, kTimeoutMs);
+        ClusterPanel* panel = window.clusterPanel();
+        QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x2")));
+        QVERIFY(panel->chooseMesh({2, 8}));
+        panel->setBatch(16);
+        panel->setSequence(2048);
+        panel->setTimeLimit(10);  // per integer program: keeps the test short on a busy machine
+    }
+
+    static void clickAction(MainWindow& window, QAction* action)
+    {
+        auto* toolBar = window.findChild<QToolBar*>(QStringLiteral("searchToolBar"));
+        QVERIFY(toolBar);
+        QWidget* button = toolBar->widgetForAction(action);
+        QVERIFY(button);
+        QTest::mouseClick(button, Qt::LeftButton);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+
+    void searchFindsAPlanAndTheInspectorAddsUp()
+    {
+        MainWindow window;
+        openLlama(window);
+        QSignalSpy finished(&window, &MainWindow::searchFinished);
+        clickAction(window, window.startSearchAction());
+        QVERIFY(window.isSearching());
+        QVERIFY(!window.startSearchAction()->isEnabled());
+        QVERIFY(window.cancelSearchAction()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kTimeoutMs);
+        QVERIFY(!window.isSearching());
+
+        SearchResultsModel* results = window.searchResults()->model();
+        QVERIFY(results->results());
+        QVERIFY(results->results()->finished);
+        // Three expert references plus at least the searched plan.
+        QVERIFY(results->rowCount() >= 4);
+        const std::shared_ptr<const PlanCandidate> best = results->results()->best();
+        QVERIFY(best);
+        QCOMPARE(best->role, PlanCandidate::Role::Best);
+        QCOMPARE(best->meshText, QStringLiteral("[2, 8] (dp, tp)"));
+
+        // The list shows the cost model's own price of the plan.
+        const FoldedModel& folded = *window.graphViews()->foldedModel();
+        const SearchSetup setup = window.clusterPanel()->setup();
+        const DeviceMesh mesh(best->plan.mesh, setup.cluster);
+        const CostModel costs(folded.model->graph, folded.coarse, folded.families, setup.cluster, mesh,
+                              setup.workload);
+        const PlanEvaluation evaluation = costs.evaluate(best->plan);
+        const int bestRow = results->rowOf(best.get());
+        QCOMPARE(results->index(bestRow, SearchResultsModel::StepColumn).data(SearchResultsModel::SortRole).toDouble(),
+                 evaluation.total.time.stepSeconds());
+        QCOMPARE(results->index(bestRow, SearchResultsModel::MemoryColumn).data(SearchResultsModel::SortRole).toDouble(),
+                 evaluation.total.memory.total());
+        // No expert plan is faster than the searched one on this mesh.
+        for (const auto& candidate : results->results()->candidates) {
+            if (candidate->role == PlanCandidate::Role::Expert &&
+                candidate->memoryBytes() <= results->results()->memoryLimitBytes)
+                QVERIFY(best->stepSeconds() <= candidate->stepSeconds() * (1 + 1e-9));
+        }
+
+        // The finished search opened its best plan: the folded view is coloured by it.
+        QCOMPARE(window.planInspector()->candidate(), best);
+        const GraphView* view = window.graphViews()->pane(GraphViewKind::Folded)->view();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->nodeItems().empty(), kTimeoutMs);
+        bool coloured = false;
+        bool badged = false;
+        for (const GraphNodeItem* item : view->nodeItems()) {
+            coloured = coloured || !item->overlayColors().isEmpty();
+            badged = badged || !item->collectives().isEmpty();
+        }
+        QVERIFY(coloured);
+        QVERIFY(badged);
+
+        // Open Megatron-LM from the list: the inspector's table adds up to its totals.
+        QTableView* table = window.searchResults()->table();
+        int megatronRow = -1;
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            if (table->model()->index(row, SearchResultsModel::PlanColumn).data().toString() ==
+                QStringLiteral("Megatron-LM"))
+                megatronRow = row;
+        }
+        QVERIFY(megatronRow >= 0);
+        window.showInspector(false);
+        QTest::qWait(50);
+        const QRect cell = table->visualRect(table->model()->index(megatronRow, SearchResultsModel::PlanColumn));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        PlanInspector* inspector = window.planInspector();
+        QVERIFY(inspector->candidate());
+        QCOMPARE(SearchResultsModel::planLabel(*inspector->candidate()), QStringLiteral("Megatron-LM"));
+        const CostBreakdown& total = inspector->candidate()->evaluation.total;
+        NodeCostModel* nodes = inspector->model();
+        QCOMPARE(nodes->rowCount(), int(folded.coarse.nodes.size()));
+        double compute = 0;
+        double communication = 0;
+        for (int row = 0; row < nodes->rowCount(); ++row) {
+            compute += nodes->index(row, nodes->computeColumn()).data(NodeCostModel::SortRole).toDouble();
+            communication += nodes->index(row, nodes->communicationColumn()).data(NodeCostModel::SortRole).toDouble();
+        }
+        QVERIFY(qAbs(compute - total.time.computeSeconds * 1e3) < 1e-6 * compute);
+        QVERIFY(qAbs(communication - total.time.communicationSeconds() * 1e3) < 1e-6 * communication);
+        const auto* totals = inspector->findChild<QLabel*>(QStringLiteral("inspectorTotals"));
+        QVERIFY(totals->text().contains(QStringLiteral("compute %L1 ms").arg(total.time.computeSeconds * 1e3, 0, 'f', 1)));
+
+        // The decoder layer block: 32 instances, so its filter keeps 32 q projections.
+        int layers = -1;
+        for (int i = 0; i < inspector->familyBox()->count(); ++i) {
+            if (inspector->familyBox()->itemText(i).startsWith(QStringLiteral("model/layers.# ×32")))
+                layers = i;
+        }
+        QVERIFY(layers >= 0);
+        inspector->familyBox()->setCurrentIndex(layers);
+        inspector->filter()->setFilterFixedString(QStringLiteral("q_proj"));
+        QCOMPARE(inspector->filter()->rowCount(), 32);
+    }
+
+    void cancelKeepsTheWindowResponsive()
+    {
+        MainWindow window;
+        openLlama(window);
+        window.clusterPanel()->setTimeLimit(60);
+        QVERIFY(window.clusterPanel()->chooseMesh({}));  // auto: every shape, the slowest search
+
+        // A timer that should fire every 20 ms: the longest gap says how long the GUI
+        // thread was blocked.
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 longestGap = 0;
+        QTimer ticker;
+        connect(&ticker, &QTimer::timeout, &ticker, [&] {
+            longestGap = std::max(longestGap, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        QSignalSpy finished(&window, &MainWindow::searchFinished);
+        clickAction(window, window.startSearchAction());
+        clock.start();
+        ticker.start(20);
+        QVERIFY(window.isSearching());
+        QTest::qWait(1500);
+        QVERIFY(window.isSearching());
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 5000);  // cancelling is quick
+        ticker.stop();
+        QVERIFY(!window.isSearching());
+        QVERIFY(window.startSearchAction()->isEnabled());
+        QVERIFY(window.searchResults()->model()->results()->cancelled);
+        const auto* message = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchMessage"));
+        QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
+        QVERIFY2(longestGap < 500, qPrintable(QStringLiteral("GUI thread blocked for %1 ms").arg(longestGap)));
+    }
+};
+
+QTEST_MAIN(ExplorerTest)
+#include "ExplorerTest.moc"

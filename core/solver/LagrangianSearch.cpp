@@ -2,6 +2,7 @@
 
 #include "solver/LocalSearch.h"
 #include "solver/MemoryRepair.h"
+#include "solver/ProblemReducer.h"
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
@@ -43,16 +44,33 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     for (const ProblemNode& node : problem.nodes)
         horizon = std::max(horizon, node.hi);
 
-    LocalSearch relaxed(problem, feasibleStart, seed, false);
+    // The relaxed problem prices usage instead of limiting it, so every node becomes
+    // eliminable: ProblemReducer folds the leaves and chains exactly and the local
+    // search only works on the remaining core.
     std::vector<double> multipliers(static_cast<std::size_t>(horizon), 0.0);
     std::vector<double> prefix(static_cast<std::size_t>(horizon) + 1, 0.0);
     std::vector<double> rates(problem.nodes.size(), 0.0);
+    Assignment x = feasibleStart;
     double theta = 1.0;
     int sinceBest = 0;
-    while (std::chrono::steady_clock::now() < deadline && !stop.stop_requested()) {
-        relaxed.setNodeRates(rates);
+    for (std::uint64_t iteration = 0; std::chrono::steady_clock::now() < deadline && !stop.stop_requested(); ++iteration) {
+        ShardingProblem priced = problem;
+        priced.usageLimit.reset();
+        for (std::size_t i = 0; i < priced.nodes.size(); ++i) {
+            ProblemNode& node = priced.nodes[i];
+            if (rates[i] <= 0)
+                continue;
+            for (std::size_t s = 0; s < node.costs.size(); ++s) {
+                const double price = rates[i] * static_cast<double>(node.usages[s]);
+                node.costs[s] = price >= static_cast<double>(kCostCap)
+                                    ? kCostCap
+                                    : std::min(kCostCap, node.costs[s] + static_cast<std::int64_t>(price));
+            }
+        }
+        const ProblemReducer core(priced);
+        LocalSearch relaxed(core.reduced(), core.restrict(x), seed + iteration, false);
         relaxed.run(kMovesPerIteration);
-        const Assignment& x = relaxed.current();
+        x = core.expand(relaxed.current());
         const std::vector<std::int64_t> usage = usageProfile(problem, x, horizon);
 
         const Assignment repaired = repairMemory(problem, x);
@@ -77,7 +95,9 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         }
         if (norm == 0)
             continue;  // relaxed solution fits: it was repaired into itself
-        const double step = theta * std::max(static_cast<double>(bestCost) - relaxedValue, 0.01 * static_cast<double>(bestCost)) / norm;
+        // While the best assignment still pays forbidden costs it is no useful bound.
+        const double target = bestCost < kCostCap ? static_cast<double>(bestCost) : 2.0 * relaxedValue;
+        const double step = theta * std::max(target - relaxedValue, 0.01 * target) / norm;
         for (std::size_t t = 0; t < multipliers.size(); ++t)
             multipliers[t] = std::max(0.0, multipliers[t] + step * (static_cast<double>(usage[t]) - limit));
         for (std::size_t t = 0; t < multipliers.size(); ++t)

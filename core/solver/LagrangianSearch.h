@@ -9,8 +9,10 @@
 namespace tapestry {
 
 // Lagrangian relaxation of the memory limit with one multiplier per time point. Each
-// iteration prices usage at the multipliers, improves the relaxed (limit-free) problem
-// with LocalSearch, repairs the result into a feasible assignment (repairMemory), and
+// iteration prices usage at the multipliers, reduces the relaxed (limit-free) problem
+// exactly (ProblemReducer: with memory priced every leaf and chain folds away),
+// improves its core with LocalSearch from the previous iteration's assignment,
+// repairs the result into a feasible assignment (repairMemory), and
 // moves the multipliers along the subgradient (usage - limit per time point) with a
 // Polyak step towards the best feasible cost. Returns the best feasible assignment
 // seen, starting from `feasibleStart`. Deterministic for a seed up to the deadline.

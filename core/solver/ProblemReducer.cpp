@@ -313,6 +313,22 @@ void ProblemReducer::build()
     }
 }
 
+Assignment ProblemReducer::restrict(const Assignment& originalAssignment) const
+{
+    Assignment x(reduced_.nodes.size(), 0);
+    for (std::size_t r = 0; r < x.size(); ++r) {
+        const int node = reducedToOriginal_[r];
+        if (node < 0)
+            continue;
+        const WorkNode& n = nodes_[static_cast<std::size_t>(node)];
+        const auto kept = std::find(n.original.begin(), n.original.end(), originalAssignment[static_cast<std::size_t>(node)]);
+        x[r] = kept != n.original.end()
+                   ? static_cast<int>(kept - n.original.begin())
+                   : static_cast<int>(std::min_element(n.costs.begin(), n.costs.end()) - n.costs.begin());
+    }
+    return x;
+}
+
 Assignment ProblemReducer::expand(const Assignment& reducedAssignment) const
 {
     Assignment original(problem_.nodes.size(), -1);

@@ -36,6 +36,9 @@ public:
     [[nodiscard]] CostSum offset() const { return offset_; }
     [[nodiscard]] const ReductionStats& stats() const { return stats_; }
     [[nodiscard]] Assignment expand(const Assignment& reducedAssignment) const;
+    // The reduced problem's view of an original assignment (for warm starts): each kept
+    // node keeps its strategy, or takes its cheapest one if that strategy was removed.
+    [[nodiscard]] Assignment restrict(const Assignment& originalAssignment) const;
 
 private:
     struct WorkNode {

@@ -102,12 +102,24 @@ std::string exportPyTorchPlan(const Graph& graph, const CoarseGraph& coarse, con
             body += "    " + pythonString(entry.modulePath) + ": " + expression + ",\n";
         }
         body += "}\n";
-        if (!table.unexpressed.empty()) {
-            body += "# Not expressible as a module style, so replicated here although the plan splits them on \"" +
-                    table.axisName + "\":\n";
-            for (const CoarseNodeId id : table.unexpressed)
-                body += "#   " + coarse.node(id).name + " (" + axisSplitName(plan.strategy(id).axes[table.axis]) + ")\n";
+        // Batch splits on this axis are data parallelism (FSDP/DDP over it), one line for
+        // all of them; anything else no module style carries is listed by name.
+        std::size_t dataParallel = 0;
+        std::string others;
+        for (const CoarseNodeId id : table.unexpressed) {
+            const AxisSplit split = plan.strategy(id).axes[table.axis];
+            if (split == AxisSplit::Batch) {
+                ++dataParallel;
+                continue;
+            }
+            others += "#   " + coarse.node(id).name + " (" + axisSplitName(split) + ")\n";
         }
+        if (dataParallel > 0)
+            body += "# " + std::to_string(dataParallel) + " other coarse nodes split their batch on \"" + table.axisName +
+                    "\": data parallelism, wrap the model with FSDP or DDP over mesh[\"" + table.axisName + "\"].\n";
+        if (!others.empty())
+            body += "# Not expressible as a module style, so replicated here although the plan splits them on \"" +
+                    table.axisName + "\":\n" + others;
     }
 
     std::string text;

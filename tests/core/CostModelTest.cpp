@@ -3,44 +3,22 @@
 // all-reduce, the intra/inter bandwidth ratio, sequence parallelism's exchange of
 // all-reduces for all-gathers and reduce-scatters, and breakdowns that add up.
 #include "base/Error.h"
-#include "cluster/ClusterFile.h"
+#include "FoldedTestModel.h"
 #include "cost/CostModel.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
 #include "graph/ParameterCount.h"
-#include "onnx/OnnxImporter.h"
 #include "plan/ExpertPlans.h"
-#include "synth/ModelSynthesizer.h"
-#include "synth/SynthPresets.h"
 
 #include <QTest>
 
 using namespace tapestry;
+using namespace tapestry::test;
 
 namespace {
 
-const std::filesystem::path kPresets = std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
-
-struct Model {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-Model fold(Graph graph)
-{
-    Model m{std::move(graph), {}, {}};
-    m.coarse = CoarsenPass{}.apply(m.graph);
-    m.families = PrunePass{}.apply(m.graph, m.coarse);
-    return m;
-}
-
 // GPT-2 small's width (h = 768, 12 heads) with three layers.
-Model gptLayers()
+FoldedModel gptLayers()
 {
-    ModelSpec spec = findSynthPreset("gpt2-small")->spec;
-    spec.layers = 3;
-    return fold(synthesizeModel(spec, "gpt2-3-layers"));
+    return foldSynthPreset("gpt2-small", 3);
 }
 
 double ringAllReduce(int n, double bytes, const LinkSpec& link)
@@ -54,7 +32,7 @@ double ringGatherOrScatter(int n, double bytes, const LinkSpec& link)
 }
 
 // The cost of everything inside one instance of the layer family.
-CostBreakdown instanceCost(const Model& m, const PlanEvaluation& e, std::size_t instance)
+CostBreakdown instanceCost(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
 {
     CostBreakdown sum;
     sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
@@ -81,8 +59,8 @@ class CostModelTest : public QObject {
 private slots:
     void megatronLayerPaysFourAllReducesOfBsh()
     {
-        const Model m = gptLayers();
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = gptLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         Workload workload;
         workload.batch = 4;
@@ -105,8 +83,8 @@ private slots:
 
     void sequenceParallelTradesAllReducesForGatherAndScatter()
     {
-        const Model m = gptLayers();
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = gptLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         Workload workload;
         workload.batch = 4;
@@ -136,8 +114,8 @@ private slots:
 
     void pureDataParallelIsOneGradientAllReduce()
     {
-        const Model m = fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx"));
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, Workload{});
         const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
@@ -158,8 +136,8 @@ private slots:
 
     void zeroOneShardsOptimizerStatesOverDataParallelAxes()
     {
-        const Model m = fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx"));
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         Workload workload;
         workload.zero1 = true;
@@ -170,10 +148,10 @@ private slots:
 
     void tensorParallelAcrossNodesCostsTheBandwidthRatioMore()
     {
-        const Model m = gptLayers();
+        const FoldedModel m = gptLayers();
         // Eight GPUs either in one node or one per node; latency zeroed so that only
         // the bandwidth term remains.
-        Cluster inside = loadClusterPreset(kPresets, "dgx-h100x1");
+        Cluster inside = testCluster("dgx-h100x1");
         inside.intraNode.latencySeconds = 0;
         inside.interNode.latencySeconds = 0;
         Cluster across = inside;
@@ -196,8 +174,8 @@ private slots:
 
     void breakdownsAddUpToTheirTotals()
     {
-        const Model m = fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama3_8b_shape.dynamo.stripped.onnx"));
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x2");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
         Workload workload;
         workload.batch = 8;
@@ -238,8 +216,8 @@ private slots:
     {
         // Megatron on [2, 8] over two DGX nodes: tensor parallelism stays inside a node
         // (intra links only on tp), gradient synchronization crosses nodes on dp.
-        const Model m = gptLayers();
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const FoldedModel m = gptLayers();
+        const Cluster cluster = testCluster("dgx-h100x2");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
         Workload workload;
         workload.batch = 8;
@@ -276,8 +254,8 @@ private slots:
 
     void plansMustFitTheModelAndMesh()
     {
-        const Model m = gptLayers();
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = gptLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, Workload{});
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());

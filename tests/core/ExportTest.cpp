@@ -8,8 +8,7 @@
 #include "export/ModuleStyleTable.h"
 #include "export/OnnxShardingExport.h"
 #include "export/PyTorchPlanExport.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
+#include "FoldedTestModel.h"
 #include "onnx/OnnxImporter.h"
 #include "onnx/OnnxShardingReader.h"
 #include "plan/ExpertPlans.h"
@@ -21,22 +20,9 @@
 #include <fstream>
 
 using namespace tapestry;
+using namespace tapestry::test;
 
 namespace {
-
-struct Model {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-Model load(const char* file)
-{
-    Model m{importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + file), {}, {}};
-    m.coarse = CoarsenPass{}.apply(m.graph);
-    m.families = PrunePass{}.apply(m.graph, m.coarse);
-    return m;
-}
 
 const std::vector<MeshAxis> kMesh = {{"dp", 2}, {"tp", 4}};
 
@@ -46,7 +32,7 @@ bool contains(const std::string& text, const std::string& part)
 }
 
 // The split on the last axis of every Linear anchor, by node name.
-std::vector<std::pair<std::string, AxisSplit>> linearSplits(const Model& m, const Plan& plan)
+std::vector<std::pair<std::string, AxisSplit>> linearSplits(const FoldedModel& m, const Plan& plan)
 {
     std::vector<std::pair<std::string, AxisSplit>> splits;
     for (const CoarseNode& node : m.coarse.nodes)
@@ -55,7 +41,7 @@ std::vector<std::pair<std::string, AxisSplit>> linearSplits(const Model& m, cons
     return splits;
 }
 
-const CoarseNode& nodeNamed(const Model& m, const std::string& name)
+const CoarseNode& nodeNamed(const FoldedModel& m, const std::string& name)
 {
     for (const CoarseNode& node : m.coarse.nodes)
         if (node.name == name)
@@ -71,7 +57,7 @@ class ExportTest : public QObject {
 private slots:
     void pyTorchPlanNamesTheModulePathsOfLlama()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
         const std::string expected = R"(plan = {
@@ -100,7 +86,7 @@ private slots:
 
     void pyTorchPlanWithSequenceParallelNormsAndLayouts()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, kMesh);
         const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
         QVERIFY(contains(text, "    \"model.layers.*.input_layernorm\": SequenceParallel(),\n"));
@@ -112,7 +98,7 @@ private slots:
 
     void dataParallelPlanExportsAnEmptyPlanAndTheMesh()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
         const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
         QVERIFY(contains(text, "pure data parallel"));
@@ -124,7 +110,7 @@ private slots:
 
     void perInstanceDifferencesAreListedExplicitly()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         plan.strategies[nodeNamed(m, "model/layers.2/mlp/up_proj/MatMul").id.index()].axes[1] = AxisSplit::None;
         const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
@@ -137,7 +123,7 @@ private slots:
 
     void hfTpPlanRoundTripsTheLinearSplits()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         for (const HfPlanKeys keys : {HfPlanKeys::Model, HfPlanKeys::BaseModel}) {
             for (const bool python : {false, true}) {
@@ -174,7 +160,7 @@ private slots:
 
     void hfPythonDictWithSingleQuotesAndUnmatchedPatterns()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const std::string text = "# from modeling_llama.py\n"
                                  "base_model_tp_plan = {\n"
                                  "    'layers.*.self_attn.q_proj': 'colwise',\n"
@@ -219,7 +205,7 @@ private slots:
 
     void onnxAnnotationsReadBackAsThePlansShardings()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         PlanDocument document;
         document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         const OnnxShardingAnnotations annotations = onnxShardingAnnotations(m.graph, m.coarse, m.families, document);
@@ -265,7 +251,7 @@ private slots:
         QCOMPARE(planFromJson(plan->second, file, m.coarse, m.families).plan.strategies, document.plan.strategies);
 
         // Exporting an annotated model again replaces the annotations instead of adding more.
-        Model again = load("llama.ts.stripped.onnx");
+        FoldedModel again = foldTestFile("llama.ts.stripped.onnx");
         const std::string twice = dir.filePath(QStringLiteral("twice.onnx")).toStdString();
         Graph annotatedGraph = importOnnxModel(file);
         {
@@ -277,7 +263,7 @@ private slots:
 
     void graphPicturesAreDotSvgAndPng()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const std::string dot = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Folded, PictureFormat::Dot);
         QVERIFY(dot.starts_with("digraph"));
         const std::string svg = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Coarse, PictureFormat::Svg);

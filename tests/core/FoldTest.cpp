@@ -1,47 +1,17 @@
 // Coarsening and pruning on real exports, on synthesized reference models, and on
 // small inline graphs that must not fold (a changed shape, a changed op).
-#include "fold/CoarsenPass.h"
+#include "FoldedTestModel.h"
 #include "fold/FoldedGraph.h"
-#include "fold/PrunePass.h"
 #include "graph/GraphBuilder.h"
-#include "onnx/OnnxImporter.h"
-#include "synth/ModelSynthesizer.h"
-#include "synth/SynthPresets.h"
 
 #include <QTest>
 
 #include <set>
 
 using namespace tapestry;
+using namespace tapestry::test;
 
 namespace {
-
-struct Folded {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-Folded fold(Graph graph)
-{
-    Folded f{std::move(graph), {}, {}};
-    f.coarse = CoarsenPass{}.apply(f.graph);
-    f.families = PrunePass{}.apply(f.graph, f.coarse);
-    return f;
-}
-
-Folded foldFile(const char* name)
-{
-    return fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + name));
-}
-
-Folded foldPreset(const char* preset)
-{
-    const SynthPreset* found = findSynthPreset(preset);
-    if (!found)
-        throw std::runtime_error(std::string("no preset ") + preset);
-    return fold(synthesizeModel(found->spec, preset));
-}
 
 const Family* familyNamed(const FamilyTable& table, const std::string& name)
 {
@@ -62,7 +32,7 @@ std::size_t topLevelFamilies(const FamilyTable& table)
 
 // Module paths of the Linear anchors of a family's representative, without the
 // instance prefix ("self_attn/q_proj").
-std::set<std::string> linearAnchorModules(const Folded& f, const Family& family)
+std::set<std::string> linearAnchorModules(const FoldedModel& f, const Family& family)
 {
     std::set<std::string> modules;
     const std::string prefix = family.representative().scope + "/";
@@ -125,7 +95,7 @@ class FoldTest : public QObject {
 private slots:
     void coarseGraphInvariants()
     {
-        const Folded f = foldFile("llama.ts.stripped.onnx");
+        const FoldedModel f = foldTestFile("llama.ts.stripped.onnx");
         QCOMPARE(f.coarse.nodeOf.size(), f.graph.opCount());
         std::size_t members = 0;
         for (const CoarseNode& node : f.coarse.nodes) {
@@ -146,7 +116,7 @@ private slots:
                                                    "mlp/down_proj"};
         std::vector<std::size_t> anchorsPerExporter;
         for (const char* file : {"llama.ts.stripped.onnx", "llama.dynamo.stripped.onnx"}) {
-            const Folded f = foldFile(file);
+            const FoldedModel f = foldTestFile(file);
             QCOMPARE(f.families.families.size(), std::size_t{1});
             const Family& layers = f.families.families.front();
             QCOMPARE(layers.name, std::string("model/layers.#"));
@@ -178,7 +148,7 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, family);
         QFETCH(int, multiplicity);
-        const Folded f = foldFile(file.toUtf8().constData());
+        const FoldedModel f = foldTestFile(file.toUtf8().constData());
         QCOMPARE(topLevelFamilies(f.families), std::size_t{1});
         const Family* found = familyNamed(f.families, family.toStdString());
         QVERIFY(found);
@@ -188,7 +158,7 @@ private slots:
 
     void resnetStagesFoldWithoutTheirDownsamplingFirstBlock()
     {
-        const Folded f = foldFile("resnet50.ts.stripped.onnx");
+        const FoldedModel f = foldTestFile("resnet50.ts.stripped.onnx");
         // Bottlenecks per stage 3, 4, 6, 3: the first of each has the downsample branch.
         const std::vector<std::pair<std::string, std::size_t>> expected = {
             {"layer1/layer#.#", 2}, {"layer2/layer#.#", 3}, {"layer3/layer#.#", 5}, {"layer4/layer#.#", 2}};
@@ -214,15 +184,15 @@ private slots:
 
     void synthesizedReferenceModelsFold()
     {
-        const Folded gpt3 = foldPreset("gpt3-175b");
+        const FoldedModel gpt3 = foldSynthPreset("gpt3-175b");
         QCOMPARE(familyNamed(gpt3.families, "transformer/h.#")->multiplicity(), std::size_t{96});
-        const Folded llama70 = foldPreset("llama2-70b");
+        const FoldedModel llama70 = foldSynthPreset("llama2-70b");
         QCOMPARE(familyNamed(llama70.families, "model/layers.#")->multiplicity(), std::size_t{80});
     }
 
     void t5HasSeparateEncoderAndDecoderFamilies()
     {
-        const Folded t5 = foldPreset("t5-base");
+        const FoldedModel t5 = foldSynthPreset("t5-base");
         const Family* encoder = familyNamed(t5.families, "encoder/block.#");
         const Family* decoder = familyNamed(t5.families, "decoder/block.#");
         QVERIFY(encoder && decoder);
@@ -235,7 +205,7 @@ private slots:
 
     void moeExpertsFoldInsideTheLayerFamily()
     {
-        const Folded moe = foldPreset("mixtral-8x7b");
+        const FoldedModel moe = foldSynthPreset("mixtral-8x7b");
         const Family* layers = familyNamed(moe.families, "model/layers.#");
         const Family* experts = familyNamed(moe.families, "model/layers.0/block_sparse_moe/experts.#");
         QVERIFY(layers && experts);
@@ -252,7 +222,7 @@ private slots:
 
     void identicalBlocksFold()
     {
-        const Folded f = fold(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {32, "Relu"}}));
+        const FoldedModel f = foldGraph(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {32, "Relu"}}));
         QCOMPARE(f.families.families.size(), std::size_t{1});
         QCOMPARE(f.families.families[0].name, std::string("blocks.#"));
         QCOMPARE(f.families.families[0].multiplicity(), std::size_t{3});
@@ -261,7 +231,7 @@ private slots:
 
     void differentShapesDoNotFold()
     {
-        const Folded f = fold(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {64, "Relu"}}));
+        const FoldedModel f = foldGraph(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {64, "Relu"}}));
         QCOMPARE(f.families.families.size(), std::size_t{1});
         const Family& family = f.families.families[0];
         QCOMPARE(family.multiplicity(), std::size_t{2});
@@ -272,7 +242,7 @@ private slots:
 
     void changedOpDoesNotFoldButIsReportedAsVariant()
     {
-        const Folded f = fold(stackOfBlocks({{32, "Relu"}, {32, "Gelu"}, {32, "Relu"}}));
+        const FoldedModel f = foldGraph(stackOfBlocks({{32, "Relu"}, {32, "Gelu"}, {32, "Relu"}}));
         QCOMPARE(f.families.families.size(), std::size_t{1});
         const Family& family = f.families.families[0];
         QCOMPARE(family.multiplicity(), std::size_t{2});
@@ -285,7 +255,7 @@ private slots:
 
     void foldedGraphCollapsesAndExpandsFamilies()
     {
-        const Folded f = foldFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const FoldedModel f = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
         const FamilyId layers = f.families.families.front().id;
 
         const FoldedGraph collapsed = buildFoldedGraph(f.coarse, f.families);

@@ -17,6 +17,8 @@
 #include "plan/ExpertPlans.h"
 
 #include <QTemporaryDir>
+#include "FoldedTestModel.h"
+
 #include <QTest>
 
 #include <csignal>
@@ -33,7 +35,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kPresets = fs::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
 
 ModelRecord sampleModel(const std::string& fingerprint = "00000000000000aa")
 {
@@ -218,7 +219,7 @@ private slots:
         Graph graph = importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx");
         const CoarseGraph coarse = CoarsenPass{}.apply(graph);
         const FamilyTable families = PrunePass{}.apply(graph, coarse);
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const Cluster cluster = tapestry::test::testCluster("dgx-h100x1");
 
         PlanDocument document;
         document.plan = makeExpertPlan(ExpertPlanKind::Megatron, coarse, {{"dp", 2}, {"tp", 4}});

@@ -1,34 +1,19 @@
 // Plan files: JSON round trips, family compression with per-instance overrides, and
 // the errors a plan for another model gets.
+#include "FoldedTestModel.h"
 #include "base/Error.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
 #include "graph/ModelFingerprint.h"
-#include "onnx/OnnxImporter.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
 
 #include <QTest>
 
 using namespace tapestry;
+using namespace tapestry::test;
 
 namespace {
 
-struct Model {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-Model load(const char* file)
-{
-    Model m{importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + file), {}, {}};
-    m.coarse = CoarsenPass{}.apply(m.graph);
-    m.families = PrunePass{}.apply(m.graph, m.coarse);
-    return m;
-}
-
-PlanDocument megatron(const Model& m)
+PlanDocument megatron(const FoldedModel& m)
 {
     PlanDocument document;
     document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, {{"dp", 2}, {"tp", 8}});
@@ -41,7 +26,7 @@ PlanDocument megatron(const Model& m)
     return document;
 }
 
-ErrorCode errorOf(const std::string& json, const Model& m, std::string* message = nullptr)
+ErrorCode errorOf(const std::string& json, const FoldedModel& m, std::string* message = nullptr)
 {
     try {
         (void)planFromJson(json, "plan.json", m.coarse, m.families);
@@ -69,7 +54,7 @@ class PlanFileTest : public QObject {
 private slots:
     void roundTripsUnchanged()
     {
-        const Model m = load("llama3_8b_shape.dynamo.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
         const PlanDocument original = megatron(m);
         const std::string json = planToJson(original, m.coarse, m.families);
         const PlanDocument back = planFromJson(json, "plan.json", m.coarse, m.families);
@@ -86,7 +71,7 @@ private slots:
 
     void familiesAreWrittenOnceWithOverrides()
     {
-        const Model m = load("llama3_8b_shape.dynamo.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
         PlanDocument document = megatron(m);
         // Layer 7's q_proj goes its own way: one override, everything else per family.
         const Family& layers = m.families.families.front();
@@ -105,8 +90,8 @@ private slots:
 
     void aPlanForAnotherModelIsReported()
     {
-        const Model llama3 = load("llama3_8b_shape.dynamo.stripped.onnx");
-        const Model gpt2 = load("gpt2.ts.stripped.onnx");
+        const FoldedModel llama3 = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const FoldedModel gpt2 = foldTestFile("gpt2.ts.stripped.onnx");
         const std::string json = planToJson(megatron(llama3), llama3.coarse, llama3.families);
         std::string message;
         QCOMPARE(errorOf(json, gpt2, &message), ErrorCode::InvalidPlan);
@@ -116,7 +101,7 @@ private slots:
 
     void missingAndUnknownNodesAreNamed()
     {
-        const Model m = load("llama.ts.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         PlanDocument document = megatron(m);
         const std::string json = planToJson(document, m.coarse, m.families);
         std::string message;
@@ -137,9 +122,9 @@ private slots:
 
     void fingerprintIgnoresNamesButNotShapes()
     {
-        const Model ts = load("llama.ts.stripped.onnx");
-        QCOMPARE(modelFingerprint(ts.graph), modelFingerprint(load("llama.ts.weights.onnx").graph));
-        QVERIFY(modelFingerprint(ts.graph) != modelFingerprint(load("gpt2.ts.stripped.onnx").graph));
+        const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");
+        QCOMPARE(modelFingerprint(ts.graph), modelFingerprint(foldTestFile("llama.ts.weights.onnx").graph));
+        QVERIFY(modelFingerprint(ts.graph) != modelFingerprint(foldTestFile("gpt2.ts.stripped.onnx").graph));
         QCOMPARE(modelFingerprint(ts.graph).size(), std::size_t{16});
     }
 };

@@ -2,50 +2,18 @@
 // inside nodes unless the links are equal, memory limits, pins, agreement with the
 // whole-graph baseline, and cancellation.
 #include "base/Error.h"
-#include "cluster/ClusterFile.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
-#include "onnx/OnnxImporter.h"
+#include "FoldedTestModel.h"
 #include "plan/ExpertPlans.h"
 #include "search/PlanSearch.h"
-#include "synth/ModelSynthesizer.h"
-#include "synth/SynthPresets.h"
 
 #include <QTest>
 
 #include <algorithm>
 
 using namespace tapestry;
+using namespace tapestry::test;
 
 namespace {
-
-const std::filesystem::path kPresets = std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
-
-struct Model {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-Model fold(Graph graph)
-{
-    Model m{std::move(graph), {}, {}};
-    m.coarse = CoarsenPass{}.apply(m.graph);
-    m.families = PrunePass{}.apply(m.graph, m.coarse);
-    return m;
-}
-
-Model fromFile(const char* name)
-{
-    return fold(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/" + name));
-}
-
-Model gptLayers(int layers)
-{
-    ModelSpec spec = findSynthPreset("gpt2-small")->spec;
-    spec.layers = layers;
-    return fold(synthesizeModel(spec, "gpt2"));
-}
 
 Workload workload(std::int64_t batch, std::int64_t sequence)
 {
@@ -83,8 +51,8 @@ class SearchTest : public QObject {
 private slots:
     void gpt2MediumNoWorseThanMegatron()
     {
-        const Model m = fromFile("gpt2_medium_shape.ts.stripped.onnx");
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
         const SearchResult result = searchPlan(costs, m.coarse, m.families, {});
@@ -101,9 +69,9 @@ private slots:
 
     void tensorParallelismStaysInsideNodesUnlessLinksAreEqual()
     {
-        const Model m = fromFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
         // [4, 4] on two DGX nodes: axis 0 spans both nodes (2 x 2 GPUs), axis 1 stays inside one.
-        Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        Cluster cluster = testCluster("dgx-h100x2");
         const DeviceMesh mesh({{"a", 4}, {"b", 4}}, cluster);
         QCOMPARE(mesh.group(0).span, GroupSpan::Mixed);
         QCOMPARE(mesh.group(1).span, GroupSpan::IntraNode);
@@ -142,8 +110,8 @@ private slots:
 
     void tightMemoryForcesMoreSharding()
     {
-        const Model m = fromFile("gpt2_medium_shape.ts.stripped.onnx");
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
         const SearchResult ample = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
@@ -173,8 +141,8 @@ private slots:
 
     void pinsAreHonouredAndTheRestStaysOptimal()
     {
-        const Model m = fromFile("gpt2_medium_shape.ts.stripped.onnx");
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
         const SearchResult free = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
@@ -221,8 +189,8 @@ private slots:
 
     void tapMatchesTheWholeGraphOptimum()
     {
-        const Model m = gptLayers(3);
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x1");
+        const FoldedModel m = foldSynthPreset("gpt2-small", 3);
+        const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
         const SearchResult tap = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
@@ -238,8 +206,8 @@ private slots:
 
     void cancellationKeepsTheBestPlanSoFar()
     {
-        const Model m = fromFile("llama3_8b_shape.dynamo.stripped.onnx");
-        const Cluster cluster = loadClusterPreset(kPresets, "dgx-h100x2");
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x2");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 2048));
         int incumbents = 0;

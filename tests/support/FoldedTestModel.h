@@ -1,0 +1,67 @@
+#pragma once
+
+// What most core tests start from: a model imported (from tests/data) or synthesized,
+// coarsened and pruned, and the cluster presets shipped in resources/clusters.
+#include "cluster/ClusterFile.h"
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+#include "graph/Graph.h"
+#include "onnx/OnnxImporter.h"
+#include "synth/ModelSynthesizer.h"
+#include "synth/SynthPresets.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace tapestry::test {
+
+struct FoldedModel {
+    Graph graph;
+    CoarseGraph coarse;
+    FamilyTable families;
+};
+
+inline FoldedModel foldGraph(Graph graph)
+{
+    FoldedModel m{std::move(graph), {}, {}};
+    m.coarse = CoarsenPass{}.apply(m.graph);
+    m.families = PrunePass{}.apply(m.graph, m.coarse);
+    return m;
+}
+
+inline std::string testDataFile(const char* name)
+{
+    return std::string(TAPESTRY_TEST_DATA_DIR) + "/" + name;
+}
+
+inline FoldedModel foldTestFile(const char* name)
+{
+    return foldGraph(importOnnxModel(testDataFile(name)));
+}
+
+// A reference preset; `layers` > 0 overrides its depth.
+inline FoldedModel foldSynthPreset(const char* name, std::int64_t layers = 0)
+{
+    const SynthPreset* preset = findSynthPreset(name);
+    if (!preset)
+        throw std::runtime_error(std::string("no synth preset ") + name);
+    ModelSpec spec = preset->spec;
+    if (layers > 0)
+        spec.layers = layers;
+    return foldGraph(synthesizeModel(spec, name));
+}
+
+inline const std::filesystem::path& clusterPresetDir()
+{
+    static const std::filesystem::path dir =
+        std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
+    return dir;
+}
+
+inline Cluster testCluster(const char* preset)
+{
+    return loadClusterPreset(clusterPresetDir(), preset);
+}
+
+}  // namespace tapestry::test

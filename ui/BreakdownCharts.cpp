@@ -42,7 +42,13 @@ QChartView* makeView(QWidget* parent, const QString& name)
     view->setRenderHint(QPainter::Antialiasing);
     view->chart()->setMargins(QMargins(2, 2, 2, 2));
     view->chart()->legend()->setAlignment(Qt::AlignBottom);
-    view->setMinimumHeight(170);
+    QFont small = view->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    view->chart()->legend()->setFont(small);
+    QFont title = view->font();
+    title.setBold(true);
+    view->chart()->setTitleFont(title);
+    view->setMinimumHeight(120);
     return view;
 }
 
@@ -61,8 +67,8 @@ BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
     memory_ = makeView(this, QStringLiteral("memoryBreakdownChart"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(time_, 3);
-    layout->addWidget(memory_, 2);
+    layout->addWidget(time_, 1);
+    layout->addWidget(memory_, 1);
 }
 
 void BreakdownCharts::setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
@@ -161,6 +167,7 @@ void BreakdownCharts::showMemory(const PlanCandidate& candidate)
     chart->addSeries(series);
     auto* axisY = new QBarCategoryAxis(chart);
     axisY->append(tr("Per device"));
+    axisY->setVisible(false);  // one bar: the title says what it is
     auto* axisX = new QValueAxis(chart);
     axisX->setTitleText(tr("Memory (GB)"));
     axisX->setLabelFormat(QStringLiteral("%.0f"));

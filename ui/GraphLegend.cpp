@@ -1,9 +1,10 @@
 #include "GraphLegend.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPixmap>
+
+#include <algorithm>
 
 namespace tapestry {
 
@@ -31,26 +32,83 @@ QPixmap swatch(const GraphLegend::Entry& entry, qreal dpr)
 
 GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent)
 {
-    layout_ = new QHBoxLayout(this);
-    layout_->setContentsMargins(4, 2, 4, 2);
-    layout_->setSpacing(6);
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
 }
 
 void GraphLegend::setEntries(const QList<Entry>& entries)
 {
-    while (QLayoutItem* item = layout_->takeAt(0)) {
-        delete item->widget();
-        delete item;
+    for (const auto& [icon, text] : items_) {
+        delete icon;
+        delete text;
     }
+    items_.clear();
     for (const Entry& entry : entries) {
         auto* icon = new QLabel(this);
         icon->setPixmap(swatch(entry, devicePixelRatioF()));
         auto* text = new QLabel(entry.text, this);
-        layout_->addWidget(icon);
-        layout_->addWidget(text);
-        layout_->addSpacing(8);
+        icon->show();
+        text->show();
+        items_.append(qMakePair(icon, text));
     }
-    layout_->addStretch(1);
+    arrange(width(), true);
+    updateGeometry();
+}
+
+int GraphLegend::arrange(int width, bool apply) const
+{
+    constexpr int kMargin = 4;
+    constexpr int kGap = 6;       // between a swatch and its name
+    constexpr int kSpacing = 14;  // between entries
+    int x = kMargin;
+    int y = 2;
+    int lineHeight = 0;
+    for (const auto& [icon, text] : items_) {
+        const QSize iconSize = icon->sizeHint();
+        const QSize textSize = text->sizeHint();
+        const int entryWidth = iconSize.width() + kGap + textSize.width();
+        if (x > kMargin && x + entryWidth > width - kMargin) {
+            x = kMargin;
+            y += lineHeight + 2;
+            lineHeight = 0;
+        }
+        const int height = std::max(iconSize.height(), textSize.height());
+        if (apply) {
+            icon->setGeometry(x, y + (height - iconSize.height()) / 2, iconSize.width(), iconSize.height());
+            text->setGeometry(x + iconSize.width() + kGap, y + (height - textSize.height()) / 2, textSize.width(),
+                              textSize.height());
+        }
+        x += entryWidth + kSpacing;
+        lineHeight = std::max(lineHeight, height);
+    }
+    return items_.isEmpty() ? 0 : y + lineHeight + 2;
+}
+
+int GraphLegend::heightForWidth(int width) const
+{
+    return arrange(width, false);
+}
+
+QSize GraphLegend::sizeHint() const
+{
+    // One line as wide as the entries need; the layout narrows it and asks heightForWidth.
+    const int oneLine = arrange(QWIDGETSIZE_MAX, false);
+    int width = 8;
+    for (const auto& [icon, text] : items_)
+        width += icon->sizeHint().width() + 6 + text->sizeHint().width() + 14;
+    return {width, oneLine};
+}
+
+QSize GraphLegend::minimumSizeHint() const
+{
+    return {0, arrange(QWIDGETSIZE_MAX, false)};
+}
+
+void GraphLegend::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrange(width(), true);
 }
 
 }  // namespace tapestry

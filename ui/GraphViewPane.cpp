@@ -189,10 +189,10 @@ QString GraphViewPane::detailsHtml(std::size_t index) const
     if (!content_ || !folded_ || index >= content_->refs.size())
         return {};
     const ViewNodeRef& ref = content_->refs[index];
-    QString html = GraphNodeDetails::html(*folded_, ref);
-    if (overlay_)
-        html += overlay_->html(ref);
-    return html;
+    const QString html = GraphNodeDetails::html(*folded_, ref);
+    // The plan first: it is what the user is inspecting.
+    const QString plan = overlay_ ? overlay_->html(ref) : QString();
+    return plan.isEmpty() ? html : plan + QStringLiteral("<hr>") + html;
 }
 
 void GraphViewPane::showPending(const QString& message)

@@ -32,6 +32,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -120,7 +121,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     // The graph views are the main area; summary and scope tree share a column beside them.
     sideSplitter_ = new QSplitter(Qt::Vertical, this);
-    sideSplitter_->addWidget(summaryView_);
+    // Scrolls rather than holding the window's height when the bottom docks take room.
+    auto* summaryScroll = new QScrollArea(this);
+    summaryScroll->setWidget(summaryView_);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryScroll->setMinimumWidth(summaryView_->minimumSizeHint().width());
+    sideSplitter_->addWidget(summaryScroll);
     sideSplitter_->addWidget(scopes);
     sideSplitter_->setStretchFactor(0, 3);
     sideSplitter_->setStretchFactor(1, 2);
@@ -223,7 +230,14 @@ void MainWindow::createDocks()
     clusterPanel_ = new ClusterPanel(this);
     clusterDock_ = new QDockWidget(tr("Cluster and Workload"), this);
     clusterDock_->setObjectName(QStringLiteral("clusterDock"));
-    clusterDock_->setWidget(clusterPanel_);
+    // The form is taller than a small screen: let it scroll rather than push the window.
+    auto* clusterScroll = new QScrollArea(this);
+    clusterScroll->setWidget(clusterPanel_);
+    clusterScroll->setWidgetResizable(true);
+    clusterScroll->setFrameShape(QFrame::NoFrame);
+    clusterScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    clusterScroll->setMinimumWidth(clusterPanel_->sizeHint().width() + 16);
+    clusterDock_->setWidget(clusterScroll);
     addDockWidget(Qt::LeftDockWidgetArea, clusterDock_);
 
     resultsPanel_ = new SearchResultsPanel(this);

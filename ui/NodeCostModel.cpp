@@ -49,9 +49,8 @@ QVariant NodeCostModel::data(const QModelIndex& index, int role) const
     const CoarseNode& node = folded_->coarse.nodes[row];
     const CostBreakdown& cost = candidate_->evaluation.perNode.at(row);
     const int column = index.column();
-    const QList<int>& families = familiesOfNode_[row];
     if (role == FamilyRole)
-        return QVariant::fromValue(families);
+        return QVariant::fromValue(familiesOfNode_[row]);
     if (role == Qt::TextAlignmentRole && column >= computeColumn() && column != collectivesColumn())
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == NodeColumn)
@@ -69,12 +68,6 @@ QVariant NodeCostModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(node.name);
     if (column == KindColumn)
         return QLatin1String(coarseNodeKindName(node.kind));
-    if (column == FamilyColumn) {
-        if (families.isEmpty())
-            return QString();
-        const Family& family = folded_->families.family(FamilyId{static_cast<std::size_t>(families.back())});
-        return QString::fromStdString(family.name);
-    }
     if (column < computeColumn()) {
         const AxisSplit split = candidate_->plan.strategy(node.id).axes.at(static_cast<std::size_t>(column - FirstSplitColumn));
         return QLatin1String(axisSplitName(split));
@@ -101,14 +94,12 @@ QVariant NodeCostModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Node");
     if (section == KindColumn)
         return tr("Kind");
-    if (section == FamilyColumn)
-        return tr("Block");
     if (section < computeColumn())
         return tr("Split (%1)").arg(QString::fromStdString(candidate_->plan.mesh.at(static_cast<std::size_t>(section - FirstSplitColumn)).name));
     if (section == computeColumn())
         return tr("Compute (ms)");
     if (section == communicationColumn())
-        return tr("Communication (ms)");
+        return tr("Comm. (ms)");
     if (section == collectivesColumn())
         return tr("Collectives");
     return tr("Memory (GB)");

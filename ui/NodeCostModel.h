@@ -10,7 +10,7 @@ namespace tapestry {
 struct FoldedModel;
 struct PlanCandidate;
 
-// A plan's cost per coarse node: one row per node with its kind, family, split on each
+// A plan's cost per coarse node: one row per node with its kind, split on each
 // mesh axis, and per-device compute, communication and memory. The split columns follow
 // the plan's mesh, so the columns change with the candidate (a model reset). A thin view
 // over the immutable candidate; SortRole gives raw numbers, FamilyRole the indices of
@@ -19,7 +19,7 @@ class NodeCostModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum FixedColumn { NodeColumn, KindColumn, FamilyColumn, FirstSplitColumn };
+    enum FixedColumn { NodeColumn, KindColumn, FirstSplitColumn };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int FamilyRole = Qt::UserRole + 1;
 

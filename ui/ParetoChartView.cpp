@@ -48,7 +48,7 @@ ParetoChartView::ParetoChartView(QWidget* parent) : QChartView(parent)
     setRenderHint(QPainter::Antialiasing);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setMargins(QMargins(4, 4, 4, 4));
-    setMinimumHeight(220);
+    setMinimumHeight(160);
     connect(chart(), &QChart::plotAreaChanged, this, [this] { placeLabels(); });
 }
 
@@ -132,15 +132,27 @@ void ParetoChartView::placeLabels()
 {
     if (!results_)
         return;
+    // Right of the point, else left of it; moved down (then up) past labels already
+    // placed, so that plans with nearly equal cost stay readable.
+    const QRectF plot = chart()->plotArea();
+    std::vector<QRectF> placed;
     for (std::size_t i = 0; i < labels_.size(); ++i) {
         const PlanCandidate& candidate = *results_->candidates[i];
         const QPointF at = chart()->mapToPosition(QPointF(candidate.memoryBytes() / 1e9, candidate.stepSeconds() * 1e3));
-        // Right of the point; left of it when that would leave the plot.
-        const QRectF bounds = labels_[i]->boundingRect();
-        QPointF position(at.x() + 9, at.y() - bounds.height() / 2);
-        if (position.x() + bounds.width() > chart()->plotArea().right())
-            position.setX(at.x() - 9 - bounds.width());
-        labels_[i]->setPos(position);
+        const QSizeF size = labels_[i]->boundingRect().size();
+        const double x = at.x() + 9 + size.width() <= plot.right() ? at.x() + 9 : at.x() - 9 - size.width();
+        QRectF rect(QPointF(x, at.y() - size.height() / 2), size);
+        for (int step = 0; step < 12; ++step) {
+            const double offset = (step % 2 == 0 ? 1 : -1) * ((step + 1) / 2) * size.height();
+            const QRectF trial = rect.translated(0, offset);
+            const bool free = std::none_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(trial); });
+            if (free) {
+                rect = trial;
+                break;
+            }
+        }
+        placed.push_back(rect);
+        labels_[i]->setPos(rect.topLeft());
     }
 }
 

@@ -69,7 +69,7 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     split->addWidget(charts_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({700, 560});
+    split->setSizes({900, 520});
     split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -107,8 +107,10 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
         filter_->setFamily(NodeCostFilterModel::kAnyFamily);
     }
     model_->setPlan(folded_, candidate_);
-    if (model_->columnCount() > 0)  // a header without sections cannot take a mode
-        table_->horizontalHeader()->setSectionResizeMode(NodeCostModel::NodeColumn, QHeaderView::Stretch);
+    if (model_->columnCount() > 0) {  // a header without sections cannot take a mode
+        table_->horizontalHeader()->setSectionResizeMode(NodeCostModel::NodeColumn, QHeaderView::Interactive);
+        table_->horizontalHeader()->resizeSection(NodeCostModel::NodeColumn, 260);
+    }
     charts_->setPlan(folded_, candidate_);
     if (!candidate_) {
         title_->setText(tr("Open a plan from the search results to inspect it."));

@@ -75,7 +75,7 @@ QList<GraphLegend::Entry> PlanOverlay::legend()
          {StrategyClass::DataParallel, StrategyClass::Column, StrategyClass::Row, StrategyClass::TwoD,
           StrategyClass::Sequence, StrategyClass::Head, StrategyClass::Hidden, StrategyClass::Replicated})
         entries << GraphLegend::Entry{color(strategy), name(strategy), false};
-    entries << GraphLegend::Entry{QColor(0x28, 0x35, 0x93), tr("AR/AG/RS/A2A: collectives at the node"), false};
+    entries << GraphLegend::Entry{QColor(0x28, 0x35, 0x93), tr("AR AG RS A2A: collectives"), false};
     return entries;
 }
 
@@ -151,7 +151,7 @@ QString PlanOverlay::html(const ViewNodeRef& ref) const
     CostBreakdown cost;
     for (const CoarseNodeId node : nodes)
         cost.add(candidate_->evaluation.perNode.at(node.index()));
-    QString text = QStringLiteral("<hr><b>%1</b><br>").arg(tr("Plan %1").arg(QString::fromStdString(candidate_->plan.name)).toHtmlEscaped());
+    QString text = QStringLiteral("<b>%1</b><br>").arg(tr("Plan %1").arg(QString::fromStdString(candidate_->plan.name)).toHtmlEscaped());
     if (nodes.size() == 1) {
         text += tr("Strategy: %1 (%2)")
                     .arg(name(classify(candidate_->plan.strategy(nodes.front()))), splitsText(nodes.front()))

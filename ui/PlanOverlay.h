@@ -45,7 +45,7 @@ public:
     [[nodiscard]] QList<QColor> colors(const ViewNodeRef& ref) const;
     // The collectives of a box (a folded block: one instance's); empty when none.
     [[nodiscard]] QString badge(const ViewNodeRef& ref) const;
-    // Rich text for the hover card: the plan's splits per mesh axis and the costs.
+    // Rich text for the top of the hover card: the plan's splits per mesh axis and the costs.
     [[nodiscard]] QString html(const ViewNodeRef& ref) const;
 
     [[nodiscard]] const PlanCandidate& candidate() const { return *candidate_; }

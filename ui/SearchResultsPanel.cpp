@@ -34,7 +34,8 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(SearchResultsModel::PlanColumn, QHeaderView::Stretch);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
     table_->setToolTip(tr("Click a plan to inspect it."));
 
     chart_ = new ParetoChartView(this);
@@ -45,7 +46,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     split->addWidget(chart_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    split->setSizes({640, 520});
+    split->setSizes({900, 600});
     split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);

@@ -44,6 +44,13 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     const QCommandLineOption expand(QStringLiteral("expand-block"),
                                     tr("Open the first repeated block in the folded view."));
     parser.addOption(expand);
+    const QCommandLineOption select(QStringLiteral("select"),
+                                    tr("Select the first box of the graph view whose name contains <text>."),
+                                    tr("text"));
+    parser.addOption(select);
+    const QCommandLineOption windowSize(QStringLiteral("window-size"), tr("Window size, e.g. 1600x1000."),
+                                        tr("size"));
+    parser.addOption(windowSize);
     parser.process(app);
 
     StartupOptions options;
@@ -82,6 +89,13 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
         fail(tr("Unknown panel '%1': use results or inspector.").arg(parser.value(show)));
     options.showInspector = parser.value(show) == QLatin1String("inspector");
     options.expandBlock = parser.isSet(expand);
+    options.select = parser.value(select);
+    if (parser.isSet(windowSize)) {
+        const QStringList parts = parser.value(windowSize).split(u'x');
+        options.windowSize = parts.size() == 2 ? QSize(parts[0].toInt(), parts[1].toInt()) : QSize();
+        if (options.windowSize.isEmpty())
+            fail(tr("Bad window size '%1': write it as 1600x1000.").arg(parser.value(windowSize)));
+    }
     return options;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QSize>
 #include <QString>
 
 #include "GraphViewKind.h"
@@ -10,7 +11,8 @@
 namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
-// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector]] [MODEL]` asks for.
+// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector] [--expand-block]]
+// [--select TEXT] [--window-size WxH] [MODEL]` asks for.
 struct StartupOptions {
     Q_DECLARE_TR_FUNCTIONS(StartupOptions)
 
@@ -25,6 +27,8 @@ public:
     int batch = 0;           // 0: the panel's default (the model's)
     int sequence = 0;
     bool showInspector = false;  // raise the plan inspector rather than the results
+    QString select;          // select the first box of the graph view whose name contains this
+    QSize windowSize;        // invalid: the saved or default size
     // Expand the first repeated block in the folded view (its coloured nodes show).
     bool expandBlock = false;
 

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QTimer>
 
 int main(int argc, char* argv[])
@@ -38,6 +39,11 @@ int main(int argc, char* argv[])
     const auto grab = [&](bool succeeded) {
         if (options.screenshotPath.isEmpty())
             return;
+        if (!options.select.isEmpty()) {
+            tapestry::GraphView* view = window.graphViews()->pane(options.view)->view();
+            if (view->highlightMatches(options.select) > 0)
+                view->showNextMatch();  // selects it: the details panel shows its card
+        }
         QTimer::singleShot(500, &window, [&, succeeded] {
             const bool saved = window.grab().save(options.screenshotPath);
             QApplication::exit(succeeded && saved ? 0 : 1);
@@ -74,7 +80,14 @@ int main(int argc, char* argv[])
         }
         grab(true);
     });
+    if (options.windowSize.isValid())
+        window.resize(options.windowSize);
     window.show();
+    if (options.windowSize.isValid()) {
+        // The results and inspector share the bottom: give them room for their charts.
+        if (auto* results = window.findChild<QDockWidget*>(QStringLiteral("resultsDock")))
+            window.resizeDocks({results}, {options.windowSize.height() / 2}, Qt::Vertical);
+    }
     window.openAtStartup(options.modelPath);
     return QApplication::exec();
 }

@@ -12,11 +12,13 @@ namespace tapestry {
 namespace {
 
 constexpr double kSecondsPerRegion = 4.0;
-constexpr double kStartSize = 120;
-constexpr double kMinSize = 20;
-constexpr double kMaxSize = 3000;
+// Region size in edge cells (the model's columns), which is what CBC's time depends on.
+constexpr double kStartSize = 20'000;
+constexpr double kMinSize = 2'000;
+constexpr double kMaxSize = 2'000'000;
 // Roots are the costliest of a few random nodes: regions go where the cost is.
 constexpr int kRootTournament = 4;
+constexpr std::size_t kMemoryPartners = 8;
 
 class RegionPicker {
 public:
@@ -39,10 +41,12 @@ public:
 
     [[nodiscard]] bool empty() const { return movable_.empty(); }
 
-    // A breadth-first ball of `size` movable nodes around a costly root; every other
-    // region starts from the nodes alive at the root's start time (memory partners).
-    std::vector<int> pick(const Assignment& x, std::size_t size)
+    // A breadth-first ball of movable nodes around a costly root, grown until its
+    // internal edges hold `cells` cells; every other region starts from some of the
+    // nodes alive at the root's start time (memory partners).
+    std::vector<int> pick(const Assignment& x, double cells)
     {
+        double used = 0;
         int root = randomMovable();
         for (int k = 1; k < kRootTournament; ++k) {
             const int other = randomMovable();
@@ -56,6 +60,11 @@ public:
                 return;
             seen_[static_cast<std::size_t>(node)] = epoch_;
             region.push_back(node);
+            for (const int e : incident_[static_cast<std::size_t>(node)]) {
+                const ProblemEdge& edge = problem_.edges[static_cast<std::size_t>(e)];
+                if (seen_[static_cast<std::size_t>(edge.u == node ? edge.v : edge.u)] == epoch_)
+                    used += static_cast<double>(edge.costs.size());
+            }
         };
         take(root);
         const ProblemNode& r = problem_.nodes[static_cast<std::size_t>(root)];
@@ -67,13 +76,13 @@ public:
                     alive.push_back(i);
             }
             std::shuffle(alive.begin(), alive.end(), random_);
-            for (std::size_t k = 0; k < alive.size() && region.size() < size / 4; ++k)
+            for (std::size_t k = 0; k < alive.size() && k < kMemoryPartners; ++k)
                 take(alive[k]);
         }
-        for (std::size_t head = 0; head < region.size() && region.size() < size; ++head) {
+        for (std::size_t head = 0; head < region.size() && used < cells; ++head) {
             std::vector<int> next = neighbours_[static_cast<std::size_t>(region[head])];
             std::shuffle(next.begin(), next.end(), random_);
-            for (std::size_t k = 0; k < next.size() && region.size() < size; ++k)
+            for (std::size_t k = 0; k < next.size() && used < cells; ++k)
                 take(next[k]);
         }
         return region;
@@ -121,7 +130,7 @@ bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignmen
         const double left = std::chrono::duration<double>(deadline - Clock::now()).count() - 0.5;
         if (left < 0.3)
             break;
-        const Subproblem sub(problem, assignment, picker.pick(assignment, static_cast<std::size_t>(size)));
+        const Subproblem sub(problem, assignment, picker.pick(assignment, size));
         const auto began = Clock::now();
         const double limit = std::min(kSecondsPerRegion, left);
         const IlpOutcome outcome = solveWithIlp(sub.problem(), limit, &sub.current());

@@ -11,7 +11,9 @@ namespace tapestry {
 
 namespace {
 
-constexpr std::int64_t kMovesPerIteration = 4000;
+// Moves per relaxed solve: a few per core node, enough to settle after a price change.
+constexpr std::int64_t kMovesPerNode = 3;
+constexpr std::int64_t kMinMovesPerIteration = 4000;
 
 std::vector<std::int64_t> usageProfile(const ShardingProblem& problem, const Assignment& x, std::int64_t horizon)
 {
@@ -69,7 +71,7 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         }
         const ProblemReducer core(priced);
         LocalSearch relaxed(core.reduced(), core.restrict(x), seed + iteration, false);
-        relaxed.run(kMovesPerIteration);
+        relaxed.run(std::max(kMinMovesPerIteration, kMovesPerNode * static_cast<std::int64_t>(core.reduced().nodes.size())));
         x = core.expand(relaxed.current());
         const std::vector<std::int64_t> usage = usageProfile(problem, x, horizon);
 

@@ -28,8 +28,8 @@ LocalSearch::LocalSearch(const ShardingProblem& problem, const Assignment& start
     : problem_(problem),
       nodeCount_(static_cast<int>(problem.nodes.size())),
       limited_(problem.usageLimit.has_value()),
-      limit_(problem.usageLimit.value_or(0)),
       enforce_(enforceLimit),
+      limit_(problem.usageLimit.value_or(0)),
       usageTree_(limited_ ? timeHorizon(problem) : 1),
       random_(seed)
 {

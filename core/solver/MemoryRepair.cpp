@@ -37,15 +37,36 @@ Assignment repairMemory(const ShardingProblem& problem, Assignment x)
         return cost;
     };
 
+    // Stabbing index: each interval is stored at the O(log T) segment-tree nodes that
+    // cover it, so the nodes alive at t are found along one root-to-leaf path.
+    std::size_t leaves = 1;
+    while (leaves < static_cast<std::size_t>(horizon))
+        leaves *= 2;
+    std::vector<std::vector<int>> cover(2 * leaves);
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+        const ProblemNode& node = problem.nodes[i];
+        if (!node.usesMemory() || node.strategyCount() < 2)
+            continue;
+        for (auto lo = static_cast<std::size_t>(node.lo) + leaves, hi = static_cast<std::size_t>(node.hi) + leaves; lo < hi;
+             lo /= 2, hi /= 2) {
+            if (lo & 1)
+                cover[lo++].push_back(static_cast<int>(i));
+            if (hi & 1)
+                cover[--hi].push_back(static_cast<int>(i));
+        }
+    }
+
     while (usage.max(0, horizon) > limit) {
         const std::int64_t t = usage.argMax(0, horizon);
         double bestRatio = std::numeric_limits<double>::infinity();
         std::size_t bestNode = 0;
         int bestStrategy = -1;
-        for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+        std::vector<int> alive;
+        for (std::size_t k = static_cast<std::size_t>(t) + leaves; k >= 1; k /= 2)
+            alive.insert(alive.end(), cover[k].begin(), cover[k].end());
+        for (const int live : alive) {
+            const auto i = static_cast<std::size_t>(live);
             const ProblemNode& node = problem.nodes[i];
-            if (!(node.lo <= t && t < node.hi))
-                continue;
             const std::int64_t now = node.usages[static_cast<std::size_t>(x[i])];
             const double base = localCost(i, x[i]);
             for (int s = 0; s < node.strategyCount(); ++s) {

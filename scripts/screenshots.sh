@@ -6,10 +6,16 @@
 #   screenshot-scope-llama3.png    Llama-3-8B original graph grouped by module scope
 #   screenshot-folded-resnet50.png ResNet-50 (TorchScript export) folded
 #   screenshot-folded-gpt3.png     GPT-3 175B (synthesized, shapes only) folded: "×96"
+#   screenshot-search-llama3.png   a plan search of Llama-3-8B on dgx-h100x2, mesh 2x8, batch 16,
+#                                  sequence 2048: the candidates and the expert plans as a list
+#                                  and as step time against peak memory per device
+#   screenshot-inspector-llama3.png the best plan of that search: the decoder layer coloured by
+#                                  strategy with its collectives, the per-node cost table and the
+#                                  time and memory breakdown charts
 #
 # The pictures come from the app itself: `tapestry --screenshot FILE [--view V] MODEL`
 # renders the window with QWidget::grab once the model has loaded and the chosen graph
-# view is drawn, then exits (non-zero if the model or the image failed), so no window
+# view is drawn (with --search: once the search has finished), then exits (non-zero if the model or the image failed), so no window
 # manager or screen-capture tool is involved. It runs under xvfb-run, in English, with a
 # scratch settings directory so that a saved window size or language of your own does
 # not leak into the images.
@@ -31,13 +37,13 @@ trap 'rm -rf "$scratch"' EXIT
 "$BUILD_DIR/app/tapestry-cli" synth --preset gpt3-175b -o "$scratch/gpt3-175b.onnx" >/dev/null
 mkdir -p docs
 
-# shot OUTPUT VIEW MODEL
+# shot OUTPUT VIEW MODEL [OPTION...]
 shot() {
   local settings
   settings=$(mktemp -d -p "$scratch")
   XDG_CONFIG_HOME="$settings" LANG=en_US.UTF-8 LC_ALL= LANGUAGE= \
     xvfb-run -a -s "-screen 0 1600x1000x24" \
-    "$BUILD_DIR/app/gui/tapestry" --screenshot "docs/$1" --view "$2" "$3"
+    "$BUILD_DIR/app/gui/tapestry" --screenshot "docs/$1" --view "$2" "${@:4}" "$3"
   echo "wrote docs/$1"
 }
 
@@ -47,3 +53,8 @@ shot screenshot-coarse-llama3.png coarse tests/data/llama3_8b_shape.dynamo.strip
 shot screenshot-scope-llama3.png scope tests/data/llama3_8b_shape.dynamo.stripped.onnx
 shot screenshot-folded-resnet50.png folded tests/data/resnet50.ts.stripped.onnx
 shot screenshot-folded-gpt3.png folded "$scratch/gpt3-175b.onnx"
+search=(--window-size 1600x1000 --search --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048)
+shot screenshot-search-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
+  "${search[@]}" --show results --expand-block
+shot screenshot-inspector-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
+  "${search[@]}" --show inspector --expand-block --select q_proj

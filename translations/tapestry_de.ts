@@ -213,6 +213,85 @@
     </message>
 </context>
 <context>
+    <name>PlanOverlay</name>
+    <message>
+        <source>Replicated</source>
+        <translation>Repliziert</translation>
+    </message>
+    <message>
+        <source>Data parallel</source>
+        <translation>Datenparallel</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>2D</source>
+        <translation>2D</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>Sequenz</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>Hidden</source>
+        <translation>Hidden-Dimension</translation>
+    </message>
+    <message>
+        <source>AR AG RS A2A: collectives</source>
+        <translation>AR AG RS A2A: Kollektive</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>All-Reduce</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>All-Gather</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>Reduce-Scatter</translation>
+    </message>
+    <message>
+        <source>all-to-all</source>
+        <translation>All-to-All</translation>
+    </message>
+    <message>
+        <source>Plan %1</source>
+        <translation>Plan %1</translation>
+    </message>
+    <message>
+        <source>Strategy: %1 (%2)</source>
+        <translation>Strategie: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Per instance (one of the repeated blocks):</source>
+        <translation>Pro Instanz (einer der wiederholten Blöcke):</translation>
+    </message>
+    <message>
+        <source>Compute: %L1 ms</source>
+        <translation>Rechnen: %L1 ms</translation>
+    </message>
+    <message>
+        <source>Communication, %1: %L2 ms</source>
+        <translation>Kommunikation, %1: %L2 ms</translation>
+    </message>
+    <message>
+        <source>Memory: %L1 GB</source>
+        <translation>Speicher: %L1 GB</translation>
+    </message>
+</context>
+<context>
     <name>QuantityFormat</name>
     <message>
         <source>%1 K</source>
@@ -289,12 +368,345 @@
         <source>Unknown view &apos;%1&apos;: use scope, coarse or folded.</source>
         <translation>Unbekannte Ansicht „%1“: scope, coarse oder folded verwenden.</translation>
     </message>
+    <message>
+        <source>Search plans once the model is folded; with --screenshot, wait for the search and open its best plan.</source>
+        <translation>Sucht Pläne, sobald das Modell gefaltet ist; mit --screenshot wird auf die Suche gewartet und ihr bester Plan geöffnet.</translation>
+    </message>
+    <message>
+        <source>Cluster preset for the search.</source>
+        <translation>Cluster-Vorlage für die Suche.</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Device mesh for the search, e.g. 2x8.</source>
+        <translation>Geräte-Mesh für die Suche, z. B. 2x8.</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>Global batch in sequences.</source>
+        <translation>Globaler Batch in Sequenzen.</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Sequence length in tokens.</source>
+        <translation>Sequenzlänge in Tokens.</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default) or inspector.</source>
+        <translation>Bereich, der nach einer Suche vorne liegt: results (Vorgabe) oder inspector.</translation>
+    </message>
+    <message>
+        <source>panel</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>Open the first repeated block in the folded view.</source>
+        <translation>Öffnet den ersten wiederholten Block in der gefalteten Ansicht.</translation>
+    </message>
+    <message>
+        <source>Select the first box of the graph view whose name contains &lt;text&gt;.</source>
+        <translation>Wählt das erste Kästchen der Graphansicht, dessen Name &lt;text&gt; enthält.</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>text</translation>
+    </message>
+    <message>
+        <source>Window size, e.g. 1600x1000.</source>
+        <translation>Fenstergröße, z. B. 1600x1000.</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Bad mesh &apos;%1&apos;: write it as 2x8.</source>
+        <translation>Ungültiges Mesh „%1“: bitte als 2x8 schreiben.</translation>
+    </message>
+    <message>
+        <source>--%1 needs a positive whole number.</source>
+        <translation>--%1 braucht eine positive ganze Zahl.</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results or inspector.</source>
+        <translation>Unbekannter Bereich „%1“: results oder inspector verwenden.</translation>
+    </message>
+    <message>
+        <source>Bad window size &apos;%1&apos;: write it as 1600x1000.</source>
+        <translation>Ungültige Fenstergröße „%1“: bitte als 1600x1000 schreiben.</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
     <message>
         <source>System default</source>
         <translation>Systemstandard</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::BreakdownCharts</name>
+    <message>
+        <source>Whole step</source>
+        <translation>Ganzer Schritt</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>Outside blocks</source>
+        <translation>Außerhalb der Blöcke</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>Rechnen</translation>
+    </message>
+    <message>
+        <source>Time per device and step (ms)</source>
+        <translation>Zeit pro Gerät und Schritt (ms)</translation>
+    </message>
+    <message>
+        <source>Step time %L1 ms: compute %L2 ms, communication %L3 ms</source>
+        <translation>Schrittzeit %L1 ms: Rechnen %L2 ms, Kommunikation %L3 ms</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>Gradienten</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>Optimiererzustände</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>Aktivierungen</translation>
+    </message>
+    <message>
+        <source>Largest transient buffer</source>
+        <translation>Größter temporärer Puffer</translation>
+    </message>
+    <message>
+        <source>Per device</source>
+        <translation>Pro Gerät</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>Speicher (GB)</translation>
+    </message>
+    <message>
+        <source>HBM %L1 GB</source>
+        <translation>HBM %L1 GB</translation>
+    </message>
+    <message>
+        <source>Peak memory %L1 GB of %L2 GB per device</source>
+        <translation>Spitzenspeicher %L1 GB von %L2 GB pro Gerät</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ClusterPanel</name>
+    <message>
+        <source> TFLOP/s</source>
+        <translation> TFLOP/s</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>Dense peak of one GPU in the training dtype</source>
+        <translation>Dichte Spitzenleistung einer GPU im Trainingsdatentyp</translation>
+    </message>
+    <message>
+        <source>Achievable bus bandwidth per GPU and direction inside a node</source>
+        <translation>Erreichbare Busbandbreite pro GPU und Richtung innerhalb eines Knotens</translation>
+    </message>
+    <message>
+        <source>Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)</source>
+        <translation>Erreichbare Bandbreite pro GPU und Richtung zwischen Knoten (eine NIC pro GPU)</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>Cluster</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>Vorlage:</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>Knoten:</translation>
+    </message>
+    <message>
+        <source>GPUs per node:</source>
+        <translation>GPUs pro Knoten:</translation>
+    </message>
+    <message>
+        <source>Peak:</source>
+        <translation>Spitze:</translation>
+    </message>
+    <message>
+        <source>HBM:</source>
+        <translation>HBM:</translation>
+    </message>
+    <message>
+        <source>Intra-node:</source>
+        <translation>Im Knoten:</translation>
+    </message>
+    <message>
+        <source>Inter-node:</source>
+        <translation>Zwischen Knoten:</translation>
+    </message>
+    <message>
+        <source>Devices are numbered row-major over the mesh; the last axis is the fastest and stays inside a node first.</source>
+        <translation>Geräte werden zeilenweise über das Mesh nummeriert; die letzte Achse läuft am schnellsten und bleibt zuerst innerhalb eines Knotens.</translation>
+    </message>
+    <message>
+        <source>from the model</source>
+        <translation>aus dem Modell</translation>
+    </message>
+    <message>
+        <source> sequences</source>
+        <translation> Sequenzen</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> Tokens</translation>
+    </message>
+    <message>
+        <source>bf16 (mixed precision)</source>
+        <translation>bf16 (gemischte Genauigkeit)</translation>
+    </message>
+    <message>
+        <source>Adam (fp32 master, m, v)</source>
+        <translation>Adam (fp32-Master, m, v)</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD mit Momentum</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (shard optimizer states)</source>
+        <translation>ZeRO-1 (Optimiererzustände verteilen)</translation>
+    </message>
+    <message>
+        <source>Divide the optimizer states over the data parallel axes</source>
+        <translation>Teilt die Optimiererzustände über die datenparallelen Achsen auf</translation>
+    </message>
+    <message>
+        <source>Per device; the GPU&apos;s HBM unless you lower it</source>
+        <translation>Pro Gerät; der HBM der GPU, sofern Sie ihn nicht senken</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Time limit of each integer program the search solves</source>
+        <translation>Zeitlimit für jedes ganzzahlige Programm, das die Suche löst</translation>
+    </message>
+    <message>
+        <source>Mesh and workload</source>
+        <translation>Mesh und Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Mesh:</source>
+        <translation>Mesh:</translation>
+    </message>
+    <message>
+        <source>Global batch:</source>
+        <translation>Globaler Batch:</translation>
+    </message>
+    <message>
+        <source>Sequence:</source>
+        <translation>Sequenz:</translation>
+    </message>
+    <message>
+        <source>Data type:</source>
+        <translation>Datentyp:</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>Optimierer:</translation>
+    </message>
+    <message>
+        <source>Memory limit:</source>
+        <translation>Speicherlimit:</translation>
+    </message>
+    <message>
+        <source>Solver time limit:</source>
+        <translation>Zeitlimit des Lösers:</translation>
+    </message>
+    <message>
+        <source>intra-node</source>
+        <translation>im Knoten</translation>
+    </message>
+    <message>
+        <source>inter-node</source>
+        <translation>zwischen Knoten</translation>
+    </message>
+    <message>
+        <source>The links the measured run used</source>
+        <translation>Die Verbindungen, über die die Messung lief</translation>
+    </message>
+    <message>
+        <source>Import nccl-tests Log…</source>
+        <translation>nccl-tests-Protokoll importieren …</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>Kalibrierung</translation>
+    </message>
+    <message>
+        <source>auto (try every shape)</source>
+        <translation>automatisch (jede Form versuchen)</translation>
+    </message>
+    <message>
+        <source>Import nccl-tests Log</source>
+        <translation>nccl-tests-Protokoll importieren</translation>
+    </message>
+    <message>
+        <source>nccl-tests logs (*.log *.txt);;All files (*)</source>
+        <translation>nccl-tests-Protokolle (*.log *.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>%1 does not name its collective: expected all_reduce_perf, all_gather_perf, reduce_scatter_perf or alltoall_perf in the file name.</source>
+        <translation>%1 nennt sein Kollektiv nicht: im Dateinamen wird all_reduce_perf, all_gather_perf, reduce_scatter_perf oder alltoall_perf erwartet.</translation>
+    </message>
+    <message>
+        <source>Could not import %1: %2 %3</source>
+        <translation>%1 konnte nicht importiert werden: %2 %3</translation>
+    </message>
+    <message>
+        <source>preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2: %Ln point(s) up to %L3 GB/s (%4)</source>
+        <translation>
+            <numerusform>%1, %2: %Ln Punkt bis %L3 GB/s (%4)</numerusform>
+            <numerusform>%1, %2: %Ln Punkte bis %L3 GB/s (%4)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No measured curves: collectives use the alpha-beta formulas.</source>
+        <translation>Keine Messkurven: Kollektive verwenden die Alpha-Beta-Formeln.</translation>
     </message>
 </context>
 <context>
@@ -543,6 +955,70 @@
         <source>&lt;h3&gt;Tapestry %1&lt;/h3&gt;&lt;p&gt;A plan explorer for tensor- and data-parallel training of large neural networks.&lt;/p&gt;&lt;p&gt;Open an ONNX model to see its size, its inputs and outputs, the op types it is made of and its module hierarchy.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Tapestry %1&lt;/h3&gt;&lt;p&gt;Ein Planungswerkzeug für tensor- und datenparalleles Training großer neuronaler Netze.&lt;/p&gt;&lt;p&gt;Öffnen Sie ein ONNX-Modell, um seine Größe, seine Ein- und Ausgaben, die Op-Typen, aus denen es besteht, und seine Modulhierarchie zu sehen.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>&amp;Suche</translation>
+    </message>
+    <message>
+        <source>&amp;Start Search</source>
+        <translation>Suche &amp;starten</translation>
+    </message>
+    <message>
+        <source>Search plans for the model on the cluster, mesh and workload of the panel (F5)</source>
+        <translation>Sucht Pläne für das Modell auf Cluster, Mesh und Arbeitslast des Bereichs (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Search</source>
+        <translation>Suche &amp;abbrechen</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>Cluster and Workload</source>
+        <translation>Cluster und Arbeitslast</translation>
+    </message>
+    <message>
+        <source>Search Results</source>
+        <translation>Suchergebnisse</translation>
+    </message>
+    <message>
+        <source>Plan Inspector</source>
+        <translation>Plan-Inspektor</translation>
+    </message>
+    <message>
+        <source>The model is still being folded; start the search in a moment.</source>
+        <translation>Das Modell wird noch gefaltet; starten Sie die Suche gleich.</translation>
+    </message>
+    <message>
+        <source>Open a model first.</source>
+        <translation>Öffnen Sie zuerst ein Modell.</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>Suche läuft …</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+    <message>
+        <source>Search: %1</source>
+        <translation>Suche: %1</translation>
+    </message>
+    <message>
+        <source>The search failed: %1 %2</source>
+        <translation>Die Suche ist fehlgeschlagen: %1 %2</translation>
+    </message>
+    <message>
+        <source>The search failed: %1</source>
+        <translation>Die Suche ist fehlgeschlagen: %1</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -655,6 +1131,37 @@
     </message>
 </context>
 <context>
+    <name>tapestry::NodeCostModel</name>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Split (%1)</source>
+        <translation>Aufteilung (%1)</translation>
+    </message>
+    <message>
+        <source>Compute (ms)</source>
+        <translation>Rechnen (ms)</translation>
+    </message>
+    <message>
+        <source>Comm. (ms)</source>
+        <translation>Komm. (ms)</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>Kollektive</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>Speicher (GB)</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::OpHistogramModel</name>
     <message>
         <source>%1 %</source>
@@ -671,6 +1178,106 @@
     <message>
         <source>Share</source>
         <translation>Anteil</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ParetoChartView</name>
+    <message>
+        <source>Peak memory per device (GB)</source>
+        <translation>Spitzenspeicher pro Gerät (GB)</translation>
+    </message>
+    <message>
+        <source>Step time (ms)</source>
+        <translation>Schrittzeit (ms)</translation>
+    </message>
+    <message>
+        <source>Memory limit (%L1 GB)</source>
+        <translation>Speicherlimit (%L1 GB)</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanInspector</name>
+    <message>
+        <source>Open a plan from the search results to inspect it.</source>
+        <translation>Öffnen Sie einen Plan aus den Suchergebnissen, um ihn zu untersuchen.</translation>
+    </message>
+    <message>
+        <source>Show the nodes of one repeated block (all its instances)</source>
+        <translation>Zeigt die Knoten eines wiederholten Blocks (alle Instanzen)</translation>
+    </message>
+    <message>
+        <source>Filter nodes by name…</source>
+        <translation>Knoten nach Namen filtern …</translation>
+    </message>
+    <message>
+        <source>Block:</source>
+        <translation>Block:</translation>
+    </message>
+    <message>
+        <source>All nodes</source>
+        <translation>Alle Knoten</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>Outside repeated blocks</source>
+        <translation>Außerhalb wiederholter Blöcke</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3: step %L4 ms, peak memory %L5 GB per device</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf %3: Schritt %L4 ms, Spitzenspeicher %L5 GB pro Gerät</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms, memory %L3 GB</source>
+        <translation>
+            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms, Speicher %L3 GB</numerusform>
+            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms, Speicher %L3 GB</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanSearchJob</name>
+    <message>
+        <source>Grouping decisions</source>
+        <translation>Entscheidungen werden gruppiert</translation>
+    </message>
+    <message>
+        <source>Searching</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>Looking for the smallest peak memory</source>
+        <translation>Suche nach dem kleinsten Spitzenspeicher</translation>
+    </message>
+    <message>
+        <source>Finding alternatives that use less memory</source>
+        <translation>Suche nach Alternativen mit weniger Speicher</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Fertig</translation>
+    </message>
+    <message>
+        <source>Pricing the expert plans</source>
+        <translation>Expertenpläne werden bewertet</translation>
+    </message>
+    <message>
+        <source>Search cancelled after %L1 s; the best plans found so far are kept.</source>
+        <translation>Suche nach %L1 s abgebrochen; die bisher besten Pläne bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>No searched plan fits in the memory limit (%1).</source>
+        <translation>Kein gesuchter Plan passt in das Speicherlimit (%1).</translation>
+    </message>
+    <message>
+        <source>Search finished in %L1 s.</source>
+        <translation>Suche in %L1 s abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>The search stopped with an unexpected error.</source>
+        <translation>Die Suche wurde durch einen unerwarteten Fehler beendet.</translation>
     </message>
 </context>
 <context>
@@ -706,6 +1313,96 @@
     <message>
         <source>Ops in this scope itself, not in a child scope</source>
         <translation>Ops direkt in diesem Bereich, nicht in einem Unterbereich</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::SearchResultsModel</name>
+    <message>
+        <source>Data parallel</source>
+        <translation>Datenparallel</translation>
+    </message>
+    <message>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <source>Megatron-LM + sequence parallel</source>
+        <translation>Megatron-LM + Sequenzparallelität</translation>
+    </message>
+    <message>
+        <source>Searched: fastest</source>
+        <translation>Gesucht: schnellster</translation>
+    </message>
+    <message>
+        <source>Searched: less memory</source>
+        <translation>Gesucht: weniger Speicher</translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation>Bisher bester</translation>
+    </message>
+    <message>
+        <source>Expert reference</source>
+        <translation>Expertenreferenz</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>%1 GB of %2 GB per device</source>
+        <translation>%1 GB von %2 GB pro Gerät</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>Plan</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation>Mesh</translation>
+    </message>
+    <message>
+        <source>Step (ms)</source>
+        <translation>Schritt (ms)</translation>
+    </message>
+    <message>
+        <source>Compute (ms)</source>
+        <translation>Rechnen (ms)</translation>
+    </message>
+    <message>
+        <source>Comm. (ms)</source>
+        <translation>Komm. (ms)</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>Speicher (GB)</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>Passt</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::SearchResultsPanel</name>
+    <message>
+        <source>Press Start Search (F5) to search plans for the model on screen.</source>
+        <translation>Drücken Sie „Suche starten“ (F5), um Pläne für das angezeigte Modell zu suchen.</translation>
+    </message>
+    <message>
+        <source>Click a plan to inspect it.</source>
+        <translation>Klicken Sie auf einen Plan, um ihn zu untersuchen.</translation>
+    </message>
+    <message>
+        <source>Click a point to inspect its plan.</source>
+        <translation>Klicken Sie auf einen Punkt, um seinen Plan zu untersuchen.</translation>
     </message>
 </context>
 </TS>

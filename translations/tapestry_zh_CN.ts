@@ -213,6 +213,85 @@
     </message>
 </context>
 <context>
+    <name>PlanOverlay</name>
+    <message>
+        <source>Replicated</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列切分</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行切分</translation>
+    </message>
+    <message>
+        <source>2D</source>
+        <translation>二维</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Hidden</source>
+        <translation>隐藏维</translation>
+    </message>
+    <message>
+        <source>AR AG RS A2A: collectives</source>
+        <translation>AR AG RS A2A：集合通信</translation>
+    </message>
+    <message>
+        <source>all-reduce</source>
+        <translation>全归约</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>全收集</translation>
+    </message>
+    <message>
+        <source>reduce-scatter</source>
+        <translation>归约散射</translation>
+    </message>
+    <message>
+        <source>all-to-all</source>
+        <translation>全交换</translation>
+    </message>
+    <message>
+        <source>Plan %1</source>
+        <translation>方案 %1</translation>
+    </message>
+    <message>
+        <source>Strategy: %1 (%2)</source>
+        <translation>策略：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Per instance (one of the repeated blocks):</source>
+        <translation>每个实例（重复块之一）：</translation>
+    </message>
+    <message>
+        <source>Compute: %L1 ms</source>
+        <translation>计算：%L1 ms</translation>
+    </message>
+    <message>
+        <source>Communication, %1: %L2 ms</source>
+        <translation>通信，%1：%L2 ms</translation>
+    </message>
+    <message>
+        <source>Memory: %L1 GB</source>
+        <translation>内存：%L1 GB</translation>
+    </message>
+</context>
+<context>
     <name>QuantityFormat</name>
     <message>
         <source>%1 K</source>
@@ -289,12 +368,344 @@
         <source>Unknown view &apos;%1&apos;: use scope, coarse or folded.</source>
         <translation>未知视图“%1”：请使用 scope、coarse 或 folded。</translation>
     </message>
+    <message>
+        <source>Search plans once the model is folded; with --screenshot, wait for the search and open its best plan.</source>
+        <translation>模型折叠后搜索方案；与 --screenshot 一起使用时，等待搜索结束并打开最佳方案。</translation>
+    </message>
+    <message>
+        <source>Cluster preset for the search.</source>
+        <translation>搜索所用的集群预设。</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Device mesh for the search, e.g. 2x8.</source>
+        <translation>搜索所用的设备网格，例如 2x8。</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Global batch in sequences.</source>
+        <translation>全局批大小（序列数）。</translation>
+    </message>
+    <message>
+        <source>n</source>
+        <translation>n</translation>
+    </message>
+    <message>
+        <source>Sequence length in tokens.</source>
+        <translation>序列长度（词元数）。</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default) or inspector.</source>
+        <translation>搜索后置前的面板：results（默认）或 inspector。</translation>
+    </message>
+    <message>
+        <source>panel</source>
+        <translation>面板</translation>
+    </message>
+    <message>
+        <source>Open the first repeated block in the folded view.</source>
+        <translation>在折叠视图中展开第一个重复块。</translation>
+    </message>
+    <message>
+        <source>Select the first box of the graph view whose name contains &lt;text&gt;.</source>
+        <translation>选中图视图中名称包含 &lt;text&gt; 的第一个方框。</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Window size, e.g. 1600x1000.</source>
+        <translation>窗口大小，例如 1600x1000。</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Bad mesh &apos;%1&apos;: write it as 2x8.</source>
+        <translation>网格“%1”无效：请写成 2x8。</translation>
+    </message>
+    <message>
+        <source>--%1 needs a positive whole number.</source>
+        <translation>--%1 需要一个正整数。</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results or inspector.</source>
+        <translation>未知面板“%1”：请使用 results 或 inspector。</translation>
+    </message>
+    <message>
+        <source>Bad window size &apos;%1&apos;: write it as 1600x1000.</source>
+        <translation>窗口大小“%1”无效：请写成 1600x1000。</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
     <message>
         <source>System default</source>
         <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::BreakdownCharts</name>
+    <message>
+        <source>Whole step</source>
+        <translation>整个步骤</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>Outside blocks</source>
+        <translation>块之外</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Time per device and step (ms)</source>
+        <translation>每设备每步时间（ms）</translation>
+    </message>
+    <message>
+        <source>Step time %L1 ms: compute %L2 ms, communication %L3 ms</source>
+        <translation>步骤时间 %L1 ms：计算 %L2 ms，通信 %L3 ms</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Largest transient buffer</source>
+        <translation>最大临时缓冲区</translation>
+    </message>
+    <message>
+        <source>Per device</source>
+        <translation>每设备</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>内存（GB）</translation>
+    </message>
+    <message>
+        <source>HBM %L1 GB</source>
+        <translation>HBM %L1 GB</translation>
+    </message>
+    <message>
+        <source>Peak memory %L1 GB of %L2 GB per device</source>
+        <translation>每设备峰值内存 %L1 GB / %L2 GB</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ClusterPanel</name>
+    <message>
+        <source> TFLOP/s</source>
+        <translation> TFLOP/s</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>Dense peak of one GPU in the training dtype</source>
+        <translation>单个 GPU 在训练数据类型下的稠密峰值算力</translation>
+    </message>
+    <message>
+        <source>Achievable bus bandwidth per GPU and direction inside a node</source>
+        <translation>节点内每个 GPU 每个方向可达到的总线带宽</translation>
+    </message>
+    <message>
+        <source>Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)</source>
+        <translation>节点间每个 GPU 每个方向可达到的带宽（每个 GPU 一块网卡）</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>节点数：</translation>
+    </message>
+    <message>
+        <source>GPUs per node:</source>
+        <translation>每节点 GPU 数：</translation>
+    </message>
+    <message>
+        <source>Peak:</source>
+        <translation>峰值：</translation>
+    </message>
+    <message>
+        <source>HBM:</source>
+        <translation>HBM：</translation>
+    </message>
+    <message>
+        <source>Intra-node:</source>
+        <translation>节点内：</translation>
+    </message>
+    <message>
+        <source>Inter-node:</source>
+        <translation>节点间：</translation>
+    </message>
+    <message>
+        <source>Devices are numbered row-major over the mesh; the last axis is the fastest and stays inside a node first.</source>
+        <translation>设备在网格上按行优先编号；最后一个轴变化最快，并优先留在同一节点内。</translation>
+    </message>
+    <message>
+        <source>from the model</source>
+        <translation>取自模型</translation>
+    </message>
+    <message>
+        <source> sequences</source>
+        <translation> 个序列</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>bf16 (mixed precision)</source>
+        <translation>bf16（混合精度）</translation>
+    </message>
+    <message>
+        <source>Adam (fp32 master, m, v)</source>
+        <translation>Adam（fp32 主权重、m、v）</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>带动量的 SGD</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (shard optimizer states)</source>
+        <translation>ZeRO-1（切分优化器状态）</translation>
+    </message>
+    <message>
+        <source>Divide the optimizer states over the data parallel axes</source>
+        <translation>将优化器状态分摊到数据并行轴上</translation>
+    </message>
+    <message>
+        <source>Per device; the GPU&apos;s HBM unless you lower it</source>
+        <translation>每设备；默认等于 GPU 的 HBM，可调低</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Time limit of each integer program the search solves</source>
+        <translation>搜索中每个整数规划的求解时间上限</translation>
+    </message>
+    <message>
+        <source>Mesh and workload</source>
+        <translation>网格与负载</translation>
+    </message>
+    <message>
+        <source>Mesh:</source>
+        <translation>网格：</translation>
+    </message>
+    <message>
+        <source>Global batch:</source>
+        <translation>全局批大小：</translation>
+    </message>
+    <message>
+        <source>Sequence:</source>
+        <translation>序列长度：</translation>
+    </message>
+    <message>
+        <source>Data type:</source>
+        <translation>数据类型：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>Memory limit:</source>
+        <translation>内存上限：</translation>
+    </message>
+    <message>
+        <source>Solver time limit:</source>
+        <translation>求解时间上限：</translation>
+    </message>
+    <message>
+        <source>intra-node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>inter-node</source>
+        <translation>节点间</translation>
+    </message>
+    <message>
+        <source>The links the measured run used</source>
+        <translation>测量时所用的链路</translation>
+    </message>
+    <message>
+        <source>Import nccl-tests Log…</source>
+        <translation>导入 nccl-tests 日志…</translation>
+    </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>auto (try every shape)</source>
+        <translation>自动（尝试所有形状）</translation>
+    </message>
+    <message>
+        <source>Import nccl-tests Log</source>
+        <translation>导入 nccl-tests 日志</translation>
+    </message>
+    <message>
+        <source>nccl-tests logs (*.log *.txt);;All files (*)</source>
+        <translation>nccl-tests 日志 (*.log *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 does not name its collective: expected all_reduce_perf, all_gather_perf, reduce_scatter_perf or alltoall_perf in the file name.</source>
+        <translation>%1 的文件名未说明集合通信类型：文件名中应包含 all_reduce_perf、all_gather_perf、reduce_scatter_perf 或 alltoall_perf。</translation>
+    </message>
+    <message>
+        <source>Could not import %1: %2 %3</source>
+        <translation>无法导入 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>preset</source>
+        <translation>预设</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %2: %Ln point(s) up to %L3 GB/s (%4)</source>
+        <translation>
+            <numerusform>%1，%2：%Ln 个点，最高 %L3 GB/s（%4）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No measured curves: collectives use the alpha-beta formulas.</source>
+        <translation>没有实测曲线：集合通信使用 alpha-beta 公式。</translation>
     </message>
 </context>
 <context>
@@ -543,6 +954,70 @@
         <source>&lt;h3&gt;Tapestry %1&lt;/h3&gt;&lt;p&gt;A plan explorer for tensor- and data-parallel training of large neural networks.&lt;/p&gt;&lt;p&gt;Open an ONNX model to see its size, its inputs and outputs, the op types it is made of and its module hierarchy.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Tapestry %1&lt;/h3&gt;&lt;p&gt;用于大型神经网络张量并行与数据并行训练的方案浏览器。&lt;/p&gt;&lt;p&gt;打开一个 ONNX 模型，即可查看其规模、输入与输出、组成它的算子类型以及模块层次结构。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Start Search</source>
+        <translation>开始搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Search plans for the model on the cluster, mesh and workload of the panel (F5)</source>
+        <translation>按面板中的集群、网格和负载为模型搜索方案（F5）</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Search</source>
+        <translation>取消搜索(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Cluster and Workload</source>
+        <translation>集群与负载</translation>
+    </message>
+    <message>
+        <source>Search Results</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <source>Plan Inspector</source>
+        <translation>方案检查器</translation>
+    </message>
+    <message>
+        <source>The model is still being folded; start the search in a moment.</source>
+        <translation>模型仍在折叠中，请稍后再开始搜索。</translation>
+    </message>
+    <message>
+        <source>Open a model first.</source>
+        <translation>请先打开一个模型。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>Starting</source>
+        <translation>正在开始</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Search: %1</source>
+        <translation>搜索：%1</translation>
+    </message>
+    <message>
+        <source>The search failed: %1 %2</source>
+        <translation>搜索失败：%1 %2</translation>
+    </message>
+    <message>
+        <source>The search failed: %1</source>
+        <translation>搜索失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -655,6 +1130,37 @@
     </message>
 </context>
 <context>
+    <name>tapestry::NodeCostModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Split (%1)</source>
+        <translation>切分（%1）</translation>
+    </message>
+    <message>
+        <source>Compute (ms)</source>
+        <translation>计算（ms）</translation>
+    </message>
+    <message>
+        <source>Comm. (ms)</source>
+        <translation>通信（ms）</translation>
+    </message>
+    <message>
+        <source>Collectives</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>内存（GB）</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::OpHistogramModel</name>
     <message>
         <source>%1 %</source>
@@ -671,6 +1177,105 @@
     <message>
         <source>Share</source>
         <translation>占比</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ParetoChartView</name>
+    <message>
+        <source>Peak memory per device (GB)</source>
+        <translation>每设备峰值内存（GB）</translation>
+    </message>
+    <message>
+        <source>Step time (ms)</source>
+        <translation>步骤时间（ms）</translation>
+    </message>
+    <message>
+        <source>Memory limit (%L1 GB)</source>
+        <translation>内存上限（%L1 GB）</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanInspector</name>
+    <message>
+        <source>Open a plan from the search results to inspect it.</source>
+        <translation>从搜索结果中打开一个方案以查看详情。</translation>
+    </message>
+    <message>
+        <source>Show the nodes of one repeated block (all its instances)</source>
+        <translation>显示某个重复块的节点（包括其所有实例）</translation>
+    </message>
+    <message>
+        <source>Filter nodes by name…</source>
+        <translation>按名称筛选节点…</translation>
+    </message>
+    <message>
+        <source>Block:</source>
+        <translation>块：</translation>
+    </message>
+    <message>
+        <source>All nodes</source>
+        <translation>所有节点</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>Outside repeated blocks</source>
+        <translation>重复块之外</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3: step %L4 ms, peak memory %L5 GB per device</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）在 %3 上：每步 %L4 ms，每设备峰值内存 %L5 GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms, memory %L3 GB</source>
+        <translation>
+            <numerusform>显示 %Ln 个节点：计算 %L1 ms，通信 %L2 ms，内存 %L3 GB</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanSearchJob</name>
+    <message>
+        <source>Grouping decisions</source>
+        <translation>正在分组决策</translation>
+    </message>
+    <message>
+        <source>Searching</source>
+        <translation>正在搜索</translation>
+    </message>
+    <message>
+        <source>Looking for the smallest peak memory</source>
+        <translation>正在寻找最小峰值内存</translation>
+    </message>
+    <message>
+        <source>Finding alternatives that use less memory</source>
+        <translation>正在寻找内存更少的备选方案</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Pricing the expert plans</source>
+        <translation>正在评估专家方案</translation>
+    </message>
+    <message>
+        <source>Search cancelled after %L1 s; the best plans found so far are kept.</source>
+        <translation>搜索在 %L1 秒后取消；保留目前找到的最佳方案。</translation>
+    </message>
+    <message>
+        <source>No searched plan fits in the memory limit (%1).</source>
+        <translation>没有搜索到的方案能放入内存上限（%1）。</translation>
+    </message>
+    <message>
+        <source>Search finished in %L1 s.</source>
+        <translation>搜索用时 %L1 秒完成。</translation>
+    </message>
+    <message>
+        <source>The search stopped with an unexpected error.</source>
+        <translation>搜索因意外错误而停止。</translation>
     </message>
 </context>
 <context>
@@ -706,6 +1311,96 @@
     <message>
         <source>Ops in this scope itself, not in a child scope</source>
         <translation>直接位于此作用域、不在子作用域中的算子</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::SearchResultsModel</name>
+    <message>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <source>Megatron-LM + sequence parallel</source>
+        <translation>Megatron-LM + 序列并行</translation>
+    </message>
+    <message>
+        <source>Searched: fastest</source>
+        <translation>搜索所得：最快</translation>
+    </message>
+    <message>
+        <source>Searched: less memory</source>
+        <translation>搜索所得：内存更少</translation>
+    </message>
+    <message>
+        <source>Best so far</source>
+        <translation>目前最佳</translation>
+    </message>
+    <message>
+        <source>Expert reference</source>
+        <translation>专家参考</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 GB of %2 GB per device</source>
+        <translation>每设备 %1 GB / %2 GB</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Step (ms)</source>
+        <translation>步骤（ms）</translation>
+    </message>
+    <message>
+        <source>Compute (ms)</source>
+        <translation>计算（ms）</translation>
+    </message>
+    <message>
+        <source>Comm. (ms)</source>
+        <translation>通信（ms）</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>内存（GB）</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>可容纳</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::SearchResultsPanel</name>
+    <message>
+        <source>Press Start Search (F5) to search plans for the model on screen.</source>
+        <translation>按“开始搜索”（F5）为当前模型搜索方案。</translation>
+    </message>
+    <message>
+        <source>Click a plan to inspect it.</source>
+        <translation>点击方案以查看详情。</translation>
+    </message>
+    <message>
+        <source>Click a point to inspect its plan.</source>
+        <translation>点击数据点以查看其方案。</translation>
     </message>
 </context>
 </TS>

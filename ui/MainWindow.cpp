@@ -252,8 +252,9 @@ void MainWindow::createDocks()
     inspectorDock_->setWidget(inspector_);
     addDockWidget(Qt::BottomDockWidgetArea, inspectorDock_);
     tabifyDockWidget(resultsDock_, inspectorDock_);
-    resultsDock_->raise();
-    resizeDocks({resultsDock_}, {330}, Qt::Vertical);
+    // Empty until the first search: they appear when one starts (or from the View menu).
+    resultsDock_->hide();
+    inspectorDock_->hide();
 
     connect(resultsPanel_, &SearchResultsPanel::candidateOpened, this, &MainWindow::openCandidate);
 }
@@ -278,6 +279,8 @@ void MainWindow::startSearch()
         return;
     }
     searchedModel_ = folded;
+    inspectorDock_->show();
+    resultsDock_->show();
     resultsPanel_->setResults(nullptr);
     resultsPanel_->setMessage(tr("Searching…"));
     searchJob_->start(folded, clusterPanel_->setup());

@@ -134,7 +134,7 @@ QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation
     case MeshColumn: return tr("Mesh");
     case StepColumn: return tr("Step (ms)");
     case ComputeColumn: return tr("Compute (ms)");
-    case CommunicationColumn: return tr("Communication (ms)");
+    case CommunicationColumn: return tr("Comm. (ms)");
     case MemoryColumn: return tr("Memory (GB)");
     case FitsColumn: return tr("Fits");
     }

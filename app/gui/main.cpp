@@ -68,6 +68,11 @@ int main(int argc, char* argv[])
                      });
     QObject::connect(&window, &tapestry::MainWindow::searchFinished, &window, [&, grab] {
         window.showInspector(options.showInspector);
+        if (options.windowSize.isValid()) {
+            // The results and inspector share the bottom: give them room for their charts.
+            if (auto* results = window.findChild<QDockWidget*>(QStringLiteral("resultsDock")))
+                window.resizeDocks({results}, {options.windowSize.height() / 2}, Qt::Vertical);
+        }
         tapestry::GraphViewPane* folded = window.graphViews()->pane(tapestry::GraphViewKind::Folded);
         if (options.expandBlock && options.view == tapestry::GraphViewKind::Folded) {
             // The repeated block is the box with a multiplicity badge; opening it lays out again.
@@ -83,11 +88,6 @@ int main(int argc, char* argv[])
     if (options.windowSize.isValid())
         window.resize(options.windowSize);
     window.show();
-    if (options.windowSize.isValid()) {
-        // The results and inspector share the bottom: give them room for their charts.
-        if (auto* results = window.findChild<QDockWidget*>(QStringLiteral("resultsDock")))
-            window.resizeDocks({results}, {options.windowSize.height() / 2}, Qt::Vertical);
-    }
     window.openAtStartup(options.modelPath);
     return QApplication::exec();
 }

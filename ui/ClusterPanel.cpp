@@ -66,11 +66,13 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     presetNote_->setWordWrap(true);
     presetNote_->setForegroundRole(QPalette::PlaceholderText);
     nodes_ = new QSpinBox(this);
+    nodes_->setObjectName(QStringLiteral("clusterNodes"));
     nodes_->setRange(1, 4096);
     gpusPerNode_ = new QSpinBox(this);
     gpusPerNode_->setRange(1, 64);
     peakTflops_ = doubleBox(this, 100000, 0, tr(" TFLOP/s"));
     hbmGb_ = doubleBox(this, 10000, 0, tr(" GB"));
+    hbmGb_->setObjectName(QStringLiteral("clusterHbm"));
     intraGbps_ = doubleBox(this, 100000, 0, tr(" GB/s"));
     interGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
     peakTflops_->setToolTip(tr("Dense peak of one GPU in the training dtype"));

@@ -1,0 +1,97 @@
+// The cluster, mesh and workload panel: a preset's numbers and meshes, edits applied to
+// a copy of the preset, the memory limit following the HBM field, and nccl-tests logs
+// imported as calibration curves (tests/data/nccl).
+#include "ClusterPanel.h"
+#include "cluster/NcclTestsLog.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace tapestry;
+
+class ClusterPanelTest : public QObject {
+    Q_OBJECT
+
+private:
+    static QString ncclLog(const char* name) { return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/nccl/") + QLatin1String(name); }
+
+private slots:
+    void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
+
+    // dgx-h100x2 is the default: 2 nodes of 8 H100 (80 GB), the 2 x 8 mesh chosen, the
+    // limit at the HBM, and "auto" first among the shapes meshShapes() allows.
+    void presetFillsTheForm()
+    {
+        ClusterPanel panel;
+        QCOMPARE(panel.presetBox()->currentText(), QStringLiteral("dgx-h100x2"));
+        const SearchSetup setup = panel.setup();
+        QCOMPARE(setup.cluster.nodes, 2);
+        QCOMPARE(setup.cluster.gpusPerNode, 8);
+        QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(80'000'000'000));
+        QCOMPARE(setup.meshShape, (std::vector<int>{2, 8}));
+        QCOMPARE(*setup.options.memoryLimitBytes, 80e9);
+        QCOMPARE(panel.meshBox()->count(), int(meshShapes(setup.cluster).size()) + 1);
+        QVERIFY(panel.meshBox()->itemText(0).startsWith(QStringLiteral("auto")));
+        QCOMPARE(setup.meshes().size(), std::size_t(1));
+        QCOMPARE(setup.meshes().front().back().name, std::string("tp"));
+
+        QVERIFY(panel.chooseMesh({}));
+        QCOMPARE(panel.setup().meshes().size(), meshShapes(setup.cluster).size());
+        QVERIFY(!panel.chooseMesh({3, 5}));
+        QVERIFY(!panel.choosePreset(QStringLiteral("no-such-cluster")));
+    }
+
+    // Four nodes make 32 GPUs (the 4 x 8 mesh appears); a smaller HBM moves the limit
+    // with it; the preset itself is not changed by edits.
+    void editsApplyToACopy()
+    {
+        ClusterPanel panel;
+        panel.findChild<QSpinBox*>(QStringLiteral("clusterNodes"))->setValue(4);
+        QVERIFY(panel.chooseMesh({4, 8}));
+        panel.findChild<QDoubleSpinBox*>(QStringLiteral("clusterHbm"))->setValue(40);
+        const SearchSetup setup = panel.setup();
+        QCOMPARE(setup.cluster.deviceCount(), 32);
+        QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(40'000'000'000));
+        QCOMPARE(*setup.options.memoryLimitBytes, 40e9);
+
+        QVERIFY(panel.choosePreset(QStringLiteral("dgx-a100x1")));
+        QVERIFY(panel.choosePreset(QStringLiteral("dgx-h100x2")));
+        QCOMPARE(panel.setup().cluster.nodes, 2);
+        QCOMPARE(*panel.setup().options.memoryLimitBytes, 80e9);
+    }
+
+    void ncclLogBecomesACurve()
+    {
+        ClusterPanel panel;
+        QVERIFY(panel.importNcclLog(ncclLog("all_reduce_perf.dgx-h100x1.log"), LinkClass::Intra));
+        const Cluster cluster = panel.setup().cluster;
+        const BusBandwidthCurve* curve = cluster.curve(CollectiveKind::AllReduce, LinkClass::Intra);
+        QVERIFY(curve);
+        QCOMPARE(*curve, NcclTestsLog::load(ncclLog("all_reduce_perf.dgx-h100x1.log").toStdString()).busBandwidthCurve());
+        QVERIFY(!cluster.curve(CollectiveKind::AllReduce, LinkClass::Inter));
+        const auto* list = panel.findChild<QListWidget*>(QStringLiteral("calibrationCurves"));
+        QCOMPARE(list->count(), 1);
+        QVERIFY2(list->item(0)->text().startsWith(QStringLiteral("all-reduce, intra-node: ")),
+                 qPrintable(list->item(0)->text()));
+        QVERIFY(list->item(0)->text().endsWith(QStringLiteral("(all_reduce_perf.dgx-h100x1.log)")));
+
+        // A file name that does not say which collective it measured is refused.
+        QTemporaryDir dir;
+        const QString unnamed = dir.filePath(QStringLiteral("measurements.log"));
+        QVERIFY(QFile::copy(ncclLog("all_reduce_perf.dgx-h100x1.log"), unnamed));
+        QVERIFY(!panel.importNcclLog(unnamed, LinkClass::Inter));
+        const auto* problem = panel.findChild<QLabel*>(QStringLiteral("clusterProblem"));
+        QVERIFY(problem->text().contains(QStringLiteral("measurements.log")));
+        QCOMPARE(list->count(), 1);
+    }
+};
+
+QTEST_MAIN(ClusterPanelTest)
+#include "ClusterPanelTest.moc"

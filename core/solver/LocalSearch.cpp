@@ -103,9 +103,7 @@ std::int64_t LocalSearch::totalCost(const Assignment& x) const
 
 double LocalSearch::penaltyRate(int node) const
 {
-    if (!enforce_)
-        return nodeRates_.empty() ? 0.0 : nodeRates_[static_cast<std::size_t>(node)];
-    if (!limited_)
+    if (!enforce_ || !limited_)
         return 0.0;
     const ProblemNode& n = problem_.nodes[static_cast<std::size_t>(node)];
     auto prefix = [&](std::int64_t end) {  // sum of multipliers at times < end

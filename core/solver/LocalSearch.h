@@ -21,12 +21,10 @@ namespace tapestry {
 class LocalSearch {
 public:
     // `start` must be feasible when `enforceLimit`. Costs are assumed capped
-    // (ProblemReducer's kCostCap). Without `enforceLimit` the search ignores the memory
-    // limit and pays usage * the node rates instead: the relaxed problem.
+    // (ProblemReducer's kCostCap). Without `enforceLimit` the memory limit is ignored
+    // (for relaxed problems whose usage is already priced into the costs).
     LocalSearch(const ShardingProblem& problem, const Assignment& start, std::uint64_t seed, bool enforceLimit = true);
 
-    // Cost per unit of usage of each node, added to its strategy costs (relaxed mode).
-    void setNodeRates(std::vector<double> rates) { nodeRates_ = std::move(rates); }
     [[nodiscard]] const Assignment& current() const { return x_; }
 
     void run(std::int64_t moves);
@@ -66,7 +64,6 @@ private:
     std::vector<int> movable_;  // nodes with more than one strategy
     bool limited_ = false;
     bool enforce_ = true;
-    std::vector<double> nodeRates_;
     std::int64_t limit_ = 0;
     UsageTree usageTree_;
 

@@ -98,7 +98,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
 {
     const auto start = Clock::now();
     // Joining threads and expanding the answer take a moment; keep a margin for them.
-    const auto deadline = after(start, options.timeLimitSeconds - std::min(1.0, 0.05 * options.timeLimitSeconds));
+    const auto deadline = after(start, options.timeLimitSeconds - std::min(2.5, 0.05 * options.timeLimitSeconds));
     if (const auto overload = firstUnavoidableOverload(problem)) {
         std::int64_t least = 0;
         for (const ProblemNode& node : problem.nodes)

@@ -25,11 +25,15 @@ struct SolverResult {
     std::size_t reducedEdges = 0;
 };
 
-// The general solver: exact reductions (ProblemReducer), then an exact ILP when the
-// reduced problem is small, otherwise local search on all threads. Always returns a
-// feasible assignment; throws Error(InfeasibleProblem) naming the time point at which
-// even the smallest usages exceed the limit. For a given seed the sequence of search
-// steps is fixed; the time limit decides how many of them run.
+// The general solver. Exact reductions (ProblemReducer) first; then, when the reduced
+// problem is small, CBC on all of it (with the Lagrangian search on the other thread
+// as a fallback); otherwise the Lagrangian search on both threads for a quarter of
+// the time, then rounds in which one thread re-solves regions exactly with CBC and
+// the other runs the feasible local search, sharing the best assignment. Always
+// returns a feasible assignment; throws Error(InfeasibleProblem) naming the time point
+// at which even the smallest usages exceed the limit. Each thread's steps are fixed by
+// the seed; the time limit decides how many of them run, so results for one seed vary
+// with machine speed and load.
 [[nodiscard]] SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOptions& options);
 
 }  // namespace tapestry

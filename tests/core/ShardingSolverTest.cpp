@@ -2,13 +2,18 @@
 // the exact reductions (against brute force on small seeded random problems, with and
 // without a memory limit) and the solver on the contest's example (optimum 445).
 #include "base/Error.h"
+#include "base/TextFile.h"
 #include "iopddl/IopddlReader.h"
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <zlib.h>
+
+#include <fstream>
 #include <random>
 
 using namespace tapestry;
@@ -102,6 +107,28 @@ private slots:
         QCOMPARE(problem.nodes[2].hi, 120);
         QCOMPARE(problem.edges[2].costs.size(), 4u);
         QCOMPARE(*problem.usageLimit, 50);
+    }
+
+    void readsGzipAndRejectsATruncatedOne()
+    {
+        const QTemporaryDir dir;
+        const std::string text = readTextFile(kExample);
+        const std::string packed = dir.path().toStdString() + "/example.json.gz";
+        gzFile out = gzopen(packed.c_str(), "wb");
+        QCOMPARE(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+        gzclose(out);
+        QCOMPARE(readIopddlFile(packed).edges.size(), 5u);
+
+        const std::string bytes = readTextFile(packed);
+        const std::string cut = dir.path().toStdString() + "/cut.json.gz";
+        std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+        try {
+            (void)readIopddlFile(cut);
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::TruncatedFile);
+            QCOMPARE(error.file(), cut);
+        }
     }
 
     void exampleOptimumIs445ByExhaustiveSearch()

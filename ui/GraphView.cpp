@@ -180,6 +180,18 @@ int GraphView::highlightMatches(const QString& text)
     return count;
 }
 
+int GraphView::highlightWhere(const std::function<bool(const ViewNodeRef&)>& predicate)
+{
+    int count = 0;
+    for (GraphNodeItem* item : nodes_) {
+        const bool match = predicate(content_->refs[item->index()]);
+        item->setMatch(match);
+        count += match ? 1 : 0;
+    }
+    nextMatch_ = 0;
+    return count;
+}
+
 void GraphView::showNextMatch()
 {
     for (std::size_t step = 0; step < nodes_.size(); ++step) {

@@ -12,6 +12,7 @@ namespace tapestry {
 class GraphNodeItem;
 struct EdgeRoute;
 struct GraphViewContent;
+struct ViewNodeRef;
 
 // Draws a laid-out graph view as interactive items: boxes, cluster frames with labels,
 // edges with arrow heads. Wheel or Ctrl+= / Ctrl+- zoom, dragging the background pans,
@@ -41,6 +42,9 @@ public:
     // Highlights the boxes whose label or name contains `text` (case-insensitive);
     // returns how many match. An empty text clears the highlight.
     int highlightMatches(const QString& text);
+    // Highlights the boxes whose reference satisfies `predicate` (the nodes that differ
+    // between two plans); returns how many. Like a search match, until the next one.
+    int highlightWhere(const std::function<bool(const ViewNodeRef&)>& predicate);
     // Selects and centres on the next highlighted box, in graph order, wrapping around.
     void showNextMatch();
 

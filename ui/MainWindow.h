@@ -21,6 +21,7 @@ class GraphViewsPanel;
 struct LoadedModel;
 struct PlanCandidate;
 class PlanInspector;
+class PlanWorkbench;
 class PlanSearchJob;
 struct SearchResults;
 class SearchResultsPanel;
@@ -51,6 +52,8 @@ public:
     [[nodiscard]] ClusterPanel* clusterPanel() const { return clusterPanel_; }
     [[nodiscard]] SearchResultsPanel* searchResults() const { return resultsPanel_; }
     [[nodiscard]] PlanInspector* planInspector() const { return inspector_; }
+    // Editing, comparing, history and exports of plans.
+    [[nodiscard]] PlanWorkbench* workbench() const { return workbench_; }
     [[nodiscard]] QAction* startSearchAction() const { return startSearch_; }
     [[nodiscard]] QAction* cancelSearchAction() const { return cancelSearch_; }
     [[nodiscard]] bool isSearching() const;
@@ -113,6 +116,7 @@ private:
     ClusterPanel* clusterPanel_ = nullptr;
     SearchResultsPanel* resultsPanel_ = nullptr;
     PlanInspector* inspector_ = nullptr;
+    PlanWorkbench* workbench_ = nullptr;
     QDockWidget* clusterDock_ = nullptr;
     QDockWidget* resultsDock_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;

@@ -26,6 +26,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QToolBar>
@@ -68,6 +69,9 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        // The window records its searches in the history: a scratch one, never the user's.
+        static QTemporaryDir history;
+        qputenv("TAPESTRY_HISTORY", history.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
 

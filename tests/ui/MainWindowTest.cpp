@@ -39,8 +39,10 @@ private:
 private slots:
     void initTestCase()
     {
-        // Settings go to a scratch location, never the user's.
+        // Settings and the history go to a scratch location, never the user's.
         QStandardPaths::setTestModeEnabled(true);
+        static QTemporaryDir history;
+        qputenv("TAPESTRY_HISTORY", history.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
         QCoreApplication::setOrganizationName(QStringLiteral("TapestryTest"));
         QCoreApplication::setApplicationName(QStringLiteral("MainWindowTest"));
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));

@@ -1,0 +1,301 @@
+// Editing, comparing, exporting and the history browser through the real window on
+// Llama-3-8B (two DGX-H100 nodes, mesh 2x8): a strategy applied through the edit panel
+// re-costs to exactly CostModel::evaluate of the edited plan and undo brings the
+// previous plan and price back; the compare view's rows are core's PlanDiff; the
+// export dialog writes the exporter's bytes; the history tree over a temporary database
+// passes QAbstractItemModelTester and nests an edit under the plan it came from.
+#include "ClusterPanel.h"
+#include "ExportDialog.h"
+#include "FoldedModel.h"
+#include "GraphViewsPanel.h"
+#include "HistoryPanel.h"
+#include "HistoryRecorder.h"
+#include "HistoryTreeModel.h"
+#include "LoadedModel.h"
+#include "MainWindow.h"
+#include "PlanCompareView.h"
+#include "PlanComparison.h"
+#include "PlanDiffModel.h"
+#include "PlanEditPanel.h"
+#include "PlanEditor.h"
+#include "PlanInspector.h"
+#include "PlanPricing.h"
+#include "PlanWorkbench.h"
+#include "SearchResults.h"
+#include "StrategyChoices.h"
+#include "StrategyChoicesModel.h"
+#include "StrategyText.h"
+#include "export/PyTorchPlanExport.h"
+#include "history/HistoryStore.h"
+#include "plan/ExpertPlans.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace tapestry;
+
+class PlanWorkbenchTest : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr int kTimeoutMs = 60000;
+    QTemporaryDir temp_;
+    std::unique_ptr<MainWindow> window_;
+
+    PlanWorkbench& bench() { return *window_->workbench(); }
+    PlanEditor& editor() { return *bench().editor(); }
+
+    // The cost model the test prices plans with, independent of the window's.
+    std::unique_ptr<PlanPricing> ownPricing(const std::vector<MeshAxis>& mesh)
+    {
+        return std::make_unique<PlanPricing>(window_->graphViews()->foldedModel(), window_->clusterPanel()->setup(),
+                                             mesh);
+    }
+
+    // Starts from Megatron-LM through the panel, then applies the first other strategy
+    // of the MLP's down projection through the choices table; returns its row.
+    void startAndEdit(int& appliedRow)
+    {
+        PlanEditPanel& panel = *bench().editPanel();
+        panel.expertBox()->setCurrentIndex(0);
+        QTest::mouseClick(panel.startButton(), Qt::LeftButton);
+        QVERIFY(editor().current().candidate);
+        QCOMPARE(editor().current().candidate->plan.mesh.size(), std::size_t{2});
+
+        const std::vector<EditTarget>& targets = editor().targets();
+        const auto target = std::find_if(targets.begin(), targets.end(), [](const EditTarget& t) {
+            return t.name.find("mlp/down_proj") != std::string::npos && t.nodes.size() == 32;
+        });
+        QVERIFY(target != targets.end());
+        QVERIFY(panel.selectTarget(QString::fromStdString(target->name)));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isPricing() && panel.choicesModel()->rowCount() > 1, kTimeoutMs);
+        QCOMPARE(panel.choicesModel()->choices()->target.name, target->name);
+        appliedRow = -1;
+        for (int row = 0; row < panel.choicesModel()->rowCount() && appliedRow < 0; ++row) {
+            if (!panel.choicesModel()->choices()->choices[static_cast<std::size_t>(row)].current)
+                appliedRow = row;
+        }
+        QVERIFY(appliedRow >= 0);
+        panel.choicesView()->selectRow(appliedRow);
+        QTest::mouseClick(panel.applyButton(), Qt::LeftButton);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        QVERIFY(temp_.isValid());
+        // The window records in the history the CLI uses: a temporary one here.
+        qputenv("TAPESTRY_HISTORY", temp_.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+
+        window_ = std::make_unique<MainWindow>();
+        window_->resize(1400, 900);
+        window_->show();
+        window_->activateWindow();  // Ctrl+Z and friends need the active window
+        QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+        window_->openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(window_->graphViews()->foldedModel() != nullptr, kTimeoutMs);
+        ClusterPanel* panel = window_->clusterPanel();
+        QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x2")));
+        QVERIFY(panel->chooseMesh({2, 8}));
+        panel->setBatch(16);
+        panel->setSequence(2048);
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+
+    void editRecostsExactlyAndUndoRestores()
+    {
+        int row = -1;
+        startAndEdit(row);
+        const std::shared_ptr<const PlanCandidate> edited = editor().current().candidate;
+        QUndoStack* stack = editor().undoStack();
+        QCOMPARE(stack->count(), 1);
+
+        // The start is Megatron-LM priced by the cost model.
+        const std::vector<MeshAxis> mesh = edited->plan.mesh;
+        const std::unique_ptr<PlanPricing> costs = ownPricing(mesh);
+        const Plan megatron = makeExpertPlan(ExpertPlanKind::Megatron, costs->folded()->coarse, mesh);
+        const PlanEvaluation before = costs->costs().evaluate(megatron);
+
+        // The edit: the chosen strategy on all 32 down projections, nothing else changed.
+        const StrategyChoicesModel& choices = *bench().editPanel()->choicesModel();
+        const StrategyChoices::Choice& choice = choices.choices()->choices[static_cast<std::size_t>(row)];
+        const Plan expected = withStrategy(megatron, choices.choices()->target, choice.strategy);
+        QCOMPARE(edited->plan.strategies, expected.strategies);
+        QCOMPARE(edited->plan.origin, PlanOrigin::Edit);
+        QCOMPARE(edited->plan.parent, megatron.name);
+        QCOMPARE(edited->plan.pins, std::vector<std::string>{choices.choices()->target.name});
+        const PlanEvaluation after = costs->costs().evaluate(expected);
+        QCOMPARE(edited->stepSeconds(), after.total.time.stepSeconds());
+        QCOMPARE(edited->memoryBytes(), after.total.memory.total());
+        // What the table promised is what the edit costs.
+        QCOMPARE(choice.stepSeconds, after.total.time.stepSeconds());
+        QCOMPARE(choice.memoryBytes, after.total.memory.total());
+        // The inspector and the graph views show the edited plan.
+        QCOMPARE(window_->planInspector()->candidate(), edited);
+
+        // Ctrl+Z brings Megatron-LM back with its price; Ctrl+Shift+Z the edit again.
+        QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(editor().current().candidate != edited);
+        QCOMPARE(editor().current().candidate->plan.strategies, megatron.strategies);
+        QCOMPARE(editor().current().candidate->stepSeconds(), before.total.time.stepSeconds());
+        QCOMPARE(window_->planInspector()->candidate()->stepSeconds(), before.total.time.stepSeconds());
+        QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(editor().current().candidate, edited);
+    }
+
+    void compareRowsArePlanDiff()
+    {
+        int row = -1;
+        startAndEdit(row);
+        const std::shared_ptr<const PlanCandidate> edited = editor().current().candidate;
+        window_->workbench()->compareAction()->trigger();
+
+        PlanCompareView& view = *bench().compareView();
+        const PlanDiffModel& model = *view.diffModel();
+        QVERIFY(model.comparison());
+        QCOMPARE(model.comparison()->b, edited);
+        const std::shared_ptr<const PlanCandidate> origin = model.comparison()->a;
+        QCOMPARE(origin->plan.name, std::string("megatron"));
+
+        PlanDocument a;
+        a.plan = origin->plan;
+        a.cost = costSummaryOf(origin->evaluation);
+        PlanDocument b;
+        b.plan = edited->plan;
+        b.cost = costSummaryOf(edited->evaluation);
+        const FoldedModel& folded = *window_->graphViews()->foldedModel();
+        const PlanDiff diff = diffPlans(a, b, folded.coarse);
+        QCOMPARE(diff.changes.size(), std::size_t{32});  // one down projection per layer
+        QCOMPARE(model.rowCount(), static_cast<int>(diff.changes.size()));
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const NodeStrategyChange& change = diff.changes[static_cast<std::size_t>(r)];
+            QCOMPARE(model.index(r, PlanDiffModel::NodeColumn).data().toString(), QString::fromStdString(change.name));
+            QCOMPARE(model.index(r, PlanDiffModel::StrategyAColumn).data().toString(),
+                     strategyText(a.plan.mesh, change.before));
+            QCOMPARE(model.index(r, PlanDiffModel::StrategyBColumn).data().toString(),
+                     strategyText(b.plan.mesh, change.after));
+            const std::size_t node = change.node.index();
+            QCOMPARE(model.index(r, PlanDiffModel::StepDeltaColumn).data(PlanDiffModel::SortRole).toDouble(),
+                     edited->evaluation.perNode[node].time.stepSeconds() -
+                         origin->evaluation.perNode[node].time.stepSeconds());
+        }
+        QVERIFY(diff.costDelta);
+        QVERIFY(view.totals()->text().contains(QStringLiteral("32 node")));
+        // Both drawings highlight the one decoder-layer family that differs.
+        QTRY_COMPARE_WITH_TIMEOUT(view.highlighted(0), 1, kTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(view.highlighted(1), 1, kTimeoutMs);
+    }
+
+    void exportDialogWritesTheExportersBytes()
+    {
+        QVERIFY(editor().current().candidate);
+        const std::shared_ptr<const FoldedModel> folded = window_->graphViews()->foldedModel();
+        const PlanDocument document = editor().pricing()->document(*editor().current().candidate);
+
+        ExportDialog dialog(folded, document, GraphViewKind::Folded);
+        dialog.setFormat(ExportFormat::PyTorch);
+        const QString file = temp_.filePath(QStringLiteral("plan.py"));
+        dialog.setPath(file);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll().toStdString(),
+                 exportPyTorchPlan(folded->model->graph, folded->coarse, folded->families, document.plan));
+
+        ExportDialog json(folded, document, GraphViewKind::Folded);
+        json.setFormat(ExportFormat::PlanJson);
+        const QString planFile = temp_.filePath(QStringLiteral("plan.json"));
+        json.setPath(planFile);
+        QVERIFY(json.exportNow());
+        const PlanDocument reread = loadPlanFile(planFile.toStdString(), folded->coarse, folded->families);
+        QCOMPARE(reread.plan.strategies, document.plan.strategies);
+
+        // A folder that does not exist: the dialog stays and names the file.
+        ExportDialog failing(folded, document, GraphViewKind::Folded);
+        failing.setPath(temp_.filePath(QStringLiteral("missing/plan.json")));
+        QVERIFY(!failing.exportNow());
+        QVERIFY(failing.problemLabel()->text().contains(QStringLiteral("missing")));
+    }
+
+    void historyTreeShowsLineage()
+    {
+        // A database of its own: one run with two plans, an edit of the first, and a
+        // plan made outside any run.
+        const std::filesystem::path file = temp_.filePath(QStringLiteral("tree.sqlite")).toStdString();
+        PlanRecordId first;
+        {
+            HistoryStore store(file);
+            const ModelRecord model{{}, "f1", "/models/llama.onnx", 10, 100, "test"};
+            const ClusterRecord cluster{{}, "dgx-h100x2", "{}"};
+            RunSettings settings;
+            settings.command = "search";
+            settings.mode = "tap";
+            const RunId run = store.beginRun(model, cluster, settings);
+            PlanRecord plan;
+            plan.json = "{}";
+            plan.meshAxes = {{"dp", 2}, {"tp", 8}};
+            plan.cost = PlanCostSummary{0.5, 0.4, 0.1, 30e9, 80e9};
+            plan.name = "best";
+            PlanRecord alternative = plan;
+            alternative.name = "alternative";
+            const std::vector<PlanRecordId> ids = store.finishRun(run, RunStatus::Finished, "done", {plan, alternative});
+            first = ids.front();
+            PlanRecord edit = plan;
+            edit.name = "best/edit-1";
+            edit.origin = PlanOrigin::Edit;
+            edit.parent = first;
+            (void)store.addPlan(model, cluster, edit);
+            PlanRecord loose = plan;
+            loose.name = "megatron";
+            loose.origin = PlanOrigin::Expert;
+            (void)store.addPlan(model, cluster, loose);
+        }
+        HistoryTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(std::make_shared<const HistorySnapshot>(HistorySnapshot::read(file)));
+        QCOMPARE(model.rowCount(), 2);  // the run, then the plans outside runs
+        const QModelIndex run = model.index(0, 0);
+        QVERIFY(model.data(run).toString().startsWith(QStringLiteral("Run 1: search tap")));
+        QCOMPARE(model.rowCount(run), 2);
+        const QModelIndex best = model.index(0, 0, run);
+        QCOMPARE(model.data(best, HistoryTreeModel::PlanIdRole).toUInt(), first.value());
+        QCOMPARE(model.rowCount(best), 1);
+        QCOMPARE(model.data(model.index(0, 0, best)).toString(), QStringLiteral("#3 best/edit-1"));
+        const QModelIndex others = model.index(1, 0);
+        QCOMPARE(model.rowCount(others), 1);
+        QCOMPARE(model.data(model.index(0, 0, others)).toString(), QStringLiteral("#4 megatron"));
+        QCOMPARE(model.parent(model.index(0, 0, best)), best);
+
+        // The window's own history: the edits of the tests above sit under the Megatron
+        // plan they started from.
+        HistoryPanel& panel = *bench().historyPanel();
+        panel.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isReading(), kTimeoutMs);
+        QAbstractItemModelTester windowTester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const PlanRecordId edited = editor().current().record;
+        QVERIFY(edited.isValid());
+        const QModelIndex editRow = panel.model()->indexOfPlan(edited);
+        QVERIFY(editRow.isValid());
+        const PlanRecord* parent = panel.model()->planAt(editRow.parent());
+        QVERIFY(parent);
+        QCOMPARE(parent->name, std::string("megatron"));
+        QCOMPARE(parent->origin, PlanOrigin::Expert);
+    }
+};
+
+QTEST_MAIN(PlanWorkbenchTest)
+#include "PlanWorkbenchTest.moc"

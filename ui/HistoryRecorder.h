@@ -1,0 +1,64 @@
+#pragma once
+
+#include "history/HistoryRecords.h"
+
+#include <QObject>
+#include <QString>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace tapestry {
+
+class HistoryStore;
+class PlanPricing;
+struct Cluster;
+struct FoldedModel;
+struct LoadedModel;
+struct PlanCandidate;
+struct SearchResults;
+struct SearchSetup;
+
+// Records the window's searches and plan versions in the history database the CLI
+// uses (defaultHistoryPath(): $TAPESTRY_HISTORY, else the XDG data folder), so that
+// `tapestry-cli history list` shows them too. The store is opened on first use; a
+// history that cannot be opened or written is reported (problem()) and never stops the
+// work itself. Writes are a few small SQLite transactions, done on the GUI thread.
+class HistoryRecorder : public QObject {
+    Q_OBJECT
+
+public:
+    explicit HistoryRecorder(QObject* parent = nullptr);
+    ~HistoryRecorder() override;
+
+    [[nodiscard]] std::filesystem::path path() const;
+    // The open store; null when it cannot be opened (see problem()).
+    [[nodiscard]] HistoryStore* store();
+    [[nodiscard]] const QString& problem() const { return problem_; }
+
+    // A finished (or cancelled) search as one run with its plans; marks stale plans.
+    void recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchResults& results);
+    // A plan made outside a search (an edit, an expert start, a completion) with its parent.
+    PlanRecordId recordPlan(const PlanPricing& pricing, const PlanCandidate& candidate, PlanRecordId parent);
+    // The record of a candidate recorded by this window (a search result); invalid if none.
+    [[nodiscard]] PlanRecordId recordOf(const std::shared_ptr<const PlanCandidate>& candidate) const;
+    void remember(std::shared_ptr<const PlanCandidate> candidate, PlanRecordId record);
+
+    [[nodiscard]] static ModelRecord modelRecordOf(const LoadedModel& model);
+
+signals:
+    // Something was written: the history browser reads it again.
+    void recorded();
+    // Translated text naming the file.
+    void failed(const QString& problem);
+
+private:
+    void report(const std::exception& error);
+
+    std::unique_ptr<HistoryStore> store_;
+    QString problem_;
+    std::map<std::shared_ptr<const PlanCandidate>, PlanRecordId> records_;
+};
+
+}  // namespace tapestry

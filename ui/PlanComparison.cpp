@@ -1,0 +1,26 @@
+#include "PlanComparison.h"
+
+#include "FoldedModel.h"
+#include "PlanPricing.h"
+#include "SearchResults.h"
+
+namespace tapestry {
+
+std::shared_ptr<const PlanComparison> PlanComparison::make(const FoldedModel& folded,
+                                                           std::shared_ptr<const PlanCandidate> a,
+                                                           std::shared_ptr<const PlanCandidate> b)
+{
+    PlanDocument documentA;
+    documentA.plan = a->plan;
+    documentA.cost = costSummaryOf(a->evaluation);
+    PlanDocument documentB;
+    documentB.plan = b->plan;
+    documentB.cost = costSummaryOf(b->evaluation);
+    auto comparison = std::make_shared<PlanComparison>();
+    comparison->diff = diffPlans(documentA, documentB, folded.coarse);
+    comparison->a = std::move(a);
+    comparison->b = std::move(b);
+    return comparison;
+}
+
+}  // namespace tapestry

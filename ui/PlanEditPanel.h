@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+class QToolButton;
+
+namespace tapestry {
+
+class PlanEditor;
+class StrategyChoicesModel;
+struct StrategyChoices;
+
+// Hand edits of the open plan: pick a block position or a node, see every strategy it
+// may take with the step time and memory each would give, apply one (re-costed at
+// once, recorded, undoable), pin the edits and let the searcher complete the rest, or
+// start over from an expert plan. The choices are priced in the background (one
+// evaluate() per strategy), one job id per request, stale results dropped.
+class PlanEditPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit PlanEditPanel(PlanEditor* editor, QWidget* parent = nullptr);
+    ~PlanEditPanel() override;
+
+    [[nodiscard]] QComboBox* targetBox() const { return target_; }
+    [[nodiscard]] QTableView* choicesView() const { return table_; }
+    [[nodiscard]] StrategyChoicesModel* choicesModel() const { return model_; }
+    [[nodiscard]] QPushButton* applyButton() const { return apply_; }
+    [[nodiscard]] QComboBox* expertBox() const { return expert_; }
+    [[nodiscard]] QPushButton* startButton() const { return start_; }
+    [[nodiscard]] QPushButton* completeButton() const { return complete_; }
+    // True while the choices of the selected target are being priced.
+    [[nodiscard]] bool isPricing() const { return finishedJob_ != latestJob_; }
+    // Selects the target that sets `name` (a pin target); false if there is none.
+    bool selectTarget(const QString& name);
+
+signals:
+    // The user asked to start from an expert plan (sequence parallel or not) or from a
+    // Hugging Face tp_plan file.
+    void expertStartRequested(bool sequenceParallel);
+    void hfTpPlanStartRequested();
+    // New choices are on screen.
+    void choicesPriced();
+
+private:
+    void onPlanChanged();
+    void priceChoices();
+    void applySelected();
+    void updateButtons();
+
+    PlanEditor* editor_;
+    QLabel* title_ = nullptr;
+    QComboBox* expert_ = nullptr;
+    QPushButton* start_ = nullptr;
+    QComboBox* target_ = nullptr;
+    StrategyChoicesModel* model_ = nullptr;
+    QTableView* table_ = nullptr;
+    QPushButton* apply_ = nullptr;
+    QToolButton* undo_ = nullptr;
+    QToolButton* redo_ = nullptr;
+    QPushButton* complete_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QLabel* status_ = nullptr;
+    quint64 latestJob_ = 0;
+    quint64 finishedJob_ = 0;
+};
+
+}  // namespace tapestry

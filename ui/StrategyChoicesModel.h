@@ -1,0 +1,38 @@
+#pragma once
+
+#include "StrategyChoices.h"
+
+#include <QAbstractTableModel>
+
+#include <memory>
+
+namespace tapestry {
+
+// The strategies one edit target may take with the cost each would cause: a thin view
+// over an immutable StrategyChoices swapped in whole. SortRole gives raw numbers
+// (seconds, bytes); the current strategy's row is bold.
+class StrategyChoicesModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { StrategyColumn, StepColumn, StepDeltaColumn, MemoryColumn, MemoryDeltaColumn, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole;
+
+    explicit StrategyChoicesModel(QObject* parent = nullptr);
+
+    // `mesh` names the axes in the strategy column. Null clears the table.
+    void setChoices(std::shared_ptr<const StrategyChoices> choices, std::vector<MeshAxis> mesh);
+    [[nodiscard]] const std::shared_ptr<const StrategyChoices>& choices() const { return choices_; }
+
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
+                                      int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const StrategyChoices> choices_;
+    std::vector<MeshAxis> mesh_;
+};
+
+}  // namespace tapestry

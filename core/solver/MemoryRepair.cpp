@@ -1,5 +1,6 @@
 #include "solver/MemoryRepair.h"
 
+#include "solver/ProblemReducer.h"
 #include "solver/UsageTree.h"
 
 #include <algorithm>
@@ -59,6 +60,7 @@ Assignment repairMemory(const ShardingProblem& problem, Assignment x)
     while (usage.max(0, horizon) > limit) {
         const std::int64_t t = usage.argMax(0, horizon);
         double bestRatio = std::numeric_limits<double>::infinity();
+        bool bestForbidden = true;
         std::size_t bestNode = 0;
         int bestStrategy = -1;
         std::vector<int> alive;
@@ -73,8 +75,12 @@ Assignment repairMemory(const ShardingProblem& problem, Assignment x)
                 const std::int64_t freed = now - node.usages[static_cast<std::size_t>(s)];
                 if (freed <= 0)
                     continue;
-                const double ratio = (localCost(i, s) - base) / static_cast<double>(freed);
-                if (ratio < bestRatio) {
+                const double cost = localCost(i, s);
+                const double ratio = (cost - base) / static_cast<double>(freed);
+                // A forbidden cost is a last resort, whatever memory it frees.
+                const bool forbidden = cost >= static_cast<double>(kCostCap) && base < static_cast<double>(kCostCap);
+                if (forbidden < bestForbidden || (forbidden == bestForbidden && ratio < bestRatio)) {
+                    bestForbidden = forbidden;
                     bestRatio = ratio;
                     bestNode = i;
                     bestStrategy = s;

@@ -12,6 +12,12 @@
 #   screenshot-inspector-llama3.png the best plan of that search: the decoder layer coloured by
 #                                  strategy with its collectives, the per-node cost table and the
 #                                  time and memory breakdown charts
+#   screenshot-edit-llama3.png     that plan in the plan editor with the MLP's down projection set
+#                                  to another strategy: every legal strategy with the step time
+#                                  and memory it would give, undo and redo, pin and complete
+#   screenshot-compare-llama3.png  the edited plan compared with the searched one: both folded
+#                                  graphs with the differing block highlighted, the nodes that
+#                                  differ and the totals' delta
 #
 # The pictures come from the app itself: `tapestry --screenshot FILE [--view V] MODEL`
 # renders the window with QWidget::grab once the model has loaded and the chosen graph
@@ -41,7 +47,7 @@ mkdir -p docs
 shot() {
   local settings
   settings=$(mktemp -d -p "$scratch")
-  XDG_CONFIG_HOME="$settings" LANG=en_US.UTF-8 LC_ALL= LANGUAGE= \
+  XDG_CONFIG_HOME="$settings" TAPESTRY_HISTORY="$settings/history.sqlite" LANG=en_US.UTF-8 LC_ALL= LANGUAGE= \
     xvfb-run -a -s "-screen 0 1600x1000x24" \
     "$BUILD_DIR/app/gui/tapestry" --screenshot "docs/$1" --view "$2" "${@:4}" "$3"
   echo "wrote docs/$1"
@@ -58,3 +64,7 @@ shot screenshot-search-llama3.png folded tests/data/llama3_8b_shape.dynamo.strip
   "${search[@]}" --show results --expand-block
 shot screenshot-inspector-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
   "${search[@]}" --show inspector --expand-block --select q_proj
+shot screenshot-edit-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
+  "${search[@]}" --show inspector --edit mlp/down_proj
+shot screenshot-compare-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
+  "${search[@]}" --show compare --edit mlp/down_proj

@@ -6,7 +6,7 @@
 #include "base/Error.h"
 #include "history/HistoryStore.h"
 
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -48,11 +48,13 @@ HistoryPanel::HistoryPanel(HistoryRecorder* recorder, QWidget* parent) : QWidget
     recost_->setToolTip(tr("Price a stale plan again for the model and cluster on screen (a new plan)"));
     auto* refresh = new QPushButton(tr("Refresh"), this);
 
-    auto* buttons = new QHBoxLayout;
-    for (QPushButton* button : {open_, compare_, export_, tag_, delete_, recost_})
-        buttons->addWidget(button);
-    buttons->addStretch(1);
-    buttons->addWidget(refresh);
+    // Two rows keep the dock narrow enough to share the window's side with the editor.
+    auto* buttons = new QGridLayout;
+    int column = 0;
+    for (QPushButton* button : {open_, compare_, export_, tag_, delete_, recost_, refresh}) {
+        buttons->addWidget(button, column / 4, column % 4);
+        ++column;
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(view_, 1);

@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
-#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -32,6 +31,8 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
     expert_->addItem(tr("Megatron-LM"));
     expert_->addItem(tr("Megatron-LM with sequence parallelism"));
     expert_->addItem(tr("Hugging Face tp_plan file…"));
+    expert_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    expert_->setMinimumContentsLength(16);
     start_ = new QPushButton(tr("Start Over From"), this);
     start_->setObjectName(QStringLiteral("editStart"));
     start_->setToolTip(tr("Replace the plan by an expert annotation, then override parts of it"));
@@ -40,7 +41,7 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
     target_->setObjectName(QStringLiteral("editTarget"));
     target_->setToolTip(tr("A position in a repeated block (# stands for every instance) or a node outside blocks"));
     target_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    target_->setMinimumContentsLength(40);
+    target_->setMinimumContentsLength(20);
 
     model_ = new StrategyChoicesModel(this);
     table_ = new QTableView(this);
@@ -56,10 +57,15 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
 
     apply_ = new QPushButton(tr("&Apply Strategy"), this);
     apply_->setObjectName(QStringLiteral("editApply"));
-    undo_ = new QToolButton(this);
-    undo_->setDefaultAction(editor_->undoStack()->createUndoAction(this, tr("Undo")));
-    redo_ = new QToolButton(this);
-    redo_->setDefaultAction(editor_->undoStack()->createRedoAction(this, tr("Redo")));
+    // Short labels (the stack's own actions name the whole command); the tooltip says which.
+    QUndoStack* stack = editor_->undoStack();
+    undo_ = new QPushButton(tr("Undo"), this);
+    undo_->setObjectName(QStringLiteral("editUndo"));
+    redo_ = new QPushButton(tr("Redo"), this);
+    redo_->setObjectName(QStringLiteral("editRedo"));
+    connect(undo_, &QPushButton::clicked, stack, &QUndoStack::undo);
+    connect(redo_, &QPushButton::clicked, stack, &QUndoStack::redo);
+    connect(stack, &QUndoStack::indexChanged, this, &PlanEditPanel::updateButtons);
     complete_ = new QPushButton(tr("Pin and &Complete the Rest"), this);
     complete_->setObjectName(QStringLiteral("editComplete"));
     complete_->setToolTip(tr("Search the other nodes again with the edited ones fixed"));
@@ -80,8 +86,10 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
     buttons->addWidget(undo_);
     buttons->addWidget(redo_);
     buttons->addStretch(1);
-    buttons->addWidget(complete_);
-    buttons->addWidget(cancel_);
+    auto* completion = new QHBoxLayout;
+    completion->addWidget(complete_);
+    completion->addWidget(cancel_);
+    completion->addWidget(status_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(title_);
@@ -89,7 +97,7 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
     layout->addLayout(targetRow);
     layout->addWidget(table_, 1);
     layout->addLayout(buttons);
-    layout->addWidget(status_);
+    layout->addLayout(completion);
 
     connect(editor_, &PlanEditor::planChanged, this, &PlanEditPanel::onPlanChanged);
     connect(editor_, &PlanEditor::completionStarted, this, [this] {
@@ -207,6 +215,11 @@ void PlanEditPanel::updateButtons()
     apply_->setEnabled(open && !isPricing());
     complete_->setEnabled(open && !editor_->isCompleting());
     cancel_->setEnabled(editor_->isCompleting());
+    QUndoStack* stack = editor_->undoStack();
+    undo_->setEnabled(stack->canUndo());
+    undo_->setToolTip(stack->canUndo() ? tr("Undo %1").arg(stack->undoText()) : QString());
+    redo_->setEnabled(stack->canRedo());
+    redo_->setToolTip(stack->canRedo() ? tr("Redo %1").arg(stack->redoText()) : QString());
 }
 
 }  // namespace tapestry

@@ -8,7 +8,6 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableView;
-class QToolButton;
 
 namespace tapestry {
 
@@ -62,8 +61,8 @@ private:
     StrategyChoicesModel* model_ = nullptr;
     QTableView* table_ = nullptr;
     QPushButton* apply_ = nullptr;
-    QToolButton* undo_ = nullptr;
-    QToolButton* redo_ = nullptr;
+    QPushButton* undo_ = nullptr;
+    QPushButton* redo_ = nullptr;
     QPushButton* complete_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QLabel* status_ = nullptr;

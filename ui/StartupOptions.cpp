@@ -38,12 +38,18 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     const QCommandLineOption sequence(QStringLiteral("seq"), tr("Sequence length in tokens."), tr("n"));
     parser.addOption(sequence);
     const QCommandLineOption show(QStringLiteral("show"),
-                                  tr("Panel to raise after a search: results (the default) or inspector."),
+                                  tr("Panel to raise after a search: results (the default), inspector, edit or "
+                                     "compare."),
                                   tr("panel"), QStringLiteral("results"));
     parser.addOption(show);
     const QCommandLineOption expand(QStringLiteral("expand-block"),
                                     tr("Open the first repeated block in the folded view."));
     parser.addOption(expand);
+    const QCommandLineOption edit(QStringLiteral("edit"),
+                                  tr("After the search, change the strategy of the first node or block position "
+                                     "whose name contains <text> in the plan editor."),
+                                  tr("text"));
+    parser.addOption(edit);
     const QCommandLineOption select(QStringLiteral("select"),
                                     tr("Select the first box of the graph view whose name contains <text>."),
                                     tr("text"));
@@ -85,9 +91,13 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     };
     options.batch = count(batch);
     options.sequence = count(sequence);
-    if (parser.value(show) != QLatin1String("results") && parser.value(show) != QLatin1String("inspector"))
-        fail(tr("Unknown panel '%1': use results or inspector.").arg(parser.value(show)));
+    const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("edit"),
+                             QStringLiteral("compare")};
+    if (!panels.contains(parser.value(show)))
+        fail(tr("Unknown panel '%1': use results, inspector, edit or compare.").arg(parser.value(show)));
     options.showInspector = parser.value(show) == QLatin1String("inspector");
+    options.showCompare = parser.value(show) == QLatin1String("compare");
+    options.edit = parser.value(edit);
     options.expandBlock = parser.isSet(expand);
     options.select = parser.value(select);
     if (parser.isSet(windowSize)) {

@@ -11,7 +11,8 @@
 namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
-// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector] [--expand-block]]
+// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector|edit|compare] [--expand-block]
+// [--edit TEXT]]
 // [--select TEXT] [--window-size WxH] [MODEL]` asks for.
 struct StartupOptions {
     Q_DECLARE_TR_FUNCTIONS(StartupOptions)
@@ -27,6 +28,10 @@ public:
     int batch = 0;           // 0: the panel's default (the model's)
     int sequence = 0;
     bool showInspector = false;  // raise the plan inspector rather than the results
+    bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
+    // After the search, apply the first other strategy of the first edit target whose
+    // name contains this (the plan editor shows it).
+    QString edit;
     QString select;          // select the first box of the graph view whose name contains this
     QSize windowSize;        // invalid: the saved or default size
     // Expand the first repeated block in the folded view (its coloured nodes show).

@@ -4,12 +4,19 @@
 #include "GraphViewPane.h"
 #include "GraphViewsPanel.h"
 #include "MainWindow.h"
+#include "PlanEditPanel.h"
+#include "PlanEditor.h"
+#include "PlanWorkbench.h"
+#include "SearchResults.h"
+#include "StrategyChoicesModel.h"
 #include "StartupOptions.h"
 #include "Translations.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QPushButton>
+#include <QTableView>
 #include <QTimer>
 
 int main(int argc, char* argv[])
@@ -54,6 +61,36 @@ int main(int argc, char* argv[])
             grab(false);
     });
     bool searched = false;
+    // --edit: once the search's best plan is in the editor, pick the target, apply its
+    // first other strategy when the choices are priced, then grab (comparing first).
+    bool edited = false;
+    tapestry::PlanEditPanel* editPanel = window.workbench()->editPanel();
+    QObject::connect(editPanel, &tapestry::PlanEditPanel::choicesPriced, &window, [&, grab, editPanel] {
+        if (options.edit.isEmpty() || edited || !window.workbench()->editor()->current().candidate)
+            return;
+        const auto* choices = editPanel->choicesModel()->choices().get();
+        if (!QString::fromStdString(choices->target.name).contains(options.edit))
+            return;
+        edited = true;
+        // The fastest other strategy that still fits in memory, else the first other one.
+        const double hbm = window.workbench()->editor()->current().candidate->evaluation.hbmBytes;
+        int pick = -1;
+        for (std::size_t row = 0; row < choices->choices.size(); ++row) {
+            const auto& choice = choices->choices[row];
+            if (choice.current)
+                continue;
+            const bool better = pick < 0 || (choice.memoryBytes <= hbm &&
+                                             (choices->choices[static_cast<std::size_t>(pick)].memoryBytes > hbm ||
+                                              choice.stepSeconds < choices->choices[static_cast<std::size_t>(pick)].stepSeconds));
+            if (better)
+                pick = static_cast<int>(row);
+        }
+        editPanel->choicesView()->selectRow(pick);
+        editPanel->applyButton()->click();
+        if (options.showCompare)
+            window.workbench()->compareAction()->trigger();
+        QTimer::singleShot(1500, &window, [grab] { grab(true); });  // the compare drawings lay out
+    });
     QObject::connect(window.graphViews(), &tapestry::GraphViewsPanel::viewShown, &window,
                      [&, grab](tapestry::GraphViewKind shown) {
                          if (shown != options.view)
@@ -68,6 +105,19 @@ int main(int argc, char* argv[])
                      });
     QObject::connect(&window, &tapestry::MainWindow::searchFinished, &window, [&, grab] {
         window.showInspector(options.showInspector);
+        if (!options.edit.isEmpty()) {
+            // The editor's table needs room for its strategy and cost columns.
+            if (auto* editDock = window.findChild<QDockWidget*>(QStringLiteral("editDock")))
+                window.resizeDocks({editDock}, {options.windowSize.isValid() ? options.windowSize.width() * 2 / 5 : 600},
+                                   Qt::Horizontal);
+            for (int i = 0; i < editPanel->targetBox()->count(); ++i) {
+                if (editPanel->targetBox()->itemText(i).contains(options.edit)) {
+                    editPanel->targetBox()->setCurrentIndex(i);
+                    return;  // choicesPriced applies the edit and grabs
+                }
+            }
+            qWarning("no edit target contains %s", qPrintable(options.edit));
+        }
         if (options.windowSize.isValid()) {
             // The results and inspector share the bottom: give them room for their charts.
             if (auto* results = window.findChild<QDockWidget*>(QStringLiteral("resultsDock")))

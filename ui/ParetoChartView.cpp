@@ -65,7 +65,7 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchResults> results)
     if (!results_ || results_->candidates.empty())
         return;
 
-    double maxMemory = results_->memoryLimitBytes / 1e9;
+    double maxMemory = std::max(results_->memoryLimitBytes, results_->hbmBytes) / 1e9;
     double maxTime = 0;
     for (const auto& candidate : results_->candidates) {
         maxMemory = std::max(maxMemory, candidate->memoryBytes() / 1e9);
@@ -91,6 +91,17 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchResults> results)
     c->addSeries(limit);
     limit->attachAxis(x);
     limit->attachAxis(y);
+    if (std::abs(results_->hbmBytes - results_->memoryLimitBytes) > 1e6) {
+        // A lowered limit: the capacity itself stays in view as a fainter line.
+        auto* hbm = new QLineSeries(c);
+        hbm->setName(tr("HBM (%L1 GB)").arg(results_->hbmBytes / 1e9, 0, 'f', 0));
+        hbm->append(results_->hbmBytes / 1e9, 0);
+        hbm->append(results_->hbmBytes / 1e9, y->max());
+        hbm->setPen(QPen(QColor(0x9e, 0x9e, 0x9e), 2, Qt::DotLine));
+        c->addSeries(hbm);
+        hbm->attachAxis(x);
+        hbm->attachAxis(y);
+    }
 
     for (const PlanCandidate::Role role : {PlanCandidate::Role::Best, PlanCandidate::Role::Alternative,
                                            PlanCandidate::Role::BestSoFar, PlanCandidate::Role::Expert}) {

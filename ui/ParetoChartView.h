@@ -14,7 +14,8 @@ struct SearchResults;
 
 // Step time against peak memory per device for every candidate of a search, one series
 // per role (searched, best so far, expert reference), each point labelled with its plan,
-// and the memory limit as a vertical line. Clicking a point opens that candidate.
+// and the memory limit (and the HBM capacity, when the limit is lower) as vertical lines.
+// Clicking a point opens that candidate.
 class ParetoChartView : public QChartView {
     Q_OBJECT
 

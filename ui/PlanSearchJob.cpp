@@ -244,6 +244,12 @@ void PlanSearchJob::cancel()
         *cancelFlag_ = true;
 }
 
+void PlanSearchJob::discard()
+{
+    cancel();
+    finishedJob_ = ++latestJob_;
+}
+
 void PlanSearchJob::report(JobId job, const std::string& phase, double fraction)
 {
     if (job == latestJob_ && isBusy())

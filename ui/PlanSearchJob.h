@@ -35,6 +35,9 @@ public:
     JobId start(std::shared_ptr<const FoldedModel> folded, SearchSetup setup);
     // Asks the running search to stop; it finishes with the best plan found so far.
     void cancel();
+    // Cancels the running search and drops everything it would still report (its model
+    // is gone).
+    void discard();
     [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
 
 signals:

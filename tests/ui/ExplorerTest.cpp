@@ -1,7 +1,8 @@
 // The explorer through the real window: a search of Llama-3-8B on two DGX-H100 nodes
 // (mesh 2x8, batch 16, sequence 2048) started with the toolbar button, its best plan
 // priced exactly as the cost model prices it, a candidate opened from the list into the
-// inspector, and a search cancelled with Esc while the window keeps painting.
+// inspector, a search cancelled with Esc while the window keeps painting, and a search
+// dropped when another model is opened.
 #include "ClusterPanel.h"
 #include "FoldedModel.h"
 #include "GraphNodeItem.h"
@@ -204,6 +205,24 @@ private slots:
         const auto* message = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchMessage"));
         QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
         QVERIFY2(longestGap < 500, qPrintable(QStringLiteral("GUI thread blocked for %1 ms").arg(longestGap)));
+    }
+
+    // Opening another model drops the running search: nothing of it reaches the new model.
+    void newModelDropsTheSearch()
+    {
+        MainWindow window;
+        openLlama(window);
+        QVERIFY(window.clusterPanel()->chooseMesh({}));
+        window.startSearch();
+        QVERIFY(window.isSearching());
+        QSignalSpy loaded(&window, &MainWindow::loadFinished);
+        window.openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama.ts.stripped.onnx"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.size(), 1, kTimeoutMs);
+        QVERIFY(!window.isSearching());
+        QVERIFY(window.startSearchAction()->isEnabled());
+        QTest::qWait(1500);  // long enough for the old worker to notice and report
+        QVERIFY(!window.searchResults()->model()->results());
+        QVERIFY(!window.planInspector()->candidate());
     }
 };
 

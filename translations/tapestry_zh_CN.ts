@@ -213,45 +213,6 @@
     </message>
 </context>
 <context>
-    <name>PlanExport</name>
-    <message>
-        <source>Tapestry plan (JSON)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PyTorch DTensor plan (Python)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hugging Face tp_plan (JSON)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hugging Face tp_plan (Python)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ONNX model with sharding annotations</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Graph view as Graphviz DOT</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Graph view as SVG</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Graph view as PNG</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (*.%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>PlanOverlay</name>
     <message>
         <source>Replicated</source>
@@ -440,6 +401,10 @@
         <translation>序列长度（词元数）。</translation>
     </message>
     <message>
+        <source>Panel to raise after a search: results (the default) or inspector.</source>
+        <translation>搜索后置前的面板：results（默认）或 inspector。</translation>
+    </message>
+    <message>
         <source>panel</source>
         <translation>面板</translation>
     </message>
@@ -472,20 +437,12 @@
         <translation>--%1 需要一个正整数。</translation>
     </message>
     <message>
+        <source>Unknown panel &apos;%1&apos;: use results or inspector.</source>
+        <translation>未知面板“%1”：请使用 results 或 inspector。</translation>
+    </message>
+    <message>
         <source>Bad window size &apos;%1&apos;: write it as 1600x1000.</source>
         <translation>窗口大小“%1”无效：请写成 1600x1000。</translation>
-    </message>
-    <message>
-        <source>Panel to raise after a search: results (the default), inspector, edit or compare.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>After the search, change the strategy of the first node or block position whose name contains &lt;text&gt; in the plan editor.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -752,49 +709,6 @@
     </message>
 </context>
 <context>
-    <name>tapestry::ExportDialog</name>
-    <message>
-        <source>Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Browse…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plan:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none open: only the graph can be exported</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Format:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>File:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export To</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose a file to export to.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not export to %1: %2 %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not export to %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>tapestry::GraphViewPane</name>
     <message>
         <source>Embedding</source>
@@ -932,127 +846,6 @@
     <message>
         <source>The model could not be folded: %1</source>
         <translation>无法折叠该模型：%1</translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::HistoryPanel</name>
-    <message>
-        <source>&amp;Open</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Co&amp;mpare</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare the two selected plans</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>E&amp;xport…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Tag…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Delete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Re-cost</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Price a stale plan again for the model and cluster on screen (a new plan)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Refresh</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not read the history: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>History: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tag Plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tag for the selected plan(s):</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete Plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Other plans were derived from plan #%1 (%2). Delete it anyway? They keep their strategies but lose their parent.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::HistoryRecorder</name>
-    <message>
-        <source>No history file: set HOME or TAPESTRY_HISTORY.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not recorded in the history (%1): %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::HistoryTreeModel</name>
-    <message>
-        <source>Made for an earlier version of the model or cluster: re-cost it for the current one.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plans outside runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run %1: %2 %3 of %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1, stale</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run or plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mesh or cluster</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tags</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Created</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1224,10 +1017,6 @@
     <message>
         <source>The search failed: %1</source>
         <translation>搜索失败：%1</translation>
-    </message>
-    <message>
-        <source>&amp;Plan</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1410,186 +1199,6 @@
     </message>
 </context>
 <context>
-    <name>tapestry::PlanCompareView</name>
-    <message>
-        <source>Plan A:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plan B:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose two plans of the model to compare.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>These plans cannot be compared: %1 %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>B − A: step %1 ms (compute %2 ms, communication %3 ms), memory %4 GB per device; %n node(s) differ%5.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source> (the meshes differ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::PlanDiffModel</name>
-    <message>
-        <source>Node</source>
-        <translation type="unfinished">节点</translation>
-    </message>
-    <message>
-        <source>Strategy in A</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Strategy in B</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Δ step (ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Δ memory (GB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::PlanEditPanel</name>
-    <message>
-        <source>Megatron-LM</source>
-        <translation type="unfinished">Megatron-LM</translation>
-    </message>
-    <message>
-        <source>Megatron-LM with sequence parallelism</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hugging Face tp_plan file…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start Over From</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replace the plan by an expert annotation, then override parts of it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A position in a repeated block (# stands for every instance) or a node outside blocks</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Apply Strategy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pin and &amp;Complete the Rest</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Search the other nodes again with the edited ones fixed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Node:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Completing the plan around the pinned choices…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a plan from the search results or the history, or start from an expert plan.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms, memory %L4 GB per device%5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (does not fit)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%1, %n node(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Pricing the strategies of %1…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n strategy(ies) priced.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Set %1 to %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Undo %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Redo %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::PlanEditor</name>
-    <message>
-        <source>Set %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The completion failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No plan completes the pinned choices: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Complete the rest</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Completion cancelled; the best plan found so far is shown.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Completed the plan around %n pinned choice(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>tapestry::PlanInspector</name>
     <message>
         <source>Open a plan from the search results to inspect it.</source>
@@ -1671,195 +1280,6 @@
     <message>
         <source>The search stopped with an unexpected error.</source>
         <translation>搜索因意外错误而停止。</translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::PlanWorkbench</name>
-    <message>
-        <source>best</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>alternative</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>best so far</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>expert</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 %2 %3, %L4 ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plan Editor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>History</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare Plans</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start From a Hugging Face tp_plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tp_plan files (*.json *.py);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could Not Compare</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Undo Edit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Redo Edit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compare With Origin</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare the plan being edited with the plan it started from</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open Plan File…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open Plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Plans and tp_plans (*.json *.py);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Save View as SVG/PNG…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Fit Graph</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>started from</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>edited</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a model and wait until it is folded first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could Not Start From the Expert Plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Started from %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Started from %1 (%n warning(s): %2).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Could Not Open Plan</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not open %1: %2 %3</source>
-        <translation type="unfinished">无法打开 %1：%2 %3 {1:?}</translation>
-    </message>
-    <message>
-        <source>Could not open %1: open its model first and wait until it is folded.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>file</source>
-        <translation type="unfinished">文件</translation>
-    </message>
-    <message>
-        <source>Opened plan %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>#%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not open plan #%1: %2 %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Edit a plan first: it is compared with the plan it started from.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a model first.</source>
-        <translation type="unfinished">请先打开一个模型。</translation>
-    </message>
-    <message>
-        <source>Could Not Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Re-costed plan #%1 as plan #%2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could Not Re-cost</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not re-cost plan #%1: %2 %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The graph view is not drawn yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could Not Save View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not write %1.</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1985,33 +1405,6 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>点击数据点以查看其方案。</translation>
-    </message>
-</context>
-<context>
-    <name>tapestry::StrategyChoicesModel</name>
-    <message>
-        <source>%1 (current)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Strategy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step (ms)</source>
-        <translation type="unfinished">步骤（ms）</translation>
-    </message>
-    <message>
-        <source>Δ step (ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory (GB)</source>
-        <translation type="unfinished">内存（GB）</translation>
-    </message>
-    <message>
-        <source>Δ memory (GB)</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

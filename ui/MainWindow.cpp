@@ -9,6 +9,7 @@
 #include "PlanInspector.h"
 #include "PlanOverlay.h"
 #include "PlanSearchJob.h"
+#include "PlanWorkbench.h"
 #include "SearchResults.h"
 #include "SearchResultsPanel.h"
 #include "RecentFiles.h"
@@ -71,6 +72,20 @@ QString splitterKey()
 QString sideSplitterKey()
 {
     return QStringLiteral("mainWindow/sideSplitter");
+}
+
+// The first local plan file (.json, or a tp_plan's .py) among dragged URLs; empty when none.
+QString planFileIn(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        const QString file = url.toLocalFile();
+        if (url.isLocalFile() && (file.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ||
+                                  file.endsWith(QStringLiteral(".py"), Qt::CaseInsensitive)))
+            return file;
+    }
+    return {};
 }
 
 // The first local .onnx file among dragged URLs; empty when there is none.
@@ -176,6 +191,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(searchJob_, &PlanSearchJob::failed, this, &MainWindow::onSearchFailed);
 
     createDocks();
+    workbench_ = new PlanWorkbench(this, graphViews_, inspector_, clusterPanel_);
+    connect(workbench_, &PlanWorkbench::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     createActions();
 
     const QSettings settings;
@@ -213,10 +231,12 @@ void MainWindow::createActions()
     toolBar->addAction(startSearch_);
     toolBar->addAction(cancelSearch_);
 
+    QMenu* planMenu = menuBar()->addMenu(tr("&Plan"));
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
     viewMenu->addAction(clusterDock_->toggleViewAction());
     viewMenu->addAction(resultsDock_->toggleViewAction());
     viewMenu->addAction(inspectorDock_->toggleViewAction());
+    workbench_->addMenu(planMenu, viewMenu);
     viewMenu->addSeparator();
     createLanguageMenu(viewMenu);
 
@@ -283,7 +303,9 @@ void MainWindow::startSearch()
     resultsDock_->show();
     resultsPanel_->setResults(nullptr);
     resultsPanel_->setMessage(tr("Searching…"));
-    searchJob_->start(folded, clusterPanel_->setup());
+    const SearchSetup setup = clusterPanel_->setup();
+    workbench_->searchStarted(folded, setup);
+    searchJob_->start(folded, setup);
     setSearching(true);
     onSearchProgress(tr("Starting"), 0);
     resultsDock_->raise();
@@ -306,6 +328,7 @@ void MainWindow::onSearchProgress(const QString& phase, double fraction)
 void MainWindow::onSearchFinished(std::shared_ptr<const SearchResults> results)
 {
     setSearching(false);
+    workbench_->searchFinished(results);
     resultsPanel_->setMessage(results->message);
     statusBar()->showMessage(results->message, kStatusTimeoutMs);
     if (std::shared_ptr<const PlanCandidate> best = results->best())
@@ -335,6 +358,7 @@ void MainWindow::openCandidate(std::shared_ptr<const PlanCandidate> candidate)
         return;  // results of a model no longer on screen
     inspector_->setPlan(searchedModel_, candidate);
     graphViews_->setPlanOverlay(std::make_shared<PlanOverlay>(searchedModel_, candidate));
+    workbench_->candidateOpened(candidate);
     inspectorDock_->raise();
 }
 
@@ -433,6 +457,7 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
     searchedModel_.reset();
     resultsPanel_->setResults(nullptr);
     inspector_->setPlan(nullptr, nullptr);
+    workbench_->modelChanged();
     model_ = std::move(model);
     summaryView_->setModel(model_);
     scopeModel_->setModel(model_);
@@ -483,12 +508,18 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (!onnxFileIn(event->mimeData()).isEmpty())
+    if (!onnxFileIn(event->mimeData()).isEmpty() || !planFileIn(event->mimeData()).isEmpty())
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
+    // A plan is opened for the model on screen; a model replaces it.
+    if (const QString plan = planFileIn(event->mimeData()); !plan.isEmpty()) {
+        event->acceptProposedAction();
+        workbench_->openPlanFile(plan);
+        return;
+    }
     const QString file = onnxFileIn(event->mimeData());
     if (file.isEmpty())
         return;

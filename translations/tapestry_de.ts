@@ -213,6 +213,45 @@
     </message>
 </context>
 <context>
+    <name>PlanExport</name>
+    <message>
+        <source>Tapestry plan (JSON)</source>
+        <translation>Tapestry-Plan (JSON)</translation>
+    </message>
+    <message>
+        <source>PyTorch DTensor plan (Python)</source>
+        <translation>PyTorch-DTensor-Plan (Python)</translation>
+    </message>
+    <message>
+        <source>Hugging Face tp_plan (JSON)</source>
+        <translation>Hugging-Face-tp_plan (JSON)</translation>
+    </message>
+    <message>
+        <source>Hugging Face tp_plan (Python)</source>
+        <translation>Hugging-Face-tp_plan (Python)</translation>
+    </message>
+    <message>
+        <source>ONNX model with sharding annotations</source>
+        <translation>ONNX-Modell mit Sharding-Annotationen</translation>
+    </message>
+    <message>
+        <source>Graph view as Graphviz DOT</source>
+        <translation>Graphansicht als Graphviz-DOT</translation>
+    </message>
+    <message>
+        <source>Graph view as SVG</source>
+        <translation>Graphansicht als SVG</translation>
+    </message>
+    <message>
+        <source>Graph view as PNG</source>
+        <translation>Graphansicht als PNG</translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation>%1 (*.%2)</translation>
+    </message>
+</context>
+<context>
     <name>PlanOverlay</name>
     <message>
         <source>Replicated</source>
@@ -401,10 +440,6 @@
         <translation>Sequenzlänge in Tokens.</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default) or inspector.</source>
-        <translation>Bereich, der nach einer Suche vorne liegt: results (Vorgabe) oder inspector.</translation>
-    </message>
-    <message>
         <source>panel</source>
         <translation>Bereich</translation>
     </message>
@@ -437,12 +472,20 @@
         <translation>--%1 braucht eine positive ganze Zahl.</translation>
     </message>
     <message>
-        <source>Unknown panel &apos;%1&apos;: use results or inspector.</source>
-        <translation>Unbekannter Bereich „%1“: results oder inspector verwenden.</translation>
-    </message>
-    <message>
         <source>Bad window size &apos;%1&apos;: write it as 1600x1000.</source>
         <translation>Ungültige Fenstergröße „%1“: bitte als 1600x1000 schreiben.</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, edit or compare.</source>
+        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, edit oder compare.</translation>
+    </message>
+    <message>
+        <source>After the search, change the strategy of the first node or block position whose name contains &lt;text&gt; in the plan editor.</source>
+        <translation>Nach der Suche im Plan-Editor die Strategie des ersten Knotens oder der ersten Blockposition ändern, deren Name &lt;text&gt; enthält.</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
+        <translation>Unbekannter Bereich „%1“: results, inspector, edit oder compare verwenden.</translation>
     </message>
 </context>
 <context>
@@ -710,6 +753,49 @@
     </message>
 </context>
 <context>
+    <name>tapestry::ExportDialog</name>
+    <message>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Plan:</source>
+        <translation>Plan:</translation>
+    </message>
+    <message>
+        <source>none open: only the graph can be exported</source>
+        <translation>keiner geöffnet: nur der Graph kann exportiert werden</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format:</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Datei:</translation>
+    </message>
+    <message>
+        <source>Export To</source>
+        <translation>Exportieren nach</translation>
+    </message>
+    <message>
+        <source>Choose a file to export to.</source>
+        <translation>Wählen Sie eine Zieldatei für den Export.</translation>
+    </message>
+    <message>
+        <source>Could not export to %1: %2 %3</source>
+        <translation>Export nach %1 nicht möglich: %2 %3</translation>
+    </message>
+    <message>
+        <source>Could not export to %1: %2</source>
+        <translation>Export nach %1 nicht möglich: %2</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::GraphViewPane</name>
     <message>
         <source>Embedding</source>
@@ -847,6 +933,127 @@
     <message>
         <source>The model could not be folded: %1</source>
         <translation>Das Modell konnte nicht gefaltet werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::HistoryPanel</name>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>&amp;Vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare the two selected plans</source>
+        <translation>Die beiden ausgewählten Pläne vergleichen</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Tag…</source>
+        <translation>&amp;Markieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Re-cost</source>
+        <translation>&amp;Neu bewerten</translation>
+    </message>
+    <message>
+        <source>Price a stale plan again for the model and cluster on screen (a new plan)</source>
+        <translation>Einen veralteten Plan für das angezeigte Modell und den Cluster neu bewerten (als neuer Plan)</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>Could not read the history: %1</source>
+        <translation>Der Verlauf konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>History: %1</source>
+        <translation>Verlauf: %1</translation>
+    </message>
+    <message>
+        <source>Tag Plan</source>
+        <translation>Plan markieren</translation>
+    </message>
+    <message>
+        <source>Tag for the selected plan(s):</source>
+        <translation>Markierung für die ausgewählten Pläne:</translation>
+    </message>
+    <message>
+        <source>Delete Plan</source>
+        <translation>Plan löschen</translation>
+    </message>
+    <message>
+        <source>Other plans were derived from plan #%1 (%2). Delete it anyway? They keep their strategies but lose their parent.</source>
+        <translation>Andere Pläne wurden von Plan #%1 (%2) abgeleitet. Trotzdem löschen? Sie behalten ihre Strategien, verlieren aber ihren Ursprung.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::HistoryRecorder</name>
+    <message>
+        <source>No history file: set HOME or TAPESTRY_HISTORY.</source>
+        <translation>Keine Verlaufsdatei: HOME oder TAPESTRY_HISTORY setzen.</translation>
+    </message>
+    <message>
+        <source>Not recorded in the history (%1): %2</source>
+        <translation>Nicht im Verlauf gespeichert (%1): %2</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::HistoryTreeModel</name>
+    <message>
+        <source>Made for an earlier version of the model or cluster: re-cost it for the current one.</source>
+        <translation>Für eine frühere Version des Modells oder Clusters erstellt: für die aktuelle neu bewerten.</translation>
+    </message>
+    <message>
+        <source>Plans outside runs</source>
+        <translation>Pläne außerhalb von Läufen</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 %3 of %4</source>
+        <translation>Lauf %1: %2 %3 von %4</translation>
+    </message>
+    <message>
+        <source>%1, stale</source>
+        <translation>%1, veraltet</translation>
+    </message>
+    <message>
+        <source>Run or plan</source>
+        <translation>Lauf oder Plan</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>Mesh or cluster</source>
+        <translation>Gitter oder Cluster</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>Markierungen</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
     </message>
 </context>
 <context>
@@ -1018,6 +1225,10 @@
     <message>
         <source>The search failed: %1</source>
         <translation>Die Suche ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;Plan</translation>
     </message>
 </context>
 <context>
@@ -1200,6 +1411,190 @@
     </message>
 </context>
 <context>
+    <name>tapestry::PlanCompareView</name>
+    <message>
+        <source>Plan A:</source>
+        <translation>Plan A:</translation>
+    </message>
+    <message>
+        <source>Plan B:</source>
+        <translation>Plan B:</translation>
+    </message>
+    <message>
+        <source>Choose two plans of the model to compare.</source>
+        <translation>Wählen Sie zwei Pläne des Modells zum Vergleich.</translation>
+    </message>
+    <message>
+        <source>These plans cannot be compared: %1 %2</source>
+        <translation>Diese Pläne lassen sich nicht vergleichen: %1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>B − A: step %1 ms (compute %2 ms, communication %3 ms), memory %4 GB per device; %n node(s) differ%5.</source>
+        <translation>
+            <numerusform>B − A: Schritt %1 ms (Rechnen %2 ms, Kommunikation %3 ms), Speicher %4 GB pro Gerät; %n Knoten unterscheidet sich%5.</numerusform>
+            <numerusform>B − A: Schritt %1 ms (Rechnen %2 ms, Kommunikation %3 ms), Speicher %4 GB pro Gerät; %n Knoten unterscheiden sich%5.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the meshes differ)</source>
+        <translation> (die Gitter unterscheiden sich)</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanDiffModel</name>
+    <message>
+        <source>Node</source>
+        <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Strategy in A</source>
+        <translation>Strategie in A</translation>
+    </message>
+    <message>
+        <source>Strategy in B</source>
+        <translation>Strategie in B</translation>
+    </message>
+    <message>
+        <source>Δ step (ms)</source>
+        <translation>Δ Schritt (ms)</translation>
+    </message>
+    <message>
+        <source>Δ memory (GB)</source>
+        <translation>Δ Speicher (GB)</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanEditPanel</name>
+    <message>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <source>Megatron-LM with sequence parallelism</source>
+        <translation>Megatron-LM mit Sequenzparallelität</translation>
+    </message>
+    <message>
+        <source>Hugging Face tp_plan file…</source>
+        <translation>Hugging-Face-tp_plan-Datei…</translation>
+    </message>
+    <message>
+        <source>Start Over From</source>
+        <translation>Neu beginnen mit</translation>
+    </message>
+    <message>
+        <source>Replace the plan by an expert annotation, then override parts of it</source>
+        <translation>Den Plan durch eine Expertenannotation ersetzen und dann Teile davon überschreiben</translation>
+    </message>
+    <message>
+        <source>A position in a repeated block (# stands for every instance) or a node outside blocks</source>
+        <translation>Eine Position in einem wiederholten Block (# steht für jede Instanz) oder ein Knoten außerhalb von Blöcken</translation>
+    </message>
+    <message>
+        <source>&amp;Apply Strategy</source>
+        <translation>Strategie &amp;anwenden</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Rückgängig</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>Pin and &amp;Complete the Rest</source>
+        <translation>Fixieren und Rest &amp;vervollständigen</translation>
+    </message>
+    <message>
+        <source>Search the other nodes again with the edited ones fixed</source>
+        <translation>Die übrigen Knoten neu suchen, die bearbeiteten bleiben fest</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Node:</source>
+        <translation>Knoten:</translation>
+    </message>
+    <message>
+        <source>Completing the plan around the pinned choices…</source>
+        <translation>Plan wird um die fixierten Entscheidungen herum vervollständigt…</translation>
+    </message>
+    <message>
+        <source>Open a plan from the search results or the history, or start from an expert plan.</source>
+        <translation>Öffnen Sie einen Plan aus den Suchergebnissen oder dem Verlauf, oder beginnen Sie mit einem Expertenplan.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms, memory %L4 GB per device%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2: Schritt %L3 ms, Speicher %L4 GB pro Gerät%5</translation>
+    </message>
+    <message>
+        <source> (does not fit)</source>
+        <translation> (passt nicht)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %n node(s)</source>
+        <translation>
+            <numerusform>%1, %n Knoten</numerusform>
+            <numerusform>%1, %n Knoten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pricing the strategies of %1…</source>
+        <translation>Strategien von %1 werden bewertet…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n strategy(ies) priced.</source>
+        <translation>
+            <numerusform>%n Strategie bewertet.</numerusform>
+            <numerusform>%n Strategien bewertet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Set %1 to %2.</source>
+        <translation>%1 auf %2 gesetzt.</translation>
+    </message>
+    <message>
+        <source>Undo %1</source>
+        <translation>%1 rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>%1 wiederholen</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanEditor</name>
+    <message>
+        <source>Set %1</source>
+        <translation>%1 setzen</translation>
+    </message>
+    <message>
+        <source>The completion failed: %1</source>
+        <translation>Die Vervollständigung ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>No plan completes the pinned choices: %1</source>
+        <translation>Kein Plan vervollständigt die fixierten Entscheidungen: %1</translation>
+    </message>
+    <message>
+        <source>Complete the rest</source>
+        <translation>Rest vervollständigen</translation>
+    </message>
+    <message>
+        <source>Completion cancelled; the best plan found so far is shown.</source>
+        <translation>Vervollständigung abgebrochen; der bisher beste Plan wird gezeigt.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Completed the plan around %n pinned choice(s).</source>
+        <translation>
+            <numerusform>Plan um %n fixierte Entscheidung vervollständigt.</numerusform>
+            <numerusform>Plan um %n fixierte Entscheidungen vervollständigt.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tapestry::PlanInspector</name>
     <message>
         <source>Open a plan from the search results to inspect it.</source>
@@ -1282,6 +1677,196 @@
     <message>
         <source>The search stopped with an unexpected error.</source>
         <translation>Die Suche wurde durch einen unerwarteten Fehler beendet.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanWorkbench</name>
+    <message>
+        <source>best</source>
+        <translation>beste</translation>
+    </message>
+    <message>
+        <source>alternative</source>
+        <translation>Alternative</translation>
+    </message>
+    <message>
+        <source>best so far</source>
+        <translation>bisher beste</translation>
+    </message>
+    <message>
+        <source>expert</source>
+        <translation>Experte</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3, %L4 ms</source>
+        <translation>%1 %2 %3, %L4 ms</translation>
+    </message>
+    <message>
+        <source>Plan Editor</source>
+        <translation>Plan-Editor</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <source>Compare Plans</source>
+        <translation>Pläne vergleichen</translation>
+    </message>
+    <message>
+        <source>Start From a Hugging Face tp_plan</source>
+        <translation>Mit einem Hugging-Face-tp_plan beginnen</translation>
+    </message>
+    <message>
+        <source>tp_plan files (*.json *.py);;All files (*)</source>
+        <translation>tp_plan-Dateien (*.json *.py);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Could Not Compare</source>
+        <translation>Vergleich nicht möglich</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Edit</source>
+        <translation>Bearbeitung &amp;rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo Edit</source>
+        <translation>Bearbeitung &amp;wiederholen</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Origin</source>
+        <translation>Mit &amp;Ausgangsplan vergleichen</translation>
+    </message>
+    <message>
+        <source>Compare the plan being edited with the plan it started from</source>
+        <translation>Den bearbeiteten Plan mit seinem Ausgangsplan vergleichen</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Open Plan File…</source>
+        <translation>Plan-Datei ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open Plan</source>
+        <translation>Plan öffnen</translation>
+    </message>
+    <message>
+        <source>Plans and tp_plans (*.json *.py);;All files (*)</source>
+        <translation>Pläne und tp_plans (*.json *.py);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Save View as SVG/PNG…</source>
+        <translation>Ansicht als SVG/PNG &amp;speichern…</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Graph</source>
+        <translation>Graph ein&amp;passen</translation>
+    </message>
+    <message>
+        <source>started from</source>
+        <translation>Ausgang</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>bearbeitet</translation>
+    </message>
+    <message>
+        <source>Open a model and wait until it is folded first.</source>
+        <translation>Öffnen Sie zuerst ein Modell und warten Sie, bis es gefaltet ist.</translation>
+    </message>
+    <message>
+        <source>Could Not Start From the Expert Plan</source>
+        <translation>Beginn mit dem Expertenplan nicht möglich</translation>
+    </message>
+    <message>
+        <source>Started from %1.</source>
+        <translation>Mit %1 begonnen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Started from %1 (%n warning(s): %2).</source>
+        <translation>
+            <numerusform>Mit %1 begonnen (%n Warnung: %2).</numerusform>
+            <numerusform>Mit %1 begonnen (%n Warnungen: %2).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could Not Open Plan</source>
+        <translation>Plan konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2 %3</source>
+        <translation>%1 konnte nicht geöffnet werden: %2 %3</translation>
+    </message>
+    <message>
+        <source>Could not open %1: open its model first and wait until it is folded.</source>
+        <translation>%1 konnte nicht geöffnet werden: Öffnen Sie zuerst sein Modell und warten Sie, bis es gefaltet ist.</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Opened plan %1.</source>
+        <translation>Plan %1 geöffnet.</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Could not open plan #%1: %2 %3</source>
+        <translation>Plan #%1 konnte nicht geöffnet werden: %2 %3</translation>
+    </message>
+    <message>
+        <source>Edit a plan first: it is compared with the plan it started from.</source>
+        <translation>Bearbeiten Sie zuerst einen Plan: Er wird mit seinem Ausgangsplan verglichen.</translation>
+    </message>
+    <message>
+        <source>Open a model first.</source>
+        <translation>Öffnen Sie zuerst ein Modell.</translation>
+    </message>
+    <message>
+        <source>Could Not Export</source>
+        <translation>Export nicht möglich</translation>
+    </message>
+    <message>
+        <source>Re-costed plan #%1 as plan #%2.</source>
+        <translation>Plan #%1 als Plan #%2 neu bewertet.</translation>
+    </message>
+    <message>
+        <source>Could Not Re-cost</source>
+        <translation>Neubewertung nicht möglich</translation>
+    </message>
+    <message>
+        <source>Could not re-cost plan #%1: %2 %3</source>
+        <translation>Plan #%1 konnte nicht neu bewertet werden: %2 %3</translation>
+    </message>
+    <message>
+        <source>The graph view is not drawn yet.</source>
+        <translation>Die Graphansicht ist noch nicht gezeichnet.</translation>
+    </message>
+    <message>
+        <source>Save View</source>
+        <translation>Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
+        <translation>SVG-Bilder (*.svg);;PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Could Not Save View</source>
+        <translation>Ansicht konnte nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>%1 konnte nicht geschrieben werden.</translation>
     </message>
 </context>
 <context>
@@ -1407,6 +1992,33 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>Klicken Sie auf einen Punkt, um seinen Plan zu untersuchen.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::StrategyChoicesModel</name>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1 (aktuell)</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Step (ms)</source>
+        <translation>Schritt (ms)</translation>
+    </message>
+    <message>
+        <source>Δ step (ms)</source>
+        <translation>Δ Schritt (ms)</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>Speicher (GB)</translation>
+    </message>
+    <message>
+        <source>Δ memory (GB)</source>
+        <translation>Δ Speicher (GB)</translation>
     </message>
 </context>
 </TS>

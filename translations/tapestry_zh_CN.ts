@@ -213,6 +213,45 @@
     </message>
 </context>
 <context>
+    <name>PlanExport</name>
+    <message>
+        <source>Tapestry plan (JSON)</source>
+        <translation>Tapestry 方案（JSON）</translation>
+    </message>
+    <message>
+        <source>PyTorch DTensor plan (Python)</source>
+        <translation>PyTorch DTensor 方案（Python）</translation>
+    </message>
+    <message>
+        <source>Hugging Face tp_plan (JSON)</source>
+        <translation>Hugging Face tp_plan（JSON）</translation>
+    </message>
+    <message>
+        <source>Hugging Face tp_plan (Python)</source>
+        <translation>Hugging Face tp_plan（Python）</translation>
+    </message>
+    <message>
+        <source>ONNX model with sharding annotations</source>
+        <translation>带切分注解的 ONNX 模型</translation>
+    </message>
+    <message>
+        <source>Graph view as Graphviz DOT</source>
+        <translation>图视图（Graphviz DOT）</translation>
+    </message>
+    <message>
+        <source>Graph view as SVG</source>
+        <translation>图视图（SVG）</translation>
+    </message>
+    <message>
+        <source>Graph view as PNG</source>
+        <translation>图视图（PNG）</translation>
+    </message>
+    <message>
+        <source>%1 (*.%2)</source>
+        <translation>%1（*.%2）</translation>
+    </message>
+</context>
+<context>
     <name>PlanOverlay</name>
     <message>
         <source>Replicated</source>
@@ -401,10 +440,6 @@
         <translation>序列长度（词元数）。</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default) or inspector.</source>
-        <translation>搜索后置前的面板：results（默认）或 inspector。</translation>
-    </message>
-    <message>
         <source>panel</source>
         <translation>面板</translation>
     </message>
@@ -437,12 +472,20 @@
         <translation>--%1 需要一个正整数。</translation>
     </message>
     <message>
-        <source>Unknown panel &apos;%1&apos;: use results or inspector.</source>
-        <translation>未知面板“%1”：请使用 results 或 inspector。</translation>
-    </message>
-    <message>
         <source>Bad window size &apos;%1&apos;: write it as 1600x1000.</source>
         <translation>窗口大小“%1”无效：请写成 1600x1000。</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, edit or compare.</source>
+        <translation>搜索后显示的面板：results（默认）、inspector、edit 或 compare。</translation>
+    </message>
+    <message>
+        <source>After the search, change the strategy of the first node or block position whose name contains &lt;text&gt; in the plan editor.</source>
+        <translation>搜索结束后，在方案编辑器中修改名称包含 &lt;text&gt; 的第一个节点或块位置的策略。</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
+        <translation>未知面板“%1”：请使用 results、inspector、edit 或 compare。</translation>
     </message>
 </context>
 <context>
@@ -709,6 +752,49 @@
     </message>
 </context>
 <context>
+    <name>tapestry::ExportDialog</name>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Plan:</source>
+        <translation>方案：</translation>
+    </message>
+    <message>
+        <source>none open: only the graph can be exported</source>
+        <translation>未打开方案：只能导出图</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Export To</source>
+        <translation>导出到</translation>
+    </message>
+    <message>
+        <source>Choose a file to export to.</source>
+        <translation>请选择导出的目标文件。</translation>
+    </message>
+    <message>
+        <source>Could not export to %1: %2 %3</source>
+        <translation>无法导出到 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>Could not export to %1: %2</source>
+        <translation>无法导出到 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::GraphViewPane</name>
     <message>
         <source>Embedding</source>
@@ -846,6 +932,127 @@
     <message>
         <source>The model could not be folded: %1</source>
         <translation>无法折叠该模型：%1</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::HistoryPanel</name>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>比较(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Compare the two selected plans</source>
+        <translation>比较选中的两个方案</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>&amp;Tag…</source>
+        <translation>标签(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Re-cost</source>
+        <translation>重新计算成本(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Price a stale plan again for the model and cluster on screen (a new plan)</source>
+        <translation>针对当前模型和集群重新计算过期方案的成本（生成新方案）</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Could not read the history: %1</source>
+        <translation>无法读取历史记录：%1</translation>
+    </message>
+    <message>
+        <source>History: %1</source>
+        <translation>历史记录：%1</translation>
+    </message>
+    <message>
+        <source>Tag Plan</source>
+        <translation>为方案添加标签</translation>
+    </message>
+    <message>
+        <source>Tag for the selected plan(s):</source>
+        <translation>所选方案的标签：</translation>
+    </message>
+    <message>
+        <source>Delete Plan</source>
+        <translation>删除方案</translation>
+    </message>
+    <message>
+        <source>Other plans were derived from plan #%1 (%2). Delete it anyway? They keep their strategies but lose their parent.</source>
+        <translation>其他方案派生自方案 #%1（%2）。仍要删除吗？它们会保留各自的策略，但失去父方案。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::HistoryRecorder</name>
+    <message>
+        <source>No history file: set HOME or TAPESTRY_HISTORY.</source>
+        <translation>没有历史记录文件：请设置 HOME 或 TAPESTRY_HISTORY。</translation>
+    </message>
+    <message>
+        <source>Not recorded in the history (%1): %2</source>
+        <translation>未记录到历史记录（%1）：%2</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::HistoryTreeModel</name>
+    <message>
+        <source>Made for an earlier version of the model or cluster: re-cost it for the current one.</source>
+        <translation>为模型或集群的早期版本制定：请针对当前版本重新计算成本。</translation>
+    </message>
+    <message>
+        <source>Plans outside runs</source>
+        <translation>不属于任何运行的方案</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 %3 of %4</source>
+        <translation>运行 %1：%4 的 %2 %3</translation>
+    </message>
+    <message>
+        <source>%1, stale</source>
+        <translation>%1，已过期</translation>
+    </message>
+    <message>
+        <source>Run or plan</source>
+        <translation>运行或方案</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步长</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Mesh or cluster</source>
+        <translation>网格或集群</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建时间</translation>
     </message>
 </context>
 <context>
@@ -1017,6 +1224,10 @@
     <message>
         <source>The search failed: %1</source>
         <translation>搜索失败：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>方案(&amp;P)</translation>
     </message>
 </context>
 <context>
@@ -1199,6 +1410,186 @@
     </message>
 </context>
 <context>
+    <name>tapestry::PlanCompareView</name>
+    <message>
+        <source>Plan A:</source>
+        <translation>方案 A：</translation>
+    </message>
+    <message>
+        <source>Plan B:</source>
+        <translation>方案 B：</translation>
+    </message>
+    <message>
+        <source>Choose two plans of the model to compare.</source>
+        <translation>请选择该模型的两个方案进行比较。</translation>
+    </message>
+    <message>
+        <source>These plans cannot be compared: %1 %2</source>
+        <translation>无法比较这些方案：%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>B − A: step %1 ms (compute %2 ms, communication %3 ms), memory %4 GB per device; %n node(s) differ%5.</source>
+        <translation>
+            <numerusform>B − A：步长 %1 ms（计算 %2 ms，通信 %3 ms），每设备内存 %4 GB；%n 个节点不同%5。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the meshes differ)</source>
+        <translation>（网格不同）</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanDiffModel</name>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Strategy in A</source>
+        <translation>A 中的策略</translation>
+    </message>
+    <message>
+        <source>Strategy in B</source>
+        <translation>B 中的策略</translation>
+    </message>
+    <message>
+        <source>Δ step (ms)</source>
+        <translation>Δ 步长 (ms)</translation>
+    </message>
+    <message>
+        <source>Δ memory (GB)</source>
+        <translation>Δ 内存 (GB)</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanEditPanel</name>
+    <message>
+        <source>Megatron-LM</source>
+        <translation>Megatron-LM</translation>
+    </message>
+    <message>
+        <source>Megatron-LM with sequence parallelism</source>
+        <translation>Megatron-LM（序列并行）</translation>
+    </message>
+    <message>
+        <source>Hugging Face tp_plan file…</source>
+        <translation>Hugging Face tp_plan 文件…</translation>
+    </message>
+    <message>
+        <source>Start Over From</source>
+        <translation>重新开始自</translation>
+    </message>
+    <message>
+        <source>Replace the plan by an expert annotation, then override parts of it</source>
+        <translation>用专家注解替换方案，然后覆盖其中部分选择</translation>
+    </message>
+    <message>
+        <source>A position in a repeated block (# stands for every instance) or a node outside blocks</source>
+        <translation>重复块中的某个位置（# 代表每个实例）或块外的节点</translation>
+    </message>
+    <message>
+        <source>&amp;Apply Strategy</source>
+        <translation>应用策略(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <source>Pin and &amp;Complete the Rest</source>
+        <translation>固定并补全其余部分(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Search the other nodes again with the edited ones fixed</source>
+        <translation>在固定已编辑节点的情况下重新搜索其余节点</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Node:</source>
+        <translation>节点：</translation>
+    </message>
+    <message>
+        <source>Completing the plan around the pinned choices…</source>
+        <translation>正在围绕固定的选择补全方案…</translation>
+    </message>
+    <message>
+        <source>Open a plan from the search results or the history, or start from an expert plan.</source>
+        <translation>请从搜索结果或历史记录中打开一个方案，或从专家方案开始。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms, memory %L4 GB per device%5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;，网格 %2：步长 %L3 ms，每设备内存 %L4 GB%5</translation>
+    </message>
+    <message>
+        <source> (does not fit)</source>
+        <translation>（放不下）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %n node(s)</source>
+        <translation>
+            <numerusform>%1，%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pricing the strategies of %1…</source>
+        <translation>正在计算 %1 各策略的成本…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n strategy(ies) priced.</source>
+        <translation>
+            <numerusform>已计算 %n 个策略的成本。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Set %1 to %2.</source>
+        <translation>已将 %1 设为 %2。</translation>
+    </message>
+    <message>
+        <source>Undo %1</source>
+        <translation>撤销 %1</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>重做 %1</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanEditor</name>
+    <message>
+        <source>Set %1</source>
+        <translation>设置 %1</translation>
+    </message>
+    <message>
+        <source>The completion failed: %1</source>
+        <translation>补全失败：%1</translation>
+    </message>
+    <message>
+        <source>No plan completes the pinned choices: %1</source>
+        <translation>没有方案能在固定选择下补全：%1</translation>
+    </message>
+    <message>
+        <source>Complete the rest</source>
+        <translation>补全其余部分</translation>
+    </message>
+    <message>
+        <source>Completion cancelled; the best plan found so far is shown.</source>
+        <translation>补全已取消；显示目前找到的最佳方案。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Completed the plan around %n pinned choice(s).</source>
+        <translation>
+            <numerusform>已围绕 %n 个固定选择补全方案。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>tapestry::PlanInspector</name>
     <message>
         <source>Open a plan from the search results to inspect it.</source>
@@ -1280,6 +1671,195 @@
     <message>
         <source>The search stopped with an unexpected error.</source>
         <translation>搜索因意外错误而停止。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PlanWorkbench</name>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <source>alternative</source>
+        <translation>备选</translation>
+    </message>
+    <message>
+        <source>best so far</source>
+        <translation>目前最佳</translation>
+    </message>
+    <message>
+        <source>expert</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>%1 %2 %3, %L4 ms</source>
+        <translation>%1 %2 %3，%L4 ms</translation>
+    </message>
+    <message>
+        <source>Plan Editor</source>
+        <translation>方案编辑器</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <source>Compare Plans</source>
+        <translation>比较方案</translation>
+    </message>
+    <message>
+        <source>Start From a Hugging Face tp_plan</source>
+        <translation>从 Hugging Face tp_plan 开始</translation>
+    </message>
+    <message>
+        <source>tp_plan files (*.json *.py);;All files (*)</source>
+        <translation>tp_plan 文件 (*.json *.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could Not Compare</source>
+        <translation>无法比较</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Edit</source>
+        <translation>撤销编辑(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo Edit</source>
+        <translation>重做编辑(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Origin</source>
+        <translation>与原方案比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare the plan being edited with the plan it started from</source>
+        <translation>将正在编辑的方案与其起始方案进行比较</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open Plan File…</source>
+        <translation>打开方案文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open Plan</source>
+        <translation>打开方案</translation>
+    </message>
+    <message>
+        <source>Plans and tp_plans (*.json *.py);;All files (*)</source>
+        <translation>方案与 tp_plan (*.json *.py);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Save View as SVG/PNG…</source>
+        <translation>将视图另存为 SVG/PNG(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Fit Graph</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>started from</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
+    </message>
+    <message>
+        <source>Open a model and wait until it is folded first.</source>
+        <translation>请先打开模型并等待折叠完成。</translation>
+    </message>
+    <message>
+        <source>Could Not Start From the Expert Plan</source>
+        <translation>无法从专家方案开始</translation>
+    </message>
+    <message>
+        <source>Started from %1.</source>
+        <translation>已从 %1 开始。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Started from %1 (%n warning(s): %2).</source>
+        <translation>
+            <numerusform>已从 %1 开始（%n 条警告：%2）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could Not Open Plan</source>
+        <translation>无法打开方案</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2 %3</source>
+        <translation>无法打开 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>Could not open %1: open its model first and wait until it is folded.</source>
+        <translation>无法打开 %1：请先打开其模型并等待折叠完成。</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Opened plan %1.</source>
+        <translation>已打开方案 %1。</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Could not open plan #%1: %2 %3</source>
+        <translation>无法打开方案 #%1：%2 %3</translation>
+    </message>
+    <message>
+        <source>Edit a plan first: it is compared with the plan it started from.</source>
+        <translation>请先编辑一个方案：它会与其起始方案进行比较。</translation>
+    </message>
+    <message>
+        <source>Open a model first.</source>
+        <translation>请先打开一个模型。</translation>
+    </message>
+    <message>
+        <source>Could Not Export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <source>Re-costed plan #%1 as plan #%2.</source>
+        <translation>已将方案 #%1 重新计算为方案 #%2。</translation>
+    </message>
+    <message>
+        <source>Could Not Re-cost</source>
+        <translation>无法重新计算成本</translation>
+    </message>
+    <message>
+        <source>Could not re-cost plan #%1: %2 %3</source>
+        <translation>无法重新计算方案 #%1 的成本：%2 %3</translation>
+    </message>
+    <message>
+        <source>The graph view is not drawn yet.</source>
+        <translation>图视图尚未绘制完成。</translation>
+    </message>
+    <message>
+        <source>Save View</source>
+        <translation>保存视图</translation>
+    </message>
+    <message>
+        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
+        <translation>SVG 图片 (*.svg);;PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Could Not Save View</source>
+        <translation>无法保存视图</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
     </message>
 </context>
 <context>
@@ -1405,6 +1985,33 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>点击数据点以查看其方案。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::StrategyChoicesModel</name>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1（当前）</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Step (ms)</source>
+        <translation>步长 (ms)</translation>
+    </message>
+    <message>
+        <source>Δ step (ms)</source>
+        <translation>Δ 步长 (ms)</translation>
+    </message>
+    <message>
+        <source>Memory (GB)</source>
+        <translation>内存 (GB)</translation>
+    </message>
+    <message>
+        <source>Δ memory (GB)</source>
+        <translation>Δ 内存 (GB)</translation>
     </message>
 </context>
 </TS>

@@ -153,6 +153,11 @@ GraphNodeItem* GraphView::nodeItem(std::size_t index) const
     return index < nodes_.size() ? nodes_[index] : nullptr;
 }
 
+const ViewNodeRef* GraphView::nodeRef(std::size_t index) const
+{
+    return content_ && index < content_->refs.size() ? &content_->refs[index] : nullptr;
+}
+
 std::optional<std::size_t> GraphView::selectedNode() const
 {
     for (QGraphicsItem* item : scene_->selectedItems()) {

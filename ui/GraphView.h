@@ -36,6 +36,8 @@ public:
 
     [[nodiscard]] const std::vector<GraphNodeItem*>& nodeItems() const { return nodes_; }
     [[nodiscard]] GraphNodeItem* nodeItem(std::size_t index) const;
+    // What box `index` stands for; null when there is no such box.
+    [[nodiscard]] const ViewNodeRef* nodeRef(std::size_t index) const;
     // Index of the selected box, or none.
     [[nodiscard]] std::optional<std::size_t> selectedNode() const;
 

@@ -5,6 +5,7 @@
 #include "ExportDialog.h"
 #include "FoldedModel.h"
 #include "GraphView.h"
+#include "GraphViewContent.h"
 #include "GraphViewPane.h"
 #include "GraphViewPicture.h"
 #include "GraphViewsPanel.h"
@@ -105,6 +106,14 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, P
         if (!path.isEmpty())
             startFromHfTpPlan(path);
     });
+    // Selecting a box in the coarse or folded view picks what the editor edits.
+    for (const GraphViewKind kind : {GraphViewKind::Coarse, GraphViewKind::Folded}) {
+        GraphView* view = graphViews_->pane(kind)->view();
+        connect(view, &GraphView::selectedNodeChanged, this, [this, view](std::optional<std::size_t> index) {
+            if (const ViewNodeRef* ref = index ? view->nodeRef(*index) : nullptr)
+                selectTargetOf(*ref);
+        });
+    }
     connect(historyPanel_, &HistoryPanel::openRequested, this, &PlanWorkbench::openRecord);
     connect(historyPanel_, &HistoryPanel::compareRequested, this,
             [this](const PlanRecord& a, const PlanRecord& b) {
@@ -225,6 +234,29 @@ void PlanWorkbench::showEdited()
     refreshChoices();
 }
 
+void PlanWorkbench::selectTargetOf(const ViewNodeRef& ref)
+{
+    const std::shared_ptr<const FoldedModel> shown = folded();
+    if (!shown || !editor_->pricing() || editor_->pricing()->folded() != shown)
+        return;
+    // A block stands for its first anchor (the first node when it has none).
+    CoarseNodeId node;
+    if (ref.kind == ViewNodeRef::Kind::Coarse) {
+        node = CoarseNodeId{ref.index};
+    } else if (ref.kind == ViewNodeRef::Kind::Family) {
+        const Family& family = shown->families.family(FamilyId{ref.index});
+        node = family.anchors.empty() ? family.representative().nodes.front() : family.anchors.front();
+    } else {
+        return;
+    }
+    for (const EditTarget& target : editor_->targets()) {
+        if (std::find(target.nodes.begin(), target.nodes.end(), node) != target.nodes.end()) {
+            editPanel_->selectTarget(QString::fromStdString(target.name));
+            return;
+        }
+    }
+}
+
 void PlanWorkbench::refreshChoices()
 {
     QList<PlanCompareView::Choice> choices;
@@ -343,11 +375,16 @@ PlanCompareView::Choice PlanWorkbench::choiceOfRecord(const PlanRecord& record)
 void PlanWorkbench::openRecord(const PlanRecord& record)
 {
     try {
-        const PlanCompareView::Choice choice = choiceOfRecord(record);
+        if (!folded())
+            throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
         const std::string name = "history plan #" + std::to_string(record.id.value());
         const PlanDocument document = planFromJson(record.json, name, folded()->coarse, folded()->families);
-        origin_ = choice.candidate;
-        editor_->open(currentPricing(document.plan.mesh, &document.workload), {choice.candidate, record.id});
+        auto pricing = currentPricing(document.plan.mesh, &document.workload);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
+        extraChoices_.append({choiceLabel(tr("#%1").arg(record.id.value()), *candidate), candidate});
+        recorder_->remember(candidate, record.id);
+        origin_ = candidate;
+        editor_->open(std::move(pricing), {candidate, record.id});
         editDock_->raise();
     } catch (const Error& error) {
         reportProblem(tr("Could Not Open Plan"), tr("Could not open plan #%1: %2 %3")

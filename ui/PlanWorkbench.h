@@ -27,6 +27,7 @@ struct FoldedModel;
 struct PlanCandidate;
 struct SearchResults;
 struct SearchSetup;
+struct ViewNodeRef;
 
 // What the window does with plans after a search: hand edits with undo (PlanEditor,
 // PlanEditPanel), comparison of any two plans (PlanCompareView), the history browser
@@ -78,6 +79,8 @@ private:
     [[nodiscard]] std::shared_ptr<const PlanPricing> currentPricing(const std::vector<MeshAxis>& mesh,
                                                                     const Workload* workload) const;
     void showEdited();
+    // A box selected in a graph view: its edit target in the editor.
+    void selectTargetOf(const ViewNodeRef& ref);
     void refreshChoices();
     void startFromHfTpPlan(const QString& path);
     void openRecord(const PlanRecord& record);

@@ -7,6 +7,10 @@
 #include "ClusterPanel.h"
 #include "ExportDialog.h"
 #include "FoldedModel.h"
+#include "GraphNodeItem.h"
+#include "GraphView.h"
+#include "GraphViewContent.h"
+#include "GraphViewPane.h"
 #include "GraphViewsPanel.h"
 #include "HistoryPanel.h"
 #include "HistoryRecorder.h"
@@ -229,6 +233,30 @@ private slots:
         failing.setPath(temp_.filePath(QStringLiteral("missing/plan.json")));
         QVERIFY(!failing.exportNow());
         QVERIFY(failing.problemLabel()->text().contains(QStringLiteral("missing")));
+    }
+
+    void selectingABlockPicksItsFirstAnchor()
+    {
+        QVERIFY(editor().current().candidate);
+        GraphViewPane* pane = window_->graphViews()->pane(GraphViewKind::Folded);
+        QTRY_VERIFY_WITH_TIMEOUT(!pane->view()->nodeItems().empty(), kTimeoutMs);
+        const FoldedModel& folded = *window_->graphViews()->foldedModel();
+        for (GraphNodeItem* item : pane->view()->nodeItems()) {
+            const ViewNodeRef* ref = pane->view()->nodeRef(item->index());
+            QVERIFY(ref);
+            if (ref->kind != ViewNodeRef::Kind::Family)
+                continue;
+            item->setSelected(true);
+            const CoarseNodeId anchor = folded.families.family(FamilyId{ref->index}).anchors.front();
+            const QString name = bench().editPanel()->targetBox()->currentText();
+            const auto target = std::find_if(editor().targets().begin(), editor().targets().end(),
+                                             [&](const EditTarget& t) { return t.name == name.toStdString(); });
+            QVERIFY(target != editor().targets().end());
+            QVERIFY(std::find(target->nodes.begin(), target->nodes.end(), anchor) != target->nodes.end());
+            QVERIFY(name.contains(u'#'));  // the position in every decoder layer
+            return;
+        }
+        QFAIL("no repeated block in the folded view");
     }
 
     void historyTreeShowsLineage()

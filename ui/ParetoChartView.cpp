@@ -143,10 +143,14 @@ void ParetoChartView::placeLabels()
 {
     if (!results_)
         return;
-    // Right of the point, else left of it; moved down (then up) past labels already
-    // placed, so that plans with nearly equal cost stay readable.
+    // Right of the point, else left of it; moved down (then up) past markers and labels
+    // already placed, so that plans with nearly equal cost stay readable.
     const QRectF plot = chart()->plotArea();
     std::vector<QRectF> placed;
+    for (const auto& candidate : results_->candidates) {  // labels keep off every marker
+        const QPointF at = chart()->mapToPosition(QPointF(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3));
+        placed.emplace_back(at - QPointF(7, 7), QSizeF(14, 14));
+    }
     for (std::size_t i = 0; i < labels_.size(); ++i) {
         const PlanCandidate& candidate = *results_->candidates[i];
         const QPointF at = chart()->mapToPosition(QPointF(candidate.memoryBytes() / 1e9, candidate.stepSeconds() * 1e3));

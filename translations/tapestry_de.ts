@@ -899,6 +899,30 @@
         <source>%L1 matches</source>
         <translation>%L1 Treffer</translation>
     </message>
+    <message>
+        <source>Save…</source>
+        <translation>Speichern…</translation>
+    </message>
+    <message>
+        <source>Save the drawing as SVG or PNG</source>
+        <translation>Die Zeichnung als SVG oder PNG speichern</translation>
+    </message>
+    <message>
+        <source>Save View</source>
+        <translation>Ansicht speichern</translation>
+    </message>
+    <message>
+        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
+        <translation>SVG-Bilder (*.svg);;PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Could Not Save View</source>
+        <translation>Ansicht konnte nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>%1 konnte nicht geschrieben werden.</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::GraphViewsPanel</name>
@@ -1843,30 +1867,6 @@
     <message>
         <source>Could not re-cost plan #%1: %2 %3</source>
         <translation>Plan #%1 konnte nicht neu bewertet werden: %2 %3</translation>
-    </message>
-    <message>
-        <source>The graph view is not drawn yet.</source>
-        <translation>Die Graphansicht ist noch nicht gezeichnet.</translation>
-    </message>
-    <message>
-        <source>Save View</source>
-        <translation>Ansicht speichern</translation>
-    </message>
-    <message>
-        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
-        <translation>SVG-Bilder (*.svg);;PNG-Bilder (*.png)</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>%1 gespeichert.</translation>
-    </message>
-    <message>
-        <source>Could Not Save View</source>
-        <translation>Ansicht konnte nicht gespeichert werden</translation>
-    </message>
-    <message>
-        <source>Could not write %1.</source>
-        <translation>%1 konnte nicht geschrieben werden.</translation>
     </message>
 </context>
 <context>

@@ -898,6 +898,30 @@
         <source>%L1 matches</source>
         <translation>%L1 个匹配</translation>
     </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Save the drawing as SVG or PNG</source>
+        <translation>将图保存为 SVG 或 PNG</translation>
+    </message>
+    <message>
+        <source>Save View</source>
+        <translation>保存视图</translation>
+    </message>
+    <message>
+        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
+        <translation>SVG 图片 (*.svg);;PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Could Not Save View</source>
+        <translation>无法保存视图</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::GraphViewsPanel</name>
@@ -1836,30 +1860,6 @@
     <message>
         <source>Could not re-cost plan #%1: %2 %3</source>
         <translation>无法重新计算方案 #%1 的成本：%2 %3</translation>
-    </message>
-    <message>
-        <source>The graph view is not drawn yet.</source>
-        <translation>图视图尚未绘制完成。</translation>
-    </message>
-    <message>
-        <source>Save View</source>
-        <translation>保存视图</translation>
-    </message>
-    <message>
-        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
-        <translation>SVG 图片 (*.svg);;PNG 图片 (*.png)</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>已保存 %1。</translation>
-    </message>
-    <message>
-        <source>Could Not Save View</source>
-        <translation>无法保存视图</translation>
-    </message>
-    <message>
-        <source>Could not write %1.</source>
-        <translation>无法写入 %1。</translation>
     </message>
 </context>
 <context>

@@ -8,12 +8,16 @@
 #include "GraphNodeItem.h"
 #include "GraphView.h"
 #include "GraphViewContent.h"
+#include "GraphViewPicture.h"
 #include "PlanOverlay.h"
 #include "base/Error.h"
 #include "layout/FoldViews.h"
 #include "layout/GraphvizLayout.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileDialog>
+#include <QMessageBox>
 
 #include <algorithm>
 #include <QHBoxLayout>
@@ -86,6 +90,10 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     auto* fit = new QToolButton(this);
     fit->setText(tr("Fit"));
     fit->setToolTip(tr("Fit the graph to the view (F)"));
+    auto* save = new QToolButton(this);
+    save->setObjectName(QStringLiteral("graphSave"));
+    save->setText(tr("Save…"));
+    save->setToolTip(tr("Save the drawing as SVG or PNG"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(search_);
@@ -97,6 +105,7 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     bar->addWidget(zoomOut);
     bar->addWidget(zoomIn);
     bar->addWidget(fit);
+    bar->addWidget(save);
 
     details_ = new QTextBrowser(this);
     details_->setObjectName(QStringLiteral("graphDetails"));
@@ -139,6 +148,7 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     connect(zoomIn, &QToolButton::clicked, view_, [this] { view_->zoomBy(1.25); });
     connect(zoomOut, &QToolButton::clicked, view_, [this] { view_->zoomBy(0.8); });
     connect(fit, &QToolButton::clicked, view_, &GraphView::fitToView);
+    connect(save, &QToolButton::clicked, this, &GraphViewPane::saveAs);
     connect(view_, &GraphView::nodeActivated, this, &GraphViewPane::toggle);
     connect(view_, &GraphView::selectedNodeChanged, this, &GraphViewPane::showDetails);
     connect(view_, &GraphView::nodeContextMenuRequested, this, &GraphViewPane::showContextMenu);
@@ -146,6 +156,17 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
 }
 
 GraphViewPane::~GraphViewPane() = default;
+
+void GraphViewPane::saveAs()
+{
+    if (view_->nodeItems().empty())
+        return;
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save View"), QDir::homePath(),
+                                                      tr("SVG pictures (*.svg);;PNG pictures (*.png)"));
+    if (!file.isEmpty() && !saveScenePicture(*view_->scene(), file))
+        QMessageBox::warning(this, tr("Could Not Save View"),
+                             tr("Could not write %1.").arg(QDir::toNativeSeparators(file)));
+}
 
 void GraphViewPane::updateLegend()
 {

@@ -62,6 +62,8 @@ public:
     // Colours the boxes by a plan's strategies and marks its collectives (coarse and
     // folded views); null goes back to colouring by kind.
     void setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay);
+    // Asks for a file and saves the drawing as it is on screen (SVG or PNG by suffix).
+    void saveAs();
 
 signals:
     // A drawing, or a message in its place, is on screen for the current model.

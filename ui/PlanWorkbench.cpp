@@ -7,7 +7,6 @@
 #include "GraphView.h"
 #include "GraphViewContent.h"
 #include "GraphViewPane.h"
-#include "GraphViewPicture.h"
 #include "GraphViewsPanel.h"
 #include "HistoryPanel.h"
 #include "HistoryRecorder.h"
@@ -156,7 +155,8 @@ void PlanWorkbench::addMenu(QMenu* planMenu, QMenu* viewMenu)
     });
     openPlan->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     planMenu->addSeparator();
-    QAction* save = planMenu->addAction(tr("&Save View as SVG/PNG…"), this, &PlanWorkbench::saveViewPicture);
+    QAction* save = planMenu->addAction(tr("&Save View as SVG/PNG…"), this,
+                                        [this] { graphViews_->pane(graphViews_->currentView())->saveAs(); });
     save->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     // Only while the graph views have the focus: F typed elsewhere (a filter box) stays text.
     QAction* fit = planMenu->addAction(tr("&Fit Graph"), this, &PlanWorkbench::fitView);
@@ -456,23 +456,6 @@ void PlanWorkbench::recostRecord(const PlanRecord& record)
                                                    .arg(record.id.value())
                                                    .arg(ErrorText::problem(error), ErrorText::detail(error)));
     }
-}
-
-void PlanWorkbench::saveViewPicture()
-{
-    GraphView* view = graphViews_->pane(graphViews_->currentView())->view();
-    if (view->nodeItems().empty()) {
-        emit message(tr("The graph view is not drawn yet."));
-        return;
-    }
-    const QString file = QFileDialog::getSaveFileName(window_, tr("Save View"), QDir::homePath(),
-                                                      tr("SVG pictures (*.svg);;PNG pictures (*.png)"));
-    if (file.isEmpty())
-        return;
-    if (saveScenePicture(*view->scene(), file))
-        emit message(tr("Saved %1.").arg(QFileInfo(file).fileName()));
-    else
-        reportProblem(tr("Could Not Save View"), tr("Could not write %1.").arg(QDir::toNativeSeparators(file)));
 }
 
 void PlanWorkbench::fitView()

@@ -87,7 +87,6 @@ private:
     [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
     void exportRecord(const PlanRecord& record);
     void recostRecord(const PlanRecord& record);
-    void saveViewPicture();
     void fitView();
     void reportProblem(const QString& title, const QString& text);
 

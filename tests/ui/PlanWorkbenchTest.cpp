@@ -11,6 +11,7 @@
 #include "GraphView.h"
 #include "GraphViewContent.h"
 #include "GraphViewPane.h"
+#include "GraphViewPicture.h"
 #include "GraphViewsPanel.h"
 #include "HistoryPanel.h"
 #include "HistoryRecorder.h"
@@ -238,6 +239,22 @@ private slots:
         failing.setPath(temp_.filePath(QStringLiteral("missing/plan.json")));
         QVERIFY(!failing.exportNow());
         QVERIFY(failing.problemLabel()->text().contains(QStringLiteral("missing")));
+
+        // The drawing on screen, as every graph view's Save button writes it.
+        GraphView* view = window_->graphViews()->pane(GraphViewKind::Folded)->view();
+        QTRY_VERIFY_WITH_TIMEOUT(!view->nodeItems().empty(), kTimeoutMs);
+        const QString svg = temp_.filePath(QStringLiteral("view.svg"));
+        const QString png = temp_.filePath(QStringLiteral("view.png"));
+        QVERIFY(saveScenePicture(*view->scene(), svg));
+        QVERIFY(saveScenePicture(*view->scene(), png));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svgFile.readAll();
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("model/layers.#"));  // the block's label is text, not pixels
+        QFile pngFile(png);
+        QVERIFY(pngFile.open(QIODevice::ReadOnly));
+        QVERIFY(pngFile.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8));
     }
 
     void selectingABlockPicksItsFirstAnchor()

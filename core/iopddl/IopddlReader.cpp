@@ -10,6 +10,15 @@ namespace tapestry {
 
 namespace {
 
+// "[7]". Built by appending: GCC 12 warns falsely (-Wrestrict) on "[" + to_string(i).
+std::string bracketed(std::size_t i)
+{
+    std::string text = "[";
+    text += std::to_string(i);
+    text += ']';
+    return text;
+}
+
 class Converter {
 public:
     explicit Converter(const std::string& fileName) : fileName_(fileName) {}
@@ -98,7 +107,7 @@ ShardingProblem parseIopddl(std::string_view text, const std::string& fileName)
     problem.nodes.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
         ProblemNode& node = problem.nodes[i];
-        const std::string index = "[" + std::to_string(i) + "]";
+        const std::string index = bracketed(i);
         const std::vector<std::int64_t> interval = in.integers(intervals[i], "nodes.intervals" + index);
         if (interval.size() != 2)
             in.fail("nodes.intervals" + index + " must be [lo, hi], not " + std::to_string(interval.size())
@@ -124,7 +133,7 @@ ShardingProblem parseIopddl(std::string_view text, const std::string& fileName)
     problem.edges.resize(ends.size());
     for (std::size_t e = 0; e < ends.size(); ++e) {
         ProblemEdge& edge = problem.edges[e];
-        const std::string index = "[" + std::to_string(e) + "]";
+        const std::string index = bracketed(e);
         const std::vector<std::int64_t> pair = in.integers(ends[e], "edges.nodes" + index);
         if (pair.size() != 2)
             in.fail("edges.nodes" + index + " must be [u, v], not " + std::to_string(pair.size()) + " numbers");

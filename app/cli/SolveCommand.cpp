@@ -6,6 +6,7 @@
 #include "cli/Formatting.h"
 
 #include "base/Error.h"
+#include "base/JsonWriter.h"
 #include "iopddl/IopddlReader.h"
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
@@ -75,9 +76,9 @@ int runSolve(const std::vector<std::string>& args)
                  result.reduction.removedStrategies);
 
     if (line.hasFlag("json")) {
-        std::printf("{\"file\": \"%s\", \"nodes\": %zu, \"edges\": %zu, \"cost\": %s, \"feasible\": %s, "
+        std::printf("{\"file\": %s, \"nodes\": %zu, \"edges\": %zu, \"cost\": %s, \"feasible\": %s, "
                     "\"peak_usage\": %lld, \"proven_optimal\": %s}\n",
-                    file.c_str(), problem.nodes.size(), problem.edges.size(), costToString(check.cost).c_str(),
+                    jsonEscaped(file).c_str(), problem.nodes.size(), problem.edges.size(), costToString(check.cost).c_str(),
                     check.feasible ? "true" : "false", static_cast<long long>(check.peakUsage),
                     result.provenOptimal ? "true" : "false");
     } else {

@@ -1997,10 +1997,6 @@
 <context>
     <name>tapestry::StrategyChoicesModel</name>
     <message>
-        <source>%1 (current)</source>
-        <translation>%1 (aktuell)</translation>
-    </message>
-    <message>
         <source>Strategy</source>
         <translation>Strategie</translation>
     </message>
@@ -2019,6 +2015,10 @@
     <message>
         <source>Δ memory (GB)</source>
         <translation>Δ Speicher (GB)</translation>
+    </message>
+    <message>
+        <source>current</source>
+        <translation>aktuell</translation>
     </message>
 </context>
 </TS>

@@ -1990,10 +1990,6 @@
 <context>
     <name>tapestry::StrategyChoicesModel</name>
     <message>
-        <source>%1 (current)</source>
-        <translation>%1（当前）</translation>
-    </message>
-    <message>
         <source>Strategy</source>
         <translation>策略</translation>
     </message>
@@ -2012,6 +2008,10 @@
     <message>
         <source>Δ memory (GB)</source>
         <translation>Δ 内存 (GB)</translation>
+    </message>
+    <message>
+        <source>current</source>
+        <translation>当前</translation>
     </message>
 </context>
 </TS>

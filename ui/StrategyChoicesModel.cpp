@@ -62,12 +62,9 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case StrategyColumn: {
-        const QString text = strategyText(mesh_, choice.strategy);
-        return choice.current ? tr("%1 (current)").arg(text) : text;
-    }
+    case StrategyColumn: return strategyText(mesh_, choice.strategy);
     case StepColumn: return QStringLiteral("%L1").arg(choice.stepSeconds * 1e3, 0, 'f', 2);
-    case StepDeltaColumn: return choice.current ? QString() : signedNumber(stepDelta * 1e3, 2);
+    case StepDeltaColumn: return choice.current ? tr("current") : signedNumber(stepDelta * 1e3, 2);
     case MemoryColumn: return QStringLiteral("%L1").arg(choice.memoryBytes / 1e9, 0, 'f', 2);
     case MemoryDeltaColumn: return choice.current ? QString() : signedNumber(memoryDelta / 1e9, 2);
     default: return {};

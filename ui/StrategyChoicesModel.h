@@ -10,7 +10,7 @@ namespace tapestry {
 
 // The strategies one edit target may take with the cost each would cause: a thin view
 // over an immutable StrategyChoices swapped in whole. SortRole gives raw numbers
-// (seconds, bytes); the current strategy's row is bold.
+// (seconds, bytes); the current strategy's row is bold and says "current" in place of a delta.
 class StrategyChoicesModel : public QAbstractTableModel {
     Q_OBJECT
 

@@ -1868,6 +1868,10 @@
         <source>Could not re-cost plan #%1: %2 %3</source>
         <translation>Plan #%1 konnte nicht neu bewertet werden: %2 %3</translation>
     </message>
+    <message>
+        <source>opened</source>
+        <translation>geöffnet</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ScopeTreeModel</name>
@@ -1977,6 +1981,22 @@
     <message>
         <source>Fits</source>
         <translation>Passt</translation>
+    </message>
+    <message>
+        <source>Expert plan</source>
+        <translation>Expertenplan</translation>
+    </message>
+    <message>
+        <source>Searched</source>
+        <translation>Gesucht</translation>
+    </message>
+    <message>
+        <source>Edited</source>
+        <translation>Bearbeitet</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>Importiert</translation>
     </message>
 </context>
 <context>

@@ -1861,6 +1861,10 @@
         <source>Could not re-cost plan #%1: %2 %3</source>
         <translation>无法重新计算方案 #%1 的成本：%2 %3</translation>
     </message>
+    <message>
+        <source>opened</source>
+        <translation>已打开</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ScopeTreeModel</name>
@@ -1970,6 +1974,22 @@
     <message>
         <source>Fits</source>
         <translation>可容纳</translation>
+    </message>
+    <message>
+        <source>Expert plan</source>
+        <translation>专家方案</translation>
+    </message>
+    <message>
+        <source>Searched</source>
+        <translation>搜索所得</translation>
+    </message>
+    <message>
+        <source>Edited</source>
+        <translation>已编辑</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>已导入</translation>
     </message>
 </context>
 <context>

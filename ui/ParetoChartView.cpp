@@ -23,6 +23,7 @@ QColor roleColor(PlanCandidate::Role role)
     case PlanCandidate::Role::Alternative: return {0x5e, 0x97, 0xf6};
     case PlanCandidate::Role::BestSoFar: return {0xf2, 0x9d, 0x0c};
     case PlanCandidate::Role::Expert: return {0x75, 0x75, 0x75};
+    case PlanCandidate::Role::Opened: return {0xe6, 0x51, 0x00};
     }
     return Qt::black;
 }

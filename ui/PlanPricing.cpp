@@ -20,6 +20,7 @@ PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup 
 std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan) const
 {
     auto candidate = std::make_shared<PlanCandidate>();
+    candidate->role = PlanCandidate::Role::Opened;
     candidate->evaluation = costs_->evaluate(plan);
     candidate->plan = std::move(plan);
     candidate->meshText = QString::fromStdString(mesh_->toString());

@@ -30,7 +30,8 @@ public:
     [[nodiscard]] const CostModel& costs() const { return *costs_; }
     [[nodiscard]] const std::string& modelFingerprint() const { return fingerprint_; }
 
-    // The plan priced by this cost model. Throws Error(InvalidPlan) when it does not fit.
+    // The plan priced by this cost model (role Opened). Throws Error(InvalidPlan) when it
+    // does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan) const;
     // The plan as a file: with the model's fingerprint, cluster, workload and cost.
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;

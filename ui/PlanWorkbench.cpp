@@ -45,6 +45,7 @@ QString roleText(PlanCandidate::Role role)
     case PlanCandidate::Role::Alternative: return PlanWorkbench::tr("alternative");
     case PlanCandidate::Role::BestSoFar: return PlanWorkbench::tr("best so far");
     case PlanCandidate::Role::Expert: return PlanWorkbench::tr("expert");
+    case PlanCandidate::Role::Opened: return PlanWorkbench::tr("opened");
     }
     return {};
 }

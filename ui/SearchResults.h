@@ -13,7 +13,9 @@ namespace tapestry {
 // One plan on the results list and chart: a searched plan or an expert reference,
 // priced by the cost model of its mesh.
 struct PlanCandidate {
-    enum class Role { Best, Alternative, BestSoFar, Expert };
+    // Opened: a plan outside the search's results (edited, imported, started from an
+    // expert annotation, opened from the history or a file); its plan's origin says which.
+    enum class Role { Best, Alternative, BestSoFar, Expert, Opened };
 
     Role role = Role::Best;
     Plan plan;  // carries its name, origin and mesh axes

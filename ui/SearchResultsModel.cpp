@@ -66,6 +66,13 @@ QString SearchResultsModel::roleLabel(const PlanCandidate& candidate)
     case PlanCandidate::Role::Alternative: return tr("Searched: less memory");
     case PlanCandidate::Role::BestSoFar: return tr("Best so far");
     case PlanCandidate::Role::Expert: return tr("Expert reference");
+    case PlanCandidate::Role::Opened:
+        switch (candidate.plan.origin) {
+        case PlanOrigin::Expert: return tr("Expert plan");
+        case PlanOrigin::Search: return tr("Searched");
+        case PlanOrigin::Edit: return tr("Edited");
+        case PlanOrigin::Import: return tr("Imported");
+        }
     }
     return {};
 }

@@ -2,8 +2,10 @@
 // Llama-3-8B (two DGX-H100 nodes, mesh 2x8): a strategy applied through the edit panel
 // re-costs to exactly CostModel::evaluate of the edited plan and undo brings the
 // previous plan and price back; the compare view's rows are core's PlanDiff; the
-// export dialog writes the exporter's bytes; the history tree over a temporary database
-// passes QAbstractItemModelTester and nests an edit under the plan it came from.
+// export dialog writes the exporter's bytes and a graph view saves SVG and PNG; a box
+// selected in the graph picks the edit target; the history tree over a temporary
+// database passes QAbstractItemModelTester, nests an edit under the plan it came from
+// and re-costs a stale plan in one click; dropped plan files open or name the problem.
 #include "ClusterPanel.h"
 #include "ExportDialog.h"
 #include "FoldedModel.h"
@@ -41,6 +43,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QLocale>
+#include <QDropEvent>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QUrl>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTableView>
@@ -389,6 +395,46 @@ private slots:
         QVERIFY(parent);
         QCOMPARE(parent->name, std::string("megatron"));
         QCOMPARE(parent->origin, PlanOrigin::Expert);
+    }
+
+    // A plan file dropped on the window opens for the model on screen; a broken one is
+    // reported in a box that names the file, and the plan on screen stays.
+    void planFilesOpenOrSayWhy()
+    {
+        const QString good = temp_.filePath(QStringLiteral("plan.json"));  // written by the export test
+        QVERIFY(QFile::exists(good));
+        const QString bad = temp_.filePath(QStringLiteral("broken-plan.json"));
+        {
+            QFile file(bad);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"name\": \"x\", \"strategies\": 3}");
+        }
+        const FoldedModel& folded = *window_->graphViews()->foldedModel();
+        PlanDocument expected = loadPlanFile(good.toStdString(), folded.coarse, folded.families);
+        // Another plan first, so that opening the file visibly changes it.
+        bench().startFromExpert(true);
+        QVERIFY(editor().current().candidate->plan.strategies != expected.plan.strategies);
+        const auto drop = [this](const QString& path) {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(path)});
+            const QPoint center = window_->rect().center();
+            QDragEnterEvent enter(center, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(window_.get(), &enter);
+            QVERIFY(enter.isAccepted());
+            QDropEvent dropped(QPointF(center), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(window_.get(), &dropped);
+        };
+        drop(good);
+        QCOMPARE(editor().current().candidate->plan.strategies, expected.plan.strategies);
+        QCOMPARE(editor().current().candidate->plan.origin, PlanOrigin::Edit);
+        const std::shared_ptr<const PlanCandidate> before = editor().current().candidate;
+
+        drop(bad);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window_->findChild<QMessageBox*>(QStringLiteral("planErrorBox"))) != nullptr);
+        QVERIFY2(box->text().contains(QStringLiteral("broken-plan.json")), qPrintable(box->text()));
+        box->close();
+        QCOMPARE(editor().current().candidate, before);
     }
 };
 

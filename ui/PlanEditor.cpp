@@ -59,7 +59,7 @@ PlanEditor::~PlanEditor()
 void PlanEditor::open(std::shared_ptr<const PlanPricing> pricing, PlanVersion version)
 {
     cancelCompletion();
-    latestJob_ = finishedJob_;  // a running completion belongs to the previous plan
+    finishedJob_ = ++latestJob_;  // a running completion belongs to the previous plan: dropped
     undo_->clear();
     edits_ = 0;
     pricing_ = std::move(pricing);

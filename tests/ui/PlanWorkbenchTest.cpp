@@ -48,6 +48,7 @@
 #include <QMimeData>
 #include <QUrl>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -127,6 +128,7 @@ private slots:
         QVERIFY(panel->chooseMesh({2, 8}));
         panel->setBatch(16);
         panel->setSequence(2048);
+        panel->setTimeLimit(10);  // per integer program of a completion: short on a busy machine
     }
 
     void cleanupTestCase() { window_.reset(); }
@@ -213,6 +215,39 @@ private slots:
         // Both drawings highlight the one decoder-layer family that differs.
         QTRY_COMPARE_WITH_TIMEOUT(view.highlighted(0), 1, kTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(view.highlighted(1), 1, kTimeoutMs);
+    }
+
+    // "Pin and complete the rest" searches again with the edited position fixed: the
+    // result keeps the edit on all 32 layers, is priced by the cost model and recorded as
+    // a child of the edit.
+    void completionKeepsThePinnedEdit()
+    {
+        int row = -1;
+        startAndEdit(row);
+        const PlanVersion edited = editor().current();
+        const std::string pinned = edited.candidate->plan.pins.front();
+        const auto target = std::find_if(editor().targets().begin(), editor().targets().end(),
+                                         [&](const EditTarget& t) { return t.name == pinned; });
+        QVERIFY(target != editor().targets().end());
+        const NodeStrategy strategy = edited.candidate->plan.strategy(target->nodes.front());
+
+        QSignalSpy finished(&editor(), &PlanEditor::completionFinished);
+        QTest::mouseClick(bench().editPanel()->completeButton(), Qt::LeftButton);
+        QVERIFY(editor().isCompleting());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kTimeoutMs);
+        const PlanVersion completed = editor().current();
+        QVERIFY2(completed.candidate != edited.candidate, qPrintable(finished.front().front().toString()));
+        QCOMPARE(completed.candidate->plan.origin, PlanOrigin::Search);
+        QCOMPARE(completed.candidate->plan.pins, edited.candidate->plan.pins);
+        for (const CoarseNodeId node : target->nodes)
+            QVERIFY(completed.candidate->plan.strategy(node) == strategy);
+        const std::unique_ptr<PlanPricing> costs = ownPricing(completed.candidate->plan.mesh);
+        QCOMPARE(completed.candidate->stepSeconds(),
+                 costs->costs().evaluate(completed.candidate->plan).total.time.stepSeconds());
+        QCOMPARE(bench().recorder()->store()->plan(completed.record).parent, edited.record);
+        // Undo goes back to the edit.
+        editor().undoStack()->undo();
+        QCOMPARE(editor().current().candidate, edited.candidate);
     }
 
     void exportDialogWritesTheExportersBytes()

@@ -5,7 +5,8 @@
 // export dialog writes the exporter's bytes and a graph view saves SVG and PNG; a box
 // selected in the graph picks the edit target; the history tree over a temporary
 // database passes QAbstractItemModelTester, nests an edit under the plan it came from
-// and re-costs a stale plan in one click; dropped plan files open or name the problem.
+// and re-costs a stale plan in one click; pin and complete keeps the edit; dropped plan
+// and Hugging Face tp_plan files open, a broken one is reported naming the file.
 #include "ClusterPanel.h"
 #include "ExportDialog.h"
 #include "FoldedModel.h"
@@ -32,6 +33,8 @@
 #include "StrategyChoices.h"
 #include "StrategyChoicesModel.h"
 #include "StrategyText.h"
+#include "export/HfTpPlanExport.h"
+#include "export/HfTpPlanImport.h"
 #include "export/PyTorchPlanExport.h"
 #include "history/HistoryStore.h"
 #include "plan/ExpertPlans.h"
@@ -462,6 +465,24 @@ private slots:
         drop(good);
         QCOMPARE(editor().current().candidate->plan.strategies, expected.plan.strategies);
         QCOMPARE(editor().current().candidate->plan.origin, PlanOrigin::Edit);
+
+        // A Hugging Face tp_plan (here Megatron-LM's, exported) becomes the plan to edit.
+        const std::vector<MeshAxis> mesh{{"dp", 2}, {"tp", 8}};
+        const Plan megatron = makeExpertPlan(ExpertPlanKind::Megatron, folded.coarse, mesh);
+        const std::string tpPlan =
+            exportHfTpPlanJson(folded.model->graph, folded.coarse, folded.families, megatron, HfPlanKeys::Model);
+        const QString hf = temp_.filePath(QStringLiteral("tp_plan.json"));
+        {
+            QFile file(hf);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(tpPlan.data(), static_cast<qint64>(tpPlan.size()));
+        }
+        drop(hf);
+        const ImportedPlan imported =
+            planFromHfTpPlan(parseHfTpPlan(tpPlan, "tp_plan.json"), folded.model->graph, folded.coarse, mesh);
+        QCOMPARE(editor().current().candidate->plan.origin, PlanOrigin::Import);
+        QCOMPARE(editor().current().candidate->plan.strategies, imported.plan.strategies);
+        QVERIFY(editor().current().record.isValid());
         const std::shared_ptr<const PlanCandidate> before = editor().current().candidate;
 
         drop(bad);

@@ -7,37 +7,11 @@
 #include "SearchResults.h"
 #include "SearchSetup.h"
 #include "base/Error.h"
-#include "graph/ModelFingerprint.h"
-#include "graph/ParameterCount.h"
-#include "history/ClusterDescription.h"
 #include "history/HistoryPath.h"
 #include "history/HistoryStore.h"
-
-#include <QDir>
-#include <QFileInfo>
+#include "history/RecordsOf.h"
 
 namespace tapestry {
-
-namespace {
-
-ClusterRecord clusterRecordOf(const Cluster& cluster)
-{
-    return {{}, cluster.name, describeCluster(cluster)};
-}
-
-PlanRecord planRecordOf(const FoldedModel& folded, const PlanDocument& document)
-{
-    PlanRecord record;
-    record.name = document.plan.name;
-    record.origin = document.plan.origin;
-    record.pins = document.plan.pins;
-    record.meshAxes = document.plan.mesh;
-    record.cost = document.cost;
-    record.json = planToJson(document, folded.coarse, folded.families);
-    return record;
-}
-
-}  // namespace
 
 HistoryRecorder::HistoryRecorder(QObject* parent) : QObject(parent) {}
 
@@ -67,17 +41,6 @@ HistoryStore* HistoryRecorder::store()
     return store_.get();
 }
 
-ModelRecord HistoryRecorder::modelRecordOf(const LoadedModel& model)
-{
-    const ModelInfo& info = model.graph.info();
-    std::string producer = info.producerName;
-    if (!info.producerVersion.empty())
-        producer += " " + info.producerVersion;
-    // The same absolute path the CLI records, so both see each other's plans of a file.
-    const std::string path = QDir::cleanPath(QFileInfo(model.path).absoluteFilePath()).toStdString();
-    return {{}, modelFingerprint(model.graph), path, model.graph.opCount(),
-            countParameters(model.graph).parameters, producer};
-}
 
 void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchResults& results)
 {
@@ -85,7 +48,7 @@ void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup&
     if (!history)
         return;
     try {
-        const ModelRecord model = modelRecordOf(*folded.model);
+        const ModelRecord model = modelRecordOf(folded.model->graph);
         const ClusterRecord cluster = clusterRecordOf(setup.cluster);
         RunSettings settings;
         settings.command = "search";
@@ -108,7 +71,7 @@ void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup&
             document.clusterName = setup.cluster.name;
             document.workload = setup.workload;
             document.cost = costSummaryOf(candidate->evaluation);
-            plans.push_back(planRecordOf(folded, document));
+            plans.push_back(planRecordOf(document, folded.coarse, folded.families));
             kept.push_back(candidate);
         }
         const RunStatus status = results.cancelled ? RunStatus::Cancelled : RunStatus::Finished;
@@ -129,9 +92,9 @@ PlanRecordId HistoryRecorder::recordPlan(const PlanPricing& pricing, const PlanC
     if (!history)
         return {};
     try {
-        PlanRecord record = planRecordOf(*pricing.folded(), pricing.document(candidate));
+        PlanRecord record = planRecordOf(pricing.document(candidate), pricing.folded()->coarse, pricing.folded()->families);
         record.parent = parent;
-        const PlanRecordId id = history->addPlan(modelRecordOf(*pricing.folded()->model),
+        const PlanRecordId id = history->addPlan(modelRecordOf(pricing.folded()->model->graph),
                                                  clusterRecordOf(pricing.setup().cluster), record);
         emit recorded();
         return id;

@@ -45,7 +45,6 @@ public:
     [[nodiscard]] PlanRecordId recordOf(const std::shared_ptr<const PlanCandidate>& candidate) const;
     void remember(std::shared_ptr<const PlanCandidate> candidate, PlanRecordId record);
 
-    [[nodiscard]] static ModelRecord modelRecordOf(const LoadedModel& model);
 
 signals:
     // Something was written: the history browser reads it again.

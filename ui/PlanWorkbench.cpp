@@ -20,6 +20,7 @@
 #include "base/Error.h"
 #include "base/TextFile.h"
 #include "export/HfTpPlanImport.h"
+#include "history/RecordsOf.h"
 #include "history/HistoryStore.h"
 #include "history/PlanRecost.h"
 #include "plan/ExpertPlans.h"
@@ -448,7 +449,7 @@ void PlanWorkbench::recostRecord(const PlanRecord& record)
     try {
         const SearchSetup setup = clusterPanel_->setup();
         const RecostInputs inputs{shown->model->graph, shown->coarse, shown->families, setup.cluster,
-                                  HistoryRecorder::modelRecordOf(*shown->model)};
+                                  modelRecordOf(shown->model->graph)};
         const PlanRecordId id = recostPlan(*store, record.id, inputs);
         emit message(tr("Re-costed plan #%1 as plan #%2.").arg(record.id.value()).arg(id.value()));
         historyPanel_->refresh();

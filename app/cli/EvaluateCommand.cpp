@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
+#include "history/RecordsOf.h"
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
@@ -191,7 +192,7 @@ int runEvaluate(const std::vector<std::string>& args, const char* argv0)
     document.cost = summarize(evaluation);
     if (const auto output = line.option("output"))
         savePlanFile(*output, document, model.coarse, model.families);
-    history.finish(RunStatus::Finished, {}, {planRecordOf(document, model)});
+    history.finish(RunStatus::Finished, {}, {planRecordOf(document, model.coarse, model.families)});
     if (line.hasFlag("json"))
         printJson(model, mesh, costs, plan, evaluation);
     else

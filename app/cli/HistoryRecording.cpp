@@ -4,10 +4,8 @@
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
-#include "history/ClusterDescription.h"
 #include "history/HistoryPath.h"
-#include "graph/ModelFingerprint.h"
-#include "graph/ParameterCount.h"
+#include "history/RecordsOf.h"
 
 #include <cstdio>
 
@@ -23,35 +21,6 @@ std::filesystem::path historyPathFromOptions(const CommandLine& line)
     return path;
 }
 
-ModelRecord modelRecordOf(const ModelContext& model)
-{
-    const ModelInfo& info = model.graph.info();
-    std::error_code ec;
-    const std::filesystem::path absolute = std::filesystem::absolute(info.sourcePath, ec);
-    std::string producer = info.producerName;
-    if (!info.producerVersion.empty())
-        producer += " " + info.producerVersion;
-    return {{}, modelFingerprint(model.graph), ec ? info.sourcePath : absolute.lexically_normal().string(),
-            model.graph.opCount(), countParameters(model.graph).parameters, producer};
-}
-
-ClusterRecord clusterRecordOf(const Cluster& cluster)
-{
-    return {{}, cluster.name, describeCluster(cluster)};
-}
-
-PlanRecord planRecordOf(const PlanDocument& document, const ModelContext& model)
-{
-    PlanRecord record;
-    record.name = document.plan.name;
-    record.origin = document.plan.origin;
-    record.pins = document.plan.pins;
-    record.meshAxes = document.plan.mesh;
-    record.cost = document.cost;
-    record.json = planToJson(document, model.coarse, model.families);
-    return record;
-}
-
 HistoryRecording::HistoryRecording(const CommandLine& line, const ModelContext& model, const Cluster& cluster,
                                    const RunSettings& settings)
     : command_(settings.command)
@@ -60,7 +29,7 @@ HistoryRecording::HistoryRecording(const CommandLine& line, const ModelContext& 
         return;
     try {
         store_ = std::make_unique<HistoryStore>(historyPathFromOptions(line));
-        const ModelRecord modelRecord = modelRecordOf(model);
+        const ModelRecord modelRecord = modelRecordOf(model.graph);
         const ClusterRecord clusterRecord = clusterRecordOf(cluster);
         run_ = store_->beginRun(modelRecord, clusterRecord, settings);
         const std::size_t stale = store_->markStalePlans(

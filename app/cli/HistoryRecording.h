@@ -20,9 +20,6 @@ struct ModelContext;
 // The history file for this command: --history FILE, else defaultHistoryPath().
 [[nodiscard]] std::filesystem::path historyPathFromOptions(const CommandLine& line);
 
-// What a model is in the history: its absolute path, fingerprint and summary.
-[[nodiscard]] ModelRecord modelRecordOf(const ModelContext& model);
-[[nodiscard]] ClusterRecord clusterRecordOf(const Cluster& cluster);
 
 // A planning command's run in the history (--history FILE, or the default; nothing with
 // --no-history). The history is a by-product: when it cannot be written the command
@@ -46,7 +43,5 @@ private:
     std::string command_;
 };
 
-// A plan document as the history stores it.
-[[nodiscard]] PlanRecord planRecordOf(const PlanDocument& document, const ModelContext& model);
 
 }  // namespace tapestry::cli

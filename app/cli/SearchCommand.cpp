@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
+#include "history/RecordsOf.h"
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
@@ -197,9 +198,9 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
     };
     if (const auto output = line.option("output"))
         savePlanFile(*output, documentOf(best), model.coarse, model.families);
-    std::vector<PlanRecord> recorded{planRecordOf(documentOf(best), model)};
+    std::vector<PlanRecord> recorded{planRecordOf(documentOf(best), model.coarse, model.families)};
     for (const SearchCandidate& alternative : chosen->result.alternatives)
-        recorded.push_back(planRecordOf(documentOf(alternative), model));
+        recorded.push_back(planRecordOf(documentOf(alternative), model.coarse, model.families));
     for (std::size_t i = 0; i < recorded.size(); ++i) {
         if (recorded[i].name.empty())
             recorded[i].name = i == 0 ? "best" : "alternative " + std::to_string(i);

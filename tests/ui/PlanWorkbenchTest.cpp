@@ -36,6 +36,7 @@
 #include "export/HfTpPlanExport.h"
 #include "export/HfTpPlanImport.h"
 #include "export/PyTorchPlanExport.h"
+#include "history/RecordsOf.h"
 #include "history/HistoryStore.h"
 #include "plan/ExpertPlans.h"
 
@@ -332,7 +333,7 @@ private slots:
         HistoryRecorder& recorder = *bench().recorder();
         HistoryStore& store = *recorder.store();
         const std::shared_ptr<const FoldedModel> folded = window_->graphViews()->foldedModel();
-        ModelRecord model = HistoryRecorder::modelRecordOf(*folded->model);
+        ModelRecord model = modelRecordOf(folded->model->graph);
         const CurrentInputs current{model.path, model.fingerprint, window_->clusterPanel()->setup().cluster.name, {}};
         model.fingerprint = "an earlier export";
         const ClusterRecord cluster{{}, "dgx-h100x2", "{}"};

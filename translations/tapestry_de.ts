@@ -1254,6 +1254,10 @@
         <source>&amp;Plan</source>
         <translation>&amp;Plan</translation>
     </message>
+    <message>
+        <source>New from &amp;Preset…</source>
+        <translation>Neu aus &amp;Vorlage…</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -1871,6 +1875,33 @@
     <message>
         <source>opened</source>
         <translation>geöffnet</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PresetDialog</name>
+    <message>
+        <source>New Model from Preset</source>
+        <translation>Neues Modell aus Vorlage</translation>
+    </message>
+    <message>
+        <source>as published</source>
+        <translation>wie veröffentlicht</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>Architektur:</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>Schichten:</translation>
+    </message>
+    <message>
+        <source>The model is written with its shapes only (no weights) and opened like a file.</source>
+        <translation>Das Modell wird nur mit seinen Formen (ohne Gewichte) geschrieben und wie eine Datei geöffnet.</translation>
+    </message>
+    <message>
+        <source>%1: %2 layers, width %3.</source>
+        <translation>%1: %2 Schichten, Breite %3.</translation>
     </message>
 </context>
 <context>

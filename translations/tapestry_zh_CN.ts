@@ -1253,6 +1253,10 @@
         <source>&amp;Plan</source>
         <translation>方案(&amp;P)</translation>
     </message>
+    <message>
+        <source>New from &amp;Preset…</source>
+        <translation>从预设新建(&amp;P)…</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -1864,6 +1868,33 @@
     <message>
         <source>opened</source>
         <translation>已打开</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::PresetDialog</name>
+    <message>
+        <source>New Model from Preset</source>
+        <translation>从预设新建模型</translation>
+    </message>
+    <message>
+        <source>as published</source>
+        <translation>按公开配置</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>The model is written with its shapes only (no weights) and opened like a file.</source>
+        <translation>模型只写入形状（不含权重），并像文件一样打开。</translation>
+    </message>
+    <message>
+        <source>%1: %2 layers, width %3.</source>
+        <translation>%1：%2 层，宽度 %3。</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include "GraphViewsPanel.h"
 #include "LoadedModel.h"
 #include "ModelLoader.h"
+#include "PresetDialog.h"
 #include "ModelSummaryView.h"
 #include "PlanInspector.h"
 #include "PlanOverlay.h"
@@ -26,6 +27,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -211,6 +213,8 @@ void MainWindow::createActions()
     QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
     QAction* open = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
     open->setShortcut(QKeySequence::Open);
+    QAction* preset = fileMenu->addAction(tr("New from &Preset…"), this, &MainWindow::choosePreset);
+    preset->setShortcut(QKeySequence::New);
     recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
     fileMenu->addSeparator();
@@ -405,6 +409,20 @@ void MainWindow::openFile(const QString& path)
 {
     if (!path.isEmpty())
         loader_->load(path);
+}
+
+void MainWindow::choosePreset()
+{
+    PresetDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted)
+        openPreset(dialog.preset(), dialog.layers());
+}
+
+void MainWindow::openPreset(const QString& preset, int layers)
+{
+    const QString name = layers > 0 ? preset + QStringLiteral("-") + QString::number(layers) + QStringLiteral("l") : preset;
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/presets");
+    loader_->synthesize(preset, layers, QDir(folder).filePath(name + QStringLiteral(".onnx")));
 }
 
 void MainWindow::chooseFile()

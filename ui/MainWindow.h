@@ -64,6 +64,9 @@ public slots:
     // Starts importing `path` in the background; File > Open, Open Recent, drops and the
     // command line all end here.
     void openFile(const QString& path);
+    // Synthesizes a reference architecture (`layers` > 0 overrides its depth) into the
+    // cache folder and opens it.
+    void openPreset(const QString& preset, int layers);
     // Searches plans for the folded model on screen with the cluster panel's setup
     // (Search > Start, F5). Reports in the status bar when the model is not folded yet.
     void startSearch();
@@ -86,6 +89,7 @@ private:
     void createActions();
     void createLanguageMenu(QMenu* viewMenu);
     void chooseFile();
+    void choosePreset();
     void fillRecentMenu();
     void showAbout();
     void onLoadStarted(const QString& path);

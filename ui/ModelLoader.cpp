@@ -3,9 +3,14 @@
 #include "ErrorText.h"
 #include "LoadedModel.h"
 #include "base/Error.h"
+#include "onnx/OnnxExporter.h"
+#include "synth/ModelSynthesizer.h"
+#include "synth/SynthPresets.h"
 
+#include <QCoreApplication>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <filesystem>
 #include <optional>
 
 namespace tapestry {
@@ -19,10 +24,11 @@ struct LoadResult {
     QString unexpected;  // an exception that is not a tapestry::Error
 };
 
-LoadResult loadCatching(const QString& path)
+template <class Make>
+LoadResult catching(Make make)
 {
     try {
-        return {LoadedModel::load(path), std::nullopt, {}};
+        return {make(), std::nullopt, {}};
     } catch (const Error& error) {
         return {nullptr, error, {}};
     } catch (const std::exception& exception) {
@@ -34,11 +40,12 @@ LoadResult loadCatching(const QString& path)
 
 ModelLoader::ModelLoader(QObject* parent) : QObject(parent) {}
 
-ModelLoader::JobId ModelLoader::load(const QString& path)
+template <class Work>
+ModelLoader::JobId ModelLoader::start(const QString& path, Work work)
 {
     const JobId job = ++latestJob_;
     emit started(path);
-    QtConcurrent::run([path] { return loadCatching(path); })
+    QtConcurrent::run([work] { return catching(work); })
         .then(this, [this, job, path](const LoadResult& result) {
             if (job != latestJob_)
                 return;  // superseded by a newer load()
@@ -48,9 +55,33 @@ ModelLoader::JobId ModelLoader::load(const QString& path)
             else if (result.error)
                 emit failed(path, ErrorText::problem(*result.error), ErrorText::detail(*result.error));
             else
-                emit failed(path, tr("The import stopped with an unexpected error."), result.unexpected);
+                emit failed(path, QCoreApplication::translate("tapestry::ModelLoader", "The import stopped with an unexpected error."),
+                            result.unexpected);
         });
     return job;
 }
+
+ModelLoader::JobId ModelLoader::load(const QString& path)
+{
+    return start(path, [path] { return LoadedModel::load(path); });
+}
+
+ModelLoader::JobId ModelLoader::synthesize(const QString& preset, int layers, const QString& path)
+{
+    const std::string name = preset.toStdString();
+    const std::filesystem::path file = path.toStdString();
+    return start(path, [name, layers, file, path] {
+        const SynthPreset* found = findSynthPreset(name);
+        if (!found)
+            throw Error(ErrorCode::InvalidArgument, {}, "no reference model named '" + name + "'");
+        ModelSpec spec = found->spec;
+        if (layers > 0)
+            spec.layers = layers;
+        std::filesystem::create_directories(file.parent_path());
+        writeOnnxModel(synthesizeModel(spec, name), file);
+        return LoadedModel::load(path);
+    });
+}
+
 
 }  // namespace tapestry

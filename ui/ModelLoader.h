@@ -21,6 +21,10 @@ public:
 
     // Copies `path` and starts the import on the thread pool; returns the new job's id.
     JobId load(const QString& path);
+    // Synthesizes the reference model `preset` (`layers` > 0 overrides its depth), writes
+    // it to `path` (shapes only, no weights) and imports that file, all on the thread
+    // pool, so a preset opens exactly like a file.
+    JobId synthesize(const QString& preset, int layers, const QString& path);
     // True while the newest job has not reported back.
     [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
 
@@ -31,6 +35,9 @@ signals:
     void failed(const QString& path, const QString& problem, const QString& detail);
 
 private:
+    template <class Work>
+    JobId start(const QString& path, Work work);
+
     JobId latestJob_ = 0;
     JobId finishedJob_ = 0;
 };

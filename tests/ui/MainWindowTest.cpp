@@ -1,5 +1,7 @@
 #include "LoadedModel.h"
 #include "MainWindow.h"
+#include "synth/ModelSynthesizer.h"
+#include "synth/SynthPresets.h"
 #include "RecentFiles.h"
 #include "ResourceLocator.h"
 
@@ -74,6 +76,26 @@ private slots:
         QVERIFY(scopes->isVisible());
         QCOMPARE(scopes->model()->rowCount(), 1);
         QCOMPARE(RecentFiles::list().value(0), path);
+    }
+
+    void newFromPresetSynthesizesAndOpensTheModel()
+    {
+        MainWindow window;
+        window.show();
+        // GPT-3 175B as published: 96 decoder layers, 174.6 B parameters.
+        window.openPreset(QStringLiteral("gpt3-175b"), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        QVERIFY(window.model());
+        QVERIFY(window.model()->path.endsWith(QStringLiteral("/presets/gpt3-175b.onnx")));
+        QCOMPARE(window.model()->graph.opCount(), std::size_t{4429});
+        QCOMPARE(label(window, "parameterCountValue"), QStringLiteral("175 B"));
+        // Another depth is another file: 2 layers of GPT-2 small.
+        window.openPreset(QStringLiteral("gpt2-small"), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        QVERIFY(window.model()->path.endsWith(QStringLiteral("/presets/gpt2-small-2l.onnx")));
+        ModelSpec spec = findSynthPreset("gpt2-small")->spec;
+        spec.layers = 2;
+        QCOMPARE(window.model()->graph.opCount(), synthesizeModel(spec, "gpt2-small").opCount());
     }
 
     void badFileShowsErrorAndKeepsPreviousModel()

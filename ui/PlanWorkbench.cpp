@@ -98,6 +98,8 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, P
     window->addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
     if (auto* inspectorDock = window->findChild<QDockWidget*>(QStringLiteral("inspectorDock")))
         window->tabifyDockWidget(inspectorDock, compareDock_);
+    // Empty until two plans are compared; it shows itself then.
+    compareDock_->hide();
 
     connect(editor_, &PlanEditor::planChanged, this, &PlanWorkbench::showEdited);
     connect(editPanel_, &PlanEditPanel::expertStartRequested, this, &PlanWorkbench::startFromExpert);
@@ -120,7 +122,7 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, P
             [this](const PlanRecord& a, const PlanRecord& b) {
                 try {
                     compareView_->compare(choiceOfRecord(a), choiceOfRecord(b));
-                    compareDock_->raise();
+                    revealCompare();
                 } catch (const Error& error) {
                     reportProblem(tr("Could Not Compare"), ErrorText::problem(error) + u' ' + ErrorText::detail(error));
                 }
@@ -407,8 +409,17 @@ void PlanWorkbench::compareWithOrigin()
     }
     compareView_->compare({choiceLabel(tr("started from"), *other), other},
                           {choiceLabel(tr("edited"), *current), current});
+    revealCompare();
+}
+
+void PlanWorkbench::revealCompare()
+{
+    const bool wasHidden = compareDock_->isHidden();
     compareDock_->show();
     compareDock_->raise();
+    // Two graphs and a table need room: half the window's height when it first appears.
+    if (wasHidden)
+        window_->resizeDocks({compareDock_}, {window_->height() / 2}, Qt::Vertical);
 }
 
 void PlanWorkbench::exportPlan()

@@ -74,6 +74,7 @@ signals:
     void message(const QString& text);
 
 private:
+    void revealCompare();
     [[nodiscard]] std::shared_ptr<const FoldedModel> folded() const;
     // A pricing for `mesh` on the cluster panel's cluster, with `workload` if given.
     [[nodiscard]] std::shared_ptr<const PlanPricing> currentPricing(const std::vector<MeshAxis>& mesh,

@@ -91,6 +91,7 @@ DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
         throw Error(ErrorCode::InvalidMesh, {}, "a mesh needs at least one axis");
     std::set<std::string> names;
     long long product = 1;
+    bool stoppedEarly = false;
     for (const MeshAxis& axis : axes_) {
         if (axis.name.empty())
             throw Error(ErrorCode::InvalidMesh, {}, "mesh axis names must not be empty");
@@ -100,13 +101,15 @@ DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
             throw Error(ErrorCode::InvalidMesh, {},
                         "mesh axis \"" + axis.name + "\" has size " + std::to_string(axis.size) + "; sizes must be >= 1");
         product *= axis.size;
-        if (product > cluster.deviceCount())
-            break;  // reported below; also keeps the product from overflowing
+        if (product > cluster.deviceCount() && &axis != &axes_.back()) {
+            stoppedEarly = true;  // reported below; also keeps the product from overflowing
+            break;
+        }
     }
     const std::vector<int> sizes = shape();
     if (product != cluster.deviceCount())
         throw Error(ErrorCode::InvalidMesh, {},
-                    "mesh " + shapeText(sizes) + " has " + (product > cluster.deviceCount() ? "more than " : "")
+                    "mesh " + shapeText(sizes) + " has " + (stoppedEarly ? "at least " : "")
                         + std::to_string(product) + " devices but cluster \"" + cluster.name + "\" has "
                         + std::to_string(cluster.nodes) + " x " + std::to_string(cluster.gpusPerNode) + " = "
                         + std::to_string(cluster.deviceCount()) + " GPUs");

@@ -218,6 +218,7 @@ private slots:
         } catch (const Error& error) {
             QCOMPARE(error.code(), ErrorCode::InvalidMesh);
             QVERIFY(mentions(error, "2 x 8 = 16 GPUs"));
+            QVERIFY(mentions(error, "[4, 8] has 32 devices"));
         }
         QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({}, c));
         QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({{"dp", 4}, {"dp", 4}}, c));

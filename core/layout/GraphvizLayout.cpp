@@ -110,38 +110,38 @@ LayoutResult readLayout(Agraph_t* g, const LayoutGraph& graph)
     return result;
 }
 
+// Reads `graph` into Graphviz and runs `dot` on it; the caller holds the mutex and
+// frees the layout (LayoutFreer) before the graph closes.
+std::unique_ptr<Agraph_t, GraphCloser> laidOut(GVC_t* context, const LayoutGraph& graph)
+{
+    if (!context)
+        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not be initialized");
+    std::unique_ptr<Agraph_t, GraphCloser> g(agmemread(toDot(graph).c_str()));
+    if (!g)
+        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not read the graph '" + graph.name + "'");
+    if (gvLayout(context, g.get(), "dot") != 0)
+        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not lay out the graph '" + graph.name + "'");
+    return g;
+}
+
 }  // namespace
 
 LayoutResult layOut(const LayoutGraph& graph)
 {
     if (graph.nodes.empty())
         return {};
-    const std::string dot = toDot(graph);
     const std::lock_guard lock(graphvizMutex());
     GVC_t* context = graphvizContext();
-    if (!context)
-        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not be initialized");
-    const std::unique_ptr<Agraph_t, GraphCloser> g(agmemread(dot.c_str()));
-    if (!g)
-        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not read the graph '" + graph.name + "'");
-    if (gvLayout(context, g.get(), "dot") != 0)
-        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not lay out the graph '" + graph.name + "'");
+    const std::unique_ptr<Agraph_t, GraphCloser> g = laidOut(context, graph);
     const LayoutFreer freer(context, g.get());
     return readLayout(g.get(), graph);
 }
 
 std::string renderGraph(const LayoutGraph& graph, const char* format)
 {
-    const std::string dot = toDot(graph);
     const std::lock_guard lock(graphvizMutex());
     GVC_t* context = graphvizContext();
-    if (!context)
-        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not be initialized");
-    const std::unique_ptr<Agraph_t, GraphCloser> g(agmemread(dot.c_str()));
-    if (!g)
-        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not read the graph '" + graph.name + "'");
-    if (gvLayout(context, g.get(), "dot") != 0)
-        throw Error(ErrorCode::InvalidArgument, {}, "Graphviz could not lay out the graph '" + graph.name + "'");
+    const std::unique_ptr<Agraph_t, GraphCloser> g = laidOut(context, graph);
     const LayoutFreer freer(context, g.get());
     char* data = nullptr;
     unsigned int length = 0;

@@ -23,25 +23,6 @@ namespace tapestry::cli {
 
 namespace {
 
-Workload workloadFromOptions(const CommandLine& line)
-{
-    Workload workload;
-    if (const auto batch = line.option("batch"))
-        workload.batch = static_cast<std::int64_t>(parseCount(*batch, "--batch"));
-    if (const auto sequence = line.option("seq"))
-        workload.sequence = static_cast<std::int64_t>(parseCount(*sequence, "--seq"));
-    if (const auto optimizer = line.option("optimizer")) {
-        if (*optimizer == "adam")
-            workload.optimizer = OptimizerKind::AdamMixedPrecision;
-        else if (*optimizer == "sgd")
-            workload.optimizer = OptimizerKind::SgdMomentum;
-        else
-            throw Error(ErrorCode::InvalidArgument, {}, "--optimizer is adam or sgd, not '" + *optimizer + "'");
-    }
-    workload.zero1 = line.hasFlag("zero1");
-    return workload;
-}
-
 // An expert plan by name, or a plan file (whose mesh is used when --mesh is not given).
 PlanDocument planFromOptions(const CommandLine& line, const ModelContext& model, const Cluster& cluster)
 {

@@ -80,4 +80,23 @@ std::vector<MeshAxis> meshAxesFromOptions(const CommandLine& line, const Cluster
     return axes;
 }
 
+Workload workloadFromOptions(const CommandLine& line)
+{
+    Workload workload;
+    if (const auto batch = line.option("batch"))
+        workload.batch = static_cast<std::int64_t>(parseCount(*batch, "--batch"));
+    if (const auto sequence = line.option("seq"))
+        workload.sequence = static_cast<std::int64_t>(parseCount(*sequence, "--seq"));
+    if (const auto optimizer = line.option("optimizer")) {
+        if (*optimizer == "adam")
+            workload.optimizer = OptimizerKind::AdamMixedPrecision;
+        else if (*optimizer == "sgd")
+            workload.optimizer = OptimizerKind::SgdMomentum;
+        else
+            throw Error(ErrorCode::InvalidArgument, {}, "--optimizer is adam or sgd, not '" + *optimizer + "'");
+    }
+    workload.zero1 = line.hasFlag("zero1");
+    return workload;
+}
+
 }  // namespace tapestry::cli

@@ -2,6 +2,7 @@
 
 #include "cluster/Cluster.h"
 #include "cluster/DeviceMesh.h"
+#include "cost/Workload.h"
 #include "fold/CoarseGraph.h"
 #include "fold/FamilyTable.h"
 #include "graph/Graph.h"
@@ -31,5 +32,8 @@ struct ModelContext {
 // --mesh AxB[xC] with optional --axes NAME,NAME; the default names are "d" for a 1-D
 // mesh and "dp","tp" for a 2-D mesh (tensor parallelism on the last, fastest axis).
 [[nodiscard]] std::vector<MeshAxis> meshAxesFromOptions(const CommandLine& line, const Cluster& cluster);
+
+// --batch N --seq L (0: as the model says), --optimizer adam|sgd, --zero1.
+[[nodiscard]] Workload workloadFromOptions(const CommandLine& line);
 
 }  // namespace tapestry::cli

@@ -73,12 +73,7 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
                     "[--pin NODE=SPLITS ...] [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o plan.json]");
     const ModelContext model = loadAndFold(line.positionals().front());
     const Cluster cluster = clusterFromOptions(line, argv0);
-    Workload workload;
-    if (const auto batch = line.option("batch"))
-        workload.batch = static_cast<std::int64_t>(parseCount(*batch, "--batch"));
-    if (const auto sequence = line.option("seq"))
-        workload.sequence = static_cast<std::int64_t>(parseCount(*sequence, "--seq"));
-    workload.zero1 = line.hasFlag("zero1");
+    const Workload workload = workloadFromOptions(line);
 
     SearchOptions options;
     for (const std::string& pin : line.options("pin"))

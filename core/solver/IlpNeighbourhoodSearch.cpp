@@ -117,7 +117,7 @@ private:
 }  // namespace
 
 bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignment, std::uint64_t seed,
-                           std::chrono::steady_clock::time_point deadline)
+                           std::chrono::steady_clock::time_point deadline, std::stop_token stop)
 {
     using Clock = std::chrono::steady_clock;
     RegionPicker picker(problem, seed);
@@ -128,12 +128,12 @@ bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignmen
     while (true) {
         // CBC overshoots its limit a little while it builds and presolves.
         const double left = std::chrono::duration<double>(deadline - Clock::now()).count() - 0.5;
-        if (left < 0.3)
+        if (left < 0.3 || stop.stop_requested())
             break;
         const Subproblem sub(problem, assignment, picker.pick(assignment, size));
         const auto began = Clock::now();
         const double limit = std::min(kSecondsPerRegion, left);
-        const IlpOutcome outcome = solveWithIlp(sub.problem(), limit, &sub.current());
+        const IlpOutcome outcome = solveWithIlp(sub.problem(), limit, &sub.current(), stop);
         const double took = std::chrono::duration<double>(Clock::now() - began).count();
         if (outcome.provenOptimal && took < 0.3 * limit)
             size = std::min(kMaxSize, size * 1.2);

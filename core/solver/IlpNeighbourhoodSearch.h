@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <stop_token>
 
 namespace tapestry {
 
@@ -13,6 +14,6 @@ namespace tapestry {
 // while CBC proves its regions optimal quickly and shrinks when it runs out of time.
 // `assignment` must be feasible and stays feasible. Returns true if it improved.
 bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignment, std::uint64_t seed,
-                           std::chrono::steady_clock::time_point deadline);
+                           std::chrono::steady_clock::time_point deadline, std::stop_token stop = {});
 
 }  // namespace tapestry

@@ -2,6 +2,7 @@
 
 #include "solver/ProblemReducer.h"
 
+#include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
 #include <CoinPackedMatrix.hpp>
@@ -17,9 +18,21 @@ namespace {
 
 std::mutex cbcMutex;
 
+// Ends the branch and bound when a stop is requested.
+class StopHandler : public CbcEventHandler {
+public:
+    explicit StopHandler(std::stop_token stop) : stop_(std::move(stop)) {}
+    CbcAction event(CbcEvent /*whichEvent*/) override { return stop_.stop_requested() ? stop : noAction; }
+    CbcEventHandler* clone() const override { return new StopHandler(*this); }
+
+private:
+    std::stop_token stop_;
+};
+
 }  // namespace
 
-IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start)
+IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start,
+                        std::stop_token stop)
 {
     const std::size_t n = problem.nodes.size();
     std::vector<int> firstColumn(n);
@@ -148,6 +161,8 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
         }
         model.setBestSolution(values.data(), static_cast<int>(values.size()), cost, true);
     }
+    StopHandler handler(stop);
+    model.passInEventHandler(&handler);
     const std::string seconds = std::to_string(std::max(0.1, timeLimitSeconds));
     const char* argv[] = {"tapestry", "-log", "0", "-slog", "0", "-preprocess", "off", "-sec", seconds.c_str(), "-solve", "-quit"};
     CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);

@@ -3,6 +3,7 @@
 #include "solver/ShardingProblem.h"
 
 #include <optional>
+#include <stop_token>
 
 namespace tapestry {
 
@@ -17,8 +18,9 @@ struct IlpOutcome {
 // row per interval start where the limit can bind. Costs at or above kCostCap are
 // forbidden (bound to zero) instead of entering the objective. `start`, when given,
 // must be feasible and is handed to CBC as its first incumbent. Meant for small or
-// reduced problems; CBC is not reentrant, so calls are serialized.
+// reduced problems; CBC is not reentrant, so calls are serialized. A stop request ends
+// the solve at CBC's next event with the best solution found so far.
 [[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
-                                      const Assignment* start = nullptr);
+                                      const Assignment* start = nullptr, std::stop_token stop = {});
 
 }  // namespace tapestry

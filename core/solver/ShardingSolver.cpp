@@ -86,9 +86,9 @@ private:
     CostSum cost_ = 0;
 };
 
-void runLocalSearch(LocalSearch& search, Clock::time_point deadline)
+void runLocalSearch(LocalSearch& search, Clock::time_point deadline, const std::stop_token& stop)
 {
-    while (Clock::now() < deadline)
+    while (Clock::now() < deadline && !stop.stop_requested())
         search.run(kMovesPerCheck);
 }
 
@@ -134,7 +134,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
                 heuristic = searchLagrangian(reduced, incumbent.best(), seed, deadline, stop);
             });
         const Assignment first = incumbent.best();
-        const IlpOutcome exact = solveWithIlp(reduced, options.timeLimitSeconds * 0.9, &first);
+        const IlpOutcome exact = solveWithIlp(reduced, options.timeLimitSeconds * 0.9, &first, options.stop);
         worker.request_stop();
         if (worker.joinable())
             worker.join();
@@ -150,23 +150,24 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             std::jthread worker;
             const Assignment first = incumbent.best();
             if (twoThreads)
-                worker = std::jthread([&] { other = searchLagrangian(reduced, first, seed + 1, phaseEnd); });
-            incumbent.offer(searchLagrangian(reduced, first, seed, phaseEnd));
+                worker = std::jthread([&] { other = searchLagrangian(reduced, first, seed + 1, phaseEnd, options.stop); });
+            incumbent.offer(searchLagrangian(reduced, first, seed, phaseEnd, options.stop));
             if (worker.joinable())
                 worker.join();
             if (!other.empty())
                 incumbent.offer(other);
         }
         LocalSearch local(reduced, incumbent.best(), seed + 2);
-        for (int round = 0; Clock::now() < deadline; ++round) {
+        for (int round = 0; Clock::now() < deadline && !options.stop.stop_requested(); ++round) {
             const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
             Assignment regions = incumbent.best();
             std::jthread worker;
             if (twoThreads)
                 worker = std::jthread([&] {
-                    improveWithIlpRegions(reduced, regions, seed + 3 + static_cast<std::uint64_t>(round), roundEnd);
+                    improveWithIlpRegions(reduced, regions, seed + 3 + static_cast<std::uint64_t>(round), roundEnd,
+                                          options.stop);
                 });
-            runLocalSearch(local, roundEnd);
+            runLocalSearch(local, roundEnd, options.stop);
             if (worker.joinable())
                 worker.join();
             incumbent.offer(local.best());
@@ -175,6 +176,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         }
     }
 
+    result.cancelled = options.stop.stop_requested();
     result.assignment = reducer.expand(incumbent.best());
     result.cost = evaluateSolution(problem, result.assignment).cost;
     return result;

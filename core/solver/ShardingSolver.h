@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stop_token>
 
 namespace tapestry {
 
@@ -14,12 +15,15 @@ struct SolverOptions {
     int threads = 2;
     // Called from the calling thread whenever the best cost improves.
     std::function<void(double elapsedSeconds, CostSum cost)> progress;
+    // A stop request ends the search early with the best feasible assignment so far.
+    std::stop_token stop;
 };
 
 struct SolverResult {
     Assignment assignment;  // of the original problem
     CostSum cost = 0;
     bool provenOptimal = false;
+    bool cancelled = false;
     ReductionStats reduction;
     std::size_t reducedNodes = 0;
     std::size_t reducedEdges = 0;

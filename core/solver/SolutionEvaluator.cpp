@@ -43,37 +43,68 @@ Peak sweepUsage(const ShardingProblem& problem, const std::vector<std::int64_t>&
     return peak;
 }
 
-}  // namespace
-
-SolutionEvaluation evaluateSolution(const ShardingProblem& problem, const Assignment& assignment)
+void checkAssignment(const ShardingProblem& problem, const Assignment& assignment)
 {
     if (assignment.size() != problem.nodes.size())
         throw Error(ErrorCode::InvalidArgument, {},
                     "the solution has " + std::to_string(assignment.size()) + " strategies for "
                         + std::to_string(problem.nodes.size()) + " nodes");
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+        const int s = assignment[i];
+        if (s < 0 || s >= problem.nodes[i].strategyCount())
+            throw Error(ErrorCode::InvalidArgument, {},
+                        "node " + std::to_string(i) + " has no strategy " + std::to_string(s) + " (it has "
+                            + std::to_string(problem.nodes[i].strategyCount()) + ")");
+    }
+}
+
+}  // namespace
+
+SolutionEvaluation evaluateSolution(const ShardingProblem& problem, const Assignment& assignment)
+{
+    checkAssignment(problem, assignment);
     SolutionEvaluation result;
     std::vector<std::int64_t> usage(problem.nodes.size());
     for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
-        const ProblemNode& node = problem.nodes[i];
-        const int s = assignment[i];
-        if (s < 0 || s >= node.strategyCount())
-            throw Error(ErrorCode::InvalidArgument, {},
-                        "node " + std::to_string(i) + " has no strategy " + std::to_string(s) + " (it has "
-                            + std::to_string(node.strategyCount()) + ")");
-        result.cost += node.costs[static_cast<std::size_t>(s)];
-        usage[i] = node.usages[static_cast<std::size_t>(s)];
+        const auto s = static_cast<std::size_t>(assignment[i]);
+        result.nodeCost += problem.nodes[i].costs[s];
+        usage[i] = problem.nodes[i].usages[s];
     }
     for (const ProblemEdge& edge : problem.edges) {
         const auto su = static_cast<std::size_t>(assignment[static_cast<std::size_t>(edge.u)]);
         const auto sv = static_cast<std::size_t>(assignment[static_cast<std::size_t>(edge.v)]);
-        result.cost += edge.costs[su * problem.nodes[static_cast<std::size_t>(edge.v)].costs.size() + sv];
+        result.edgeCost += edge.costs[su * problem.nodes[static_cast<std::size_t>(edge.v)].costs.size() + sv];
     }
+    result.cost = result.nodeCost + result.edgeCost;
     const Peak peak = sweepUsage(problem, usage, problem.usageLimit);
     result.peakUsage = peak.usage;
     result.firstViolation = peak.firstOver;
     result.violationUsage = peak.overUsage;
     result.feasible = !peak.firstOver;
     return result;
+}
+
+std::vector<std::int64_t> usageOverTime(const ShardingProblem& problem, const Assignment& assignment)
+{
+    checkAssignment(problem, assignment);
+    std::int64_t end = 0;
+    for (const ProblemNode& node : problem.nodes)
+        if (node.usesMemory())
+            end = std::max(end, node.hi);
+    // Difference array: +usage at lo, -usage at hi, then a running sum.
+    std::vector<std::int64_t> usage(static_cast<std::size_t>(end) + 1, 0);
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
+        const ProblemNode& node = problem.nodes[i];
+        if (!node.usesMemory())
+            continue;
+        const std::int64_t u = node.usages[static_cast<std::size_t>(assignment[i])];
+        usage[static_cast<std::size_t>(node.lo)] += u;
+        usage[static_cast<std::size_t>(node.hi)] -= u;
+    }
+    for (std::size_t t = 1; t < usage.size(); ++t)
+        usage[t] += usage[t - 1];
+    usage.pop_back();
+    return usage;
 }
 
 std::optional<std::int64_t> firstUnavoidableOverload(const ShardingProblem& problem)

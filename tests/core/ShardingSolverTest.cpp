@@ -150,6 +150,32 @@ private slots:
         QCOMPARE(result.assignment, (Assignment{0, 0, 2, 1, 0}));
     }
 
+    void costSplitsIntoNodesAndEdges()
+    {
+        const ShardingProblem problem = readIopddlFile(kExample);
+        const SolutionEvaluation e = evaluateSolution(problem, {0, 0, 2, 1, 0});
+        // Nodes 15 + 55 + 35 + 75 + 95; edges 30 + 40 + 10 + 30 + 60.
+        QCOMPARE(costToString(e.nodeCost), std::string("275"));
+        QCOMPARE(costToString(e.edgeCost), std::string("170"));
+        QCOMPARE(costToString(e.cost), std::string("445"));
+    }
+
+    void usageOverTimeFollowsTheIntervals()
+    {
+        const ShardingProblem problem = readIopddlFile(kExample);
+        const std::vector<std::int64_t> usage = usageOverTime(problem, {0, 0, 2, 1, 0});
+        QCOMPARE(usage.size(), std::size_t{150});  // the last interval ends at 150
+        QCOMPARE(usage[29], std::int64_t{0});
+        QCOMPARE(usage[30], std::int64_t{10});       // node 0
+        QCOMPARE(usage[40], std::int64_t{35});       // + node 1 (25)
+        QCOMPARE(usage[69], std::int64_t{50});       // + node 2 (15): at the limit
+        QCOMPARE(usage[70], std::int64_t{15});       // nodes 0 and 1 end
+        QCOMPARE(usage[110], std::int64_t{40});      // + nodes 3 (10) and 4 (15)
+        QCOMPARE(usage[120], std::int64_t{25});      // node 2 ends
+        QCOMPARE(usage[149], std::int64_t{15});      // node 4 alone
+        QCOMPARE(*std::max_element(usage.begin(), usage.end()), evaluateSolution(problem, {0, 0, 2, 1, 0}).peakUsage);
+    }
+
     void evaluatorNamesTheFirstOverloadedTimePoint()
     {
         const ShardingProblem problem = readIopddlFile(kExample);

@@ -2,10 +2,13 @@
 
 #include "base/Error.h"
 #include "search/StrategySpace.h"
+#include "solver/ShardingSolver.h"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <stop_token>
+#include <thread>
 
 namespace tapestry {
 
@@ -117,6 +120,70 @@ std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTa
     return groups;
 }
 
+std::vector<StrategyGroup> groupsFor(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
+                                     const SearchOptions& options)
+{
+    const DeviceMesh& mesh = costs.mesh();
+    const ResolvedPins pins = resolvePins(options.pins, coarse, families, mesh.axisCount(), mesh.axes());
+    return buildGroups(coarse, families, options.mode, pins, mesh.shape());
+}
+
+// Where a solve's progress falls in the whole search's.
+struct ProgressSpan {
+    std::string_view phase;
+    double from = 0;
+    double to = 0;
+};
+
+// One solve of the encoded problem by the general solver, reported in IlpResult's terms.
+// The solver takes a stop token, not a callback: a helper thread polls `cancelled`.
+IlpResult solveEncoded(const ShardingProblemEncoding& encoding, bool minimizeMemory, double timeLimitSeconds,
+                       const SearchCallbacks& callbacks, const ProgressSpan& span, SearchStatistics& stats)
+{
+    std::stop_source stop;
+    std::jthread watcher;
+    if (callbacks.cancelled) {
+        watcher = std::jthread([&](std::stop_token done) {
+            while (!done.stop_requested()) {
+                if (callbacks.cancelled()) {
+                    stop.request_stop();
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        });
+    }
+    SolverOptions solverOptions;
+    solverOptions.timeLimitSeconds = timeLimitSeconds;
+    solverOptions.stop = stop.get_token();
+    if (callbacks.progress) {
+        solverOptions.progress = [&](double elapsedSeconds, CostSum) {
+            const double done = std::min(1.0, elapsedSeconds / timeLimitSeconds);
+            callbacks.progress(span.phase, span.from + (span.to - span.from) * done);
+        };
+    }
+    stats.problemNodes = std::max(stats.problemNodes, encoding.problem().nodes.size());
+    stats.problemEdges = std::max(stats.problemEdges, encoding.problem().edges.size());
+    IlpResult result;
+    SolverResult solved;
+    try {
+        solved = solveShardingProblem(encoding.problem(), solverOptions);
+    } catch (const Error& error) {
+        if (error.code() != ErrorCode::InfeasibleProblem)
+            throw;
+        result.status = IlpStatus::Infeasible;
+        return result;
+    }
+    stats.reducedNodes = std::max(stats.reducedNodes, solved.reducedNodes);
+    const double unitsPerObjective = minimizeMemory ? 1.0 : ShardingProblemEncoding::kUnitsPerSecond;
+    result.status = solved.provenOptimal ? IlpStatus::Optimal : IlpStatus::Feasible;
+    result.cancelled = solved.cancelled;
+    result.choice = encoding.choiceOf(solved.assignment);
+    result.objective = static_cast<double>(solved.cost) / unitsPerObjective;
+    result.bound = solved.provenOptimal ? result.objective : 0.0;
+    return result;
+}
+
 Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::size_t>& choice, const CoarseGraph& coarse,
             const std::vector<MeshAxis>& mesh, const std::vector<Pin>& pins, std::string name)
 {
@@ -166,7 +233,6 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
 {
     const Clock::time_point start = Clock::now();
     const DeviceMesh& mesh = costs.mesh();
-    const std::size_t axisCount = mesh.axisCount();
     auto progress = [&](std::string_view phase, double fraction) {
         if (callbacks.progress)
             callbacks.progress(phase, fraction);
@@ -176,8 +242,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     SearchResult result;
     SearchStatistics& stats = result.statistics;
     progress("grouping", 0.0);
-    const ResolvedPins pins = resolvePins(options.pins, coarse, families, axisCount, mesh.axes());
-    const std::vector<StrategyGroup> groups = buildGroups(coarse, families, options.mode, pins, mesh.shape());
+    const std::vector<StrategyGroup> groups = groupsFor(costs, coarse, families, options);
     stats.coarseNodes = coarse.nodes.size();
     stats.families = families.families.size();
     stats.decisionGroups = groups.size();
@@ -188,8 +253,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     result.memoryLimitBytes = options.memoryLimitBytes.value_or(costs.hbmBytes());
 
     const std::string prefix = options.mode == SearchMode::Tap ? "tap" : "whole-graph";
-    auto solve = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name)
-        -> std::optional<SearchCandidate> {
+    auto solveIlp = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name) {
         IlpOptions ilp;
         ilp.memoryLimitBytes = limit;
         ilp.minimizeMemory = minimizeMemory;
@@ -200,26 +264,37 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
                 callbacks.bestSoFar(expand(groups, choice, coarse, mesh.axes(), options.pins, name), objective);
             };
         }
-        const Clock::time_point solveStart = Clock::now();
         const IlpResult ilpResult = solveShardingIlp(costs, coarse, groups, ilp);
-        stats.solveSeconds += secondsSince(solveStart);
-        ++stats.solves;
         stats.ilpColumns = std::max(stats.ilpColumns, ilpResult.columns);
         stats.ilpRows = std::max(stats.ilpRows, ilpResult.rows);
         stats.branchNodes += ilpResult.branchNodes;
-        result.cancelled = result.cancelled || ilpResult.cancelled;
+        return ilpResult;
+    };
+    auto solve = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name,
+                     const ProgressSpan& span) -> std::optional<SearchCandidate> {
+        const Clock::time_point solveStart = Clock::now();
+        const IlpResult solved =
+            options.mode == SearchMode::Tap
+                ? solveIlp(limit, minimizeMemory, name)
+                : solveEncoded(ShardingProblemEncoding(costs, coarse, groups, limit, minimizeMemory), minimizeMemory,
+                               options.timeLimitSeconds, callbacks, span, stats);
+        stats.solveSeconds += secondsSince(solveStart);
+        ++stats.solves;
+        result.cancelled = result.cancelled || solved.cancelled;
         if (!minimizeMemory && name == prefix) {
-            stats.status = ilpResult.status;
-            stats.objectiveSeconds = ilpResult.objective;
-            stats.boundSeconds = ilpResult.bound;
+            stats.status = solved.status;
+            stats.objectiveSeconds = solved.objective;
+            stats.boundSeconds = solved.bound;
         }
-        if (ilpResult.choice.empty())
+        if (solved.choice.empty())
             return std::nullopt;
         const Clock::time_point evaluateStart = Clock::now();
         SearchCandidate candidate;
-        candidate.plan = expand(groups, ilpResult.choice, coarse, mesh.axes(), options.pins, name);
+        candidate.plan = expand(groups, solved.choice, coarse, mesh.axes(), options.pins, name);
         candidate.evaluation = costs.evaluate(candidate.plan);
         stats.evaluateSeconds += secondsSince(evaluateStart);
+        if (options.mode == SearchMode::WholeGraph && callbacks.bestSoFar && !minimizeMemory)
+            callbacks.bestSoFar(candidate.plan, solved.objective);
         return candidate;
     };
 
@@ -229,7 +304,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     double limit = result.memoryLimitBytes;
     std::optional<SearchCandidate> best;
     for (int attempt = 0; attempt < 3 && !cancelled(); ++attempt) {
-        best = solve(limit, false, prefix);
+        best = solve(limit, false, prefix, {"searching", 0.1, 0.5});
         if (!best || best->evaluation.total.memory.total() <= result.memoryLimitBytes)
             break;
         limit -= best->evaluation.total.memory.total() - result.memoryLimitBytes;
@@ -238,7 +313,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         result.fitsInMemory = true;
     } else if (!cancelled()) {
         progress("smallest peak", 0.5);
-        std::optional<SearchCandidate> smallest = solve(std::nullopt, true, prefix + "-min-memory");
+        std::optional<SearchCandidate> smallest = solve(std::nullopt, true, prefix + "-min-memory", {"smallest peak", 0.5, 0.6});
         if (smallest) {
             char text[200];
             std::snprintf(text, sizeof text,
@@ -259,9 +334,12 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     if (result.fitsInMemory) {
         double budget = best->evaluation.total.memory.total();
         for (std::size_t k = 0; k < options.alternatives && !cancelled(); ++k) {
-            progress("alternatives", 0.6 + 0.3 * static_cast<double>(k) / static_cast<double>(options.alternatives));
+            const double share = 0.3 / static_cast<double>(options.alternatives);
+            const double from = 0.6 + share * static_cast<double>(k);
+            progress("alternatives", from);
             budget *= 0.75;
-            std::optional<SearchCandidate> alternative = solve(budget, false, prefix + "-" + std::to_string(k + 1));
+            std::optional<SearchCandidate> alternative =
+                solve(budget, false, prefix + "-" + std::to_string(k + 1), {"alternatives", from, from + share});
             if (!alternative || alternative->evaluation.total.memory.total() >= best->evaluation.total.memory.total())
                 break;
             const bool seen = std::any_of(result.alternatives.begin(), result.alternatives.end(), [&](const auto& c) {
@@ -277,6 +355,13 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     progress("done", 1.0);
     stats.totalSeconds = secondsSince(start);
     return result;
+}
+
+ShardingProblemEncoding encodeSearchProblem(const CostModel& costs, const CoarseGraph& coarse,
+                                            const FamilyTable& families, const SearchOptions& options)
+{
+    return ShardingProblemEncoding(costs, coarse, groupsFor(costs, coarse, families, options),
+                                   options.memoryLimitBytes.value_or(costs.hbmBytes()), false);
 }
 
 }  // namespace tapestry

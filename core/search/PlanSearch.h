@@ -2,6 +2,7 @@
 
 #include "cost/CostModel.h"
 #include "search/ShardingIlp.h"
+#include "search/ShardingProblemEncoding.h"
 
 #include <functional>
 #include <optional>
@@ -13,7 +14,7 @@ namespace tapestry {
 
 enum class SearchMode : std::uint8_t {
     Tap,         // fold: one decision per family position, searched once, replicated
-    WholeGraph,  // the Alpa-style baseline: one decision per coarse node
+    WholeGraph,  // the Alpa-style baseline: one decision per coarse node, by the general solver
 };
 
 // A user's fixed choice. `target` is a coarse node's name ("model/layers.3/mlp/up_proj/MatMul":
@@ -30,12 +31,13 @@ struct SearchOptions {
     SearchMode mode = SearchMode::Tap;
     std::vector<Pin> pins;
     std::optional<double> memoryLimitBytes;  // per device; the GPU's HBM when unset
-    double timeLimitSeconds = 60;            // for each integer program
+    double timeLimitSeconds = 60;            // for each solve
     std::size_t alternatives = 3;            // extra Pareto points below the best plan's memory
 };
 
 struct SearchCallbacks {
     std::function<void(std::string_view phase, double fraction)> progress;
+    // In WholeGraph mode also polled from a helper thread while the solver runs.
     std::function<bool()> cancelled;
     std::function<void(const Plan& plan, double stepSeconds)> bestSoFar;
 };
@@ -50,13 +52,16 @@ struct SearchStatistics {
     std::size_t families = 0;
     std::size_t decisionGroups = 0;   // variables the search decides
     std::size_t anchorGroups = 0;     // of which anchors
-    std::size_t ilpColumns = 0;
+    std::size_t ilpColumns = 0;       // Tap mode's integer program
     std::size_t ilpRows = 0;
-    int branchNodes = 0;              // states examined by branch and bound
+    int branchNodes = 0;              // states examined by branch and bound (Tap mode)
+    std::size_t problemNodes = 0;     // WholeGraph mode's solver problem (ShardingProblemEncoding)
+    std::size_t problemEdges = 0;
+    std::size_t reducedNodes = 0;     // of which left after the solver's exact reductions
     std::size_t solves = 0;
     IlpStatus status = IlpStatus::NoSolution;
     double objectiveSeconds = 0;      // the best plan's step time as the program prices it
-    double boundSeconds = 0;          // proven lower bound on that
+    double boundSeconds = 0;          // proven lower bound on that (0 when none is known)
     double groupingSeconds = 0;
     double solveSeconds = 0;
     double evaluateSeconds = 0;
@@ -78,9 +83,19 @@ struct SearchResult {
 // as the unique blocks; WholeGraph decides every coarse node on its own. When nothing
 // fits, the result holds the plan with the smallest peak and says so. Pins are
 // honoured or reported (unknown target, a split the node's kind cannot take, or no
-// plan that fits under them). Progress, cancellation and the best plan so far go
-// through `callbacks`; a cancelled search returns the best plan found until then.
+// plan that fits under them). Tap mode solves an integer program (ShardingIlp);
+// WholeGraph mode runs the general solver (solveShardingProblem) on the encoded problem,
+// and reports Optimal only where the solver proved it. Progress, cancellation and the
+// best plan so far go through `callbacks` (in WholeGraph mode the solver's incumbents
+// carry no plan: the best plan so far is published when a solve ends); a cancelled
+// search returns the best plan found until then.
 [[nodiscard]] SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
                                       const SearchOptions& options, const SearchCallbacks& callbacks = {});
+
+// The problem of searchPlan's first solve (decisions by mode and pins, the memory limit)
+// as the general solver's node/edge/memory problem, e.g. to write it out in the IOPDDL
+// format. Throws like searchPlan for bad pins.
+[[nodiscard]] ShardingProblemEncoding encodeSearchProblem(const CostModel& costs, const CoarseGraph& coarse,
+                                                          const FamilyTable& families, const SearchOptions& options);
 
 }  // namespace tapestry

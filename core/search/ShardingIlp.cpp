@@ -1,15 +1,12 @@
 #include "search/ShardingIlp.h"
 
-#include "base/Error.h"
+#include "search/SearchTerms.h"
 
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
-#include <functional>
-#include <map>
-#include <set>
 
 namespace tapestry {
 
@@ -88,78 +85,30 @@ private:
     bool* cancelled_;
 };
 
-// A tensor pattern after grouping: producer group, consumer groups, and how many
-// tensors of the unfolded graph it stands for.
-struct Pattern {
-    const CostModel::CrossingTensor* tensor = nullptr;
-    std::size_t producer = 0;
-    std::vector<std::size_t> consumers;
-    double weight = 0;
-};
-
-
-using KindOf = std::function<CoarseNodeKind(std::size_t)>;
-
-AxisLayout gradientTarget(AxisLayout produced)
+// One pair term: a column per candidate pair with the local marginal constraints (tight
+// for chains and trees), so the pair's column that is 1 carries the table's cost.
+void addPairTerm(Program& program, const std::vector<std::vector<int>>& xColumns, const SearchTerms::PairTerm& term)
 {
-    return produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
-}
-
-// One consumer group: the exact pairwise cost table between the two groups' candidates,
-// with the local marginal constraints (tight for chains and trees).
-void addPairwiseTerms(Program& program, const CostModel& costs, const std::vector<StrategyGroup>& groups,
-                      const std::vector<std::vector<int>>& xColumns, const Pattern& pattern, const KindOf& kindOf)
-{
-    const std::size_t producer = pattern.producer;
-    const std::size_t consumer = pattern.consumers.front();
-    const auto& producerCandidates = groups[producer].candidates;
-    const auto& consumerCandidates = groups[consumer].candidates;
-    const CoarseNodeKind consumerKind = kindOf(consumer);
-    const std::size_t axisCount = costs.mesh().axisCount();
-    auto pairCost = [&](const NodeStrategy& p, const NodeStrategy& c) {
-        double seconds = 0;
-        for (std::size_t a = 0; a < axisCount; ++a) {
-            const AxisLayout produced = outputLayout(p.axes[a]);
-            seconds += costs.conversionSeconds(*pattern.tensor, a, p, produced, requiredInputLayout(consumerKind, c.axes[a]));
-            if (pattern.tensor->carriesGradient)
-                seconds += costs.conversionSeconds(*pattern.tensor, a, p, inputGradientLayout(consumerKind, c.axes[a]),
-                                                   gradientTarget(produced));
-        }
-        return seconds * pattern.weight * kObjectiveScale;
-    };
-    if (producer == consumer) {
-        for (std::size_t p = 0; p < producerCandidates.size(); ++p)
-            program.objective[static_cast<std::size_t>(xColumns[producer][p])] += pairCost(producerCandidates[p], producerCandidates[p]);
-        return;
+    const std::size_t producerCount = term.seconds.size();
+    const std::size_t consumerCount = term.seconds.front().size();
+    std::vector<std::vector<int>> pairs(producerCount, std::vector<int>(consumerCount));
+    for (std::size_t p = 0; p < producerCount; ++p) {
+        for (std::size_t c = 0; c < consumerCount; ++c)
+            pairs[p][c] = program.column(term.seconds[p][c] * kObjectiveScale, false);
     }
-    std::vector<std::vector<double>> table(producerCandidates.size(), std::vector<double>(consumerCandidates.size()));
-    bool anyCost = false;
-    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
-        for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
-            table[p][c] = pairCost(producerCandidates[p], consumerCandidates[c]);
-            anyCost = anyCost || table[p][c] > 0;
-        }
-    }
-    if (!anyCost)
-        return;
-    std::vector<std::vector<int>> pairs(producerCandidates.size(), std::vector<int>(consumerCandidates.size()));
-    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
-        for (std::size_t c = 0; c < consumerCandidates.size(); ++c)
-            pairs[p][c] = program.column(table[p][c], false);
-    }
-    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
-        std::vector<int> indices = {xColumns[producer][p]};
+    for (std::size_t p = 0; p < producerCount; ++p) {
+        std::vector<int> indices = {xColumns[term.producer][p]};
         std::vector<double> values = {-1.0};
-        for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
+        for (std::size_t c = 0; c < consumerCount; ++c) {
             indices.push_back(pairs[p][c]);
             values.push_back(1.0);
         }
         program.row(indices, values, 0.0, 0.0);
     }
-    for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
-        std::vector<int> indices = {xColumns[consumer][c]};
+    for (std::size_t c = 0; c < consumerCount; ++c) {
+        std::vector<int> indices = {xColumns[term.consumer][c]};
         std::vector<double> values = {-1.0};
-        for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+        for (std::size_t p = 0; p < producerCount; ++p) {
             indices.push_back(pairs[p][c]);
             values.push_back(1.0);
         }
@@ -167,58 +116,24 @@ void addPairwiseTerms(Program& program, const CostModel& costs, const std::vecto
     }
 }
 
-// Several consumer groups: per axis and layout a variable that is 1 when some consumer
-// needs that layout, so each distinct layout is paid for once.
-void addLayoutSetTerms(Program& program, const CostModel& costs, const std::vector<StrategyGroup>& groups,
-                       const std::vector<std::vector<int>>& xColumns, const Pattern& pattern, const KindOf& kindOf)
+// One shared conversion: a variable that is at least every needing consumer column, and
+// per priced producer candidate a cost column that is at least "needed and chosen".
+void addSharedConversion(Program& program, const std::vector<std::vector<int>>& xColumns,
+                         const SearchTerms::SharedConversion& conversion)
 {
-    const auto& producerCandidates = groups[pattern.producer].candidates;
-    for (std::size_t a = 0; a < costs.mesh().axisCount(); ++a) {
-        if (costs.mesh().axis(a).size <= 1)
-            continue;
-        for (const bool backward : {false, true}) {
-            if (backward && !pattern.tensor->carriesGradient)
-                continue;
-            // The layouts consumers may need (forward) or hand back (backward).
-            auto layoutOf = [&](std::size_t g, const NodeStrategy& c) {
-                return backward ? inputGradientLayout(kindOf(g), c.axes[a]) : requiredInputLayout(kindOf(g), c.axes[a]);
-            };
-            std::set<AxisLayout> layouts;
-            for (const std::size_t g : pattern.consumers) {
-                for (const NodeStrategy& c : groups[g].candidates)
-                    layouts.insert(layoutOf(g, c));
-            }
-            for (const AxisLayout layout : layouts) {
-                std::vector<std::pair<std::size_t, double>> priced;
-                for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
-                    const AxisLayout produced = outputLayout(producerCandidates[p].axes[a]);
-                    const AxisLayout from = backward ? layout : produced;
-                    const AxisLayout to = backward ? gradientTarget(produced) : layout;
-                    const double seconds = costs.conversionSeconds(*pattern.tensor, a, producerCandidates[p], from, to);
-                    if (seconds > 0)
-                        priced.emplace_back(p, seconds * pattern.weight * kObjectiveScale);
-                }
-                if (priced.empty())
-                    continue;
-                const int needed = program.column(0.0, false);
-                for (const std::size_t g : pattern.consumers) {
-                    std::vector<int> indices = {needed};
-                    std::vector<double> values = {1.0};
-                    for (std::size_t c = 0; c < groups[g].candidates.size(); ++c) {
-                        if (layoutOf(g, groups[g].candidates[c]) == layout) {
-                            indices.push_back(xColumns[g][c]);
-                            values.push_back(-1.0);
-                        }
-                    }
-                    if (indices.size() > 1)
-                        program.row(indices, values, 0.0, COIN_DBL_MAX);
-                }
-                for (const auto& [p, cost] : priced) {
-                    const int paid = program.column(cost, false);
-                    program.row({paid, needed, xColumns[pattern.producer][p]}, {1.0, -1.0, -1.0}, -1.0, COIN_DBL_MAX);
-                }
-            }
+    const int needed = program.column(0.0, false);
+    for (const auto& [group, candidates] : conversion.needing) {
+        std::vector<int> indices = {needed};
+        std::vector<double> values = {1.0};
+        for (const std::size_t c : candidates) {
+            indices.push_back(xColumns[group][c]);
+            values.push_back(-1.0);
         }
+        program.row(indices, values, 0.0, COIN_DBL_MAX);
+    }
+    for (const auto& [p, seconds] : conversion.price) {
+        const int paid = program.column(seconds * kObjectiveScale, false);
+        program.row({paid, needed, xColumns[conversion.producer][p]}, {1.0, -1.0, -1.0}, -1.0, COIN_DBL_MAX);
     }
 }
 
@@ -238,36 +153,20 @@ const char* ilpStatusName(IlpStatus status)
 IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
                            const IlpOptions& options)
 {
-    std::vector<std::size_t> groupOf(coarse.nodes.size(), SIZE_MAX);
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        for (const CoarseNodeId member : groups[g].members)
-            groupOf[member.index()] = g;
-    }
-    for (const CoarseNode& node : coarse.nodes) {
-        if (groupOf[node.id.index()] == SIZE_MAX)
-            throw Error(ErrorCode::InvalidArgument, {}, "search: coarse node '" + node.name + "' is in no group");
-    }
-    const KindOf kindOf = [&](std::size_t g) { return coarse.node(groups[g].members.front()).kind; };
+    const SearchTerms terms = priceSearchTerms(costs, coarse, groups, !options.minimizeMemory);
 
     Program program;
     std::vector<std::vector<int>> xColumns(groups.size());
-    std::vector<std::vector<double>> memory(groups.size());
     std::vector<int> memoryIndices;
     std::vector<double> memoryValues;
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        const double weight = static_cast<double>(groups[g].members.size());
         std::vector<int> indices;
-        for (const NodeStrategy& candidate : groups[g].candidates) {
-            // Every member has the same facts up to its own weights; price the first.
-            const CostModel::StrategyTerms terms = costs.strategyTerms(groups[g].members.front(), candidate);
-            double bytes = 0;
-            for (const CoarseNodeId member : groups[g].members)
-                bytes += costs.strategyTerms(member, candidate).memoryBytes;
-            const double cost = options.minimizeMemory ? bytes * kMemoryScale
-                                                       : weight * (terms.computeSeconds + terms.gradientSyncSeconds) * kObjectiveScale;
-            const int column = program.column(cost, true);
+        for (std::size_t c = 0; c < groups[g].candidates.size(); ++c) {
+            const double bytes = terms.memoryBytes[g][c];
+            const int column = program.column(options.minimizeMemory ? bytes * kMemoryScale
+                                                                     : terms.nodeSeconds[g][c] * kObjectiveScale,
+                                              true);
             xColumns[g].push_back(column);
-            memory[g].push_back(bytes);
             indices.push_back(column);
             memoryIndices.push_back(column);
             memoryValues.push_back(bytes * kMemoryScale);
@@ -276,29 +175,10 @@ IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, co
     }
     if (options.memoryLimitBytes && !options.minimizeMemory)
         program.row(memoryIndices, memoryValues, -COIN_DBL_MAX, *options.memoryLimitBytes * kMemoryScale);
-
-    if (!options.minimizeMemory) {
-        // Merge tensors that connect the same groups the same way.
-        std::map<std::tuple<std::size_t, std::vector<std::size_t>, double, bool>, Pattern> patterns;
-        for (const CostModel::CrossingTensor& tensor : costs.crossingTensors()) {
-            std::set<std::size_t> consumerGroups;
-            for (const auto& consumer : tensor.consumers)
-                consumerGroups.insert(groupOf[consumer.first.index()]);
-            const std::vector<std::size_t> consumers(consumerGroups.begin(), consumerGroups.end());
-            const std::size_t producer = groupOf[tensor.producer.index()];
-            Pattern& pattern = patterns[{producer, consumers, tensor.bytes, tensor.carriesGradient}];
-            pattern.tensor = &tensor;
-            pattern.producer = producer;
-            pattern.consumers = consumers;
-            pattern.weight += 1;
-        }
-        for (const auto& [key, pattern] : patterns) {
-            if (pattern.consumers.size() == 1)
-                addPairwiseTerms(program, costs, groups, xColumns, pattern, kindOf);
-            else
-                addLayoutSetTerms(program, costs, groups, xColumns, pattern, kindOf);
-        }
-    }
+    for (const SearchTerms::PairTerm& term : terms.pairs)
+        addPairTerm(program, xColumns, term);
+    for (const SearchTerms::SharedConversion& conversion : terms.sharedConversions)
+        addSharedConversion(program, xColumns, conversion);
 
     program.rows.setDimensions(program.rows.getNumRows(), static_cast<int>(program.objective.size()));
     OsiClpSolverInterface solver;
@@ -328,7 +208,7 @@ IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, co
         result.objective = model.getObjValue() / (options.minimizeMemory ? kMemoryScale : kObjectiveScale);
         result.status = model.isProvenOptimal() ? IlpStatus::Optimal : IlpStatus::Feasible;
         for (std::size_t g = 0; g < groups.size(); ++g)
-            result.estimatedMemoryBytes += memory[g][result.choice[g]];
+            result.estimatedMemoryBytes += terms.memoryBytes[g][result.choice[g]];
     } else {
         result.status = model.isProvenInfeasible() ? IlpStatus::Infeasible : IlpStatus::NoSolution;
     }

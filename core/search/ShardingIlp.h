@@ -1,19 +1,13 @@
 #pragma once
 
 #include "cost/CostModel.h"
+#include "search/StrategyGroup.h"
 
 #include <functional>
 #include <optional>
 #include <vector>
 
 namespace tapestry {
-
-// Coarse nodes that must take the same strategy (the instances of one family position,
-// or a single node), and the strategies they may take.
-struct StrategyGroup {
-    std::vector<CoarseNodeId> members;
-    std::vector<NodeStrategy> candidates;  // one if pinned
-};
 
 enum class IlpStatus : std::uint8_t {
     Optimal,     // proven optimal
@@ -44,15 +38,12 @@ struct IlpOptions {
     std::function<void(double objective, const std::vector<std::size_t>&)> onIncumbent;  // each improvement
 };
 
-// The node/edge problem of cost-model.md as one integer program, solved with COIN-OR
-// CBC: a binary per (group, candidate); per crossing tensor, axis and needed layout a
-// variable that is 1 when some consumer needs that layout (so each distinct layout is
-// converted once, forward and backward, as CostModel::evaluate charges it); a
-// conversion cost per (producer candidate, layout) pair linearized with one more
-// variable. Tensors whose producer and consumers fall into the same groups are merged
-// with their multiplicity, which is what makes a folded model's problem as small as
-// one block. Node time includes compute and the linearized gradient synchronization;
-// the memory row is CostModel::strategyTerms' bound.
+// The search problem (SearchTerms) as one integer program, solved with COIN-OR CBC: a
+// binary per (group, candidate); per pair term a column per candidate pair under
+// marginal constraints; per shared conversion a variable that is 1 when some consumer
+// needs its layout (so each distinct layout is converted once, forward and backward, as
+// CostModel::evaluate charges it) and a cost column per priced producer candidate. The
+// memory row is the sum of SearchTerms::memoryBytes.
 [[nodiscard]] IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse,
                                          const std::vector<StrategyGroup>& groups, const IlpOptions& options);
 

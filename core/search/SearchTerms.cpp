@@ -1,0 +1,190 @@
+#include "search/SearchTerms.h"
+
+#include "base/Error.h"
+
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace tapestry {
+
+namespace {
+
+// A tensor pattern after grouping: producer group, consumer groups, and how many
+// tensors of the unfolded graph it stands for.
+struct Pattern {
+    const CostModel::CrossingTensor* tensor = nullptr;
+    std::size_t producer = 0;
+    std::vector<std::size_t> consumers;
+    double weight = 0;
+};
+
+AxisLayout gradientTarget(AxisLayout produced)
+{
+    return produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
+}
+
+class TermPricer {
+public:
+    TermPricer(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
+               SearchTerms& terms)
+        : costs_(costs), coarse_(coarse), groups_(groups), terms_(terms)
+    {
+    }
+
+    // One consumer group: the exact cost table between the two groups' candidates (on
+    // the diagonal, into the node's own cost, when producer and consumer are one group).
+    void addPair(const Pattern& pattern)
+    {
+        const std::size_t producer = pattern.producer;
+        const std::size_t consumer = pattern.consumers.front();
+        const auto& producerCandidates = groups_[producer].candidates;
+        const auto& consumerCandidates = groups_[consumer].candidates;
+        const CoarseNodeKind consumerKind = kindOf(consumer);
+        auto pairSeconds = [&](const NodeStrategy& p, const NodeStrategy& c) {
+            double seconds = 0;
+            for (std::size_t a = 0; a < costs_.mesh().axisCount(); ++a) {
+                const AxisLayout produced = outputLayout(p.axes[a]);
+                seconds += costs_.conversionSeconds(*pattern.tensor, a, p, produced,
+                                                    requiredInputLayout(consumerKind, c.axes[a]));
+                if (pattern.tensor->carriesGradient)
+                    seconds += costs_.conversionSeconds(*pattern.tensor, a, p,
+                                                        inputGradientLayout(consumerKind, c.axes[a]),
+                                                        gradientTarget(produced));
+            }
+            return seconds * pattern.weight;
+        };
+        if (producer == consumer) {
+            for (std::size_t p = 0; p < producerCandidates.size(); ++p)
+                terms_.nodeSeconds[producer][p] += pairSeconds(producerCandidates[p], producerCandidates[p]);
+            return;
+        }
+        SearchTerms::PairTerm term{producer, consumer,
+                                   std::vector<std::vector<double>>(producerCandidates.size(),
+                                                                    std::vector<double>(consumerCandidates.size()))};
+        bool anyCost = false;
+        for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+            for (std::size_t c = 0; c < consumerCandidates.size(); ++c) {
+                term.seconds[p][c] = pairSeconds(producerCandidates[p], consumerCandidates[c]);
+                anyCost = anyCost || term.seconds[p][c] > 0;
+            }
+        }
+        if (anyCost)
+            terms_.pairs.push_back(std::move(term));
+    }
+
+    // Several consumer groups: one shared conversion per axis, direction and layout.
+    void addShared(const Pattern& pattern)
+    {
+        const auto& producerCandidates = groups_[pattern.producer].candidates;
+        for (std::size_t a = 0; a < costs_.mesh().axisCount(); ++a) {
+            if (costs_.mesh().axis(a).size <= 1)
+                continue;
+            for (const bool backward : {false, true}) {
+                if (backward && !pattern.tensor->carriesGradient)
+                    continue;
+                auto layoutOf = [&](std::size_t g, const NodeStrategy& c) {
+                    return backward ? inputGradientLayout(kindOf(g), c.axes[a])
+                                    : requiredInputLayout(kindOf(g), c.axes[a]);
+                };
+                std::set<AxisLayout> layouts;
+                for (const std::size_t g : pattern.consumers) {
+                    for (const NodeStrategy& c : groups_[g].candidates)
+                        layouts.insert(layoutOf(g, c));
+                }
+                for (const AxisLayout layout : layouts) {
+                    SearchTerms::SharedConversion conversion;
+                    conversion.producer = pattern.producer;
+                    for (std::size_t p = 0; p < producerCandidates.size(); ++p) {
+                        const AxisLayout produced = outputLayout(producerCandidates[p].axes[a]);
+                        const AxisLayout from = backward ? layout : produced;
+                        const AxisLayout to = backward ? gradientTarget(produced) : layout;
+                        const double seconds =
+                            costs_.conversionSeconds(*pattern.tensor, a, producerCandidates[p], from, to);
+                        if (seconds > 0)
+                            conversion.price.emplace_back(p, seconds * pattern.weight);
+                    }
+                    if (conversion.price.empty())
+                        continue;
+                    for (const std::size_t g : pattern.consumers) {
+                        std::vector<std::size_t> needing;
+                        for (std::size_t c = 0; c < groups_[g].candidates.size(); ++c) {
+                            if (layoutOf(g, groups_[g].candidates[c]) == layout)
+                                needing.push_back(c);
+                        }
+                        if (!needing.empty())
+                            conversion.needing.emplace_back(g, std::move(needing));
+                    }
+                    terms_.sharedConversions.push_back(std::move(conversion));
+                }
+            }
+        }
+    }
+
+private:
+    CoarseNodeKind kindOf(std::size_t group) const { return coarse_.node(groups_[group].members.front()).kind; }
+
+    const CostModel& costs_;
+    const CoarseGraph& coarse_;
+    const std::vector<StrategyGroup>& groups_;
+    SearchTerms& terms_;
+};
+
+}  // namespace
+
+SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
+                             bool withConversions)
+{
+    std::vector<std::size_t> groupOf(coarse.nodes.size(), SIZE_MAX);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (const CoarseNodeId member : groups[g].members)
+            groupOf[member.index()] = g;
+    }
+    for (const CoarseNode& node : coarse.nodes) {
+        if (groupOf[node.id.index()] == SIZE_MAX)
+            throw Error(ErrorCode::InvalidArgument, {}, "search: coarse node '" + node.name + "' is in no group");
+    }
+
+    SearchTerms terms;
+    terms.nodeSeconds.resize(groups.size());
+    terms.memoryBytes.resize(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const double weight = static_cast<double>(groups[g].members.size());
+        for (const NodeStrategy& candidate : groups[g].candidates) {
+            // Every member has the same facts up to its own weights; price the first.
+            const CostModel::StrategyTerms first = costs.strategyTerms(groups[g].members.front(), candidate);
+            double bytes = 0;
+            for (const CoarseNodeId member : groups[g].members)
+                bytes += costs.strategyTerms(member, candidate).memoryBytes;
+            terms.nodeSeconds[g].push_back(weight * (first.computeSeconds + first.gradientSyncSeconds));
+            terms.memoryBytes[g].push_back(bytes);
+        }
+    }
+    if (!withConversions)
+        return terms;
+
+    // Merge tensors that connect the same groups the same way.
+    std::map<std::tuple<std::size_t, std::vector<std::size_t>, double, bool>, Pattern> patterns;
+    for (const CostModel::CrossingTensor& tensor : costs.crossingTensors()) {
+        std::set<std::size_t> consumerGroups;
+        for (const auto& consumer : tensor.consumers)
+            consumerGroups.insert(groupOf[consumer.first.index()]);
+        const std::vector<std::size_t> consumers(consumerGroups.begin(), consumerGroups.end());
+        const std::size_t producer = groupOf[tensor.producer.index()];
+        Pattern& pattern = patterns[{producer, consumers, tensor.bytes, tensor.carriesGradient}];
+        pattern.tensor = &tensor;
+        pattern.producer = producer;
+        pattern.consumers = consumers;
+        pattern.weight += 1;
+    }
+    TermPricer pricer(costs, coarse, groups, terms);
+    for (const auto& [key, pattern] : patterns) {
+        if (pattern.consumers.size() == 1)
+            pricer.addPair(pattern);
+        else
+            pricer.addShared(pattern);
+    }
+    return terms;
+}
+
+}  // namespace tapestry

@@ -1,4 +1,6 @@
 // `tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--pin NODE=SPLITS ...] ...`
+// `--emit-iopddl FILE` writes the problem the search solved in the IOPDDL format: the
+// folded TAP problem, or with --baseline the whole-graph baseline's (one mesh only).
 #include "cli/BreakdownReport.h"
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
@@ -11,9 +13,11 @@
 #include "base/JsonWriter.h"
 #include "cost/CostModel.h"
 #include "graph/ModelFingerprint.h"
+#include "iopddl/IopddlWriter.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
 #include "search/PlanSearch.h"
+#include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -44,6 +48,25 @@ struct MeshRun {
     std::string baselineReport;
 };
 
+// Writes the problem that `options` poses in the IOPDDL format and says on stderr what
+// the plan the search found costs in it, for comparing solvers on the same problem.
+void emitIopddl(const std::string& file, const CostModel& costs, const ModelContext& model,
+                const SearchOptions& options, const std::optional<SearchCandidate>& found)
+{
+    const ShardingProblemEncoding encoding = encodeSearchProblem(costs, model.coarse, model.families, options);
+    ShardingProblem problem = encoding.problem();
+    const char* kind = options.mode == SearchMode::Tap ? "TAP" : "whole-graph";
+    problem.name = std::string("tapestry ") + kind + " search on " + costs.mesh().toString();
+    writeIopddlFile(problem, file);
+    std::fprintf(stderr, "wrote the %s problem to %s: %zu nodes, %zu edges, costs in ns, usages in bytes\n", kind,
+                 file.c_str(), problem.nodes.size(), problem.edges.size());
+    if (found) {
+        const SolutionEvaluation priced = evaluateSolution(problem, encoding.assignmentOf(found->plan));
+        std::fprintf(stderr, "the plan found costs %s there%s\n", costToString(priced.cost).c_str(),
+                     priced.feasible ? "" : " (over its usage limit)");
+    }
+}
+
 std::string splitsOf(const NodeStrategy& strategy)
 {
     std::string text;
@@ -66,11 +89,12 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
 {
     const CommandLine line(args, {"json", "zero1", "baseline", "no-history"});
     line.rejectUnknown({"json", "zero1", "baseline", "cluster", "nodes", "mesh", "axes", "batch", "seq", "optimizer",
-                        "pin", "memory-limit", "time-limit", "output", "history", "no-history"});
+                        "pin", "memory-limit", "time-limit", "output", "history", "no-history", "emit-iopddl"});
     if (line.positionals().size() != 1)
         throw Error(ErrorCode::InvalidArgument, {},
                     "usage: tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--batch N --seq L] "
-                    "[--pin NODE=SPLITS ...] [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o plan.json]");
+                    "[--pin NODE=SPLITS ...] [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o plan.json] "
+                    "[--emit-iopddl FILE]");
     const ModelContext model = loadAndFold(line.positionals().front());
     const Cluster cluster = clusterFromOptions(line, argv0);
     const Workload workload = workloadFromOptions(line);
@@ -96,6 +120,9 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
     } else {
         meshes.push_back(meshAxesFromOptions(line, cluster));
     }
+    const std::optional<std::string> emitFile = line.option("emit-iopddl");
+    if (emitFile && meshes.size() != 1)
+        throw Error(ErrorCode::InvalidArgument, {}, "--emit-iopddl writes one mesh's problem: give --mesh AxB, not auto");
 
     auto searchMesh = [&](const std::vector<MeshAxis>& axes, bool verbose) {
         const DeviceMesh mesh(axes, cluster);
@@ -129,6 +156,10 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
                           whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
                           whole.statistics.boundSeconds * 1e3);
             run.baselineReport = text;
+            if (emitFile)
+                emitIopddl(*emitFile, costs, model, baseline, whole.best);
+        } else if (emitFile) {
+            emitIopddl(*emitFile, costs, model, options, run.result.best);
         }
         return run;
     };

@@ -132,6 +132,36 @@ private slots:
         QVERIFY2(wrongModel.err.contains(planFile), qPrintable(wrongModel.err));
     }
 
+    void searchEmitsItsProblemAndSolveFindsThePlansCost()
+    {
+        QTemporaryDir dir;
+        const QString problem = dir.filePath(QStringLiteral("search.json"));
+        const CliRun search = runCli({QStringLiteral("search"), dataFile("gpt2_medium_shape.ts.stripped.onnx"),
+                                      QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"), QStringLiteral("--mesh"),
+                                      QStringLiteral("2x4"), QStringLiteral("--batch"), QStringLiteral("16"),
+                                      QStringLiteral("--seq"), QStringLiteral("1024"), QStringLiteral("--no-history"),
+                                      QStringLiteral("--emit-iopddl"), problem});
+        QCOMPARE(search.exitCode, 0);
+        const QRegularExpressionMatch wrote =
+            QRegularExpression(QStringLiteral("wrote the TAP problem to .*: (\\d+) nodes, (\\d+) edges")).match(search.err);
+        const QRegularExpressionMatch found =
+            QRegularExpression(QStringLiteral("the plan found costs (\\d+) there\n")).match(search.err);
+        QVERIFY2(wrote.hasMatch() && found.hasMatch(), qPrintable(search.err));
+
+        const CliRun solve = runCli({QStringLiteral("solve"), problem, QStringLiteral("--json")});
+        QCOMPARE(solve.exitCode, 0);
+        const QJsonObject solved = QJsonDocument::fromJson(solve.out.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
+        QVERIFY2(solved.value(QStringLiteral("proven_optimal")).toBool(), qPrintable(solve.out));
+        // Both are optima of one problem: the search's in seconds, the solver's in whole
+        // nanoseconds, so they differ by at most half a nanosecond per node and edge.
+        const qint64 planCost = found.captured(1).toLongLong();
+        const qint64 solverCost = solved.value(QStringLiteral("cost")).toInteger();
+        const qint64 rounding = (wrote.captured(1).toLongLong() + wrote.captured(2).toLongLong()) / 2;
+        QVERIFY(solverCost > 0);
+        QVERIFY2(solverCost <= planCost && planCost - solverCost <= rounding,
+                 qPrintable(QStringLiteral("plan %1, solver %2").arg(planCost).arg(solverCost)));
+    }
+
     void badFileExitsNonZeroNamingTheFile()
     {
         QTemporaryDir dir;

@@ -146,10 +146,12 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
             const SearchResult whole = searchPlan(costs, model.coarse, model.families, baseline);
             char text[512];
             std::snprintf(text, sizeof text,
-                          "%s: whole-graph baseline %s in %.3f s (%zu decisions, %zu columns), TAP in %.3f s: %.1fx "
+                          "%s: whole-graph baseline %s in %.3f s (%zu decisions, a solver problem of %zu nodes, %zu after "
+                          "reduction), TAP in %.3f s: %.1fx "
                           "faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
                           mesh.toString().c_str(), ilpStatusName(whole.statistics.status), whole.statistics.totalSeconds,
-                          whole.statistics.decisionGroups, whole.statistics.ilpColumns,
+                          whole.statistics.decisionGroups, whole.statistics.problemNodes,
+                          whole.statistics.reducedNodes,
                           run.result.statistics.totalSeconds,
                           whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
                           run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,

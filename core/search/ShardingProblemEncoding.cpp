@@ -51,6 +51,23 @@ private:
     std::map<std::pair<int, int>, std::size_t> index_;
 };
 
+// Only one group needs the layout: "needed" is "that group takes a needing candidate",
+// a plain edge (or, when that group is the producer, its own node cost); no hub.
+void addDirectConversion(const SearchTerms::SharedConversion& conversion, ShardingProblem& problem, EdgeTable& edges)
+{
+    const auto& [group, candidates] = conversion.needing.front();
+    for (const auto& [p, seconds] : conversion.price) {
+        const std::int64_t cost = toUnits(seconds, ShardingProblemEncoding::kUnitsPerSecond);
+        for (const std::size_t c : candidates) {
+            if (group != conversion.producer)
+                edges.add(static_cast<int>(conversion.producer), static_cast<int>(p), static_cast<int>(group),
+                          static_cast<int>(c), cost);
+            else if (c == p)
+                problem.nodes[group].costs[p] += cost;
+        }
+    }
+}
+
 }  // namespace
 
 ShardingProblemEncoding::ShardingProblemEncoding(const CostModel& costs, const CoarseGraph& coarse,
@@ -87,6 +104,10 @@ ShardingProblemEncoding::ShardingProblemEncoding(const CostModel& costs, const C
         }
     }
     for (const SearchTerms::SharedConversion& conversion : terms.sharedConversions) {
+        if (conversion.needing.size() == 1) {
+            addDirectConversion(conversion, problem_, edges);
+            continue;
+        }
         const int hub = static_cast<int>(problem_.nodes.size());
         problem_.nodes.push_back({0, 0, {0, 0}, {0, 0}});
         for (const auto& [p, seconds] : conversion.price)

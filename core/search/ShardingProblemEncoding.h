@@ -17,8 +17,9 @@ namespace tapestry {
 //   usages the memory terms in whole bytes at the one time point 0, and usageLimit the
 //   memory limit in whole bytes (rounded down);
 // - a pair term is an edge between its two groups, in nanoseconds;
-// - a shared conversion (each layout converted once, whichever consumers need it) is
-//   a hub node with two strategies, 0 "not converted" and 1 "converted", that uses no
+// - a shared conversion (each layout converted once, whichever consumers need it) that
+//   only one group needs is an edge between the producer and that group (or a node
+//   cost when they are one group); one that several groups need is a hub node with two strategies, 0 "not converted" and 1 "converted", that uses no
 //   memory: an edge to the producer costs the producer's price when the hub is 1, and
 //   an edge to each consumer group forbids (kForbiddenCost) a needing candidate with
 //   the hub at 0. Edges joining the same two nodes are merged.

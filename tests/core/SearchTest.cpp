@@ -1,6 +1,6 @@
 // The TAP searcher's behaviour (issue 5): no worse than Megatron, tensor parallelism
 // inside nodes unless the links are equal, memory limits, pins, agreement with the
-// whole-graph baseline, and cancellation.
+// whole-graph baseline (by the general solver), and cancellation of both.
 #include "base/Error.h"
 #include "FoldedTestModel.h"
 #include "plan/ExpertPlans.h"
@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 
 using namespace tapestry;
 using namespace tapestry::test;
@@ -229,6 +230,33 @@ private slots:
         QCOMPARE(result.statistics.solves, std::size_t{1});
         QVERIFY(result.alternatives.empty());
         QVERIFY(std::find(phases.begin(), phases.end(), "alternatives") == phases.end());
+    }
+
+    void wholeGraphCancellationStopsTheSolverWithAPlan()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-small", 3);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        SearchOptions options;
+        options.mode = SearchMode::WholeGraph;
+        options.alternatives = 0;
+        // The first poll is the search's own before it solves; the next ones come from
+        // the helper thread that turns them into the solver's stop request.
+        std::atomic<int> polls{0};
+        SearchCallbacks callbacks;
+        callbacks.cancelled = [&] { return polls++ > 0; };
+        int published = 0;
+        callbacks.bestSoFar = [&](const Plan& plan, double) {
+            QCOMPARE(plan.strategies.size(), m.coarse.nodes.size());
+            ++published;
+        };
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, options, callbacks);
+        QVERIFY(result.cancelled);
+        QVERIFY(result.best);
+        QCOMPARE(published, 1);
+        QCOMPARE(result.statistics.solves, std::size_t{1});
+        QVERIFY2(result.message.find("cancelled") != std::string::npos, result.message.c_str());
     }
 };
 

@@ -1,5 +1,6 @@
 #include "BreakdownCharts.h"
 
+#include "ChartViews.h"
 #include "FoldedModel.h"
 #include "PlanOverlay.h"
 #include "SearchResults.h"
@@ -35,36 +36,12 @@ const QColor kMemoryColors[] = {
     {0x8d, 0x6e, 0x63},  // transient
 };
 
-QChartView* makeView(QWidget* parent, const QString& name)
-{
-    auto* view = new QChartView(parent);
-    view->setObjectName(name);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->chart()->setMargins(QMargins(2, 2, 2, 2));
-    view->chart()->legend()->setAlignment(Qt::AlignBottom);
-    QFont small = view->font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    view->chart()->legend()->setFont(small);
-    QFont title = view->font();
-    title.setBold(true);
-    view->chart()->setTitleFont(title);
-    view->setMinimumHeight(120);
-    return view;
-}
-
-void clear(QChart* chart)
-{
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
-        chart->removeAxis(axis);
-}
-
 }  // namespace
 
 BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
 {
-    time_ = makeView(this, QStringLiteral("timeBreakdownChart"));
-    memory_ = makeView(this, QStringLiteral("memoryBreakdownChart"));
+    time_ = makeChartView(this, QStringLiteral("timeBreakdownChart"));
+    memory_ = makeChartView(this, QStringLiteral("memoryBreakdownChart"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(time_, 1);
@@ -73,8 +50,8 @@ BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
 
 void BreakdownCharts::setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
 {
-    clear(time_->chart());
-    clear(memory_->chart());
+    clearChart(time_->chart());
+    clearChart(memory_->chart());
     time_->chart()->setTitle({});
     memory_->chart()->setTitle({});
     if (!folded || !candidate)

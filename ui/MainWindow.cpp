@@ -16,6 +16,8 @@
 #include "RecentFiles.h"
 #include "ResourceLocator.h"
 #include "ScopeTreeModel.h"
+#include "ShardingProblemLoader.h"
+#include "ShardingProblemWindow.h"
 #include "Translations.h"
 
 #include <QActionGroup>
@@ -76,6 +78,18 @@ QString sideSplitterKey()
     return QStringLiteral("mainWindow/sideSplitter");
 }
 
+// The first local IOPDDL sharding problem among dragged URLs; empty when none.
+QString problemFileIn(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile() && ShardingProblemLoader::isProblemFile(url.toLocalFile()))
+            return url.toLocalFile();
+    }
+    return {};
+}
+
 // The first local plan file (.json, or a tp_plan's .py) among dragged URLs; empty when none.
 QString planFileIn(const QMimeData* mime)
 {
@@ -114,9 +128,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     loader_ = new ModelLoader(this);
     connect(loader_, &ModelLoader::started, this, &MainWindow::onLoadStarted);
     connect(loader_, &ModelLoader::loaded, this, &MainWindow::onLoaded);
-    connect(loader_, &ModelLoader::failed, this, &MainWindow::onLoadFailed);
+    connect(loader_, &ModelLoader::failed, this, [this](const QString& path, const QString& problem, const QString& detail) {
+        reportOpenFailure(tr("Could Not Open Model"), path, problem, detail);
+    });
+    problemLoader_ = new ShardingProblemLoader(this);
+    connect(problemLoader_, &ShardingProblemLoader::started, this, &MainWindow::onLoadStarted);
+    connect(problemLoader_, &ShardingProblemLoader::loaded, this, &MainWindow::onProblemLoaded);
+    connect(problemLoader_, &ShardingProblemLoader::failed, this,
+            [this](const QString& path, const QString& problem, const QString& detail) {
+                reportOpenFailure(tr("Could Not Open Sharding Problem"), path, problem, detail);
+            });
 
-    placeholder_ = new QLabel(tr("Open an ONNX model with File > Open, or drop an .onnx file here."), this);
+    placeholder_ = new QLabel(tr("Open an ONNX model or an IOPDDL sharding problem with File > Open, or drop the "
+                                 "file here."),
+                              this);
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setWordWrap(true);
     placeholder_->setForegroundRole(QPalette::PlaceholderText);
@@ -402,12 +427,16 @@ void MainWindow::openAtStartup(const QString& commandLinePath)
 
 bool MainWindow::isLoading() const
 {
-    return loader_->isBusy();
+    return loader_->isBusy() || problemLoader_->isBusy();
 }
 
 void MainWindow::openFile(const QString& path)
 {
-    if (!path.isEmpty())
+    if (path.isEmpty())
+        return;
+    if (ShardingProblemLoader::isProblemFile(path))
+        problemLoader_->read(path);
+    else
         loader_->load(path);
 }
 
@@ -428,8 +457,10 @@ void MainWindow::openPreset(const QString& preset, int layers)
 void MainWindow::chooseFile()
 {
     const QString startDir = model_ ? QFileInfo(model_->path).absolutePath() : QDir::homePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), startDir,
-                                                      tr("ONNX models (*.onnx);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Model or Sharding Problem"), startDir,
+        tr("Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;"
+           "IOPDDL sharding problems (*.json *.json.gz);;All files (*)"));
     openFile(path);
 }
 
@@ -491,15 +522,27 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
     emit loadFinished(true);
 }
 
-void MainWindow::onLoadFailed(const QString& path, const QString& problem, const QString& detail)
+void MainWindow::onProblemLoaded(const QString& path, std::shared_ptr<const ShardingProblem> problem)
+{
+    auto* window = new ShardingProblemWindow(path, std::move(problem), this);
+    window->show();
+    RecentFiles::add(path);
+    setBusy(false);
+    statusBar()->showMessage(tr("Opened %1.").arg(QFileInfo(path).fileName()), kStatusTimeoutMs);
+    emit problemOpened(window);
+    emit loadFinished(true);
+}
+
+void MainWindow::reportOpenFailure(const QString& title, const QString& path, const QString& problem,
+                                   const QString& detail)
 {
     setBusy(false);
     const QString fileName = QFileInfo(path).fileName();
     statusBar()->showMessage(tr("Could not open %1: %2").arg(fileName, problem), kStatusTimeoutMs);
 
     // Not exec(): the window stays responsive and tests can inspect the box.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could Not Open Model"),
-                                tr("Could not open %1.").arg(fileName), QMessageBox::Ok, this);
+    auto* box = new QMessageBox(QMessageBox::Warning, title, tr("Could not open %1.").arg(fileName), QMessageBox::Ok,
+                                this);
     box->setObjectName(QStringLiteral("loadErrorBox"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setInformativeText(problem + u"\n\n" + QDir::toNativeSeparators(path) + u"\n" + detail);
@@ -526,13 +569,20 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (!onnxFileIn(event->mimeData()).isEmpty() || !planFileIn(event->mimeData()).isEmpty())
+    if (!onnxFileIn(event->mimeData()).isEmpty() || !planFileIn(event->mimeData()).isEmpty() ||
+        !problemFileIn(event->mimeData()).isEmpty())
         event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    // A plan is opened for the model on screen; a model replaces it.
+    // A sharding problem opens in its own window; a plan is opened for the model on
+    // screen; a model replaces it.
+    if (const QString problem = problemFileIn(event->mimeData()); !problem.isEmpty()) {
+        event->acceptProposedAction();
+        openFile(problem);
+        return;
+    }
     if (const QString plan = planFileIn(event->mimeData()); !plan.isEmpty()) {
         event->acceptProposedAction();
         workbench_->openPlanFile(plan);

@@ -28,10 +28,14 @@ class SearchResultsPanel;
 class ModelLoader;
 class ModelSummaryView;
 class ScopeTreeModel;
+struct ShardingProblem;
+class ShardingProblemLoader;
+class ShardingProblemWindow;
 
 // The application window: opens ONNX models (menu, recent files, drag and drop, command
 // line), imports them in the background and shows the summary and the scope tree beside
-// the graph views (by scope, coarse, folded).
+// the graph views (by scope, coarse, folded). IOPDDL sharding problems open the same
+// ways, each in a ShardingProblemWindow of its own.
 // A model that fails to import leaves the previous one on screen.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -61,8 +65,9 @@ public:
     void showInspector(bool inspector);
 
 public slots:
-    // Starts importing `path` in the background; File > Open, Open Recent, drops and the
-    // command line all end here.
+    // Starts importing `path` in the background (a sharding problem when
+    // ShardingProblemLoader recognizes it, else an ONNX model); File > Open, Open Recent,
+    // drops and the command line all end here.
     void openFile(const QString& path);
     // Synthesizes a reference architecture (`layers` > 0 overrides its depth) into the
     // cache folder and opens it.
@@ -75,8 +80,11 @@ public slots:
     void openCandidate(std::shared_ptr<const tapestry::PlanCandidate> candidate);
 
 signals:
-    // An import finished (shown or reported); `succeeded` says which.
+    // An import (of a model or a sharding problem) finished, shown or reported;
+    // `succeeded` says which.
     void loadFinished(bool succeeded);
+    // A sharding problem was read and its window is shown.
+    void problemOpened(tapestry::ShardingProblemWindow* window);
     // A search ended (finished, cancelled or failed) and its results are on screen.
     void searchFinished();
 
@@ -94,7 +102,8 @@ private:
     void showAbout();
     void onLoadStarted(const QString& path);
     void onLoaded(std::shared_ptr<const LoadedModel> model);
-    void onLoadFailed(const QString& path, const QString& problem, const QString& detail);
+    void onProblemLoaded(const QString& path, std::shared_ptr<const ShardingProblem> problem);
+    void reportOpenFailure(const QString& title, const QString& path, const QString& problem, const QString& detail);
     void setBusy(bool busy);
     void createDocks();
     void onSearchProgress(const QString& phase, double fraction);
@@ -103,6 +112,7 @@ private:
     void setSearching(bool searching);
 
     ModelLoader* loader_ = nullptr;
+    ShardingProblemLoader* problemLoader_ = nullptr;
     std::shared_ptr<const LoadedModel> model_;
     QStackedWidget* pages_ = nullptr;
     QLabel* placeholder_ = nullptr;

@@ -1,8 +1,11 @@
 #include "QuantityFormat.h"
 
+#include "solver/SolutionEvaluator.h"
+
 #include <QLocale>
 
 #include <array>
+#include <limits>
 
 namespace tapestry {
 
@@ -56,6 +59,13 @@ QString QuantityFormat::bytes(std::uint64_t value)
 QString QuantityFormat::exact(std::uint64_t value)
 {
     return QLocale().toString(static_cast<qulonglong>(value));
+}
+
+QString QuantityFormat::cost(CostSum value)
+{
+    if (value >= std::numeric_limits<qlonglong>::min() && value <= std::numeric_limits<qlonglong>::max())
+        return QLocale().toString(static_cast<qlonglong>(value));
+    return QString::fromStdString(costToString(value));
 }
 
 }  // namespace tapestry

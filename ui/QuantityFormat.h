@@ -1,5 +1,7 @@
 #pragma once
 
+#include "solver/ShardingProblem.h"
+
 #include <QCoreApplication>
 #include <QString>
 
@@ -19,6 +21,9 @@ public:
     [[nodiscard]] static QString bytes(std::uint64_t value);
     // An exact count with the locale's digit grouping: "2,114".
     [[nodiscard]] static QString exact(std::uint64_t value);
+    // A sharding problem's cost, exact and grouped like exact(); sums beyond 64 bits
+    // (never seen in practice) as plain digits.
+    [[nodiscard]] static QString cost(CostSum value);
 };
 
 }  // namespace tapestry

@@ -14,8 +14,9 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
         tr("Plans tensor and data parallelism for large neural networks."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("model"), tr("ONNX model file to open."),
-                                 tr("[model.onnx]"));
+    parser.addPositionalArgument(QStringLiteral("model"),
+                                 tr("ONNX model or IOPDDL sharding problem (.json, .json.gz) to open."),
+                                 tr("[model.onnx | problem.json]"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         tr("Save a PNG image of the main window to <file> once the model has loaded, then quit."),
@@ -57,6 +58,11 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     const QCommandLineOption windowSize(QStringLiteral("window-size"), tr("Window size, e.g. 1600x1000."),
                                         tr("size"));
     parser.addOption(windowSize);
+    const QCommandLineOption solveSeconds(
+        QStringLiteral("solve-seconds"),
+        tr("Solve the sharding problem for <seconds> once it is open; with --screenshot, grab its window after."),
+        tr("seconds"));
+    parser.addOption(solveSeconds);
     parser.process(app);
 
     StartupOptions options;
@@ -91,6 +97,7 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     };
     options.batch = count(batch);
     options.sequence = count(sequence);
+    options.solveSeconds = count(solveSeconds);
     const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("edit"),
                              QStringLiteral("compare")};
     if (!panels.contains(parser.value(show)))

@@ -8,6 +8,7 @@
 #include "PlanEditor.h"
 #include "PlanWorkbench.h"
 #include "SearchResults.h"
+#include "ShardingProblemWindow.h"
 #include "StrategyChoicesModel.h"
 #include "StartupOptions.h"
 #include "Translations.h"
@@ -16,6 +17,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTimer>
 
@@ -60,6 +62,27 @@ int main(int argc, char* argv[])
         if (!succeeded)
             grab(false);
     });
+    // A sharding problem opens in a window of its own: grab that one, after a solve of
+    // --solve-seconds when asked.
+    QObject::connect(&window, &tapestry::MainWindow::problemOpened, &window,
+                     [&options](tapestry::ShardingProblemWindow* problem) {
+                         if (options.windowSize.isValid())
+                             problem->resize(options.windowSize);
+                         const auto grabProblem = [&options, problem] {
+                             if (options.screenshotPath.isEmpty())
+                                 return;
+                             QTimer::singleShot(500, problem, [&options, problem] {
+                                 QApplication::exit(problem->grab().save(options.screenshotPath) ? 0 : 1);
+                             });
+                         };
+                         if (options.solveSeconds == 0) {
+                             grabProblem();
+                             return;
+                         }
+                         QObject::connect(problem, &tapestry::ShardingProblemWindow::solveFinished, problem, grabProblem);
+                         problem->timeLimitBox()->setValue(options.solveSeconds);
+                         problem->startSolve();
+                     });
     bool searched = false;
     // --edit: once the search's best plan is in the editor, pick the target, apply its
     // first other strategy when the choices are priced, then grab (comparing first).

@@ -1,0 +1,14 @@
+#include "ShardingSolution.h"
+
+namespace tapestry {
+
+ShardingSolution ShardingSolution::evaluate(const ShardingProblem& problem, Assignment assignment)
+{
+    ShardingSolution solution;
+    solution.evaluation = evaluateSolution(problem, assignment);
+    solution.usage = usageOverTime(problem, assignment);
+    solution.assignment = std::move(assignment);
+    return solution;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "solver/ShardingProblem.h"
+#include "solver/SolutionEvaluator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tapestry {
+
+// One assignment of a sharding problem with what the views show of it: its costs and
+// feasibility, and its memory usage at every time point.
+struct ShardingSolution {
+    Assignment assignment;
+    SolutionEvaluation evaluation;
+    std::vector<std::int64_t> usage;  // usageOverTime
+
+    // Throws Error(InvalidArgument) when `assignment` does not fit `problem`.
+    [[nodiscard]] static ShardingSolution evaluate(const ShardingProblem& problem, Assignment assignment);
+};
+
+}  // namespace tapestry

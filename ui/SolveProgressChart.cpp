@@ -1,0 +1,84 @@
+#include "SolveProgressChart.h"
+
+#include "AxisScale.h"
+#include "ChartViews.h"
+
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tapestry {
+
+SolveProgressChart::SolveProgressChart(QWidget* parent) : QChartView(parent)
+{
+    setObjectName(QStringLiteral("solveProgressChart"));
+    styleChartView(this);
+    chart()->legend()->hide();
+    time_ = new QValueAxis(chart());
+    time_->setTitleText(tr("Seconds"));
+    time_->setLabelFormat(QStringLiteral("%.0f"));
+    cost_ = new QValueAxis(chart());
+    cost_->setLabelFormat(QStringLiteral("%.5g"));
+    chart()->addAxis(time_, Qt::AlignBottom);
+    chart()->addAxis(cost_, Qt::AlignLeft);
+    best_ = new QLineSeries(chart());
+    best_->setObjectName(QStringLiteral("bestCostSeries"));
+    best_->setPen(QPen(QColor(0x1a, 0x73, 0xe8), 2));
+    chart()->addSeries(best_);
+    best_->attachAxis(time_);
+    best_->attachAxis(cost_);
+    start(10);
+}
+
+void SolveProgressChart::start(double timeLimitSeconds)
+{
+    costs_.clear();
+    time_->setRange(0, timeLimitSeconds);
+    setRoundTicks(time_);
+    redraw();
+}
+
+void SolveProgressChart::addBest(double seconds, double cost)
+{
+    // A step: the previous best holds until this moment.
+    if (!costs_.isEmpty())
+        costs_.append(QPointF(seconds, costs_.last().y()));
+    costs_.append(QPointF(seconds, cost));
+    if (seconds > time_->max()) {
+        time_->setMax(seconds);
+        setRoundTicks(time_);
+    }
+    redraw();
+}
+
+void SolveProgressChart::redraw()
+{
+    if (costs_.isEmpty()) {
+        best_->clear();
+        chart()->setTitle(tr("Best cost so far"));
+        cost_->setRange(0, 1);
+        return;
+    }
+    double lowest = costs_.first().y();
+    double highest = lowest;
+    for (const QPointF& point : costs_) {
+        lowest = std::min(lowest, point.y());
+        highest = std::max(highest, point.y());
+    }
+    const AxisScale scale = AxisScale::forLargest(highest);
+    QList<QPointF> scaled = costs_;
+    for (QPointF& point : scaled)
+        point.setY(point.y() / scale.divisor);
+    best_->replace(scaled);
+    // The unit goes in the chart's title: the axis is too short for a long one.
+    chart()->setTitle(scale.title(tr("Best cost so far")));
+    // Close to the lowest cost is where the search spends its time: the first incumbent is
+    // often far above, so the axis starts just under the lowest, not at zero.
+    const double margin = std::max((highest - lowest) * 0.05, std::abs(lowest) * 0.01 + 1);
+    cost_->setRange(std::max(0.0, lowest - margin) / scale.divisor, (highest + margin) / scale.divisor);
+    cost_->applyNiceNumbers();
+}
+
+}  // namespace tapestry

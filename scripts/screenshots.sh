@@ -18,10 +18,16 @@
 #   screenshot-compare-llama3.png  the edited plan compared with the searched one: both folded
 #                                  graphs with the differing block highlighted, the nodes that
 #                                  differ and the totals' delta
+#   screenshot-iopddl-example.png  the IOPDDL example problem solved (cost 445 = nodes 275 +
+#                                  edges 170) with its memory profile at the limit, 50
+#   screenshot-iopddl-g.png        IOPDDL problem G (Transformer inference, 816 nodes) after a
+#                                  10 s solve: 680 time points against the usage limit
+#                                  (skipped when ../shared/iopddl is not there)
 #
 # The pictures come from the app itself: `tapestry --screenshot FILE [--view V] MODEL`
 # renders the window with QWidget::grab once the model has loaded and the chosen graph
-# view is drawn (with --search: once the search has finished), then exits (non-zero if the model or the image failed), so no window
+# view is drawn (with --search: once the search has finished; for a sharding problem, its
+# window once read and, with --solve-seconds, solved), then exits (non-zero if the model or the image failed), so no window
 # manager or screen-capture tool is involved. It runs under xvfb-run, in English, with a
 # scratch settings directory so that a saved window size or language of your own does
 # not leak into the images.
@@ -68,3 +74,8 @@ shot screenshot-edit-llama3.png folded tests/data/llama3_8b_shape.dynamo.strippe
   "${search[@]}" --show inspector --edit mlp/down_proj
 shot screenshot-compare-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
   "${search[@]}" --show compare --edit mlp/down_proj
+problem=(--window-size 1280x800)
+shot screenshot-iopddl-example.png folded tests/data/iopddl/example.json "${problem[@]}" --solve-seconds 5
+if [ -f ../shared/iopddl/asplos-2025-iopddl-G.json.gz ]; then
+  shot screenshot-iopddl-g.png folded ../shared/iopddl/asplos-2025-iopddl-G.json.gz "${problem[@]}" --solve-seconds 10
+fi

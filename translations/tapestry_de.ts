@@ -2,6 +2,38 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de">
 <context>
+    <name>AxisScale</name>
+    <message>
+        <source>thousands</source>
+        <translation>Tausend</translation>
+    </message>
+    <message>
+        <source>millions</source>
+        <translation>Millionen</translation>
+    </message>
+    <message>
+        <source>billions</source>
+        <translation>Milliarden</translation>
+    </message>
+    <message>
+        <source>trillions</source>
+        <translation>Billionen</translation>
+    </message>
+    <message>
+        <source>quadrillions</source>
+        <translation>Billiarden</translation>
+    </message>
+    <message>
+        <source>quintillions</source>
+        <translation>Trillionen</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>an axis title: quantity (unit)</comment>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>ErrorText</name>
     <message>
         <source>The file does not exist.</source>
@@ -380,14 +412,6 @@
         <translation>Plant Tensor- und Datenparallelität für große neuronale Netze.</translation>
     </message>
     <message>
-        <source>ONNX model file to open.</source>
-        <translation>Zu öffnende ONNX-Modelldatei.</translation>
-    </message>
-    <message>
-        <source>[model.onnx]</source>
-        <translation>[modell.onnx]</translation>
-    </message>
-    <message>
         <source>Save a PNG image of the main window to &lt;file&gt; once the model has loaded, then quit.</source>
         <translation>Ein PNG-Bild des Hauptfensters in &lt;datei&gt; speichern, sobald das Modell geladen ist, und dann beenden.</translation>
     </message>
@@ -486,6 +510,22 @@
     <message>
         <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
         <translation>Unbekannter Bereich „%1“: results, inspector, edit oder compare verwenden.</translation>
+    </message>
+    <message>
+        <source>ONNX model or IOPDDL sharding problem (.json, .json.gz) to open.</source>
+        <translation>Zu öffnendes ONNX-Modell oder IOPDDL-Sharding-Problem (.json, .json.gz).</translation>
+    </message>
+    <message>
+        <source>[model.onnx | problem.json]</source>
+        <translation>[modell.onnx | problem.json]</translation>
+    </message>
+    <message>
+        <source>Solve the sharding problem for &lt;seconds&gt; once it is open; with --screenshot, grab its window after.</source>
+        <translation>Das Sharding-Problem nach dem Öffnen &lt;seconds&gt; Sekunden lang lösen; mit --screenshot danach sein Fenster aufnehmen.</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
     </message>
 </context>
 <context>
@@ -750,6 +790,21 @@
     <message>
         <source>No measured curves: collectives use the alpha-beta formulas.</source>
         <translation>Keine Messkurven: Kollektive verwenden die Alpha-Beta-Formeln.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::CostSplitChart</name>
+    <message>
+        <source>Node costs %1 %</source>
+        <translation>Knotenkosten %1 %</translation>
+    </message>
+    <message>
+        <source>Edge costs %1 %</source>
+        <translation>Kantenkosten %1 %</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>Kosten</translation>
     </message>
 </context>
 <context>
@@ -1087,10 +1142,6 @@
         <translation>Tapestry</translation>
     </message>
     <message>
-        <source>Open an ONNX model with File &gt; Open, or drop an .onnx file here.</source>
-        <translation>Öffnen Sie ein ONNX-Modell über Datei &gt; Öffnen, oder ziehen Sie eine .onnx-Datei hierher.</translation>
-    </message>
-    <message>
         <source>Module scopes</source>
         <translation>Modulbereiche</translation>
     </message>
@@ -1137,14 +1188,6 @@
     <message>
         <source>The new language takes effect when Tapestry starts again.</source>
         <translation>Die neue Sprache wird beim nächsten Start von Tapestry wirksam.</translation>
-    </message>
-    <message>
-        <source>Open Model</source>
-        <translation>Modell öffnen</translation>
-    </message>
-    <message>
-        <source>ONNX models (*.onnx);;All files (*)</source>
-        <translation>ONNX-Modelle (*.onnx);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>No recent files</source>
@@ -1257,6 +1300,22 @@
     <message>
         <source>New from &amp;Preset…</source>
         <translation>Neu aus &amp;Vorlage…</translation>
+    </message>
+    <message>
+        <source>Could Not Open Sharding Problem</source>
+        <translation>Sharding-Problem konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <source>Open an ONNX model or an IOPDDL sharding problem with File &gt; Open, or drop the file here.</source>
+        <translation>Öffnen Sie ein ONNX-Modell oder ein IOPDDL-Sharding-Problem mit Datei &gt; Öffnen, oder ziehen Sie die Datei hierher.</translation>
+    </message>
+    <message>
+        <source>Open Model or Sharding Problem</source>
+        <translation>Modell oder Sharding-Problem öffnen</translation>
+    </message>
+    <message>
+        <source>Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;IOPDDL sharding problems (*.json *.json.gz);;All files (*)</source>
+        <translation>Modelle und Sharding-Probleme (*.onnx *.json *.json.gz);;ONNX-Modelle (*.onnx);;IOPDDL-Sharding-Probleme (*.json *.json.gz);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>
@@ -2046,6 +2105,255 @@
     </message>
 </context>
 <context>
+    <name>tapestry::ShardingProblemLoader</name>
+    <message>
+        <source>Reading the problem stopped with an unexpected error.</source>
+        <translation>Das Lesen des Problems wurde durch einen unerwarteten Fehler abgebrochen.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ShardingProblemWindow</name>
+    <message>
+        <source>%1 — Sharding Problem — Tapestry</source>
+        <translation>%1 — Sharding-Problem — Tapestry</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation>unbenannt</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>Datei:</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>Knoten:</translation>
+    </message>
+    <message>
+        <source>Edges:</source>
+        <translation>Kanten:</translation>
+    </message>
+    <message>
+        <source>Time points:</source>
+        <translation>Zeitpunkte:</translation>
+    </message>
+    <message>
+        <source>Usage limit:</source>
+        <translation>Speichergrenze:</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>Solution</source>
+        <translation>Lösung</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>Herkunft:</translation>
+    </message>
+    <message>
+        <source>Total cost:</source>
+        <translation>Gesamtkosten:</translation>
+    </message>
+    <message>
+        <source>Node costs:</source>
+        <translation>Knotenkosten:</translation>
+    </message>
+    <message>
+        <source>Edge costs:</source>
+        <translation>Kantenkosten:</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>Speicher:</translation>
+    </message>
+    <message>
+        <source>Peak usage:</source>
+        <translation>Spitzenbelegung:</translation>
+    </message>
+    <message>
+        <source>&amp;Solve</source>
+        <translation>&amp;Lösen</translation>
+    </message>
+    <message>
+        <source>Solve the problem in the background within the time limit (F5)</source>
+        <translation>Das Problem im Hintergrund innerhalb des Zeitlimits lösen (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop the solver and keep the best solution found so far (Esc)</source>
+        <translation>Den Löser anhalten und die bisher beste Lösung behalten (Esc)</translation>
+    </message>
+    <message>
+        <source>&amp;Load Solution…</source>
+        <translation>Lösung &amp;laden …</translation>
+    </message>
+    <message>
+        <source>Save Solution &amp;As…</source>
+        <translation>Lösung speichern &amp;unter …</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <comment>seconds after a number</comment>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>How long the solver may search</source>
+        <translation>Wie lange der Löser suchen darf</translation>
+    </message>
+    <message>
+        <source>&amp;Solution</source>
+        <translation>&amp;Lösung</translation>
+    </message>
+    <message>
+        <source>&amp;Close Window</source>
+        <translation>Fenster &amp;schließen</translation>
+    </message>
+    <message>
+        <source>Solve</source>
+        <translation>Lösen</translation>
+    </message>
+    <message>
+        <source>Time limit:</source>
+        <translation>Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen …</translation>
+    </message>
+    <message>
+        <source>Solving: %L1 s</source>
+        <translation>Lösen: %L1 s</translation>
+    </message>
+    <message>
+        <source>Solving: %L1 s, best cost %L2</source>
+        <translation>Lösen: %L1 s, beste Kosten %L2</translation>
+    </message>
+    <message>
+        <source>Solver, cancelled after %L1 s</source>
+        <translation>Löser, nach %L1 s abgebrochen</translation>
+    </message>
+    <message>
+        <source>Solver, %L1 s</source>
+        <translation>Löser, %L1 s</translation>
+    </message>
+    <message>
+        <source>%1, proven optimal</source>
+        <translation>%1, nachweislich optimal</translation>
+    </message>
+    <message>
+        <source>Solved: cost %1.</source>
+        <translation>Gelöst: Kosten %1.</translation>
+    </message>
+    <message>
+        <source>The solver failed: %1</source>
+        <translation>Der Löser ist gescheitert: %1</translation>
+    </message>
+    <message>
+        <source>Could Not Solve</source>
+        <translation>Lösen nicht möglich</translation>
+    </message>
+    <message>
+        <source>Could not solve %1.</source>
+        <translation>%1 konnte nicht gelöst werden.</translation>
+    </message>
+    <message>
+        <source>None yet: solve, or load a solution file.</source>
+        <translation>Noch keine: lösen Sie das Problem oder laden Sie eine Lösungsdatei.</translation>
+    </message>
+    <message>
+        <source>Fits the limit</source>
+        <translation>Hält die Grenze ein</translation>
+    </message>
+    <message>
+        <source>No limit to fit</source>
+        <translation>Keine Grenze einzuhalten</translation>
+    </message>
+    <message>
+        <source>Over the limit: first at time point %L1 (usage %2)</source>
+        <translation>Über der Grenze: zuerst bei Zeitpunkt %L1 (Belegung %2)</translation>
+    </message>
+    <message>
+        <source>Load Solution</source>
+        <translation>Lösung laden</translation>
+    </message>
+    <message>
+        <source>Solutions (*.txt *.out *.sol);;All files (*)</source>
+        <translation>Lösungen (*.txt *.out *.sol);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Save Solution</source>
+        <translation>Lösung speichern</translation>
+    </message>
+    <message>
+        <source>Solutions (*.txt);;All files (*)</source>
+        <translation>Lösungen (*.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>Datei %1</translation>
+    </message>
+    <message>
+        <source>Loaded the solution in %1.</source>
+        <translation>Lösung aus %1 geladen.</translation>
+    </message>
+    <message>
+        <source>The last line of the file is not a solution of this problem: it must list one strategy per node, like [0, 2, 1].</source>
+        <translation>Die letzte Zeile der Datei ist keine Lösung dieses Problems: Sie muss eine Strategie je Knoten auflisten, etwa [0, 2, 1].</translation>
+    </message>
+    <message>
+        <source>Could Not Load Solution</source>
+        <translation>Lösung konnte nicht geladen werden</translation>
+    </message>
+    <message>
+        <source>Could not load a solution from %1.</source>
+        <translation>Aus %1 konnte keine Lösung geladen werden.</translation>
+    </message>
+    <message>
+        <source>Saved the solution to %1.</source>
+        <translation>Lösung in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Could Not Save Solution</source>
+        <translation>Lösung konnte nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Could not save the solution to %1.</source>
+        <translation>Die Lösung konnte nicht in %1 gespeichert werden.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ShardingSolveJob</name>
+    <message>
+        <source>The solver stopped with an unexpected error.</source>
+        <translation>Der Löser wurde durch einen unerwarteten Fehler abgebrochen.</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::SolveProgressChart</name>
+    <message>
+        <source>Seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>Best cost so far</source>
+        <translation>Bisher beste Kosten</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::StrategyChoicesModel</name>
     <message>
         <source>Strategy</source>
@@ -2070,6 +2378,45 @@
     <message>
         <source>current</source>
         <translation>aktuell</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::UsageProfileChart</name>
+    <message>
+        <source>Time point</source>
+        <translation>Zeitpunkt</translation>
+    </message>
+    <message>
+        <source>Memory usage</source>
+        <translation>Speicherbelegung</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>Belegung</translation>
+    </message>
+    <message>
+        <source>Range within %L1 time points</source>
+        <translation>Spanne innerhalb von %L1 Zeitpunkten</translation>
+    </message>
+    <message>
+        <source>Usage limit %1</source>
+        <translation>Speichergrenze %1</translation>
+    </message>
+    <message>
+        <source>Peak %1 at time point %L2</source>
+        <translation>Spitze %1 bei Zeitpunkt %L2</translation>
+    </message>
+    <message>
+        <source>First overload at time point %L1</source>
+        <translation>Erste Überschreitung bei Zeitpunkt %L1</translation>
+    </message>
+    <message>
+        <source>Memory over time: peak %1 of %2</source>
+        <translation>Speicher über die Zeit: Spitze %1 von %2</translation>
+    </message>
+    <message>
+        <source>Memory over time: peak %1 (no limit)</source>
+        <translation>Speicher über die Zeit: Spitze %1 (keine Grenze)</translation>
     </message>
 </context>
 </TS>

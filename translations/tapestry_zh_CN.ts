@@ -2,6 +2,38 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AxisScale</name>
+    <message>
+        <source>thousands</source>
+        <translation>千</translation>
+    </message>
+    <message>
+        <source>millions</source>
+        <translation>百万</translation>
+    </message>
+    <message>
+        <source>billions</source>
+        <translation>十亿</translation>
+    </message>
+    <message>
+        <source>trillions</source>
+        <translation>万亿</translation>
+    </message>
+    <message>
+        <source>quadrillions</source>
+        <translation>千万亿</translation>
+    </message>
+    <message>
+        <source>quintillions</source>
+        <translation>百亿亿</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <comment>an axis title: quantity (unit)</comment>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>ErrorText</name>
     <message>
         <source>The file does not exist.</source>
@@ -380,14 +412,6 @@
         <translation>为大型神经网络规划张量并行与数据并行。</translation>
     </message>
     <message>
-        <source>ONNX model file to open.</source>
-        <translation>要打开的 ONNX 模型文件。</translation>
-    </message>
-    <message>
-        <source>[model.onnx]</source>
-        <translation>[模型.onnx]</translation>
-    </message>
-    <message>
         <source>Save a PNG image of the main window to &lt;file&gt; once the model has loaded, then quit.</source>
         <translation>模型加载完成后，将主窗口保存为 PNG 图像 &lt;文件&gt;，然后退出。</translation>
     </message>
@@ -486,6 +510,22 @@
     <message>
         <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
         <translation>未知面板“%1”：请使用 results、inspector、edit 或 compare。</translation>
+    </message>
+    <message>
+        <source>ONNX model or IOPDDL sharding problem (.json, .json.gz) to open.</source>
+        <translation>要打开的 ONNX 模型或 IOPDDL 分片问题（.json、.json.gz）。</translation>
+    </message>
+    <message>
+        <source>[model.onnx | problem.json]</source>
+        <translation>[model.onnx | problem.json]</translation>
+    </message>
+    <message>
+        <source>Solve the sharding problem for &lt;seconds&gt; once it is open; with --screenshot, grab its window after.</source>
+        <translation>打开分片问题后求解 &lt;seconds&gt; 秒；与 --screenshot 一起使用时，随后截取其窗口。</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>秒数</translation>
     </message>
 </context>
 <context>
@@ -749,6 +789,21 @@
     <message>
         <source>No measured curves: collectives use the alpha-beta formulas.</source>
         <translation>没有实测曲线：集合通信使用 alpha-beta 公式。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::CostSplitChart</name>
+    <message>
+        <source>Node costs %1 %</source>
+        <translation>节点成本 %1%</translation>
+    </message>
+    <message>
+        <source>Edge costs %1 %</source>
+        <translation>边成本 %1%</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
     </message>
 </context>
 <context>
@@ -1086,10 +1141,6 @@
         <translation>Tapestry</translation>
     </message>
     <message>
-        <source>Open an ONNX model with File &gt; Open, or drop an .onnx file here.</source>
-        <translation>请通过“文件 &gt; 打开”打开 ONNX 模型，或将 .onnx 文件拖放到此处。</translation>
-    </message>
-    <message>
         <source>Module scopes</source>
         <translation>模块作用域</translation>
     </message>
@@ -1136,14 +1187,6 @@
     <message>
         <source>The new language takes effect when Tapestry starts again.</source>
         <translation>新语言将在重新启动 Tapestry 后生效。</translation>
-    </message>
-    <message>
-        <source>Open Model</source>
-        <translation>打开模型</translation>
-    </message>
-    <message>
-        <source>ONNX models (*.onnx);;All files (*)</source>
-        <translation>ONNX 模型 (*.onnx);;所有文件 (*)</translation>
     </message>
     <message>
         <source>No recent files</source>
@@ -1256,6 +1299,22 @@
     <message>
         <source>New from &amp;Preset…</source>
         <translation>从预设新建(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Could Not Open Sharding Problem</source>
+        <translation>无法打开分片问题</translation>
+    </message>
+    <message>
+        <source>Open an ONNX model or an IOPDDL sharding problem with File &gt; Open, or drop the file here.</source>
+        <translation>通过“文件 &gt; 打开”打开 ONNX 模型或 IOPDDL 分片问题，或将文件拖放到此处。</translation>
+    </message>
+    <message>
+        <source>Open Model or Sharding Problem</source>
+        <translation>打开模型或分片问题</translation>
+    </message>
+    <message>
+        <source>Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;IOPDDL sharding problems (*.json *.json.gz);;All files (*)</source>
+        <translation>模型和分片问题 (*.onnx *.json *.json.gz);;ONNX 模型 (*.onnx);;IOPDDL 分片问题 (*.json *.json.gz);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -2039,6 +2098,255 @@
     </message>
 </context>
 <context>
+    <name>tapestry::ShardingProblemLoader</name>
+    <message>
+        <source>Reading the problem stopped with an unexpected error.</source>
+        <translation>读取问题时发生意外错误而中止。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ShardingProblemWindow</name>
+    <message>
+        <source>%1 — Sharding Problem — Tapestry</source>
+        <translation>%1 — 分片问题 — Tapestry</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>unnamed</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>节点：</translation>
+    </message>
+    <message>
+        <source>Edges:</source>
+        <translation>边：</translation>
+    </message>
+    <message>
+        <source>Time points:</source>
+        <translation>时间点：</translation>
+    </message>
+    <message>
+        <source>Usage limit:</source>
+        <translation>用量上限：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Solution</source>
+        <translation>解</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>Total cost:</source>
+        <translation>总成本：</translation>
+    </message>
+    <message>
+        <source>Node costs:</source>
+        <translation>节点成本：</translation>
+    </message>
+    <message>
+        <source>Edge costs:</source>
+        <translation>边成本：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>内存：</translation>
+    </message>
+    <message>
+        <source>Peak usage:</source>
+        <translation>峰值用量：</translation>
+    </message>
+    <message>
+        <source>&amp;Solve</source>
+        <translation>求解(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Solve the problem in the background within the time limit (F5)</source>
+        <translation>在时间限制内于后台求解问题 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the solver and keep the best solution found so far (Esc)</source>
+        <translation>停止求解器并保留目前找到的最佳解 (Esc)</translation>
+    </message>
+    <message>
+        <source>&amp;Load Solution…</source>
+        <translation>加载解(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Save Solution &amp;As…</source>
+        <translation>解另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <comment>seconds after a number</comment>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>How long the solver may search</source>
+        <translation>求解器可搜索的时长</translation>
+    </message>
+    <message>
+        <source>&amp;Solution</source>
+        <translation>解(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Close Window</source>
+        <translation>关闭窗口(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Solve</source>
+        <translation>求解</translation>
+    </message>
+    <message>
+        <source>Time limit:</source>
+        <translation>时间限制：</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Solving: %L1 s</source>
+        <translation>求解中：%L1 秒</translation>
+    </message>
+    <message>
+        <source>Solving: %L1 s, best cost %L2</source>
+        <translation>求解中：%L1 秒，最佳成本 %L2</translation>
+    </message>
+    <message>
+        <source>Solver, cancelled after %L1 s</source>
+        <translation>求解器，%L1 秒后取消</translation>
+    </message>
+    <message>
+        <source>Solver, %L1 s</source>
+        <translation>求解器，%L1 秒</translation>
+    </message>
+    <message>
+        <source>%1, proven optimal</source>
+        <translation>%1，已证明最优</translation>
+    </message>
+    <message>
+        <source>Solved: cost %1.</source>
+        <translation>已求解：成本 %1。</translation>
+    </message>
+    <message>
+        <source>The solver failed: %1</source>
+        <translation>求解器失败：%1</translation>
+    </message>
+    <message>
+        <source>Could Not Solve</source>
+        <translation>无法求解</translation>
+    </message>
+    <message>
+        <source>Could not solve %1.</source>
+        <translation>无法求解 %1。</translation>
+    </message>
+    <message>
+        <source>None yet: solve, or load a solution file.</source>
+        <translation>暂无：请求解，或加载解文件。</translation>
+    </message>
+    <message>
+        <source>Fits the limit</source>
+        <translation>符合上限</translation>
+    </message>
+    <message>
+        <source>No limit to fit</source>
+        <translation>无需满足上限</translation>
+    </message>
+    <message>
+        <source>Over the limit: first at time point %L1 (usage %2)</source>
+        <translation>超出上限：首次在时间点 %L1（用量 %2）</translation>
+    </message>
+    <message>
+        <source>Load Solution</source>
+        <translation>加载解</translation>
+    </message>
+    <message>
+        <source>Solutions (*.txt *.out *.sol);;All files (*)</source>
+        <translation>解 (*.txt *.out *.sol);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save Solution</source>
+        <translation>保存解</translation>
+    </message>
+    <message>
+        <source>Solutions (*.txt);;All files (*)</source>
+        <translation>解 (*.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>File %1</source>
+        <translation>文件 %1</translation>
+    </message>
+    <message>
+        <source>Loaded the solution in %1.</source>
+        <translation>已从 %1 加载解。</translation>
+    </message>
+    <message>
+        <source>The last line of the file is not a solution of this problem: it must list one strategy per node, like [0, 2, 1].</source>
+        <translation>文件的最后一行不是此问题的解：它必须为每个节点列出一个策略，例如 [0, 2, 1]。</translation>
+    </message>
+    <message>
+        <source>Could Not Load Solution</source>
+        <translation>无法加载解</translation>
+    </message>
+    <message>
+        <source>Could not load a solution from %1.</source>
+        <translation>无法从 %1 加载解。</translation>
+    </message>
+    <message>
+        <source>Saved the solution to %1.</source>
+        <translation>已将解保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Could Not Save Solution</source>
+        <translation>无法保存解</translation>
+    </message>
+    <message>
+        <source>Could not save the solution to %1.</source>
+        <translation>无法将解保存到 %1。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ShardingSolveJob</name>
+    <message>
+        <source>The solver stopped with an unexpected error.</source>
+        <translation>求解器因意外错误而停止。</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::SolveProgressChart</name>
+    <message>
+        <source>Seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Best cost so far</source>
+        <translation>目前最佳成本</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::StrategyChoicesModel</name>
     <message>
         <source>Strategy</source>
@@ -2063,6 +2371,45 @@
     <message>
         <source>current</source>
         <translation>当前</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::UsageProfileChart</name>
+    <message>
+        <source>Time point</source>
+        <translation>时间点</translation>
+    </message>
+    <message>
+        <source>Memory usage</source>
+        <translation>内存用量</translation>
+    </message>
+    <message>
+        <source>Usage</source>
+        <translation>用量</translation>
+    </message>
+    <message>
+        <source>Range within %L1 time points</source>
+        <translation>%L1 个时间点内的范围</translation>
+    </message>
+    <message>
+        <source>Usage limit %1</source>
+        <translation>用量上限 %1</translation>
+    </message>
+    <message>
+        <source>Peak %1 at time point %L2</source>
+        <translation>峰值 %1，位于时间点 %L2</translation>
+    </message>
+    <message>
+        <source>First overload at time point %L1</source>
+        <translation>首次超限于时间点 %L1</translation>
+    </message>
+    <message>
+        <source>Memory over time: peak %1 of %2</source>
+        <translation>内存随时间变化：峰值 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Memory over time: peak %1 (no limit)</source>
+        <translation>内存随时间变化：峰值 %1（无上限）</translation>
     </message>
 </context>
 </TS>

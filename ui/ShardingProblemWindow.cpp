@@ -316,7 +316,7 @@ void ShardingProblemWindow::showSolution(std::shared_ptr<const ShardingSolution>
     if (!solution_) {
         origin_->setText(tr("None yet: solve, or load a solution file."));
         for (QLabel* label : {totalCost_, nodeCost_, edgeCost_, feasibility_, peakUsage_})
-            label->setText(tr("—"));
+            label->setText(QStringLiteral("—"));
         costSplit_->setEvaluation(nullptr);
         return;
     }

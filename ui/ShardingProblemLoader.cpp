@@ -5,6 +5,7 @@
 #include "iopddl/IopddlReader.h"
 
 #include <QFile>
+#include <QFutureWatcher>
 #include <QRegularExpression>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -31,12 +32,15 @@ ShardingProblemLoader::JobId ShardingProblemLoader::read(const QString& path)
     const JobId job = ++latestJob_;
     emit started(path);
     const std::filesystem::path file = path.toStdString();
-    QtConcurrent::run([file] {
-        return Outcome::catching([&] { return std::make_shared<const ShardingProblem>(readIopddlFile(file)); });
-    }).then(this, [this, job, path](const Outcome& outcome) {
+    // A watcher rather than QFuture::then(this, ...): Qt 6.4 can drop that continuation when
+    // the job is done before it is attached, which a tiny broken file does.
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, path] {
+        watcher->deleteLater();
         if (job != latestJob_)
             return;  // superseded by a newer read()
         finishedJob_ = job;
+        const Outcome& outcome = watcher->future().result();
         if (outcome.value)
             emit loaded(path, *outcome.value);
         else if (outcome.error)
@@ -44,6 +48,9 @@ ShardingProblemLoader::JobId ShardingProblemLoader::read(const QString& path)
         else
             emit failed(path, tr("Reading the problem stopped with an unexpected error."), outcome.unexpected);
     });
+    watcher->setFuture(QtConcurrent::run([file] {
+        return Outcome::catching([&] { return std::make_shared<const ShardingProblem>(readIopddlFile(file)); });
+    }));
     return job;
 }
 

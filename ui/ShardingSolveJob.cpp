@@ -4,6 +4,7 @@
 #include "JobOutcome.h"
 #include "solver/ShardingSolver.h"
 
+#include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
@@ -67,10 +68,15 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
             return std::shared_ptr<const SolveOutcome>(std::move(outcome));
         });
     });
-    future.then(this, [this, job](const Outcome& outcome) {
+    // A watcher rather than QFuture::then(this, ...): Qt 6.4 can drop that continuation when
+    // the job is done before it is attached, which the smallest problems are.
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
         if (job != latestJob_)
             return;  // superseded by a newer solve
         finishedJob_ = job;
+        const Outcome& outcome = watcher->future().result();
         if (outcome.value)
             emit finished(*outcome.value);
         else if (outcome.error)
@@ -78,6 +84,7 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
         else
             emit failed(tr("The solver stopped with an unexpected error."), outcome.unexpected);
     });
+    watcher->setFuture(future);
     running_.append(QFuture<void>(future));
     return job;
 }

@@ -1,6 +1,7 @@
 #include "solver/LagrangianSearch.h"
 
 #include "solver/LocalSearch.h"
+#include "solver/MessagePassing.h"
 #include "solver/MemoryRepair.h"
 #include "solver/ProblemReducer.h"
 #include "solver/SolutionEvaluator.h"
@@ -14,6 +15,7 @@ namespace {
 // Moves per relaxed solve: a few per core node, enough to settle after a price change.
 constexpr std::int64_t kMovesPerNode = 3;
 constexpr std::int64_t kMinMovesPerIteration = 4000;
+constexpr int kSweepsPerIteration = 30;
 
 std::vector<std::int64_t> usageProfile(const ShardingProblem& problem, const Assignment& x, std::int64_t horizon)
 {
@@ -70,7 +72,10 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
             }
         }
         const ProblemReducer core(priced);
-        LocalSearch relaxed(core.reduced(), core.restrict(x), seed + iteration, false);
+        MessagePassing messages(core.reduced());
+        for (int k = 0; k < kSweepsPerIteration; ++k)
+            messages.sweep();
+        LocalSearch relaxed(core.reduced(), messages.decode(), seed + iteration, false);
         relaxed.run(std::max(kMinMovesPerIteration, kMovesPerNode * static_cast<std::int64_t>(core.reduced().nodes.size())));
         x = core.expand(relaxed.current());
         const std::vector<std::int64_t> usage = usageProfile(problem, x, horizon);

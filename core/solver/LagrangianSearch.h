@@ -10,8 +10,9 @@ namespace tapestry {
 
 // Lagrangian relaxation of the memory limit with one multiplier per time point. Each
 // iteration prices usage at the multipliers, reduces the relaxed (limit-free) problem
-// exactly (ProblemReducer: with memory priced every leaf and chain folds away),
-// improves its core with LocalSearch from the previous iteration's assignment,
+// exactly (ProblemReducer: with memory priced every leaf and chain folds away), solves
+// its core by message passing (TRW-S) and polishes the decoded assignment with
+// LocalSearch (which also clears the forbidden pairs a greedy decoding leaves),
 // repairs the result into a feasible assignment (repairMemory), and
 // moves the multipliers along the subgradient (usage - limit per time point) with a
 // Polyak step towards the best feasible cost. Returns the best feasible assignment

@@ -3,12 +3,15 @@
 #include "solver/ProblemReducer.h"
 
 #include <CbcEventHandler.hpp>
+#include <ClpEventHandler.hpp>
+#include <ClpSimplex.hpp>
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <string>
 
@@ -18,15 +21,40 @@ namespace {
 
 std::mutex cbcMutex;
 
-// Ends the branch and bound when a stop is requested.
-class StopHandler : public CbcEventHandler {
+// When to give up: on a stop request, or shortly after the time limit (CBC checks its
+// own limit only between nodes, and the root LP of a large problem can take longer).
+struct Interrupt {
+    std::stop_token stop;
+    std::chrono::steady_clock::time_point deadline;
+    bool fired = false;
+
+    bool due()
+    {
+        fired = fired || stop.stop_requested() || std::chrono::steady_clock::now() > deadline;
+        return fired;
+    }
+};
+
+// Ends the branch and bound between nodes.
+class BranchStopHandler : public CbcEventHandler {
 public:
-    explicit StopHandler(std::stop_token stop) : stop_(std::move(stop)) {}
-    CbcAction event(CbcEvent /*whichEvent*/) override { return stop_.stop_requested() ? stop : noAction; }
-    CbcEventHandler* clone() const override { return new StopHandler(*this); }
+    explicit BranchStopHandler(Interrupt* interrupt) : interrupt_(interrupt) {}
+    CbcAction event(CbcEvent /*whichEvent*/) override { return interrupt_->due() ? stop : noAction; }
+    CbcEventHandler* clone() const override { return new BranchStopHandler(*this); }
 
 private:
-    std::stop_token stop_;
+    Interrupt* interrupt_;
+};
+
+// Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
+class LpStopHandler : public ClpEventHandler {
+public:
+    explicit LpStopHandler(Interrupt* interrupt) : interrupt_(interrupt) {}
+    int event(Event whichEvent) override { return whichEvent == endOfIteration && interrupt_->due() ? 0 : -1; }
+    ClpEventHandler* clone() const override { return new LpStopHandler(*this); }
+
+private:
+    Interrupt* interrupt_;
 };
 
 }  // namespace
@@ -34,16 +62,26 @@ private:
 IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start,
                         std::stop_token stop)
 {
+    // The limit covers building the model too (seconds for a large one).
+    const auto deadline = std::chrono::steady_clock::now()
+                          + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(std::max(0.1, timeLimitSeconds)));
     const std::size_t n = problem.nodes.size();
     std::vector<int> firstColumn(n);
     std::vector<double> lower;
     std::vector<double> upper;
     std::vector<double> objective;
-    CoinPackedMatrix matrix(false, 0, 0);  // row-ordered
+    // Rows in compressed form, made into a CoinPackedMatrix once (appending row by row
+    // reallocates it each time).
+    std::vector<CoinBigIndex> rowStarts{0};
+    std::vector<int> rowColumns;
+    std::vector<double> rowValues;
     std::vector<double> rowLower;
     std::vector<double> rowUpper;
     auto addRow = [&](const std::vector<int>& columns, const std::vector<double>& values, double lo, double hi) {
-        matrix.appendRow(static_cast<int>(columns.size()), columns.data(), values.data());
+        rowColumns.insert(rowColumns.end(), columns.begin(), columns.end());
+        rowValues.insert(rowValues.end(), values.begin(), values.end());
+        rowStarts.push_back(static_cast<CoinBigIndex>(rowColumns.size()));
         rowLower.push_back(lo);
         rowUpper.push_back(hi);
     };
@@ -61,7 +99,6 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
             addColumn(static_cast<double>(cost), cost >= kCostCap);
     }
     const int binaries = static_cast<int>(objective.size());
-    matrix.setDimensions(0, binaries);
     for (std::size_t i = 0; i < n; ++i) {
         std::vector<int> columns;
         for (int s = 0; s < problem.nodes[i].strategyCount(); ++s)
@@ -76,7 +113,6 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
         edgeColumn[e] = static_cast<int>(objective.size());
         for (const std::int64_t cost : edge.costs)
             addColumn(static_cast<double>(cost), cost >= kCostCap);
-        matrix.setDimensions(static_cast<int>(rowLower.size()), static_cast<int>(objective.size()));
         for (int a = 0; a < rows; ++a) {
             std::vector<int> cols{firstColumn[static_cast<std::size_t>(edge.u)] + a};
             std::vector<double> values{-1.0};
@@ -128,14 +164,18 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
                 addRow(cols, values, -COIN_DBL_MAX, room);
         }
     }
-    matrix.setDimensions(static_cast<int>(rowLower.size()), static_cast<int>(objective.size()));
+    const CoinPackedMatrix matrix(false, static_cast<int>(objective.size()), static_cast<int>(rowLower.size()),
+                                  rowStarts.back(), rowValues.data(), rowColumns.data(), rowStarts.data(), nullptr);
 
     const std::lock_guard lock(cbcMutex);
+    Interrupt interrupt{std::move(stop), deadline};
+    LpStopHandler lpHandler(&interrupt);
     OsiClpSolverInterface solver;
     solver.loadProblem(matrix, lower.data(), upper.data(), objective.data(), rowLower.data(), rowUpper.data());
     for (int c = 0; c < binaries; ++c)
         solver.setInteger(c);
     solver.messageHandler()->setLogLevel(0);
+    solver.getModelPtr()->passInEventHandler(&lpHandler);
     CbcModel model(solver);
     model.messageHandler()->setLogLevel(0);
     CbcSolverUsefulData data;
@@ -147,23 +187,29 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     if (start) {
         std::vector<double> values(objective.size(), 0.0);
         double cost = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            values[static_cast<std::size_t>(firstColumn[i] + (*start)[i])] = 1.0;
-            cost += objective[static_cast<std::size_t>(firstColumn[i] + (*start)[i])];
-        }
+        bool allowed = true;  // a start using a forbidden cell is not a solution of this model
+        auto use = [&](std::size_t column) {
+            values[column] = 1.0;
+            cost += objective[column];
+            allowed = allowed && upper[column] > 0;
+        };
+        for (std::size_t i = 0; i < n; ++i)
+            use(static_cast<std::size_t>(firstColumn[i] + (*start)[i]));
         for (std::size_t e = 0; e < problem.edges.size(); ++e) {
             const ProblemEdge& edge = problem.edges[e];
             const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
-            const auto cell = static_cast<std::size_t>(edgeColumn[e] + (*start)[static_cast<std::size_t>(edge.u)] * columns
-                                                       + (*start)[static_cast<std::size_t>(edge.v)]);
-            values[cell] = 1.0;
-            cost += objective[cell];
+            use(static_cast<std::size_t>(edgeColumn[e] + (*start)[static_cast<std::size_t>(edge.u)] * columns
+                                         + (*start)[static_cast<std::size_t>(edge.v)]));
         }
-        model.setBestSolution(values.data(), static_cast<int>(values.size()), cost, true);
+        // Unchecked: CBC would re-solve an LP of the whole model to confirm what the caller
+        // already knows (the start fits the limit); on G that took seconds.
+        if (allowed)
+            model.setBestSolution(values.data(), static_cast<int>(values.size()), cost, false);
     }
-    StopHandler handler(stop);
-    model.passInEventHandler(&handler);
-    const std::string seconds = std::to_string(std::max(0.1, timeLimitSeconds));
+    BranchStopHandler branchHandler(&interrupt);
+    model.passInEventHandler(&branchHandler);
+    const std::string seconds =
+        std::to_string(std::max(0.1, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count()));
     const char* argv[] = {"tapestry", "-log", "0", "-slog", "0", "-preprocess", "off", "-sec", seconds.c_str(), "-solve", "-quit"};
     CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);
 
@@ -182,7 +228,8 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
         x[i] = choice;
     }
     outcome.assignment = std::move(x);
-    outcome.provenOptimal = model.isProvenOptimal();
+    // An interrupted simplex solve can look like a proof; only an uninterrupted one is.
+    outcome.provenOptimal = model.isProvenOptimal() && !interrupt.fired;
     return outcome;
 }
 

@@ -17,7 +17,8 @@ struct IlpOutcome {
 // marginal equalities (sum over a row or column = the end's binary), and one knapsack
 // row per interval start where the limit can bind. Costs at or above kCostCap are
 // forbidden (bound to zero) instead of entering the objective. `start`, when given,
-// must be feasible and is handed to CBC as its first incumbent. Meant for small or
+// must fit the memory limit; unless it uses a forbidden cost it is handed to CBC as
+// its first incumbent. Meant for small or
 // reduced problems; CBC is not reentrant, so calls are serialized. A stop request ends
 // the solve at CBC's next event with the best solution found so far.
 [[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,

@@ -57,11 +57,14 @@ Clock::time_point after(Clock::time_point from, double seconds)
     return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-// The best feasible assignment so far, with progress reports on improvement.
+// The best feasible assignment of the reduced problem so far, with progress reports on
+// improvement. Reports give the original problem's cost: the reduced one plus the
+// offset differs from it where forbidden costs were capped.
 class Incumbent {
 public:
-    Incumbent(const ShardingProblem& problem, CostSum offset, const SolverOptions& options, Clock::time_point start)
-        : problem_(problem), offset_(offset), options_(options), start_(start)
+    Incumbent(const ShardingProblem& original, const ProblemReducer& reducer, const SolverOptions& options,
+              Clock::time_point start)
+        : original_(original), reducer_(reducer), problem_(reducer.reduced()), options_(options), start_(start)
     {
     }
 
@@ -73,13 +76,15 @@ public:
         best_ = x;
         cost_ = e.cost;
         if (options_.progress)
-            options_.progress(std::chrono::duration<double>(Clock::now() - start_).count(), cost_ + offset_);
+            options_.progress(std::chrono::duration<double>(Clock::now() - start_).count(),
+                              evaluateSolution(original_, reducer_.expand(x)).cost);
     }
     [[nodiscard]] const Assignment& best() const { return best_; }
 
 private:
+    const ShardingProblem& original_;
+    const ProblemReducer& reducer_;
     const ShardingProblem& problem_;
-    CostSum offset_;
     const SolverOptions& options_;
     Clock::time_point start_;
     Assignment best_;
@@ -119,7 +124,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     for (const ProblemEdge& edge : reduced.edges)
         cells += edge.costs.size();
 
-    Incumbent incumbent(reduced, reducer.offset(), options, start);
+    Incumbent incumbent(problem, reducer, options, start);
     incumbent.offer(initialAssignment(reduced));
     const std::uint64_t seed = options.seed * 7919;
     const bool twoThreads = options.threads > 1;

@@ -3,6 +3,8 @@
 #include "AxisScale.h"
 #include "ChartViews.h"
 
+#include "solver/ProblemReducer.h"
+
 #include <QLineSeries>
 #include <QValueAxis>
 
@@ -61,14 +63,21 @@ void SolveProgressChart::redraw()
         cost_->setRange(0, 1);
         return;
     }
-    double lowest = costs_.first().y();
+    // Incumbents that pay a forbidden cost (kCostCap and up) are placeholders, not
+    // plans, and would flatten the axis: once a real one exists, only real ones show.
+    const auto forbidden = [](const QPointF& point) { return point.y() >= static_cast<double>(kCostCap); };
+    QList<QPointF> scaled;
+    const bool anyReal = !std::all_of(costs_.begin(), costs_.end(), forbidden);
+    for (const QPointF& point : costs_)
+        if (!anyReal || !forbidden(point))
+            scaled.append(point);
+    double lowest = scaled.first().y();
     double highest = lowest;
-    for (const QPointF& point : costs_) {
+    for (const QPointF& point : scaled) {
         lowest = std::min(lowest, point.y());
         highest = std::max(highest, point.y());
     }
     const AxisScale scale = AxisScale::forLargest(highest);
-    QList<QPointF> scaled = costs_;
     for (QPointF& point : scaled)
         point.setY(point.y() / scale.divisor);
     best_->replace(scaled);

@@ -125,9 +125,12 @@ bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignmen
         return false;
     double size = kStartSize;
     bool improved = false;
+    // CBC overshoots its limit where it checks no clock (copying the model into its
+    // heuristics, checking a solution by an LP): seconds on big regions. Leave room for
+    // the largest overshoot seen so far.
+    double overshoot = 0.5;
     while (true) {
-        // CBC overshoots its limit a little while it builds and presolves.
-        const double left = std::chrono::duration<double>(deadline - Clock::now()).count() - 0.5;
+        const double left = std::chrono::duration<double>(deadline - Clock::now()).count() - overshoot;
         if (left < 0.3 || stop.stop_requested())
             break;
         const Subproblem sub(problem, assignment, picker.pick(assignment, size));
@@ -135,6 +138,7 @@ bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignmen
         const double limit = std::min(kSecondsPerRegion, left);
         const IlpOutcome outcome = solveWithIlp(sub.problem(), limit, &sub.current(), stop);
         const double took = std::chrono::duration<double>(Clock::now() - began).count();
+        overshoot = std::max(overshoot, took - limit);
         if (outcome.provenOptimal && took < 0.3 * limit)
             size = std::min(kMaxSize, size * 1.2);
         else if (!outcome.provenOptimal)

@@ -37,7 +37,8 @@ std::vector<std::int64_t> usageProfile(const ShardingProblem& problem, const Ass
 }  // namespace
 
 Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart, std::uint64_t seed,
-                            std::chrono::steady_clock::time_point deadline, std::stop_token stop)
+                            std::chrono::steady_clock::time_point deadline, std::stop_token stop,
+                            const std::function<void(const Assignment&)>& improved)
 {
     Assignment best = feasibleStart;
     CostSum bestCost = evaluateSolution(problem, best).cost;
@@ -86,6 +87,8 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
             bestCost = check.cost;
             best = repaired;
             sinceBest = 0;
+            if (improved)
+                improved(best);
         } else if (++sinceBest % 5 == 0) {
             theta = std::max(theta * 0.5, 0.01);
         }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stop_token>
 
 namespace tapestry {
@@ -16,9 +17,11 @@ namespace tapestry {
 // repairs the result into a feasible assignment (repairMemory), and
 // moves the multipliers along the subgradient (usage - limit per time point) with a
 // Polyak step towards the best feasible cost. Returns the best feasible assignment
-// seen, starting from `feasibleStart`. Deterministic for a seed up to the deadline.
+// seen, starting from `feasibleStart`, and hands each improvement to `improved` (on the
+// calling thread) as it is found. Deterministic for a seed up to the deadline.
 [[nodiscard]] Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart,
                                           std::uint64_t seed, std::chrono::steady_clock::time_point deadline,
-                                          std::stop_token stop = {});
+                                          std::stop_token stop = {},
+                                          const std::function<void(const Assignment&)>& improved = {});
 
 }  // namespace tapestry

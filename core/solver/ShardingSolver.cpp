@@ -26,6 +26,11 @@ constexpr std::size_t kWholeIlpCells = 600'000;
 constexpr double kLagrangianShare = 0.25;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
+// CBC can overrun its limit by seconds on a big region (model copies, LP start-ups and
+// checks it does not time: up to 10 s seen on A), so region solves stop this long
+// before the deadline (at most a quarter of the time limit) and local search alone
+// uses the tail.
+constexpr double kRegionsTailSeconds = 12.0;
 
 // Cheapest strategy per node when that fits; the smallest usage otherwise (which fits
 // whenever anything does).
@@ -156,20 +161,24 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             const Assignment first = incumbent.best();
             if (twoThreads)
                 worker = std::jthread([&] { other = searchLagrangian(reduced, first, seed + 1, phaseEnd, options.stop); });
-            incumbent.offer(searchLagrangian(reduced, first, seed, phaseEnd, options.stop));
+            incumbent.offer(searchLagrangian(reduced, first, seed, phaseEnd, options.stop,
+                                             [&](const Assignment& x) { incumbent.offer(x); }));
             if (worker.joinable())
                 worker.join();
             if (!other.empty())
                 incumbent.offer(other);
         }
         LocalSearch local(reduced, incumbent.best(), seed + 2);
+        const auto regionsDeadline =
+            after(deadline, -std::min(kRegionsTailSeconds, 0.25 * options.timeLimitSeconds));
         for (int round = 0; Clock::now() < deadline && !options.stop.stop_requested(); ++round) {
             const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
+            const auto regionsEnd = std::min(roundEnd, regionsDeadline);
             Assignment regions = incumbent.best();
             std::jthread worker;
-            if (twoThreads)
+            if (twoThreads && regionsEnd > after(Clock::now(), 1.0))
                 worker = std::jthread([&] {
-                    improveWithIlpRegions(reduced, regions, seed + 3 + static_cast<std::uint64_t>(round), roundEnd,
+                    improveWithIlpRegions(reduced, regions, seed + 3 + static_cast<std::uint64_t>(round), regionsEnd,
                                           options.stop);
                 });
             runLocalSearch(local, roundEnd, options.stop);

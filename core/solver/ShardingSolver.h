@@ -33,7 +33,8 @@ struct SolverResult {
 // problem is small, CBC on all of it (with the Lagrangian search on the other thread
 // as a fallback); otherwise the Lagrangian search on both threads for a quarter of
 // the time, then rounds in which one thread re-solves regions exactly with CBC and
-// the other runs the feasible local search, sharing the best assignment. Always
+// the other runs the feasible local search, sharing the best assignment (the region
+// solves stop early, as CBC may overrun its limit; local search alone ends). Always
 // returns a feasible assignment; throws Error(InfeasibleProblem) naming the time point
 // at which even the smallest usages exceed the limit. Each thread's steps are fixed by
 // the seed; the time limit decides how many of them run, so results for one seed vary

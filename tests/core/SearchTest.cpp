@@ -16,14 +16,6 @@ using namespace tapestry::test;
 
 namespace {
 
-Workload workload(std::int64_t batch, std::int64_t sequence)
-{
-    Workload w;
-    w.batch = batch;
-    w.sequence = sequence;
-    return w;
-}
-
 double stepOf(const SearchResult& result)
 {
     return result.best->evaluation.total.time.stepSeconds();

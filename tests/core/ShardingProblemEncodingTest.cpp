@@ -21,14 +21,6 @@ using namespace tapestry::test;
 
 namespace {
 
-Workload workload(std::int64_t batch, std::int64_t sequence)
-{
-    Workload w;
-    w.batch = batch;
-    w.sequence = sequence;
-    return w;
-}
-
 // One decision per coarse node, as the whole-graph baseline.
 std::vector<StrategyGroup> wholeGraphGroups(const CoarseGraph& coarse, const DeviceMesh& mesh)
 {

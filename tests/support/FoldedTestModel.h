@@ -1,8 +1,9 @@
 #pragma once
 
 // What most core tests start from: a model imported (from tests/data) or synthesized,
-// coarsened and pruned, and the cluster presets shipped in resources/clusters.
+// coarsened and pruned, the cluster presets shipped in resources/clusters, a workload.
 #include "cluster/ClusterFile.h"
+#include "cost/Workload.h"
 #include "fold/CoarsenPass.h"
 #include "fold/PrunePass.h"
 #include "graph/Graph.h"
@@ -62,6 +63,15 @@ inline const std::filesystem::path& clusterPresetDir()
 inline Cluster testCluster(const char* preset)
 {
     return loadClusterPreset(clusterPresetDir(), preset);
+}
+
+// A training step of `batch` sequences of `sequence` tokens, other settings default.
+inline Workload workload(std::int64_t batch, std::int64_t sequence)
+{
+    Workload w;
+    w.batch = batch;
+    w.sequence = sequence;
+    return w;
 }
 
 }  // namespace tapestry::test

@@ -11,6 +11,7 @@
 #include "GraphViewsPanel.h"
 #include "LoadedModel.h"
 #include "MainWindow.h"
+#include "ScratchGuiEnvironment.h"
 #include "NodeCostFilterModel.h"
 #include "NodeCostModel.h"
 #include "PlanInspector.h"
@@ -69,11 +70,7 @@ private:
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        // The window records its searches in the history: a scratch one, never the user's.
-        static QTemporaryDir history;
-        qputenv("TAPESTRY_HISTORY", history.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        test::useScratchGuiEnvironment(QStringLiteral("ExplorerTest"));
     }
 
     void searchFindsAPlanAndTheInspectorAddsUp()

@@ -4,6 +4,7 @@
 #include "synth/SynthPresets.h"
 #include "RecentFiles.h"
 #include "ResourceLocator.h"
+#include "ScratchGuiEnvironment.h"
 
 #include <QFile>
 #include <QLabel>
@@ -41,13 +42,7 @@ private:
 private slots:
     void initTestCase()
     {
-        // Settings and the history go to a scratch location, never the user's.
-        QStandardPaths::setTestModeEnabled(true);
-        static QTemporaryDir history;
-        qputenv("TAPESTRY_HISTORY", history.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
-        QCoreApplication::setOrganizationName(QStringLiteral("TapestryTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("MainWindowTest"));
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        test::useScratchGuiEnvironment(QStringLiteral("MainWindowTest"));
     }
 
     void init() { RecentFiles::clear(); }

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 #include "ShardingProblemWindow.h"
 #include "ShardingSolution.h"
+#include "ScratchGuiEnvironment.h"
 
 #include <QAction>
 #include <QAreaSeries>
@@ -73,13 +74,7 @@ private:
 private slots:
     void initTestCase()
     {
-        // Settings and the history go to a scratch location, never the user's.
-        QStandardPaths::setTestModeEnabled(true);
-        static QTemporaryDir history;
-        qputenv("TAPESTRY_HISTORY", history.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
-        QCoreApplication::setOrganizationName(QStringLiteral("TapestryTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("ShardingProblemWindowTest"));
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        test::useScratchGuiEnvironment(QStringLiteral("ShardingProblemWindowTest"));
         qRegisterMetaType<ShardingProblemWindow*>();  // for QSignalSpy on problemOpened
     }
 

@@ -8,6 +8,7 @@
 #include "base/Error.h"
 #include "base/JsonWriter.h"
 #include "iopddl/IopddlReader.h"
+#include "iopddl/SolutionLine.h"
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
 
@@ -28,17 +29,6 @@ double parseSeconds(const std::string& text)
     if (ec != std::errc{} || end != text.data() + text.size() || !(value > 0))
         throw Error(ErrorCode::InvalidArgument, {}, "--time-limit needs a positive number of seconds, not '" + text + "'");
     return value;
-}
-
-std::string solutionLine(const Assignment& assignment)
-{
-    std::string line = "[";
-    for (std::size_t i = 0; i < assignment.size(); ++i) {
-        if (i > 0)
-            line += ", ";
-        line += std::to_string(assignment[i]);
-    }
-    return line + "]";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "base/Error.h"
 #include "base/TextFile.h"
 #include "iopddl/IopddlReader.h"
+#include "iopddl/SolutionLine.h"
 #include "solver/MessagePassing.h"
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
@@ -179,6 +180,22 @@ private slots:
         const SolverResult result = solveShardingProblem(problem, options);
         QCOMPARE(costToString(result.cost), std::string("445"));
         QCOMPARE(result.assignment, (Assignment{0, 0, 2, 1, 0}));
+    }
+
+    void solutionLinesRoundTripAndBadOnesAreNamed()
+    {
+        const Assignment x{0, 0, 2, 1, 0};
+        QCOMPARE(solutionLine(x), std::string("[0, 0, 2, 1, 0]"));
+        // As `tapestry-cli solve` prints it: a summary, then the solution last.
+        QCOMPARE(parseSolutionText("cost 445, feasible\n" + solutionLine(x) + "\n\n", "s.txt"), x);
+        for (const char* bad : {"[0, -1]", "[0, 1.5]", "{\"a\": 1}", "cost 445", ""}) {
+            try {
+                (void)parseSolutionText(bad, "s.txt");
+                QFAIL(bad);
+            } catch (const Error& error) {
+                QVERIFY2(std::string(error.what()).find("s.txt") != std::string::npos, error.what());
+            }
+        }
     }
 
     void costSplitsIntoNodesAndEdges()

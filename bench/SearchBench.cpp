@@ -93,7 +93,7 @@ int main(int argc, char** argv)
         SearchResult tap;
         for (int r = 0; r < runs; ++r) {
             const Clock::time_point start = Clock::now();
-            tap = searchPlan(costs, coarse, families, {.alternatives = 0});
+            tap = searchPlan(costs, coarse, families, fastestPlanOnly());
             tapSeconds.push_back(since(start));
         }
         const Stats t = summarize(tapSeconds);
@@ -137,7 +137,7 @@ int main(int argc, char** argv)
             const DeviceMesh mesh(axes, cluster);
             const CostModel costs(graph, coarse, families, cluster, mesh, workload);
             const Clock::time_point start = Clock::now();
-            const SearchResult result = searchPlan(costs, coarse, families, {.alternatives = 0});
+            const SearchResult result = searchPlan(costs, coarse, families, fastestPlanOnly());
             std::printf("  %-22s %8.3f s  step %12.2f ms  memory %8.2f GB %s\n", mesh.toString().c_str(), since(start),
                         result.best ? result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
                         result.best ? result.best->evaluation.total.memory.total() / 1e9 : 0.0,

@@ -108,7 +108,11 @@ std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTa
                                                                                           : node.id;
         const auto& pinned = pins.strategy[node.id.index()];
         // Nodes pinned by full name stand alone; the rest of their family stays tied.
-        const std::string pinKey = pins.individual[node.id.index()] ? "#" + std::to_string(node.id.value()) : "";
+        std::string pinKey;
+        if (pins.individual[node.id.index()]) {
+            pinKey = '#';
+            pinKey += std::to_string(node.id.value());
+        }
         const auto [it, inserted] = index.try_emplace({key, pinKey}, groups.size());
         if (inserted) {
             StrategyGroup group;

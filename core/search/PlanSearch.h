@@ -35,6 +35,14 @@ struct SearchOptions {
     std::size_t alternatives = 3;            // extra Pareto points below the best plan's memory
 };
 
+// The fastest plan alone, without Pareto alternatives.
+[[nodiscard]] inline SearchOptions fastestPlanOnly()
+{
+    SearchOptions options;
+    options.alternatives = 0;
+    return options;
+}
+
 struct SearchCallbacks {
     std::function<void(std::string_view phase, double fraction)> progress;
     // In WholeGraph mode also polled from a helper thread while the solver runs.

@@ -69,7 +69,7 @@ private slots:
         QCOMPARE(mesh.group(0).span, GroupSpan::Mixed);
         QCOMPARE(mesh.group(1).span, GroupSpan::IntraNode);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 2048));
-        const SearchResult result = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
         QVERIFY(result.best && result.fitsInMemory);
         const Plan& plan = result.best->plan;
         int intraTensorParallel = 0;
@@ -95,7 +95,7 @@ private slots:
         cluster.interNode = cluster.intraNode;
         const DeviceMesh flatMesh({{"a", 4}, {"b", 4}}, cluster);
         const CostModel flat(m.graph, m.coarse, m.families, cluster, flatMesh, workload(16, 2048));
-        const Plan best = searchPlan(flat, m.coarse, m.families, {.alternatives = 0}).best->plan;
+        const Plan best = searchPlan(flat, m.coarse, m.families, fastestPlanOnly()).best->plan;
         const double a = flat.evaluate(best).total.time.stepSeconds();
         const double b = flat.evaluate(swapped(best)).total.time.stepSeconds();
         QVERIFY2(std::abs(a - b) <= 1e-9 * a, qPrintable(QString::number(a) + QStringLiteral(" vs ") + QString::number(b)));
@@ -107,7 +107,7 @@ private slots:
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
-        const SearchResult ample = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        const SearchResult ample = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
         const double ampleMemory = ample.best->evaluation.total.memory.total();
         SearchOptions tight;
         tight.memoryLimitBytes = 0.8 * ampleMemory;
@@ -138,7 +138,7 @@ private slots:
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
-        const SearchResult free = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        const SearchResult free = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
 
         SearchOptions pinned;
         pinned.alternatives = 0;
@@ -186,7 +186,7 @@ private slots:
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"tp", 8}}, cluster);
         const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
-        const SearchResult tap = searchPlan(costs, m.coarse, m.families, {.alternatives = 0});
+        const SearchResult tap = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
         SearchOptions wholeOptions;
         wholeOptions.mode = SearchMode::WholeGraph;
         wholeOptions.alternatives = 0;

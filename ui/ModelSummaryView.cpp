@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -79,9 +78,11 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
     opCount_ = addValueRow(sizeForm, tr("Ops:"), QStringLiteral("opCountValue"), false);
     tensorCount_ = addValueRow(sizeForm, tr("Tensors:"), QStringLiteral("tensorCountValue"), false);
 
-    auto* facts = new QHBoxLayout;
-    facts->addWidget(origin, 3);
-    facts->addWidget(size, 2);
+    // Stacked, not side by side: the summary shares a column with the scope tree, and two
+    // boxes next to each other made it wider than the column (the sizes behind a scroll bar).
+    auto* facts = new QVBoxLayout;
+    facts->addWidget(origin);
+    facts->addWidget(size);
 
     values_ = new QTreeWidget(this);
     values_->setObjectName(QStringLiteral("valuesView"));

@@ -849,6 +849,10 @@
         <source>Could not export to %1: %2</source>
         <translation>Export nach %1 nicht möglich: %2</translation>
     </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>Wird exportiert …</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::GraphViewPane</name>

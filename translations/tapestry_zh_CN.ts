@@ -848,6 +848,10 @@
         <source>Could not export to %1: %2</source>
         <translation>无法导出到 %1：%2</translation>
     </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::GraphViewPane</name>

@@ -1,6 +1,7 @@
 #include "ExportDialog.h"
 
 #include "ErrorText.h"
+#include "JobOutcome.h"
 #include "base/Error.h"
 
 #include <QComboBox>
@@ -9,12 +10,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace tapestry {
 
@@ -56,22 +59,24 @@ ExportDialog::ExportDialog(std::shared_ptr<const FoldedModel> folded, std::optio
     auto* fileRow = new QHBoxLayout;
     fileRow->addWidget(path_, 1);
     fileRow->addWidget(browse);
-    auto* form = new QFormLayout;
+    inputs_ = new QWidget(this);
+    auto* form = new QFormLayout(inputs_);
+    form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Plan:"), new QLabel(document_ ? QString::fromStdString(document_->plan.name)
                                                    : tr("none open: only the graph can be exported"),
                                          this));
     form->addRow(tr("Format:"), format_);
     form->addRow(tr("File:"), fileRow);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons_->button(QDialogButtonBox::Ok)->setText(tr("Export"));
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(inputs_);
     layout->addWidget(problem_);
-    layout->addWidget(buttons);
+    layout->addWidget(buttons_);
 
     connect(browse, &QPushButton::clicked, this, &ExportDialog::chooseFile);
-    connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
+    connect(buttons_, &QDialogButtonBox::accepted, this, &ExportDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &ExportDialog::reject);
     connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::onFormatChanged);
 
     const QSettings settings;
@@ -121,34 +126,69 @@ void ExportDialog::chooseFile()
         path_->setText(file);
 }
 
-bool ExportDialog::exportNow()
+void ExportDialog::accept()
 {
+    if (exporting_)
+        return;
     if (path().isEmpty()) {
         problem_->setText(tr("Choose a file to export to."));
-        return false;
+        emit exportFinished(false);
+        return;
     }
-    try {
-        PlanExport::write(format(), *folded_, document_.value_or(PlanDocument{}), view_,
-                          std::filesystem::path(path().toStdString()));
-    } catch (const Error& error) {
-        problem_->setText(tr("Could not export to %1: %2 %3")
-                              .arg(QDir::toNativeSeparators(path()), ErrorText::problem(error), ErrorText::detail(error)));
-        return false;
-    } catch (const std::exception& error) {
-        problem_->setText(tr("Could not export to %1: %2")
-                              .arg(QDir::toNativeSeparators(path()), QString::fromLocal8Bit(error.what())));
-        return false;
+    using Outcome = JobOutcome<bool>;
+    setExporting(true);
+    const QString shownPath = QDir::toNativeSeparators(path());
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, shownPath] {
+        watcher->deleteLater();
+        const Outcome& outcome = watcher->future().result();
+        if (outcome.value)
+            finishExport({});
+        else if (outcome.error)
+            finishExport(tr("Could not export to %1: %2 %3")
+                             .arg(shownPath, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)));
+        else
+            finishExport(tr("Could not export to %1: %2").arg(shownPath, outcome.unexpected));
+    });
+    // The job holds its own copies: the dialog may be gone before it ends.
+    watcher->setFuture(QtConcurrent::run([format = format(), folded = folded_, document = document_.value_or(PlanDocument{}),
+                                          view = view_, file = std::filesystem::path(path().toStdString())] {
+        return Outcome::catching([&] {
+            PlanExport::write(format, *folded, document, view, file);
+            return true;
+        });
+    }));
+}
+
+void ExportDialog::reject()
+{
+    if (!exporting_)
+        QDialog::reject();
+}
+
+void ExportDialog::setExporting(bool exporting)
+{
+    exporting_ = exporting;
+    inputs_->setEnabled(!exporting);
+    buttons_->setEnabled(!exporting);
+    // Progress in the ordinary text colour, problems in red.
+    problem_->setStyleSheet(exporting ? QString() : QStringLiteral("color: #b71c1c"));
+    problem_->setText(exporting ? tr("Exporting…") : QString());
+}
+
+void ExportDialog::finishExport(const QString& problem)
+{
+    setExporting(false);
+    if (!problem.isEmpty()) {
+        problem_->setText(problem);
+        emit exportFinished(false);
+        return;
     }
     QSettings settings;
     settings.setValue(folderKey(), QFileInfo(path()).absolutePath());
     settings.setValue(formatKey(), static_cast<int>(format()));
-    return true;
-}
-
-void ExportDialog::accept()
-{
-    if (exportNow())
-        QDialog::accept();
+    emit exportFinished(true);
+    QDialog::accept();
 }
 
 }  // namespace tapestry

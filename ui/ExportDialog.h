@@ -9,6 +9,7 @@
 #include <optional>
 
 class QComboBox;
+class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 
@@ -17,8 +18,10 @@ namespace tapestry {
 struct FoldedModel;
 
 // Exports the open plan (or, without one, the graph) to any format of PlanExport with
-// a file chooser. The last folder and format are remembered. A failed export keeps the
-// dialog open with the reason, naming the file.
+// a file chooser. The file is written in the background (an ONNX export re-reads the
+// model), the dialog waiting without blocking the window; it closes when the file is
+// written. The last folder and format are remembered. A failed export keeps the dialog
+// open with the reason, naming the file.
 class ExportDialog : public QDialog {
     Q_OBJECT
 
@@ -34,15 +37,24 @@ public:
     void setPath(const QString& path);
     [[nodiscard]] QLabel* problemLabel() const { return problem_; }
 
-    // Writes the file; false (and the reason on screen) when it could not.
-    bool exportNow();
+    [[nodiscard]] bool isExporting() const { return exporting_; }
+
+signals:
+    // After each export started by accept(): whether the file was written (if not, the
+    // reason is on screen).
+    void exportFinished(bool written);
 
 public slots:
+    // Starts writing the file; the dialog closes when it is written.
     void accept() override;
+    // Ignored while a file is being written (it would be left half done).
+    void reject() override;
 
 private:
     void chooseFile();
     void onFormatChanged();
+    void setExporting(bool exporting);
+    void finishExport(const QString& problem);
 
     std::shared_ptr<const FoldedModel> folded_;
     std::optional<PlanDocument> document_;
@@ -50,6 +62,9 @@ private:
     QComboBox* format_ = nullptr;
     QLineEdit* path_ = nullptr;
     QLabel* problem_ = nullptr;
+    QWidget* inputs_ = nullptr;
+    QDialogButtonBox* buttons_ = nullptr;
+    bool exporting_ = false;
 };
 
 }  // namespace tapestry

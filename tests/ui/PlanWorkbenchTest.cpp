@@ -264,25 +264,37 @@ private slots:
         dialog.setFormat(ExportFormat::PyTorch);
         const QString file = temp_.filePath(QStringLiteral("plan.py"));
         dialog.setPath(file);
+        QSignalSpy written(&dialog, &ExportDialog::exportFinished);
         dialog.accept();
+        QVERIFY(dialog.isExporting());  // in the background: the window keeps painting
+        QVERIFY(written.wait(kTimeoutMs));
+        QCOMPARE(written.at(0).at(0).toBool(), true);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
-        QFile written(file);
-        QVERIFY(written.open(QIODevice::ReadOnly));
-        QCOMPARE(written.readAll().toStdString(),
+        QFile pyTorchFile(file);
+        QVERIFY(pyTorchFile.open(QIODevice::ReadOnly));
+        QCOMPARE(pyTorchFile.readAll().toStdString(),
                  exportPyTorchPlan(folded->model->graph, folded->coarse, folded->families, document.plan));
 
         ExportDialog json(folded, document, GraphViewKind::Folded);
         json.setFormat(ExportFormat::PlanJson);
         const QString planFile = temp_.filePath(QStringLiteral("plan.json"));
         json.setPath(planFile);
-        QVERIFY(json.exportNow());
+        QSignalSpy jsonWritten(&json, &ExportDialog::exportFinished);
+        json.accept();
+        QVERIFY(jsonWritten.wait(kTimeoutMs));
+        QCOMPARE(jsonWritten.at(0).at(0).toBool(), true);
         const PlanDocument reread = loadPlanFile(planFile.toStdString(), folded->coarse, folded->families);
         QCOMPARE(reread.plan.strategies, document.plan.strategies);
 
         // A folder that does not exist: the dialog stays and names the file.
         ExportDialog failing(folded, document, GraphViewKind::Folded);
         failing.setPath(temp_.filePath(QStringLiteral("missing/plan.json")));
-        QVERIFY(!failing.exportNow());
+        QSignalSpy failed(&failing, &ExportDialog::exportFinished);
+        failing.accept();
+        QVERIFY(failed.wait(kTimeoutMs));
+        QCOMPARE(failed.at(0).at(0).toBool(), false);
+        QVERIFY(!failing.isExporting());
+        QCOMPARE(failing.result(), int(QDialog::Rejected));  // still open: nothing was accepted
         QVERIFY(failing.problemLabel()->text().contains(QStringLiteral("missing")));
 
         // The drawing on screen, as every graph view's Save button writes it.

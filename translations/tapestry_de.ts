@@ -1654,6 +1654,10 @@
         <source>Redo %1</source>
         <translation>%1 wiederholen</translation>
     </message>
+    <message>
+        <source>The strategies of %1 could not be priced.</source>
+        <translation>Die Strategien von %1 konnten nicht bewertet werden.</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanEditor</name>

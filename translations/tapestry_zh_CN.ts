@@ -1650,6 +1650,10 @@
         <source>Redo %1</source>
         <translation>重做 %1</translation>
     </message>
+    <message>
+        <source>The strategies of %1 could not be priced.</source>
+        <translation>无法为 %1 的策略计算成本。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanEditor</name>

@@ -1,5 +1,6 @@
 #include "GraphViewPane.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "FoldedModel.h"
 #include "LoadedModel.h"
@@ -321,7 +322,7 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
     const int count = static_cast<int>(content->graph.nodes.size());
     const JobId job = ++latestJob_;
     setStatus(tr("Laying out %L1 nodes…").arg(count), true);
-    QtConcurrent::run([content]() {
+    runInBackground(this, [content]() {
         LayoutOutcome outcome;
         QElapsedTimer timer;
         timer.start();
@@ -333,7 +334,7 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
         }
         outcome.milliseconds = timer.elapsed();
         return outcome;
-    }).then(this, [this, job, count, focus = std::move(focus)](const LayoutOutcome& outcome) {
+    }, [this, job, count, focus = std::move(focus)](const LayoutOutcome& outcome) {
         if (job != latestJob_)
             return;  // superseded: another expansion or another model
         finishedJob_ = job;

@@ -1,5 +1,6 @@
 #include "GraphViewsPanel.h"
 
+#include "BackgroundTask.h"
 #include "FoldedModel.h"
 #include "GraphViewPane.h"
 #include "LoadedModel.h"
@@ -71,13 +72,13 @@ void GraphViewsPanel::setModel(std::shared_ptr<const LoadedModel> model)
     }
     for (GraphViewPane* pane : panes_)
         pane->showPending(tr("Folding the model…"));
-    QtConcurrent::run([model]() -> std::pair<std::shared_ptr<const FoldedModel>, QString> {
+    runInBackground(this, [model]() -> std::pair<std::shared_ptr<const FoldedModel>, QString> {
         try {
             return {FoldedModel::fold(model), {}};
         } catch (const std::exception& exception) {
             return {nullptr, QString::fromLocal8Bit(exception.what())};
         }
-    }).then(this, [this, job](const std::pair<std::shared_ptr<const FoldedModel>, QString>& result) {
+    }, [this, job](const std::pair<std::shared_ptr<const FoldedModel>, QString>& result) {
         if (job != latestJob_)
             return;  // a newer model replaced this one
         finishedJob_ = job;

@@ -1,5 +1,6 @@
 #include "HistoryPanel.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "HistoryRecorder.h"
 #include "HistoryTreeModel.h"
@@ -111,7 +112,7 @@ void HistoryPanel::refresh()
     }
     const quint64 job = ++latestJob_;
     using Outcome = std::variant<std::shared_ptr<const HistorySnapshot>, QString>;
-    QtConcurrent::run([file = recorder_->path()]() -> Outcome {
+    runInBackground(this, [file = recorder_->path()]() -> Outcome {
         try {
             return std::make_shared<const HistorySnapshot>(HistorySnapshot::read(file));
         } catch (const Error& error) {
@@ -119,7 +120,7 @@ void HistoryPanel::refresh()
         } catch (const std::exception& error) {
             return QString::fromLocal8Bit(error.what());
         }
-    }).then(this, [this, job](const Outcome& outcome) {
+    }, [this, job](const Outcome& outcome) {
         if (job != latestJob_)
             return;  // a newer read is on its way
         finishedJob_ = job;

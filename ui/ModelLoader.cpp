@@ -1,5 +1,6 @@
 #include "ModelLoader.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "LoadedModel.h"
 #include "base/Error.h"
@@ -45,8 +46,9 @@ ModelLoader::JobId ModelLoader::start(const QString& path, Work work)
 {
     const JobId job = ++latestJob_;
     emit started(path);
-    QtConcurrent::run([work] { return catching(work); })
-        .then(this, [this, job, path](const LoadResult& result) {
+    runInBackground(
+        this, [work] { return catching(work); },
+        [this, job, path](const LoadResult& result) {
             if (job != latestJob_)
                 return;  // superseded by a newer load()
             finishedJob_ = job;

@@ -1,5 +1,6 @@
 #include "PlanEditPanel.h"
 
+#include "BackgroundTask.h"
 #include "PlanEditor.h"
 #include "PlanPricing.h"
 #include "SearchResults.h"
@@ -177,12 +178,22 @@ void PlanEditPanel::priceChoices()
     const EditTarget target = editor_->targets()[static_cast<std::size_t>(index)];
     status_->setText(tr("Pricing the strategies of %1…").arg(QString::fromStdString(target.name)));
     updateButtons();
-    QtConcurrent::run([pricing = editor_->pricing(), candidate, target] {
-        return std::make_shared<const StrategyChoices>(StrategyChoices::compute(*pricing, candidate->plan, target));
-    }).then(this, [this, job, mesh = candidate->plan.mesh](std::shared_ptr<const StrategyChoices> choices) {
+    runInBackground(this, [pricing = editor_->pricing(), candidate, target]() -> std::shared_ptr<const StrategyChoices> {
+        try {
+            return std::make_shared<const StrategyChoices>(StrategyChoices::compute(*pricing, candidate->plan, target));
+        } catch (const std::exception&) {
+            return nullptr;  // said on screen below
+        }
+    }, [this, job, mesh = candidate->plan.mesh, name = QString::fromStdString(target.name)](
+           std::shared_ptr<const StrategyChoices> choices) {
         if (job != latestJob_)
             return;  // another target or plan was chosen meanwhile
         finishedJob_ = job;
+        if (!choices) {
+            status_->setText(tr("The strategies of %1 could not be priced.").arg(name));
+            updateButtons();
+            return;
+        }
         model_->setChoices(std::move(choices), mesh);
         for (int row = 0; row < model_->rowCount(); ++row) {
             if (model_->choices()->choices[static_cast<std::size_t>(row)].current)

@@ -1,5 +1,6 @@
 #include "PlanEditor.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "FoldedModel.h"
 #include "HistoryRecorder.h"
@@ -128,7 +129,7 @@ void PlanEditor::completeRest()
         std::optional<SearchResult> result;
         QString problem;
     };
-    QFuture<Outcome> future = QtConcurrent::run([pricing = pricing_, options, cancelled]() -> Outcome {
+    QFuture<Outcome> future = runInBackground(this, [pricing = pricing_, options, cancelled]() -> Outcome {
         try {
             SearchCallbacks callbacks;
             callbacks.cancelled = [cancelled] { return cancelled->load(); };
@@ -139,8 +140,7 @@ void PlanEditor::completeRest()
         } catch (const std::exception& error) {
             return {std::nullopt, QString::fromLocal8Bit(error.what())};
         }
-    });
-    future.then(this, [this, job, pins = plan.pins](const Outcome& outcome) {
+    }, [this, job, pins = plan.pins](const Outcome& outcome) {
         if (job != latestJob_)
             return;  // superseded, or another plan was opened
         finishedJob_ = job;

@@ -1,5 +1,6 @@
 #include "PlanSearchJob.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "FoldedModel.h"
 #include "LoadedModel.h"
@@ -210,8 +211,8 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
         QMetaObject::invokeMethod(this, [this, job, results] { PlanSearchJob::publish(job, results); },
                                   Qt::QueuedConnection);
     };
-    QFuture<Outcome> future = QtConcurrent::run([folded = std::move(folded), setup = std::move(setup), cancelled,
-                                                 report, publish]() mutable -> Outcome {
+    QFuture<Outcome> future = runInBackground(this, [folded = std::move(folded), setup = std::move(setup), cancelled,
+                                                     report, publish]() mutable -> Outcome {
         try {
             SearchWorker worker(std::move(folded), std::move(setup), cancelled, report, publish);
             return {worker.run(), std::nullopt, {}};
@@ -220,8 +221,7 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
         } catch (const std::exception& exception) {
             return {nullptr, std::nullopt, QString::fromLocal8Bit(exception.what())};
         }
-    });
-    future.then(this, [this, job](const Outcome& outcome) {
+    }, [this, job](const Outcome& outcome) {
         if (job != latestJob_)
             return;  // superseded by a newer search
         finishedJob_ = job;

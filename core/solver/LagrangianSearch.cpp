@@ -73,11 +73,17 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
             }
         }
         const ProblemReducer core(priced);
+        // The clock is checked inside the iteration too: on a slow machine one iteration
+        // of a large problem takes seconds, and the caller's margin is about that.
+        const auto due = [&] { return std::chrono::steady_clock::now() >= deadline || stop.stop_requested(); };
         MessagePassing messages(core.reduced());
-        for (int k = 0; k < kSweepsPerIteration; ++k)
+        for (int k = 0; k < kSweepsPerIteration && !due(); ++k)
             messages.sweep();
         LocalSearch relaxed(core.reduced(), messages.decode(), seed + iteration, false);
-        relaxed.run(std::max(kMinMovesPerIteration, kMovesPerNode * static_cast<std::int64_t>(core.reduced().nodes.size())));
+        const std::int64_t moves =
+            std::max(kMinMovesPerIteration, kMovesPerNode * static_cast<std::int64_t>(core.reduced().nodes.size()));
+        for (std::int64_t done = 0; done < moves && !due(); done += kMinMovesPerIteration)
+            relaxed.run(std::min(kMinMovesPerIteration, moves - done));
         x = core.expand(relaxed.current());
         const std::vector<std::int64_t> usage = usageProfile(problem, x, horizon);
 

@@ -1,13 +1,12 @@
 #include "ShardingProblemLoader.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "JobOutcome.h"
 #include "iopddl/IopddlReader.h"
 
 #include <QFile>
-#include <QFutureWatcher>
 #include <QRegularExpression>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace tapestry {
 
@@ -32,25 +31,22 @@ ShardingProblemLoader::JobId ShardingProblemLoader::read(const QString& path)
     const JobId job = ++latestJob_;
     emit started(path);
     const std::filesystem::path file = path.toStdString();
-    // A watcher rather than QFuture::then(this, ...): Qt 6.4 can drop that continuation when
-    // the job is done before it is attached, which a tiny broken file does.
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, path] {
-        watcher->deleteLater();
-        if (job != latestJob_)
-            return;  // superseded by a newer read()
-        finishedJob_ = job;
-        const Outcome& outcome = watcher->future().result();
-        if (outcome.value)
-            emit loaded(path, *outcome.value);
-        else if (outcome.error)
-            emit failed(path, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error));
-        else
-            emit failed(path, tr("Reading the problem stopped with an unexpected error."), outcome.unexpected);
-    });
-    watcher->setFuture(QtConcurrent::run([file] {
-        return Outcome::catching([&] { return std::make_shared<const ShardingProblem>(readIopddlFile(file)); });
-    }));
+    runInBackground(
+        this,
+        [file] {
+            return Outcome::catching([&] { return std::make_shared<const ShardingProblem>(readIopddlFile(file)); });
+        },
+        [this, job, path](const Outcome& outcome) {
+            if (job != latestJob_)
+                return;  // superseded by a newer read()
+            finishedJob_ = job;
+            if (outcome.value)
+                emit loaded(path, *outcome.value);
+            else if (outcome.error)
+                emit failed(path, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error));
+            else
+                emit failed(path, tr("Reading the problem stopped with an unexpected error."), outcome.unexpected);
+        });
     return job;
 }
 

@@ -1,11 +1,10 @@
 #include "ShardingSolveJob.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "JobOutcome.h"
 #include "solver/ShardingSolver.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 
@@ -45,8 +44,8 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
             Qt::QueuedConnection);
     };
     using Outcome = JobOutcome<std::shared_ptr<const SolveOutcome>>;
-    QFuture<Outcome> future = QtConcurrent::run([problem = std::move(problem), timeLimitSeconds,
-                                                 stop = stop_.get_token(), report] {
+    QFuture<Outcome> future = runInBackground(this, [problem = std::move(problem), timeLimitSeconds,
+                                                     stop = stop_.get_token(), report] {
         return Outcome::catching([&] {
             SolverOptions options;
             options.timeLimitSeconds = timeLimitSeconds;
@@ -67,16 +66,10 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
             outcome->solution = ShardingSolution::evaluate(*problem, result.assignment);
             return std::shared_ptr<const SolveOutcome>(std::move(outcome));
         });
-    });
-    // A watcher rather than QFuture::then(this, ...): Qt 6.4 can drop that continuation when
-    // the job is done before it is attached, which the smallest problems are.
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
+    }, [this, job](const Outcome& outcome) {
         if (job != latestJob_)
             return;  // superseded by a newer solve
         finishedJob_ = job;
-        const Outcome& outcome = watcher->future().result();
         if (outcome.value)
             emit finished(*outcome.value);
         else if (outcome.error)
@@ -84,7 +77,6 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
         else
             emit failed(tr("The solver stopped with an unexpected error."), outcome.unexpected);
     });
-    watcher->setFuture(future);
     running_.append(QFuture<void>(future));
     return job;
 }

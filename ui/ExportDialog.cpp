@@ -1,5 +1,6 @@
 #include "ExportDialog.h"
 
+#include "BackgroundTask.h"
 #include "ErrorText.h"
 #include "JobOutcome.h"
 #include "base/Error.h"
@@ -10,14 +11,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace tapestry {
 
@@ -138,26 +137,25 @@ void ExportDialog::accept()
     using Outcome = JobOutcome<bool>;
     setExporting(true);
     const QString shownPath = QDir::toNativeSeparators(path());
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, shownPath] {
-        watcher->deleteLater();
-        const Outcome& outcome = watcher->future().result();
-        if (outcome.value)
-            finishExport({});
-        else if (outcome.error)
-            finishExport(tr("Could not export to %1: %2 %3")
-                             .arg(shownPath, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)));
-        else
-            finishExport(tr("Could not export to %1: %2").arg(shownPath, outcome.unexpected));
-    });
     // The job holds its own copies: the dialog may be gone before it ends.
-    watcher->setFuture(QtConcurrent::run([format = format(), folded = folded_, document = document_.value_or(PlanDocument{}),
-                                          view = view_, file = std::filesystem::path(path().toStdString())] {
-        return Outcome::catching([&] {
-            PlanExport::write(format, *folded, document, view, file);
-            return true;
+    runInBackground(
+        this,
+        [format = format(), folded = folded_, document = document_.value_or(PlanDocument{}), view = view_,
+         file = std::filesystem::path(path().toStdString())] {
+            return Outcome::catching([&] {
+                PlanExport::write(format, *folded, document, view, file);
+                return true;
+            });
+        },
+        [this, shownPath](const Outcome& outcome) {
+            if (outcome.value)
+                finishExport({});
+            else if (outcome.error)
+                finishExport(tr("Could not export to %1: %2 %3")
+                                 .arg(shownPath, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)));
+            else
+                finishExport(tr("Could not export to %1: %2").arg(shownPath, outcome.unexpected));
         });
-    }));
 }
 
 void ExportDialog::reject()

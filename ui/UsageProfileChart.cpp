@@ -22,10 +22,9 @@ const QColor kLimitColor(0xc6, 0x28, 0x28);
 const QColor kPeakColor(0xfb, 0x8c, 0x00);
 
 // Each column as a flat step from its first time point to past its last.
-QLineSeries* steps(const std::vector<UsageColumn>& columns, std::int64_t UsageColumn::*value, double divisor,
-                   QObject* parent)
+QLineSeries* steps(const std::vector<UsageColumn>& columns, std::int64_t UsageColumn::*value, double divisor)
 {
-    auto* line = new QLineSeries(parent);
+    auto* line = new QLineSeries;
     QList<QPointF> points;
     points.reserve(static_cast<qsizetype>(columns.size() * 2));
     for (const UsageColumn& column : columns) {
@@ -34,6 +33,17 @@ QLineSeries* steps(const std::vector<UsageColumn>& columns, std::int64_t UsageCo
     }
     line->replace(points);
     return line;
+}
+
+// An area between step lines. It owns them: QAreaSeries does not, and lines parented
+// elsewhere would outlive every rebuild.
+QAreaSeries* areaBetween(QLineSeries* upper, QLineSeries* lower = nullptr)
+{
+    auto* area = new QAreaSeries(upper, lower);
+    upper->setParent(area);
+    if (lower)
+        lower->setParent(area);
+    return area;
 }
 
 QScatterSeries* marker(const QString& name, const QString& objectName, const QColor& color, double time, double usage,
@@ -56,6 +66,13 @@ UsageProfileChart::UsageProfileChart(QWidget* parent) : QChartView(parent)
     setObjectName(QStringLiteral("usageProfileChart"));
     styleChartView(this);
     setMinimumHeight(200);
+    // Re-drawing a long profile per pixel of a drag would redo the envelope each time.
+    resized_.setSingleShot(true);
+    resized_.setInterval(150);
+    connect(&resized_, &QTimer::timeout, this, [this] {
+        if (solution_ && builtColumns_ < static_cast<int>(solution_->usage.size()) && columnCount() != builtColumns_)
+            rebuild();
+    });
 }
 
 void UsageProfileChart::setSolution(std::shared_ptr<const ShardingSolution> solution, std::optional<std::int64_t> limit)
@@ -75,8 +92,7 @@ int UsageProfileChart::columnCount() const
 void UsageProfileChart::resizeEvent(QResizeEvent* event)
 {
     QChartView::resizeEvent(event);
-    if (solution_ && builtColumns_ < static_cast<int>(solution_->usage.size()) && columnCount() != builtColumns_)
-        rebuild();
+    resized_.start();
 }
 
 void UsageProfileChart::rebuild()
@@ -115,14 +131,15 @@ void UsageProfileChart::rebuild()
         series->attachAxis(y);
     };
 
-    auto* usageArea = new QAreaSeries(steps(columns, &UsageColumn::min, scale.divisor, c));
+    auto* usageArea = areaBetween(steps(columns, &UsageColumn::min, scale.divisor));
     usageArea->setObjectName(QStringLiteral("usageSeries"));
     usageArea->setName(tr("Usage"));
     usageArea->setColor(kUsageColor.lighter(150));
     usageArea->setBorderColor(kUsageColor);
     attach(usageArea);
     if (downsampled) {
-        auto* range = new QAreaSeries(steps(columns, &UsageColumn::max, scale.divisor, c), steps(columns, &UsageColumn::min, scale.divisor, c));
+        auto* range = areaBetween(steps(columns, &UsageColumn::max, scale.divisor),
+                                  steps(columns, &UsageColumn::min, scale.divisor));
         range->setObjectName(QStringLiteral("usageRangeSeries"));
         range->setName(tr("Range within %L1 time points").arg(columns.front().end - columns.front().begin));
         range->setColor(kUsageColor.lighter(185));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QChartView>
+#include <QTimer>
 
 #include <cstdint>
 #include <memory>
@@ -35,6 +36,7 @@ private:
     std::shared_ptr<const ShardingSolution> solution_;
     std::optional<std::int64_t> limit_;
     int builtColumns_ = 0;
+    QTimer resized_;
 };
 
 }  // namespace tapestry

@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <thread>
 
 namespace tapestry::cli {
@@ -123,6 +124,12 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
     const std::optional<std::string> emitFile = line.option("emit-iopddl");
     if (emitFile && meshes.size() != 1)
         throw Error(ErrorCode::InvalidArgument, {}, "--emit-iopddl writes one mesh's problem: give --mesh AxB, not auto");
+    // Before searching, so that a mistyped folder does not cost the search's result.
+    if (emitFile) {
+        const std::filesystem::path folder = std::filesystem::absolute(*emitFile).parent_path();
+        if (!std::filesystem::is_directory(folder))
+            throw Error(ErrorCode::WriteFailed, *emitFile, "its folder " + folder.string() + " does not exist");
+    }
 
     auto searchMesh = [&](const std::vector<MeshAxis>& axes, bool verbose) {
         const DeviceMesh mesh(axes, cluster);

@@ -17,23 +17,6 @@ constexpr std::int64_t kMovesPerNode = 3;
 constexpr std::int64_t kMinMovesPerIteration = 4000;
 constexpr int kSweepsPerIteration = 30;
 
-std::vector<std::int64_t> usageProfile(const ShardingProblem& problem, const Assignment& x, std::int64_t horizon)
-{
-    std::vector<std::int64_t> delta(static_cast<std::size_t>(horizon) + 1, 0);
-    for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
-        const ProblemNode& node = problem.nodes[i];
-        const std::int64_t u = node.usages[static_cast<std::size_t>(x[i])];
-        delta[static_cast<std::size_t>(node.lo)] += u;
-        delta[static_cast<std::size_t>(node.hi)] -= u;
-    }
-    std::int64_t running = 0;
-    for (std::int64_t& d : delta) {
-        running += d;
-        d = running;
-    }
-    return delta;
-}
-
 }  // namespace
 
 Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart, std::uint64_t seed,
@@ -85,7 +68,8 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         for (std::int64_t done = 0; done < moves && !due(); done += kMinMovesPerIteration)
             relaxed.run(std::min(kMinMovesPerIteration, moves - done));
         x = core.expand(relaxed.current());
-        const std::vector<std::int64_t> usage = usageProfile(problem, x, horizon);
+        std::vector<std::int64_t> usage = usageOverTime(problem, x);
+        usage.resize(static_cast<std::size_t>(horizon), 0);  // time points no usage reaches
 
         const Assignment repaired = repairMemory(problem, x);
         const SolutionEvaluation check = evaluateSolution(problem, repaired);

@@ -33,7 +33,9 @@ struct ClusterRecord {
     std::string description;
 };
 
-enum class RunStatus : std::uint8_t { Running, Finished, Cancelled, Failed };
+// Interrupted: the process running it ended without finishing it (killed, crashed);
+// set when the history is next opened for writing.
+enum class RunStatus : std::uint8_t { Running, Finished, Cancelled, Failed, Interrupted };
 
 [[nodiscard]] const char* runStatusName(RunStatus status);
 [[nodiscard]] std::optional<RunStatus> runStatusFromName(std::string_view name);

@@ -92,6 +92,38 @@ CREATE TABLE plan_notes (
 CREATE INDEX plan_notes_by_plan ON plan_notes (plan_id);
 )sql";
 
+// Version 3: a run whose process ended without finishing it is marked 'interrupted';
+// `owner` (see RunOwner.h) tells a live run from such an orphan. SQLite cannot widen a
+// CHECK constraint in place, so the table is rebuilt (foreign keys are off during
+// migrations, so plans keep pointing at the same run ids).
+constexpr const char* kVersion3 = R"sql(
+CREATE TABLE runs_v3 (
+    id INTEGER PRIMARY KEY,
+    command TEXT NOT NULL,
+    model_id INTEGER NOT NULL REFERENCES models (id),
+    cluster_id INTEGER NOT NULL REFERENCES clusters (id),
+    mode TEXT NOT NULL,
+    batch INTEGER NOT NULL,
+    sequence INTEGER NOT NULL,
+    compute_type TEXT NOT NULL,
+    optimizer TEXT NOT NULL,
+    zero1 INTEGER NOT NULL,
+    pins TEXT NOT NULL,
+    memory_limit_bytes REAL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'cancelled', 'failed', 'interrupted')),
+    message TEXT NOT NULL DEFAULT '',
+    started_at REAL NOT NULL,
+    finished_at REAL,
+    owner TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO runs_v3 (id, command, model_id, cluster_id, mode, batch, sequence, compute_type, optimizer, zero1, pins,
+                     memory_limit_bytes, status, message, started_at, finished_at)
+    SELECT id, command, model_id, cluster_id, mode, batch, sequence, compute_type, optimizer, zero1, pins,
+           memory_limit_bytes, status, message, started_at, finished_at FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v3 RENAME TO runs;
+)sql";
+
 Error tooNew(const SqliteConnection& connection, int version)
 {
     return Error(ErrorCode::HistoryTooNew, connection.fileName(),
@@ -103,13 +135,18 @@ Error tooNew(const SqliteConnection& connection, int version)
 
 const std::vector<HistoryMigration>& historyMigrations()
 {
-    static const std::vector<HistoryMigration> migrations = {{1, kVersion1}, {2, kVersion2}};
+    static const std::vector<HistoryMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
     return migrations;
 }
 
 int historySchemaVersion()
 {
     return historyMigrations().back().version;
+}
+
+int oldestReadableSchemaVersion()
+{
+    return 2;
 }
 
 int storedSchemaVersion(SqliteConnection& connection)
@@ -123,6 +160,9 @@ int storedSchemaVersion(SqliteConnection& connection)
 
 void migrateHistory(SqliteConnection& connection)
 {
+    // Rebuilding a table (version 3) must not cascade into the rows that refer to it;
+    // the pragma has no effect inside a transaction, so it comes first.
+    connection.exec("PRAGMA foreign_keys = OFF");
     SqliteTransaction transaction(connection);
     // Read again under the write lock: another process may have migrated meanwhile.
     const int version = storedSchemaVersion(connection);

@@ -18,6 +18,9 @@ struct HistoryMigration {
 
 // The version this code reads and writes: the last migration's.
 [[nodiscard]] int historySchemaVersion();
+// The oldest version this code reads without migrating it first, which a read-only file
+// cannot be: version 3 only added what writers use.
+[[nodiscard]] int oldestReadableSchemaVersion();
 
 // The database's PRAGMA user_version (0 for a new, empty file). Reading it is the first
 // access to the file, so a file that is not a database fails here (HistoryCorrupt),

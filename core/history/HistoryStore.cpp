@@ -2,11 +2,15 @@
 
 #include "base/Error.h"
 #include "history/HistorySchema.h"
+#include "history/RunOwner.h"
 #include "history/SqliteConnection.h"
 #include "history/SqliteStatement.h"
 #include "history/SqliteTransaction.h"
 
+#include <charconv>
 #include <chrono>
+#include <limits>
+#include <set>
 #include <system_error>
 
 namespace tapestry {
@@ -20,16 +24,22 @@ double now()
     return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
+// A row id Tapestry can address: positive and below the ids' invalid value, so that a
+// hand-edited row 4294967299 is reported instead of being taken for row 3.
 template <class Id>
-Id idFrom(std::int64_t rowId)
+Id idFrom(const SqliteConnection& db, std::int64_t rowId)
 {
+    if (rowId <= 0 || rowId >= static_cast<std::int64_t>(Id::kInvalid))
+        throw Error(ErrorCode::HistoryCorrupt, db.fileName(),
+                    "holds row id " + std::to_string(rowId) + ", outside the ids 1.." +
+                        std::to_string(Id::kInvalid - 1) + " Tapestry writes");
     return Id(static_cast<typename Id::ValueType>(rowId));
 }
 
 template <class Id>
 Id idAt(const SqliteStatement& row, int column)
 {
-    return row.isNull(column) ? Id() : idFrom<Id>(row.integer(column));
+    return row.isNull(column) ? Id() : idFrom<Id>(row.connection(), row.integer(column));
 }
 
 template <class Id>
@@ -119,10 +129,19 @@ PlanRecord planFromRow(const SqliteStatement& row)
     plan.modelPath = row.text(15);
     plan.modelFingerprint = row.text(16);
     plan.clusterName = row.text(17);
-    const std::vector<std::string> sizes = split(row.text(18), 'x');
+    const std::string shape = row.text(18);
+    const std::vector<std::string> sizes = split(shape, 'x');
     const std::vector<std::string> names = split(row.text(19), ',');
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-        plan.meshAxes.push_back({i < names.size() ? names[i] : std::string(), std::stoi(sizes[i])});
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        int size = 0;
+        const std::string& text = sizes[i];
+        const auto parsed = std::from_chars(text.data(), text.data() + text.size(), size);
+        if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || size <= 0)
+            throw Error(ErrorCode::HistoryCorrupt, row.connection().fileName(),
+                        "plan " + std::to_string(plan.id.value()) + " has the mesh shape '" + shape +
+                            "'; expected positive sizes joined by 'x', such as 2x4");
+        plan.meshAxes.push_back({i < names.size() ? names[i] : std::string(), size});
+    }
     return plan;
 }
 
@@ -164,7 +183,7 @@ ModelRecordId storeModel(SqliteConnection& db, const ModelRecord& model)
     insert.bind(model.fingerprint).bind(model.path).bind(static_cast<std::int64_t>(model.opCount));
     insert.bind(static_cast<std::int64_t>(model.parameters)).bind(model.producer);
     (void)insert.step();
-    return idFrom<ModelRecordId>(insert.integer(0));
+    return idAt<ModelRecordId>(insert, 0);
 }
 
 ClusterRecordId storeCluster(SqliteConnection& db, const ClusterRecord& cluster)
@@ -174,7 +193,7 @@ ClusterRecordId storeCluster(SqliteConnection& db, const ClusterRecord& cluster)
                                "ON CONFLICT (name, description) DO UPDATE SET name = excluded.name RETURNING id");
     insert.bind(cluster.name).bind(cluster.description);
     (void)insert.step();
-    return idFrom<ClusterRecordId>(insert.integer(0));
+    return idAt<ClusterRecordId>(insert, 0);
 }
 
 MeshRecordId storeMesh(SqliteConnection& db, ClusterRecordId cluster, const std::vector<MeshAxis>& axes)
@@ -191,7 +210,7 @@ MeshRecordId storeMesh(SqliteConnection& db, ClusterRecordId cluster, const std:
     bindId(insert, cluster);
     insert.bind(joined(sizes, 'x')).bind(joined(names, ','));
     (void)insert.step();
-    return idFrom<MeshRecordId>(insert.integer(0));
+    return idAt<MeshRecordId>(insert, 0);
 }
 
 PlanRecordId storePlan(SqliteConnection& db, RunId run, ModelRecordId model, ClusterRecordId cluster,
@@ -216,7 +235,7 @@ PlanRecordId storePlan(SqliteConnection& db, RunId run, ModelRecordId model, Clu
     }
     insert.bind(now());
     insert.run();
-    const PlanRecordId id = idFrom<PlanRecordId>(db.lastInsertRowId());
+    const PlanRecordId id = idFrom<PlanRecordId>(db, db.lastInsertRowId());
     for (const std::string& tag : plan.tags) {
         SqliteStatement tagInsert(db, "INSERT OR IGNORE INTO plan_tags (plan_id, tag) VALUES (?, ?)");
         bindId(tagInsert, id);
@@ -239,13 +258,15 @@ const char* runStatusName(RunStatus status)
     case RunStatus::Finished: return "finished";
     case RunStatus::Cancelled: return "cancelled";
     case RunStatus::Failed: return "failed";
+    case RunStatus::Interrupted: return "interrupted";
     }
     return "failed";
 }
 
 std::optional<RunStatus> runStatusFromName(std::string_view name)
 {
-    for (const RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Cancelled, RunStatus::Failed}) {
+    for (const RunStatus status : {RunStatus::Running, RunStatus::Finished, RunStatus::Cancelled, RunStatus::Failed,
+                                    RunStatus::Interrupted}) {
         if (name == runStatusName(status))
             return status;
     }
@@ -255,35 +276,87 @@ std::optional<RunStatus> runStatusFromName(std::string_view name)
 HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : file_(file)
 {
     std::error_code ec;
-    bool readOnly = options.readOnly;
+    SqliteConnection::Mode mode = options.readOnly ? SqliteConnection::Mode::ReadOnly : SqliteConnection::Mode::ReadWrite;
     if (fs::exists(file, ec)) {
         if (!fs::is_regular_file(file, ec))
             throw Error(ErrorCode::NotARegularFile, file.string(), "is not a regular file");
-        // Honour a write-protected file even where the process could write it anyway (root).
+        // Honour a write-protected file even where the process could write it anyway
+        // (root). Nobody writes it, so it is read as it lies, without side files; unless
+        // a crash left a write-ahead log beside it, whose commits only a normal reader
+        // sees.
         const fs::perms writable = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
         if ((fs::status(file, ec).permissions() & writable) == fs::perms::none)
-            readOnly = true;
-    } else if (readOnly) {
+            mode = fs::exists(file.string() + "-wal", ec) ? SqliteConnection::Mode::ReadOnly
+                                                           : SqliteConnection::Mode::Unchanging;
+    } else if (options.readOnly) {
         throw Error(ErrorCode::FileNotFound, file.string(), "no history database here yet");
     } else if (file.has_parent_path()) {
         fs::create_directories(file.parent_path(), ec);
         if (ec)
             throw Error(ErrorCode::WriteFailed, file.parent_path().string(), "cannot create the folder: " + ec.message());
     }
-    db_ = std::make_unique<SqliteConnection>(
-        file, readOnly ? SqliteConnection::Mode::ReadOnly : SqliteConnection::Mode::ReadWrite, options.busyTimeoutMs);
+    db_ = std::make_unique<SqliteConnection>(file, mode, options.busyTimeoutMs);
     const int version = storedSchemaVersion(*db_);
     if (isReadOnly()) {
-        if (version < historySchemaVersion())
+        if (version < oldestReadableSchemaVersion())
             throw Error(ErrorCode::HistoryReadOnly, file.string(),
                         "has history schema version " + std::to_string(version) + " and needs version " +
                             std::to_string(historySchemaVersion()) + ", but it is read-only");
         return;
     }
+    if (refuseWritesIfDamaged())
+        return;
     // WAL is a property of the file: set once, kept by every later connection.
     db_->exec("PRAGMA journal_mode = WAL");
     migrateHistory(*db_);
     db_->exec("PRAGMA foreign_keys = ON");
+    markInterruptedRuns();
+}
+
+bool HistoryStore::refuseWritesIfDamaged()
+{
+    std::string findings;
+    {
+        SqliteStatement check(*db_, "PRAGMA quick_check(3)");
+        while (check.step()) {
+            const std::string finding = check.text(0);
+            if (finding != "ok")
+                findings += (findings.empty() ? "" : "; ") + finding;
+        }
+    }
+    if (findings.empty())
+        return false;
+    // The text a read that meets the damage gets, so both say the same.
+    const Error damage = db_->damage("PRAGMA quick_check found: " + findings + "; nothing was written");
+    db_->refuseWrites(damage);
+    // Its migration would be a write.
+    if (storedSchemaVersion(*db_) < oldestReadableSchemaVersion())
+        throw damage;
+    return true;
+}
+
+void HistoryStore::markInterruptedRuns()
+{
+    std::vector<RunId> orphans;
+    {
+        SqliteStatement query(*db_, "SELECT id, owner FROM runs WHERE status = 'running'");
+        while (query.step()) {
+            if (!runOwnerIsAlive(query.text(1)))
+                orphans.push_back(idAt<RunId>(query, 0));
+        }
+    }
+    if (orphans.empty())
+        return;
+    SqliteTransaction transaction(*db_);
+    for (const RunId run : orphans) {
+        // Still running: another process may have finished it since the query.
+        SqliteStatement update(*db_, "UPDATE runs SET status = ?, message = ? WHERE id = ? AND status = 'running'");
+        update.bind(std::string_view(runStatusName(RunStatus::Interrupted)))
+            .bind(std::string_view("the process running it ended before it finished"));
+        bindId(update, run);
+        update.run();
+    }
+    transaction.commit();
 }
 
 HistoryStore::~HistoryStore() = default;
@@ -299,8 +372,8 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     const ModelRecordId modelId = storeModel(*db_, model);
     const ClusterRecordId clusterId = storeCluster(*db_, cluster);
     SqliteStatement insert(*db_, "INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, "
-                                 "compute_type, optimizer, zero1, pins, memory_limit_bytes, status, started_at) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                 "compute_type, optimizer, zero1, pins, memory_limit_bytes, status, started_at, owner) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.bind(settings.command);
     bindId(insert, modelId);
     bindId(insert, clusterId);
@@ -308,9 +381,9 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     insert.bind(settings.mode).bind(static_cast<std::int64_t>(w.batch)).bind(static_cast<std::int64_t>(w.sequence));
     insert.bind(dataTypeName(w.computeType)).bind(std::string_view(optimizerName(w.optimizer)));
     insert.bind(static_cast<std::int64_t>(w.zero1)).bind(joined(settings.pins, '\n')).bind(settings.memoryLimitBytes);
-    insert.bind(std::string_view(runStatusName(RunStatus::Running))).bind(now());
+    insert.bind(std::string_view(runStatusName(RunStatus::Running))).bind(now()).bind(currentRunOwner());
     insert.run();
-    const RunId id = idFrom<RunId>(db_->lastInsertRowId());
+    const RunId id = idFrom<RunId>(*db_, db_->lastInsertRowId());
     transaction.commit();
     return id;
 }
@@ -418,17 +491,31 @@ std::vector<PlanRecord> HistoryStore::plansOfRun(RunId run) const
 
 std::vector<PlanRecordId> HistoryStore::lineage(PlanRecordId id) const
 {
-    SqliteStatement query(*db_, "WITH RECURSIVE chain (id, parent_id, depth) AS ("
-                                "SELECT id, parent_id, 0 FROM plans WHERE id = ? UNION ALL "
-                                "SELECT p.id, p.parent_id, chain.depth + 1 FROM plans p JOIN chain ON p.id = chain.parent_id) "
-                                "SELECT id FROM chain ORDER BY depth");
+    requirePlan(id);
+    std::vector<PlanRecordId> chain{id};
+    std::set<PlanRecordId> seen{id};
+    SqliteStatement parentOf(*db_, "SELECT parent_id FROM plans WHERE id = ?");
+    while (true) {
+        parentOf.reset();
+        bindId(parentOf, chain.back());
+        if (!parentOf.step() || parentOf.isNull(0))
+            return chain;
+        const auto parent = idAt<PlanRecordId>(parentOf, 0);
+        // Only a hand-edited file gets here: the store sets a parent once, to an older plan.
+        if (!seen.insert(parent).second)
+            throw Error(ErrorCode::HistoryCorrupt, file_.string(),
+                        "the parents of plan " + std::to_string(id.value()) + " loop back to plan " +
+                            std::to_string(parent.value()) + " (through " + idList(chain) + ")");
+        chain.push_back(parent);
+    }
+}
+
+void HistoryStore::requirePlan(PlanRecordId id) const
+{
+    SqliteStatement query(*db_, "SELECT 1 FROM plans WHERE id = ?");
     bindId(query, id);
-    std::vector<PlanRecordId> chain;
-    while (query.step())
-        chain.push_back(idAt<PlanRecordId>(query, 0));
-    if (chain.empty())
+    if (!query.step())
         throw Error(ErrorCode::HistoryRecordNotFound, file_.string(), "has no plan " + std::to_string(id.value()));
-    return chain;
 }
 
 std::vector<PlanRecordId> HistoryStore::children(PlanRecordId id) const
@@ -444,7 +531,7 @@ std::vector<PlanRecordId> HistoryStore::children(PlanRecordId id) const
 void HistoryStore::tagPlan(PlanRecordId id, std::string_view tag)
 {
     SqliteTransaction transaction(*db_);
-    (void)lineage(id);  // throws for an unknown plan
+    requirePlan(id);
     SqliteStatement insert(*db_, "INSERT OR IGNORE INTO plan_tags (plan_id, tag) VALUES (?, ?)");
     bindId(insert, id);
     insert.bind(tag).run();
@@ -454,7 +541,7 @@ void HistoryStore::tagPlan(PlanRecordId id, std::string_view tag)
 void HistoryStore::addNote(PlanRecordId id, std::string_view text)
 {
     SqliteTransaction transaction(*db_);
-    (void)lineage(id);
+    requirePlan(id);
     SqliteStatement insert(*db_, "INSERT INTO plan_notes (plan_id, text, created_at) VALUES (?, ?, ?)");
     bindId(insert, id);
     insert.bind(text).bind(now()).run();
@@ -464,7 +551,7 @@ void HistoryStore::addNote(PlanRecordId id, std::string_view text)
 void HistoryStore::deletePlan(PlanRecordId id, bool force)
 {
     SqliteTransaction transaction(*db_);
-    (void)lineage(id);
+    requirePlan(id);
     const std::vector<PlanRecordId> derived = children(id);
     if (!derived.empty() && !force)
         throw Error(ErrorCode::HistoryPlanInUse, file_.string(),

@@ -28,8 +28,14 @@ struct HistoryStoreOptions {
 // - A file that is not a history database (HistoryCorrupt), one from a newer Tapestry
 //   (HistoryTooNew), one locked past the busy timeout (HistoryLocked) or a read-only one
 //   written to (HistoryReadOnly) is reported as an Error naming the file, and never
-//   overwritten. A file without write permission is opened read-only: reads work.
-// - Unknown ids throw HistoryRecordNotFound.
+//   overwritten. A file without write permission is opened read-only: reads work and
+//   no -wal/-shm files appear beside it.
+// - A file that fails SQLite's quick_check is still read, but every write is refused
+//   with the HistoryCorrupt error a read of the damage gets.
+// - Opening for writing marks `interrupted` the runs still `running` whose process has
+//   ended (see RunOwner.h); runs of live processes (a GUI, another CLI) are left alone.
+// - Unknown ids throw HistoryRecordNotFound; ids, mesh shapes and text fields the store
+//   could not have written throw HistoryCorrupt.
 class HistoryStore {
 public:
     explicit HistoryStore(const std::filesystem::path& file, HistoryStoreOptions options = {});
@@ -55,7 +61,8 @@ public:
     [[nodiscard]] std::vector<RunRecord> recentRuns(std::size_t limit) const;
     [[nodiscard]] std::vector<PlanRecord> recentPlans(std::size_t limit) const;
     [[nodiscard]] std::vector<PlanRecord> plansOfRun(RunId run) const;
-    // The plan, its parent, the parent's parent, ... up to a plan without parent.
+    // The plan, its parent, the parent's parent, ... up to a plan without parent. A
+    // chain that loops (a hand-edited file) throws HistoryCorrupt naming it.
     [[nodiscard]] std::vector<PlanRecordId> lineage(PlanRecordId id) const;
     [[nodiscard]] std::vector<PlanRecordId> children(PlanRecordId id) const;
 
@@ -71,6 +78,11 @@ public:
     std::vector<PlanRecordId> markStalePlans(const CurrentInputs& current);
 
 private:
+    // True when the file is damaged: it is then only read.
+    bool refuseWritesIfDamaged();
+    void markInterruptedRuns();
+    void requirePlan(PlanRecordId id) const;
+
     std::filesystem::path file_;
     std::unique_ptr<SqliteConnection> db_;
 };

@@ -4,13 +4,46 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
+
 namespace tapestry {
+
+namespace {
+
+// "file:" URI of `file` with the query that makes SQLite treat it as immutable; every
+// byte outside the unreserved set is percent-encoded so that '?', '#' and '%' in a
+// path keep their meaning as part of the name.
+std::string immutableUri(const std::string& file)
+{
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const char c : file) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+            uri += c;
+        } else {
+            uri += '%';
+            uri += kHex[byte >> 4];
+            uri += kHex[byte & 0xf];
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+}  // namespace
 
 SqliteConnection::SqliteConnection(const std::filesystem::path& file, Mode mode, int busyTimeoutMs)
     : fileName_(file.string())
 {
-    const int flags = (mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    const int rc = sqlite3_open_v2(fileName_.c_str(), &db_, flags, nullptr);
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    std::string name = fileName_;
+    if (mode == Mode::ReadOnly)
+        flags = SQLITE_OPEN_READONLY;
+    if (mode == Mode::Unchanging) {
+        flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+        name = immutableUri(fileName_);
+    }
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         Error failure = error(rc, "opening the history database");
         sqlite3_close(db_);
@@ -49,9 +82,23 @@ std::int64_t SqliteConnection::lastInsertRowId() const
     return sqlite3_last_insert_rowid(db_);
 }
 
+void SqliteConnection::refuseWrites(const Error& reason)
+{
+    writeRefusal_ = std::make_unique<const Error>(reason);
+}
+
 Error SqliteConnection::error(int code, std::string_view what) const
 {
-    const std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
+    return errorWithDetail(code, db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code), what);
+}
+
+Error SqliteConnection::damage(std::string_view what) const
+{
+    return errorWithDetail(SQLITE_CORRUPT, sqlite3_errstr(SQLITE_CORRUPT), what);
+}
+
+Error SqliteConnection::errorWithDetail(int code, const std::string& detail, std::string_view what) const
+{
     const std::string message = detail + " (" + std::string(what) + ")";
     switch (code & 0xff) {
     case SQLITE_NOTADB:

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -17,7 +18,10 @@ class Error;
 // HistoryReadOnly for a write to a read-only file or connection.
 class SqliteConnection {
 public:
-    enum class Mode { ReadWrite, ReadOnly };
+    // Unchanging: a file nobody may write (no write permission at all); it is read as
+    // SQLite's "immutable" database, without creating -wal/-shm files beside it, which
+    // also works in a folder the user may not write.
+    enum class Mode { ReadWrite, ReadOnly, Unchanging };
 
     // Opens (ReadWrite: creates) the file; nothing is read or written yet, so a corrupt
     // file is only reported by the first statement.
@@ -37,10 +41,20 @@ public:
 
     // The Error for SQLite result `code` while doing `what`.
     [[nodiscard]] Error error(int code, std::string_view what) const;
+    // The HistoryCorrupt Error a read of a damaged page gets, for damage found by `what`.
+    [[nodiscard]] Error damage(std::string_view what) const;
+
+    // From now on every write transaction throws `reason` (a damaged file is read, never
+    // written); nullptr while writes are allowed.
+    void refuseWrites(const Error& reason);
+    [[nodiscard]] const Error* writeRefusal() const { return writeRefusal_.get(); }
 
 private:
+    [[nodiscard]] Error errorWithDetail(int code, const std::string& detail, std::string_view what) const;
+
     sqlite3* db_ = nullptr;
     std::string fileName_;
+    std::unique_ptr<const Error> writeRefusal_;
 };
 
 }  // namespace tapestry

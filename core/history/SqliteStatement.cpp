@@ -60,6 +60,13 @@ bool SqliteStatement::step()
     throw connection_.error(rc, "running '" + sql_.substr(0, 60) + "'");
 }
 
+void SqliteStatement::reset()
+{
+    sqlite3_reset(statement_);
+    sqlite3_clear_bindings(statement_);
+    nextParameter_ = 1;
+}
+
 void SqliteStatement::run()
 {
     while (step()) {
@@ -84,8 +91,13 @@ double SqliteStatement::real(int column) const
 std::string SqliteStatement::text(int column) const
 {
     const unsigned char* data = sqlite3_column_text(statement_, column);
-    return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)))
-                : std::string();
+    const auto bytes = static_cast<std::size_t>(sqlite3_column_bytes(statement_, column));
+    if (bytes > kMaxTextBytes)
+        throw Error(ErrorCode::HistoryCorrupt, connection_.fileName(),
+                    "holds a field of " + std::to_string(bytes) + " bytes in column '" +
+                        sqlite3_column_name(statement_, column) + "', more than the " +
+                        std::to_string(kMaxTextBytes >> 20) + " MiB any history record has; it was not read");
+    return data ? std::string(reinterpret_cast<const char*>(data), bytes) : std::string();
 }
 
 }  // namespace tapestry

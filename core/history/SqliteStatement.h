@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,13 +28,21 @@ public:
     SqliteStatement& bindNull();
 
     [[nodiscard]] bool step();
+    // Back to before the first step, with no parameters bound, to run it again.
+    void reset();
     // Steps to the end, for statements without result rows.
     void run();
 
     [[nodiscard]] bool isNull(int column) const;
     [[nodiscard]] std::int64_t integer(int column) const;
     [[nodiscard]] double real(int column) const;
+    // Throws HistoryCorrupt for a text longer than kMaxTextBytes: no record Tapestry
+    // writes comes near it, and reading one would only exhaust memory.
     [[nodiscard]] std::string text(int column) const;
+
+    static constexpr std::size_t kMaxTextBytes = std::size_t(64) << 20;
+
+    [[nodiscard]] SqliteConnection& connection() const { return connection_; }
 
 private:
     SqliteConnection& connection_;

@@ -10,6 +10,8 @@ SqliteTransaction::SqliteTransaction(SqliteConnection& connection)
 {
     if (connection_.isReadOnly())
         throw Error(ErrorCode::HistoryReadOnly, connection_.fileName(), "is read-only; nothing was written");
+    if (const Error* refusal = connection_.writeRefusal())
+        throw *refusal;
     connection_.exec(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
 }
 

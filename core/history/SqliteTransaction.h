@@ -8,7 +8,8 @@ class SqliteConnection;
 // otherwise (an exception on the way). The outermost guard takes the write lock up
 // front (BEGIN IMMEDIATE) so that a second writer waits in the busy handler instead of
 // failing on a read-to-write upgrade; nested guards are savepoints. On a read-only
-// connection it throws HistoryReadOnly before anything is attempted.
+// connection it throws HistoryReadOnly, on one that refuses writes (a damaged file) the
+// refusal, before anything is attempted.
 class SqliteTransaction {
 public:
     explicit SqliteTransaction(SqliteConnection& connection);

@@ -87,6 +87,12 @@ std::int64_t countRows(const fs::path& file, const char* table)
     return query.step() ? query.integer(0) : -1;
 }
 
+void execute(const fs::path& file, const std::string& sql)
+{
+    SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
+    db.exec(sql);
+}
+
 template <class F>
 ErrorCode errorOf(F&& action, std::string* text = nullptr)
 {
@@ -271,7 +277,7 @@ private slots:
         {
             SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
             QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
-            QCOMPARE(historySchemaVersion(), 2);
+            QCOMPARE(historySchemaVersion(), 3);
             SqliteStatement mode(db, "PRAGMA journal_mode");
             QVERIFY(mode.step());
             QCOMPARE(mode.text(0), std::string("wal"));
@@ -383,9 +389,13 @@ private slots:
         }
         const std::string before = bytesOf(file);
         fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        const fs::path wal = file.string() + "-wal";
+        const fs::path shm = file.string() + "-shm";
+        QVERIFY(!fs::exists(wal) && !fs::exists(shm));
         {
             HistoryStore store(file);
             QVERIFY(store.isReadOnly());
+            QVERIFY2(!fs::exists(wal) && !fs::exists(shm), "reading a read-only file adds no files beside it");
             QCOMPARE(store.plan(id).name, std::string("kept"));
             QCOMPARE(store.recentPlans(5).size(), std::size_t(1));
             std::string text;
@@ -393,9 +403,215 @@ private slots:
             QVERIFY2(text.find(file.string()) != std::string::npos, text.c_str());
             QCOMPARE(errorOf([&] { (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings()); }),
                      ErrorCode::HistoryReadOnly);
+            QCOMPARE(store.lineage(id).size(), std::size_t(1));
         }
         QCOMPARE(bytesOf(file), before);
+        QVERIFY(!fs::exists(wal) && !fs::exists(shm));
         fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    }
+
+    void readOnlyVersion2FileIsListed()
+    {
+        // A history the last release wrote (version 2), on a file the user may only read:
+        // it cannot be migrated, and need not be for reading.
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("v2.sqlite")).toStdString();
+        execute(file, std::string(historyMigrations()[0].sql) + historyMigrations()[1].sql +
+                          "INSERT INTO models VALUES (1, '00000000000000aa', '/models/llama.onnx', 549, 857216, 'pt');"
+                          "INSERT INTO clusters VALUES (1, 'dgx-h100x1', '{}');"
+                          "INSERT INTO runs (id, command, model_id, cluster_id, mode, batch, sequence, compute_type, "
+                          "optimizer, zero1, pins, status, started_at) VALUES (4, 'search', 1, 1, 'tap', 8, 2048, "
+                          "'bfloat16', 'adam', 0, '', 'finished', 0);"
+                          "PRAGMA user_version = 2;");
+        fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        HistoryStore store(file);
+        QVERIFY(store.isReadOnly());
+        QCOMPARE(store.recentRuns(10).size(), std::size_t(1));
+        QCOMPARE(store.recentRuns(10).front().status, RunStatus::Finished);
+        QVERIFY(!fs::exists(file.string() + "-wal") && !fs::exists(file.string() + "-shm"));
+        fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    }
+
+    void lineageThatLoopsIsReportedNotFollowed()
+    {
+        // Only a hand-edited file has a plan among its own ancestors; `history show`,
+        // `tag` and `delete` followed such a loop forever.
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        PlanRecordId root;
+        PlanRecordId edit;
+        {
+            HistoryStore store(file);
+            root = store.addPlan(sampleModel(), sampleCluster(), samplePlan("searched", 0.25));
+            edit = store.addPlan(sampleModel(), sampleCluster(), samplePlan("edit", 0.24, root));
+        }
+        execute(file, "UPDATE plans SET parent_id = " + std::to_string(edit.value()) +
+                          " WHERE id = " + std::to_string(root.value()));
+        HistoryStore store(file);
+        std::string text;
+        QCOMPARE(errorOf([&] { (void)store.lineage(edit); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find(file.string()) != std::string::npos && text.find("loop back to plan 2") != std::string::npos,
+                 text.c_str());
+        store.tagPlan(edit, "looped");
+        QCOMPARE(store.plan(edit).tags, std::vector<std::string>{"looped"});
+        QCOMPARE(errorOf([&] { store.deletePlan(edit, false); }), ErrorCode::HistoryPlanInUse);
+        store.deletePlan(edit, true);  // cuts the loop
+        QCOMPARE(store.lineage(root), std::vector<PlanRecordId>{root});
+    }
+
+    void killedRunIsMarkedInterruptedWhenTheHistoryIsNextOpened()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        HistoryStore live(file);
+        const RunId running = live.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0) {
+            // Begins a run and dies without finishing it, as `kill -9` mid-search would.
+            try {
+                HistoryStore store(file);
+                (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+            } catch (...) {
+                _exit(1);
+            }
+            raise(SIGKILL);
+        }
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+        QCOMPARE(live.recentRuns(10).front().status, RunStatus::Running);  // not opened since
+
+        HistoryStore reopened(file);
+        const std::vector<RunRecord> runs = reopened.recentRuns(10);
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].status, RunStatus::Interrupted);
+        QCOMPARE(runs[0].message, std::string("the process running it ended before it finished"));
+        // This process still runs its own: it is left alone, and finishes normally.
+        QCOMPARE(runs[1].id, running);
+        QCOMPARE(runs[1].status, RunStatus::Running);
+        (void)live.finishRun(running, RunStatus::Finished, "", {});
+        QCOMPARE(reopened.run(running).status, RunStatus::Finished);
+    }
+
+    void version2RunsAreCarriedIntoVersion3()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("v2.sqlite")).toStdString();
+        execute(file, std::string(historyMigrations()[0].sql) + historyMigrations()[1].sql +
+                          "INSERT INTO models VALUES (1, '00000000000000aa', '/models/llama.onnx', 549, 857216, 'pt');"
+                          "INSERT INTO clusters VALUES (1, 'dgx-h100x1', '{}');"
+                          "INSERT INTO meshes VALUES (1, 1, '2x4', 'dp,tp');"
+                          "INSERT INTO runs (id, command, model_id, cluster_id, mode, batch, sequence, compute_type, "
+                          "optimizer, zero1, pins, status, message, started_at, finished_at) VALUES "
+                          "(4, 'search', 1, 1, 'tap', 8, 2048, 'bfloat16', 'adam', 0, '', 'finished', 'ok', 10, 20),"
+                          "(5, 'search', 1, 1, 'tap', 8, 2048, 'bfloat16', 'adam', 0, '', 'running', '', 30, NULL);"
+                          "INSERT INTO plans (id, run_id, model_id, mesh_id, name, origin, pins, plan_json, created_at) "
+                          "VALUES (9, 4, 1, 1, 'kept', 'search', '', '{}', 20);"
+                          "PRAGMA user_version = 2;");
+        HistoryStore store(file);
+        const RunRecord finished = store.run(RunId(std::uint32_t(4)));
+        QCOMPARE(finished.status, RunStatus::Finished);
+        QCOMPARE(finished.message, std::string("ok"));
+        QCOMPARE(finished.finishedAt, std::optional<double>(20));
+        QCOMPARE(finished.planCount, std::size_t(1));
+        QCOMPARE(store.plan(PlanRecordId(std::uint32_t(9))).run, RunId(std::uint32_t(4)));
+        // A run left `running` by a release that kept no owner cannot still be going on.
+        QCOMPARE(store.run(RunId(std::uint32_t(5))).status, RunStatus::Interrupted);
+        {
+            SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+            QCOMPARE(storedSchemaVersion(db), 3);
+            SqliteStatement check(db, "PRAGMA foreign_key_check");
+            QVERIFY(!check.step());
+        }
+    }
+
+    void writeIntoDamagedFileIsRefusedLikeARead()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        PlanRecordId id;
+        {
+            HistoryStore store(file);
+            PlanRecord plan = samplePlan("noted", 0.25);
+            plan.notes = {"a note"};
+            id = store.addPlan(sampleModel(), sampleCluster(), plan);
+        }
+        // Zero the page of the index of notes: the runs and plans stay readable.
+        std::int64_t page = 0;
+        std::int64_t pageSize = 0;
+        {
+            SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+            SqliteStatement root(db, "SELECT rootpage FROM sqlite_schema WHERE name = 'plan_notes_by_plan'");
+            QVERIFY(root.step());
+            page = root.integer(0);
+            SqliteStatement size(db, "PRAGMA page_size");
+            QVERIFY(size.step());
+            pageSize = size.integer(0);
+        }
+        {
+            std::fstream bytes(file, std::ios::binary | std::ios::in | std::ios::out);
+            bytes.seekp((page - 1) * pageSize);
+            const std::string zeros(static_cast<std::size_t>(pageSize), '\0');
+            bytes.write(zeros.data(), pageSize);
+        }
+        const std::string before = bytesOf(file);
+        HistoryStore store(file);
+        QCOMPARE(store.recentRuns(5).size(), std::size_t(0));
+        std::string read;
+        QCOMPARE(errorOf([&] { (void)store.plan(id); }, &read), ErrorCode::HistoryCorrupt);  // reads the notes
+        std::string written;
+        QCOMPARE(errorOf([&] { store.tagPlan(id, "x"); }, &written), ErrorCode::HistoryCorrupt);
+        const std::string damaged = file.string() + ": is not a Tapestry history database or is damaged: "
+                                                    "database disk image is malformed (";
+        QVERIFY2(read.rfind(damaged, 0) == 0, read.c_str());
+        QVERIFY2(written.rfind(damaged, 0) == 0 && written.find("nothing was written") != std::string::npos,
+                 written.c_str());
+        QCOMPARE(errorOf([&] { (void)store.beginRun(sampleModel(), sampleCluster(), sampleSettings()); }),
+                 ErrorCode::HistoryCorrupt);
+        QCOMPARE(bytesOf(file), before);
+    }
+
+    void fieldsTheStoreCannotHaveWrittenAreReported()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        PlanRecordId id;
+        {
+            HistoryStore store(file);
+            id = store.addPlan(sampleModel(), sampleCluster(), samplePlan("p", 0.25));
+        }
+        const std::string plan = std::to_string(id.value());
+        struct Case {
+            const char* sql;
+            const char* expected;
+        };
+        const Case cases[] = {
+            // std::stoi threw "stoi" for these, shown as an internal error.
+            {"UPDATE meshes SET shape = '2xfour'", "has the mesh shape '2xfour'"},
+            {"UPDATE meshes SET shape = '99999999999x1'", "has the mesh shape '99999999999x1'"},
+            {"UPDATE meshes SET shape = '0x8'", "has the mesh shape '0x8'"},
+            // Read whole, 64 MiB of it ended in std::bad_alloc further on.
+            {"UPDATE plans SET plan_json = zeroblob(64 * 1024 * 1024 + 1)", "bytes in column 'plan_json'"},
+        };
+        for (const Case& c : cases) {
+            QTemporaryDir copyDir;
+            const fs::path copy = copyDir.filePath(QStringLiteral("h.sqlite")).toStdString();
+            fs::copy_file(file, copy);
+            execute(copy, c.sql);
+            HistoryStore store(copy);
+            std::string text;
+            QCOMPARE(errorOf([&] { (void)store.plan(id); }, &text), ErrorCode::HistoryCorrupt);
+            QVERIFY2(text.find(copy.string()) != std::string::npos && text.find(c.expected) != std::string::npos,
+                     text.c_str());
+        }
+        // A row id beyond the 32-bit ids is not taken for another plan.
+        execute(file, "UPDATE plans SET id = 4294967299");
+        HistoryStore store(file);
+        std::string text;
+        QCOMPARE(errorOf([&] { (void)store.recentPlans(5); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find("row id 4294967299") != std::string::npos, text.c_str());
+        QCOMPARE(errorOf([&] { (void)store.plan(PlanRecordId(std::uint32_t(3))); }), ErrorCode::HistoryRecordNotFound);
     }
 
     void newerSchemaIsRefusedUntouched()

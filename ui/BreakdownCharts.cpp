@@ -1,7 +1,7 @@
 #include "BreakdownCharts.h"
 
 #include "ChartViews.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "PlanOverlay.h"
 #include "SearchResults.h"
 

@@ -1,6 +1,6 @@
 #include "GraphNodeDetails.h"
 
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphViewContent.h"
 #include "LoadedModel.h"
 
@@ -49,9 +49,9 @@ QString opRows(const Graph& graph, const std::vector<OpId>& ops)
 
 }  // namespace
 
-QString GraphNodeDetails::html(const FoldedModel& folded, const ViewNodeRef& ref)
+QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& folded, const ViewNodeRef& ref)
 {
-    const Graph& graph = folded.model->graph;
+    const Graph& graph = folded.graph();
     QString html;
     switch (ref.kind) {
     case ViewNodeRef::Kind::Coarse: {
@@ -98,11 +98,11 @@ QString GraphNodeDetails::html(const FoldedModel& folded, const ViewNodeRef& ref
         break;
     }
     case ViewNodeRef::Kind::Scope: {
-        const ScopeNode& scope = folded.model->scopes.node(ScopeNodeId{ref.index});
+        const ScopeNode& scope = model.scopes.node(ScopeNodeId{ref.index});
         std::map<std::string, int> types;
         std::vector<ScopeNodeId> pending{scope.id};
         while (!pending.empty()) {
-            const ScopeNode& node = folded.model->scopes.node(pending.back());
+            const ScopeNode& node = model.scopes.node(pending.back());
             pending.pop_back();
             for (const OpId op : node.ops)
                 ++types[graph.op(op).type];

@@ -6,6 +6,7 @@
 namespace tapestry {
 
 struct FoldedModel;
+struct LoadedModel;
 struct ViewNodeRef;
 
 // The hover card and side-panel text for one box of a graph view (rich text): a
@@ -15,7 +16,7 @@ class GraphNodeDetails {
     Q_DECLARE_TR_FUNCTIONS(GraphNodeDetails)
 
 public:
-    [[nodiscard]] static QString html(const FoldedModel& folded, const ViewNodeRef& ref);
+    [[nodiscard]] static QString html(const LoadedModel& model, const FoldedModel& folded, const ViewNodeRef& ref);
 };
 
 }  // namespace tapestry

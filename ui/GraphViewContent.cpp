@@ -1,6 +1,6 @@
 #include "GraphViewContent.h"
 
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "LoadedModel.h"
 #include "fold/FoldedGraph.h"
 #include "layout/FoldViews.h"
@@ -52,8 +52,8 @@ std::set<Id> idsOf(const std::set<std::size_t>& indices)
 
 GraphViewContent scopeContent(const LoadedModel& model, const std::set<std::size_t>& expanded)
 {
-    const ScopeLayoutGraph view = scopeLayoutGraph(model.graph, model.scopes, idsOf<ScopeNodeId>(expanded));
-    std::vector<std::size_t> scopeOfOp(model.graph.opCount(), ViewNodeRef::kNone);
+    const ScopeLayoutGraph view = scopeLayoutGraph(*model.graph, model.scopes, idsOf<ScopeNodeId>(expanded));
+    std::vector<std::size_t> scopeOfOp(model.graph->opCount(), ViewNodeRef::kNone);
     for (const ScopeNode& scope : model.scopes.nodes()) {
         for (const OpId op : scope.ops)
             scopeOfOp[op.index()] = scope.id.index();
@@ -86,7 +86,7 @@ GraphViewContent foldedContent(const FoldedModel& folded, const std::set<std::si
 {
     const FoldedGraph view = buildFoldedGraph(folded.coarse, folded.families, idsOf<FamilyId>(expanded));
     GraphViewContent content;
-    content.graph = foldedLayoutGraph(folded.model->graph, folded.coarse, folded.families, view);
+    content.graph = foldedLayoutGraph(folded.graph(), folded.coarse, folded.families, view);
     for (std::size_t i = 0; i < view.nodes.size(); ++i) {
         const FoldedNode& node = view.nodes[i];
         const std::size_t collapses = node.enclosing.isValid() ? node.enclosing.index() : ViewNodeRef::kNone;
@@ -113,7 +113,7 @@ GraphViewContent foldedContent(const FoldedModel& folded, const std::set<std::si
 GraphViewContent coarseContent(const FoldedModel& folded)
 {
     GraphViewContent content;
-    content.graph = coarseLayoutGraph(folded.model->graph, folded.coarse);
+    content.graph = coarseLayoutGraph(folded.graph(), folded.coarse);
     for (std::size_t i = 0; i < folded.coarse.nodes.size(); ++i)
         content.refs.push_back({ViewNodeRef::Kind::Coarse, i, 0, ViewNodeRef::kNone});
     return content;
@@ -121,12 +121,12 @@ GraphViewContent coarseContent(const FoldedModel& folded)
 
 }  // namespace
 
-GraphViewContent GraphViewContent::build(GraphViewKind kind, const FoldedModel& folded,
+GraphViewContent GraphViewContent::build(GraphViewKind kind, const LoadedModel& model, const FoldedModel& folded,
                                          const std::set<std::size_t>& expanded, const QFont& font)
 {
     GraphViewContent content;
     switch (kind) {
-    case GraphViewKind::Scope: content = scopeContent(*folded.model, expanded); break;
+    case GraphViewKind::Scope: content = scopeContent(model, expanded); break;
     case GraphViewKind::Coarse: content = coarseContent(folded); break;
     case GraphViewKind::Folded: content = foldedContent(folded, expanded); break;
     }

@@ -15,6 +15,7 @@ class QFont;
 namespace tapestry {
 
 struct FoldedModel;
+struct LoadedModel;
 
 // What one box of a graph view stands for, and what double-clicking it does.
 struct ViewNodeRef {
@@ -42,7 +43,7 @@ public:
     // opened, labels translated and every box sized to its label in `font`. Cheap
     // (milliseconds for a thousand boxes): runs on the GUI thread; only the layout is
     // background work.
-    [[nodiscard]] static GraphViewContent build(GraphViewKind kind, const FoldedModel& folded,
+    [[nodiscard]] static GraphViewContent build(GraphViewKind kind, const LoadedModel& model, const FoldedModel& folded,
                                                 const std::set<std::size_t>& expanded, const QFont& font);
 };
 

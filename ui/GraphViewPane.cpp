@@ -2,7 +2,7 @@
 
 #include "BackgroundTask.h"
 #include "ErrorText.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "LoadedModel.h"
 #include "GraphLegend.h"
 #include "GraphNodeDetails.h"
@@ -211,7 +211,7 @@ QString GraphViewPane::detailsHtml(std::size_t index) const
     if (!content_ || !folded_ || index >= content_->refs.size())
         return {};
     const ViewNodeRef& ref = content_->refs[index];
-    const QString html = GraphNodeDetails::html(*folded_, ref);
+    const QString html = GraphNodeDetails::html(*model_, *folded_, ref);
     // The plan first: it is what the user is inspecting.
     const QString plan = overlay_ ? overlay_->html(ref) : QString();
     return plan.isEmpty() ? html : plan + QStringLiteral("<hr>") + html;
@@ -219,19 +219,20 @@ QString GraphViewPane::detailsHtml(std::size_t index) const
 
 void GraphViewPane::showPending(const QString& message)
 {
-    setFoldedModel(nullptr);
+    setModel(nullptr, nullptr);
     setStatus(message, true);
 }
 
 void GraphViewPane::showFailure(const QString& message)
 {
-    setFoldedModel(nullptr);
+    setModel(nullptr, nullptr);
     showMessage(message, false);
 }
 
-void GraphViewPane::setFoldedModel(std::shared_ptr<const FoldedModel> folded)
+void GraphViewPane::setModel(std::shared_ptr<const LoadedModel> model, std::shared_ptr<const FoldedModel> folded)
 {
-    folded_ = std::move(folded);
+    model_ = folded ? std::move(model) : nullptr;
+    folded_ = model_ ? std::move(folded) : nullptr;
     expanded_.clear();
     content_.reset();
     view_->clear();
@@ -241,7 +242,7 @@ void GraphViewPane::setFoldedModel(std::shared_ptr<const FoldedModel> folded)
     shown_ = false;
     if (kind_ == GraphViewKind::Scope && folded_) {
         // A view of one or two boxes ("model", "lm_head") says nothing: open the largest.
-        const ScopeTree& scopes = folded_->model->scopes;
+        const ScopeTree& scopes = model_->scopes;
         const ScopeNode& root = scopes.node(scopes.root());
         const auto largest = std::max_element(root.children.begin(), root.children.end(), [&](ScopeNodeId a, ScopeNodeId b) {
             return scopes.node(a).totalOpCount < scopes.node(b).totalOpCount;
@@ -318,7 +319,7 @@ void GraphViewPane::showContextMenu(std::size_t index, const QPoint& globalPos)
 void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
 {
     auto content = std::make_shared<GraphViewContent>(
-        GraphViewContent::build(kind_, *folded_, expanded_, GraphView::boxFont()));
+        GraphViewContent::build(kind_, *model_, *folded_, expanded_, GraphView::boxFont()));
     const int count = static_cast<int>(content->graph.nodes.size());
     const JobId job = ++latestJob_;
     setStatus(tr("Laying out %L1 nodes…").arg(count), true);

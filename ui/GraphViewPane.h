@@ -19,6 +19,7 @@ class QTextBrowser;
 namespace tapestry {
 
 struct FoldedModel;
+struct LoadedModel;
 struct GraphViewContent;
 struct ViewNodeRef;
 class GraphLegend;
@@ -53,8 +54,9 @@ public:
     void showPending(const QString& message);
     // Shows `message` instead of a drawing (the model could not be folded).
     void showFailure(const QString& message);
-    // The model to draw; nothing is laid out until activate(). Null clears the pane.
-    void setFoldedModel(std::shared_ptr<const FoldedModel> folded);
+    // The model to draw (its scope tree for the scope view, its fold for the others);
+    // nothing is laid out until activate(). Null clears the pane.
+    void setModel(std::shared_ptr<const LoadedModel> model, std::shared_ptr<const FoldedModel> folded);
     // Lays the view out if it is not laid out for the current model yet.
     void activate();
     // Expands the family or scope of box `index`, or collapses the one it sits in.
@@ -83,6 +85,7 @@ private:
     void updateLegend();
 
     GraphViewKind kind_;
+    std::shared_ptr<const LoadedModel> model_;
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const GraphViewContent> content_;
     std::set<std::size_t> expanded_;

@@ -1,7 +1,7 @@
 #include "GraphViewsPanel.h"
 
 #include "BackgroundTask.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphViewPane.h"
 #include "LoadedModel.h"
 
@@ -62,19 +62,20 @@ void GraphViewsPanel::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
 void GraphViewsPanel::setModel(std::shared_ptr<const LoadedModel> model)
 {
     const JobId job = ++latestJob_;
+    model_ = model;
     folded_.reset();
     setPlanOverlay(nullptr);
     if (!model) {
         finishedJob_ = job;
         for (GraphViewPane* pane : panes_)
-            pane->setFoldedModel(nullptr);
+            pane->setModel(nullptr, nullptr);
         return;
     }
     for (GraphViewPane* pane : panes_)
         pane->showPending(tr("Folding the model…"));
     runInBackground(this, [model]() -> std::pair<std::shared_ptr<const FoldedModel>, QString> {
         try {
-            return {FoldedModel::fold(model), {}};
+            return {std::make_shared<const FoldedModel>(foldModel(model->graph)), {}};
         } catch (const std::exception& exception) {
             return {nullptr, QString::fromLocal8Bit(exception.what())};
         }
@@ -96,7 +97,7 @@ void GraphViewsPanel::onFolded(std::shared_ptr<const FoldedModel> folded)
 {
     folded_ = std::move(folded);
     for (GraphViewPane* pane : panes_)
-        pane->setFoldedModel(folded_);
+        pane->setModel(model_, folded_);
     pane(currentView())->activate();
 }
 

@@ -34,7 +34,8 @@ public:
 
     [[nodiscard]] GraphViewPane* pane(GraphViewKind kind) const;
     [[nodiscard]] GraphViewKind currentView() const;
-    // The folded model on screen; null while folding.
+    // The model on screen and its fold; the fold is null while folding.
+    [[nodiscard]] std::shared_ptr<const LoadedModel> loadedModel() const { return model_; }
     [[nodiscard]] std::shared_ptr<const FoldedModel> foldedModel() const { return folded_; }
     [[nodiscard]] bool isFolding() const { return finishedJob_ != latestJob_; }
 
@@ -46,6 +47,7 @@ private:
     void onFolded(std::shared_ptr<const FoldedModel> folded);
 
     GraphViewPane* panes_[3] = {};
+    std::shared_ptr<const LoadedModel> model_;
     std::shared_ptr<const FoldedModel> folded_;
     JobId latestJob_ = 0;
     JobId finishedJob_ = 0;

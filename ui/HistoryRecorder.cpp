@@ -1,7 +1,7 @@
 #include "HistoryRecorder.h"
 
 #include "ErrorText.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "LoadedModel.h"
 #include "PlanPricing.h"
 #include "SearchResults.h"
@@ -48,7 +48,7 @@ void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup&
     if (!history)
         return;
     try {
-        const ModelRecord model = modelRecordOf(folded.model->graph);
+        const ModelRecord model = modelRecordOf(folded.graph());
         const ClusterRecord cluster = clusterRecordOf(setup.cluster);
         RunSettings settings;
         settings.command = "search";
@@ -94,7 +94,7 @@ PlanRecordId HistoryRecorder::recordPlan(const PlanPricing& pricing, const PlanC
     try {
         PlanRecord record = planRecordOf(pricing.document(candidate), pricing.folded()->coarse, pricing.folded()->families);
         record.parent = parent;
-        const PlanRecordId id = history->addPlan(modelRecordOf(pricing.folded()->model->graph),
+        const PlanRecordId id = history->addPlan(modelRecordOf(pricing.folded()->graph()),
                                                  clusterRecordOf(pricing.setup().cluster), record);
         emit recorded();
         return id;

@@ -14,7 +14,7 @@ namespace tapestry {
 // then shared read-only by the views.
 struct LoadedModel {
     QString path;
-    Graph graph;
+    std::shared_ptr<const Graph> graph;  // shared with the model's fold
     ModelSummary summary;
     ScopeTree scopes;
 

@@ -1,7 +1,7 @@
 #include "MainWindow.h"
 
 #include "ClusterPanel.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphViewsPanel.h"
 #include "LoadedModel.h"
 #include "ModelLoader.h"

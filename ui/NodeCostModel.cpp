@@ -1,6 +1,6 @@
 #include "NodeCostModel.h"
 
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "PlanOverlay.h"
 #include "SearchResults.h"
 

@@ -1,7 +1,7 @@
 #include "PlanCompareView.h"
 
 #include "ErrorText.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphView.h"
 #include "GraphViewContent.h"
 #include "GraphViewPane.h"
@@ -76,13 +76,15 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
     layout->addWidget(split);
 }
 
-void PlanCompareView::setChoices(std::shared_ptr<const FoldedModel> folded, QList<Choice> choices)
+void PlanCompareView::setChoices(std::shared_ptr<const LoadedModel> model, std::shared_ptr<const FoldedModel> folded,
+                                 QList<Choice> choices)
 {
     if (folded != folded_) {
+        loaded_ = std::move(model);
         folded_ = std::move(folded);
         comparison_.reset();
         for (GraphViewPane* pane : panes_)
-            pane->setFoldedModel(folded_);
+            pane->setModel(loaded_, folded_);
     }
     choices_ = std::move(choices);
     fillBoxes();

@@ -15,6 +15,7 @@ namespace tapestry {
 class GraphViewPane;
 class PlanDiffModel;
 struct FoldedModel;
+struct LoadedModel;
 struct PlanCandidate;
 struct PlanComparison;
 
@@ -34,7 +35,8 @@ public:
     explicit PlanCompareView(QWidget* parent = nullptr);
 
     // The model and the plans to choose from; a new model clears the comparison.
-    void setChoices(std::shared_ptr<const FoldedModel> folded, QList<Choice> choices);
+    void setChoices(std::shared_ptr<const LoadedModel> model, std::shared_ptr<const FoldedModel> folded,
+                    QList<Choice> choices);
     // Compares `a` with `b` (added to the choices when new).
     void compare(const Choice& a, const Choice& b);
 
@@ -51,6 +53,7 @@ private:
     void recompare();
     void highlight(int side);
 
+    std::shared_ptr<const LoadedModel> loaded_;
     std::shared_ptr<const FoldedModel> folded_;
     QList<Choice> choices_;
     std::shared_ptr<const PlanComparison> comparison_;

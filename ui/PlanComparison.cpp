@@ -1,6 +1,6 @@
 #include "PlanComparison.h"
 
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "PlanPricing.h"
 #include "SearchResults.h"
 

@@ -2,7 +2,7 @@
 
 #include "BackgroundTask.h"
 #include "ErrorText.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "HistoryRecorder.h"
 #include "PlanPricing.h"
 #include "SearchResults.h"

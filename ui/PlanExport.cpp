@@ -1,7 +1,6 @@
 #include "PlanExport.h"
 
-#include "FoldedModel.h"
-#include "LoadedModel.h"
+#include "fold/FoldedModel.h"
 #include "export/ExportFile.h"
 #include "export/GraphPictureExport.h"
 #include "export/HfTpPlanExport.h"
@@ -59,7 +58,7 @@ bool PlanExport::needsPlan(ExportFormat format)
 std::string PlanExport::render(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
                                GraphViewKind view)
 {
-    const Graph& graph = folded.model->graph;
+    const Graph& graph = folded.graph();
     const GraphView pictureView = view == GraphViewKind::Coarse ? GraphView::Coarse : GraphView::Folded;
     switch (format) {
     case ExportFormat::PlanJson: return planToJson(document, folded.coarse, folded.families);

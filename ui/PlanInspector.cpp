@@ -1,7 +1,7 @@
 #include "PlanInspector.h"
 
 #include "BreakdownCharts.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "NodeCostFilterModel.h"
 #include "NodeCostModel.h"
 #include "SearchResults.h"

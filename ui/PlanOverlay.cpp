@@ -1,6 +1,6 @@
 #include "PlanOverlay.h"
 
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphViewContent.h"
 #include "SearchResults.h"
 

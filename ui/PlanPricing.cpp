@@ -1,6 +1,6 @@
 #include "PlanPricing.h"
 
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "LoadedModel.h"
 #include "SearchResults.h"
 #include "graph/ModelFingerprint.h"
@@ -12,9 +12,9 @@ PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup 
     : folded_(std::move(folded)), setup_(std::move(setup))
 {
     mesh_ = std::make_unique<DeviceMesh>(mesh, setup_.cluster);
-    costs_ = std::make_unique<CostModel>(folded_->model->graph, folded_->coarse, folded_->families, setup_.cluster,
+    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, setup_.cluster,
                                          *mesh_, setup_.workload);
-    fingerprint_ = tapestry::modelFingerprint(folded_->model->graph);
+    fingerprint_ = tapestry::modelFingerprint(folded_->graph());
 }
 
 std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan) const

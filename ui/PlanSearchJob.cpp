@@ -2,7 +2,7 @@
 
 #include "BackgroundTask.h"
 #include "ErrorText.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "LoadedModel.h"
 #include "SearchResults.h"
 #include "base/Error.h"
@@ -70,7 +70,7 @@ public:
             const DeviceMesh mesh(meshes[m], setup_.cluster);
             const QString meshText = QString::fromStdString(mesh.toString());
             reportNow("expert plans", base);
-            const CostModel costs(folded_->model->graph, folded_->coarse, folded_->families, setup_.cluster, mesh,
+            const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, setup_.cluster, mesh,
                                   setup_.workload);
             hbmBytes_ = costs.hbmBytes();
             limitBytes_ = setup_.options.memoryLimitBytes.value_or(hbmBytes_);

@@ -3,7 +3,7 @@
 #include "ClusterPanel.h"
 #include "ErrorText.h"
 #include "ExportDialog.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphView.h"
 #include "GraphViewContent.h"
 #include "GraphViewPane.h"
@@ -194,7 +194,7 @@ void PlanWorkbench::modelChanged()
     origin_.reset();
     extraChoices_.clear();
     editor_->open(nullptr, {});
-    compareView_->setChoices(nullptr, {});
+    compareView_->setChoices(nullptr, nullptr, {});
 }
 
 void PlanWorkbench::searchStarted(std::shared_ptr<const FoldedModel> folded, const SearchSetup& setup)
@@ -278,7 +278,7 @@ void PlanWorkbench::refreshChoices()
     }
     for (const PlanCompareView::Choice& choice : extraChoices_)
         add(choice.label, choice.candidate);
-    compareView_->setChoices(folded(), std::move(choices));
+    compareView_->setChoices(graphViews_->loadedModel(), folded(), std::move(choices));
 }
 
 void PlanWorkbench::startFromExpert(bool sequenceParallel)
@@ -313,7 +313,7 @@ void PlanWorkbench::startFromHfTpPlan(const QString& path)
         const std::string text = readTextFile(path.toStdString());
         const SearchSetup setup = clusterPanel_->setup();
         const std::vector<MeshAxis> mesh = startMesh(setup);
-        ImportedPlan imported = planFromHfTpPlan(parseHfTpPlan(text, fileName.toStdString()), folded()->model->graph,
+        ImportedPlan imported = planFromHfTpPlan(parseHfTpPlan(text, fileName.toStdString()), folded()->graph(),
                                                  folded()->coarse, mesh);
         imported.plan.origin = PlanOrigin::Import;
         imported.plan.name = QFileInfo(path).completeBaseName().toStdString();
@@ -459,8 +459,8 @@ void PlanWorkbench::recostRecord(const PlanRecord& record)
         return;
     try {
         const SearchSetup setup = clusterPanel_->setup();
-        const RecostInputs inputs{shown->model->graph, shown->coarse, shown->families, setup.cluster,
-                                  modelRecordOf(shown->model->graph)};
+        const RecostInputs inputs{shown->graph(), shown->coarse, shown->families, setup.cluster,
+                                  modelRecordOf(shown->graph())};
         const PlanRecordId id = recostPlan(*store, record.id, inputs);
         emit message(tr("Re-costed plan #%1 as plan #%2.").arg(record.id.value()).arg(id.value()));
         historyPanel_->refresh();

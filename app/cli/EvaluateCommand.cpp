@@ -24,7 +24,7 @@ namespace tapestry::cli {
 namespace {
 
 // An expert plan by name, or a plan file (whose mesh is used when --mesh is not given).
-PlanDocument planFromOptions(const CommandLine& line, const ModelContext& model, const Cluster& cluster)
+PlanDocument planFromOptions(const CommandLine& line, const FoldedModel& model, const Cluster& cluster)
 {
     const std::string name = line.option("plan").value_or("megatron");
     if (const auto kind = expertPlanFromName(name)) {
@@ -37,7 +37,7 @@ PlanDocument planFromOptions(const CommandLine& line, const ModelContext& model,
     PlanDocument document = loadPlanFile(name, model.coarse, model.families);
     if (line.option("mesh") && meshAxesFromOptions(line, cluster) != document.plan.mesh)
         throw Error(ErrorCode::InvalidPlan, name, "was made for another mesh than --mesh " + *line.option("mesh"));
-    const std::string fingerprint = modelFingerprint(model.graph);
+    const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
         std::fprintf(stderr,
                      "tapestry-cli evaluate: note: %s was made for another model (fingerprint %s, this model %s); "
@@ -53,15 +53,15 @@ PlanCostSummary summarize(const PlanEvaluation& evaluation)
             evaluation.hbmBytes};
 }
 
-void printText(const ModelContext& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
+void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
                const Workload& workload, const Plan& plan, const PlanEvaluation& evaluation)
 {
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : mesh.axes())
         axisNames.push_back(axis.name);
-    std::printf("model      %s: %zu ops, %zu coarse nodes, %s parameters\n", model.graph.info().sourcePath.c_str(),
-                model.graph.opCount(), model.coarse.nodes.size(),
-                humanCount(countParameters(model.graph).parameters).c_str());
+    std::printf("model      %s: %zu ops, %zu coarse nodes, %s parameters\n", model.graph().info().sourcePath.c_str(),
+                model.graph().opCount(), model.coarse.nodes.size(),
+                humanCount(countParameters(model.graph()).parameters).c_str());
     std::printf("cluster    %s: %d x %d %s\n", cluster.name.c_str(), cluster.nodes, cluster.gpusPerNode,
                 cluster.gpu.name.c_str());
     std::printf("mesh       %s\n", mesh.toString().c_str());
@@ -102,7 +102,7 @@ void printText(const ModelContext& model, const Cluster& cluster, const DeviceMe
     }
 }
 
-void printJson(const ModelContext& model, const DeviceMesh& mesh, const CostModel& costs, const Plan& plan,
+void printJson(const FoldedModel& model, const DeviceMesh& mesh, const CostModel& costs, const Plan& plan,
                const PlanEvaluation& evaluation)
 {
     std::vector<std::string> axisNames;
@@ -110,7 +110,7 @@ void printJson(const ModelContext& model, const DeviceMesh& mesh, const CostMode
         axisNames.push_back(axis.name);
     JsonWriter json;
     json.beginObject();
-    json.key("model").value(model.graph.info().sourcePath);
+    json.key("model").value(model.graph().info().sourcePath);
     json.key("mesh").value(mesh.toString());
     json.key("batch").value(costs.shapes().batch());
     json.key("sequence").value(costs.shapes().sequence());
@@ -155,14 +155,14 @@ int runEvaluate(const std::vector<std::string>& args, const char* argv0)
         throw Error(ErrorCode::InvalidArgument, {},
                     "usage: tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp "
                     "[--batch N --seq L] [--json] [-o PLAN.json]");
-    const ModelContext model = loadAndFold(line.positionals().front());
+    const FoldedModel model = loadAndFold(line.positionals().front());
     const Cluster cluster = clusterFromOptions(line, argv0);
     PlanDocument document = planFromOptions(line, model, cluster);
     const Plan& plan = document.plan;
     const DeviceMesh mesh(plan.mesh, cluster);
     const Workload workload = workloadFromOptions(line);
-    const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
-    document.modelFingerprint = modelFingerprint(model.graph);
+    const CostModel costs(model.graph(), model.coarse, model.families, cluster, mesh, workload);
+    document.modelFingerprint = modelFingerprint(model.graph());
     document.clusterName = cluster.name;
     document.workload = workload;
     document.workload.batch = costs.shapes().batch();

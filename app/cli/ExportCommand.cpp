@@ -43,26 +43,26 @@ HfPlanKeys hfKeysFromOptions(const CommandLine& line)
     throw Error(ErrorCode::InvalidArgument, {}, "--hf-keys is model or base, not '" + keys + "'");
 }
 
-std::string exported(const std::string& format, const CommandLine& line, const ModelContext& model,
+std::string exported(const std::string& format, const CommandLine& line, const FoldedModel& model,
                      const PlanDocument& document)
 {
     const Plan& plan = document.plan;
     if (format == "json")
         return planToJson(document, model.coarse, model.families);
     if (format == "pytorch")
-        return exportPyTorchPlan(model.graph, model.coarse, model.families, plan);
+        return exportPyTorchPlan(model.graph(), model.coarse, model.families, plan);
     if (format == "hf")
-        return exportHfTpPlanJson(model.graph, model.coarse, model.families, plan, hfKeysFromOptions(line));
+        return exportHfTpPlanJson(model.graph(), model.coarse, model.families, plan, hfKeysFromOptions(line));
     if (format == "hf-python")
-        return exportHfTpPlanPython(model.graph, model.coarse, model.families, plan, hfKeysFromOptions(line));
+        return exportHfTpPlanPython(model.graph(), model.coarse, model.families, plan, hfKeysFromOptions(line));
     if (format == "onnx")
-        return exportShardedOnnx(model.graph, model.coarse, model.families, document);
+        return exportShardedOnnx(model.graph(), model.coarse, model.families, document);
     if (format == "dot")
-        return exportGraphPicture(model.graph, model.coarse, model.families, viewFromOptions(line), PictureFormat::Dot);
+        return exportGraphPicture(model.graph(), model.coarse, model.families, viewFromOptions(line), PictureFormat::Dot);
     if (format == "svg")
-        return exportGraphPicture(model.graph, model.coarse, model.families, viewFromOptions(line), PictureFormat::Svg);
+        return exportGraphPicture(model.graph(), model.coarse, model.families, viewFromOptions(line), PictureFormat::Svg);
     if (format == "png")
-        return exportGraphPicture(model.graph, model.coarse, model.families, viewFromOptions(line), PictureFormat::Png);
+        return exportGraphPicture(model.graph(), model.coarse, model.families, viewFromOptions(line), PictureFormat::Png);
     throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + format + "'\n" + kUsage);
 }
 
@@ -78,14 +78,14 @@ int runExport(const std::vector<std::string>& args)
     if (line.positionals().size() != 1 || !modelFile || !format || !output)
         throw Error(ErrorCode::InvalidArgument, {}, kUsage);
 
-    const ModelContext model = loadAndFold(*modelFile);
+    const FoldedModel model = loadAndFold(*modelFile);
     const std::string& planFile = line.positionals().front();
     const PlanDocument document = loadPlanFile(planFile, model.coarse, model.families);
-    const std::string fingerprint = modelFingerprint(model.graph);
+    const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
         std::fprintf(stderr, "tapestry-cli export: note: %s was made for another model (fingerprint %s, this model %s)\n",
                      planFile.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
-    const bool externalData = std::any_of(model.graph.initializers().begin(), model.graph.initializers().end(),
+    const bool externalData = std::any_of(model.graph().initializers().begin(), model.graph().initializers().end(),
                                           [](const Initializer& i) { return i.location == DataLocation::External; });
     if (*format == "onnx" && externalData &&
         std::filesystem::absolute(*output).parent_path() != std::filesystem::absolute(*modelFile).parent_path())

@@ -1,14 +1,12 @@
 // `tapestry-cli fold FILE [--json] [--dot OUT.dot]`
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
+#include "cli/ModelContext.h"
 
 #include "base/Error.h"
 #include "base/JsonWriter.h"
-#include "fold/CoarsenPass.h"
 #include "fold/FoldedGraph.h"
-#include "fold/PrunePass.h"
 #include "layout/FoldViews.h"
-#include "onnx/OnnxImporter.h"
 
 #include <cstdio>
 #include <fstream>
@@ -113,15 +111,13 @@ int runFold(const std::vector<std::string>& args)
     if (line.positionals().size() != 1)
         throw Error(ErrorCode::InvalidArgument, {}, "usage: tapestry-cli fold FILE [--json] [--dot OUT.dot]");
 
-    const Graph graph = importOnnxModel(line.positionals().front());
-    const CoarseGraph coarse = CoarsenPass{}.apply(graph);
-    const FamilyTable families = PrunePass{}.apply(graph, coarse);
+    const FoldedModel model = loadAndFold(line.positionals().front());
     if (const auto dot = line.option("dot"))
-        writeDot(*dot, graph, coarse, families);
+        writeDot(*dot, model.graph(), model.coarse, model.families);
     if (line.hasFlag("json"))
-        printJson(graph, coarse, families);
+        printJson(model.graph(), model.coarse, model.families);
     else
-        printText(graph, coarse, families);
+        printText(model.graph(), model.coarse, model.families);
     return 0;
 }
 

@@ -186,8 +186,8 @@ int diff(HistoryStore& store, const CommandLine& line)
     const PlanRecord a = store.plan(idA);
     const PlanRecord b = store.plan(idB);
     const std::string modelFile = line.option("model").value_or(a.modelPath);
-    const ModelContext model = loadAndFold(modelFile);
-    const std::string fingerprint = modelFingerprint(model.graph);
+    const FoldedModel model = loadAndFold(modelFile);
+    const std::string fingerprint = modelFingerprint(model.graph());
     for (const PlanRecord* plan : {&a, &b}) {
         if (plan->modelFingerprint != fingerprint)
             std::fprintf(stderr,

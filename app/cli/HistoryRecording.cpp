@@ -21,7 +21,7 @@ std::filesystem::path historyPathFromOptions(const CommandLine& line)
     return path;
 }
 
-HistoryRecording::HistoryRecording(const CommandLine& line, const ModelContext& model, const Cluster& cluster,
+HistoryRecording::HistoryRecording(const CommandLine& line, const FoldedModel& model, const Cluster& cluster,
                                    const RunSettings& settings)
     : command_(settings.command)
 {
@@ -29,7 +29,7 @@ HistoryRecording::HistoryRecording(const CommandLine& line, const ModelContext& 
         return;
     try {
         store_ = std::make_unique<HistoryStore>(historyPathFromOptions(line));
-        const ModelRecord modelRecord = modelRecordOf(model.graph);
+        const ModelRecord modelRecord = modelRecordOf(model.graph());
         const ClusterRecord clusterRecord = clusterRecordOf(cluster);
         run_ = store_->beginRun(modelRecord, clusterRecord, settings);
         const std::size_t stale = store_->markStalePlans(

@@ -10,12 +10,12 @@
 
 namespace tapestry {
 struct Cluster;
+struct FoldedModel;
 }
 
 namespace tapestry::cli {
 
 class CommandLine;
-struct ModelContext;
 
 // The history file for this command: --history FILE, else defaultHistoryPath().
 [[nodiscard]] std::filesystem::path historyPathFromOptions(const CommandLine& line);
@@ -27,7 +27,7 @@ struct ModelContext;
 // recorded as failed.
 class HistoryRecording {
 public:
-    HistoryRecording(const CommandLine& line, const ModelContext& model, const Cluster& cluster,
+    HistoryRecording(const CommandLine& line, const FoldedModel& model, const Cluster& cluster,
                      const RunSettings& settings);
     ~HistoryRecording();
     HistoryRecording(const HistoryRecording&) = delete;

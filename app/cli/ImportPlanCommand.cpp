@@ -30,7 +30,7 @@ int runImportPlan(const std::vector<std::string>& args)
     if (line.positionals().size() != 1 || !modelFile || !output)
         throw Error(ErrorCode::InvalidArgument, {}, kUsage);
 
-    const ModelContext model = loadAndFold(*modelFile);
+    const FoldedModel model = loadAndFold(*modelFile);
     const std::string& file = line.positionals().front();
     const std::string text = readTextFile(file);
     PlanDocument document;
@@ -39,11 +39,11 @@ int runImportPlan(const std::vector<std::string>& args)
             throw Error(ErrorCode::InvalidArgument, {},
                         "a tp_plan does not say its mesh: give --mesh AxB (tensor parallel on the last axis)");
         ImportedPlan imported =
-            planFromHfTpPlan(parseHfTpPlan(text, file), model.graph, model.coarse, meshAxesFromOptions(line, Cluster{}));
+            planFromHfTpPlan(parseHfTpPlan(text, file), model.graph(), model.coarse, meshAxesFromOptions(line, Cluster{}));
         for (const std::string& warning : imported.warnings)
             std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
         document.plan = std::move(imported.plan);
-        document.modelFingerprint = modelFingerprint(model.graph);
+        document.modelFingerprint = modelFingerprint(model.graph());
     } else {
         document = planFromJson(text, file, model.coarse, model.families);
         if (line.option("mesh") && meshAxesFromOptions(line, Cluster{}) != document.plan.mesh)

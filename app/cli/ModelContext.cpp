@@ -6,8 +6,6 @@
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
 #include "cluster/ClusterFile.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
 #include "onnx/OnnxImporter.h"
 
 namespace tapestry::cli {
@@ -29,13 +27,9 @@ std::vector<std::string> splitOn(const std::string& text, char separator)
 
 }  // namespace
 
-ModelContext loadAndFold(const std::string& modelFile)
+FoldedModel loadAndFold(const std::string& modelFile)
 {
-    ModelContext context;
-    context.graph = importOnnxModel(modelFile);
-    context.coarse = CoarsenPass{}.apply(context.graph);
-    context.families = PrunePass{}.apply(context.graph, context.coarse);
-    return context;
+    return foldModel(importOnnxModel(modelFile));
 }
 
 Cluster clusterFromOptions(const CommandLine& line, const char* argv0)

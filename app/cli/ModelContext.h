@@ -3,9 +3,7 @@
 #include "cluster/Cluster.h"
 #include "cluster/DeviceMesh.h"
 #include "cost/Workload.h"
-#include "fold/CoarseGraph.h"
-#include "fold/FamilyTable.h"
-#include "graph/Graph.h"
+#include "fold/FoldedModel.h"
 
 #include <optional>
 #include <string>
@@ -15,15 +13,9 @@ namespace tapestry::cli {
 
 class CommandLine;
 
-// What the planning commands share: the model imported and folded, the cluster and
-// the mesh chosen on the command line.
-struct ModelContext {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-[[nodiscard]] ModelContext loadAndFold(const std::string& modelFile);
+// What the planning commands share: the model imported and folded (foldModel), the
+// cluster, the mesh and the workload chosen on the command line.
+[[nodiscard]] FoldedModel loadAndFold(const std::string& modelFile);
 
 // --cluster NAME (a preset from resources/clusters) or --cluster FILE.json, with an
 // optional --nodes N to change the node count.

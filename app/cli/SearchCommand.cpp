@@ -51,7 +51,7 @@ struct MeshRun {
 
 // Writes the problem that `options` poses in the IOPDDL format and says on stderr what
 // the plan the search found costs in it, for comparing solvers on the same problem.
-void emitIopddl(const std::string& file, const CostModel& costs, const ModelContext& model,
+void emitIopddl(const std::string& file, const CostModel& costs, const FoldedModel& model,
                 const SearchOptions& options, const std::optional<SearchCandidate>& found)
 {
     const ShardingProblemEncoding encoding = encodeSearchProblem(costs, model.coarse, model.families, options);
@@ -96,7 +96,7 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
                     "usage: tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--batch N --seq L] "
                     "[--pin NODE=SPLITS ...] [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o plan.json] "
                     "[--emit-iopddl FILE]");
-    const ModelContext model = loadAndFold(line.positionals().front());
+    const FoldedModel model = loadAndFold(line.positionals().front());
     const Cluster cluster = clusterFromOptions(line, argv0);
     const Workload workload = workloadFromOptions(line);
 
@@ -133,7 +133,7 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
 
     auto searchMesh = [&](const std::vector<MeshAxis>& axes, bool verbose) {
         const DeviceMesh mesh(axes, cluster);
-        const CostModel costs(model.graph, model.coarse, model.families, cluster, mesh, workload);
+        const CostModel costs(model.graph(), model.coarse, model.families, cluster, mesh, workload);
         MeshRun run;
         run.axes = axes;
         std::fprintf(stderr, "searching %s ...\n", mesh.toString().c_str());
@@ -223,7 +223,7 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
     auto documentOf = [&](const SearchCandidate& candidate) {
         PlanDocument document;
         document.plan = candidate.plan;
-        document.modelFingerprint = modelFingerprint(model.graph);
+        document.modelFingerprint = modelFingerprint(model.graph());
         document.clusterName = cluster.name;
         document.workload = workload;
         const CostBreakdown& t = candidate.evaluation.total;

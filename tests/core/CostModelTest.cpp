@@ -65,7 +65,7 @@ private slots:
         Workload workload;
         workload.batch = 4;
         workload.sequence = 512;
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
         const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()));
 
         // A middle layer: 2 forward (after the row-parallel attention output and fc2)
@@ -89,7 +89,7 @@ private slots:
         Workload workload;
         workload.batch = 4;
         workload.sequence = 512;
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
         const PlanEvaluation e =
             costs.evaluate(makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, mesh.axes()));
         const CostBreakdown layer = instanceCost(m, e, 1);
@@ -117,14 +117,14 @@ private slots:
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, Workload{});
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, Workload{});
         const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
 
         // The cost model's parameters are the model's: 857,216 for this Llama.
         double parameters = 0;
         for (const CoarseNode& node : m.coarse.nodes)
             parameters += costs.facts(node.id).parameterElements;
-        QCOMPARE(parameters, static_cast<double>(countParameters(m.graph).parameters));
+        QCOMPARE(parameters, static_cast<double>(countParameters(m.graph()).parameters));
 
         const double expected = ringAllReduce(8, parameters * 2, cluster.intraNode);
         QVERIFY(near(e.total.time.communicationSeconds(), expected));
@@ -141,7 +141,7 @@ private slots:
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         Workload workload;
         workload.zero1 = true;
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
         const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
         QVERIFY(near(e.total.memory.optimizerStates, 857216.0 * 12 / 8));
     }
@@ -163,8 +163,8 @@ private slots:
         const DeviceMesh meshInside({{"tp", 8}}, inside);
         const DeviceMesh meshAcross({{"tp", 8}}, across);
         QCOMPARE(meshAcross.group(0).span, GroupSpan::InterNode);
-        const CostModel a(m.graph, m.coarse, m.families, inside, meshInside, workload);
-        const CostModel b(m.graph, m.coarse, m.families, across, meshAcross, workload);
+        const CostModel a(m.graph(), m.coarse, m.families, inside, meshInside, workload);
+        const CostModel b(m.graph(), m.coarse, m.families, across, meshAcross, workload);
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, meshInside.axes());
         const double intra = a.evaluate(plan).total.time.communicationSeconds();
         const double inter = b.evaluate(plan).total.time.communicationSeconds();
@@ -180,7 +180,7 @@ private slots:
         Workload workload;
         workload.batch = 8;
         workload.sequence = 2048;
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
         for (const ExpertPlanKind kind :
              {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
             const PlanEvaluation e = costs.evaluate(makeExpertPlan(kind, m.coarse, mesh.axes()));
@@ -222,7 +222,7 @@ private slots:
         Workload workload;
         workload.batch = 8;
         workload.sequence = 512;
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
         const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()));
         const TimeBreakdown& t = e.total.time;
         QVERIFY(near(t.byLink[static_cast<std::size_t>(LinkClass::Inter)], t.byAxis[0]));
@@ -257,7 +257,7 @@ private slots:
         const FoldedModel m = gptLayers();
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, Workload{});
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, Workload{});
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
         // A norm cannot be split by columns.
         for (const CoarseNode& node : m.coarse.nodes) {

@@ -59,7 +59,7 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
-        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
         const std::string expected = R"(plan = {
     "model.embed_tokens": RowwiseParallel(input_layouts=Replicate()),
     "model.layers.*.self_attn.q_proj": ColwiseParallel(),
@@ -88,7 +88,7 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, kMesh);
-        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
         QVERIFY(contains(text, "    \"model.layers.*.input_layernorm\": SequenceParallel(),\n"));
         QVERIFY(contains(text, "    \"model.norm\": SequenceParallel(),\n"));
         QVERIFY(contains(text, "    \"model.layers.*.self_attn.q_proj\": ColwiseParallel(input_layouts=Shard(1)),\n"));
@@ -100,12 +100,12 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
-        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
         QVERIFY(contains(text, "pure data parallel"));
         QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (8,), mesh_dim_names=(\"d\",))\n"));
         QVERIFY(contains(text, "\nplan = {}\n"));
         QVERIFY(!contains(text, "torch.distributed.tensor.parallel"));
-        QVERIFY(moduleStyleTables(m.graph, m.coarse, m.families, plan).empty());
+        QVERIFY(moduleStyleTables(m.graph(), m.coarse, m.families, plan).empty());
     }
 
     void perInstanceDifferencesAreListedExplicitly()
@@ -113,7 +113,7 @@ private slots:
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         plan.strategies[nodeNamed(m, "model/layers.2/mlp/up_proj/MatMul").id.index()].axes[1] = AxisSplit::None;
-        const std::string text = exportPyTorchPlan(m.graph, m.coarse, m.families, plan);
+        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
         QVERIFY(contains(text, "    \"model.layers.*.mlp.gate_proj\": ColwiseParallel(),\n"));
         QVERIFY(!contains(text, "model.layers.*.mlp.up_proj"));
         QVERIFY(contains(text, "    \"model.layers.0.mlp.up_proj\": ColwiseParallel(),\n"));
@@ -127,11 +127,11 @@ private slots:
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         for (const HfPlanKeys keys : {HfPlanKeys::Model, HfPlanKeys::BaseModel}) {
             for (const bool python : {false, true}) {
-                const std::string text = python ? exportHfTpPlanPython(m.graph, m.coarse, m.families, plan, keys)
-                                                : exportHfTpPlanJson(m.graph, m.coarse, m.families, plan, keys);
+                const std::string text = python ? exportHfTpPlanPython(m.graph(), m.coarse, m.families, plan, keys)
+                                                : exportHfTpPlanJson(m.graph(), m.coarse, m.families, plan, keys);
                 QVERIFY(isHfTpPlan(text));
                 const ImportedPlan back =
-                    planFromHfTpPlan(parseHfTpPlan(text, "tp_plan"), m.graph, m.coarse, kMesh);
+                    planFromHfTpPlan(parseHfTpPlan(text, "tp_plan"), m.graph(), m.coarse, kMesh);
                 auto expected = linearSplits(m, plan);
                 if (keys == HfPlanKeys::BaseModel) {  // lm_head lies outside the base model
                     for (auto& [name, split] : expected)
@@ -149,8 +149,8 @@ private slots:
             }
         }
         // With keys of the whole model the followers come back as Megatron laid them out.
-        const std::string json = exportHfTpPlanJson(m.graph, m.coarse, m.families, plan, HfPlanKeys::Model);
-        QCOMPARE(planFromHfTpPlan(parseHfTpPlan(json, "tp_plan.json"), m.graph, m.coarse, kMesh).plan.strategies,
+        const std::string json = exportHfTpPlanJson(m.graph(), m.coarse, m.families, plan, HfPlanKeys::Model);
+        QCOMPARE(planFromHfTpPlan(parseHfTpPlan(json, "tp_plan.json"), m.graph(), m.coarse, kMesh).plan.strategies,
                  plan.strategies);
         QVERIFY(contains(json, "  \"model.layers.*.self_attn.q_proj\": \"colwise\",\n"));
         QVERIFY(contains(json, "  \"model.layers.*.mlp.down_proj\": \"rowwise\",\n"));
@@ -177,7 +177,7 @@ private slots:
         const std::vector<HfTpPlanEntry> entries = parseHfTpPlan(text, "plan.py");
         QCOMPARE(entries.size(), std::size_t(9));
         QCOMPARE(entries[5], (HfTpPlanEntry{"layers.*.mlp.up_proj", "colwise"}));
-        const ImportedPlan imported = planFromHfTpPlan(entries, m.graph, m.coarse, kMesh);
+        const ImportedPlan imported = planFromHfTpPlan(entries, m.graph(), m.coarse, kMesh);
         QCOMPARE(imported.warnings,
                  (std::vector<std::string>{
                      "style 'local' of 'layers.*.mlp.experts' is not a split Tapestry plans; ignored",
@@ -208,17 +208,17 @@ private slots:
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         PlanDocument document;
         document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
-        const OnnxShardingAnnotations annotations = onnxShardingAnnotations(m.graph, m.coarse, m.families, document);
+        const OnnxShardingAnnotations annotations = onnxShardingAnnotations(m.graph(), m.coarse, m.families, document);
 
         QTemporaryDir dir;
         const std::string file = dir.filePath(QStringLiteral("llama.sharded.onnx")).toStdString();
         {
-            const std::string bytes = exportShardedOnnx(m.graph, m.coarse, m.families, document);
+            const std::string bytes = exportShardedOnnx(m.graph(), m.coarse, m.families, document);
             std::ofstream(file, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         }
         // The importer still reads the file: the new fields are unknown to its schema.
         const Graph reimported = importOnnxModel(file);
-        QCOMPARE(reimported.opCount(), m.graph.opCount());
+        QCOMPARE(reimported.opCount(), m.graph().opCount());
 
         const OnnxShardingAnnotations back = readOnnxShardingAnnotations(file);
         QCOMPARE(back.configurations, annotations.configurations);
@@ -233,7 +233,7 @@ private slots:
             return n.nodeIndex == q.anchor.index();
         });
         QVERIFY(node != back.nodes.end());
-        const std::string weightName = m.graph.tensor(m.graph.op(q.anchor).inputs[1]).name;
+        const std::string weightName = m.graph().tensor(m.graph().op(q.anchor).inputs[1]).name;
         const auto weight = std::find_if(node->shardingSpecs.begin(), node->shardingSpecs.end(),
                                          [&](const OnnxShardingSpec& s) { return s.tensorName == weightName; });
         QVERIFY(weight != node->shardingSpecs.end());
@@ -264,11 +264,11 @@ private slots:
     void graphPicturesAreDotSvgAndPng()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
-        const std::string dot = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Folded, PictureFormat::Dot);
+        const std::string dot = exportGraphPicture(m.graph(), m.coarse, m.families, GraphView::Folded, PictureFormat::Dot);
         QVERIFY(dot.starts_with("digraph"));
-        const std::string svg = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Coarse, PictureFormat::Svg);
+        const std::string svg = exportGraphPicture(m.graph(), m.coarse, m.families, GraphView::Coarse, PictureFormat::Svg);
         QVERIFY(contains(svg.substr(0, 400), "<svg"));
-        const std::string png = exportGraphPicture(m.graph, m.coarse, m.families, GraphView::Folded, PictureFormat::Png);
+        const std::string png = exportGraphPicture(m.graph(), m.coarse, m.families, GraphView::Folded, PictureFormat::Png);
         QVERIFY(png.starts_with(std::string("\x89PNG\r\n\x1a\n", 8)));
     }
 };

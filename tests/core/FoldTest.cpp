@@ -2,6 +2,7 @@
 // small inline graphs that must not fold (a changed shape, a changed op).
 #include "FoldedTestModel.h"
 #include "fold/FoldedGraph.h"
+#include "fold/PrunePass.h"
 #include "graph/GraphBuilder.h"
 
 #include <QTest>
@@ -96,7 +97,7 @@ private slots:
     void coarseGraphInvariants()
     {
         const FoldedModel f = foldTestFile("llama.ts.stripped.onnx");
-        QCOMPARE(f.coarse.nodeOf.size(), f.graph.opCount());
+        QCOMPARE(f.coarse.nodeOf.size(), f.graph().opCount());
         std::size_t members = 0;
         for (const CoarseNode& node : f.coarse.nodes) {
             members += node.ops.size() + node.auxiliaryOps.size();
@@ -104,7 +105,7 @@ private slots:
                 QCOMPARE(f.coarse.nodeOf[op.index()], node.id);
             QCOMPARE(node.anchor.isValid(), isAnchorKind(node.kind));
         }
-        QCOMPARE(members, f.graph.opCount());  // every op in exactly one node
+        QCOMPARE(members, f.graph().opCount());  // every op in exactly one node
         for (const CoarseEdge& edge : f.coarse.edges)
             QVERIFY(edge.from < edge.to);
     }
@@ -222,7 +223,7 @@ private slots:
 
     void identicalBlocksFold()
     {
-        const FoldedModel f = foldGraph(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {32, "Relu"}}));
+        const FoldedModel f = foldModel(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {32, "Relu"}}));
         QCOMPARE(f.families.families.size(), std::size_t{1});
         QCOMPARE(f.families.families[0].name, std::string("blocks.#"));
         QCOMPARE(f.families.families[0].multiplicity(), std::size_t{3});
@@ -231,7 +232,7 @@ private slots:
 
     void differentShapesDoNotFold()
     {
-        const FoldedModel f = foldGraph(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {64, "Relu"}}));
+        const FoldedModel f = foldModel(stackOfBlocks({{32, "Relu"}, {32, "Relu"}, {64, "Relu"}}));
         QCOMPARE(f.families.families.size(), std::size_t{1});
         const Family& family = f.families.families[0];
         QCOMPARE(family.multiplicity(), std::size_t{2});
@@ -242,7 +243,7 @@ private slots:
 
     void changedOpDoesNotFoldButIsReportedAsVariant()
     {
-        const FoldedModel f = foldGraph(stackOfBlocks({{32, "Relu"}, {32, "Gelu"}, {32, "Relu"}}));
+        const FoldedModel f = foldModel(stackOfBlocks({{32, "Relu"}, {32, "Gelu"}, {32, "Relu"}}));
         QCOMPARE(f.families.families.size(), std::size_t{1});
         const Family& family = f.families.families[0];
         QCOMPARE(family.multiplicity(), std::size_t{2});

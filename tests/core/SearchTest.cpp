@@ -47,7 +47,7 @@ private slots:
         const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 1024));
         const SearchResult result = searchPlan(costs, m.coarse, m.families, {});
         QVERIFY(result.best && result.fitsInMemory);
         QCOMPARE(result.statistics.status, IlpStatus::Optimal);
@@ -68,7 +68,7 @@ private slots:
         const DeviceMesh mesh({{"a", 4}, {"b", 4}}, cluster);
         QCOMPARE(mesh.group(0).span, GroupSpan::Mixed);
         QCOMPARE(mesh.group(1).span, GroupSpan::IntraNode);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 2048));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 2048));
         const SearchResult result = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
         QVERIFY(result.best && result.fitsInMemory);
         const Plan& plan = result.best->plan;
@@ -94,7 +94,7 @@ private slots:
         cluster.intraNode.latencySeconds = 0;
         cluster.interNode = cluster.intraNode;
         const DeviceMesh flatMesh({{"a", 4}, {"b", 4}}, cluster);
-        const CostModel flat(m.graph, m.coarse, m.families, cluster, flatMesh, workload(16, 2048));
+        const CostModel flat(m.graph(), m.coarse, m.families, cluster, flatMesh, workload(16, 2048));
         const Plan best = searchPlan(flat, m.coarse, m.families, fastestPlanOnly()).best->plan;
         const double a = flat.evaluate(best).total.time.stepSeconds();
         const double b = flat.evaluate(swapped(best)).total.time.stepSeconds();
@@ -106,7 +106,7 @@ private slots:
         const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 1024));
         const SearchResult ample = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
         const double ampleMemory = ample.best->evaluation.total.memory.total();
         SearchOptions tight;
@@ -137,7 +137,7 @@ private slots:
         const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 1024));
         const SearchResult free = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
 
         SearchOptions pinned;
@@ -185,7 +185,7 @@ private slots:
         const FoldedModel m = foldSynthPreset("gpt2-small", 3);
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"tp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 1024));
         const SearchResult tap = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
         SearchOptions wholeOptions;
         wholeOptions.mode = SearchMode::WholeGraph;
@@ -202,7 +202,7 @@ private slots:
         const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
         const Cluster cluster = testCluster("dgx-h100x2");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(16, 2048));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 2048));
         int incumbents = 0;
         std::vector<std::string> phases;
         SearchCallbacks callbacks;
@@ -229,7 +229,7 @@ private slots:
         const FoldedModel m = foldSynthPreset("gpt2-small", 3);
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 1024));
         SearchOptions options;
         options.mode = SearchMode::WholeGraph;
         options.alternatives = 0;

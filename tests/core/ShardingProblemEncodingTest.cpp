@@ -63,7 +63,7 @@ private slots:
         const FoldedModel m = foldSynthPreset("gpt2-small", 2);
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 1024));
         const std::vector<StrategyGroup> groups = wholeGraphGroups(m.coarse, mesh);
 
         const IlpResult free = solveShardingIlp(costs, m.coarse, groups, {});
@@ -97,7 +97,7 @@ private slots:
         const FoldedModel m = foldSynthPreset("gpt2-small", 3);
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
-        const CostModel costs(m.graph, m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 1024));
         SearchOptions options;
         options.alternatives = 0;
         const SearchResult tap = searchPlan(costs, m.coarse, m.families, options);

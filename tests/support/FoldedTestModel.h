@@ -4,9 +4,7 @@
 // coarsened and pruned, the cluster presets shipped in resources/clusters, a workload.
 #include "cluster/ClusterFile.h"
 #include "cost/Workload.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
-#include "graph/Graph.h"
+#include "fold/FoldedModel.h"
 #include "onnx/OnnxImporter.h"
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
@@ -17,20 +15,6 @@
 
 namespace tapestry::test {
 
-struct FoldedModel {
-    Graph graph;
-    CoarseGraph coarse;
-    FamilyTable families;
-};
-
-inline FoldedModel foldGraph(Graph graph)
-{
-    FoldedModel m{std::move(graph), {}, {}};
-    m.coarse = CoarsenPass{}.apply(m.graph);
-    m.families = PrunePass{}.apply(m.graph, m.coarse);
-    return m;
-}
-
 inline std::string testDataFile(const char* name)
 {
     return std::string(TAPESTRY_TEST_DATA_DIR) + "/" + name;
@@ -38,7 +22,7 @@ inline std::string testDataFile(const char* name)
 
 inline FoldedModel foldTestFile(const char* name)
 {
-    return foldGraph(importOnnxModel(testDataFile(name)));
+    return foldModel(importOnnxModel(testDataFile(name)));
 }
 
 // A reference preset; `layers` > 0 overrides its depth.
@@ -50,7 +34,7 @@ inline FoldedModel foldSynthPreset(const char* name, std::int64_t layers = 0)
     ModelSpec spec = preset->spec;
     if (layers > 0)
         spec.layers = layers;
-    return foldGraph(synthesizeModel(spec, name));
+    return foldModel(synthesizeModel(spec, name));
 }
 
 inline const std::filesystem::path& clusterPresetDir()

@@ -1,7 +1,7 @@
 // The explorer's item models under QAbstractItemModelTester: the search results list and
 // the per-node cost table with its block filter, over the expert plans of the small
 // Llama (llama.ts.stripped.onnx) on one DGX-H100 node with the mesh [2, 4].
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "LoadedModel.h"
 #include "NodeCostFilterModel.h"
 #include "NodeCostModel.h"
@@ -30,12 +30,12 @@ private slots:
     void initTestCase()
     {
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-        folded_ = FoldedModel::fold(LoadedModel::load(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama.ts.stripped.onnx")));
+        folded_ = std::make_shared<const FoldedModel>(foldModel(LoadedModel::load(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama.ts.stripped.onnx"))->graph));
         cluster_ = loadClusterPreset(std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters",
                                      "dgx-h100x1");
         const std::vector<MeshAxis> axes{{"dp", 2}, {"tp", 4}};
         const DeviceMesh mesh(axes, cluster_);
-        const CostModel costs(folded_->model->graph, folded_->coarse, folded_->families, cluster_, mesh, Workload{});
+        const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, cluster_, mesh, Workload{});
         auto results = std::make_shared<SearchResults>();
         for (const ExpertPlanKind kind : {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron}) {
             auto candidate = std::make_shared<PlanCandidate>();

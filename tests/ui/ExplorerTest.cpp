@@ -4,7 +4,7 @@
 // inspector, a search cancelled with Esc while the window keeps painting, and a search
 // dropped when another model is opened.
 #include "ClusterPanel.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphNodeItem.h"
 #include "GraphView.h"
 #include "GraphViewPane.h"
@@ -99,7 +99,7 @@ private slots:
         const FoldedModel& folded = *window.graphViews()->foldedModel();
         const SearchSetup setup = window.clusterPanel()->setup();
         const DeviceMesh mesh(best->plan.mesh, setup.cluster);
-        const CostModel costs(folded.model->graph, folded.coarse, folded.families, setup.cluster, mesh,
+        const CostModel costs(folded.graph(), folded.coarse, folded.families, setup.cluster, mesh,
                               setup.workload);
         const PlanEvaluation evaluation = costs.evaluate(best->plan);
         const int bestRow = results->rowOf(best.get());

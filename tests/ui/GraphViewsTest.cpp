@@ -1,7 +1,7 @@
 // The graph views with real widgets: the folded Llama-3-8B shows one family box with a
 // "×32" badge; double-clicking it opens the representative layer in place; search
 // highlights boxes; the GUI thread keeps running while a layout job runs.
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphNodeItem.h"
 #include "GraphView.h"
 #include "GraphViewPane.h"

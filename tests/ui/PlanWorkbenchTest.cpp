@@ -9,7 +9,7 @@
 // and Hugging Face tp_plan files open, a broken one is reported naming the file.
 #include "ClusterPanel.h"
 #include "ExportDialog.h"
-#include "FoldedModel.h"
+#include "fold/FoldedModel.h"
 #include "GraphNodeItem.h"
 #include "GraphView.h"
 #include "GraphViewContent.h"
@@ -273,7 +273,7 @@ private slots:
         QFile pyTorchFile(file);
         QVERIFY(pyTorchFile.open(QIODevice::ReadOnly));
         QCOMPARE(pyTorchFile.readAll().toStdString(),
-                 exportPyTorchPlan(folded->model->graph, folded->coarse, folded->families, document.plan));
+                 exportPyTorchPlan(folded->graph(), folded->coarse, folded->families, document.plan));
 
         ExportDialog json(folded, document, GraphViewKind::Folded);
         json.setFormat(ExportFormat::PlanJson);
@@ -345,7 +345,7 @@ private slots:
         HistoryRecorder& recorder = *bench().recorder();
         HistoryStore& store = *recorder.store();
         const std::shared_ptr<const FoldedModel> folded = window_->graphViews()->foldedModel();
-        ModelRecord model = modelRecordOf(folded->model->graph);
+        ModelRecord model = modelRecordOf(folded->graph());
         const CurrentInputs current{model.path, model.fingerprint, window_->clusterPanel()->setup().cluster.name, {}};
         model.fingerprint = "an earlier export";
         const ClusterRecord cluster{{}, "dgx-h100x2", "{}"};
@@ -483,7 +483,7 @@ private slots:
         const std::vector<MeshAxis> mesh{{"dp", 2}, {"tp", 8}};
         const Plan megatron = makeExpertPlan(ExpertPlanKind::Megatron, folded.coarse, mesh);
         const std::string tpPlan =
-            exportHfTpPlanJson(folded.model->graph, folded.coarse, folded.families, megatron, HfPlanKeys::Model);
+            exportHfTpPlanJson(folded.graph(), folded.coarse, folded.families, megatron, HfPlanKeys::Model);
         const QString hf = temp_.filePath(QStringLiteral("tp_plan.json"));
         {
             QFile file(hf);
@@ -492,7 +492,7 @@ private slots:
         }
         drop(hf);
         const ImportedPlan imported =
-            planFromHfTpPlan(parseHfTpPlan(tpPlan, "tp_plan.json"), folded.model->graph, folded.coarse, mesh);
+            planFromHfTpPlan(parseHfTpPlan(tpPlan, "tp_plan.json"), folded.graph(), folded.coarse, mesh);
         QCOMPARE(editor().current().candidate->plan.origin, PlanOrigin::Import);
         QCOMPARE(editor().current().candidate->plan.strategies, imported.plan.strategies);
         QVERIFY(editor().current().record.isValid());

@@ -1,0 +1,22 @@
+#include "fold/FoldedModel.h"
+
+#include "fold/CoarsenPass.h"
+#include "fold/PrunePass.h"
+
+namespace tapestry {
+
+FoldedModel foldModel(std::shared_ptr<const Graph> graph)
+{
+    FoldedModel folded;
+    folded.coarse = CoarsenPass{}.apply(*graph);
+    folded.families = PrunePass{}.apply(*graph, folded.coarse);
+    folded.source = std::move(graph);
+    return folded;
+}
+
+FoldedModel foldModel(Graph graph)
+{
+    return foldModel(std::make_shared<const Graph>(std::move(graph)));
+}
+
+}  // namespace tapestry

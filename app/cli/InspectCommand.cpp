@@ -33,6 +33,11 @@ void printText(const ModelSummary& s)
     std::printf("producer     %s %s\n", info.producerName.c_str(), info.producerVersion.c_str());
     std::printf("ONNX IR      %lld   opsets: %s\n", static_cast<long long>(info.irVersion), opsetText(info).c_str());
     std::printf("shapes       %s\n", info.shapesInferred ? "inferred by ONNX shape inference" : "from the file");
+    if (!info.unsizedOps.empty()) {
+        std::printf("not priced   %zu op(s) whose operand shapes could not be inferred:\n", info.unsizedOps.size());
+        for (const std::string& op : info.unsizedOps)
+            std::printf("               %s\n", op.c_str());
+    }
     std::printf("ops          %zu   tensors: %zu   initializers: %zu\n", s.opCount, s.tensorCount,
                 s.initializerCount);
     std::printf("parameters   %s (%llu)   %s in %llu weights\n", humanCount(s.parameters.parameters).c_str(),
@@ -100,6 +105,10 @@ void printJson(const ModelSummary& s)
         json.key(opset.domain.empty() ? std::string("ai.onnx") : opset.domain).value(opset.version);
     json.endObject();
     json.key("shapes_inferred").value(s.info.shapesInferred);
+    json.key("unsized_ops").beginArray();
+    for (const std::string& op : s.info.unsizedOps)
+        json.value(op);
+    json.endArray();
     json.key("ops").value(static_cast<std::uint64_t>(s.opCount));
     json.key("tensors").value(static_cast<std::uint64_t>(s.tensorCount));
     json.key("initializers").value(static_cast<std::uint64_t>(s.initializerCount));

@@ -21,6 +21,9 @@ struct ModelInfo {
     std::string graphName;
     // True when shapes came from ONNX shape inference rather than the file's value_info.
     bool shapesInferred = false;
+    // MatMul, Gemm and Conv ops some of whose operands have no known rank after every
+    // inference: they are kept in the graph but not priced (no flops, no bytes).
+    std::vector<std::string> unsizedOps;
 };
 
 }  // namespace tapestry

@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "graph/GraphBuilder.h"
+#include "onnx/ShapeComputationFolding.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
@@ -11,6 +12,7 @@
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -232,6 +234,12 @@ std::vector<std::string> dynamoNameScopes(const onnx::NodeProto& node)
 Graph importGraph(const onnx::GraphProto& graphProto, ModelInfo info, bool isSubgraph,
                   const OnnxImportOptions& options);
 
+// The op's name in the Graph: the node's, or TYPE_INDEX for a node without one.
+std::string opName(const onnx::NodeProto& node, int index)
+{
+    return node.name().empty() ? node.op_type() + "_" + std::to_string(index) : node.name();
+}
+
 std::vector<Attribute> attributesFromProto(const onnx::NodeProto& node, GraphBuilder& builder, OpId opId,
                                            const ModelInfo& info, const OnnxImportOptions& options)
 {
@@ -305,7 +313,7 @@ Graph importGraph(const onnx::GraphProto& graphProto, ModelInfo info, bool isSub
 
     for (int i = 0; i < graphProto.node_size(); ++i) {
         const onnx::NodeProto& node = graphProto.node(i);
-        std::string name = node.name().empty() ? node.op_type() + "_" + std::to_string(i) : node.name();
+        const std::string name = opName(node, i);
         try {
             const std::vector<std::string> scopes = dynamoNameScopes(node);
             ScopePath scope = scopes.empty() ? ScopePath::fromTorchScriptNodeName(node.name())
@@ -345,7 +353,8 @@ std::vector<std::string> requiredShapeOperands(const onnx::NodeProto& node)
     return names;
 }
 
-bool hasRankedShapesForPlanning(const onnx::ModelProto& model)
+// The MatMul, Gemm and Conv ops of the main graph some of whose operands have no rank.
+std::vector<std::string> unsizedPlanningOps(const onnx::ModelProto& model)
 {
     const onnx::GraphProto& graph = model.graph();
     std::unordered_set<std::string> ranked;
@@ -361,15 +370,16 @@ bool hasRankedShapesForPlanning(const onnx::ModelProto& model)
         note(value);
     for (const auto& tensor : graph.initializer())
         ranked.insert(tensor.name());
-    for (const auto& node : graph.node()) {
+    std::vector<std::string> unsized;
+    for (int i = 0; i < graph.node_size(); ++i) {
+        const onnx::NodeProto& node = graph.node(i);
         if (!needsShape(node.op_type()) || !node.domain().empty())
             continue;
-        for (const std::string& name : requiredShapeOperands(node)) {
-            if (!ranked.contains(name))
-                return false;
-        }
+        const std::vector<std::string> operands = requiredShapeOperands(node);
+        if (std::any_of(operands.begin(), operands.end(), [&](const std::string& name) { return !ranked.contains(name); }))
+            unsized.push_back(opName(node, i));
     }
-    return true;
+    return unsized;
 }
 
 void inferShapes(onnx::ModelProto& model, const std::string& shown)
@@ -380,25 +390,6 @@ void inferShapes(onnx::ModelProto& model, const std::string& shown)
         onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& error) {
         throw Error(ErrorCode::ShapeInferenceFailed, shown, std::string("ONNX shape inference failed: ") + error.what());
-    }
-}
-
-void requirePlanningShapes(const Graph& graph, const std::string& shown)
-{
-    for (const Op& op : graph.ops()) {
-        if (!needsShape(op.type) || !op.domain.empty())
-            continue;
-        std::vector<TensorId> operands(op.inputs.begin(), op.inputs.begin() + std::min<std::size_t>(op.inputs.size(), 2));
-        if (!op.outputs.empty())
-            operands.push_back(op.outputs.front());
-        for (const TensorId id : operands) {
-            if (!id.isValid() || graph.tensor(id).shape.isRankKnown())
-                continue;
-            throw Error(ErrorCode::MissingShape, shown,
-                        "the shape of tensor '" + graph.tensor(id).name + "' of op '" + op.name + "' (" + op.type +
-                            ") is neither in the file nor inferable; a planner needs the shapes of every " +
-                            op.type + " operand");
-        }
     }
 }
 
@@ -429,13 +420,14 @@ Graph importOnnxModel(const std::filesystem::path& file, const OnnxImportOptions
     for (const onnx::OperatorSetIdProto& opset : model.opset_import())
         info.opsetImports.push_back({opset.domain(), opset.version()});
 
-    if (!hasRankedShapesForPlanning(model)) {
+    if (!unsizedPlanningOps(model).empty()) {
         inferShapes(model, shown);
         info.shapesInferred = true;
+        if (!unsizedPlanningOps(model).empty())
+            (void)inferShapesThroughShapeComputations(model);
+        info.unsizedOps = unsizedPlanningOps(model);
     }
-    Graph graph = importGraph(model.graph(), std::move(info), false, options);
-    requirePlanningShapes(graph, shown);
-    return graph;
+    return importGraph(model.graph(), std::move(info), false, options);
 }
 
 }  // namespace tapestry

@@ -87,6 +87,26 @@ Proto externalWeight(const std::string& name, const std::vector<std::int64_t>& d
     return t.varint(14, 1);
 }
 
+// AttributeProto{name, i, type INT}.
+Proto intAttribute(const std::string& name, std::int64_t value)
+{
+    return Proto().bytes(1, name).varint(3, static_cast<std::uint64_t>(value)).varint(20, 2);
+}
+
+// A Constant node whose value is an int64 tensor of `dims` holding `values`.
+Proto constantNode(const std::string& output, const std::vector<std::int64_t>& dims,
+                   const std::vector<std::int64_t>& values)
+{
+    Proto tensor;
+    for (const std::int64_t d : dims)
+        tensor.varint(1, static_cast<std::uint64_t>(d));
+    tensor.varint(2, 7);
+    for (const std::int64_t v : values)
+        tensor.varint(7, static_cast<std::uint64_t>(v));
+    const Proto value = Proto().bytes(1, "value").message(5, tensor).varint(20, 4);
+    return node("Constant", output, {}, {output}).message(5, value);
+}
+
 std::string model(const Proto& graph, std::uint64_t irVersion = 8)
 {
     return Proto().varint(1, irVersion).bytes(2, "handmade").message(7, graph).message(8, Proto().varint(2, 17)).str();
@@ -173,16 +193,48 @@ private slots:
         QCOMPARE(g.tensor(g.findTensor("y")).shape.toString(), std::string("[2, 3]"));
     }
 
-    void matMulWhoseShapeCannotBeInferred()
+    void matMulWhoseShapeCannotBeInferredIsOpenedUnpriced()
     {
-        // x has no shape at all, so neither has y: a planner cannot price this MatMul.
+        // x has no shape at all, so neither has y: the model opens, and says which op a
+        // planner cannot price.
         const Proto graph = Proto()
+                                .message(1, node("Relu", "relu", {"y"}, {"z"}))
                                 .message(1, node("MatMul", "mm", {"x", "w"}, {"y"}))
                                 .bytes(2, "g")
                                 .message(5, externalWeight("w", {4, 3}))
                                 .message(11, valueInfo("x", floatType({}, false)))
+                                .message(12, valueInfo("z", floatType({}, false)));
+        const Graph g = importOnnxModel(write("shapeless.onnx", model(graph)));
+        QCOMPARE(g.opCount(), std::size_t{2});
+        QCOMPARE(g.info().unsizedOps, std::vector<std::string>{"mm"});
+    }
+
+    void reshapeToAComputedShapeIsSized()
+    {
+        // r = Reshape(x [2, 6], Concat([-1], Unsqueeze(Mod(14, 4)))) = [6, 2]: ONNX's own
+        // data propagation does not evaluate Mod, so it left r (and the MatMul) unsized.
+        const Proto graph = Proto()
+                                .message(1, constantNode("fourteen", {}, {14}))
+                                .message(1, constantNode("four", {}, {4}))
+                                .message(1, constantNode("minus_one", {1}, {-1}))
+                                .message(1, constantNode("axes", {1}, {0}))
+                                .message(1, node("Mod", "mod", {"fourteen", "four"}, {"two"}))
+                                .message(1, node("Unsqueeze", "unsqueeze", {"two", "axes"}, {"two_1d"}))
+                                .message(1, node("Concat", "concat", {"minus_one", "two_1d"}, {"shape"})
+                                                .message(5, intAttribute("axis", 0)))
+                                .message(1, node("Reshape", "reshape", {"x", "shape"}, {"r"}))
+                                .message(1, node("MatMul", "mm", {"r", "w"}, {"y"}))
+                                .bytes(2, "g")
+                                .message(5, externalWeight("w", {2, 3}))
+                                .message(11, valueInfo("x", floatType({2, 6})))
                                 .message(12, valueInfo("y", floatType({}, false)));
-        expectError(write("shapeless.onnx", model(graph)), ErrorCode::MissingShape, "op 'mm' (MatMul)");
+        const Graph g = importOnnxModel(write("computed_shape.onnx", model(graph)));
+        QCOMPARE(g.info().unsizedOps, std::vector<std::string>{});
+        QCOMPARE(g.tensor(g.findTensor("r")).shape.toString(), std::string("[6, 2]"));
+        QCOMPARE(g.tensor(g.findTensor("y")).shape.toString(), std::string("[6, 3]"));
+        // The evaluated shape tensors stay ops of the graph: nothing was replaced.
+        QCOMPARE(g.opCount(), std::size_t{9});
+        QCOMPARE(g.initializers().size(), std::size_t{1});
     }
 
     void contradictoryShapesFailInference()

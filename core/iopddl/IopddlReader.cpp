@@ -54,15 +54,18 @@ public:
         return static_cast<std::int64_t>(number);
     }
 
-    std::vector<std::int64_t> integers(const JsonValue& value, const std::string& where) const
+    // Costs and usages: the contest's are >= 0 (forbidden pairs carry a huge cost, not a
+    // negative one), and the solver's sums rely on it.
+    std::vector<std::int64_t> integers(const JsonValue& value, const std::string& where, bool nonNegative = false) const
     {
         const JsonValue::Array& items = array(value, where);
         std::vector<std::int64_t> out;
         out.reserve(items.size());
         for (std::size_t k = 0; k < items.size(); ++k) {
-            if (!items[k].isNumber())
-                fail(where + "[" + std::to_string(k) + "] must be a number, not " + items[k].kindName());
-            out.push_back(integer(items[k], where));
+            const std::string entry = where + bracketed(k);
+            out.push_back(integer(items[k], entry));
+            if (nonNegative && out.back() < 0)
+                fail(entry + " = " + std::to_string(out.back()) + " is negative");
         }
         return out;
     }
@@ -117,8 +120,8 @@ ShardingProblem parseIopddl(std::string_view text, const std::string& fileName)
         if (node.lo < 0 || node.hi < node.lo)
             in.fail("nodes.intervals" + index + " = [" + std::to_string(node.lo) + ", " + std::to_string(node.hi)
                     + "] is negative or reversed");
-        node.costs = in.integers(costs[i], "nodes.costs" + index);
-        node.usages = in.integers(usages[i], "nodes.usages" + index);
+        node.costs = in.integers(costs[i], "nodes.costs" + index, true);
+        node.usages = in.integers(usages[i], "nodes.usages" + index, true);
         if (node.costs.empty())
             in.fail("nodes.costs" + index + " is empty: node " + std::to_string(i) + " has no strategy");
         if (node.usages.size() != node.costs.size())
@@ -145,7 +148,7 @@ ShardingProblem parseIopddl(std::string_view text, const std::string& fileName)
         edge.v = static_cast<int>(pair[1]);
         if (edge.u == edge.v)
             in.fail("edges.nodes" + index + " joins node " + std::to_string(edge.u) + " to itself");
-        edge.costs = in.integers(edgeCosts[e], "edges.costs" + index);
+        edge.costs = in.integers(edgeCosts[e], "edges.costs" + index, true);
         const std::size_t rows = problem.nodes[static_cast<std::size_t>(edge.u)].costs.size();
         const std::size_t columns = problem.nodes[static_cast<std::size_t>(edge.v)].costs.size();
         if (edge.costs.size() != rows * columns)

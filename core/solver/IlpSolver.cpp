@@ -19,7 +19,13 @@ namespace tapestry {
 
 namespace {
 
-std::mutex cbcMutex;
+// CBC is not reentrant. Never destroyed: a solve abandoned at its caller's deadline may
+// still hold it while the process exits.
+std::timed_mutex& cbcMutex()
+{
+    static auto* mutex = new std::timed_mutex;
+    return *mutex;
+}
 
 // When to give up: on a stop request, or shortly after the time limit (CBC checks its
 // own limit only between nodes, and the root LP of a large problem can take longer).
@@ -167,7 +173,10 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     const CoinPackedMatrix matrix(false, static_cast<int>(objective.size()), static_cast<int>(rowLower.size()),
                                   rowStarts.back(), rowValues.data(), rowColumns.data(), rowStarts.data(), nullptr);
 
-    const std::lock_guard lock(cbcMutex);
+    // A solve abandoned by an earlier caller may still hold CBC; wait no longer than ours.
+    std::unique_lock lock(cbcMutex(), std::defer_lock);
+    if (!lock.try_lock_until(deadline))
+        return {};
     Interrupt interrupt{std::move(stop), deadline};
     LpStopHandler lpHandler(&interrupt);
     OsiClpSolverInterface solver;
@@ -233,6 +242,7 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     outcome.assignment = std::move(x);
     // An interrupted simplex solve can look like a proof; only an uninterrupted one is.
     outcome.provenOptimal = model.isProvenOptimal() && !interrupt.fired;
+    outcome.lowerBound = outcome.provenOptimal ? model.getObjValue() : model.getBestPossibleObjValue();
     return outcome;
 }
 

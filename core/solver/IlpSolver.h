@@ -10,6 +10,9 @@ namespace tapestry {
 struct IlpOutcome {
     std::optional<Assignment> assignment;  // best found, feasible
     bool provenOptimal = false;
+    // CBC's bound on the optimum (forbidden cells excluded); meaningful when an
+    // assignment is present.
+    double lowerBound = 0;
 };
 
 // Solves a ShardingProblem exactly with COIN-OR CBC, the model built in memory: one
@@ -19,8 +22,9 @@ struct IlpOutcome {
 // forbidden (bound to zero) instead of entering the objective. `start`, when given,
 // must fit the memory limit; unless it uses a forbidden cost it is handed to CBC as
 // its first incumbent. Meant for small or
-// reduced problems; CBC is not reentrant, so calls are serialized. A stop request ends
-// the solve at CBC's next event with the best solution found so far.
+// reduced problems; CBC is not reentrant, so calls are serialized, and a call that cannot
+// get CBC before its time is up returns no assignment. A stop request ends the solve
+// at CBC's next event with the best solution found so far.
 [[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
                                       const Assignment* start = nullptr, std::stop_token stop = {});
 

@@ -7,6 +7,7 @@
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace tapestry {
 
@@ -20,14 +21,15 @@ constexpr int kSweepsPerIteration = 30;
 }  // namespace
 
 Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart, std::uint64_t seed,
+                            std::chrono::steady_clock::time_point softDeadline,
                             std::chrono::steady_clock::time_point deadline, std::stop_token stop,
-                            const std::function<void(const Assignment&)>& improved)
+                            const std::function<void(const Assignment&)>& improved,
+                            const std::function<void(double)>& bounded)
 {
     Assignment best = feasibleStart;
     CostSum bestCost = evaluateSolution(problem, best).cost;
-    if (!problem.usageLimit)
-        return best;
-    const double limit = static_cast<double>(*problem.usageLimit);
+    const double limit = static_cast<double>(problem.usageLimit.value_or(0));
+    double bestBound = -std::numeric_limits<double>::infinity();
     std::int64_t horizon = 1;
     for (const ProblemNode& node : problem.nodes)
         horizon = std::max(horizon, node.hi);
@@ -41,7 +43,11 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     Assignment x = feasibleStart;
     double theta = 1.0;
     int sinceBest = 0;
-    for (std::uint64_t iteration = 0; std::chrono::steady_clock::now() < deadline && !stop.stop_requested(); ++iteration) {
+    const auto running = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        return now < deadline && (now < softDeadline || bestCost >= kCostCap) && !stop.stop_requested();
+    };
+    for (std::uint64_t iteration = 0; running(); ++iteration) {
         ShardingProblem priced = problem;
         priced.usageLimit.reset();
         for (std::size_t i = 0; i < priced.nodes.size(); ++i) {
@@ -58,10 +64,21 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         const ProblemReducer core(priced);
         // The clock is checked inside the iteration too: on a slow machine one iteration
         // of a large problem takes seconds, and the caller's margin is about that.
-        const auto due = [&] { return std::chrono::steady_clock::now() >= deadline || stop.stop_requested(); };
+        const auto due = [&] { return !running(); };
         MessagePassing messages(core.reduced());
         for (int k = 0; k < kSweepsPerIteration && !due(); ++k)
             messages.sweep();
+        // L(multipliers) = min over x of cost + sum_t m_t (usage_t - limit) <= optimum,
+        // bounded below by the priced core's bound (prices rounded down only lower it).
+        double pricedLimit = 0;
+        for (const double m : multipliers)
+            pricedLimit += m * limit;
+        if (const double bound = messages.lowerBound() + static_cast<double>(core.offset()) - pricedLimit;
+            bound > bestBound) {
+            bestBound = bound;
+            if (bounded)
+                bounded(bound);
+        }
         LocalSearch relaxed(core.reduced(), messages.decode(), seed + iteration, false);
         const std::int64_t moves =
             std::max(kMinMovesPerIteration, kMovesPerNode * static_cast<std::int64_t>(core.reduced().nodes.size()));
@@ -82,6 +99,9 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         } else if (++sinceBest % 5 == 0) {
             theta = std::max(theta * 0.5, 0.01);
         }
+
+        if (!problem.usageLimit)
+            break;  // nothing is priced: one relaxed solve is the whole search
 
         // Polyak step: (upper bound - relaxed value) / |g|^2, g = usage - limit, over
         // the time points where the multiplier may move.

@@ -17,11 +17,17 @@ namespace tapestry {
 // repairs the result into a feasible assignment (repairMemory), and
 // moves the multipliers along the subgradient (usage - limit per time point) with a
 // Polyak step towards the best feasible cost. Returns the best feasible assignment
-// seen, starting from `feasibleStart`, and hands each improvement to `improved` (on the
-// calling thread) as it is found. Deterministic for a seed up to the deadline.
+// seen, starting from `feasibleStart`, hands each improvement to `improved` and each
+// better lower bound on the optimum (the dual value, from MessagePassing::lowerBound of
+// the priced core) to `bounded`, on the calling thread, as they are found. Without a
+// limit it is one relaxed solve. Memory is per time point: give it a problem whose time
+// is compressed (withCompressedTime). It stops at `softDeadline` once its best
+// assignment avoids forbidden costs (kCostCap), at `deadline` in any case.
+// Deterministic for a seed up to the deadline.
 [[nodiscard]] Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart,
-                                          std::uint64_t seed, std::chrono::steady_clock::time_point deadline,
-                                          std::stop_token stop = {},
-                                          const std::function<void(const Assignment&)>& improved = {});
+                                          std::uint64_t seed, std::chrono::steady_clock::time_point softDeadline,
+                                          std::chrono::steady_clock::time_point deadline, std::stop_token stop = {},
+                                          const std::function<void(const Assignment&)>& improved = {},
+                                          const std::function<void(double)>& bounded = {});
 
 }  // namespace tapestry

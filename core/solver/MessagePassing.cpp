@@ -3,6 +3,7 @@
 #include "solver/ProblemReducer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -159,6 +160,36 @@ Assignment MessagePassing::decode() const
         x[i] = best;
     }
     return x;
+}
+
+double MessagePassing::lowerBound() const
+{
+    // value(s) = own cost + messages from later neighbours
+    //          + min over each earlier neighbour's t of (edge cost - message into it).
+    long double total = 0;
+    for (std::size_t i = 0; i < problem_.nodes.size(); ++i) {
+        double least = std::numeric_limits<double>::infinity();
+        for (int s = 0; s < problem_.nodes[i].strategyCount(); ++s) {
+            long double value = nodeCosts_[offsets_[i] + static_cast<std::size_t>(s)];
+            for (std::size_t a = arcStart_[i]; a < arcStart_[i + 1]; ++a) {
+                const Arc& arc = arcs_[a];
+                if (static_cast<std::size_t>(arc.to) > i) {
+                    value += messageFrom(arc)[s];
+                    continue;
+                }
+                const double* into = messageInto(arc);
+                double pushed = std::numeric_limits<double>::infinity();
+                for (int t = 0; t < problem_.nodes[static_cast<std::size_t>(arc.to)].strategyCount(); ++t)
+                    pushed = std::min(pushed, edgeCost(arc, s, t) - into[t]);
+                value += pushed;
+            }
+            if (std::isnan(static_cast<double>(value)))  // messages of a node whose every strategy is forbidden
+                return -std::numeric_limits<double>::infinity();
+            least = std::min(least, static_cast<double>(value));
+        }
+        total += least;
+    }
+    return static_cast<double>(total);
 }
 
 }  // namespace tapestry

@@ -26,6 +26,12 @@ public:
     // Greedy decoding in sweep order: each node takes the strategy cheapest against the
     // already decoded ones and the messages of the rest.
     [[nodiscard]] Assignment decode() const;
+    // A lower bound on the cheapest assignment under the current node costs, valid
+    // for any messages: the messages reparametrize the costs (same total for every
+    // assignment), each edge's remainder is pushed to its later end by minimizing over
+    // the earlier one, and then every node takes its own minimum. Tight on trees once
+    // the messages have converged; forbidden costs count as kCostCap.
+    [[nodiscard]] double lowerBound() const;
 
 private:
     struct Arc {

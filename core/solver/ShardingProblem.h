@@ -32,9 +32,10 @@ struct ProblemEdge {
 // The node/edge/memory problem (the IOPDDL contest's): choose one strategy per node,
 // minimizing node plus edge costs, so that at every time point the usages of the
 // nodes alive then sum to at most usageLimit (when there is one).
-// Invariants (checked by validate): every node has >= 1 strategy, lo <= hi, edges join
-// two distinct existing nodes and have |S(u)| * |S(v)| costs. Parallel edges are
-// allowed; their costs add.
+// Invariants (checked by validate): every node has >= 1 strategy, 0 <= lo <= hi, costs
+// and usages are >= 0, the largest usages of all nodes sum to at most 2^63 - 1 (so no
+// usage total overflows), edges join two distinct existing nodes and have
+// |S(u)| * |S(v)| costs. Parallel edges are allowed; their costs add.
 struct ShardingProblem {
     std::string name;
     std::vector<ProblemNode> nodes;
@@ -44,6 +45,11 @@ struct ShardingProblem {
     // Throws Error(InvalidShardingProblem, fileName, ...) naming the first broken invariant.
     void validate(const std::string& fileName) const;
 };
+
+// The same problem on the time points that matter: usage only changes at interval
+// ends, so each distinct end becomes its rank among them. Same costs, same feasible
+// assignments; a horizon of 1e9 time points becomes at most twice the node count.
+[[nodiscard]] ShardingProblem withCompressedTime(const ShardingProblem& problem);
 
 // One strategy index per node.
 using Assignment = std::vector<int>;

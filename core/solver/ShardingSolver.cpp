@@ -8,7 +8,13 @@
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 namespace tapestry {
@@ -26,11 +32,13 @@ constexpr std::size_t kWholeIlpCells = 600'000;
 constexpr double kLagrangianShare = 0.25;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
-// CBC can overrun its limit by seconds on a big region (model copies, LP start-ups and
-// checks it does not time: up to 10 s seen on A), so region solves stop this long
-// before the deadline (at most a quarter of the time limit) and local search alone
-// uses the tail.
-constexpr double kRegionsTailSeconds = 12.0;
+// How often the calling thread looks at the clock and the workers' findings, and how
+// often at most it reports a better cost (each report expands and checks it).
+constexpr auto kPoll = std::chrono::milliseconds(20);
+constexpr auto kReportEvery = std::chrono::milliseconds(250);
+// How long to wait for workers to notice the stop before leaving them running (CBC can
+// overrun by seconds on a big region: model copies, LP start-ups it does not time).
+constexpr double kStopGraceSeconds = 0.2;
 
 // Cheapest strategy per node when that fits; the smallest usage otherwise (which fits
 // whenever anything does).
@@ -62,53 +70,173 @@ Clock::time_point after(Clock::time_point from, double seconds)
     return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-// The best feasible assignment of the reduced problem so far, with progress reports on
-// improvement. Reports give the original problem's cost: the reduced one plus the
-// offset differs from it where forbidden costs were capped.
-class Incumbent {
+double secondsBetween(Clock::time_point from, Clock::time_point to)
+{
+    return std::chrono::duration<double>(to - from).count();
+}
+
+// What the call and its workers share. Each worker holds it by shared_ptr, so a worker
+// still busy at the deadline can be left to finish on its own while the call returns.
+class SharedSearch {
 public:
-    Incumbent(const ShardingProblem& original, const ProblemReducer& reducer, const SolverOptions& options,
-              Clock::time_point start)
-        : original_(original), reducer_(reducer), problem_(reducer.reduced()), options_(options), start_(start)
+    SharedSearch(ShardingProblem problem, const Assignment& start) : problem_(std::move(problem))
     {
+        best_ = start;
+        bestCost_ = evaluateSolution(problem_, start).cost;
     }
 
+    [[nodiscard]] const ShardingProblem& problem() const { return problem_; }
+    [[nodiscard]] std::stop_token stopToken() const { return stop_.get_token(); }
+    void stop() { stop_.request_stop(); }
+
+    // Evaluated on the worker's thread; kept when feasible and cheaper.
     void offer(const Assignment& x)
     {
         const SolutionEvaluation e = evaluateSolution(problem_, x);
-        if (!e.feasible || (!best_.empty() && e.cost >= cost_))
-            return;
-        best_ = x;
-        cost_ = e.cost;
-        if (options_.progress)
-            options_.progress(std::chrono::duration<double>(Clock::now() - start_).count(),
-                              evaluateSolution(original_, reducer_.expand(x)).cost);
+        const std::lock_guard lock(mutex_);
+        if (e.feasible && e.cost < bestCost_) {
+            best_ = x;
+            bestCost_ = e.cost;
+            ++improvements_;
+        }
     }
-    [[nodiscard]] const Assignment& best() const { return best_; }
+    void raiseBound(double bound)
+    {
+        const std::lock_guard lock(mutex_);
+        bound_ = std::max(bound_, bound);
+    }
+    void markOptimal()
+    {
+        const std::lock_guard lock(mutex_);
+        provenOptimal_ = true;
+    }
+
+    struct Snapshot {
+        Assignment best;
+        CostSum cost = 0;
+        int improvements = 0;
+        double bound = 0;
+        bool provenOptimal = false;
+    };
+    [[nodiscard]] Snapshot snapshot() const
+    {
+        const std::lock_guard lock(mutex_);
+        return {best_, bestCost_, improvements_, bound_, provenOptimal_};
+    }
+    [[nodiscard]] Assignment best() const
+    {
+        const std::lock_guard lock(mutex_);
+        return best_;
+    }
 
 private:
-    const ShardingProblem& original_;
-    const ProblemReducer& reducer_;
-    const ShardingProblem& problem_;
-    const SolverOptions& options_;
-    Clock::time_point start_;
+    const ShardingProblem problem_;
+    std::stop_source stop_;
+    mutable std::mutex mutex_;
     Assignment best_;
-    CostSum cost_ = 0;
+    CostSum bestCost_ = 0;
+    int improvements_ = 0;
+    double bound_ = -std::numeric_limits<double>::infinity();
+    bool provenOptimal_ = false;
 };
 
-void runLocalSearch(LocalSearch& search, Clock::time_point deadline, const std::stop_token& stop)
+// A thread that may be joined or left running at the deadline.
+class Worker {
+public:
+    Worker(std::shared_ptr<SharedSearch> search, std::function<void(SharedSearch&)> task)
+        : finished_(std::make_shared<std::atomic<bool>>(false)), failure_(std::make_shared<std::exception_ptr>())
+    {
+        thread_ = std::thread([search = std::move(search), task = std::move(task), finished = finished_,
+                               failure = failure_] {
+            try {
+                task(*search);
+            } catch (...) {
+                *failure = std::current_exception();
+            }
+            *finished = true;
+        });
+    }
+    Worker(Worker&&) = default;
+    Worker& operator=(Worker&&) = default;
+    ~Worker()
+    {
+        if (thread_.joinable())
+            thread_.detach();
+    }
+
+    [[nodiscard]] bool finished() const { return *finished_; }
+    // Joins a finished worker; returns false (and leaves it running) otherwise.
+    bool release()
+    {
+        if (!finished())
+            return false;
+        thread_.join();
+        return true;
+    }
+    // What the task threw, after release().
+    [[nodiscard]] std::exception_ptr failure() const { return *failure_; }
+
+private:
+    std::thread thread_;
+    std::shared_ptr<std::atomic<bool>> finished_;
+    std::shared_ptr<std::exception_ptr> failure_;
+};
+
+// The Lagrangian search from the shared best, sharing what it finds.
+void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end)
 {
-    while (Clock::now() < deadline && !stop.stop_requested())
-        search.run(kMovesPerCheck);
+    const Assignment found =
+        searchLagrangian(search.problem(), search.best(), seed, softEnd, end, search.stopToken(),
+                         [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); });
+    search.offer(found);
+}
+
+// Rounds of the feasible local search, each starting from the shared best.
+void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
+{
+    const std::stop_token stop = search.stopToken();
+    LocalSearch local(search.problem(), search.best(), seed);
+    while (Clock::now() < deadline && !stop.stop_requested()) {
+        const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
+        while (Clock::now() < roundEnd && !stop.stop_requested())
+            local.run(kMovesPerCheck);
+        search.offer(local.best());
+        local.restartFrom(search.best());
+    }
+}
+
+// Rounds of exact region re-solves, each starting from the shared best.
+void runRegions(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
+{
+    const std::stop_token stop = search.stopToken();
+    for (std::uint64_t round = 0; Clock::now() < deadline && !stop.stop_requested(); ++round) {
+        Assignment regions = search.best();
+        improveWithIlpRegions(search.problem(), regions, seed + round, std::min(deadline, after(Clock::now(), kRoundSeconds)),
+                              stop);
+        search.offer(regions);
+    }
+}
+
+// Costs are whole numbers, so the optimum is at least the bound rounded up, less what
+// rounding in its double arithmetic may have added. Costs are >= 0, so is the optimum.
+CostSum wholeBound(double bound)
+{
+    if (!(bound > 0))
+        return 0;
+    return static_cast<CostSum>(std::ceil(bound - 1e-9 * bound - 1e-6));
 }
 
 }  // namespace
 
+double optimalityGap(CostSum cost, CostSum lowerBound)
+{
+    return cost > 0 ? static_cast<double>(cost - std::min(cost, lowerBound)) / static_cast<double>(cost) : 0.0;
+}
+
 SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOptions& options)
 {
-    const auto start = Clock::now();
-    // Joining threads and expanding the answer take a moment; keep a margin for them.
-    const auto deadline = after(start, options.timeLimitSeconds - std::min(2.5, 0.05 * options.timeLimitSeconds));
+    const auto start = options.startedAt.value_or(Clock::now());
+    const auto limit = after(start, options.timeLimitSeconds);
     if (const auto overload = firstUnavoidableOverload(problem)) {
         std::int64_t least = 0;
         for (const ProblemNode& node : problem.nodes)
@@ -119,7 +247,13 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
                         + std::to_string(least) + ", above the usage limit " + std::to_string(*problem.usageLimit));
     }
 
-    const ProblemReducer reducer(problem);
+    // The searches keep data per time point; only interval ends matter.
+    std::int64_t horizon = 0;
+    for (const ProblemNode& node : problem.nodes)
+        horizon = std::max(horizon, node.hi);
+    const bool sparseTime = horizon > 2 * static_cast<std::int64_t>(problem.nodes.size()) + 2;
+    const ShardingProblem compact = sparseTime ? withCompressedTime(problem) : ShardingProblem{};
+    const ProblemReducer reducer(sparseTime ? compact : problem);
     const ShardingProblem& reduced = reducer.reduced();
     SolverResult result;
     result.reduction = reducer.stats();
@@ -129,70 +263,95 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     for (const ProblemEdge& edge : reduced.edges)
         cells += edge.costs.size();
 
-    Incumbent incumbent(problem, reducer, options, start);
-    incumbent.offer(initialAssignment(reduced));
+    // Returning takes a moment after the workers stop: expanding and checking the
+    // answer (timed here on the first assignment, so it grows with the problem and the
+    // machine's load), printing it, and waiting briefly for the workers to stop.
+    const auto finishBegan = Clock::now();
+    const Assignment first = initialAssignment(reduced);
+    (void)evaluateSolution(problem, reducer.expand(first));
+    const double finishSeconds = secondsBetween(finishBegan, Clock::now());
+    const double grace = std::min(kStopGraceSeconds, 0.1 * options.timeLimitSeconds);
+    const double margin = std::min(0.25 * options.timeLimitSeconds, 0.1 + 0.02 * options.timeLimitSeconds + 4 * finishSeconds);
+    const auto deadline = after(limit, -margin - grace);
+    const auto search = std::make_shared<SharedSearch>(reduced, first);
     const std::uint64_t seed = options.seed * 7919;
-    const bool twoThreads = options.threads > 1;
-
+    const int threads = std::max(1, options.threads);
+    std::vector<Worker> workers;
     if (cells <= kWholeIlpCells) {
-        // Exact: CBC on the whole reduced problem; meanwhile the heuristics on the other
-        // thread guarantee a good answer if CBC runs out of time.
-        Assignment heuristic;
-        std::jthread worker;
-        if (twoThreads)
-            worker = std::jthread([&](std::stop_token stop) {
-                heuristic = searchLagrangian(reduced, incumbent.best(), seed, deadline, stop);
-            });
-        const Assignment first = incumbent.best();
-        const IlpOutcome exact = solveWithIlp(reduced, options.timeLimitSeconds * 0.9, &first, options.stop);
-        worker.request_stop();
-        if (worker.joinable())
-            worker.join();
-        if (!heuristic.empty())
-            incumbent.offer(heuristic);
-        if (exact.assignment)
-            incumbent.offer(*exact.assignment);
-        result.provenOptimal = exact.provenOptimal && exact.assignment;
+        // Exact: CBC on the whole reduced problem; beside it the Lagrangian search
+        // guarantees a good answer if CBC runs out of time.
+        workers.emplace_back(search, [seconds = secondsBetween(Clock::now(), deadline)](SharedSearch& s) {
+            const Assignment incumbent = s.best();
+            const IlpOutcome exact = solveWithIlp(s.problem(), seconds, &incumbent, s.stopToken());
+            if (!exact.assignment)
+                return;
+            s.offer(*exact.assignment);
+            s.raiseBound(exact.lowerBound);
+            if (exact.provenOptimal) {
+                s.markOptimal();
+                s.stop();
+            }
+        });
+        for (int k = 1; k < threads; ++k)
+            workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) { runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline); });
     } else {
-        {
-            const auto phaseEnd = after(start, options.timeLimitSeconds * kLagrangianShare);
-            Assignment other;
-            std::jthread worker;
-            const Assignment first = incumbent.best();
-            if (twoThreads)
-                worker = std::jthread([&] { other = searchLagrangian(reduced, first, seed + 1, phaseEnd, options.stop); });
-            incumbent.offer(searchLagrangian(reduced, first, seed, phaseEnd, options.stop,
-                                             [&](const Assignment& x) { incumbent.offer(x); }));
-            if (worker.joinable())
-                worker.join();
-            if (!other.empty())
-                incumbent.offer(other);
-        }
-        LocalSearch local(reduced, incumbent.best(), seed + 2);
-        const auto regionsDeadline =
-            after(deadline, -std::min(kRegionsTailSeconds, 0.25 * options.timeLimitSeconds));
-        for (int round = 0; Clock::now() < deadline && !options.stop.stop_requested(); ++round) {
-            const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
-            const auto regionsEnd = std::min(roundEnd, regionsDeadline);
-            Assignment regions = incumbent.best();
-            std::jthread worker;
-            if (twoThreads && regionsEnd > after(Clock::now(), 1.0))
-                worker = std::jthread([&] {
-                    improveWithIlpRegions(reduced, regions, seed + 3 + static_cast<std::uint64_t>(round), regionsEnd,
-                                          options.stop);
-                });
-            runLocalSearch(local, roundEnd, options.stop);
-            if (worker.joinable())
-                worker.join();
-            incumbent.offer(local.best());
-            incumbent.offer(regions);
-            local.restartFrom(incumbent.best());
+        const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
+        for (int k = 0; k < threads; ++k) {
+            const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
+            const bool regions = k == 1;
+            workers.emplace_back(search, [own, regions, phaseEnd, deadline](SharedSearch& s) {
+                runLagrangian(s, own + 1, phaseEnd, deadline);
+                if (regions)
+                    runRegions(s, own + 3, deadline);
+                else
+                    runLocalSearch(s, own + 2, deadline);
+            });
         }
     }
 
+    // The calling thread only watches: progress on improvement, a stop at the deadline.
+    int reported = 0;
+    double boundReported = -std::numeric_limits<double>::infinity();
+    auto lastReport = Clock::time_point{};
+    const auto report = [&](bool final) {
+        const SharedSearch::Snapshot now = search->snapshot();
+        if (options.progress && now.improvements != reported && (final || Clock::now() - lastReport >= kReportEvery)) {
+            reported = now.improvements;
+            lastReport = Clock::now();
+            options.progress(secondsBetween(start, lastReport), evaluateSolution(problem, reducer.expand(now.best)).cost);
+        }
+        if (options.bounded && now.bound > boundReported) {
+            boundReported = now.bound;
+            options.bounded(secondsBetween(start, Clock::now()), wholeBound(now.bound) + reducer.offset());
+        }
+    };
+    const auto allFinished = [&] {
+        return std::all_of(workers.begin(), workers.end(), [](const Worker& w) { return w.finished(); });
+    };
+    while (Clock::now() < deadline && !options.stop.stop_requested() && !allFinished()) {
+        std::this_thread::sleep_for(kPoll);
+        report(false);
+    }
+    search->stop();
+    // Workers check the stop often; one that has not stopped after a moment is left.
+    const auto graceEnd = after(Clock::now(), grace);
+    while (!allFinished() && Clock::now() < graceEnd)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    for (Worker& worker : workers) {
+        const bool joined = worker.release();
+        result.workLeftRunning |= !joined;
+        if (joined && worker.failure())
+            std::rethrow_exception(worker.failure());
+    }
+    report(true);
+
+    const SharedSearch::Snapshot final = search->snapshot();
     result.cancelled = options.stop.stop_requested();
-    result.assignment = reducer.expand(incumbent.best());
+    result.provenOptimal = final.provenOptimal;
+    result.assignment = reducer.expand(final.best);
     result.cost = evaluateSolution(problem, result.assignment).cost;
+    result.lowerBound = result.provenOptimal ? result.cost
+                                             : std::min(result.cost, wholeBound(final.bound) + reducer.offset());
     return result;
 }
 

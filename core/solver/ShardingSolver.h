@@ -3,18 +3,25 @@
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingProblem.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stop_token>
 
 namespace tapestry {
 
 struct SolverOptions {
     double timeLimitSeconds = 60.0;
+    // The time limit counts from here (the CLI passes its process start, so reading the
+    // file counts too); unset: from the call.
+    std::optional<std::chrono::steady_clock::time_point> startedAt;
     std::uint64_t seed = 1;
     int threads = 2;
-    // Called from the calling thread whenever the best cost improves.
+    // Called from the calling thread whenever the best cost improves (at most a few
+    // times a second), and whenever the lower bound on the optimum rises.
     std::function<void(double elapsedSeconds, CostSum cost)> progress;
+    std::function<void(double elapsedSeconds, CostSum lowerBound)> bounded;
     // A stop request ends the search early with the best feasible assignment so far.
     std::stop_token stop;
 };
@@ -22,23 +29,35 @@ struct SolverOptions {
 struct SolverResult {
     Assignment assignment;  // of the original problem
     CostSum cost = 0;
+    // No assignment costs less: the Lagrangian dual, CBC's bound or the cost itself
+    // when proven optimal. Forbidden costs count as kCostCap.
+    CostSum lowerBound = 0;
     bool provenOptimal = false;
     bool cancelled = false;
+    // A worker (CBC between its checks, a long sweep) was still busy at the deadline and
+    // was left to finish on its own: a program that exits now should not wait for it
+    // (its static objects may go while it runs), e.g. std::_Exit after flushing.
+    bool workLeftRunning = false;
     ReductionStats reduction;
     std::size_t reducedNodes = 0;
     std::size_t reducedEdges = 0;
 };
 
-// The general solver. Exact reductions (ProblemReducer) first; then, when the reduced
-// problem is small, CBC on all of it (with the Lagrangian search on the other thread
-// as a fallback); otherwise the Lagrangian search on both threads for a quarter of
-// the time, then rounds in which one thread re-solves regions exactly with CBC and
-// the other runs the feasible local search, sharing the best assignment (the region
-// solves stop early, as CBC may overrun its limit; local search alone ends). Always
-// returns a feasible assignment; throws Error(InfeasibleProblem) naming the time point
-// at which even the smallest usages exceed the limit. Each thread's steps are fixed by
-// the seed; the time limit decides how many of them run, so results for one seed vary
-// with machine speed and load.
+// (cost - lowerBound) / cost, 0 for a zero cost.
+[[nodiscard]] double optimalityGap(CostSum cost, CostSum lowerBound);
+
+// The general solver. Exact reductions (ProblemReducer) on the problem with compressed
+// time first; then worker threads (`threads`, at least one) search while the calling
+// thread only watches the clock, reports progress and returns the best feasible
+// assignment at the deadline (the time limit less a small margin for returning),
+// leaving a worker that has not stopped to finish on its own. When the reduced problem
+// is small, one worker runs CBC on all of it and the other the Lagrangian search;
+// otherwise all run the Lagrangian search for a share of the time, then one re-solves
+// regions exactly with CBC and the others run the feasible local search, sharing the
+// best assignment between rounds. Always returns a feasible assignment; throws
+// Error(InfeasibleProblem) naming the time point at which even the smallest usages
+// exceed the limit. Each worker's steps are fixed by the seed; the time limit decides
+// how many of them run, so results for one seed vary with machine speed and load.
 [[nodiscard]] SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOptions& options);
 
 }  // namespace tapestry

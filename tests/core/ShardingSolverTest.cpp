@@ -5,6 +5,8 @@
 #include "base/TextFile.h"
 #include "iopddl/IopddlReader.h"
 #include "iopddl/SolutionLine.h"
+#include "iopddl/StressProblem.h"
+#include "solver/LagrangianSearch.h"
 #include "solver/MessagePassing.h"
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
@@ -15,8 +17,10 @@
 
 #include <zlib.h>
 
+#include <chrono>
 #include <fstream>
 #include <random>
+#include <thread>
 
 using namespace tapestry;
 
@@ -318,12 +322,176 @@ private slots:
             if (!expected)
                 continue;
             SolverOptions options;
-            options.timeLimitSeconds = 0.05;
+            options.timeLimitSeconds = 0.5;
             options.seed = static_cast<std::uint64_t>(round) + 1;
             const SolverResult result = solveShardingProblem(problem, options);
             QVERIFY(evaluateSolution(problem, result.assignment).feasible);
             QCOMPARE(costToString(result.cost), costToString(expected->first));
         }
+    }
+
+    void lowerBoundsNeverExceedTheOptimum()
+    {
+        std::mt19937 random(5);
+        int tight = 0;
+        for (int round = 0; round < 40; ++round) {
+            const ShardingProblem problem = randomProblem(random, round % 2 == 0);
+            const auto expected = bruteForce(problem);
+            if (!expected)
+                continue;
+            SolverOptions options;
+            options.timeLimitSeconds = 0.3;
+            std::vector<CostSum> reported;
+            options.bounded = [&](double, CostSum bound) { reported.push_back(bound); };
+            const SolverResult result = solveShardingProblem(problem, options);
+            QCOMPARE(costToString(result.cost), costToString(expected->first));
+            QVERIFY2(result.lowerBound <= expected->first, costToString(result.lowerBound).c_str());
+            for (const CostSum bound : reported)
+                QVERIFY(bound <= expected->first);
+            tight += result.lowerBound == expected->first ? 1 : 0;
+        }
+        QVERIFY(tight > 10);  // CBC proves most of these optimal
+    }
+
+    void lagrangianBoundsStayBelowTheOptimum()
+    {
+        // The dual value at any multipliers is a lower bound; checked at every iteration.
+        std::mt19937 random(9);
+        int bounds = 0;
+        for (int round = 0; round < 60; ++round) {
+            const ShardingProblem problem = randomProblem(random, true);
+            const auto expected = bruteForce(problem);
+            if (!expected || firstUnavoidableOverload(problem))
+                continue;
+            Assignment start(problem.nodes.size());
+            for (std::size_t i = 0; i < start.size(); ++i)
+                start[i] = static_cast<int>(std::min_element(problem.nodes[i].usages.begin(), problem.nodes[i].usages.end())
+                                            - problem.nodes[i].usages.begin());
+            const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+            const Assignment found = searchLagrangian(problem, start, 1, until, until, {}, {}, [&](double bound) {
+                ++bounds;
+                QVERIFY2(bound <= static_cast<double>(expected->first) + 1e-6, std::to_string(bound).c_str());
+            });
+            QVERIFY(evaluateSolution(problem, found).feasible);
+        }
+        QVERIFY(bounds > 30);
+    }
+
+    void messagePassingBoundIsTightOnTrees()
+    {
+        std::mt19937 random(13);
+        for (int round = 0; round < 300; ++round) {
+            const ShardingProblem problem = randomTree(random);
+            MessagePassing messages(problem);
+            const auto best = bruteForce(problem);
+            QVERIFY(best);
+            QVERIFY(messages.lowerBound() <= static_cast<double>(best->first));  // any messages, even none
+            for (int k = 0; k < 100; ++k)
+                messages.sweep();
+            const double bound = messages.lowerBound();
+            QVERIFY(bound <= static_cast<double>(best->first));
+            QVERIFY2(bound > static_cast<double>(best->first) - 1e-3, std::to_string(bound).c_str());
+        }
+    }
+
+    void farIntervalEndsSolveOnCompressedTime()
+    {
+        // Interval ends near 1.5e9 with a usage limit: the searches once kept data per
+        // time point (bad_alloc). Compressed, the problem keeps its optimum 445.
+        ShardingProblem problem = readIopddlFile(kExample);
+        for (ProblemNode& node : problem.nodes) {
+            node.lo *= 10'000'000;
+            node.hi *= 10'000'000;
+        }
+        const ShardingProblem compact = withCompressedTime(problem);
+        std::int64_t horizon = 0;
+        for (const ProblemNode& node : compact.nodes)
+            horizon = std::max(horizon, node.hi);
+        QVERIFY(horizon <= 2 * static_cast<std::int64_t>(problem.nodes.size()));
+        QCOMPARE(costToString(bruteForce(compact)->first), std::string("445"));
+        SolverOptions options;
+        options.timeLimitSeconds = 0.5;
+        const SolverResult result = solveShardingProblem(problem, options);
+        QCOMPARE(costToString(result.cost), std::string("445"));
+        QCOMPARE(result.assignment, (Assignment{0, 0, 2, 1, 0}));
+    }
+
+    void compressedTimeKeepsEveryAssignmentsFeasibility()
+    {
+        std::mt19937 random(17);
+        for (int round = 0; round < 100; ++round) {
+            const ShardingProblem problem = randomProblem(random, true);
+            const ShardingProblem compact = withCompressedTime(problem);
+            Assignment x(problem.nodes.size(), 0);
+            for (int k = 0; k < 20; ++k) {
+                for (std::size_t i = 0; i < x.size(); ++i)
+                    x[i] = std::uniform_int_distribution<int>(0, problem.nodes[i].strategyCount() - 1)(random);
+                const SolutionEvaluation a = evaluateSolution(problem, x);
+                const SolutionEvaluation b = evaluateSolution(compact, x);
+                QCOMPARE(a.feasible, b.feasible);
+                QCOMPARE(a.peakUsage, b.peakUsage);
+                QVERIFY(a.cost == b.cost);
+            }
+        }
+    }
+
+    void stressProblemsAreDeterministicAndSolvable()
+    {
+        const ShardingProblem problem = generateStressProblem(3000, 4);
+        QCOMPARE(problem.nodes.size(), std::size_t{3000});
+        QVERIFY(problem.edges.size() > 3000);
+        QVERIFY(problem.usageLimit);
+        const ShardingProblem again = generateStressProblem(3000, 4);
+        QCOMPARE(again.edges.size(), problem.edges.size());
+        QVERIFY(again.edges.back().costs == problem.edges.back().costs);
+        QCOMPARE(again.usageLimit, problem.usageLimit);
+        problem.validate("stress");
+        // The limit binds: the cheapest strategy everywhere does not fit.
+        Assignment cheapest(problem.nodes.size());
+        for (std::size_t i = 0; i < cheapest.size(); ++i)
+            cheapest[i] = static_cast<int>(std::min_element(problem.nodes[i].costs.begin(), problem.nodes[i].costs.end())
+                                           - problem.nodes[i].costs.begin());
+        QVERIFY(!evaluateSolution(problem, cheapest).feasible);
+        SolverOptions options;
+        options.timeLimitSeconds = 2;
+        const SolverResult result = solveShardingProblem(problem, options);
+        QVERIFY(evaluateSolution(problem, result.assignment).feasible);
+        QVERIFY(result.cost < kCostCap);  // the smallest usages avoid every forbidden cost
+        QVERIFY(result.lowerBound > 0 && result.lowerBound <= result.cost);
+    }
+
+    void timeLimitIsAWallOnALargeProblem()
+    {
+        const ShardingProblem problem = generateStressProblem(20'000, 2);
+        SolverOptions options;
+        options.timeLimitSeconds = 4;
+        const auto start = std::chrono::steady_clock::now();
+        options.startedAt = start;
+        const SolverResult result = solveShardingProblem(problem, options);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        QVERIFY2(seconds <= options.timeLimitSeconds, std::to_string(seconds).c_str());
+        QVERIFY(evaluateSolution(problem, result.assignment).feasible);
+    }
+
+    void stopEndsTheSolveWithinASecond()
+    {
+        const ShardingProblem problem = generateStressProblem(20'000, 3);
+        std::stop_source stop;
+        SolverOptions options;
+        options.timeLimitSeconds = 120;
+        options.stop = stop.get_token();
+        std::chrono::steady_clock::time_point requested;
+        std::jthread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+            requested = std::chrono::steady_clock::now();
+            stop.request_stop();
+        });
+        const SolverResult result = solveShardingProblem(problem, options);
+        const double after = std::chrono::duration<double>(std::chrono::steady_clock::now() - requested).count();
+        canceller.join();
+        QVERIFY(result.cancelled);
+        QVERIFY2(after < 1.0, std::to_string(after).c_str());
+        QVERIFY(evaluateSolution(problem, result.assignment).feasible);
     }
 
     void malformedFilesNameTheProblem_data()
@@ -357,6 +525,18 @@ private slots:
             ErrorCode::InvalidShardingProblem, "whole number");
         row("edge count", problemJson(nodes2, R"({"nodes": [[0, 1]], "costs": []})"),
             ErrorCode::InvalidShardingProblem, "edges.costs has 0 entries");
+        // -9.2e18 once overflowed the reducer's sums (UBSan): costs are >= 0 in the format.
+        row("negative node cost", problemJson(R"({"intervals": [[0, 1]], "costs": [[1, -9.2e18]], "usages": [[1, 1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "nodes.costs[0][1] = -9200000000000000000 is negative");
+        row("negative edge cost", problemJson(nodes2, R"({"nodes": [[0, 1]], "costs": [[1, -5]]})"),
+            ErrorCode::InvalidShardingProblem, "edges.costs[0][1] = -5 is negative");
+        row("negative usage", problemJson(R"({"intervals": [[0, 1]], "costs": [[1]], "usages": [[-1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "nodes.usages[0][0] = -1 is negative");
+        row("usage overflow",
+            problemJson(R"({"intervals": [[0, 1], [0, 1]], "costs": [[1], [1]], "usages": [[5e18], [5e18]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "sum to more than 2^63 - 1");
+        row("cost beyond 64 bits", problemJson(R"({"intervals": [[0, 1]], "costs": [[1e19]], "usages": [[1]]})", noEdges),
+            ErrorCode::InvalidShardingProblem, "nodes.costs[0][0] must be a whole number that fits in 64 bits");
     }
 
     void malformedFilesNameTheProblem()

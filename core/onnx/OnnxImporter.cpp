@@ -1,7 +1,9 @@
 #include "onnx/OnnxImporter.h"
 
 #include "base/Error.h"
+#include "base/Utf8.h"
 #include "graph/GraphBuilder.h"
+#include "graph/PlanningOpChecks.h"
 #include "onnx/ShapeComputationFolding.h"
 
 #include <onnx/defs/schema.h>
@@ -124,14 +126,36 @@ int expectedWireType(int field)
                 "is not a valid ONNX model (unexpected data after " + std::to_string(fieldsRead) + " valid fields)");
 }
 
-TensorShape shapeFromProto(const onnx::TypeProto& type)
+// Names end up in plan files (JSON, UTF-8 only) and in the GUI.
+void requireUtf8(const std::string& text, const std::string& what, const std::string& shown)
 {
+    if (const auto at = firstInvalidUtf8Byte(text))
+        throw Error(ErrorCode::InvalidModel, shown,
+                    what + " is not valid UTF-8 (byte " + std::to_string(*at) + " of \"" + text.substr(0, *at) +
+                        "...\")");
+}
+
+DataType knownDataType(int onnxType, const std::string& what, const std::string& shown)
+{
+    const DataType type = dataTypeFromOnnx(onnxType);
+    if (type == DataType::Undefined && onnxType != 0)
+        throw Error(ErrorCode::InvalidModel, shown,
+                    what + " has the element type " + std::to_string(onnxType) + ", which ONNX does not define");
+    return type;
+}
+
+TensorShape shapeFromProto(const onnx::ValueInfoProto& value, const std::string& shown)
+{
+    const onnx::TypeProto& type = value.type();
     if (!type.has_tensor_type() || !type.tensor_type().has_shape())
         return {};
     std::vector<Dimension> dims;
     const onnx::TensorShapeProto& shape = type.tensor_type().shape();
     dims.reserve(static_cast<std::size_t>(shape.dim_size()));
     for (const onnx::TensorShapeProto_Dimension& d : shape.dim()) {
+        if (d.has_dim_value() && d.dim_value() < 0)
+            throw Error(ErrorCode::InvalidModel, shown,
+                        "tensor '" + value.name() + "' has a negative dimension (" + std::to_string(d.dim_value()) + ")");
         if (d.has_dim_value())
             dims.push_back(Dimension::known(d.dim_value()));
         else if (d.has_dim_param() && !d.dim_param().empty())
@@ -142,9 +166,12 @@ TensorShape shapeFromProto(const onnx::TypeProto& type)
     return TensorShape(std::move(dims));
 }
 
-DataType dtypeFromProto(const onnx::TypeProto& type)
+DataType dtypeFromProto(const onnx::ValueInfoProto& value, const std::string& shown)
 {
-    return type.has_tensor_type() ? dataTypeFromOnnx(type.tensor_type().elem_type()) : DataType::Undefined;
+    requireUtf8(value.name(), "a tensor name", shown);
+    return value.type().has_tensor_type()
+               ? knownDataType(value.type().tensor_type().elem_type(), "tensor '" + value.name() + "'", shown)
+               : DataType::Undefined;
 }
 
 void copyInlineData(const onnx::TensorProto& tensor, Initializer& out)
@@ -169,15 +196,21 @@ Initializer initializerFromProto(const onnx::TensorProto& tensor, const OnnxImpo
 {
     Initializer out;
     out.name = tensor.name();
-    out.dtype = dataTypeFromOnnx(tensor.data_type());
+    requireUtf8(out.name, "an initializer name", shown);
+    out.dtype = knownDataType(tensor.data_type(), "initializer '" + tensor.name() + "'", shown);
     out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    // Its size in bits must fit in int64, so that element and byte counts stay exact.
+    const auto bits = static_cast<std::uint64_t>(std::max(dataTypeBits(out.dtype), 1));
+    constexpr auto kMaxBits = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     std::uint64_t elements = 1;
     for (const std::int64_t d : out.dims) {
         if (d < 0)
             throw Error(ErrorCode::InvalidModel, shown,
                         "initializer '" + tensor.name() + "' has a negative dimension (" + std::to_string(d) + ")");
-        if (d != 0 && elements > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(d))
-            throw Error(ErrorCode::InvalidModel, shown, "initializer '" + tensor.name() + "' is impossibly large");
+        if (d != 0 && elements > kMaxBits / bits / static_cast<std::uint64_t>(d))
+            throw Error(ErrorCode::InvalidModel, shown,
+                        "initializer '" + tensor.name() + "' is impossibly large: its dimensions multiply past " +
+                            "the 2^63 bits a size can count");
         elements *= static_cast<std::uint64_t>(d);
     }
     out.elementCount = elements;
@@ -308,13 +341,20 @@ Graph importGraph(const onnx::GraphProto& graphProto, ModelInfo info, bool isSub
     // Before IR 4, initializers were also listed as graph inputs.
     for (const onnx::ValueInfoProto& input : graphProto.input()) {
         if (!initializerNames.contains(input.name()))
-            builder.addInput(input.name(), dtypeFromProto(input.type()), shapeFromProto(input.type()));
+            builder.addInput(input.name(), dtypeFromProto(input, shown), shapeFromProto(input, shown));
     }
 
     for (int i = 0; i < graphProto.node_size(); ++i) {
         const onnx::NodeProto& node = graphProto.node(i);
         const std::string name = opName(node, i);
+        requireUtf8(name, "the name of node " + std::to_string(i), shown);
         try {
+            requireUtf8(node.op_type(), "the op type", shown);
+            requireUtf8(node.domain(), "the domain", shown);
+            for (const std::string& tensor : node.input())
+                requireUtf8(tensor, "an input name", shown);
+            for (const std::string& tensor : node.output())
+                requireUtf8(tensor, "an output name", shown);
             const std::vector<std::string> scopes = dynamoNameScopes(node);
             ScopePath scope = scopes.empty() ? ScopePath::fromTorchScriptNodeName(node.name())
                                              : ScopePath::fromDynamoNameScopes(scopes);
@@ -328,9 +368,9 @@ Graph importGraph(const onnx::GraphProto& graphProto, ModelInfo info, bool isSub
         }
     }
     for (const onnx::ValueInfoProto& value : graphProto.value_info())
-        builder.setTensorType(value.name(), dtypeFromProto(value.type()), shapeFromProto(value.type()));
+        builder.setTensorType(value.name(), dtypeFromProto(value, shown), shapeFromProto(value, shown));
     for (const onnx::ValueInfoProto& output : graphProto.output()) {
-        builder.setTensorType(output.name(), dtypeFromProto(output.type()), shapeFromProto(output.type()));
+        builder.setTensorType(output.name(), dtypeFromProto(output, shown), shapeFromProto(output, shown));
         builder.markOutput(output.name());
     }
     return builder.finish();
@@ -427,7 +467,9 @@ Graph importOnnxModel(const std::filesystem::path& file, const OnnxImportOptions
             (void)inferShapesThroughShapeComputations(model);
         info.unsizedOps = unsizedPlanningOps(model);
     }
-    return importGraph(model.graph(), std::move(info), false, options);
+    Graph graph = importGraph(model.graph(), std::move(info), false, options);
+    checkPlanningOps(graph);
+    return graph;
 }
 
 }  // namespace tapestry

@@ -77,12 +77,12 @@ Proto node(const std::string& type, const std::string& name, const std::vector<s
 }
 
 // An external-data float initializer: dims, data_type, name, data_location EXTERNAL.
-Proto externalWeight(const std::string& name, const std::vector<std::int64_t>& dims)
+Proto externalWeight(const std::string& name, const std::vector<std::int64_t>& dims, int dataType = 1)
 {
     Proto t;
     for (const std::int64_t d : dims)
         t.varint(1, static_cast<std::uint64_t>(d));
-    t.varint(2, 1).bytes(8, name);
+    t.varint(2, static_cast<std::uint64_t>(dataType)).bytes(8, name);
     t.message(13, Proto().bytes(1, "location").bytes(2, "weights.bin"));
     return t.varint(14, 1);
 }
@@ -91,6 +91,28 @@ Proto externalWeight(const std::string& name, const std::vector<std::int64_t>& d
 Proto intAttribute(const std::string& name, std::int64_t value)
 {
     return Proto().bytes(1, name).varint(3, static_cast<std::uint64_t>(value)).varint(20, 2);
+}
+
+// AttributeProto{name, ints, type INTS}.
+Proto intsAttribute(const std::string& name, const std::vector<std::int64_t>& values)
+{
+    Proto a = Proto().bytes(1, name);
+    for (const std::int64_t v : values)
+        a.varint(8, static_cast<std::uint64_t>(v));
+    return a.varint(20, 7);
+}
+
+// y = OP(x, w) with every shape given, so that no inference runs and the file's own
+// shapes are what the importer checks.
+Proto shapedGraph(const Proto& op, const std::vector<std::int64_t>& x, const std::vector<std::int64_t>& w,
+                  const std::vector<std::int64_t>& y, int weightType = 1)
+{
+    return Proto()
+        .message(1, op)
+        .bytes(2, "g")
+        .message(5, externalWeight("w", w, weightType))
+        .message(11, valueInfo("x", floatType(x)))
+        .message(12, valueInfo("y", floatType(y)));
 }
 
 // A Constant node whose value is an int64 tensor of `dims` holding `values`.
@@ -235,6 +257,53 @@ private slots:
         // The evaluated shape tensors stay ops of the graph: nothing was replaced.
         QCOMPARE(g.opCount(), std::size_t{9});
         QCOMPARE(g.initializers().size(), std::size_t{1});
+    }
+
+    void impossibleModelsAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("phrase");
+        const Proto matMul = node("MatMul", "mm", {"x", "w"}, {"y"});
+        auto row = [](const char* name, const Proto& graph, const char* phrase) {
+            QTest::newRow(name) << QByteArray::fromStdString(model(graph)) << QString::fromUtf8(phrase);
+        };
+        // It reported 4.6e18 parameters and 0 B.
+        row("2^31 x 2^31 weight", shapedGraph(matMul, {2, 2147483648}, {2147483648, 2147483648}, {2, 2147483648}),
+            "initializer 'w' is impossibly large");
+        row("inner dims 8 and 9", shapedGraph(matMul, {4, 8}, {9, 16}, {4, 16}),
+            "op 'mm' (MatMul) multiplies [4, 8] by [9, 16]: the inner dimensions 8 and 9 differ");
+        row("negative dim", shapedGraph(matMul, {-2, 4}, {4, 3}, {-2, 3}), "tensor 'x' has a negative dimension (-2)");
+        row("negative weight dim", shapedGraph(matMul, {2, 4}, {4, -3}, {2, 3}),
+            "initializer 'w' has a negative dimension (-3)");
+        row("zero dim", shapedGraph(matMul, {0, 4}, {4, 3}, {0, 3}), "with an empty dimension");
+        row("rank-0 MatMul", shapedGraph(matMul, {}, {4, 3}, {3}), "has a scalar (rank 0) operand");
+        row("unknown dtype", shapedGraph(matMul, {2, 4}, {4, 3}, {2, 3}, 12345),
+            "initializer 'w' has the element type 12345, which ONNX does not define");
+        const Proto conv = node("Conv", "conv", {"x", "w"}, {"y"});
+        row("Conv group 0", shapedGraph(Proto(conv).message(5, intAttribute("group", 0)), {1, 4, 8, 8}, {8, 4, 3, 3},
+                                        {1, 8, 6, 6}),
+            "op 'conv' (Conv) has group = 0");
+        row("Conv stride 0", shapedGraph(Proto(conv).message(5, intsAttribute("strides", {0, 1})), {1, 4, 8, 8},
+                                         {8, 4, 3, 3}, {1, 8, 6, 6}),
+            "has strides containing 0");
+        row("Conv channels", shapedGraph(conv, {1, 5, 8, 8}, {8, 4, 3, 3}, {1, 8, 6, 6}),
+            "convolves 5 input channels");
+        row("Gemm transA 7", shapedGraph(node("Gemm", "gemm", {"x", "w"}, {"y"}).message(5, intAttribute("transA", 7)),
+                                         {4, 8}, {8, 16}, {4, 16}),
+            "op 'gemm' (Gemm) has transA = 7");
+        // Its name went into a plan file that could not be read back.
+        row("node name not UTF-8", shapedGraph(node("MatMul", "mm\xff\xfe", {"x", "w"}, {"y"}), {2, 4}, {4, 3}, {2, 3}),
+            "the name of node 0 is not valid UTF-8 (byte 2 of \"mm...\")");
+        row("tensor name not UTF-8",
+            shapedGraph(node("MatMul", "mm", {"x", "w"}, {"y\xc0\x80"}), {2, 4}, {4, 3}, {2, 3}),
+            "an output name is not valid UTF-8");
+    }
+
+    void impossibleModelsAreRefused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, phrase);
+        expectError(write("impossible.onnx", bytes.toStdString()), ErrorCode::InvalidModel, phrase.toUtf8().constData());
     }
 
     void contradictoryShapesFailInference()

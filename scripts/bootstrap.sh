@@ -13,6 +13,8 @@ packages=(
   # graph layout, model format, history, exact solver
   libgraphviz-dev libonnx-dev libprotobuf-dev protobuf-compiler
   libsqlite3-dev coinor-libcbc-dev zlib1g-dev
+  # command-line parsing (CLI11) and JSON reading (nlohmann-json)
+  libcli11-dev nlohmann-json3-dev
   # GUI tests and screenshots under a real X server
   xvfb xauth fonts-dejavu-core fonts-noto-cjk
 )

@@ -1,71 +1,200 @@
 #include "cli/CommandLine.h"
 
-#include "base/Error.h"
-
 #include <algorithm>
+#include <charconv>
+#include <sstream>
 
 namespace tapestry::cli {
 
-CommandLine::CommandLine(const std::vector<std::string>& args, const std::vector<std::string_view>& flags)
+namespace {
+
+std::string rangeText(std::int64_t min, std::int64_t max)
 {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        // "-o FILE" is the one short option, as compilers spell it: --output.
-        const std::string& arg = args[i] == "-o" ? std::string("--output") : args[i];
-        if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
-            positionals_.push_back(arg);
+    if (max == std::numeric_limits<std::int64_t>::max())
+        return min == 1 ? "a positive whole number" : "a whole number >= " + std::to_string(min);
+    return "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+}
+
+// "--name N", "-o FILE", "FILE" (a positional), "--json" (a flag).
+std::string optionUsage(const CLI::Option& option)
+{
+    if (option.get_positional())
+        return option.get_name();
+    const std::string name = option.get_snames().empty() ? "--" + option.get_lnames().front()
+                                                         : "-" + option.get_snames().front();
+    if (option.get_expected_max() == 0)
+        return name;
+    const std::string value = option.get_type_name();
+    const bool repeatable = option.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;
+    return name + " " + (value.empty() ? "VALUE" : value) + (repeatable ? " ..." : "");
+}
+
+bool isHelp(const CLI::App& app, const CLI::Option* option)
+{
+    return option == app.get_help_ptr() || option == app.get_help_all_ptr();
+}
+
+// The words of a synopsis: the command's name, then each option's usage; a line
+// breaks between them, never inside one.
+using Synopsis = std::vector<std::string>;
+
+Synopsis commandSynopsis(const CLI::App& command, const std::string& prefix)
+{
+    Synopsis items = {prefix + command.get_name()};
+    for (const CLI::Option* option : command.get_options()) {
+        if (isHelp(command, option))
             continue;
+        const std::string usage = optionUsage(*option);
+        items.push_back(option->get_required() ? usage : "[" + usage + "]");
+    }
+    return items;
+}
+
+// The synopsis of a command, one per action for a command with actions (history).
+std::vector<Synopsis> synopses(const CLI::App& command)
+{
+    const std::vector<const CLI::App*> actions = command.get_subcommands({});
+    if (actions.empty())
+        return {commandSynopsis(command, "")};
+    std::vector<Synopsis> lines;
+    for (const CLI::App* action : actions)
+        lines.push_back(commandSynopsis(*action, command.get_name() + " "));
+    return lines;
+}
+
+// `words` broken into lines of at most `width` characters; the first starts with
+// `indent`, the others with `continuation`.
+std::string wrapped(const std::vector<std::string>& words, const std::string& indent, const std::string& continuation,
+                    std::size_t width)
+{
+    std::string out;
+    std::string line;
+    const std::string* lineIndent = &indent;
+    for (const std::string& word : words) {
+        if (!line.empty() && lineIndent->size() + line.size() + 1 + word.size() > width) {
+            out += *lineIndent + line + "\n";
+            line.clear();
+            lineIndent = &continuation;
         }
-        std::string name = arg.substr(2);
-        const std::size_t equals = name.find('=');
-        if (equals != std::string::npos) {
-            options_.emplace_back(name.substr(0, equals), name.substr(equals + 1));
-            continue;
-        }
-        if (std::find(flags.begin(), flags.end(), name) != flags.end()) {
-            flags_.push_back(std::move(name));
-            continue;
-        }
-        if (i + 1 >= args.size())
-            throw Error(ErrorCode::InvalidArgument, {}, "option --" + name + " needs a value");
-        options_.emplace_back(std::move(name), args[++i]);
+        line += (line.empty() ? "" : " ") + word;
     }
+    if (!line.empty())
+        out += *lineIndent + line + "\n";
+    return out;
 }
 
-bool CommandLine::hasFlag(std::string_view name) const
+std::vector<std::string> wordsOf(const std::string& text)
 {
-    return std::find(flags_.begin(), flags_.end(), name) != flags_.end();
+    std::istringstream stream(text);
+    std::vector<std::string> words;
+    for (std::string word; stream >> word;)
+        words.push_back(word);
+    return words;
 }
 
-std::optional<std::string> CommandLine::option(std::string_view name) const
+// "tapestry-cli history " for the history's actions.
+std::string commandPath(const CLI::App& app)
 {
-    for (auto it = options_.rbegin(); it != options_.rend(); ++it) {
-        if (it->first == name)
-            return it->second;
-    }
-    return std::nullopt;
+    std::string path;
+    for (const CLI::App* up = app.get_parent(); up; up = up->get_parent())
+        path = up->get_name() + " " + path;
+    return path;
 }
 
-std::vector<std::string> CommandLine::options(std::string_view name) const
+}  // namespace
+
+CLI::Validator wholeNumber(std::int64_t min, std::int64_t max)
 {
-    std::vector<std::string> values;
-    for (const auto& [key, value] : options_) {
-        if (key == name)
-            values.push_back(value);
-    }
-    return values;
+    return CLI::Validator(
+        [min, max](std::string& text) {
+            std::int64_t value = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc{} || end != text.data() + text.size() || value < min || value > max)
+                return "needs " + rangeText(min, max) + ", not '" + text + "'";
+            return std::string();
+        },
+        "");
 }
 
-void CommandLine::rejectUnknown(const std::vector<std::string_view>& known) const
+CLI::Validator positiveNumber(double max)
 {
-    auto isKnown = [&](std::string_view name) { return std::find(known.begin(), known.end(), name) != known.end(); };
-    for (const std::string& flag : flags_) {
-        if (!isKnown(flag))
-            throw Error(ErrorCode::InvalidArgument, {}, "unknown option --" + flag);
+    return CLI::Validator(
+        [max](std::string& text) {
+            double value = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (ec != std::errc{} || end != text.data() + text.size() || !(value > 0) || !(value <= max)) {
+                std::ostringstream limit;
+                limit << max;
+                return "needs a positive number up to " + limit.str() + ", not '" + text + "'";
+            }
+            return std::string();
+        },
+        "");
+}
+
+CLI::Validator meshShape(bool allowAuto)
+{
+    return CLI::Validator(
+        [allowAuto](std::string& text) {
+            if (allowAuto && text == "auto")
+                return std::string();
+            const CLI::Validator size = wholeNumber(1, std::numeric_limits<int>::max());
+            std::size_t start = 0;
+            while (true) {
+                const std::size_t end = text.find('x', start);
+                std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+                if (!size(part).empty())
+                    return "needs axis sizes AxB[xC] of whole numbers from 1 to " +
+                           std::to_string(std::numeric_limits<int>::max()) + (allowAuto ? " or auto" : "") +
+                           ", not '" + text + "'";
+                if (end == std::string::npos)
+                    return std::string();
+                start = end + 1;
+            }
+        },
+        "");
+}
+
+CLI::Validator oneOf(std::vector<std::string> names)
+{
+    return CLI::Validator(
+        [names](std::string& text) {
+            return std::find(names.begin(), names.end(), text) != names.end() ? std::string() : choiceError(text, names);
+        },
+        "");
+}
+
+std::string choiceError(const std::string& value, const std::vector<std::string>& names)
+{
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
+    return "needs " + list + ", not '" + value + "'";
+}
+
+std::string UsageFormatter::make_usage(const CLI::App* app, std::string name) const
+{
+    if (!app->get_parent())
+        return "usage: " + name + " COMMAND [ARGS]\n";
+    std::string text;
+    for (Synopsis synopsis : synopses(*app)) {
+        synopsis.front() = commandPath(*app) + synopsis.front();
+        text += wrapped(synopsis, text.empty() ? "usage: " : "       ", "           ", 100);
     }
-    for (const auto& option : options_) {
-        if (!isKnown(option.first))
-            throw Error(ErrorCode::InvalidArgument, {}, "unknown option --" + option.first);
+    return text;
+}
+
+std::string UsageFormatter::make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const
+{
+    if (app->get_parent())
+        return CLI::Formatter::make_help(app, std::move(name), mode);
+    std::string text = make_usage(app, app->get_name()) + "\ncommands:\n";
+    for (const CLI::App* command : app->get_subcommands({})) {
+        for (const Synopsis& synopsis : synopses(*command))
+            text += wrapped(synopsis, "  ", "           ", 100);
+        text += wrapped(wordsOf(command->get_description()), "      ", "      ", 86);
     }
+    return text + "\n" + app->get_footer() + "\n";
 }
 
 }  // namespace tapestry::cli

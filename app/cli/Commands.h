@@ -1,22 +1,21 @@
 #pragma once
 
-#include <string>
-#include <vector>
+#include "cli/CommandLine.h"
 
 namespace tapestry::cli {
 
-// Each command takes the arguments after its name and returns the process exit code.
-// Errors propagate as tapestry::Error; main() prints them and exits non-zero.
-int runInspect(const std::vector<std::string>& args);
-int runFold(const std::vector<std::string>& args);
+// Each declares its command as a subcommand of `app`: its options, their help, and how
+// it runs. Errors propagate as tapestry::Error; main() prints them and exits non-zero.
+Command declareInspect(CLI::App& app);
+Command declareFold(CLI::App& app);
 // `argv0` locates the cluster presets installed beside the executable.
-int runEvaluate(const std::vector<std::string>& args, const char* argv0);
-int runSearch(const std::vector<std::string>& args, const char* argv0);
+Command declareEvaluate(CLI::App& app, const char* argv0);
+Command declareSearch(CLI::App& app, const char* argv0);
+Command declareSolve(CLI::App& app);
 // list, show, diff, tag, delete or export plans of the SQLite history.
-int runHistory(const std::vector<std::string>& args);
-int runSynth(const std::vector<std::string>& args);
-int runSolve(const std::vector<std::string>& args);
-int runExport(const std::vector<std::string>& args);
-int runImportPlan(const std::vector<std::string>& args);
+Command declareHistory(CLI::App& app);
+Command declareSynth(CLI::App& app);
+Command declareExport(CLI::App& app);
+Command declareImportPlan(CLI::App& app);
 
 }  // namespace tapestry::cli

@@ -1,6 +1,5 @@
 // `tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp ...`
 #include "cli/BreakdownReport.h"
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
@@ -17,26 +16,37 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <numeric>
 
 namespace tapestry::cli {
 
 namespace {
 
+struct EvaluateOptions {
+    std::string model;
+    PlanningOptions planning;
+    std::string plan = "megatron";
+    bool json = false;
+    std::string output;
+    HistoryOptions history;
+};
+
 // An expert plan by name, or a plan file (whose mesh is used when --mesh is not given).
-PlanDocument planFromOptions(const CommandLine& line, const FoldedModel& model, const Cluster& cluster)
+PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& model, const Cluster& cluster)
 {
-    const std::string name = line.option("plan").value_or("megatron");
+    const std::string& name = options.plan;
+    const PlanningOptions& planning = options.planning;
     if (const auto kind = expertPlanFromName(name)) {
         PlanDocument document;
-        document.plan = makeExpertPlan(*kind, model.coarse, meshAxesFromOptions(line, cluster));
+        document.plan = makeExpertPlan(*kind, model.coarse, meshAxesFromOptions(planning.mesh, planning.axes, cluster));
         return document;
     }
     if (!name.ends_with(".json"))
         throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron, megatron-sp or a PLAN.json file, not '" + name + "'");
     PlanDocument document = loadPlanFile(name, model.coarse, model.families);
-    if (line.option("mesh") && meshAxesFromOptions(line, cluster) != document.plan.mesh)
-        throw Error(ErrorCode::InvalidPlan, name, "was made for another mesh than --mesh " + *line.option("mesh"));
+    if (!planning.mesh.empty() && meshAxesFromOptions(planning.mesh, planning.axes, cluster) != document.plan.mesh)
+        throw Error(ErrorCode::InvalidPlan, name, "was made for another mesh than --mesh " + planning.mesh);
     const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
         std::fprintf(stderr,
@@ -144,41 +154,49 @@ void printJson(const FoldedModel& model, const DeviceMesh& mesh, const CostModel
     std::fputs(json.text().c_str(), stdout);
 }
 
-}  // namespace
-
-int runEvaluate(const std::vector<std::string>& args, const char* argv0)
+int evaluate(const EvaluateOptions& options, const char* argv0)
 {
-    const CommandLine line(args, {"json", "zero1", "no-history"});
-    line.rejectUnknown({"json", "zero1", "cluster", "nodes", "mesh", "axes", "plan", "batch", "seq", "optimizer", "output",
-                        "history", "no-history"});
-    if (line.positionals().size() != 1)
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "usage: tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp "
-                    "[--batch N --seq L] [--json] [-o PLAN.json]");
-    const FoldedModel model = loadAndFold(line.positionals().front());
-    const Cluster cluster = clusterFromOptions(line, argv0);
-    PlanDocument document = planFromOptions(line, model, cluster);
+    const FoldedModel model = loadAndFold(options.model);
+    const Cluster cluster = clusterFromOptions(options.planning, argv0);
+    PlanDocument document = planFromOptions(options, model, cluster);
     const Plan& plan = document.plan;
     const DeviceMesh mesh(plan.mesh, cluster);
-    const Workload workload = workloadFromOptions(line);
+    const Workload& workload = options.planning.workload;
     const CostModel costs(model.graph(), model.coarse, model.families, cluster, mesh, workload);
     document.modelFingerprint = modelFingerprint(model.graph());
     document.clusterName = cluster.name;
     document.workload = workload;
     document.workload.batch = costs.shapes().batch();
     document.workload.sequence = costs.shapes().sequence();
-    HistoryRecording history(line, model, cluster,
-                             {"evaluate", line.option("plan").value_or("megatron"), document.workload, {}, {}});
+    HistoryRecording history(options.history, model, cluster, {"evaluate", options.plan, document.workload, {}, {}});
     const PlanEvaluation evaluation = costs.evaluate(plan);
     document.cost = summarize(evaluation);
-    if (const auto output = line.option("output"))
-        savePlanFile(*output, document, model.coarse, model.families);
+    if (!options.output.empty())
+        savePlanFile(options.output, document, model.coarse, model.families);
     history.finish(RunStatus::Finished, {}, {planRecordOf(document, model.coarse, model.families)});
-    if (line.hasFlag("json"))
+    if (options.json)
         printJson(model, mesh, costs, plan, evaluation);
     else
         printText(model, cluster, mesh, costs, workload, plan, evaluation);
     return 0;
+}
+
+}  // namespace
+
+Command declareEvaluate(CLI::App& app, const char* argv0)
+{
+    auto options = std::make_shared<EvaluateOptions>();
+    CLI::App* command = app.add_subcommand(
+        "evaluate", "price a plan for one training step: time per device by compute, collective, mesh axis and link "
+                    "class; memory by category");
+    command->add_option("MODEL", options->model, "the ONNX model")->required();
+    addPlanningOptions(*command, options->planning, false);
+    command->add_option("--plan", options->plan, "an expert plan or a plan file (default megatron)")
+        ->type_name("dp|megatron|megatron-sp|PLAN.json");
+    command->add_flag("--json", options->json, "print JSON");
+    command->add_option("-o,--output", options->output, "write the priced plan")->type_name("PLAN.json");
+    addHistoryOptions(*command, options->history, true);
+    return {command, [options, argv0] { return evaluate(*options, argv0); }};
 }
 
 }  // namespace tapestry::cli

@@ -1,5 +1,4 @@
 // `tapestry-cli export PLAN.json --model MODEL --format FORMAT [--view coarse|folded] -o FILE`
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ModelContext.h"
 
@@ -14,72 +13,48 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace tapestry::cli {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: tapestry-cli export PLAN.json --model MODEL --format json|pytorch|hf|hf-python|onnx|dot|svg|png\n"
-    "       [--view coarse|folded] [--hf-keys model|base] -o FILE";
+struct ExportOptions {
+    std::string plan;
+    std::string model;
+    std::string format;
+    GraphView view = GraphView::Folded;
+    HfPlanKeys hfKeys = HfPlanKeys::Model;
+    std::string output;
+};
 
-GraphView viewFromOptions(const CommandLine& line)
+std::string exported(const ExportOptions& options, const FoldedModel& model, const PlanDocument& document)
 {
-    const std::string view = line.option("view").value_or("folded");
-    if (view == "folded")
-        return GraphView::Folded;
-    if (view == "coarse")
-        return GraphView::Coarse;
-    throw Error(ErrorCode::InvalidArgument, {}, "--view is coarse or folded, not '" + view + "'");
-}
-
-HfPlanKeys hfKeysFromOptions(const CommandLine& line)
-{
-    const std::string keys = line.option("hf-keys").value_or("model");
-    if (keys == "model")
-        return HfPlanKeys::Model;
-    if (keys == "base")
-        return HfPlanKeys::BaseModel;
-    throw Error(ErrorCode::InvalidArgument, {}, "--hf-keys is model or base, not '" + keys + "'");
-}
-
-std::string exported(const std::string& format, const CommandLine& line, const FoldedModel& model,
-                     const PlanDocument& document)
-{
+    const std::string& format = options.format;
     const Plan& plan = document.plan;
     if (format == "json")
         return planToJson(document, model.coarse, model.families);
     if (format == "pytorch")
         return exportPyTorchPlan(model.graph(), model.coarse, model.families, plan);
     if (format == "hf")
-        return exportHfTpPlanJson(model.graph(), model.coarse, model.families, plan, hfKeysFromOptions(line));
+        return exportHfTpPlanJson(model.graph(), model.coarse, model.families, plan, options.hfKeys);
     if (format == "hf-python")
-        return exportHfTpPlanPython(model.graph(), model.coarse, model.families, plan, hfKeysFromOptions(line));
+        return exportHfTpPlanPython(model.graph(), model.coarse, model.families, plan, options.hfKeys);
     if (format == "onnx")
         return exportShardedOnnx(model.graph(), model.coarse, model.families, document);
     if (format == "dot")
-        return exportGraphPicture(model.graph(), model.coarse, model.families, viewFromOptions(line), PictureFormat::Dot);
+        return exportGraphPicture(model.graph(), model.coarse, model.families, options.view, PictureFormat::Dot);
     if (format == "svg")
-        return exportGraphPicture(model.graph(), model.coarse, model.families, viewFromOptions(line), PictureFormat::Svg);
+        return exportGraphPicture(model.graph(), model.coarse, model.families, options.view, PictureFormat::Svg);
     if (format == "png")
-        return exportGraphPicture(model.graph(), model.coarse, model.families, viewFromOptions(line), PictureFormat::Png);
-    throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + format + "'\n" + kUsage);
+        return exportGraphPicture(model.graph(), model.coarse, model.families, options.view, PictureFormat::Png);
+    throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + format + "'");
 }
 
-}  // namespace
-
-int runExport(const std::vector<std::string>& args)
+int exportPlan(const ExportOptions& options)
 {
-    const CommandLine line(args, {});
-    line.rejectUnknown({"model", "format", "view", "hf-keys", "output"});
-    const auto modelFile = line.option("model");
-    const auto format = line.option("format");
-    const auto output = line.option("output");
-    if (line.positionals().size() != 1 || !modelFile || !format || !output)
-        throw Error(ErrorCode::InvalidArgument, {}, kUsage);
-
-    const FoldedModel model = loadAndFold(*modelFile);
-    const std::string& planFile = line.positionals().front();
+    const FoldedModel model = loadAndFold(options.model);
+    const std::string& planFile = options.plan;
     const PlanDocument document = loadPlanFile(planFile, model.coarse, model.families);
     const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
@@ -87,15 +62,38 @@ int runExport(const std::vector<std::string>& args)
                      planFile.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
     const bool externalData = std::any_of(model.graph().initializers().begin(), model.graph().initializers().end(),
                                           [](const Initializer& i) { return i.location == DataLocation::External; });
-    if (*format == "onnx" && externalData &&
-        std::filesystem::absolute(*output).parent_path() != std::filesystem::absolute(*modelFile).parent_path())
+    if (options.format == "onnx" && externalData &&
+        std::filesystem::absolute(options.output).parent_path() != std::filesystem::absolute(options.model).parent_path())
         std::fprintf(stderr,
                      "tapestry-cli export: note: external-data paths stay relative to the model's folder; "
                      "keep %s beside %s or move its weight files along\n",
-                     output->c_str(), modelFile->c_str());
-    writeExportFile(*output, exported(*format, line, model, document));
-    std::printf("wrote %s (%s)\n", output->c_str(), format->c_str());
+                     options.output.c_str(), options.model.c_str());
+    writeExportFile(options.output, exported(options, model, document));
+    std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());
     return 0;
+}
+
+}  // namespace
+
+Command declareExport(CLI::App& app)
+{
+    auto options = std::make_shared<ExportOptions>();
+    CLI::App* command = app.add_subcommand(
+        "export", "write a plan for a training stack: PyTorch DTensor (parallelize_module), Hugging Face tp_plan "
+                  "(JSON or Python; keys of the whole or the base model), the ONNX model with sharding annotations, "
+                  "or a picture of the graph");
+    command->add_option("PLAN", options->plan, "the plan file")->type_name("PLAN.json")->required();
+    command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();
+    command->add_option("--format", options->format, "what to write")
+        ->type_name("json|pytorch|hf|hf-python|onnx|dot|svg|png")
+        ->required()
+        ->check(oneOf({"json", "pytorch", "hf", "hf-python", "onnx", "dot", "svg", "png"}));
+    addChoice(*command, "--view", options->view, {{"coarse", GraphView::Coarse}, {"folded", GraphView::Folded}},
+              "the graph pictured (default folded)");
+    addChoice(*command, "--hf-keys", options->hfKeys, {{"model", HfPlanKeys::Model}, {"base", HfPlanKeys::BaseModel}},
+              "tp_plan keys of the whole model or of its base model (default model)");
+    command->add_option("-o,--output", options->output, "the file to write")->type_name("FILE")->required();
+    return {command, [options] { return exportPlan(*options); }};
 }
 
 }  // namespace tapestry::cli

@@ -1,5 +1,4 @@
 // `tapestry-cli fold FILE [--json] [--dot OUT.dot]`
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ModelContext.h"
 
@@ -10,6 +9,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
 
 namespace tapestry::cli {
 
@@ -104,21 +104,30 @@ void writeDot(const std::string& path, const Graph& graph, const CoarseGraph& co
 
 }  // namespace
 
-int runFold(const std::vector<std::string>& args)
+Command declareFold(CLI::App& app)
 {
-    const CommandLine line(args, {"json"});
-    line.rejectUnknown({"json", "dot"});
-    if (line.positionals().size() != 1)
-        throw Error(ErrorCode::InvalidArgument, {}, "usage: tapestry-cli fold FILE [--json] [--dot OUT.dot]");
-
-    const FoldedModel model = loadAndFold(line.positionals().front());
-    if (const auto dot = line.option("dot"))
-        writeDot(*dot, model.graph(), model.coarse, model.families);
-    if (line.hasFlag("json"))
-        printJson(model.graph(), model.coarse, model.families);
-    else
-        printText(model.graph(), model.coarse, model.families);
-    return 0;
+    struct Options {
+        std::string file;
+        bool json = false;
+        std::string dot;
+    };
+    auto options = std::make_shared<Options>();
+    CLI::App* command = app.add_subcommand(
+        "fold", "fold the model to its repeated blocks (TAP): families with their multiplicity and anchors, the fold "
+                "ratio; --dot writes the folded graph");
+    command->add_option("FILE", options->file, "the ONNX model")->required();
+    command->add_flag("--json", options->json, "print JSON");
+    command->add_option("--dot", options->dot, "write the folded graph in Graphviz DOT")->type_name("OUT.dot");
+    return {command, [options] {
+                const FoldedModel model = loadAndFold(options->file);
+                if (!options->dot.empty())
+                    writeDot(options->dot, model.graph(), model.coarse, model.families);
+                if (options->json)
+                    printJson(model.graph(), model.coarse, model.families);
+                else
+                    printText(model.graph(), model.coarse, model.families);
+                return 0;
+            }};
 }
 
 }  // namespace tapestry::cli

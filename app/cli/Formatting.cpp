@@ -1,8 +1,5 @@
 #include "cli/Formatting.h"
 
-#include "base/Error.h"
-
-#include <charconv>
 #include <cstdio>
 
 namespace tapestry::cli {
@@ -36,16 +33,6 @@ std::string humanBytes(std::uint64_t bytes)
 {
     static const char* const units[] = {" B", "kB", "MB", "GB", "TB"};
     return scaled(static_cast<double>(bytes), units, 5);
-}
-
-std::size_t parseCount(std::string_view text, std::string_view option)
-{
-    std::size_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size() || value == 0)
-        throw Error(ErrorCode::InvalidArgument, {},
-                    std::string(option) + " needs a positive whole number, not '" + std::string(text) + "'");
-    return value;
 }
 
 }  // namespace tapestry::cli

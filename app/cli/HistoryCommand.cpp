@@ -1,7 +1,5 @@
 // `tapestry-cli history list|show|diff|tag|delete|export ...`
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
-#include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
 #include "cli/ModelContext.h"
 
@@ -14,25 +12,23 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <limits>
+#include <memory>
 
 namespace tapestry::cli {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: tapestry-cli history list [--limit N]\n"
-    "       tapestry-cli history show ID\n"
-    "       tapestry-cli history diff A B [--model MODEL]\n"
-    "       tapestry-cli history tag ID TAG\n"
-    "       tapestry-cli history delete ID [--force]\n"
-    "       tapestry-cli history export ID -o PLAN.json\n"
-    "       (each takes --history FILE; the default is $TAPESTRY_HISTORY or\n"
-    "        $XDG_DATA_HOME/Tapestry/history.sqlite)";
-
-PlanRecordId planIdOf(const std::string& text)
-{
-    return PlanRecordId(static_cast<std::uint32_t>(parseCount(text, "plan id")));
-}
+struct HistoryCommandOptions {
+    HistoryOptions history;
+    std::size_t limit = 20;
+    std::uint32_t plan = 0;
+    std::uint32_t otherPlan = 0;  // diff's plan B
+    std::string model;
+    std::string tag;
+    bool force = false;
+    std::string output;
+};
 
 std::string timeText(double secondsSinceEpoch)
 {
@@ -76,16 +72,8 @@ std::string fileName(const std::string& path)
     return std::filesystem::path(path).filename().string();
 }
 
-void requirePositionals(const CommandLine& line, std::size_t count)
+int list(HistoryStore& store, std::size_t limit)
 {
-    if (line.positionals().size() != count)
-        throw Error(ErrorCode::InvalidArgument, {}, kUsage);
-}
-
-int list(HistoryStore& store, const CommandLine& line)
-{
-    requirePositionals(line, 1);
-    const std::size_t limit = line.option("limit") ? parseCount(*line.option("limit"), "--limit") : 20;
     std::printf("history %s\n\nruns, newest first\n", store.file().string().c_str());
     std::printf("  %4s  %-10s %-9s %-28s %-24s %-16s %8s %5s\n", "id", "status", "command", "model", "cluster",
                 "started", "seconds", "plans");
@@ -143,10 +131,8 @@ void printStrategies(const PlanRecord& plan, const std::string& name)
     printNodes(json.find("nodes"), "  ");
 }
 
-int show(HistoryStore& store, const CommandLine& line)
+int show(HistoryStore& store, PlanRecordId id)
 {
-    requirePositionals(line, 2);
-    const PlanRecordId id = planIdOf(line.positionals()[1]);
     const PlanRecord plan = store.plan(id);
     std::printf("plan %u  %s\n", id.value(), plan.name.c_str());
     std::printf("origin     %s%s, %s\n", planOriginName(plan.origin),
@@ -178,14 +164,11 @@ int show(HistoryStore& store, const CommandLine& line)
     return 0;
 }
 
-int diff(HistoryStore& store, const CommandLine& line)
+int diff(HistoryStore& store, PlanRecordId idA, PlanRecordId idB, const std::string& modelOption)
 {
-    requirePositionals(line, 3);
-    const PlanRecordId idA = planIdOf(line.positionals()[1]);
-    const PlanRecordId idB = planIdOf(line.positionals()[2]);
     const PlanRecord a = store.plan(idA);
     const PlanRecord b = store.plan(idB);
-    const std::string modelFile = line.option("model").value_or(a.modelPath);
+    const std::string modelFile = modelOption.empty() ? a.modelPath : modelOption;
     const FoldedModel model = loadAndFold(modelFile);
     const std::string fingerprint = modelFingerprint(model.graph());
     for (const PlanRecord* plan : {&a, &b}) {
@@ -226,16 +209,11 @@ int diff(HistoryStore& store, const CommandLine& line)
     return 0;
 }
 
-int exportPlan(HistoryStore& store, const CommandLine& line)
+int exportPlan(HistoryStore& store, PlanRecordId id, const std::string& output)
 {
-    requirePositionals(line, 2);
-    const auto output = line.option("output");
-    if (!output)
-        throw Error(ErrorCode::InvalidArgument, {}, "history export needs -o PLAN.json");
-    const PlanRecordId id = planIdOf(line.positionals()[1]);
     const PlanRecord plan = store.plan(id);
     // Written beside the target and renamed over it, so a failed write leaves no half file.
-    const std::filesystem::path target = *output;
+    const std::filesystem::path target = output;
     const std::filesystem::path temporary = target.string() + ".tmp";
     {
         std::ofstream out(temporary, std::ios::binary);
@@ -251,20 +229,22 @@ int exportPlan(HistoryStore& store, const CommandLine& line)
     return 0;
 }
 
-}  // namespace
-
-int runHistory(const std::vector<std::string>& args)
+int deletePlan(HistoryStore& store, PlanRecordId id, bool force)
 {
-    const CommandLine line(args, {"force"});
-    line.rejectUnknown({"history", "limit", "model", "force", "output"});
-    if (line.positionals().empty())
-        throw Error(ErrorCode::InvalidArgument, {}, kUsage);
-    const std::string& action = line.positionals().front();
-    if (action != "list" && action != "show" && action != "diff" && action != "tag" && action != "delete" &&
-        action != "export")
-        throw Error(ErrorCode::InvalidArgument, {}, "unknown history action '" + action + "'\n" + kUsage);
+    try {
+        store.deletePlan(id, force);
+    } catch (Error& error) {
+        if (error.code() == ErrorCode::HistoryPlanInUse)
+            error.addContext("deleting plan " + std::to_string(id.value()) + "; --force deletes it anyway");
+        throw;
+    }
+    std::printf("deleted plan %u\n", id.value());
+    return 0;
+}
 
-    const std::filesystem::path file = historyPathFromOptions(line);
+int runAction(const std::string& action, const HistoryCommandOptions& options)
+{
+    const std::filesystem::path file = historyPathFromOptions(options.history);
     if (!std::filesystem::exists(file)) {
         if (action == "list") {
             std::printf("no history at %s yet: `tapestry-cli search` and `evaluate` record their runs there\n",
@@ -274,30 +254,65 @@ int runHistory(const std::vector<std::string>& args)
         throw Error(ErrorCode::FileNotFound, file.string(), "no history database here yet");
     }
     HistoryStore store(file);
+    const PlanRecordId plan(options.plan);
     if (action == "list")
-        return list(store, line);
+        return list(store, options.limit);
     if (action == "show")
-        return show(store, line);
+        return show(store, plan);
     if (action == "diff")
-        return diff(store, line);
+        return diff(store, plan, PlanRecordId(options.otherPlan), options.model);
     if (action == "export")
-        return exportPlan(store, line);
+        return exportPlan(store, plan, options.output);
     if (action == "tag") {
-        requirePositionals(line, 3);
-        store.tagPlan(planIdOf(line.positionals()[1]), line.positionals()[2]);
+        store.tagPlan(plan, options.tag);
         return 0;
     }
-    requirePositionals(line, 2);
-    const PlanRecordId id = planIdOf(line.positionals()[1]);
-    try {
-        store.deletePlan(id, line.hasFlag("force"));
-    } catch (Error& error) {
-        if (error.code() == ErrorCode::HistoryPlanInUse)
-            error.addContext("deleting plan " + std::to_string(id.value()) + "; --force deletes it anyway");
-        throw;
-    }
-    std::printf("deleted plan %u\n", id.value());
-    return 0;
+    return deletePlan(store, plan, options.force);
+}
+
+// Plan ids are 32-bit in the history: a larger number is refused, not truncated to
+// another plan's id.
+void addPlanId(CLI::App& action, const std::string& name, std::uint32_t& target, const std::string& help)
+{
+    action.add_option(name, target, help)->required()->check(wholeNumber(1, PlanRecordId::kInvalid - 1));
+}
+
+}  // namespace
+
+Command declareHistory(CLI::App& app)
+{
+    auto options = std::make_shared<HistoryCommandOptions>();
+    CLI::App* command = app.add_subcommand(
+        "history", "the runs and plans kept in the history: id, model, cluster, mesh, step time, memory, origin, "
+                   "parent, stale; strategies of a plan; what changed between two plans and by how much; tags; "
+                   "deletion (refused for parents without --force)");
+    command->require_subcommand(1);
+    CLI::App* list = command->add_subcommand("list", "the newest runs and plans");
+    list->add_option("--limit", options->limit, "how many of each (default 20)")
+        ->type_name("N")
+        ->check(wholeNumber(1, std::numeric_limits<std::int32_t>::max()));
+    CLI::App* show = command->add_subcommand("show", "a plan: origin, lineage, model, cluster, cost, tags, strategies");
+    addPlanId(*show, "ID", options->plan, "the plan's id");
+    CLI::App* diff = command->add_subcommand("diff", "what changed between two plans and by how much");
+    addPlanId(*diff, "A", options->plan, "the first plan's id");
+    addPlanId(*diff, "B", options->otherPlan, "the second plan's id");
+    diff->add_option("--model", options->model, "name the nodes after this model (default: plan A's)")
+        ->type_name("MODEL");
+    CLI::App* tag = command->add_subcommand("tag", "tag a plan");
+    addPlanId(*tag, "ID", options->plan, "the plan's id");
+    tag->add_option("TAG", options->tag, "the tag")->required();
+    CLI::App* remove = command->add_subcommand("delete", "delete a plan (refused for a parent without --force)");
+    addPlanId(*remove, "ID", options->plan, "the plan's id");
+    remove->add_flag("--force", options->force, "delete a parent of other plans too");
+    CLI::App* exported = command->add_subcommand("export", "write a plan's file");
+    addPlanId(*exported, "ID", options->plan, "the plan's id");
+    exported->add_option("-o,--output", options->output, "the plan file to write")->type_name("PLAN.json")->required();
+    // --history goes before or after the action: `history --history F list` as well.
+    addHistoryOptions(*command, options->history, false);
+    for (CLI::App* action : command->get_subcommands({}))
+        addHistoryOptions(*action, options->history, false);
+    // require_subcommand(1): the parse chose exactly one action.
+    return {command, [options, command] { return runAction(command->get_subcommands().front()->get_name(), *options); }};
 }
 
 }  // namespace tapestry::cli

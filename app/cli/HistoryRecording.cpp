@@ -1,6 +1,5 @@
 #include "cli/HistoryRecording.h"
 
-#include "cli/CommandLine.h"
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
@@ -11,24 +10,33 @@
 
 namespace tapestry::cli {
 
-std::filesystem::path historyPathFromOptions(const CommandLine& line)
+void addHistoryOptions(CLI::App& command, HistoryOptions& options, bool recording)
 {
-    if (const auto given = line.option("history"))
-        return *given;
+    command.add_option("--history", options.file,
+                       "the history database (default $TAPESTRY_HISTORY or $XDG_DATA_HOME/Tapestry/history.sqlite)")
+        ->type_name("FILE");
+    if (recording)
+        command.add_flag("--no-history", options.off, "record nothing in the history");
+}
+
+std::filesystem::path historyPathFromOptions(const HistoryOptions& options)
+{
+    if (!options.file.empty())
+        return options.file;
     const std::filesystem::path path = defaultHistoryPath();
     if (path.empty())
         throw Error(ErrorCode::InvalidArgument, {}, "no history file: set HOME or TAPESTRY_HISTORY, or give --history FILE");
     return path;
 }
 
-HistoryRecording::HistoryRecording(const CommandLine& line, const FoldedModel& model, const Cluster& cluster,
+HistoryRecording::HistoryRecording(const HistoryOptions& options, const FoldedModel& model, const Cluster& cluster,
                                    const RunSettings& settings)
     : command_(settings.command)
 {
-    if (line.hasFlag("no-history"))
+    if (options.off)
         return;
     try {
-        store_ = std::make_unique<HistoryStore>(historyPathFromOptions(line));
+        store_ = std::make_unique<HistoryStore>(historyPathFromOptions(options));
         const ModelRecord modelRecord = modelRecordOf(model.graph());
         const ClusterRecord clusterRecord = clusterRecordOf(cluster);
         run_ = store_->beginRun(modelRecord, clusterRecord, settings);

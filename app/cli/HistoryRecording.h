@@ -3,6 +3,8 @@
 #include "history/HistoryRecords.h"
 #include "history/HistoryStore.h"
 
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -15,11 +17,16 @@ struct FoldedModel;
 
 namespace tapestry::cli {
 
-class CommandLine;
+// --history FILE and, for the commands that record, --no-history.
+struct HistoryOptions {
+    std::string file;
+    bool off = false;
+};
 
-// The history file for this command: --history FILE, else defaultHistoryPath().
-[[nodiscard]] std::filesystem::path historyPathFromOptions(const CommandLine& line);
+void addHistoryOptions(CLI::App& command, HistoryOptions& options, bool recording);
 
+// The history file: --history FILE, else defaultHistoryPath().
+[[nodiscard]] std::filesystem::path historyPathFromOptions(const HistoryOptions& options);
 
 // A planning command's run in the history (--history FILE, or the default; nothing with
 // --no-history). The history is a by-product: when it cannot be written the command
@@ -27,7 +34,7 @@ class CommandLine;
 // recorded as failed.
 class HistoryRecording {
 public:
-    HistoryRecording(const CommandLine& line, const FoldedModel& model, const Cluster& cluster,
+    HistoryRecording(const HistoryOptions& options, const FoldedModel& model, const Cluster& cluster,
                      const RunSettings& settings);
     ~HistoryRecording();
     HistoryRecording(const HistoryRecording&) = delete;
@@ -42,6 +49,5 @@ private:
     RunId run_;
     std::string command_;
 };
-
 
 }  // namespace tapestry::cli

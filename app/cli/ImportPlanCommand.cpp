@@ -1,5 +1,4 @@
 // `tapestry-cli import-plan FILE --model MODEL [--mesh AxB] -o plan.json`
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ModelContext.h"
 
@@ -11,49 +10,67 @@
 #include "plan/PlanFile.h"
 
 #include <cstdio>
+#include <memory>
 
 namespace tapestry::cli {
 
 namespace {
 
-constexpr const char* kUsage = "usage: tapestry-cli import-plan FILE --model MODEL [--mesh AxB] [--axes dp,tp] -o PLAN.json\n"
-                               "       FILE: a Tapestry plan (JSON) or a Hugging Face tp_plan (JSON object or .py dict)";
+struct ImportPlanOptions {
+    std::string file;
+    std::string model;
+    std::string mesh;
+    std::string axes;
+    std::string output;
+};
 
-}  // namespace
-
-int runImportPlan(const std::vector<std::string>& args)
+int importPlan(const ImportPlanOptions& options)
 {
-    const CommandLine line(args, {});
-    line.rejectUnknown({"model", "mesh", "axes", "output"});
-    const auto modelFile = line.option("model");
-    const auto output = line.option("output");
-    if (line.positionals().size() != 1 || !modelFile || !output)
-        throw Error(ErrorCode::InvalidArgument, {}, kUsage);
-
-    const FoldedModel model = loadAndFold(*modelFile);
-    const std::string& file = line.positionals().front();
+    const FoldedModel model = loadAndFold(options.model);
+    const std::string& file = options.file;
     const std::string text = readTextFile(file);
     PlanDocument document;
     if (file.ends_with(".py") || isHfTpPlan(text)) {
-        if (!line.option("mesh"))
+        if (options.mesh.empty())
             throw Error(ErrorCode::InvalidArgument, {},
                         "a tp_plan does not say its mesh: give --mesh AxB (tensor parallel on the last axis)");
         ImportedPlan imported =
-            planFromHfTpPlan(parseHfTpPlan(text, file), model.graph(), model.coarse, meshAxesFromOptions(line, Cluster{}));
+            planFromHfTpPlan(parseHfTpPlan(text, file), model.graph(), model.coarse, meshAxesFromOptions(options.mesh, options.axes, Cluster{}));
         for (const std::string& warning : imported.warnings)
             std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
         document.plan = std::move(imported.plan);
         document.modelFingerprint = modelFingerprint(model.graph());
     } else {
         document = planFromJson(text, file, model.coarse, model.families);
-        if (line.option("mesh") && meshAxesFromOptions(line, Cluster{}) != document.plan.mesh)
-            throw Error(ErrorCode::InvalidPlan, file, "was made for another mesh than --mesh " + *line.option("mesh"));
+        if (!options.mesh.empty() && meshAxesFromOptions(options.mesh, options.axes, Cluster{}) != document.plan.mesh)
+            throw Error(ErrorCode::InvalidPlan, file, "was made for another mesh than --mesh " + options.mesh);
     }
     validatePlan(document.plan, model.coarse);
-    savePlanFile(*output, document, model.coarse, model.families);
-    std::printf("wrote %s (plan '%s' on %zu coarse nodes)\n", output->c_str(), document.plan.name.c_str(),
+    savePlanFile(options.output, document, model.coarse, model.families);
+    std::printf("wrote %s (plan '%s' on %zu coarse nodes)\n", options.output.c_str(), document.plan.name.c_str(),
                 document.plan.strategies.size());
     return 0;
+}
+
+}  // namespace
+
+Command declareImportPlan(CLI::App& app)
+{
+    auto options = std::make_shared<ImportPlanOptions>();
+    CLI::App* command = app.add_subcommand(
+        "import-plan", "read a Tapestry plan or a Hugging Face tp_plan (JSON or .py dict; needs --mesh, tensor "
+                       "parallel on the last axis) into a plan file; warns about patterns that match nothing and "
+                       "Linear modules the tp_plan leaves out");
+    command->add_option("FILE", options->file, "a Tapestry plan (JSON) or a Hugging Face tp_plan (JSON or .py)")
+        ->required();
+    command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();
+    command->add_option("--mesh", options->mesh, "the device mesh, e.g. 2x8 (needed for a tp_plan)")
+        ->type_name("AxB")
+        ->check(meshShape(false));
+    command->add_option("--axes", options->axes, "names of the mesh axes (default d; dp,tp; a0,a1,...)")
+        ->type_name("NAME,NAME");
+    command->add_option("-o,--output", options->output, "the plan file to write")->type_name("PLAN.json")->required();
+    return {command, [options] { return importPlan(*options); }};
 }
 
 }  // namespace tapestry::cli

@@ -1,14 +1,13 @@
 // `tapestry-cli inspect FILE [--json] [--scope-depth N]`
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 
-#include "base/Error.h"
 #include "base/JsonWriter.h"
 #include "graph/ModelSummary.h"
 #include "onnx/OnnxImporter.h"
 
 #include <cstdio>
+#include <memory>
 #include <string>
 
 namespace tapestry::cli {
@@ -139,23 +138,31 @@ void printJson(const ModelSummary& s)
 
 }  // namespace
 
-int runInspect(const std::vector<std::string>& args)
+Command declareInspect(CLI::App& app)
 {
-    const CommandLine line(args, {"json"});
-    line.rejectUnknown({"json", "scope-depth"});
-    if (line.positionals().size() != 1)
-        throw Error(ErrorCode::InvalidArgument, {}, "usage: tapestry-cli inspect FILE [--json] [--scope-depth N]");
-    std::size_t depth = 2;
-    if (const auto text = line.option("scope-depth"))
-        depth = parseCount(*text, "--scope-depth");
-
-    const Graph graph = importOnnxModel(line.positionals().front());
-    const ModelSummary summary = summarizeModel(graph, depth);
-    if (line.hasFlag("json"))
-        printJson(summary);
-    else
-        printText(summary);
-    return 0;
+    struct Options {
+        std::string file;
+        bool json = false;
+        std::size_t scopeDepth = 2;
+    };
+    auto options = std::make_shared<Options>();
+    CLI::App* command = app.add_subcommand(
+        "inspect", "describe an ONNX model: producer, IR and opsets, op histogram, parameters, inputs and outputs, "
+                   "the top of its module scope tree");
+    command->add_option("FILE", options->file, "the ONNX model")->required();
+    command->add_flag("--json", options->json, "print JSON");
+    command->add_option("--scope-depth", options->scopeDepth, "levels of the scope tree shown (default 2)")
+        ->type_name("N")
+        ->check(wholeNumber(1, 1000));
+    return {command, [options] {
+                const Graph graph = importOnnxModel(options->file);
+                const ModelSummary summary = summarizeModel(graph, options->scopeDepth);
+                if (options->json)
+                    printJson(summary);
+                else
+                    printText(summary);
+                return 0;
+            }};
 }
 
 }  // namespace tapestry::cli

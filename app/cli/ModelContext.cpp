@@ -1,12 +1,13 @@
 #include "cli/ModelContext.h"
 
 #include "cli/CommandLine.h"
-#include "cli/Formatting.h"
 
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
 #include "cluster/ClusterFile.h"
 #include "onnx/OnnxImporter.h"
+
+#include <charconv>
 
 namespace tapestry::cli {
 
@@ -32,9 +33,37 @@ FoldedModel loadAndFold(const std::string& modelFile)
     return foldModel(importOnnxModel(modelFile));
 }
 
-Cluster clusterFromOptions(const CommandLine& line, const char* argv0)
+void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto)
 {
-    const std::string name = line.option("cluster").value_or("dgx-h100x1");
+    command.add_option("--cluster", options.cluster, "a cluster preset (resources/clusters) or a cluster FILE.json")
+        ->type_name("NAME|FILE");
+    // A node count whose GPUs overflow no count: the largest clusters have about 10^5 GPUs.
+    command.add_option("--nodes", options.nodes, "the number of nodes, instead of the cluster's own")
+        ->type_name("N")
+        ->check(wholeNumber(1, 1 << 20));
+    command
+        .add_option("--mesh", options.mesh,
+                    meshAuto ? "the device mesh, e.g. 2x8, or auto for every factorization of the GPU count"
+                             : "the device mesh, e.g. 2x8 (default: one axis over every GPU)")
+        ->type_name(meshAuto ? "AxB|auto" : "AxB")
+        ->check(meshShape(meshAuto));
+    command.add_option("--axes", options.axes, "names of the mesh axes (default d; dp,tp; a0,a1,...)")
+        ->type_name("NAME,NAME");
+    command.add_option("--batch", options.workload.batch, "global batch in sequences (default: as the model says)")
+        ->type_name("N")
+        ->check(wholeNumber(1, std::int64_t{1} << 24));
+    command.add_option("--seq", options.workload.sequence, "tokens per sequence (default: as the model says)")
+        ->type_name("L")
+        ->check(wholeNumber(1, std::int64_t{1} << 24));
+    addChoice(command, "--optimizer", options.workload.optimizer,
+              {{"adam", OptimizerKind::AdamMixedPrecision}, {"sgd", OptimizerKind::SgdMomentum}},
+              "the optimizer whose states are kept (default adam)");
+    command.add_flag("--zero1", options.workload.zero1, "shard the optimizer states over the data-parallel axes");
+}
+
+Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0)
+{
+    const std::string& name = options.cluster;
     Cluster cluster;
     if (name.find('/') != std::string::npos || name.ends_with(".json")) {
         cluster = loadClusterFile(name);
@@ -45,20 +74,23 @@ Cluster clusterFromOptions(const CommandLine& line, const char* argv0)
             throw Error(ErrorCode::FileNotFound, "resources/clusters", "the cluster presets are not installed");
         cluster = loadClusterPreset(presets, name);
     }
-    if (const auto nodes = line.option("nodes"))
-        cluster = cluster.withNodes(static_cast<int>(parseCount(*nodes, "--nodes")));
+    if (options.nodes > 0)
+        cluster = cluster.withNodes(options.nodes);
     return cluster;
 }
 
-std::vector<MeshAxis> meshAxesFromOptions(const CommandLine& line, const Cluster& cluster)
+std::vector<MeshAxis> meshAxesFromOptions(const std::string& mesh, const std::string& axesText, const Cluster& cluster)
 {
-    const std::string text = line.option("mesh").value_or(std::to_string(cluster.deviceCount()));
+    const std::string text = mesh.empty() ? std::to_string(cluster.deviceCount()) : mesh;
     std::vector<MeshAxis> axes;
-    for (const std::string& part : splitOn(text, 'x'))
-        axes.push_back({{}, static_cast<int>(parseCount(part, "--mesh"))});
+    for (const std::string& part : splitOn(text, 'x')) {
+        int size = 0;  // stays 0 (refused by DeviceMesh) for what --mesh's validator did not check
+        std::from_chars(part.data(), part.data() + part.size(), size);
+        axes.push_back({{}, size});
+    }
     std::vector<std::string> names;
-    if (const auto given = line.option("axes"))
-        names = splitOn(*given, ',');
+    if (!axesText.empty())
+        names = splitOn(axesText, ',');
     else if (axes.size() == 1)
         names = {"d"};
     else if (axes.size() == 2)
@@ -72,25 +104,6 @@ std::vector<MeshAxis> meshAxesFromOptions(const CommandLine& line, const Cluster
     for (std::size_t i = 0; i < axes.size(); ++i)
         axes[i].name = names[i];
     return axes;
-}
-
-Workload workloadFromOptions(const CommandLine& line)
-{
-    Workload workload;
-    if (const auto batch = line.option("batch"))
-        workload.batch = static_cast<std::int64_t>(parseCount(*batch, "--batch"));
-    if (const auto sequence = line.option("seq"))
-        workload.sequence = static_cast<std::int64_t>(parseCount(*sequence, "--seq"));
-    if (const auto optimizer = line.option("optimizer")) {
-        if (*optimizer == "adam")
-            workload.optimizer = OptimizerKind::AdamMixedPrecision;
-        else if (*optimizer == "sgd")
-            workload.optimizer = OptimizerKind::SgdMomentum;
-        else
-            throw Error(ErrorCode::InvalidArgument, {}, "--optimizer is adam or sgd, not '" + *optimizer + "'");
-    }
-    workload.zero1 = line.hasFlag("zero1");
-    return workload;
 }
 
 }  // namespace tapestry::cli

@@ -5,27 +5,38 @@
 #include "cost/Workload.h"
 #include "fold/FoldedModel.h"
 
+#include <CLI/CLI.hpp>
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace tapestry::cli {
 
-class CommandLine;
-
 // What the planning commands share: the model imported and folded (foldModel), the
 // cluster, the mesh and the workload chosen on the command line.
 [[nodiscard]] FoldedModel loadAndFold(const std::string& modelFile);
 
-// --cluster NAME (a preset from resources/clusters) or --cluster FILE.json, with an
-// optional --nodes N to change the node count.
-[[nodiscard]] Cluster clusterFromOptions(const CommandLine& line, const char* argv0);
+// The options evaluate and search share: the cluster, the mesh and the workload.
+struct PlanningOptions {
+    std::string cluster = "dgx-h100x1";  // a preset from resources/clusters or FILE.json
+    int nodes = 0;                       // 0: as many as the cluster has
+    std::string mesh;                    // AxB[xC]; empty: one axis over every GPU
+    std::string axes;                    // NAME,NAME; empty: the default names
+    Workload workload;
+};
 
-// --mesh AxB[xC] with optional --axes NAME,NAME; the default names are "d" for a 1-D
-// mesh and "dp","tp" for a 2-D mesh (tensor parallelism on the last, fastest axis).
-[[nodiscard]] std::vector<MeshAxis> meshAxesFromOptions(const CommandLine& line, const Cluster& cluster);
+// Declares --cluster, --nodes, --mesh (with `meshAuto`, also "auto"), --axes, --batch,
+// --seq, --optimizer and --zero1 on `command`, bound to `options`.
+void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto);
 
-// --batch N --seq L (0: as the model says), --optimizer adam|sgd, --zero1.
-[[nodiscard]] Workload workloadFromOptions(const CommandLine& line);
+// The cluster preset or file, with its node count changed by --nodes.
+[[nodiscard]] Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0);
+
+// The mesh AxB[xC] with optional names NAME,NAME; the default names are "d" for a 1-D
+// mesh and "dp","tp" for a 2-D mesh (tensor parallelism on the last, fastest axis). An
+// empty `mesh` is one axis over every GPU of `cluster`.
+[[nodiscard]] std::vector<MeshAxis> meshAxesFromOptions(const std::string& mesh, const std::string& axes,
+                                                        const Cluster& cluster);
 
 }  // namespace tapestry::cli

@@ -2,7 +2,6 @@
 // `--emit-iopddl FILE` writes the problem the search solved in the IOPDDL format: the
 // folded TAP problem, or with --baseline the whole-graph baseline's (one mesh only).
 #include "cli/BreakdownReport.h"
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
@@ -24,30 +23,51 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <thread>
 
 namespace tapestry::cli {
 
 namespace {
 
-double parsePositive(const std::string& text, const char* option)
-{
-    try {
-        std::size_t used = 0;
-        const double value = std::stod(text, &used);
-        if (used == text.size() && value > 0)
-            return value;
-    } catch (const std::exception&) {
-    }
-    throw Error(ErrorCode::InvalidArgument, {}, std::string(option) + " needs a positive number, not '" + text + "'");
-}
+struct SearchCommandOptions {
+    std::string model;
+    PlanningOptions planning;
+    std::vector<std::string> pins;
+    double memoryLimitGb = 0;  // 0: the GPU's memory
+    bool baseline = false;
+    double timeLimitSeconds = 0;  // 0: the search's default
+    bool json = false;
+    std::string output;
+    std::string emitIopddl;
+    HistoryOptions history;
+};
 
 struct MeshRun {
     std::vector<MeshAxis> axes;
     SearchResult result;
     double megatronStepSeconds = 0;
-    std::string baselineReport;
+    std::optional<SearchResult> baseline;  // the whole-graph search, with --baseline
 };
+
+// One line comparing the whole-graph baseline with the TAP search on one mesh.
+std::string baselineReport(const MeshRun& run, const Cluster& cluster)
+{
+    const SearchResult& whole = *run.baseline;
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "%s: whole-graph baseline %s in %.3f s (%zu decisions, a solver problem of %zu nodes, %zu after "
+                  "reduction), TAP in %.3f s: %.1fx faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
+                  DeviceMesh(run.axes, cluster).toString().c_str(), ilpStatusName(whole.statistics.status),
+                  whole.statistics.totalSeconds, whole.statistics.decisionGroups, whole.statistics.problemNodes,
+                  whole.statistics.reducedNodes, run.result.statistics.totalSeconds,
+                  whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
+                  run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                  whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                  whole.statistics.boundSeconds * 1e3);
+    return text;
+}
 
 // Writes the problem that `options` poses in the IOPDDL format and says on stderr what
 // the plan the search found costs in it, for comparing solvers on the same problem.
@@ -84,34 +104,25 @@ void printCandidate(const char* label, const SearchCandidate& candidate)
                 t.memory.total() / 1e9);
 }
 
-}  // namespace
-
-int runSearch(const std::vector<std::string>& args, const char* argv0)
+int search(const SearchCommandOptions& commandOptions, const char* argv0)
 {
-    const CommandLine line(args, {"json", "zero1", "baseline", "no-history"});
-    line.rejectUnknown({"json", "zero1", "baseline", "cluster", "nodes", "mesh", "axes", "batch", "seq", "optimizer",
-                        "pin", "memory-limit", "time-limit", "output", "history", "no-history", "emit-iopddl"});
-    if (line.positionals().size() != 1)
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "usage: tapestry-cli search MODEL --cluster NAME --mesh AxB|auto [--batch N --seq L] "
-                    "[--pin NODE=SPLITS ...] [--memory-limit GB] [--baseline] [--time-limit S] [--json] [-o plan.json] "
-                    "[--emit-iopddl FILE]");
-    const FoldedModel model = loadAndFold(line.positionals().front());
-    const Cluster cluster = clusterFromOptions(line, argv0);
-    const Workload workload = workloadFromOptions(line);
+    const FoldedModel model = loadAndFold(commandOptions.model);
+    const PlanningOptions& planning = commandOptions.planning;
+    const Cluster cluster = clusterFromOptions(planning, argv0);
+    const Workload& workload = planning.workload;
 
     SearchOptions options;
-    for (const std::string& pin : line.options("pin"))
+    for (const std::string& pin : commandOptions.pins)
         options.pins.push_back(parsePin(pin));
-    if (const auto limit = line.option("memory-limit"))
-        options.memoryLimitBytes = parsePositive(*limit, "--memory-limit") * 1e9;
-    if (const auto seconds = line.option("time-limit"))
-        options.timeLimitSeconds = parsePositive(*seconds, "--time-limit");
+    if (commandOptions.memoryLimitGb > 0)
+        options.memoryLimitBytes = commandOptions.memoryLimitGb * 1e9;
+    if (commandOptions.timeLimitSeconds > 0)
+        options.timeLimitSeconds = commandOptions.timeLimitSeconds;
 
-    HistoryRecording history(line, model, cluster,
-                             {"search", "tap", workload, line.options("pin"), options.memoryLimitBytes});
+    HistoryRecording history(commandOptions.history, model, cluster,
+                             {"search", "tap", workload, commandOptions.pins, options.memoryLimitBytes});
     std::vector<std::vector<MeshAxis>> meshes;
-    if (line.option("mesh").value_or("") == "auto") {
+    if (planning.mesh == "auto") {
         for (const std::vector<int>& shape : meshShapes(cluster)) {
             std::vector<MeshAxis> axes;
             for (std::size_t i = 0; i < shape.size(); ++i)
@@ -119,9 +130,10 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
             meshes.push_back(std::move(axes));
         }
     } else {
-        meshes.push_back(meshAxesFromOptions(line, cluster));
+        meshes.push_back(meshAxesFromOptions(planning.mesh, planning.axes, cluster));
     }
-    const std::optional<std::string> emitFile = line.option("emit-iopddl");
+    const std::optional<std::string> emitFile =
+        commandOptions.emitIopddl.empty() ? std::nullopt : std::optional(commandOptions.emitIopddl);
     if (emitFile && meshes.size() != 1)
         throw Error(ErrorCode::InvalidArgument, {}, "--emit-iopddl writes one mesh's problem: give --mesh AxB, not auto");
     // Before searching, so that a mistyped folder does not cost the search's result.
@@ -146,27 +158,13 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
         run.result = searchPlan(costs, model.coarse, model.families, options, callbacks);
         run.megatronStepSeconds =
             costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, model.coarse, axes)).total.time.stepSeconds();
-        if (line.hasFlag("baseline")) {
+        if (commandOptions.baseline) {
             SearchOptions baseline = options;
             baseline.mode = SearchMode::WholeGraph;
             baseline.alternatives = 0;
-            const SearchResult whole = searchPlan(costs, model.coarse, model.families, baseline);
-            char text[512];
-            std::snprintf(text, sizeof text,
-                          "%s: whole-graph baseline %s in %.3f s (%zu decisions, a solver problem of %zu nodes, %zu after "
-                          "reduction), TAP in %.3f s: %.1fx "
-                          "faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
-                          mesh.toString().c_str(), ilpStatusName(whole.statistics.status), whole.statistics.totalSeconds,
-                          whole.statistics.decisionGroups, whole.statistics.problemNodes,
-                          whole.statistics.reducedNodes,
-                          run.result.statistics.totalSeconds,
-                          whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
-                          run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
-                          whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
-                          whole.statistics.boundSeconds * 1e3);
-            run.baselineReport = text;
+            run.baseline = searchPlan(costs, model.coarse, model.families, baseline);
             if (emitFile)
-                emitIopddl(*emitFile, costs, model, baseline, whole.best);
+                emitIopddl(*emitFile, costs, model, baseline, run.baseline->best);
         } else if (emitFile) {
             emitIopddl(*emitFile, costs, model, options, run.result.best);
         }
@@ -200,8 +198,13 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
                 std::rethrow_exception(failure);
         }
     }
-    for (const MeshRun& run : runs)
-        std::fputs(run.baselineReport.c_str(), stdout);
+    // With --json, stdout holds the JSON only; the baseline is part of it.
+    if (!commandOptions.json) {
+        for (const MeshRun& run : runs) {
+            if (run.baseline)
+                std::fputs(baselineReport(run, cluster).c_str(), stdout);
+        }
+    }
 
     // The fastest plan over all meshes that fits.
     const MeshRun* chosen = nullptr;
@@ -231,8 +234,8 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
                                         t.memory.total(), candidate.evaluation.hbmBytes};
         return document;
     };
-    if (const auto output = line.option("output"))
-        savePlanFile(*output, documentOf(best), model.coarse, model.families);
+    if (!commandOptions.output.empty())
+        savePlanFile(commandOptions.output, documentOf(best), model.coarse, model.families);
     std::vector<PlanRecord> recorded{planRecordOf(documentOf(best), model.coarse, model.families)};
     for (const SearchCandidate& alternative : chosen->result.alternatives)
         recorded.push_back(planRecordOf(documentOf(alternative), model.coarse, model.families));
@@ -246,7 +249,7 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : chosen->axes)
         axisNames.push_back(axis.name);
-    if (line.hasFlag("json")) {
+    if (commandOptions.json) {
         JsonWriter json;
         json.beginObject();
         json.key("meshes").beginArray();
@@ -265,6 +268,19 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
             json.key("status").value(ilpStatusName(s.status));
             json.key("seconds").value(s.totalSeconds);
             json.endObject();
+            if (run.baseline) {
+                const SearchStatistics& b = run.baseline->statistics;
+                json.key("baseline").beginObject();
+                json.key("status").value(ilpStatusName(b.status));
+                json.key("seconds").value(b.totalSeconds);
+                json.key("decisions").value(static_cast<std::uint64_t>(b.decisionGroups));
+                json.key("problem_nodes").value(static_cast<std::uint64_t>(b.problemNodes));
+                json.key("reduced_nodes").value(static_cast<std::uint64_t>(b.reducedNodes));
+                json.key("step_seconds")
+                    .value(run.baseline->best ? run.baseline->best->evaluation.total.time.stepSeconds() : -1.0);
+                json.key("bound_seconds").value(b.boundSeconds);
+                json.endObject();
+            }
             json.endObject();
         }
         json.endArray();
@@ -318,6 +334,35 @@ int runSearch(const std::vector<std::string>& args, const char* argv0)
             std::printf("  %-52s %s\n", node.name.c_str(), splitsOf(best.plan.strategy(node.id)).c_str());
     }
     return 0;
+}
+
+}  // namespace
+
+Command declareSearch(CLI::App& app, const char* argv0)
+{
+    auto options = std::make_shared<SearchCommandOptions>();
+    CLI::App* command = app.add_subcommand(
+        "search", "find the fastest tensor/data-parallel plan that fits (TAP: each unique block searched once); "
+                  "--baseline also solves the whole graph for comparison; --emit-iopddl writes the problem solved");
+    command->add_option("MODEL", options->model, "the ONNX model")->required();
+    addPlanningOptions(*command, options->planning, true);
+    command->add_option("--pin", options->pins, "fix a node's splits, e.g. model/layers.#/mlp/up_proj/MatMul=batch,column")
+        ->type_name("NODE=SPLITS")
+        ->take_all()
+        ->expected(1);
+    command->add_option("--memory-limit", options->memoryLimitGb, "memory per device in GB (default: the GPU's)")
+        ->type_name("GB")
+        ->check(positiveNumber(1e6));
+    command->add_flag("--baseline", options->baseline, "also solve the whole unfolded graph, for comparison");
+    command->add_option("--time-limit", options->timeLimitSeconds, "seconds the search may take")
+        ->type_name("S")
+        ->check(positiveNumber(kMaxSeconds));
+    command->add_flag("--json", options->json, "print JSON");
+    command->add_option("-o,--output", options->output, "write the best plan")->type_name("PLAN.json");
+    command->add_option("--emit-iopddl", options->emitIopddl, "write the problem solved in the IOPDDL format")
+        ->type_name("FILE");
+    addHistoryOptions(*command, options->history, true);
+    return {command, [options, argv0] { return search(*options, argv0); }};
 }
 
 }  // namespace tapestry::cli

@@ -2,9 +2,7 @@
 // general solver on a problem in the IOPDDL contest format, within the time limit
 // counted from the process start. Progress goes to stderr; the last line on stdout is
 // the solution as the contest prints it, `[s0, s1, ...]`.
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
-#include "cli/Formatting.h"
 
 #include "base/Error.h"
 #include "base/JsonWriter.h"
@@ -13,10 +11,10 @@
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
 
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace tapestry::cli {
@@ -26,32 +24,16 @@ namespace {
 // Set before main runs: the contest's limit counts from the process start.
 const auto processStart = std::chrono::steady_clock::now();
 
-double parseSeconds(const std::string& text)
+struct SolveCommandOptions {
+    std::string file;
+    SolverOptions solver;
+    bool json = false;
+};
+
+int solve(const SolveCommandOptions& commandOptions)
 {
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size() || !(value > 0))
-        throw Error(ErrorCode::InvalidArgument, {}, "--time-limit needs a positive number of seconds, not '" + text + "'");
-    return value;
-}
-
-}  // namespace
-
-int runSolve(const std::vector<std::string>& args)
-{
-    const CommandLine line(args, {"json"});
-    line.rejectUnknown({"time-limit", "seed", "json", "threads"});
-    if (line.positionals().size() != 1)
-        throw Error(ErrorCode::InvalidArgument, {}, "solve needs exactly one problem file");
-    const std::string& file = line.positionals().front();
-
-    SolverOptions options;
-    if (const auto limit = line.option("time-limit"))
-        options.timeLimitSeconds = parseSeconds(*limit);
-    if (const auto seed = line.option("seed"))
-        options.seed = parseCount(*seed, "--seed");
-    if (const auto threads = line.option("threads"))
-        options.threads = static_cast<int>(parseCount(*threads, "--threads"));
+    const std::string& file = commandOptions.file;
+    SolverOptions options = commandOptions.solver;
 
     const ShardingProblem problem = readIopddlFile(file);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count();
@@ -71,7 +53,7 @@ int runSolve(const std::vector<std::string>& args)
                  result.reducedNodes, result.reducedEdges, result.reduction.eliminatedNodes,
                  result.reduction.removedStrategies);
 
-    if (line.hasFlag("json")) {
+    if (commandOptions.json) {
         std::printf("{\"file\": %s, \"nodes\": %zu, \"edges\": %zu, \"cost\": %s, \"lower_bound\": %s, "
                     "\"gap\": %.6g, \"feasible\": %s, \"peak_usage\": %lld, \"proven_optimal\": %s, "
                     "\"seconds\": %.3f}\n",
@@ -91,6 +73,29 @@ int runSolve(const std::vector<std::string>& args)
     // between its checks) with statics it uses: the limit counts until the process ends.
     std::fflush(nullptr);
     std::_Exit(check.feasible ? 0 : 1);
+}
+
+}  // namespace
+
+Command declareSolve(CLI::App& app)
+{
+    auto options = std::make_shared<SolveCommandOptions>();
+    CLI::App* command = app.add_subcommand(
+        "solve", "choose one strategy per node of a sharding problem in the IOPDDL contest format (JSON, plain or "
+                 "gzip) within the memory limit; progress on stderr, the solution [s0, s1, ...] as the last line");
+    command->add_option("FILE", options->file, "the problem (.json or .json.gz)")->required();
+    command->add_option("--time-limit", options->solver.timeLimitSeconds,
+                        "seconds from the process start, reading included (default 60)")
+        ->type_name("S")
+        ->check(positiveNumber(kMaxSeconds));
+    command->add_option("--seed", options->solver.seed, "the random seed (default 1)")
+        ->type_name("N")
+        ->check(wholeNumber(1));
+    command->add_option("--threads", options->solver.threads, "threads the solver uses (default 2)")
+        ->type_name("N")
+        ->check(wholeNumber(1, 256));
+    command->add_flag("--json", options->json, "print the result as JSON");
+    return {command, [options] { return solve(*options); }};
 }
 
 }  // namespace tapestry::cli

@@ -1,5 +1,4 @@
 // `tapestry-cli synth --preset NAME -o FILE [size flags]` and `tapestry-cli synth --list`
-#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 
@@ -9,69 +8,73 @@
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
 
+#include <array>
 #include <cstdio>
+#include <iterator>
+#include <memory>
 #include <string>
 
 namespace tapestry::cli {
 
 namespace {
 
-constexpr const char* kSynthUsage =
-    "usage: tapestry-cli synth --preset NAME (-o|--output) FILE [size flags]\n"
-    "       tapestry-cli synth --list\n"
-    "size flags override the preset: --layers --decoder-layers --hidden --heads --kv-heads\n"
-    "  --ffn --vocab --max-positions --experts --top-k --image-size --patch-size --classes\n"
-    "  --stages N,N,... (ResNet bottlenecks per stage)\n";
-
+// A size flag overrides one field of the preset. The limits keep the model within what
+// a planner can hold (and every product of sizes within 64 bits).
 struct SizeFlag {
-    std::string_view name;
+    const char* name;
+    const char* value;
     std::int64_t ModelSpec::*field;
+    std::int64_t max;
+    const char* help;
 };
 
 constexpr SizeFlag kSizeFlags[] = {
-    {"layers", &ModelSpec::layers},
-    {"decoder-layers", &ModelSpec::decoderLayers},
-    {"hidden", &ModelSpec::hidden},
-    {"heads", &ModelSpec::heads},
-    {"kv-heads", &ModelSpec::kvHeads},
-    {"ffn", &ModelSpec::ffn},
-    {"vocab", &ModelSpec::vocab},
-    {"max-positions", &ModelSpec::maxPositions},
-    {"experts", &ModelSpec::experts},
-    {"top-k", &ModelSpec::topK},
-    {"image-size", &ModelSpec::imageSize},
-    {"patch-size", &ModelSpec::patchSize},
-    {"classes", &ModelSpec::classes},
+    {"--layers", "N", &ModelSpec::layers, 10'000, "transformer layers (encoder layers for T5)"},
+    {"--decoder-layers", "N", &ModelSpec::decoderLayers, 10'000, "decoder layers (T5)"},
+    {"--hidden", "H", &ModelSpec::hidden, 1 << 20, "hidden size"},
+    {"--heads", "A", &ModelSpec::heads, 1 << 14, "attention heads"},
+    {"--kv-heads", "K", &ModelSpec::kvHeads, 1 << 14, "key/value heads (grouped-query attention)"},
+    {"--ffn", "F", &ModelSpec::ffn, 1 << 22, "feed-forward size"},
+    {"--vocab", "V", &ModelSpec::vocab, 1 << 24, "vocabulary size"},
+    {"--max-positions", "P", &ModelSpec::maxPositions, 1 << 24, "the longest sequence"},
+    {"--experts", "E", &ModelSpec::experts, 1 << 14, "experts per MoE layer"},
+    {"--top-k", "K", &ModelSpec::topK, 1 << 14, "experts each token is routed to"},
+    {"--image-size", "S", &ModelSpec::imageSize, 1 << 16, "image side in pixels"},
+    {"--patch-size", "P", &ModelSpec::patchSize, 1 << 16, "patch side in pixels (ViT)"},
+    {"--classes", "C", &ModelSpec::classes, 1 << 24, "output classes"},
+};
+constexpr std::size_t kSizeFlagCount = std::size(kSizeFlags);
+
+struct SynthOptions {
+    bool list = false;
+    std::string preset;
+    std::string output;
+    std::array<std::int64_t, kSizeFlagCount> sizes{};  // 0: as the preset says
+    std::vector<std::int64_t> stages;
 };
 
-std::vector<std::int64_t> parseStages(const std::string& text)
+std::int64_t sizeGiven(const SynthOptions& options, std::int64_t ModelSpec::*field)
 {
-    std::vector<std::int64_t> stages;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = text.find(',', start);
-        const std::size_t end = comma == std::string::npos ? text.size() : comma;
-        stages.push_back(static_cast<std::int64_t>(parseCount(text.substr(start, end - start), "stages")));
-        if (comma == std::string::npos)
-            break;
-        start = comma + 1;
+    for (std::size_t i = 0; i < kSizeFlagCount; ++i) {
+        if (kSizeFlags[i].field == field)
+            return options.sizes[i];
     }
-    return stages;
+    return 0;
 }
 
-ModelSpec specFromFlags(const CommandLine& line, const SynthPreset& preset)
+ModelSpec specFromFlags(const SynthOptions& options, const SynthPreset& preset)
 {
     ModelSpec spec = preset.spec;
-    const bool headsGiven = line.option("heads").has_value();
-    for (const SizeFlag& flag : kSizeFlags) {
-        if (const auto value = line.option(flag.name))
-            spec.*flag.field = static_cast<std::int64_t>(parseCount(*value, flag.name));
+    for (std::size_t i = 0; i < kSizeFlagCount; ++i) {
+        if (options.sizes[i] > 0)
+            spec.*kSizeFlags[i].field = options.sizes[i];
     }
     // Plain multi-head presets stay plain when only --heads changes.
-    if (headsGiven && !line.option("kv-heads") && preset.spec.kvHeads == preset.spec.heads)
+    if (sizeGiven(options, &ModelSpec::heads) > 0 && sizeGiven(options, &ModelSpec::kvHeads) == 0 &&
+        preset.spec.kvHeads == preset.spec.heads)
         spec.kvHeads = spec.heads;
-    if (const auto stages = line.option("stages")) {
-        spec.stageBlocks = parseStages(*stages);
+    if (!options.stages.empty()) {
+        spec.stageBlocks = options.stages;
         spec.layers = 0;
         for (const std::int64_t blocks : spec.stageBlocks)
             spec.layers += blocks;
@@ -101,45 +104,53 @@ int listPresets()
     return 0;
 }
 
-}  // namespace
-
-int runSynth(const std::vector<std::string>& args)
+int synth(const SynthOptions& options)
 {
-    const CommandLine line(args, {"list", "help"});
-    std::vector<std::string_view> known = {"list", "help", "preset", "output", "stages"};
-    for (const SizeFlag& flag : kSizeFlags)
-        known.push_back(flag.name);
-    line.rejectUnknown(known);
-    if (line.hasFlag("help")) {
-        std::fputs(kSynthUsage, stdout);
-        return 0;
-    }
-    if (line.hasFlag("list"))
+    if (options.list)
         return listPresets();
-    if (!line.positionals().empty())
-        throw Error(ErrorCode::InvalidArgument, {}, "unexpected argument '" + line.positionals().front() + "'");
-
-    const auto presetName = line.option("preset");
-    const auto output = line.option("output");
-    if (!presetName || !output)
-        throw Error(ErrorCode::InvalidArgument, {}, std::string("--preset and --output are required\n") + kSynthUsage);
-    const SynthPreset* preset = findSynthPreset(*presetName);
+    if (options.preset.empty() || options.output.empty())
+        throw Error(ErrorCode::InvalidArgument, {}, "--preset and --output are required (or --list)");
+    const SynthPreset* preset = findSynthPreset(options.preset);
     if (!preset)
         throw Error(ErrorCode::InvalidArgument, {},
-                    "unknown preset '" + *presetName + "' (tapestry-cli synth --list shows them)");
+                    "unknown preset '" + options.preset + "' (tapestry-cli synth --list shows them)");
 
-    const ModelSpec spec = specFromFlags(line, *preset);
+    const ModelSpec spec = specFromFlags(options, *preset);
     const Graph graph = synthesizeModel(spec, std::string(preset->name));
-    writeOnnxModel(graph, *output);
+    writeOnnxModel(graph, options.output);
     const ParameterCount count = countParameters(graph);
     std::printf("wrote %s: %.*s with %lld layers, width %lld: %zu ops, %s parameters (%llu) in %llu weights, "
                 "%s of external data (not written)\n",
-                output->c_str(), static_cast<int>(preset->name.size()), preset->name.data(),
+                options.output.c_str(), static_cast<int>(preset->name.size()), preset->name.data(),
                 static_cast<long long>(spec.layers), static_cast<long long>(spec.hidden), graph.opCount(),
                 humanCount(count.parameters).c_str(),
                 static_cast<unsigned long long>(count.parameters), static_cast<unsigned long long>(count.weights),
                 humanBytes(count.bytes).c_str());
     return 0;
+}
+
+}  // namespace
+
+Command declareSynth(CLI::App& app)
+{
+    auto options = std::make_shared<SynthOptions>();
+    CLI::App* command = app.add_subcommand(
+        "synth", "write a reference architecture as ONNX (shapes only, no weights); --list shows the presets; the "
+                 "size flags override the preset's sizes");
+    command->add_flag("--list", options->list, "list the presets and their sizes");
+    command->add_option("--preset", options->preset, "the architecture (see --list)")->type_name("NAME");
+    command->add_option("-o,--output", options->output, "the ONNX file to write")->type_name("FILE");
+    for (std::size_t i = 0; i < kSizeFlagCount; ++i) {
+        const SizeFlag& flag = kSizeFlags[i];
+        command->add_option(flag.name, options->sizes[i], flag.help)
+            ->type_name(flag.value)
+            ->check(wholeNumber(1, flag.max));
+    }
+    command->add_option("--stages", options->stages, "ResNet bottleneck blocks per stage")
+        ->type_name("N,N,...")
+        ->delimiter(',')
+        ->check(wholeNumber(1, 10'000));
+    return {command, [options] { return synth(*options); }};
 }
 
 }  // namespace tapestry::cli

@@ -4,7 +4,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QMap>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -37,6 +39,63 @@ CliRun runCli(const QStringList& args)
 QString dataFile(const char* name)
 {
     return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/") + QString::fromUtf8(name);
+}
+
+// The options each command line names, per command: "--json", "-o", ...
+using OptionsByCommand = QMap<QString, QSet<QString>>;
+
+void addOptions(OptionsByCommand& options, const QString& line)
+{
+    const QString command = line.section(QLatin1Char(' '), 0, 0);
+    QSet<QString>& names = options[command];
+    static const QRegularExpression option(QStringLiteral("(?<![\\w-])(--[a-z0-9][a-z0-9-]*|-o)(?![\\w-])"));
+    for (const QRegularExpressionMatch& match : option.globalMatch(line))
+        names.insert(match.captured(1));
+}
+
+// The README's command list: the lines of its first ```sh block after "## Command line".
+OptionsByCommand readmeCommands()
+{
+    QFile file(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/../../README.md"));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QString text = QString::fromUtf8(file.readAll());
+    const qsizetype section = text.indexOf(QStringLiteral("## Command line"));
+    const qsizetype start = text.indexOf(QStringLiteral("```sh\n"), section) + 6;
+    const qsizetype end = text.indexOf(QStringLiteral("```"), start);
+    QString block = text.mid(start, end - start);
+    block.replace(QRegularExpression(QStringLiteral("\\\\\n\\s*")), QStringLiteral(" "));
+    OptionsByCommand options;
+    for (const QString& line : block.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.startsWith(QStringLiteral("tapestry-cli ")))
+            addOptions(options, line.mid(13));
+    }
+    return options;
+}
+
+// The synopses of `tapestry-cli --help`: "  COMMAND ..." lines and their continuations
+// (indented further); the descriptions (indented six) are left out.
+OptionsByCommand helpCommands(const QString& help)
+{
+    OptionsByCommand options;
+    QString synopsis;
+    auto flush = [&] {
+        if (!synopsis.isEmpty())
+            addOptions(options, synopsis);
+        synopsis.clear();
+    };
+    for (const QString& line : help.split(QLatin1Char('\n'))) {
+        if (line.startsWith(QStringLiteral("  ")) && !line.at(2).isSpace()) {
+            flush();
+            synopsis = line.trimmed();
+        } else if (line.startsWith(QString(11, QLatin1Char(' '))) && !synopsis.isEmpty()) {
+            synopsis += QLatin1Char(' ') + line.trimmed();
+        } else {
+            flush();
+        }
+    }
+    flush();
+    return options;
 }
 
 }  // namespace
@@ -179,6 +238,109 @@ private slots:
         const CliRun unknown = runCli({QStringLiteral("inspect"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--jsn")});
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY(unknown.err.contains(QStringLiteral("--jsn")));
+    }
+
+    void readmeListsEveryCommandAndOptionOfHelp()
+    {
+        const CliRun help = runCli({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        const OptionsByCommand fromHelp = helpCommands(help.out);
+        const OptionsByCommand fromReadme = readmeCommands();
+        QCOMPARE(fromHelp.keys(), fromReadme.keys());
+        QVERIFY2(fromHelp.value(QStringLiteral("search")).contains(QStringLiteral("--pin")), qPrintable(help.out));
+        for (auto it = fromHelp.begin(); it != fromHelp.end(); ++it) {
+            const QSet<QString> readme = fromReadme.value(it.key());
+            QVERIFY2(readme == it.value(),
+                     qPrintable(it.key() + QStringLiteral(": only in --help: ") +
+                                QStringList((it.value() - readme).values()).join(QLatin1Char(' ')) +
+                                QStringLiteral("; only in the README: ") +
+                                QStringList((readme - it.value()).values()).join(QLatin1Char(' '))));
+        }
+        // `help` is --help; a command's --help shows its options with their help.
+        QCOMPARE(runCli({QStringLiteral("help")}).out, help.out);
+        const CliRun searchHelp = runCli({QStringLiteral("search"), QStringLiteral("--help")});
+        QCOMPARE(searchHelp.exitCode, 0);
+        QVERIFY2(searchHelp.out.contains(QRegularExpression(QStringLiteral("--memory-limit GB\\s+memory per device"))),
+                 qPrintable(searchHelp.out));
+    }
+
+    // Numbers too large for their type were truncated or saturated: plan 4294967299 was
+    // plan 3, mesh 4294967298x4 was 2x4, 4294967297 nodes were 1.
+    void numbersOutOfRangeAreUsageErrorsNamingTheOption_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("option");
+        const QString model = dataFile("gpt2.ts.stripped.onnx");
+        const QString evaluate = QStringLiteral("evaluate");
+        QTest::newRow("mesh") << QStringList{evaluate, model, QStringLiteral("--mesh"), QStringLiteral("4294967298x4")}
+                              << QStringLiteral("--mesh");
+        QTest::newRow("nodes") << QStringList{evaluate, model, QStringLiteral("--nodes"), QStringLiteral("4294967297")}
+                               << QStringLiteral("--nodes");
+        QTest::newRow("batch") << QStringList{evaluate, model, QStringLiteral("--batch=18446744073709551615")}
+                               << QStringLiteral("--batch");
+        QTest::newRow("negative batch") << QStringList{evaluate, model, QStringLiteral("--batch"), QStringLiteral("-16")}
+                                        << QStringLiteral("--batch");
+        QTest::newRow("seq") << QStringList{QStringLiteral("search"), model, QStringLiteral("--seq"), QStringLiteral("2x")}
+                             << QStringLiteral("--seq");
+        QTest::newRow("time limit") << QStringList{QStringLiteral("solve"), model, QStringLiteral("--time-limit"),
+                                                   QStringLiteral("inf")}
+                                    << QStringLiteral("--time-limit");
+        QTest::newRow("optimizer") << QStringList{evaluate, model, QStringLiteral("--optimizer"), QStringLiteral("lion")}
+                                   << QStringLiteral("--optimizer");
+    }
+
+    void numbersOutOfRangeAreUsageErrorsNamingTheOption()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, option);
+        const CliRun run = runCli(args + QStringList{QStringLiteral("--no-history")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(option + QStringLiteral(": needs ")), qPrintable(run.err));
+        QVERIFY(run.out.isEmpty());
+    }
+
+    // The baseline's report was a text line before the JSON.
+    void searchBaselineJsonPrintsOnlyJson()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
+        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
+                         QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
+                     .exitCode,
+                 0);
+        const CliRun run = runCli({QStringLiteral("search"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
+                                   QStringLiteral("--baseline"), QStringLiteral("--json"), QStringLiteral("--no-history")});
+        QCOMPARE(run.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(run.out));
+        const QJsonObject baseline =
+            o.value(QStringLiteral("meshes")).toArray().at(0).toObject().value(QStringLiteral("baseline")).toObject();
+        QCOMPARE(baseline.value(QStringLiteral("status")).toString(), QStringLiteral("optimal"));
+        // The whole-graph optimum is no slower than TAP's plan, and no faster than its bound.
+        const double step = o.value(QStringLiteral("meshes")).toArray().at(0).toObject().value(QStringLiteral("step_seconds")).toDouble();
+        const double wholeGraph = baseline.value(QStringLiteral("step_seconds")).toDouble();
+        QVERIFY2(wholeGraph > 0 && wholeGraph <= step * (1 + 1e-9), qPrintable(run.out));
+        QVERIFY(baseline.value(QStringLiteral("bound_seconds")).toDouble() <= wholeGraph * (1 + 1e-9));
+    }
+
+    void historyIdBeyond32BitsDeletesNothing()
+    {
+        QTemporaryDir dir;
+        const QString history = dir.filePath(QStringLiteral("h.sqlite"));
+        const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("gpt2.ts.stripped.onnx"),
+                                      QStringLiteral("--mesh"), QStringLiteral("8"), QStringLiteral("--history"),
+                                      history, QStringLiteral("--plan")};
+        for (const char* plan : {"dp", "megatron", "megatron-sp"})
+            QCOMPARE(runCli(evaluate + QStringList{QString::fromUtf8(plan)}).exitCode, 0);
+        const QStringList file = {QStringLiteral("--history"), history};
+        const CliRun deleted =
+            runCli(QStringList{QStringLiteral("history"), QStringLiteral("delete"), QStringLiteral("4294967299")} + file);
+        QCOMPARE(deleted.exitCode, 2);
+        QVERIFY2(deleted.err.contains(QStringLiteral("4294967299")), qPrintable(deleted.err));
+        const CliRun show = runCli(QStringList{QStringLiteral("history"), QStringLiteral("show"), QStringLiteral("3")} + file);
+        QCOMPARE(show.exitCode, 0);
+        QVERIFY2(show.out.contains(QStringLiteral("plan 3  megatron-sp")), qPrintable(show.out));
     }
 
     void historyRecordsEvaluateRunsAndShowsDiffsTagsAndExports()

@@ -2263,6 +2263,10 @@
         <translation>%1, nachweislich optimal</translation>
     </message>
     <message>
+        <source>%1, within %L2 % of the optimum</source>
+        <translation>%1, höchstens %L2 % über dem Optimum</translation>
+    </message>
+    <message>
         <source>Solved: cost %1.</source>
         <translation>Gelöst: Kosten %1.</translation>
     </message>
@@ -2359,6 +2363,10 @@
     <message>
         <source>Best cost so far</source>
         <translation>Bisher beste Kosten</translation>
+    </message>
+    <message>
+        <source>Best cost so far; lower bound, gap %L1 %</source>
+        <translation>Bisher beste Kosten; untere Schranke, Abstand %L1 %</translation>
     </message>
 </context>
 <context>

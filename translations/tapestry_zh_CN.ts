@@ -2256,6 +2256,10 @@
         <translation>%1，已证明最优</translation>
     </message>
     <message>
+        <source>%1, within %L2 % of the optimum</source>
+        <translation>%1，与最优解相差不超过 %L2 %</translation>
+    </message>
+    <message>
         <source>Solved: cost %1.</source>
         <translation>已求解：成本 %1。</translation>
     </message>
@@ -2352,6 +2356,10 @@
     <message>
         <source>Best cost so far</source>
         <translation>目前最佳成本</translation>
+    </message>
+    <message>
+        <source>Best cost so far; lower bound, gap %L1 %</source>
+        <translation>目前最佳成本；下界，差距 %L1 %</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "SolveProgressChart.h"
 #include "UsageProfileChart.h"
 #include "base/Error.h"
+#include "solver/ShardingSolver.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -65,6 +66,8 @@ ShardingProblemWindow::ShardingProblemWindow(const QString& path, std::shared_pt
 
     job_ = new ShardingSolveJob(this);
     connect(job_, &ShardingSolveJob::improved, this, &ShardingProblemWindow::onImproved);
+    connect(job_, &ShardingSolveJob::bounded, this,
+            [this](double seconds, double bound) { progressChart_->addBound(seconds, bound); });
     connect(job_, &ShardingSolveJob::finished, this, &ShardingProblemWindow::onSolved);
     connect(job_, &ShardingSolveJob::failed, this, &ShardingProblemWindow::onSolveFailed);
 
@@ -289,10 +292,15 @@ void ShardingProblemWindow::onSolved(const std::shared_ptr<const SolveOutcome>& 
     setSolving(false);
     const double cost = static_cast<double>(outcome->solution.evaluation.cost);
     progressChart_->addBest(outcome->seconds, cost);
+    progressChart_->addBound(outcome->seconds, static_cast<double>(outcome->lowerBound));
     QString origin = outcome->cancelled ? tr("Solver, cancelled after %L1 s").arg(outcome->seconds, 0, 'f', 1)
                                         : tr("Solver, %L1 s").arg(outcome->seconds, 0, 'f', 1);
     if (outcome->provenOptimal)
         origin = tr("%1, proven optimal").arg(origin);
+    else
+        origin = tr("%1, within %L2 % of the optimum")
+                     .arg(origin)
+                     .arg(100.0 * optimalityGap(outcome->solution.evaluation.cost, outcome->lowerBound), 0, 'g', 3);
     showSolution(std::make_shared<const ShardingSolution>(outcome->solution), origin);
     statusBar()->showMessage(tr("Solved: cost %1.").arg(QuantityFormat::cost(outcome->solution.evaluation.cost)),
                              kStatusTimeoutMs);

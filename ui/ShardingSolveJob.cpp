@@ -34,12 +34,16 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
     const JobId job = ++latestJob_;
     stop_ = std::stop_source();
     // The worker posts to this object; the destructor waits for it, so `this` outlives it.
-    auto report = [this, job](double seconds, double cost) {
+    auto report = [this, job](double seconds, double value, bool isBound) {
         QMetaObject::invokeMethod(
             this,
-            [this, job, seconds, cost] {
-                if (job == latestJob_ && isBusy())
-                    emit improved(seconds, cost);
+            [this, job, seconds, value, isBound] {
+                if (job != latestJob_ || !isBusy())
+                    return;
+                if (isBound)
+                    emit bounded(seconds, value);
+                else
+                    emit improved(seconds, value);
             },
             Qt::QueuedConnection);
     };
@@ -55,14 +59,16 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
                 if (Clock::now() - lastReport < kReportInterval)
                     return;
                 lastReport = Clock::now();
-                report(seconds, static_cast<double>(cost));
+                report(seconds, static_cast<double>(cost), false);
             };
+            options.bounded = [&](double seconds, CostSum bound) { report(seconds, static_cast<double>(bound), true); };
             const Clock::time_point start = Clock::now();
             const SolverResult result = solveShardingProblem(*problem, options);
             auto outcome = std::make_shared<SolveOutcome>();
             outcome->seconds = std::chrono::duration<double>(Clock::now() - start).count();
             outcome->cancelled = result.cancelled;
             outcome->provenOptimal = result.provenOptimal;
+            outcome->lowerBound = result.lowerBound;
             outcome->solution = ShardingSolution::evaluate(*problem, result.assignment);
             return std::shared_ptr<const SolveOutcome>(std::move(outcome));
         });

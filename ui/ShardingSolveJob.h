@@ -18,6 +18,7 @@ struct SolveOutcome {
     double seconds = 0;
     bool cancelled = false;
     bool provenOptimal = false;
+    CostSum lowerBound = 0;  // SolverResult::lowerBound
 };
 
 // Runs solveShardingProblem off the GUI thread, one solve at a time from the caller's
@@ -41,6 +42,8 @@ public:
 signals:
     // The best cost found so far, `elapsedSeconds` after the start.
     void improved(double elapsedSeconds, double cost);
+    // A higher lower bound on the optimum, `elapsedSeconds` after the start.
+    void bounded(double elapsedSeconds, double lowerBound);
     void finished(std::shared_ptr<const tapestry::SolveOutcome> outcome);
     // `problem` and `detail` are translated text (see ErrorText).
     void failed(const QString& problem, const QString& detail);

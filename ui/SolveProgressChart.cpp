@@ -31,12 +31,19 @@ SolveProgressChart::SolveProgressChart(QWidget* parent) : QChartView(parent)
     chart()->addSeries(best_);
     best_->attachAxis(time_);
     best_->attachAxis(cost_);
+    bound_ = new QLineSeries(chart());
+    bound_->setObjectName(QStringLiteral("lowerBoundSeries"));
+    bound_->setPen(QPen(QColor(0x18, 0x80, 0x38), 2, Qt::DashLine));
+    chart()->addSeries(bound_);
+    bound_->attachAxis(time_);
+    bound_->attachAxis(cost_);
     start(10);
 }
 
 void SolveProgressChart::start(double timeLimitSeconds)
 {
     costs_.clear();
+    bounds_.clear();
     time_->setRange(0, timeLimitSeconds);
     setRoundTicks(time_);
     redraw();
@@ -55,10 +62,21 @@ void SolveProgressChart::addBest(double seconds, double cost)
     redraw();
 }
 
+void SolveProgressChart::addBound(double seconds, double bound)
+{
+    if (!bounds_.isEmpty() && bound <= bounds_.last().y())
+        return;
+    if (!bounds_.isEmpty())
+        bounds_.append(QPointF(seconds, bounds_.last().y()));
+    bounds_.append(QPointF(seconds, bound));
+    redraw();
+}
+
 void SolveProgressChart::redraw()
 {
     if (costs_.isEmpty()) {
         best_->clear();
+        bound_->clear();
         chart()->setTitle(tr("Best cost so far"));
         cost_->setRange(0, 1);
         return;
@@ -77,12 +95,27 @@ void SolveProgressChart::redraw()
         lowest = std::min(lowest, point.y());
         highest = std::max(highest, point.y());
     }
+    // The latest bound is the highest; earlier, weaker ones may fall below the axis.
+    const double best = costs_.last().y();
+    const bool bounded = anyReal && !bounds_.isEmpty() && bounds_.last().y() > 0;
+    if (bounded)
+        lowest = std::min(lowest, bounds_.last().y());
     const AxisScale scale = AxisScale::forLargest(highest);
     for (QPointF& point : scaled)
         point.setY(point.y() / scale.divisor);
     best_->replace(scaled);
+    QList<QPointF> bounds;
+    if (bounded) {
+        for (const QPointF& point : bounds_)
+            bounds.append(QPointF(point.x(), point.y() / scale.divisor));
+        // Held up to the latest improvement, so both lines end together.
+        bounds.append(QPointF(std::max(bounds.last().x(), costs_.last().x()), bounds.last().y()));
+    }
+    bound_->replace(bounds);
     // The unit goes in the chart's title: the axis is too short for a long one.
-    chart()->setTitle(scale.title(tr("Best cost so far")));
+    chart()->setTitle(bounded ? scale.title(tr("Best cost so far; lower bound, gap %L1 %")
+                                                .arg(100.0 * (best - bounds_.last().y()) / best, 0, 'g', 3))
+                              : scale.title(tr("Best cost so far")));
     // Close to the lowest cost is where the search spends its time: the first incumbent is
     // often far above, so the axis starts just under the lowest, not at zero.
     const double margin = std::max((highest - lowest) * 0.05, std::abs(lowest) * 0.01 + 1);

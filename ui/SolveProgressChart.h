@@ -8,7 +8,8 @@ class QValueAxis;
 namespace tapestry {
 
 // The best cost a running solve has found so far, over the seconds since it started,
-// as a falling step line (series "bestCostSeries").
+// as a falling step line (series "bestCostSeries"), and the lower bound on the optimum
+// as a rising dashed one (series "lowerBoundSeries"); the title gives the gap.
 class SolveProgressChart : public QChartView {
     Q_OBJECT
 
@@ -18,14 +19,17 @@ public:
     // Clears the line; the time axis spans the time limit.
     void start(double timeLimitSeconds);
     void addBest(double seconds, double cost);
+    void addBound(double seconds, double bound);
 
 private:
     void redraw();
 
     QLineSeries* best_ = nullptr;
+    QLineSeries* bound_ = nullptr;
     QValueAxis* time_ = nullptr;
     QValueAxis* cost_ = nullptr;
     QList<QPointF> costs_;  // unscaled, to rescale the line when the range grows
+    QList<QPointF> bounds_;
 };
 
 }  // namespace tapestry

@@ -43,6 +43,9 @@ void printText(const Graph& graph, const CoarseGraph& coarse, const FamilyTable&
         std::printf("%*s%-44s x%-4zu %3zu anchors  first %s, last %s\n", indent, "", family.name.c_str(),
                     family.multiplicity(), family.anchors.size(), family.representative().scope.c_str(),
                     family.instances.back().scope.c_str());
+        for (const FamilyVariant& variant : family.foldedVariants)
+            std::printf("%*sfolded, differs only in plan-neutral ops: %s (%s)\n", indent + 4, "",
+                        variant.instance.scope.c_str(), variant.difference.c_str());
         for (const FamilyVariant& variant : family.variants)
             std::printf("%*snear-identical, not folded: %s (%s)\n", indent + 4, "", variant.instance.scope.c_str(),
                         variant.difference.c_str());
@@ -78,10 +81,13 @@ void printJson(const Graph& graph, const CoarseGraph& coarse, const FamilyTable&
             json.beginObject().key("name").value(node.name).key("kind").value(coarseNodeKindName(node.kind)).endObject();
         }
         json.endArray();
-        json.key("variants").beginArray();
-        for (const FamilyVariant& variant : family.variants)
-            json.beginObject().key("instance").value(variant.instance.scope).key("difference").value(variant.difference).endObject();
-        json.endArray();
+        for (const auto& [key, variants] : {std::pair{"variants", &family.variants},
+                                            std::pair{"folded_variants", &family.foldedVariants}}) {
+            json.key(key).beginArray();
+            for (const FamilyVariant& variant : *variants)
+                json.beginObject().key("instance").value(variant.instance.scope).key("difference").value(variant.difference).endObject();
+            json.endArray();
+        }
         json.endObject();
     }
     json.endArray();

@@ -2,14 +2,19 @@
 
 #include "graph/Graph.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace tapestry {
 
 namespace {
 
-void appendShape(std::string& out, const TensorShape& shape)
+// `withSymbols` false: only known extents count. An op's output follows from its
+// inputs; its symbols are labels, and at a graph output they are the exporter's own
+// ("LayerNormalizationlast_hidden_state_dim_0" where the layer before says "batch").
+void appendShape(std::string& out, const TensorShape& shape, bool withSymbols = true)
 {
     if (!shape.isRankKnown()) {
         out += '?';
@@ -19,13 +24,37 @@ void appendShape(std::string& out, const TensorShape& shape)
     for (const Dimension& d : shape.dims()) {
         if (d.isKnown())
             out += std::to_string(d.value);
-        else if (d.isSymbolic() && d.symbol.rfind("unk__", 0) != 0)
+        else if (withSymbols && d.isSymbolic() && d.symbol.rfind("unk__", 0) != 0)
             out += d.symbol;
         else
             out += '?';
         out += ',';
     }
     out += ']';
+}
+
+bool isConstantInput(const Graph& graph, const CoarseGraph& coarse, TensorId id)
+{
+    const Tensor& tensor = graph.tensor(id);
+    return tensor.role == TensorRole::Initializer ||
+           (tensor.producer.isValid() && coarse.roles[tensor.producer.index()] == OpRole::Auxiliary);
+}
+
+// Ops that move or mask activations without changing what a plan can split: copies,
+// views and re-layouts (Swin's cyclic shift is Slice + Concat) and elementwise ops
+// with a constant operand (an attention mask, a scale).
+bool isPlanNeutral(const Graph& graph, const CoarseGraph& coarse, const Op& op)
+{
+    static const std::set<std::string> layout = {"Slice",   "Concat",  "Reshape", "Transpose", "Squeeze",
+                                                 "Unsqueeze", "Flatten", "Identity", "Pad",      "Expand"};
+    static const std::set<std::string> binary = {"Add", "Sub", "Mul", "Div", "Where"};
+    if (!op.domain.empty())
+        return false;
+    if (layout.contains(op.type))
+        return true;
+    return binary.contains(op.type) && std::any_of(op.inputs.begin(), op.inputs.end(), [&](TensorId id) {
+               return id.isValid() && isConstantInput(graph, coarse, id);
+           });
 }
 
 void appendAttribute(std::string& out, const Attribute& attribute)
@@ -112,9 +141,7 @@ std::string blockSignature(const Graph& graph, const CoarseGraph& coarse, const 
                     out += 'L' + std::to_string(local->second.first) + '.' + std::to_string(local->second.second) + '.' +
                            std::to_string(outputIndex);
                 } else {
-                    const bool constant = tensor.role == TensorRole::Initializer ||
-                                          (tensor.producer.isValid() &&
-                                           coarse.roles[tensor.producer.index()] == OpRole::Auxiliary);
+                    const bool constant = isConstantInput(graph, coarse, input);
                     // Graph input or another node's output: both are the block's input.
                     out += constant ? 'C' : 'X';
                     appendShape(out, tensor.shape);
@@ -124,10 +151,64 @@ std::string blockSignature(const Graph& graph, const CoarseGraph& coarse, const 
             out += ">";
             for (const TensorId output : op.outputs) {
                 if (output.isValid())
-                    appendShape(out, graph.tensor(output).shape);
+                    appendShape(out, graph.tensor(output).shape, false);
             }
         }
         out += '}';
+    }
+    return out;
+}
+
+std::string structuralSignature(const Graph& graph, const CoarseGraph& coarse, const std::vector<CoarseNodeId>& nodes)
+{
+    std::unordered_map<std::uint32_t, std::size_t> position;
+    for (std::size_t n = 0; n < nodes.size(); ++n)
+        position[nodes[n].value()] = n;
+    std::string out;
+    for (const CoarseNodeId id : nodes) {
+        const CoarseNode& node = coarse.node(id);
+        out += '{';
+        out += coarseNodeKindName(node.kind);
+        std::set<std::size_t> reads;
+        bool readsOutside = false;
+        for (const OpId opId : node.ops) {
+            const Op& op = graph.op(opId);
+            for (const TensorId input : op.inputs) {
+                if (!input.isValid() || isConstantInput(graph, coarse, input))
+                    continue;
+                const OpId producer = graph.tensor(input).producer;
+                const auto local = producer.isValid() ? position.find(coarse.nodeOf[producer.index()].value())
+                                                      : position.end();
+                if (local == position.end())
+                    readsOutside = true;
+                else if (local->second != position.at(id.value()))
+                    reads.insert(local->second);
+            }
+            if (isPlanNeutral(graph, coarse, op))
+                continue;
+            out += '|';
+            out += op.domain;
+            out += op.type;
+            out += '(';
+            for (const Attribute& attribute : op.attributes)
+                appendAttribute(out, attribute);
+            out += ')';
+            if (opId == node.anchor) {
+                for (const TensorId input : op.inputs) {
+                    if (input.isValid())
+                        appendShape(out, graph.tensor(input).shape, false);
+                }
+            }
+            out += '>';
+            for (const TensorId output : op.outputs) {
+                if (output.isValid())
+                    appendShape(out, graph.tensor(output).shape, false);
+            }
+        }
+        out += '<';
+        for (const std::size_t n : reads)
+            out += std::to_string(n) + ',';
+        out += readsOutside ? "X}" : "}";
     }
     return out;
 }

@@ -147,31 +147,52 @@ private:
                 exact.push_back({i});
             }
         }
-        std::vector<std::size_t> unmatched;
-        std::vector<std::size_t> familyOfGroup(exact.size(), SIZE_MAX);
+        // Exact groups that share a structural signature fold together: they differ
+        // only in plan-neutral ops. Clusters in order of first appearance.
+        std::vector<std::vector<std::size_t>> clusters;  // of exact groups
+        std::map<std::string, std::size_t> clusterOf;
         for (std::size_t g = 0; g < exact.size(); ++g) {
             // A block without anchors leaves the searcher nothing to decide.
             if (anchorsOf(candidates[exact[g].front()].nodes) == 0)
                 continue;
-            if (exact[g].size() < minDuplicates_) {
-                unmatched.insert(unmatched.end(), exact[g].begin(), exact[g].end());
+            const std::string structure = structuralSignature(graph_, coarse_, candidates[exact[g].front()].nodes);
+            const auto [it, added] = clusterOf.emplace(structure, clusters.size());
+            if (added)
+                clusters.emplace_back();
+            clusters[it->second].push_back(g);
+        }
+        std::vector<std::size_t> unmatched;
+        std::vector<std::size_t> familyOfGroup(exact.size(), SIZE_MAX);
+        for (const std::vector<std::size_t>& cluster : clusters) {
+            std::vector<std::size_t> members;
+            for (const std::size_t g : cluster)
+                members.insert(members.end(), exact[g].begin(), exact[g].end());
+            if (members.size() < minDuplicates_) {
+                unmatched.insert(unmatched.end(), members.begin(), members.end());
                 continue;
             }
+            std::sort(members.begin(), members.end());
             Family family;
             family.id = FamilyId{table_.families.size()};
             family.parent = parent;
             const std::string& prefix = tree_.node(scope).path;
             family.name = prefix.empty() ? pattern : prefix + "/" + pattern;
-            for (const std::size_t i : exact[g]) {
-                family.instances.push_back({tree_.node(candidates[i].scope).path, candidates[i].nodes});
+            const Candidate& representative = candidates[members.front()];
+            for (const std::size_t i : members) {
+                BlockInstance instance{tree_.node(candidates[i].scope).path, candidates[i].nodes};
+                if (candidates[i].signature != representative.signature)
+                    family.foldedVariants.push_back(
+                        {instance, describeBlockDifference(graph_, coarse_, candidates[i].nodes, representative.nodes)});
+                family.instances.push_back(std::move(instance));
                 childFolded[candidates[i].scope.index()] = true;
             }
             for (const CoarseNodeId node : family.instances.front().nodes) {
                 if (isAnchorKind(coarse_.node(node).kind))
                     family.anchors.push_back(node);
             }
-            representativeScope_.push_back(candidates[exact[g].front()].scope);
-            familyOfGroup[g] = family.id.index();
+            representativeScope_.push_back(representative.scope);
+            for (const std::size_t g : cluster)
+                familyOfGroup[g] = family.id.index();
             found.push_back(family.id);
             table_.families.push_back(std::move(family));
         }

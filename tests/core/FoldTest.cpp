@@ -142,6 +142,10 @@ private slots:
         QTest::newRow("gpt2_medium_shape") << "gpt2_medium_shape.ts.stripped.onnx" << "transformer/h.#" << 24;
         QTest::newRow("bert.dynamo") << "bert.dynamo.stripped.onnx" << "encoder/layer.#" << 6;
         QTest::newRow("vit.ts") << "vit.ts.stripped.onnx" << "layers.#" << 6;
+        // All six layers are identical inside; the last one's output is the graph output,
+        // declared with the exporter's own dim names: it folded x5 with layer 5 left out.
+        QTest::newRow("torch113_bert_minilm_l6") << "torch113_bert_minilm_l6_hfnames.stripped.onnx"
+                                                 << "encoder/layer.#" << 6;
     }
 
     void realExportsFold()
@@ -181,6 +185,41 @@ private slots:
             }
             QCOMPARE(convs, 4);
         }
+    }
+
+    void swinStagesFoldWithTheirShiftedWindowBlocks()
+    {
+        // torchvision Swin-T: stages of 2, 2, 6, 2 blocks. Every second block of the first
+        // three stages shifts its windows (Slice + Concat rolls, a constant mask Add): the
+        // same plan decisions, so it folds as a variant of the block before it. Stage 4's
+        // 7 x 7 resolution fits one window, so its blocks do not shift.
+        const FoldedModel f = foldTestFile("torch113_swin_t.stripped.onnx");
+        const std::vector<std::pair<std::string, std::size_t>> expected = {
+            {"features/features.1/features.#.#", 2},
+            {"features/features.3/features.#.#", 2},
+            {"features/features.5/features.#.#", 6},
+            {"features/features.7/features.#.#", 2}};
+        QCOMPARE(f.families.families.size(), expected.size());
+        const std::string shifted = "+1 Add, +4 Concat, +2 Reshape, +8 Slice";
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const Family& family = f.families.families[i];
+            QCOMPARE(family.name, expected[i].first);
+            QCOMPARE(family.multiplicity(), expected[i].second);
+            // qkv, q k^T, attention x v, proj, fc1, fc2.
+            QCOMPARE(family.anchors.size(), std::size_t{6});
+            QVERIFY(family.variants.empty());
+            const std::size_t shiftedBlocks = i == 3 ? 0 : family.multiplicity() / 2;
+            QCOMPARE(family.foldedVariants.size(), shiftedBlocks);
+            for (std::size_t v = 0; v < family.foldedVariants.size(); ++v) {
+                QCOMPARE(family.foldedVariants[v].instance.scope, family.instances[2 * v + 1].scope);
+                QCOMPARE(family.foldedVariants[v].difference, shifted);
+            }
+        }
+        // 12 blocks of 6 anchors become 4 decisions of 6.
+        std::size_t unfoldedAnchors = 0;
+        for (const CoarseNodeId id : f.families.unfoldedNodes)
+            unfoldedAnchors += isAnchorKind(f.coarse.node(id).kind) ? 1 : 0;
+        QCOMPARE(f.families.decisionAnchors, unfoldedAnchors + 4 * 6);
     }
 
     void synthesizedReferenceModelsFold()

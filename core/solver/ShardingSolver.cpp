@@ -299,8 +299,10 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         for (int k = 0; k < threads; ++k) {
             const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
             const bool regions = k == 1;
+            // The region worker leaves the Lagrangian search once it has a plan free of
+            // forbidden costs: two Lagrangian searches walk the same multipliers.
             workers.emplace_back(search, [own, regions, phaseEnd, deadline](SharedSearch& s) {
-                runLagrangian(s, own + 1, phaseEnd, deadline);
+                runLagrangian(s, own + 1, regions ? Clock::now() : phaseEnd, deadline);
                 if (regions)
                     runRegions(s, own + 3, deadline);
                 else

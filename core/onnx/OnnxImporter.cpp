@@ -422,6 +422,29 @@ std::vector<std::string> unsizedPlanningOps(const onnx::ModelProto& model)
     return unsized;
 }
 
+// ONNX 1.12's inference (its data propagation) dereferences a missing tensor and
+// crashes on a node that reads a name nothing defines; such a graph is refused first.
+void requireDefinedInputs(const onnx::GraphProto& graph, const std::string& shown)
+{
+    std::unordered_set<std::string> defined;
+    for (const auto& value : graph.input())
+        defined.insert(value.name());
+    for (const auto& tensor : graph.initializer())
+        defined.insert(tensor.name());
+    for (const auto& sparse : graph.sparse_initializer())
+        defined.insert(sparse.values().name());
+    for (const auto& node : graph.node())
+        defined.insert(node.output().begin(), node.output().end());
+    for (int i = 0; i < graph.node_size(); ++i) {
+        for (const std::string& input : graph.node(i).input()) {
+            if (!input.empty() && !defined.contains(input))
+                throw Error(ErrorCode::InvalidModel, shown,
+                            "node '" + opName(graph.node(i), i) + "' (" + graph.node(i).op_type() + ") reads tensor '" +
+                                input + "', which no node, input or initializer of the graph defines");
+        }
+    }
+}
+
 void inferShapes(onnx::ModelProto& model, const std::string& shown)
 {
     try {
@@ -461,6 +484,7 @@ Graph importOnnxModel(const std::filesystem::path& file, const OnnxImportOptions
         info.opsetImports.push_back({opset.domain(), opset.version()});
 
     if (!unsizedPlanningOps(model).empty()) {
+        requireDefinedInputs(model.graph(), shown);
         inferShapes(model, shown);
         info.shapesInferred = true;
         if (!unsizedPlanningOps(model).empty())

@@ -330,6 +330,23 @@ private slots:
         expectError(write("ghost.onnx", model(graph)), ErrorCode::InvalidModel, "'ghost'");
     }
 
+    void undefinedInputOfShapeComputationIsRefusedBeforeInference()
+    {
+        // ONNX inference with data propagation crashed (SIGSEGV) on a Gather whose input
+        // no node defines: a renamed tensor in a damaged MiniLM export.
+        const Proto graph = Proto()
+                                .message(1, constantNode("zero", {}, {0}))
+                                .message(1, node("Gather", "gather", {"renamed", "zero"}, {"n"}))
+                                .message(1, node("Reshape", "reshape", {"x", "n"}, {"r"}))
+                                .message(1, node("MatMul", "mm", {"r", "w"}, {"y"}))
+                                .bytes(2, "g")
+                                .message(5, externalWeight("w", {4, 3}))
+                                .message(11, valueInfo("x", floatType({2, 4})))
+                                .message(12, valueInfo("y", floatType({}, false)));
+        expectError(write("renamed.onnx", model(graph)), ErrorCode::InvalidModel,
+                    "node 'gather' (Gather) reads tensor 'renamed', which no node, input or initializer");
+    }
+
     void modelWithoutGraph()
     {
         expectError(write("nograph.onnx", Proto().varint(1, 8).bytes(2, "x").str()), ErrorCode::InvalidModel,

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <thread>
 
 using namespace tapestry;
 using namespace tapestry::test;
@@ -195,6 +196,35 @@ private slots:
         QVERIFY(tap.statistics.decisionGroups < whole.statistics.decisionGroups);
         QVERIFY2(stepOf(tap) <= 1.01 * stepOf(whole),
                  qPrintable(QString::number(stepOf(tap)) + QStringLiteral(" vs ") + QString::number(stepOf(whole))));
+    }
+
+    // CBC is not reentrant: `search --mesh auto` and the GUI run searches side by side,
+    // TAP programs and the whole-graph solver's. Two TAP searches and two whole-graph
+    // searches at once give the plans they give one at a time.
+    void concurrentSearchesShareCbcSafely()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-small", 3);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"tp", 8}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        SearchOptions wholeOptions;
+        wholeOptions.mode = SearchMode::WholeGraph;
+        wholeOptions.alternatives = 0;
+        const double tapAlone = stepOf(searchPlan(costs, m.coarse, m.families, fastestPlanOnly()));
+        const double wholeAlone = stepOf(searchPlan(costs, m.coarse, m.families, wholeOptions));
+        std::vector<SearchResult> results(4);
+        {
+            std::vector<std::jthread> searches;
+            for (std::size_t k = 0; k < results.size(); ++k)
+                searches.emplace_back([&, k] {
+                    results[k] = searchPlan(costs, m.coarse, m.families, k % 2 == 0 ? fastestPlanOnly() : wholeOptions);
+                });
+        }
+        for (std::size_t k = 0; k < results.size(); ++k) {
+            QVERIFY(results[k].best);
+            QCOMPARE(results[k].statistics.status, IlpStatus::Optimal);
+            QCOMPARE(stepOf(results[k]), k % 2 == 0 ? tapAlone : wholeAlone);
+        }
     }
 
     void cancellationKeepsTheBestPlanSoFar()

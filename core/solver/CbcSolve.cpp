@@ -1,0 +1,171 @@
+#include "solver/CbcSolve.h"
+
+#include <CbcEventHandler.hpp>
+#include <CbcModel.hpp>
+#include <CbcSolver.hpp>
+#include <ClpEventHandler.hpp>
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+namespace tapestry {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// CBC is not reentrant. Never destroyed: a solve whose caller stopped waiting for it
+// (the general solver's deadline) may still hold it while the process exits.
+std::timed_mutex& cbcMutex()
+{
+    static auto* mutex = new std::timed_mutex;
+    return *mutex;
+}
+
+// When to give up: on a stop request, or after the end (CBC checks its own limit only
+// between nodes, and the root LP of a large problem can take longer).
+struct Interrupt {
+    const CbcSettings& settings;
+    Clock::time_point end;
+    bool fired = false;
+
+    bool due()
+    {
+        fired = fired || (settings.stopRequested && settings.stopRequested()) || Clock::now() > end;
+        return fired;
+    }
+};
+
+// Ends the branch and bound between nodes; hands each new incumbent on.
+class BranchHandler : public CbcEventHandler {
+public:
+    BranchHandler(Interrupt* interrupt, int columns) : interrupt_(interrupt), columns_(columns) {}
+    CbcAction event(CbcEvent whichEvent) override
+    {
+        if (interrupt_->due())
+            return stop;
+        const CbcSettings& settings = interrupt_->settings;
+        if ((whichEvent == solution || whichEvent == heuristicSolution) && settings.onSolution && model_
+            && model_->bestSolution() && model_->getNumCols() == columns_)
+            settings.onSolution(model_->bestSolution(), model_->getObjValue());
+        return noAction;
+    }
+    CbcEventHandler* clone() const override { return new BranchHandler(*this); }
+
+private:
+    Interrupt* interrupt_;
+    int columns_;
+};
+
+// Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
+class LpStopHandler : public ClpEventHandler {
+public:
+    explicit LpStopHandler(Interrupt* interrupt) : interrupt_(interrupt) {}
+    int event(Event whichEvent) override { return whichEvent == endOfIteration && interrupt_->due() ? 0 : -1; }
+    ClpEventHandler* clone() const override { return new LpStopHandler(*this); }
+
+private:
+    Interrupt* interrupt_;
+};
+
+}  // namespace
+
+int MixedIntegerProgram::addColumn(double cost, double lo, double hi, bool integer)
+{
+    objective.push_back(cost);
+    lower.push_back(lo);
+    upper.push_back(hi);
+    const int index = static_cast<int>(objective.size()) - 1;
+    if (integer)
+        integers.push_back(index);
+    return index;
+}
+
+void MixedIntegerProgram::addRow(const std::vector<int>& columns, const std::vector<double>& values, double lo, double hi)
+{
+    rowColumns.insert(rowColumns.end(), columns.begin(), columns.end());
+    rowValues.insert(rowValues.end(), values.begin(), values.end());
+    rowStarts.push_back(static_cast<int>(rowColumns.size()));
+    rowLower.push_back(lo);
+    rowUpper.push_back(hi);
+}
+
+CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& settings)
+{
+    CbcOutcome outcome;
+    std::unique_lock lock(cbcMutex(), std::defer_lock);
+    while (!lock.try_lock_for(std::chrono::milliseconds(20))) {
+        if ((settings.stopRequested && settings.stopRequested()) || (settings.deadline && Clock::now() >= *settings.deadline)) {
+            outcome.stopped = true;
+            return outcome;
+        }
+    }
+    auto end = Clock::now()
+               + std::chrono::duration_cast<Clock::duration>(
+                   std::chrono::duration<double>(std::max(0.01, settings.timeLimitSeconds)));
+    if (settings.deadline)
+        end = std::min(end, *settings.deadline);
+    Interrupt interrupt{settings, end};
+
+    const auto columns = static_cast<int>(program.columnCount());
+    const CoinPackedMatrix matrix(false, columns, static_cast<int>(program.rowCount()), program.rowStarts.back(),
+                                  program.rowValues.data(), program.rowColumns.data(), program.rowStarts.data(), nullptr);
+    OsiClpSolverInterface solver;
+    solver.messageHandler()->setLogLevel(0);
+    solver.loadProblem(matrix, program.lower.data(), program.upper.data(), program.objective.data(),
+                       program.rowLower.data(), program.rowUpper.data());
+    for (const int column : program.integers)
+        solver.setInteger(column);
+    LpStopHandler lpHandler(&interrupt);
+    solver.getModelPtr()->passInEventHandler(&lpHandler);
+    CbcModel model(solver);
+    model.setLogLevel(0);
+    model.messageHandler()->setLogLevel(0);
+    CbcSolverUsefulData data;
+    data.noPrinting_ = true;
+    if (settings.solverDefaults) {
+        CbcMain0(model, data);
+        // CbcMain0 restores chatty defaults; the CLI's stdout must stay clean.
+        model.messageHandler()->setLogLevel(0);
+        model.solver()->messageHandler()->setLogLevel(0);
+    }
+    // Unchecked: CBC would re-solve an LP of the whole model to confirm what the caller
+    // already knows; on a large model that takes seconds.
+    if (settings.start)
+        model.setBestSolution(settings.start->data(), columns, settings.startObjective, false);
+    BranchHandler branchHandler(&interrupt, columns);
+    model.passInEventHandler(&branchHandler);
+    const double seconds = std::max(0.01, std::chrono::duration<double>(end - Clock::now()).count());
+    if (settings.solverDefaults) {
+        const std::string limit = std::to_string(seconds);
+        // Wall-clock seconds: CBC counts CPU time of the whole process by default, which
+        // runs faster while other threads work.
+        const char* argv[] = {"tapestry", "-log", "0", "-slog", "0", "-preprocess", "off", "-timeMode", "elapsed",
+                              "-sec", limit.c_str(), "-solve", "-quit"};
+        CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);
+    } else {
+        model.setUseElapsedTime(true);
+        model.setMaximumSeconds(seconds);
+        model.branchAndBound();
+    }
+
+    outcome.stopped = interrupt.fired;
+    outcome.branchNodes = model.getNodeCount();
+    outcome.bound = model.getBestPossibleObjValue();
+    // After a stop the model may hold no solution, or one of a presolved model; only a
+    // full-width one is the program's.
+    if (const double* best = model.bestSolution(); best && model.getNumCols() == columns) {
+        outcome.values.assign(best, best + columns);
+        outcome.objective = model.getObjValue();
+    }
+    // An interrupted simplex solve can look like a proof; only an uninterrupted one is.
+    outcome.provenOptimal = model.isProvenOptimal() && !interrupt.fired && !outcome.values.empty();
+    outcome.provenInfeasible = model.isProvenInfeasible() && !interrupt.fired;
+    return outcome;
+}
+
+}  // namespace tapestry

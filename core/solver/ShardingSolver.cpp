@@ -30,6 +30,8 @@ constexpr std::size_t kWholeIlpCells = 600'000;
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
 constexpr double kLagrangianShare = 0.25;
+// While it has only found plans with forbidden costs it may go on up to this share.
+constexpr double kLagrangianLongestShare = 0.6;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
 // How often the calling thread looks at the clock and the workers' findings, and how
@@ -271,7 +273,10 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     (void)evaluateSolution(problem, reducer.expand(first));
     const double finishSeconds = secondsBetween(finishBegan, Clock::now());
     const double grace = std::min(kStopGraceSeconds, 0.1 * options.timeLimitSeconds);
-    const double margin = std::min(0.25 * options.timeLimitSeconds, 0.1 + 0.02 * options.timeLimitSeconds + 4 * finishSeconds);
+    // On a loaded machine the calling thread may wait a while for a core, hence the
+    // share of the limit.
+    const double margin = std::min(0.25 * options.timeLimitSeconds,
+                                   0.2 + std::min(0.04 * options.timeLimitSeconds, 1.5) + 4 * finishSeconds);
     const auto deadline = after(limit, -margin - grace);
     const auto search = std::make_shared<SharedSearch>(reduced, first);
     const std::uint64_t seed = options.seed * 7919;
@@ -295,14 +300,16 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         for (int k = 1; k < threads; ++k)
             workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) { runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline); });
     } else {
-        const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
+        const double left = secondsBetween(Clock::now(), deadline);
+        const auto phaseEnd = after(Clock::now(), left * kLagrangianShare);
+        const auto phaseLatest = after(Clock::now(), left * kLagrangianLongestShare);
         for (int k = 0; k < threads; ++k) {
             const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
             const bool regions = k == 1;
             // The region worker leaves the Lagrangian search once it has a plan free of
             // forbidden costs: two Lagrangian searches walk the same multipliers.
-            workers.emplace_back(search, [own, regions, phaseEnd, deadline](SharedSearch& s) {
-                runLagrangian(s, own + 1, regions ? Clock::now() : phaseEnd, deadline);
+            workers.emplace_back(search, [own, regions, phaseEnd, phaseLatest, deadline](SharedSearch& s) {
+                runLagrangian(s, own + 1, regions ? Clock::now() : phaseEnd, phaseLatest);
                 if (regions)
                     runRegions(s, own + 3, deadline);
                 else

@@ -168,6 +168,13 @@ void migrateHistory(SqliteConnection& connection)
     const int version = storedSchemaVersion(connection);
     if (version == historySchemaVersion())
         return;
+    if (version == 0) {
+        SqliteStatement tables(connection, "SELECT count(*) FROM sqlite_schema");
+        if (tables.step() && tables.integer(0) > 0)
+            throw Error(ErrorCode::HistoryCorrupt, connection.fileName(),
+                        "has tables but no history schema version (user_version 0): it is not a history Tapestry "
+                        "wrote, or it is damaged; it was left untouched");
+    }
     for (const HistoryMigration& migration : historyMigrations()) {
         if (migration.version > version)
             connection.exec(migration.sql);

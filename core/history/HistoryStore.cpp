@@ -130,7 +130,9 @@ PlanRecord planFromRow(const SqliteStatement& row)
     plan.modelFingerprint = row.text(16);
     plan.clusterName = row.text(17);
     const std::string shape = row.text(18);
-    const std::vector<std::string> sizes = split(shape, 'x');
+    std::vector<std::string> sizes = split(shape, 'x');
+    if (sizes.empty())
+        sizes.emplace_back();  // an empty shape is reported like any other bad one
     const std::vector<std::string> names = split(row.text(19), ',');
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         int size = 0;

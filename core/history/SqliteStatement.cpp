@@ -12,8 +12,10 @@ SqliteStatement::SqliteStatement(SqliteConnection& connection, std::string_view 
 {
     const int rc = sqlite3_prepare_v2(connection_.handle(), sql_.data(), static_cast<int>(sql_.size()), &statement_,
                                       nullptr);
+    // Tapestry's own statements fail to prepare only where the file's tables are not
+    // the ones Tapestry made (a missing column, a damaged schema).
     if (rc != SQLITE_OK)
-        throw connection_.error(rc, "preparing '" + sql_.substr(0, 60) + "'");
+        throw connection_.error(rc == SQLITE_ERROR ? SQLITE_CORRUPT : rc, "preparing '" + sql_.substr(0, 60) + "'");
 }
 
 SqliteStatement::~SqliteStatement()
@@ -80,12 +82,26 @@ bool SqliteStatement::isNull(int column) const
 
 std::int64_t SqliteStatement::integer(int column) const
 {
+    if (sqlite3_column_type(statement_, column) != SQLITE_INTEGER)
+        throw misplacedValue(column, "a whole number");
     return sqlite3_column_int64(statement_, column);
 }
 
 double SqliteStatement::real(int column) const
 {
+    const int type = sqlite3_column_type(statement_, column);
+    if (type != SQLITE_FLOAT && type != SQLITE_INTEGER)
+        throw misplacedValue(column, "a number");
     return sqlite3_column_double(statement_, column);
+}
+
+Error SqliteStatement::misplacedValue(int column, const std::string& expected) const
+{
+    const int type = sqlite3_column_type(statement_, column);
+    std::string value = type == SQLITE_NULL ? std::string("NULL") : "'" + text(column).substr(0, 40) + "'";
+    return Error(ErrorCode::HistoryCorrupt, connection_.fileName(),
+                 "holds " + value + " in column '" + sqlite3_column_name(statement_, column) + "', where " + expected +
+                     " belongs");
 }
 
 std::string SqliteStatement::text(int column) const

@@ -10,6 +10,7 @@ struct sqlite3_stmt;
 
 namespace tapestry {
 
+class Error;
 class SqliteConnection;
 
 // One prepared statement. Parameters are bound in order (bind(a).bind(b)); step()
@@ -34,6 +35,8 @@ public:
     void run();
 
     [[nodiscard]] bool isNull(int column) const;
+    // Throw HistoryCorrupt, naming the column, for a value of another type (text where
+    // a number belongs): such a file was not written by Tapestry.
     [[nodiscard]] std::int64_t integer(int column) const;
     [[nodiscard]] double real(int column) const;
     // Throws HistoryCorrupt for a text longer than kMaxTextBytes: no record Tapestry
@@ -45,6 +48,8 @@ public:
     [[nodiscard]] SqliteConnection& connection() const { return connection_; }
 
 private:
+    [[nodiscard]] Error misplacedValue(int column, const std::string& expected) const;
+
     SqliteConnection& connection_;
     sqlite3_stmt* statement_ = nullptr;
     int nextParameter_ = 1;

@@ -526,6 +526,21 @@ private slots:
         }
     }
 
+    void tablesWithoutSchemaVersionAreLeftAlone()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        {
+            HistoryStore store(file);
+        }
+        execute(file, "PRAGMA user_version = 0");
+        const std::string before = bytesOf(file);
+        std::string text;
+        QCOMPARE(errorOf([&] { HistoryStore store(file); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find("has tables but no history schema version") != std::string::npos, text.c_str());
+        QCOMPARE(bytesOf(file), before);
+    }
+
     void writeIntoDamagedFileIsRefusedLikeARead()
     {
         QTemporaryDir dir;
@@ -591,6 +606,13 @@ private slots:
             {"UPDATE meshes SET shape = '2xfour'", "has the mesh shape '2xfour'"},
             {"UPDATE meshes SET shape = '99999999999x1'", "has the mesh shape '99999999999x1'"},
             {"UPDATE meshes SET shape = '0x8'", "has the mesh shape '0x8'"},
+            {"UPDATE meshes SET shape = ''", "has the mesh shape ''"},
+            // Read as 0 s before: a number column holding text.
+            {"UPDATE plans SET step_seconds = 'abc'", "holds 'abc' in column 'step_seconds', where a number belongs"},
+            {"UPDATE plans SET stale = 'yes'", "holds 'yes' in column 'stale', where a whole number belongs"},
+            // A damaged schema: Tapestry's statements no longer prepare.
+            {"ALTER TABLE plans RENAME COLUMN hbm_bytes TO hbm",
+             "is not a Tapestry history database or is damaged: no such column: p.hbm_bytes (preparing"},
             // Read whole, 64 MiB of it ended in std::bad_alloc further on.
             {"UPDATE plans SET plan_json = zeroblob(64 * 1024 * 1024 + 1)", "bytes in column 'plan_json'"},
         };

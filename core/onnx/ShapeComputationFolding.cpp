@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -116,6 +117,18 @@ std::optional<Value> valueOf(const onnx::TensorProto& tensor)
     return v;
 }
 
+// Saturating: exporters write INT64_MAX as "to the end", which a double rounds up to
+// 2^63, past what converts back.
+std::int64_t saturatedInteger(double x)
+{
+    constexpr double kLimit = 9223372036854775807.0;  // 2^63 as a double
+    if (x >= kLimit)
+        return std::numeric_limits<std::int64_t>::max();
+    if (x <= -kLimit)
+        return std::numeric_limits<std::int64_t>::min();
+    return static_cast<std::int64_t>(x);
+}
+
 onnx::TensorProto tensorOf(const Value& v)
 {
     onnx::TensorProto tensor;
@@ -125,9 +138,12 @@ onnx::TensorProto tensorOf(const Value& v)
     for (const double x : v.data) {
         switch (v.type) {
         case kFloat: tensor.add_float_data(static_cast<float>(x)); break;
-        case kInt64: tensor.add_int64_data(static_cast<std::int64_t>(x)); break;
+        case kInt64: tensor.add_int64_data(saturatedInteger(x)); break;
         case kDouble: tensor.add_double_data(x); break;
-        default: tensor.add_int32_data(static_cast<std::int32_t>(x)); break;
+        default:
+            tensor.add_int32_data(static_cast<std::int32_t>(std::clamp<std::int64_t>(
+                saturatedInteger(x), std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())));
+            break;
         }
     }
     return tensor;
@@ -152,7 +168,7 @@ std::vector<std::int64_t> integers(const Value& v)
 {
     std::vector<std::int64_t> out;
     for (const double x : v.data)
-        out.push_back(static_cast<std::int64_t>(x));
+        out.push_back(saturatedInteger(x));
     return out;
 }
 
@@ -251,7 +267,7 @@ std::optional<Value> gather(const Value& data, const Value& indices, std::int64_
         std::size_t at = 0;
         for (std::size_t i = 0; i < indexIndex.size(); ++i)
             at = at * static_cast<std::size_t>(indices.dims[i]) + static_cast<std::size_t>(indexIndex[i]);
-        std::int64_t picked = static_cast<std::int64_t>(indices.data[at]);
+        std::int64_t picked = saturatedInteger(indices.data[at]);
         if (picked < 0)
             picked += data.dims[a];
         if (picked < 0 || picked >= data.dims[a])
@@ -281,6 +297,10 @@ std::optional<Value> concat(const std::vector<const Value*>& parts, std::int64_t
     for (const Value* part : parts) {
         if (part->dims.size() != rank)
             return std::nullopt;
+        for (std::size_t i = 0; i < rank; ++i) {
+            if (i != a && part->dims[i] != out.dims[i])
+                return std::nullopt;
+        }
         out.dims[a] += part->dims[a];
     }
     if (!elementCount(out.dims))
@@ -353,6 +373,8 @@ std::optional<Value> slice(const Value& data, std::vector<std::int64_t> starts, 
             return std::nullopt;
         const auto a = static_cast<std::size_t>(axis);
         const std::int64_t extent = data.dims[a];
+        // A step past the extent takes one element, as one of extent + 1 does.
+        steps[k] = std::clamp(steps[k], -extent - 1, extent + 1);
         auto clampIndex = [&](std::int64_t i, std::int64_t low, std::int64_t high) {
             if (i < 0)
                 i += extent;
@@ -393,9 +415,11 @@ std::optional<Value> transpose(const Value& data, std::vector<std::int64_t> perm
     if (perm.size() != rank)
         return std::nullopt;
     Value out{{}, {}, data.type};
+    std::vector<bool> used(rank, false);
     for (const std::int64_t p : perm) {
-        if (p < 0 || p >= static_cast<std::int64_t>(rank))
+        if (p < 0 || p >= static_cast<std::int64_t>(rank) || used[static_cast<std::size_t>(p)])
             return std::nullopt;
+        used[static_cast<std::size_t>(p)] = true;
         out.dims.push_back(data.dims[static_cast<std::size_t>(p)]);
     }
     const std::vector<std::size_t> strides = stridesOf(data.dims);
@@ -451,10 +475,11 @@ public:
             in.push_back(&found->second);
         }
         std::optional<Value> out = evaluate(node, op, in);
-        if (!out || out->data.size() > kMaxElements || !isRepresentable(out->type))
+        if (!out || out->data.size() > kMaxElements || !isRepresentable(out->type) ||
+            elementCount(out->dims) != out->data.size())
             return std::nullopt;
         for (const double x : out->data) {
-            if (!std::isfinite(x))
+            if (!std::isfinite(x) || (out->type == kFloat && std::abs(x) > std::numeric_limits<float>::max()))
                 return std::nullopt;
         }
         return std::vector<Value>{std::move(*out)};
@@ -637,6 +662,8 @@ private:
                 const bool listed = std::any_of(axes.begin(), axes.end(), [&](std::int64_t a) {
                     return normalizedAxis(a, x->dims.size()) == static_cast<std::int64_t>(i);
                 });
+                if (listed && x->dims[i] != 1)
+                    return std::nullopt;
                 if ((axes.empty() && x->dims[i] == 1) || listed)
                     continue;
                 dims.push_back(x->dims[i]);
@@ -678,7 +705,7 @@ private:
             const double steps = std::max(0.0, std::ceil((limit - start) / delta));
             if (steps > static_cast<double>(kMaxElements))
                 return std::nullopt;
-            Value out{{static_cast<std::int64_t>(steps)}, {}, x->type};
+            Value out{{saturatedInteger(steps)}, {}, x->type};
             for (std::int64_t i = 0; i < out.dims[0]; ++i)
                 out.data.push_back(start + static_cast<double>(i) * delta);
             return out;

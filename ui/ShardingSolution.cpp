@@ -6,7 +6,7 @@ ShardingSolution ShardingSolution::evaluate(const ShardingProblem& problem, Assi
 {
     ShardingSolution solution;
     solution.evaluation = evaluateSolution(problem, assignment);
-    solution.usage = usageOverTime(problem, assignment);
+    solution.usage = usageProfile(problem, assignment);
     solution.assignment = std::move(assignment);
     return solution;
 }

@@ -9,11 +9,11 @@
 namespace tapestry {
 
 // One assignment of a sharding problem with what the views show of it: its costs and
-// feasibility, and its memory usage at every time point.
+// feasibility, and its memory usage over time.
 struct ShardingSolution {
     Assignment assignment;
     SolutionEvaluation evaluation;
-    std::vector<std::int64_t> usage;  // usageOverTime
+    UsageProfile usage;
 
     // Throws Error(InvalidArgument) when `assignment` does not fit `problem`.
     [[nodiscard]] static ShardingSolution evaluate(const ShardingProblem& problem, Assignment assignment);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "solver/SolutionEvaluator.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -17,6 +19,7 @@ struct UsageColumn {
 // there are fewer), each keeping the smallest and largest usage it covers: a chart of
 // tens of thousands of time points stays fast, and its peak and every overload stay
 // visible. Columns cover all time points in order, their sizes differ by at most one.
-[[nodiscard]] std::vector<UsageColumn> usageEnvelope(const std::vector<std::int64_t>& usage, int columns);
+// Linear in the profile's steps plus the columns, however long the time axis.
+[[nodiscard]] std::vector<UsageColumn> usageEnvelope(const UsageProfile& usage, int columns);
 
 }  // namespace tapestry

@@ -70,7 +70,7 @@ UsageProfileChart::UsageProfileChart(QWidget* parent) : QChartView(parent)
     resized_.setSingleShot(true);
     resized_.setInterval(150);
     connect(&resized_, &QTimer::timeout, this, [this] {
-        if (solution_ && builtColumns_ < static_cast<int>(solution_->usage.size()) && columnCount() != builtColumns_)
+        if (solution_ && builtColumns_ < solution_->usage.end && columnCount() != builtColumns_)
             rebuild();
     });
 }
@@ -101,15 +101,16 @@ void UsageProfileChart::rebuild()
     clearChart(c);
     c->setTitle({});
     builtColumns_ = 0;
-    if (!solution_ || solution_->usage.empty())
+    if (!solution_ || solution_->usage.end == 0)
         return;
-    const std::vector<std::int64_t>& usage = solution_->usage;
+    const UsageProfile& usage = solution_->usage;
     builtColumns_ = columnCount();
     const std::vector<UsageColumn> columns = usageEnvelope(usage, builtColumns_);
-    const bool downsampled = columns.size() < usage.size();
-    const auto timePoints = static_cast<double>(usage.size());
+    const bool downsampled = static_cast<std::int64_t>(columns.size()) < usage.end;
+    const auto timePoints = static_cast<double>(usage.end);
     const std::int64_t peak = solution_->evaluation.peakUsage;
-    const auto peakTime = std::max_element(usage.begin(), usage.end()) - usage.begin();
+    const std::int64_t peakTime =
+        usage.times[static_cast<std::size_t>(std::max_element(usage.usages.begin(), usage.usages.end()) - usage.usages.begin())];
 
     auto* x = new QValueAxis(c);
     x->setTitleText(tr("Time point"));

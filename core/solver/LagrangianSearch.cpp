@@ -61,10 +61,10 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
                                     : std::min(kCostCap, node.costs[s] + static_cast<std::int64_t>(price));
             }
         }
-        const ProblemReducer core(priced);
         // The clock is checked inside the iteration too: on a slow machine one iteration
-        // of a large problem takes seconds, and the caller's margin is about that.
+        // of a large problem takes seconds.
         const auto due = [&] { return !running(); };
+        const ProblemReducer core(priced, due);
         MessagePassing messages(core.reduced());
         for (int k = 0; k < kSweepsPerIteration && !due(); ++k)
             messages.sweep();
@@ -85,8 +85,12 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         for (std::int64_t done = 0; done < moves && !due(); done += kMinMovesPerIteration)
             relaxed.run(std::min(kMinMovesPerIteration, moves - done));
         x = core.expand(relaxed.current());
-        std::vector<std::int64_t> usage = usageOverTime(problem, x);
-        usage.resize(static_cast<std::size_t>(horizon), 0);  // time points no usage reaches
+        std::vector<std::int64_t> usage(static_cast<std::size_t>(horizon), 0);
+        const UsageProfile profile = usageProfile(problem, x);
+        for (std::size_t k = 0; k < profile.times.size(); ++k) {
+            const std::int64_t until = k + 1 < profile.times.size() ? profile.times[k + 1] : profile.end;
+            std::fill(usage.begin() + profile.times[k], usage.begin() + until, profile.usages[k]);
+        }
 
         const Assignment repaired = repairMemory(problem, x);
         const SolutionEvaluation check = evaluateSolution(problem, repaired);

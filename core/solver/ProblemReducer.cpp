@@ -25,7 +25,8 @@ constexpr std::int64_t kMaxFoldCells = 40'000;
 
 }  // namespace
 
-ProblemReducer::ProblemReducer(const ShardingProblem& problem) : problem_(problem)
+ProblemReducer::ProblemReducer(const ShardingProblem& problem, const std::function<bool()>& interrupted)
+    : problem_(problem)
 {
     nodes_.resize(problem.nodes.size());
     for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
@@ -41,12 +42,15 @@ ProblemReducer::ProblemReducer(const ShardingProblem& problem) : problem_(proble
 
     // Passes until nothing changes: an elimination can make a strategy dominated and a
     // removed strategy can make usages equal (so the node becomes eliminable).
-    for (bool changed = true; changed;) {
+    // Each step is exact on its own, so an interruption may come between any two.
+    constexpr std::size_t kNodesPerCheck = 1024;
+    const auto due = [&](std::size_t i) { return interrupted && i % kNodesPerCheck == 0 && interrupted(); };
+    for (bool changed = true, stopped = false; changed && !stopped;) {
         changed = false;
-        for (std::size_t i = 0; i < nodes_.size(); ++i)
+        for (std::size_t i = 0; i < nodes_.size() && !(stopped = stopped || due(i)); ++i)
             if (nodes_[i].alive)
                 changed |= eliminate(static_cast<int>(i));
-        for (std::size_t i = 0; i < nodes_.size(); ++i)
+        for (std::size_t i = 0; i < nodes_.size() && !(stopped = stopped || due(i)); ++i)
             if (nodes_[i].alive)
                 changed |= removeDominated(static_cast<int>(i));
     }

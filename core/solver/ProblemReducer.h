@@ -3,6 +3,7 @@
 #include "solver/ShardingProblem.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace tapestry {
@@ -30,7 +31,9 @@ struct ReductionStats {
 // problems have the same optimum up to offset().
 class ProblemReducer {
 public:
-    explicit ProblemReducer(const ShardingProblem& problem);
+    // `interrupted`, when given, is polled now and then: once it returns true the
+    // reductions stop where they are (what is done stays exact).
+    explicit ProblemReducer(const ShardingProblem& problem, const std::function<bool()>& interrupted = {});
 
     [[nodiscard]] const ShardingProblem& reduced() const { return reduced_; }
     [[nodiscard]] CostSum offset() const { return offset_; }

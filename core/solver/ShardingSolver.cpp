@@ -255,7 +255,11 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         horizon = std::max(horizon, node.hi);
     const bool sparseTime = horizon > 2 * static_cast<std::int64_t>(problem.nodes.size()) + 2;
     const ShardingProblem compact = sparseTime ? withCompressedTime(problem) : ShardingProblem{};
-    const ProblemReducer reducer(sparseTime ? compact : problem);
+    // A cancel, or most of the time gone on a huge problem, ends the reductions early.
+    const auto reductionsEnd = after(limit, -0.5 * options.timeLimitSeconds);
+    const ProblemReducer reducer(sparseTime ? compact : problem, [&] {
+        return options.stop.stop_requested() || Clock::now() >= reductionsEnd;
+    });
     const ShardingProblem& reduced = reducer.reduced();
     SolverResult result;
     result.reduction = reducer.stats();

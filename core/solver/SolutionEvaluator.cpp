@@ -84,27 +84,37 @@ SolutionEvaluation evaluateSolution(const ShardingProblem& problem, const Assign
     return result;
 }
 
-std::vector<std::int64_t> usageOverTime(const ShardingProblem& problem, const Assignment& assignment)
+UsageProfile usageProfile(const ShardingProblem& problem, const Assignment& assignment)
 {
     checkAssignment(problem, assignment);
-    std::int64_t end = 0;
-    for (const ProblemNode& node : problem.nodes)
-        if (node.usesMemory())
-            end = std::max(end, node.hi);
-    // Difference array: +usage at lo, -usage at hi, then a running sum.
-    std::vector<std::int64_t> usage(static_cast<std::size_t>(end) + 1, 0);
+    std::vector<std::pair<std::int64_t, std::int64_t>> events;
+    UsageProfile profile;
     for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
         const ProblemNode& node = problem.nodes[i];
         if (!node.usesMemory())
             continue;
+        profile.end = std::max(profile.end, node.hi);
         const std::int64_t u = node.usages[static_cast<std::size_t>(assignment[i])];
-        usage[static_cast<std::size_t>(node.lo)] += u;
-        usage[static_cast<std::size_t>(node.hi)] -= u;
+        events.emplace_back(node.lo, u);
+        events.emplace_back(node.hi, -u);
     }
-    for (std::size_t t = 1; t < usage.size(); ++t)
-        usage[t] += usage[t - 1];
-    usage.pop_back();
-    return usage;
+    std::sort(events.begin(), events.end());
+    std::int64_t current = 0;
+    const auto step = [&](std::int64_t time) {
+        if (profile.usages.empty() || profile.usages.back() != current) {
+            profile.times.push_back(time);
+            profile.usages.push_back(current);
+        }
+    };
+    step(0);
+    for (std::size_t k = 0; k < events.size();) {
+        const std::int64_t time = events[k].first;
+        for (; k < events.size() && events[k].first == time; ++k)
+            current += events[k].second;
+        if (time < profile.end)
+            step(time);
+    }
+    return profile;
 }
 
 std::optional<std::int64_t> firstUnavoidableOverload(const ShardingProblem& problem)

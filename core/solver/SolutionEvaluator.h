@@ -25,9 +25,17 @@ struct SolutionEvaluation {
 // strategy a node does not have.
 [[nodiscard]] SolutionEvaluation evaluateSolution(const ShardingProblem& problem, const Assignment& assignment);
 
-// The usage at every time point 0 .. (largest interval end - 1) under an assignment
-// (validated like evaluateSolution), for memory-over-time views.
-[[nodiscard]] std::vector<std::int64_t> usageOverTime(const ShardingProblem& problem, const Assignment& assignment);
+// Memory usage over time as steps, however far apart the interval ends: usages[k] holds
+// from times[k] until times[k + 1] (the last one until `end`, the largest interval
+// end); times[0] == 0, and consecutive steps differ in usage.
+struct UsageProfile {
+    std::vector<std::int64_t> times;
+    std::vector<std::int64_t> usages;
+    std::int64_t end = 0;
+};
+
+// The profile under an assignment (validated like evaluateSolution).
+[[nodiscard]] UsageProfile usageProfile(const ShardingProblem& problem, const Assignment& assignment);
 
 // The earliest time point at which even each node's smallest usage exceeds the limit:
 // then no assignment is feasible. nullopt when some assignment fits (or no limit).

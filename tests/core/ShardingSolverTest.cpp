@@ -212,20 +212,18 @@ private slots:
         QCOMPARE(costToString(e.cost), std::string("445"));
     }
 
-    void usageOverTimeFollowsTheIntervals()
+    void usageProfileFollowsTheIntervals()
     {
         const ShardingProblem problem = readIopddlFile(kExample);
-        const std::vector<std::int64_t> usage = usageOverTime(problem, {0, 0, 2, 1, 0});
-        QCOMPARE(usage.size(), std::size_t{150});  // the last interval ends at 150
-        QCOMPARE(usage[29], std::int64_t{0});
-        QCOMPARE(usage[30], std::int64_t{10});       // node 0
-        QCOMPARE(usage[40], std::int64_t{35});       // + node 1 (25)
-        QCOMPARE(usage[69], std::int64_t{50});       // + node 2 (15): at the limit
-        QCOMPARE(usage[70], std::int64_t{15});       // nodes 0 and 1 end
-        QCOMPARE(usage[110], std::int64_t{40});      // + nodes 3 (10) and 4 (15)
-        QCOMPARE(usage[120], std::int64_t{25});      // node 2 ends
-        QCOMPARE(usage[149], std::int64_t{15});      // node 4 alone
-        QCOMPARE(*std::max_element(usage.begin(), usage.end()), evaluateSolution(problem, {0, 0, 2, 1, 0}).peakUsage);
+        const UsageProfile usage = usageProfile(problem, {0, 0, 2, 1, 0});
+        QCOMPARE(usage.end, 150);  // the last interval ends at 150
+        // Node 0 from 30 (10), + node 1 from 40 (25), + node 2 from 50 (15): at the limit;
+        // nodes 0 and 1 end at 70; + nodes 3 (10) and 4 (15) from 110; node 2 ends at 120,
+        // node 3 at 140.
+        QCOMPARE(usage.times, (std::vector<std::int64_t>{0, 30, 40, 50, 70, 110, 120, 140}));
+        QCOMPARE(usage.usages, (std::vector<std::int64_t>{0, 10, 35, 50, 15, 40, 25, 15}));
+        QCOMPARE(*std::max_element(usage.usages.begin(), usage.usages.end()),
+                 evaluateSolution(problem, {0, 0, 2, 1, 0}).peakUsage);
     }
 
     void evaluatorNamesTheFirstOverloadedTimePoint()

@@ -149,7 +149,7 @@ private slots:
         QVERIFY(limit);
         QCOMPARE(limit->points(), (QList<QPointF>{QPointF(0, 50), QPointF(150, 50)}));
         QVERIFY(!series<QScatterSeries>(*window, "overloadSeries"));
-        QCOMPARE(window->solution()->usage.size(), std::size_t{150});
+        QCOMPARE(window->solution()->usage.end, 150);
 
         // Saved as the CLI prints it, and read back the same.
         QTemporaryDir dir;

@@ -211,6 +211,9 @@ private slots:
         QCOMPARE(solve.exitCode, 0);
         const QJsonObject solved = QJsonDocument::fromJson(solve.out.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
         QVERIFY2(solved.value(QStringLiteral("proven_optimal")).toBool(), qPrintable(solve.out));
+        // Proven optimal: the lower bound is the cost, the gap 0.
+        QCOMPARE(solved.value(QStringLiteral("lower_bound")).toInteger(), solved.value(QStringLiteral("cost")).toInteger());
+        QCOMPARE(solved.value(QStringLiteral("gap")).toDouble(), 0.0);
         // Both are optima of one problem: the search's in seconds, the solver's in whole
         // nanoseconds, so they differ by at most half a nanosecond per node and edge.
         const qint64 planCost = found.captured(1).toLongLong();
@@ -219,6 +222,46 @@ private slots:
         QVERIFY(solverCost > 0);
         QVERIFY2(solverCost <= planCost && planCost - solverCost <= rounding,
                  qPrintable(QStringLiteral("plan %1, solver %2").arg(planCost).arg(solverCost)));
+    }
+
+    // The contest's example with interval ends near 1.5e9 (solve once aborted with
+    // bad_alloc) and one with a cost of -9.2e18 (once a signed overflow in the reducer).
+    void solveTakesFarIntervalEndsAndRefusesNegativeCosts()
+    {
+        QFile example(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/iopddl/example.json"));
+        QVERIFY(example.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(example.readAll());
+        QString far = text;
+        for (const char* interval : {"[30, 70]", "[40, 70]", "[50, 120]", "[110, 140]", "[110, 150]"}) {
+            QString scaled = QString::fromLatin1(interval);
+            scaled.replace(QStringLiteral(", "), QStringLiteral("0000000, ")).replace(QStringLiteral("]"), QStringLiteral("0000000]"));
+            QVERIFY(far.contains(QLatin1String(interval)));
+            far.replace(QLatin1String(interval), scaled);
+        }
+        QTemporaryDir dir;
+        const QString farFile = dir.filePath(QStringLiteral("far.json"));
+        const QString negativeFile = dir.filePath(QStringLiteral("negative.json"));
+        for (const auto& [path, content] : {std::pair{farFile, far},
+                                            std::pair{negativeFile, QString(text).replace(QStringLiteral("[85, 75]"),
+                                                                                          QStringLiteral("[85, -9.2e18]"))}}) {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(content.toUtf8());
+        }
+        const CliRun solved = runCli({QStringLiteral("solve"), farFile, QStringLiteral("--time-limit"), QStringLiteral("3"),
+                                      QStringLiteral("--json")});
+        QCOMPARE(solved.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(solved.out.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("cost")).toInteger(), 445);
+        QCOMPARE(o.value(QStringLiteral("peak_usage")).toInteger(), 50);
+        QVERIFY(o.value(QStringLiteral("seconds")).toDouble() <= 3.0);
+        QCOMPARE(solved.out.section(QLatin1Char('\n'), 1, 1), QStringLiteral("[0, 0, 2, 1, 0]"));
+
+        const CliRun refused = runCli({QStringLiteral("solve"), negativeFile});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(negativeFile) && refused.err.contains(QStringLiteral("nodes.costs[3][1]"))
+                     && refused.err.contains(QStringLiteral("is negative")),
+                 qPrintable(refused.err));
     }
 
     void badFileExitsNonZeroNamingTheFile()

@@ -8,6 +8,7 @@
 #include "onnx/OnnxImporter.h"
 
 #include <charconv>
+#include <cstdio>
 
 namespace tapestry::cli {
 
@@ -30,7 +31,13 @@ std::vector<std::string> splitOn(const std::string& text, char separator)
 
 FoldedModel loadAndFold(const std::string& modelFile)
 {
-    return foldModel(importOnnxModel(modelFile));
+    Graph graph = importOnnxModel(modelFile);
+    const std::vector<std::string>& unsized = graph.info().unsizedOps;
+    if (!unsized.empty())
+        std::fprintf(stderr, "tapestry-cli: note: %s: %zu op(s) whose operand shapes could not be inferred are not priced "
+                             "(first: %s; `tapestry-cli inspect` lists them)\n",
+                     modelFile.c_str(), unsized.size(), unsized.front().c_str());
+    return foldModel(std::move(graph));
 }
 
 void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto)

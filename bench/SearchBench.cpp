@@ -6,10 +6,10 @@
 //   bench_search [--runs N] [--baseline-seconds S] [--max-layers L] [--batch B]
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
+#include "fold/FoldedModel.h"
 #include "graph/Graph.h"
 #include "search/PlanSearch.h"
+#include "search/SearchSetup.h"
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
 
@@ -83,9 +83,10 @@ int main(int argc, char** argv)
             break;
         ModelSpec spec = preset->spec;
         spec.layers = layers;
-        const Graph graph = synthesizeModel(spec, "gpt3");
-        const CoarseGraph coarse = CoarsenPass{}.apply(graph);
-        const FamilyTable families = PrunePass{}.apply(graph, coarse);
+        const FoldedModel model = foldModel(synthesizeModel(spec, "gpt3"));
+        const Graph& graph = model.graph();
+        const CoarseGraph& coarse = model.coarse;
+        const FamilyTable& families = model.families;
         const DeviceMesh mesh({{"dp", 16}, {"tp", 8}}, cluster);
         const CostModel costs(graph, coarse, families, cluster, mesh, workload);
 
@@ -125,16 +126,14 @@ int main(int argc, char** argv)
     // --mesh auto at 96 layers: every factorization of the 128 GPUs, TAP only.
     if (maxLayers >= 96) {
         ModelSpec spec = preset->spec;
-        const Graph graph = synthesizeModel(spec, "gpt3");
-        const CoarseGraph coarse = CoarsenPass{}.apply(graph);
-        const FamilyTable families = PrunePass{}.apply(graph, coarse);
+        const FoldedModel model = foldModel(synthesizeModel(spec, "gpt3"));
+        const Graph& graph = model.graph();
+        const CoarseGraph& coarse = model.coarse;
+        const FamilyTable& families = model.families;
         std::printf("\nmesh auto, 96 layers (TAP):\n");
         const Clock::time_point all = Clock::now();
         for (const std::vector<int>& shape : meshShapes(cluster)) {
-            std::vector<MeshAxis> axes;
-            for (std::size_t i = 0; i < shape.size(); ++i)
-                axes.push_back({shape.size() == 1 ? "d" : (i == 0 ? "dp" : "tp"), shape[i]});
-            const DeviceMesh mesh(axes, cluster);
+            const DeviceMesh mesh(namedMeshAxes(shape), cluster);
             const CostModel costs(graph, coarse, families, cluster, mesh, workload);
             const Clock::time_point start = Clock::now();
             const SearchResult result = searchPlan(costs, coarse, families, fastestPlanOnly());

@@ -1754,6 +1754,10 @@
         <translation>Fertig</translation>
     </message>
     <message>
+        <source>Searching the whole graph for comparison</source>
+        <translation>Der ganze Graph wird zum Vergleich durchsucht</translation>
+    </message>
+    <message>
         <source>Pricing the expert plans</source>
         <translation>Expertenpläne werden bewertet</translation>
     </message>

@@ -1748,6 +1748,10 @@
         <translation>完成</translation>
     </message>
     <message>
+        <source>Searching the whole graph for comparison</source>
+        <translation>正在搜索整个图以作比较</translation>
+    </message>
+    <message>
         <source>Pricing the expert plans</source>
         <translation>正在评估专家方案</translation>
     </message>

@@ -3,7 +3,7 @@
 #include "ChartViews.h"
 #include "fold/FoldedModel.h"
 #include "PlanOverlay.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

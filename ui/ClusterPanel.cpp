@@ -235,7 +235,7 @@ SearchSetup ClusterPanel::setup() const
     SearchSetup setup;
     setup.cluster = editedCluster();
     const QList<int> shape = mesh_->currentData().value<QList<int>>();
-    setup.meshShape.assign(shape.begin(), shape.end());
+    setup.mesh = namedMeshAxes(std::vector<int>(shape.begin(), shape.end()));
     setup.workload.batch = batch_->value();
     setup.workload.sequence = sequence_->value();
     setup.workload.optimizer = static_cast<OptimizerKind>(optimizer_->currentData().toInt());

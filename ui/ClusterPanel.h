@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SearchSetup.h"
+#include "search/SearchSetup.h"
 #include "cluster/LinkClass.h"
 
 #include <QWidget>

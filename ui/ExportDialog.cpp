@@ -43,7 +43,7 @@ ExportDialog::ExportDialog(std::shared_ptr<const FoldedModel> folded, std::optio
     format_ = new QComboBox(this);
     format_->setObjectName(QStringLiteral("exportFormat"));
     for (const ExportFormat format : PlanExport::formats()) {
-        if (document_ || !PlanExport::needsPlan(format))
+        if (document_ || !exportNeedsPlan(format))
             format_->addItem(PlanExport::name(format), static_cast<int>(format));
     }
     path_ = new QLineEdit(this);

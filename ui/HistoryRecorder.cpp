@@ -3,9 +3,10 @@
 #include "ErrorText.h"
 #include "fold/FoldedModel.h"
 #include "LoadedModel.h"
-#include "PlanPricing.h"
-#include "SearchResults.h"
-#include "SearchSetup.h"
+#include "search/PlanPricing.h"
+#include "search/SearchOutcome.h"
+#include "search/SearchRecords.h"
+#include "search/SearchSetup.h"
 #include "base/Error.h"
 #include "history/HistoryPath.h"
 #include "history/HistoryStore.h"
@@ -42,7 +43,7 @@ HistoryStore* HistoryRecorder::store()
 }
 
 
-void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchResults& results)
+void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchOutcome& results)
 {
     HistoryStore* history = store();
     if (!history)
@@ -50,33 +51,13 @@ void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup&
     try {
         const ModelRecord model = modelRecordOf(folded.graph());
         const ClusterRecord cluster = clusterRecordOf(setup.cluster);
-        RunSettings settings;
-        settings.command = "search";
-        settings.mode = setup.options.mode == SearchMode::Tap ? "tap" : "whole-graph";
-        settings.workload = setup.workload;
-        for (const Pin& pin : setup.options.pins)
-            settings.pins.push_back(pin.target);
-        settings.memoryLimitBytes = setup.options.memoryLimitBytes;
-        const RunId run = history->beginRun(model, cluster, settings);
+        const RunId run = history->beginRun(model, cluster, searchRunSettings(setup));
         (void)history->markStalePlans({model.path, model.fingerprint, cluster.name, cluster.description});
 
-        std::vector<PlanRecord> plans;
-        std::vector<std::shared_ptr<const PlanCandidate>> kept;
-        for (const std::shared_ptr<const PlanCandidate>& candidate : results.candidates) {
-            if (candidate->role == PlanCandidate::Role::BestSoFar)
-                continue;  // superseded by the final plans
-            PlanDocument document;
-            document.plan = candidate->plan;
-            document.modelFingerprint = model.fingerprint;
-            document.clusterName = setup.cluster.name;
-            document.workload = setup.workload;
-            document.cost = costSummaryOf(candidate->evaluation);
-            plans.push_back(planRecordOf(document, folded.coarse, folded.families));
-            kept.push_back(candidate);
-        }
+        const std::vector<std::shared_ptr<const PlanCandidate>> kept = results.recordedCandidates();
+        const std::vector<PlanRecord> plans = searchRecordsOf(folded, setup, results);
         const RunStatus status = results.cancelled ? RunStatus::Cancelled : RunStatus::Finished;
-        const std::vector<PlanRecordId> ids =
-            history->finishRun(run, status, results.message.toStdString(), plans);
+        const std::vector<PlanRecordId> ids = history->finishRun(run, status, results.detail, plans);
         for (std::size_t i = 0; i < ids.size() && i < kept.size(); ++i)
             records_[kept[i]] = ids[i];
         emit recorded();

@@ -17,7 +17,7 @@ struct Cluster;
 struct FoldedModel;
 struct LoadedModel;
 struct PlanCandidate;
-struct SearchResults;
+struct SearchOutcome;
 struct SearchSetup;
 
 // Records the window's searches and plan versions in the history database the CLI
@@ -38,7 +38,7 @@ public:
     [[nodiscard]] const QString& problem() const { return problem_; }
 
     // A finished (or cancelled) search as one run with its plans; marks stale plans.
-    void recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchResults& results);
+    void recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchOutcome& results);
     // A plan made outside a search (an edit, an expert start, a completion) with its parent.
     PlanRecordId recordPlan(const PlanPricing& pricing, const PlanCandidate& candidate, PlanRecordId parent);
     // The record of a candidate recorded by this window (a search result); invalid if none.

@@ -11,7 +11,7 @@
 #include "PlanOverlay.h"
 #include "PlanSearchJob.h"
 #include "PlanWorkbench.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "SearchResultsPanel.h"
 #include "RecentFiles.h"
 #include "ResourceLocator.h"
@@ -211,7 +211,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     searchJob_ = new PlanSearchJob(this);
     connect(searchJob_, &PlanSearchJob::progressed, this, &MainWindow::onSearchProgress);
-    connect(searchJob_, &PlanSearchJob::resultsChanged, this, [this](std::shared_ptr<const SearchResults> results) {
+    connect(searchJob_, &PlanSearchJob::resultsChanged, this, [this](std::shared_ptr<const SearchOutcome> results) {
         resultsPanel_->setResults(std::move(results));
     });
     connect(searchJob_, &PlanSearchJob::finished, this, &MainWindow::onSearchFinished);
@@ -354,12 +354,13 @@ void MainWindow::onSearchProgress(const QString& phase, double fraction)
     searchProgress_->setValue(static_cast<int>(fraction * 1000));
 }
 
-void MainWindow::onSearchFinished(std::shared_ptr<const SearchResults> results)
+void MainWindow::onSearchFinished(std::shared_ptr<const SearchOutcome> results)
 {
     setSearching(false);
     workbench_->searchFinished(results);
-    resultsPanel_->setMessage(results->message);
-    statusBar()->showMessage(results->message, kStatusTimeoutMs);
+    const QString message = PlanSearchJob::message(*results);
+    resultsPanel_->setMessage(message);
+    statusBar()->showMessage(message, kStatusTimeoutMs);
     if (std::shared_ptr<const PlanCandidate> best = results->best())
         openCandidate(best);
     emit searchFinished();

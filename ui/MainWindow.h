@@ -23,7 +23,7 @@ struct PlanCandidate;
 class PlanInspector;
 class PlanWorkbench;
 class PlanSearchJob;
-struct SearchResults;
+struct SearchOutcome;
 class SearchResultsPanel;
 class ModelLoader;
 class ModelSummaryView;
@@ -107,7 +107,7 @@ private:
     void setBusy(bool busy);
     void createDocks();
     void onSearchProgress(const QString& phase, double fraction);
-    void onSearchFinished(std::shared_ptr<const SearchResults> results);
+    void onSearchFinished(std::shared_ptr<const SearchOutcome> results);
     void onSearchFailed(const QString& problem, const QString& detail);
     void setSearching(bool searching);
 

@@ -1,6 +1,6 @@
 #include "ParetoChartView.h"
 
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "SearchResultsModel.h"
 
 #include <QChart>
@@ -53,7 +53,7 @@ ParetoChartView::ParetoChartView(QWidget* parent) : QChartView(parent)
     connect(chart(), &QChart::plotAreaChanged, this, [this] { placeLabels(); });
 }
 
-void ParetoChartView::setResults(std::shared_ptr<const SearchResults> results)
+void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
 {
     results_ = std::move(results);
     QChart* c = chart();

@@ -10,7 +10,7 @@ class QScatterSeries;
 namespace tapestry {
 
 struct PlanCandidate;
-struct SearchResults;
+struct SearchOutcome;
 
 // Step time against peak memory per device for every candidate of a search, one series
 // per role (searched, best so far, expert reference), each point labelled with its plan,
@@ -22,7 +22,7 @@ class ParetoChartView : public QChartView {
 public:
     explicit ParetoChartView(QWidget* parent = nullptr);
 
-    void setResults(std::shared_ptr<const SearchResults> results);
+    void setResults(std::shared_ptr<const SearchOutcome> results);
     // Where a candidate's point is drawn, in viewport coordinates (for tests).
     [[nodiscard]] QPoint pointPosition(const PlanCandidate& candidate) const;
 
@@ -33,7 +33,7 @@ private:
     void onPointClicked(const QPointF& point);
     void placeLabels();
 
-    std::shared_ptr<const SearchResults> results_;
+    std::shared_ptr<const SearchOutcome> results_;
     std::vector<QGraphicsSimpleTextItem*> labels_;  // parallel to results_->candidates
 };
 

@@ -8,7 +8,7 @@
 #include "PlanComparison.h"
 #include "PlanDiffModel.h"
 #include "PlanOverlay.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "base/Error.h"
 
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #include "PlanComparison.h"
 
 #include "fold/FoldedModel.h"
-#include "PlanPricing.h"
-#include "SearchResults.h"
+#include "search/PlanPricing.h"
+#include "search/SearchOutcome.h"
 
 namespace tapestry {
 

@@ -1,7 +1,7 @@
 #include "PlanDiffModel.h"
 
 #include "PlanComparison.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "StrategyText.h"
 
 namespace tapestry {

@@ -2,8 +2,8 @@
 
 #include "BackgroundTask.h"
 #include "PlanEditor.h"
-#include "PlanPricing.h"
-#include "SearchResults.h"
+#include "search/PlanPricing.h"
+#include "search/SearchOutcome.h"
 #include "StrategyChoices.h"
 #include "StrategyChoicesModel.h"
 #include "fold/CoarseGraph.h"
@@ -145,7 +145,7 @@ void PlanEditPanel::onPlanChanged()
         return;
     }
     title_->setText(tr("<b>%1</b> on %2: step %L3 ms, memory %L4 GB per device%5")
-                        .arg(QString::fromStdString(candidate->plan.name).toHtmlEscaped(), candidate->meshText)
+                        .arg(QString::fromStdString(candidate->plan.name).toHtmlEscaped(), QString::fromStdString(candidate->meshText))
                         .arg(candidate->stepSeconds() * 1e3, 0, 'f', 2)
                         .arg(candidate->memoryBytes() / 1e9, 0, 'f', 2)
                         .arg(candidate->evaluation.fitsInMemory() ? QString() : tr(" (does not fit)")));

@@ -2,17 +2,13 @@
 
 #include "fold/FoldedModel.h"
 #include "export/ExportFile.h"
-#include "export/GraphPictureExport.h"
-#include "export/HfTpPlanExport.h"
-#include "export/OnnxShardingExport.h"
-#include "export/PyTorchPlanExport.h"
+#include "export/ExportFormat.h"
 
 namespace tapestry {
 
 QList<ExportFormat> PlanExport::formats()
 {
-    return {ExportFormat::PlanJson, ExportFormat::PyTorch, ExportFormat::HfJson, ExportFormat::HfPython,
-            ExportFormat::Onnx,     ExportFormat::Dot,     ExportFormat::Svg,    ExportFormat::Png};
+    return QList<ExportFormat>(exportFormats().begin(), exportFormats().end());
 }
 
 QString PlanExport::name(ExportFormat format)
@@ -50,38 +46,11 @@ QString PlanExport::filter(ExportFormat format)
     return tr("%1 (*.%2)").arg(name(format), suffix(format));
 }
 
-bool PlanExport::needsPlan(ExportFormat format)
-{
-    return format != ExportFormat::Dot && format != ExportFormat::Svg && format != ExportFormat::Png;
-}
-
-std::string PlanExport::render(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
-                               GraphViewKind view)
-{
-    const Graph& graph = folded.graph();
-    const GraphView pictureView = view == GraphViewKind::Coarse ? GraphView::Coarse : GraphView::Folded;
-    switch (format) {
-    case ExportFormat::PlanJson: return planToJson(document, folded.coarse, folded.families);
-    case ExportFormat::PyTorch: return exportPyTorchPlan(graph, folded.coarse, folded.families, document.plan);
-    case ExportFormat::HfJson:
-        return exportHfTpPlanJson(graph, folded.coarse, folded.families, document.plan, HfPlanKeys::Model);
-    case ExportFormat::HfPython:
-        return exportHfTpPlanPython(graph, folded.coarse, folded.families, document.plan, HfPlanKeys::Model);
-    case ExportFormat::Onnx: return exportShardedOnnx(graph, folded.coarse, folded.families, document);
-    case ExportFormat::Dot:
-        return exportGraphPicture(graph, folded.coarse, folded.families, pictureView, PictureFormat::Dot);
-    case ExportFormat::Svg:
-        return exportGraphPicture(graph, folded.coarse, folded.families, pictureView, PictureFormat::Svg);
-    case ExportFormat::Png:
-        return exportGraphPicture(graph, folded.coarse, folded.families, pictureView, PictureFormat::Png);
-    }
-    return {};
-}
-
 void PlanExport::write(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
                        GraphViewKind view, const std::filesystem::path& file)
 {
-    writeExportFile(file, render(format, folded, document, view));
+    const PictureView pictureView = view == GraphViewKind::Coarse ? PictureView::Coarse : PictureView::Folded;
+    writeExportFile(file, renderExport(format, folded, document, {pictureView, HfPlanKeys::Model}));
 }
 
 }  // namespace tapestry

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "GraphViewKind.h"
+#include "export/ExportFormat.h"
 #include "plan/PlanFile.h"
 
 #include <QCoreApplication>
@@ -14,10 +15,8 @@ namespace tapestry {
 
 struct FoldedModel;
 
-// The files a plan or the model's graph is exported to: the formats of
-// `tapestry-cli export`, each written by core's exporter of the same name.
-enum class ExportFormat { PlanJson, PyTorch, HfJson, HfPython, Onnx, Dot, Svg, Png };
-
+// The export formats (core's ExportFormat) as the GUI offers them: translated names,
+// file choosers' filters, and the write of the current view's picture or plan.
 class PlanExport {
     Q_DECLARE_TR_FUNCTIONS(PlanExport)
 
@@ -27,15 +26,10 @@ public:
     // The file name filter of the file chooser and the default suffix ("json").
     [[nodiscard]] static QString filter(ExportFormat format);
     [[nodiscard]] static QString suffix(ExportFormat format);
-    // DOT, SVG and PNG draw the model's coarse or folded graph; the others need a plan.
-    [[nodiscard]] static bool needsPlan(ExportFormat format);
 
-    // The file's bytes: `document` in `format`, or a picture of `view` (the scope view
-    // is drawn as the folded one: Graphviz pictures exist for coarse and folded only).
-    // Throws Error (a plan that does not fit, an ONNX file that cannot be re-read).
-    [[nodiscard]] static std::string render(ExportFormat format, const FoldedModel& folded,
-                                            const PlanDocument& document, GraphViewKind view);
-    // render() written atomically to `file`. Throws Error(WriteFailed, file).
+    // renderExport() written atomically to `file`; `view` is the picture's (the scope
+    // view is drawn as the folded one: Graphviz pictures exist for coarse and folded
+    // only). Throws Error (WriteFailed, file; or renderExport's).
     static void write(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
                       GraphViewKind view, const std::filesystem::path& file);
 };

@@ -4,7 +4,7 @@
 #include "fold/FoldedModel.h"
 #include "NodeCostFilterModel.h"
 #include "NodeCostModel.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "SearchResultsModel.h"
 
 #include <QComboBox>
@@ -119,7 +119,7 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
     title_->setText(tr("<b>%1</b> (%2) on %3: step %L4 ms, peak memory %L5 GB per device")
                         .arg(SearchResultsModel::planLabel(*candidate_).toHtmlEscaped(),
                              SearchResultsModel::roleLabel(*candidate_).toHtmlEscaped(),
-                             candidate_->meshText.toHtmlEscaped())
+                             QString::fromStdString(candidate_->meshText).toHtmlEscaped())
                         .arg(candidate_->stepSeconds() * 1e3, 0, 'f', 1)
                         .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2));
 }

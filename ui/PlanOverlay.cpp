@@ -2,7 +2,7 @@
 
 #include "fold/FoldedModel.h"
 #include "GraphViewContent.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 
 namespace tapestry {
 

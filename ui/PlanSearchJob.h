@@ -1,6 +1,7 @@
 #pragma once
 
-#include "SearchSetup.h"
+#include "search/SearchPhase.h"
+#include "search/SearchSetup.h"
 
 #include <QFuture>
 #include <QObject>
@@ -13,14 +14,13 @@
 namespace tapestry {
 
 struct FoldedModel;
-struct SearchResults;
+struct SearchOutcome;
 
-// Runs searchPlan off the GUI thread, one search at a time from the caller's view: a new
-// start() cancels and supersedes the running one, whose late reports are dropped. For
-// every mesh it builds the cost model, prices the expert plans (dp, megatron,
-// megatron-sp) as reference points, then searches; each change (an expert plan priced,
-// a better plan found) is published as a new immutable SearchResults snapshot.
-// Progress and best-so-far reports are throttled to a few per second.
+// Runs a SearchSession off the GUI thread, one search at a time from the caller's view: a
+// new start() cancels and supersedes the running one, whose late reports are dropped.
+// Each change (a mesh's expert plans priced, a better plan found) arrives as a new
+// immutable SearchOutcome snapshot. Progress and best-so-far reports are throttled to a
+// few per second.
 class PlanSearchJob : public QObject {
     Q_OBJECT
 
@@ -39,19 +39,21 @@ public:
     // is gone).
     void discard();
     [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+    // How a finished search ended, translated: its time, cancelled, or why nothing fits.
+    [[nodiscard]] static QString message(const SearchOutcome& results);
 
 signals:
     // `phase` is translated; `fraction` in [0, 1].
     void progressed(const QString& phase, double fraction);
     // A snapshot while the search runs (expert plans, best so far), then the final one.
-    void resultsChanged(std::shared_ptr<const tapestry::SearchResults> results);
-    void finished(std::shared_ptr<const tapestry::SearchResults> results);
+    void resultsChanged(std::shared_ptr<const tapestry::SearchOutcome> results);
+    void finished(std::shared_ptr<const tapestry::SearchOutcome> results);
     // `problem` and `detail` are translated text (see ErrorText).
     void failed(const QString& problem, const QString& detail);
 
 private:
-    void report(JobId job, const std::string& phase, double fraction);
-    void publish(JobId job, std::shared_ptr<const SearchResults> results);
+    void report(JobId job, SearchPhase phase, double fraction);
+    void publish(JobId job, std::shared_ptr<const SearchOutcome> results);
 
     JobId latestJob_ = 0;
     JobId finishedJob_ = 0;

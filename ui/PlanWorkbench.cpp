@@ -15,13 +15,14 @@
 #include "PlanEditor.h"
 #include "PlanInspector.h"
 #include "PlanOverlay.h"
-#include "PlanPricing.h"
-#include "SearchResults.h"
+#include "search/PlanPricing.h"
+#include "search/SearchOutcome.h"
 #include "base/Error.h"
 #include "base/TextFile.h"
 #include "export/HfTpPlanImport.h"
 #include "history/RecordsOf.h"
 #include "history/HistoryStore.h"
+#include "history/PlanOfRecord.h"
 #include "history/PlanRecost.h"
 #include "plan/ExpertPlans.h"
 
@@ -54,7 +55,7 @@ QString roleText(PlanCandidate::Role role)
 QString choiceLabel(const QString& kind, const PlanCandidate& candidate)
 {
     return PlanWorkbench::tr("%1 %2 %3, %L4 ms")
-        .arg(kind, QString::fromStdString(candidate.plan.name), candidate.meshText)
+        .arg(kind, QString::fromStdString(candidate.plan.name), QString::fromStdString(candidate.meshText))
         .arg(candidate.stepSeconds() * 1e3, 0, 'f', 2);
 }
 
@@ -204,7 +205,7 @@ void PlanWorkbench::searchStarted(std::shared_ptr<const FoldedModel> folded, con
     results_.reset();
 }
 
-void PlanWorkbench::searchFinished(const std::shared_ptr<const SearchResults>& results)
+void PlanWorkbench::searchFinished(const std::shared_ptr<const SearchOutcome>& results)
 {
     results_ = results;
     if (searchedModel_ && searchedSetup_ && results)
@@ -365,8 +366,7 @@ PlanCompareView::Choice PlanWorkbench::choiceOfRecord(const PlanRecord& record)
 {
     if (!folded())
         throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
-    const std::string name = "history plan #" + std::to_string(record.id.value());
-    const PlanDocument document = planFromJson(record.json, name, folded()->coarse, folded()->families);
+    const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
     auto pricing = currentPricing(document.plan.mesh, &document.workload);
     PlanCompareView::Choice choice;
     choice.candidate = pricing->price(document.plan);
@@ -381,8 +381,7 @@ void PlanWorkbench::openRecord(const PlanRecord& record)
     try {
         if (!folded())
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
-        const std::string name = "history plan #" + std::to_string(record.id.value());
-        const PlanDocument document = planFromJson(record.json, name, folded()->coarse, folded()->families);
+        const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
         auto pricing = currentPricing(document.plan.mesh, &document.workload);
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
         extraChoices_.append({choiceLabel(tr("#%1").arg(record.id.value()), *candidate), candidate});
@@ -441,8 +440,7 @@ void PlanWorkbench::exportRecord(const PlanRecord& record)
     try {
         if (!folded())
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
-        const std::string name = "history plan #" + std::to_string(record.id.value());
-        PlanDocument document = planFromJson(record.json, name, folded()->coarse, folded()->families);
+        PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
         auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
@@ -459,9 +457,7 @@ void PlanWorkbench::recostRecord(const PlanRecord& record)
         return;
     try {
         const SearchSetup setup = clusterPanel_->setup();
-        const RecostInputs inputs{shown->graph(), shown->coarse, shown->families, setup.cluster,
-                                  modelRecordOf(shown->graph())};
-        const PlanRecordId id = recostPlan(*store, record.id, inputs);
+        const PlanRecordId id = recostPlan(*store, record.id, shown, setup.cluster);
         emit message(tr("Re-costed plan #%1 as plan #%2.").arg(record.id.value()).arg(id.value()));
         historyPanel_->refresh();
     } catch (const Error& error) {

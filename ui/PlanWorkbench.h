@@ -25,7 +25,7 @@ class PlanInspector;
 class PlanPricing;
 struct FoldedModel;
 struct PlanCandidate;
-struct SearchResults;
+struct SearchOutcome;
 struct SearchSetup;
 struct ViewNodeRef;
 
@@ -48,7 +48,7 @@ public:
 
     void modelChanged();
     void searchStarted(std::shared_ptr<const FoldedModel> folded, const SearchSetup& setup);
-    void searchFinished(const std::shared_ptr<const SearchResults>& results);
+    void searchFinished(const std::shared_ptr<const SearchOutcome>& results);
     // A search result opened in the inspector: it becomes the plan being edited.
     void candidateOpened(const std::shared_ptr<const PlanCandidate>& candidate);
     // A Tapestry plan or Hugging Face tp_plan file for the model on screen (menu, drop).
@@ -108,7 +108,7 @@ private:
 
     std::shared_ptr<const FoldedModel> searchedModel_;
     std::unique_ptr<SearchSetup> searchedSetup_;
-    std::shared_ptr<const SearchResults> results_;
+    std::shared_ptr<const SearchOutcome> results_;
     std::shared_ptr<const PlanCandidate> origin_;  // what the edits started from
     QList<PlanCompareView::Choice> extraChoices_;  // plans opened from the history or files
 };

@@ -1,6 +1,6 @@
 #include "SearchResultsModel.h"
 
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "plan/ExpertPlans.h"
 
 #include <QBrush>
@@ -24,7 +24,7 @@ QString gigabytes(double bytes)
 
 SearchResultsModel::SearchResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void SearchResultsModel::setResults(std::shared_ptr<const SearchResults> results)
+void SearchResultsModel::setResults(std::shared_ptr<const SearchOutcome> results)
 {
     beginResetModel();
     results_ = std::move(results);
@@ -98,7 +98,7 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case PlanColumn: return planLabel(*c);
         case OriginColumn: return roleLabel(*c);
-        case MeshColumn: return c->meshText;
+        case MeshColumn: return QString::fromStdString(c->meshText);
         case StepColumn: return milliseconds(time.stepSeconds());
         case ComputeColumn: return milliseconds(time.computeSeconds);
         case CommunicationColumn: return milliseconds(time.communicationSeconds());
@@ -109,7 +109,7 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case PlanColumn: return planLabel(*c);
         case OriginColumn: return static_cast<int>(c->role);
-        case MeshColumn: return c->meshText;
+        case MeshColumn: return QString::fromStdString(c->meshText);
         case StepColumn: return time.stepSeconds();
         case ComputeColumn: return time.computeSeconds;
         case CommunicationColumn: return time.communicationSeconds();

@@ -7,10 +7,10 @@
 namespace tapestry {
 
 struct PlanCandidate;
-struct SearchResults;
+struct SearchOutcome;
 
 // The candidates of a search as a table: one row per plan (searched, best so far, or an
-// expert reference). A thin view over an immutable SearchResults snapshot, swapped in
+// expert reference). A thin view over an immutable SearchOutcome snapshot, swapped in
 // whole. SortRole gives raw numbers (seconds, bytes) for sorting and tests.
 class SearchResultsModel : public QAbstractTableModel {
     Q_OBJECT
@@ -22,8 +22,8 @@ public:
 
     explicit SearchResultsModel(QObject* parent = nullptr);
 
-    void setResults(std::shared_ptr<const SearchResults> results);
-    [[nodiscard]] const std::shared_ptr<const SearchResults>& results() const { return results_; }
+    void setResults(std::shared_ptr<const SearchOutcome> results);
+    [[nodiscard]] const std::shared_ptr<const SearchOutcome>& results() const { return results_; }
     // Null for an invalid row.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(int row) const;
     [[nodiscard]] int rowOf(const PlanCandidate* candidate) const;
@@ -39,7 +39,7 @@ public:
                                       int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<const SearchResults> results_;
+    std::shared_ptr<const SearchOutcome> results_;
 };
 
 }  // namespace tapestry

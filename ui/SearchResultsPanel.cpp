@@ -1,7 +1,7 @@
 #include "SearchResultsPanel.h"
 
 #include "ParetoChartView.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "SearchResultsModel.h"
 
 #include <QHeaderView>
@@ -64,7 +64,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     });
 }
 
-void SearchResultsPanel::setResults(std::shared_ptr<const SearchResults> results)
+void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results)
 {
     model_->setResults(results);
     chart_->setResults(std::move(results));

@@ -11,7 +11,7 @@ class QTableView;
 namespace tapestry {
 
 struct PlanCandidate;
-struct SearchResults;
+struct SearchOutcome;
 class ParetoChartView;
 class SearchResultsModel;
 
@@ -23,7 +23,7 @@ class SearchResultsPanel : public QWidget {
 public:
     explicit SearchResultsPanel(QWidget* parent = nullptr);
 
-    void setResults(std::shared_ptr<const SearchResults> results);
+    void setResults(std::shared_ptr<const SearchOutcome> results);
     // A line above the list: how the search went.
     void setMessage(const QString& text);
 

@@ -1,6 +1,6 @@
 #include "StrategyChoices.h"
 
-#include "PlanPricing.h"
+#include "search/PlanPricing.h"
 #include "search/StrategySpace.h"
 
 namespace tapestry {

@@ -13,6 +13,7 @@
 #include "graph/ModelFingerprint.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
+#include "search/PlanPricing.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -54,13 +55,6 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
                      "re-costing it for this one\n",
                      name.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
     return document;
-}
-
-PlanCostSummary summarize(const PlanEvaluation& evaluation)
-{
-    const CostBreakdown& t = evaluation.total;
-    return {t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(), t.memory.total(),
-            evaluation.hbmBytes};
 }
 
 void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
@@ -156,28 +150,28 @@ void printJson(const FoldedModel& model, const DeviceMesh& mesh, const CostModel
 
 int evaluate(const EvaluateOptions& options, const char* argv0)
 {
-    const FoldedModel model = loadAndFold(options.model);
+    const auto model = std::make_shared<const FoldedModel>(loadAndFold(options.model));
     const Cluster cluster = clusterFromOptions(options.planning, argv0);
-    PlanDocument document = planFromOptions(options, model, cluster);
-    const Plan& plan = document.plan;
-    const DeviceMesh mesh(plan.mesh, cluster);
-    const Workload& workload = options.planning.workload;
-    const CostModel costs(model.graph(), model.coarse, model.families, cluster, mesh, workload);
-    document.modelFingerprint = modelFingerprint(model.graph());
-    document.clusterName = cluster.name;
-    document.workload = workload;
+    const Plan plan = planFromOptions(options, *model, cluster).plan;
+    SearchSetup setup;
+    setup.cluster = cluster;
+    setup.workload = options.planning.workload;
+    const PlanPricing pricing(model, setup, plan.mesh);
+    const CostModel& costs = pricing.costs();
+    const std::shared_ptr<const PlanCandidate> priced = pricing.price(plan);
+    PlanDocument document = pricing.document(*priced);
+    // The plan file says which batch and sequence it was priced for, also when the
+    // model chose them.
     document.workload.batch = costs.shapes().batch();
     document.workload.sequence = costs.shapes().sequence();
-    HistoryRecording history(options.history, model, cluster, {"evaluate", options.plan, document.workload, {}, {}});
-    const PlanEvaluation evaluation = costs.evaluate(plan);
-    document.cost = summarize(evaluation);
+    HistoryRecording history(options.history, *model, cluster, {"evaluate", options.plan, document.workload, {}, {}});
     if (!options.output.empty())
-        savePlanFile(options.output, document, model.coarse, model.families);
-    history.finish(RunStatus::Finished, {}, {planRecordOf(document, model.coarse, model.families)});
+        savePlanFile(options.output, document, model->coarse, model->families);
+    history.finish(RunStatus::Finished, {}, {planRecordOf(document, model->coarse, model->families)});
     if (options.json)
-        printJson(model, mesh, costs, plan, evaluation);
+        printJson(*model, pricing.mesh(), costs, plan, priced->evaluation);
     else
-        printText(model, cluster, mesh, costs, workload, plan, evaluation);
+        printText(*model, cluster, pricing.mesh(), costs, setup.workload, plan, priced->evaluation);
     return 0;
 }
 

@@ -4,10 +4,7 @@
 
 #include "base/Error.h"
 #include "export/ExportFile.h"
-#include "export/GraphPictureExport.h"
-#include "export/HfTpPlanExport.h"
-#include "export/OnnxShardingExport.h"
-#include "export/PyTorchPlanExport.h"
+#include "export/ExportFormat.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/PlanFile.h"
 
@@ -23,33 +20,10 @@ struct ExportOptions {
     std::string plan;
     std::string model;
     std::string format;
-    GraphView view = GraphView::Folded;
+    PictureView view = PictureView::Folded;
     HfPlanKeys hfKeys = HfPlanKeys::Model;
     std::string output;
 };
-
-std::string exported(const ExportOptions& options, const FoldedModel& model, const PlanDocument& document)
-{
-    const std::string& format = options.format;
-    const Plan& plan = document.plan;
-    if (format == "json")
-        return planToJson(document, model.coarse, model.families);
-    if (format == "pytorch")
-        return exportPyTorchPlan(model.graph(), model.coarse, model.families, plan);
-    if (format == "hf")
-        return exportHfTpPlanJson(model.graph(), model.coarse, model.families, plan, options.hfKeys);
-    if (format == "hf-python")
-        return exportHfTpPlanPython(model.graph(), model.coarse, model.families, plan, options.hfKeys);
-    if (format == "onnx")
-        return exportShardedOnnx(model.graph(), model.coarse, model.families, document);
-    if (format == "dot")
-        return exportGraphPicture(model.graph(), model.coarse, model.families, options.view, PictureFormat::Dot);
-    if (format == "svg")
-        return exportGraphPicture(model.graph(), model.coarse, model.families, options.view, PictureFormat::Svg);
-    if (format == "png")
-        return exportGraphPicture(model.graph(), model.coarse, model.families, options.view, PictureFormat::Png);
-    throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + format + "'");
-}
 
 int exportPlan(const ExportOptions& options)
 {
@@ -68,7 +42,10 @@ int exportPlan(const ExportOptions& options)
                      "tapestry-cli export: note: external-data paths stay relative to the model's folder; "
                      "keep %s beside %s or move its weight files along\n",
                      options.output.c_str(), options.model.c_str());
-    writeExportFile(options.output, exported(options, model, document));
+    const std::optional<ExportFormat> format = exportFormatFromName(options.format);
+    if (!format)
+        throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + options.format + "'");
+    writeExportFile(options.output, renderExport(*format, model, document, {options.view, options.hfKeys}));
     std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());
     return 0;
 }
@@ -88,7 +65,7 @@ Command declareExport(CLI::App& app)
         ->type_name("json|pytorch|hf|hf-python|onnx|dot|svg|png")
         ->required()
         ->check(oneOf({"json", "pytorch", "hf", "hf-python", "onnx", "dot", "svg", "png"}));
-    addChoice(*command, "--view", options->view, {{"coarse", GraphView::Coarse}, {"folded", GraphView::Folded}},
+    addChoice(*command, "--view", options->view, {{"coarse", PictureView::Coarse}, {"folded", PictureView::Folded}},
               "the graph pictured (default folded)");
     addChoice(*command, "--hf-keys", options->hfKeys, {{"model", HfPlanKeys::Model}, {"base", HfPlanKeys::BaseModel}},
               "tp_plan keys of the whole model or of its base model (default model)");

@@ -8,6 +8,7 @@
 #include "graph/ModelFingerprint.h"
 #include "history/HistoryStore.h"
 #include "history/PlanDiff.h"
+#include "history/PlanOfRecord.h"
 
 #include <cstdio>
 #include <ctime>
@@ -179,11 +180,8 @@ int diff(HistoryStore& store, PlanRecordId idA, PlanRecordId idB, const std::str
                          plan->id.value(), plan->modelFingerprint.c_str(), modelFile.c_str(), fingerprint.c_str(),
                          modelFile.c_str());
     }
-    const std::string file = store.file().string();
-    const PlanDocument documentA = planFromJson(a.json, file + " plan " + std::to_string(idA.value()), model.coarse,
-                                                model.families);
-    const PlanDocument documentB = planFromJson(b.json, file + " plan " + std::to_string(idB.value()), model.coarse,
-                                                model.families);
+    const PlanDocument documentA = planOfRecord(a, store.file(), model);
+    const PlanDocument documentB = planOfRecord(b, store.file(), model);
     const PlanDiff result = diffPlans(documentA, documentB, model.coarse);
 
     std::printf("plan %u -> plan %u: %zu of %zu coarse nodes differ%s\n", idA.value(), idB.value(),

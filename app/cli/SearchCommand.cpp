@@ -5,7 +5,6 @@
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
-#include "history/RecordsOf.h"
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
@@ -15,13 +14,13 @@
 #include "iopddl/IopddlWriter.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
-#include "search/PlanSearch.h"
+#include "search/PlanPricing.h"
+#include "search/SearchRecords.h"
+#include "search/SearchSession.h"
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -44,29 +43,31 @@ struct SearchCommandOptions {
     HistoryOptions history;
 };
 
-struct MeshRun {
-    std::vector<MeshAxis> axes;
-    SearchResult result;
-    double megatronStepSeconds = 0;
-    std::optional<SearchResult> baseline;  // the whole-graph search, with --baseline
-};
-
 // One line comparing the whole-graph baseline with the TAP search on one mesh.
-std::string baselineReport(const MeshRun& run, const Cluster& cluster)
+std::string baselineReport(const MeshOutcome& mesh)
 {
-    const SearchResult& whole = *run.baseline;
+    const SearchResult& tap = *mesh.search;
+    const SearchResult& whole = *mesh.baseline;
     char text[512];
     std::snprintf(text, sizeof text,
                   "%s: whole-graph baseline %s in %.3f s (%zu decisions, a solver problem of %zu nodes, %zu after "
                   "reduction), TAP in %.3f s: %.1fx faster; TAP plan %.4f ms vs baseline %.4f ms (bound %.4f ms)\n",
-                  DeviceMesh(run.axes, cluster).toString().c_str(), ilpStatusName(whole.statistics.status),
-                  whole.statistics.totalSeconds, whole.statistics.decisionGroups, whole.statistics.problemNodes,
-                  whole.statistics.reducedNodes, run.result.statistics.totalSeconds,
-                  whole.statistics.totalSeconds / run.result.statistics.totalSeconds,
-                  run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                  mesh.meshText.c_str(), ilpStatusName(whole.statistics.status), whole.statistics.totalSeconds,
+                  whole.statistics.decisionGroups, whole.statistics.problemNodes, whole.statistics.reducedNodes,
+                  tap.statistics.totalSeconds, whole.statistics.totalSeconds / tap.statistics.totalSeconds,
+                  tap.best ? tap.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
                   whole.best ? whole.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
                   whole.statistics.boundSeconds * 1e3);
     return text;
+}
+
+double megatronStepSeconds(const MeshOutcome& mesh)
+{
+    for (const std::shared_ptr<const PlanCandidate>& expert : mesh.experts) {
+        if (expertPlanFromName(expert->plan.name) == ExpertPlanKind::Megatron)
+            return expert->stepSeconds();
+    }
+    return 0;
 }
 
 // Writes the problem that `options` poses in the IOPDDL format and says on stderr what
@@ -96,9 +97,9 @@ std::string splitsOf(const NodeStrategy& strategy)
     return text;
 }
 
-void printCandidate(const char* label, const SearchCandidate& candidate)
+void printCandidate(const char* label, const PlanEvaluation& evaluation)
 {
-    const CostBreakdown& t = candidate.evaluation.total;
+    const CostBreakdown& t = evaluation.total;
     std::printf("  %-22s step %10.3f ms  compute %10.3f ms  comm %10.3f ms  memory %7.2f GB\n", label,
                 t.time.stepSeconds() * 1e3, t.time.computeSeconds * 1e3, t.time.communicationSeconds() * 1e3,
                 t.memory.total() / 1e9);
@@ -106,7 +107,7 @@ void printCandidate(const char* label, const SearchCandidate& candidate)
 
 int search(const SearchCommandOptions& commandOptions, const char* argv0)
 {
-    const FoldedModel model = loadAndFold(commandOptions.model);
+    const auto model = std::make_shared<const FoldedModel>(loadAndFold(commandOptions.model));
     const PlanningOptions& planning = commandOptions.planning;
     const Cluster cluster = clusterFromOptions(planning, argv0);
     const Workload& workload = planning.workload;
@@ -119,22 +120,17 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     if (commandOptions.timeLimitSeconds > 0)
         options.timeLimitSeconds = commandOptions.timeLimitSeconds;
 
-    HistoryRecording history(commandOptions.history, model, cluster,
-                             {"search", "tap", workload, commandOptions.pins, options.memoryLimitBytes});
-    std::vector<std::vector<MeshAxis>> meshes;
-    if (planning.mesh == "auto") {
-        for (const std::vector<int>& shape : meshShapes(cluster)) {
-            std::vector<MeshAxis> axes;
-            for (std::size_t i = 0; i < shape.size(); ++i)
-                axes.push_back({shape.size() == 1 ? "d" : (i == 0 ? "dp" : "tp"), shape[i]});
-            meshes.push_back(std::move(axes));
-        }
-    } else {
-        meshes.push_back(meshAxesFromOptions(planning.mesh, planning.axes, cluster));
-    }
+    SearchSetup setup;
+    setup.cluster = cluster;
+    if (planning.mesh != "auto")
+        setup.mesh = meshAxesFromOptions(planning.mesh, planning.axes, cluster);
+    setup.workload = workload;
+    setup.options = options;
+    setup.wholeGraphBaseline = commandOptions.baseline;
+    HistoryRecording history(commandOptions.history, *model, cluster, searchRunSettings(setup));
     const std::optional<std::string> emitFile =
         commandOptions.emitIopddl.empty() ? std::nullopt : std::optional(commandOptions.emitIopddl);
-    if (emitFile && meshes.size() != 1)
+    if (emitFile && setup.mesh.empty())
         throw Error(ErrorCode::InvalidArgument, {}, "--emit-iopddl writes one mesh's problem: give --mesh AxB, not auto");
     // Before searching, so that a mistyped folder does not cost the search's result.
     if (emitFile) {
@@ -143,124 +139,68 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
             throw Error(ErrorCode::WriteFailed, *emitFile, "its folder " + folder.string() + " does not exist");
     }
 
-    auto searchMesh = [&](const std::vector<MeshAxis>& axes, bool verbose) {
-        const DeviceMesh mesh(axes, cluster);
-        const CostModel costs(model.graph(), model.coarse, model.families, cluster, mesh, workload);
-        MeshRun run;
-        run.axes = axes;
-        std::fprintf(stderr, "searching %s ...\n", mesh.toString().c_str());
-        SearchCallbacks callbacks;
-        if (verbose) {
-            callbacks.progress = [](std::string_view phase, double fraction) {
-                std::fprintf(stderr, "  %3.0f %% %.*s\n", fraction * 100, static_cast<int>(phase.size()), phase.data());
-            };
-        }
-        run.result = searchPlan(costs, model.coarse, model.families, options, callbacks);
-        run.megatronStepSeconds =
-            costs.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, model.coarse, axes)).total.time.stepSeconds();
-        if (commandOptions.baseline) {
-            SearchOptions baseline = options;
-            baseline.mode = SearchMode::WholeGraph;
-            baseline.alternatives = 0;
-            run.baseline = searchPlan(costs, model.coarse, model.families, baseline);
-            if (emitFile)
-                emitIopddl(*emitFile, costs, model, baseline, run.baseline->best);
-        } else if (emitFile) {
-            emitIopddl(*emitFile, costs, model, options, run.result.best);
-        }
-        return run;
+    const std::vector<std::vector<MeshAxis>> meshes = setup.meshes();
+    SearchSessionCallbacks callbacks;
+    callbacks.progress = [&](const SearchProgress& progress) {
+        if (progress.phase == SearchPhase::ExpertPlans)
+            std::fprintf(stderr, "searching %s ...\n", DeviceMesh(meshes[progress.mesh], cluster).toString().c_str());
+        else if (meshes.size() == 1 && progress.phase != SearchPhase::Baseline)
+            std::fprintf(stderr, "  %3.0f %% %s\n", progress.fraction * 100, searchPhaseName(progress.phase));
     };
-
     // Several meshes (--mesh auto) are independent searches: one per core.
-    std::vector<MeshRun> runs(meshes.size());
-    if (meshes.size() == 1) {
-        runs[0] = searchMesh(meshes[0], true);
-    } else {
-        std::atomic<std::size_t> next{0};
-        std::vector<std::exception_ptr> failures(meshes.size());
-        auto worker = [&] {
-            for (std::size_t i = next++; i < meshes.size(); i = next++) {
-                try {
-                    runs[i] = searchMesh(meshes[i], false);
-                } catch (...) {
-                    failures[i] = std::current_exception();
-                }
-            }
-        };
-        std::vector<std::thread> workers;
-        const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
-        for (unsigned t = 0; t < cores; ++t)
-            workers.emplace_back(worker);
-        for (std::thread& thread : workers)
-            thread.join();
-        for (const std::exception_ptr& failure : failures) {
-            if (failure)
-                std::rethrow_exception(failure);
+    const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+    const std::shared_ptr<const SearchOutcome> outcome = SearchSession(model, setup).run(callbacks, cores);
+
+    if (emitFile) {
+        const MeshOutcome& mesh = outcome->meshes.front();
+        const PlanPricing pricing(model, setup, mesh.axes);
+        SearchOptions emitted = options;
+        if (setup.wholeGraphBaseline) {
+            emitted.mode = SearchMode::WholeGraph;
+            emitted.alternatives = 0;
         }
+        const std::optional<SearchResult>& found = setup.wholeGraphBaseline ? mesh.baseline : mesh.search;
+        emitIopddl(*emitFile, pricing.costs(), *model, emitted, found ? found->best : std::nullopt);
     }
     // With --json, stdout holds the JSON only; the baseline is part of it.
     if (!commandOptions.json) {
-        for (const MeshRun& run : runs) {
-            if (run.baseline)
-                std::fputs(baselineReport(run, cluster).c_str(), stdout);
+        for (const MeshOutcome& mesh : outcome->meshes) {
+            if (mesh.baseline)
+                std::fputs(baselineReport(mesh).c_str(), stdout);
         }
     }
 
-    // The fastest plan over all meshes that fits.
-    const MeshRun* chosen = nullptr;
-    for (const MeshRun& run : runs) {
-        if (!run.result.best)
-            continue;
-        auto better = [&](const MeshRun& a, const MeshRun& b) {
-            if (a.result.fitsInMemory != b.result.fitsInMemory)
-                return a.result.fitsInMemory;
-            return a.result.best->evaluation.total.time.stepSeconds() < b.result.best->evaluation.total.time.stepSeconds();
-        };
-        if (!chosen || better(run, *chosen))
-            chosen = &run;
-    }
+    const std::shared_ptr<const PlanCandidate> chosen = outcome->best();
     if (!chosen)
-        throw Error(ErrorCode::InvalidArgument, {}, runs.empty() ? "no mesh to search" : runs.front().result.message);
-
-    const SearchCandidate& best = *chosen->result.best;
-    auto documentOf = [&](const SearchCandidate& candidate) {
-        PlanDocument document;
-        document.plan = candidate.plan;
-        document.modelFingerprint = modelFingerprint(model.graph());
-        document.clusterName = cluster.name;
-        document.workload = workload;
-        const CostBreakdown& t = candidate.evaluation.total;
-        document.cost = PlanCostSummary{t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(),
-                                        t.memory.total(), candidate.evaluation.hbmBytes};
-        return document;
-    };
+        throw Error(ErrorCode::InvalidArgument, {},
+                    outcome->meshes.empty() || !outcome->meshes.front().search ? "no mesh to search"
+                                                                             : outcome->meshes.front().search->message);
+    const MeshOutcome& chosenMesh = *outcome->meshOf(*chosen);
+    const SearchResult& chosenSearch = *chosenMesh.search;
     if (!commandOptions.output.empty())
-        savePlanFile(commandOptions.output, documentOf(best), model.coarse, model.families);
-    std::vector<PlanRecord> recorded{planRecordOf(documentOf(best), model.coarse, model.families)};
-    for (const SearchCandidate& alternative : chosen->result.alternatives)
-        recorded.push_back(planRecordOf(documentOf(alternative), model.coarse, model.families));
-    for (std::size_t i = 0; i < recorded.size(); ++i) {
-        if (recorded[i].name.empty())
-            recorded[i].name = i == 0 ? "best" : "alternative " + std::to_string(i);
-    }
-    history.finish(chosen->result.cancelled ? RunStatus::Cancelled : RunStatus::Finished, chosen->result.message,
-                   recorded);
+        savePlanFile(commandOptions.output, PlanPricing(model, setup, chosenMesh.axes).document(*chosen), model->coarse,
+                     model->families);
+    history.finish(outcome->cancelled ? RunStatus::Cancelled : RunStatus::Finished, outcome->detail,
+                   searchRecordsOf(*model, setup, *outcome));
 
     std::vector<std::string> axisNames;
-    for (const MeshAxis& axis : chosen->axes)
+    for (const MeshAxis& axis : chosenMesh.axes)
         axisNames.push_back(axis.name);
     if (commandOptions.json) {
         JsonWriter json;
         json.beginObject();
         json.key("meshes").beginArray();
-        for (const MeshRun& run : runs) {
+        for (const MeshOutcome& mesh : outcome->meshes) {
+            if (!mesh.search)
+                continue;  // cancelled before this mesh
+            const SearchResult& result = *mesh.search;
             json.beginObject();
-            json.key("mesh").value(DeviceMesh(run.axes, cluster).toString());
-            json.key("fits_in_memory").value(run.result.fitsInMemory);
-            json.key("message").value(run.result.message);
-            json.key("step_seconds").value(run.result.best ? run.result.best->evaluation.total.time.stepSeconds() : -1.0);
-            json.key("megatron_step_seconds").value(run.megatronStepSeconds);
-            const SearchStatistics& s = run.result.statistics;
+            json.key("mesh").value(mesh.meshText);
+            json.key("fits_in_memory").value(result.fitsInMemory);
+            json.key("message").value(result.message);
+            json.key("step_seconds").value(result.best ? result.best->evaluation.total.time.stepSeconds() : -1.0);
+            json.key("megatron_step_seconds").value(megatronStepSeconds(mesh));
+            const SearchStatistics& s = result.statistics;
             json.key("statistics").beginObject();
             json.key("decisions").value(static_cast<std::uint64_t>(s.decisionGroups));
             json.key("ilp_columns").value(static_cast<std::uint64_t>(s.ilpColumns));
@@ -268,8 +208,8 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
             json.key("status").value(ilpStatusName(s.status));
             json.key("seconds").value(s.totalSeconds);
             json.endObject();
-            if (run.baseline) {
-                const SearchStatistics& b = run.baseline->statistics;
+            if (mesh.baseline) {
+                const SearchStatistics& b = mesh.baseline->statistics;
                 json.key("baseline").beginObject();
                 json.key("status").value(ilpStatusName(b.status));
                 json.key("seconds").value(b.totalSeconds);
@@ -277,61 +217,65 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
                 json.key("problem_nodes").value(static_cast<std::uint64_t>(b.problemNodes));
                 json.key("reduced_nodes").value(static_cast<std::uint64_t>(b.reducedNodes));
                 json.key("step_seconds")
-                    .value(run.baseline->best ? run.baseline->best->evaluation.total.time.stepSeconds() : -1.0);
+                    .value(mesh.baseline->best ? mesh.baseline->best->evaluation.total.time.stepSeconds() : -1.0);
                 json.key("bound_seconds").value(b.boundSeconds);
                 json.endObject();
             }
             json.endObject();
         }
         json.endArray();
+        json.key("best_mesh").value(chosenMesh.meshText);
         json.key("best");
-        writeBreakdownJson(json, best.evaluation.total, axisNames);
+        writeBreakdownJson(json, chosen->evaluation.total, axisNames);
         json.key("strategies").beginObject();
-        for (const CoarseNode& node : model.coarse.nodes)
-            json.key(node.name).value(splitsOf(best.plan.strategy(node.id)));
+        for (const CoarseNode& node : model->coarse.nodes)
+            json.key(node.name).value(splitsOf(chosen->plan.strategy(node.id)));
         json.endObject();
         json.endObject();
         std::fputs(json.text().c_str(), stdout);
         return 0;
     }
 
-    for (const MeshRun& run : runs) {
-        const SearchStatistics& s = run.result.statistics;
+    for (const MeshOutcome& mesh : outcome->meshes) {
+        if (!mesh.search)
+            continue;
+        const SearchResult& result = *mesh.search;
+        const SearchStatistics& s = result.statistics;
         std::printf("%-16s %s: %zu decisions (%zu anchors) for %zu coarse nodes, %zu solves, %d branch nodes, "
                     "%.3f s; step %.3f ms (Megatron %.3f ms)%s\n",
-                    DeviceMesh(run.axes, cluster).toString().c_str(), ilpStatusName(s.status), s.decisionGroups,
-                    s.anchorGroups, s.coarseNodes, s.solves, s.branchNodes, s.totalSeconds,
-                    run.result.best ? run.result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
-                    run.megatronStepSeconds * 1e3, run.result.fitsInMemory ? "" : "  (does not fit)");
+                    mesh.meshText.c_str(), ilpStatusName(s.status), s.decisionGroups, s.anchorGroups, s.coarseNodes,
+                    s.solves, s.branchNodes, s.totalSeconds,
+                    result.best ? result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
+                    megatronStepSeconds(mesh) * 1e3, result.fitsInMemory ? "" : "  (does not fit)");
     }
-    std::printf("\nbest plan on %s%s\n", DeviceMesh(chosen->axes, cluster).toString().c_str(),
-                chosen->result.message.empty() ? "" : (": " + chosen->result.message).c_str());
-    printCandidate("best", best);
-    for (std::size_t i = 0; i < chosen->result.alternatives.size(); ++i) {
+    std::printf("\nbest plan on %s%s\n", chosenMesh.meshText.c_str(),
+                chosenSearch.message.empty() ? "" : (": " + chosenSearch.message).c_str());
+    printCandidate("best", chosen->evaluation);
+    for (std::size_t i = 0; i < chosenSearch.alternatives.size(); ++i) {
         const std::string label = "alternative " + std::to_string(i + 1);
-        printCandidate(label.c_str(), chosen->result.alternatives[i]);
+        printCandidate(label.c_str(), chosenSearch.alternatives[i].evaluation);
     }
     std::printf("\n");
-    printBreakdown(best.evaluation.total, axisNames, best.evaluation.hbmBytes);
+    printBreakdown(chosen->evaluation.total, axisNames, chosen->evaluation.hbmBytes);
     std::printf("\nstrategies of the unique blocks and the nodes outside them\n");
-    std::vector<bool> shown(model.coarse.nodes.size(), false);
-    for (const Family& family : model.families.families) {
+    std::vector<bool> shown(model->coarse.nodes.size(), false);
+    for (const Family& family : model->families.families) {
         if (family.parent.isValid())
             continue;
         std::printf("  %s  x%zu\n", family.name.c_str(), family.multiplicity());
         for (const CoarseNodeId id : family.representative().nodes) {
-            const CoarseNode& node = model.coarse.node(id);
+            const CoarseNode& node = model->coarse.node(id);
             if (isAnchorKind(node.kind))
-                std::printf("    %-50s %s\n", node.name.c_str(), splitsOf(best.plan.strategy(id)).c_str());
+                std::printf("    %-50s %s\n", node.name.c_str(), splitsOf(chosen->plan.strategy(id)).c_str());
         }
         for (const BlockInstance& instance : family.instances) {
             for (const CoarseNodeId id : instance.nodes)
                 shown[id.index()] = true;
         }
     }
-    for (const CoarseNode& node : model.coarse.nodes) {
+    for (const CoarseNode& node : model->coarse.nodes) {
         if (!shown[node.id.index()] && isAnchorKind(node.kind))
-            std::printf("  %-52s %s\n", node.name.c_str(), splitsOf(best.plan.strategy(node.id)).c_str());
+            std::printf("  %-52s %s\n", node.name.c_str(), splitsOf(chosen->plan.strategy(node.id)).c_str());
     }
     return 0;
 }

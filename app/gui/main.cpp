@@ -7,7 +7,7 @@
 #include "PlanEditPanel.h"
 #include "PlanEditor.h"
 #include "PlanWorkbench.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "ShardingProblemWindow.h"
 #include "StrategyChoicesModel.h"
 #include "StartupOptions.h"

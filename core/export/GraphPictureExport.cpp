@@ -6,9 +6,9 @@
 namespace tapestry {
 
 std::string exportGraphPicture(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
-                               GraphView view, PictureFormat format)
+                               PictureView view, PictureFormat format)
 {
-    const LayoutGraph layout = view == GraphView::Coarse
+    const LayoutGraph layout = view == PictureView::Coarse
                                    ? coarseLayoutGraph(graph, coarse)
                                    : foldedLayoutGraph(graph, coarse, families, buildFoldedGraph(coarse, families));
     switch (format) {

@@ -1,38 +1,33 @@
 #include "history/PlanRecost.h"
 
-#include "cost/CostModel.h"
-#include "history/ClusterDescription.h"
+#include "fold/FoldedModel.h"
 #include "history/HistoryStore.h"
+#include "history/PlanOfRecord.h"
+#include "history/RecordsOf.h"
+#include "search/PlanPricing.h"
 
 namespace tapestry {
 
-PlanRecordId recostPlan(HistoryStore& store, PlanRecordId stale, const RecostInputs& inputs)
+PlanRecordId recostPlan(HistoryStore& store, PlanRecordId stale, const std::shared_ptr<const FoldedModel>& model,
+                        const Cluster& cluster)
 {
     const PlanRecord old = store.plan(stale);
-    PlanDocument document =
-        planFromJson(old.json, store.file().string() + " plan " + std::to_string(stale.value()), inputs.coarse,
-                     inputs.families);
-    const DeviceMesh mesh(document.plan.mesh, inputs.cluster);
-    const CostModel costs(inputs.graph, inputs.coarse, inputs.families, inputs.cluster, mesh, document.workload);
-    const PlanEvaluation evaluation = costs.evaluate(document.plan);
-    const CostBreakdown& t = evaluation.total;
-    document.modelFingerprint = inputs.model.fingerprint;
-    document.clusterName = inputs.cluster.name;
-    document.cost = PlanCostSummary{t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(),
-                                    t.memory.total(), evaluation.hbmBytes};
+    const PlanDocument stored = planOfRecord(old, store.file(), *model);
+    SearchSetup setup;
+    setup.cluster = cluster;
+    setup.workload = stored.workload;
+    const PlanPricing pricing(model, setup, stored.plan.mesh);
+    const PlanDocument document = pricing.document(*pricing.price(stored.plan));
+    const ModelRecord current = modelRecordOf(model->graph());
 
-    PlanRecord recosted;
+    PlanRecord recosted = planRecordOf(document, model->coarse, model->families);
     recosted.parent = stale;
     recosted.name = old.name;
     recosted.origin = old.origin;
     recosted.pins = old.pins;
-    recosted.meshAxes = document.plan.mesh;
-    recosted.cost = document.cost;
-    recosted.json = planToJson(document, inputs.coarse, inputs.families);
     recosted.notes.push_back("re-costed plan " + std::to_string(stale.value()) + " (model " + old.modelFingerprint +
-                             " on " + old.clusterName + ") for model " + inputs.model.fingerprint + " on " +
-                             inputs.cluster.name);
-    return store.addPlan(inputs.model, {{}, inputs.cluster.name, describeCluster(inputs.cluster)}, recosted);
+                             " on " + old.clusterName + ") for model " + current.fingerprint + " on " + cluster.name);
+    return store.addPlan(current, clusterRecordOf(cluster), recosted);
 }
 
 }  // namespace tapestry

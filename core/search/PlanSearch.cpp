@@ -134,7 +134,7 @@ std::vector<StrategyGroup> groupsFor(const CostModel& costs, const CoarseGraph& 
 
 // Where a solve's progress falls in the whole search's.
 struct ProgressSpan {
-    std::string_view phase;
+    SearchPhase phase = SearchPhase::Searching;
     double from = 0;
     double to = 0;
 };
@@ -237,7 +237,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
 {
     const Clock::time_point start = Clock::now();
     const DeviceMesh& mesh = costs.mesh();
-    auto progress = [&](std::string_view phase, double fraction) {
+    auto progress = [&](SearchPhase phase, double fraction) {
         if (callbacks.progress)
             callbacks.progress(phase, fraction);
     };
@@ -245,7 +245,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
 
     SearchResult result;
     SearchStatistics& stats = result.statistics;
-    progress("grouping", 0.0);
+    progress(SearchPhase::Grouping, 0.0);
     const std::vector<StrategyGroup> groups = groupsFor(costs, coarse, families, options);
     stats.coarseNodes = coarse.nodes.size();
     stats.families = families.families.size();
@@ -302,7 +302,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         return candidate;
     };
 
-    progress("searching", 0.1);
+    progress(SearchPhase::Searching, 0.1);
     // The program's memory row is an estimate (no transient buffer, shared activations
     // counted twice); tighten the limit by what the exact evaluation overshoots, by more
     // on each retry: a new plan at the tightened limit can overshoot by a new amount
@@ -310,7 +310,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     double limit = result.memoryLimitBytes;
     std::optional<SearchCandidate> best;
     for (int attempt = 0; attempt < 3 && !cancelled(); ++attempt) {
-        best = solve(limit, false, prefix, {"searching", 0.1, 0.5});
+        best = solve(limit, false, prefix, {SearchPhase::Searching, 0.1, 0.5});
         if (!best || best->evaluation.total.memory.total() <= result.memoryLimitBytes)
             break;
         limit -= (attempt + 1) * (best->evaluation.total.memory.total() - result.memoryLimitBytes);
@@ -318,8 +318,8 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     if (best && best->evaluation.total.memory.total() <= result.memoryLimitBytes) {
         result.fitsInMemory = true;
     } else if (!cancelled()) {
-        progress("smallest peak", 0.5);
-        std::optional<SearchCandidate> smallest = solve(std::nullopt, true, prefix + "-min-memory", {"smallest peak", 0.5, 0.6});
+        progress(SearchPhase::SmallestPeak, 0.5);
+        std::optional<SearchCandidate> smallest = solve(std::nullopt, true, prefix + "-min-memory", {SearchPhase::SmallestPeak, 0.5, 0.6});
         if (smallest) {
             char text[200];
             std::snprintf(text, sizeof text,
@@ -342,10 +342,10 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         for (std::size_t k = 0; k < options.alternatives && !cancelled(); ++k) {
             const double share = 0.3 / static_cast<double>(options.alternatives);
             const double from = 0.6 + share * static_cast<double>(k);
-            progress("alternatives", from);
+            progress(SearchPhase::Alternatives, from);
             budget *= 0.75;
             std::optional<SearchCandidate> alternative =
-                solve(budget, false, prefix + "-" + std::to_string(k + 1), {"alternatives", from, from + share});
+                solve(budget, false, prefix + "-" + std::to_string(k + 1), {SearchPhase::Alternatives, from, from + share});
             if (!alternative || alternative->evaluation.total.memory.total() >= best->evaluation.total.memory.total())
                 break;
             const bool seen = std::any_of(result.alternatives.begin(), result.alternatives.end(), [&](const auto& c) {
@@ -358,7 +358,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     result.best = std::move(best);
     if (result.cancelled && result.message.empty())
         result.message = "cancelled; the best plan found so far is kept";
-    progress("done", 1.0);
+    progress(SearchPhase::Done, 1.0);
     stats.totalSeconds = secondsSince(start);
     return result;
 }

@@ -2,6 +2,7 @@
 
 #include "cost/CostModel.h"
 #include "search/ShardingIlp.h"
+#include "search/SearchPhase.h"
 #include "search/ShardingProblemEncoding.h"
 
 #include <functional>
@@ -44,7 +45,7 @@ struct SearchOptions {
 }
 
 struct SearchCallbacks {
-    std::function<void(std::string_view phase, double fraction)> progress;
+    std::function<void(SearchPhase phase, double fraction)> progress;
     // In WholeGraph mode also polled from a helper thread while the solver runs.
     std::function<bool()> cancelled;
     std::function<void(const Plan& plan, double stepSeconds)> bestSoFar;

@@ -264,11 +264,11 @@ private slots:
     void graphPicturesAreDotSvgAndPng()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
-        const std::string dot = exportGraphPicture(m.graph(), m.coarse, m.families, GraphView::Folded, PictureFormat::Dot);
+        const std::string dot = exportGraphPicture(m.graph(), m.coarse, m.families, PictureView::Folded, PictureFormat::Dot);
         QVERIFY(dot.starts_with("digraph"));
-        const std::string svg = exportGraphPicture(m.graph(), m.coarse, m.families, GraphView::Coarse, PictureFormat::Svg);
+        const std::string svg = exportGraphPicture(m.graph(), m.coarse, m.families, PictureView::Coarse, PictureFormat::Svg);
         QVERIFY(contains(svg.substr(0, 400), "<svg"));
-        const std::string png = exportGraphPicture(m.graph(), m.coarse, m.families, GraphView::Folded, PictureFormat::Png);
+        const std::string png = exportGraphPicture(m.graph(), m.coarse, m.families, PictureView::Folded, PictureFormat::Png);
         QVERIFY(png.starts_with(std::string("\x89PNG\r\n\x1a\n", 8)));
     }
 };

@@ -3,8 +3,7 @@
 #include "base/Error.h"
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
-#include "fold/CoarsenPass.h"
-#include "fold/PrunePass.h"
+#include "fold/FoldedModel.h"
 #include "graph/ModelFingerprint.h"
 #include "history/HistoryPath.h"
 #include "history/HistorySchema.h"
@@ -222,9 +221,11 @@ private slots:
     {
         QTemporaryDir dir;
         HistoryStore store(dir.filePath(QStringLiteral("h.sqlite")).toStdString());
-        Graph graph = importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx");
-        const CoarseGraph coarse = CoarsenPass{}.apply(graph);
-        const FamilyTable families = PrunePass{}.apply(graph, coarse);
+        const auto folded = std::make_shared<const FoldedModel>(
+            foldModel(importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama.ts.stripped.onnx")));
+        const Graph& graph = folded->graph();
+        const CoarseGraph& coarse = folded->coarse;
+        const FamilyTable& families = folded->families;
         const Cluster cluster = tapestry::test::testCluster("dgx-h100x1");
 
         PlanDocument document;
@@ -244,7 +245,7 @@ private slots:
         QCOMPARE(store.markStalePlans({current.path, current.fingerprint, "elsewhere", ""}),
                  std::vector<PlanRecordId>{stale});
 
-        const PlanRecordId fresh = recostPlan(store, stale, {graph, coarse, families, cluster, current});
+        const PlanRecordId fresh = recostPlan(store, stale, folded, cluster);
         const PlanRecord recosted = store.plan(fresh);
         QCOMPARE(recosted.parent, stale);
         QVERIFY(!recosted.stale);

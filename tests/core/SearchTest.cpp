@@ -234,9 +234,9 @@ private slots:
         const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
         const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 2048));
         int incumbents = 0;
-        std::vector<std::string> phases;
+        std::vector<SearchPhase> phases;
         SearchCallbacks callbacks;
-        callbacks.progress = [&](std::string_view phase, double) { phases.emplace_back(phase); };
+        callbacks.progress = [&](SearchPhase phase, double) { phases.push_back(phase); };
         callbacks.bestSoFar = [&](const Plan& plan, double) {
             QCOMPARE(plan.strategies.size(), m.coarse.nodes.size());
             ++incumbents;
@@ -251,7 +251,7 @@ private slots:
         // Nothing after the cancel: one solve, no Pareto alternatives.
         QCOMPARE(result.statistics.solves, std::size_t{1});
         QVERIFY(result.alternatives.empty());
-        QVERIFY(std::find(phases.begin(), phases.end(), "alternatives") == phases.end());
+        QVERIFY(std::find(phases.begin(), phases.end(), SearchPhase::Alternatives) == phases.end());
     }
 
     void wholeGraphCancellationStopsTheSolverWithAPlan()

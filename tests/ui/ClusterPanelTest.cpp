@@ -35,7 +35,7 @@ private slots:
         QCOMPARE(setup.cluster.nodes, 2);
         QCOMPARE(setup.cluster.gpusPerNode, 8);
         QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(80'000'000'000));
-        QCOMPARE(setup.meshShape, (std::vector<int>{2, 8}));
+        QCOMPARE(setup.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 8}}));
         QCOMPARE(*setup.options.memoryLimitBytes, 80e9);
         QCOMPARE(panel.meshBox()->count(), int(meshShapes(setup.cluster).size()) + 1);
         QVERIFY(panel.meshBox()->itemText(0).startsWith(QStringLiteral("auto")));

@@ -5,7 +5,7 @@
 #include "LoadedModel.h"
 #include "NodeCostFilterModel.h"
 #include "NodeCostModel.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "SearchResultsModel.h"
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
@@ -23,7 +23,7 @@ class ExplorerModelsTest : public QObject {
 
 private:
     std::shared_ptr<const FoldedModel> folded_;
-    std::shared_ptr<const SearchResults> results_;
+    std::shared_ptr<const SearchOutcome> results_;
     Cluster cluster_;
 
 private slots:
@@ -36,13 +36,13 @@ private slots:
         const std::vector<MeshAxis> axes{{"dp", 2}, {"tp", 4}};
         const DeviceMesh mesh(axes, cluster_);
         const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, cluster_, mesh, Workload{});
-        auto results = std::make_shared<SearchResults>();
+        auto results = std::make_shared<SearchOutcome>();
         for (const ExpertPlanKind kind : {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron}) {
             auto candidate = std::make_shared<PlanCandidate>();
             candidate->role = PlanCandidate::Role::Expert;
             candidate->plan = makeExpertPlan(kind, folded_->coarse, axes);
             candidate->evaluation = costs.evaluate(candidate->plan);
-            candidate->meshText = QString::fromStdString(mesh.toString());
+            candidate->meshText = mesh.toString();
             results->candidates.push_back(candidate);
         }
         results->hbmBytes = costs.hbmBytes();

@@ -15,7 +15,7 @@
 #include "NodeCostFilterModel.h"
 #include "NodeCostModel.h"
 #include "PlanInspector.h"
-#include "SearchResults.h"
+#include "search/SearchOutcome.h"
 #include "SearchResultsModel.h"
 #include "SearchResultsPanel.h"
 #include "cost/CostModel.h"
@@ -93,7 +93,7 @@ private slots:
         const std::shared_ptr<const PlanCandidate> best = results->results()->best();
         QVERIFY(best);
         QCOMPARE(best->role, PlanCandidate::Role::Best);
-        QCOMPARE(best->meshText, QStringLiteral("[2, 8] (dp, tp)"));
+        QCOMPARE(best->meshText, std::string("[2, 8] (dp, tp)"));
 
         // The list shows the cost model's own price of the plan.
         const FoldedModel& folded = *window.graphViews()->foldedModel();

@@ -1,8 +1,9 @@
 #pragma once
 
-#include "SearchSetup.h"
 #include "cost/CostModel.h"
 #include "plan/PlanFile.h"
+#include "search/PlanCandidate.h"
+#include "search/SearchSetup.h"
 
 #include <memory>
 #include <string>
@@ -11,12 +12,11 @@
 namespace tapestry {
 
 struct FoldedModel;
-struct PlanCandidate;
 
-// What one plan is priced and edited with: the folded model, the cluster, the mesh and
-// the workload (and the search options a completion under pins uses). CostModel keeps
-// references, so everything it reads lives here with it. Built on the GUI thread (a
-// few milliseconds), then shared read-only, also with background jobs.
+// What one plan is priced with: the folded model, the cluster, one mesh and the
+// workload (and the search options a completion under pins uses). CostModel keeps
+// references, so everything it reads lives here with it. Cheap to build (a few
+// milliseconds); shared read-only, also between threads.
 class PlanPricing {
 public:
     // Throws Error(InvalidMesh) when `mesh` does not fit the setup's cluster.
@@ -30,10 +30,13 @@ public:
     [[nodiscard]] const CostModel& costs() const { return *costs_; }
     [[nodiscard]] const std::string& modelFingerprint() const { return fingerprint_; }
 
-    // The plan priced by this cost model (role Opened). Throws Error(InvalidPlan) when it
+    // The plan priced by this cost model, in `role`. Throws Error(InvalidPlan) when it
     // does not fit.
-    [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan) const;
-    // The plan as a file: with the model's fingerprint, cluster, workload and cost.
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
+                                                             PlanCandidate::Role role = PlanCandidate::Role::Opened) const;
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(PlanCandidate::Role role, Plan plan,
+                                                                 const PlanEvaluation& evaluation) const;
+    // planDocument() of `candidate` with this pricing's model, cluster and workload.
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;
 
 private:
@@ -43,6 +46,11 @@ private:
     std::unique_ptr<CostModel> costs_;
     std::string fingerprint_;
 };
+
+// The one plan-document builder: a priced plan as a plan file and a history record keep
+// it, with the model's fingerprint, the cluster's name, the workload and the cost summary.
+[[nodiscard]] PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint,
+                                        const SearchSetup& setup);
 
 // The cost summary a plan file and the history keep.
 [[nodiscard]] PlanCostSummary costSummaryOf(const PlanEvaluation& evaluation);

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "cost/PlanEvaluation.h"
+#include "plan/Plan.h"
+
+#include <string>
+
+namespace tapestry {
+
+// One priced plan: a searched plan, an expert reference or a plan opened from
+// elsewhere, with the cost of its mesh's cost model.
+struct PlanCandidate {
+    // Opened: a plan outside a search's results (edited, imported, started from an
+    // expert annotation, opened from the history or a file); its plan's origin says which.
+    enum class Role { Best, Alternative, BestSoFar, Expert, Opened };
+
+    Role role = Role::Best;
+    Plan plan;  // carries its name, origin and mesh axes
+    PlanEvaluation evaluation;
+    std::string meshText;  // "[2, 8] (dp, tp)"
+
+    [[nodiscard]] double stepSeconds() const { return evaluation.total.time.stepSeconds(); }
+    [[nodiscard]] double memoryBytes() const { return evaluation.total.memory.total(); }
+    [[nodiscard]] bool isSearched() const { return role == Role::Best || role == Role::Alternative || role == Role::BestSoFar; }
+};
+
+}  // namespace tapestry

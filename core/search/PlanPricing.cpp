@@ -1,0 +1,58 @@
+#include "search/PlanPricing.h"
+
+#include "fold/FoldedModel.h"
+#include "graph/ModelFingerprint.h"
+
+namespace tapestry {
+
+PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup setup,
+                         const std::vector<MeshAxis>& mesh)
+    : folded_(std::move(folded)), setup_(std::move(setup))
+{
+    mesh_ = std::make_unique<DeviceMesh>(mesh, setup_.cluster);
+    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, setup_.cluster, *mesh_,
+                                         setup_.workload);
+    fingerprint_ = tapestry::modelFingerprint(folded_->graph());
+}
+
+std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
+{
+    const PlanEvaluation evaluation = costs_->evaluate(plan);
+    return candidate(role, std::move(plan), evaluation);
+}
+
+std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role role, Plan plan,
+                                                            const PlanEvaluation& evaluation) const
+{
+    auto candidate = std::make_shared<PlanCandidate>();
+    candidate->role = role;
+    candidate->plan = std::move(plan);
+    candidate->evaluation = evaluation;
+    candidate->meshText = mesh_->toString();
+    return candidate;
+}
+
+PlanDocument PlanPricing::document(const PlanCandidate& candidate) const
+{
+    return planDocument(candidate, fingerprint_, setup_);
+}
+
+PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint, const SearchSetup& setup)
+{
+    PlanDocument document;
+    document.plan = candidate.plan;
+    document.modelFingerprint = modelFingerprint;
+    document.clusterName = setup.cluster.name;
+    document.workload = setup.workload;
+    document.cost = costSummaryOf(candidate.evaluation);
+    return document;
+}
+
+PlanCostSummary costSummaryOf(const PlanEvaluation& evaluation)
+{
+    const CostBreakdown& t = evaluation.total;
+    return {t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(), t.memory.total(),
+            evaluation.hbmBytes};
+}
+
+}  // namespace tapestry

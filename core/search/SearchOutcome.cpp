@@ -1,0 +1,41 @@
+#include "search/SearchOutcome.h"
+
+namespace tapestry {
+
+std::shared_ptr<const PlanCandidate> SearchOutcome::best() const
+{
+    auto better = [this](const PlanCandidate& a, const PlanCandidate& b) {
+        const bool aFits = a.memoryBytes() <= memoryLimitBytes;
+        const bool bFits = b.memoryBytes() <= memoryLimitBytes;
+        if (aFits != bFits)
+            return aFits;
+        return aFits ? a.stepSeconds() < b.stepSeconds() : a.memoryBytes() < b.memoryBytes();
+    };
+    std::shared_ptr<const PlanCandidate> chosen;
+    for (const auto& candidate : candidates) {
+        if (candidate->isSearched() && (!chosen || better(*candidate, *chosen)))
+            chosen = candidate;
+    }
+    return chosen;
+}
+
+const MeshOutcome* SearchOutcome::meshOf(const PlanCandidate& candidate) const
+{
+    for (const MeshOutcome& mesh : meshes) {
+        if (mesh.axes == candidate.plan.mesh)
+            return &mesh;
+    }
+    return nullptr;
+}
+
+std::vector<std::shared_ptr<const PlanCandidate>> SearchOutcome::recordedCandidates() const
+{
+    std::vector<std::shared_ptr<const PlanCandidate>> kept;
+    for (const auto& candidate : candidates) {
+        if (candidate->role != PlanCandidate::Role::BestSoFar)
+            kept.push_back(candidate);
+    }
+    return kept;
+}
+
+}  // namespace tapestry

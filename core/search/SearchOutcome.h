@@ -1,0 +1,49 @@
+#pragma once
+
+#include "search/PlanCandidate.h"
+#include "search/PlanSearch.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tapestry {
+
+// What a search session found on one mesh.
+struct MeshOutcome {
+    std::vector<MeshAxis> axes;
+    std::string meshText;                            // "[2, 8] (dp, tp)"
+    std::vector<std::shared_ptr<const PlanCandidate>> experts;  // dp, megatron, megatron-sp
+    std::optional<SearchResult> search;             // unset until the mesh is searched
+    std::optional<SearchResult> baseline;           // with SearchSetup::wholeGraphBaseline
+};
+
+// What one search session has produced so far, or in the end. Immutable once
+// published: the session publishes a new snapshot for every change.
+struct SearchOutcome {
+    // Every mesh's expert plans, then its best plan and alternatives, mesh by mesh;
+    // while running, the latest best-so-far plan last.
+    std::vector<std::shared_ptr<const PlanCandidate>> candidates;
+    std::vector<MeshOutcome> meshes;
+    double hbmBytes = 0;          // capacity per device
+    double memoryLimitBytes = 0;  // what the search had to fit in
+    bool finished = false;
+    bool cancelled = false;
+    bool anyFits = false;         // some mesh's search found a plan under the limit
+    std::string detail;           // the last search message (why nothing fits, why it stopped)
+    double seconds = 0;           // the session's wall time, once finished
+
+    // The one best-plan rule of the CLI and the GUI: among the searched plans of every
+    // mesh (best, alternatives, best so far; never an expert reference), the fastest
+    // that fits the memory limit; when none fits, the one that uses the least memory
+    // (the closest to fitting). Null when no plan was searched yet.
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> best() const;
+    // The mesh `candidate` belongs to; null when it is not one of this outcome's.
+    [[nodiscard]] const MeshOutcome* meshOf(const PlanCandidate& candidate) const;
+    // What a history records of a finished search: every candidate but best-so-far ones
+    // (the expert references too, so that edits of them have a parent).
+    [[nodiscard]] std::vector<std::shared_ptr<const PlanCandidate>> recordedCandidates() const;
+};
+
+}  // namespace tapestry

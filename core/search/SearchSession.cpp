@@ -1,0 +1,208 @@
+#include "search/SearchSession.h"
+
+#include "fold/FoldedModel.h"
+#include "plan/ExpertPlans.h"
+#include "search/PlanPricing.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+namespace tapestry {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What the meshes of one run share; every member behind `lock`.
+class SessionState {
+public:
+    SessionState(const std::vector<std::vector<MeshAxis>>& meshes, const SearchSessionCallbacks& callbacks)
+        : callbacks_(callbacks), meshes_(meshes.size()), searched_(meshes.size()), fractions_(meshes.size(), 0.0)
+    {
+        for (std::size_t i = 0; i < meshes.size(); ++i)
+            meshes_[i].axes = meshes[i];
+    }
+
+    void report(std::size_t mesh, SearchPhase phase, double meshFraction)
+    {
+        const std::scoped_lock hold(lock_);
+        fractions_[mesh] = meshFraction;
+        if (!callbacks_.progress)
+            return;
+        const double total = std::accumulate(fractions_.begin(), fractions_.end(), 0.0);
+        callbacks_.progress({mesh, phase, total / static_cast<double>(fractions_.size())});
+    }
+
+    void pricedExperts(std::size_t mesh, const PlanPricing& pricing,
+                       std::vector<std::shared_ptr<const PlanCandidate>> experts)
+    {
+        const std::scoped_lock hold(lock_);
+        meshes_[mesh].meshText = pricing.mesh().toString();
+        meshes_[mesh].experts = std::move(experts);
+        hbmBytes_ = pricing.costs().hbmBytes();
+        limitBytes_ = pricing.setup().options.memoryLimitBytes.value_or(hbmBytes_);
+        publish();
+    }
+
+    void foundSoFar(std::shared_ptr<const PlanCandidate> candidate)
+    {
+        const std::scoped_lock hold(lock_);
+        bestSoFar_ = std::move(candidate);
+        publish();
+    }
+
+    void searched(std::size_t mesh, SearchResult result, std::optional<SearchResult> baseline,
+                  std::vector<std::shared_ptr<const PlanCandidate>> candidates)
+    {
+        const std::scoped_lock hold(lock_);
+        meshes_[mesh].search = std::move(result);
+        meshes_[mesh].baseline = std::move(baseline);
+        searched_[mesh] = std::move(candidates);
+        bestSoFar_.reset();
+        publish();
+    }
+
+    [[nodiscard]] std::shared_ptr<SearchOutcome> snapshot() const
+    {
+        auto outcome = std::make_shared<SearchOutcome>();
+        for (std::size_t i = 0; i < meshes_.size(); ++i) {
+            outcome->candidates.insert(outcome->candidates.end(), meshes_[i].experts.begin(), meshes_[i].experts.end());
+            outcome->candidates.insert(outcome->candidates.end(), searched_[i].begin(), searched_[i].end());
+        }
+        if (bestSoFar_)
+            outcome->candidates.push_back(bestSoFar_);
+        outcome->meshes = meshes_;
+        outcome->hbmBytes = hbmBytes_;
+        outcome->memoryLimitBytes = limitBytes_;
+        return outcome;
+    }
+
+    [[nodiscard]] std::shared_ptr<SearchOutcome> finalSnapshot() const
+    {
+        const std::scoped_lock hold(lock_);
+        return snapshot();
+    }
+
+private:
+    void publish() const
+    {
+        if (callbacks_.changed)
+            callbacks_.changed(snapshot());
+    }
+
+    const SearchSessionCallbacks& callbacks_;
+    mutable std::mutex lock_;
+    std::vector<MeshOutcome> meshes_;
+    std::vector<std::vector<std::shared_ptr<const PlanCandidate>>> searched_;
+    std::vector<double> fractions_;
+    std::shared_ptr<const PlanCandidate> bestSoFar_;
+    double hbmBytes_ = 0;
+    double limitBytes_ = 0;
+};
+
+void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
+                const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state)
+{
+    state.report(index, SearchPhase::ExpertPlans, 0.0);
+    const PlanPricing pricing(model, setup, axes);
+    std::vector<std::shared_ptr<const PlanCandidate>> experts;
+    for (const ExpertPlanKind kind :
+         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel})
+        experts.push_back(pricing.price(makeExpertPlan(kind, model->coarse, axes), PlanCandidate::Role::Expert));
+    state.pricedExperts(index, pricing, std::move(experts));
+
+    SearchCallbacks search;
+    search.cancelled = callbacks.cancelled;
+    search.progress = [&](SearchPhase phase, double fraction) { state.report(index, phase, fraction); };
+    Clock::time_point lastBest;
+    if (callbacks.changed) {
+        search.bestSoFar = [&](const Plan& plan, double) {
+            // The first incumbent at once, later ones a few times a second: the final
+            // result replaces them all anyway.
+            const Clock::time_point now = Clock::now();
+            if (lastBest != Clock::time_point() && now - lastBest < callbacks.bestSoFarInterval)
+                return;
+            lastBest = now;
+            state.foundSoFar(pricing.price(plan, PlanCandidate::Role::BestSoFar));
+        };
+    }
+    SearchResult result = searchPlan(pricing.costs(), model->coarse, model->families, setup.options, search);
+
+    std::optional<SearchResult> baseline;
+    if (setup.wholeGraphBaseline && !(callbacks.cancelled && callbacks.cancelled())) {
+        state.report(index, SearchPhase::Baseline, 1.0);
+        SearchOptions options = setup.options;
+        options.mode = SearchMode::WholeGraph;
+        options.alternatives = 0;
+        SearchCallbacks quiet;
+        quiet.cancelled = callbacks.cancelled;
+        baseline = searchPlan(pricing.costs(), model->coarse, model->families, options, quiet);
+    }
+
+    std::vector<std::shared_ptr<const PlanCandidate>> found;
+    if (result.best)
+        found.push_back(pricing.candidate(PlanCandidate::Role::Best, result.best->plan, result.best->evaluation));
+    for (const SearchCandidate& alternative : result.alternatives)
+        found.push_back(pricing.candidate(PlanCandidate::Role::Alternative, alternative.plan, alternative.evaluation));
+    state.searched(index, std::move(result), std::move(baseline), std::move(found));
+}
+
+}  // namespace
+
+SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSetup setup)
+    : model_(std::move(model)), setup_(std::move(setup))
+{
+}
+
+std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallbacks& callbacks, unsigned parallelMeshes)
+{
+    const Clock::time_point start = Clock::now();
+    const std::vector<std::vector<MeshAxis>> meshes = setup_.meshes();
+    auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
+    SessionState state(meshes, callbacks);
+
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> failures(meshes.size());
+    auto worker = [&] {
+        for (std::size_t i = next++; i < meshes.size() && !cancelled(); i = next++) {
+            try {
+                searchMesh(model_, setup_, i, meshes[i], callbacks, state);
+            } catch (...) {
+                failures[i] = std::current_exception();
+                next = meshes.size();  // the other meshes' results would be thrown away
+            }
+        }
+    };
+    const std::size_t threads = std::clamp<std::size_t>(parallelMeshes, 1, std::max<std::size_t>(1, meshes.size()));
+    if (threads == 1) {
+        worker();
+    } else {
+        std::vector<std::jthread> workers;
+        for (std::size_t t = 0; t < threads; ++t)
+            workers.emplace_back(worker);
+    }
+    for (const std::exception_ptr& failure : failures) {
+        if (failure)
+            std::rethrow_exception(failure);
+    }
+
+    std::shared_ptr<SearchOutcome> outcome = state.finalSnapshot();
+    outcome->finished = true;
+    outcome->cancelled = cancelled();
+    for (const MeshOutcome& mesh : outcome->meshes) {
+        if (!mesh.search)
+            continue;
+        outcome->cancelled = outcome->cancelled || mesh.search->cancelled;
+        outcome->anyFits = outcome->anyFits || mesh.search->fitsInMemory;
+        if (!mesh.search->message.empty())
+            outcome->detail = mesh.search->message;
+    }
+    outcome->seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return outcome;
+}
+
+}  // namespace tapestry

@@ -24,7 +24,7 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
                             std::chrono::steady_clock::time_point softDeadline,
                             std::chrono::steady_clock::time_point deadline, std::stop_token stop,
                             const std::function<void(const Assignment&)>& improved,
-                            const std::function<void(double)>& bounded)
+                            const std::function<void(double)>& bounded, const std::function<CostSum()>& elsewhere)
 {
     Assignment best = feasibleStart;
     CostSum bestCost = evaluateSolution(problem, best).cost;
@@ -45,7 +45,8 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     int sinceBest = 0;
     const auto running = [&] {
         const auto now = std::chrono::steady_clock::now();
-        return now < deadline && (now < softDeadline || bestCost >= kCostCap) && !stop.stop_requested();
+        return now < deadline && !stop.stop_requested()
+               && (now < softDeadline || (bestCost >= kCostCap && (!elsewhere || elsewhere() >= kCostCap)));
     };
     for (std::uint64_t iteration = 0; running(); ++iteration) {
         ShardingProblem priced = problem;

@@ -30,8 +30,6 @@ constexpr std::size_t kWholeIlpCells = 600'000;
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
 constexpr double kLagrangianShare = 0.25;
-// While it has only found plans with forbidden costs it may go on up to this share.
-constexpr double kLagrangianLongestShare = 0.6;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
 // How often the calling thread looks at the clock and the workers' findings, and how
@@ -125,6 +123,11 @@ public:
         const std::lock_guard lock(mutex_);
         return {best_, bestCost_, improvements_, bound_, provenOptimal_};
     }
+    [[nodiscard]] CostSum bestCost() const
+    {
+        const std::lock_guard lock(mutex_);
+        return bestCost_;
+    }
     [[nodiscard]] Assignment best() const
     {
         const std::lock_guard lock(mutex_);
@@ -189,7 +192,8 @@ void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point s
 {
     const Assignment found =
         searchLagrangian(search.problem(), search.best(), seed, softEnd, end, search.stopToken(),
-                         [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); });
+                         [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); },
+                         [&] { return search.bestCost(); });
     search.offer(found);
 }
 
@@ -304,16 +308,16 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         for (int k = 1; k < threads; ++k)
             workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) { runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline); });
     } else {
-        const double left = secondsBetween(Clock::now(), deadline);
-        const auto phaseEnd = after(Clock::now(), left * kLagrangianShare);
-        const auto phaseLatest = after(Clock::now(), left * kLagrangianLongestShare);
+        const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
         for (int k = 0; k < threads; ++k) {
             const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
             const bool regions = k == 1;
             // The region worker leaves the Lagrangian search once it has a plan free of
-            // forbidden costs: two Lagrangian searches walk the same multipliers.
-            workers.emplace_back(search, [own, regions, phaseEnd, phaseLatest, deadline](SharedSearch& s) {
-                runLagrangian(s, own + 1, regions ? Clock::now() : phaseEnd, phaseLatest);
+            // forbidden costs (two Lagrangian searches walk the same multipliers), at the
+            // phase's end at the latest: CBC on regions, which never uses a forbidden
+            // cell, clears them where repairs of Lagrangian solutions leave them.
+            workers.emplace_back(search, [own, regions, phaseEnd, deadline](SharedSearch& s) {
+                runLagrangian(s, own + 1, regions ? Clock::now() : phaseEnd, regions ? phaseEnd : deadline);
                 if (regions)
                     runRegions(s, own + 3, deadline);
                 else

@@ -52,9 +52,9 @@ struct SolverResult {
 // assignment at the deadline (the time limit less a small margin for returning),
 // leaving a worker that has not stopped to finish on its own. When the reduced problem
 // is small, one worker runs CBC on all of it and the other the Lagrangian search;
-// otherwise all run the Lagrangian search (longer while it has only found plans with
-// forbidden costs), one only until its first plan without them, then that one
-// re-solves regions exactly with CBC and the others run the feasible local search,
+// otherwise all run the Lagrangian search for a quarter of the time (longer while no
+// plan avoids the forbidden costs), one only until some plan avoids them, then that
+// one re-solves regions exactly with CBC and the others run the feasible local search,
 // sharing the best assignment between rounds. Always returns a feasible assignment; throws
 // Error(InfeasibleProblem) naming the time point at which even the smallest usages
 // exceed the limit. Each worker's steps are fixed by the seed; the time limit decides

@@ -2,35 +2,151 @@
 
 #include "base/Error.h"
 
-#include <charconv>
-#include <cmath>
-#include <cstdint>
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <iterator>
+#include <limits>
+#include <unordered_set>
 
 namespace tapestry {
 
 namespace {
 
-constexpr int kMaxDepth = 256;
+constexpr std::size_t kMaxDepth = 256;
+// Objects with more members than this check duplicates with a hash set; smaller ones
+// compare with each member (cheaper for the many small objects of a plan or a record).
+constexpr std::size_t kLinearKeyCheck = 16;
 
-class Parser {
+// A pointer into the text that records how far the parser has read, so that the
+// problems found in the callbacks (duplicate keys, deep nesting) name a line and column.
+class TrackingIterator {
 public:
-    Parser(std::string_view text, const std::string& fileName) : text_(text), fileName_(fileName) {}
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
 
-    JsonValue document()
+    TrackingIterator(const char* at, const char** reached) : at_(at), reached_(reached) {}
+    reference operator*() const { return *at_; }
+    TrackingIterator& operator++()
     {
-        JsonValue value = parseValue(0);
-        skipWhitespace();
-        if (pos_ != text_.size())
-            fail("unexpected text after the JSON value");
-        return value;
+        *reached_ = ++at_;
+        return *this;
+    }
+    TrackingIterator operator++(int)
+    {
+        TrackingIterator before = *this;
+        ++*this;
+        return before;
+    }
+    bool operator==(const TrackingIterator& other) const { return at_ == other.at_; }
+
+private:
+    const char* at_;
+    const char** reached_;
+};
+
+// Builds JsonValues from nlohmann's SAX events (no intermediate DOM: large IOPDDL files
+// are read once into the structure their reader walks).
+class DocumentBuilder {
+public:
+    DocumentBuilder(std::string_view text, const std::string& fileName) : text_(text), fileName_(fileName) {}
+
+    const char* reached = nullptr;
+
+    JsonValue take() { return std::move(root_); }
+
+    bool null() { return add(JsonValue()); }
+    bool boolean(bool flag) { return add(JsonValue(flag)); }
+    bool number_integer(std::int64_t number) { return add(JsonValue(number)); }
+    bool number_unsigned(std::uint64_t number)
+    {
+        // Above INT64_MAX: no cost or count fits there; a double says as much.
+        if (number > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            return add(JsonValue(static_cast<double>(number)));
+        return add(JsonValue(static_cast<std::int64_t>(number)));
+    }
+    // nlohmann refuses numbers beyond a double's range itself (parse_error below).
+    bool number_float(double number, const std::string& /*text*/) { return add(JsonValue(number)); }
+    bool string(std::string& text) { return add(JsonValue(std::move(text))); }
+    bool binary(nlohmann::json::binary_t& /*bytes*/) { return true; }  // JSON text has none
+
+    bool start_object(std::size_t /*size*/) { return open(true); }
+    bool start_array(std::size_t /*size*/) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+
+    bool key(std::string& name)
+    {
+        Frame& frame = frames_.back();
+        const bool duplicate = frame.members.size() < kLinearKeyCheck ? hasMember(frame.members, name)
+                                                                      : !frame.keys.insert(name).second;
+        if (duplicate)
+            fail(keyStart(), "duplicate member \"" + name + "\"");
+        if (frame.members.size() + 1 == kLinearKeyCheck) {
+            for (const auto& member : frame.members)
+                frame.keys.insert(member.first);
+            frame.keys.insert(name);
+        }
+        frame.key = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string& /*lastToken*/, const nlohmann::json::exception& error)
+    {
+        // nlohmann's message: "[json.exception.parse_error.101] parse error at line 2,
+        // column 14: syntax error while parsing object key - ..." or "[json.exception.
+        // out_of_range.406] number overflow parsing '1e400'": the line and column are
+        // said once, in our words, so only the reason is kept.
+        std::string reason = error.what();
+        if (reason.starts_with("[json.exception.") && reason.find("] ") != std::string::npos)
+            reason = reason.substr(reason.find("] ") + 2);
+        if (reason.starts_with("parse error") && reason.find(": ") != std::string::npos)
+            reason = reason.substr(reason.find(": ") + 2);
+        fail(position == 0 ? 0 : position - 1, reason);
     }
 
 private:
-    [[noreturn]] void fail(const std::string& what) const
+    struct Frame {
+        bool isObject;
+        JsonValue::Array items;
+        JsonValue::Object members;
+        std::string key;
+        std::unordered_set<std::string> keys;  // filled once the object is large
+    };
+
+    static bool hasMember(const JsonValue::Object& members, const std::string& name)
+    {
+        for (const auto& member : members) {
+            if (member.first == name)
+                return true;
+        }
+        return false;
+    }
+
+    std::size_t offsetReached() const { return reached ? static_cast<std::size_t>(reached - text_.data()) : 0; }
+    // The offset of the last character read: the bracket that opened a level.
+    std::size_t lastRead() const { return offsetReached() == 0 ? 0 : offsetReached() - 1; }
+
+    // The opening quote of the key just read (the parser has read up to its closing one).
+    std::size_t keyStart() const
+    {
+        std::size_t at = lastRead();
+        while (at > 0) {
+            --at;
+            if (text_[at] == '"' && (at == 0 || text_[at - 1] != '\\'))
+                return at;
+        }
+        return at;
+    }
+
+    [[noreturn]] void fail(std::size_t offset, const std::string& what) const
     {
         std::size_t line = 1;
         std::size_t column = 1;
-        for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+        for (std::size_t i = 0; i < offset && i < text_.size(); ++i) {
             if (text_[i] == '\n') {
                 ++line;
                 column = 1;
@@ -42,226 +158,52 @@ private:
                     "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what);
     }
 
-    void skipWhitespace()
+    bool open(bool isObject)
     {
-        while (pos_ < text_.size()
-               && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
-            ++pos_;
-    }
-
-    bool consume(std::string_view literal)
-    {
-        if (text_.substr(pos_, literal.size()) != literal)
-            return false;
-        pos_ += literal.size();
+        // JsonValue's destructor recurses, so the depth stays bounded.
+        if (frames_.size() >= kMaxDepth)
+            fail(lastRead(), "nesting is deeper than " + std::to_string(kMaxDepth) + " levels");
+        frames_.push_back(Frame{isObject, {}, {}, {}, {}});
         return true;
     }
 
-    JsonValue parseValue(int depth)
+    bool close()
     {
-        if (depth > kMaxDepth)
-            fail("nesting is deeper than " + std::to_string(kMaxDepth) + " levels");
-        skipWhitespace();
-        if (pos_ >= text_.size())
-            fail("unexpected end of input, a value is missing");
-        const char c = text_[pos_];
-        if (c == '{')
-            return parseObject(depth);
-        if (c == '[')
-            return parseArray(depth);
-        if (c == '"')
-            return JsonValue(parseString());
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return JsonValue(parseNumber());
-        if (consume("true"))
-            return JsonValue(true);
-        if (consume("false"))
-            return JsonValue(false);
-        if (consume("null"))
-            return JsonValue();
-        fail(std::string("unexpected character '") + c + "'");
+        Frame frame = std::move(frames_.back());
+        frames_.pop_back();
+        return add(frame.isObject ? JsonValue(std::move(frame.members)) : JsonValue(std::move(frame.items)));
     }
 
-    JsonValue parseObject(int depth)
+    bool add(JsonValue value)
     {
-        ++pos_;  // '{'
-        JsonValue::Object members;
-        skipWhitespace();
-        if (consume("}"))
-            return JsonValue(std::move(members));
-        while (true) {
-            skipWhitespace();
-            if (pos_ >= text_.size() || text_[pos_] != '"')
-                fail("expected a quoted member name");
-            const std::size_t keyPos = pos_;
-            std::string key = parseString();
-            for (const auto& member : members) {
-                if (member.first == key) {
-                    pos_ = keyPos;
-                    fail("duplicate member \"" + key + "\"");
-                }
-            }
-            skipWhitespace();
-            if (!consume(":"))
-                fail("expected ':' after member name \"" + key + "\"");
-            JsonValue value = parseValue(depth + 1);
-            members.emplace_back(std::move(key), std::move(value));
-            skipWhitespace();
-            if (consume("}"))
-                return JsonValue(std::move(members));
-            if (!consume(","))
-                fail("expected ',' or '}' in object");
+        if (frames_.empty()) {
+            root_ = std::move(value);
+            return true;
         }
-    }
-
-    JsonValue parseArray(int depth)
-    {
-        ++pos_;  // '['
-        JsonValue::Array items;
-        skipWhitespace();
-        if (consume("]"))
-            return JsonValue(std::move(items));
-        while (true) {
-            items.push_back(parseValue(depth + 1));
-            skipWhitespace();
-            if (consume("]"))
-                return JsonValue(std::move(items));
-            if (!consume(","))
-                fail("expected ',' or ']' in array");
-        }
-    }
-
-    unsigned parseHex4()
-    {
-        if (pos_ + 4 > text_.size())
-            fail("truncated \\u escape");
-        unsigned code = 0;
-        const auto [end, ec] = std::from_chars(text_.data() + pos_, text_.data() + pos_ + 4, code, 16);
-        if (ec != std::errc() || end != text_.data() + pos_ + 4)
-            fail("invalid \\u escape");
-        pos_ += 4;
-        return code;
-    }
-
-    static void appendUtf8(std::string& out, std::uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
-    std::string parseString()
-    {
-        ++pos_;  // opening quote
-        std::string out;
-        while (true) {
-            if (pos_ >= text_.size())
-                fail("unterminated string");
-            const char c = text_[pos_++];
-            if (c == '"')
-                return out;
-            if (static_cast<unsigned char>(c) < 0x20) {
-                --pos_;
-                fail("control character inside a string");
-            }
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (pos_ >= text_.size())
-                fail("unterminated string");
-            const char escape = text_[pos_++];
-            switch (escape) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'u': {
-                std::uint32_t cp = parseHex4();
-                if (cp >= 0xD800 && cp < 0xDC00) {
-                    if (!consume("\\u"))
-                        fail("unpaired surrogate in \\u escape");
-                    const std::uint32_t low = parseHex4();
-                    if (low < 0xDC00 || low >= 0xE000)
-                        fail("unpaired surrogate in \\u escape");
-                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-                } else if (cp >= 0xDC00 && cp < 0xE000) {
-                    fail("unpaired surrogate in \\u escape");
-                }
-                appendUtf8(out, cp);
-                break;
-            }
-            default:
-                --pos_;
-                fail(std::string("invalid escape '\\") + escape + "'");
-            }
-        }
-    }
-
-    double parseNumber()
-    {
-        // Check the JSON grammar first: from_chars alone would accept "01" or "1.".
-        const std::size_t start = pos_;
-        auto digits = [&] {
-            const std::size_t from = pos_;
-            while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9')
-                ++pos_;
-            return pos_ - from;
-        };
-        if (text_[pos_] == '-')
-            ++pos_;
-        if (pos_ < text_.size() && text_[pos_] == '0') {
-            ++pos_;
-        } else if (digits() == 0) {
-            fail("invalid number");
-        }
-        if (pos_ < text_.size() && text_[pos_] == '.') {
-            ++pos_;
-            if (digits() == 0)
-                fail("invalid number: digits must follow '.'");
-        }
-        if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-            ++pos_;
-            if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
-                ++pos_;
-            if (digits() == 0)
-                fail("invalid number: digits must follow the exponent");
-        }
-        double number = 0;
-        const auto [end, ec] = std::from_chars(text_.data() + start, text_.data() + pos_, number);
-        if (ec != std::errc() || end != text_.data() + pos_ || !std::isfinite(number)) {
-            pos_ = start;
-            fail("number out of range");
-        }
-        return number;
+        Frame& frame = frames_.back();
+        if (frame.isObject)
+            frame.members.emplace_back(std::move(frame.key), std::move(value));
+        else
+            frame.items.push_back(std::move(value));
+        return true;
     }
 
     std::string_view text_;
     const std::string& fileName_;
-    std::size_t pos_ = 0;
+    std::vector<Frame> frames_;
+    JsonValue root_;
 };
 
 }  // namespace
 
 JsonValue parseJson(std::string_view text, const std::string& fileName)
 {
-    return Parser(text, fileName).document();
+    DocumentBuilder builder(text, fileName);
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    nlohmann::json::sax_parse(TrackingIterator(begin, &builder.reached), TrackingIterator(end, &builder.reached),
+                              &builder);
+    return builder.take();
 }
 
 }  // namespace tapestry

@@ -4,7 +4,7 @@
 #include "base/JsonReader.h"
 #include "iopddl/GzipTextFile.h"
 
-#include <cmath>
+#include <optional>
 
 namespace tapestry {
 
@@ -47,11 +47,10 @@ public:
     {
         if (!value.isNumber())
             fail(where + " must be a number, not " + value.kindName());
-        const double number = value.asNumber();
-        // 2^63 is exact as a double; anything at or above it does not fit.
-        if (number != std::floor(number) || number < -9223372036854775808.0 || number >= 9223372036854775808.0)
+        const std::optional<std::int64_t> number = value.asInteger();
+        if (!number)
             fail(where + " must be a whole number that fits in 64 bits");
-        return static_cast<std::int64_t>(number);
+        return *number;
     }
 
     // Costs and usages: the contest's are >= 0 (forbidden pairs carry a huge cost, not a

@@ -1,7 +1,6 @@
 // Cluster presets and JSON errors, the logical mesh's communication groups, and the
 // enumeration of mesh shapes. Figures are the ones written in resources/clusters.
 #include "base/Error.h"
-#include "base/JsonReader.h"
 #include "cluster/ClusterFile.h"
 #include "cluster/DeviceMesh.h"
 
@@ -160,18 +159,6 @@ private slots:
         QCOMPARE(curve->points().size(), 2u);
         QCOMPARE(curve->points().front().sizeBytes, 1e3);  // sorted by size
         QVERIFY(c.curve(CollectiveKind::AllReduce, LinkClass::Intra) == nullptr);
-    }
-
-    void jsonReaderDecodesEscapesAndRejectsDuplicates()
-    {
-        const JsonValue v = parseJson(R"({"a": [1, -2.5e3, true, null], "s": "x\u00e9\ud83d\ude00\n"})", "t.json");
-        QCOMPARE(v.find("a")->asArray().at(1).asNumber(), -2500.0);
-        QVERIFY(v.find("a")->asArray().at(3).isNull());
-        QCOMPARE(v.find("s")->asString(), std::string("x\xc3\xa9\xf0\x9f\x98\x80\n"));
-        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson(R"({"a": 1, "a": 2})", "t.json"));
-        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson("[01]", "t.json"));
-        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson("{} x", "t.json"));
-        QVERIFY_THROWS_EXCEPTION(Error, (void)parseJson(std::string(1000, '['), "t.json"));
     }
 
     void mesh2x8OnTwoNodesIsInterThenIntra()

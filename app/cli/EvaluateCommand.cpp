@@ -153,6 +153,14 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     const auto model = std::make_shared<const FoldedModel>(loadAndFold(options.model));
     const Cluster cluster = clusterFromOptions(options.planning, argv0);
     const Plan plan = planFromOptions(options, *model, cluster).plan;
+    // A plan file's mesh that does not fit the cluster: say which file it came from.
+    try {
+        (void)DeviceMesh(plan.mesh, cluster);
+    } catch (Error& error) {
+        if (options.plan.ends_with(".json"))
+            error.addContext("using the mesh of " + options.plan);
+        throw;
+    }
     SearchSetup setup;
     setup.cluster = cluster;
     setup.workload = options.planning.workload;

@@ -81,8 +81,13 @@ Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0)
             throw Error(ErrorCode::FileNotFound, "resources/clusters", "the cluster presets are not installed");
         cluster = loadClusterPreset(presets, name);
     }
-    if (options.nodes > 0)
+    if (options.nodes > 0) {
+        // As cluster files: at most 2^20 GPUs, so device counts stay within int.
+        if (std::int64_t{options.nodes} * cluster.gpusPerNode > (1 << 20))
+            throw Error(ErrorCode::InvalidArgument, {},
+                        "--nodes " + std::to_string(options.nodes) + " gives more than 2^20 GPUs of " + cluster.name);
         cluster = cluster.withNodes(options.nodes);
+    }
     return cluster;
 }
 

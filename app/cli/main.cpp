@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -86,8 +87,13 @@ int main(int argc, char** argv)
     } catch (const tapestry::Error& error) {
         std::fprintf(stderr, "%s: error: %s\n", name.c_str(), error.what());
         return error.code() == tapestry::ErrorCode::InvalidArgument ? 2 : 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "%s: error: out of memory (the input is larger than this machine can hold)\n", name.c_str());
+        return 1;
     } catch (const std::exception& error) {
-        std::fprintf(stderr, "%s: internal error: %s\n", name.c_str(), error.what());
+        // Readers turn bad input into tapestry::Error; anything else is a defect of ours.
+        std::fprintf(stderr, "%s: error: an unexpected failure inside Tapestry (%s); please report it with the input\n",
+                     name.c_str(), error.what());
         return 1;
     }
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
 
 namespace tapestry {
 
@@ -76,11 +77,16 @@ public:
         return x;
     }
 
-    double nonNegative(std::string_view key)
+    // A figure within what hardware can be: the cost model divides by rates and sums
+    // latencies, so 1e-300 B/s or 1e308 s would give inf and NaN times (and abort CBC).
+    double within(std::string_view key, double min, double max)
     {
         const double x = number(key, required(key));
-        if (!(x >= 0))
-            fail(pathOf(key), "must not be negative");
+        if (!(x >= min && x <= max)) {
+            std::ostringstream range;
+            range << "must be from " << min << " to " << max << ", not " << x;
+            fail(pathOf(key), range.str());
+        }
         return x;
     }
 
@@ -117,20 +123,27 @@ private:
 
 constexpr double kMaxCount = 1 << 20;
 constexpr double kMaxBytes = 9007199254740992.0;  // 2^53: exact in a JSON number
+// Physical sense, generously: from a slow CPU to a thousand times today's GPUs, and
+// from a serial port to a thousand times NVLink.
+constexpr double kMinFlops = 1e9;
+constexpr double kMaxFlops = 1e18;
+constexpr double kMinBytesPerSecond = 1e6;
+constexpr double kMaxBytesPerSecond = 1e15;
+constexpr double kMaxLatencySeconds = 1.0;
 
 GpuSpec readGpu(const JsonValue& value, const std::string& file)
 {
     FieldReader in(value, file, "gpu");
     GpuSpec gpu;
     gpu.name = in.string("name");
-    gpu.peakFlopsPerSecond = in.positive("peakFlopsPerSecond");
+    gpu.peakFlopsPerSecond = in.within("peakFlopsPerSecond", kMinFlops, kMaxFlops);
     if (const JsonValue* fraction = in.optional("achievableFraction")) {
         gpu.achievableFraction = in.number("achievableFraction", *fraction);
         if (!(gpu.achievableFraction > 0 && gpu.achievableFraction <= 1))
             in.fail("gpu.achievableFraction", "must be in (0, 1]");
     }
     gpu.hbmBytes = static_cast<std::uint64_t>(in.count("hbmBytes", kMaxBytes));
-    gpu.hbmBytesPerSecond = in.positive("hbmBytesPerSecond");
+    gpu.hbmBytesPerSecond = in.within("hbmBytesPerSecond", kMinBytesPerSecond, kMaxBytesPerSecond);
     in.rejectUnknown();
     return gpu;
 }
@@ -139,8 +152,8 @@ LinkSpec readLink(const JsonValue& value, const std::string& file, const std::st
 {
     FieldReader in(value, file, path);
     LinkSpec link;
-    link.bytesPerSecond = in.positive("bytesPerSecond");
-    link.latencySeconds = in.nonNegative("latencySeconds");
+    link.bytesPerSecond = in.within("bytesPerSecond", kMinBytesPerSecond, kMaxBytesPerSecond);
+    link.latencySeconds = in.within("latencySeconds", 0, kMaxLatencySeconds);
     in.rejectUnknown();
     return link;
 }
@@ -168,7 +181,8 @@ void readCalibration(const JsonValue& value, const std::string& file, FieldReade
             in.fail(path + ".points", "needs at least one point");
         for (std::size_t j = 0; j < rows.size(); ++j) {
             FieldReader point(rows[j], file, path + ".points[" + std::to_string(j) + "]");
-            points.push_back({point.positive("sizeBytes"), point.positive("busBytesPerSecond")});
+            points.push_back({point.within("sizeBytes", 1, kMaxBytes),
+                              point.within("busBytesPerSecond", kMinBytesPerSecond, kMaxBytesPerSecond)});
             point.rejectUnknown();
         }
         in.rejectUnknown();

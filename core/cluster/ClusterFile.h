@@ -22,9 +22,10 @@ namespace tapestry {
 //                        "link": "intra"|"inter", "source": str?,
 //                        "points": [ { "sizeBytes": num, "busBytesPerSecond": num } ] } ]? }
 // Fields marked ? are optional. Unknown fields, missing required fields, wrong types and
-// out-of-range values (counts < 1, rates <= 0, latency < 0, fraction outside (0, 1])
-// throw Error(InvalidCluster, file, "FIELD.PATH: what is wrong"); syntax errors throw
-// InvalidJson with line and column.
+// values outside physical sense (counts < 1 or over 2^20 GPUs; FLOP/s outside 1e9..1e18;
+// bandwidths outside 1e6..1e15 B/s; latencies outside 0..1 s; calibration sizes outside
+// 1..2^53 bytes; fraction outside (0, 1]) throw Error(InvalidCluster, file, "FIELD.PATH:
+// what is wrong"); syntax errors throw InvalidJson with line and column.
 [[nodiscard]] Cluster parseClusterJson(std::string_view text, const std::string& fileName);
 
 // Reads and parses one cluster file; also the file errors of readTextFile.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 
 namespace tapestry {
@@ -102,8 +103,9 @@ NcclTestsLog NcclTestsLog::parse(std::string_view text, const std::string& fileN
             continue;
         }
 
+        // A line of only \f or \v passed the blank check above but has no cells.
         const std::vector<std::string> cells = tokens(line);
-        if (!columns || !isUnsigned(cells.front()))
+        if (!columns || cells.empty() || !isUnsigned(cells.front()))
             continue;  // text before the table, NCCL_DEBUG output, warnings
         if (cells.size() != columns->total)
             fail("a result row has " + std::to_string(cells.size()) + " columns, the header names "
@@ -123,6 +125,11 @@ NcclTestsLog NcclTestsLog::parse(std::string_view text, const std::string& fileN
         number(columns->time, timeUs, "time");
         number(columns->algbw, algbw, "algbw");
         number(columns->busbw, busbw, "busbw");
+        // from_chars reads "nan", "inf" and "-1" too: a curve built from them prices nothing.
+        for (const auto& [value, what] : {std::pair{timeUs, "time"}, {algbw, "algbw"}, {busbw, "busbw"}}) {
+            if (!std::isfinite(value) || value < 0)
+                fail(std::string("the ") + what + " " + std::to_string(value) + " is not a number >= 0");
+        }
         row.dataType = cells[columns->type];
         row.timeSeconds = timeUs * kMicrosecond;
         row.algBytesPerSecond = algbw * kGigabytePerSecond;

@@ -211,8 +211,9 @@ bool isHfTpPlan(std::string_view text)
     try {
         return isJsonObjectOfStrings(parseJson(text, {}));
     } catch (const Error&) {
-        // Not JSON: a Python dict literal is the other form a tp_plan takes.
-        return text.find('{') != std::string_view::npos;
+        // Not JSON: a Python dict literal is the other form a tp_plan takes; a broken
+        // Tapestry plan (it names its schema) is not one, and gets the plan's errors.
+        return text.find('{') != std::string_view::npos && text.find("\"schema_version\"") == std::string_view::npos;
     }
 }
 

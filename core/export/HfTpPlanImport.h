@@ -18,7 +18,8 @@ struct HfTpPlanEntry {
 };
 
 // Whether `text` is a tp_plan rather than a Tapestry plan: a JSON object whose values
-// are all strings, or a Python dict literal (what follows the first '{' outside comments).
+// are all strings, or a Python dict literal (what follows the first '{' outside comments)
+// that is not a broken Tapestry plan (one naming "schema_version").
 [[nodiscard]] bool isHfTpPlan(std::string_view text);
 
 // Reads a tp_plan in file order: a JSON object of strings, or a Python dict literal

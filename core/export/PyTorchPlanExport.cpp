@@ -1,10 +1,13 @@
 #include "export/PyTorchPlanExport.h"
 
+#include "base/Error.h"
+
 #include "export/ModuleStyleTable.h"
 #include "graph/Graph.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <set>
 
 namespace tapestry {
@@ -67,13 +70,22 @@ std::string joined(const std::set<std::string>& names)
 std::string exportPyTorchPlan(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
                               const Plan& plan)
 {
+    // Plan files are checked when read; a plan built in memory is checked here, so the
+    // script never names a mesh of size <= 0 or a device count beyond int.
+    std::int64_t devices = 1;
+    for (const MeshAxis& axis : plan.mesh) {
+        if (axis.size < 1 || devices * axis.size > std::numeric_limits<std::int32_t>::max())
+            throw Error(ErrorCode::InvalidMesh, {},
+                        "mesh axis '" + axis.name + "' of size " + std::to_string(axis.size) +
+                            " gives no device count a script can use");
+        devices *= axis.size;
+    }
+    validatePlan(plan, coarse);
     const std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, coarse, families, plan);
-    int devices = 1;
     std::string shape;
     std::string names;
     std::string meshText;
     for (const MeshAxis& axis : plan.mesh) {
-        devices *= axis.size;
         shape += std::to_string(axis.size) + ", ";
         names += pythonString(axis.name) + ", ";
         meshText += std::string(meshText.empty() ? "" : " x ") + axis.name + "=" + std::to_string(axis.size);

@@ -1,11 +1,14 @@
 #include "plan/PlanFile.h"
 
 #include "base/Error.h"
+#include "base/JsonReader.h"
 #include "base/TextFile.h"
 #include "plan/plan.pb.h"
 
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -48,6 +51,58 @@ NodeStrategy readSplits(const pb::NodeStrategy& in, std::size_t axes, const std:
         strategy.axes.push_back(*split);
     }
     return strategy;
+}
+
+// The largest mesh axis and mesh a plan may name: 2^20 GPUs, ten times today's largest
+// clusters, keeps every product of sizes within int.
+constexpr std::int64_t kMaxMeshDevices = std::int64_t{1} << 20;
+// As the command line's --batch and --seq.
+constexpr std::int64_t kMaxWorkloadSize = std::int64_t{1} << 24;
+
+// What the protobuf JSON mapping cannot say about a plan: sizes within range, axis names
+// present and distinct, a known optimizer, costs that are numbers.
+void checkFields(const pb::Plan& in, const std::string& fileName)
+{
+    auto fail = [&](const std::string& what) { throw Error(ErrorCode::InvalidPlan, fileName, what); };
+    if (in.mesh_size() == 0)
+        fail("names no mesh axes");
+    std::int64_t devices = 1;
+    std::vector<std::string> names;
+    for (int a = 0; a < in.mesh_size(); ++a) {
+        const pb::MeshAxis& axis = in.mesh(a);
+        const std::string where = "mesh axis " + std::to_string(a) + " ('" + axis.name() + "')";
+        if (axis.name().empty())
+            fail("mesh axis " + std::to_string(a) + " has no name");
+        if (std::find(names.begin(), names.end(), axis.name()) != names.end())
+            fail("mesh axis name '" + axis.name() + "' is used twice");
+        names.push_back(axis.name());
+        if (axis.size() < 1 || axis.size() > kMaxMeshDevices)
+            fail(where + " has size " + std::to_string(axis.size()) + "; sizes are 1 to " +
+                 std::to_string(kMaxMeshDevices));
+        devices *= axis.size();
+        if (devices > kMaxMeshDevices)
+            fail("the mesh has more than " + std::to_string(kMaxMeshDevices) + " devices");
+    }
+    const pb::Workload& workload = in.workload();
+    if (workload.batch() < 0 || workload.batch() > kMaxWorkloadSize)
+        fail("workload.batch is " + std::to_string(workload.batch()) + "; it is 1 to " +
+             std::to_string(kMaxWorkloadSize) + ", or 0 for the model's own");
+    if (workload.sequence() < 0 || workload.sequence() > kMaxWorkloadSize)
+        fail("workload.sequence is " + std::to_string(workload.sequence()) + "; it is 1 to " +
+             std::to_string(kMaxWorkloadSize) + ", or 0 for the model's own");
+    if (!workload.optimizer().empty() && workload.optimizer() != "adam" && workload.optimizer() != "sgd")
+        fail("workload.optimizer is '" + workload.optimizer() + "', not adam or sgd");
+    if (in.has_cost()) {
+        const pb::CostSummary& c = in.cost();
+        const std::pair<const char*, double> fields[] = {
+            {"step_seconds", c.step_seconds()},       {"compute_seconds", c.compute_seconds()},
+            {"communication_seconds", c.communication_seconds()}, {"memory_bytes", c.memory_bytes()},
+            {"hbm_bytes", c.hbm_bytes()}};
+        for (const auto& [name, value] : fields) {
+            if (!std::isfinite(value) || value < 0)
+                fail(std::string("cost.") + name + " is " + std::to_string(value) + ", not a number >= 0");
+        }
+    }
 }
 
 std::string firstFew(const std::vector<std::string>& names)
@@ -128,6 +183,12 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
 PlanDocument planFromJson(std::string_view json, const std::string& fileName, const CoarseGraph& coarse,
                           const FamilyTable& families)
 {
+    // Our own reader first: its syntax errors name the line and column.
+    try {
+        (void)parseJson(json, fileName);
+    } catch (const Error& error) {
+        throw Error(ErrorCode::InvalidPlan, fileName, error.message());
+    }
     pb::Plan in;
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = false;
@@ -138,8 +199,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "has plan schema version " + std::to_string(in.schema_version()) + "; this Tapestry reads version " +
                         std::to_string(kPlanSchemaVersion));
-    if (in.mesh_size() == 0)
-        throw Error(ErrorCode::InvalidPlan, fileName, "names no mesh axes");
+    checkFields(in, fileName);
 
     PlanDocument document;
     Plan& plan = document.plan;

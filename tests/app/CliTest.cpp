@@ -367,6 +367,46 @@ private slots:
         QVERIFY(baseline.value(QStringLiteral("bound_seconds")).toDouble() <= wholeGraph * (1 + 1e-9));
     }
 
+    // Inputs the campaign found accepted or misread, now errors naming the file.
+    void badInputFilesAreNamedErrors()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const char* name, const QByteArray& text) {
+            const QString path = dir.filePath(QString::fromUtf8(name));
+            QFile file(path);
+            if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+                return QString();
+            return path;
+        };
+        const QString model = dataFile("llama.ts.stripped.onnx");
+        // A Tapestry plan with a syntax error was read as a Python tp_plan.
+        const QString brokenPlan = write("broken.json", "{ \"schema_version\": 1, \"mesh\": [ }");
+        const CliRun imported = runCli({QStringLiteral("import-plan"), brokenPlan, QStringLiteral("--model"), model,
+                                        QStringLiteral("-o"), dir.filePath(QStringLiteral("out.json"))});
+        QCOMPARE(imported.exitCode, 1);
+        QVERIFY2(imported.err.contains(brokenPlan + QStringLiteral(": line 1, column")) &&
+                     !imported.err.contains(QStringLiteral("tp_plan")),
+                 qPrintable(imported.err));
+        // A cluster with a bandwidth of 1e-300 B/s priced a step at inf ms.
+        const QString cluster = write("slow.json", R"({"name": "slow", "nodes": 1, "gpusPerNode": 8,
+            "gpu": {"name": "G", "peakFlopsPerSecond": 1e15, "hbmBytes": 80000000000, "hbmBytesPerSecond": 3e12},
+            "intraNode": {"bytesPerSecond": 1e-300, "latencySeconds": 3e-6},
+            "interNode": {"bytesPerSecond": 48e9, "latencySeconds": 6e-6}})");
+        const CliRun evaluated = runCli({QStringLiteral("evaluate"), model, QStringLiteral("--cluster"), cluster,
+                                         QStringLiteral("--no-history")});
+        QCOMPARE(evaluated.exitCode, 1);
+        QVERIFY2(evaluated.err.contains(cluster + QStringLiteral(": intraNode.bytesPerSecond: must be from")),
+                 qPrintable(evaluated.err));
+        QVERIFY(evaluated.out.isEmpty());
+        // 2^53 + 1 was read as 2^53: the total was one short.
+        const QString problem = write("two.json", R"({"problem": {"nodes": {"intervals": [[0, 1], [0, 1]],
+            "costs": [[9007199254740993], [1]], "usages": [[0], [0]]}, "edges": {"nodes": [], "costs": []}}})");
+        const CliRun solved = runCli({QStringLiteral("solve"), problem, QStringLiteral("--json"),
+                                      QStringLiteral("--time-limit"), QStringLiteral("5")});
+        QCOMPARE(solved.exitCode, 0);
+        QVERIFY2(solved.out.contains(QStringLiteral("\"cost\": 9007199254740994,")), qPrintable(solved.out));
+    }
+
     void historyIdBeyond32BitsDeletesNothing()
     {
         QTemporaryDir dir;

@@ -143,6 +143,21 @@ private slots:
             "link": "intra", "points": [ { "sizeBytes": 1024, "busBytesPerSecond": 1e9 } ] } ])"));
         QVERIFY(mentions(badCurve, "calibration[0].collective"));
 
+        // The campaign's extremes: accepted, they gave inf/NaN step times and aborted CBC.
+        auto with = [](const std::string& from, const std::string& to) {
+            std::string json = clusterJson();
+            return json.replace(json.find(from), from.size(), to);
+        };
+        QVERIFY(mentions(errorOf(with("10e9", "1e-300")),
+                         "interNode.bytesPerSecond: must be from 1e+06 to 1e+15, not 1e-300"));
+        QVERIFY(mentions(errorOf(with("5e-6", "1e308")),
+                         "interNode.latencySeconds: must be from 0 to 1"));
+        QVERIFY(mentions(errorOf(with("100e12", "5e-324")),
+                         "gpu.peakFlopsPerSecond: must be from 1e+09 to 1e+18"));
+        QVERIFY(mentions(errorOf(clusterJson({}, R"(, "calibration": [ { "collective": "allReduce", "link": "inter",
+            "points": [ { "sizeBytes": 5e-324, "busBytesPerSecond": 1e9 } ] } ])")),
+                         "calibration[0].points[0].sizeBytes: must be from 1"));
+
         const Error syntax = errorOf("{ \"name\": \"x\",\n  \"nodes\": 1,, }");
         QCOMPARE(syntax.code(), ErrorCode::InvalidJson);
         QCOMPARE(syntax.file(), std::string("tiny.json"));

@@ -201,6 +201,21 @@ private slots:
             QVERIFY2(contains(error.what(), "plan.py: line 2, column 10: expected a style name"), error.what());
         }
         QVERIFY(!isHfTpPlan(R"({"schemaVersion": 1, "strategies": []})"));
+        // A Tapestry plan with a syntax error is a broken plan, not a Python tp_plan.
+        QVERIFY(!isHfTpPlan("{ \"schema_version\": 1, \"mesh\": [ }"));
+        QVERIFY(isHfTpPlan("tp_plan = {'a.b': 'colwise'}"));
+    }
+
+    // The campaign's UBSan report: a mesh axis of 2147483647 overflowed the device count.
+    void pyTorchPlanRefusesMeshesWithoutADeviceCount()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        for (const std::vector<MeshAxis>& mesh : {std::vector<MeshAxis>{{"dp", 2}, {"tp", 2147483647}},
+                                                  std::vector<MeshAxis>{{"d", -2}}}) {
+            Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
+            plan.mesh = mesh;
+            QVERIFY_THROWS_EXCEPTION(Error, (void)exportPyTorchPlan(m.graph(), m.coarse, m.families, plan));
+        }
     }
 
     void onnxAnnotationsReadBackAsThePlansShardings()

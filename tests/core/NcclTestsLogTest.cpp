@@ -116,6 +116,18 @@ private slots:
         QCOMPARE(codeOf(header + "1024 256 float sum -1 13.10 0.08 0.14 0\n"), ErrorCode::InvalidNcclTestsLog);
         QCOMPARE(codeOf(header + "1024 256 float sum -1 fast 0.08 0.14 0 13.2 0.08 0.14 0\n"),
                  ErrorCode::InvalidNcclTestsLog);
+        // The campaign's crash: a line of only \f or \v after the header (it read the first
+        // cell of an empty row). Such lines are blank like any other.
+        const std::string row = "1024 256 float sum -1 13.10 0.08 0.14 0 13.2 0.08 0.14 0\n";
+        QCOMPARE(NcclTestsLog::parse(header + "\f\n" + row, "ff.log").rows().size(), 1u);
+        QCOMPARE(NcclTestsLog::parse(header + "\v\n" + row + " \v\f\n", "vt.log").rows().size(), 1u);
+        // Times and bandwidths that are no measurement.
+        QCOMPARE(codeOf(header + "1024 256 float sum -1 nan 0.08 0.14 0 13.2 0.08 0.14 0\n"),
+                 ErrorCode::InvalidNcclTestsLog);
+        QCOMPARE(codeOf(header + "1024 256 float sum -1 13.10 0.08 -0.14 0 13.2 0.08 0.14 0\n"),
+                 ErrorCode::InvalidNcclTestsLog);
+        QCOMPARE(codeOf(header + "1024 256 float sum -1 13.10 inf 0.14 0 13.2 0.08 0.14 0\n"),
+                 ErrorCode::InvalidNcclTestsLog);
         // Noise between rows (NCCL_DEBUG=INFO output) is skipped.
         const NcclTestsLog ok = NcclTestsLog::parse(
             header + "node01:4100:4100 [0] NCCL INFO Launch mode Parallel\n"

@@ -120,6 +120,39 @@ private slots:
                  ErrorCode::InvalidPlan);
     }
 
+    // The campaign's plan files that import-plan and export accepted; each must be an
+    // InvalidPlan naming plan.json and the field.
+    void badFieldsAreRefusedNamingTheFile_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("size 0") << "\"size\": 2" << "\"size\": 0" << "has size 0";
+        QTest::newRow("size -2") << "\"size\": 2" << "\"size\": -2" << "has size -2";
+        QTest::newRow("size INT32_MAX") << "\"size\": 2" << "\"size\": 2147483647" << "has size 2147483647";
+        QTest::newRow("empty axis name") << "\"name\": \"dp\"" << "\"name\": \"\"" << "mesh axis 0 has no name";
+        QTest::newRow("duplicate axis name") << "\"name\": \"dp\"" << "\"name\": \"tp\"" << "'tp' is used twice";
+        QTest::newRow("batch -16") << "\"batch\": \"8\"" << "\"batch\": \"-16\"" << "workload.batch is -16";
+        QTest::newRow("cost NaN") << "\"step_seconds\": 0.25" << "\"step_seconds\": \"NaN\"" << "cost.step_seconds";
+        QTest::newRow("optimizer") << "\"optimizer\": \"adam\"" << "\"optimizer\": \"lion\"" << "'lion', not adam";
+        QTest::newRow("syntax") << "\"name\": \"dp\"" << "\"name\": dp" << "line ";
+    }
+
+    void badFieldsAreRefusedNamingTheFile()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, expected);
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const std::string json = planToJson(megatron(m), m.coarse, m.families);
+        QVERIFY2(json.find(from.toStdString()) != std::string::npos, json.c_str());
+        std::string message;
+        const ErrorCode code = errorOf(replaced(json, from.toStdString(), to.toStdString()), m, &message);
+        QVERIFY2(code == ErrorCode::InvalidPlan, message.c_str());
+        QVERIFY2(message.starts_with("plan.json: ") && message.find(expected.toStdString()) != std::string::npos,
+                 message.c_str());
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

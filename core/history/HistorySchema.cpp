@@ -176,8 +176,19 @@ void migrateHistory(SqliteConnection& connection)
                         "wrote, or it is damaged; it was left untouched");
     }
     for (const HistoryMigration& migration : historyMigrations()) {
-        if (migration.version > version)
+        if (migration.version <= version)
+            continue;
+        try {
             connection.exec(migration.sql);
+        } catch (const Error& error) {
+            // The migration's SQL fits every file Tapestry wrote at `version`; failing, it
+            // met other tables (a damaged schema). The transaction undoes it all.
+            if (error.code() != ErrorCode::WriteFailed)
+                throw;
+            throw Error(ErrorCode::HistoryCorrupt, connection.fileName(),
+                        "is not a Tapestry history database or is damaged: its tables do not match schema version " +
+                            std::to_string(version) + " (" + error.message() + "); it was left untouched");
+        }
     }
     connection.exec("PRAGMA user_version = " + std::to_string(historySchemaVersion()));
     transaction.commit();

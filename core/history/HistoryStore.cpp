@@ -308,9 +308,10 @@ HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : 
     }
     if (refuseWritesIfDamaged())
         return;
-    // WAL is a property of the file: set once, kept by every later connection.
-    db_->exec("PRAGMA journal_mode = WAL");
     migrateHistory(*db_);
+    // WAL is a property of the file: set once, kept by every later connection. After
+    // the migration, so that a file the migration refuses is left exactly as it was.
+    db_->exec("PRAGMA journal_mode = WAL");
     db_->exec("PRAGMA foreign_keys = ON");
     markInterruptedRuns();
 }

@@ -540,6 +540,17 @@ private slots:
         QCOMPARE(errorOf([&] { HistoryStore store(file); }, &text), ErrorCode::HistoryCorrupt);
         QVERIFY2(text.find("has tables but no history schema version") != std::string::npos, text.c_str());
         QCOMPARE(bytesOf(file), before);
+
+        // A version 2 file whose runs table lost a column (a flipped byte in its schema):
+        // the migration to version 3 fails and is rolled back.
+        const fs::path damaged = dir.filePath(QStringLiteral("v2.sqlite")).toStdString();
+        execute(damaged, std::string(historyMigrations()[0].sql) + historyMigrations()[1].sql +
+                             "ALTER TABLE runs RENAME COLUMN compute_type TO co_pute_type; PRAGMA user_version = 2;");
+        const std::string damagedBefore = bytesOf(damaged);
+        QCOMPARE(errorOf([&] { HistoryStore store(damaged); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find("its tables do not match schema version 2 (no such column: compute_type") != std::string::npos,
+                 text.c_str());
+        QCOMPARE(bytesOf(damaged), damagedBefore);
     }
 
     void writeIntoDamagedFileIsRefusedLikeARead()

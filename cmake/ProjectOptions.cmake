@@ -32,3 +32,9 @@ if(TAPESTRY_SANITIZE)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(tapestry_options INTERFACE -fsanitize=address,undefined)
 endif()
+
+# Coverage for libFuzzer in every object; the fuzz executables link the fuzzer itself.
+option(TAPESTRY_BUILD_FUZZ "Build the libFuzzer targets (clang; scripts/fuzz.sh)" OFF)
+if(TAPESTRY_BUILD_FUZZ)
+  target_compile_options(tapestry_options INTERFACE -fsanitize=fuzzer-no-link)
+endif()

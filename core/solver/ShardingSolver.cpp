@@ -83,6 +83,7 @@ public:
     {
         best_ = start;
         bestCost_ = evaluateSolution(problem_, start).cost;
+        improvements_ = 1;  // the start is reported too
     }
 
     [[nodiscard]] const ShardingProblem& problem() const { return problem_; }
@@ -290,7 +291,9 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     const std::uint64_t seed = options.seed * 7919;
     const int threads = std::max(1, options.threads);
     std::vector<Worker> workers;
-    if (cells <= kWholeIlpCells) {
+    if (options.stop.stop_requested() || Clock::now() >= deadline) {
+        // Stopped (or out of time) while reducing: the first assignment is the answer.
+    } else if (cells <= kWholeIlpCells) {
         // Exact: CBC on the whole reduced problem; beside it the Lagrangian search
         // guarantees a good answer if CBC runs out of time.
         workers.emplace_back(search, [seconds = secondsBetween(Clock::now(), deadline)](SharedSearch& s) {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "HistorySnapshot.h"
+#include "history/HistorySnapshot.h"
 
 #include <QAbstractItemModel>
 

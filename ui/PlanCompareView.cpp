@@ -5,7 +5,7 @@
 #include "GraphView.h"
 #include "GraphViewContent.h"
 #include "GraphViewPane.h"
-#include "PlanComparison.h"
+#include "search/PlanComparison.h"
 #include "PlanDiffModel.h"
 #include "PlanOverlay.h"
 #include "search/SearchOutcome.h"

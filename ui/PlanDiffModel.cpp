@@ -1,6 +1,6 @@
 #include "PlanDiffModel.h"
 
-#include "PlanComparison.h"
+#include "search/PlanComparison.h"
 #include "search/SearchOutcome.h"
 #include "StrategyText.h"
 

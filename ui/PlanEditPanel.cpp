@@ -4,7 +4,7 @@
 #include "PlanEditor.h"
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
-#include "StrategyChoices.h"
+#include "search/StrategyChoices.h"
 #include "StrategyChoicesModel.h"
 #include "fold/CoarseGraph.h"
 

@@ -6,7 +6,7 @@
 #include "HistoryRecorder.h"
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
-#include "StrategyChoices.h"
+#include "search/StrategyChoices.h"
 #include "base/Error.h"
 #include "search/PlanSearch.h"
 

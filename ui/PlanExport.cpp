@@ -1,7 +1,7 @@
 #include "PlanExport.h"
 
 #include "fold/FoldedModel.h"
-#include "export/ExportFile.h"
+#include "base/AtomicFile.h"
 #include "export/ExportFormat.h"
 
 namespace tapestry {
@@ -50,7 +50,7 @@ void PlanExport::write(ExportFormat format, const FoldedModel& folded, const Pla
                        GraphViewKind view, const std::filesystem::path& file)
 {
     const PictureView pictureView = view == GraphViewKind::Coarse ? PictureView::Coarse : PictureView::Folded;
-    writeExportFile(file, renderExport(format, folded, document, {pictureView, HfPlanKeys::Model}));
+    writeFileAtomically(file, renderExport(format, folded, document, {pictureView, HfPlanKeys::Model}));
 }
 
 }  // namespace tapestry

@@ -3,7 +3,7 @@
 #include "CostSplitChart.h"
 #include "ErrorText.h"
 #include "QuantityFormat.h"
-#include "ShardingSolution.h"
+#include "solver/ShardingSolution.h"
 #include "ShardingSolveJob.h"
 #include "SolutionFile.h"
 #include "SolveProgressChart.h"

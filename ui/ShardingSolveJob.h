@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ShardingSolution.h"
+#include "solver/ShardingSolution.h"
 #include "solver/ShardingProblem.h"
 
 #include <QFuture>

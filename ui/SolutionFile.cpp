@@ -1,10 +1,11 @@
 #include "SolutionFile.h"
 
+#include "base/AtomicFile.h"
 #include "base/Error.h"
 #include "base/TextFile.h"
 #include "iopddl/SolutionLine.h"
 
-#include <QSaveFile>
+#include <QFile>
 
 #include <string>
 
@@ -18,11 +19,7 @@ Assignment SolutionFile::read(const QString& path)
 
 void SolutionFile::write(const QString& path, const Assignment& assignment)
 {
-    const std::string line = solutionLine(assignment) + "\n";
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::Text)
-        || out.write(line.data(), static_cast<qint64>(line.size())) < 0 || !out.commit())
-        throw Error(ErrorCode::WriteFailed, path.toStdString(), out.errorString().toStdString());
+    writeFileAtomically(QFile::encodeName(path).toStdString(), solutionLine(assignment) + "\n");
 }
 
 }  // namespace tapestry

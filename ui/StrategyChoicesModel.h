@@ -1,6 +1,6 @@
 #pragma once
 
-#include "StrategyChoices.h"
+#include "search/StrategyChoices.h"
 
 #include <QAbstractTableModel>
 

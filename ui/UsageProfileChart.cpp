@@ -3,8 +3,8 @@
 #include "AxisScale.h"
 #include "ChartViews.h"
 #include "QuantityFormat.h"
-#include "ShardingSolution.h"
-#include "UsageEnvelope.h"
+#include "solver/ShardingSolution.h"
+#include "solver/UsageEnvelope.h"
 
 #include <QAreaSeries>
 #include <QLineSeries>

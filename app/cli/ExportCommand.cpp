@@ -3,7 +3,7 @@
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
-#include "export/ExportFile.h"
+#include "base/AtomicFile.h"
 #include "export/ExportFormat.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/PlanFile.h"
@@ -45,7 +45,7 @@ int exportPlan(const ExportOptions& options)
     const std::optional<ExportFormat> format = exportFormatFromName(options.format);
     if (!format)
         throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + options.format + "'");
-    writeExportFile(options.output, renderExport(*format, model, document, {options.view, options.hfKeys}));
+    writeFileAtomically(options.output, renderExport(*format, model, document, {options.view, options.hfKeys}));
     std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());
     return 0;
 }

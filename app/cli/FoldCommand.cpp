@@ -2,13 +2,13 @@
 #include "cli/Commands.h"
 #include "cli/ModelContext.h"
 
+#include "base/AtomicFile.h"
 #include "base/Error.h"
 #include "base/JsonWriter.h"
 #include "fold/FoldedGraph.h"
 #include "layout/FoldViews.h"
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 namespace tapestry::cli {
@@ -100,12 +100,7 @@ void printJson(const Graph& graph, const CoarseGraph& coarse, const FamilyTable&
 
 void writeDot(const std::string& path, const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families)
 {
-    const std::string dot = toDot(foldedLayoutGraph(graph, coarse, families, buildFoldedGraph(coarse, families)));
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << dot;
-    out.close();
-    if (!out)
-        throw Error(ErrorCode::WriteFailed, path, "could not write the DOT file");
+    writeFileAtomically(path, toDot(foldedLayoutGraph(graph, coarse, families, buildFoldedGraph(coarse, families))));
 }
 
 }  // namespace

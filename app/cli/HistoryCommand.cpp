@@ -3,16 +3,16 @@
 #include "cli/HistoryRecording.h"
 #include "cli/ModelContext.h"
 
+#include "base/AtomicFile.h"
 #include "base/Error.h"
 #include "base/JsonReader.h"
 #include "graph/ModelFingerprint.h"
 #include "history/HistoryStore.h"
-#include "history/PlanDiff.h"
+#include "plan/PlanDiff.h"
 #include "history/PlanOfRecord.h"
 
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <limits>
 #include <memory>
 
@@ -210,20 +210,8 @@ int diff(HistoryStore& store, PlanRecordId idA, PlanRecordId idB, const std::str
 int exportPlan(HistoryStore& store, PlanRecordId id, const std::string& output)
 {
     const PlanRecord plan = store.plan(id);
-    // Written beside the target and renamed over it, so a failed write leaves no half file.
-    const std::filesystem::path target = output;
-    const std::filesystem::path temporary = target.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << plan.json;
-        if (!out.flush())
-            throw Error(ErrorCode::WriteFailed, temporary.string(), "cannot be written");
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, target, ec);
-    if (ec)
-        throw Error(ErrorCode::WriteFailed, target.string(), "cannot be written: " + ec.message());
-    std::printf("wrote plan %u to %s\n", id.value(), target.string().c_str());
+    writeFileAtomically(output, plan.json);
+    std::printf("wrote plan %u to %s\n", id.value(), output.c_str());
     return 0;
 }
 

@@ -1,7 +1,7 @@
 #include "iopddl/IopddlWriter.h"
 
 #include "base/JsonWriter.h"
-#include "export/ExportFile.h"
+#include "base/AtomicFile.h"
 
 namespace tapestry {
 
@@ -54,7 +54,7 @@ std::string iopddlText(const ShardingProblem& problem)
 
 void writeIopddlFile(const ShardingProblem& problem, const std::filesystem::path& file)
 {
-    writeExportFile(file, iopddlText(problem));
+    writeFileAtomically(file, iopddlText(problem));
 }
 
 }  // namespace tapestry

@@ -1,16 +1,14 @@
 #include "onnx/OnnxExporter.h"
 
+#include "base/AtomicFile.h"
 #include "base/Error.h"
 
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <climits>
-#include <fstream>
 #include <set>
-#include <system_error>
 #include <type_traits>
-#include <unistd.h>
 
 namespace tapestry {
 
@@ -190,28 +188,10 @@ void writeOnnxModel(const Graph& graph, const std::filesystem::path& file, const
     if (model.ByteSizeLong() > static_cast<std::size_t>(INT_MAX))
         throw Error(ErrorCode::WriteFailed, path, "the model is over protobuf's 2 GB limit");
 
-    // Written next to the target so that the rename stays on one file system.
-    std::filesystem::path temp = file;
-    temp += ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream stream(temp, std::ios::binary | std::ios::trunc);
-        if (!stream)
-            throw Error(ErrorCode::WriteFailed, path, "cannot create '" + temp.string() + "'");
-        const bool serialized = model.SerializeToOstream(&stream);
-        stream.close();
-        if (!serialized || !stream) {
-            std::error_code ignored;
-            std::filesystem::remove(temp, ignored);
-            throw Error(ErrorCode::WriteFailed, path, "writing the model failed (disk full?)");
-        }
-    }
-    std::error_code renameError;
-    std::filesystem::rename(temp, file, renameError);
-    if (renameError) {
-        std::error_code ignored;
-        std::filesystem::remove(temp, ignored);
-        throw Error(ErrorCode::WriteFailed, path, "cannot replace the file: " + renameError.message());
-    }
+    std::string bytes;
+    if (!model.SerializeToString(&bytes))
+        throw Error(ErrorCode::WriteFailed, path, "the model could not be serialized");
+    writeFileAtomically(file, bytes);
 }
 
 }  // namespace tapestry

@@ -1,5 +1,6 @@
 #include "plan/PlanFile.h"
 
+#include "base/AtomicFile.h"
 #include "base/Error.h"
 #include "base/JsonReader.h"
 #include "base/TextFile.h"
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 
 namespace tapestry {
@@ -291,21 +291,7 @@ PlanDocument loadPlanFile(const std::filesystem::path& file, const CoarseGraph& 
 void savePlanFile(const std::filesystem::path& file, const PlanDocument& document, const CoarseGraph& coarse,
                   const FamilyTable& families)
 {
-    const std::string json = planToJson(document, coarse, families);
-    const std::filesystem::path temporary = file.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << json;
-        out.close();
-        if (!out)
-            throw Error(ErrorCode::WriteFailed, file.string(), "could not write the plan");
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, file, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        throw Error(ErrorCode::WriteFailed, file.string(), "could not replace the file: " + ec.message());
-    }
+    writeFileAtomically(file, planToJson(document, coarse, families));
 }
 
 }  // namespace tapestry

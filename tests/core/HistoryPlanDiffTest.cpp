@@ -3,7 +3,7 @@
 #include "base/Error.h"
 #include "fold/CoarsenPass.h"
 #include "fold/PrunePass.h"
-#include "history/PlanDiff.h"
+#include "plan/PlanDiff.h"
 #include "onnx/OnnxImporter.h"
 #include "plan/ExpertPlans.h"
 

@@ -1,6 +1,6 @@
 #include "MainWindow.h"
 #include "ShardingProblemWindow.h"
-#include "ShardingSolution.h"
+#include "solver/ShardingSolution.h"
 #include "ScratchGuiEnvironment.h"
 
 #include <QAction>

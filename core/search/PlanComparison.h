@@ -1,6 +1,6 @@
 #pragma once
 
-#include "history/PlanDiff.h"
+#include "plan/PlanDiff.h"
 
 #include <memory>
 

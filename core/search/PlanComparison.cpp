@@ -1,4 +1,4 @@
-#include "PlanComparison.h"
+#include "search/PlanComparison.h"
 
 #include "fold/FoldedModel.h"
 #include "search/PlanPricing.h"

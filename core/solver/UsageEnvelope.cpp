@@ -1,4 +1,4 @@
-#include "UsageEnvelope.h"
+#include "solver/UsageEnvelope.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "export/ExportFile.h"
+#include "base/AtomicFile.h"
 
 #include "base/Error.h"
 
@@ -7,7 +7,7 @@
 
 namespace tapestry {
 
-void writeExportFile(const std::filesystem::path& file, std::string_view bytes)
+void writeFileAtomically(const std::filesystem::path& file, std::string_view bytes)
 {
     const std::string shown = file.string();
     // Beside the target so that the rename stays on one file system.

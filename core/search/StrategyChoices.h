@@ -1,6 +1,6 @@
 #pragma once
 
-#include "EditTargets.h"
+#include "plan/EditTargets.h"
 #include "plan/Plan.h"
 
 #include <vector>

@@ -1,4 +1,4 @@
-#include "StrategyChoices.h"
+#include "search/StrategyChoices.h"
 
 #include "search/PlanPricing.h"
 #include "search/StrategySpace.h"

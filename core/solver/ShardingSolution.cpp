@@ -1,4 +1,4 @@
-#include "ShardingSolution.h"
+#include "solver/ShardingSolution.h"
 
 namespace tapestry {
 

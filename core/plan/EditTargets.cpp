@@ -1,4 +1,4 @@
-#include "EditTargets.h"
+#include "plan/EditTargets.h"
 
 #include "fold/FamilyTable.h"
 

@@ -1,4 +1,4 @@
-#include "history/PlanDiff.h"
+#include "plan/PlanDiff.h"
 
 #include "base/Error.h"
 

@@ -1,4 +1,4 @@
-#include "HistorySnapshot.h"
+#include "history/HistorySnapshot.h"
 
 #include "history/HistoryStore.h"
 

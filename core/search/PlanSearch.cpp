@@ -184,7 +184,7 @@ IlpResult solveEncoded(const ShardingProblemEncoding& encoding, bool minimizeMem
     result.cancelled = solved.cancelled;
     result.choice = encoding.choiceOf(solved.assignment);
     result.objective = static_cast<double>(solved.cost) / unitsPerObjective;
-    result.bound = solved.provenOptimal ? result.objective : 0.0;
+    result.bound = static_cast<double>(solved.lowerBound) / unitsPerObjective;
     return result;
 }
 

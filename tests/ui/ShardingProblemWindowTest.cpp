@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "QuantityFormat.h"
 #include "ShardingProblemWindow.h"
 #include "solver/ShardingSolution.h"
 #include "ScratchGuiEnvironment.h"
@@ -162,6 +163,39 @@ private slots:
         window->loadSolution(saved);
         QCOMPARE(window->solution()->assignment, (Assignment{0, 0, 2, 1, 0}));
         QVERIFY(label(*window, "solutionOriginValue").contains(QStringLiteral("example.solution.txt")));
+    }
+
+    // The example with interval ends near 1.5e9: the solve once aborted (bad_alloc, a
+    // value per time point) and so would the memory profile; both work on steps now.
+    void farIntervalEndsSolveAndShowTheirProfile()
+    {
+        QFile example(exampleFile());
+        QVERIFY(example.open(QIODevice::ReadOnly));
+        QByteArray text = example.readAll();
+        for (const char* interval : {"[30, 70]", "[40, 70]", "[50, 120]", "[110, 140]", "[110, 150]"}) {
+            QByteArray scaled(interval);
+            scaled.replace(", ", "0000000, ").replace("]", "0000000]");
+            QVERIFY(text.contains(interval));
+            text.replace(interval, scaled);
+        }
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("far.json"));
+        writeFile(file, text);
+        MainWindow main;
+        main.show();
+        ShardingProblemWindow* window = open(main, file);
+        QVERIFY(window);
+        QCOMPARE(label(*window, "timePointCountValue"), QuantityFormat::exact(1'500'000'000));
+        window->timeLimitBox()->setValue(5);
+        QSignalSpy finished(window, &ShardingProblemWindow::solveFinished);
+        window->solveAction()->trigger();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(label(*window, "totalCostValue"), QStringLiteral("445"));
+        QCOMPARE(window->solution()->usage.end, 1'500'000'000);
+        const auto* peak = series<QScatterSeries>(*window, "peakSeries");
+        QVERIFY(peak);
+        QCOMPARE(peak->at(0).y(), 50.0);
+        QVERIFY(series<QAreaSeries>(*window, "usageRangeSeries"));  // far more time points than pixels
     }
 
     // [0, 0, 1, 1, 0] by hand: nodes 15 + 55 + 45 + 75 + 95 = 285, edges 30 + 10 + 10 + 20 +

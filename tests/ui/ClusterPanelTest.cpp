@@ -1,7 +1,7 @@
 // The cluster, mesh and workload panel: a preset's numbers and meshes, edits applied to
 // a copy of the preset, the memory limit following the HBM field, and nccl-tests logs
 // imported as calibration curves (tests/data/nccl).
-#include "ClusterPanel.h"
+#include "search/ClusterPanel.h"
 #include "cluster/NcclTestsLog.h"
 
 #include <QComboBox>

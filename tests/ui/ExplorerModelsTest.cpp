@@ -2,11 +2,11 @@
 // the per-node cost table with its block filter, over the expert plans of the small
 // Llama (llama.ts.stripped.onnx) on one DGX-H100 node with the mesh [2, 4].
 #include "fold/FoldedModel.h"
-#include "LoadedModel.h"
-#include "NodeCostFilterModel.h"
-#include "NodeCostModel.h"
+#include "model/LoadedModel.h"
+#include "plans/NodeCostFilterModel.h"
+#include "plans/NodeCostModel.h"
 #include "search/SearchOutcome.h"
-#include "SearchResultsModel.h"
+#include "search/SearchResultsModel.h"
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
 #include "plan/ExpertPlans.h"

@@ -3,21 +3,21 @@
 // priced exactly as the cost model prices it, a candidate opened from the list into the
 // inspector, a search cancelled with Esc while the window keeps painting, and a search
 // dropped when another model is opened.
-#include "ClusterPanel.h"
+#include "search/ClusterPanel.h"
 #include "fold/FoldedModel.h"
-#include "GraphNodeItem.h"
-#include "GraphView.h"
-#include "GraphViewPane.h"
-#include "GraphViewsPanel.h"
-#include "LoadedModel.h"
-#include "MainWindow.h"
+#include "graphview/GraphNodeItem.h"
+#include "graphview/GraphView.h"
+#include "graphview/GraphViewPane.h"
+#include "graphview/GraphViewsPanel.h"
+#include "model/LoadedModel.h"
+#include "windows/MainWindow.h"
 #include "ScratchGuiEnvironment.h"
-#include "NodeCostFilterModel.h"
-#include "NodeCostModel.h"
-#include "PlanInspector.h"
+#include "plans/NodeCostFilterModel.h"
+#include "plans/NodeCostModel.h"
+#include "plans/PlanInspector.h"
 #include "search/SearchOutcome.h"
-#include "SearchResultsModel.h"
-#include "SearchResultsPanel.h"
+#include "search/SearchResultsModel.h"
+#include "search/SearchResultsPanel.h"
 #include "cost/CostModel.h"
 
 #include <QAction>

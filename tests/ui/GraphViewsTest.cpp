@@ -2,11 +2,11 @@
 // "×32" badge; double-clicking it opens the representative layer in place; search
 // highlights boxes; the GUI thread keeps running while a layout job runs.
 #include "fold/FoldedModel.h"
-#include "GraphNodeItem.h"
-#include "GraphView.h"
-#include "GraphViewPane.h"
-#include "GraphViewsPanel.h"
-#include "LoadedModel.h"
+#include "graphview/GraphNodeItem.h"
+#include "graphview/GraphView.h"
+#include "graphview/GraphViewPane.h"
+#include "graphview/GraphViewsPanel.h"
+#include "model/LoadedModel.h"
 
 #include <QElapsedTimer>
 #include <QLineEdit>

@@ -1,9 +1,9 @@
-#include "LoadedModel.h"
-#include "MainWindow.h"
+#include "model/LoadedModel.h"
+#include "windows/MainWindow.h"
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
-#include "RecentFiles.h"
-#include "ResourceLocator.h"
+#include "windows/RecentFiles.h"
+#include "common/ResourceLocator.h"
 #include "ScratchGuiEnvironment.h"
 
 #include <QFile>

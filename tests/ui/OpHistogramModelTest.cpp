@@ -1,5 +1,5 @@
-#include "LoadedModel.h"
-#include "OpHistogramModel.h"
+#include "model/LoadedModel.h"
+#include "model/OpHistogramModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>

@@ -1,4 +1,4 @@
-#include "QuantityFormat.h"
+#include "common/QuantityFormat.h"
 
 #include <QLocale>
 #include <QTest>

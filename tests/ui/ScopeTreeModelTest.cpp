@@ -1,5 +1,5 @@
-#include "LoadedModel.h"
-#include "ScopeTreeModel.h"
+#include "model/LoadedModel.h"
+#include "model/ScopeTreeModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QLocale>

@@ -2,7 +2,7 @@
 // best-plan rule: for the same model, cluster, meshes and workload they pick the same
 // plan on the same mesh.
 #include "FoldedTestModel.h"
-#include "PlanSearchJob.h"
+#include "search/PlanSearchJob.h"
 #include "plan/AxisSplit.h"
 #include "search/SearchOutcome.h"
 

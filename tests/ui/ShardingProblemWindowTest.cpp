@@ -1,6 +1,6 @@
-#include "MainWindow.h"
-#include "QuantityFormat.h"
-#include "ShardingProblemWindow.h"
+#include "windows/MainWindow.h"
+#include "common/QuantityFormat.h"
+#include "sharding/ShardingProblemWindow.h"
 #include "solver/ShardingSolution.h"
 #include "ScratchGuiEnvironment.h"
 

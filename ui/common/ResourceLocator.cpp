@@ -1,0 +1,17 @@
+#include "common/ResourceLocator.h"
+
+#include "base/ResourceFiles.h"
+
+#include <QCoreApplication>
+#include <QDir>
+
+namespace tapestry {
+
+QString ResourceLocator::defaultModelPath()
+{
+    const std::filesystem::path found =
+        findResource(QDir(QCoreApplication::applicationDirPath()).filesystemAbsolutePath(), "models/default.onnx");
+    return found.empty() ? QString() : QDir::cleanPath(QString::fromStdString(found.string()));
+}
+
+}  // namespace tapestry

@@ -1,0 +1,192 @@
+#include "history/HistoryTreeModel.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QPalette>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace tapestry {
+
+namespace {
+
+QString meshText(const std::vector<MeshAxis>& mesh)
+{
+    QStringList sizes;
+    QStringList names;
+    for (const MeshAxis& axis : mesh) {
+        sizes << QString::number(axis.size);
+        names << QString::fromStdString(axis.name);
+    }
+    return QStringLiteral("[%1] (%2)").arg(sizes.join(QStringLiteral(", ")), names.join(QStringLiteral(", ")));
+}
+
+QString timeText(double secondsSinceEpoch)
+{
+    return QLocale().toString(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(secondsSinceEpoch * 1000)),
+                              QLocale::ShortFormat);
+}
+
+}  // namespace
+
+HistoryTreeModel::HistoryTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void HistoryTreeModel::setSnapshot(std::shared_ptr<const HistorySnapshot> snapshot)
+{
+    beginResetModel();
+    snapshot_ = std::move(snapshot);
+    endResetModel();
+}
+
+std::size_t HistoryTreeModel::nodeOf(const QModelIndex& index) const
+{
+    return index.isValid() ? static_cast<std::size_t>(index.internalId()) : 0;
+}
+
+QModelIndex HistoryTreeModel::indexOfNode(std::size_t node, int column) const
+{
+    if (!snapshot_ || node == 0)
+        return {};
+    const std::vector<std::size_t>& siblings = snapshot_->nodes[snapshot_->nodes[node].parent].children;
+    const auto row = std::find(siblings.begin(), siblings.end(), node) - siblings.begin();
+    return createIndex(static_cast<int>(row), column, static_cast<quintptr>(node));
+}
+
+const PlanRecord* HistoryTreeModel::planAt(const QModelIndex& index) const
+{
+    if (!snapshot_ || !index.isValid())
+        return nullptr;
+    const HistorySnapshot::Node& node = snapshot_->nodes[nodeOf(index)];
+    return node.kind == HistorySnapshot::Node::Kind::Plan ? &node.plan : nullptr;
+}
+
+QModelIndex HistoryTreeModel::indexOfPlan(PlanRecordId id) const
+{
+    if (!snapshot_)
+        return {};
+    for (std::size_t node = 1; node < snapshot_->nodes.size(); ++node) {
+        const HistorySnapshot::Node& n = snapshot_->nodes[node];
+        if (n.kind == HistorySnapshot::Node::Kind::Plan && n.plan.id == id)
+            return indexOfNode(node, 0);
+    }
+    return {};
+}
+
+QModelIndex HistoryTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!snapshot_ || row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    const std::vector<std::size_t>& children = snapshot_->nodes[nodeOf(parent)].children;
+    if (row >= static_cast<int>(children.size()))
+        return {};
+    return createIndex(row, column, static_cast<quintptr>(children[static_cast<std::size_t>(row)]));
+}
+
+QModelIndex HistoryTreeModel::parent(const QModelIndex& child) const
+{
+    if (!snapshot_ || !child.isValid())
+        return {};
+    return indexOfNode(snapshot_->nodes[nodeOf(child)].parent, 0);
+}
+
+int HistoryTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!snapshot_ || (parent.isValid() && parent.column() != 0))
+        return 0;
+    return static_cast<int>(snapshot_->nodes[nodeOf(parent)].children.size());
+}
+
+int HistoryTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant HistoryTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !snapshot_)
+        return {};
+    const HistorySnapshot::Node& node = snapshot_->nodes[nodeOf(index)];
+    const bool isPlan = node.kind == HistorySnapshot::Node::Kind::Plan;
+    switch (role) {
+    case Qt::DisplayRole: return display(node, index.column());
+    case PlanIdRole: return isPlan ? node.plan.id.value() : 0u;
+    case StaleRole: return isPlan && node.plan.stale;
+    case Qt::ForegroundRole:
+        if (isPlan && node.plan.stale)
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    case Qt::ToolTipRole:
+        if (isPlan && node.plan.stale)
+            return tr("Made for an earlier version of the model or cluster: re-cost it for the current one.");
+        if (node.kind == HistorySnapshot::Node::Kind::Run)
+            return QString::fromStdString(node.run.message);
+        return {};
+    case Qt::TextAlignmentRole:
+        if (index.column() == StepColumn || index.column() == MemoryColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default: return {};
+    }
+}
+
+QVariant HistoryTreeModel::display(const HistorySnapshot::Node& node, int column) const
+{
+    using Kind = HistorySnapshot::Node::Kind;
+    if (node.kind == Kind::Others)
+        return column == NameColumn ? tr("Plans outside runs") : QVariant();
+    if (node.kind == Kind::Run) {
+        const RunRecord& run = node.run;
+        switch (column) {
+        case NameColumn:
+            return tr("Run %1: %2 %3 of %4")
+                .arg(run.id.value())
+                .arg(QString::fromStdString(run.settings.command), QString::fromStdString(run.settings.mode),
+                     QFileInfo(QString::fromStdString(run.modelPath)).fileName());
+        case StateColumn: return QString::fromLatin1(runStatusName(run.status));
+        case MeshColumn: return QString::fromStdString(run.clusterName);
+        case CreatedColumn: return timeText(run.startedAt);
+        default: return {};
+        }
+    }
+    const PlanRecord& plan = node.plan;
+    switch (column) {
+    case NameColumn: return QStringLiteral("#%1 %2").arg(plan.id.value()).arg(QString::fromStdString(plan.name));
+    case StateColumn: {
+        const QString origin = QString::fromLatin1(planOriginName(plan.origin));
+        return plan.stale ? tr("%1, stale").arg(origin) : origin;
+    }
+    case StepColumn:
+        return plan.cost ? QVariant(QStringLiteral("%L1 ms").arg(plan.cost->stepSeconds * 1e3, 0, 'f', 2)) : QVariant();
+    case MemoryColumn:
+        return plan.cost ? QVariant(QStringLiteral("%L1 GB").arg(plan.cost->memoryBytes / 1e9, 0, 'f', 2)) : QVariant();
+    case MeshColumn: return meshText(plan.meshAxes);
+    case TagsColumn: {
+        QStringList tags;
+        for (const std::string& tag : plan.tags)
+            tags << QString::fromStdString(tag);
+        return tags.join(QStringLiteral(", "));
+    }
+    case CreatedColumn: return timeText(plan.createdAt);
+    default: return {};
+    }
+}
+
+QVariant HistoryTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn: return tr("Run or plan");
+    case StateColumn: return tr("State");
+    case StepColumn: return tr("Step");
+    case MemoryColumn: return tr("Memory");
+    case MeshColumn: return tr("Mesh or cluster");
+    case TagsColumn: return tr("Tags");
+    case CreatedColumn: return tr("Created");
+    default: return {};
+    }
+}
+
+}  // namespace tapestry

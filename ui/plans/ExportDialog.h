@@ -1,0 +1,70 @@
+#pragma once
+
+#include "graphview/GraphViewKind.h"
+#include "plans/PlanExport.h"
+
+#include <QDialog>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// Exports the open plan (or, without one, the graph) to any format of PlanExport with
+// a file chooser. The file is written in the background (an ONNX export re-reads the
+// model), the dialog waiting without blocking the window; it closes when the file is
+// written. The last folder and format are remembered. A failed export keeps the dialog
+// open with the reason, naming the file.
+class ExportDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    // `document` is the plan to export (none: only the graph pictures are offered);
+    // `view` is the graph view the pictures draw.
+    ExportDialog(std::shared_ptr<const FoldedModel> folded, std::optional<PlanDocument> document, GraphViewKind view,
+                 QWidget* parent = nullptr);
+
+    [[nodiscard]] ExportFormat format() const;
+    void setFormat(ExportFormat format);
+    [[nodiscard]] QString path() const;
+    void setPath(const QString& path);
+    [[nodiscard]] QLabel* problemLabel() const { return problem_; }
+
+    [[nodiscard]] bool isExporting() const { return exporting_; }
+
+signals:
+    // After each export started by accept(): whether the file was written (if not, the
+    // reason is on screen).
+    void exportFinished(bool written);
+
+public slots:
+    // Starts writing the file; the dialog closes when it is written.
+    void accept() override;
+    // Ignored while a file is being written (it would be left half done).
+    void reject() override;
+
+private:
+    void chooseFile();
+    void onFormatChanged();
+    void setExporting(bool exporting);
+    void finishExport(const QString& problem);
+
+    std::shared_ptr<const FoldedModel> folded_;
+    std::optional<PlanDocument> document_;
+    GraphViewKind view_;
+    QComboBox* format_ = nullptr;
+    QLineEdit* path_ = nullptr;
+    QLabel* problem_ = nullptr;
+    QWidget* inputs_ = nullptr;
+    QDialogButtonBox* buttons_ = nullptr;
+    bool exporting_ = false;
+};
+
+}  // namespace tapestry

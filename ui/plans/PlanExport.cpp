@@ -1,0 +1,56 @@
+#include "plans/PlanExport.h"
+
+#include "fold/FoldedModel.h"
+#include "base/AtomicFile.h"
+#include "export/ExportFormat.h"
+
+namespace tapestry {
+
+QList<ExportFormat> PlanExport::formats()
+{
+    return QList<ExportFormat>(exportFormats().begin(), exportFormats().end());
+}
+
+QString PlanExport::name(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::PlanJson: return tr("Tapestry plan (JSON)");
+    case ExportFormat::PyTorch: return tr("PyTorch DTensor plan (Python)");
+    case ExportFormat::HfJson: return tr("Hugging Face tp_plan (JSON)");
+    case ExportFormat::HfPython: return tr("Hugging Face tp_plan (Python)");
+    case ExportFormat::Onnx: return tr("ONNX model with sharding annotations");
+    case ExportFormat::Dot: return tr("Graph view as Graphviz DOT");
+    case ExportFormat::Svg: return tr("Graph view as SVG");
+    case ExportFormat::Png: return tr("Graph view as PNG");
+    }
+    return {};
+}
+
+QString PlanExport::suffix(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::PlanJson:
+    case ExportFormat::HfJson: return QStringLiteral("json");
+    case ExportFormat::PyTorch:
+    case ExportFormat::HfPython: return QStringLiteral("py");
+    case ExportFormat::Onnx: return QStringLiteral("onnx");
+    case ExportFormat::Dot: return QStringLiteral("dot");
+    case ExportFormat::Svg: return QStringLiteral("svg");
+    case ExportFormat::Png: return QStringLiteral("png");
+    }
+    return {};
+}
+
+QString PlanExport::filter(ExportFormat format)
+{
+    return tr("%1 (*.%2)").arg(name(format), suffix(format));
+}
+
+void PlanExport::write(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
+                       GraphViewKind view, const std::filesystem::path& file)
+{
+    const PictureView pictureView = view == GraphViewKind::Coarse ? PictureView::Coarse : PictureView::Folded;
+    writeFileAtomically(file, renderExport(format, folded, document, {pictureView, HfPlanKeys::Model}));
+}
+
+}  // namespace tapestry

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "graphview/GraphViewKind.h"
+#include "export/ExportFormat.h"
+#include "plan/PlanFile.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+#include <filesystem>
+#include <string>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// The export formats (core's ExportFormat) as the GUI offers them: translated names,
+// file choosers' filters, and the write of the current view's picture or plan.
+class PlanExport {
+    Q_DECLARE_TR_FUNCTIONS(PlanExport)
+
+public:
+    [[nodiscard]] static QList<ExportFormat> formats();
+    [[nodiscard]] static QString name(ExportFormat format);
+    // The file name filter of the file chooser and the default suffix ("json").
+    [[nodiscard]] static QString filter(ExportFormat format);
+    [[nodiscard]] static QString suffix(ExportFormat format);
+
+    // renderExport() written atomically to `file`; `view` is the picture's (the scope
+    // view is drawn as the folded one: Graphviz pictures exist for coarse and folded
+    // only). Throws Error (WriteFailed, file; or renderExport's).
+    static void write(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
+                      GraphViewKind view, const std::filesystem::path& file);
+};
+
+}  // namespace tapestry

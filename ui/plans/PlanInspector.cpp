@@ -1,0 +1,148 @@
+#include "plans/PlanInspector.h"
+
+#include "charts/BreakdownCharts.h"
+#include "fold/FoldedModel.h"
+#include "plans/NodeCostFilterModel.h"
+#include "plans/NodeCostModel.h"
+#include "search/SearchOutcome.h"
+#include "search/SearchResultsModel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace tapestry {
+
+PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("planInspector"));
+    title_ = new QLabel(tr("Open a plan from the search results to inspect it."), this);
+    title_->setObjectName(QStringLiteral("inspectorTitle"));
+    title_->setWordWrap(true);
+    family_ = new QComboBox(this);
+    family_->setObjectName(QStringLiteral("inspectorFamily"));
+    family_->setToolTip(tr("Show the nodes of one repeated block (all its instances)"));
+    family_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    search_ = new QLineEdit(this);
+    search_->setObjectName(QStringLiteral("inspectorSearch"));
+    search_->setPlaceholderText(tr("Filter nodes by name…"));
+    search_->setClearButtonEnabled(true);
+
+    model_ = new NodeCostModel(this);
+    filter_ = new NodeCostFilterModel(this);
+    filter_->setSourceModel(model_);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("inspectorTable"));
+    table_->setModel(filter_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(-1, Qt::AscendingOrder);  // graph order until a header is clicked
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideLeft);  // the end of a path names the module
+    totals_ = new QLabel(this);
+    totals_->setObjectName(QStringLiteral("inspectorTotals"));
+
+    charts_ = new BreakdownCharts(this);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Block:"), this));
+    bar->addWidget(family_);
+    bar->addWidget(search_, 1);
+    auto* tablePane = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addLayout(bar);
+    tableLayout->addWidget(table_, 1);
+    tableLayout->addWidget(totals_);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(tablePane);
+    split->addWidget(charts_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({900, 520});
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(title_);
+    layout->addWidget(split, 1);
+
+    connect(family_, &QComboBox::currentIndexChanged, this, [this] {
+        filter_->setFamily(family_->currentData().isValid() ? family_->currentData().toInt()
+                                                            : NodeCostFilterModel::kAnyFamily);
+    });
+    connect(search_, &QLineEdit::textChanged, filter_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(filter_, &QAbstractItemModel::modelReset, this, &PlanInspector::updateTotals);
+    connect(filter_, &QAbstractItemModel::rowsInserted, this, &PlanInspector::updateTotals);
+    connect(filter_, &QAbstractItemModel::rowsRemoved, this, &PlanInspector::updateTotals);
+    connect(filter_, &QAbstractItemModel::layoutChanged, this, &PlanInspector::updateTotals);
+}
+
+void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
+{
+    const bool sameModel = folded == folded_;
+    folded_ = std::move(folded);
+    candidate_ = std::move(candidate);
+    if (!sameModel) {
+        const QSignalBlocker blocker(family_);
+        family_->clear();
+        family_->addItem(tr("All nodes"), NodeCostFilterModel::kAnyFamily);
+        if (folded_) {
+            for (const Family& family : folded_->families.families) {
+                family_->addItem(tr("%1 ×%2").arg(QString::fromStdString(family.name)).arg(family.multiplicity()),
+                                 static_cast<int>(family.id.index()));
+            }
+        }
+        family_->addItem(tr("Outside repeated blocks"), NodeCostFilterModel::kNoFamily);
+        filter_->setFamily(NodeCostFilterModel::kAnyFamily);
+    }
+    model_->setPlan(folded_, candidate_);
+    if (model_->columnCount() > 0) {  // a header without sections cannot take a mode
+        table_->horizontalHeader()->setSectionResizeMode(NodeCostModel::NodeColumn, QHeaderView::Interactive);
+        table_->horizontalHeader()->resizeSection(NodeCostModel::NodeColumn, 260);
+    }
+    charts_->setPlan(folded_, candidate_);
+    if (!candidate_) {
+        title_->setText(tr("Open a plan from the search results to inspect it."));
+        return;
+    }
+    title_->setText(tr("<b>%1</b> (%2) on %3: step %L4 ms, peak memory %L5 GB per device")
+                        .arg(SearchResultsModel::planLabel(*candidate_).toHtmlEscaped(),
+                             SearchResultsModel::roleLabel(*candidate_).toHtmlEscaped(),
+                             QString::fromStdString(candidate_->meshText).toHtmlEscaped())
+                        .arg(candidate_->stepSeconds() * 1e3, 0, 'f', 1)
+                        .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2));
+}
+
+void PlanInspector::updateTotals()
+{
+    if (!candidate_) {
+        totals_->clear();
+        return;
+    }
+    double compute = 0;
+    double communication = 0;
+    double memory = 0;
+    for (int row = 0; row < filter_->rowCount(); ++row) {
+        compute += filter_->index(row, model_->computeColumn()).data(NodeCostModel::SortRole).toDouble();
+        communication += filter_->index(row, model_->communicationColumn()).data(NodeCostModel::SortRole).toDouble();
+        memory += filter_->index(row, model_->memoryColumn()).data(NodeCostModel::SortRole).toDouble();
+    }
+    totals_->setText(tr("%Ln node(s) shown: compute %L1 ms, communication %L2 ms, memory %L3 GB", nullptr,
+                        filter_->rowCount())
+                         .arg(compute, 0, 'f', 1)
+                         .arg(communication, 0, 'f', 1)
+                         .arg(memory, 0, 'f', 2));
+}
+
+}  // namespace tapestry

@@ -1,0 +1,173 @@
+#include "plans/PlanOverlay.h"
+
+#include "fold/FoldedModel.h"
+#include "graphview/GraphViewContent.h"
+#include "search/SearchOutcome.h"
+
+namespace tapestry {
+
+PlanOverlay::PlanOverlay(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
+    : folded_(std::move(folded)), candidate_(std::move(candidate))
+{
+}
+
+StrategyClass PlanOverlay::classify(const NodeStrategy& strategy)
+{
+    int modelSplits = 0;
+    bool batch = false;
+    AxisSplit named = AxisSplit::None;
+    for (const AxisSplit split : strategy.axes) {
+        if (split == AxisSplit::Batch)
+            batch = true;
+        else if (split != AxisSplit::None) {
+            ++modelSplits;
+            named = split;
+        }
+    }
+    if (modelSplits >= 2)
+        return StrategyClass::TwoD;
+    switch (named) {
+    case AxisSplit::Column: return StrategyClass::Column;
+    case AxisSplit::Row: return StrategyClass::Row;
+    case AxisSplit::Sequence: return StrategyClass::Sequence;
+    case AxisSplit::Head: return StrategyClass::Head;
+    case AxisSplit::Hidden: return StrategyClass::Hidden;
+    case AxisSplit::None:
+    case AxisSplit::Batch: break;
+    }
+    return batch ? StrategyClass::DataParallel : StrategyClass::Replicated;
+}
+
+QColor PlanOverlay::color(StrategyClass strategy)
+{
+    switch (strategy) {
+    case StrategyClass::Replicated: return {0xe0, 0xe0, 0xe0};
+    case StrategyClass::DataParallel: return {0xa5, 0xd6, 0xa7};
+    case StrategyClass::Column: return {0x90, 0xca, 0xf9};
+    case StrategyClass::Row: return {0xf4, 0x8f, 0xb1};
+    case StrategyClass::TwoD: return {0xce, 0x93, 0xd8};
+    case StrategyClass::Sequence: return {0xff, 0xe0, 0x82};
+    case StrategyClass::Head: return {0x80, 0xde, 0xea};
+    case StrategyClass::Hidden: return {0xff, 0xcc, 0x80};
+    }
+    return Qt::white;
+}
+
+QString PlanOverlay::name(StrategyClass strategy)
+{
+    switch (strategy) {
+    case StrategyClass::Replicated: return tr("Replicated");
+    case StrategyClass::DataParallel: return tr("Data parallel");
+    case StrategyClass::Column: return tr("Column");
+    case StrategyClass::Row: return tr("Row");
+    case StrategyClass::TwoD: return tr("2D");
+    case StrategyClass::Sequence: return tr("Sequence");
+    case StrategyClass::Head: return tr("Head");
+    case StrategyClass::Hidden: return tr("Hidden");
+    }
+    return {};
+}
+
+QList<GraphLegend::Entry> PlanOverlay::legend()
+{
+    QList<GraphLegend::Entry> entries;
+    for (const StrategyClass strategy :
+         {StrategyClass::DataParallel, StrategyClass::Column, StrategyClass::Row, StrategyClass::TwoD,
+          StrategyClass::Sequence, StrategyClass::Head, StrategyClass::Hidden, StrategyClass::Replicated})
+        entries << GraphLegend::Entry{color(strategy), name(strategy), false};
+    entries << GraphLegend::Entry{QColor(0x28, 0x35, 0x93), tr("AR AG RS A2A: collectives"), false};
+    return entries;
+}
+
+QString PlanOverlay::collectiveName(CollectiveKind kind)
+{
+    switch (kind) {
+    case CollectiveKind::AllReduce: return tr("all-reduce");
+    case CollectiveKind::AllGather: return tr("all-gather");
+    case CollectiveKind::ReduceScatter: return tr("reduce-scatter");
+    case CollectiveKind::AllToAll: return tr("all-to-all");
+    }
+    return {};
+}
+
+QString PlanOverlay::collectiveBadge(const std::array<double, 4>& byCollective)
+{
+    static const char* const kShort[] = {"AR", "AG", "RS", "A2A"};
+    QStringList parts;
+    for (std::size_t i = 0; i < byCollective.size(); ++i) {
+        if (byCollective[i] > 0)
+            parts << QLatin1String(kShort[i]);
+    }
+    return parts.join(QChar(0x00b7));
+}
+
+std::vector<CoarseNodeId> PlanOverlay::nodesOf(const ViewNodeRef& ref) const
+{
+    if (ref.kind == ViewNodeRef::Kind::Coarse)
+        return {CoarseNodeId{ref.index}};
+    if (ref.kind == ViewNodeRef::Kind::Family)
+        return folded_->families.family(FamilyId{ref.index}).representative().nodes;
+    return {};
+}
+
+QList<QColor> PlanOverlay::colors(const ViewNodeRef& ref) const
+{
+    QList<QColor> result;
+    for (const CoarseNodeId node : nodesOf(ref)) {
+        const QColor c = color(classify(candidate_->plan.strategy(node)));
+        if (!result.contains(c))
+            result << c;
+    }
+    return result;
+}
+
+QString PlanOverlay::badge(const ViewNodeRef& ref) const
+{
+    std::array<double, 4> byCollective{};
+    for (const CoarseNodeId node : nodesOf(ref)) {
+        const auto& time = candidate_->evaluation.perNode.at(node.index()).time.byCollective;
+        for (std::size_t i = 0; i < byCollective.size(); ++i)
+            byCollective[i] += time[i];
+    }
+    return collectiveBadge(byCollective);
+}
+
+QString PlanOverlay::splitsText(CoarseNodeId node) const
+{
+    const NodeStrategy& strategy = candidate_->plan.strategy(node);
+    QStringList parts;
+    for (std::size_t axis = 0; axis < strategy.axes.size(); ++axis) {
+        parts << QStringLiteral("%1: %2").arg(QString::fromStdString(candidate_->plan.mesh.at(axis).name),
+                                              QLatin1String(axisSplitName(strategy.axes[axis])));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString PlanOverlay::html(const ViewNodeRef& ref) const
+{
+    const std::vector<CoarseNodeId> nodes = nodesOf(ref);
+    if (nodes.empty())
+        return {};
+    CostBreakdown cost;
+    for (const CoarseNodeId node : nodes)
+        cost.add(candidate_->evaluation.perNode.at(node.index()));
+    QString text = QStringLiteral("<b>%1</b><br>").arg(tr("Plan %1").arg(QString::fromStdString(candidate_->plan.name)).toHtmlEscaped());
+    if (nodes.size() == 1) {
+        text += tr("Strategy: %1 (%2)")
+                    .arg(name(classify(candidate_->plan.strategy(nodes.front()))), splitsText(nodes.front()))
+                    .toHtmlEscaped() +
+                QStringLiteral("<br>");
+    } else {
+        text += tr("Per instance (one of the repeated blocks):").toHtmlEscaped() + QStringLiteral("<br>");
+    }
+    text += tr("Compute: %L1 ms").arg(cost.time.computeSeconds * 1e3, 0, 'f', 3) + QStringLiteral("<br>");
+    for (std::size_t i = 0; i < cost.time.byCollective.size(); ++i) {
+        if (cost.time.byCollective[i] > 0)
+            text += tr("Communication, %1: %L2 ms").arg(collectiveName(kAllCollectiveKinds[i])).arg(cost.time.byCollective[i] * 1e3, 0, 'f', 3) +
+                    QStringLiteral("<br>");
+    }
+    text += tr("Memory: %L1 GB").arg(cost.memory.total() / 1e9, 0, 'f', 3);
+    return text;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "graphview/GraphLegend.h"
+#include "cluster/CollectiveKind.h"
+#include "plan/Plan.h"
+
+#include <QColor>
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+#include <array>
+#include <memory>
+
+namespace tapestry {
+
+struct FoldedModel;
+struct PlanCandidate;
+struct ViewNodeRef;
+
+// What a node does with its tensors under a plan, in the words of the Megatron and ATP
+// papers; one colour each in the graph views.
+enum class StrategyClass { Replicated, DataParallel, Column, Row, TwoD, Sequence, Head, Hidden };
+
+// A plan drawn over the coarse and folded graph views: each box coloured by its
+// strategy (a folded block by the strategies inside it), a badge naming the collectives
+// that run at the node, and a hover-card section with its splits and costs.
+class PlanOverlay {
+    Q_DECLARE_TR_FUNCTIONS(PlanOverlay)
+
+public:
+    PlanOverlay(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate);
+
+    // Two or more axes that split the model (not the batch) make a 2D split; one names
+    // the split; only batch splits are data parallel; nothing split is replicated.
+    [[nodiscard]] static StrategyClass classify(const NodeStrategy& strategy);
+    [[nodiscard]] static QColor color(StrategyClass strategy);
+    [[nodiscard]] static QString name(StrategyClass strategy);
+    [[nodiscard]] static QList<GraphLegend::Entry> legend();
+    [[nodiscard]] static QString collectiveName(CollectiveKind kind);
+    // "AR", "AG", "RS", "A2A" joined by "·" for the collectives with time at the node.
+    [[nodiscard]] static QString collectiveBadge(const std::array<double, 4>& byCollective);
+
+    // The distinct strategy colours of a box, in node order (one for a coarse node).
+    [[nodiscard]] QList<QColor> colors(const ViewNodeRef& ref) const;
+    // The collectives of a box (a folded block: one instance's); empty when none.
+    [[nodiscard]] QString badge(const ViewNodeRef& ref) const;
+    // Rich text for the top of the hover card: the plan's splits per mesh axis and the costs.
+    [[nodiscard]] QString html(const ViewNodeRef& ref) const;
+
+    [[nodiscard]] const PlanCandidate& candidate() const { return *candidate_; }
+
+private:
+    [[nodiscard]] std::vector<CoarseNodeId> nodesOf(const ViewNodeRef& ref) const;
+    [[nodiscard]] QString splitsText(CoarseNodeId node) const;
+
+    std::shared_ptr<const FoldedModel> folded_;
+    std::shared_ptr<const PlanCandidate> candidate_;
+};
+
+}  // namespace tapestry

@@ -1,0 +1,485 @@
+#include "plans/PlanWorkbench.h"
+
+#include "search/ClusterPanel.h"
+#include "common/ErrorText.h"
+#include "plans/ExportDialog.h"
+#include "fold/FoldedModel.h"
+#include "graphview/GraphView.h"
+#include "graphview/GraphViewContent.h"
+#include "graphview/GraphViewPane.h"
+#include "graphview/GraphViewsPanel.h"
+#include "history/HistoryPanel.h"
+#include "history/HistoryRecorder.h"
+#include "model/LoadedModel.h"
+#include "plans/PlanEditPanel.h"
+#include "plans/PlanEditor.h"
+#include "plans/PlanInspector.h"
+#include "plans/PlanOverlay.h"
+#include "search/PlanPricing.h"
+#include "search/SearchOutcome.h"
+#include "base/Error.h"
+#include "base/TextFile.h"
+#include "export/HfTpPlanImport.h"
+#include "history/RecordsOf.h"
+#include "history/HistoryStore.h"
+#include "history/PlanOfRecord.h"
+#include "history/PlanRecost.h"
+#include "plan/ExpertPlans.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QUndoStack>
+
+namespace tapestry {
+
+namespace {
+
+QString roleText(PlanCandidate::Role role)
+{
+    switch (role) {
+    case PlanCandidate::Role::Best: return PlanWorkbench::tr("best");
+    case PlanCandidate::Role::Alternative: return PlanWorkbench::tr("alternative");
+    case PlanCandidate::Role::BestSoFar: return PlanWorkbench::tr("best so far");
+    case PlanCandidate::Role::Expert: return PlanWorkbench::tr("expert");
+    case PlanCandidate::Role::Opened: return PlanWorkbench::tr("opened");
+    }
+    return {};
+}
+
+QString choiceLabel(const QString& kind, const PlanCandidate& candidate)
+{
+    return PlanWorkbench::tr("%1 %2 %3, %L4 ms")
+        .arg(kind, QString::fromStdString(candidate.plan.name), QString::fromStdString(candidate.meshText))
+        .arg(candidate.stepSeconds() * 1e3, 0, 'f', 2);
+}
+
+// The mesh an expert plan starts on: the panel's, else (automatic mesh) tensor
+// parallelism inside a node, as Megatron-LM places it.
+std::vector<MeshAxis> startMesh(const SearchSetup& setup)
+{
+    const std::vector<std::vector<MeshAxis>> meshes = setup.meshes();
+    for (const std::vector<MeshAxis>& mesh : meshes) {
+        if (mesh.size() == 2 && mesh.back().size == setup.cluster.gpusPerNode)
+            return mesh;
+    }
+    return meshes.front();
+}
+
+}  // namespace
+
+PlanWorkbench::PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, PlanInspector* inspector,
+                             ClusterPanel* clusterPanel)
+    : QObject(window), window_(window), graphViews_(graphViews), inspector_(inspector), clusterPanel_(clusterPanel)
+{
+    recorder_ = new HistoryRecorder(this);
+    editor_ = new PlanEditor(recorder_, this);
+    editPanel_ = new PlanEditPanel(editor_, window);
+    compareView_ = new PlanCompareView(window);
+    historyPanel_ = new HistoryPanel(recorder_, window);
+
+    editDock_ = new QDockWidget(tr("Plan Editor"), window);
+    editDock_->setObjectName(QStringLiteral("editDock"));
+    editDock_->setWidget(editPanel_);
+    window->addDockWidget(Qt::RightDockWidgetArea, editDock_);
+    historyDock_ = new QDockWidget(tr("History"), window);
+    historyDock_->setObjectName(QStringLiteral("historyDock"));
+    historyDock_->setWidget(historyPanel_);
+    window->addDockWidget(Qt::RightDockWidgetArea, historyDock_);
+    window->tabifyDockWidget(editDock_, historyDock_);
+    editDock_->raise();
+    compareDock_ = new QDockWidget(tr("Compare Plans"), window);
+    compareDock_->setObjectName(QStringLiteral("compareDock"));
+    compareDock_->setWidget(compareView_);
+    window->addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
+    if (auto* inspectorDock = window->findChild<QDockWidget*>(QStringLiteral("inspectorDock")))
+        window->tabifyDockWidget(inspectorDock, compareDock_);
+    // Empty until two plans are compared; it shows itself then.
+    compareDock_->hide();
+
+    connect(editor_, &PlanEditor::planChanged, this, &PlanWorkbench::showEdited);
+    connect(editPanel_, &PlanEditPanel::expertStartRequested, this, &PlanWorkbench::startFromExpert);
+    connect(editPanel_, &PlanEditPanel::hfTpPlanStartRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(window_, tr("Start From a Hugging Face tp_plan"), QString(),
+                                                          tr("tp_plan files (*.json *.py);;All files (*)"));
+        if (!path.isEmpty())
+            startFromHfTpPlan(path);
+    });
+    // Selecting a box in the coarse or folded view picks what the editor edits.
+    for (const GraphViewKind kind : {GraphViewKind::Coarse, GraphViewKind::Folded}) {
+        GraphView* view = graphViews_->pane(kind)->view();
+        connect(view, &GraphView::selectedNodeChanged, this, [this, view](std::optional<std::size_t> index) {
+            if (const ViewNodeRef* ref = index ? view->nodeRef(*index) : nullptr)
+                selectTargetOf(*ref);
+        });
+    }
+    connect(historyPanel_, &HistoryPanel::openRequested, this, &PlanWorkbench::openRecord);
+    connect(historyPanel_, &HistoryPanel::compareRequested, this,
+            [this](const PlanRecord& a, const PlanRecord& b) {
+                try {
+                    compareView_->compare(choiceOfRecord(a), choiceOfRecord(b));
+                    revealCompare();
+                } catch (const Error& error) {
+                    reportProblem(tr("Could Not Compare"), ErrorText::problem(error) + u' ' + ErrorText::detail(error));
+                }
+            });
+    connect(historyPanel_, &HistoryPanel::exportRequested, this, &PlanWorkbench::exportRecord);
+    connect(historyPanel_, &HistoryPanel::recostRequested, this, &PlanWorkbench::recostRecord);
+    connect(recorder_, &HistoryRecorder::failed, this, &PlanWorkbench::message);
+    historyPanel_->refresh();
+}
+
+PlanWorkbench::~PlanWorkbench() = default;
+
+void PlanWorkbench::addMenu(QMenu* planMenu, QMenu* viewMenu)
+{
+    QAction* undo = editor_->undoStack()->createUndoAction(this, tr("&Undo Edit"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = editor_->undoStack()->createRedoAction(this, tr("&Redo Edit"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    planMenu->addAction(undo);
+    planMenu->addAction(redo);
+    planMenu->addSeparator();
+    compare_ = planMenu->addAction(tr("&Compare With Origin"), this, &PlanWorkbench::compareWithOrigin);
+    compare_->setObjectName(QStringLiteral("comparePlans"));
+    compare_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    compare_->setToolTip(tr("Compare the plan being edited with the plan it started from"));
+    export_ = planMenu->addAction(tr("&Export…"), this, &PlanWorkbench::exportPlan);
+    export_->setObjectName(QStringLiteral("exportPlan"));
+    export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* openPlan = planMenu->addAction(tr("&Open Plan File…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            window_, tr("Open Plan"), QString(), tr("Plans and tp_plans (*.json *.py);;All files (*)"));
+        if (!path.isEmpty())
+            openPlanFile(path);
+    });
+    openPlan->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    planMenu->addSeparator();
+    QAction* save = planMenu->addAction(tr("&Save View as SVG/PNG…"), this,
+                                        [this] { graphViews_->pane(graphViews_->currentView())->saveAs(); });
+    save->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    // Only while the graph views have the focus: F typed elsewhere (a filter box) stays text.
+    QAction* fit = planMenu->addAction(tr("&Fit Graph"), this, &PlanWorkbench::fitView);
+    fit->setShortcut(QKeySequence(Qt::Key_F));
+    fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    graphViews_->addAction(fit);
+
+    viewMenu->addAction(editDock_->toggleViewAction());
+    viewMenu->addAction(compareDock_->toggleViewAction());
+    viewMenu->addAction(historyDock_->toggleViewAction());
+}
+
+std::shared_ptr<const FoldedModel> PlanWorkbench::folded() const
+{
+    return graphViews_->foldedModel();
+}
+
+std::shared_ptr<const PlanPricing> PlanWorkbench::currentPricing(const std::vector<MeshAxis>& mesh,
+                                                                 const Workload* workload) const
+{
+    SearchSetup setup = clusterPanel_->setup();
+    if (workload)
+        setup.workload = *workload;
+    return std::make_shared<const PlanPricing>(folded(), std::move(setup), mesh);
+}
+
+void PlanWorkbench::modelChanged()
+{
+    searchedModel_.reset();
+    results_.reset();
+    origin_.reset();
+    extraChoices_.clear();
+    editor_->open(nullptr, {});
+    compareView_->setChoices(nullptr, nullptr, {});
+}
+
+void PlanWorkbench::searchStarted(std::shared_ptr<const FoldedModel> folded, const SearchSetup& setup)
+{
+    searchedModel_ = std::move(folded);
+    searchedSetup_ = std::make_unique<SearchSetup>(setup);
+    results_.reset();
+}
+
+void PlanWorkbench::searchFinished(const std::shared_ptr<const SearchOutcome>& results)
+{
+    results_ = results;
+    if (searchedModel_ && searchedSetup_ && results)
+        recorder_->recordSearch(*searchedModel_, *searchedSetup_, *results);
+    refreshChoices();
+}
+
+void PlanWorkbench::candidateOpened(const std::shared_ptr<const PlanCandidate>& candidate)
+{
+    if (!candidate || !searchedSetup_ || !searchedModel_ || searchedModel_ != folded())
+        return;
+    if (editor_->current().candidate == candidate)
+        return;
+    try {
+        auto pricing = std::make_shared<const PlanPricing>(searchedModel_, *searchedSetup_, candidate->plan.mesh);
+        origin_ = candidate;
+        editor_->open(std::move(pricing), {candidate, recorder_->recordOf(candidate)});
+    } catch (const Error& error) {
+        emit message(ErrorText::problem(error));
+    }
+}
+
+void PlanWorkbench::showEdited()
+{
+    const std::shared_ptr<const PlanCandidate>& candidate = editor_->current().candidate;
+    const std::shared_ptr<const FoldedModel> shown = folded();
+    if (candidate && editor_->pricing() && editor_->pricing()->folded() == shown) {
+        inspector_->setPlan(shown, candidate);
+        graphViews_->setPlanOverlay(std::make_shared<PlanOverlay>(shown, candidate));
+    }
+    refreshChoices();
+}
+
+void PlanWorkbench::selectTargetOf(const ViewNodeRef& ref)
+{
+    const std::shared_ptr<const FoldedModel> shown = folded();
+    if (!shown || !editor_->pricing() || editor_->pricing()->folded() != shown)
+        return;
+    // A block stands for its first anchor (the first node when it has none).
+    CoarseNodeId node;
+    if (ref.kind == ViewNodeRef::Kind::Coarse) {
+        node = CoarseNodeId{ref.index};
+    } else if (ref.kind == ViewNodeRef::Kind::Family) {
+        const Family& family = shown->families.family(FamilyId{ref.index});
+        node = family.anchors.empty() ? family.representative().nodes.front() : family.anchors.front();
+    } else {
+        return;
+    }
+    for (const EditTarget& target : editor_->targets()) {
+        if (std::find(target.nodes.begin(), target.nodes.end(), node) != target.nodes.end()) {
+            editPanel_->selectTarget(QString::fromStdString(target.name));
+            return;
+        }
+    }
+}
+
+void PlanWorkbench::refreshChoices()
+{
+    QList<PlanCompareView::Choice> choices;
+    auto add = [&](const QString& kind, const std::shared_ptr<const PlanCandidate>& candidate) {
+        if (!candidate || std::any_of(choices.begin(), choices.end(),
+                                      [&](const PlanCompareView::Choice& c) { return c.candidate == candidate; }))
+            return;
+        choices.append({choiceLabel(kind, *candidate), candidate});
+    };
+    add(tr("started from"), origin_);
+    add(tr("edited"), editor_->current().candidate);
+    if (results_ && searchedModel_ == folded()) {
+        for (const std::shared_ptr<const PlanCandidate>& candidate : results_->candidates)
+            add(roleText(candidate->role), candidate);
+    }
+    for (const PlanCompareView::Choice& choice : extraChoices_)
+        add(choice.label, choice.candidate);
+    compareView_->setChoices(graphViews_->loadedModel(), folded(), std::move(choices));
+}
+
+void PlanWorkbench::startFromExpert(bool sequenceParallel)
+{
+    if (!folded()) {
+        emit message(tr("Open a model and wait until it is folded first."));
+        return;
+    }
+    try {
+        const SearchSetup setup = clusterPanel_->setup();
+        const std::vector<MeshAxis> mesh = startMesh(setup);
+        auto pricing = currentPricing(mesh, nullptr);
+        Plan plan = makeExpertPlan(sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron,
+                                   folded()->coarse, mesh);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(plan));
+        const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
+        origin_ = candidate;
+        editor_->open(std::move(pricing), {candidate, record});
+        editDock_->raise();
+    } catch (const Error& error) {
+        reportProblem(tr("Could Not Start From the Expert Plan"),
+                      ErrorText::problem(error) + u' ' + ErrorText::detail(error));
+    }
+}
+
+void PlanWorkbench::startFromHfTpPlan(const QString& path)
+{
+    const QString fileName = QFileInfo(path).fileName();
+    try {
+        if (!folded())
+            throw Error(ErrorCode::InvalidArgument, path.toStdString(), "no folded model on screen");
+        const std::string text = readTextFile(path.toStdString());
+        const SearchSetup setup = clusterPanel_->setup();
+        const std::vector<MeshAxis> mesh = startMesh(setup);
+        ImportedPlan imported = planFromHfTpPlan(parseHfTpPlan(text, fileName.toStdString()), folded()->graph(),
+                                                 folded()->coarse, mesh);
+        imported.plan.origin = PlanOrigin::Import;
+        imported.plan.name = QFileInfo(path).completeBaseName().toStdString();
+        auto pricing = currentPricing(mesh, nullptr);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(imported.plan));
+        const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
+        origin_ = candidate;
+        editor_->open(std::move(pricing), {candidate, record});
+        editDock_->raise();
+        emit message(imported.warnings.empty()
+                         ? tr("Started from %1.").arg(fileName)
+                         : tr("Started from %1 (%n warning(s): %2).", nullptr, static_cast<int>(imported.warnings.size()))
+                               .arg(fileName, QString::fromStdString(imported.warnings.front())));
+    } catch (const Error& error) {
+        reportProblem(tr("Could Not Open Plan"), tr("Could not open %1: %2 %3")
+                                                     .arg(fileName, ErrorText::problem(error), ErrorText::detail(error)));
+    }
+}
+
+void PlanWorkbench::openPlanFile(const QString& path)
+{
+    const QString fileName = QFileInfo(path).fileName();
+    if (!folded()) {
+        reportProblem(tr("Could Not Open Plan"),
+                      tr("Could not open %1: open its model first and wait until it is folded.").arg(fileName));
+        return;
+    }
+    try {
+        const std::string text = readTextFile(path.toStdString());
+        if (isHfTpPlan(text)) {
+            startFromHfTpPlan(path);
+            return;
+        }
+        const PlanDocument document = planFromJson(text, fileName.toStdString(), folded()->coarse, folded()->families);
+        auto pricing = currentPricing(document.plan.mesh, &document.workload);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
+        extraChoices_.append({choiceLabel(tr("file"), *candidate), candidate});
+        origin_ = candidate;
+        editor_->open(std::move(pricing), {candidate, {}});
+        editDock_->raise();
+        emit message(tr("Opened plan %1.").arg(fileName));
+    } catch (const Error& error) {
+        reportProblem(tr("Could Not Open Plan"), tr("Could not open %1: %2 %3")
+                                                     .arg(fileName, ErrorText::problem(error), ErrorText::detail(error)));
+    }
+}
+
+PlanCompareView::Choice PlanWorkbench::choiceOfRecord(const PlanRecord& record)
+{
+    if (!folded())
+        throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
+    const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
+    auto pricing = currentPricing(document.plan.mesh, &document.workload);
+    PlanCompareView::Choice choice;
+    choice.candidate = pricing->price(document.plan);
+    choice.label = choiceLabel(tr("#%1").arg(record.id.value()), *choice.candidate);
+    recorder_->remember(choice.candidate, record.id);
+    extraChoices_.append(choice);
+    return choice;
+}
+
+void PlanWorkbench::openRecord(const PlanRecord& record)
+{
+    try {
+        if (!folded())
+            throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
+        const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
+        auto pricing = currentPricing(document.plan.mesh, &document.workload);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
+        extraChoices_.append({choiceLabel(tr("#%1").arg(record.id.value()), *candidate), candidate});
+        recorder_->remember(candidate, record.id);
+        origin_ = candidate;
+        editor_->open(std::move(pricing), {candidate, record.id});
+        editDock_->raise();
+    } catch (const Error& error) {
+        reportProblem(tr("Could Not Open Plan"), tr("Could not open plan #%1: %2 %3")
+                                                     .arg(record.id.value())
+                                                     .arg(ErrorText::problem(error), ErrorText::detail(error)));
+    }
+}
+
+void PlanWorkbench::compareWithOrigin()
+{
+    const std::shared_ptr<const PlanCandidate>& current = editor_->current().candidate;
+    std::shared_ptr<const PlanCandidate> other = origin_ != current ? origin_ : nullptr;
+    if (!other && results_)
+        other = results_->best();
+    if (!current || !other || other == current) {
+        emit message(tr("Edit a plan first: it is compared with the plan it started from."));
+        return;
+    }
+    compareView_->compare({choiceLabel(tr("started from"), *other), other},
+                          {choiceLabel(tr("edited"), *current), current});
+    revealCompare();
+}
+
+void PlanWorkbench::revealCompare()
+{
+    const bool wasHidden = compareDock_->isHidden();
+    compareDock_->show();
+    compareDock_->raise();
+    // Two graphs and a table need room: half the window's height when it first appears.
+    if (wasHidden)
+        window_->resizeDocks({compareDock_}, {window_->height() / 2}, Qt::Vertical);
+}
+
+void PlanWorkbench::exportPlan()
+{
+    if (!folded()) {
+        emit message(tr("Open a model first."));
+        return;
+    }
+    std::optional<PlanDocument> document;
+    if (editor_->current().candidate)
+        document = editor_->pricing()->document(*editor_->current().candidate);
+    auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void PlanWorkbench::exportRecord(const PlanRecord& record)
+{
+    try {
+        if (!folded())
+            throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
+        PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
+        auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    } catch (const Error& error) {
+        reportProblem(tr("Could Not Export"), ErrorText::problem(error) + u' ' + ErrorText::detail(error));
+    }
+}
+
+void PlanWorkbench::recostRecord(const PlanRecord& record)
+{
+    HistoryStore* store = recorder_->store();
+    const std::shared_ptr<const FoldedModel> shown = folded();
+    if (!store || !shown)
+        return;
+    try {
+        const SearchSetup setup = clusterPanel_->setup();
+        const PlanRecordId id = recostPlan(*store, record.id, shown, setup.cluster);
+        emit message(tr("Re-costed plan #%1 as plan #%2.").arg(record.id.value()).arg(id.value()));
+        historyPanel_->refresh();
+    } catch (const Error& error) {
+        reportProblem(tr("Could Not Re-cost"), tr("Could not re-cost plan #%1: %2 %3")
+                                                   .arg(record.id.value())
+                                                   .arg(ErrorText::problem(error), ErrorText::detail(error)));
+    }
+}
+
+void PlanWorkbench::fitView()
+{
+    graphViews_->pane(graphViews_->currentView())->view()->fitToView();
+}
+
+void PlanWorkbench::reportProblem(const QString& title, const QString& text)
+{
+    emit message(text);
+    // Not exec(): the window stays responsive and tests can inspect the box.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, window_);
+    box->setObjectName(QStringLiteral("planErrorBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+}  // namespace tapestry

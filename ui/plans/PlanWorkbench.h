@@ -1,0 +1,116 @@
+#pragma once
+
+#include "plans/PlanCompareView.h"
+#include "history/HistoryRecords.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+
+namespace tapestry {
+
+class ClusterPanel;
+class GraphViewsPanel;
+class HistoryPanel;
+class HistoryRecorder;
+class PlanEditPanel;
+class PlanEditor;
+class PlanInspector;
+class PlanPricing;
+struct FoldedModel;
+struct PlanCandidate;
+struct SearchOutcome;
+struct SearchSetup;
+struct ViewNodeRef;
+
+// What the window does with plans after a search: hand edits with undo (PlanEditor,
+// PlanEditPanel), comparison of any two plans (PlanCompareView), the history browser
+// (HistoryPanel) over the database the CLI uses, exports, and plan files dropped on
+// the window. Owns those docks and the Plan menu; MainWindow reports its searches,
+// opened candidates and models here.
+class PlanWorkbench : public QObject {
+    Q_OBJECT
+
+public:
+    PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, PlanInspector* inspector,
+                  ClusterPanel* clusterPanel);
+    ~PlanWorkbench() override;
+
+    // The Plan menu (undo, redo, compare, export, open plan file, save view, fit) and
+    // the docks' toggles for the View menu.
+    void addMenu(QMenu* planMenu, QMenu* viewMenu);
+
+    void modelChanged();
+    void searchStarted(std::shared_ptr<const FoldedModel> folded, const SearchSetup& setup);
+    void searchFinished(const std::shared_ptr<const SearchOutcome>& results);
+    // A search result opened in the inspector: it becomes the plan being edited.
+    void candidateOpened(const std::shared_ptr<const PlanCandidate>& candidate);
+    // A Tapestry plan or Hugging Face tp_plan file for the model on screen (menu, drop).
+    void openPlanFile(const QString& path);
+
+    [[nodiscard]] PlanEditor* editor() const { return editor_; }
+    [[nodiscard]] PlanEditPanel* editPanel() const { return editPanel_; }
+    [[nodiscard]] PlanCompareView* compareView() const { return compareView_; }
+    [[nodiscard]] HistoryPanel* historyPanel() const { return historyPanel_; }
+    [[nodiscard]] HistoryRecorder* recorder() const { return recorder_; }
+    [[nodiscard]] QAction* compareAction() const { return compare_; }
+    [[nodiscard]] QAction* exportAction() const { return export_; }
+
+    // Starts editing from an expert plan on the cluster panel's mesh.
+    void startFromExpert(bool sequenceParallel);
+    // Compares the plan being edited with the one it started from (or the search's best).
+    void compareWithOrigin();
+    // Opens the export dialog for the plan being edited.
+    void exportPlan();
+
+signals:
+    // `text` is translated; shown in the status bar.
+    void message(const QString& text);
+
+private:
+    void revealCompare();
+    [[nodiscard]] std::shared_ptr<const FoldedModel> folded() const;
+    // A pricing for `mesh` on the cluster panel's cluster, with `workload` if given.
+    [[nodiscard]] std::shared_ptr<const PlanPricing> currentPricing(const std::vector<MeshAxis>& mesh,
+                                                                    const Workload* workload) const;
+    void showEdited();
+    // A box selected in a graph view: its edit target in the editor.
+    void selectTargetOf(const ViewNodeRef& ref);
+    void refreshChoices();
+    void startFromHfTpPlan(const QString& path);
+    void openRecord(const PlanRecord& record);
+    [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
+    void exportRecord(const PlanRecord& record);
+    void recostRecord(const PlanRecord& record);
+    void fitView();
+    void reportProblem(const QString& title, const QString& text);
+
+    QMainWindow* window_;
+    GraphViewsPanel* graphViews_;
+    PlanInspector* inspector_;
+    ClusterPanel* clusterPanel_;
+    HistoryRecorder* recorder_ = nullptr;
+    PlanEditor* editor_ = nullptr;
+    PlanEditPanel* editPanel_ = nullptr;
+    PlanCompareView* compareView_ = nullptr;
+    HistoryPanel* historyPanel_ = nullptr;
+    QDockWidget* editDock_ = nullptr;
+    QDockWidget* compareDock_ = nullptr;
+    QDockWidget* historyDock_ = nullptr;
+    QAction* compare_ = nullptr;
+    QAction* export_ = nullptr;
+
+    std::shared_ptr<const FoldedModel> searchedModel_;
+    std::unique_ptr<SearchSetup> searchedSetup_;
+    std::shared_ptr<const SearchOutcome> results_;
+    std::shared_ptr<const PlanCandidate> origin_;  // what the edits started from
+    QList<PlanCompareView::Choice> extraChoices_;  // plans opened from the history or files
+};
+
+}  // namespace tapestry

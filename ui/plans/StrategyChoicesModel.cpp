@@ -1,0 +1,88 @@
+#include "plans/StrategyChoicesModel.h"
+
+#include "plans/StrategyText.h"
+
+#include <QFont>
+
+namespace tapestry {
+
+namespace {
+
+QString signedNumber(double value, int decimals)
+{
+    return (value > 0 ? QStringLiteral("+") : QString()) + QStringLiteral("%L1").arg(value, 0, 'f', decimals);
+}
+
+}  // namespace
+
+StrategyChoicesModel::StrategyChoicesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void StrategyChoicesModel::setChoices(std::shared_ptr<const StrategyChoices> choices, std::vector<MeshAxis> mesh)
+{
+    beginResetModel();
+    choices_ = std::move(choices);
+    mesh_ = std::move(mesh);
+    endResetModel();
+}
+
+int StrategyChoicesModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !choices_ ? 0 : static_cast<int>(choices_->choices.size());
+}
+
+int StrategyChoicesModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !choices_)
+        return {};
+    const StrategyChoices::Choice& choice = choices_->choices.at(static_cast<std::size_t>(index.row()));
+    const double stepDelta = choice.stepSeconds - choices_->baseStepSeconds;
+    const double memoryDelta = choice.memoryBytes - choices_->baseMemoryBytes;
+    if (role == Qt::FontRole && choice.current) {
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
+    if (role == Qt::TextAlignmentRole && index.column() != StrategyColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) {
+        switch (index.column()) {
+        case StrategyColumn: return index.row();
+        case StepColumn: return choice.stepSeconds;
+        case StepDeltaColumn: return stepDelta;
+        case MemoryColumn: return choice.memoryBytes;
+        case MemoryDeltaColumn: return memoryDelta;
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case StrategyColumn: return strategyText(mesh_, choice.strategy);
+    case StepColumn: return QStringLiteral("%L1").arg(choice.stepSeconds * 1e3, 0, 'f', 2);
+    case StepDeltaColumn: return choice.current ? tr("current") : signedNumber(stepDelta * 1e3, 2);
+    case MemoryColumn: return QStringLiteral("%L1").arg(choice.memoryBytes / 1e9, 0, 'f', 2);
+    case MemoryDeltaColumn: return choice.current ? QString() : signedNumber(memoryDelta / 1e9, 2);
+    default: return {};
+    }
+}
+
+QVariant StrategyChoicesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case StrategyColumn: return tr("Strategy");
+    case StepColumn: return tr("Step (ms)");
+    case StepDeltaColumn: return tr("Δ step (ms)");
+    case MemoryColumn: return tr("Memory (GB)");
+    case MemoryDeltaColumn: return tr("Δ memory (GB)");
+    default: return {};
+    }
+}
+
+}  // namespace tapestry

@@ -1,0 +1,338 @@
+#include "search/ClusterPanel.h"
+
+#include "common/ErrorText.h"
+#include "plans/PlanOverlay.h"
+#include "base/Error.h"
+#include "base/ResourceFiles.h"
+#include "cluster/ClusterFile.h"
+#include "cluster/NcclTestsLog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tapestry {
+
+namespace {
+
+std::filesystem::path presetDirectory()
+{
+    return findResource(QDir(QCoreApplication::applicationDirPath()).filesystemAbsolutePath(), "clusters");
+}
+
+QDoubleSpinBox* doubleBox(QWidget* parent, double max, int decimals, const QString& suffix)
+{
+    auto* box = new QDoubleSpinBox(parent);
+    box->setRange(0.01, max);
+    box->setDecimals(decimals);
+    box->setSuffix(suffix);
+    box->setAlignment(Qt::AlignRight);
+    return box;
+}
+
+QString shapeText(const std::vector<int>& shape)
+{
+    QStringList parts;
+    for (const int size : shape)
+        parts << QString::number(size);
+    return parts.join(QStringLiteral(" × "));
+}
+
+}  // namespace
+
+ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("clusterPanel"));
+    preset_ = new QComboBox(this);
+    preset_->setObjectName(QStringLiteral("clusterPreset"));
+    for (const std::string& name : clusterPresetNames(presetDirectory()))
+        preset_->addItem(QString::fromStdString(name));
+    presetNote_ = new QLabel(this);
+    presetNote_->setWordWrap(true);
+    presetNote_->setForegroundRole(QPalette::PlaceholderText);
+    nodes_ = new QSpinBox(this);
+    nodes_->setObjectName(QStringLiteral("clusterNodes"));
+    nodes_->setRange(1, 4096);
+    gpusPerNode_ = new QSpinBox(this);
+    gpusPerNode_->setRange(1, 64);
+    peakTflops_ = doubleBox(this, 100000, 0, tr(" TFLOP/s"));
+    hbmGb_ = doubleBox(this, 10000, 0, tr(" GB"));
+    hbmGb_->setObjectName(QStringLiteral("clusterHbm"));
+    intraGbps_ = doubleBox(this, 100000, 0, tr(" GB/s"));
+    interGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
+    peakTflops_->setToolTip(tr("Dense peak of one GPU in the training dtype"));
+    intraGbps_->setToolTip(tr("Achievable bus bandwidth per GPU and direction inside a node"));
+    interGbps_->setToolTip(tr("Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)"));
+
+    auto* clusterBox = new QGroupBox(tr("Cluster"), this);
+    auto* clusterForm = new QFormLayout(clusterBox);
+    clusterForm->addRow(tr("Preset:"), preset_);
+    clusterForm->addRow(presetNote_);
+    clusterForm->addRow(tr("Nodes:"), nodes_);
+    clusterForm->addRow(tr("GPUs per node:"), gpusPerNode_);
+    clusterForm->addRow(tr("Peak:"), peakTflops_);
+    clusterForm->addRow(tr("HBM:"), hbmGb_);
+    clusterForm->addRow(tr("Intra-node:"), intraGbps_);
+    clusterForm->addRow(tr("Inter-node:"), interGbps_);
+
+    mesh_ = new QComboBox(this);
+    mesh_->setObjectName(QStringLiteral("meshShape"));
+    mesh_->setToolTip(tr("Devices are numbered row-major over the mesh; the last axis is the fastest and stays "
+                         "inside a node first."));
+    batch_ = new QSpinBox(this);
+    batch_->setObjectName(QStringLiteral("batchSize"));
+    batch_->setRange(0, 1 << 20);
+    batch_->setSpecialValueText(tr("from the model"));
+    batch_->setSuffix(tr(" sequences"));
+    sequence_ = new QSpinBox(this);
+    sequence_->setObjectName(QStringLiteral("sequenceLength"));
+    sequence_->setRange(0, 1 << 22);
+    sequence_->setSpecialValueText(tr("from the model"));
+    sequence_->setSuffix(tr(" tokens"));
+    auto* dtype = new QLabel(tr("bf16 (mixed precision)"), this);
+    optimizer_ = new QComboBox(this);
+    optimizer_->addItem(tr("Adam (fp32 master, m, v)"), static_cast<int>(OptimizerKind::AdamMixedPrecision));
+    optimizer_->addItem(tr("SGD with momentum"), static_cast<int>(OptimizerKind::SgdMomentum));
+    zero1_ = new QCheckBox(tr("ZeRO-1 (shard optimizer states)"), this);
+    zero1_->setToolTip(tr("Divide the optimizer states over the data parallel axes"));
+    memoryLimitGb_ = doubleBox(this, 10000, 1, tr(" GB"));
+    memoryLimitGb_->setObjectName(QStringLiteral("memoryLimit"));
+    memoryLimitGb_->setToolTip(tr("Per device; the GPU's HBM unless you lower it"));
+    timeLimit_ = doubleBox(this, 3600, 0, tr(" s"));
+    timeLimit_->setObjectName(QStringLiteral("timeLimit"));
+    timeLimit_->setValue(SearchOptions{}.timeLimitSeconds);
+    timeLimit_->setToolTip(tr("Time limit of each integer program the search solves"));
+
+    auto* workloadBox = new QGroupBox(tr("Mesh and workload"), this);
+    auto* workloadForm = new QFormLayout(workloadBox);
+    workloadForm->addRow(tr("Mesh:"), mesh_);
+    workloadForm->addRow(tr("Global batch:"), batch_);
+    workloadForm->addRow(tr("Sequence:"), sequence_);
+    workloadForm->addRow(tr("Data type:"), dtype);
+    workloadForm->addRow(tr("Optimizer:"), optimizer_);
+    workloadForm->addRow(zero1_);
+    workloadForm->addRow(tr("Memory limit:"), memoryLimitGb_);
+    workloadForm->addRow(tr("Solver time limit:"), timeLimit_);
+
+    ncclLink_ = new QComboBox(this);
+    ncclLink_->addItem(tr("intra-node"), static_cast<int>(LinkClass::Intra));
+    ncclLink_->addItem(tr("inter-node"), static_cast<int>(LinkClass::Inter));
+    ncclLink_->setToolTip(tr("The links the measured run used"));
+    auto* import = new QPushButton(tr("Import nccl-tests Log…"), this);
+    import->setObjectName(QStringLiteral("importNcclLog"));
+    curveList_ = new QListWidget(this);
+    curveList_->setObjectName(QStringLiteral("calibrationCurves"));
+    curveList_->setMaximumHeight(90);
+    problem_ = new QLabel(this);
+    problem_->setObjectName(QStringLiteral("clusterProblem"));
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("color: #c62828"));
+    problem_->hide();
+    auto* calibrationBox = new QGroupBox(tr("Calibration"), this);
+    auto* calibrationLayout = new QVBoxLayout(calibrationBox);
+    auto* importRow = new QHBoxLayout;
+    importRow->addWidget(ncclLink_);
+    importRow->addWidget(import, 1);
+    calibrationLayout->addLayout(importRow);
+    calibrationLayout->addWidget(curveList_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(clusterBox);
+    layout->addWidget(workloadBox);
+    layout->addWidget(calibrationBox);
+    layout->addWidget(problem_);
+    layout->addStretch(1);
+    showCurves();
+
+    connect(preset_, &QComboBox::currentTextChanged, this, &ClusterPanel::loadPreset);
+    connect(nodes_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);
+    connect(gpusPerNode_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);
+    connect(hbmGb_, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
+        // The limit follows the capacity until the user sets one of their own.
+        if (std::abs(memoryLimitGb_->value() - shownHbmGb_) < 1e-6)
+            memoryLimitGb_->setValue(gb);
+        shownHbmGb_ = gb;
+    });
+    connect(import, &QPushButton::clicked, this, &ClusterPanel::chooseNcclLog);
+
+    const int preferred = preset_->findText(QStringLiteral("dgx-h100x2"));
+    if (preset_->count() > 0)
+        preset_->setCurrentIndex(std::max(preferred, 0));
+    loadPreset(preset_->currentText());
+}
+
+void ClusterPanel::loadPreset(const QString& name)
+{
+    if (name.isEmpty())
+        return;
+    try {
+        presetCluster_ = loadClusterPreset(presetDirectory(), name.toStdString());
+    } catch (const Error& error) {
+        problem_->setText(ErrorText::problem(error) + u' ' + ErrorText::detail(error));
+        problem_->show();
+        return;
+    }
+    problem_->hide();
+    presetNote_->setText(QString::fromStdString(presetCluster_.gpu.name));
+    {
+        const QSignalBlocker a(nodes_);
+        const QSignalBlocker b(gpusPerNode_);
+        nodes_->setValue(presetCluster_.nodes);
+        gpusPerNode_->setValue(presetCluster_.gpusPerNode);
+    }
+    peakTflops_->setValue(presetCluster_.gpu.peakFlopsPerSecond / 1e12);
+    memoryLimitGb_->setValue(static_cast<double>(presetCluster_.gpu.hbmBytes) / 1e9);
+    shownHbmGb_ = static_cast<double>(presetCluster_.gpu.hbmBytes) / 1e9;
+    hbmGb_->setValue(shownHbmGb_);
+    intraGbps_->setValue(presetCluster_.intraNode.bytesPerSecond / 1e9);
+    interGbps_->setValue(presetCluster_.interNode.bytesPerSecond / 1e9);
+    refillMeshes();
+    showCurves();
+}
+
+void ClusterPanel::refillMeshes()
+{
+    const QString previous = mesh_->currentText();
+    mesh_->clear();
+    mesh_->addItem(tr("auto (try every shape)"));
+    for (const std::vector<int>& shape : meshShapes(editedCluster()))
+        mesh_->addItem(shapeText(shape), QVariant::fromValue(QList<int>(shape.begin(), shape.end())));
+    const int again = mesh_->findText(previous);
+    mesh_->setCurrentIndex(again >= 0 ? again : (mesh_->count() > 2 ? 2 : 0));
+}
+
+Cluster ClusterPanel::editedCluster() const
+{
+    Cluster cluster = nodes_->value() == presetCluster_.nodes ? presetCluster_ : presetCluster_.withNodes(nodes_->value());
+    cluster.gpusPerNode = gpusPerNode_->value();
+    cluster.gpu.peakFlopsPerSecond = peakTflops_->value() * 1e12;
+    cluster.gpu.hbmBytes = static_cast<std::uint64_t>(hbmGb_->value() * 1e9);
+    cluster.intraNode.bytesPerSecond = intraGbps_->value() * 1e9;
+    cluster.interNode.bytesPerSecond = interGbps_->value() * 1e9;
+    for (const auto& [key, curve] : curves_)
+        cluster.curves[key] = curve.first;
+    return cluster;
+}
+
+SearchSetup ClusterPanel::setup() const
+{
+    SearchSetup setup;
+    setup.cluster = editedCluster();
+    const QList<int> shape = mesh_->currentData().value<QList<int>>();
+    setup.mesh = namedMeshAxes(std::vector<int>(shape.begin(), shape.end()));
+    setup.workload.batch = batch_->value();
+    setup.workload.sequence = sequence_->value();
+    setup.workload.optimizer = static_cast<OptimizerKind>(optimizer_->currentData().toInt());
+    setup.workload.zero1 = zero1_->isChecked();
+    setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
+    setup.options.timeLimitSeconds = timeLimit_->value();
+    return setup;
+}
+
+bool ClusterPanel::choosePreset(const QString& name)
+{
+    const int index = preset_->findText(name);
+    if (index < 0)
+        return false;
+    preset_->setCurrentIndex(index);
+    return true;
+}
+
+bool ClusterPanel::chooseMesh(const std::vector<int>& shape)
+{
+    const int index = shape.empty() ? 0 : mesh_->findText(shapeText(shape));
+    if (index < 0)
+        return false;
+    mesh_->setCurrentIndex(index);
+    return true;
+}
+
+void ClusterPanel::setBatch(int batch)
+{
+    batch_->setValue(batch);
+}
+
+void ClusterPanel::setSequence(int sequence)
+{
+    sequence_->setValue(sequence);
+}
+
+void ClusterPanel::setTimeLimit(double seconds)
+{
+    timeLimit_->setValue(seconds);
+}
+
+void ClusterPanel::chooseNcclLog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import nccl-tests Log"), QDir::homePath(),
+                                                      tr("nccl-tests logs (*.log *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        importNcclLog(path, static_cast<LinkClass>(ncclLink_->currentData().toInt()));
+}
+
+bool ClusterPanel::importNcclLog(const QString& path, LinkClass link)
+{
+    const QString fileName = QFileInfo(path).fileName();
+    const std::optional<CollectiveKind> kind = collectiveFromNcclTestsName(fileName.toStdString());
+    if (!kind) {
+        problem_->setText(tr("%1 does not name its collective: expected all_reduce_perf, all_gather_perf, "
+                             "reduce_scatter_perf or alltoall_perf in the file name.")
+                              .arg(fileName));
+        problem_->show();
+        return false;
+    }
+    try {
+        // A log is a few kilobytes: reading it here keeps the import simple and quick.
+        const NcclTestsLog log = NcclTestsLog::load(path.toStdString());
+        curves_[{*kind, link}] = {log.busBandwidthCurve(), fileName};
+    } catch (const Error& error) {
+        problem_->setText(tr("Could not import %1: %2 %3")
+                              .arg(fileName, ErrorText::problem(error), ErrorText::detail(error)));
+        problem_->show();
+        return false;
+    }
+    problem_->hide();
+    showCurves();
+    return true;
+}
+
+void ClusterPanel::showCurves()
+{
+    curveList_->clear();
+    std::map<std::pair<CollectiveKind, LinkClass>, std::pair<BusBandwidthCurve, QString>> shown;
+    for (const auto& [key, curve] : presetCluster_.curves)
+        shown[key] = {curve, tr("preset")};
+    for (const auto& [key, curve] : curves_)
+        shown[key] = curve;
+    for (const auto& [key, curve] : shown) {
+        const auto& points = curve.first.points();
+        double peak = 0;
+        for (const auto& point : points)
+            peak = std::max(peak, point.busBytesPerSecond);
+        curveList_->addItem(tr("%1, %2: %Ln point(s) up to %L3 GB/s (%4)", nullptr, static_cast<int>(points.size()))
+                                .arg(PlanOverlay::collectiveName(key.first),
+                                     key.second == LinkClass::Intra ? tr("intra-node") : tr("inter-node"))
+                                .arg(peak / 1e9, 0, 'f', 1)
+                                .arg(curve.second));
+    }
+    if (shown.empty())
+        curveList_->addItem(tr("No measured curves: collectives use the alpha-beta formulas."));
+}
+
+}  // namespace tapestry

@@ -1,0 +1,147 @@
+#include "search/PlanSearchJob.h"
+
+#include "jobs/BackgroundTask.h"
+#include "common/ErrorText.h"
+#include "fold/FoldedModel.h"
+#include "search/SearchOutcome.h"
+#include "base/Error.h"
+#include "search/SearchSession.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+#include <optional>
+
+namespace tapestry {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+// Reports faster than this only make the GUI thread busy; the eye sees no difference.
+constexpr auto kReportInterval = std::chrono::milliseconds(100);
+
+struct Outcome {
+    std::shared_ptr<const SearchOutcome> results;
+    std::optional<Error> error;
+    QString unexpected;  // an exception that is not a tapestry::Error
+};
+
+QString phaseText(SearchPhase phase)
+{
+    switch (phase) {
+    case SearchPhase::ExpertPlans: return PlanSearchJob::tr("Pricing the expert plans");
+    case SearchPhase::Grouping: return PlanSearchJob::tr("Grouping decisions");
+    case SearchPhase::Searching: return PlanSearchJob::tr("Searching");
+    case SearchPhase::SmallestPeak: return PlanSearchJob::tr("Looking for the smallest peak memory");
+    case SearchPhase::Alternatives: return PlanSearchJob::tr("Finding alternatives that use less memory");
+    case SearchPhase::Baseline: return PlanSearchJob::tr("Searching the whole graph for comparison");
+    case SearchPhase::Done: return PlanSearchJob::tr("Done");
+    }
+    return {};
+}
+
+}  // namespace
+
+PlanSearchJob::PlanSearchJob(QObject* parent) : QObject(parent) {}
+
+PlanSearchJob::~PlanSearchJob()
+{
+    cancel();
+    for (QFuture<void>& future : running_)
+        future.waitForFinished();
+}
+
+PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> folded, SearchSetup setup)
+{
+    cancel();
+    running_.removeIf([](const QFuture<void>& future) { return future.isFinished(); });
+    const JobId job = ++latestJob_;
+    auto cancelled = std::make_shared<std::atomic_bool>(false);
+    cancelFlag_ = cancelled;
+    // The worker posts to this object; the destructor waits for it, so `this` outlives it.
+    auto report = [this, job](SearchPhase phase, double fraction) {
+        QMetaObject::invokeMethod(this, [this, job, phase, fraction] { PlanSearchJob::report(job, phase, fraction); },
+                                  Qt::QueuedConnection);
+    };
+    auto publish = [this, job](std::shared_ptr<const SearchOutcome> results) {
+        QMetaObject::invokeMethod(this, [this, job, results] { PlanSearchJob::publish(job, results); },
+                                  Qt::QueuedConnection);
+    };
+    QFuture<Outcome> future = runInBackground(this, [folded = std::move(folded), setup = std::move(setup), cancelled,
+                                                     report, publish]() mutable -> Outcome {
+        try {
+            SearchSessionCallbacks callbacks;
+            callbacks.cancelled = [cancelled] { return cancelled->load(); };
+            // Reports faster than this only make the GUI thread busy; the eye sees no difference.
+            Clock::time_point lastReport;
+            SearchPhase lastPhase = SearchPhase::Done;
+            callbacks.progress = [&](const SearchProgress& progress) {
+                const Clock::time_point now = Clock::now();
+                if (progress.phase == lastPhase && now - lastReport < kReportInterval)
+                    return;
+                lastReport = now;
+                lastPhase = progress.phase;
+                report(progress.phase, progress.fraction);
+            };
+            callbacks.changed = publish;
+            callbacks.bestSoFarInterval = 3 * kReportInterval;
+            SearchSession session(std::move(folded), std::move(setup));
+            return {session.run(callbacks), std::nullopt, {}};
+        } catch (const Error& error) {
+            return {nullptr, error, {}};
+        } catch (const std::exception& exception) {
+            return {nullptr, std::nullopt, QString::fromLocal8Bit(exception.what())};
+        }
+    }, [this, job](const Outcome& outcome) {
+        if (job != latestJob_)
+            return;  // superseded by a newer search
+        finishedJob_ = job;
+        if (outcome.results) {
+            emit resultsChanged(outcome.results);
+            emit finished(outcome.results);
+        } else if (outcome.error) {
+            emit failed(ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error));
+        } else {
+            emit failed(tr("The search stopped with an unexpected error."), outcome.unexpected);
+        }
+    });
+    running_.append(QFuture<void>(future));
+    return job;
+}
+
+QString PlanSearchJob::message(const SearchOutcome& results)
+{
+    if (!results.finished)
+        return {};
+    if (results.cancelled)
+        return tr("Search cancelled after %L1 s; the best plans found so far are kept.").arg(results.seconds, 0, 'f', 1);
+    if (!results.anyFits)
+        return tr("No searched plan fits in the memory limit (%1).").arg(QString::fromStdString(results.detail));
+    return tr("Search finished in %L1 s.").arg(results.seconds, 0, 'f', 1);
+}
+
+void PlanSearchJob::cancel()
+{
+    if (cancelFlag_)
+        *cancelFlag_ = true;
+}
+
+void PlanSearchJob::discard()
+{
+    cancel();
+    finishedJob_ = ++latestJob_;
+}
+
+void PlanSearchJob::report(JobId job, SearchPhase phase, double fraction)
+{
+    if (job == latestJob_ && isBusy())
+        emit progressed(phaseText(phase), fraction);
+}
+
+void PlanSearchJob::publish(JobId job, std::shared_ptr<const SearchOutcome> results)
+{
+    if (job == latestJob_ && isBusy())
+        emit resultsChanged(std::move(results));
+}
+
+}  // namespace tapestry

@@ -1,0 +1,151 @@
+#include "search/SearchResultsModel.h"
+
+#include "search/SearchOutcome.h"
+#include "plan/ExpertPlans.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace tapestry {
+
+namespace {
+
+QString milliseconds(double seconds)
+{
+    return QStringLiteral("%L1").arg(seconds * 1e3, 0, 'f', 1);
+}
+
+QString gigabytes(double bytes)
+{
+    return QStringLiteral("%L1").arg(bytes / 1e9, 0, 'f', 2);
+}
+
+}  // namespace
+
+SearchResultsModel::SearchResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SearchResultsModel::setResults(std::shared_ptr<const SearchOutcome> results)
+{
+    beginResetModel();
+    results_ = std::move(results);
+    endResetModel();
+}
+
+std::shared_ptr<const PlanCandidate> SearchResultsModel::candidate(int row) const
+{
+    if (!results_ || row < 0 || row >= rowCount())
+        return nullptr;
+    return results_->candidates[static_cast<std::size_t>(row)];
+}
+
+int SearchResultsModel::rowOf(const PlanCandidate* candidate) const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        if (results_->candidates[static_cast<std::size_t>(row)].get() == candidate)
+            return row;
+    }
+    return -1;
+}
+
+QString SearchResultsModel::planLabel(const PlanCandidate& candidate)
+{
+    if (candidate.role == PlanCandidate::Role::Expert) {
+        switch (expertPlanFromName(candidate.plan.name).value_or(ExpertPlanKind::DataParallel)) {
+        case ExpertPlanKind::DataParallel: return tr("Data parallel");
+        case ExpertPlanKind::Megatron: return tr("Megatron-LM");
+        case ExpertPlanKind::MegatronSequenceParallel: return tr("Megatron-LM + sequence parallel");
+        }
+    }
+    return QString::fromStdString(candidate.plan.name);
+}
+
+QString SearchResultsModel::roleLabel(const PlanCandidate& candidate)
+{
+    switch (candidate.role) {
+    case PlanCandidate::Role::Best: return tr("Searched: fastest");
+    case PlanCandidate::Role::Alternative: return tr("Searched: less memory");
+    case PlanCandidate::Role::BestSoFar: return tr("Best so far");
+    case PlanCandidate::Role::Expert: return tr("Expert reference");
+    case PlanCandidate::Role::Opened:
+        switch (candidate.plan.origin) {
+        case PlanOrigin::Expert: return tr("Expert plan");
+        case PlanOrigin::Search: return tr("Searched");
+        case PlanOrigin::Edit: return tr("Edited");
+        case PlanOrigin::Import: return tr("Imported");
+        }
+    }
+    return {};
+}
+
+int SearchResultsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !results_ ? 0 : static_cast<int>(results_->candidates.size());
+}
+
+int SearchResultsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
+{
+    const std::shared_ptr<const PlanCandidate> c = candidate(index.row());
+    if (!c || index.column() < 0 || index.column() >= ColumnCount)
+        return {};
+    const TimeBreakdown& time = c->evaluation.total.time;
+    const bool fits = c->memoryBytes() <= results_->memoryLimitBytes;
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case PlanColumn: return planLabel(*c);
+        case OriginColumn: return roleLabel(*c);
+        case MeshColumn: return QString::fromStdString(c->meshText);
+        case StepColumn: return milliseconds(time.stepSeconds());
+        case ComputeColumn: return milliseconds(time.computeSeconds);
+        case CommunicationColumn: return milliseconds(time.communicationSeconds());
+        case MemoryColumn: return gigabytes(c->memoryBytes());
+        case FitsColumn: return fits ? tr("yes") : tr("no");
+        }
+    } else if (role == SortRole) {
+        switch (index.column()) {
+        case PlanColumn: return planLabel(*c);
+        case OriginColumn: return static_cast<int>(c->role);
+        case MeshColumn: return QString::fromStdString(c->meshText);
+        case StepColumn: return time.stepSeconds();
+        case ComputeColumn: return time.computeSeconds;
+        case CommunicationColumn: return time.communicationSeconds();
+        case MemoryColumn: return c->memoryBytes();
+        case FitsColumn: return fits;
+        }
+    } else if (role == Qt::TextAlignmentRole) {
+        if (index.column() >= StepColumn && index.column() <= MemoryColumn)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    } else if (role == Qt::ForegroundRole) {
+        if (index.column() == FitsColumn && !fits)
+            return QBrush(QColor(0xc6, 0x28, 0x28));
+        if (c->role == PlanCandidate::Role::Expert)
+            return QBrush(QColor(0x55, 0x55, 0x55));
+    } else if (role == Qt::ToolTipRole && index.column() == FitsColumn) {
+        return tr("%1 GB of %2 GB per device")
+            .arg(gigabytes(c->memoryBytes()), gigabytes(results_->memoryLimitBytes));
+    }
+    return {};
+}
+
+QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case PlanColumn: return tr("Plan");
+    case OriginColumn: return tr("Origin");
+    case MeshColumn: return tr("Mesh");
+    case StepColumn: return tr("Step (ms)");
+    case ComputeColumn: return tr("Compute (ms)");
+    case CommunicationColumn: return tr("Comm. (ms)");
+    case MemoryColumn: return tr("Memory (GB)");
+    case FitsColumn: return tr("Fits");
+    }
+    return {};
+}
+
+}  // namespace tapestry

@@ -1,0 +1,126 @@
+#include "sharding/SolveProgressChart.h"
+
+#include "charts/AxisScale.h"
+#include "charts/ChartViews.h"
+
+#include "solver/ProblemReducer.h"
+
+#include <QLineSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tapestry {
+
+SolveProgressChart::SolveProgressChart(QWidget* parent) : QChartView(parent)
+{
+    setObjectName(QStringLiteral("solveProgressChart"));
+    styleChartView(this);
+    chart()->legend()->hide();
+    time_ = new QValueAxis(chart());
+    time_->setTitleText(tr("Seconds"));
+    time_->setLabelFormat(QStringLiteral("%.0f"));
+    cost_ = new QValueAxis(chart());
+    cost_->setLabelFormat(QStringLiteral("%.5g"));
+    chart()->addAxis(time_, Qt::AlignBottom);
+    chart()->addAxis(cost_, Qt::AlignLeft);
+    best_ = new QLineSeries(chart());
+    best_->setObjectName(QStringLiteral("bestCostSeries"));
+    best_->setPen(QPen(QColor(0x1a, 0x73, 0xe8), 2));
+    chart()->addSeries(best_);
+    best_->attachAxis(time_);
+    best_->attachAxis(cost_);
+    bound_ = new QLineSeries(chart());
+    bound_->setObjectName(QStringLiteral("lowerBoundSeries"));
+    bound_->setPen(QPen(QColor(0x18, 0x80, 0x38), 2, Qt::DashLine));
+    chart()->addSeries(bound_);
+    bound_->attachAxis(time_);
+    bound_->attachAxis(cost_);
+    start(10);
+}
+
+void SolveProgressChart::start(double timeLimitSeconds)
+{
+    costs_.clear();
+    bounds_.clear();
+    time_->setRange(0, timeLimitSeconds);
+    setRoundTicks(time_);
+    redraw();
+}
+
+void SolveProgressChart::addBest(double seconds, double cost)
+{
+    // A step: the previous best holds until this moment.
+    if (!costs_.isEmpty())
+        costs_.append(QPointF(seconds, costs_.last().y()));
+    costs_.append(QPointF(seconds, cost));
+    if (seconds > time_->max()) {
+        time_->setMax(seconds);
+        setRoundTicks(time_);
+    }
+    redraw();
+}
+
+void SolveProgressChart::addBound(double seconds, double bound)
+{
+    if (!bounds_.isEmpty() && bound <= bounds_.last().y())
+        return;
+    if (!bounds_.isEmpty())
+        bounds_.append(QPointF(seconds, bounds_.last().y()));
+    bounds_.append(QPointF(seconds, bound));
+    redraw();
+}
+
+void SolveProgressChart::redraw()
+{
+    if (costs_.isEmpty()) {
+        best_->clear();
+        bound_->clear();
+        chart()->setTitle(tr("Best cost so far"));
+        cost_->setRange(0, 1);
+        return;
+    }
+    // Incumbents that pay a forbidden cost (kCostCap and up) are placeholders, not
+    // plans, and would flatten the axis: once a real one exists, only real ones show.
+    const auto forbidden = [](const QPointF& point) { return point.y() >= static_cast<double>(kCostCap); };
+    QList<QPointF> scaled;
+    const bool anyReal = !std::all_of(costs_.begin(), costs_.end(), forbidden);
+    for (const QPointF& point : costs_)
+        if (!anyReal || !forbidden(point))
+            scaled.append(point);
+    double lowest = scaled.first().y();
+    double highest = lowest;
+    for (const QPointF& point : scaled) {
+        lowest = std::min(lowest, point.y());
+        highest = std::max(highest, point.y());
+    }
+    // The latest bound is the highest; earlier, weaker ones may fall below the axis.
+    const double best = costs_.last().y();
+    const bool bounded = anyReal && !bounds_.isEmpty() && bounds_.last().y() > 0;
+    if (bounded)
+        lowest = std::min(lowest, bounds_.last().y());
+    const AxisScale scale = AxisScale::forLargest(highest);
+    for (QPointF& point : scaled)
+        point.setY(point.y() / scale.divisor);
+    best_->replace(scaled);
+    QList<QPointF> bounds;
+    if (bounded) {
+        for (const QPointF& point : bounds_)
+            bounds.append(QPointF(point.x(), point.y() / scale.divisor));
+        // Held up to the latest improvement, so both lines end together.
+        bounds.append(QPointF(std::max(bounds.last().x(), costs_.last().x()), bounds.last().y()));
+    }
+    bound_->replace(bounds);
+    // The unit goes in the chart's title: the axis is too short for a long one.
+    chart()->setTitle(bounded ? scale.title(tr("Best cost so far; lower bound, gap %L1 %")
+                                                .arg(100.0 * (best - bounds_.last().y()) / best, 0, 'g', 3))
+                              : scale.title(tr("Best cost so far")));
+    // Close to the lowest cost is where the search spends its time: the first incumbent is
+    // often far above, so the axis starts just under the lowest, not at zero.
+    const double margin = std::max((highest - lowest) * 0.05, std::abs(lowest) * 0.01 + 1);
+    cost_->setRange(std::max(0.0, lowest - margin) / scale.divisor, (highest + margin) / scale.divisor);
+    cost_->applyNiceNumbers();
+}
+
+}  // namespace tapestry

@@ -1,0 +1,599 @@
+#include "windows/MainWindow.h"
+
+#include "search/ClusterPanel.h"
+#include "fold/FoldedModel.h"
+#include "graphview/GraphViewsPanel.h"
+#include "model/LoadedModel.h"
+#include "model/ModelLoader.h"
+#include "search/PresetDialog.h"
+#include "model/ModelSummaryView.h"
+#include "plans/PlanInspector.h"
+#include "plans/PlanOverlay.h"
+#include "search/PlanSearchJob.h"
+#include "plans/PlanWorkbench.h"
+#include "search/SearchOutcome.h"
+#include "search/SearchResultsPanel.h"
+#include "windows/RecentFiles.h"
+#include "common/ResourceLocator.h"
+#include "model/ScopeTreeModel.h"
+#include "sharding/ShardingProblemLoader.h"
+#include "sharding/ShardingProblemWindow.h"
+#include "common/Translations.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+// Resources of a static library must be registered by name, outside any namespace.
+static void initTapestryResources()
+{
+    Q_INIT_RESOURCE(tapestry);
+}
+
+namespace tapestry {
+
+namespace {
+
+constexpr int kStatusTimeoutMs = 8000;
+
+QString geometryKey()
+{
+    return QStringLiteral("mainWindow/geometry");
+}
+
+QString stateKey()
+{
+    return QStringLiteral("mainWindow/state");
+}
+
+QString splitterKey()
+{
+    return QStringLiteral("mainWindow/graphSplitter");
+}
+
+QString sideSplitterKey()
+{
+    return QStringLiteral("mainWindow/sideSplitter");
+}
+
+// The first local IOPDDL sharding problem among dragged URLs; empty when none.
+QString problemFileIn(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile() && ShardingProblemLoader::isProblemFile(url.toLocalFile()))
+            return url.toLocalFile();
+    }
+    return {};
+}
+
+// The first local plan file (.json, or a tp_plan's .py) among dragged URLs; empty when none.
+QString planFileIn(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        const QString file = url.toLocalFile();
+        if (url.isLocalFile() && (file.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ||
+                                  file.endsWith(QStringLiteral(".py"), Qt::CaseInsensitive)))
+            return file;
+    }
+    return {};
+}
+
+// The first local .onnx file among dragged URLs; empty when there is none.
+QString onnxFileIn(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive))
+            return url.toLocalFile();
+    }
+    return {};
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    initTapestryResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/tapestry.svg")));
+    setWindowTitle(tr("Tapestry"));
+    setAcceptDrops(true);
+
+    loader_ = new ModelLoader(this);
+    connect(loader_, &ModelLoader::started, this, &MainWindow::onLoadStarted);
+    connect(loader_, &ModelLoader::loaded, this, &MainWindow::onLoaded);
+    connect(loader_, &ModelLoader::failed, this, [this](const QString& path, const QString& problem, const QString& detail) {
+        reportOpenFailure(tr("Could Not Open Model"), path, problem, detail);
+    });
+    problemLoader_ = new ShardingProblemLoader(this);
+    connect(problemLoader_, &ShardingProblemLoader::started, this, &MainWindow::onLoadStarted);
+    connect(problemLoader_, &ShardingProblemLoader::loaded, this, &MainWindow::onProblemLoaded);
+    connect(problemLoader_, &ShardingProblemLoader::failed, this,
+            [this](const QString& path, const QString& problem, const QString& detail) {
+                reportOpenFailure(tr("Could Not Open Sharding Problem"), path, problem, detail);
+            });
+
+    placeholder_ = new QLabel(tr("Open an ONNX model or an IOPDDL sharding problem with File > Open, or drop the "
+                                 "file here."),
+                              this);
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);
+    placeholder_->setForegroundRole(QPalette::PlaceholderText);
+
+    summaryView_ = new ModelSummaryView(this);
+    scopeModel_ = new ScopeTreeModel(this);
+    scopeView_ = new QTreeView(this);
+    scopeView_->setObjectName(QStringLiteral("scopeView"));
+    scopeView_->setModel(scopeModel_);
+    scopeView_->setUniformRowHeights(true);
+    scopeView_->setAlternatingRowColors(true);
+    scopeView_->header()->setStretchLastSection(false);
+    scopeView_->header()->setSectionResizeMode(ScopeTreeModel::NameColumn, QHeaderView::Stretch);
+    scopeView_->header()->setSectionResizeMode(ScopeTreeModel::TotalOpsColumn, QHeaderView::ResizeToContents);
+    scopeView_->header()->setSectionResizeMode(ScopeTreeModel::DirectOpsColumn, QHeaderView::ResizeToContents);
+
+    auto* scopes = new QGroupBox(tr("Module scopes"), this);
+    (new QVBoxLayout(scopes))->addWidget(scopeView_);
+
+    // The graph views are the main area; summary and scope tree share a column beside them.
+    sideSplitter_ = new QSplitter(Qt::Vertical, this);
+    // Scrolls rather than holding the window's height when the bottom docks take room.
+    auto* summaryScroll = new QScrollArea(this);
+    summaryScroll->setWidget(summaryView_);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryScroll->setMinimumWidth(summaryView_->minimumSizeHint().width());
+    sideSplitter_->addWidget(summaryScroll);
+    sideSplitter_->addWidget(scopes);
+    sideSplitter_->setStretchFactor(0, 3);
+    sideSplitter_->setStretchFactor(1, 2);
+    sideSplitter_->setChildrenCollapsible(false);
+
+    graphViews_ = new GraphViewsPanel(this);
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->addWidget(sideSplitter_);
+    splitter_->addWidget(graphViews_);
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setSizes({470, 810});
+    splitter_->setChildrenCollapsible(false);
+
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(placeholder_);
+    pages_->addWidget(splitter_);
+    setCentralWidget(pages_);
+
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("importProgress"));
+    progress_->setRange(0, 0);  // busy: the importer reports no progress
+    progress_->setMaximumWidth(160);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    statusBar()->addPermanentWidget(progress_);
+
+    searchStatus_ = new QLabel(this);
+    searchStatus_->setObjectName(QStringLiteral("searchStatus"));
+    searchStatus_->hide();
+    searchProgress_ = new QProgressBar(this);
+    searchProgress_->setObjectName(QStringLiteral("searchProgress"));
+    searchProgress_->setRange(0, 1000);
+    searchProgress_->setMaximumWidth(200);
+    searchProgress_->setTextVisible(false);
+    searchProgress_->hide();
+    statusBar()->addPermanentWidget(searchStatus_);
+    statusBar()->addPermanentWidget(searchProgress_);
+
+    searchJob_ = new PlanSearchJob(this);
+    connect(searchJob_, &PlanSearchJob::progressed, this, &MainWindow::onSearchProgress);
+    connect(searchJob_, &PlanSearchJob::resultsChanged, this, [this](std::shared_ptr<const SearchOutcome> results) {
+        resultsPanel_->setResults(std::move(results));
+    });
+    connect(searchJob_, &PlanSearchJob::finished, this, &MainWindow::onSearchFinished);
+    connect(searchJob_, &PlanSearchJob::failed, this, &MainWindow::onSearchFailed);
+
+    createDocks();
+    workbench_ = new PlanWorkbench(this, graphViews_, inspector_, clusterPanel_);
+    connect(workbench_, &PlanWorkbench::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
+    createActions();
+
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(geometryKey()).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(stateKey()).toByteArray());
+    splitter_->restoreState(settings.value(splitterKey()).toByteArray());
+    sideSplitter_->restoreState(settings.value(sideSplitterKey()).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions()
+{
+    QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
+    QAction* open = fileMenu->addAction(tr("&Open…"), this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    QAction* preset = fileMenu->addAction(tr("New from &Preset…"), this, &MainWindow::choosePreset);
+    preset->setShortcut(QKeySequence::New);
+    recentMenu_ = fileMenu->addMenu(tr("Open &Recent"));
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fileMenu->addSeparator();
+    QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* searchMenu = menuBar()->addMenu(tr("&Search"));
+    startSearch_ = searchMenu->addAction(tr("&Start Search"), this, &MainWindow::startSearch);
+    startSearch_->setObjectName(QStringLiteral("startSearch"));
+    startSearch_->setShortcut(QKeySequence(Qt::Key_F5));
+    startSearch_->setToolTip(tr("Search plans for the model on the cluster, mesh and workload of the panel (F5)"));
+    cancelSearch_ = searchMenu->addAction(tr("&Cancel Search"), this, &MainWindow::cancelSearch);
+    cancelSearch_->setObjectName(QStringLiteral("cancelSearch"));
+    cancelSearch_->setShortcut(QKeySequence(Qt::Key_Escape));
+    cancelSearch_->setEnabled(false);
+    QToolBar* toolBar = addToolBar(tr("Search"));
+    toolBar->setObjectName(QStringLiteral("searchToolBar"));
+    toolBar->addAction(startSearch_);
+    toolBar->addAction(cancelSearch_);
+
+    QMenu* planMenu = menuBar()->addMenu(tr("&Plan"));
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(clusterDock_->toggleViewAction());
+    viewMenu->addAction(resultsDock_->toggleViewAction());
+    viewMenu->addAction(inspectorDock_->toggleViewAction());
+    workbench_->addMenu(planMenu, viewMenu);
+    viewMenu->addSeparator();
+    createLanguageMenu(viewMenu);
+
+    QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("&About Tapestry"), this, &MainWindow::showAbout);
+    helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createDocks()
+{
+    clusterPanel_ = new ClusterPanel(this);
+    clusterDock_ = new QDockWidget(tr("Cluster and Workload"), this);
+    clusterDock_->setObjectName(QStringLiteral("clusterDock"));
+    // The form is taller than a small screen: let it scroll rather than push the window.
+    auto* clusterScroll = new QScrollArea(this);
+    clusterScroll->setWidget(clusterPanel_);
+    clusterScroll->setWidgetResizable(true);
+    clusterScroll->setFrameShape(QFrame::NoFrame);
+    clusterScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    clusterScroll->setMinimumWidth(clusterPanel_->sizeHint().width() + 16);
+    clusterDock_->setWidget(clusterScroll);
+    addDockWidget(Qt::LeftDockWidgetArea, clusterDock_);
+
+    resultsPanel_ = new SearchResultsPanel(this);
+    resultsDock_ = new QDockWidget(tr("Search Results"), this);
+    resultsDock_->setObjectName(QStringLiteral("resultsDock"));
+    resultsDock_->setWidget(resultsPanel_);
+    addDockWidget(Qt::BottomDockWidgetArea, resultsDock_);
+
+    inspector_ = new PlanInspector(this);
+    inspectorDock_ = new QDockWidget(tr("Plan Inspector"), this);
+    inspectorDock_->setObjectName(QStringLiteral("inspectorDock"));
+    inspectorDock_->setWidget(inspector_);
+    addDockWidget(Qt::BottomDockWidgetArea, inspectorDock_);
+    tabifyDockWidget(resultsDock_, inspectorDock_);
+    // Empty until the first search: they appear when one starts (or from the View menu).
+    resultsDock_->hide();
+    inspectorDock_->hide();
+
+    connect(resultsPanel_, &SearchResultsPanel::candidateOpened, this, &MainWindow::openCandidate);
+}
+
+void MainWindow::showInspector(bool inspector)
+{
+    (inspector ? inspectorDock_ : resultsDock_)->raise();
+}
+
+bool MainWindow::isSearching() const
+{
+    return searchJob_->isBusy();
+}
+
+void MainWindow::startSearch()
+{
+    const std::shared_ptr<const FoldedModel> folded = graphViews_->foldedModel();
+    if (!folded) {
+        statusBar()->showMessage(model_ ? tr("The model is still being folded; start the search in a moment.")
+                                        : tr("Open a model first."),
+                                 kStatusTimeoutMs);
+        return;
+    }
+    searchedModel_ = folded;
+    inspectorDock_->show();
+    resultsDock_->show();
+    resultsPanel_->setResults(nullptr);
+    resultsPanel_->setMessage(tr("Searching…"));
+    const SearchSetup setup = clusterPanel_->setup();
+    workbench_->searchStarted(folded, setup);
+    searchJob_->start(folded, setup);
+    setSearching(true);
+    onSearchProgress(tr("Starting"), 0);
+    resultsDock_->raise();
+}
+
+void MainWindow::cancelSearch()
+{
+    if (!searchJob_->isBusy())
+        return;
+    searchJob_->cancel();
+    searchStatus_->setText(tr("Cancelling…"));
+}
+
+void MainWindow::onSearchProgress(const QString& phase, double fraction)
+{
+    searchStatus_->setText(tr("Search: %1").arg(phase));
+    searchProgress_->setValue(static_cast<int>(fraction * 1000));
+}
+
+void MainWindow::onSearchFinished(std::shared_ptr<const SearchOutcome> results)
+{
+    setSearching(false);
+    workbench_->searchFinished(results);
+    const QString message = PlanSearchJob::message(*results);
+    resultsPanel_->setMessage(message);
+    statusBar()->showMessage(message, kStatusTimeoutMs);
+    if (std::shared_ptr<const PlanCandidate> best = results->best())
+        openCandidate(best);
+    emit searchFinished();
+}
+
+void MainWindow::onSearchFailed(const QString& problem, const QString& detail)
+{
+    setSearching(false);
+    resultsPanel_->setMessage(tr("The search failed: %1 %2").arg(problem, detail));
+    statusBar()->showMessage(tr("The search failed: %1").arg(problem), kStatusTimeoutMs);
+    emit searchFinished();
+}
+
+void MainWindow::setSearching(bool searching)
+{
+    startSearch_->setEnabled(!searching);
+    cancelSearch_->setEnabled(searching);
+    searchStatus_->setVisible(searching);
+    searchProgress_->setVisible(searching);
+}
+
+void MainWindow::openCandidate(std::shared_ptr<const PlanCandidate> candidate)
+{
+    if (!candidate || !searchedModel_ || searchedModel_ != graphViews_->foldedModel())
+        return;  // results of a model no longer on screen
+    inspector_->setPlan(searchedModel_, candidate);
+    graphViews_->setPlanOverlay(std::make_shared<PlanOverlay>(searchedModel_, candidate));
+    workbench_->candidateOpened(candidate);
+    inspectorDock_->raise();
+}
+
+void MainWindow::createLanguageMenu(QMenu* viewMenu)
+{
+    QMenu* languageMenu = viewMenu->addMenu(tr("&Language"));
+    QAction* note = languageMenu->addAction(tr("Takes effect when Tapestry starts again"));
+    note->setEnabled(false);
+    languageMenu->addSeparator();
+    auto* group = new QActionGroup(languageMenu);
+    const QString chosen = Translations::chosen();
+    for (const Translations::Language& language : Translations::available()) {
+        QAction* action = languageMenu->addAction(language.name);
+        action->setCheckable(true);
+        action->setChecked(language.code == chosen);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code = language.code] {
+            Translations::choose(code);
+            statusBar()->showMessage(tr("The new language takes effect when Tapestry starts again."),
+                                     kStatusTimeoutMs);
+        });
+    }
+}
+
+void MainWindow::openAtStartup(const QString& commandLinePath)
+{
+    if (!commandLinePath.isEmpty()) {
+        openFile(commandLinePath);
+        return;
+    }
+    if (!RecentFiles::list().isEmpty())
+        return;
+    const QString defaultModel = ResourceLocator::defaultModelPath();
+    if (!defaultModel.isEmpty())
+        openFile(defaultModel);
+}
+
+bool MainWindow::isLoading() const
+{
+    return loader_->isBusy() || problemLoader_->isBusy();
+}
+
+void MainWindow::openFile(const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    if (ShardingProblemLoader::isProblemFile(path))
+        problemLoader_->read(path);
+    else
+        loader_->load(path);
+}
+
+void MainWindow::choosePreset()
+{
+    PresetDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted)
+        openPreset(dialog.preset(), dialog.layers());
+}
+
+void MainWindow::openPreset(const QString& preset, int layers)
+{
+    const QString name = layers > 0 ? preset + QStringLiteral("-") + QString::number(layers) + QStringLiteral("l") : preset;
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/presets");
+    loader_->synthesize(preset, layers, QDir(folder).filePath(name + QStringLiteral(".onnx")));
+}
+
+void MainWindow::chooseFile()
+{
+    const QString startDir = model_ ? QFileInfo(model_->path).absolutePath() : QDir::homePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Model or Sharding Problem"), startDir,
+        tr("Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;"
+           "IOPDDL sharding problems (*.json *.json.gz);;All files (*)"));
+    openFile(path);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    recentMenu_->clear();
+    const QStringList files = RecentFiles::list();
+    for (const QString& file : files) {
+        QAction* action = recentMenu_->addAction(QDir::toNativeSeparators(file));
+        connect(action, &QAction::triggered, this, [this, file] { openFile(file); });
+    }
+    if (files.isEmpty()) {
+        recentMenu_->addAction(tr("No recent files"))->setEnabled(false);
+        return;
+    }
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("&Clear Menu"), this, [] { RecentFiles::clear(); });
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Tapestry"),
+        tr("<h3>Tapestry %1</h3>"
+           "<p>A plan explorer for tensor- and data-parallel training of large neural "
+           "networks.</p>"
+           "<p>Open an ONNX model to see its size, its inputs and outputs, the op types it is "
+           "made of and its module hierarchy.</p>")
+            .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::onLoadStarted(const QString& path)
+{
+    setBusy(true);
+    statusBar()->showMessage(tr("Importing %1…").arg(QFileInfo(path).fileName()));
+}
+
+void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
+{
+    // Results and plans belong to the previous model.
+    searchJob_->discard();
+    setSearching(false);
+    searchedModel_.reset();
+    resultsPanel_->setResults(nullptr);
+    inspector_->setPlan(nullptr, nullptr);
+    workbench_->modelChanged();
+    model_ = std::move(model);
+    summaryView_->setModel(model_);
+    scopeModel_->setModel(model_);
+    graphViews_->setModel(model_);
+    scopeView_->expandToDepth(1);
+    pages_->setCurrentWidget(splitter_);
+
+    const QString fileName = QFileInfo(model_->path).fileName();
+    setWindowTitle(tr("%1 — Tapestry").arg(fileName));
+    RecentFiles::add(model_->path);
+    setBusy(false);
+    statusBar()->showMessage(tr("Opened %1.").arg(fileName), kStatusTimeoutMs);
+    emit loadFinished(true);
+}
+
+void MainWindow::onProblemLoaded(const QString& path, std::shared_ptr<const ShardingProblem> problem)
+{
+    auto* window = new ShardingProblemWindow(path, std::move(problem), this);
+    window->show();
+    RecentFiles::add(path);
+    setBusy(false);
+    statusBar()->showMessage(tr("Opened %1.").arg(QFileInfo(path).fileName()), kStatusTimeoutMs);
+    emit problemOpened(window);
+    emit loadFinished(true);
+}
+
+void MainWindow::reportOpenFailure(const QString& title, const QString& path, const QString& problem,
+                                   const QString& detail)
+{
+    setBusy(false);
+    const QString fileName = QFileInfo(path).fileName();
+    statusBar()->showMessage(tr("Could not open %1: %2").arg(fileName, problem), kStatusTimeoutMs);
+
+    // Not exec(): the window stays responsive and tests can inspect the box.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, tr("Could not open %1.").arg(fileName), QMessageBox::Ok,
+                                this);
+    box->setObjectName(QStringLiteral("loadErrorBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(problem + u"\n\n" + QDir::toNativeSeparators(path) + u"\n" + detail);
+    box->open();
+    emit loadFinished(false);
+}
+
+void MainWindow::setBusy(bool busy)
+{
+    progress_->setVisible(busy);
+    if (!busy)
+        statusBar()->clearMessage();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(geometryKey(), saveGeometry());
+    settings.setValue(stateKey(), saveState());
+    settings.setValue(splitterKey(), splitter_->saveState());
+    settings.setValue(sideSplitterKey(), sideSplitter_->saveState());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!onnxFileIn(event->mimeData()).isEmpty() || !planFileIn(event->mimeData()).isEmpty() ||
+        !problemFileIn(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    // A sharding problem opens in its own window; a plan is opened for the model on
+    // screen; a model replaces it.
+    if (const QString problem = problemFileIn(event->mimeData()); !problem.isEmpty()) {
+        event->acceptProposedAction();
+        openFile(problem);
+        return;
+    }
+    if (const QString plan = planFileIn(event->mimeData()); !plan.isEmpty()) {
+        event->acceptProposedAction();
+        workbench_->openPlanFile(plan);
+        return;
+    }
+    const QString file = onnxFileIn(event->mimeData());
+    if (file.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFile(file);
+}
+
+}  // namespace tapestry

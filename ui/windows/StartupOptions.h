@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QSize>
+#include <QString>
+
+#include "graphview/GraphViewKind.h"
+
+#include <vector>
+
+namespace tapestry {
+
+// What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
+// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector|edit|compare] [--expand-block]
+// [--edit TEXT]]
+// [--select TEXT] [--window-size WxH] [--solve-seconds S] [MODEL | PROBLEM]` asks for.
+struct StartupOptions {
+    Q_DECLARE_TR_FUNCTIONS(StartupOptions)
+
+public:
+    QString modelPath;       // a model or sharding problem; empty: open what the window opens at startup
+    // Non-empty: save a PNG of the window once the model loaded (of the problem's window
+    // once a sharding problem is read and, with solveSeconds, solved), then quit.
+    QString screenshotPath;
+    GraphViewKind view = GraphViewKind::Folded;  // the graph view shown (and waited for) first
+    // Search once the model is folded (a screenshot then waits for the search).
+    bool search = false;
+    QString cluster;         // preset name; empty: the panel's default
+    std::vector<int> mesh;   // empty: the panel's default
+    int batch = 0;           // 0: the panel's default (the model's)
+    int sequence = 0;
+    bool showInspector = false;  // raise the plan inspector rather than the results
+    bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
+    // After the search, apply the first other strategy of the first edit target whose
+    // name contains this (the plan editor shows it).
+    QString edit;
+    QString select;          // select the first box of the graph view whose name contains this
+    QSize windowSize;        // invalid: the saved or default size
+    // Expand the first repeated block in the folded view (its coloured nodes show).
+    bool expandBlock = false;
+    // Solve the sharding problem for this many seconds once it is open (0: don't).
+    int solveSeconds = 0;
+
+    // Handles --help and --version itself (prints and exits, like QCommandLineParser).
+    [[nodiscard]] static StartupOptions parse(const QCoreApplication& app);
+};
+
+}  // namespace tapestry

@@ -5,8 +5,10 @@
 // Prints per run: the limit, cost, best known and score (best known / cost), the lower
 // bound and gap, feasibility, and the wall time from before reading the file to the
 // answer, which must stay within the limit.
+// --problem FILE SECONDS adds any problem file (e.g. one written by `tapestry-cli search
+// --baseline --emit-iopddl`) with its limit.
 //   bench_iopddl [FOLDER] [--scales 1,0.25] [--seed N] [--stress] [--only NAME]
-//                [--write-stress FOLDER]
+//                [--problem FILE SECONDS ...] [--write-stress FOLDER]
 #include "iopddl/IopddlReader.h"
 #include "iopddl/IopddlWriter.h"
 #include "iopddl/StressProblem.h"
@@ -83,6 +85,7 @@ int main(int argc, char** argv)
     bool stress = false;
     std::string only;
     std::optional<std::filesystem::path> writeStress;
+    std::vector<Run> extra;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--scales" && i + 1 < argc)
@@ -95,6 +98,10 @@ int main(int argc, char** argv)
             only = argv[++i];
         else if (arg == "--write-stress" && i + 1 < argc)
             writeStress = argv[++i];
+        else if (arg == "--problem" && i + 2 < argc) {
+            const std::filesystem::path file = argv[++i];
+            extra.push_back({stem(file), std::atof(argv[++i]), std::nullopt, [file] { return tapestry::readIopddlFile(file); }});
+        }
         else
             folder = arg;
     }
@@ -123,6 +130,7 @@ int main(int argc, char** argv)
         for (const Stress& shape : kStress)
             runs.push_back({"stress-" + std::to_string(shape.nodes), shape.seconds, std::nullopt,
                             [shape] { return tapestry::generateStressProblem(shape.nodes, 1); }});
+    runs.insert(runs.end(), extra.begin(), extra.end());
     std::erase_if(runs, [&](const Run& run) { return !only.empty() && run.name.find(only) == std::string::npos; });
     if (runs.empty()) {
         std::fprintf(stderr, "bench_iopddl: no contest problems in %s (and no --stress)\n", folder.string().c_str());

@@ -67,12 +67,15 @@ ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse
             resolved.individual[it->second.index()] = true;
         } else {
             for (const Family& family : families.families) {
-                if (pin.target.rfind(family.name + "/", 0) != 0)
+                // A family position is the family's name with what follows the instance's
+                // scope in its node's name, as editTargets names it: "FAMILY/mlp/up_proj",
+                // or "FAMILY#2" for the second node named by the scope alone.
+                if (pin.target.rfind(family.name, 0) != 0)
                     continue;
-                const std::string relative = pin.target.substr(family.name.size() + 1);
+                const std::string suffix = pin.target.substr(family.name.size());
                 for (const BlockInstance& instance : family.instances) {
                     for (const CoarseNodeId id : instance.nodes) {
-                        if (coarse.node(id).name == instance.scope + "/" + relative)
+                        if (coarse.node(id).name == instance.scope + suffix)
                             targets.push_back(id);
                     }
                 }

@@ -1,5 +1,6 @@
-// The explorer's item models under QAbstractItemModelTester: the search results list and
-// the per-node cost table with its block filter, over the expert plans of the small
+// The explorer's item models under QAbstractItemModelTester: the search results list,
+// the per-node cost table with its block filter, the plan comparison and the strategy
+// choices, over the expert plans of the small
 // Llama (llama.ts.stripped.onnx) on one DGX-H100 node with the mesh [2, 4].
 #include "fold/FoldedModel.h"
 #include "model/LoadedModel.h"
@@ -7,11 +8,18 @@
 #include "plans/NodeCostModel.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
+#include "plans/PlanDiffModel.h"
+#include "plans/StrategyChoicesModel.h"
 #include "cluster/ClusterFile.h"
+#include "plan/EditTargets.h"
+#include "search/PlanComparison.h"
+#include "search/PlanPricing.h"
+#include "search/StrategyChoices.h"
 #include "cost/CostModel.h"
 #include "plan/ExpertPlans.h"
 
 #include <QAbstractItemModelTester>
+#include <algorithm>
 #include <QLocale>
 #include <QSortFilterProxyModel>
 #include <QTest>
@@ -143,6 +151,69 @@ private slots:
         model.setPlan(nullptr, nullptr);
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.columnCount(), 0);
+    }
+
+    // The plan comparison table: one row per coarse node whose strategy differs between
+    // data parallel and Megatron (counted here by hand), each with both strategies and
+    // the node's own step-time delta.
+    void planDiffListsTheChangedNodes()
+    {
+        PlanDiffModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QCOMPARE(model.rowCount(), 0);
+        const auto& dp = results_->candidates[0];
+        const auto& megatron = results_->candidates[1];
+        model.setComparison(PlanComparison::make(*folded_, dp, megatron));
+        int differing = 0;
+        for (const CoarseNode& node : folded_->coarse.nodes)
+            differing += dp->plan.strategy(node.id) == megatron->plan.strategy(node.id) ? 0 : 1;
+        QVERIFY(differing > 0);
+        QCOMPARE(model.rowCount(), differing);
+        QCOMPARE(model.columnCount(), int(PlanDiffModel::ColumnCount));
+        const QString first = model.index(0, PlanDiffModel::NodeColumn).data().toString();
+        const auto node = std::find_if(folded_->coarse.nodes.begin(), folded_->coarse.nodes.end(),
+                                       [&](const CoarseNode& n) { return QString::fromStdString(n.name) == first; });
+        QVERIFY(node != folded_->coarse.nodes.end());
+        QVERIFY(!(dp->plan.strategy(node->id) == megatron->plan.strategy(node->id)));
+        const double delta = megatron->evaluation.perNode[node->id.index()].time.stepSeconds() -
+                             dp->evaluation.perNode[node->id.index()].time.stepSeconds();
+        QCOMPARE(model.index(0, PlanDiffModel::StepDeltaColumn).data(PlanDiffModel::SortRole).toDouble(), delta);
+        model.setComparison(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The strategy list of one edit target: a row per legal strategy, exactly one of them
+    // the plan's current one, each priced as the plan with only that change.
+    void strategyChoicesPriceEachStrategy()
+    {
+        StrategyChoicesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QCOMPARE(model.rowCount(), 0);
+        const std::vector<MeshAxis> axes{{"dp", 2}, {"tp", 4}};
+        SearchSetup setup;
+        setup.cluster = cluster_;
+        const PlanPricing pricing(folded_, setup, axes);
+        const std::vector<EditTarget> targets = editTargets(folded_->coarse, folded_->families);
+        const auto target = std::find_if(targets.begin(), targets.end(),
+                                         [](const EditTarget& t) { return t.kind == CoarseNodeKind::Linear; });
+        QVERIFY(target != targets.end());
+        const Plan& megatron = results_->candidates[1]->plan;
+        const auto choices = std::make_shared<const StrategyChoices>(StrategyChoices::compute(pricing, megatron, *target));
+        model.setChoices(choices, axes);
+        QVERIFY(model.rowCount() > 1);
+        QCOMPARE(model.rowCount(), int(choices->choices.size()));
+        int current = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const StrategyChoices::Choice& choice = choices->choices[static_cast<std::size_t>(row)];
+            current += choice.current ? 1 : 0;
+            const double step = pricing.costs().evaluate(withStrategy(megatron, *target, choice.strategy))
+                                    .total.time.stepSeconds();
+            QCOMPARE(model.index(row, StrategyChoicesModel::StepColumn).data(StrategyChoicesModel::SortRole).toDouble(),
+                     step);
+        }
+        QCOMPARE(current, 1);
+        model.setChoices(nullptr, {});
+        QCOMPARE(model.rowCount(), 0);
     }
 };
 

@@ -367,6 +367,65 @@ private slots:
         QVERIFY(baseline.value(QStringLiteral("bound_seconds")).toDouble() <= wholeGraph * (1 + 1e-9));
     }
 
+    // export writes the plan for the training stacks, and import-plan reads the Hugging
+    // Face tp_plan back to the same plan (exported again, the same text); search --mesh
+    // auto --json tries every mesh of the cluster and names the fastest fitting one.
+    void exportImportRoundTripAndSearchEveryMesh()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
+        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
+                         QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
+                     .exitCode,
+                 0);
+        const QString plan = dir.filePath(QStringLiteral("megatron.json"));
+        QCOMPARE(runCli({QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
+                         QStringLiteral("--plan"), QStringLiteral("megatron"), QStringLiteral("--no-history"),
+                         QStringLiteral("-o"), plan})
+                     .exitCode,
+                 0);
+        auto exportAs = [&](const QString& from, const char* format, const QString& to) {
+            return runCli({QStringLiteral("export"), from, QStringLiteral("--model"), model, QStringLiteral("--format"),
+                           QString::fromLatin1(format), QStringLiteral("-o"), to});
+        };
+        auto text = [](const QString& path) {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+        };
+        const QString pytorch = dir.filePath(QStringLiteral("plan.py"));
+        QCOMPARE(exportAs(plan, "pytorch", pytorch).exitCode, 0);
+        QVERIFY2(text(pytorch).contains(QStringLiteral("ColwiseParallel")), qPrintable(text(pytorch)));
+        const QString hf = dir.filePath(QStringLiteral("tp_plan.json"));
+        QCOMPARE(exportAs(plan, "hf", hf).exitCode, 0);
+        QVERIFY(text(hf).contains(QStringLiteral("colwise")));
+        const QString imported = dir.filePath(QStringLiteral("imported.json"));
+        const CliRun read = runCli({QStringLiteral("import-plan"), hf, QStringLiteral("--model"), model,
+                                    QStringLiteral("--mesh"), QStringLiteral("2x4"), QStringLiteral("-o"), imported});
+        QVERIFY2(read.exitCode == 0, qPrintable(read.err));
+        const QString again = dir.filePath(QStringLiteral("tp_plan_again.json"));
+        QCOMPARE(exportAs(imported, "hf", again).exitCode, 0);
+        QCOMPARE(text(again), text(hf));
+
+        const CliRun search = runCli({QStringLiteral("search"), model, QStringLiteral("--mesh"), QStringLiteral("auto"),
+                                      QStringLiteral("--json"), QStringLiteral("--no-history")});
+        QVERIFY2(search.exitCode == 0, qPrintable(search.err));
+        const QJsonObject o = QJsonDocument::fromJson(search.out.toUtf8()).object();
+        const QJsonArray meshes = o.value(QStringLiteral("meshes")).toArray();
+        QVERIFY(meshes.size() > 1);  // dgx-h100x1: [8], [2, 4], [4, 2]
+        QString fastest;
+        double fastestStep = 0;
+        for (const QJsonValue& mesh : meshes) {
+            const QJsonObject m = mesh.toObject();
+            const double step = m.value(QStringLiteral("step_seconds")).toDouble();
+            if (m.value(QStringLiteral("fits_in_memory")).toBool() && (fastest.isEmpty() || step < fastestStep)) {
+                fastest = m.value(QStringLiteral("mesh")).toString();
+                fastestStep = step;
+            }
+        }
+        QCOMPARE(o.value(QStringLiteral("best_mesh")).toString(), fastest);
+        QCOMPARE(o.value(QStringLiteral("best")).toObject().value(QStringLiteral("step_seconds")).toDouble(), fastestStep);
+    }
+
     // Inputs the campaign found accepted or misread, now errors naming the file.
     void badInputFilesAreNamedErrors()
     {

@@ -114,7 +114,8 @@ std::string annotateOnnxModel(const std::filesystem::path& source, const OnnxSha
     for (const OnnxDeviceConfiguration& configuration : annotations.configurations)
         modelFields.AddLengthDelimited(kModelConfigurationField, encodeDeviceConfiguration(configuration));
 
-    for (const auto& [key, value] : annotations.metadata) {
+    for (const auto& [metadataKey, value] : annotations.metadata) {
+        const std::string& key = metadataKey;  // clang 14 cannot capture a structured binding
         auto& props = *model.mutable_metadata_props();
         props.erase(std::remove_if(props.begin(), props.end(),
                                    [&](const onnx::StringStringEntryProto& p) { return p.key() == key; }),

@@ -61,12 +61,12 @@ void GraphViewsPanel::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
 
 void GraphViewsPanel::setModel(std::shared_ptr<const LoadedModel> model)
 {
-    const JobId job = ++latestJob_;
+    const JobId job = jobs_.start().id;
     model_ = model;
     folded_.reset();
     setPlanOverlay(nullptr);
     if (!model) {
-        finishedJob_ = job;
+        jobs_.finish(job);
         for (GraphViewPane* pane : panes_)
             pane->setModel(nullptr, nullptr);
         return;
@@ -80,9 +80,8 @@ void GraphViewsPanel::setModel(std::shared_ptr<const LoadedModel> model)
             return {nullptr, QString::fromLocal8Bit(exception.what())};
         }
     }, [this, job](const std::pair<std::shared_ptr<const FoldedModel>, QString>& result) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // a newer model replaced this one
-        finishedJob_ = job;
         if (result.first) {
             onFolded(result.first);
             return;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "graphview/GraphViewKind.h"
 
 #include <QTabWidget>
@@ -37,7 +38,7 @@ public:
     // The model on screen and its fold; the fold is null while folding.
     [[nodiscard]] std::shared_ptr<const LoadedModel> loadedModel() const { return model_; }
     [[nodiscard]] std::shared_ptr<const FoldedModel> foldedModel() const { return folded_; }
-    [[nodiscard]] bool isFolding() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isFolding() const { return jobs_.isBusy(); }
 
 signals:
     // The drawing of `kind` (or a message in its place) is on screen for the current model.
@@ -49,8 +50,7 @@ private:
     GraphViewPane* panes_[3] = {};
     std::shared_ptr<const LoadedModel> model_;
     std::shared_ptr<const FoldedModel> folded_;
-    JobId latestJob_ = 0;
-    JobId finishedJob_ = 0;
+    JobTracker jobs_;
 };
 
 }  // namespace tapestry

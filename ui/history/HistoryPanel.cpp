@@ -110,7 +110,7 @@ void HistoryPanel::refresh()
         status_->setText(recorder_->problem());
         return;
     }
-    const quint64 job = ++latestJob_;
+    const JobTracker::JobId job = jobs_.start().id;
     using Outcome = std::variant<std::shared_ptr<const HistorySnapshot>, QString>;
     runInBackground(this, [file = recorder_->path()]() -> Outcome {
         try {
@@ -121,9 +121,8 @@ void HistoryPanel::refresh()
             return QString::fromLocal8Bit(error.what());
         }
     }, [this, job](const Outcome& outcome) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // a newer read is on its way
-        finishedJob_ = job;
         if (const auto* problem = std::get_if<QString>(&outcome)) {
             status_->setText(tr("Could not read the history: %1").arg(*problem));
         } else {

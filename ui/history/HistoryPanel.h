@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "history/HistoryRecords.h"
 
 #include <QWidget>
@@ -27,7 +28,7 @@ public:
 
     [[nodiscard]] HistoryTreeModel* model() const { return model_; }
     [[nodiscard]] QTreeView* view() const { return view_; }
-    [[nodiscard]] bool isReading() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isReading() const { return jobs_.isBusy(); }
     // The plans selected, in selection order.
     [[nodiscard]] std::vector<PlanRecord> selectedPlans() const;
 
@@ -58,8 +59,7 @@ private:
     QPushButton* tag_ = nullptr;
     QPushButton* delete_ = nullptr;
     QPushButton* recost_ = nullptr;
-    quint64 latestJob_ = 0;
-    quint64 finishedJob_ = 0;
+    JobTracker jobs_;
 };
 
 }  // namespace tapestry

@@ -44,14 +44,13 @@ ModelLoader::ModelLoader(QObject* parent) : QObject(parent) {}
 template <class Work>
 ModelLoader::JobId ModelLoader::start(const QString& path, Work work)
 {
-    const JobId job = ++latestJob_;
+    const JobId job = jobs_.start().id;
     emit started(path);
     runInBackground(
         this, [work] { return catching(work); },
         [this, job, path](const LoadResult& result) {
-            if (job != latestJob_)
+            if (!jobs_.finish(job))
                 return;  // superseded by a newer load()
-            finishedJob_ = job;
             if (result.model)
                 emit loaded(result.model);
             else if (result.error)

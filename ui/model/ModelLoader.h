@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include <QObject>
 #include <QString>
 
@@ -26,7 +27,7 @@ public:
     // pool, so a preset opens exactly like a file.
     JobId synthesize(const QString& preset, int layers, const QString& path);
     // True while the newest job has not reported back.
-    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isBusy() const { return jobs_.isBusy(); }
 
 signals:
     void started(const QString& path);
@@ -38,8 +39,7 @@ private:
     template <class Work>
     JobId start(const QString& path, Work work);
 
-    JobId latestJob_ = 0;
-    JobId finishedJob_ = 0;
+    JobTracker jobs_;
 };
 
 }  // namespace tapestry

@@ -53,11 +53,10 @@ PlanSearchJob::~PlanSearchJob()
 
 PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> folded, SearchSetup setup)
 {
-    cancel();
     running_.removeIf([](const QFuture<void>& future) { return future.isFinished(); });
-    const JobId job = ++latestJob_;
-    auto cancelled = std::make_shared<std::atomic_bool>(false);
-    cancelFlag_ = cancelled;
+    const JobTracker::Ticket ticket = jobs_.start();
+    const JobId job = ticket.id;
+    const std::shared_ptr<std::atomic_bool> cancelled = ticket.cancelled;
     // The worker posts to this object; the destructor waits for it, so `this` outlives it.
     auto report = [this, job](SearchPhase phase, double fraction) {
         QMetaObject::invokeMethod(this, [this, job, phase, fraction] { PlanSearchJob::report(job, phase, fraction); },
@@ -93,9 +92,8 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
             return {nullptr, std::nullopt, QString::fromLocal8Bit(exception.what())};
         }
     }, [this, job](const Outcome& outcome) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // superseded by a newer search
-        finishedJob_ = job;
         if (outcome.results) {
             emit resultsChanged(outcome.results);
             emit finished(outcome.results);
@@ -122,25 +120,23 @@ QString PlanSearchJob::message(const SearchOutcome& results)
 
 void PlanSearchJob::cancel()
 {
-    if (cancelFlag_)
-        *cancelFlag_ = true;
+    jobs_.cancel();
 }
 
 void PlanSearchJob::discard()
 {
-    cancel();
-    finishedJob_ = ++latestJob_;
+    jobs_.discard();
 }
 
 void PlanSearchJob::report(JobId job, SearchPhase phase, double fraction)
 {
-    if (job == latestJob_ && isBusy())
+    if (jobs_.isCurrent(job))
         emit progressed(phaseText(phase), fraction);
 }
 
 void PlanSearchJob::publish(JobId job, std::shared_ptr<const SearchOutcome> results)
 {
-    if (job == latestJob_ && isBusy())
+    if (jobs_.isCurrent(job))
         emit resultsChanged(std::move(results));
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "search/SearchPhase.h"
 #include "search/SearchSetup.h"
 
@@ -38,7 +39,7 @@ public:
     // Cancels the running search and drops everything it would still report (its model
     // is gone).
     void discard();
-    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isBusy() const { return jobs_.isBusy(); }
     // How a finished search ended, translated: its time, cancelled, or why nothing fits.
     [[nodiscard]] static QString message(const SearchOutcome& results);
 
@@ -55,9 +56,7 @@ private:
     void report(JobId job, SearchPhase phase, double fraction);
     void publish(JobId job, std::shared_ptr<const SearchOutcome> results);
 
-    JobId latestJob_ = 0;
-    JobId finishedJob_ = 0;
-    std::shared_ptr<std::atomic_bool> cancelFlag_;
+    JobTracker jobs_;
     QList<QFuture<void>> running_;  // waited for on destruction
 };
 

@@ -28,7 +28,7 @@ bool ShardingProblemLoader::isProblemFile(const QString& path)
 ShardingProblemLoader::JobId ShardingProblemLoader::read(const QString& path)
 {
     using Outcome = JobOutcome<std::shared_ptr<const ShardingProblem>>;
-    const JobId job = ++latestJob_;
+    const JobId job = jobs_.start().id;
     emit started(path);
     const std::filesystem::path file = path.toStdString();
     runInBackground(
@@ -37,9 +37,8 @@ ShardingProblemLoader::JobId ShardingProblemLoader::read(const QString& path)
             return Outcome::catching([&] { return std::make_shared<const ShardingProblem>(readIopddlFile(file)); });
         },
         [this, job, path](const Outcome& outcome) {
-            if (job != latestJob_)
+            if (!jobs_.finish(job))
                 return;  // superseded by a newer read()
-            finishedJob_ = job;
             if (outcome.value)
                 emit loaded(path, *outcome.value);
             else if (outcome.error)

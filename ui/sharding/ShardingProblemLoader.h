@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "solver/ShardingProblem.h"
 
 #include <QObject>
@@ -26,7 +27,7 @@ public:
     [[nodiscard]] static bool isProblemFile(const QString& path);
 
     JobId read(const QString& path);
-    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isBusy() const { return jobs_.isBusy(); }
 
 signals:
     void started(const QString& path);
@@ -35,8 +36,7 @@ signals:
     void failed(const QString& path, const QString& problem, const QString& detail);
 
 private:
-    JobId latestJob_ = 0;
-    JobId finishedJob_ = 0;
+    JobTracker jobs_;
 };
 
 }  // namespace tapestry

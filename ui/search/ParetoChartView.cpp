@@ -1,5 +1,7 @@
 #include "search/ParetoChartView.h"
 
+#include "charts/ChartViews.h"
+
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
 
@@ -57,9 +59,7 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
 {
     results_ = std::move(results);
     QChart* c = chart();
-    c->removeAllSeries();
-    for (QAbstractAxis* axis : c->axes())
-        c->removeAxis(axis);
+    clearChart(c);
     for (QGraphicsSimpleTextItem* label : labels_)
         delete label;
     labels_.clear();

@@ -250,7 +250,7 @@ void GraphViewPane::setModel(std::shared_ptr<const LoadedModel> model, std::shar
         if (root.children.size() + root.ops.size() < 4 && largest != root.children.end())
             expanded_.insert(largest->index());
     }
-    finishedJob_ = ++latestJob_;  // results of jobs for the previous model are dropped
+    jobs_.discard();  // results of jobs for the previous model are dropped
     pages_->setCurrentIndex(0);
     setStatus({}, false);
 }
@@ -321,7 +321,7 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
     auto content = std::make_shared<GraphViewContent>(
         GraphViewContent::build(kind_, *model_, *folded_, expanded_, GraphView::boxFont()));
     const int count = static_cast<int>(content->graph.nodes.size());
-    const JobId job = ++latestJob_;
+    const JobId job = jobs_.start().id;
     setStatus(tr("Laying out %L1 nodes…").arg(count), true);
     runInBackground(this, [content]() {
         LayoutOutcome outcome;
@@ -336,9 +336,8 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
         outcome.milliseconds = timer.elapsed();
         return outcome;
     }, [this, job, count, focus = std::move(focus)](const LayoutOutcome& outcome) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // superseded: another expansion or another model
-        finishedJob_ = job;
         if (!outcome.content) {
             showMessage(tr("The graph could not be laid out: %1\n%2")
                             .arg(ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)),

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "graphview/GraphViewKind.h"
 
 #include <QWidget>
@@ -45,7 +46,7 @@ public:
     [[nodiscard]] GraphViewKind kind() const { return kind_; }
     [[nodiscard]] GraphView* view() const { return view_; }
     // True while a layout job has not reported back.
-    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isBusy() const { return jobs_.isBusy(); }
     // True once the current model's drawing (or the reason there is none) is on screen.
     [[nodiscard]] bool isShown() const { return shown_; }
 
@@ -90,8 +91,7 @@ private:
     std::shared_ptr<const GraphViewContent> content_;
     std::set<std::size_t> expanded_;
     std::shared_ptr<const PlanOverlay> overlay_;
-    JobId latestJob_ = 0;
-    JobId finishedJob_ = 0;
+    JobTracker jobs_;
     bool laidOut_ = false;
     bool shown_ = false;
 

@@ -174,7 +174,7 @@ void PlanEditPanel::priceChoices()
         model_->setChoices(nullptr, {});
         return;
     }
-    const quint64 job = ++latestJob_;
+    const JobTracker::JobId job = jobs_.start().id;
     const EditTarget target = editor_->targets()[static_cast<std::size_t>(index)];
     status_->setText(tr("Pricing the strategies of %1…").arg(QString::fromStdString(target.name)));
     updateButtons();
@@ -186,9 +186,8 @@ void PlanEditPanel::priceChoices()
         }
     }, [this, job, mesh = candidate->plan.mesh, name = QString::fromStdString(target.name)](
            std::shared_ptr<const StrategyChoices> choices) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // another target or plan was chosen meanwhile
-        finishedJob_ = job;
         if (!choices) {
             status_->setText(tr("The strategies of %1 could not be priced.").arg(name));
             updateButtons();

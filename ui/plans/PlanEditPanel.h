@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include <QWidget>
 
 #include <memory>
@@ -35,7 +36,7 @@ public:
     [[nodiscard]] QPushButton* startButton() const { return start_; }
     [[nodiscard]] QPushButton* completeButton() const { return complete_; }
     // True while the choices of the selected target are being priced.
-    [[nodiscard]] bool isPricing() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isPricing() const { return jobs_.isBusy(); }
     // Selects the target that sets `name` (a pin target); false if there is none.
     bool selectTarget(const QString& name);
 
@@ -66,8 +67,7 @@ private:
     QPushButton* complete_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QLabel* status_ = nullptr;
-    quint64 latestJob_ = 0;
-    quint64 finishedJob_ = 0;
+    JobTracker jobs_;
 };
 
 }  // namespace tapestry

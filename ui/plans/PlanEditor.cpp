@@ -60,7 +60,7 @@ PlanEditor::~PlanEditor()
 void PlanEditor::open(std::shared_ptr<const PlanPricing> pricing, PlanVersion version)
 {
     cancelCompletion();
-    finishedJob_ = ++latestJob_;  // a running completion belongs to the previous plan: dropped
+    jobs_.discard();  // a running completion belongs to the previous plan: dropped
     undo_->clear();
     edits_ = 0;
     pricing_ = std::move(pricing);
@@ -122,9 +122,9 @@ void PlanEditor::completeRest()
         if (target != targets_.end())
             options.pins.push_back({name, plan.strategy(target->nodes.front())});
     }
-    const quint64 job = ++latestJob_;
-    auto cancelled = std::make_shared<std::atomic_bool>(false);
-    cancelFlag_ = cancelled;
+    const JobTracker::Ticket ticket = jobs_.start();
+    const JobTracker::JobId job = ticket.id;
+    const std::shared_ptr<std::atomic_bool> cancelled = ticket.cancelled;
     struct Outcome {
         std::optional<SearchResult> result;
         QString problem;
@@ -141,9 +141,8 @@ void PlanEditor::completeRest()
             return {std::nullopt, QString::fromLocal8Bit(error.what())};
         }
     }, [this, job, pins = plan.pins](const Outcome& outcome) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // superseded, or another plan was opened
-        finishedJob_ = job;
         if (!outcome.result) {
             emit completionFinished(tr("The completion failed: %1").arg(outcome.problem));
             return;
@@ -170,8 +169,7 @@ void PlanEditor::completeRest()
 
 void PlanEditor::cancelCompletion()
 {
-    if (cancelFlag_)
-        *cancelFlag_ = true;
+    jobs_.cancel();
 }
 
 }  // namespace tapestry

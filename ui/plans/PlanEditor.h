@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "plan/EditTargets.h"
 #include "history/HistoryIds.h"
 #include "plan/Plan.h"
@@ -55,7 +56,7 @@ public:
     // Searches the rest of the plan with the pinned targets fixed, in the background.
     void completeRest();
     void cancelCompletion();
-    [[nodiscard]] bool isCompleting() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isCompleting() const { return jobs_.isBusy(); }
 
     // Shows `version` (the undo commands call this).
     void show(const PlanVersion& version);
@@ -75,9 +76,7 @@ private:
     PlanVersion current_;
     QUndoStack* undo_ = nullptr;
     int edits_ = 0;
-    quint64 latestJob_ = 0;
-    quint64 finishedJob_ = 0;
-    std::shared_ptr<std::atomic_bool> cancelFlag_;
+    JobTracker jobs_;
     QList<QFuture<void>> running_;  // waited for on destruction
 };
 

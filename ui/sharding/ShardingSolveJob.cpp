@@ -31,14 +31,14 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
 {
     cancel();
     running_.removeIf([](const QFuture<void>& future) { return future.isFinished(); });
-    const JobId job = ++latestJob_;
+    const JobId job = jobs_.start().id;
     stop_ = std::stop_source();
     // The worker posts to this object; the destructor waits for it, so `this` outlives it.
     auto report = [this, job](double seconds, double value, bool isBound) {
         QMetaObject::invokeMethod(
             this,
             [this, job, seconds, value, isBound] {
-                if (job != latestJob_ || !isBusy())
+                if (!jobs_.isCurrent(job))
                     return;
                 if (isBound)
                     emit bounded(seconds, value);
@@ -73,9 +73,8 @@ ShardingSolveJob::JobId ShardingSolveJob::start(std::shared_ptr<const ShardingPr
             return std::shared_ptr<const SolveOutcome>(std::move(outcome));
         });
     }, [this, job](const Outcome& outcome) {
-        if (job != latestJob_)
+        if (!jobs_.finish(job))
             return;  // superseded by a newer solve
-        finishedJob_ = job;
         if (outcome.value)
             emit finished(*outcome.value);
         else if (outcome.error)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "solver/ShardingSolution.h"
 #include "solver/ShardingProblem.h"
 
@@ -37,7 +38,7 @@ public:
     JobId start(std::shared_ptr<const ShardingProblem> problem, double timeLimitSeconds);
     // Asks the running solve to stop; it finishes with the best feasible assignment so far.
     void cancel();
-    [[nodiscard]] bool isBusy() const { return finishedJob_ != latestJob_; }
+    [[nodiscard]] bool isBusy() const { return jobs_.isBusy(); }
 
 signals:
     // The best cost found so far, `elapsedSeconds` after the start.
@@ -49,8 +50,7 @@ signals:
     void failed(const QString& problem, const QString& detail);
 
 private:
-    JobId latestJob_ = 0;
-    JobId finishedJob_ = 0;
+    JobTracker jobs_;
     std::stop_source stop_;
     QList<QFuture<void>> running_;  // waited for on destruction
 };

@@ -66,7 +66,7 @@ int main(int argc, char** argv)
     Workload workload;
     workload.batch = batch;
     workload.sequence = 2048;
-    workload.zero1 = true;
+    workload.zeroStage = 1;
 
     std::printf("GPT-3 175B shape (h = 12288), %s, batch %lld x %lld tokens, ZeRO-1; TAP: %d runs; baseline limit %.0f s\n\n",
                 cluster.name.c_str(), static_cast<long long>(workload.batch), static_cast<long long>(workload.sequence),

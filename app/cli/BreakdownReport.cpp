@@ -31,7 +31,13 @@ void printBreakdown(const CostBreakdown& breakdown, const std::vector<std::strin
     const double step = t.stepSeconds();
     std::printf("step time per device        %12.3f ms\n", step * 1e3);
     line("compute", t.computeSeconds, step, 2);
-    line("communication", t.communicationSeconds(), step, 2);
+    if (t.recomputeSeconds > 0)
+        line("recomputation", t.recomputeSeconds, step, 4);
+    line("optimizer update", t.optimizerSeconds, step, 4);
+    line("communication (exposed)", t.exposedCommunicationSeconds(), step, 2);
+    if (t.hiddenSeconds > 0)
+        line("hidden under compute", t.hiddenSeconds, step, 4);
+    std::printf("  all communication, by kind, axis and link:\n");
     for (std::size_t k = 0; k < t.byCollective.size(); ++k) {
         if (t.byCollective[k] > 0)
             line(kCollectiveLabels[k], t.byCollective[k], step, 4);
@@ -59,7 +65,11 @@ void writeBreakdownJson(JsonWriter& json, const CostBreakdown& breakdown, const 
     json.beginObject();
     json.key("step_seconds").value(t.stepSeconds());
     json.key("compute_seconds").value(t.computeSeconds);
+    json.key("recompute_seconds").value(t.recomputeSeconds);
+    json.key("optimizer_seconds").value(t.optimizerSeconds);
     json.key("communication_seconds").value(t.communicationSeconds());
+    json.key("hidden_communication_seconds").value(t.hiddenSeconds);
+    json.key("exposed_communication_seconds").value(t.exposedCommunicationSeconds());
     json.key("by_collective").beginObject();
     for (const CollectiveKind kind : kAllCollectiveKinds)
         json.key(collectiveKindName(kind)).value(t.byCollective[static_cast<std::size_t>(kind)]);

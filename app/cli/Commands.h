@@ -17,5 +17,6 @@ Command declareHistory(CLI::App& app);
 Command declareSynth(CLI::App& app);
 Command declareExport(CLI::App& app);
 Command declareImportPlan(CLI::App& app);
+Command declareValidate(CLI::App& app, const char* argv0);
 
 }  // namespace tapestry::cli

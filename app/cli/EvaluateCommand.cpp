@@ -58,7 +58,7 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
 }
 
 void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
-               const Workload& workload, const Plan& plan, const PlanEvaluation& evaluation)
+               const Plan& plan, const PlanEvaluation& evaluation)
 {
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : mesh.axes())
@@ -74,9 +74,7 @@ void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMes
         std::printf("           axis %-4s n = %d over %d node(s) x %d GPU(s): %s\n", mesh.axis(a).name.c_str(), g.size,
                     g.nodes, g.gpusPerNode, groupSpanName(g.span));
     }
-    std::printf("workload   batch %lld x sequence %lld, %s, %s%s\n", static_cast<long long>(costs.shapes().batch()),
-                static_cast<long long>(costs.shapes().sequence()), std::string(dataTypeName(workload.computeType)).c_str(),
-                optimizerName(workload.optimizer), workload.zero1 ? ", ZeRO-1" : "");
+    std::printf("workload   %s\n", describeWorkload(costs).c_str());
     std::printf("plan       %s\n\n", plan.name.c_str());
     printBreakdown(evaluation.total, axisNames, evaluation.hbmBytes);
 
@@ -168,10 +166,9 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     const CostModel& costs = pricing.costs();
     const std::shared_ptr<const PlanCandidate> priced = pricing.price(plan);
     PlanDocument document = pricing.document(*priced);
-    // The plan file says which batch and sequence it was priced for, also when the
-    // model chose them.
-    document.workload.batch = costs.shapes().batch();
-    document.workload.sequence = costs.shapes().sequence();
+    // The plan file says which workload it was priced for, also when the model or the
+    // defaults chose its batch and sequence.
+    document.workload = costs.workload();
     HistoryRecording history(options.history, *model, cluster, {"evaluate", options.plan, document.workload, {}, {}});
     if (!options.output.empty())
         savePlanFile(options.output, document, model->coarse, model->families);
@@ -179,7 +176,7 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     if (options.json)
         printJson(*model, pricing.mesh(), costs, plan, priced->evaluation);
     else
-        printText(*model, cluster, pricing.mesh(), costs, setup.workload, plan, priced->evaluation);
+        printText(*model, cluster, pricing.mesh(), costs, plan, priced->evaluation);
     return 0;
 }
 

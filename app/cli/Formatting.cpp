@@ -1,5 +1,7 @@
 #include "cli/Formatting.h"
 
+#include "cost/CostModel.h"
+
 #include <cstdio>
 
 namespace tapestry::cli {
@@ -33,6 +35,32 @@ std::string humanBytes(std::uint64_t bytes)
 {
     static const char* const units[] = {" B", "kB", "MB", "GB", "TB"};
     return scaled(static_cast<double>(bytes), units, 5);
+}
+
+std::string describeWorkload(const CostModel& costs)
+{
+    const ShapeBinder& shapes = costs.shapes();
+    const Workload& w = costs.workload();
+    std::string text = "batch " + std::to_string(shapes.batch()) + " x sequence " + std::to_string(shapes.sequence());
+    const bool defaulted =
+        shapes.batchSource() == ShapeBinder::Source::Default || shapes.sequenceSource() == ShapeBinder::Source::Default;
+    if (defaulted && shapes.modelSequence() > 0)
+        text += " (default: the model's inputs are the exporter's trace-time " + std::to_string(shapes.modelBatch()) +
+                " x " + std::to_string(shapes.modelSequence()) + "; set --batch and --seq)";
+    else if (defaulted)
+        text += " (default: the model does not fix them; set --batch and --seq)";
+    if (w.microBatch > 0)
+        text += ", micro-batch " + std::to_string(w.microBatch) + " per data-parallel rank (" +
+                std::to_string(costs.microSteps()) + " micro-steps of " + std::to_string(costs.dataParallelDegree()) +
+                " ranks)";
+    text += w.computeType == DataType::Float16 ? ", fp16" : w.computeType == DataType::BFloat16 ? ", bf16" : ", fp32";
+    text += ", " + std::string(optimizerName(w.optimizer));
+    if (w.zeroStage > 0)
+        text += ", ZeRO-" + std::to_string(w.zeroStage);
+    text += ", recompute " + std::string(recomputationName(w.recompute));
+    text += w.overlap ? ", overlap on" : ", overlap off";
+    text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
+    return text;
 }
 
 }  // namespace tapestry::cli

@@ -3,11 +3,19 @@
 #include <cstdint>
 #include <string>
 
+namespace tapestry {
+class CostModel;
+}
+
 namespace tapestry::cli {
 
 // "8.03 B", "124.4 M", "512"
 [[nodiscard]] std::string humanCount(std::uint64_t count);
 // "16.06 GB" (decimal units, as model cards quote them)
 [[nodiscard]] std::string humanBytes(std::uint64_t bytes);
+// The workload a cost model prices, and where its batch and sequence come from:
+// "batch 16 x sequence 2048, micro-batch 2 per data-parallel rank (4 micro-steps of 2
+//  ranks), bf16, adam, ZeRO-1, recompute selective, overlap on, fused attention"
+[[nodiscard]] std::string describeWorkload(const CostModel& costs);
 
 }  // namespace tapestry::cli

@@ -65,22 +65,50 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
     addChoice(command, "--optimizer", options.workload.optimizer,
               {{"adam", OptimizerKind::AdamMixedPrecision}, {"sgd", OptimizerKind::SgdMomentum}},
               "the optimizer whose states are kept (default adam)");
-    command.add_flag("--zero1", options.workload.zero1, "shard the optimizer states over the data-parallel axes");
+    command.add_option("--micro-batch", options.workload.microBatch,
+                       "sequences per data-parallel rank and micro-step; gradients accumulate over the "
+                       "micro-steps (default: the whole batch at once)")
+        ->type_name("N")
+        ->check(wholeNumber(1, std::int64_t{1} << 24));
+    addChoice(command, "--precision", options.workload.computeType,
+              {{"bf16", DataType::BFloat16}, {"fp16", DataType::Float16}},
+              "the 16-bit type of activations, weights and gradients (default bf16)");
+    options.zeroOption = command.add_option("--zero", options.workload.zeroStage,
+                       "ZeRO stage over the data-parallel axes: 1 shards optimizer states, 2 also gradients, "
+                       "3 also parameters (FSDP) (default 0)")
+        ->type_name("0|1|2|3")
+        ->check(wholeNumber(0, 3));
+    options.zero1Option = command.add_flag_callback(
+        "--zero1", [&options] { options.workload.zeroStage = 1; }, "the same as --zero 1");
+    options.recomputeOption = addChoice(command, "--recompute", options.workload.recompute,
+              {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
+              "activation recomputation in the repeated blocks: none, the attention core (selective) or "
+              "whole blocks (full) (default none)");
+    addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
+              "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
+    addChoice(command, "--attention", options.workload.attention,
+              {{"fused", AttentionKernel::Fused}, {"unfused", AttentionKernel::Unfused}},
+              "attention as one fused kernel (FlashAttention) or separate kernels that write the scores "
+              "(default fused)");
+}
+
+std::filesystem::path clusterPresetFolder(const char* argv0)
+{
+    const std::filesystem::path executableDir = std::filesystem::absolute(argv0).parent_path();
+    const std::filesystem::path presets = findResource(executableDir, "clusters");
+    if (presets.empty())
+        throw Error(ErrorCode::FileNotFound, "resources/clusters", "the cluster presets are not installed");
+    return presets;
 }
 
 Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0)
 {
     const std::string& name = options.cluster;
     Cluster cluster;
-    if (name.find('/') != std::string::npos || name.ends_with(".json")) {
+    if (name.find('/') != std::string::npos || name.ends_with(".json"))
         cluster = loadClusterFile(name);
-    } else {
-        const std::filesystem::path executableDir = std::filesystem::absolute(argv0).parent_path();
-        const std::filesystem::path presets = findResource(executableDir, "clusters");
-        if (presets.empty())
-            throw Error(ErrorCode::FileNotFound, "resources/clusters", "the cluster presets are not installed");
-        cluster = loadClusterPreset(presets, name);
-    }
+    else
+        cluster = loadClusterPreset(clusterPresetFolder(argv0), name);
     if (options.nodes > 0) {
         // As cluster files: at most 2^20 GPUs, so device counts stay within int.
         if (std::int64_t{options.nodes} * cluster.gpusPerNode > (1 << 20))

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,11 +25,25 @@ struct PlanningOptions {
     std::string mesh;                    // AxB[xC]; empty: one axis over every GPU
     std::string axes;                    // NAME,NAME; empty: the default names
     Workload workload;
+    // Set when declared: a search chooses recomputation and the ZeRO stage unless given.
+    const CLI::Option* recomputeOption = nullptr;
+    const CLI::Option* zeroOption = nullptr;
+    const CLI::Option* zero1Option = nullptr;
+
+    [[nodiscard]] bool recomputationGiven() const { return recomputeOption && recomputeOption->count() > 0; }
+    [[nodiscard]] bool zeroStageGiven() const
+    {
+        return (zeroOption && zeroOption->count() > 0) || (zero1Option && zero1Option->count() > 0);
+    }
 };
 
-// Declares --cluster, --nodes, --mesh (with `meshAuto`, also "auto"), --axes, --batch,
-// --seq, --optimizer and --zero1 on `command`, bound to `options`.
+// Declares --cluster, --nodes, --mesh (with `meshAuto`, also "auto"), --axes and the
+// workload's --batch, --seq, --micro-batch, --precision, --optimizer, --zero (--zero1),
+// --recompute, --overlap and --attention on `command`, bound to `options`.
 void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto);
+
+// The folder of cluster presets installed beside the executable `argv0`.
+[[nodiscard]] std::filesystem::path clusterPresetFolder(const char* argv0);
 
 // The cluster preset or file, with its node count changed by --nodes.
 [[nodiscard]] Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0);

@@ -126,6 +126,8 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         setup.mesh = meshAxesFromOptions(planning.mesh, planning.axes, cluster);
     setup.workload = workload;
     setup.options = options;
+    setup.chooseRecomputation = !planning.recomputationGiven();
+    setup.chooseZeroStage = !planning.zeroStageGiven();
     setup.wholeGraphBaseline = commandOptions.baseline;
     HistoryRecording history(commandOptions.history, *model, cluster, searchRunSettings(setup));
     const std::optional<std::string> emitFile =
@@ -177,9 +179,12 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
                                                                              : outcome->meshes.front().search->message);
     const MeshOutcome& chosenMesh = *outcome->meshOf(*chosen);
     const SearchResult& chosenSearch = *chosenMesh.search;
+    SearchSetup chosenSetup = setup;
+    chosenSetup.workload = chosen->workload;  // with the techniques the search chose
+    const PlanPricing chosenPricing(model, chosenSetup, chosenMesh.axes);
+    const std::string workloadText = describeWorkload(chosenPricing.costs());
     if (!commandOptions.output.empty())
-        savePlanFile(commandOptions.output, PlanPricing(model, setup, chosenMesh.axes).document(*chosen), model->coarse,
-                     model->families);
+        savePlanFile(commandOptions.output, chosenPricing.document(*chosen), model->coarse, model->families);
     history.finish(outcome->cancelled ? RunStatus::Cancelled : RunStatus::Finished, outcome->detail,
                    searchRecordsOf(*model, setup, *outcome));
 
@@ -225,6 +230,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         }
         json.endArray();
         json.key("best_mesh").value(chosenMesh.meshText);
+        json.key("workload").value(workloadText);
         json.key("best");
         writeBreakdownJson(json, chosen->evaluation.total, axisNames);
         json.key("strategies").beginObject();
@@ -236,6 +242,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         return 0;
     }
 
+    std::printf("workload         %s\n", workloadText.c_str());
     for (const MeshOutcome& mesh : outcome->meshes) {
         if (!mesh.search)
             continue;

@@ -23,6 +23,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::InvalidNcclTestsLog: return "invalid-nccl-tests-log";
     case ErrorCode::InvalidPlan: return "invalid-plan";
     case ErrorCode::InvalidShardingProblem: return "invalid-sharding-problem";
+    case ErrorCode::InvalidPublishedRun: return "invalid-published-run";
     case ErrorCode::InfeasibleProblem: return "infeasible-problem";
     case ErrorCode::HistoryCorrupt: return "history-corrupt";
     case ErrorCode::HistoryLocked: return "history-locked";

@@ -26,6 +26,7 @@ enum class ErrorCode {
     InvalidNcclTestsLog,
     InvalidPlan,
     InvalidShardingProblem,
+    InvalidPublishedRun,
     InfeasibleProblem,
     HistoryCorrupt,
     HistoryLocked,

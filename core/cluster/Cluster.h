@@ -16,8 +16,10 @@ namespace tapestry {
 struct GpuSpec {
     std::string name;
     double peakFlopsPerSecond = 0;
-    // Share of the peak that real kernels reach; compute time uses peak * fraction.
+    // Share of the peak that large matmuls (cuBLAS GEMMs) reach; see cost/KernelTime.h.
     double achievableFraction = 0.5;
+    // Share of the peak that a fused attention kernel (FlashAttention) reaches.
+    double attentionFraction = 0.35;
     std::uint64_t hbmBytes = 0;
     double hbmBytesPerSecond = 0;
 

@@ -142,6 +142,11 @@ GpuSpec readGpu(const JsonValue& value, const std::string& file)
         if (!(gpu.achievableFraction > 0 && gpu.achievableFraction <= 1))
             in.fail("gpu.achievableFraction", "must be in (0, 1]");
     }
+    if (const JsonValue* fraction = in.optional("attentionFraction")) {
+        gpu.attentionFraction = in.number("attentionFraction", *fraction);
+        if (!(gpu.attentionFraction > 0 && gpu.attentionFraction <= 1))
+            in.fail("gpu.attentionFraction", "must be in (0, 1]");
+    }
     gpu.hbmBytes = static_cast<std::uint64_t>(in.count("hbmBytes", kMaxBytes));
     gpu.hbmBytesPerSecond = in.within("hbmBytesPerSecond", kMinBytesPerSecond, kMaxBytesPerSecond);
     in.rejectUnknown();

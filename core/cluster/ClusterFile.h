@@ -15,6 +15,7 @@ namespace tapestry {
 // every error without a generated schema. Schema, all units in the field names:
 //   { "name": str, "notes": [str]?, "nodes": int, "gpusPerNode": int,
 //     "gpu": { "name": str, "peakFlopsPerSecond": num, "achievableFraction": num?,
+//              "attentionFraction": num?,
 //              "hbmBytes": int, "hbmBytesPerSecond": num },
 //     "intraNode": { "bytesPerSecond": num, "latencySeconds": num },
 //     "interNode": { "bytesPerSecond": num, "latencySeconds": num },

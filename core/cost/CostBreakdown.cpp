@@ -13,6 +13,9 @@ double TimeBreakdown::communicationSeconds() const
 void TimeBreakdown::add(const TimeBreakdown& other)
 {
     computeSeconds += other.computeSeconds;
+    recomputeSeconds += other.recomputeSeconds;
+    optimizerSeconds += other.optimizerSeconds;
+    hiddenSeconds += other.hiddenSeconds;
     for (std::size_t i = 0; i < byCollective.size(); ++i)
         byCollective[i] += other.byCollective[i];
     for (std::size_t i = 0; i < byLink.size(); ++i)

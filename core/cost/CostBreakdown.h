@@ -9,17 +9,26 @@
 
 namespace tapestry {
 
-// Per-device time of one training step, split by what it is spent on. Communication is
-// counted as exposed (no overlap with compute), the conservative reading.
-// Invariant: the sum of byCollective equals the sum of byLink and of byAxis.
+// Per-device time of one training step, split by what it is spent on.
+// Communication is counted in full by collective, link and axis; the part of it that
+// runs while the device computes (data-parallel gradient reduction under backward,
+// FSDP gathers under the previous block) is `hiddenSeconds`, and only the rest, the
+// exposed communication, adds to the step.
+// Invariants: the sum of byCollective equals the sum of byLink and of byAxis;
+// 0 <= hiddenSeconds <= communicationSeconds(); recomputeSeconds and optimizerSeconds
+// are parts of computeSeconds.
 struct TimeBreakdown {
     double computeSeconds = 0;
+    double recomputeSeconds = 0;  // forward work repeated in backward (activation recomputation)
+    double optimizerSeconds = 0;  // the optimizer's update of the local parameters
     std::array<double, 4> byCollective{};  // indexed by CollectiveKind
     std::array<double, 2> byLink{};        // indexed by LinkClass
     std::vector<double> byAxis;            // indexed by mesh axis
+    double hiddenSeconds = 0;
 
     [[nodiscard]] double communicationSeconds() const;
-    [[nodiscard]] double stepSeconds() const { return computeSeconds + communicationSeconds(); }
+    [[nodiscard]] double exposedCommunicationSeconds() const { return communicationSeconds() - hiddenSeconds; }
+    [[nodiscard]] double stepSeconds() const { return computeSeconds + exposedCommunicationSeconds(); }
     void add(const TimeBreakdown& other);
 };
 

@@ -1,9 +1,12 @@
 #include "cost/CostModel.h"
 
 #include "base/Error.h"
+#include "cost/KernelTime.h"
+#include "cost/Overlap.h"
 #include "graph/Graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -55,6 +58,35 @@ bool isParameter(const Graph& graph, TensorId id)
     return isFloatingPoint(init.dtype) && !init.dims.empty();
 }
 
+// Element-wise functions whose backward needs their input (Korthikanti et al. keep the
+// GeLU input); Softmax keeps its output instead and Dropout its mask.
+bool needsInputForBackward(const std::string& type)
+{
+    return type == "Tanh" || type == "Erf" || type == "Sigmoid" || type == "Relu" || type == "Gelu" ||
+           type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
+}
+
+int dataParallelDegreeOf(const DeviceMesh& mesh)
+{
+    int named = 1;
+    bool anyData = false;
+    bool anyModel = false;
+    for (const MeshAxis& axis : mesh.axes()) {
+        if (axis.name == "dp" || axis.name == "d" || axis.name == "data") {
+            named *= axis.size;
+            anyData = true;
+        }
+        if (axis.name == "tp" || axis.name == "pp" || axis.name == "cp" || axis.name == "ep")
+            anyModel = true;
+    }
+    if (anyData || anyModel)
+        return named;
+    int degree = 1;
+    for (std::size_t a = 0; a + 1 < mesh.axisCount(); ++a)
+        degree *= mesh.axis(a).size;
+    return mesh.axisCount() == 1 ? mesh.axis(0).size : degree;
+}
+
 }  // namespace
 
 CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
@@ -65,60 +97,115 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
       cluster_(cluster),
       mesh_(mesh),
       workload_(workload),
-      binder_(graph, workload),
+      // Two sequences per GPU when nothing says otherwise (ShapeBinder's defaults).
+      binder_(graph, workload, std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * mesh.deviceCount())),
       collectives_(cluster),
-      dtypeBytes_(dataTypeBits(workload.computeType) / 8.0)
+      dtypeBytes_(dataTypeBits(workload.computeType) / 8.0),
+      dataParallelDegree_(dataParallelDegreeOf(mesh))
 {
+    workload_.batch = binder_.batch();
+    workload_.sequence = binder_.sequence();
+    if (workload_.microBatch > 0) {
+        const double perMicroStep = static_cast<double>(workload_.microBatch) * dataParallelDegree_;
+        microSteps_ = std::max(1, static_cast<int>(std::ceil(static_cast<double>(workload_.batch) / perMicroStep)));
+    }
+    for (const Op& op : graph_.ops())
+        causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
     computeOpFacts();
     computeNodeFacts();
     computeCrossingTensors();
+    computeBlocks();
 }
 
 void CostModel::computeOpFacts()
 {
     opFacts_.assign(graph_.opCount(), {});
+    auto isConstant = [&](TensorId id) {
+        const Tensor& t = graph_.tensor(id);
+        return t.role == TensorRole::Initializer ||
+               (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
+    };
     auto activationBytes = [&](TensorId id) {
         if (!id.isValid())
             return 0.0;
         const Tensor& tensor = graph_.tensor(id);
-        const bool auxiliary = tensor.role == TensorRole::Initializer ||
-                               (tensor.producer.isValid() && coarse_.roles[tensor.producer.index()] == OpRole::Auxiliary);
-        return auxiliary || !tensor.shape.isRankKnown() ? 0.0 : binder_.elementCount(tensor.shape) * dtypeBytes_;
+        return isConstant(id) || !tensor.shape.isRankKnown() ? 0.0 : binder_.elementCount(tensor.shape) * dtypeBytes_;
+    };
+    auto isScores = [&](TensorId id) {
+        if (!id.isValid())
+            return false;
+        const TensorShape& shape = graph_.tensor(id).shape;
+        return shape.isRankKnown() && shape.rank() >= 3 && binder_.isSequenceAxis(shape, shape.rank() - 1) &&
+               binder_.isSequenceAxis(shape, shape.rank() - 2);
+    };
+    // A node's memory-bound ops run as one fused kernel: what another op of the same
+    // node's fused part produced or consumes never goes through memory.
+    auto isFollowerIn = [&](OpId op, CoarseNodeId node) {
+        return op.isValid() && coarse_.nodeOf[op.index()] == node && coarse_.node(node).anchor != op &&
+               coarse_.roles[op.index()] != OpRole::Auxiliary;
     };
     for (const Op& op : graph_.ops()) {
         const OpRole role = coarse_.roles[op.id.index()];
         OpFacts& facts = opFacts_[op.id.index()];
         if (role == OpRole::Auxiliary)
             continue;
+        for (const TensorId t : op.inputs)
+            facts.scores = facts.scores || isScores(t);
+        for (const TensorId t : op.outputs)
+            facts.scores = facts.scores || isScores(t);
         const TensorShape& out = op.outputs.empty() || !op.outputs[0].isValid() ? TensorShape{}
                                                                                  : graph_.tensor(op.outputs[0]).shape;
-        if (role == OpRole::Linear || role == OpRole::BatchedMatMul) {
-            const std::vector<std::int64_t> a = binder_.extents(graph_.tensor(op.inputs[0]).shape);
-            std::int64_t k = a.empty() ? 1 : a.back();
-            if (op.type == "Gemm") {
-                const Attribute* transA = op.findAttribute("transA");
-                if (transA && std::get_if<std::int64_t>(&transA->value) && std::get<std::int64_t>(transA->value) != 0 &&
-                    !a.empty())
-                    k = a.front();
+        if (role == OpRole::Linear || role == OpRole::BatchedMatMul || role == OpRole::Conv) {
+            if (role == OpRole::Conv) {
+                const auto extents = binder_.extents(graph_.tensor(op.inputs[1]).shape);
+                double perOutput = 1;
+                for (std::size_t i = 1; i < extents.size(); ++i)
+                    perOutput *= static_cast<double>(extents[i]);
+                facts.flops = 2.0 * binder_.elementCount(out) * perOutput;
+            } else {
+                const std::vector<std::int64_t> a = binder_.extents(graph_.tensor(op.inputs[0]).shape);
+                std::int64_t k = a.empty() ? 1 : a.back();
+                if (op.type == "Gemm") {
+                    const Attribute* transA = op.findAttribute("transA");
+                    if (transA && std::get_if<std::int64_t>(&transA->value) &&
+                        std::get<std::int64_t>(transA->value) != 0 && !a.empty())
+                        k = a.front();
+                }
+                facts.flops = 2.0 * binder_.elementCount(out) * static_cast<double>(k);
             }
-            facts.flops = 2.0 * binder_.elementCount(out) * static_cast<double>(k);
-        } else if (role == OpRole::Conv) {
-            const Tensor& weight = graph_.tensor(op.inputs[1]);
-            const auto extents = binder_.extents(weight.shape);
-            double perOutput = 1;
-            for (std::size_t i = 1; i < extents.size(); ++i)
-                perOutput *= static_cast<double>(extents[i]);
-            facts.flops = 2.0 * binder_.elementCount(out) * perOutput;
-        } else {
-            double bytes = 0;
-            if (role != OpRole::Embedding) {
-                for (const TensorId input : op.inputs)
+            for (const TensorId input : op.inputs) {
+                if (!input.isValid())
+                    continue;
+                const Tensor& t = graph_.tensor(input);
+                if (isConstant(input)) {
+                    if (const auto count = t.shape.elementCount())
+                        facts.weightBytes += static_cast<double>(*count) * dtypeBytes_;
+                } else {
+                    facts.inputBytes += activationBytes(input);
+                }
+            }
+            facts.outputBytes = activationBytes(op.outputs[0]);
+            continue;
+        }
+        const CoarseNodeId node = coarse_.nodeOf[op.id.index()];
+        double bytes = 0;
+        if (role != OpRole::Embedding) {
+            for (const TensorId input : op.inputs) {
+                if (input.isValid() && !isFollowerIn(graph_.tensor(input).producer, node))
                     bytes += activationBytes(input);
             }
-            for (const TensorId output : op.outputs)
-                bytes += activationBytes(output);
-            facts.memoryBoundBytes = bytes;
         }
+        for (const TensorId output : op.outputs) {
+            if (!output.isValid())
+                continue;
+            const Tensor& t = graph_.tensor(output);
+            const bool leaves = t.isGraphOutput || std::any_of(t.consumers.begin(), t.consumers.end(), [&](OpId c) {
+                                    return coarse_.roles[c.index()] != OpRole::Auxiliary && !isFollowerIn(c, node);
+                                });
+            if (leaves)
+                bytes += activationBytes(output);
+        }
+        facts.memoryBoundBytes = bytes;
     }
 }
 
@@ -126,6 +213,21 @@ void CostModel::computeNodeFacts()
 {
     nodeFacts_.assign(coarse_.nodes.size(), {});
     std::vector<bool> savedBefore(graph_.tensors().size(), false);
+    auto bytesOf = [&](TensorId id, double elementBytes) {
+        return id.isValid() && graph_.tensor(id).shape.isRankKnown()
+                   ? binder_.elementCount(graph_.tensor(id).shape) * elementBytes
+                   : 0.0;
+    };
+    auto isScores = [&](TensorId id) {
+        const TensorShape& shape = graph_.tensor(id).shape;
+        return shape.isRankKnown() && shape.rank() >= 3 && binder_.isSequenceAxis(shape, shape.rank() - 1) &&
+               binder_.isSequenceAxis(shape, shape.rank() - 2);
+    };
+    auto isConstant = [&](TensorId id) {
+        const Tensor& t = graph_.tensor(id);
+        return t.role == TensorRole::Initializer ||
+               (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
+    };
     for (const CoarseNode& node : coarse_.nodes) {
         NodeFacts& facts = nodeFacts_[node.id.index()];
         facts.costOp = node.anchor.isValid()      ? node.anchor
@@ -135,6 +237,11 @@ void CostModel::computeNodeFacts()
         // ops (transposed or Identity-copied weights), each once.
         std::set<TensorId> seen;
         std::vector<TensorId> pending;
+        bool nonlinear = false;
+        auto save = [&](TensorId id, double bytes, bool asOutput) {
+            if (id.isValid())
+                facts.savedActivations.push_back({id, bytes, asOutput, isScores(id)});
+        };
         for (const OpId id : node.ops) {
             const Op& op = graph_.op(id);
             for (const TensorId input : op.inputs) {
@@ -143,7 +250,10 @@ void CostModel::computeNodeFacts()
             }
             facts.memoryBoundBytes += opFacts_[id.index()].memoryBoundBytes;
             if (op.type == "Softmax" && op.outputs[0].isValid())
-                facts.savedActivations.emplace_back(op.outputs[0], binder_.elementCount(graph_.tensor(op.outputs[0]).shape) * dtypeBytes_);
+                save(op.outputs[0], bytesOf(op.outputs[0], dtypeBytes_), true);
+            if (op.type == "Dropout" && op.outputs.size() > 1 && op.outputs[1].isValid())
+                save(op.outputs[1], bytesOf(op.outputs[1], 1.0), true);  // the mask, one byte per element
+            nonlinear = nonlinear || needsInputForBackward(op.type);
         }
         while (!pending.empty()) {
             const TensorId id = pending.back();
@@ -160,41 +270,34 @@ void CostModel::computeNodeFacts()
                 }
             }
         }
-        auto bytesOf = [&](TensorId id) {
-            return id.isValid() && graph_.tensor(id).shape.isRankKnown()
-                       ? binder_.elementCount(graph_.tensor(id).shape) * dtypeBytes_
-                       : 0.0;
-        };
         if (node.anchor.isValid()) {
             const Op& anchor = graph_.op(node.anchor);
             facts.flops = opFacts_[node.anchor.index()].flops;
-            facts.transientBytes = bytesOf(anchor.outputs[0]);
+            facts.transientBytes = bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
-                facts.savedActivations.emplace_back(anchor.inputs[0], bytesOf(anchor.inputs[0]));
-                facts.savedActivations.emplace_back(anchor.inputs[1], bytesOf(anchor.inputs[1]));
+                save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);
+                save(anchor.inputs[1], bytesOf(anchor.inputs[1], dtypeBytes_), false);
             } else if (node.kind != CoarseNodeKind::Embedding) {
                 // The activation operand: whichever input is not a (derived) constant.
                 for (const TensorId input : anchor.inputs) {
-                    if (!input.isValid())
-                        continue;
-                    const Tensor& t = graph_.tensor(input);
-                    const bool constant = t.role == TensorRole::Initializer ||
-                                          (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
-                    if (!constant) {
-                        facts.savedActivations.emplace_back(input, bytesOf(input));
+                    if (input.isValid() && !isConstant(input)) {
+                        save(input, bytesOf(input, dtypeBytes_), false);
                         break;
                     }
                 }
             }
+            // An activation function after the anchor needs its input: the anchor's
+            // output (bias and activation run fused on it).
+            if (nonlinear)
+                save(anchor.outputs[0], bytesOf(anchor.outputs[0], dtypeBytes_), true);
         } else if (node.kind == CoarseNodeKind::Normalization && !node.ops.empty()) {
             const TensorId input = graph_.op(node.ops.front()).inputs.front();
-            facts.savedActivations.emplace_back(input, bytesOf(input));
+            save(input, bytesOf(input, dtypeBytes_), false);
         }
         // A tensor is kept once, by the first node (in node order) that saves it.
-        std::erase_if(facts.savedActivations, [&](const auto& saved) {
-            const bool duplicate = !saved.first.isValid() || savedBefore[saved.first.index()];
-            if (saved.first.isValid())
-                savedBefore[saved.first.index()] = true;
+        std::erase_if(facts.savedActivations, [&](const SavedActivation& saved) {
+            const bool duplicate = savedBefore[saved.tensor.index()];
+            savedBefore[saved.tensor.index()] = true;
             return duplicate;
         });
     }
@@ -235,8 +338,18 @@ void CostModel::computeCrossingTensors()
             for (const TensorId output : graph_.op(id).outputs) {
                 if (!output.isValid())
                     continue;
+                const Tensor& tensor = graph_.tensor(output);
+                const double bytes =
+                    tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_ : 0.0;
+                // A model output reaches the loss.
+                if (tensor.isGraphOutput && carries[output.index()] && isFloatingPoint(tensor.dtype) &&
+                    tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
+                    const auto extents = binder_.extents(tensor.shape);
+                    const double last = std::max<double>(1.0, static_cast<double>(extents.back()));
+                    outputs_.push_back({node.id, id, bytes, binder_.elementCount(tensor.shape) / last});
+                }
                 CrossingTensor crossing;
-                for (const OpId consumer : graph_.tensor(output).consumers) {
+                for (const OpId consumer : tensor.consumers) {
                     if (coarse_.roles[consumer.index()] == OpRole::Auxiliary)
                         continue;
                     const CoarseNodeId target = coarse_.nodeOf[consumer.index()];
@@ -249,8 +362,7 @@ void CostModel::computeCrossingTensors()
                 }
                 if (crossing.consumers.empty())
                     continue;
-                const Tensor& tensor = graph_.tensor(output);
-                crossing.bytes = tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_ : 0.0;
+                crossing.bytes = bytes;
                 crossing.carriesGradient = carries[output.index()];
                 crossing.producer = node.id;
                 crossing.producerOp = id;
@@ -260,9 +372,50 @@ void CostModel::computeCrossingTensors()
     }
 }
 
+void CostModel::computeBlocks()
+{
+    for (const Family& family : families_.families) {
+        if (family.parent.isValid())
+            continue;
+        for (const BlockInstance& instance : family.instances) {
+            for (const CoarseNodeId id : instance.nodes)
+                nodeFacts_[id.index()].block = blockCount_;
+            ++blockCount_;
+        }
+    }
+    for (CrossingTensor& tensor : crossing_) {
+        const int block = nodeFacts_[tensor.producer.index()].block;
+        tensor.insideBlock = block >= 0 && std::all_of(tensor.consumers.begin(), tensor.consumers.end(), [&](const auto& c) {
+                                 return nodeFacts_[c.first.index()].block == block;
+                             });
+        if (!tensor.carriesGradient)
+            continue;
+        // What enters a block is what full recomputation keeps, at the block's first node.
+        std::set<int> entered;
+        for (const auto& [consumer, op] : tensor.consumers) {
+            const int target = nodeFacts_[consumer.index()].block;
+            if (target >= 0 && target != block)
+                entered.insert(target);
+        }
+        for (const int target : entered) {
+            for (NodeFacts& facts : nodeFacts_) {
+                if (facts.block == target) {
+                    facts.blockInputBytes += tensor.bytes;
+                    break;
+                }
+            }
+        }
+    }
+}
+
 double CostModel::hbmBytes() const
 {
     return static_cast<double>(cluster_.gpu.hbmBytes);
+}
+
+double CostModel::gradientBytesPerParameter() const
+{
+    return workload_.fp32MainGradients ? 4.0 : dtypeBytes_;
 }
 
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const
@@ -285,9 +438,134 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
     return div;
 }
 
+bool CostModel::recomputes(const CoarseNode& node, bool scores) const
+{
+    if (nodeFacts_[node.id.index()].block < 0)
+        return false;
+    return workload_.recompute == Recomputation::Full ||
+           (workload_.recompute == Recomputation::Selective && scores &&
+            workload_.attention == AttentionKernel::Unfused);
+}
+
+CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const Divisors& div) const
+{
+    const OpFacts& facts = opFacts_[id.index()];
+    const GpuSpec& gpu = cluster_.gpu;
+    const bool fused = facts.scores && workload_.attention == AttentionKernel::Fused;
+    OpCompute time;
+    if (facts.flops > 0) {
+        if (fused && node.kind == CoarseNodeKind::BatchedMatMul) {
+            // FlashAttention: causal models skip the masked half of the scores; the
+            // backward pass runs five matmuls to the forward's two (it recomputes QKᵀ).
+            const double flops = facts.flops * (causal_ ? 0.5 : 1.0) / div.compute;
+            time.forward = fusedAttentionSeconds(gpu, flops);
+            time.backward = 2.5 * time.forward;
+        } else {
+            const double bytes =
+                facts.inputBytes / div.input + facts.weightBytes / div.weights + facts.outputBytes / div.output;
+            time.forward = matmulSeconds(gpu, facts.flops / div.compute, bytes);
+            time.backward = 2 * time.forward;
+        }
+    }
+    if (facts.memoryBoundBytes > 0 && !fused) {
+        const double forward = memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute);
+        time.forward += forward;
+        time.backward += 2 * forward;
+    }
+    if (recomputes(node, facts.scores))
+        time.recompute = time.forward;
+    return time;
+}
+
+// Saved activations of one node for one micro-batch, as a searcher sees them (the
+// input-side divisor of this node only).
+double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& div) const
+{
+    const NodeFacts& facts = nodeFacts_[node.id.index()];
+    if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
+        return facts.blockInputBytes / div.input / microSteps_;
+    double bytes = 0;
+    for (const SavedActivation& saved : facts.savedActivations) {
+        if (saved.scores && (workload_.attention == AttentionKernel::Fused ||
+                             (workload_.recompute == Recomputation::Selective && facts.block >= 0)))
+            continue;
+        bytes += saved.bytes / (saved.asOutput ? div.output : div.input);
+    }
+    return bytes / microSteps_;
+}
+
+std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(const NodeStrategy& strategy,
+                                                                              double localParameters) const
+{
+    std::vector<DataParallelCollective> out;
+    if (workload_.zeroStage < 2 || localParameters <= 0)
+        return out;
+    const double times = microSteps_;
+    double parameterBytes = localParameters * dtypeBytes_;
+    double gradientBytes = localParameters * gradientBytesPerParameter();
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        const int n = mesh_.axis(a).size;
+        if (!synchronizesGradients(strategy.axes[a]) || n <= 1)
+            continue;
+        const AxisGroup& group = mesh_.group(a);
+        // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
+        const CollectiveBreakdown gather = collectives_.price(CollectiveKind::AllGather, group, parameterBytes);
+        out.push_back({CollectiveKind::AllGather, a, gather, times, true});
+        if (workload_.zeroStage >= 3)
+            out.push_back({CollectiveKind::AllGather, a, gather, times, false});
+        out.push_back({CollectiveKind::ReduceScatter, a,
+                       collectives_.price(CollectiveKind::ReduceScatter, group, gradientBytes), times, false});
+        // The next data axis works on this axis's shard.
+        parameterBytes /= n;
+        gradientBytes /= n;
+    }
+    return out;
+}
+
+std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId node,
+                                                                  const NodeStrategy& strategy) const
+{
+    std::vector<LossCollective> out;
+    const double times = microSteps_;
+    for (const ModelOutput& output : outputs_) {
+        if (output.producer != node)
+            continue;
+        for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+            const AxisLayout layout = outputLayout(strategy.axes[a]);
+            if (mesh_.axis(a).size <= 1 || (layout != AxisLayout::Hidden && layout != AxisLayout::Partial))
+                continue;
+            double rowDiv = 1;
+            double otherDiv = 1;
+            for (std::size_t b = 0; b < strategy.axes.size(); ++b) {
+                const AxisLayout other = outputLayout(strategy.axes[b]);
+                if (b == a || !isSharded(other))
+                    continue;
+                otherDiv *= mesh_.axis(b).size;
+                if (other != AxisLayout::Hidden)
+                    rowDiv *= mesh_.axis(b).size;
+            }
+            const AxisGroup& group = mesh_.group(a);
+            if (layout == AxisLayout::Partial) {
+                // Summed into vocabulary shards first; its gradient gathered back.
+                const double bytes = output.bytes / otherDiv / microSteps_;
+                out.push_back({CollectiveKind::ReduceScatter, a,
+                               collectives_.price(CollectiveKind::ReduceScatter, group, bytes), times});
+                out.push_back(
+                    {CollectiveKind::AllGather, a, collectives_.price(CollectiveKind::AllGather, group, bytes), times});
+            }
+            // Vocab-parallel cross-entropy: per token row, the maximum, the sum of
+            // exponentials and the target logit, each an fp32 all-reduce.
+            const double rowBytes = 4.0 * output.rows / rowDiv / microSteps_;
+            out.push_back({CollectiveKind::AllReduce, a, collectives_.price(CollectiveKind::AllReduce, group, rowBytes),
+                           3 * times});
+        }
+    }
+    return out;
+}
+
 std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingTensor& tensor, std::size_t axis,
                                                                  const NodeStrategy& producer, AxisLayout from,
-                                                                 AxisLayout to) const
+                                                                 AxisLayout to, bool forward) const
 {
     const std::optional<Conversion> needed = conversionBetween(from, to);
     const double n = mesh_.axis(axis).size;
@@ -299,16 +577,18 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
         if (b != axis && isSharded(outputLayout(producer.axes[b])))
             otherDiv *= mesh_.axis(b).size;
     }
-    const double full = tensor.bytes / otherDiv;
+    const double full = tensor.bytes / otherDiv / microSteps_;
     const double bytes = needed->perShard ? full / n : full;
-    return PricedConversion{needed->kind, collectives_.price(needed->kind, mesh_.group(axis), bytes)};
+    const bool repeated = forward && tensor.insideBlock && workload_.recompute == Recomputation::Full;
+    return PricedConversion{needed->kind, collectives_.price(needed->kind, mesh_.group(axis), bytes),
+                            static_cast<double>(microSteps_) * (repeated ? 2.0 : 1.0)};
 }
 
 double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
-                                    AxisLayout from, AxisLayout to) const
+                                    AxisLayout from, AxisLayout to, bool forward) const
 {
-    const auto priced = conversion(tensor, axis, producer, from, to);
-    return priced ? priced->price.seconds() : 0.0;
+    const auto priced = conversion(tensor, axis, producer, from, to, forward);
+    return priced ? priced->price.seconds() * priced->times : 0.0;
 }
 
 CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStrategy& strategy) const
@@ -317,26 +597,44 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     const NodeFacts& facts = nodeFacts_[id.index()];
     const Divisors div = divisorsOf(node.kind, strategy);
     StrategyTerms terms;
-    const double flopsPerSecond = cluster_.gpu.peakFlopsPerSecond * cluster_.gpu.achievableFraction;
-    terms.computeSeconds =
-        (3.0 * facts.flops / flopsPerSecond + 3.0 * facts.memoryBoundBytes / cluster_.gpu.hbmBytesPerSecond) /
-        div.compute;
-    const double localParameters = facts.parameterElements / div.weights;
-    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-        if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_.axis(a).size <= 1)
-            continue;
-        // Bandwidth term per byte, read off a large message where latency is negligible.
-        constexpr double kReferenceBytes = 1e12;
-        const double perByte =
-            collectives_.price(CollectiveKind::AllReduce, mesh_.group(a), kReferenceBytes).seconds() / kReferenceBytes;
-        terms.gradientSyncSeconds += perByte * localParameters * dtypeBytes_;
+    double backward = 0;
+    for (const OpId op : node.ops) {
+        const OpCompute time = opCompute(op, node, div);
+        terms.computeSeconds += time.forward + time.backward + time.recompute;
+        backward += time.backward + time.recompute;
     }
-    double activations = 0;
-    for (const auto& saved : facts.savedActivations)
-        activations += saved.second;
-    terms.memoryBytes = localParameters * (2 * dtypeBytes_ + optimizerStateBytesPerParameter(workload_.optimizer) /
-                                                                (workload_.zero1 ? div.data : 1.0)) +
-                        activations / div.input;
+    const double localParameters = facts.parameterElements / div.weights;
+    const int zero = workload_.zeroStage;
+    const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
+    terms.computeSeconds += memoryBoundSeconds(
+        cluster_.gpu, optimizerParameters * (2.0 * optimizerStateBytesPerParameter(workload_.optimizer) +
+                                             gradientBytesPerParameter() + dtypeBytes_));
+
+    double overlappable = 0;
+    if (zero < 2) {
+        for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+            if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_.axis(a).size <= 1)
+                continue;
+            // Bandwidth term per byte, read off a large message where latency is negligible.
+            constexpr double kReferenceBytes = 1e12;
+            const double perByte =
+                collectives_.price(CollectiveKind::AllReduce, mesh_.group(a), kReferenceBytes).seconds() /
+                kReferenceBytes;
+            overlappable += perByte * localParameters * gradientBytesPerParameter();
+        }
+    } else {
+        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters))
+            overlappable += c.price.seconds() * c.times;
+    }
+    terms.communicationSeconds = workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable;
+    for (const LossCollective& c : lossCollectives(id, strategy))
+        terms.communicationSeconds += c.price.seconds() * c.times;
+
+    terms.memoryBytes = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
+                                           gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
+                                           optimizerStateBytesPerParameter(workload_.optimizer) /
+                                               (zero >= 1 ? div.data : 1.0)) +
+                        nodeActivationBytes(node, div);
     return terms;
 }
 
@@ -363,53 +661,118 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     empty.time.byAxis.assign(axisCount, 0.0);
     result.perOp.assign(graph_.opCount(), empty);
 
-    const double flopsPerSecond = cluster_.gpu.peakFlopsPerSecond * cluster_.gpu.achievableFraction;
+    const int zero = workload_.zeroStage;
     const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer);
+    const double gradientBytes = gradientBytesPerParameter();
     std::vector<double> syncBytes(axisCount, 0.0);
     std::vector<std::vector<std::pair<OpId, double>>> syncShares(axisCount);
+    // Communication that may hide under compute, per op: the gradient reduction (once
+    // per step, under the last micro-step's backward) and the parameter gathers and
+    // reduce-scatters of ZeRO 2/3 (every micro-step, under its forward or backward).
+    std::vector<double> overlappable(graph_.opCount(), 0.0);
+    double forwardCompute = 0;
+    double backwardCompute = 0;
+    double shardedForward = 0;
+    double shardedBackward = 0;
     double largestTransient = -1;
     OpId transientOp;
+    std::vector<double> blockGatheredBytes(static_cast<std::size_t>(blockCount_), 0.0);
+    std::vector<double> blockActivationBytes(static_cast<std::size_t>(blockCount_), 0.0);
+    std::vector<Divisors> divisors(coarse_.nodes.size());
+    for (const CoarseNode& node : coarse_.nodes)
+        divisors[node.id.index()] = divisorsOf(node.kind, plan.strategy(node.id));
+    // The producer's output divisor of each tensor crossing nodes: a saved anchor input
+    // is kept as sharded as it was produced (Megatron's sequence parallelism keeps the
+    // sharded input and gathers it again in backward).
+    std::vector<double> producedDiv(graph_.tensors().size(), 1.0);
+    for (const CrossingTensor& tensor : crossing_) {
+        for (const TensorId out : graph_.op(tensor.producerOp).outputs) {
+            if (out.isValid())
+                producedDiv[out.index()] = divisors[tensor.producer.index()].output;
+        }
+    }
 
     for (const CoarseNode& node : coarse_.nodes) {
         const NodeStrategy& strategy = plan.strategy(node.id);
         const NodeFacts& facts = nodeFacts_[node.id.index()];
-        const Divisors div = divisorsOf(node.kind, strategy);
-        // Compute, op by op: the anchor's flops and every op's memory traffic.
+        const Divisors& div = divisors[node.id.index()];
         for (const OpId id : node.ops) {
-            const OpFacts& op = opFacts_[id.index()];
-            result.perOp[id.index()].time.computeSeconds +=
-                (3.0 * op.flops / flopsPerSecond + 3.0 * op.memoryBoundBytes / cluster_.gpu.hbmBytesPerSecond) /
-                div.compute;
+            const OpCompute time = opCompute(id, node, div);
+            TimeBreakdown& t = result.perOp[id.index()].time;
+            t.computeSeconds += time.forward + time.backward + time.recompute;
+            t.recomputeSeconds += time.recompute;
+            forwardCompute += time.forward;
+            backwardCompute += time.backward + time.recompute;
         }
         CostBreakdown& own = result.perOp[facts.costOp.index()];
         const double localParameters = facts.parameterElements / div.weights;
-        own.memory.parameters += localParameters * dtypeBytes_;
-        own.memory.gradients += localParameters * dtypeBytes_;
-        own.memory.optimizerStates += localParameters * optimizerBytes / (workload_.zero1 ? div.data : 1.0);
-        for (const auto& saved : facts.savedActivations)
-            own.memory.activations += saved.second / div.input;
-        if (facts.transientBytes / div.output > largestTransient) {
-            largestTransient = facts.transientBytes / div.output;
+        own.memory.parameters += localParameters * dtypeBytes_ / (zero >= 3 ? div.data : 1.0);
+        own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.data : 1.0);
+        const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
+        own.memory.optimizerStates += optimizerParameters * optimizerBytes;
+        const double update =
+            memoryBoundSeconds(cluster_.gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
+        own.time.computeSeconds += update;
+        own.time.optimizerSeconds += update;
+
+        double activations = 0;
+        for (const SavedActivation& saved : facts.savedActivations) {
+            if (saved.scores && workload_.attention == AttentionKernel::Fused)
+                continue;
+            const double divisor = saved.asOutput ? div.output : std::max(div.input, producedDiv[saved.tensor.index()]);
+            const double bytes = saved.bytes / divisor / microSteps_;
+            if (facts.block >= 0)
+                blockActivationBytes[static_cast<std::size_t>(facts.block)] += bytes;
+            if (!(saved.scores && workload_.recompute == Recomputation::Selective && facts.block >= 0))
+                activations += bytes;
+        }
+        if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
+            activations = facts.blockInputBytes / div.input / microSteps_;
+        own.memory.activations += activations;
+        if (facts.block >= 0)
+            blockGatheredBytes[static_cast<std::size_t>(facts.block)] += localParameters * dtypeBytes_;
+        if (facts.transientBytes / div.output / microSteps_ > largestTransient) {
+            largestTransient = facts.transientBytes / div.output / microSteps_;
             transientOp = facts.costOp;
         }
-        for (std::size_t a = 0; a < axisCount; ++a) {
-            if (synchronizesGradients(strategy.axes[a]) && localParameters > 0 && axisSize[a] > 1) {
-                const double bytes = localParameters * dtypeBytes_;
-                syncBytes[a] += bytes;
-                syncShares[a].emplace_back(facts.costOp, bytes);
+        if (zero < 2) {
+            for (std::size_t a = 0; a < axisCount; ++a) {
+                if (synchronizesGradients(strategy.axes[a]) && localParameters > 0 && axisSize[a] > 1) {
+                    const double bytes = localParameters * gradientBytes;
+                    syncBytes[a] += bytes;
+                    syncShares[a].emplace_back(facts.costOp, bytes);
+                }
             }
         }
+        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters)) {
+            addCollective(own.time, c.kind, c.axis, c.price, c.times);
+            const double seconds = c.price.seconds() * c.times;
+            overlappable[facts.costOp.index()] += seconds;
+            (c.forward ? shardedForward : shardedBackward) += seconds;
+        }
+        for (const LossCollective& c : lossCollectives(node.id, strategy))
+            addCollective(own.time, c.kind, c.axis, c.price, c.times);
     }
-    if (transientOp.isValid())
-        result.perOp[transientOp.index()].memory.transient += largestTransient;
+    if (transientOp.isValid()) {
+        double transient = largestTransient;
+        if (zero >= 3 && !blockGatheredBytes.empty())  // the block in use and the prefetched next one
+            transient += 2 * *std::max_element(blockGatheredBytes.begin(), blockGatheredBytes.end());
+        if (workload_.recompute == Recomputation::Full && !blockActivationBytes.empty())
+            transient += *std::max_element(blockActivationBytes.begin(), blockActivationBytes.end());
+        result.perOp[transientOp.index()].memory.transient += transient;
+    }
 
-    // Gradient synchronization: one bucketed AllReduce per axis.
+    // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per axis and step.
+    double gradientSync = 0;
     for (std::size_t a = 0; a < axisCount; ++a) {
         if (syncBytes[a] <= 0)
             continue;
         const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_.group(a), syncBytes[a]);
-        for (const auto& [op, bytes] : syncShares[a])
+        gradientSync += price.seconds();
+        for (const auto& [op, bytes] : syncShares[a]) {
             addCollective(result.perOp[op.index()].time, CollectiveKind::AllReduce, a, price, bytes / syncBytes[a]);
+            overlappable[op.index()] += price.seconds() * bytes / syncBytes[a];
+        }
     }
 
     // Resharding of tensors between coarse nodes, forward and backward.
@@ -419,9 +782,9 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             if (axisSize[a] <= 1)
                 continue;
             const AxisLayout produced = outputLayout(producer.axes[a]);
-            auto charge = [&](AxisLayout from, AxisLayout to, OpId at) {
-                if (const auto priced = conversion(tensor, a, producer, from, to))
-                    addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price);
+            auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward) {
+                if (const auto priced = conversion(tensor, a, producer, from, to, forward))
+                    addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price, priced->times);
             };
             std::vector<AxisLayout> forward;
             std::vector<AxisLayout> backward;
@@ -431,7 +794,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 const AxisLayout needed = requiredInputLayout(node.kind, split);
                 if (std::find(forward.begin(), forward.end(), needed) == forward.end()) {
                     forward.push_back(needed);
-                    charge(produced, needed, consumerOp);
+                    charge(produced, needed, consumerOp, true);
                 }
                 if (!tensor.carriesGradient)
                     continue;
@@ -441,10 +804,27 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                     // Gradients of one tensor from several consumers are summed first,
                     // so each distinct layout converts once.
                     const AxisLayout target = produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
-                    charge(gradient, target, tensor.producerOp);
+                    charge(gradient, target, tensor.producerOp, false);
                 }
             }
         }
+    }
+
+    // Overlap: the gradient reduction runs under the last micro-step's backward pass,
+    // ZeRO 2/3 traffic under each micro-step's forward and backward, a bucket per block.
+    double overlappableTotal = 0;
+    for (const double seconds : overlappable)
+        overlappableTotal += seconds;
+    if (workload_.overlap && overlappableTotal > 0) {
+        const int buckets = blockCount_ + 1;
+        const double m = microSteps_;
+        const double exposed =
+            exposedCommunicationSeconds(gradientSync, backwardCompute / m, buckets) +
+            m * (exposedCommunicationSeconds(shardedForward / m, forwardCompute / m, buckets) +
+                 exposedCommunicationSeconds(shardedBackward / m, backwardCompute / m, buckets));
+        const double hiddenShare = std::max(0.0, overlappableTotal - exposed) / overlappableTotal;
+        for (std::size_t op = 0; op < overlappable.size(); ++op)
+            result.perOp[op].time.hiddenSeconds += overlappable[op] * hiddenShare;
     }
 
     // Aggregate upwards in a fixed order so that the parts add up to the totals.

@@ -15,24 +15,41 @@ namespace tapestry {
 
 class Graph;
 
-// Prices plans for one model, cluster, mesh and workload (cost-model.md). Everything
-// that does not depend on the plan (flops, bytes, parameters, tensors crossing coarse
-// nodes) is computed once here, so evaluating a plan is a pass over nodes and edges.
+// Prices plans for one model, cluster, mesh and workload (cost-model.md, training.md).
+// Everything that does not depend on the plan (flops, bytes, parameters, tensors
+// crossing coarse nodes, block instances) is computed once here, so evaluating a plan
+// is a pass over nodes and edges.
 //
-// Per device and training step:
-// - compute: anchors 3 x flops / (peak x achievable fraction) (forward and two backward
-//   matmuls); other ops are memory-bound, 3 x bytes touched / HBM bandwidth; both divided
-//   by the product of the axes the node splits.
-// - resharding on every tensor that crosses coarse nodes, per mesh axis: the producer's
-//   output layout converted to each distinct layout its consumers need (forward), and
-//   each distinct input-gradient layout converted back (backward, only for tensors that
-//   carry gradients); conversions are the collectives of cost-model.md.
-// - gradient synchronization: the gradients of weights replicated over a data-split axis
-//   are all-reduced once per axis in one bucket, attributed to nodes by their bytes.
-// - memory: parameters, gradients (compute dtype each), optimizer states (ZeRO-1: divided
-//   by the data-parallel degree), saved activations (inputs of anchors and
-//   normalizations, softmax outputs), and the largest anchor output as transient buffer.
-// All activations are counted at the workload's compute dtype.
+// The graph is bound to the global batch; the step runs as `microSteps()` micro-steps
+// (gradient accumulation) of batch / microSteps() sequences each. Per device and step:
+// - compute (cost/KernelTime.h): matmuls forward + two backward GEMMs as rooflines;
+//   attention's core either as one fused kernel (forward + backward at the GPU's
+//   attention share of the peak, backward recomputing the scores, causal models
+//   computing half the scores) or as separate kernels that write the s x s scores;
+//   the other ops of a coarse node as one fused memory-bound kernel that reads what
+//   enters the node and writes what leaves it; activation recomputation repeats the
+//   forward work of the recomputed part; the optimizer updates the local parameters.
+// - resharding on every tensor that crosses coarse nodes, per mesh axis and
+//   micro-step: the producer's output layout converted to each distinct layout its
+//   consumers need (forward), each distinct input-gradient layout converted back
+//   (backward); full recomputation converts a block's inner tensors forward twice.
+// - model outputs reach the loss: a vocabulary-split output pays the vocab-parallel
+//   cross-entropy's all-reduces (max, sum of exponentials, target logit per token); a
+//   partial-sum output is reduce-scattered first (all-gathered back in backward).
+// - data parallelism over the axes a node splits its data on: ZeRO 0/1 all-reduce the
+//   gradients once per step (one bucket per axis); ZeRO 2 reduce-scatters them every
+//   micro-step and gathers the parameters before each forward; ZeRO 3 (FSDP) gathers
+//   them again before backward. With overlap the reduction hides under backward
+//   compute and the gathers under forward/backward compute (cost/Overlap.h), one
+//   bucket per block; tensor-parallel collectives are always exposed.
+// - memory: parameters, gradients (fp32 main gradients if asked), optimizer states,
+//   divided over the data-parallel axes by the ZeRO stage; activations saved for
+//   backward for one micro-batch (Korthikanti et al.'s accounting: anchor inputs,
+//   normalization inputs, softmax outputs, dropout masks, activation-function inputs;
+//   only each block's input under full recomputation; no s x s tensors under fused
+//   attention or selective recomputation); the largest transient buffer, plus the
+//   gathered parameters of two blocks under ZeRO 3 and one block's activations under
+//   full recomputation.
 class CostModel {
 public:
     // Keeps references to all arguments; they must outlive the model.
@@ -46,6 +63,9 @@ public:
     struct CrossingTensor {
         double bytes = 0;
         bool carriesGradient = false;
+        // Producer and every consumer lie in one block instance: full recomputation
+        // converts it forward a second time.
+        bool insideBlock = false;
         CoarseNodeId producer;
         OpId producerOp;
         std::vector<std::pair<CoarseNodeId, OpId>> consumers;  // distinct nodes, first reading op
@@ -54,35 +74,60 @@ public:
     // The terms evaluate() adds up, for searchers that price choices one by one.
     struct StrategyTerms {
         double computeSeconds = 0;
-        // Gradient synchronization, linearized: the bandwidth term of this node's share
-        // of the bucketed all-reduce (evaluate() adds the per-axis latency once).
-        double gradientSyncSeconds = 0;
+        // The node's gradient synchronization, parameter gathers and loss collectives,
+        // linearized: bandwidth terms only (evaluate() adds per-axis latencies once),
+        // with overlap hiding under the node's own backward compute at most.
+        double communicationSeconds = 0;
         // Parameters, gradients, optimizer states and saved activations (everything
-        // evaluate() counts except the one largest transient buffer).
+        // evaluate() counts except the transient buffers).
         double memoryBytes = 0;
     };
     [[nodiscard]] StrategyTerms strategyTerms(CoarseNodeId node, const NodeStrategy& strategy) const;
     [[nodiscard]] const std::vector<CrossingTensor>& crossingTensors() const { return crossing_; }
-    // Time of converting `tensor` from `from` to `to` along `axis` when its producer
-    // uses `producer` (which fixes how the other axes shard it). Zero if no collective.
+    // Per-step time of converting `tensor` from `from` to `to` along `axis` when its
+    // producer uses `producer` (which fixes how the other axes shard it), in the forward
+    // pass or the backward pass. Zero if no collective.
     [[nodiscard]] double conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
-                                           AxisLayout from, AxisLayout to) const;
+                                           AxisLayout from, AxisLayout to, bool forward) const;
 
     [[nodiscard]] const ShapeBinder& shapes() const { return binder_; }
     [[nodiscard]] const DeviceMesh& mesh() const { return mesh_; }
+    [[nodiscard]] const Workload& workload() const { return workload_; }
     [[nodiscard]] double hbmBytes() const;
+    // Micro-steps per optimizer step: batch / (microBatch x data-parallel degree of the
+    // mesh), at least 1; 1 without a micro-batch size.
+    [[nodiscard]] int microSteps() const { return microSteps_; }
+    // Product of the mesh axes that carry data parallelism: those named "dp", "d" or
+    // "data"; on a mesh with no such name and no "tp"/"pp"/"cp"/"ep" axis, every axis
+    // but the last (Megatron's convention: tensor parallelism on the last).
+    [[nodiscard]] int dataParallelDegree() const { return dataParallelDegree_; }
+    // Whether attention is causal (the graph builds a triangular mask: Trilu, or a
+    // LessOrEqual position comparison as exporters emit it).
+    [[nodiscard]] bool causalAttention() const { return causal_; }
 
+    // A tensor kept for the backward pass.
+    struct SavedActivation {
+        TensorId tensor;
+        double bytes = 0;
+        // Split as the node's input (anchor and normalization inputs) or as its output
+        // (softmax outputs, dropout masks, activation-function inputs).
+        bool asOutput = false;
+        bool scores = false;  // an s x s attention tensor
+    };
     // Plan-independent facts of a coarse node (exposed for tests and the GUI).
     struct NodeFacts {
         double flops = 0;              // forward flops of the anchor
-        double memoryBoundBytes = 0;   // forward bytes touched by the other ops
+        double memoryBoundBytes = 0;   // forward bytes of the fused memory-bound kernel
         double parameterElements = 0;
-        // Activations kept for the backward pass: (tensor, bytes). A tensor read by
-        // several anchors (q, k and v read one norm output) is kept once, listed at the
-        // first of them in node order.
-        std::vector<std::pair<TensorId, double>> savedActivations;
+        // A tensor read by several anchors (q, k and v read one norm output) is kept
+        // once, listed at the first of them in node order.
+        std::vector<SavedActivation> savedActivations;
         double transientBytes = 0;
         OpId costOp;                   // the op that carries the node's own costs
+        int block = -1;                // the outermost block instance holding the node, or -1
+        // For the first node of a block instance: the bytes entering the instance (what
+        // full recomputation keeps).
+        double blockInputBytes = 0;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
 
@@ -90,6 +135,11 @@ private:
     struct OpFacts {
         double flops = 0;
         double memoryBoundBytes = 0;
+        // Matmul operand bytes (activation inputs, weights, output) for the roofline.
+        double inputBytes = 0;
+        double weightBytes = 0;
+        double outputBytes = 0;
+        bool scores = false;  // reads or writes an s x s attention tensor
     };
     // How a strategy divides a node's work and data.
     struct Divisors {
@@ -103,14 +153,48 @@ private:
     struct PricedConversion {
         CollectiveKind kind;
         CollectiveBreakdown price;
+        double times = 1;  // how often per step
     };
     [[nodiscard]] std::optional<PricedConversion> conversion(const CrossingTensor& tensor, std::size_t axis,
                                                              const NodeStrategy& producer, AxisLayout from,
-                                                             AxisLayout to) const;
+                                                             AxisLayout to, bool forward) const;
+
+    // Per-device compute of one op under a strategy: forward + backward, and the part
+    // of it that is recomputation.
+    struct OpCompute {
+        double forward = 0;
+        double backward = 0;
+        double recompute = 0;
+    };
+    [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div) const;
+    [[nodiscard]] bool recomputes(const CoarseNode& node, bool scores) const;
+    [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div) const;
+    [[nodiscard]] double gradientBytesPerParameter() const;
+    // The data-parallel collectives of a node's local parameters over its data axes,
+    // per step: (kind, axis, price, overlappable in forward?) for each.
+    struct DataParallelCollective {
+        CollectiveKind kind;
+        std::size_t axis;
+        CollectiveBreakdown price;
+        double times = 1;
+        bool forward = false;  // a parameter gather before forward (else backward side)
+    };
+    [[nodiscard]] std::vector<DataParallelCollective> shardedDataParallel(const NodeStrategy& strategy,
+                                                                          double localParameters) const;
+    // The loss collectives of a node's graph outputs on one axis.
+    struct LossCollective {
+        CollectiveKind kind;
+        std::size_t axis;
+        CollectiveBreakdown price;
+        double times = 1;
+    };
+    [[nodiscard]] std::vector<LossCollective> lossCollectives(CoarseNodeId node, const NodeStrategy& strategy) const;
 
     void computeOpFacts();
     void computeNodeFacts();
+    void computeBlocks();
     void computeCrossingTensors();
+    void computeOutputs();
 
     const Graph& graph_;
     const CoarseGraph& coarse_;
@@ -121,9 +205,21 @@ private:
     ShapeBinder binder_;
     CollectiveCost collectives_;
     double dtypeBytes_ = 2;
+    int dataParallelDegree_ = 1;
+    int microSteps_ = 1;
+    bool causal_ = false;
+    int blockCount_ = 0;
     std::vector<OpFacts> opFacts_;
     std::vector<NodeFacts> nodeFacts_;
     std::vector<CrossingTensor> crossing_;
+    // Graph outputs that reach the loss: (producer node, producer op, bytes, token rows).
+    struct ModelOutput {
+        CoarseNodeId producer;
+        OpId producerOp;
+        double bytes = 0;
+        double rows = 0;
+    };
+    std::vector<ModelOutput> outputs_;
 };
 
 }  // namespace tapestry

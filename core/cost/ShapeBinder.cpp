@@ -21,9 +21,28 @@ bool isIntegerType(DataType type)
     return type == DataType::Int64 || type == DataType::Int32;
 }
 
+// Rows of a learned position-embedding table (a Gather from a weight whose name says
+// "position" or GPT-2's "wpe"), or 0: sequences longer than it cannot be run.
+std::int64_t learnedPositionRows(const Graph& graph)
+{
+    for (const Op& op : graph.ops()) {
+        if (op.type != "Gather" || op.inputs.empty() || !op.inputs[0].isValid())
+            continue;
+        const Tensor& table = graph.tensor(op.inputs[0]);
+        if (table.role != TensorRole::Initializer)
+            continue;
+        const std::string name = lowercase(table.name);
+        const Initializer& init = graph.initializer(table.initializer);
+        if ((name.find("position") != std::string::npos || name.find("wpe") != std::string::npos) &&
+            init.dims.size() == 2)
+            return init.dims[0];
+    }
+    return 0;
+}
+
 }  // namespace
 
-ShapeBinder::ShapeBinder(const Graph& graph, const Workload& workload)
+ShapeBinder::ShapeBinder(const Graph& graph, const Workload& workload, std::int64_t defaultBatch)
 {
     const Tensor* reference = nullptr;
     for (const TensorId id : graph.inputs()) {
@@ -44,11 +63,29 @@ ShapeBinder::ShapeBinder(const Graph& graph, const Workload& workload)
             modelSequence_ = s.isKnown() ? s.value : 0;
         }
     }
-    batch_ = workload.batch > 0 ? workload.batch : modelBatch_ > 0 ? modelBatch_ : kDefaultBatch;
-    sequence_ = workload.sequence > 0 ? workload.sequence
-                : modelSequence_ > 0 ? modelSequence_
-                : hasSequence        ? kDefaultSequence
-                                     : 1;
+    const bool traceDummy = hasSequence && modelSequence_ > 0 && modelSequence_ < kShortestTrainingSequence;
+    if (workload.batch > 0) {
+        batch_ = workload.batch;
+        batchSource_ = Source::Workload;
+    } else if (modelBatch_ > 0 && !traceDummy) {
+        batch_ = modelBatch_;
+        batchSource_ = Source::Model;
+    } else {
+        batch_ = defaultBatch;
+    }
+    if (workload.sequence > 0) {
+        sequence_ = workload.sequence;
+        sequenceSource_ = Source::Workload;
+    } else if (modelSequence_ > 0 && !traceDummy) {
+        sequence_ = modelSequence_;
+        sequenceSource_ = Source::Model;
+    } else if (hasSequence) {
+        const std::int64_t rows = learnedPositionRows(graph);
+        sequence_ = rows > 0 ? std::min(rows, kDefaultSequence) : kDefaultSequence;
+    } else {
+        sequence_ = 1;
+        sequenceSource_ = Source::Model;
+    }
     rebindStatic_ = (modelBatch_ > 0 && batch_ != modelBatch_) || (modelSequence_ > 0 && sequence_ != modelSequence_);
 }
 
@@ -85,6 +122,21 @@ std::int64_t ShapeBinder::bindAt(const TensorShape& shape, std::size_t axis) con
         shape.dim(2).isKnown() && shape.dim(2).value == modelSequence_)
         return dim.value;
     return bind(dim, axis);
+}
+
+bool ShapeBinder::isSequenceAxis(const TensorShape& shape, std::size_t axis) const
+{
+    if (!shape.isRankKnown() || axis >= shape.rank() || axis == 0)
+        return false;
+    const Dimension& dim = shape.dim(axis);
+    if (dim.isSymbolic()) {
+        const std::string name = lowercase(dim.symbol);
+        return name.find("seq") != std::string::npos || name.find("length") != std::string::npos;
+    }
+    if (!dim.isKnown() || modelSequence_ <= 1 || dim.value != modelSequence_)
+        return false;
+    // The heads axis of [batch, heads, sequence, ...] when heads equal the export's tokens.
+    return !(axis == 1 && shape.rank() == 4 && shape.dim(2).isKnown() && shape.dim(2).value == modelSequence_);
 }
 
 std::vector<std::int64_t> ShapeBinder::extents(const TensorShape& shape) const

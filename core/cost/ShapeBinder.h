@@ -21,21 +21,37 @@ class Graph;
 // becomes L, except on axis 1 of a rank-4 tensor whose axis 2 is L0 too ([batch,
 // heads, sequence, ...] of a model with as many heads as the export had tokens).
 // Apply it to activations only, never to weights.
+//
+// A workload of zero batch or sequence takes the model's own figure, except when the
+// model has none (symbolic) or only an exporter's trace-time dummy (a static token
+// input shorter than kShortestTrainingSequence, such as the 1 x 16 tokens exports are
+// traced with): then the defaults below apply, so that nothing is priced for a
+// workload nobody trains with. The default sequence is kDefaultSequence, or the rows
+// of a learned position table if that is shorter.
 class ShapeBinder {
 public:
-    ShapeBinder(const Graph& graph, const Workload& workload);
+    ShapeBinder(const Graph& graph, const Workload& workload, std::int64_t defaultBatch = kDefaultBatch);
+
+    // Where the bound batch and sequence come from.
+    enum class Source : std::uint8_t { Workload, Model, Default };
 
     [[nodiscard]] std::int64_t batch() const { return batch_; }
     [[nodiscard]] std::int64_t sequence() const { return sequence_; }
     [[nodiscard]] std::int64_t modelBatch() const { return modelBatch_; }
     [[nodiscard]] std::int64_t modelSequence() const { return modelSequence_; }
 
+    [[nodiscard]] Source batchSource() const { return batchSource_; }
+    [[nodiscard]] Source sequenceSource() const { return sequenceSource_; }
+
     [[nodiscard]] std::vector<std::int64_t> extents(const TensorShape& shape) const;
     [[nodiscard]] double elementCount(const TensorShape& shape) const;
+    // Whether `axis` of an activation is its sequence axis (a symbolic "...seq..." dim,
+    // or the model's static sequence extent after axis 0).
+    [[nodiscard]] bool isSequenceAxis(const TensorShape& shape, std::size_t axis) const;
 
-    // Defaults for models whose batch and sequence are symbolic.
     static constexpr std::int64_t kDefaultBatch = 8;
-    static constexpr std::int64_t kDefaultSequence = 1024;
+    static constexpr std::int64_t kDefaultSequence = 2048;
+    static constexpr std::int64_t kShortestTrainingSequence = 128;
 
 private:
     std::int64_t bind(const Dimension& dim, std::size_t axis) const;
@@ -46,6 +62,8 @@ private:
     std::int64_t modelBatch_ = 0;     // 0: symbolic in the model
     std::int64_t modelSequence_ = 0;  // 0: symbolic or absent
     bool rebindStatic_ = false;
+    Source batchSource_ = Source::Default;
+    Source sequenceSource_ = Source::Default;
 };
 
 }  // namespace tapestry

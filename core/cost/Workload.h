@@ -3,6 +3,8 @@
 #include "graph/DataType.h"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace tapestry {
 
@@ -14,14 +16,50 @@ enum class OptimizerKind : std::uint8_t {
 [[nodiscard]] const char* optimizerName(OptimizerKind kind);
 [[nodiscard]] int optimizerStateBytesPerParameter(OptimizerKind kind);
 
-// One training step: global batch of `batch` sequences of `sequence` tokens.
-// Zero means "as the model's inputs say" (see ShapeBinder).
+// Activation recomputation (training.md, Korthikanti et al. 2022), applied to the
+// model's repeated blocks.
+enum class Recomputation : std::uint8_t {
+    None,       // every activation the backward pass needs is kept
+    Selective,  // the attention core (scores, softmax, ·V) is recomputed, its s² tensors not kept
+    Full,       // each block keeps only its input and runs its forward again in backward
+};
+
+[[nodiscard]] const char* recomputationName(Recomputation recompute);
+[[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
+
+// How attention's core (QKᵀ, softmax, ·V) runs: as one fused kernel that never writes
+// the s×s scores to memory (FlashAttention, PyTorch SDPA), or as separate kernels
+// (Megatron-LM before FlashAttention).
+enum class AttentionKernel : std::uint8_t { Fused, Unfused };
+
+[[nodiscard]] const char* attentionKernelName(AttentionKernel kernel);
+[[nodiscard]] std::optional<AttentionKernel> attentionKernelFromName(std::string_view name);
+
+// One training step (training.md): a global batch of `batch` sequences of `sequence`
+// tokens, processed as micro-batches of `microBatch` sequences per data-parallel rank
+// whose gradients accumulate and are synchronized once per step.
+// Zero batch or sequence means "as the model's inputs say" (see ShapeBinder).
 struct Workload {
     std::int64_t batch = 0;
     std::int64_t sequence = 0;
+    // Sequences per data-parallel rank per micro-step; 0: the whole per-rank batch at
+    // once (no gradient accumulation).
+    std::int64_t microBatch = 0;
     DataType computeType = DataType::BFloat16;  // activations, weights and gradients
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
-    bool zero1 = false;  // optimizer states sharded over the data-parallel axes
+    // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients
+    // (reduce-scattered), 3 also parameters (FSDP FULL_SHARD: gathered before forward
+    // and again before backward).
+    int zeroStage = 0;
+    Recomputation recompute = Recomputation::None;
+    // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
+    // overlap the previous block's compute.
+    bool overlap = true;
+    AttentionKernel attention = AttentionKernel::Fused;
+    // Megatron-LM accumulates and all-reduces gradients in fp32 ("main gradients").
+    bool fp32MainGradients = false;
+
+    bool operator==(const Workload&) const = default;
 };
 
 }  // namespace tapestry

@@ -7,6 +7,7 @@
 #include "history/SqliteStatement.h"
 #include "history/SqliteTransaction.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <limits>
@@ -161,7 +162,8 @@ RunRecord runFromRow(const SqliteStatement& row)
     run.settings.workload.optimizer = row.text(8) == optimizerName(OptimizerKind::SgdMomentum)
                                           ? OptimizerKind::SgdMomentum
                                           : OptimizerKind::AdamMixedPrecision;
-    run.settings.workload.zero1 = row.integer(9) != 0;
+    // The zero1 column holds the ZeRO stage (it was named when only stage 1 existed).
+    run.settings.workload.zeroStage = static_cast<int>(std::clamp<std::int64_t>(row.integer(9), 0, 3));
     run.settings.pins = split(row.text(10), '\n');
     if (!row.isNull(11))
         run.settings.memoryLimitBytes = row.real(11);
@@ -383,7 +385,7 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     const Workload& w = settings.workload;
     insert.bind(settings.mode).bind(static_cast<std::int64_t>(w.batch)).bind(static_cast<std::int64_t>(w.sequence));
     insert.bind(dataTypeName(w.computeType)).bind(std::string_view(optimizerName(w.optimizer)));
-    insert.bind(static_cast<std::int64_t>(w.zero1)).bind(joined(settings.pins, '\n')).bind(settings.memoryLimitBytes);
+    insert.bind(static_cast<std::int64_t>(w.zeroStage)).bind(joined(settings.pins, '\n')).bind(settings.memoryLimitBytes);
     insert.bind(std::string_view(runStatusName(RunStatus::Running))).bind(now()).bind(currentRunOwner());
     insert.run();
     const RunId id = idFrom<RunId>(*db_, db_->lastInsertRowId());

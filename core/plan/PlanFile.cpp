@@ -138,7 +138,12 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     workload->set_sequence(document.workload.sequence);
     workload->set_compute_type(std::string(dataTypeName(document.workload.computeType)));
     workload->set_optimizer(optimizerName(document.workload.optimizer));
-    workload->set_zero1(document.workload.zero1);
+    workload->set_zero_stage(document.workload.zeroStage);
+    workload->set_micro_batch(document.workload.microBatch);
+    workload->set_recompute(recomputationName(document.workload.recompute));
+    workload->set_overlap_off(!document.workload.overlap);
+    workload->set_attention(attentionKernelName(document.workload.attention));
+    workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
 
     std::vector<bool> written(coarse.nodes.size(), false);
     for (const Family& family : families.families) {
@@ -215,7 +220,25 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     document.workload.sequence = in.workload().sequence();
     document.workload.optimizer =
         in.workload().optimizer() == "sgd" ? OptimizerKind::SgdMomentum : OptimizerKind::AdamMixedPrecision;
-    document.workload.zero1 = in.workload().zero1();
+    const pb::Workload& w = in.workload();
+    for (const DataType type : {DataType::BFloat16, DataType::Float16, DataType::Float32}) {
+        if (w.compute_type() == dataTypeName(type))
+            document.workload.computeType = type;
+    }
+    document.workload.zeroStage = w.zero_stage() != 0 ? w.zero_stage() : w.zero1() ? 1 : 0;
+    if (document.workload.zeroStage < 0 || document.workload.zeroStage > 3)
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.zeroStage is " + std::to_string(w.zero_stage()) + ", not 0 to 3");
+    if (w.micro_batch() < 0)
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.microBatch is negative");
+    document.workload.microBatch = w.micro_batch();
+    document.workload.recompute = recomputationFromName(w.recompute()).value_or(Recomputation::None);
+    if (!w.recompute().empty() && !recomputationFromName(w.recompute()))
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.recompute is '" + w.recompute() + "', not none, selective or full");
+    document.workload.overlap = !w.overlap_off();
+    if (!w.attention().empty() && !attentionKernelFromName(w.attention()))
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused or unfused");
+    document.workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
+    document.workload.fp32MainGradients = w.fp32_main_gradients();
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cost/PlanEvaluation.h"
+#include "cost/Workload.h"
 #include "plan/Plan.h"
 
 #include <string>
@@ -17,6 +18,9 @@ struct PlanCandidate {
     Role role = Role::Best;
     Plan plan;  // carries its name, origin and mesh axes
     PlanEvaluation evaluation;
+    // The workload it was priced for: batch and sequence resolved, and the training
+    // techniques (recomputation, ZeRO stage) the search chose for it.
+    Workload workload;
     std::string meshText;  // "[2, 8] (dp, tp)"
 
     [[nodiscard]] double stepSeconds() const { return evaluation.total.time.stepSeconds(); }

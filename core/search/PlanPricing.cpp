@@ -28,6 +28,7 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
     candidate->role = role;
     candidate->plan = std::move(plan);
     candidate->evaluation = evaluation;
+    candidate->workload = costs_->workload();
     candidate->meshText = mesh_->toString();
     return candidate;
 }
@@ -43,7 +44,7 @@ PlanDocument planDocument(const PlanCandidate& candidate, const std::string& mod
     document.plan = candidate.plan;
     document.modelFingerprint = modelFingerprint;
     document.clusterName = setup.cluster.name;
-    document.workload = setup.workload;
+    document.workload = candidate.workload;
     document.cost = costSummaryOf(candidate.evaluation);
     return document;
 }
@@ -51,7 +52,7 @@ PlanDocument planDocument(const PlanCandidate& candidate, const std::string& mod
 PlanCostSummary costSummaryOf(const PlanEvaluation& evaluation)
 {
     const CostBreakdown& t = evaluation.total;
-    return {t.time.stepSeconds(), t.time.computeSeconds, t.time.communicationSeconds(), t.memory.total(),
+    return {t.time.stepSeconds(), t.time.computeSeconds, t.time.exposedCommunicationSeconds(), t.memory.total(),
             evaluation.hbmBytes};
 }
 

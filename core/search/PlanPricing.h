@@ -48,11 +48,13 @@ private:
 };
 
 // The one plan-document builder: a priced plan as a plan file and a history record keep
-// it, with the model's fingerprint, the cluster's name, the workload and the cost summary.
+// it, with the model's fingerprint, the cluster's name, the workload it was priced for
+// and the cost summary.
 [[nodiscard]] PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint,
                                         const SearchSetup& setup);
 
-// The cost summary a plan file and the history keep.
+// The cost summary a plan file and the history keep (compute and exposed communication
+// add up to the step).
 [[nodiscard]] PlanCostSummary costSummaryOf(const PlanEvaluation& evaluation);
 
 }  // namespace tapestry

@@ -104,33 +104,88 @@ private:
     double limitBytes_ = 0;
 };
 
+// The one rule of SearchOutcome::best on two plans: fitting before not fitting, then
+// the faster; among plans that do not fit, the smaller.
+bool better(const PlanCandidate& a, const PlanCandidate& b, double limitBytes)
+{
+    const bool aFits = a.memoryBytes() <= limitBytes;
+    const bool bFits = b.memoryBytes() <= limitBytes;
+    if (aFits != bFits)
+        return aFits;
+    return aFits ? a.stepSeconds() < b.stepSeconds() : a.memoryBytes() < b.memoryBytes();
+}
+
 void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
                 const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state)
 {
     state.report(index, SearchPhase::ExpertPlans, 0.0);
-    const PlanPricing pricing(model, setup, axes);
+    // One pricing per workload the search may choose (training techniques).
+    std::vector<std::unique_ptr<PlanPricing>> pricings;
+    for (const Workload& workload : setup.workloadVariants()) {
+        SearchSetup variant = setup;
+        variant.workload = workload;
+        pricings.push_back(std::make_unique<PlanPricing>(model, std::move(variant), axes));
+    }
+    const double limit = setup.options.memoryLimitBytes.value_or(pricings.front()->costs().hbmBytes());
+    // The expert references, each with the techniques that suit it best.
     std::vector<std::shared_ptr<const PlanCandidate>> experts;
     for (const ExpertPlanKind kind :
-         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel})
-        experts.push_back(pricing.price(makeExpertPlan(kind, model->coarse, axes), PlanCandidate::Role::Expert));
-    state.pricedExperts(index, pricing, std::move(experts));
-
-    SearchCallbacks search;
-    search.cancelled = callbacks.cancelled;
-    search.progress = [&](SearchPhase phase, double fraction) { state.report(index, phase, fraction); };
-    Clock::time_point lastBest;
-    if (callbacks.changed) {
-        search.bestSoFar = [&](const Plan& plan, double) {
-            // The first incumbent at once, later ones a few times a second: the final
-            // result replaces them all anyway.
-            const Clock::time_point now = Clock::now();
-            if (lastBest != Clock::time_point() && now - lastBest < callbacks.bestSoFarInterval)
-                return;
-            lastBest = now;
-            state.foundSoFar(pricing.price(plan, PlanCandidate::Role::BestSoFar));
-        };
+         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
+        std::shared_ptr<const PlanCandidate> chosen;
+        for (const auto& pricing : pricings) {
+            auto priced = pricing->price(makeExpertPlan(kind, model->coarse, axes), PlanCandidate::Role::Expert);
+            if (!chosen || better(*priced, *chosen, limit))
+                chosen = std::move(priced);
+        }
+        experts.push_back(std::move(chosen));
     }
-    SearchResult result = searchPlan(pricing.costs(), model->coarse, model->families, setup.options, search);
+    state.pricedExperts(index, *pricings.front(), experts);
+
+    std::optional<SearchResult> result;
+    std::shared_ptr<const PlanCandidate> best;
+    std::size_t chosenVariant = 0;
+    Clock::time_point lastBest;
+    for (std::size_t v = 0; v < pricings.size(); ++v) {
+        if (v > 0 && callbacks.cancelled && callbacks.cancelled())
+            break;
+        const PlanPricing& pricing = *pricings[v];
+        SearchCallbacks search;
+        search.cancelled = callbacks.cancelled;
+        search.progress = [&](SearchPhase phase, double fraction) {
+            state.report(index, phase, (static_cast<double>(v) + fraction) / static_cast<double>(pricings.size()));
+        };
+        if (callbacks.changed) {
+            search.bestSoFar = [&](const Plan& plan, double) {
+                // The first incumbent at once, later ones a few times a second: the final
+                // result replaces them all anyway.
+                const Clock::time_point now = Clock::now();
+                if (lastBest != Clock::time_point() && now - lastBest < callbacks.bestSoFarInterval)
+                    return;
+                lastBest = now;
+                state.foundSoFar(pricing.price(plan, PlanCandidate::Role::BestSoFar));
+            };
+        }
+        SearchResult found = searchPlan(pricing.costs(), model->coarse, model->families, setup.options, search);
+        std::shared_ptr<const PlanCandidate> candidate =
+            found.best ? pricing.candidate(PlanCandidate::Role::Best, found.best->plan, found.best->evaluation) : nullptr;
+        if (!result || (candidate && (!best || better(*candidate, *best, limit)))) {
+            result = std::move(found);
+            best = std::move(candidate);
+            chosenVariant = v;
+        }
+    }
+    // One price: the search's program is linearized, the exact prices are not; never
+    // hand out a plan that an expert plan priced on this mesh beats.
+    for (const auto& expert : experts) {
+        if (best && better(*expert, *best, limit)) {
+            auto kept = std::make_shared<PlanCandidate>(*expert);
+            kept->role = PlanCandidate::Role::Best;
+            result->best = SearchCandidate{kept->plan, kept->evaluation};
+            result->fitsInMemory = kept->memoryBytes() <= limit;
+            result->message = "the expert plan '" + kept->plan.name + "' priced better than every searched plan";
+            best = std::move(kept);
+        }
+    }
 
     std::optional<SearchResult> baseline;
     if (setup.wholeGraphBaseline && !(callbacks.cancelled && callbacks.cancelled())) {
@@ -140,15 +195,16 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         options.alternatives = 0;
         SearchCallbacks quiet;
         quiet.cancelled = callbacks.cancelled;
-        baseline = searchPlan(pricing.costs(), model->coarse, model->families, options, quiet);
+        baseline = searchPlan(pricings[chosenVariant]->costs(), model->coarse, model->families, options, quiet);
     }
 
     std::vector<std::shared_ptr<const PlanCandidate>> found;
-    if (result.best)
-        found.push_back(pricing.candidate(PlanCandidate::Role::Best, result.best->plan, result.best->evaluation));
-    for (const SearchCandidate& alternative : result.alternatives)
-        found.push_back(pricing.candidate(PlanCandidate::Role::Alternative, alternative.plan, alternative.evaluation));
-    state.searched(index, std::move(result), std::move(baseline), std::move(found));
+    if (best)
+        found.push_back(best);
+    for (const SearchCandidate& alternative : result->alternatives)
+        found.push_back(
+            pricings[chosenVariant]->candidate(PlanCandidate::Role::Alternative, alternative.plan, alternative.evaluation));
+    state.searched(index, std::move(*result), std::move(baseline), std::move(found));
 }
 
 }  // namespace

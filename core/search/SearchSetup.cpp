@@ -30,4 +30,27 @@ std::vector<std::vector<MeshAxis>> SearchSetup::meshes() const
     return result;
 }
 
+std::vector<Workload> SearchSetup::workloadVariants() const
+{
+    std::vector<Recomputation> recomputations{workload.recompute};
+    if (chooseRecomputation) {
+        recomputations = {Recomputation::None, Recomputation::Full};
+        if (workload.attention == AttentionKernel::Unfused)
+            recomputations.insert(recomputations.begin() + 1, Recomputation::Selective);
+    }
+    std::vector<int> stages{workload.zeroStage};
+    if (chooseZeroStage)
+        stages = {1, 2, 3};
+    std::vector<Workload> variants;
+    for (const Recomputation recompute : recomputations) {
+        for (const int stage : stages) {
+            Workload w = workload;
+            w.recompute = recompute;
+            w.zeroStage = stage;
+            variants.push_back(w);
+        }
+    }
+    return variants;
+}
+
 }  // namespace tapestry

@@ -46,11 +46,11 @@ public:
             for (std::size_t a = 0; a < costs_.mesh().axisCount(); ++a) {
                 const AxisLayout produced = outputLayout(p.axes[a]);
                 seconds += costs_.conversionSeconds(*pattern.tensor, a, p, produced,
-                                                    requiredInputLayout(consumerKind, c.axes[a]));
+                                                    requiredInputLayout(consumerKind, c.axes[a]), true);
                 if (pattern.tensor->carriesGradient)
                     seconds += costs_.conversionSeconds(*pattern.tensor, a, p,
                                                         inputGradientLayout(consumerKind, c.axes[a]),
-                                                        gradientTarget(produced));
+                                                        gradientTarget(produced), false);
             }
             return seconds * pattern.weight;
         };
@@ -100,7 +100,7 @@ public:
                         const AxisLayout from = backward ? layout : produced;
                         const AxisLayout to = backward ? gradientTarget(produced) : layout;
                         const double seconds =
-                            costs_.conversionSeconds(*pattern.tensor, a, producerCandidates[p], from, to);
+                            costs_.conversionSeconds(*pattern.tensor, a, producerCandidates[p], from, to, !backward);
                         if (seconds > 0)
                             conversion.price.emplace_back(p, seconds * pattern.weight);
                     }
@@ -156,7 +156,7 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
             double bytes = 0;
             for (const CoarseNodeId member : groups[g].members)
                 bytes += costs.strategyTerms(member, candidate).memoryBytes;
-            terms.nodeSeconds[g].push_back(weight * (first.computeSeconds + first.gradientSyncSeconds));
+            terms.nodeSeconds[g].push_back(weight * (first.computeSeconds + first.communicationSeconds));
             terms.memoryBytes[g].push_back(bytes);
         }
     }

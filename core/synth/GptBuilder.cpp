@@ -22,7 +22,11 @@ Graph buildGpt(const ModelSpec& spec, const std::string& graphName)
         "transformer/wpe", "Gather",
         {e.weight("transformer.wpe.weight", {spec.maxPositions, spec.hidden}), "position_ids"}, f32);
     std::string x = e.op("transformer", "Add", {tokens, positions}, f32);
-    const std::string mask = additiveMask(e, "transformer", "attention_mask", batch, seq);
+    // GPT is a left-to-right decoder: padding mask plus the causal mask, [batch, 1, seq, seq].
+    const std::string mask =
+        e.op("transformer", "Add",
+             {additiveMask(e, "transformer", "attention_mask", batch, seq), causalMask(e, "transformer", "input_ids", seq)},
+             {DataType::Float32, TensorShape({batch, Dimension::known(1), seq, seq})});
 
     const AttentionGeometry geometry{batch, seq, seq, spec.heads, spec.heads, spec.hidden / spec.heads};
     for (std::int64_t layer = 0; layer < spec.layers; ++layer) {
@@ -33,8 +37,11 @@ Graph buildGpt(const ModelSpec& spec, const std::string& graphName)
         const std::vector<std::string> parts =
             e.opWithOutputs(attn, "Split", {qkv, e.int64s(attn, {spec.hidden, spec.hidden, spec.hidden})},
                             {f32, f32, f32}, {{"axis", std::int64_t{2}}});
-        const std::string context = attention(e, attn, geometry, parts[0], parts[1], parts[2], mask, true);
-        const std::string projected = linear(e, attn + "/c_proj", context, hidden, spec.hidden, true);
+        const std::string context =
+            attention(e, attn, geometry, parts[0], parts[1], parts[2], mask, true, nullptr, spec.dropout);
+        std::string projected = linear(e, attn + "/c_proj", context, hidden, spec.hidden, true);
+        if (spec.dropout)
+            projected = dropout(e, block, projected, hidden);  // fused with the residual add, as Megatron does
         x = e.op(block, "Add", {projected, x}, f32);
 
         const std::string mlp = block + "/mlp";
@@ -42,7 +49,9 @@ Graph buildGpt(const ModelSpec& spec, const std::string& graphName)
         const TensorShape wide = hiddenShape(batch, seq, spec.ffn);
         const std::string up = linear(e, mlp + "/c_fc", normed2, hidden, spec.ffn, true);
         const std::string activated = geluTanh(e, mlp + "/act", up, wide);
-        const std::string down = linear(e, mlp + "/c_proj", activated, wide, spec.hidden, true);
+        std::string down = linear(e, mlp + "/c_proj", activated, wide, spec.hidden, true);
+        if (spec.dropout)
+            down = dropout(e, block, down, hidden);
         x = e.op(block, "Add", {x, down}, f32);
     }
     x = layerNorm(e, "transformer/ln_f", x, hidden);

@@ -37,6 +37,7 @@ struct ModelSpec {
     std::int64_t imageSize = 0;     // ResNet, ViT: square input side
     std::int64_t patchSize = 0;     // ViT
     std::int64_t classes = 0;       // ResNet, ViT: classifier outputs
+    bool dropout = false;           // GPT: dropout on attention probabilities and both residual branches
 };
 
 // Throws tapestry::Error (InvalidArgument) naming the first field that cannot build a

@@ -158,9 +158,29 @@ std::string additiveMask(TorchScriptEmitter& e, const std::string& scope, const 
     return e.op(scope, "Mul", {inverted, e.floatScalar(scope)}, f32(shape));
 }
 
+std::string causalMask(TorchScriptEmitter& e, const std::string& scope, const std::string& ids, const Dimension& seq)
+{
+    const std::string length = e.op(scope, "Unsqueeze", {runtimeExtent(e, scope, ids, 2, 1), e.int64s(scope, {0})},
+                                     {DataType::Int64, TensorShape::ofExtents({1})});
+    const std::string square =
+        e.op(scope, "Concat", {length, length}, {DataType::Int64, TensorShape::ofExtents({2})}, {{"axis", std::int64_t{0}}});
+    const TensorShape squareShape({seq, seq});
+    const std::string ones = e.op(scope, "ConstantOfShape", {square}, f32(squareShape));
+    const std::string above =
+        e.op(scope, "Trilu", {ones, e.int64Scalar(scope, 1)}, f32(squareShape), {{"upper", std::int64_t{1}}});
+    const std::string negative = e.op(scope, "Mul", {above, e.floatScalar(scope)}, f32(squareShape));
+    return e.op(scope, "Unsqueeze", {negative, e.int64s(scope, {0, 1})},
+                f32(TensorShape({Dimension::known(1), Dimension::known(1), seq, seq})));
+}
+
+std::string dropout(TorchScriptEmitter& e, const std::string& scope, const std::string& x, const TensorShape& shape)
+{
+    return e.opWithOutputs(scope, "Dropout", {x, e.floatScalar(scope)}, {f32(shape), {DataType::Bool, shape}})[0];
+}
+
 std::string attention(TorchScriptEmitter& e, const std::string& scope, const AttentionGeometry& g,
                       const std::string& q, const std::string& k, const std::string& v, const std::string& bias,
-                      bool scale, const RotaryTables* rotary)
+                      bool scale, const RotaryTables* rotary, bool dropoutProbabilities)
 {
     const Dimension heads = Dimension::known(g.heads);
     const Dimension d = Dimension::known(g.headDim);
@@ -186,8 +206,9 @@ std::string attention(TorchScriptEmitter& e, const std::string& scope, const Att
         scores = e.op(scope, "Div", {scores, e.floatScalar(scope)}, f32(scoresShape));
     if (!bias.empty())
         scores = e.op(scope, "Add", {scores, bias}, f32(scoresShape));
-    const std::string probabilities =
-        e.op(scope, "Softmax", {scores}, f32(scoresShape), {{"axis", std::int64_t{-1}}});
+    std::string probabilities = e.op(scope, "Softmax", {scores}, f32(scoresShape), {{"axis", std::int64_t{-1}}});
+    if (dropoutProbabilities)
+        probabilities = dropout(e, scope, probabilities, scoresShape);
     const std::string context =
         e.op(scope, "MatMul", {probabilities, value}, f32(TensorShape({g.batch, heads, g.querySeq, d})));
     const std::string merged = e.op(scope, "Transpose", {context}, f32(TensorShape({g.batch, g.querySeq, heads, d})),

@@ -38,12 +38,21 @@ std::string runtimeExtent(TorchScriptEmitter& e, const std::string& scope, const
 std::string additiveMask(TorchScriptEmitter& e, const std::string& scope, const std::string& mask,
                          const Dimension& batch, const Dimension& seq);
 
+// Causal (left-to-right) additive mask [1, 1, seq, seq] for the sequence of `ids`
+// ([batch, seq]): ConstantOfShape, Trilu above the diagonal, scaled to a large negative.
+std::string causalMask(TorchScriptEmitter& e, const std::string& scope, const std::string& ids, const Dimension& seq);
+
+// Dropout in training mode: the kept values and the mask ([output, mask]); the mask is
+// bool, one byte per element.
+std::string dropout(TorchScriptEmitter& e, const std::string& scope, const std::string& x, const TensorShape& shape);
+
 // Multi-head attention on projected q, k, v ([batch, seq, heads*headDim], k and v with
 // kvHeads): reshape to heads, k transposed for the scores, GQA key/value heads repeated
 // (Unsqueeze, Expand, Reshape), scores scaled (unless `scale` is false), `bias` added
 // unless empty (mask or position bias, broadcast to [batch, heads, qSeq, kvSeq]), Softmax, weighted
 // sum, heads merged back. `rotary` is the [batch, seq, headDim] cos and sin pair to
-// apply to q and k, or null. Returns [batch, qSeq, heads*headDim].
+// apply to q and k, or null; `dropoutProbabilities` adds dropout on the softmax output.
+// Returns [batch, qSeq, heads*headDim].
 struct AttentionGeometry {
     Dimension batch;
     Dimension querySeq;
@@ -58,7 +67,7 @@ struct RotaryTables {
 };
 std::string attention(TorchScriptEmitter& e, const std::string& scope, const AttentionGeometry& g,
                       const std::string& q, const std::string& k, const std::string& v, const std::string& bias,
-                      bool scale, const RotaryTables* rotary = nullptr);
+                      bool scale, const RotaryTables* rotary = nullptr, bool dropoutProbabilities = false);
 
 // cos/sin tables [batch, seq, headDim] from position_ids [batch, seq] (Llama's
 // rotary_emb; inv_freq is a Constant, not a parameter).

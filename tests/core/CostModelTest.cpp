@@ -140,7 +140,7 @@ private slots:
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         Workload workload;
-        workload.zero1 = true;
+        workload.zeroStage = 1;
         const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
         const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
         QVERIFY(near(e.total.memory.optimizerStates, 857216.0 * 12 / 8));

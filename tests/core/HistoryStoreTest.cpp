@@ -53,7 +53,7 @@ RunSettings sampleSettings()
     settings.workload.batch = 8;
     settings.workload.sequence = 2048;
     settings.workload.optimizer = OptimizerKind::SgdMomentum;
-    settings.workload.zero1 = true;
+    settings.workload.zeroStage = 1;
     settings.pins = {"model/layers.#/mlp/up_proj/MatMul=batch,column"};
     settings.memoryLimitBytes = 40e9;
     return settings;
@@ -137,7 +137,7 @@ private slots:
         QCOMPARE(r.settings.workload.sequence, 2048);
         QCOMPARE(r.settings.workload.optimizer, OptimizerKind::SgdMomentum);
         QCOMPARE(r.settings.workload.computeType, DataType::BFloat16);
-        QVERIFY(r.settings.workload.zero1);
+        QCOMPARE(r.settings.workload.zeroStage, 1);
         QCOMPARE(r.settings.pins, sampleSettings().pins);
         QCOMPARE(r.settings.memoryLimitBytes, std::optional<double>(40e9));
         QCOMPARE(r.modelPath, std::string("/models/llama.onnx"));

@@ -239,7 +239,8 @@ SearchSetup ClusterPanel::setup() const
     setup.workload.batch = batch_->value();
     setup.workload.sequence = sequence_->value();
     setup.workload.optimizer = static_cast<OptimizerKind>(optimizer_->currentData().toInt());
-    setup.workload.zero1 = zero1_->isChecked();
+    setup.workload.zeroStage = zero1_->isChecked() ? 1 : 0;
+    setup.chooseZeroStage = !zero1_->isChecked();
     setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
     setup.options.timeLimitSeconds = timeLimit_->value();
     return setup;

@@ -1,0 +1,168 @@
+#include "validation/PublishedRun.h"
+
+#include "base/Error.h"
+#include "base/JsonReader.h"
+#include "base/TextFile.h"
+
+#include <cmath>
+
+namespace tapestry {
+
+namespace {
+
+// Reads the fields of one object of one case, naming the case and field in errors.
+class CaseFields {
+public:
+    CaseFields(const JsonValue& object, const std::string& file, std::string path)
+        : object_(object), file_(file), path_(std::move(path))
+    {
+        if (!object.isObject())
+            fail("", "is " + std::string(object.kindName()) + ", not an object");
+    }
+
+    [[nodiscard]] const JsonValue& required(std::string_view key) const
+    {
+        const JsonValue* value = object_.find(key);
+        if (!value)
+            fail(key, "is missing");
+        return *value;
+    }
+    [[nodiscard]] std::string text(std::string_view key) const
+    {
+        const JsonValue& value = required(key);
+        if (!value.isString())
+            fail(key, "is " + std::string(value.kindName()) + ", not a string");
+        return value.asString();
+    }
+    [[nodiscard]] double positive(std::string_view key) const
+    {
+        const JsonValue& value = required(key);
+        if (!value.isNumber() || !std::isfinite(value.asNumber()) || value.asNumber() <= 0)
+            fail(key, "must be a positive number");
+        return value.asNumber();
+    }
+    [[nodiscard]] std::int64_t count(std::string_view key, double largest = 1e12) const
+    {
+        const double value = positive(key);
+        if (value != std::floor(value) || value > largest)
+            fail(key, "must be a whole number from 1 to " + std::to_string(static_cast<long long>(largest)));
+        return static_cast<std::int64_t>(value);
+    }
+    [[nodiscard]] std::int64_t countOr(std::string_view key, std::int64_t fallback) const
+    {
+        return object_.find(key) ? count(key) : fallback;
+    }
+    [[nodiscard]] bool flag(std::string_view key) const
+    {
+        const JsonValue& value = required(key);
+        if (!value.isBool())
+            fail(key, "is " + std::string(value.kindName()) + ", not true or false");
+        return value.asBool();
+    }
+    [[nodiscard]] std::optional<double> optionalPositive(std::string_view key) const
+    {
+        const JsonValue* value = object_.find(key);
+        if (!value || (value->isNumber() && value->asNumber() == 0))
+            return std::nullopt;  // the format writes 0 for "not published"
+        return positive(key);
+    }
+    [[noreturn]] void fail(std::string_view key, const std::string& problem) const
+    {
+        throw Error(ErrorCode::InvalidPublishedRun, file_,
+                    path_ + (key.empty() ? "" : "." + std::string(key)) + ": " + problem);
+    }
+
+private:
+    const JsonValue& object_;
+    const std::string& file_;
+    std::string path_;
+};
+
+PublishedRun readCase(const JsonValue& value, const std::string& file, std::size_t index)
+{
+    const std::string at = "cases[" + std::to_string(index) + "]";
+    const CaseFields top(value, file, at);
+    PublishedRun run;
+    run.name = top.text("name");
+    run.source = top.text("source");
+    const std::string path = at + " (" + run.name + ")";
+
+    const CaseFields model(top.required("model"), file, path + ".model");
+    run.model.architecture = model.text("architecture");
+    if (run.model.architecture != "gpt")
+        model.fail("architecture", "is '" + run.model.architecture + "'; only gpt is described by the format");
+    run.model.layers = model.count("layers", 1e4);
+    run.model.hidden = model.count("hidden", 1e6);
+    run.model.heads = model.count("heads", 1e4);
+    run.model.ffnHidden = model.count("ffn_hidden", 1e7);
+    run.model.vocab = model.count("vocab", 1e8);
+    run.model.sequence = model.count("sequence", 1e8);
+    run.model.attention = model.text("attention");
+    if (run.model.attention != "flash" && run.model.attention != "unfused")
+        model.fail("attention", "is '" + run.model.attention + "', not flash or unfused");
+    if (run.model.hidden % run.model.heads != 0)
+        model.fail("hidden", "is not divisible by heads");
+
+    const CaseFields hardware(top.required("hardware"), file, path + ".hardware");
+    run.hardware.gpu = hardware.text("gpu");
+    run.hardware.peakTflops = hardware.positive("peak_tflops_bf16");
+    run.hardware.gpusPerNode = static_cast<int>(hardware.count("gpus_per_node", 1024));
+    run.hardware.nodes = static_cast<int>(hardware.count("nodes", 1e6));
+    run.hardware.interNodeGbitPerGpu = hardware.positive("inter_node_gbit_per_gpu");
+
+    const CaseFields training(top.required("training"), file, path + ".training");
+    run.training.precision = training.text("precision");
+    if (run.training.precision != "fp16" && run.training.precision != "bf16")
+        training.fail("precision", "is '" + run.training.precision + "', not fp16 or bf16");
+    run.training.globalBatch = training.count("global_batch");
+    run.training.microBatch = training.count("micro_batch");
+    run.training.gradientAccumulation = training.countOr("gradient_accumulation", 1);
+    run.training.dataParallel = static_cast<int>(training.count("data_parallel", 1e6));
+    run.training.tensorParallel = static_cast<int>(training.count("tensor_parallel", 1e6));
+    run.training.pipelineParallel = static_cast<int>(training.count("pipeline_parallel", 1e6));
+    run.training.virtualStages = static_cast<int>(training.countOr("virtual_stages", 1));
+    run.training.sequenceParallel = training.flag("sequence_parallel");
+    run.training.contextParallel = static_cast<int>(training.countOr("context_parallel", 1));
+    const JsonValue& zero = training.required("zero_stage");
+    if (!zero.isNumber() || (zero.asNumber() != 0 && zero.asNumber() != 1 && zero.asNumber() != 2 &&
+                             zero.asNumber() != 3))
+        training.fail("zero_stage", "must be 0, 1, 2 or 3");
+    run.training.zeroStage = static_cast<int>(zero.asNumber());
+    run.training.recompute = training.text("recompute");
+    if (run.training.recompute != "none" && run.training.recompute != "selective" && run.training.recompute != "full")
+        training.fail("recompute", "is '" + run.training.recompute + "', not none, selective or full");
+    run.training.optimizer = training.text("optimizer");
+    const long long gpus = static_cast<long long>(run.hardware.nodes) * run.hardware.gpusPerNode;
+    const long long product = static_cast<long long>(run.training.dataParallel) * run.training.tensorParallel *
+                              run.training.pipelineParallel * run.training.contextParallel;
+    if (product != gpus)
+        training.fail("data_parallel", "dp x tp x pp x cp = " + std::to_string(product) + ", but the hardware has " +
+                                           std::to_string(gpus) + " GPUs");
+
+    const CaseFields measured(top.required("measured"), file, path + ".measured");
+    run.measured.stepSeconds = measured.positive("step_seconds");
+    run.measured.memoryGibParametersAndOptimizer = measured.optionalPositive("memory_gib_parameters_and_optimizer");
+    run.measured.memoryGibActivationsFirstStage = measured.optionalPositive("memory_gib_activations_first_stage");
+    return run;
+}
+
+}  // namespace
+
+std::vector<PublishedRun> parsePublishedRuns(std::string_view json, const std::string& fileName)
+{
+    const JsonValue document = parseJson(json, fileName);
+    const JsonValue* cases = document.isObject() ? document.find("cases") : nullptr;
+    if (!cases || !cases->isArray())
+        throw Error(ErrorCode::InvalidPublishedRun, fileName, "has no \"cases\" array");
+    std::vector<PublishedRun> runs;
+    for (std::size_t i = 0; i < cases->asArray().size(); ++i)
+        runs.push_back(readCase(cases->asArray()[i], fileName, i));
+    return runs;
+}
+
+std::vector<PublishedRun> readPublishedRuns(const std::string& file)
+{
+    return parsePublishedRuns(readTextFile(file), file);
+}
+
+}  // namespace tapestry

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tapestry {
+
+// One measured training run from a public source (../shared/validation/README.md): the
+// model, the hardware, the parallel configuration and what was measured.
+struct PublishedRun {
+    std::string name;
+    std::string source;
+    struct Model {
+        std::string architecture;  // "gpt": a GPT-style decoder
+        std::int64_t layers = 0;
+        std::int64_t hidden = 0;
+        std::int64_t heads = 0;
+        std::int64_t ffnHidden = 0;
+        std::int64_t vocab = 0;
+        std::int64_t sequence = 0;
+        std::string attention;  // "flash" or "unfused"
+    } model;
+    struct Hardware {
+        std::string gpu;  // "A100-SXM4-80GB", "A100-SXM4-40GB", "H100-SXM5-80GB"
+        double peakTflops = 0;
+        int gpusPerNode = 0;
+        int nodes = 0;
+        double interNodeGbitPerGpu = 0;
+    } hardware;
+    struct Training {
+        std::string precision;  // "fp16" or "bf16"
+        std::int64_t globalBatch = 0;
+        std::int64_t microBatch = 0;
+        std::int64_t gradientAccumulation = 1;
+        int dataParallel = 1;
+        int tensorParallel = 1;
+        int pipelineParallel = 1;
+        int virtualStages = 1;
+        bool sequenceParallel = false;
+        int contextParallel = 1;
+        int zeroStage = 0;
+        std::string recompute;  // "none", "selective", "full"
+        std::string optimizer;  // "adam"
+    } training;
+    struct Measured {
+        double stepSeconds = 0;
+        std::optional<double> memoryGibParametersAndOptimizer;
+        std::optional<double> memoryGibActivationsFirstStage;
+    } measured;
+};
+
+// Reads a file in the format of ../shared/validation/published-runs.json. Throws
+// Error(InvalidPublishedRun, file, "cases[3] (NAME).training.micro_batch: ...") for a
+// missing or ill-typed field or a value out of range, and the file and JSON errors of
+// readTextFile / parseJson.
+[[nodiscard]] std::vector<PublishedRun> readPublishedRuns(const std::string& file);
+[[nodiscard]] std::vector<PublishedRun> parsePublishedRuns(std::string_view json, const std::string& fileName);
+
+}  // namespace tapestry

@@ -1,0 +1,130 @@
+#include "validation/RunValidation.h"
+
+#include "base/Error.h"
+#include "cluster/ClusterFile.h"
+#include "cost/CostModel.h"
+#include "fold/FoldedModel.h"
+#include "plan/ExpertPlans.h"
+#include "synth/ModelSynthesizer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tapestry {
+
+namespace {
+
+// Preset per GPU of the format; the presets' notes give their figures' sources.
+std::string presetFor(const std::string& gpu)
+{
+    if (gpu == "A100-SXM4-80GB")
+        return "dgx-a100x1";
+    if (gpu == "A100-SXM4-40GB")
+        return "dgx-a100-40gbx1";
+    if (gpu == "H100-SXM5-80GB")
+        return "dgx-h100x1";
+    return {};
+}
+
+// Achievable share of an InfiniBand NIC's line rate (the presets' 24 of 25 and 48 of 50 GB/s).
+constexpr double kNicShare = 0.96;
+
+}  // namespace
+
+RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& clusterPresets)
+{
+    RunPrediction prediction;
+    const PublishedRun::Training& t = run.training;
+    if (t.pipelineParallel > 1) {
+        prediction.skipped = "pipeline parallelism (pp = " + std::to_string(t.pipelineParallel) +
+                             ") is not in the plan space yet";
+        return prediction;
+    }
+    if (t.contextParallel > 1) {
+        prediction.skipped = "context parallelism (cp = " + std::to_string(t.contextParallel) +
+                             ") is not in the plan space yet";
+        return prediction;
+    }
+    const std::string preset = presetFor(run.hardware.gpu);
+    if (preset.empty()) {
+        prediction.skipped = "no cluster preset for GPU " + run.hardware.gpu;
+        return prediction;
+    }
+    Cluster cluster = loadClusterPreset(clusterPresets, preset);
+    if (run.hardware.gpusPerNode != cluster.gpusPerNode) {
+        prediction.skipped = std::to_string(run.hardware.gpusPerNode) + " GPUs per node; the " + preset + " preset has " +
+                             std::to_string(cluster.gpusPerNode);
+        return prediction;
+    }
+    cluster = cluster.withNodes(run.hardware.nodes);
+    cluster.gpu.peakFlopsPerSecond = run.hardware.peakTflops * 1e12;
+    cluster.interNode.bytesPerSecond = run.hardware.interNodeGbitPerGpu * 1e9 / 8 * kNicShare;
+
+    const bool megatron = run.source.find("Megatron") != std::string::npos;
+    ModelSpec spec;
+    spec.family = ModelFamily::Gpt;
+    spec.layers = run.model.layers;
+    spec.hidden = run.model.hidden;
+    spec.heads = run.model.heads;
+    spec.kvHeads = run.model.heads;
+    spec.ffn = run.model.ffnHidden;
+    spec.vocab = run.model.vocab;
+    // Learned positions as GPT-3 has them; ALiBi or a longer table change little.
+    spec.maxPositions = 2048;
+    spec.dropout = megatron;
+    const FoldedModel model = foldModel(synthesizeModel(spec, run.name));
+    const CoarseGraph& coarse = model.coarse;
+
+    const std::vector<MeshAxis> axes{{"dp", t.dataParallel}, {"tp", t.tensorParallel}};
+    const DeviceMesh mesh(axes, cluster);
+    Workload workload;
+    workload.batch = t.globalBatch;
+    workload.sequence = run.model.sequence;
+    workload.microBatch = t.microBatch;
+    workload.computeType = t.precision == "fp16" ? DataType::Float16 : DataType::BFloat16;
+    workload.zeroStage = t.zeroStage;
+    workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
+    workload.attention = run.model.attention == "flash" ? AttentionKernel::Fused : AttentionKernel::Unfused;
+    workload.fp32MainGradients = megatron;
+    const CostModel costs(model.graph(), coarse, model.families, cluster, mesh, workload);
+    const Plan plan = makeExpertPlan(
+        t.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron, coarse, axes);
+    const PlanEvaluation evaluation = costs.evaluate(plan);
+    const MemoryBreakdown& memory = evaluation.total.memory;
+    prediction.stepSeconds = evaluation.total.time.stepSeconds();
+    prediction.memoryBytes = memory.total();
+    prediction.parameterAndOptimizerBytes = memory.parameters + memory.gradients + memory.optimizerStates;
+    prediction.activationBytes = memory.activations;
+    prediction.microSteps = costs.microSteps();
+    for (const CoarseNode& node : coarse.nodes)
+        prediction.parameters += costs.facts(node.id).parameterElements;
+    return prediction;
+}
+
+double relativeError(double predicted, double measured)
+{
+    return predicted / measured - 1.0;
+}
+
+ValidationSummary summarizeValidation(const std::vector<PublishedRun>& runs, const std::vector<RunPrediction>& predictions)
+{
+    ValidationSummary summary;
+    std::vector<double> errors;
+    for (std::size_t i = 0; i < runs.size() && i < predictions.size(); ++i) {
+        if (!predictions[i].skipped.empty()) {
+            ++summary.skipped;
+            continue;
+        }
+        errors.push_back(std::abs(relativeError(predictions[i].stepSeconds, runs[i].measured.stepSeconds)));
+    }
+    summary.priced = errors.size();
+    if (errors.empty())
+        return summary;
+    std::sort(errors.begin(), errors.end());
+    const std::size_t n = errors.size();
+    summary.medianAbsoluteError = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+    summary.maximumAbsoluteError = errors.back();
+    return summary;
+}
+
+}  // namespace tapestry

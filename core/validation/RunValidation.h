@@ -1,0 +1,44 @@
+#pragma once
+
+#include "validation/PublishedRun.h"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tapestry {
+
+// What the cost model predicts for a published run (tapestry-cli validate). The run's
+// model is synthesized from its architecture, its cluster built from the GPU's preset
+// (resources/clusters) with the run's node count and inter-node bandwidth, its
+// configuration turned into the expert plan it describes (Megatron tensor parallelism
+// on a [dp, tp] mesh, sequence parallelism when it says so) and its workload (global
+// and micro-batch, precision, ZeRO stage, recomputation, attention kernel; overlap on).
+// The software stack is read from the source: Megatron-LM runs keep fp32 main
+// gradients and train GPT with dropout 0.1, as Megatron-LM's GPT recipe does.
+// The same model prices every run: nothing here depends on which run it is.
+struct RunPrediction {
+    std::string skipped;  // why the run cannot be priced yet; empty when it was
+    double stepSeconds = 0;
+    double memoryBytes = 0;                 // peak per device
+    double parameterAndOptimizerBytes = 0;  // parameters, gradients and optimizer states per device
+    double activationBytes = 0;             // saved activations per device
+    double parameters = 0;                  // of the synthesized model
+    int microSteps = 1;
+};
+
+[[nodiscard]] RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& clusterPresets);
+
+// Relative error predicted / measured - 1.
+[[nodiscard]] double relativeError(double predicted, double measured);
+
+struct ValidationSummary {
+    std::size_t priced = 0;
+    std::size_t skipped = 0;
+    double medianAbsoluteError = 0;  // of the step time, over the priced runs
+    double maximumAbsoluteError = 0;
+};
+[[nodiscard]] ValidationSummary summarizeValidation(const std::vector<PublishedRun>& runs,
+                                                    const std::vector<RunPrediction>& predictions);
+
+}  // namespace tapestry

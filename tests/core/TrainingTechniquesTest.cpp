@@ -1,0 +1,256 @@
+// The training techniques of training.md against closed forms: Korthikanti et al.'s
+// activation memory per GPT layer (no parallelism, tensor parallelism, sequence
+// parallelism with selective recomputation), FSDP's gather and reduce-scatter volumes,
+// gradient accumulation, the overlap rule, and the loss over vocabulary-split or
+// partial-sum logits.
+#include "FoldedTestModel.h"
+#include "cluster/ClusterFile.h"
+#include "cost/CostModel.h"
+#include "cost/Overlap.h"
+#include "plan/ExpertPlans.h"
+
+#include <QTest>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+constexpr std::int64_t kHidden = 768;
+constexpr std::int64_t kHeads = 12;
+
+// A GPT layer stack (GPT-2 small's width) with dropout, as Korthikanti et al. count it.
+FoldedModel gptWithDropout(std::int64_t layers = 3)
+{
+    ModelSpec spec = findSynthPreset("gpt2-small")->spec;
+    spec.layers = layers;
+    spec.dropout = true;
+    return foldModel(synthesizeModel(spec, "gpt"));
+}
+
+// One node of 8 GPUs with latency-free links, so that collective times are pure
+// bandwidth terms: (n - 1)/n * S / B per gather or scatter.
+Cluster bandwidthOnlyCluster()
+{
+    return parseClusterJson(R"({"name": "ideal", "nodes": 1, "gpusPerNode": 8,
+        "gpu": {"name": "g", "peakFlopsPerSecond": 1e15, "hbmBytes": 80000000000, "hbmBytesPerSecond": 3e12},
+        "intraNode": {"bytesPerSecond": 1e11, "latencySeconds": 0},
+        "interNode": {"bytesPerSecond": 1e10, "latencySeconds": 0}})",
+                            "ideal.json");
+}
+
+MemoryBreakdown layerMemory(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
+{
+    MemoryBreakdown sum;
+    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
+        sum.add(e.perNode[id.index()].memory);
+    return sum;
+}
+
+bool near(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+QString compared(double got, double expected)
+{
+    return QString::number(got, 'g', 12) + QStringLiteral(" vs ") + QString::number(expected, 'g', 12);
+}
+
+double parameterElements(const CostModel& costs, const FoldedModel& m)
+{
+    double p = 0;
+    for (const CoarseNode& node : m.coarse.nodes)
+        p += costs.facts(node.id).parameterElements;
+    return p;
+}
+
+}  // namespace
+
+class TrainingTechniquesTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    // sbh(34 + 5as/h) bytes per layer in 16-bit precision, nothing parallel, nothing recomputed.
+    void activationsOfOneLayerMatchKorthikanti()
+    {
+        const FoldedModel m = gptWithDropout();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        Workload w = workload(2, 512);
+        w.attention = AttentionKernel::Unfused;
+        const double s = 512, b = 2, h = kHidden, a = kHeads;
+        const DeviceMesh single({{"dp", 8}, {"tp", 1}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, single, w);
+        // Data parallel over 8 keeps a whole layer per device for b / 8 sequences.
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, single.axes()));
+        const double expected = s * (b / 8) * h * (34 + 5 * a * s / h);
+        QVERIFY2(near(layerMemory(m, e, 1).activations, expected), qPrintable(compared(layerMemory(m, e, 1).activations, expected)));
+
+        // Tensor parallel t = 8: sbh(10 + 24/t + 5as/(ht)).
+        const CostModel tp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation te = tp.evaluate(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()));
+        const double t = 8;
+        const double tensorParallel = s * b * h * (10 + 24 / t + 5 * a * s / (h * t));
+        QVERIFY2(near(layerMemory(m, te, 1).activations, tensorParallel),
+                 qPrintable(compared(layerMemory(m, te, 1).activations, tensorParallel)));
+
+        // Sequence parallel and selective recomputation: 34 sbh / t.
+        w.recompute = Recomputation::Selective;
+        const CostModel sp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation se =
+            sp.evaluate(makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, mesh.axes()));
+        const double sequenceParallel = 34 * s * b * h / t;
+        QVERIFY2(near(layerMemory(m, se, 1).activations, sequenceParallel),
+                 qPrintable(compared(layerMemory(m, se, 1).activations, sequenceParallel)));
+        // Selective recomputation repeats the attention core's forward pass, nothing else.
+        QVERIFY(se.total.time.recomputeSeconds > 0);
+    }
+
+    // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.
+    void fullRecomputationKeepsLayerInputs()
+    {
+        const FoldedModel m = gptWithDropout();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}, {"tp", 1}}, cluster);
+        Workload w = workload(8, 512);
+        const CostModel none(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        w.recompute = Recomputation::Full;
+        const CostModel full(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        const PlanEvaluation kept = none.evaluate(plan);
+        const PlanEvaluation recomputed = full.evaluate(plan);
+        const double sbh = 512.0 * (8 / 8) * kHidden;
+        QVERIFY2(near(layerMemory(m, recomputed, 1).activations, 2 * sbh),
+                 qPrintable(compared(layerMemory(m, recomputed, 1).activations, 2 * sbh)));
+        // The repeated forward pass is a third of the layer's forward + backward compute.
+        CostBreakdown layerKept;
+        CostBreakdown layerRecomputed;
+        for (const CoarseNodeId id : m.families.families.front().instances.at(1).nodes) {
+            layerKept.add(kept.perNode[id.index()]);
+            layerRecomputed.add(recomputed.perNode[id.index()]);
+        }
+        QVERIFY(layerRecomputed.time.recomputeSeconds > 0);
+        QVERIFY(near(layerRecomputed.time.computeSeconds - layerKept.time.computeSeconds,
+                     layerRecomputed.time.recomputeSeconds));
+    }
+
+    // ZeRO 3 (FSDP): per micro-step the parameters are gathered twice and the gradients
+    // reduce-scattered once: 1.5x the all-reduce volume of ZeRO 0, per micro-step.
+    void fsdpGathersAndScattersPerMicroStep()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = bandwidthOnlyCluster();
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        Workload w = workload(32, 256);
+        w.microBatch = 2;  // 32 / (2 x 8) = 2 micro-steps
+        w.zeroStage = 3;
+        w.overlap = false;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        QCOMPARE(costs.microSteps(), 2);
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+        const double p = parameterElements(costs, m);
+        const double ring = 7.0 / 8 * 2 * p / cluster.intraNode.bytesPerSecond;  // one pass over bf16 parameters
+        const TimeBreakdown& t = e.total.time;
+        QVERIFY2(near(t.byCollective[static_cast<std::size_t>(CollectiveKind::AllGather)], 2 * 2 * ring),
+                 qPrintable(compared(t.byCollective[static_cast<std::size_t>(CollectiveKind::AllGather)], 4 * ring)));
+        QVERIFY(near(t.byCollective[static_cast<std::size_t>(CollectiveKind::ReduceScatter)], 2 * ring));
+        QCOMPARE(t.byCollective[static_cast<std::size_t>(CollectiveKind::AllReduce)], 0.0);
+        // Every state is sharded 8 ways.
+        QVERIFY(near(e.total.memory.parameters, 2 * p / 8));
+        QVERIFY(near(e.total.memory.optimizerStates, 12 * p / 8));
+
+        // ZeRO 0 all-reduces once per step whatever the micro-steps: 2(n-1)/n * 2P / B.
+        w.zeroStage = 0;
+        const CostModel ddp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation d = ddp.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+        QVERIFY(near(d.total.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllReduce)], 2 * ring));
+        QVERIFY(near(d.total.memory.parameters, 2 * p));
+    }
+
+    // Gradient accumulation: m micro-steps keep 1/m of the activations, compute the
+    // same, and synchronize the gradients once.
+    void accumulationDividesActivationsNotGradientSync()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = bandwidthOnlyCluster();
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload whole = workload(64, 256);
+        whole.overlap = false;
+        Workload accumulated = whole;
+        accumulated.microBatch = 2;  // 64 / (2 x 8) = 4 micro-steps
+        const CostModel one(m.graph(), m.coarse, m.families, cluster, mesh, whole);
+        const CostModel four(m.graph(), m.coarse, m.families, cluster, mesh, accumulated);
+        QCOMPARE(four.microSteps(), 4);
+        const PlanEvaluation a = one.evaluate(plan);
+        const PlanEvaluation b = four.evaluate(plan);
+        QVERIFY(near(b.total.memory.activations, a.total.memory.activations / 4));
+        QVERIFY(near(b.total.time.computeSeconds, a.total.time.computeSeconds, 1e-6));
+        QVERIFY(near(b.total.time.communicationSeconds(), a.total.time.communicationSeconds()));
+    }
+
+    // exposed = last bucket + max(0, communication - last bucket - hiding compute).
+    void overlapNeverHidesMoreThanTheComputeAvailable()
+    {
+        QCOMPARE(exposedCommunicationSeconds(10, 100, 5), 2.0);   // all but the last bucket hidden
+        QCOMPARE(exposedCommunicationSeconds(10, 3, 5), 7.0);     // 2 + (8 - 3)
+        QCOMPARE(exposedCommunicationSeconds(10, 0, 5), 10.0);    // nothing to hide under
+        QCOMPARE(exposedCommunicationSeconds(0, 5, 5), 0.0);
+        QCOMPARE(exposedCommunicationSeconds(10, 100, 1), 10.0);  // one bucket: always exposed
+
+        // In the model: data parallelism across two nodes, with and without overlap.
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = testCluster("dgx-h100x2");
+        const DeviceMesh mesh({{"dp", 16}}, cluster);
+        Workload w = workload(32, 512);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        const PlanEvaluation on = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w).evaluate(plan);
+        w.overlap = false;
+        const PlanEvaluation off = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w).evaluate(plan);
+        QCOMPARE(off.total.time.hiddenSeconds, 0.0);
+        QVERIFY(on.total.time.hiddenSeconds > 0);
+        QVERIFY(near(on.total.time.communicationSeconds(), off.total.time.communicationSeconds()));
+        // Hidden under at most the backward compute; the last of three buckets stays exposed.
+        QVERIFY(on.total.time.hiddenSeconds <= on.total.time.computeSeconds);
+        QVERIFY(on.total.time.exposedCommunicationSeconds() >= on.total.time.communicationSeconds() / 3 * (1 - 1e-9));
+        QVERIFY(near(on.total.time.stepSeconds(), on.total.time.computeSeconds + on.total.time.exposedCommunicationSeconds()));
+    }
+
+    // Logits reach the loss: vocabulary-split logits pay the vocab-parallel
+    // cross-entropy's three fp32 all-reduces per token row; partial sums pay a
+    // reduce-scatter of the logits (and its all-gather in backward) on top.
+    void lossPricesVocabularySplitAndPartialLogits()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = bandwidthOnlyCluster();
+        const DeviceMesh mesh({{"tp", 8}}, cluster);
+        const Workload w = workload(4, 256);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
+        CoarseNodeId head;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (node.name.starts_with("lm_head"))
+                head = node.id;
+        }
+        QVERIFY(head.isValid());
+        QCOMPARE(plan.strategy(head).axes[0], AxisSplit::Column);
+        const double rows = 4.0 * 256;
+        const double vocabParallel = 3 * 2.0 * 7 / 8 * (4 * rows) / cluster.intraNode.bytesPerSecond;
+        const TimeBreakdown column = costs.evaluate(plan).perNode[head.index()].time;
+        QVERIFY2(near(column.communicationSeconds(), vocabParallel), qPrintable(compared(column.communicationSeconds(), vocabParallel)));
+
+        plan.strategies[head.index()].axes[0] = AxisSplit::Row;
+        const TimeBreakdown row = costs.evaluate(plan).perNode[head.index()].time;
+        const double logits = rows * 50257 * 2;
+        const double partial = 2 * 7.0 / 8 * logits / cluster.intraNode.bytesPerSecond;
+        QVERIFY2(near(row.byCollective[static_cast<std::size_t>(CollectiveKind::ReduceScatter)] +
+                          row.byCollective[static_cast<std::size_t>(CollectiveKind::AllGather)],
+                      partial),
+                 qPrintable(compared(row.communicationSeconds(), partial)));
+        QVERIFY(row.communicationSeconds() > 100 * column.communicationSeconds());
+    }
+};
+
+QTEST_GUILESS_MAIN(TrainingTechniquesTest)
+#include "TrainingTechniquesTest.moc"

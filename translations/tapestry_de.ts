@@ -112,6 +112,10 @@
         <translation>Die Datei ist kein gültiges Sharding-Problem.</translation>
     </message>
     <message>
+        <source>The file is not a valid list of measured training runs.</source>
+        <translation>Die Datei ist keine gültige Liste gemessener Trainingsläufe.</translation>
+    </message>
+    <message>
         <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
         <translation>Keine Strategiewahl hält die Speichergrenze ein; das Problem hat keine Lösung.</translation>
     </message>

@@ -112,6 +112,10 @@
         <translation>该文件不是有效的切分问题。</translation>
     </message>
     <message>
+        <source>The file is not a valid list of measured training runs.</source>
+        <translation>该文件不是有效的实测训练运行列表。</translation>
+    </message>
+    <message>
         <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
         <translation>没有任何策略组合能满足内存限制；该问题无解。</translation>
     </message>

@@ -15,6 +15,7 @@ void TimeBreakdown::add(const TimeBreakdown& other)
     computeSeconds += other.computeSeconds;
     recomputeSeconds += other.recomputeSeconds;
     optimizerSeconds += other.optimizerSeconds;
+    dataParallelSeconds += other.dataParallelSeconds;
     hiddenSeconds += other.hiddenSeconds;
     for (std::size_t i = 0; i < byCollective.size(); ++i)
         byCollective[i] += other.byCollective[i];

@@ -24,6 +24,9 @@ struct TimeBreakdown {
     std::array<double, 4> byCollective{};  // indexed by CollectiveKind
     std::array<double, 2> byLink{};        // indexed by LinkClass
     std::vector<double> byAxis;            // indexed by mesh axis
+    // The data-parallel part of the communication (gradient reduction, ZeRO gathers and
+    // scatters): the only part that may hide under compute, so hiddenSeconds <= it.
+    double dataParallelSeconds = 0;
     double hiddenSeconds = 0;
 
     [[nodiscard]] double communicationSeconds() const;

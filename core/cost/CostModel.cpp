@@ -408,6 +408,12 @@ void CostModel::computeBlocks()
     }
 }
 
+double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const
+{
+    const CoarseNode& node = coarse_.node(first);
+    return nodeFacts_[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first)).input / microSteps_;
+}
+
 double CostModel::hbmBytes() const
 {
     return static_cast<double>(cluster_.gpu.hbmBytes);
@@ -685,10 +691,19 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     // is kept as sharded as it was produced (Megatron's sequence parallelism keeps the
     // sharded input and gathers it again in backward).
     std::vector<double> producedDiv(graph_.tensors().size(), 1.0);
+    // What a node's consumers divide its output by: a row-parallel node's followers
+    // (bias, dropout) run after the reduction, on the layout its consumers need
+    // (sequence-sharded under Megatron's sequence parallelism).
+    std::vector<double> consumedDiv(coarse_.nodes.size(), 0.0);
     for (const CrossingTensor& tensor : crossing_) {
         for (const TensorId out : graph_.op(tensor.producerOp).outputs) {
             if (out.isValid())
                 producedDiv[out.index()] = divisors[tensor.producer.index()].output;
+        }
+        double& consumed = consumedDiv[tensor.producer.index()];
+        for (const auto& consumer : tensor.consumers) {
+            const double input = divisors[consumer.first.index()].input;
+            consumed = consumed == 0 ? input : std::min(consumed, input);
         }
     }
 
@@ -719,7 +734,8 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         for (const SavedActivation& saved : facts.savedActivations) {
             if (saved.scores && workload_.attention == AttentionKernel::Fused)
                 continue;
-            const double divisor = saved.asOutput ? div.output : std::max(div.input, producedDiv[saved.tensor.index()]);
+            const double divisor = saved.asOutput ? std::max(div.output, consumedDiv[node.id.index()])
+                                                  : std::max(div.input, producedDiv[saved.tensor.index()]);
             const double bytes = saved.bytes / divisor / microSteps_;
             if (facts.block >= 0)
                 blockActivationBytes[static_cast<std::size_t>(facts.block)] += bytes;
@@ -747,6 +763,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters)) {
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
             const double seconds = c.price.seconds() * c.times;
+            own.time.dataParallelSeconds += seconds;
             overlappable[facts.costOp.index()] += seconds;
             (c.forward ? shardedForward : shardedBackward) += seconds;
         }
@@ -771,6 +788,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         gradientSync += price.seconds();
         for (const auto& [op, bytes] : syncShares[a]) {
             addCollective(result.perOp[op.index()].time, CollectiveKind::AllReduce, a, price, bytes / syncBytes[a]);
+            result.perOp[op.index()].time.dataParallelSeconds += price.seconds() * bytes / syncBytes[a];
             overlappable[op.index()] += price.seconds() * bytes / syncBytes[a];
         }
     }

@@ -130,6 +130,9 @@ public:
         double blockInputBytes = 0;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
+    // Bytes per device and micro-batch that enter the block starting at `first` under
+    // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
+    [[nodiscard]] double blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const;
 
 private:
     struct OpFacts {

@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
+#include "cost/PipelineCost.h"
 #include "fold/FoldedModel.h"
 #include "plan/ExpertPlans.h"
 #include "synth/ModelSynthesizer.h"
@@ -35,11 +36,6 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
 {
     RunPrediction prediction;
     const PublishedRun::Training& t = run.training;
-    if (t.pipelineParallel > 1) {
-        prediction.skipped = "pipeline parallelism (pp = " + std::to_string(t.pipelineParallel) +
-                             ") is not in the plan space yet";
-        return prediction;
-    }
     if (t.contextParallel > 1) {
         prediction.skipped = "context parallelism (cp = " + std::to_string(t.contextParallel) +
                              ") is not in the plan space yet";
@@ -56,9 +52,24 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
                              std::to_string(cluster.gpusPerNode);
         return prediction;
     }
-    cluster = cluster.withNodes(run.hardware.nodes);
     cluster.gpu.peakFlopsPerSecond = run.hardware.peakTflops * 1e12;
     cluster.interNode.bytesPerSecond = run.hardware.interNodeGbitPerGpu * 1e9 / 8 * kNicShare;
+    // One pipeline stage's devices (Megatron-LM's rank order puts the pipeline axis
+    // outermost): its own nodes, or a part of one node.
+    const int stageGpus = t.dataParallel * t.tensorParallel;
+    if (stageGpus >= cluster.gpusPerNode) {
+        if (stageGpus % cluster.gpusPerNode != 0 || run.hardware.nodes % t.pipelineParallel != 0) {
+            prediction.skipped = "pipeline stages of " + std::to_string(stageGpus) + " GPUs do not fill whole nodes";
+            return prediction;
+        }
+        cluster = cluster.withNodes(run.hardware.nodes / t.pipelineParallel);
+    } else {
+        cluster.nodes = 1;
+        cluster.gpusPerNode = stageGpus;
+    }
+    const LinkSpec boundaryLink = t.pipelineParallel > 1 && stageGpus >= run.hardware.gpusPerNode
+                                      ? cluster.interNode
+                                      : cluster.intraNode;
 
     const bool megatron = run.source.find("Megatron") != std::string::npos;
     ModelSpec spec;
@@ -89,15 +100,30 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     const CostModel costs(model.graph(), coarse, model.families, cluster, mesh, workload);
     const Plan plan = makeExpertPlan(
         t.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron, coarse, axes);
+    prediction.microSteps = costs.microSteps();
+    for (const CoarseNode& node : coarse.nodes)
+        prediction.parameters += costs.facts(node.id).parameterElements;
+    if (t.pipelineParallel > 1) {
+        const PipelineShape shape{t.pipelineParallel, t.virtualStages,
+                                  t.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB};
+        const PipelineEvaluation pipeline =
+            evaluatePipeline(costs, coarse, model.families, plan, shape, boundaryLink);
+        prediction.stepSeconds = pipeline.stepSeconds;
+        const auto fullest = std::max_element(pipeline.stages.begin(), pipeline.stages.end(), [](const auto& a, const auto& b) {
+            return a.memory.total() < b.memory.total();
+        });
+        prediction.memoryBytes = fullest->memory.total();
+        prediction.parameterAndOptimizerBytes =
+            fullest->memory.parameters + fullest->memory.gradients + fullest->memory.optimizerStates;
+        prediction.activationBytes = pipeline.stages.front().memory.activations;
+        return prediction;
+    }
     const PlanEvaluation evaluation = costs.evaluate(plan);
     const MemoryBreakdown& memory = evaluation.total.memory;
     prediction.stepSeconds = evaluation.total.time.stepSeconds();
     prediction.memoryBytes = memory.total();
     prediction.parameterAndOptimizerBytes = memory.parameters + memory.gradients + memory.optimizerStates;
     prediction.activationBytes = memory.activations;
-    prediction.microSteps = costs.microSteps();
-    for (const CoarseNode& node : coarse.nodes)
-        prediction.parameters += costs.facts(node.id).parameterElements;
     return prediction;
 }
 

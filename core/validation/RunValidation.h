@@ -12,7 +12,9 @@ namespace tapestry {
 // model is synthesized from its architecture, its cluster built from the GPU's preset
 // (resources/clusters) with the run's node count and inter-node bandwidth, its
 // configuration turned into the expert plan it describes (Megatron tensor parallelism
-// on a [dp, tp] mesh, sequence parallelism when it says so) and its workload (global
+// on a [dp, tp] mesh, sequence parallelism when it says so; with pipeline parallelism,
+// that mesh is one stage's and the stages run 1F1B, interleaved when the run has
+// virtual stages, cost/PipelineCost.h) and its workload (global
 // and micro-batch, precision, ZeRO stage, recomputation, attention kernel; overlap on).
 // The software stack is read from the source: Megatron-LM runs keep fp32 main
 // gradients and train GPT with dropout 0.1, as Megatron-LM's GPT recipe does.

@@ -233,9 +233,15 @@ private slots:
     void staticExportsRebindBatchAndSequence()
     {
         const Graph graph = importOnnxModel(std::string(TAPESTRY_TEST_DATA_DIR) + "/llama3_8b_shape.dynamo.stripped.onnx");
+        // The export's 1 x 16 tokens are a trace-time dummy: without a workload the
+        // defaults apply, and the binder says so.
         const ShapeBinder asExported(graph, Workload{});
-        QCOMPARE(asExported.batch(), std::int64_t{1});
-        QCOMPARE(asExported.sequence(), std::int64_t{16});
+        QCOMPARE(asExported.modelBatch(), std::int64_t{1});
+        QCOMPARE(asExported.modelSequence(), std::int64_t{16});
+        QCOMPARE(asExported.batch(), ShapeBinder::kDefaultBatch);
+        QCOMPARE(asExported.sequence(), ShapeBinder::kDefaultSequence);
+        QVERIFY(asExported.batchSource() == ShapeBinder::Source::Default);
+        QVERIFY(asExported.sequenceSource() == ShapeBinder::Source::Default);
         Workload bigger;
         bigger.batch = 8;
         bigger.sequence = 2048;

@@ -43,6 +43,28 @@ class SearchTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // The logits [16, 2048, 128256] reach the loss: left as partial sums they would have
+    // to be reduce-scattered (8.4 GB on 16 GPUs), so the searcher never leaves lm_head
+    // row-split; vocabulary-split it pays only the cross-entropy's small all-reduces.
+    void outputsReachTheLossSoLmHeadIsNeverRowSplit()
+    {
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x2");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 8}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 2048));
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
+        QVERIFY(result.best);
+        bool found = false;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (node.name.find("lm_head") == std::string::npos || node.kind != CoarseNodeKind::Linear)
+                continue;
+            found = true;
+            for (const AxisSplit split : result.best->plan.strategy(node.id).axes)
+                QVERIFY2(split != AxisSplit::Row, node.name.c_str());
+        }
+        QVERIFY(found);
+    }
+
     void gpt2MediumNoWorseThanMegatron()
     {
         const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");

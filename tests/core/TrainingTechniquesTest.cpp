@@ -7,6 +7,7 @@
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
 #include "cost/Overlap.h"
+#include "cost/PipelineCost.h"
 #include "plan/ExpertPlans.h"
 
 #include <QTest>
@@ -249,6 +250,54 @@ private slots:
                       partial),
                  qPrintable(compared(row.communicationSeconds(), partial)));
         QVERIFY(row.communicationSeconds() > 100 * column.communicationSeconds());
+    }
+
+    // Pipelines (Narayanan et al.): the bubble is (p - 1)/(v m) of the m micro-batches'
+    // time, and 1F1B keeps p micro-batches of activations on the first stage.
+    void pipelineBubbleAndActivationsInFlight()
+    {
+        const FoldedModel m = gptWithDropout(8);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        Workload w = workload(16, 512);
+        w.microBatch = 1;  // 16 micro-batches of one sequence
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        QCOMPARE(costs.microSteps(), 16);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
+        const PipelineEvaluation oneF =
+            evaluatePipeline(costs, m.coarse, m.families, plan, {4, 1, PipelineSchedule::OneFOneB}, cluster.interNode);
+        QCOMPARE(oneF.stages.size(), std::size_t{4});
+        double slowest = 0;
+        for (const PipelineStage& stage : oneF.stages) {
+            QCOMPARE(stage.blockRanges.size(), std::size_t{1});
+            QCOMPARE(stage.blockRanges.front().second - stage.blockRanges.front().first, std::size_t{2});
+            slowest = std::max(slowest, stage.microBatchSeconds);
+        }
+        QVERIFY(near(oneF.bubbleSeconds, 3.0 / 16 * 16 * slowest));
+        const PipelineEvaluation interleaved =
+            evaluatePipeline(costs, m.coarse, m.families, plan, {4, 2, PipelineSchedule::Interleaved}, cluster.interNode);
+        double slowestInterleaved = 0;
+        for (const PipelineStage& stage : interleaved.stages) {
+            QCOMPARE(stage.blockRanges.size(), std::size_t{2});
+            slowestInterleaved = std::max(slowestInterleaved, stage.microBatchSeconds);
+        }
+        QVERIFY(near(interleaved.bubbleSeconds, 3.0 / (2 * 16) * 16 * slowestInterleaved));
+        QVERIFY(interleaved.bubbleSeconds < oneF.bubbleSeconds);
+
+        // The first stage holds p = 4 micro-batches of its blocks' activations, the last one.
+        const PlanEvaluation e = costs.evaluate(plan);
+        auto blockActivations = [&](std::size_t block) {
+            double bytes = 0;
+            for (const CoarseNodeId id : m.families.families.front().instances.at(block).nodes)
+                bytes += e.perNode[id.index()].memory.activations;
+            return bytes;
+        };
+        const double middle = blockActivations(2) + blockActivations(3);
+        QVERIFY2(near(oneF.stages[1].memory.activations, 3 * middle),
+                 qPrintable(compared(oneF.stages[1].memory.activations, 3 * middle)));
+        const PipelineEvaluation gpipe =
+            evaluatePipeline(costs, m.coarse, m.families, plan, {4, 1, PipelineSchedule::GPipe}, cluster.interNode);
+        QVERIFY(near(gpipe.stages[1].memory.activations, 16 * middle));
     }
 };
 

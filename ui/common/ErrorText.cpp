@@ -27,6 +27,7 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::InvalidNcclTestsLog: return tr("The file is not an nccl-tests log that Tapestry can read.");
     case ErrorCode::InvalidPlan: return tr("The plan does not fit this model or mesh.");
     case ErrorCode::InvalidShardingProblem: return tr("The file is not a valid sharding problem.");
+    case ErrorCode::InvalidPublishedRun: return tr("The file is not a valid list of measured training runs.");
     case ErrorCode::InfeasibleProblem:
         return tr("No choice of strategies fits the memory limit; the problem has no solution.");
     case ErrorCode::HistoryCorrupt:

@@ -27,6 +27,7 @@ std::string describeCluster(const Cluster& cluster)
     json.key("name").value(cluster.gpu.name);
     json.key("peak_flops").value(cluster.gpu.peakFlopsPerSecond);
     json.key("achievable_fraction").value(cluster.gpu.achievableFraction);
+    json.key("attention_fraction").value(cluster.gpu.attentionFraction);
     json.key("hbm_bytes").value(cluster.gpu.hbmBytes);
     json.key("hbm_bytes_per_second").value(cluster.gpu.hbmBytesPerSecond);
     json.endObject();

@@ -63,7 +63,8 @@ private slots:
         QCOMPARE(c.gpusPerNode, 8);
         QCOMPARE(c.deviceCount(), 16);
         QCOMPARE(c.gpu.peakFlopsPerSecond, 989e12);
-        QCOMPARE(c.gpu.achievableFraction, 0.5);
+        QCOMPARE(c.gpu.achievableFraction, 0.6);  // cuBLAS GEMMs through PyTorch (preset notes)
+        QCOMPARE(c.gpu.attentionFraction, 0.2);
         QCOMPARE(c.gpu.hbmBytes, std::uint64_t{80'000'000'000});
         QCOMPARE(c.gpu.hbmBytesPerSecond, 3.35e12);
         QCOMPARE(c.intraNode.bytesPerSecond, 370e9);  // NCCL bus bandwidth, not NVLink's 450
@@ -85,6 +86,9 @@ private slots:
         QCOMPARE(a.intraNode.bytesPerSecond, 240e9);
         QCOMPARE(a.interNode.bytesPerSecond, 24e9);
         QCOMPARE(preset("dgx-a100x1").deviceCount(), 8);
+        const Cluster small = preset("dgx-a100-40gbx1");
+        QCOMPARE(small.gpu.hbmBytes, std::uint64_t{40'000'000'000});
+        QCOMPARE(small.gpu.hbmBytesPerSecond, 1.555e12);
         const Cluster p = preset("pcie-8gpu");
         QCOMPARE(p.deviceCount(), 8);
         QCOMPARE(p.intraNode.bytesPerSecond, 25e9);
@@ -93,7 +97,7 @@ private slots:
     void everyPresetLoadsAndIsNamedAfterItsFile()
     {
         const std::vector<std::string> names = clusterPresetNames(kPresetDir);
-        QCOMPARE(names, (std::vector<std::string>{"dgx-a100x1", "dgx-a100x2", "dgx-h100x1", "dgx-h100x16",
+        QCOMPARE(names, (std::vector<std::string>{"dgx-a100-40gbx1", "dgx-a100x1", "dgx-a100x2", "dgx-h100x1", "dgx-h100x16",
                                                   "dgx-h100x2", "dgx-h100x4", "pcie-8gpu"}));
         for (const std::string& name : names)
             QCOMPARE(preset(name).name, name);

@@ -155,7 +155,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
 
     if (emitFile) {
         const MeshOutcome& mesh = outcome->meshes.front();
-        const PlanPricing pricing(model, setup, mesh.axes);
+        SearchSetup searched = setup;  // with the techniques the mesh's search used
+        searched.workload = mesh.workload;
+        const PlanPricing pricing(model, searched, mesh.axes);
         SearchOptions emitted = options;
         if (setup.wholeGraphBaseline) {
             emitted.mode = SearchMode::WholeGraph;
@@ -179,8 +181,11 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
                                                                              : outcome->meshes.front().search->message);
     const MeshOutcome& chosenMesh = *outcome->meshOf(*chosen);
     const SearchResult& chosenSearch = *chosenMesh.search;
+    // The workload as given, with the techniques the search chose (so that the text
+    // still says where batch and sequence come from).
     SearchSetup chosenSetup = setup;
-    chosenSetup.workload = chosen->workload;  // with the techniques the search chose
+    chosenSetup.workload.recompute = chosen->workload.recompute;
+    chosenSetup.workload.zeroStage = chosen->workload.zeroStage;
     const PlanPricing chosenPricing(model, chosenSetup, chosenMesh.axes);
     const std::string workloadText = describeWorkload(chosenPricing.costs());
     if (!commandOptions.output.empty())

@@ -17,6 +17,7 @@ struct MeshOutcome {
     std::vector<std::shared_ptr<const PlanCandidate>> experts;  // dp, megatron, megatron-sp
     std::optional<SearchResult> search;             // unset until the mesh is searched
     std::optional<SearchResult> baseline;           // with SearchSetup::wholeGraphBaseline
+    Workload workload;  // what `search` and `baseline` priced: techniques chosen, batch resolved
 };
 
 // What one search session has produced so far, or in the end. Immutable once

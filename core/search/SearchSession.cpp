@@ -56,10 +56,11 @@ public:
     }
 
     void searched(std::size_t mesh, SearchResult result, std::optional<SearchResult> baseline,
-                  std::vector<std::shared_ptr<const PlanCandidate>> candidates)
+                  std::vector<std::shared_ptr<const PlanCandidate>> candidates, const Workload& workload)
     {
         const std::scoped_lock hold(lock_);
         meshes_[mesh].search = std::move(result);
+        meshes_[mesh].workload = workload;
         meshes_[mesh].baseline = std::move(baseline);
         searched_[mesh] = std::move(candidates);
         bestSoFar_.reset();
@@ -175,13 +176,12 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         }
     }
     // One price: the search's program is linearized, the exact prices are not; never
-    // hand out a plan that an expert plan priced on this mesh beats.
+    // hand out a plan that an expert plan priced on this mesh beats. (The search's own
+    // result stays as it was, for comparing it with the baseline or the solver.)
     for (const auto& expert : experts) {
         if (best && better(*expert, *best, limit)) {
             auto kept = std::make_shared<PlanCandidate>(*expert);
             kept->role = PlanCandidate::Role::Best;
-            result->best = SearchCandidate{kept->plan, kept->evaluation};
-            result->fitsInMemory = kept->memoryBytes() <= limit;
             result->message = "the expert plan '" + kept->plan.name + "' priced better than every searched plan";
             best = std::move(kept);
         }
@@ -204,7 +204,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     for (const SearchCandidate& alternative : result->alternatives)
         found.push_back(
             pricings[chosenVariant]->candidate(PlanCandidate::Role::Alternative, alternative.plan, alternative.evaluation));
-    state.searched(index, std::move(*result), std::move(baseline), std::move(found));
+    state.searched(index, std::move(*result), std::move(baseline), std::move(found),
+                   pricings[chosenVariant]->costs().workload());
 }
 
 }  // namespace

@@ -43,7 +43,12 @@ private slots:
                                      "dgx-h100x1");
         const std::vector<MeshAxis> axes{{"dp", 2}, {"tp", 4}};
         const DeviceMesh mesh(axes, cluster_);
-        const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, cluster_, mesh, Workload{});
+        // The export's own 1 x 16 tokens, where Megatron's weight split saves more than
+        // data parallelism's activation split.
+        Workload exported;
+        exported.batch = 1;
+        exported.sequence = 16;
+        const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, cluster_, mesh, exported);
         auto results = std::make_shared<SearchOutcome>();
         for (const ExpertPlanKind kind : {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron}) {
             auto candidate = std::make_shared<PlanCandidate>();

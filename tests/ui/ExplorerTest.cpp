@@ -95,12 +95,12 @@ private slots:
         QCOMPARE(best->role, PlanCandidate::Role::Best);
         QCOMPARE(best->meshText, std::string("[2, 8] (dp, tp)"));
 
-        // The list shows the cost model's own price of the plan.
+        // The list shows the cost model's own price of the plan, for the workload (and the
+        // training techniques the search chose) it was priced with.
         const FoldedModel& folded = *window.graphViews()->foldedModel();
         const SearchSetup setup = window.clusterPanel()->setup();
         const DeviceMesh mesh(best->plan.mesh, setup.cluster);
-        const CostModel costs(folded.graph(), folded.coarse, folded.families, setup.cluster, mesh,
-                              setup.workload);
+        const CostModel costs(folded.graph(), folded.coarse, folded.families, setup.cluster, mesh, best->workload);
         const PlanEvaluation evaluation = costs.evaluate(best->plan);
         const int bestRow = results->rowOf(best.get());
         QCOMPARE(results->index(bestRow, SearchResultsModel::StepColumn).data(SearchResultsModel::SortRole).toDouble(),

@@ -562,10 +562,6 @@
         <translation>Zeit pro Gerät und Schritt (ms)</translation>
     </message>
     <message>
-        <source>Step time %L1 ms: compute %L2 ms, communication %L3 ms</source>
-        <translation>Schrittzeit %L1 ms: Rechnen %L2 ms, Kommunikation %L3 ms</translation>
-    </message>
-    <message>
         <source>Parameters</source>
         <translation>Parameter</translation>
     </message>
@@ -600,6 +596,34 @@
     <message>
         <source>Peak memory %L1 GB of %L2 GB per device</source>
         <translation>Spitzenspeicher %L1 GB von %L2 GB pro Gerät</translation>
+    </message>
+    <message>
+        <source>Recomputation</source>
+        <translation>Neuberechnung</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Other communication</source>
+        <translation>Übrige Kommunikation</translation>
+    </message>
+    <message>
+        <source>DP exposed</source>
+        <translation>DP sichtbar</translation>
+    </message>
+    <message>
+        <source>DP hidden</source>
+        <translation>DP verdeckt</translation>
+    </message>
+    <message>
+        <source>Step time %L1 ms per device</source>
+        <translation>Schrittzeit %L1 ms pro Gerät</translation>
+    </message>
+    <message>
+        <source>Compute %L1 ms (recomputation %L2 ms, optimizer %L3 ms) and exposed communication %L4 ms make the step; %L5 ms of data-parallel (DP) communication run hidden under compute.</source>
+        <translation>Rechnen %L1 ms (Neuberechnung %L2 ms, Optimierer %L3 ms) und sichtbare Kommunikation %L4 ms ergeben den Schritt; %L5 ms datenparallele (DP) Kommunikation laufen verdeckt unter dem Rechnen.</translation>
     </message>
 </context>
 <context>
@@ -689,14 +713,6 @@
         <translation>SGD mit Momentum</translation>
     </message>
     <message>
-        <source>ZeRO-1 (shard optimizer states)</source>
-        <translation>ZeRO-1 (Optimiererzustände verteilen)</translation>
-    </message>
-    <message>
-        <source>Divide the optimizer states over the data parallel axes</source>
-        <translation>Teilt die Optimiererzustände über die datenparallelen Achsen auf</translation>
-    </message>
-    <message>
         <source>Per device; the GPU&apos;s HBM unless you lower it</source>
         <translation>Pro Gerät; der HBM der GPU, sofern Sie ihn nicht senken</translation>
     </message>
@@ -723,10 +739,6 @@
     <message>
         <source>Sequence:</source>
         <translation>Sequenz:</translation>
-    </message>
-    <message>
-        <source>Data type:</source>
-        <translation>Datentyp:</translation>
     </message>
     <message>
         <source>Optimizer:</source>
@@ -794,6 +806,102 @@
     <message>
         <source>No measured curves: collectives use the alpha-beta formulas.</source>
         <translation>Keine Messkurven: Kollektive verwenden die Alpha-Beta-Formeln.</translation>
+    </message>
+    <message>
+        <source>whole batch</source>
+        <translation>ganzer Batch</translation>
+    </message>
+    <message>
+        <source>Sequences per data-parallel rank and micro-step: gradients accumulate over the micro-steps and are synchronized once per step.</source>
+        <translation>Sequenzen pro datenparallelem Rang und Mikroschritt: Gradienten werden über die Mikroschritte akkumuliert und einmal pro Schritt synchronisiert.</translation>
+    </message>
+    <message>
+        <source>fp16 (mixed precision)</source>
+        <translation>fp16 (gemischte Genauigkeit)</translation>
+    </message>
+    <message>
+        <source>The type of activations, weights and gradients; the optimizer keeps fp32 master weights either way.</source>
+        <translation>Der Typ von Aktivierungen, Gewichten und Gradienten; der Optimierer hält in jedem Fall fp32-Mastergewichte.</translation>
+    </message>
+    <message>
+        <source>Auto (the search chooses)</source>
+        <translation>Automatisch (die Suche wählt)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>Selective (attention core)</source>
+        <translation>Selektiv (Attention-Kern)</translation>
+    </message>
+    <message>
+        <source>Full (each block)</source>
+        <translation>Vollständig (jeder Block)</translation>
+    </message>
+    <message>
+        <source>Activations recomputed in the backward pass instead of kept: less memory for more compute.</source>
+        <translation>Aktivierungen werden im Rückwärtsdurchlauf neu berechnet statt gespeichert: weniger Speicher für mehr Rechenaufwand.</translation>
+    </message>
+    <message>
+        <source>0 (nothing sharded)</source>
+        <translation>0 (nichts verteilt)</translation>
+    </message>
+    <message>
+        <source>1 (optimizer states)</source>
+        <translation>1 (Optimiererzustände)</translation>
+    </message>
+    <message>
+        <source>2 (and gradients)</source>
+        <translation>2 (und Gradienten)</translation>
+    </message>
+    <message>
+        <source>3 (and parameters, FSDP)</source>
+        <translation>3 (und Parameter, FSDP)</translation>
+    </message>
+    <message>
+        <source>What ZeRO shards over the data-parallel axes: optimizer states, then gradients, then parameters.</source>
+        <translation>Was ZeRO über die datenparallelen Achsen verteilt: Optimiererzustände, dann Gradienten, dann Parameter.</translation>
+    </message>
+    <message>
+        <source>Overlap data-parallel communication</source>
+        <translation>Datenparallele Kommunikation überlappen</translation>
+    </message>
+    <message>
+        <source>Gradient reduction runs under the backward pass and FSDP gathers under the previous block, as far as that compute can hide them.</source>
+        <translation>Die Gradientenreduktion läuft unter dem Rückwärtsdurchlauf und FSDP-Gathers unter dem vorigen Block, soweit dieses Rechnen sie verdecken kann.</translation>
+    </message>
+    <message>
+        <source>Fused (FlashAttention)</source>
+        <translation>Fusioniert (FlashAttention)</translation>
+    </message>
+    <message>
+        <source>Unfused</source>
+        <translation>Nicht fusioniert</translation>
+    </message>
+    <message>
+        <source>A fused kernel never writes the sequence × sequence scores to memory; unfused kernels keep them for the backward pass.</source>
+        <translation>Ein fusionierter Kernel schreibt die Sequenz × Sequenz-Scores nie in den Speicher; nicht fusionierte Kernel behalten sie für den Rückwärtsdurchlauf.</translation>
+    </message>
+    <message>
+        <source>Micro-batch:</source>
+        <translation>Mikro-Batch:</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>Genauigkeit:</translation>
+    </message>
+    <message>
+        <source>Recomputation:</source>
+        <translation>Neuberechnung:</translation>
+    </message>
+    <message>
+        <source>ZeRO stage:</source>
+        <translation>ZeRO-Stufe:</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>Attention:</translation>
     </message>
 </context>
 <context>
@@ -1733,6 +1841,42 @@
             <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms, Speicher %L3 GB</numerusform>
             <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms, Speicher %L3 GB</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>batch %L1</source>
+        <translation>Batch %L1</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation> (Standard)</translation>
+    </message>
+    <message>
+        <source>%L1 tokens</source>
+        <translation>%L1 Tokens</translation>
+    </message>
+    <message>
+        <source>micro-batch %L1</source>
+        <translation>Mikro-Batch %L1</translation>
+    </message>
+    <message>
+        <source>no micro-batches</source>
+        <translation>keine Mikro-Batches</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>vollständige Neuberechnung</translation>
+    </message>
+    <message>
+        <source>selective recomputation</source>
+        <translation>selektive Neuberechnung</translation>
+    </message>
+    <message>
+        <source>no recomputation</source>
+        <translation>keine Neuberechnung</translation>
+    </message>
+    <message>
+        <source>Priced for %1 × %2, %3, %4, ZeRO stage %5</source>
+        <translation>Bewertet für %1 × %2, %3, %4, ZeRO-Stufe %5</translation>
     </message>
 </context>
 <context>

@@ -562,10 +562,6 @@
         <translation>每设备每步时间（ms）</translation>
     </message>
     <message>
-        <source>Step time %L1 ms: compute %L2 ms, communication %L3 ms</source>
-        <translation>步骤时间 %L1 ms：计算 %L2 ms，通信 %L3 ms</translation>
-    </message>
-    <message>
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
@@ -600,6 +596,34 @@
     <message>
         <source>Peak memory %L1 GB of %L2 GB per device</source>
         <translation>每设备峰值内存 %L1 GB / %L2 GB</translation>
+    </message>
+    <message>
+        <source>Recomputation</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Other communication</source>
+        <translation>其他通信</translation>
+    </message>
+    <message>
+        <source>DP exposed</source>
+        <translation>DP 暴露</translation>
+    </message>
+    <message>
+        <source>DP hidden</source>
+        <translation>DP 隐藏</translation>
+    </message>
+    <message>
+        <source>Step time %L1 ms per device</source>
+        <translation>每设备步时 %L1 ms</translation>
+    </message>
+    <message>
+        <source>Compute %L1 ms (recomputation %L2 ms, optimizer %L3 ms) and exposed communication %L4 ms make the step; %L5 ms of data-parallel (DP) communication run hidden under compute.</source>
+        <translation>计算 %L1 ms（重计算 %L2 ms，优化器 %L3 ms）与暴露的通信 %L4 ms 构成一步；另有 %L5 ms 数据并行（DP）通信隐藏在计算之下。</translation>
     </message>
 </context>
 <context>
@@ -689,14 +713,6 @@
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <source>ZeRO-1 (shard optimizer states)</source>
-        <translation>ZeRO-1（切分优化器状态）</translation>
-    </message>
-    <message>
-        <source>Divide the optimizer states over the data parallel axes</source>
-        <translation>将优化器状态分摊到数据并行轴上</translation>
-    </message>
-    <message>
         <source>Per device; the GPU&apos;s HBM unless you lower it</source>
         <translation>每设备；默认等于 GPU 的 HBM，可调低</translation>
     </message>
@@ -723,10 +739,6 @@
     <message>
         <source>Sequence:</source>
         <translation>序列长度：</translation>
-    </message>
-    <message>
-        <source>Data type:</source>
-        <translation>数据类型：</translation>
     </message>
     <message>
         <source>Optimizer:</source>
@@ -793,6 +805,102 @@
     <message>
         <source>No measured curves: collectives use the alpha-beta formulas.</source>
         <translation>没有实测曲线：集合通信使用 alpha-beta 公式。</translation>
+    </message>
+    <message>
+        <source>whole batch</source>
+        <translation>整个批次</translation>
+    </message>
+    <message>
+        <source>Sequences per data-parallel rank and micro-step: gradients accumulate over the micro-steps and are synchronized once per step.</source>
+        <translation>每个数据并行 rank 每个微步的序列数：梯度在各微步间累积，每步同步一次。</translation>
+    </message>
+    <message>
+        <source>fp16 (mixed precision)</source>
+        <translation>fp16（混合精度）</translation>
+    </message>
+    <message>
+        <source>The type of activations, weights and gradients; the optimizer keeps fp32 master weights either way.</source>
+        <translation>激活、权重和梯度的类型；优化器始终保留 fp32 主权重。</translation>
+    </message>
+    <message>
+        <source>Auto (the search chooses)</source>
+        <translation>自动（由搜索选择）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Selective (attention core)</source>
+        <translation>选择性（注意力核心）</translation>
+    </message>
+    <message>
+        <source>Full (each block)</source>
+        <translation>完全（每个块）</translation>
+    </message>
+    <message>
+        <source>Activations recomputed in the backward pass instead of kept: less memory for more compute.</source>
+        <translation>在反向传播中重新计算激活而不保存：以更多计算换取更少内存。</translation>
+    </message>
+    <message>
+        <source>0 (nothing sharded)</source>
+        <translation>0（不分片）</translation>
+    </message>
+    <message>
+        <source>1 (optimizer states)</source>
+        <translation>1（优化器状态）</translation>
+    </message>
+    <message>
+        <source>2 (and gradients)</source>
+        <translation>2（以及梯度）</translation>
+    </message>
+    <message>
+        <source>3 (and parameters, FSDP)</source>
+        <translation>3（以及参数，FSDP）</translation>
+    </message>
+    <message>
+        <source>What ZeRO shards over the data-parallel axes: optimizer states, then gradients, then parameters.</source>
+        <translation>ZeRO 在数据并行轴上分片的内容：先是优化器状态，再是梯度，然后是参数。</translation>
+    </message>
+    <message>
+        <source>Overlap data-parallel communication</source>
+        <translation>重叠数据并行通信</translation>
+    </message>
+    <message>
+        <source>Gradient reduction runs under the backward pass and FSDP gathers under the previous block, as far as that compute can hide them.</source>
+        <translation>梯度归约与反向传播重叠，FSDP 收集与前一个块重叠，以该计算能隐藏的部分为限。</translation>
+    </message>
+    <message>
+        <source>Fused (FlashAttention)</source>
+        <translation>融合（FlashAttention）</translation>
+    </message>
+    <message>
+        <source>Unfused</source>
+        <translation>未融合</translation>
+    </message>
+    <message>
+        <source>A fused kernel never writes the sequence × sequence scores to memory; unfused kernels keep them for the backward pass.</source>
+        <translation>融合内核从不将序列 × 序列的分数写入内存；未融合的内核会为反向传播保留它们。</translation>
+    </message>
+    <message>
+        <source>Micro-batch:</source>
+        <translation>微批次：</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <source>Recomputation:</source>
+        <translation>重计算：</translation>
+    </message>
+    <message>
+        <source>ZeRO stage:</source>
+        <translation>ZeRO 阶段：</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
     </message>
 </context>
 <context>
@@ -1727,6 +1835,42 @@
         <translation>
             <numerusform>显示 %Ln 个节点：计算 %L1 ms，通信 %L2 ms，内存 %L3 GB</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>batch %L1</source>
+        <translation>批次 %L1</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>%L1 tokens</source>
+        <translation>%L1 个 token</translation>
+    </message>
+    <message>
+        <source>micro-batch %L1</source>
+        <translation>微批次 %L1</translation>
+    </message>
+    <message>
+        <source>no micro-batches</source>
+        <translation>无微批次</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>完全重计算</translation>
+    </message>
+    <message>
+        <source>selective recomputation</source>
+        <translation>选择性重计算</translation>
+    </message>
+    <message>
+        <source>no recomputation</source>
+        <translation>无重计算</translation>
+    </message>
+    <message>
+        <source>Priced for %1 × %2, %3, %4, ZeRO stage %5</source>
+        <translation>按 %1 × %2、%3、%4、ZeRO 阶段 %5 计价</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cost/PlanEvaluation.h"
+#include "cost/ShapeBinder.h"
 #include "cost/Workload.h"
 #include "plan/Plan.h"
 
@@ -21,6 +22,10 @@ struct PlanCandidate {
     // The workload it was priced for: batch and sequence resolved, and the training
     // techniques (recomputation, ZeRO stage) the search chose for it.
     Workload workload;
+    // Where its batch and sequence come from: Default when the model does not fix them
+    // (or fixes only an exporter's trace-time dummy) and the workload left them unset.
+    ShapeBinder::Source batchSource = ShapeBinder::Source::Workload;
+    ShapeBinder::Source sequenceSource = ShapeBinder::Source::Workload;
     std::string meshText;  // "[2, 8] (dp, tp)"
 
     [[nodiscard]] double stepSeconds() const { return evaluation.total.time.stepSeconds(); }

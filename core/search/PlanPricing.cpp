@@ -29,6 +29,8 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
     candidate->plan = std::move(plan);
     candidate->evaluation = evaluation;
     candidate->workload = costs_->workload();
+    candidate->batchSource = costs_->shapes().batchSource();
+    candidate->sequenceSource = costs_->shapes().sequenceSource();
     candidate->meshText = mesh_->toString();
     return candidate;
 }

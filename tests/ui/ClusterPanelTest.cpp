@@ -4,6 +4,7 @@
 #include "search/ClusterPanel.h"
 #include "cluster/NcclTestsLog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -65,6 +66,55 @@ private slots:
         QVERIFY(panel.choosePreset(QStringLiteral("dgx-h100x2")));
         QCOMPARE(panel.setup().cluster.nodes, 2);
         QCOMPARE(*panel.setup().options.memoryLimitBytes, 80e9);
+    }
+
+    // Recomputation and ZeRO start at Auto: the search chooses them per mesh. Full and
+    // ZeRO 3 chosen in their boxes fix them (the search may not change them); the other
+    // workload fields reach the setup as set.
+    void workloadChoicesReachTheSetup()
+    {
+        ClusterPanel panel;
+        const SearchSetup automatic = panel.setup();
+        QVERIFY(automatic.chooseRecomputation);
+        QVERIFY(automatic.chooseZeroStage);
+        QCOMPARE(automatic.workload.microBatch, std::int64_t(0));
+        // Recomputation none or full (fused attention) times ZeRO 1, 2 or 3.
+        QCOMPARE(automatic.workloadVariants().size(), std::size_t(6));
+
+        auto* recompute = panel.findChild<QComboBox*>(QStringLiteral("recomputation"));
+        auto* zero = panel.findChild<QComboBox*>(QStringLiteral("zeroStage"));
+        QVERIFY(recompute && zero);
+        recompute->setCurrentIndex(recompute->findText(QStringLiteral("Full"), Qt::MatchStartsWith));
+        zero->setCurrentIndex(zero->findText(QStringLiteral("3"), Qt::MatchStartsWith));
+        panel.findChild<QSpinBox*>(QStringLiteral("microBatch"))->setValue(2);
+        panel.findChild<QCheckBox*>(QStringLiteral("overlap"))->setChecked(false);
+        auto* precision = panel.findChild<QComboBox*>(QStringLiteral("precision"));
+        precision->setCurrentIndex(precision->findText(QStringLiteral("fp16"), Qt::MatchStartsWith));
+        auto* attention = panel.findChild<QComboBox*>(QStringLiteral("attentionKernel"));
+        attention->setCurrentIndex(attention->findText(QStringLiteral("Unfused")));
+        const SearchSetup fixed = panel.setup();
+        QVERIFY(!fixed.chooseRecomputation);
+        QVERIFY(!fixed.chooseZeroStage);
+        QVERIFY(fixed.workload.recompute == Recomputation::Full);
+        QCOMPARE(fixed.workload.zeroStage, 3);
+        QCOMPARE(fixed.workload.microBatch, std::int64_t(2));
+        QVERIFY(!fixed.workload.overlap);
+        QVERIFY(fixed.workload.computeType == DataType::Float16);
+        QVERIFY(fixed.workload.attention == AttentionKernel::Unfused);
+        // Fixed, the search has exactly one workload to price each mesh with.
+        QCOMPARE(fixed.workloadVariants(), std::vector<Workload>{fixed.workload});
+
+        // ZeRO 0 is a choice too, not Auto.
+        zero->setCurrentIndex(zero->findText(QStringLiteral("0"), Qt::MatchStartsWith));
+        QVERIFY(!panel.setup().chooseZeroStage);
+        QCOMPARE(panel.setup().workload.zeroStage, 0);
+
+        recompute->setCurrentIndex(0);
+        zero->setCurrentIndex(0);
+        QVERIFY(recompute->currentText().startsWith(QStringLiteral("Auto")));
+        QVERIFY(zero->currentText().startsWith(QStringLiteral("Auto")));
+        QVERIFY(panel.setup().chooseRecomputation);
+        QVERIFY(panel.setup().chooseZeroStage);
     }
 
     void ncclLogBecomesACurve()

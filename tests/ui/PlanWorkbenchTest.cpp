@@ -26,6 +26,7 @@
 #include "plans/PlanDiffModel.h"
 #include "plans/PlanEditPanel.h"
 #include "plans/PlanEditor.h"
+#include "charts/BreakdownCharts.h"
 #include "plans/PlanInspector.h"
 #include "search/PlanPricing.h"
 #include "plans/PlanWorkbench.h"
@@ -41,6 +42,10 @@
 #include "plan/ExpertPlans.h"
 
 #include <QAbstractItemModelTester>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
 #include <QAction>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -167,6 +172,21 @@ private slots:
         QCOMPARE(choice.memoryBytes, after.total.memory.total());
         // The inspector and the graph views show the edited plan.
         QCOMPARE(window_->planInspector()->candidate(), edited);
+        // Its step chart's whole-step bar (the top one) stacks parts that add up to the
+        // step; communication hidden under compute is a bar of its own beside it.
+        const QList<QAbstractSeries*> series = window_->planInspector()->charts()->timeChart()->chart()->series();
+        QVERIFY(!series.isEmpty());
+        const auto* stacked = qobject_cast<QHorizontalStackedBarSeries*>(series.front());
+        QVERIFY(stacked);
+        double stackedMs = 0;
+        for (const QBarSet* set : stacked->barSets())
+            stackedMs += set->at(set->count() - 1);
+        const TimeBreakdown& time = after.total.time;
+        QCOMPARE_LE(std::abs(stackedMs - time.stepSeconds() * 1e3), 1e-9 * stackedMs);
+        QCOMPARE(series.size(), time.hiddenSeconds > 0 ? 2 : 1);
+        QVERIFY(window_->findChild<QLabel*>(QStringLiteral("inspectorTitle"))
+                    ->text()
+                    .contains(QStringLiteral("Priced for batch 16 × 2,048 tokens, no micro-batches")));
 
         // Ctrl+Z brings Megatron-LM back with its price; Ctrl+Shift+Z the edit again.
         QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier);

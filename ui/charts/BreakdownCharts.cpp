@@ -2,14 +2,15 @@
 
 #include "charts/ChartViews.h"
 #include "fold/FoldedModel.h"
-#include "plans/PlanOverlay.h"
 #include "search/SearchOutcome.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QLabel>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -20,13 +21,31 @@ namespace tapestry {
 
 namespace {
 
-const QColor kComponentColors[] = {
+// The parts of a step, in the order they stack; together they make the step time.
+enum StepPart { ComputePart, RecomputePart, OptimizerPart, OtherCommunicationPart, ExposedDataParallelPart,
+                StepPartCount };
+
+const QColor kStepPartColors[] = {
     {0x4c, 0xaf, 0x50},  // compute
-    {0x1e, 0x88, 0xe5},  // all-reduce
-    {0xfb, 0x8c, 0x00},  // all-gather
-    {0x8e, 0x24, 0xaa},  // reduce-scatter
-    {0xe5, 0x39, 0x35},  // all-to-all
+    {0xaf, 0xd5, 0x6b},  // recomputation
+    {0x00, 0x79, 0x6b},  // optimizer update
+    {0x1e, 0x88, 0xe5},  // communication outside data parallelism, always exposed
+    {0xfb, 0x8c, 0x00},  // data-parallel communication not hidden under compute
 };
+const QColor kHiddenColor{0x5d, 0x40, 0x37};
+
+double stepPartSeconds(const TimeBreakdown& time, StepPart part)
+{
+    switch (part) {
+    case ComputePart: return time.computeSeconds - time.recomputeSeconds - time.optimizerSeconds;
+    case RecomputePart: return time.recomputeSeconds;
+    case OptimizerPart: return time.optimizerSeconds;
+    case OtherCommunicationPart: return time.communicationSeconds() - time.dataParallelSeconds;
+    case ExposedDataParallelPart: return time.dataParallelSeconds - time.hiddenSeconds;
+    case StepPartCount: break;
+    }
+    return 0;
+}
 
 const QColor kMemoryColors[] = {
     {0x5c, 0x6b, 0xc0},  // parameters
@@ -42,9 +61,13 @@ BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
 {
     time_ = makeChartView(this, QStringLiteral("timeBreakdownChart"));
     memory_ = makeChartView(this, QStringLiteral("memoryBreakdownChart"));
+    timeParts_ = new QLabel(this);
+    timeParts_->setObjectName(QStringLiteral("timeBreakdownParts"));
+    timeParts_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(time_, 1);
+    layout->addWidget(timeParts_);
     layout->addWidget(memory_, 1);
 }
 
@@ -53,6 +76,7 @@ void BreakdownCharts::setPlan(std::shared_ptr<const FoldedModel> folded, std::sh
     clearChart(time_->chart());
     clearChart(memory_->chart());
     time_->chart()->setTitle({});
+    timeParts_->clear();
     memory_->chart()->setTitle({});
     if (!folded || !candidate)
         return;
@@ -86,17 +110,15 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
     std::reverse(rows.begin(), rows.end());
 
     auto* series = new QHorizontalStackedBarSeries(chart);
-    const QString names[] = {tr("Compute"), PlanOverlay::collectiveName(CollectiveKind::AllReduce),
-                             PlanOverlay::collectiveName(CollectiveKind::AllGather),
-                             PlanOverlay::collectiveName(CollectiveKind::ReduceScatter),
-                             PlanOverlay::collectiveName(CollectiveKind::AllToAll)};
-    for (std::size_t component = 0; component < 5; ++component) {
-        auto* set = new QBarSet(names[component], series);
-        set->setColor(kComponentColors[component]);
-        set->setBorderColor(kComponentColors[component]);
+    const QString names[] = {tr("Compute"), tr("Recomputation"), tr("Optimizer"), tr("Other communication"),
+                             tr("DP exposed")};
+    for (int part = 0; part < StepPartCount; ++part) {
+        auto* set = new QBarSet(names[part], series);
+        set->setColor(kStepPartColors[part]);
+        set->setBorderColor(kStepPartColors[part]);
         bool any = false;
         for (const TimeBreakdown& row : rows) {
-            const double seconds = component == 0 ? row.computeSeconds : row.byCollective[component - 1];
+            const double seconds = stepPartSeconds(row, static_cast<StepPart>(part));
             *set << seconds * 1e3;
             any = any || seconds > 0;
         }
@@ -107,6 +129,20 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
     }
     series->setBarWidth(0.7);
     chart->addSeries(series);
+    // Hidden communication runs while the device computes: a thin bar of its own beside
+    // the step's bar (a second bar series), not stacked onto it.
+    QHorizontalBarSeries* hidden = nullptr;
+    if (total.hiddenSeconds > 0) {
+        hidden = new QHorizontalBarSeries(chart);
+        auto* set = new QBarSet(tr("DP hidden"), hidden);
+        set->setColor(kHiddenColor);
+        set->setBorderColor(kHiddenColor);
+        for (const TimeBreakdown& row : rows)
+            *set << row.hiddenSeconds * 1e3;
+        hidden->append(set);
+        hidden->setBarWidth(0.2);
+        chart->addSeries(hidden);
+    }
     auto* axisY = new QBarCategoryAxis(chart);
     axisY->append(categories);
     auto* axisX = new QValueAxis(chart);
@@ -117,11 +153,20 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisY);
     series->attachAxis(axisX);
+    if (hidden) {
+        hidden->attachAxis(axisY);
+        hidden->attachAxis(axisX);
+    }
     axisX->applyNiceNumbers();
-    chart->setTitle(tr("Step time %L1 ms: compute %L2 ms, communication %L3 ms")
-                        .arg(total.stepSeconds() * 1e3, 0, 'f', 1)
-                        .arg(total.computeSeconds * 1e3, 0, 'f', 1)
-                        .arg(total.communicationSeconds() * 1e3, 0, 'f', 1));
+    chart->setTitle(tr("Step time %L1 ms per device").arg(total.stepSeconds() * 1e3, 0, 'f', 1));
+    timeParts_->setText(tr("Compute %L1 ms (recomputation %L2 ms, optimizer %L3 ms) and exposed communication "
+                           "%L4 ms make the step; %L5 ms of data-parallel (DP) communication run hidden under "
+                           "compute.")
+                            .arg(total.computeSeconds * 1e3, 0, 'f', 1)
+                            .arg(total.recomputeSeconds * 1e3, 0, 'f', 1)
+                            .arg(total.optimizerSeconds * 1e3, 0, 'f', 1)
+                            .arg(total.exposedCommunicationSeconds() * 1e3, 0, 'f', 1)
+                            .arg(total.hiddenSeconds * 1e3, 0, 'f', 1));
 }
 
 void BreakdownCharts::showMemory(const PlanCandidate& candidate)

@@ -5,15 +5,17 @@
 #include <memory>
 
 class QChartView;
+class QLabel;
 
 namespace tapestry {
 
 struct FoldedModel;
 struct PlanCandidate;
 
-// Two charts of one plan's cost per device: step time stacked by component (compute and
-// each collective) for the whole step and for each repeated block, and memory stacked
-// by category against the HBM capacity line.
+// Two charts of one plan's cost per device: step time stacked by the parts that add up
+// to it (compute, recomputation, optimizer update, exposed communication) for the whole
+// step and for each repeated block, with the communication hidden under compute as a
+// thin bar over them; and memory stacked by category against the HBM capacity line.
 class BreakdownCharts : public QWidget {
     Q_OBJECT
 
@@ -24,12 +26,14 @@ public:
 
     [[nodiscard]] QChartView* timeChart() const { return time_; }
     [[nodiscard]] QChartView* memoryChart() const { return memory_; }
+    [[nodiscard]] QLabel* timeParts() const { return timeParts_; }
 
 private:
     void showTime(const FoldedModel& folded, const PlanCandidate& candidate);
     void showMemory(const PlanCandidate& candidate);
 
     QChartView* time_ = nullptr;
+    QLabel* timeParts_ = nullptr;  // the step's parts in numbers, under the time chart
     QChartView* memory_ = nullptr;
 };
 

@@ -18,6 +18,25 @@
 
 namespace tapestry {
 
+QString PlanInspector::workloadText(const PlanCandidate& candidate)
+{
+    const Workload& workload = candidate.workload;
+    QString batch = tr("batch %L1").arg(workload.batch);
+    if (candidate.batchSource == ShapeBinder::Source::Default)
+        batch += tr(" (default)");
+    QString sequence = tr("%L1 tokens").arg(workload.sequence);
+    if (candidate.sequenceSource == ShapeBinder::Source::Default)
+        sequence += tr(" (default)");
+    const QString microBatch =
+        workload.microBatch > 0 ? tr("micro-batch %L1").arg(workload.microBatch) : tr("no micro-batches");
+    const QString recompute = workload.recompute == Recomputation::Full        ? tr("full recomputation")
+                              : workload.recompute == Recomputation::Selective ? tr("selective recomputation")
+                                                                               : tr("no recomputation");
+    return tr("Priced for %1 × %2, %3, %4, ZeRO stage %5")
+        .arg(batch, sequence, microBatch, recompute)
+        .arg(workload.zeroStage);
+}
+
 PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("planInspector"));
@@ -116,12 +135,13 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
         title_->setText(tr("Open a plan from the search results to inspect it."));
         return;
     }
-    title_->setText(tr("<b>%1</b> (%2) on %3: step %L4 ms, peak memory %L5 GB per device")
+    const QString title = tr("<b>%1</b> (%2) on %3: step %L4 ms, peak memory %L5 GB per device")
                         .arg(SearchResultsModel::planLabel(*candidate_).toHtmlEscaped(),
                              SearchResultsModel::roleLabel(*candidate_).toHtmlEscaped(),
                              QString::fromStdString(candidate_->meshText).toHtmlEscaped())
                         .arg(candidate_->stepSeconds() * 1e3, 0, 'f', 1)
-                        .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2));
+                        .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2);
+    title_->setText(title + QStringLiteral("<br>") + workloadText(*candidate_).toHtmlEscaped());
 }
 
 void PlanInspector::updateTotals()

@@ -36,6 +36,11 @@ public:
     [[nodiscard]] QComboBox* familyBox() const { return family_; }
     [[nodiscard]] BreakdownCharts* charts() const { return charts_; }
 
+    // "Priced for batch 16 × 2048 tokens, micro-batch 2, full recomputation, ZeRO stage 3":
+    // the workload a plan was priced for, marking the batch and sequence that are
+    // defaults because neither the model nor the user fixed them.
+    [[nodiscard]] static QString workloadText(const PlanCandidate& candidate);
+
 private:
     void updateTotals();
 

@@ -104,12 +104,51 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     sequence_->setRange(0, 1 << 22);
     sequence_->setSpecialValueText(tr("from the model"));
     sequence_->setSuffix(tr(" tokens"));
-    auto* dtype = new QLabel(tr("bf16 (mixed precision)"), this);
+    microBatch_ = new QSpinBox(this);
+    microBatch_->setObjectName(QStringLiteral("microBatch"));
+    microBatch_->setRange(0, 1 << 20);
+    microBatch_->setSpecialValueText(tr("whole batch"));
+    microBatch_->setSuffix(tr(" sequences"));
+    microBatch_->setToolTip(tr("Sequences per data-parallel rank and micro-step: gradients accumulate over the "
+                               "micro-steps and are synchronized once per step."));
+    precision_ = new QComboBox(this);
+    precision_->setObjectName(QStringLiteral("precision"));
+    precision_->addItem(tr("bf16 (mixed precision)"), static_cast<int>(DataType::BFloat16));
+    precision_->addItem(tr("fp16 (mixed precision)"), static_cast<int>(DataType::Float16));
+    precision_->setToolTip(tr("The type of activations, weights and gradients; the optimizer keeps fp32 master "
+                              "weights either way."));
     optimizer_ = new QComboBox(this);
     optimizer_->addItem(tr("Adam (fp32 master, m, v)"), static_cast<int>(OptimizerKind::AdamMixedPrecision));
     optimizer_->addItem(tr("SGD with momentum"), static_cast<int>(OptimizerKind::SgdMomentum));
-    zero1_ = new QCheckBox(tr("ZeRO-1 (shard optimizer states)"), this);
-    zero1_->setToolTip(tr("Divide the optimizer states over the data parallel axes"));
+    // Auto (no data) lets the search choose per mesh.
+    recompute_ = new QComboBox(this);
+    recompute_->setObjectName(QStringLiteral("recomputation"));
+    recompute_->addItem(tr("Auto (the search chooses)"));
+    recompute_->addItem(tr("None"), static_cast<int>(Recomputation::None));
+    recompute_->addItem(tr("Selective (attention core)"), static_cast<int>(Recomputation::Selective));
+    recompute_->addItem(tr("Full (each block)"), static_cast<int>(Recomputation::Full));
+    recompute_->setToolTip(tr("Activations recomputed in the backward pass instead of kept: less memory for more "
+                              "compute."));
+    zeroStage_ = new QComboBox(this);
+    zeroStage_->setObjectName(QStringLiteral("zeroStage"));
+    zeroStage_->addItem(tr("Auto (the search chooses)"));
+    zeroStage_->addItem(tr("0 (nothing sharded)"), 0);
+    zeroStage_->addItem(tr("1 (optimizer states)"), 1);
+    zeroStage_->addItem(tr("2 (and gradients)"), 2);
+    zeroStage_->addItem(tr("3 (and parameters, FSDP)"), 3);
+    zeroStage_->setToolTip(tr("What ZeRO shards over the data-parallel axes: optimizer states, then gradients, "
+                              "then parameters."));
+    overlap_ = new QCheckBox(tr("Overlap data-parallel communication"), this);
+    overlap_->setObjectName(QStringLiteral("overlap"));
+    overlap_->setChecked(Workload{}.overlap);
+    overlap_->setToolTip(tr("Gradient reduction runs under the backward pass and FSDP gathers under the previous "
+                            "block, as far as that compute can hide them."));
+    attention_ = new QComboBox(this);
+    attention_->setObjectName(QStringLiteral("attentionKernel"));
+    attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionKernel::Fused));
+    attention_->addItem(tr("Unfused"), static_cast<int>(AttentionKernel::Unfused));
+    attention_->setToolTip(tr("A fused kernel never writes the sequence × sequence scores to memory; unfused "
+                              "kernels keep them for the backward pass."));
     memoryLimitGb_ = doubleBox(this, 10000, 1, tr(" GB"));
     memoryLimitGb_->setObjectName(QStringLiteral("memoryLimit"));
     memoryLimitGb_->setToolTip(tr("Per device; the GPU's HBM unless you lower it"));
@@ -123,9 +162,13 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     workloadForm->addRow(tr("Mesh:"), mesh_);
     workloadForm->addRow(tr("Global batch:"), batch_);
     workloadForm->addRow(tr("Sequence:"), sequence_);
-    workloadForm->addRow(tr("Data type:"), dtype);
+    workloadForm->addRow(tr("Micro-batch:"), microBatch_);
+    workloadForm->addRow(tr("Precision:"), precision_);
     workloadForm->addRow(tr("Optimizer:"), optimizer_);
-    workloadForm->addRow(zero1_);
+    workloadForm->addRow(tr("Recomputation:"), recompute_);
+    workloadForm->addRow(tr("ZeRO stage:"), zeroStage_);
+    workloadForm->addRow(tr("Attention:"), attention_);
+    workloadForm->addRow(overlap_);
     workloadForm->addRow(tr("Memory limit:"), memoryLimitGb_);
     workloadForm->addRow(tr("Solver time limit:"), timeLimit_);
 
@@ -238,9 +281,17 @@ SearchSetup ClusterPanel::setup() const
     setup.mesh = namedMeshAxes(std::vector<int>(shape.begin(), shape.end()));
     setup.workload.batch = batch_->value();
     setup.workload.sequence = sequence_->value();
+    setup.workload.microBatch = microBatch_->value();
+    setup.workload.computeType = static_cast<DataType>(precision_->currentData().toInt());
     setup.workload.optimizer = static_cast<OptimizerKind>(optimizer_->currentData().toInt());
-    setup.workload.zeroStage = zero1_->isChecked() ? 1 : 0;
-    setup.chooseZeroStage = !zero1_->isChecked();
+    setup.chooseRecomputation = !recompute_->currentData().isValid();
+    if (!setup.chooseRecomputation)
+        setup.workload.recompute = static_cast<Recomputation>(recompute_->currentData().toInt());
+    setup.chooseZeroStage = !zeroStage_->currentData().isValid();
+    if (!setup.chooseZeroStage)
+        setup.workload.zeroStage = zeroStage_->currentData().toInt();
+    setup.workload.overlap = overlap_->isChecked();
+    setup.workload.attention = static_cast<AttentionKernel>(attention_->currentData().toInt());
     setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
     setup.options.timeLimitSeconds = timeLimit_->value();
     return setup;

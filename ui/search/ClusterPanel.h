@@ -64,8 +64,13 @@ private:
     QComboBox* mesh_ = nullptr;
     QSpinBox* batch_ = nullptr;
     QSpinBox* sequence_ = nullptr;
+    QSpinBox* microBatch_ = nullptr;
+    QComboBox* precision_ = nullptr;
     QComboBox* optimizer_ = nullptr;
-    QCheckBox* zero1_ = nullptr;
+    QComboBox* recompute_ = nullptr;
+    QComboBox* zeroStage_ = nullptr;
+    QCheckBox* overlap_ = nullptr;
+    QComboBox* attention_ = nullptr;
     QDoubleSpinBox* memoryLimitGb_ = nullptr;
     QDoubleSpinBox* timeLimit_ = nullptr;
     QComboBox* ncclLink_ = nullptr;

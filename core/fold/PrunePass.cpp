@@ -164,21 +164,21 @@ private:
         std::vector<std::size_t> unmatched;
         std::vector<std::size_t> familyOfGroup(exact.size(), SIZE_MAX);
         for (const std::vector<std::size_t>& cluster : clusters) {
-            std::vector<std::size_t> members;
+            std::vector<std::size_t> clustered;
             for (const std::size_t g : cluster)
-                members.insert(members.end(), exact[g].begin(), exact[g].end());
-            if (members.size() < minDuplicates_) {
-                unmatched.insert(unmatched.end(), members.begin(), members.end());
+                clustered.insert(clustered.end(), exact[g].begin(), exact[g].end());
+            if (clustered.size() < minDuplicates_) {
+                unmatched.insert(unmatched.end(), clustered.begin(), clustered.end());
                 continue;
             }
-            std::sort(members.begin(), members.end());
+            std::sort(clustered.begin(), clustered.end());
             Family family;
             family.id = FamilyId{table_.families.size()};
             family.parent = parent;
             const std::string& prefix = tree_.node(scope).path;
             family.name = prefix.empty() ? pattern : prefix + "/" + pattern;
-            const Candidate& representative = candidates[members.front()];
-            for (const std::size_t i : members) {
+            const Candidate& representative = candidates[clustered.front()];
+            for (const std::size_t i : clustered) {
                 BlockInstance instance{tree_.node(candidates[i].scope).path, candidates[i].nodes};
                 if (candidates[i].signature != representative.signature)
                     family.foldedVariants.push_back(

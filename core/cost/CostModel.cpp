@@ -117,26 +117,30 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     computeBlocks();
 }
 
+bool CostModel::isConstant(TensorId id) const
+{
+    const Tensor& t = graph_.tensor(id);
+    return t.role == TensorRole::Initializer ||
+           (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
+}
+
+bool CostModel::isScores(TensorId id) const
+{
+    if (!id.isValid())
+        return false;
+    const TensorShape& shape = graph_.tensor(id).shape;
+    return shape.isRankKnown() && shape.rank() >= 3 && binder_.isSequenceAxis(shape, shape.rank() - 1) &&
+           binder_.isSequenceAxis(shape, shape.rank() - 2);
+}
+
 void CostModel::computeOpFacts()
 {
     opFacts_.assign(graph_.opCount(), {});
-    auto isConstant = [&](TensorId id) {
-        const Tensor& t = graph_.tensor(id);
-        return t.role == TensorRole::Initializer ||
-               (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
-    };
     auto activationBytes = [&](TensorId id) {
         if (!id.isValid())
             return 0.0;
         const Tensor& tensor = graph_.tensor(id);
         return isConstant(id) || !tensor.shape.isRankKnown() ? 0.0 : binder_.elementCount(tensor.shape) * dtypeBytes_;
-    };
-    auto isScores = [&](TensorId id) {
-        if (!id.isValid())
-            return false;
-        const TensorShape& shape = graph_.tensor(id).shape;
-        return shape.isRankKnown() && shape.rank() >= 3 && binder_.isSequenceAxis(shape, shape.rank() - 1) &&
-               binder_.isSequenceAxis(shape, shape.rank() - 2);
     };
     // A node's memory-bound ops run as one fused kernel: what another op of the same
     // node's fused part produced or consumes never goes through memory.
@@ -217,16 +221,6 @@ void CostModel::computeNodeFacts()
         return id.isValid() && graph_.tensor(id).shape.isRankKnown()
                    ? binder_.elementCount(graph_.tensor(id).shape) * elementBytes
                    : 0.0;
-    };
-    auto isScores = [&](TensorId id) {
-        const TensorShape& shape = graph_.tensor(id).shape;
-        return shape.isRankKnown() && shape.rank() >= 3 && binder_.isSequenceAxis(shape, shape.rank() - 1) &&
-               binder_.isSequenceAxis(shape, shape.rank() - 2);
-    };
-    auto isConstant = [&](TensorId id) {
-        const Tensor& t = graph_.tensor(id);
-        return t.role == TensorRole::Initializer ||
-               (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
     };
     for (const CoarseNode& node : coarse_.nodes) {
         NodeFacts& facts = nodeFacts_[node.id.index()];

@@ -193,6 +193,10 @@ private:
     };
     [[nodiscard]] std::vector<LossCollective> lossCollectives(CoarseNodeId node, const NodeStrategy& strategy) const;
 
+    // A weight or what auxiliary ops derive from weights and constants.
+    [[nodiscard]] bool isConstant(TensorId id) const;
+    // An s x s attention tensor: its last two axes are both the sequence axis.
+    [[nodiscard]] bool isScores(TensorId id) const;
     void computeOpFacts();
     void computeNodeFacts();
     void computeBlocks();

@@ -220,7 +220,11 @@ void PlanWorkbench::candidateOpened(const std::shared_ptr<const PlanCandidate>& 
     if (editor_->current().candidate == candidate)
         return;
     try {
-        auto pricing = std::make_shared<const PlanPricing>(searchedModel_, *searchedSetup_, candidate->plan.mesh);
+        // Edits are priced with the training techniques the search chose for this plan.
+        SearchSetup setup = *searchedSetup_;
+        setup.workload.recompute = candidate->workload.recompute;
+        setup.workload.zeroStage = candidate->workload.zeroStage;
+        auto pricing = std::make_shared<const PlanPricing>(searchedModel_, std::move(setup), candidate->plan.mesh);
         origin_ = candidate;
         editor_->open(std::move(pricing), {candidate, recorder_->recordOf(candidate)});
     } catch (const Error& error) {

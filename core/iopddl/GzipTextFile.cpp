@@ -5,11 +5,12 @@
 #include <zlib.h>
 
 #include <memory>
+#include <string>
 #include <system_error>
 
 namespace tapestry {
 
-std::string readGzipOrTextFile(const std::filesystem::path& file)
+std::string readGzipOrTextFile(const std::filesystem::path& file, std::size_t maxBytes)
 {
     const std::string name = file.string();
     std::error_code ec;
@@ -38,6 +39,10 @@ std::string readGzipOrTextFile(const std::filesystem::path& file)
                         std::string("decompression failed: ") + message);
         }
         text.resize(used + static_cast<std::size_t>(got));
+        if (text.size() > maxBytes)
+            throw Error(ErrorCode::ReadFailed, name,
+                        "holds more than " + std::to_string(maxBytes) +
+                            " bytes once decompressed (the limit for a sharding problem)");
         if (got < static_cast<int>(kChunk))
             break;
     }

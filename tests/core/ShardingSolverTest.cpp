@@ -3,6 +3,7 @@
 // without a memory limit) and the solver on the contest's example (optimum 445).
 #include "base/Error.h"
 #include "base/TextFile.h"
+#include "iopddl/GzipTextFile.h"
 #include "iopddl/IopddlReader.h"
 #include "iopddl/SolutionLine.h"
 #include "iopddl/StressProblem.h"
@@ -172,6 +173,33 @@ private slots:
             QCOMPARE(error.code(), ErrorCode::TruncatedFile);
             QCOMPARE(error.file(), cut);
         }
+    }
+
+    // 64 MiB of zeros compress to about 64 KB; a lowered cap of 16 MiB stops the read
+    // at the first 4 MiB chunk past it instead of inflating everything.
+    void refusesAGzipBombPastTheCap()
+    {
+        const QTemporaryDir dir;
+        const std::string bomb = dir.path().toStdString() + "/bomb.json.gz";
+        gzFile out = gzopen(bomb.c_str(), "wb9");
+        const std::string zeros(std::size_t{1} << 20, '\0');
+        for (int i = 0; i < 64; ++i)
+            QCOMPARE(gzwrite(out, zeros.data(), static_cast<unsigned>(zeros.size())), static_cast<int>(zeros.size()));
+        gzclose(out);
+        QVERIFY(std::filesystem::file_size(bomb) < (std::size_t{1} << 20));
+
+        constexpr std::size_t cap = std::size_t{16} << 20;
+        try {
+            (void)readGzipOrTextFile(bomb, cap);
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::ReadFailed);
+            QCOMPARE(error.file(), bomb);
+            QVERIFY2(error.message().find("more than 16777216 bytes once decompressed") != std::string::npos,
+                     error.what());
+        }
+        // Under the cap the same file reads whole.
+        QCOMPARE(readGzipOrTextFile(bomb, std::size_t{64} << 20).size(), std::size_t{64} << 20);
     }
 
     void exampleOptimumIs445ByExhaustiveSearch()

@@ -222,6 +222,25 @@
         <source>Outputs</source>
         <translation>Ausgaben</translation>
     </message>
+    <message>
+        <source>not priced</source>
+        <translation>nicht bewertet</translation>
+    </message>
+    <message>
+        <source>Not priced</source>
+        <translation>Nicht bewertet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) whose operand shapes could not be inferred</source>
+        <translation>
+            <numerusform>%n Op, dessen Operandenformen nicht ermittelt werden konnten</numerusform>
+            <numerusform>%n Ops, deren Operandenformen nicht ermittelt werden konnten</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>its operand shapes could not be inferred</source>
+        <translation>seine Operandenformen konnten nicht ermittelt werden</translation>
+    </message>
 </context>
 <context>
     <name>GraphViewContent</name>
@@ -1542,6 +1561,25 @@
     <message>
         <source>Outputs (%1)</source>
         <translation>Ausgaben (%1)</translation>
+    </message>
+    <message>
+        <source>and %L1 more</source>
+        <translation>und %L1 weitere</translation>
+    </message>
+    <message>
+        <source>Not priced:</source>
+        <translation>Nicht bewertet:</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) whose operand shapes could not be inferred: %1</source>
+        <translation>
+            <numerusform>%n Op, dessen Operandenformen nicht ermittelt werden konnten: %1</numerusform>
+            <numerusform>%n Ops, deren Operandenformen nicht ermittelt werden konnten: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

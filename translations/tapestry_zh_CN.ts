@@ -222,6 +222,24 @@
         <source>Outputs</source>
         <translation>输出</translation>
     </message>
+    <message>
+        <source>not priced</source>
+        <translation>未计算成本</translation>
+    </message>
+    <message>
+        <source>Not priced</source>
+        <translation>未计算成本</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) whose operand shapes could not be inferred</source>
+        <translation>
+            <numerusform>%n 个算子的操作数形状无法推断</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>its operand shapes could not be inferred</source>
+        <translation>其操作数形状无法推断</translation>
+    </message>
 </context>
 <context>
     <name>GraphViewContent</name>
@@ -1541,6 +1559,24 @@
     <message>
         <source>Outputs (%1)</source>
         <translation>输出（%1）</translation>
+    </message>
+    <message>
+        <source>and %L1 more</source>
+        <translation>另有 %L1 个</translation>
+    </message>
+    <message>
+        <source>Not priced:</source>
+        <translation>未计算成本：</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s) whose operand shapes could not be inferred: %1</source>
+        <translation>
+            <numerusform>%n 个算子的操作数形状无法推断：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

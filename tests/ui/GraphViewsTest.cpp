@@ -1,14 +1,20 @@
 // The graph views with real widgets: the folded Llama-3-8B shows one family box with a
 // "×32" badge; double-clicking it opens the representative layer in place; search
-// highlights boxes; the GUI thread keeps running while a layout job runs.
+// highlights boxes; the GUI thread keeps running while a layout job runs; an op the
+// importer could not size is marked not priced in its details and the model summary.
 #include "fold/FoldedModel.h"
+#include "graph/GraphBuilder.h"
+#include "graphview/GraphNodeDetails.h"
 #include "graphview/GraphNodeItem.h"
 #include "graphview/GraphView.h"
 #include "graphview/GraphViewPane.h"
+#include "graphview/GraphViewContent.h"
 #include "graphview/GraphViewsPanel.h"
 #include "model/LoadedModel.h"
+#include "model/ModelSummaryView.h"
 
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
@@ -143,6 +149,44 @@ private slots:
         QVERIFY2(ticks >= 3, qPrintable(QString::number(ticks)));
         // Building the items of 450 boxes on the GUI thread is the longest pause.
         QVERIFY2(longestGapMs < 250, qPrintable(QString::number(longestGapMs)));
+    }
+    void unsizedOpIsMarkedNotPricedInTheDetailsAndTheSummary()
+    {
+        // y = MatMul(x, w) with x of unknown rank, as the importer leaves it when no
+        // inference sizes x; relu after it is an ordinary op.
+        ModelInfo info;
+        info.unsizedOps = {"mm"};
+        GraphBuilder builder(info);
+        builder.addInput("x", DataType::Float32, TensorShape{});
+        Initializer w;
+        w.name = "w";
+        w.dtype = DataType::Float32;
+        w.dims = {4, 3};
+        w.elementCount = 12;
+        w.byteSize = 48;
+        builder.addInitializer(w);
+        const OpId mm = builder.addOp("MatMul", "mm", {"x", "w"}, {"y"});
+        const OpId relu = builder.addOp("Relu", "relu", {"y"}, {"z"});
+        builder.markOutput("z");
+        auto graph = std::make_shared<const Graph>(builder.finish());
+        const LoadedModel model{QStringLiteral("unsized.onnx"), graph, summarizeModel(*graph), ScopeTree::build(*graph)};
+        const FoldedModel folded = foldModel(graph);
+
+        const QString notPriced = QStringLiteral("its operand shapes could not be inferred");
+        QVERIFY(GraphNodeDetails::html(model, folded, {ViewNodeRef::Kind::Op, mm.index()}).contains(notPriced));
+        QVERIFY(!GraphNodeDetails::html(model, folded, {ViewNodeRef::Kind::Op, relu.index()}).contains(notPriced));
+        const CoarseNode& matmulNode = folded.coarse.node(folded.coarse.nodeOf.at(mm.index()));
+        const QString card = GraphNodeDetails::html(model, folded, {ViewNodeRef::Kind::Coarse, matmulNode.id.index()});
+        QVERIFY2(card.contains(QStringLiteral("1 op(s) whose operand shapes could not be inferred")), qPrintable(card));
+        QVERIFY(card.contains(QStringLiteral("(not priced)")));
+
+        ModelSummaryView summary;
+        summary.setModel(std::make_shared<const LoadedModel>(model));
+        const auto* unpriced = summary.findChild<QLabel*>(QStringLiteral("unpricedValue"));
+        QVERIFY(unpriced);
+        QCOMPARE(unpriced->text(), QStringLiteral("1 op(s) whose operand shapes could not be inferred: mm"));
+        summary.setModel(llama_);
+        QCOMPARE(unpriced->text(), QStringLiteral("none"));
     }
 };
 

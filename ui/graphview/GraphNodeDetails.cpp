@@ -37,12 +37,25 @@ QString row(const QString& key, const QString& value)
     return u"<tr><td><b>" + key + u"</b>&nbsp;</td><td>" + value + u"</td></tr>";
 }
 
+// An op the importer could not size (ModelInfo::unsizedOps): the planner does not price it.
+bool isUnsized(const Graph& graph, const Op& op)
+{
+    const std::vector<std::string>& unsized = graph.info().unsizedOps;
+    return std::find(unsized.begin(), unsized.end(), op.name) != unsized.end();
+}
+
+QString notPricedMark()
+{
+    return u" <i>(" + GraphNodeDetails::tr("not priced") + u")</i>";
+}
+
 QString opRows(const Graph& graph, const std::vector<OpId>& ops)
 {
     QString rows;
     for (std::size_t i = 0; i < ops.size() && i < kMaxRows; ++i) {
         const Op& op = graph.op(ops[i]);
-        rows += u"<tr><td>" + text(op.type) + u"</td><td>→ " + outputShapes(graph, op) + u"</td></tr>";
+        rows += u"<tr><td>" + text(op.type) + u"</td><td>→ " + outputShapes(graph, op) +
+                (isUnsized(graph, op) ? notPricedMark() : QString()) + u"</td></tr>";
     }
     return rows;
 }
@@ -70,6 +83,11 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
             }
             html += row(tr("Anchor"), text(anchor.type) + u" (" + inputs.join(QStringLiteral(", ")) + u")");
         }
+        const auto unsized = std::count_if(node.ops.begin(), node.ops.end(),
+                                           [&](OpId id) { return isUnsized(graph, graph.op(id)); });
+        if (unsized > 0)
+            html += row(tr("Not priced"), tr("%n op(s) whose operand shapes could not be inferred", "",
+                                             static_cast<int>(unsized)));
         html += u"</table><table>" + opRows(graph, node.ops) + u"</table>";
         if (node.ops.size() > kMaxRows)
             html += tr("… and %L1 more ops").arg(node.ops.size() - kMaxRows);
@@ -132,7 +150,10 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
         }
         html = u"<b>" + text(op.name.empty() ? op.type : op.name) + u"</b><table>" + row(tr("Type"), text(op.type)) +
                row(tr("Inputs"), inputs.join(QStringLiteral("<br>"))) +
-               row(tr("Outputs"), outputShapes(graph, op)) + u"</table>";
+               row(tr("Outputs"), outputShapes(graph, op));
+        if (isUnsized(graph, op))
+            html += row(tr("Not priced"), tr("its operand shapes could not be inferred"));
+        html += u"</table>";
         break;
     }
     }

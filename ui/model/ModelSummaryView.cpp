@@ -45,6 +45,17 @@ void addValues(QTreeWidgetItem* group, const std::vector<ValueSummary>& values)
     }
 }
 
+// The first few names of a list, then how many more.
+QString firstFew(const std::vector<std::string>& names, std::size_t shown, const QString& separator)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i)
+        parts << QString::fromStdString(names[i]);
+    if (names.size() > shown)
+        parts << ModelSummaryView::tr("and %L1 more").arg(names.size() - shown);
+    return parts.join(separator);
+}
+
 }  // namespace
 
 ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
@@ -77,6 +88,7 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
     weightCount_ = addValueRow(sizeForm, tr("Weight tensors:"), QStringLiteral("weightCountValue"), false);
     opCount_ = addValueRow(sizeForm, tr("Ops:"), QStringLiteral("opCountValue"), false);
     tensorCount_ = addValueRow(sizeForm, tr("Tensors:"), QStringLiteral("tensorCountValue"), false);
+    unpriced_ = addValueRow(sizeForm, tr("Not priced:"), QStringLiteral("unpricedValue"));
 
     // Stacked, not side by side: the summary shares a column with the scope tree, and two
     // boxes next to each other made it wider than the column (the sizes behind a scroll bar).
@@ -147,6 +159,20 @@ void ModelSummaryView::fitValuesHeight()
                             2 * values_->frameWidth() + 2);
 }
 
+void ModelSummaryView::showUnpricedOps(const std::vector<std::string>& ops)
+{
+    // The planner cannot price a MatMul, Gemm or Conv whose operand shapes stayed unknown:
+    // the user is told which, as `tapestry-cli inspect` lists them.
+    if (ops.empty()) {
+        unpriced_->setText(tr("none"));
+        unpriced_->setToolTip({});
+        return;
+    }
+    const int count = static_cast<int>(ops.size());
+    unpriced_->setText(tr("%n op(s) whose operand shapes could not be inferred: %1", "", count).arg(firstFew(ops, 3, QStringLiteral(", "))));
+    unpriced_->setToolTip(firstFew(ops, 40, QStringLiteral("\n")));
+}
+
 QLabel* ModelSummaryView::addValueRow(QFormLayout* form, const QString& label, const QString& objectName, bool wrap)
 {
     auto* value = new QLabel(this);
@@ -162,7 +188,7 @@ void ModelSummaryView::setModel(const std::shared_ptr<const LoadedModel>& model)
     values_->clear();
     if (!model) {
         for (QLabel* label : {title_, path_, producer_, graphName_, irVersion_, opsets_, shapes_, opCount_,
-                              tensorCount_, parameterCount_, parameterBytes_, weightCount_})
+                              tensorCount_, parameterCount_, parameterBytes_, weightCount_, unpriced_})
             label->clear();
         histogram_->setHistogram({}, 0);
         return;
@@ -190,6 +216,7 @@ void ModelSummaryView::setModel(const std::shared_ptr<const LoadedModel>& model)
     weightCount_->setText(QuantityFormat::exact(parameters.weights));
     opCount_->setText(QuantityFormat::exact(summary.opCount));
     tensorCount_->setText(QuantityFormat::exact(summary.tensorCount));
+    showUnpricedOps(info.unsizedOps);
 
     auto* inputs = new QTreeWidgetItem(values_, {tr("Inputs (%1)").arg(summary.inputs.size())});
     addValues(inputs, summary.inputs);

@@ -3,6 +3,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 class QFormLayout;
 class QLabel;
@@ -30,6 +32,8 @@ public:
 
 private:
     void fitValuesHeight();
+    // The ops the planner cannot price (ModelInfo::unsizedOps), named.
+    void showUnpricedOps(const std::vector<std::string>& ops);
     // Numbers (wrap = false) stay on one line; free text wraps.
     QLabel* addValueRow(QFormLayout* form, const QString& label, const QString& objectName, bool wrap = true);
 
@@ -45,6 +49,7 @@ private:
     QLabel* parameterCount_ = nullptr;
     QLabel* parameterBytes_ = nullptr;
     QLabel* weightCount_ = nullptr;
+    QLabel* unpriced_ = nullptr;
     QTreeWidget* values_ = nullptr;
     OpHistogramModel* histogram_ = nullptr;
     QSortFilterProxyModel* sortedHistogram_ = nullptr;

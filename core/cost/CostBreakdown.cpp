@@ -17,6 +17,8 @@ void TimeBreakdown::add(const TimeBreakdown& other)
     optimizerSeconds += other.optimizerSeconds;
     dataParallelSeconds += other.dataParallelSeconds;
     hiddenSeconds += other.hiddenSeconds;
+    pipelineSendSeconds += other.pipelineSendSeconds;
+    bubbleSeconds += other.bubbleSeconds;
     for (std::size_t i = 0; i < byCollective.size(); ++i)
         byCollective[i] += other.byCollective[i];
     for (std::size_t i = 0; i < byLink.size(); ++i)

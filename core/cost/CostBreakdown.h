@@ -28,10 +28,17 @@ struct TimeBreakdown {
     // scatters): the only part that may hide under compute, so hiddenSeconds <= it.
     double dataParallelSeconds = 0;
     double hiddenSeconds = 0;
+    // Pipelines only: the point-to-point sends between stages (exposed) and the time a
+    // stage waits for the others (fill and drain, their once-per-step work).
+    double pipelineSendSeconds = 0;
+    double bubbleSeconds = 0;
 
     [[nodiscard]] double communicationSeconds() const;
     [[nodiscard]] double exposedCommunicationSeconds() const { return communicationSeconds() - hiddenSeconds; }
-    [[nodiscard]] double stepSeconds() const { return computeSeconds + exposedCommunicationSeconds(); }
+    [[nodiscard]] double stepSeconds() const
+    {
+        return computeSeconds + exposedCommunicationSeconds() + pipelineSendSeconds + bubbleSeconds;
+    }
     void add(const TimeBreakdown& other);
 };
 

@@ -90,15 +90,19 @@ int dataParallelDegreeOf(const DeviceMesh& mesh)
 }  // namespace
 
 CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
-                     const Cluster& cluster, const DeviceMesh& mesh, const Workload& workload)
+                     const Cluster& cluster, const DeviceMesh& mesh, const Workload& workload,
+                     PipelineSetting pipeline)
     : graph_(graph),
       coarse_(coarse),
       families_(families),
       cluster_(cluster),
       mesh_(mesh),
       workload_(workload),
+      pipeline_(std::move(pipeline)),
       // Two sequences per GPU when nothing says otherwise (ShapeBinder's defaults).
-      binder_(graph, workload, std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * mesh.deviceCount())),
+      binder_(graph, workload,
+              std::max<std::int64_t>(ShapeBinder::kDefaultBatch,
+                                     2 * static_cast<std::int64_t>(mesh.deviceCount()) * pipeline_.layout.stages)),
       collectives_(cluster),
       dtypeBytes_(dataTypeBits(workload.computeType) / 8.0),
       dataParallelDegree_(dataParallelDegreeOf(mesh))
@@ -630,17 +634,22 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     for (const LossCollective& c : lossCollectives(id, strategy))
         terms.communicationSeconds += c.price.seconds() * c.times;
 
-    terms.memoryBytes = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
-                                           gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
-                                           optimizerStateBytesPerParameter(workload_.optimizer) /
-                                               (zero >= 1 ? div.data : 1.0)) +
-                        nodeActivationBytes(node, div);
+    const double states = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
+                                             gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
+                                             optimizerStateBytesPerParameter(workload_.optimizer) /
+                                                 (zero >= 1 ? div.data : 1.0));
+    const double p = pipeline_.layout.stages;
+    terms.memoryBytes = (states + nodeActivationBytes(node, div) * microBatchesInFlight(pipeline_.layout, 0, microSteps_)) / p;
     return terms;
 }
 
 PlanEvaluation CostModel::evaluate(const Plan& plan) const
 {
     validatePlan(plan, coarse_);
+    if (plan.pipeline.stages != pipeline_.layout.stages)
+        throw Error(ErrorCode::InvalidPlan, {},
+                    "plan '" + plan.name + "' runs " + std::to_string(plan.pipeline.stages) +
+                        " pipeline stage(s); the cost model's mesh is one of " + std::to_string(pipeline_.layout.stages));
     const std::size_t axisCount = mesh_.axisCount();
     if (plan.mesh.size() != axisCount)
         throw Error(ErrorCode::InvalidPlan, {}, "plan '" + plan.name + "' is for a mesh of " +
@@ -857,6 +866,13 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             for (const CoarseNodeId id : instance.nodes)
                 result.perFamily[family.id.index()].add(result.perNode[id.index()]);
         }
+    }
+    if (plan.pipeline.active()) {
+        const std::vector<const BlockInstance*> blocks = modelBlocks(families_);
+        std::vector<double> boundaryBytes;
+        for (const BlockInstance* block : blocks)
+            boundaryBytes.push_back(blockInputBytesPerDevice(plan, block->nodes.front()));
+        pricePipelineStages(result, plan, coarse_, families_, microSteps_, boundaryBytes, pipeline_.boundaryLink);
     }
     return result;
 }

@@ -2,6 +2,7 @@
 
 #include "cluster/CollectiveCost.h"
 #include "cluster/DeviceMesh.h"
+#include "cost/PipelineCost.h"
 #include "cost/PlanEvaluation.h"
 #include "cost/ShapeBinder.h"
 #include "cost/Workload.h"
@@ -50,13 +51,17 @@ class Graph;
 //   attention or selective recomputation); the largest transient buffer, plus the
 //   gathered parameters of two blocks under ZeRO 3 and one block's activations under
 //   full recomputation.
+// - pipelines: `cluster` and `mesh` are one stage's devices (cluster/PipelineStages.h)
+//   and the plan's pipeline has `pipeline`'s stages; every node is priced on its
+//   stage's devices and PipelineCost.h adds the stages up.
 class CostModel {
 public:
-    // Keeps references to all arguments; they must outlive the model.
+    // Keeps references to all arguments but the pipeline; they must outlive the model.
     CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families, const Cluster& cluster,
-              const DeviceMesh& mesh, const Workload& workload);
+              const DeviceMesh& mesh, const Workload& workload, PipelineSetting pipeline = {});
 
-    // Throws Error(InvalidPlan) if the plan does not fit the coarse graph or the mesh.
+    // Throws Error(InvalidPlan) if the plan does not fit the coarse graph, the mesh or
+    // the pipeline's stage count.
     [[nodiscard]] PlanEvaluation evaluate(const Plan& plan) const;
 
     // A tensor leaving its producer's coarse node.
@@ -79,7 +84,9 @@ public:
         // with overlap hiding under the node's own backward compute at most.
         double communicationSeconds = 0;
         // Parameters, gradients, optimizer states and saved activations (everything
-        // evaluate() counts except the transient buffers).
+        // evaluate() counts except the transient buffers); in a pipeline, the share of
+        // an evenly split first stage: 1/p of the states, the activations of the
+        // micro-batches it keeps in flight over p.
         double memoryBytes = 0;
     };
     [[nodiscard]] StrategyTerms strategyTerms(CoarseNodeId node, const NodeStrategy& strategy) const;
@@ -93,6 +100,7 @@ public:
     [[nodiscard]] const ShapeBinder& shapes() const { return binder_; }
     [[nodiscard]] const DeviceMesh& mesh() const { return mesh_; }
     [[nodiscard]] const Workload& workload() const { return workload_; }
+    [[nodiscard]] const PipelineSetting& pipeline() const { return pipeline_; }
     [[nodiscard]] double hbmBytes() const;
     // Micro-steps per optimizer step: batch / (microBatch x data-parallel degree of the
     // mesh), at least 1; 1 without a micro-batch size.
@@ -209,6 +217,7 @@ private:
     const Cluster& cluster_;
     const DeviceMesh& mesh_;
     Workload workload_;
+    PipelineSetting pipeline_;
     ShapeBinder binder_;
     CollectiveCost collectives_;
     double dtypeBytes_ = 2;

@@ -1,142 +1,116 @@
 #include "cost/PipelineCost.h"
 
-#include "base/Error.h"
-
 #include <algorithm>
 
 namespace tapestry {
 
-const char* pipelineScheduleName(PipelineSchedule schedule)
+double microBatchesInFlight(const PipelineLayout& layout, int stage, double microBatches)
 {
-    switch (schedule) {
-    case PipelineSchedule::GPipe: return "gpipe";
-    case PipelineSchedule::OneFOneB: return "1f1b";
-    case PipelineSchedule::Interleaved: return "interleaved";
+    const double p = layout.stages;
+    const double later = p - stage;  // the 1F1B warm-up depth of the stage
+    switch (layout.schedule) {
+    case PipelineSchedule::GPipe: return microBatches;
+    case PipelineSchedule::OneFOneB: return std::min(microBatches, later);
+    case PipelineSchedule::Interleaved:
+        return std::min(microBatches, later) * (1.0 + (p - 1.0) / (p * layout.virtualStages));
     }
-    return "1f1b";
+    return microBatches;
 }
 
-std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
+void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
+                         const FamilyTable& families, int microBatches, const std::vector<double>& boundaryBytes,
+                         const LinkSpec& boundaryLink)
 {
-    for (const PipelineSchedule s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved}) {
-        if (name == pipelineScheduleName(s))
-            return s;
-    }
-    return std::nullopt;
-}
+    const PipelineLayout& layout = plan.pipeline;
+    const auto p = static_cast<std::size_t>(layout.stages);
+    const std::vector<const BlockInstance*> blocks = modelBlocks(families);
+    const std::vector<std::size_t> starts = chunkStarts(layout, blocks.size());
+    const std::size_t chunks = starts.size();
+    const double m = std::max(1, microBatches);
 
-namespace {
-
-// The blocks in model order: each top-level family instance's nodes.
-std::vector<const BlockInstance*> blocksInOrder(const FamilyTable& families)
-{
-    std::vector<const BlockInstance*> blocks;
-    for (const Family& family : families.families) {
-        if (family.parent.isValid())
-            continue;
-        for (const BlockInstance& instance : family.instances)
-            blocks.push_back(&instance);
-    }
-    std::sort(blocks.begin(), blocks.end(),
-              [](const BlockInstance* a, const BlockInstance* b) { return a->nodes.front() < b->nodes.front(); });
-    return blocks;
-}
-
-}  // namespace
-
-PipelineEvaluation evaluatePipeline(const CostModel& stageCosts, const CoarseGraph& coarse, const FamilyTable& families,
-                                    const Plan& plan, const PipelineShape& shape, const LinkSpec& boundaryLink)
-{
-    const int p = std::max(1, shape.stages);
-    const int v = shape.schedule == PipelineSchedule::Interleaved ? std::max(1, shape.virtualStages) : 1;
-    const std::vector<const BlockInstance*> blocks = blocksInOrder(families);
-    const std::size_t chunks = static_cast<std::size_t>(p) * static_cast<std::size_t>(v);
-    if (blocks.size() < chunks)
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "a pipeline of " + std::to_string(p) + " stages x " + std::to_string(v) + " chunks needs " +
-                        std::to_string(chunks) + " blocks; the model has " + std::to_string(blocks.size()));
-
-    const PlanEvaluation evaluation = stageCosts.evaluate(plan);
-    const double m = stageCosts.microSteps();
-    // Which chunk each coarse node belongs to: blocks by their position, the nodes
-    // before the first block to chunk 0, every other node outside blocks to the last.
-    std::vector<std::size_t> chunkOfBlock(blocks.size());
-    for (std::size_t c = 0; c < chunks; ++c) {
-        const std::size_t begin = c * blocks.size() / chunks;
-        const std::size_t end = (c + 1) * blocks.size() / chunks;
-        for (std::size_t b = begin; b < end; ++b)
-            chunkOfBlock[b] = c;
-    }
+    // The chunk of every coarse node: blocks by their chunk, the nodes before the first
+    // block with the first chunk, every other node outside blocks with the last.
     std::vector<std::size_t> chunkOfNode(coarse.nodes.size(), chunks - 1);
-    const CoarseNodeId firstBlockNode = blocks.empty() ? CoarseNodeId{} : blocks.front()->nodes.front();
+    const CoarseNodeId firstBlockNode = blocks.front()->nodes.front();
     for (const CoarseNode& node : coarse.nodes) {
-        if (firstBlockNode.isValid() && node.id < firstBlockNode)
+        if (node.id < firstBlockNode)
             chunkOfNode[node.id.index()] = 0;
     }
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-        for (const CoarseNodeId id : blocks[b]->nodes)
-            chunkOfNode[id.index()] = chunkOfBlock[b];
+    for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t end = c + 1 < chunks ? starts[c + 1] : blocks.size();
+        for (std::size_t b = starts[c]; b < end; ++b) {
+            for (const CoarseNodeId id : blocks[b]->nodes)
+                chunkOfNode[id.index()] = c;
+        }
     }
 
-    PipelineEvaluation result;
-    result.microBatches = static_cast<int>(m);
-    result.stages.resize(static_cast<std::size_t>(p));
+    std::vector<StageCost> stages(p);
+    const std::size_t axes = evaluation.total.time.byAxis.size();
+    std::vector<double> perStep(p, 0.0);
+    std::vector<double> p2p(p, 0.0);
     for (std::size_t c = 0; c < chunks; ++c) {
-        PipelineStage& stage = result.stages[c % static_cast<std::size_t>(p)];
-        stage.blockRanges.emplace_back(c * blocks.size() / chunks, (c + 1) * blocks.size() / chunks);
+        const std::size_t s = c % p;
+        const std::size_t end = c + 1 < chunks ? starts[c + 1] : blocks.size();
+        stages[s].blockRanges.emplace_back(starts[c], end);
         // One micro-batch's activation forward out of the chunk and its gradient back in.
-        const std::size_t firstBlock = stage.blockRanges.back().first;
-        const std::size_t endBlock = stage.blockRanges.back().second;
-        if (endBlock < blocks.size()) {
-            const double bytes = stageCosts.blockInputBytesPerDevice(plan, blocks[endBlock]->nodes.front());
-            stage.p2pSeconds += bytes / boundaryLink.bytesPerSecond + boundaryLink.latencySeconds;
-        }
-        if (c > 0) {
-            const double bytes = stageCosts.blockInputBytesPerDevice(plan, blocks[firstBlock]->nodes.front());
-            stage.p2pSeconds += bytes / boundaryLink.bytesPerSecond + boundaryLink.latencySeconds;
-        }
+        auto send = [&](std::size_t block) {
+            return 2 * (boundaryBytes.at(block) / boundaryLink.bytesPerSecond + boundaryLink.latencySeconds);
+        };
+        if (end < blocks.size())
+            p2p[s] += send(end) / 2;
+        if (c > 0)
+            p2p[s] += send(starts[c]) / 2;
     }
-    std::vector<double> activations(static_cast<std::size_t>(p), 0.0);
+    std::vector<double> activations(p, 0.0);
     double transient = 0;
+    for (StageCost& stage : stages)
+        stage.cost.time.byAxis.assign(axes, 0.0);
     for (const CoarseNode& node : coarse.nodes) {
-        PipelineStage& stage = result.stages[chunkOfNode[node.id.index()] % static_cast<std::size_t>(p)];
+        const std::size_t s = chunkOfNode[node.id.index()] % p;
+        StageCost& stage = stages[s];
         const CostBreakdown& cost = evaluation.perNode[node.id.index()];
         const TimeBreakdown& t = cost.time;
+        stage.cost.time.add(t);
         // Per micro-batch: the compute and the tensor-parallel traffic; once per step:
         // the optimizer and what of the data-parallel traffic stays exposed.
-        stage.microBatchSeconds += (t.computeSeconds - t.optimizerSeconds +
-                                    t.communicationSeconds() - t.dataParallelSeconds) / m;
-        stage.stepSeconds += t.optimizerSeconds + t.dataParallelSeconds - t.hiddenSeconds;
-        stage.memory.parameters += cost.memory.parameters;
-        stage.memory.gradients += cost.memory.gradients;
-        stage.memory.optimizerStates += cost.memory.optimizerStates;
-        activations[chunkOfNode[node.id.index()] % static_cast<std::size_t>(p)] += cost.memory.activations;
+        stage.microBatchSeconds +=
+            (t.computeSeconds - t.optimizerSeconds + t.communicationSeconds() - t.dataParallelSeconds) / m;
+        perStep[s] += t.optimizerSeconds + t.dataParallelSeconds - t.hiddenSeconds;
+        stage.cost.memory.parameters += cost.memory.parameters;
+        stage.cost.memory.gradients += cost.memory.gradients;
+        stage.cost.memory.optimizerStates += cost.memory.optimizerStates;
+        activations[s] += cost.memory.activations;
         transient = std::max(transient, cost.memory.transient);
     }
     double slowest = 0;
     double slowestStep = 0;
-    for (std::size_t s = 0; s < result.stages.size(); ++s) {
-        PipelineStage& stage = result.stages[s];
-        stage.microBatchSeconds += stage.p2pSeconds;
-        slowest = std::max(slowest, stage.microBatchSeconds);
-        slowestStep = std::max(slowestStep, stage.stepSeconds);
-        const double later = static_cast<double>(p) - static_cast<double>(s);  // 1F1B warm-up depth of stage s
-        double inFlight = 0;
-        switch (shape.schedule) {
-        case PipelineSchedule::GPipe: inFlight = m; break;
-        case PipelineSchedule::OneFOneB: inFlight = std::min(m, later); break;
-        case PipelineSchedule::Interleaved:
-            inFlight = std::min(m, later) * (1.0 + (p - 1.0) / (static_cast<double>(p) * v));
-            break;
-        }
-        stage.memory.activations = activations[s] * inFlight;
-        stage.memory.transient = transient;
-        result.peakMemoryBytes = std::max(result.peakMemoryBytes, stage.memory.total());
+    for (std::size_t s = 0; s < p; ++s) {
+        stages[s].microBatchSeconds += p2p[s];
+        stages[s].cost.time.pipelineSendSeconds = m * p2p[s];
+        slowest = std::max(slowest, stages[s].microBatchSeconds);
+        slowestStep = std::max(slowestStep, perStep[s]);
     }
-    const double fill = shape.schedule == PipelineSchedule::Interleaved ? (p - 1.0) / v : p - 1.0;
-    result.bubbleSeconds = fill * slowest;
-    result.stepSeconds = (m + fill) * slowest + slowestStep;
-    return result;
+    const double fill = layout.schedule == PipelineSchedule::Interleaved
+                            ? (layout.stages - 1.0) / layout.virtualStages
+                            : layout.stages - 1.0;
+    const double step = (m + fill) * slowest + slowestStep;
+    std::size_t bottleneck = 0;
+    std::size_t fullest = 0;
+    for (std::size_t s = 0; s < p; ++s) {
+        StageCost& stage = stages[s];
+        stage.inFlightMicroBatches = microBatchesInFlight(layout, static_cast<int>(s), m);
+        stage.cost.memory.activations = activations[s] * stage.inFlightMicroBatches;
+        stage.cost.memory.transient = transient;
+        stage.cost.time.bubbleSeconds = std::max(0.0, step - (m * stage.microBatchSeconds + perStep[s]));
+        if (stage.microBatchSeconds > stages[bottleneck].microBatchSeconds)
+            bottleneck = s;
+        if (stage.cost.memory.total() > stages[fullest].cost.memory.total())
+            fullest = s;
+    }
+    evaluation.total.time = stages[bottleneck].cost.time;
+    evaluation.total.memory = stages[fullest].cost.memory;
+    evaluation.microBatches = static_cast<int>(m);
+    evaluation.stages = std::move(stages);
 }
 
 }  // namespace tapestry

@@ -24,8 +24,26 @@ std::optional<PlanOrigin> planOriginFromName(std::string_view name)
     return std::nullopt;
 }
 
+std::vector<MeshAxis> planMeshAxes(const Plan& plan)
+{
+    std::vector<MeshAxis> axes;
+    if (plan.pipeline.active())
+        axes.push_back({"pp", plan.pipeline.stages});
+    axes.insert(axes.end(), plan.mesh.begin(), plan.mesh.end());
+    return axes;
+}
+
+int planDeviceCount(const Plan& plan)
+{
+    int devices = 1;
+    for (const MeshAxis& axis : planMeshAxes(plan))
+        devices *= axis.size;
+    return devices;
+}
+
 void validatePlan(const Plan& plan, const CoarseGraph& coarse)
 {
+    validatePipelineLayout(plan.pipeline);
     if (plan.strategies.size() != coarse.nodes.size())
         throw Error(ErrorCode::InvalidPlan, {},
                     "plan '" + plan.name + "' has " + std::to_string(plan.strategies.size()) +

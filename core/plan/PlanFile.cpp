@@ -105,6 +105,37 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
     }
 }
 
+PipelineLayout readPipeline(const pb::Plan& in, const std::string& fileName, std::size_t blockCount)
+{
+    PipelineLayout layout;
+    if (!in.has_pipeline())
+        return layout;
+    const pb::Pipeline& p = in.pipeline();
+    auto fail = [&](const std::string& what) { throw Error(ErrorCode::InvalidPlan, fileName, "pipeline: " + what); };
+    if (p.stages() < 0 || p.stages() > kMaxMeshDevices || p.virtual_stages() < 0 || p.virtual_stages() > kMaxMeshDevices)
+        fail("stages " + std::to_string(p.stages()) + " and virtual_stages " + std::to_string(p.virtual_stages()) +
+             " must be 1 to " + std::to_string(kMaxMeshDevices));
+    layout.stages = std::max(1, p.stages());
+    layout.virtualStages = std::max(1, p.virtual_stages());
+    if (!p.schedule().empty()) {
+        const auto schedule = pipelineScheduleFromName(p.schedule());
+        if (!schedule)
+            fail("schedule '" + p.schedule() + "' is not gpipe, 1f1b or interleaved");
+        layout.schedule = *schedule;
+    }
+    for (const std::int64_t start : p.chunk_starts()) {
+        if (start < 0)
+            fail("a chunk start is negative");
+        layout.chunkStarts.push_back(static_cast<std::size_t>(start));
+    }
+    try {
+        (void)chunkStarts(layout, blockCount);
+    } catch (const Error& error) {
+        fail(error.message());
+    }
+    return layout;
+}
+
 std::string firstFew(const std::vector<std::string>& names)
 {
     std::string text;
@@ -167,6 +198,14 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     }
     for (const std::string& pin : plan.pins)
         out.add_pins(pin);
+    if (plan.pipeline.active()) {
+        pb::Pipeline* pipeline = out.mutable_pipeline();
+        pipeline->set_stages(plan.pipeline.stages);
+        pipeline->set_virtual_stages(plan.pipeline.virtualStages);
+        pipeline->set_schedule(pipelineScheduleName(plan.pipeline.schedule));
+        for (const std::size_t start : chunkStarts(plan.pipeline, modelBlocks(families).size()))
+            pipeline->add_chunk_starts(static_cast<std::int64_t>(start));
+    }
     if (document.cost) {
         pb::CostSummary* cost = out.mutable_cost();
         cost->set_step_seconds(document.cost->stepSeconds);
@@ -298,6 +337,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
                         firstFew(missing));
     for (const auto& strategy : resolved)
         plan.strategies.push_back(*strategy);
+    plan.pipeline = readPipeline(in, fileName, modelBlocks(families).size());
     try {
         validatePlan(plan, coarse);
     } catch (Error& error) {

@@ -3,7 +3,7 @@
 #include "base/Error.h"
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
-#include "cost/PipelineCost.h"
+#include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
 #include "plan/ExpertPlans.h"
 #include "synth/ModelSynthesizer.h"
@@ -54,22 +54,14 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     }
     cluster.gpu.peakFlopsPerSecond = run.hardware.peakTflops * 1e12;
     cluster.interNode.bytesPerSecond = run.hardware.interNodeGbitPerGpu * 1e9 / 8 * kNicShare;
-    // One pipeline stage's devices (Megatron-LM's rank order puts the pipeline axis
-    // outermost): its own nodes, or a part of one node.
-    const int stageGpus = t.dataParallel * t.tensorParallel;
-    if (stageGpus >= cluster.gpusPerNode) {
-        if (stageGpus % cluster.gpusPerNode != 0 || run.hardware.nodes % t.pipelineParallel != 0) {
-            prediction.skipped = "pipeline stages of " + std::to_string(stageGpus) + " GPUs do not fill whole nodes";
-            return prediction;
-        }
-        cluster = cluster.withNodes(run.hardware.nodes / t.pipelineParallel);
-    } else {
-        cluster.nodes = 1;
-        cluster.gpusPerNode = stageGpus;
+    PipelineStages stages;
+    try {
+        stages = pipelineStages(cluster.withNodes(run.hardware.nodes), t.pipelineParallel);
+    } catch (const Error& error) {
+        prediction.skipped = error.message();
+        return prediction;
     }
-    const LinkSpec boundaryLink = t.pipelineParallel > 1 && stageGpus >= run.hardware.gpusPerNode
-                                      ? cluster.interNode
-                                      : cluster.intraNode;
+    cluster = stages.stageCluster;
 
     const bool megatron = run.source.find("Megatron") != std::string::npos;
     ModelSpec spec;
@@ -97,33 +89,26 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
     workload.attention = run.model.attention == "flash" ? AttentionKernel::Fused : AttentionKernel::Unfused;
     workload.fp32MainGradients = megatron;
-    const CostModel costs(model.graph(), coarse, model.families, cluster, mesh, workload);
-    const Plan plan = makeExpertPlan(
+    PipelineLayout layout;
+    layout.stages = t.pipelineParallel;
+    layout.virtualStages = t.virtualStages;
+    layout.schedule = t.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    const CostModel costs(model.graph(), coarse, model.families, cluster, mesh, workload,
+                          PipelineSetting{layout, stages.boundaryLink});
+    Plan plan = makeExpertPlan(
         t.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron, coarse, axes);
+    plan.pipeline = layout;
     prediction.microSteps = costs.microSteps();
     for (const CoarseNode& node : coarse.nodes)
         prediction.parameters += costs.facts(node.id).parameterElements;
-    if (t.pipelineParallel > 1) {
-        const PipelineShape shape{t.pipelineParallel, t.virtualStages,
-                                  t.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB};
-        const PipelineEvaluation pipeline =
-            evaluatePipeline(costs, coarse, model.families, plan, shape, boundaryLink);
-        prediction.stepSeconds = pipeline.stepSeconds;
-        const auto fullest = std::max_element(pipeline.stages.begin(), pipeline.stages.end(), [](const auto& a, const auto& b) {
-            return a.memory.total() < b.memory.total();
-        });
-        prediction.memoryBytes = fullest->memory.total();
-        prediction.parameterAndOptimizerBytes =
-            fullest->memory.parameters + fullest->memory.gradients + fullest->memory.optimizerStates;
-        prediction.activationBytes = pipeline.stages.front().memory.activations;
-        return prediction;
-    }
     const PlanEvaluation evaluation = costs.evaluate(plan);
     const MemoryBreakdown& memory = evaluation.total.memory;
     prediction.stepSeconds = evaluation.total.time.stepSeconds();
     prediction.memoryBytes = memory.total();
     prediction.parameterAndOptimizerBytes = memory.parameters + memory.gradients + memory.optimizerStates;
-    prediction.activationBytes = memory.activations;
+    // The first stage keeps the most micro-batches in flight.
+    prediction.activationBytes =
+        evaluation.stages.empty() ? memory.activations : evaluation.stages.front().cost.memory.activations;
     return prediction;
 }
 

@@ -261,43 +261,60 @@ private slots:
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
         Workload w = workload(16, 512);
         w.microBatch = 1;  // 16 micro-batches of one sequence
-        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
-        QCOMPARE(costs.microSteps(), 16);
-        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
-        const PipelineEvaluation oneF =
-            evaluatePipeline(costs, m.coarse, m.families, plan, {4, 1, PipelineSchedule::OneFOneB}, cluster.interNode);
+        auto priced = [&](int v, PipelineSchedule schedule) {
+            PipelineLayout layout;
+            layout.stages = 4;
+            layout.virtualStages = v;
+            layout.schedule = schedule;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w,
+                                  PipelineSetting{layout, cluster.interNode});
+            Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
+            plan.pipeline = layout;
+            return costs.evaluate(plan);
+        };
+        const PlanEvaluation oneF = priced(1, PipelineSchedule::OneFOneB);
+        QCOMPARE(oneF.microBatches, 16);
         QCOMPARE(oneF.stages.size(), std::size_t{4});
         double slowest = 0;
-        for (const PipelineStage& stage : oneF.stages) {
+        for (const StageCost& stage : oneF.stages) {
             QCOMPARE(stage.blockRanges.size(), std::size_t{1});
             QCOMPARE(stage.blockRanges.front().second - stage.blockRanges.front().first, std::size_t{2});
             slowest = std::max(slowest, stage.microBatchSeconds);
         }
-        QVERIFY(near(oneF.bubbleSeconds, 3.0 / 16 * 16 * slowest));
-        const PipelineEvaluation interleaved =
-            evaluatePipeline(costs, m.coarse, m.families, plan, {4, 2, PipelineSchedule::Interleaved}, cluster.interNode);
+        // Every stage's step is the same: its busy time plus its wait.
+        for (const StageCost& stage : oneF.stages)
+            QVERIFY(near(stage.cost.time.stepSeconds(), oneF.total.time.stepSeconds()));
+        // The slowest stage waits (p - 1) micro-batch times, plus the difference in the
+        // other stages' once-per-step work.
+        QVERIFY(oneF.total.time.bubbleSeconds >= 3.0 * slowest * 0.999);
+        QVERIFY(oneF.total.time.bubbleSeconds < 3.0 * slowest * 1.05);
+        const PlanEvaluation interleaved = priced(2, PipelineSchedule::Interleaved);
         double slowestInterleaved = 0;
-        for (const PipelineStage& stage : interleaved.stages) {
+        for (const StageCost& stage : interleaved.stages) {
             QCOMPARE(stage.blockRanges.size(), std::size_t{2});
             slowestInterleaved = std::max(slowestInterleaved, stage.microBatchSeconds);
         }
-        QVERIFY(near(interleaved.bubbleSeconds, 3.0 / (2 * 16) * 16 * slowestInterleaved));
-        QVERIFY(interleaved.bubbleSeconds < oneF.bubbleSeconds);
+        QVERIFY(interleaved.total.time.bubbleSeconds >= 1.5 * slowestInterleaved * 0.999);
+        QVERIFY(interleaved.total.time.bubbleSeconds < 1.5 * slowestInterleaved * 1.05);
+        QVERIFY(interleaved.total.time.bubbleSeconds < oneF.total.time.bubbleSeconds);
 
-        // The first stage holds p = 4 micro-batches of its blocks' activations, the last one.
-        const PlanEvaluation e = costs.evaluate(plan);
+        // The first stage holds p = 4 micro-batches of its blocks' activations, the second 3.
         auto blockActivations = [&](std::size_t block) {
             double bytes = 0;
             for (const CoarseNodeId id : m.families.families.front().instances.at(block).nodes)
-                bytes += e.perNode[id.index()].memory.activations;
+                bytes += oneF.perNode[id.index()].memory.activations;
             return bytes;
         };
         const double middle = blockActivations(2) + blockActivations(3);
-        QVERIFY2(near(oneF.stages[1].memory.activations, 3 * middle),
-                 qPrintable(compared(oneF.stages[1].memory.activations, 3 * middle)));
-        const PipelineEvaluation gpipe =
-            evaluatePipeline(costs, m.coarse, m.families, plan, {4, 1, PipelineSchedule::GPipe}, cluster.interNode);
-        QVERIFY(near(gpipe.stages[1].memory.activations, 16 * middle));
+        QVERIFY2(near(oneF.stages[1].cost.memory.activations, 3 * middle),
+                 qPrintable(compared(oneF.stages[1].cost.memory.activations, 3 * middle)));
+        const PlanEvaluation gpipe = priced(1, PipelineSchedule::GPipe);
+        QVERIFY(near(gpipe.stages[1].cost.memory.activations, 16 * middle));
+        // The fullest stage is the total's memory.
+        double fullest = 0;
+        for (const StageCost& stage : oneF.stages)
+            fullest = std::max(fullest, stage.cost.memory.total());
+        QCOMPARE(oneF.total.memory.total(), fullest);
     }
 };
 

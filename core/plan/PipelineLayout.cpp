@@ -1,0 +1,81 @@
+#include "plan/PipelineLayout.h"
+
+#include "base/Error.h"
+
+#include <algorithm>
+#include <string>
+
+namespace tapestry {
+
+const char* pipelineScheduleName(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::GPipe: return "gpipe";
+    case PipelineSchedule::OneFOneB: return "1f1b";
+    case PipelineSchedule::Interleaved: return "interleaved";
+    }
+    return "1f1b";
+}
+
+std::optional<PipelineSchedule> pipelineScheduleFromName(std::string_view name)
+{
+    for (const PipelineSchedule s : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved}) {
+        if (name == pipelineScheduleName(s))
+            return s;
+    }
+    return std::nullopt;
+}
+
+std::vector<const BlockInstance*> modelBlocks(const FamilyTable& families)
+{
+    std::vector<const BlockInstance*> blocks;
+    for (const Family& family : families.families) {
+        if (family.parent.isValid())
+            continue;
+        for (const BlockInstance& instance : family.instances)
+            blocks.push_back(&instance);
+    }
+    std::sort(blocks.begin(), blocks.end(),
+              [](const BlockInstance* a, const BlockInstance* b) { return a->nodes.front() < b->nodes.front(); });
+    return blocks;
+}
+
+void validatePipelineLayout(const PipelineLayout& layout)
+{
+    if (layout.stages < 1 || layout.virtualStages < 1)
+        throw Error(ErrorCode::InvalidPlan, {},
+                    "a pipeline has " + std::to_string(layout.stages) + " stages and " +
+                        std::to_string(layout.virtualStages) + " virtual stages; both are at least 1");
+    if (layout.virtualStages > 1 && layout.schedule != PipelineSchedule::Interleaved)
+        throw Error(ErrorCode::InvalidPlan, {},
+                    std::string("virtual stages need the interleaved schedule, not ") +
+                        pipelineScheduleName(layout.schedule));
+}
+
+std::vector<std::size_t> chunkStarts(const PipelineLayout& layout, std::size_t blockCount)
+{
+    validatePipelineLayout(layout);
+    const auto chunks = static_cast<std::size_t>(layout.chunks());
+    if (blockCount < chunks)
+        throw Error(ErrorCode::InvalidPlan, {},
+                    "a pipeline of " + std::to_string(layout.stages) + " stages x " +
+                        std::to_string(layout.virtualStages) + " chunks needs " + std::to_string(chunks) +
+                        " blocks; the model has " + std::to_string(blockCount));
+    if (layout.chunkStarts.empty()) {
+        std::vector<std::size_t> starts(chunks);
+        for (std::size_t c = 0; c < chunks; ++c)
+            starts[c] = c * blockCount / chunks;
+        return starts;
+    }
+    const std::vector<std::size_t>& starts = layout.chunkStarts;
+    bool ascending = starts.size() == chunks && starts.front() == 0 && starts.back() < blockCount;
+    for (std::size_t c = 1; ascending && c < starts.size(); ++c)
+        ascending = starts[c - 1] < starts[c];
+    if (!ascending)
+        throw Error(ErrorCode::InvalidPlan, {},
+                    "the pipeline's chunk starts are not " + std::to_string(chunks) +
+                        " ascending block indices from 0 below " + std::to_string(blockCount));
+    return starts;
+}
+
+}  // namespace tapestry

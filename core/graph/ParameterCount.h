@@ -18,7 +18,10 @@ struct ParameterCount {
 // Identity ops ("h.0.mlp.c_fc.weight" -> "h.23.mlp.c_fc.weight", or one all-ones tensor
 // for every norm): each such copy is a weight of its own. The exception is weight
 // tying: an Identity copy of an embedding table (a Gather's data) is the tied output
-// projection ("lm_head.weight"), the same parameter, counted once.
+// projection ("lm_head.weight"), the same parameter, counted once. A tensor an exporter
+// computed from parameters and stored in their place (a transposed head; Swin's relative
+// position bias gathered from its table) counts as the tensor the file holds: nothing
+// in the file says what it was computed from.
 [[nodiscard]] ParameterCount countParameters(const Graph& graph);
 
 }  // namespace tapestry

@@ -207,6 +207,15 @@ private slots:
         const std::uint64_t vit = 6 * (4 * (v * v + v) + 4 * v + 2 * v * 768 + 768 + v) + 3 * 8 * 8 * v + v + v +
                                   65 * v + 2 * v + v * v + v;
         QCOMPARE(countParameters(importOnnxModel(dataFile("vit.ts.stripped.onnx"))).parameters, vit);
+
+        // torchvision Swin-T: 28,288,354. Its torch 1.13 export folded each block's
+        // relative position bias, table[index] (169 x heads, the parameter), into the
+        // gathered [1, heads, 49, 49] it adds to the scores: the file holds no table, so the
+        // count has 12 blocks' expansions (2401 x 138 heads) where the tables (169 x 138)
+        // were, as for gpt2.ts's folded head above.
+        const std::uint64_t heads = 2 * 3 + 2 * 6 + 6 * 12 + 2 * 24;
+        QCOMPARE(countParameters(importOnnxModel(dataFile("torch113_swin_t.stripped.onnx"))).parameters,
+                 std::uint64_t{28288354} - 169 * heads + 49 * 49 * heads);
     }
 
     void llama3EightBillionWithoutOpeningWeights()

@@ -1,6 +1,7 @@
 #include "plans/PlanEditor.h"
 
 #include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
 #include "fold/FoldedModel.h"
 #include "history/HistoryRecorder.h"
@@ -125,29 +126,25 @@ void PlanEditor::completeRest()
     const JobTracker::Ticket ticket = jobs_.start();
     const JobTracker::JobId job = ticket.id;
     const std::shared_ptr<std::atomic_bool> cancelled = ticket.cancelled;
-    struct Outcome {
-        std::optional<SearchResult> result;
-        QString problem;
-    };
-    QFuture<Outcome> future = runInBackground(this, [pricing = pricing_, options, cancelled]() -> Outcome {
-        try {
+    using Outcome = JobOutcome<SearchResult>;
+    QFuture<Outcome> future = runInBackground(this, [pricing = pricing_, options, cancelled] {
+        return Outcome::catching([&] {
             SearchCallbacks callbacks;
             callbacks.cancelled = [cancelled] { return cancelled->load(); };
             const FoldedModel& folded = *pricing->folded();
-            return {searchPlan(pricing->costs(), folded.coarse, folded.families, options, callbacks), {}};
-        } catch (const Error& error) {
-            return {std::nullopt, ErrorText::problem(error) + u' ' + ErrorText::detail(error)};
-        } catch (const std::exception& error) {
-            return {std::nullopt, QString::fromLocal8Bit(error.what())};
-        }
+            return searchPlan(pricing->costs(), folded.coarse, folded.families, options, callbacks);
+        });
     }, [this, job, pins = plan.pins](const Outcome& outcome) {
         if (!jobs_.finish(job))
             return;  // superseded, or another plan was opened
-        if (!outcome.result) {
-            emit completionFinished(tr("The completion failed: %1").arg(outcome.problem));
+        if (!outcome.value) {
+            const QString problem = outcome.error
+                                        ? ErrorText::problem(*outcome.error) + u' ' + ErrorText::detail(*outcome.error)
+                                        : outcome.unexpected;
+            emit completionFinished(tr("The completion failed: %1").arg(problem));
             return;
         }
-        const SearchResult& result = *outcome.result;
+        const SearchResult& result = *outcome.value;
         if (!result.best) {
             emit completionFinished(tr("No plan completes the pinned choices: %1")
                                         .arg(QString::fromStdString(result.message)));

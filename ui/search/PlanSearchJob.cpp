@@ -1,6 +1,7 @@
 #include "search/PlanSearchJob.h"
 
 #include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
 #include "fold/FoldedModel.h"
 #include "search/SearchOutcome.h"
@@ -10,7 +11,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
-#include <optional>
 
 namespace tapestry {
 
@@ -19,12 +19,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // Reports faster than this only make the GUI thread busy; the eye sees no difference.
 constexpr auto kReportInterval = std::chrono::milliseconds(100);
-
-struct Outcome {
-    std::shared_ptr<const SearchOutcome> results;
-    std::optional<Error> error;
-    QString unexpected;  // an exception that is not a tapestry::Error
-};
 
 QString phaseText(SearchPhase phase)
 {
@@ -66,12 +60,12 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
         QMetaObject::invokeMethod(this, [this, job, results] { PlanSearchJob::publish(job, results); },
                                   Qt::QueuedConnection);
     };
+    using Outcome = JobOutcome<std::shared_ptr<const SearchOutcome>>;
     QFuture<Outcome> future = runInBackground(this, [folded = std::move(folded), setup = std::move(setup), cancelled,
-                                                     report, publish]() mutable -> Outcome {
-        try {
+                                                     report, publish]() mutable {
+        return Outcome::catching([&] {
             SearchSessionCallbacks callbacks;
             callbacks.cancelled = [cancelled] { return cancelled->load(); };
-            // Reports faster than this only make the GUI thread busy; the eye sees no difference.
             Clock::time_point lastReport;
             SearchPhase lastPhase = SearchPhase::Done;
             callbacks.progress = [&](const SearchProgress& progress) {
@@ -85,18 +79,14 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
             callbacks.changed = publish;
             callbacks.bestSoFarInterval = 3 * kReportInterval;
             SearchSession session(std::move(folded), std::move(setup));
-            return {session.run(callbacks), std::nullopt, {}};
-        } catch (const Error& error) {
-            return {nullptr, error, {}};
-        } catch (const std::exception& exception) {
-            return {nullptr, std::nullopt, QString::fromLocal8Bit(exception.what())};
-        }
+            return session.run(callbacks);
+        });
     }, [this, job](const Outcome& outcome) {
         if (!jobs_.finish(job))
             return;  // superseded by a newer search
-        if (outcome.results) {
-            emit resultsChanged(outcome.results);
-            emit finished(outcome.results);
+        if (outcome.value) {
+            emit resultsChanged(*outcome.value);
+            emit finished(*outcome.value);
         } else if (outcome.error) {
             emit failed(ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error));
         } else {

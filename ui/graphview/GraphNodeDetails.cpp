@@ -32,9 +32,11 @@ QString outputShapes(const Graph& graph, const Op& op)
     return shapes.join(QStringLiteral(", "));
 }
 
+// A line of running text rather than a table row: a narrow panel then wraps at spaces,
+// where a table squeezes its columns and breaks words ("Kin d").
 QString row(const QString& key, const QString& value)
 {
-    return u"<tr><td><b>" + key + u"</b>&nbsp;</td><td>" + value + u"</td></tr>";
+    return u"<br><b>" + key + u":</b> " + value;
 }
 
 // An op the importer could not size (ModelInfo::unsizedOps): the planner does not price it.
@@ -54,8 +56,8 @@ QString opRows(const Graph& graph, const std::vector<OpId>& ops)
     QString rows;
     for (std::size_t i = 0; i < ops.size() && i < kMaxRows; ++i) {
         const Op& op = graph.op(ops[i]);
-        rows += u"<tr><td>" + text(op.type) + u"</td><td>→ " + outputShapes(graph, op) +
-                (isUnsized(graph, op) ? notPricedMark() : QString()) + u"</td></tr>";
+        rows += u"<br>" + text(op.type) + u" → " + outputShapes(graph, op) +
+                (isUnsized(graph, op) ? notPricedMark() : QString());
     }
     return rows;
 }
@@ -69,7 +71,7 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
     switch (ref.kind) {
     case ViewNodeRef::Kind::Coarse: {
         const CoarseNode& node = folded.coarse.node(CoarseNodeId{ref.index});
-        html = u"<b>" + text(node.name) + u"</b><table>" +
+        html = u"<b>" + text(node.name) + u"</b>" +
                row(tr("Kind"), QString::fromLatin1(coarseNodeKindName(node.kind))) +
                row(tr("Ops"), QString::number(node.ops.size()));
         if (node.anchor.isValid()) {
@@ -88,9 +90,9 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
         if (unsized > 0)
             html += row(tr("Not priced"), tr("%n op(s) whose operand shapes could not be inferred", "",
                                              static_cast<int>(unsized)));
-        html += u"</table><table>" + opRows(graph, node.ops) + u"</table>";
+        html += u"<br>" + opRows(graph, node.ops);
         if (node.ops.size() > kMaxRows)
-            html += tr("… and %L1 more ops").arg(node.ops.size() - kMaxRows);
+            html += u"<br>" + tr("… and %L1 more ops").arg(node.ops.size() - kMaxRows);
         break;
     }
     case ViewNodeRef::Kind::Family: {
@@ -103,7 +105,7 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
             anchors << text(inside ? node.name.substr(prefix.size()) : node.name) + u" (" +
                            QString::fromLatin1(coarseNodeKindName(node.kind)) + u")";
         }
-        html = u"<b>" + text(family.name) + u"</b><table>" +
+        html = u"<b>" + text(family.name) + u"</b>" +
                row(tr("Instances"), QStringLiteral("×%1").arg(family.multiplicity())) +
                row(tr("First"), text(family.instances.front().scope)) +
                row(tr("Last"), text(family.instances.back().scope)) +
@@ -111,7 +113,7 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
                row(tr("Anchors"), QString::number(family.anchors.size()));
         if (!family.variants.empty())
             html += row(tr("Near misses"), QString::number(family.variants.size()));
-        html += u"</table>" + anchors.join(QStringLiteral("<br>")) + u"<p><i>" +
+        html += u"<br>" + anchors.join(QStringLiteral("<br>")) + u"<p><i>" +
                 tr("Double-click to expand the representative block.") + u"</i></p>";
         break;
     }
@@ -133,11 +135,11 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
         QStringList typeList;
         for (std::size_t i = 0; i < byCount.size() && i < 8; ++i)
             typeList << text(byCount[i].second) + u" ×" + QString::number(-byCount[i].first);
-        html = u"<b>" + text(scope.path) + u"</b><table>" +
+        html = u"<b>" + text(scope.path) + u"</b>" +
                row(tr("Ops"), QString::number(scope.totalOpCount)) +
                row(tr("Direct ops"), QString::number(scope.ops.size())) +
                row(tr("Child scopes"), QString::number(scope.children.size())) +
-               row(tr("Op types"), typeList.join(QStringLiteral(", "))) + u"</table><p><i>" +
+               row(tr("Op types"), typeList.join(QStringLiteral(", "))) + u"<p><i>" +
                tr("Double-click to expand.") + u"</i></p>";
         break;
     }
@@ -148,12 +150,11 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
             if (input.isValid())
                 inputs << text(graph.tensor(input).name) + u" " + shapeOf(graph, input);
         }
-        html = u"<b>" + text(op.name.empty() ? op.type : op.name) + u"</b><table>" + row(tr("Type"), text(op.type)) +
+        html = u"<b>" + text(op.name.empty() ? op.type : op.name) + u"</b>" + row(tr("Type"), text(op.type)) +
                row(tr("Inputs"), inputs.join(QStringLiteral("<br>"))) +
                row(tr("Outputs"), outputShapes(graph, op));
         if (isUnsized(graph, op))
             html += row(tr("Not priced"), tr("its operand shapes could not be inferred"));
-        html += u"</table>";
         break;
     }
     }

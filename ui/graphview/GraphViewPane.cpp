@@ -75,6 +75,9 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     matches_ = new QLabel(this);
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("graphStatus"));
+    // A long status must not widen the pane past a laptop screen: it is cut, and the
+    // tooltip (set with the text) shows all of it.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     busy_ = new QProgressBar(this);
     busy_->setRange(0, 0);
     busy_->setMaximumWidth(100);
@@ -375,6 +378,7 @@ void GraphViewPane::showMessage(const QString& text, bool offerFoldedView)
 void GraphViewPane::setStatus(const QString& text, bool busy)
 {
     status_->setText(text);
+    status_->setToolTip(text);
     busy_->setVisible(busy);
 }
 

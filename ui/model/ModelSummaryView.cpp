@@ -67,6 +67,8 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
     titleFont.setBold(true);
     title_->setFont(titleFont);
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long file name is cut rather than widening the column; the path below wraps.
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     path_ = new QLabel(this);
     path_->setObjectName(QStringLiteral("pathValue"));
     path_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -197,6 +199,7 @@ void ModelSummaryView::setModel(const std::shared_ptr<const LoadedModel>& model)
     const ModelInfo& info = summary.info;
 
     title_->setText(QFileInfo(model->path).fileName());
+    title_->setToolTip(title_->text());
     path_->setText(QFileInfo(model->path).absoluteFilePath());
 
     const QString producer = QString::fromStdString(info.producerName);

@@ -16,7 +16,6 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -188,10 +187,8 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     problem_->hide();
     auto* calibrationBox = new QGroupBox(tr("Calibration"), this);
     auto* calibrationLayout = new QVBoxLayout(calibrationBox);
-    auto* importRow = new QHBoxLayout;
-    importRow->addWidget(ncclLink_);
-    importRow->addWidget(import, 1);
-    calibrationLayout->addLayout(importRow);
+    calibrationLayout->addWidget(ncclLink_);
+    calibrationLayout->addWidget(import);
     calibrationLayout->addWidget(curveList_);
 
     auto* layout = new QVBoxLayout(this);
@@ -202,6 +199,14 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(problem_);
     layout->addStretch(1);
     showCurves();
+    // On a narrow dock (a laptop, German labels) the labels go above their fields and the
+    // choices are cut rather than widening the panel; the open list shows them whole.
+    for (QFormLayout* form : {clusterForm, workloadForm})
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+    }
 
     connect(preset_, &QComboBox::currentTextChanged, this, &ClusterPanel::loadPreset);
     connect(nodes_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);

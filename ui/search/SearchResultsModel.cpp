@@ -124,6 +124,8 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
             return QBrush(QColor(0xc6, 0x28, 0x28));
         if (c->role == PlanCandidate::Role::Expert)
             return QBrush(QColor(0x55, 0x55, 0x55));
+    } else if (role == Qt::ToolTipRole && (index.column() == PlanColumn || index.column() == OriginColumn)) {
+        return data(index, Qt::DisplayRole);
     } else if (role == Qt::ToolTipRole && index.column() == FitsColumn) {
         return tr("%1 GB of %2 GB per device")
             .arg(gigabytes(c->memoryBytes()), gigabytes(results_->memoryLimitBytes));

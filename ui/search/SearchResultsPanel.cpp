@@ -33,8 +33,12 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
+    // The numbers keep their width; the plan's name and role share what is left and are
+    // cut (the tooltip has them whole), so no column ends beyond the view on a laptop.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(SearchResultsModel::PlanColumn, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(SearchResultsModel::OriginColumn, QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(fontMetrics().averageCharWidth() * 6);
     table_->setWordWrap(false);
     table_->setToolTip(tr("Click a plan to inspect it."));
 

@@ -42,9 +42,13 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
+#include <QScreen>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 // Resources of a static library must be registered by name, outside any namespace.
 static void initTapestryResources()
@@ -168,7 +172,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     summaryScroll->setWidget(summaryView_);
     summaryScroll->setWidgetResizable(true);
     summaryScroll->setFrameShape(QFrame::NoFrame);
-    summaryScroll->setMinimumWidth(summaryView_->minimumSizeHint().width());
+    summaryScroll->setMinimumWidth(fontMetrics().averageCharWidth() * 30);
     sideSplitter_->addWidget(summaryScroll);
     sideSplitter_->addWidget(scopes);
     sideSplitter_->setStretchFactor(0, 3);
@@ -229,6 +233,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     restoreState(settings.value(stateKey()).toByteArray());
     splitter_->restoreState(settings.value(splitterKey()).toByteArray());
     sideSplitter_->restoreState(settings.value(sideSplitterKey()).toByteArray());
+    fitIntoScreen();
+}
+
+void MainWindow::fitIntoScreen()
+{
+    if (isMaximized() || isFullScreen())
+        return;
+    const QRect available = screen()->availableGeometry();
+    // The window system's frame: known once shown, else about a title bar.
+    const QSize frame = isVisible() ? frameGeometry().size() - geometry().size()
+                                    : QSize(0, style()->pixelMetric(QStyle::PM_TitleBarHeight));
+    resize(size().boundedTo(available.size() - frame).expandedTo(minimumSizeHint()));
+    const QRect placed(pos(), size() + frame);
+    if (!available.contains(placed))
+        move(std::clamp(placed.left(), available.left(), std::max(available.left(), available.right() - placed.width() + 1)),
+             std::clamp(placed.top(), available.top(), std::max(available.top(), available.bottom() - placed.height() + 1)));
 }
 
 MainWindow::~MainWindow() = default;
@@ -285,7 +305,7 @@ void MainWindow::createDocks()
     clusterScroll->setWidgetResizable(true);
     clusterScroll->setFrameShape(QFrame::NoFrame);
     clusterScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    clusterScroll->setMinimumWidth(clusterPanel_->sizeHint().width() + 16);
+    clusterScroll->setMinimumWidth(clusterPanel_->minimumSizeHint().width() + 16);
     clusterDock_->setWidget(clusterScroll);
     addDockWidget(Qt::LeftDockWidgetArea, clusterDock_);
 

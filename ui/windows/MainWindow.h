@@ -95,6 +95,9 @@ protected:
 
 private:
     void createActions();
+    // Shrinks and moves the window into the screen's free area (a laptop screen, or a
+    // geometry saved on a larger screen).
+    void fitIntoScreen();
     void createLanguageMenu(QMenu* viewMenu);
     void chooseFile();
     void choosePreset();

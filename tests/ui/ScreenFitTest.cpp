@@ -1,0 +1,202 @@
+// The explorer on the screen it runs on (registered twice: under a 1366x768 and a
+// 1920x1080 X server): the window opens inside the screen's free area and stays inside
+// with every dock shown, after a real search no column of the results table lies beyond
+// its view, chart axes get no more labels than their width holds, and the node details
+// wrap between words; in English and in German, whose labels are longest.
+#include "graphview/GraphNodeItem.h"
+#include "graphview/GraphView.h"
+#include "graphview/GraphViewPane.h"
+#include "graphview/GraphViewsPanel.h"
+#include "search/ClusterPanel.h"
+#include "search/SearchResultsPanel.h"
+#include "windows/MainWindow.h"
+#include "ScratchGuiEnvironment.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QChartView>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QScreen>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextLayout>
+#include <QTranslator>
+#include <QValueAxis>
+
+using namespace tapestry;
+
+class ScreenFitTest : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr int kTimeoutMs = 60000;
+
+    static QRect freeArea() { return QGuiApplication::primaryScreen()->availableGeometry(); }
+
+    static void checkInsideScreen(const QWidget& window, const char* when)
+    {
+        const QRect frame = window.frameGeometry();
+        QVERIFY2(freeArea().contains(frame), qPrintable(QStringLiteral("%1: window %2,%3 %4x%5 on a %6x%7 screen")
+                                                            .arg(QLatin1String(when))
+                                                            .arg(frame.x())
+                                                            .arg(frame.y())
+                                                            .arg(frame.width())
+                                                            .arg(frame.height())
+                                                            .arg(freeArea().width())
+                                                            .arg(freeArea().height())));
+    }
+
+    // Every column of `table` lies inside its view and on the screen.
+    static void checkColumnsVisible(const QTableView& table)
+    {
+        const QHeaderView* header = table.horizontalHeader();
+        for (int column = 0; column < header->count(); ++column) {
+            const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+            const QString name = table.model()->headerData(column, Qt::Horizontal).toString();
+            QVERIFY2(header->sectionViewportPosition(column) >= 0 && right <= header->viewport()->width(),
+                     qPrintable(QStringLiteral("column '%1' ends at %2 in a view %3 wide")
+                                    .arg(name)
+                                    .arg(right)
+                                    .arg(header->viewport()->width())));
+            const int screenRight = header->viewport()->mapToGlobal(QPoint(right, 0)).x();
+            QVERIFY2(screenRight <= freeArea().right() + 1, qPrintable(name));
+        }
+    }
+
+    // No horizontal value axis of a visible chart has more labels than fit side by side.
+    static void checkAxesReadable(const QWidget& window)
+    {
+        int checked = 0;
+        for (const QChartView* view : window.findChildren<QChartView*>()) {
+            if (!view->isVisible() || view->chart()->series().isEmpty())
+                continue;
+            const double width = view->chart()->plotArea().width();
+            for (const QAbstractAxis* abstract : view->chart()->axes(Qt::Horizontal)) {
+                const auto* axis = qobject_cast<const QValueAxis*>(abstract);
+                if (!axis)
+                    continue;
+                const double interval = axis->tickType() == QValueAxis::TicksDynamic
+                                            ? axis->tickInterval()
+                                            : (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+                const int labels = static_cast<int>(std::floor((axis->max() - axis->min()) / interval + 1e-9)) + 1;
+                const QFontMetrics metrics(axis->labelsFont());
+                const QString widest = QString::asprintf(axis->labelFormat().toLatin1().constData(), axis->max());
+                QVERIFY2(labels * metrics.horizontalAdvance(widest) < width,
+                         qPrintable(QStringLiteral("%1: %2 labels like '%3' on a plot %4 px wide")
+                                        .arg(view->objectName())
+                                        .arg(labels)
+                                        .arg(widest)
+                                        .arg(width)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 0);
+    }
+
+    // No line of the details panel starts inside a word ("Kin" "d").
+    static void checkWrapsAtSpaces(QTextBrowser* details)
+    {
+        QTextDocument* document = details->document();
+        int wrapped = 0;
+        for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+            const QTextLayout* layout = block.layout();
+            for (int i = 1; i < layout->lineCount(); ++i) {
+                const int start = layout->lineAt(i).textStart();
+                const QChar before = block.text().at(start - 1);
+                const QChar after = block.text().at(start);
+                QVERIFY2(!before.isLetterOrNumber() || !after.isLetterOrNumber(),
+                         qPrintable(QStringLiteral("a line breaks inside '%1'").arg(block.text().mid(start - 6, 12))));
+                ++wrapped;
+            }
+        }
+        QVERIFY(wrapped > 0);  // the panel was narrow enough to wrap at all
+    }
+
+    void fitsTheScreen()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        checkInsideScreen(window, "opened");
+        if (QTest::currentTestFailed())
+            return;
+
+        window.openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/gpt2.ts.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.graphViews()->foldedModel() != nullptr, kTimeoutMs);
+        ClusterPanel* panel = window.clusterPanel();
+        QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x1")));
+        QVERIFY(panel->chooseMesh({2, 4}));
+        panel->setTimeLimit(5);
+        QSignalSpy finished(&window, &MainWindow::searchFinished);
+        window.startSearch();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kTimeoutMs);
+        checkInsideScreen(window, "after a search");
+        if (QTest::currentTestFailed())
+            return;
+
+        // Every dock at once: the window still fits.
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+            dock->show();
+        QTest::qWait(100);
+        checkInsideScreen(window, "with every dock shown");
+        if (QTest::currentTestFailed())
+            return;
+
+        window.showInspector(false);
+        QTest::qWait(100);
+        QTableView* table = window.searchResults()->table();
+        QVERIFY(table->isVisible());
+        QVERIFY(table->model()->rowCount() >= 4);
+        checkColumnsVisible(*table);
+        if (QTest::currentTestFailed())
+            return;
+        checkAxesReadable(window);
+        if (QTest::currentTestFailed())
+            return;
+
+        // The details of the first box of the folded view, in a panel 160 px wide.
+        GraphViewPane* folded = window.graphViews()->pane(GraphViewKind::Folded);
+        QTRY_VERIFY_WITH_TIMEOUT(!folded->view()->nodeItems().empty(), kTimeoutMs);
+        // The repeated block: its card is the longest (first and last instance, anchors).
+        const auto& items = folded->view()->nodeItems();
+        const auto block = std::find_if(items.begin(), items.end(), [](const GraphNodeItem* item) { return !item->badge().isEmpty(); });
+        QVERIFY(block != items.end());
+        QVERIFY(folded->view()->highlightMatches((*block)->label()) > 0);
+        folded->view()->showNextMatch();
+        auto* details = folded->findChild<QTextBrowser*>(QStringLiteral("graphDetails"));
+        QVERIFY(details && !details->toPlainText().isEmpty());
+        details->document()->setTextWidth(160);
+        checkWrapsAtSpaces(details);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        test::useScratchGuiEnvironment(QStringLiteral("ScreenFitTest"));
+        // ctest runs this under an X server of a given size: make sure it got one.
+        const QByteArray expected = qgetenv("TAPESTRY_EXPECTED_SCREEN");
+        if (!expected.isEmpty()) {
+            const QSize screen = QGuiApplication::primaryScreen()->size();
+            QCOMPARE(QStringLiteral("%1x%2").arg(screen.width()).arg(screen.height()), QString::fromLatin1(expected));
+        }
+    }
+
+    void fitsInEnglish() { fitsTheScreen(); }
+
+    void fitsInGerman()
+    {
+        QTranslator german;
+        QVERIFY(german.load(QStringLiteral(":/i18n/tapestry_de.qm")));
+        QCoreApplication::installTranslator(&german);
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        fitsTheScreen();
+        QCoreApplication::removeTranslator(&german);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+};
+
+QTEST_MAIN(ScreenFitTest)
+#include "ScreenFitTest.moc"

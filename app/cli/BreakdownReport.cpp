@@ -37,6 +37,10 @@ void printBreakdown(const CostBreakdown& breakdown, const std::vector<std::strin
     line("communication (exposed)", t.exposedCommunicationSeconds(), step, 2);
     if (t.hiddenSeconds > 0)
         line("hidden under compute", t.hiddenSeconds, step, 4);
+    if (t.pipelineSendSeconds > 0 || t.bubbleSeconds > 0) {
+        line("pipeline sends", t.pipelineSendSeconds, step, 2);
+        line("pipeline bubble", t.bubbleSeconds, step, 2);
+    }
     std::printf("  all communication, by kind, axis and link:\n");
     for (std::size_t k = 0; k < t.byCollective.size(); ++k) {
         if (t.byCollective[k] > 0)
@@ -59,6 +63,23 @@ void printBreakdown(const CostBreakdown& breakdown, const std::vector<std::strin
     memoryLine("largest transient buffer", m.transient, 2);
 }
 
+void printStages(const PlanEvaluation& evaluation, const PipelineLayout& layout)
+{
+    if (evaluation.stages.empty())
+        return;
+    std::printf("\npipeline   %d stages x %d chunk(s), %s, %d micro-batches per step\n", layout.stages,
+                layout.virtualStages, pipelineScheduleName(layout.schedule), evaluation.microBatches);
+    std::printf("  stage  blocks              micro-batch ms   in flight   memory GB   bubble ms\n");
+    for (std::size_t s = 0; s < evaluation.stages.size(); ++s) {
+        const StageCost& stage = evaluation.stages[s];
+        std::string blocks;
+        for (const auto& [first, end] : stage.blockRanges)
+            blocks += (blocks.empty() ? "" : " ") + std::to_string(first) + "-" + std::to_string(end - 1);
+        std::printf("  %5zu  %-18s %15.3f %11.2f %11.2f %11.3f\n", s, blocks.c_str(), stage.microBatchSeconds * 1e3,
+                    stage.inFlightMicroBatches, stage.cost.memory.total() / 1e9, stage.cost.time.bubbleSeconds * 1e3);
+    }
+}
+
 void writeBreakdownJson(JsonWriter& json, const CostBreakdown& breakdown, const std::vector<std::string>& axisNames)
 {
     const TimeBreakdown& t = breakdown.time;
@@ -70,6 +91,8 @@ void writeBreakdownJson(JsonWriter& json, const CostBreakdown& breakdown, const 
     json.key("communication_seconds").value(t.communicationSeconds());
     json.key("hidden_communication_seconds").value(t.hiddenSeconds);
     json.key("exposed_communication_seconds").value(t.exposedCommunicationSeconds());
+    json.key("pipeline_send_seconds").value(t.pipelineSendSeconds);
+    json.key("bubble_seconds").value(t.bubbleSeconds);
     json.key("by_collective").beginObject();
     for (const CollectiveKind kind : kAllCollectiveKinds)
         json.key(collectiveKindName(kind)).value(t.byCollective[static_cast<std::size_t>(kind)]);

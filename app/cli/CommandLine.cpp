@@ -1,5 +1,8 @@
 #include "cli/CommandLine.h"
 
+#include "base/Error.h"
+#include "cluster/MeshText.h"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
@@ -138,19 +141,13 @@ CLI::Validator meshShape(bool allowAuto)
         [allowAuto](std::string& text) {
             if (allowAuto && text == "auto")
                 return std::string();
-            const CLI::Validator size = wholeNumber(1, std::numeric_limits<int>::max());
-            std::size_t start = 0;
-            while (true) {
-                const std::size_t end = text.find('x', start);
-                std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-                if (!size(part).empty())
-                    return "needs axis sizes AxB[xC] of whole numbers from 1 to " +
-                           std::to_string(std::numeric_limits<int>::max()) + (allowAuto ? " or auto" : "") +
-                           ", not '" + text + "'";
-                if (end == std::string::npos)
-                    return std::string();
-                start = end + 1;
+            try {
+                (void)parseMeshText(text);
+            } catch (const Error& error) {
+                return std::string("needs sizes AxB[xC] or named axes NAME=SIZE,...") + (allowAuto ? " or auto" : "") +
+                       ": " + error.message();
             }
+            return std::string();
         },
         "");
 }

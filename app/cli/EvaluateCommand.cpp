@@ -8,6 +8,7 @@
 
 #include "base/Error.h"
 #include "base/JsonWriter.h"
+#include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
 #include "graph/ParameterCount.h"
 #include "graph/ModelFingerprint.h"
@@ -28,6 +29,8 @@ struct EvaluateOptions {
     std::string model;
     PlanningOptions planning;
     std::string plan = "megatron";
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    int virtualStages = 1;
     bool json = false;
     std::string output;
     HistoryOptions history;
@@ -39,14 +42,19 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
     const std::string& name = options.plan;
     const PlanningOptions& planning = options.planning;
     if (const auto kind = expertPlanFromName(name)) {
+        const PipelinedMesh mesh = splitPipelineAxis(meshAxesFromOptions(planning.mesh, planning.axes, cluster));
         PlanDocument document;
-        document.plan = makeExpertPlan(*kind, model.coarse, meshAxesFromOptions(planning.mesh, planning.axes, cluster));
+        document.plan = makeExpertPlan(*kind, model.coarse, mesh.stageAxes);
+        document.plan.pipeline.stages = mesh.stages;
+        document.plan.pipeline.virtualStages = options.virtualStages;
+        document.plan.pipeline.schedule =
+            options.virtualStages > 1 ? PipelineSchedule::Interleaved : options.schedule;
         return document;
     }
     if (!name.ends_with(".json"))
         throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron, megatron-sp or a PLAN.json file, not '" + name + "'");
     PlanDocument document = loadPlanFile(name, model.coarse, model.families);
-    if (!planning.mesh.empty() && meshAxesFromOptions(planning.mesh, planning.axes, cluster) != document.plan.mesh)
+    if (!planning.mesh.empty() && meshAxesFromOptions(planning.mesh, planning.axes, cluster) != planMeshAxes(document.plan))
         throw Error(ErrorCode::InvalidPlan, name, "was made for another mesh than --mesh " + planning.mesh);
     const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
@@ -57,9 +65,10 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
     return document;
 }
 
-void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMesh& mesh, const CostModel& costs,
+void printText(const FoldedModel& model, const Cluster& cluster, const PlanPricing& pricing, const CostModel& costs,
                const Plan& plan, const PlanEvaluation& evaluation)
 {
+    const DeviceMesh& mesh = pricing.mesh();  // one pipeline stage's
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : mesh.axes())
         axisNames.push_back(axis.name);
@@ -68,7 +77,7 @@ void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMes
                 humanCount(countParameters(model.graph()).parameters).c_str());
     std::printf("cluster    %s: %d x %d %s\n", cluster.name.c_str(), cluster.nodes, cluster.gpusPerNode,
                 cluster.gpu.name.c_str());
-    std::printf("mesh       %s\n", mesh.toString().c_str());
+    std::printf("mesh       %s\n", pricing.meshText().c_str());
     for (std::size_t a = 0; a < mesh.axisCount(); ++a) {
         const AxisGroup& g = mesh.group(a);
         std::printf("           axis %-4s n = %d over %d node(s) x %d GPU(s): %s\n", mesh.axis(a).name.c_str(), g.size,
@@ -77,6 +86,7 @@ void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMes
     std::printf("workload   %s\n", describeWorkload(costs).c_str());
     std::printf("plan       %s\n\n", plan.name.c_str());
     printBreakdown(evaluation.total, axisNames, evaluation.hbmBytes);
+    printStages(evaluation, plan.pipeline);
 
     if (!model.families.families.empty()) {
         std::printf("\nby family (all instances)            step ms   compute ms      comm ms   memory GB\n");
@@ -104,16 +114,16 @@ void printText(const FoldedModel& model, const Cluster& cluster, const DeviceMes
     }
 }
 
-void printJson(const FoldedModel& model, const DeviceMesh& mesh, const CostModel& costs, const Plan& plan,
+void printJson(const FoldedModel& model, const PlanPricing& pricing, const CostModel& costs, const Plan& plan,
                const PlanEvaluation& evaluation)
 {
     std::vector<std::string> axisNames;
-    for (const MeshAxis& axis : mesh.axes())
+    for (const MeshAxis& axis : pricing.mesh().axes())
         axisNames.push_back(axis.name);
     JsonWriter json;
     json.beginObject();
     json.key("model").value(model.graph().info().sourcePath);
-    json.key("mesh").value(mesh.toString());
+    json.key("mesh").value(pricing.meshText());
     json.key("batch").value(costs.shapes().batch());
     json.key("sequence").value(costs.shapes().sequence());
     json.key("plan").value(plan.name);
@@ -153,7 +163,7 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     const Plan plan = planFromOptions(options, *model, cluster).plan;
     // A plan file's mesh that does not fit the cluster: say which file it came from.
     try {
-        (void)DeviceMesh(plan.mesh, cluster);
+        (void)DeviceMesh(planMeshAxes(plan), cluster);
     } catch (Error& error) {
         if (options.plan.ends_with(".json"))
             error.addContext("using the mesh of " + options.plan);
@@ -162,7 +172,7 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     SearchSetup setup;
     setup.cluster = cluster;
     setup.workload = options.planning.workload;
-    const PlanPricing pricing(model, setup, plan.mesh);
+    const PlanPricing pricing(model, setup, planMeshAxes(plan));
     const CostModel& costs = pricing.costs();
     const std::shared_ptr<const PlanCandidate> priced = pricing.price(plan);
     PlanDocument document = pricing.document(*priced);
@@ -174,9 +184,9 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
         savePlanFile(options.output, document, model->coarse, model->families);
     history.finish(RunStatus::Finished, {}, {planRecordOf(document, model->coarse, model->families)});
     if (options.json)
-        printJson(*model, pricing.mesh(), costs, plan, priced->evaluation);
+        printJson(*model, pricing, costs, plan, priced->evaluation);
     else
-        printText(*model, cluster, pricing.mesh(), costs, plan, priced->evaluation);
+        printText(*model, cluster, pricing, costs, plan, priced->evaluation);
     return 0;
 }
 
@@ -192,6 +202,14 @@ Command declareEvaluate(CLI::App& app, const char* argv0)
     addPlanningOptions(*command, options->planning, false);
     command->add_option("--plan", options->plan, "an expert plan or a plan file (default megatron)")
         ->type_name("dp|megatron|megatron-sp|PLAN.json");
+    addChoice(*command, "--schedule", options->schedule,
+              {{"gpipe", PipelineSchedule::GPipe}, {"1f1b", PipelineSchedule::OneFOneB},
+               {"interleaved", PipelineSchedule::Interleaved}},
+              "the pipeline schedule of an expert plan on a mesh with a pp axis (default 1f1b)");
+    command->add_option("--virtual-stages", options->virtualStages,
+                        "chunks of blocks per pipeline stage (interleaved schedule; default 1)")
+        ->type_name("V")
+        ->check(wholeNumber(1, 64));
     command->add_flag("--json", options->json, "print JSON");
     command->add_option("-o,--output", options->output, "write the priced plan")->type_name("PLAN.json");
     addHistoryOptions(*command, options->history, true);

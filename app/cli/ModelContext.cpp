@@ -5,6 +5,8 @@
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
 #include "cluster/ClusterFile.h"
+#include "cluster/MeshText.h"
+#include "cluster/PipelineStages.h"
 #include "onnx/OnnxImporter.h"
 
 #include <charconv>
@@ -50,9 +52,11 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
         ->check(wholeNumber(1, 1 << 20));
     command
         .add_option("--mesh", options.mesh,
-                    meshAuto ? "the device mesh, e.g. 2x8, or auto for every factorization of the GPU count"
-                             : "the device mesh, e.g. 2x8 (default: one axis over every GPU)")
-        ->type_name(meshAuto ? "AxB|auto" : "AxB")
+                    meshAuto ? "the device mesh: sizes 2x8 (dp x tp) or named axes pp=8,dp=2,tp=8 (pp: pipeline "
+                               "stages, outermost), or auto for every factorization of the GPU count, pipelines included"
+                             : "the device mesh: sizes 2x8 (dp x tp) or named axes pp=8,dp=2,tp=8 (pp: pipeline "
+                               "stages, outermost) (default: one axis over every GPU)")
+        ->type_name(meshAuto ? "MESH|auto" : "MESH")
         ->check(meshShape(meshAuto));
     command.add_option("--axes", options.axes, "names of the mesh axes (default d; dp,tp; a0,a1,...)")
         ->type_name("NAME,NAME");
@@ -121,6 +125,11 @@ Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0)
 
 std::vector<MeshAxis> meshAxesFromOptions(const std::string& mesh, const std::string& axesText, const Cluster& cluster)
 {
+    if (mesh.find('=') != std::string::npos) {
+        if (!axesText.empty())
+            throw Error(ErrorCode::InvalidArgument, {}, "--axes names the axes of --mesh AxB; --mesh " + mesh + " names its own");
+        return splitPipelineAxis(parseMeshText(mesh)).wholeAxes();
+    }
     const std::string text = mesh.empty() ? std::to_string(cluster.deviceCount()) : mesh;
     std::vector<MeshAxis> axes;
     for (const std::string& part : splitOn(text, 'x')) {

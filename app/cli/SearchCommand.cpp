@@ -186,6 +186,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     SearchSetup chosenSetup = setup;
     chosenSetup.workload.recompute = chosen->workload.recompute;
     chosenSetup.workload.zeroStage = chosen->workload.zeroStage;
+    chosenSetup.workload.microBatch = chosen->workload.microBatch;
     const PlanPricing chosenPricing(model, chosenSetup, chosenMesh.axes);
     const std::string workloadText = describeWorkload(chosenPricing.costs());
     if (!commandOptions.output.empty())
@@ -193,8 +194,8 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     history.finish(outcome->cancelled ? RunStatus::Cancelled : RunStatus::Finished, outcome->detail,
                    searchRecordsOf(*model, setup, *outcome));
 
-    std::vector<std::string> axisNames;
-    for (const MeshAxis& axis : chosenMesh.axes)
+    std::vector<std::string> axisNames;  // of one pipeline stage's mesh, which the breakdown's axes are
+    for (const MeshAxis& axis : chosen->plan.mesh)
         axisNames.push_back(axis.name);
     if (commandOptions.json) {
         JsonWriter json;
@@ -217,6 +218,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
             json.key("branch_nodes").value(static_cast<std::int64_t>(s.branchNodes));
             json.key("status").value(ilpStatusName(s.status));
             json.key("seconds").value(s.totalSeconds);
+            json.key("grouping_seconds").value(s.groupingSeconds);
+            json.key("solve_seconds").value(s.solveSeconds);
+            json.key("evaluate_seconds").value(s.evaluateSeconds);
             json.endObject();
             if (mesh.baseline) {
                 const SearchStatistics& b = mesh.baseline->statistics;
@@ -269,6 +273,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     }
     std::printf("\n");
     printBreakdown(chosen->evaluation.total, axisNames, chosen->evaluation.hbmBytes);
+    printStages(chosen->evaluation, chosen->plan.pipeline);
     std::printf("\nstrategies of the unique blocks and the nodes outside them\n");
     std::vector<bool> shown(model->coarse.nodes.size(), false);
     for (const Family& family : model->families.families) {

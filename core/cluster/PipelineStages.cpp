@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 
+#include <algorithm>
 #include <string>
 
 namespace tapestry {
@@ -33,6 +34,47 @@ PipelineStages pipelineStages(const Cluster& cluster, int stages)
     // the pace of a pipeline whose stages are balanced.
     result.boundaryLink = cluster.nodes > 1 ? cluster.interNode : cluster.intraNode;
     return result;
+}
+
+PipelinedMesh splitPipelineAxis(const std::vector<MeshAxis>& axes)
+{
+    PipelinedMesh split;
+    for (const MeshAxis& axis : axes) {
+        if (axis.name == "pp")
+            split.stages = axis.size;
+        else
+            split.stageAxes.push_back(axis);
+    }
+    return split;
+}
+
+std::vector<MeshAxis> PipelinedMesh::wholeAxes() const
+{
+    std::vector<MeshAxis> axes;
+    if (stages > 1)
+        axes.push_back({"pp", stages});
+    axes.insert(axes.end(), stageAxes.begin(), stageAxes.end());
+    return axes;
+}
+
+std::vector<std::vector<MeshAxis>> pipelineMeshes(const Cluster& cluster, int maxStages)
+{
+    const int gpus = cluster.deviceCount();
+    std::vector<std::vector<MeshAxis>> meshes;
+    for (int p = 2; p <= std::min(gpus, maxStages); ++p) {
+        if (gpus % p != 0)
+            continue;
+        const int perStage = gpus / p;
+        const bool fits = perStage >= cluster.gpusPerNode ? perStage % cluster.gpusPerNode == 0
+                                                          : cluster.gpusPerNode % perStage == 0;
+        if (!fits)
+            continue;
+        for (int t = 1; t <= std::min(perStage, cluster.gpusPerNode); ++t) {
+            if (cluster.gpusPerNode % t == 0 && perStage % t == 0)
+                meshes.push_back({{"pp", p}, {"dp", perStage / t}, {"tp", t}});
+        }
+    }
+    return meshes;
 }
 
 }  // namespace tapestry

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "cluster/Cluster.h"
+#include "cluster/DeviceMesh.h"
+
+#include <vector>
 
 namespace tapestry {
 
@@ -16,5 +19,22 @@ struct PipelineStages {
 // Throws Error(InvalidMesh) when the cluster's GPUs do not split into `stages` stages of
 // whole nodes or of equal parts of one node.
 [[nodiscard]] PipelineStages pipelineStages(const Cluster& cluster, int stages);
+
+// A whole mesh split into its pipeline axis (named "pp"; 1 stage when absent) and the
+// mesh of one stage (the other axes, in order).
+struct PipelinedMesh {
+    int stages = 1;
+    std::vector<MeshAxis> stageAxes;
+
+    // "pp" first (where the devices place it), then the stage's axes.
+    [[nodiscard]] std::vector<MeshAxis> wholeAxes() const;
+};
+[[nodiscard]] PipelinedMesh splitPipelineAxis(const std::vector<MeshAxis>& axes);
+
+// The pipelined meshes `--mesh auto` adds to meshShapes(): pp=p,dp=d,tp=t for every
+// p >= 2 up to `maxStages` and tensor-parallel degree t that divides a node (tensor
+// parallelism stays inside nodes), d = GPUs / (p t), whose stages are whole nodes or
+// equal parts of one.
+[[nodiscard]] std::vector<std::vector<MeshAxis>> pipelineMeshes(const Cluster& cluster, int maxStages);
 
 }  // namespace tapestry

@@ -16,7 +16,7 @@ PlanRecordId recostPlan(HistoryStore& store, PlanRecordId stale, const std::shar
     SearchSetup setup;
     setup.cluster = cluster;
     setup.workload = stored.workload;
-    const PlanPricing pricing(model, setup, stored.plan.mesh);
+    const PlanPricing pricing(model, setup, planMeshAxes(stored.plan));
     const PlanDocument document = pricing.document(*pricing.price(stored.plan));
     const ModelRecord current = modelRecordOf(model->graph());
 

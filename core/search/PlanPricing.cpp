@@ -1,17 +1,24 @@
 #include "search/PlanPricing.h"
 
 #include "fold/FoldedModel.h"
+#include "cluster/PipelineStages.h"
 #include "graph/ModelFingerprint.h"
 
 namespace tapestry {
 
 PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup setup,
-                         const std::vector<MeshAxis>& mesh)
+                         const std::vector<MeshAxis>& mesh, PipelineLayout assumed)
     : folded_(std::move(folded)), setup_(std::move(setup))
 {
-    mesh_ = std::make_unique<DeviceMesh>(mesh, setup_.cluster);
-    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, setup_.cluster, *mesh_,
-                                         setup_.workload);
+    const PipelinedMesh split = splitPipelineAxis(mesh);
+    const PipelineStages stages = tapestry::pipelineStages(setup_.cluster, split.stages);
+    stageCluster_ = stages.stageCluster;
+    mesh_ = std::make_unique<DeviceMesh>(split.stageAxes, stageCluster_);
+    assumed.stages = split.stages;
+    assumed.chunkStarts.clear();
+    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, stageCluster_, *mesh_,
+                                         setup_.workload, PipelineSetting{assumed, stages.boundaryLink});
+    meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
     fingerprint_ = tapestry::modelFingerprint(folded_->graph());
 }
 
@@ -31,7 +38,7 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
     candidate->workload = costs_->workload();
     candidate->batchSource = costs_->shapes().batchSource();
     candidate->sequenceSource = costs_->shapes().sequenceSource();
-    candidate->meshText = mesh_->toString();
+    candidate->meshText = meshText_;
     return candidate;
 }
 

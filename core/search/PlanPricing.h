@@ -14,19 +14,28 @@ namespace tapestry {
 struct FoldedModel;
 
 // What one plan is priced with: the folded model, the cluster, one mesh and the
-// workload (and the search options a completion under pins uses). CostModel keeps
-// references, so everything it reads lives here with it. Cheap to build (a few
-// milliseconds); shared read-only, also between threads.
+// workload (and the search options a completion under pins uses). A mesh with a "pp"
+// axis is a pipeline: the cost model prices one stage's devices (the other axes) and
+// plans with that many stages. CostModel keeps references, so everything it reads
+// lives here with it. Cheap to build (a few milliseconds); shared read-only, also
+// between threads.
 class PlanPricing {
 public:
-    // Throws Error(InvalidMesh) when `mesh` does not fit the setup's cluster.
-    PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup setup, const std::vector<MeshAxis>& mesh);
+    // `assumed`: the virtual stages and schedule the search assumes on a pipelined mesh
+    // (its stage count comes from the mesh). Throws Error(InvalidMesh) when `mesh` does
+    // not fit the setup's cluster.
+    PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup setup, const std::vector<MeshAxis>& mesh,
+                PipelineLayout assumed = {});
     PlanPricing(const PlanPricing&) = delete;
     PlanPricing& operator=(const PlanPricing&) = delete;
 
     [[nodiscard]] const std::shared_ptr<const FoldedModel>& folded() const { return folded_; }
     [[nodiscard]] const SearchSetup& setup() const { return setup_; }
+    // One pipeline stage's mesh (the whole mesh without a pipeline).
     [[nodiscard]] const DeviceMesh& mesh() const { return *mesh_; }
+    // "[8, 2, 8] (pp, dp, tp)": the whole mesh.
+    [[nodiscard]] const std::string& meshText() const { return meshText_; }
+    [[nodiscard]] int pipelineStages() const { return costs_->pipeline().layout.stages; }
     [[nodiscard]] const CostModel& costs() const { return *costs_; }
     [[nodiscard]] const std::string& modelFingerprint() const { return fingerprint_; }
 
@@ -42,7 +51,9 @@ public:
 private:
     std::shared_ptr<const FoldedModel> folded_;
     SearchSetup setup_;
+    Cluster stageCluster_;
     std::unique_ptr<DeviceMesh> mesh_;
+    std::string meshText_;
     std::unique_ptr<CostModel> costs_;
     std::string fingerprint_;
 };

@@ -191,13 +191,15 @@ IlpResult solveEncoded(const ShardingProblemEncoding& encoding, bool minimizeMem
     return result;
 }
 
+// The plan of a choice, on the cost model's mesh and (even) pipeline.
 Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::size_t>& choice, const CoarseGraph& coarse,
-            const std::vector<MeshAxis>& mesh, const std::vector<Pin>& pins, std::string name)
+            const CostModel& costs, const std::vector<Pin>& pins, std::string name)
 {
     Plan plan;
     plan.name = std::move(name);
     plan.origin = PlanOrigin::Search;
-    plan.mesh = mesh;
+    plan.mesh = costs.mesh().axes();
+    plan.pipeline = costs.pipeline().layout;
     plan.strategies.resize(coarse.nodes.size());
     for (std::size_t g = 0; g < groups.size(); ++g) {
         for (const CoarseNodeId member : groups[g].members)
@@ -239,7 +241,6 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
                         const SearchOptions& options, const SearchCallbacks& callbacks)
 {
     const Clock::time_point start = Clock::now();
-    const DeviceMesh& mesh = costs.mesh();
     auto progress = [&](SearchPhase phase, double fraction) {
         if (callbacks.progress)
             callbacks.progress(phase, fraction);
@@ -268,7 +269,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         ilp.cancelled = callbacks.cancelled;
         if (callbacks.bestSoFar && !minimizeMemory) {
             ilp.onIncumbent = [&](double objective, const std::vector<std::size_t>& choice) {
-                callbacks.bestSoFar(expand(groups, choice, coarse, mesh.axes(), options.pins, name), objective);
+                callbacks.bestSoFar(expand(groups, choice, coarse, costs, options.pins, name), objective);
             };
         }
         const IlpResult ilpResult = solveShardingIlp(costs, coarse, groups, ilp);
@@ -297,7 +298,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
             return std::nullopt;
         const Clock::time_point evaluateStart = Clock::now();
         SearchCandidate candidate;
-        candidate.plan = expand(groups, solved.choice, coarse, mesh.axes(), options.pins, name);
+        candidate.plan = expand(groups, solved.choice, coarse, costs, options.pins, name);
         candidate.evaluation = costs.evaluate(candidate.plan);
         stats.evaluateSeconds += secondsSince(evaluateStart);
         if (options.mode == SearchMode::WholeGraph && callbacks.bestSoFar && !minimizeMemory)

@@ -22,7 +22,7 @@ std::shared_ptr<const PlanCandidate> SearchOutcome::best() const
 const MeshOutcome* SearchOutcome::meshOf(const PlanCandidate& candidate) const
 {
     for (const MeshOutcome& mesh : meshes) {
-        if (mesh.axes == candidate.plan.mesh)
+        if (mesh.axes == planMeshAxes(candidate.plan))
             return &mesh;
     }
     return nullptr;

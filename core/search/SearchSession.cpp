@@ -1,12 +1,17 @@
 #include "search/SearchSession.h"
 
+#include "base/Error.h"
+#include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
 #include "plan/ExpertPlans.h"
 #include "search/PlanPricing.h"
+#include "search/StagePartition.h"
+#include "search/StrategySpace.h"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -41,7 +46,7 @@ public:
                        std::vector<std::shared_ptr<const PlanCandidate>> experts)
     {
         const std::scoped_lock hold(lock_);
-        meshes_[mesh].meshText = pricing.mesh().toString();
+        meshes_[mesh].meshText = pricing.meshText();
         meshes_[mesh].experts = std::move(experts);
         hbmBytes_ = pricing.costs().hbmBytes();
         limitBytes_ = pricing.setup().options.memoryLimitBytes.value_or(hbmBytes_);
@@ -64,6 +69,15 @@ public:
         meshes_[mesh].baseline = std::move(baseline);
         searched_[mesh] = std::move(candidates);
         bestSoFar_.reset();
+        publish();
+    }
+
+    void alternatives(std::size_t mesh, std::vector<SearchCandidate> found,
+                      std::vector<std::shared_ptr<const PlanCandidate>> candidates)
+    {
+        const std::scoped_lock hold(lock_);
+        meshes_[mesh].search->alternatives = std::move(found);
+        searched_[mesh].insert(searched_[mesh].end(), candidates.begin(), candidates.end());
         publish();
     }
 
@@ -116,44 +130,146 @@ bool better(const PlanCandidate& a, const PlanCandidate& b, double limitBytes)
     return aFits ? a.stepSeconds() < b.stepSeconds() : a.memoryBytes() < b.memoryBytes();
 }
 
+// `plan` priced under each of `layouts` (whose stage count is the pricing's), its
+// chunks split evenly (as Megatron-LM splits layers); with `balance` the best of them
+// again with its chunks balanced by the stages' prices. The best by `better`.
+std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan plan, PlanCandidate::Role role,
+                                                const std::vector<PipelineLayout>& layouts, double limit, bool balance)
+{
+    std::shared_ptr<const PlanCandidate> chosen;
+    for (const PipelineLayout& layout : layouts) {
+        plan.pipeline = layout;
+        auto priced = pricing.price(plan, role);
+        if (!chosen || better(*priced, *chosen, limit))
+            chosen = std::move(priced);
+    }
+    if (balance && chosen->plan.pipeline.active()) {
+        const FoldedModel& model = *pricing.folded();
+        plan = chosen->plan;
+        plan.pipeline.chunkStarts = balancedChunkStarts(chosen->evaluation, plan.pipeline, model.coarse, model.families,
+                                                        pricing.costs().microSteps(), limit);
+        auto balanced = pricing.price(plan, role);
+        if (better(*balanced, *chosen, limit))
+            chosen = std::move(balanced);
+    }
+    return chosen;
+}
+
+// A lower bound on the step of any plan a pricing prices: every node at its least
+// compute over the strategies it may take, spread evenly over the pipeline's stages
+// (communication, the bubble and uneven stages only add to it).
+double computeFloorSeconds(const PlanPricing& pricing)
+{
+    const CostModel& costs = pricing.costs();
+    const std::vector<int> sizes = costs.mesh().shape();
+    double total = 0;
+    for (const CoarseNode& node : pricing.folded()->coarse.nodes) {
+        double least = std::numeric_limits<double>::infinity();
+        for (const NodeStrategy& strategy : strategiesFor(node.kind, sizes))
+            least = std::min(least, costs.strategyTerms(node.id, strategy).computeSeconds);
+        total += least;
+    }
+    return total / costs.pipeline().layout.stages;
+}
+
+// The pricings of one searched workload: one per micro-batch size to try (the first
+// is the one searched with), each with the same training techniques.
+using PricingGroup = std::vector<std::unique_ptr<PlanPricing>>;
+
+// The best of `plan` over a group's micro-batch sizes and `layouts`, and which pricing gave it.
+std::pair<std::shared_ptr<const PlanCandidate>, const PlanPricing*> bestOverGroup(
+    const PricingGroup& group, const Plan& plan, PlanCandidate::Role role, const std::vector<PipelineLayout>& layouts,
+    double limit, bool balance)
+{
+    std::shared_ptr<const PlanCandidate> chosen;
+    const PlanPricing* chosenPricing = nullptr;
+    for (const auto& pricing : group) {
+        auto priced = bestLayout(*pricing, plan, role, layouts, limit, balance);
+        if (!chosen || better(*priced, *chosen, limit)) {
+            chosen = std::move(priced);
+            chosenPricing = pricing.get();
+        }
+    }
+    return {chosen, chosenPricing};
+}
+
 void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
                 const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state)
 {
     state.report(index, SearchPhase::ExpertPlans, 0.0);
-    // One pricing per workload the search may choose (training techniques).
-    std::vector<std::unique_ptr<PlanPricing>> pricings;
-    for (const Workload& workload : setup.workloadVariants()) {
-        SearchSetup variant = setup;
-        variant.workload = workload;
-        pricings.push_back(std::make_unique<PlanPricing>(model, std::move(variant), axes));
+    const PipelinedMesh split = splitPipelineAxis(axes);
+    const bool pipelined = split.stages > 1;
+    std::vector<PipelineLayout> layouts{PipelineLayout{}};
+    std::vector<std::int64_t> microBatches{setup.workload.microBatch};
+    if (pipelined) {
+        const std::size_t blocks = modelBlocks(model->families).size();
+        layouts = pipelineLayoutVariants(split.stages, blocks);
+        if (layouts.empty())
+            throw Error(ErrorCode::InvalidMesh, {},
+                        "a pipeline of " + std::to_string(split.stages) + " stages needs at least as many blocks; " +
+                            "the model has " + std::to_string(blocks));
+        microBatches = setup.pipelineMicroBatches();
     }
-    const double limit = setup.options.memoryLimitBytes.value_or(pricings.front()->costs().hbmBytes());
-    // The expert references, each with the techniques that suit it best.
+    // Per workload the search may choose (training techniques) a group of pricings, one
+    // per micro-batch size a pipeline may use. The search runs once per group; the
+    // micro-batch sizes and pipeline layouts only re-price what it found.
+    std::vector<PricingGroup> groups;
+    for (const Workload& workload : setup.workloadVariants(pipelined)) {
+        PricingGroup group;
+        for (const std::int64_t microBatch : microBatches) {
+            SearchSetup variant = setup;
+            variant.workload = workload;
+            variant.workload.microBatch = microBatch;
+            auto pricing = std::make_unique<PlanPricing>(model, std::move(variant), axes, layouts.front());
+            // A micro-batch beyond a rank's share of the batch repeats a smaller one.
+            const CostModel& costs = pricing->costs();
+            if (!group.empty() && microBatch * costs.dataParallelDegree() > costs.workload().batch)
+                continue;
+            group.push_back(std::move(pricing));
+        }
+        groups.push_back(std::move(group));
+    }
+    const PlanPricing& first = *groups.front().front();
+    const double limit = setup.options.memoryLimitBytes.value_or(first.costs().hbmBytes());
+    // The expert references, each with the techniques that suit it best, at the
+    // smallest micro-batch, their layers split evenly.
     std::vector<std::shared_ptr<const PlanCandidate>> experts;
     for (const ExpertPlanKind kind :
          {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
         std::shared_ptr<const PlanCandidate> chosen;
-        for (const auto& pricing : pricings) {
-            auto priced = pricing->price(makeExpertPlan(kind, model->coarse, axes), PlanCandidate::Role::Expert);
+        for (const PricingGroup& group : groups) {
+            auto priced = bestLayout(*group.front(), makeExpertPlan(kind, model->coarse, split.stageAxes),
+                                     PlanCandidate::Role::Expert, layouts, limit, false);
             if (!chosen || better(*priced, *chosen, limit))
                 chosen = std::move(priced);
         }
         experts.push_back(std::move(chosen));
     }
-    state.pricedExperts(index, *pricings.front(), experts);
+    state.pricedExperts(index, first, experts);
 
     std::optional<SearchResult> result;
     std::shared_ptr<const PlanCandidate> best;
-    std::size_t chosenVariant = 0;
+    const PlanPricing* chosenPricing = &first;
     Clock::time_point lastBest;
-    for (std::size_t v = 0; v < pricings.size(); ++v) {
-        if (v > 0 && callbacks.cancelled && callbacks.cancelled())
+    SearchOptions options = setup.options;
+    options.alternatives = 0;  // searched for the session's best mesh only, at the end
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (g > 0 && callbacks.cancelled && callbacks.cancelled())
             break;
-        const PlanPricing& pricing = *pricings[v];
+        const PlanPricing& pricing = *groups[g].front();
+        // Techniques that only add time (recomputation, a higher ZeRO stage) cannot beat
+        // a plan that fits and is already faster than their compute alone.
+        if (best && best->memoryBytes() <= limit) {
+            double floor = std::numeric_limits<double>::infinity();
+            for (const auto& each : groups[g])
+                floor = std::min(floor, computeFloorSeconds(*each));
+            if (floor >= best->stepSeconds())
+                continue;
+        }
         SearchCallbacks search;
         search.cancelled = callbacks.cancelled;
         search.progress = [&](SearchPhase phase, double fraction) {
-            state.report(index, phase, (static_cast<double>(v) + fraction) / static_cast<double>(pricings.size()));
+            state.report(index, phase, (static_cast<double>(g) + fraction) / static_cast<double>(groups.size()));
         };
         if (callbacks.changed) {
             search.bestSoFar = [&](const Plan& plan, double) {
@@ -166,13 +282,16 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                 state.foundSoFar(pricing.price(plan, PlanCandidate::Role::BestSoFar));
             };
         }
-        SearchResult found = searchPlan(pricing.costs(), model->coarse, model->families, setup.options, search);
-        std::shared_ptr<const PlanCandidate> candidate =
-            found.best ? pricing.candidate(PlanCandidate::Role::Best, found.best->plan, found.best->evaluation) : nullptr;
+        SearchResult found = searchPlan(pricing.costs(), model->coarse, model->families, options, search);
+        std::shared_ptr<const PlanCandidate> candidate;
+        const PlanPricing* candidatePricing = &pricing;
+        if (found.best)
+            std::tie(candidate, candidatePricing) =
+                bestOverGroup(groups[g], found.best->plan, PlanCandidate::Role::Best, layouts, limit, true);
         if (!result || (candidate && (!best || better(*candidate, *best, limit)))) {
             result = std::move(found);
             best = std::move(candidate);
-            chosenVariant = v;
+            chosenPricing = candidatePricing;
         }
     }
     // One price: the search's program is linearized, the exact prices are not; never
@@ -190,22 +309,42 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     std::optional<SearchResult> baseline;
     if (setup.wholeGraphBaseline && !(callbacks.cancelled && callbacks.cancelled())) {
         state.report(index, SearchPhase::Baseline, 1.0);
-        SearchOptions options = setup.options;
-        options.mode = SearchMode::WholeGraph;
-        options.alternatives = 0;
+        SearchOptions wholeGraph = setup.options;
+        wholeGraph.mode = SearchMode::WholeGraph;
+        wholeGraph.alternatives = 0;
         SearchCallbacks quiet;
         quiet.cancelled = callbacks.cancelled;
-        baseline = searchPlan(pricings[chosenVariant]->costs(), model->coarse, model->families, options, quiet);
+        baseline = searchPlan(chosenPricing->costs(), model->coarse, model->families, wholeGraph, quiet);
     }
 
     std::vector<std::shared_ptr<const PlanCandidate>> found;
     if (best)
         found.push_back(best);
-    for (const SearchCandidate& alternative : result->alternatives)
-        found.push_back(
-            pricings[chosenVariant]->candidate(PlanCandidate::Role::Alternative, alternative.plan, alternative.evaluation));
-    state.searched(index, std::move(*result), std::move(baseline), std::move(found),
-                   pricings[chosenVariant]->costs().workload());
+    state.searched(index, std::move(*result), std::move(baseline), std::move(found), chosenPricing->costs().workload());
+}
+
+// Pareto alternatives (plans that use less memory, searched on the workload the mesh's
+// best plan was found with) for the mesh of the session's best plan.
+void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
+                        const MeshOutcome& mesh, const SearchSessionCallbacks& callbacks, SessionState& state)
+{
+    SearchSetup chosen = setup;
+    chosen.workload = mesh.workload;
+    const PipelinedMesh split = splitPipelineAxis(mesh.axes);
+    const std::vector<PipelineLayout> layouts = split.stages > 1
+                                                    ? pipelineLayoutVariants(split.stages, modelBlocks(model->families).size())
+                                                    : std::vector<PipelineLayout>{PipelineLayout{}};
+    const PlanPricing pricing(model, chosen, mesh.axes, layouts.front());
+    const double limit = setup.options.memoryLimitBytes.value_or(pricing.costs().hbmBytes());
+    SearchCallbacks quiet;
+    quiet.cancelled = callbacks.cancelled;
+    quiet.progress = [&](SearchPhase phase, double fraction) { state.report(index, phase, fraction); };
+    SearchResult searched = searchPlan(pricing.costs(), model->coarse, model->families, setup.options, quiet);
+    std::vector<std::shared_ptr<const PlanCandidate>> alternatives;
+    for (const SearchCandidate& alternative : searched.alternatives)
+        alternatives.push_back(
+            bestLayout(pricing, alternative.plan, PlanCandidate::Role::Alternative, layouts, limit, true));
+    state.alternatives(index, std::move(searched.alternatives), std::move(alternatives));
 }
 
 }  // namespace
@@ -218,7 +357,13 @@ SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSet
 std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallbacks& callbacks, unsigned parallelMeshes)
 {
     const Clock::time_point start = Clock::now();
-    const std::vector<std::vector<MeshAxis>> meshes = setup_.meshes();
+    std::vector<std::vector<MeshAxis>> meshes = setup_.meshes();
+    if (setup_.mesh.empty()) {  // `auto`: only pipelines the model's blocks can fill
+        const std::size_t blocks = modelBlocks(model_->families).size();
+        std::erase_if(meshes, [&](const std::vector<MeshAxis>& axes) {
+            return static_cast<std::size_t>(splitPipelineAxis(axes).stages) > std::max<std::size_t>(blocks, 1);
+        });
+    }
     auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
     SessionState state(meshes, callbacks);
 
@@ -247,6 +392,15 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
             std::rethrow_exception(failure);
     }
 
+    if (setup_.options.alternatives > 0 && !cancelled()) {
+        const std::shared_ptr<const SearchOutcome> found = state.finalSnapshot();
+        if (const std::shared_ptr<const PlanCandidate> best = found->best()) {
+            for (std::size_t i = 0; i < found->meshes.size(); ++i) {
+                if (&found->meshes[i] == found->meshOf(*best) && found->meshes[i].search)
+                    searchAlternatives(model_, setup_, i, found->meshes[i], callbacks, state);
+            }
+        }
+    }
     std::shared_ptr<SearchOutcome> outcome = state.finalSnapshot();
     outcome->finished = true;
     outcome->cancelled = cancelled();

@@ -30,11 +30,14 @@ struct SearchSessionCallbacks {
 };
 
 // The one search orchestration of the CLI (`search`) and the GUI (its search job): for
-// every mesh of the setup it builds the cost model, prices the expert plans (dp,
-// megatron, megatron-sp) as references, searches (TAP or whole-graph, by the setup's
-// options) and, if asked, runs the whole-graph baseline too. The outcome's best() is
-// the plan both show first. Callbacks are called from the threads that search, one at
-// a time.
+// every mesh of the setup it builds the cost models (one per training technique the
+// search chooses), prices the expert plans (dp, megatron, megatron-sp) as references,
+// searches (TAP or whole-graph, by the setup's options) and, if asked, runs the
+// whole-graph baseline too. On a mesh with a pipeline axis it also chooses the
+// micro-batch size, the schedule and virtual stages (SearchSetup.h) and balances the
+// stages (StagePartition.h). The Pareto alternatives are searched at the end, for the
+// mesh of the best plan only. The outcome's best() is the plan both show first.
+// Callbacks are called from the threads that search, one at a time.
 class SearchSession {
 public:
     SearchSession(std::shared_ptr<const FoldedModel> model, SearchSetup setup);

@@ -1,36 +1,24 @@
 #include "search/SearchSetup.h"
 
+#include "cluster/PipelineStages.h"
+
 #include <string>
 
 namespace tapestry {
 
-std::vector<MeshAxis> namedMeshAxes(const std::vector<int>& shape)
-{
-    std::vector<MeshAxis> axes;
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        std::string name;
-        if (shape.size() == 1)
-            name = "d";
-        else if (shape.size() == 2)
-            name = i == 0 ? "dp" : "tp";
-        else
-            name = "a" + std::to_string(i);
-        axes.push_back({std::move(name), shape[i]});
-    }
-    return axes;
-}
-
 std::vector<std::vector<MeshAxis>> SearchSetup::meshes() const
 {
     if (!mesh.empty())
-        return {mesh};
+        return {splitPipelineAxis(mesh).wholeAxes()};
     std::vector<std::vector<MeshAxis>> result;
     for (const std::vector<int>& shape : meshShapes(cluster))
         result.push_back(namedMeshAxes(shape));
+    for (std::vector<MeshAxis>& pipelined : pipelineMeshes(cluster, cluster.deviceCount()))
+        result.push_back(std::move(pipelined));
     return result;
 }
 
-std::vector<Workload> SearchSetup::workloadVariants() const
+std::vector<Workload> SearchSetup::workloadVariants(bool pipelined) const
 {
     std::vector<Recomputation> recomputations{workload.recompute};
     if (chooseRecomputation) {
@@ -40,7 +28,7 @@ std::vector<Workload> SearchSetup::workloadVariants() const
     }
     std::vector<int> stages{workload.zeroStage};
     if (chooseZeroStage)
-        stages = {1, 2, 3};
+        stages = pipelined ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
     std::vector<Workload> variants;
     for (const Recomputation recompute : recomputations) {
         for (const int stage : stages) {
@@ -51,6 +39,33 @@ std::vector<Workload> SearchSetup::workloadVariants() const
         }
     }
     return variants;
+}
+
+std::vector<std::int64_t> SearchSetup::pipelineMicroBatches() const
+{
+    if (workload.microBatch > 0 || !chooseMicroBatch)
+        return {workload.microBatch};
+    return {1, 2, 4, 8};
+}
+
+std::vector<PipelineLayout> pipelineLayoutVariants(int stages, std::size_t blocks)
+{
+    std::vector<PipelineLayout> layouts;
+    if (stages < 2 || blocks < static_cast<std::size_t>(stages))
+        return layouts;
+    PipelineLayout oneF;
+    oneF.stages = stages;
+    layouts.push_back(oneF);
+    for (int v = 2; v <= 8; ++v) {
+        if (blocks % static_cast<std::size_t>(stages * v) != 0)
+            continue;
+        PipelineLayout interleaved;
+        interleaved.stages = stages;
+        interleaved.virtualStages = v;
+        interleaved.schedule = PipelineSchedule::Interleaved;
+        layouts.push_back(interleaved);
+    }
+    return layouts;
 }
 
 }  // namespace tapestry

@@ -2,6 +2,7 @@
 
 #include "cluster/Cluster.h"
 #include "cluster/DeviceMesh.h"
+#include "cluster/MeshText.h"
 #include "cost/Workload.h"
 #include "search/PlanSearch.h"
 
@@ -23,18 +24,29 @@ struct SearchSetup {
     // (the CLI's --recompute and --zero fix them).
     bool chooseRecomputation = true;
     bool chooseZeroStage = true;
+    // On pipelined meshes, without a micro-batch in the workload: the search chooses it
+    // (a pipeline needs several micro-batches per step).
+    bool chooseMicroBatch = true;
 
-    // The meshes to search: `mesh`, or every shape of the cluster named by namedMeshAxes.
+    // The meshes to search: `mesh` (its "pp" axis first), or every shape of the cluster
+    // named by namedMeshAxes followed by the cluster's pipelineMeshes.
     [[nodiscard]] std::vector<std::vector<MeshAxis>> meshes() const;
     // The workloads to search each mesh with: the workload, with every recomputation
     // (none, full; selective too with unfused attention, where it differs from none) and
     // every ZeRO stage from 1 (stage 0 costs the same traffic as 1 and more memory) that
-    // the search may choose.
-    [[nodiscard]] std::vector<Workload> workloadVariants() const;
+    // the search may choose; on a pipelined mesh ZeRO 1 only: ZeRO 2 and 3 reduce-scatter
+    // or gather every micro-batch, and a pipeline runs many (Megatron-LM pairs pipelines
+    // with its distributed optimizer, ZeRO 1; DeepSpeed refuses ZeRO 2 and 3 with them).
+    [[nodiscard]] std::vector<Workload> workloadVariants(bool pipelined = false) const;
+    // The micro-batch sizes to try on a pipelined mesh: the workload's, or 1, 2, 4 and 8
+    // sequences when it sets none and chooseMicroBatch.
+    [[nodiscard]] std::vector<std::int64_t> pipelineMicroBatches() const;
 };
 
-// Axes named as tapestry-cli names them: "d" for a 1-D mesh, "dp" and "tp" for a 2-D one
-// (Megatron puts tensor parallelism on the last, fastest axis), "a0", "a1", ... beyond.
-[[nodiscard]] std::vector<MeshAxis> namedMeshAxes(const std::vector<int>& shape);
+// The layouts a search tries for `stages` pipeline stages over `blocks` blocks: 1F1B,
+// and interleaved 1F1B with v = 2 to 8 chunks per stage where stages x v divides the
+// blocks (Megatron-LM's condition for the interleaved schedule). Empty when there are
+// fewer blocks than stages.
+[[nodiscard]] std::vector<PipelineLayout> pipelineLayoutVariants(int stages, std::size_t blocks);
 
 }  // namespace tapestry

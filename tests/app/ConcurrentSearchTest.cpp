@@ -33,7 +33,8 @@ QJsonObject withoutTimings(QJsonObject result)
     for (QJsonValueRef mesh : meshes) {
         QJsonObject object = mesh.toObject();
         QJsonObject statistics = object.value(QStringLiteral("statistics")).toObject();
-        statistics.remove(QStringLiteral("seconds"));
+        for (const char* timing : {"seconds", "grouping_seconds", "solve_seconds", "evaluate_seconds"})
+            statistics.remove(QString::fromLatin1(timing));
         object.insert(QStringLiteral("statistics"), statistics);
         mesh = object;
     }

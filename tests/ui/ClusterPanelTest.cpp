@@ -3,6 +3,7 @@
 // imported as calibration curves (tests/data/nccl).
 #include "search/ClusterPanel.h"
 #include "cluster/NcclTestsLog.h"
+#include "cluster/PipelineStages.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -44,7 +45,9 @@ private slots:
         QCOMPARE(setup.meshes().front().back().name, std::string("tp"));
 
         QVERIFY(panel.chooseMesh({}));
-        QCOMPARE(panel.setup().meshes().size(), meshShapes(setup.cluster).size());
+        // `auto` searches the pipelined meshes too.
+        QCOMPARE(panel.setup().meshes().size(),
+                 meshShapes(setup.cluster).size() + pipelineMeshes(setup.cluster, setup.cluster.deviceCount()).size());
         QVERIFY(!panel.chooseMesh({3, 5}));
         QVERIFY(!panel.choosePreset(QStringLiteral("no-such-cluster")));
     }

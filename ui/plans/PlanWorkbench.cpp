@@ -224,7 +224,7 @@ void PlanWorkbench::candidateOpened(const std::shared_ptr<const PlanCandidate>& 
         SearchSetup setup = *searchedSetup_;
         setup.workload.recompute = candidate->workload.recompute;
         setup.workload.zeroStage = candidate->workload.zeroStage;
-        auto pricing = std::make_shared<const PlanPricing>(searchedModel_, std::move(setup), candidate->plan.mesh);
+        auto pricing = std::make_shared<const PlanPricing>(searchedModel_, std::move(setup), planMeshAxes(candidate->plan));
         origin_ = candidate;
         editor_->open(std::move(pricing), {candidate, recorder_->recordOf(candidate)});
     } catch (const Error& error) {
@@ -353,7 +353,7 @@ void PlanWorkbench::openPlanFile(const QString& path)
             return;
         }
         const PlanDocument document = planFromJson(text, fileName.toStdString(), folded()->coarse, folded()->families);
-        auto pricing = currentPricing(document.plan.mesh, &document.workload);
+        auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
         extraChoices_.append({choiceLabel(tr("file"), *candidate), candidate});
         origin_ = candidate;
@@ -371,7 +371,7 @@ PlanCompareView::Choice PlanWorkbench::choiceOfRecord(const PlanRecord& record)
     if (!folded())
         throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
     const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
-    auto pricing = currentPricing(document.plan.mesh, &document.workload);
+    auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
     PlanCompareView::Choice choice;
     choice.candidate = pricing->price(document.plan);
     choice.label = choiceLabel(tr("#%1").arg(record.id.value()), *choice.candidate);
@@ -386,7 +386,7 @@ void PlanWorkbench::openRecord(const PlanRecord& record)
         if (!folded())
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
         const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
-        auto pricing = currentPricing(document.plan.mesh, &document.workload);
+        auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
         extraChoices_.append({choiceLabel(tr("#%1").arg(record.id.value()), *candidate), candidate});
         recorder_->remember(candidate, record.id);

@@ -984,6 +984,22 @@
         <source>Exporting…</source>
         <translation>Wird exportiert …</translation>
     </message>
+    <message>
+        <source>Replace File?</source>
+        <translation>Datei ersetzen?</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it?</source>
+        <translation>%1 existiert bereits. Ersetzen?</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>Ersetzen</translation>
+    </message>
+    <message>
+        <source>Wrote %1 to %2.</source>
+        <translation>%1 nach %2 geschrieben.</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::GraphViewPane</name>

@@ -982,6 +982,22 @@
         <source>Exporting…</source>
         <translation>正在导出…</translation>
     </message>
+    <message>
+        <source>Replace File?</source>
+        <translation>替换文件？</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it?</source>
+        <translation>%1 已存在。要替换吗？</translation>
+    </message>
+    <message>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <source>Wrote %1 to %2.</source>
+        <translation>已将%1写入 %2。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::GraphViewPane</name>

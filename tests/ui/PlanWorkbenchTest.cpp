@@ -57,6 +57,12 @@
 #include <QMimeData>
 #include <QUrl>
 #include <QPushButton>
+#include <QPointer>
+#include <QStatusBar>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QDir>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -272,6 +278,67 @@ private slots:
         // Undo goes back to the edit.
         editor().undoStack()->undo();
         QCOMPARE(editor().current().candidate, edited.candidate);
+    }
+
+    // Through Plan > Export: each format proposes a file name of its own, an existing
+    // file is kept until the user agrees to replace it, and the status bar says what
+    // was written where.
+    void exportNamesTheFormatAndAsksBeforeReplacing()
+    {
+        QVERIFY(editor().current().candidate);
+        bench().exportAction()->trigger();
+        auto* dialog = window_->findChild<ExportDialog*>(QStringLiteral("exportDialog"));
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto* formats = dialog->findChild<QComboBox*>(QStringLiteral("exportFormat"));
+        QStringList names;
+        for (int i = 0; i < formats->count(); ++i) {
+            formats->setCurrentIndex(i);
+            names << QFileInfo(dialog->path()).fileName();
+        }
+        const QString plan = QString::fromStdString(editor().current().candidate->plan.name).replace(u'/', u'-');
+        QVERIFY2(names.contains(plan + QStringLiteral("-hf-tp_plan.json")), qPrintable(names.join(u' ')));
+        QVERIFY(names.contains(plan + QStringLiteral("-hf-tp_plan.py")));
+        QVERIFY(names.contains(plan + QStringLiteral("-dtensor.py")));
+        QVERIFY(names.contains(plan + QStringLiteral("-tapestry.json")));
+        QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), names.size());  // no two formats share a name
+
+        dialog->setFormat(ExportFormat::HfJson);
+        const QString file = temp_.filePath(QFileInfo(dialog->path()).fileName());
+        QFile existing(file);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("keep me\n");
+        existing.close();
+        dialog->setPath(file);
+        QSignalSpy finished(dialog, &ExportDialog::exportFinished);
+        QPushButton* exportButton = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QTest::mouseClick(exportButton, Qt::LeftButton);
+        QPointer<QMessageBox> ask = dialog->findChild<QMessageBox*>(QStringLiteral("replaceFileBox"));
+        QVERIFY(ask);
+        QTRY_VERIFY(ask->isVisible());
+        QVERIFY(ask->text().contains(QDir::toNativeSeparators(file)));
+        QTest::mouseClick(ask->button(QMessageBox::Cancel), Qt::LeftButton);
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QCOMPARE(existing.readAll(), QByteArray("keep me\n"));
+        existing.close();
+        QVERIFY(dialog->isVisible());
+        QTRY_VERIFY(!ask);  // the box is gone
+
+        QTest::mouseClick(exportButton, Qt::LeftButton);
+        ask = dialog->findChild<QMessageBox*>(QStringLiteral("replaceFileBox"));
+        QVERIFY(ask);
+        QTRY_VERIFY(ask->isVisible());
+        QPointer<ExportDialog> alive(dialog);
+        QTest::mouseClick(ask->button(QMessageBox::Yes), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive, kTimeoutMs);  // written and closed
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QVERIFY(existing.readAll().startsWith("{"));
+        const QString status = window_->statusBar()->currentMessage();
+        QVERIFY2(status.contains(QStringLiteral("Hugging Face tp_plan (JSON)")) &&
+                     status.contains(QDir::toNativeSeparators(file)),
+                 qPrintable(status));
     }
 
     void exportDialogWritesTheExportersBytes()

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
@@ -112,17 +113,20 @@ void ExportDialog::onFormatChanged()
     const QString base = path().isEmpty()
                              ? (document_ ? QString::fromStdString(document_->plan.name).replace(u'/', u'-')
                                           : QStringLiteral("graph"))
-                             : QFileInfo(path()).completeBaseName();
+                             : PlanExport::baseName(QFileInfo(path()).fileName());
     const QString dir = path().isEmpty() ? folder : QFileInfo(path()).absolutePath();
-    path_->setText(QDir(dir).filePath(base + u'.' + PlanExport::suffix(format())));
+    path_->setText(QDir(dir).filePath(base + PlanExport::fileEnding(format())));
     problem_->clear();
 }
 
 void ExportDialog::chooseFile()
 {
     const QString file = QFileDialog::getSaveFileName(this, tr("Export To"), path(), PlanExport::filter(format()));
-    if (!file.isEmpty())
-        path_->setText(file);
+    if (file.isEmpty())
+        return;
+    path_->setText(file);
+    replaceConfirmed_ = file;  // the file chooser asked already
+
 }
 
 void ExportDialog::accept()
@@ -134,6 +138,36 @@ void ExportDialog::accept()
         emit exportFinished(false);
         return;
     }
+    if (QFileInfo::exists(path()) && path() != replaceConfirmed_) {
+        askToReplace();
+        return;
+    }
+    write();
+}
+
+void ExportDialog::askToReplace()
+{
+    // Not exec(): the window keeps painting, and tests answer the box like a user.
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Replace File?"),
+                                tr("%1 already exists. Replace it?").arg(QDir::toNativeSeparators(path())),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("replaceFileBox"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->button(QMessageBox::Yes)->setText(tr("Replace"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, asked = path()](int answer) {
+        if (answer != QMessageBox::Yes || path() != asked) {
+            emit exportFinished(false);
+            return;
+        }
+        replaceConfirmed_ = asked;
+        write();
+    });
+    box->open();
+}
+
+void ExportDialog::write()
+{
     using Outcome = JobOutcome<bool>;
     setExporting(true);
     const QString shownPath = QDir::toNativeSeparators(path());
@@ -185,6 +219,7 @@ void ExportDialog::finishExport(const QString& problem)
     QSettings settings;
     settings.setValue(folderKey(), QFileInfo(path()).absolutePath());
     settings.setValue(formatKey(), static_cast<int>(format()));
+    emit written(tr("Wrote %1 to %2.").arg(PlanExport::name(format()), QDir::toNativeSeparators(path())));
     emit exportFinished(true);
     QDialog::accept();
 }

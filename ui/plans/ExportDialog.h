@@ -20,8 +20,9 @@ struct FoldedModel;
 // Exports the open plan (or, without one, the graph) to any format of PlanExport with
 // a file chooser. The file is written in the background (an ONNX export re-reads the
 // model), the dialog waiting without blocking the window; it closes when the file is
-// written. The last folder and format are remembered. A failed export keeps the dialog
-// open with the reason, naming the file.
+// written. The last folder and format are remembered. The proposed file name says the
+// format; an existing file is replaced only once the user confirms. A failed export keeps
+// the dialog open with the reason, naming the file.
 class ExportDialog : public QDialog {
     Q_OBJECT
 
@@ -43,15 +44,20 @@ signals:
     // After each export started by accept(): whether the file was written (if not, the
     // reason is on screen).
     void exportFinished(bool written);
+    // A file was written: what and where, for the status bar (translated).
+    void written(const QString& message);
 
 public slots:
-    // Starts writing the file; the dialog closes when it is written.
+    // Starts writing the file (after a confirmation when it exists); the dialog closes
+    // when it is written.
     void accept() override;
     // Ignored while a file is being written (it would be left half done).
     void reject() override;
 
 private:
     void chooseFile();
+    void askToReplace();
+    void write();
     void onFormatChanged();
     void setExporting(bool exporting);
     void finishExport(const QString& problem);
@@ -65,6 +71,7 @@ private:
     QWidget* inputs_ = nullptr;
     QDialogButtonBox* buttons_ = nullptr;
     bool exporting_ = false;
+    QString replaceConfirmed_;  // an existing file the user agreed to replace
 };
 
 }  // namespace tapestry

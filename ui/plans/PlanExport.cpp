@@ -41,6 +41,35 @@ QString PlanExport::suffix(ExportFormat format)
     return {};
 }
 
+QString PlanExport::fileEnding(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::PlanJson: return QStringLiteral("-tapestry.json");
+    case ExportFormat::PyTorch: return QStringLiteral("-dtensor.py");
+    case ExportFormat::HfJson: return QStringLiteral("-hf-tp_plan.json");
+    case ExportFormat::HfPython: return QStringLiteral("-hf-tp_plan.py");
+    case ExportFormat::Onnx: return QStringLiteral("-sharded.onnx");
+    case ExportFormat::Dot:
+    case ExportFormat::Svg:
+    case ExportFormat::Png: return u'.' + suffix(format);
+    }
+    return {};
+}
+
+QString PlanExport::baseName(const QString& fileName)
+{
+    QString longest;
+    for (const ExportFormat format : formats()) {
+        const QString ending = fileEnding(format);
+        if (fileName.endsWith(ending) && ending.size() > longest.size())
+            longest = ending;
+    }
+    if (!longest.isEmpty())
+        return fileName.chopped(longest.size());
+    const qsizetype dot = fileName.lastIndexOf(u'.');
+    return dot > 0 ? fileName.left(dot) : fileName;
+}
+
 QString PlanExport::filter(ExportFormat format)
 {
     return tr("%1 (*.%2)").arg(name(format), suffix(format));

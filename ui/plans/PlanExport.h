@@ -26,6 +26,11 @@ public:
     // The file name filter of the file chooser and the default suffix ("json").
     [[nodiscard]] static QString filter(ExportFormat format);
     [[nodiscard]] static QString suffix(ExportFormat format);
+    // What a proposed file name ends with, naming the format where the suffix alone
+    // does not ("-hf-tp_plan.json" beside a Tapestry plan's "-tapestry.json").
+    [[nodiscard]] static QString fileEnding(ExportFormat format);
+    // `fileName` without the ending of any format (or, failing that, its last suffix).
+    [[nodiscard]] static QString baseName(const QString& fileName);
 
     // renderExport() written atomically to `file`; `view` is the picture's (the scope
     // view is drawn as the folded one: Graphviz pictures exist for coarse and folded

@@ -434,8 +434,14 @@ void PlanWorkbench::exportPlan()
     std::optional<PlanDocument> document;
     if (editor_->current().candidate)
         document = editor_->pricing()->document(*editor_->current().candidate);
+    openExportDialog(std::move(document));
+}
+
+void PlanWorkbench::openExportDialog(std::optional<PlanDocument> document)
+{
     auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ExportDialog::written, this, &PlanWorkbench::message);
     dialog->open();
 }
 
@@ -445,9 +451,7 @@ void PlanWorkbench::exportRecord(const PlanRecord& record)
         if (!folded())
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
         PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
-        auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->open();
+        openExportDialog(std::move(document));
     } catch (const Error& error) {
         reportProblem(tr("Could Not Export"), ErrorText::problem(error) + u' ' + ErrorText::detail(error));
     }

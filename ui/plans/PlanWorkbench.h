@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -25,6 +26,7 @@ class PlanInspector;
 class PlanPricing;
 struct FoldedModel;
 struct PlanCandidate;
+struct PlanDocument;
 struct SearchOutcome;
 struct SearchSetup;
 struct ViewNodeRef;
@@ -87,6 +89,8 @@ private:
     void openRecord(const PlanRecord& record);
     [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
     void exportRecord(const PlanRecord& record);
+    // The status bar says what the dialog wrote where.
+    void openExportDialog(std::optional<PlanDocument> document);
     void recostRecord(const PlanRecord& record);
     void fitView();
     void reportProblem(const QString& title, const QString& text);

@@ -1666,6 +1666,14 @@
         <source>HBM (%L1 GB)</source>
         <translation>HBM (%L1 GB)</translation>
     </message>
+    <message>
+        <source>Searched: dominated</source>
+        <translation>Gesucht: unterlegen</translation>
+    </message>
+    <message>
+        <source>%1 (%2) on %3: %L4 ms, %L5 GB</source>
+        <translation>%1 (%2) auf %3: %L4 ms, %L5 GB</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanCompareView</name>
@@ -2302,6 +2310,18 @@
         <source>Imported</source>
         <translation>Importiert</translation>
     </message>
+    <message>
+        <source>Searched: least memory (none fits)</source>
+        <translation>Gesucht: wenigster Speicher (keiner passt)</translation>
+    </message>
+    <message>
+        <source>Searched: dominated by %1</source>
+        <translation>Gesucht: %1 ist in Zeit und Speicher besser</translation>
+    </message>
+    <message>
+        <source>Searched: Pareto alternative</source>
+        <translation>Gesucht: Pareto-Alternative</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::SearchResultsPanel</name>
@@ -2316,6 +2336,14 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>Klicken Sie auf einen Punkt, um seinen Plan zu untersuchen.</translation>
+    </message>
+    <message>
+        <source>Searching… the fastest plan so far that fits: %L1 ms on %2.</source>
+        <translation>Suche läuft … schnellster passender Plan bisher: %L1 ms auf %2.</translation>
+    </message>
+    <message>
+        <source>Searching for a plan that fits in %L1 GB per device… none found yet.</source>
+        <translation>Suche nach einem Plan mit höchstens %L1 GB pro Gerät … noch keiner gefunden.</translation>
     </message>
 </context>
 <context>

@@ -1663,6 +1663,14 @@
         <source>HBM (%L1 GB)</source>
         <translation>HBM（%L1 GB）</translation>
     </message>
+    <message>
+        <source>Searched: dominated</source>
+        <translation>搜索所得：被支配</translation>
+    </message>
+    <message>
+        <source>%1 (%2) on %3: %L4 ms, %L5 GB</source>
+        <translation>%1（%2）在 %3 上：%L4 ms，%L5 GB</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanCompareView</name>
@@ -2293,6 +2301,18 @@
         <source>Imported</source>
         <translation>已导入</translation>
     </message>
+    <message>
+        <source>Searched: least memory (none fits)</source>
+        <translation>搜索所得：内存最少（均不满足限制）</translation>
+    </message>
+    <message>
+        <source>Searched: dominated by %1</source>
+        <translation>搜索所得：劣于 %1</translation>
+    </message>
+    <message>
+        <source>Searched: Pareto alternative</source>
+        <translation>搜索所得：帕累托备选</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::SearchResultsPanel</name>
@@ -2307,6 +2327,14 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>点击数据点以查看其方案。</translation>
+    </message>
+    <message>
+        <source>Searching… the fastest plan so far that fits: %L1 ms on %2.</source>
+        <translation>正在搜索……目前满足内存限制的最快方案：%2 上 %L1 ms。</translation>
+    </message>
+    <message>
+        <source>Searching for a plan that fits in %L1 GB per device… none found yet.</source>
+        <translation>正在搜索每设备不超过 %L1 GB 的方案……尚未找到。</translation>
     </message>
 </context>
 <context>

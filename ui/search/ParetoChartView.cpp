@@ -9,6 +9,8 @@
 #include <QGraphicsSimpleTextItem>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QCursor>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -60,8 +62,8 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
     results_ = std::move(results);
     QChart* c = chart();
     clearChart(c);
-    for (QGraphicsSimpleTextItem* label : labels_)
-        delete label;
+    for (const Label& label : labels_)
+        delete label.item;
     labels_.clear();
     if (!results_ || results_->candidates.empty())
         return;
@@ -104,38 +106,57 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
         hbm->attachAxis(y);
     }
 
-    for (const PlanCandidate::Role role : {PlanCandidate::Role::Best, PlanCandidate::Role::Alternative,
-                                           PlanCandidate::Role::BestSoFar, PlanCandidate::Role::Expert}) {
+    // An alternative another plan beats on both time and memory is no alternative: it
+    // gets a grey series of its own.
+    const auto dominated = [this](const PlanCandidate& candidate) {
+        return candidate.role == PlanCandidate::Role::Alternative && SearchResultsModel::dominatorOf(candidate, *results_);
+    };
+    struct Group {
+        PlanCandidate::Role role;
+        bool dominated;
+        QColor color;
+    };
+    const QColor grey(0xbd, 0xbd, 0xbd);
+    for (const Group& group : {Group{PlanCandidate::Role::Best, false, roleColor(PlanCandidate::Role::Best)},
+                               Group{PlanCandidate::Role::Alternative, false, roleColor(PlanCandidate::Role::Alternative)},
+                               Group{PlanCandidate::Role::Alternative, true, grey},
+                               Group{PlanCandidate::Role::BestSoFar, false, roleColor(PlanCandidate::Role::BestSoFar)},
+                               Group{PlanCandidate::Role::Expert, false, roleColor(PlanCandidate::Role::Expert)}}) {
         auto* series = new QScatterSeries(c);
-        series->setMarkerSize(role == PlanCandidate::Role::Expert ? 10 : 13);
-        series->setMarkerShape(role == PlanCandidate::Role::Expert ? QScatterSeries::MarkerShapeRectangle
-                                                                   : QScatterSeries::MarkerShapeCircle);
-        series->setColor(roleColor(role));
-        series->setBorderColor(roleColor(role).darker(130));
+        const bool expert = group.role == PlanCandidate::Role::Expert;
+        series->setMarkerSize(expert || group.dominated ? 10 : 13);
+        series->setMarkerShape(expert ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
+        series->setColor(group.color);
+        series->setBorderColor(group.color.darker(130));
+        const PlanCandidate* member = nullptr;
         for (const auto& candidate : results_->candidates) {
-            if (candidate->role == role) {
+            if (candidate->role == group.role && dominated(*candidate) == group.dominated) {
                 series->append(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3);
-                series->setName(SearchResultsModel::roleLabel(*candidate));
+                member = candidate.get();
             }
         }
-        if (series->count() == 0) {
+        if (!member) {
             delete series;
             continue;
         }
+        series->setName(group.dominated ? tr("Searched: dominated") : SearchResultsModel::roleLabel(*member));
         c->addSeries(series);
         series->attachAxis(x);
         series->attachAxis(y);
         connect(series, &QScatterSeries::clicked, this, &ParetoChartView::onPointClicked);
+        connect(series, &QScatterSeries::hovered, this, &ParetoChartView::onPointHovered);
     }
 
     QFont font = this->font();
     font.setPointSizeF(font.pointSizeF() * 0.85);
     for (const auto& candidate : results_->candidates) {
+        if (SearchResultsModel::dominatorOf(*candidate, *results_))
+            continue;  // off the frontier: named on hover
         auto* label = new QGraphicsSimpleTextItem(SearchResultsModel::planLabel(*candidate), c);
         label->setFont(font);
         label->setBrush(roleColor(candidate->role).darker(150));
         label->setZValue(10);
-        labels_.push_back(label);
+        labels_.push_back({candidate, label});
     }
     placeLabels();
 }
@@ -152,10 +173,10 @@ void ParetoChartView::placeLabels()
         const QPointF at = chart()->mapToPosition(QPointF(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3));
         placed.emplace_back(at - QPointF(7, 7), QSizeF(14, 14));
     }
-    for (std::size_t i = 0; i < labels_.size(); ++i) {
-        const PlanCandidate& candidate = *results_->candidates[i];
+    for (const Label& label : labels_) {
+        const PlanCandidate& candidate = *label.candidate;
         const QPointF at = chart()->mapToPosition(QPointF(candidate.memoryBytes() / 1e9, candidate.stepSeconds() * 1e3));
-        const QSizeF size = labels_[i]->boundingRect().size();
+        const QSizeF size = label.item->boundingRect().size();
         const double x = at.x() + 9 + size.width() <= plot.right() ? at.x() + 9 : at.x() - 9 - size.width();
         QRectF rect(QPointF(x, at.y() - size.height() / 2), size);
         for (int step = 0; step < 12; ++step) {
@@ -168,7 +189,7 @@ void ParetoChartView::placeLabels()
             }
         }
         placed.push_back(rect);
-        labels_[i]->setPos(rect.topLeft());
+        label.item->setPos(rect.topLeft());
     }
 }
 
@@ -179,26 +200,47 @@ QPoint ParetoChartView::pointPosition(const PlanCandidate& candidate) const
     return mapFromScene(chart()->mapToScene(scene));
 }
 
-void ParetoChartView::onPointClicked(const QPointF& point)
+std::shared_ptr<const PlanCandidate> ParetoChartView::nearestCandidate(const QPointF& point) const
 {
     if (!results_)
-        return;
+        return nullptr;
     // The nearest candidate on screen: several roles may share a point (a searched plan
     // equal to Megatron's), and the axes have different units.
-    const QPointF clicked = chart()->mapToPosition(point);
+    const QPointF at = chart()->mapToPosition(point);
     std::shared_ptr<const PlanCandidate> nearest;
     double nearestDistance = 0;
     for (const auto& candidate : results_->candidates) {
-        const QPointF at =
+        const QPointF drawn =
             chart()->mapToPosition(QPointF(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3));
-        const double distance = QLineF(at, clicked).length();
+        const double distance = QLineF(drawn, at).length();
         if (!nearest || distance < nearestDistance) {
             nearest = candidate;
             nearestDistance = distance;
         }
     }
-    if (nearest)
+    return nearest;
+}
+
+void ParetoChartView::onPointClicked(const QPointF& point)
+{
+    if (std::shared_ptr<const PlanCandidate> nearest = nearestCandidate(point))
         emit candidateClicked(nearest);
+}
+
+void ParetoChartView::onPointHovered(const QPointF& point, bool entered)
+{
+    const std::shared_ptr<const PlanCandidate> nearest = entered ? nearestCandidate(point) : nullptr;
+    if (!nearest) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(QCursor::pos(),
+                       tr("%1 (%2) on %3: %L4 ms, %L5 GB")
+                           .arg(SearchResultsModel::planLabel(*nearest), SearchResultsModel::roleLabel(*nearest, results_.get()),
+                                QString::fromStdString(nearest->meshText))
+                           .arg(nearest->stepSeconds() * 1e3, 0, 'f', 1)
+                           .arg(nearest->memoryBytes() / 1e9, 0, 'f', 1),
+                       this);
 }
 
 }  // namespace tapestry

@@ -13,9 +13,10 @@ struct PlanCandidate;
 struct SearchOutcome;
 
 // Step time against peak memory per device for every candidate of a search, one series
-// per role (searched, best so far, expert reference), each point labelled with its plan,
+// per role (searched, Pareto or dominated alternative, best so far, expert reference),
 // and the memory limit (and the HBM capacity, when the limit is lower) as vertical lines.
-// Clicking a point opens that candidate.
+// Only the plans on the Pareto frontier are labelled, so that a search over many meshes
+// stays readable; hovering a point names its plan. Clicking a point opens that candidate.
 class ParetoChartView : public QChartView {
     Q_OBJECT
 
@@ -25,16 +26,25 @@ public:
     void setResults(std::shared_ptr<const SearchOutcome> results);
     // Where a candidate's point is drawn, in viewport coordinates (for tests).
     [[nodiscard]] QPoint pointPosition(const PlanCandidate& candidate) const;
+    // The labels on the chart, with the candidate each names (for tests).
+    struct Label {
+        std::shared_ptr<const PlanCandidate> candidate;
+        QGraphicsSimpleTextItem* item = nullptr;
+    };
+    [[nodiscard]] const std::vector<Label>& labels() const { return labels_; }
 
 signals:
     void candidateClicked(std::shared_ptr<const tapestry::PlanCandidate> candidate);
 
 private:
+    // The candidate drawn nearest to `point` (in chart values); null without results.
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> nearestCandidate(const QPointF& point) const;
     void onPointClicked(const QPointF& point);
+    void onPointHovered(const QPointF& point, bool entered);
     void placeLabels();
 
     std::shared_ptr<const SearchOutcome> results_;
-    std::vector<QGraphicsSimpleTextItem*> labels_;  // parallel to results_->candidates
+    std::vector<Label> labels_;
 };
 
 }  // namespace tapestry

@@ -59,11 +59,29 @@ QString SearchResultsModel::planLabel(const PlanCandidate& candidate)
     return QString::fromStdString(candidate.plan.name);
 }
 
-QString SearchResultsModel::roleLabel(const PlanCandidate& candidate)
+const PlanCandidate* SearchResultsModel::dominatorOf(const PlanCandidate& candidate, const SearchOutcome& results)
 {
+    for (const auto& other : results.candidates) {
+        if (other.get() == &candidate || other->role == PlanCandidate::Role::BestSoFar)
+            continue;
+        const bool noWorse = other->stepSeconds() <= candidate.stepSeconds() && other->memoryBytes() <= candidate.memoryBytes();
+        const bool better = other->stepSeconds() < candidate.stepSeconds() || other->memoryBytes() < candidate.memoryBytes();
+        if (noWorse && better)
+            return other.get();
+    }
+    return nullptr;
+}
+
+QString SearchResultsModel::roleLabel(const PlanCandidate& candidate, const SearchOutcome* results)
+{
+    const bool fits = !results || candidate.memoryBytes() <= results->memoryLimitBytes;
     switch (candidate.role) {
-    case PlanCandidate::Role::Best: return tr("Searched: fastest");
-    case PlanCandidate::Role::Alternative: return tr("Searched: less memory");
+    case PlanCandidate::Role::Best:
+        return fits ? tr("Searched: fastest") : tr("Searched: least memory (none fits)");
+    case PlanCandidate::Role::Alternative:
+        if (const PlanCandidate* better = results ? dominatorOf(candidate, *results) : nullptr)
+            return tr("Searched: dominated by %1").arg(planLabel(*better));
+        return tr("Searched: Pareto alternative");
     case PlanCandidate::Role::BestSoFar: return tr("Best so far");
     case PlanCandidate::Role::Expert: return tr("Expert reference");
     case PlanCandidate::Role::Opened:
@@ -97,7 +115,7 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case PlanColumn: return planLabel(*c);
-        case OriginColumn: return roleLabel(*c);
+        case OriginColumn: return roleLabel(*c, results_.get());
         case MeshColumn: return QString::fromStdString(c->meshText);
         case StepColumn: return milliseconds(time.stepSeconds());
         case ComputeColumn: return milliseconds(time.computeSeconds);
@@ -122,7 +140,8 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
     } else if (role == Qt::ForegroundRole) {
         if (index.column() == FitsColumn && !fits)
             return QBrush(QColor(0xc6, 0x28, 0x28));
-        if (c->role == PlanCandidate::Role::Expert)
+        const bool dominated = c->role == PlanCandidate::Role::Alternative && dominatorOf(*c, *results_);
+        if (c->role == PlanCandidate::Role::Expert || dominated)
             return QBrush(QColor(0x55, 0x55, 0x55));
     } else if (role == Qt::ToolTipRole && (index.column() == PlanColumn || index.column() == OriginColumn)) {
         return data(index, Qt::DisplayRole);

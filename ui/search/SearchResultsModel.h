@@ -30,7 +30,15 @@ public:
 
     // The label of a candidate on the list and the chart: "TAP search", "Megatron-LM".
     [[nodiscard]] static QString planLabel(const PlanCandidate& candidate);
-    [[nodiscard]] static QString roleLabel(const PlanCandidate& candidate);
+    // What the plan is: the fastest searched plan that fits, the least-memory fallback when
+    // none fits, a Pareto alternative, one dominated by another plan, ... `results` (the
+    // search it belongs to) tells fitting and dominated plans apart; without it the role
+    // alone is named.
+    [[nodiscard]] static QString roleLabel(const PlanCandidate& candidate, const SearchOutcome* results = nullptr);
+    // A plan of `results` (searched or expert, not a best-so-far one) at least as fast
+    // and as small as `candidate` and better in one; null when there is none (`candidate`
+    // is on the Pareto frontier).
+    [[nodiscard]] static const PlanCandidate* dominatorOf(const PlanCandidate& candidate, const SearchOutcome& results);
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;

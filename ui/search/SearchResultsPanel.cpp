@@ -11,6 +11,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <limits>
+
 namespace tapestry {
 
 SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
@@ -70,8 +73,42 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
 
 void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results)
 {
+    if (!results || results->finished)
+        bestSoFar_.reset();
+    else
+        results = withSteadyBestSoFar(std::move(results));
     model_->setResults(results);
-    chart_->setResults(std::move(results));
+    chart_->setResults(results);
+    if (!results || results->finished)
+        return;
+    if (const std::shared_ptr<const PlanCandidate> best = results->best();
+        best && best->memoryBytes() <= results->memoryLimitBytes)
+        message_->setText(tr("Searching… the fastest plan so far that fits: %L1 ms on %2.")
+                              .arg(best->stepSeconds() * 1e3, 0, 'f', 1)
+                              .arg(QString::fromStdString(best->meshText)));
+    else
+        message_->setText(tr("Searching for a plan that fits in %L1 GB per device… none found yet.")
+                              .arg(results->memoryLimitBytes / 1e9, 0, 'f', 1));
+}
+
+std::shared_ptr<const SearchOutcome> SearchResultsPanel::withSteadyBestSoFar(std::shared_ptr<const SearchOutcome> results)
+{
+    const double limit = results->memoryLimitBytes;
+    const auto fits = [limit](const PlanCandidate& candidate) { return candidate.memoryBytes() <= limit; };
+    double fastestListed = std::numeric_limits<double>::infinity();  // of the meshes searched to the end
+    for (const auto& candidate : results->candidates) {
+        if (candidate->role == PlanCandidate::Role::BestSoFar) {
+            if (fits(*candidate) && (!bestSoFar_ || candidate->stepSeconds() < bestSoFar_->stepSeconds()))
+                bestSoFar_ = candidate;
+        } else if (candidate->isSearched() && fits(*candidate)) {
+            fastestListed = std::min(fastestListed, candidate->stepSeconds());
+        }
+    }
+    auto shown = std::make_shared<SearchOutcome>(*results);
+    std::erase_if(shown->candidates, [](const auto& candidate) { return candidate->role == PlanCandidate::Role::BestSoFar; });
+    if (bestSoFar_ && bestSoFar_->stepSeconds() < fastestListed)
+        shown->candidates.push_back(bestSoFar_);
+    return shown;
 }
 
 void SearchResultsPanel::setMessage(const QString& text)

@@ -23,6 +23,9 @@ class SearchResultsPanel : public QWidget {
 public:
     explicit SearchResultsPanel(QWidget* parent = nullptr);
 
+    // A snapshot of a running search shows its best-so-far plan only when it fits and is
+    // faster than every plan shown before (the list never gets worse while it runs), and
+    // the line above says so, or that no plan fits yet. Null: a new search starts.
     void setResults(std::shared_ptr<const SearchOutcome> results);
     // A line above the list: how the search went.
     void setMessage(const QString& text);
@@ -36,12 +39,14 @@ signals:
 
 private:
     void openRow(const QModelIndex& proxyIndex);
+    [[nodiscard]] std::shared_ptr<const SearchOutcome> withSteadyBestSoFar(std::shared_ptr<const SearchOutcome> results);
 
     QLabel* message_ = nullptr;
     SearchResultsModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;
     ParetoChartView* chart_ = nullptr;
+    std::shared_ptr<const PlanCandidate> bestSoFar_;  // the running search's, as shown
 };
 
 }  // namespace tapestry

@@ -1,0 +1,140 @@
+// What the results panel says while and after a search, fed snapshots of a search over
+// hand-made plans (memory limit 40 GB; Megatron-LM 80 ms / 30 GB, data parallel
+// 100 ms / 50 GB): a best-so-far plan is listed only when it fits and beats everything
+// listed before, the line above says none fits yet until one does, the roles say what
+// each plan is, an alternative Megatron-LM beats on both counts is called dominated, and
+// the chart labels only the Pareto frontier, without overlaps.
+#include "search/ParetoChartView.h"
+#include "search/SearchOutcome.h"
+#include "search/SearchResultsModel.h"
+#include "search/SearchResultsPanel.h"
+#include "ScratchGuiEnvironment.h"
+
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
+#include <QTest>
+
+using namespace tapestry;
+
+class SearchFeedbackTest : public QObject {
+    Q_OBJECT
+
+private:
+    static constexpr double kGB = 1e9;
+
+    static std::shared_ptr<const PlanCandidate> plan(const char* name, PlanCandidate::Role role, double ms, double gb)
+    {
+        auto candidate = std::make_shared<PlanCandidate>();
+        candidate->role = role;
+        candidate->plan.name = name;
+        candidate->meshText = "[2, 8] (dp, tp)";
+        candidate->evaluation.total.time.computeSeconds = ms / 1e3;
+        candidate->evaluation.total.memory.parameters = gb * kGB;
+        return candidate;
+    }
+
+    static std::shared_ptr<const SearchOutcome> snapshot(std::vector<std::shared_ptr<const PlanCandidate>> found,
+                                                         bool finished = false)
+    {
+        auto outcome = std::make_shared<SearchOutcome>();
+        outcome->candidates = {plan("dp", PlanCandidate::Role::Expert, 100, 50),
+                               plan("megatron", PlanCandidate::Role::Expert, 80, 30)};
+        outcome->candidates.insert(outcome->candidates.end(), found.begin(), found.end());
+        outcome->memoryLimitBytes = 40 * kGB;
+        outcome->hbmBytes = 40 * kGB;
+        outcome->finished = finished;
+        return outcome;
+    }
+
+    // The plan names the list shows, in the snapshot's order.
+    static QStringList listed(const SearchResultsPanel& panel)
+    {
+        QStringList names;
+        for (int row = 0; row < panel.model()->rowCount(); ++row)
+            names << panel.model()->index(row, SearchResultsModel::PlanColumn).data().toString();
+        return names;
+    }
+
+    static QString role(const SearchResultsPanel& panel, const QString& name)
+    {
+        for (int row = 0; row < panel.model()->rowCount(); ++row) {
+            if (panel.model()->index(row, SearchResultsModel::PlanColumn).data().toString() == name)
+                return panel.model()->index(row, SearchResultsModel::OriginColumn).data().toString();
+        }
+        return {};
+    }
+
+    static QString message(const SearchResultsPanel& panel)
+    {
+        return panel.findChild<QLabel*>(QStringLiteral("searchMessage"))->text();
+    }
+
+private slots:
+    void initTestCase() { test::useScratchGuiEnvironment(QStringLiteral("SearchFeedbackTest")); }
+
+    void bestSoFarOnlyImprovesAndOnlyFits()
+    {
+        SearchResultsPanel panel;
+        panel.resize(1000, 400);
+        panel.show();
+        panel.setResults(nullptr);
+        // 90 ms but 60 GB: does not fit, so it is not listed.
+        panel.setResults(snapshot({plan("incumbent-a", PlanCandidate::Role::BestSoFar, 90, 60)}));
+        QCOMPARE(listed(panel), (QStringList{QStringLiteral("Data parallel"), QStringLiteral("Megatron-LM")}));
+        QVERIFY2(message(panel).contains(QStringLiteral("none found yet")), qPrintable(message(panel)));
+        QVERIFY(message(panel).contains(QStringLiteral("40.0 GB")));
+        // 70 ms in 35 GB: listed, and the line names it.
+        panel.setResults(snapshot({plan("incumbent-b", PlanCandidate::Role::BestSoFar, 70, 35)}));
+        QCOMPARE(listed(panel).value(2), QStringLiteral("incumbent-b"));
+        QVERIFY2(message(panel).contains(QStringLiteral("70.0 ms")), qPrintable(message(panel)));
+        // 75 ms is worse than 70 ms: the list keeps incumbent-b.
+        panel.setResults(snapshot({plan("incumbent-c", PlanCandidate::Role::BestSoFar, 75, 30)}));
+        QCOMPARE(listed(panel).value(2), QStringLiteral("incumbent-b"));
+        QVERIFY(message(panel).contains(QStringLiteral("70.0 ms")));
+        // A finished mesh's best plan at 65 ms beats it: the best-so-far row goes.
+        panel.setResults(snapshot({plan("mesh-1-best", PlanCandidate::Role::Best, 65, 38),
+                                   plan("incumbent-d", PlanCandidate::Role::BestSoFar, 68, 20)}));
+        QCOMPARE(listed(panel).size(), 3);
+        QCOMPARE(listed(panel).value(2), QStringLiteral("mesh-1-best"));
+        QVERIFY(message(panel).contains(QStringLiteral("65.0 ms")));
+        // A new search starts from nothing.
+        panel.setResults(nullptr);
+        panel.setResults(snapshot({plan("incumbent-e", PlanCandidate::Role::BestSoFar, 95, 39)}));
+        QCOMPARE(listed(panel).value(2), QStringLiteral("incumbent-e"));
+    }
+
+    void rolesSayWhatEachPlanIs()
+    {
+        SearchResultsPanel panel;
+        panel.resize(1000, 400);
+        panel.show();
+        panel.setResults(snapshot({plan("best", PlanCandidate::Role::Best, 60, 38),
+                                   plan("pareto", PlanCandidate::Role::Alternative, 65, 20),
+                                   plan("beaten", PlanCandidate::Role::Alternative, 85, 32)},
+                                  true));
+        QCOMPARE(role(panel, QStringLiteral("best")), QStringLiteral("Searched: fastest"));
+        QCOMPARE(role(panel, QStringLiteral("pareto")), QStringLiteral("Searched: Pareto alternative"));
+        // Megatron-LM: 80 ms < 85 ms and 30 GB < 32 GB.
+        QCOMPARE(role(panel, QStringLiteral("beaten")), QStringLiteral("Searched: dominated by Megatron-LM"));
+
+        // The frontier is best (60 ms, 38 GB) and pareto (65 ms, 20 GB): Megatron-LM and
+        // data parallel lose to pareto on both counts, beaten to Megatron-LM.
+        QTest::qWait(50);
+        QStringList labelled;
+        std::vector<QRectF> boxes;
+        for (const ParetoChartView::Label& label : panel.chart()->labels()) {
+            labelled << label.item->text();
+            boxes.push_back(label.item->sceneBoundingRect());
+        }
+        labelled.sort();
+        QCOMPARE(labelled, (QStringList{QStringLiteral("best"), QStringLiteral("pareto")}));
+        QVERIFY(!boxes[0].intersects(boxes[1]));
+
+        // Nothing fits: the search hands out the plan closest to fitting, and says so.
+        panel.setResults(snapshot({plan("smallest", PlanCandidate::Role::Best, 120, 45)}, true));
+        QCOMPARE(role(panel, QStringLiteral("smallest")), QStringLiteral("Searched: least memory (none fits)"));
+    }
+};
+
+QTEST_MAIN(SearchFeedbackTest)
+#include "SearchFeedbackTest.moc"

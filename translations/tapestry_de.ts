@@ -2580,6 +2580,10 @@
         <source>Could not save the solution to %1.</source>
         <translation>Die Lösung konnte nicht in %1 gespeichert werden.</translation>
     </message>
+    <message>
+        <source>Solving: %L1 s, searching for a plan within the limit…</source>
+        <translation>Lösen: %L1 s, Suche nach einem Plan innerhalb des Limits …</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ShardingSolveJob</name>
@@ -2601,6 +2605,10 @@
     <message>
         <source>Best cost so far; lower bound, gap %L1 %</source>
         <translation>Bisher beste Kosten; untere Schranke, Abstand %L1 %</translation>
+    </message>
+    <message>
+        <source>Searching for a plan within the limit…</source>
+        <translation>Suche nach einem Plan innerhalb des Limits …</translation>
     </message>
 </context>
 <context>

@@ -2571,6 +2571,10 @@
         <source>Could not save the solution to %1.</source>
         <translation>无法将解保存到 %1。</translation>
     </message>
+    <message>
+        <source>Solving: %L1 s, searching for a plan within the limit…</source>
+        <translation>求解中：%L1 秒，正在搜索满足限制的方案……</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ShardingSolveJob</name>
@@ -2592,6 +2596,10 @@
     <message>
         <source>Best cost so far; lower bound, gap %L1 %</source>
         <translation>目前最佳成本；下界，差距 %L1 %</translation>
+    </message>
+    <message>
+        <source>Searching for a plan within the limit…</source>
+        <translation>正在搜索满足限制的方案……</translation>
     </message>
 </context>
 <context>

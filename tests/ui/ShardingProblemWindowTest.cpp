@@ -1,6 +1,7 @@
 #include "windows/MainWindow.h"
 #include "common/QuantityFormat.h"
 #include "sharding/ShardingProblemWindow.h"
+#include "sharding/ShardingSolveJob.h"
 #include "solver/ShardingSolution.h"
 #include "ScratchGuiEnvironment.h"
 
@@ -23,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QValueAxis>
 
 using namespace tapestry;
 
@@ -167,6 +169,40 @@ private slots:
 
     // The example with interval ends near 1.5e9: the solve once aborted (bad_alloc, a
     // value per time point) and so would the memory profile; both work on steps now.
+    // The solver's placeholder incumbents (a forbidden cost, 4.6e19) are no plans: the
+    // status and the chart say a plan within the limit is still being searched for, and
+    // the cost axis spans the plans found after it, 500 then 445.
+    void penaltyCostsAreNeverShown()
+    {
+        MainWindow main;
+        main.show();
+        ShardingProblemWindow* window = open(main, exampleFile());
+        QVERIFY(window);
+        auto* job = window->findChild<ShardingSolveJob*>();
+        QVERIFY(job);
+        const auto* status = window->findChild<QLabel*>(QStringLiteral("solveStatus"));
+        const auto* progress = window->findChild<QChartView*>(QStringLiteral("solveProgressChart"));
+        const auto* best = series<QLineSeries>(*window, "bestCostSeries", "solveProgressChart");
+        window->timeLimitBox()->setValue(5);
+        QSignalSpy finished(window, &ShardingProblemWindow::solveFinished);
+        window->solveAction()->trigger();
+        // What the worker reports, delivered before any of its own reports are.
+        emit job->improved(0.1, 46e18);
+        QVERIFY2(status->text().contains(QStringLiteral("searching for a plan within the limit")), qPrintable(status->text()));
+        QVERIFY(!status->text().contains(QStringLiteral("46")));
+        QCOMPARE(best->count(), 0);
+        QCOMPARE(progress->chart()->title(), QStringLiteral("Searching for a plan within the limit…"));
+        emit job->improved(0.2, 500);
+        QVERIFY2(status->text().endsWith(QStringLiteral("best cost 500")), qPrintable(status->text()));
+        QCOMPARE(best->points().value(0).y(), 500.0);
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(best->points().last().y(), 445.0);
+        const auto* costAxis = qobject_cast<QValueAxis*>(progress->chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(costAxis);
+        QVERIFY2(costAxis->min() <= 445 && costAxis->min() > 300 && costAxis->max() >= 500 && costAxis->max() < 700,
+                 qPrintable(QStringLiteral("cost axis %1 to %2").arg(costAxis->min()).arg(costAxis->max())));
+    }
+
     void farIntervalEndsSolveAndShowTheirProfile()
     {
         QFile example(exampleFile());

@@ -9,6 +9,7 @@
 #include "sharding/SolveProgressChart.h"
 #include "sharding/UsageProfileChart.h"
 #include "base/Error.h"
+#include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
 
 #include <QCloseEvent>
@@ -275,7 +276,8 @@ void ShardingProblemWindow::showElapsed()
     const double seconds = static_cast<double>(solveClock_.elapsed()) / 1000.0;
     solveProgress_->setValue(static_cast<int>(std::min(1.0, seconds / timeLimit_->value()) * 1000));
     if (!cancelling_)
-        solveStatus_->setText(bestSoFar_ < 0 ? tr("Solving: %L1 s").arg(seconds, 0, 'f', 0)
+        solveStatus_->setText(bestSoFar_ < 0 ? tr("Solving: %L1 s, searching for a plan within the limit…")
+                                                   .arg(seconds, 0, 'f', 0)
                                              : tr("Solving: %L1 s, best cost %L2")
                                                    .arg(seconds, 0, 'f', 0)
                                                    .arg(bestSoFar_, 0, 'f', 0));
@@ -283,8 +285,12 @@ void ShardingProblemWindow::showElapsed()
 
 void ShardingProblemWindow::onImproved(double seconds, double cost)
 {
+    // A forbidden cost (kCostCap and up) is the solver's placeholder, not a plan.
+    if (cost >= static_cast<double>(kCostCap))
+        return;
     bestSoFar_ = cost;
     progressChart_->addBest(seconds, cost);
+    showElapsed();
 }
 
 void ShardingProblemWindow::onSolved(const std::shared_ptr<const SolveOutcome>& outcome)

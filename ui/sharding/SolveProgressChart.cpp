@@ -28,6 +28,7 @@ SolveProgressChart::SolveProgressChart(QWidget* parent) : QChartView(parent)
     best_ = new QLineSeries(chart());
     best_->setObjectName(QStringLiteral("bestCostSeries"));
     best_->setPen(QPen(QColor(0x1a, 0x73, 0xe8), 2));
+    best_->setPointsVisible(true);  // a plan found only at the end is a point, not a line
     chart()->addSeries(best_);
     best_->attachAxis(time_);
     best_->attachAxis(cost_);
@@ -51,6 +52,8 @@ void SolveProgressChart::start(double timeLimitSeconds)
 
 void SolveProgressChart::addBest(double seconds, double cost)
 {
+    if (cost >= static_cast<double>(kCostCap))
+        return;
     // A step: the previous best holds until this moment.
     if (!costs_.isEmpty())
         costs_.append(QPointF(seconds, costs_.last().y()));
@@ -77,18 +80,11 @@ void SolveProgressChart::redraw()
     if (costs_.isEmpty()) {
         best_->clear();
         bound_->clear();
-        chart()->setTitle(tr("Best cost so far"));
+        chart()->setTitle(tr("Searching for a plan within the limit…"));
         cost_->setRange(0, 1);
         return;
     }
-    // Incumbents that pay a forbidden cost (kCostCap and up) are placeholders, not
-    // plans, and would flatten the axis: once a real one exists, only real ones show.
-    const auto forbidden = [](const QPointF& point) { return point.y() >= static_cast<double>(kCostCap); };
-    QList<QPointF> scaled;
-    const bool anyReal = !std::all_of(costs_.begin(), costs_.end(), forbidden);
-    for (const QPointF& point : costs_)
-        if (!anyReal || !forbidden(point))
-            scaled.append(point);
+    QList<QPointF> scaled = costs_;
     double lowest = scaled.first().y();
     double highest = lowest;
     for (const QPointF& point : scaled) {
@@ -97,7 +93,7 @@ void SolveProgressChart::redraw()
     }
     // The latest bound is the highest; earlier, weaker ones may fall below the axis.
     const double best = costs_.last().y();
-    const bool bounded = anyReal && !bounds_.isEmpty() && bounds_.last().y() > 0;
+    const bool bounded = !bounds_.isEmpty() && bounds_.last().y() > 0;
     if (bounded)
         lowest = std::min(lowest, bounds_.last().y());
     const AxisScale scale = AxisScale::forLargest(highest);
@@ -118,7 +114,8 @@ void SolveProgressChart::redraw()
                               : scale.title(tr("Best cost so far")));
     // Close to the lowest cost is where the search spends its time: the first incumbent is
     // often far above, so the axis starts just under the lowest, not at zero.
-    const double margin = std::max((highest - lowest) * 0.05, std::abs(lowest) * 0.01 + 1);
+    // One cost alone still gets an axis a few ticks wide around it.
+    const double margin = std::max((highest - lowest) * 0.05, std::abs(lowest) * 0.02 + 1);
     cost_->setRange(std::max(0.0, lowest - margin) / scale.divisor, (highest + margin) / scale.divisor);
     cost_->applyNiceNumbers();
 }

@@ -9,7 +9,10 @@ namespace tapestry {
 
 // The best cost a running solve has found so far, over the seconds since it started,
 // as a falling step line (series "bestCostSeries"), and the lower bound on the optimum
-// as a rising dashed one (series "lowerBoundSeries"); the title gives the gap.
+// as a rising dashed one (series "lowerBoundSeries"); the title gives the gap. Costs
+// that pay a forbidden cost (kCostCap and up) are placeholders, not plans: until the
+// first plan within the limit the chart says it is searching for one, and the cost axis
+// spans the plans found from then on.
 class SolveProgressChart : public QChartView {
     Q_OBJECT
 

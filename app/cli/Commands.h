@@ -15,8 +15,8 @@ Command declareSolve(CLI::App& app);
 // list, show, diff, tag, delete or export plans of the SQLite history.
 Command declareHistory(CLI::App& app);
 Command declareSynth(CLI::App& app);
-Command declareExport(CLI::App& app);
-Command declareImportPlan(CLI::App& app);
+Command declareExport(CLI::App& app, const char* argv0);
+Command declareImportPlan(CLI::App& app, const char* argv0);
 Command declareValidate(CLI::App& app, const char* argv0);
 
 }  // namespace tapestry::cli

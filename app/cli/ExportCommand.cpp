@@ -22,14 +22,16 @@ struct ExportOptions {
     std::string format;
     PictureView view = PictureView::Folded;
     HfPlanKeys hfKeys = HfPlanKeys::Model;
+    PlanClusterOptions cluster;
     std::string output;
 };
 
-int exportPlan(const ExportOptions& options)
+int exportPlan(const ExportOptions& options, const char* argv0)
 {
     const FoldedModel model = loadAndFold(options.model);
     const std::string& planFile = options.plan;
     const PlanDocument document = loadPlanFile(planFile, model.coarse, model.families);
+    (void)checkPlanFitsCluster(document.plan, document.clusterName, planFile, options.cluster, argv0, "export");
     const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
         std::fprintf(stderr, "tapestry-cli export: note: %s was made for another model (fingerprint %s, this model %s)\n",
@@ -52,7 +54,7 @@ int exportPlan(const ExportOptions& options)
 
 }  // namespace
 
-Command declareExport(CLI::App& app)
+Command declareExport(CLI::App& app, const char* argv0)
 {
     auto options = std::make_shared<ExportOptions>();
     CLI::App* command = app.add_subcommand(
@@ -69,8 +71,9 @@ Command declareExport(CLI::App& app)
               "the graph pictured (default folded)");
     addChoice(*command, "--hf-keys", options->hfKeys, {{"model", HfPlanKeys::Model}, {"base", HfPlanKeys::BaseModel}},
               "tp_plan keys of the whole model or of its base model (default model)");
+    addPlanClusterOptions(*command, options->cluster);
     command->add_option("-o,--output", options->output, "the file to write")->type_name("FILE")->required();
-    return {command, [options] { return exportPlan(*options); }};
+    return {command, [options, argv0] { return exportPlan(*options, argv0); }};
 }
 
 }  // namespace tapestry::cli

@@ -21,10 +21,11 @@ struct ImportPlanOptions {
     std::string model;
     std::string mesh;
     std::string axes;
+    PlanClusterOptions cluster;
     std::string output;
 };
 
-int importPlan(const ImportPlanOptions& options)
+int importPlan(const ImportPlanOptions& options, const char* argv0)
 {
     const FoldedModel model = loadAndFold(options.model);
     const std::string& file = options.file;
@@ -40,10 +41,14 @@ int importPlan(const ImportPlanOptions& options)
             std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
         document.plan = std::move(imported.plan);
         document.modelFingerprint = modelFingerprint(model.graph());
+        // The mesh came from --mesh: checked when --cluster says which GPUs it is for.
+        if (!options.cluster.cluster.empty())
+            document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
     } else {
         document = planFromJson(text, file, model.coarse, model.families);
         if (!options.mesh.empty() && meshAxesFromOptions(options.mesh, options.axes, Cluster{}) != document.plan.mesh)
             throw Error(ErrorCode::InvalidPlan, file, "was made for another mesh than --mesh " + options.mesh);
+        (void)checkPlanFitsCluster(document.plan, document.clusterName, file, options.cluster, argv0, "import-plan");
     }
     validatePlan(document.plan, model.coarse);
     savePlanFile(options.output, document, model.coarse, model.families);
@@ -54,7 +59,7 @@ int importPlan(const ImportPlanOptions& options)
 
 }  // namespace
 
-Command declareImportPlan(CLI::App& app)
+Command declareImportPlan(CLI::App& app, const char* argv0)
 {
     auto options = std::make_shared<ImportPlanOptions>();
     CLI::App* command = app.add_subcommand(
@@ -69,8 +74,9 @@ Command declareImportPlan(CLI::App& app)
         ->check(meshShape(false));
     command->add_option("--axes", options->axes, "names of the mesh axes (default d; dp,tp; a0,a1,...)")
         ->type_name("NAME,NAME");
+    addPlanClusterOptions(*command, options->cluster);
     command->add_option("-o,--output", options->output, "the plan file to write")->type_name("PLAN.json")->required();
-    return {command, [options] { return importPlan(*options); }};
+    return {command, [options, argv0] { return importPlan(*options, argv0); }};
 }
 
 }  // namespace tapestry::cli

@@ -9,8 +9,10 @@
 #include "cluster/PipelineStages.h"
 #include "onnx/OnnxImporter.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 
 namespace tapestry::cli {
 
@@ -42,14 +44,19 @@ FoldedModel loadAndFold(const std::string& modelFile)
     return foldModel(std::move(graph));
 }
 
-void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto)
+void addClusterOptions(CLI::App& command, std::string& cluster, int& nodes, const std::string& clusterHelp)
 {
-    command.add_option("--cluster", options.cluster, "a cluster preset (resources/clusters) or a cluster FILE.json")
-        ->type_name("NAME|FILE");
+    command.add_option("--cluster", cluster, clusterHelp)->type_name("NAME|FILE");
     // A node count whose GPUs overflow no count: the largest clusters have about 10^5 GPUs.
-    command.add_option("--nodes", options.nodes, "the number of nodes, instead of the cluster's own")
+    command.add_option("--nodes", nodes, "the number of nodes, instead of the cluster's own")
         ->type_name("N")
         ->check(wholeNumber(1, 1 << 20));
+}
+
+void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto)
+{
+    addClusterOptions(command, options.cluster, options.nodes,
+                      "a cluster preset (resources/clusters) or a cluster FILE.json");
     command
         .add_option("--mesh", options.mesh,
                     meshAuto ? "the device mesh: sizes 2x8 (dp x tp) or named axes pp=8,dp=2,tp=8 (pp: pipeline "
@@ -105,20 +112,86 @@ std::filesystem::path clusterPresetFolder(const char* argv0)
     return presets;
 }
 
-Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0)
+Cluster loadCluster(const std::string& name, int nodes, const char* argv0)
 {
-    const std::string& name = options.cluster;
     Cluster cluster;
     if (name.find('/') != std::string::npos || name.ends_with(".json"))
         cluster = loadClusterFile(name);
     else
         cluster = loadClusterPreset(clusterPresetFolder(argv0), name);
-    if (options.nodes > 0) {
+    if (nodes > 0) {
         // As cluster files: at most 2^20 GPUs, so device counts stay within int.
-        if (std::int64_t{options.nodes} * cluster.gpusPerNode > (1 << 20))
+        if (std::int64_t{nodes} * cluster.gpusPerNode > (1 << 20))
             throw Error(ErrorCode::InvalidArgument, {},
-                        "--nodes " + std::to_string(options.nodes) + " gives more than 2^20 GPUs of " + cluster.name);
-        cluster = cluster.withNodes(options.nodes);
+                        "--nodes " + std::to_string(nodes) + " gives more than 2^20 GPUs of " + cluster.name);
+        cluster = cluster.withNodes(nodes);
+    }
+    return cluster;
+}
+
+Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0)
+{
+    return loadCluster(options.cluster, options.nodes, argv0);
+}
+
+void addPlanClusterOptions(CLI::App& command, PlanClusterOptions& options)
+{
+    addClusterOptions(command, options.cluster, options.nodes,
+                      "the cluster the plan's mesh must fit: a preset or a cluster FILE.json (default: the "
+                      "preset the plan names)");
+}
+
+std::optional<Cluster> checkPlanFitsCluster(const Plan& plan, const std::string& namedCluster,
+                                            const std::string& planFile, const PlanClusterOptions& options,
+                                            const char* argv0, const char* command)
+{
+    std::optional<Cluster> cluster;
+    if (!options.cluster.empty()) {
+        cluster = loadCluster(options.cluster, options.nodes, argv0);
+    } else {
+        // The plan's own cluster: a preset by name, or one scaled by --nodes, whose name
+        // Cluster::withNodes wrote as "PRESET (N nodes)".
+        const std::filesystem::path presets = clusterPresetFolder(argv0);
+        const auto isPreset = [&](const std::string& name) {
+            const std::vector<std::string> names = clusterPresetNames(presets);
+            return std::find(names.begin(), names.end(), name) != names.end();
+        };
+        std::string preset = namedCluster;
+        int nodes = options.nodes;
+        const std::size_t open = namedCluster.rfind(" (");
+        if (!isPreset(preset) && open != std::string::npos && namedCluster.ends_with(")")) {
+            int scaled = 0;
+            const char* first = namedCluster.data() + open + 2;
+            const auto [end, error] = std::from_chars(first, namedCluster.data() + namedCluster.size(), scaled);
+            const std::string_view unit(end, namedCluster.data() + namedCluster.size() - end);
+            if (error == std::errc{} && (unit == " nodes)" || unit == " node)")) {
+                preset = namedCluster.substr(0, open);
+                if (nodes == 0)
+                    nodes = scaled;
+            }
+        }
+        if (isPreset(preset))
+            cluster = loadCluster(preset, nodes, argv0);
+    }
+    if (!cluster) {
+        const std::string named = namedCluster.empty() ? "no cluster" : "the cluster '" + namedCluster + "'";
+        std::fprintf(stderr,
+                     "tapestry-cli %s: note: %s names %s, not a cluster preset: its mesh is not checked against a "
+                     "GPU count (give --cluster)\n",
+                     command, planFile.c_str(), named.c_str());
+        return std::nullopt;
+    }
+    try {
+        (void)DeviceMesh(planMeshAxes(plan), *cluster);
+    } catch (const Error& error) {
+        std::string stages;
+        if (plan.pipeline.active()) {
+            stages = " (" + std::to_string(plan.pipeline.stages) + " pipeline stages of mesh [";
+            for (std::size_t a = 0; a < plan.mesh.size(); ++a)
+                stages += (a ? ", " : "") + std::to_string(plan.mesh[a].size);
+            stages += "])";
+        }
+        throw Error(ErrorCode::InvalidPlan, planFile, "does not fit the cluster" + stages + ": " + error.message());
     }
     return cluster;
 }

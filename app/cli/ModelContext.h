@@ -4,6 +4,7 @@
 #include "cluster/DeviceMesh.h"
 #include "cost/Workload.h"
 #include "fold/FoldedModel.h"
+#include "plan/Plan.h"
 
 #include <CLI/CLI.hpp>
 
@@ -37,6 +38,9 @@ struct PlanningOptions {
     }
 };
 
+// Declares --cluster NAME|FILE (`clusterHelp` says what it is for) and --nodes N.
+void addClusterOptions(CLI::App& command, std::string& cluster, int& nodes, const std::string& clusterHelp);
+
 // Declares --cluster, --nodes, --mesh (with `meshAuto`, also "auto"), --axes and the
 // workload's --batch, --seq, --micro-batch, --precision, --optimizer, --zero (--zero1),
 // --recompute, --overlap and --attention on `command`, bound to `options`.
@@ -45,8 +49,26 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
 // The folder of cluster presets installed beside the executable `argv0`.
 [[nodiscard]] std::filesystem::path clusterPresetFolder(const char* argv0);
 
-// The cluster preset or file, with its node count changed by --nodes.
+// The cluster preset or file `cluster`, with its node count changed to `nodes` (0: its own).
+[[nodiscard]] Cluster loadCluster(const std::string& cluster, int nodes, const char* argv0);
 [[nodiscard]] Cluster clusterFromOptions(const PlanningOptions& options, const char* argv0);
+
+// What import-plan and export check a plan file against: --cluster when given, else the
+// preset the plan names ("dgx-h100x2", or "dgx-h100x1 (4 nodes)" as --nodes names a
+// scaled one).
+struct PlanClusterOptions {
+    std::string cluster;  // empty: the cluster the plan names
+    int nodes = 0;
+};
+void addPlanClusterOptions(CLI::App& command, PlanClusterOptions& options);
+
+// Throws InvalidPlan naming `planFile`, the mesh and the GPU count when the plan's devices
+// (pipeline stages x its mesh) are not the cluster's GPUs or do not split over its nodes;
+// returns the cluster it checked against. A plan that names no preset, with no
+// --cluster, is not checked: a note on stderr (from `command`) says so.
+std::optional<Cluster> checkPlanFitsCluster(const Plan& plan, const std::string& namedCluster,
+                                            const std::string& planFile, const PlanClusterOptions& options,
+                                            const char* argv0, const char* command);
 
 // The mesh AxB[xC] with optional names NAME,NAME; the default names are "d" for a 1-D
 // mesh and "dp","tp" for a 2-D mesh (tensor parallelism on the last, fastest axis). An

@@ -48,7 +48,7 @@ int main(int argc, char** argv)
     const std::vector<Command> commands = {
         declareInspect(app),          declareFold(app),  declareEvaluate(app, argv[0]),
         declareSolve(app),            declareSearch(app, argv[0]), declareHistory(app),
-        declareSynth(app),            declareExport(app), declareImportPlan(app),
+        declareSynth(app),            declareExport(app, argv[0]), declareImportPlan(app, argv[0]),
         declareValidate(app, argv[0]),
     };
 

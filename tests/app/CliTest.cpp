@@ -429,6 +429,75 @@ private slots:
         QCOMPARE(o.value(QStringLiteral("best")).toObject().value(QStringLiteral("step_seconds")).toDouble(), fastestStep);
     }
 
+    // A plan's devices (pipeline stages x its mesh) must be the GPUs of its cluster: the
+    // one it names (a preset, or one scaled by --nodes) or --cluster. export and
+    // import-plan accepted a [2, 8] plan made for the 8 GPUs of dgx-h100x1.
+    void planFilesWhoseMeshIsNotTheClustersGpusAreRefused()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
+        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
+                         QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
+                     .exitCode,
+                 0);
+        const QString plan = dir.filePath(QStringLiteral("megatron.json"));
+        QCOMPARE(runCli({QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
+                         QStringLiteral("--plan"), QStringLiteral("megatron"), QStringLiteral("--no-history"),
+                         QStringLiteral("-o"), plan})
+                     .exitCode,
+                 0);
+        QFile planFile(plan);
+        QVERIFY(planFile.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(planFile.readAll());
+        QVERIFY(text.contains(QStringLiteral("\"cluster\": \"dgx-h100x1\"")));
+        auto variant = [&](const char* name, QString changed) {
+            const QString path = dir.filePath(QString::fromLatin1(name));
+            QFile file(path);
+            return file.open(QIODevice::WriteOnly) && file.write(changed.toUtf8()) > 0 ? path : QString();
+        };
+        const QString wide = variant("wide.json", QString(text).replace(QStringLiteral("\"size\": 4"),
+                                                                        QStringLiteral("\"size\": 8")));
+        const QString piped = variant("piped.json", QString(text).replace(
+            QStringLiteral("\"schema_version\": 1,"),
+            QStringLiteral("\"schema_version\": 1, \"pipeline\": {\"stages\": 2, \"schedule\": \"1f1b\"},")));
+        const QString scaled = variant("scaled.json", QString(text)
+            .replace(QStringLiteral("\"size\": 4"), QStringLiteral("\"size\": 8"))
+            .replace(QStringLiteral("\"dgx-h100x1\""), QStringLiteral("\"dgx-h100x1 (2 nodes)\"")));
+        auto exportOf = [&](const QString& from, const QStringList& extra = {}) {
+            return runCli(QStringList{QStringLiteral("export"), from, QStringLiteral("--model"), model,
+                                      QStringLiteral("--format"), QStringLiteral("pytorch"), QStringLiteral("-o"),
+                                      dir.filePath(QStringLiteral("plan.py"))} + extra);
+        };
+        QCOMPARE(exportOf(plan).exitCode, 0);
+
+        const CliRun wideExport = exportOf(wide);
+        QCOMPARE(wideExport.exitCode, 1);
+        QVERIFY2(wideExport.err.contains(wide + QStringLiteral(": does not fit the cluster: mesh [2, 8] has 16 devices "
+                                                               "but cluster \"dgx-h100x1\" has 1 x 8 = 8 GPUs")),
+                 qPrintable(wideExport.err));
+        const CliRun wideImport = runCli({QStringLiteral("import-plan"), wide, QStringLiteral("--model"), model,
+                                          QStringLiteral("-o"), dir.filePath(QStringLiteral("imported.json"))});
+        QCOMPARE(wideImport.exitCode, 1);
+        QVERIFY2(wideImport.err.contains(wide + QStringLiteral(": does not fit the cluster: mesh [2, 8]")),
+                 qPrintable(wideImport.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("imported.json"))));
+
+        const CliRun pipedExport = exportOf(piped);
+        QCOMPARE(pipedExport.exitCode, 1);
+        QVERIFY2(pipedExport.err.contains(piped + QStringLiteral(": does not fit the cluster (2 pipeline stages of mesh "
+                                                                 "[2, 4]): mesh [2, 2, 4] has 16 devices")),
+                 qPrintable(pipedExport.err));
+
+        // The same plans on 16 GPUs: named by --cluster, or by the plan as --nodes scaled it.
+        QCOMPARE(exportOf(wide, {QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2")}).exitCode, 0);
+        QCOMPARE(exportOf(piped, {QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"), QStringLiteral("--nodes"),
+                                  QStringLiteral("2")})
+                     .exitCode,
+                 0);
+        const CliRun scaledExport = exportOf(scaled);
+        QVERIFY2(scaledExport.exitCode == 0, qPrintable(scaledExport.err));
+    }
+
     // Inputs the campaign found accepted or misread, now errors naming the file.
     void badInputFilesAreNamedErrors()
     {

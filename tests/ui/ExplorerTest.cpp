@@ -10,6 +10,7 @@
 #include "graphview/GraphViewPane.h"
 #include "graphview/GraphViewsPanel.h"
 #include "model/LoadedModel.h"
+#include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "ScratchGuiEnvironment.h"
 #include "plans/NodeCostFilterModel.h"
@@ -49,7 +50,7 @@ private:
         window.activateWindow();  // shortcuts (F5, Esc) need the active window
         QVERIFY(QTest::qWaitForWindowActive(&window));
         window.openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.graphViews()->foldedModel() != nullptr, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr, kTimeoutMs);
         ClusterPanel* panel = window.clusterPanel();
         QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x2")));
         QVERIFY(panel->chooseMesh({2, 8}));
@@ -97,7 +98,7 @@ private slots:
 
         // The list shows the cost model's own price of the plan, for the workload (and the
         // training techniques the search chose) it was priced with.
-        const FoldedModel& folded = *window.graphViews()->foldedModel();
+        const FoldedModel& folded = *window.session()->folded();
         const SearchSetup setup = window.clusterPanel()->setup();
         const DeviceMesh mesh(best->plan.mesh, setup.cluster);
         const CostModel costs(folded.graph(), folded.coarse, folded.families, setup.cluster, mesh, best->workload);

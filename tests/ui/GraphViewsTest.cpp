@@ -1,4 +1,4 @@
-// The graph views with real widgets: the folded Llama-3-8B shows one family box with a
+// The graph views with real widgets over a ModelSession: the folded Llama-3-8B shows one family box with a
 // "×32" badge; double-clicking it opens the representative layer in place; search
 // highlights boxes; the GUI thread keeps running while a layout job runs; an op the
 // importer could not size is marked not priced in its details and the model summary.
@@ -11,6 +11,7 @@
 #include "graphview/GraphViewContent.h"
 #include "graphview/GraphViewsPanel.h"
 #include "model/LoadedModel.h"
+#include "model/ModelSession.h"
 #include "model/ModelSummaryView.h"
 
 #include <QElapsedTimer>
@@ -47,15 +48,16 @@ private slots:
 
     void foldedViewShowsTheLayerFamilyOnce()
     {
-        GraphViewsPanel panel;
+        ModelSession session;
+        GraphViewsPanel panel(&session);
         panel.resize(1000, 700);
         panel.show();
         QCOMPARE(panel.currentView(), GraphViewKind::Folded);
         QSignalSpy shown(&panel, &GraphViewsPanel::viewShown);
-        panel.setModel(llama_);
+        session.setModel(llama_);
         QTRY_VERIFY_WITH_TIMEOUT(panel.pane(GraphViewKind::Folded)->isShown(), kTimeoutMs);
 
-        const FoldedModel& folded = *panel.foldedModel();
+        const FoldedModel& folded = *session.folded();
         const GraphView& view = *panel.pane(GraphViewKind::Folded)->view();
         // Embedding, mask preparation, final norm, LM head and the 32 layers as one box.
         QCOMPARE(view.nodeItems().size(), folded.families.unfoldedNodes.size() + 1);
@@ -68,15 +70,16 @@ private slots:
 
     void doubleClickExpandsAndCollapsesTheFamily()
     {
-        GraphViewsPanel panel;
+        ModelSession session;
+        GraphViewsPanel panel(&session);
         panel.resize(1000, 700);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        panel.setModel(llama_);
+        session.setModel(llama_);
         GraphViewPane* pane = panel.pane(GraphViewKind::Folded);
         QTRY_VERIFY_WITH_TIMEOUT(pane->isShown(), kTimeoutMs);
         GraphView* view = pane->view();
-        const FoldedModel& folded = *panel.foldedModel();
+        const FoldedModel& folded = *session.folded();
         const std::size_t perLayer = folded.families.families.front().representative().nodes.size();
 
         GraphNodeItem* layers = itemWithBadge(*view, QStringLiteral("×32"));
@@ -98,10 +101,11 @@ private slots:
 
     void searchHighlightsMatchingBoxes()
     {
-        GraphViewsPanel panel;
+        ModelSession session;
+        GraphViewsPanel panel(&session);
         panel.resize(1000, 700);
         panel.show();
-        panel.setModel(llama_);
+        session.setModel(llama_);
         GraphViewPane* pane = panel.pane(GraphViewKind::Folded);
         QTRY_VERIFY_WITH_TIMEOUT(pane->isShown(), kTimeoutMs);
         auto* search = pane->findChild<QLineEdit*>(QStringLiteral("graphSearch"));
@@ -123,11 +127,12 @@ private slots:
 
     void guiThreadRunsDuringLayout()
     {
-        GraphViewsPanel panel;
+        ModelSession session;
+        GraphViewsPanel panel(&session);
         panel.resize(1000, 700);
         panel.show();
-        panel.setModel(llama_);
-        QTRY_VERIFY_WITH_TIMEOUT(panel.foldedModel(), kTimeoutMs);
+        session.setModel(llama_);
+        QTRY_VERIFY_WITH_TIMEOUT(session.folded(), kTimeoutMs);
         // The coarse Llama-3-8B (≈450 boxes) is the largest layout here.
         int ticks = 0;
         qint64 longestGapMs = 0;

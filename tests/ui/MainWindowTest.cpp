@@ -1,4 +1,5 @@
 #include "model/LoadedModel.h"
+#include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
@@ -57,8 +58,8 @@ private slots:
         QVERIFY(window.findChild<QProgressBar*>(QStringLiteral("importProgress"))->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
 
-        QVERIFY(window.model());
-        QCOMPARE(window.model()->path, path);
+        QVERIFY(window.session()->model());
+        QCOMPARE(window.session()->model()->path, path);
         QCOMPARE(label(window, "opCountValue"), QStringLiteral("2,191"));
         // Llama-3-8B: 8,030,261,248 parameters in bfloat16.
         QCOMPARE(label(window, "parameterCountValue"), QStringLiteral("8.03 B"));
@@ -80,17 +81,17 @@ private slots:
         // GPT-3 175B as published: 96 decoder layers, 174.6 B parameters.
         window.openPreset(QStringLiteral("gpt3-175b"), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
-        QVERIFY(window.model());
-        QVERIFY(window.model()->path.endsWith(QStringLiteral("/presets/gpt3-175b.onnx")));
-        QCOMPARE(window.model()->graph->opCount(), std::size_t{4443});  // with its causal mask
+        QVERIFY(window.session()->model());
+        QVERIFY(window.session()->model()->path.endsWith(QStringLiteral("/presets/gpt3-175b.onnx")));
+        QCOMPARE(window.session()->model()->graph->opCount(), std::size_t{4443});  // with its causal mask
         QCOMPARE(label(window, "parameterCountValue"), QStringLiteral("175 B"));
         // Another depth is another file: 2 layers of GPT-2 small.
         window.openPreset(QStringLiteral("gpt2-small"), 2);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
-        QVERIFY(window.model()->path.endsWith(QStringLiteral("/presets/gpt2-small-2l.onnx")));
+        QVERIFY(window.session()->model()->path.endsWith(QStringLiteral("/presets/gpt2-small-2l.onnx")));
         ModelSpec spec = findSynthPreset("gpt2-small")->spec;
         spec.layers = 2;
-        QCOMPARE(window.model()->graph->opCount(), synthesizeModel(spec, "gpt2-small").opCount());
+        QCOMPARE(window.session()->model()->graph->opCount(), synthesizeModel(spec, "gpt2-small").opCount());
     }
 
     void badFileShowsErrorAndKeepsPreviousModel()
@@ -121,7 +122,7 @@ private slots:
         QVERIFY(box->informativeText().contains(QStringLiteral("first bytes are not an ONNX ModelProto")));
         box->close();
 
-        QCOMPARE(window.model()->path, dataFile("llama.ts.stripped.onnx"));
+        QCOMPARE(window.session()->model()->path, dataFile("llama.ts.stripped.onnx"));
         QCOMPARE(label(window, "opCountValue"), QStringLiteral("549"));
         QCOMPARE(label(window, "titleValue"), QStringLiteral("llama.ts.stripped.onnx"));
         QVERIFY(!RecentFiles::list().contains(broken));
@@ -137,7 +138,7 @@ private slots:
         auto* box = window.findChild<QMessageBox*>(QStringLiteral("loadErrorBox"));
         QVERIFY(box);
         QVERIFY(box->informativeText().contains(QStringLiteral("The file does not exist.")));
-        QVERIFY(!window.model());
+        QVERIFY(!window.session()->model());
     }
 
     // Only the newest request reaches the screen: the first import's result is dropped.
@@ -153,7 +154,7 @@ private slots:
         QThreadPool::globalInstance()->waitForDone();
         QTest::qWait(50);
         QCOMPARE(finished.size(), 1);
-        QCOMPARE(window.model()->path, dataFile("gpt2.ts.stripped.onnx"));
+        QCOMPARE(window.session()->model()->path, dataFile("gpt2.ts.stripped.onnx"));
     }
 
     void droppedOnnxFileIsOpened()
@@ -169,8 +170,8 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(center), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(&window, &drop);
-        QTRY_VERIFY_WITH_TIMEOUT(window.model() != nullptr, kImportTimeoutMs);
-        QCOMPARE(window.model()->path, path);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->model() != nullptr, kImportTimeoutMs);
+        QCOMPARE(window.session()->model()->path, path);
     }
 
     void dragOfOtherFilesIsRefused()
@@ -219,8 +220,8 @@ private slots:
         MainWindow window;
         window.show();
         window.openAtStartup({});
-        QTRY_VERIFY_WITH_TIMEOUT(window.model() != nullptr, kImportTimeoutMs);
-        QCOMPARE(window.model()->path, bundled);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->model() != nullptr, kImportTimeoutMs);
+        QCOMPARE(window.session()->model()->path, bundled);
         QCOMPARE(label(window, "opCountValue"), QStringLiteral("2,191"));
     }
 
@@ -231,7 +232,7 @@ private slots:
         window.show();
         window.openAtStartup({});
         QVERIFY(!window.isLoading());
-        QVERIFY(!window.model());
+        QVERIFY(!window.session()->model());
     }
 };
 

@@ -20,6 +20,7 @@
 #include "history/HistoryRecorder.h"
 #include "history/HistoryTreeModel.h"
 #include "model/LoadedModel.h"
+#include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "plans/PlanCompareView.h"
 #include "search/PlanComparison.h"
@@ -87,7 +88,7 @@ private:
     // The cost model the test prices plans with, independent of the window's.
     std::unique_ptr<PlanPricing> ownPricing(const std::vector<MeshAxis>& mesh)
     {
-        return std::make_unique<PlanPricing>(window_->graphViews()->foldedModel(), window_->clusterPanel()->setup(),
+        return std::make_unique<PlanPricing>(window_->session()->folded(), window_->clusterPanel()->setup(),
                                              mesh);
     }
 
@@ -137,7 +138,7 @@ private slots:
         window_->activateWindow();  // Ctrl+Z and friends need the active window
         QVERIFY(QTest::qWaitForWindowActive(window_.get()));
         window_->openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
-        QTRY_VERIFY_WITH_TIMEOUT(window_->graphViews()->foldedModel() != nullptr, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->session()->folded() != nullptr, kTimeoutMs);
         ClusterPanel* panel = window_->clusterPanel();
         QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x2")));
         QVERIFY(panel->chooseMesh({2, 8}));
@@ -224,7 +225,7 @@ private slots:
         PlanDocument b;
         b.plan = edited->plan;
         b.cost = costSummaryOf(edited->evaluation);
-        const FoldedModel& folded = *window_->graphViews()->foldedModel();
+        const FoldedModel& folded = *window_->session()->folded();
         const PlanDiff diff = diffPlans(a, b, folded.coarse);
         QCOMPARE(diff.changes.size(), std::size_t{32});  // one down projection per layer
         QCOMPARE(model.rowCount(), static_cast<int>(diff.changes.size()));
@@ -344,7 +345,7 @@ private slots:
     void exportDialogWritesTheExportersBytes()
     {
         QVERIFY(editor().current().candidate);
-        const std::shared_ptr<const FoldedModel> folded = window_->graphViews()->foldedModel();
+        const std::shared_ptr<const FoldedModel> folded = window_->session()->folded();
         const PlanDocument document = editor().pricing()->document(*editor().current().candidate);
 
         ExportDialog dialog(folded, document, GraphViewKind::Folded);
@@ -406,7 +407,7 @@ private slots:
         QVERIFY(editor().current().candidate);
         GraphViewPane* pane = window_->graphViews()->pane(GraphViewKind::Folded);
         QTRY_VERIFY_WITH_TIMEOUT(!pane->view()->nodeItems().empty(), kTimeoutMs);
-        const FoldedModel& folded = *window_->graphViews()->foldedModel();
+        const FoldedModel& folded = *window_->session()->folded();
         for (GraphNodeItem* item : pane->view()->nodeItems()) {
             const ViewNodeRef* ref = pane->view()->nodeRef(item->index());
             QVERIFY(ref);
@@ -431,7 +432,7 @@ private slots:
     {
         HistoryRecorder& recorder = *bench().recorder();
         HistoryStore& store = *recorder.store();
-        const std::shared_ptr<const FoldedModel> folded = window_->graphViews()->foldedModel();
+        const std::shared_ptr<const FoldedModel> folded = window_->session()->folded();
         ModelRecord model = modelRecordOf(folded->graph());
         const CurrentInputs current{model.path, model.fingerprint, window_->clusterPanel()->setup().cluster.name, {}};
         model.fingerprint = "an earlier export";
@@ -547,7 +548,7 @@ private slots:
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write("{\"name\": \"x\", \"strategies\": 3}");
         }
-        const FoldedModel& folded = *window_->graphViews()->foldedModel();
+        const FoldedModel& folded = *window_->session()->folded();
         PlanDocument expected = loadPlanFile(good.toStdString(), folded.coarse, folded.families);
         // Another plan first, so that opening the file visibly changes it.
         bench().startFromExpert(true);

@@ -9,6 +9,7 @@
 #include "graphview/GraphViewsPanel.h"
 #include "search/ClusterPanel.h"
 #include "search/SearchResultsPanel.h"
+#include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "ScratchGuiEnvironment.h"
 
@@ -125,7 +126,7 @@ private:
             return;
 
         window.openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/gpt2.ts.stripped.onnx"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.graphViews()->foldedModel() != nullptr, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr, kTimeoutMs);
         ClusterPanel* panel = window.clusterPanel();
         QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x1")));
         QVERIFY(panel->chooseMesh({2, 4}));

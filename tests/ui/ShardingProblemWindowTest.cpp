@@ -1,3 +1,4 @@
+#include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "common/QuantityFormat.h"
 #include "sharding/ShardingProblemWindow.h"
@@ -305,7 +306,7 @@ private slots:
         QCoreApplication::sendEvent(&main, &drop);
         QVERIFY(opened.wait(kTimeoutMs));
         QCOMPARE(opened.at(0).at(0).value<ShardingProblemWindow*>()->path(), exampleFile());
-        QVERIFY(!main.model());  // not taken for an ONNX model or a plan file
+        QVERIFY(!main.session()->model());  // not taken for an ONNX model or a plan file
     }
 
     // G (816 nodes) with a 10-minute limit: Cancel ends the solve within a second

@@ -1,15 +1,14 @@
 #include "graphview/GraphViewsPanel.h"
 
-#include "jobs/BackgroundTask.h"
 #include "fold/FoldedModel.h"
 #include "graphview/GraphViewPane.h"
 #include "model/LoadedModel.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "model/ModelSession.h"
+#include "plans/PlanOverlay.h"
 
 namespace tapestry {
 
-GraphViewsPanel::GraphViewsPanel(QWidget* parent) : QTabWidget(parent)
+GraphViewsPanel::GraphViewsPanel(ModelSession* session, QWidget* parent) : QTabWidget(parent), session_(session)
 {
     setObjectName(QStringLiteral("graphViews"));
     setDocumentMode(true);
@@ -34,6 +33,29 @@ GraphViewsPanel::GraphViewsPanel(QWidget* parent) : QTabWidget(parent)
         if (auto* shown = qobject_cast<GraphViewPane*>(widget(index)))
             shown->activate();
     });
+
+    connect(session_, &ModelSession::modelChanged, this, [this](const std::shared_ptr<const LoadedModel>& model) {
+        for (GraphViewPane* pane : panes_) {
+            if (model)
+                pane->showPending(tr("Folding the model…"));
+            else
+                pane->setModel(nullptr, nullptr);
+        }
+    });
+    connect(session_, &ModelSession::foldFinished, this, [this](const std::shared_ptr<const FoldedModel>& folded) {
+        for (GraphViewPane* pane : panes_)
+            pane->setModel(session_->model(), folded);
+        pane(currentView())->activate();
+    });
+    connect(session_, &ModelSession::foldFailed, this, [this](const QString& reason) {
+        for (GraphViewPane* pane : panes_)
+            pane->showFailure(tr("The model could not be folded: %1").arg(reason));
+        emit viewShown(currentView());
+    });
+    connect(session_, &ModelSession::currentPlanChanged, this,
+            [this](const std::shared_ptr<const PlanCandidate>& candidate) {
+                setPlanOverlay(candidate ? std::make_shared<const PlanOverlay>(session_->folded(), candidate) : nullptr);
+            });
 }
 
 GraphViewsPanel::~GraphViewsPanel() = default;
@@ -53,51 +75,10 @@ void GraphViewsPanel::showView(GraphViewKind kind)
     setCurrentIndex(static_cast<int>(kind));
 }
 
-void GraphViewsPanel::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
+void GraphViewsPanel::setPlanOverlay(const std::shared_ptr<const PlanOverlay>& overlay)
 {
     for (GraphViewPane* pane : panes_)
         pane->setPlanOverlay(overlay);
-}
-
-void GraphViewsPanel::setModel(std::shared_ptr<const LoadedModel> model)
-{
-    const JobId job = jobs_.start().id;
-    model_ = model;
-    folded_.reset();
-    setPlanOverlay(nullptr);
-    if (!model) {
-        jobs_.finish(job);
-        for (GraphViewPane* pane : panes_)
-            pane->setModel(nullptr, nullptr);
-        return;
-    }
-    for (GraphViewPane* pane : panes_)
-        pane->showPending(tr("Folding the model…"));
-    runInBackground(this, [model]() -> std::pair<std::shared_ptr<const FoldedModel>, QString> {
-        try {
-            return {std::make_shared<const FoldedModel>(foldModel(model->graph)), {}};
-        } catch (const std::exception& exception) {
-            return {nullptr, QString::fromLocal8Bit(exception.what())};
-        }
-    }, [this, job](const std::pair<std::shared_ptr<const FoldedModel>, QString>& result) {
-        if (!jobs_.finish(job))
-            return;  // a newer model replaced this one
-        if (result.first) {
-            onFolded(result.first);
-            return;
-        }
-        for (GraphViewPane* pane : panes_)
-            pane->showFailure(tr("The model could not be folded: %1").arg(result.second));
-        emit viewShown(currentView());
-    });
-}
-
-void GraphViewsPanel::onFolded(std::shared_ptr<const FoldedModel> folded)
-{
-    folded_ = std::move(folded);
-    for (GraphViewPane* pane : panes_)
-        pane->setModel(model_, folded_);
-    pane(currentView())->activate();
 }
 
 }  // namespace tapestry

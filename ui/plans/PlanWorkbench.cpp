@@ -11,10 +11,9 @@
 #include "history/HistoryPanel.h"
 #include "history/HistoryRecorder.h"
 #include "model/LoadedModel.h"
+#include "model/ModelSession.h"
 #include "plans/PlanEditPanel.h"
 #include "plans/PlanEditor.h"
-#include "plans/PlanInspector.h"
-#include "plans/PlanOverlay.h"
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
 #include "base/Error.h"
@@ -73,9 +72,9 @@ std::vector<MeshAxis> startMesh(const SearchSetup& setup)
 
 }  // namespace
 
-PlanWorkbench::PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, PlanInspector* inspector,
-                             ClusterPanel* clusterPanel)
-    : QObject(window), window_(window), graphViews_(graphViews), inspector_(inspector), clusterPanel_(clusterPanel)
+PlanWorkbench::PlanWorkbench(QMainWindow* window, ModelSession* session, GraphViewsPanel* graphViews,
+                             ClusterPanel* clusterPanel, QDockWidget* besideDock)
+    : QObject(window), window_(window), session_(session), graphViews_(graphViews), clusterPanel_(clusterPanel)
 {
     recorder_ = new HistoryRecorder(this);
     editor_ = new PlanEditor(recorder_, this);
@@ -97,11 +96,16 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, P
     compareDock_->setObjectName(QStringLiteral("compareDock"));
     compareDock_->setWidget(compareView_);
     window->addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
-    if (auto* inspectorDock = window->findChild<QDockWidget*>(QStringLiteral("inspectorDock")))
-        window->tabifyDockWidget(inspectorDock, compareDock_);
+    window->tabifyDockWidget(besideDock, compareDock_);
     // Empty until two plans are compared; it shows itself then.
     compareDock_->hide();
 
+    connect(session_, &ModelSession::modelChanged, this, &PlanWorkbench::onModelChanged);
+    connect(session_, &ModelSession::searchFinished, this, [this](const std::shared_ptr<const SearchOutcome>& results) {
+        if (session_->folded() && session_->searchedSetup())
+            recorder_->recordSearch(*session_->folded(), *session_->searchedSetup(), *results);
+        refreshChoices();
+    });
     connect(editor_, &PlanEditor::planChanged, this, &PlanWorkbench::showEdited);
     connect(editPanel_, &PlanEditPanel::expertStartRequested, this, &PlanWorkbench::startFromExpert);
     connect(editPanel_, &PlanEditPanel::hfTpPlanStartRequested, this, [this] {
@@ -174,9 +178,9 @@ void PlanWorkbench::addMenu(QMenu* planMenu, QMenu* viewMenu)
     viewMenu->addAction(historyDock_->toggleViewAction());
 }
 
-std::shared_ptr<const FoldedModel> PlanWorkbench::folded() const
+const std::shared_ptr<const FoldedModel>& PlanWorkbench::folded() const
 {
-    return graphViews_->foldedModel();
+    return session_->folded();
 }
 
 std::shared_ptr<const PlanPricing> PlanWorkbench::currentPricing(const std::vector<MeshAxis>& mesh,
@@ -188,43 +192,26 @@ std::shared_ptr<const PlanPricing> PlanWorkbench::currentPricing(const std::vect
     return std::make_shared<const PlanPricing>(folded(), std::move(setup), mesh);
 }
 
-void PlanWorkbench::modelChanged()
+void PlanWorkbench::onModelChanged()
 {
-    searchedModel_.reset();
-    results_.reset();
     origin_.reset();
     extraChoices_.clear();
     editor_->open(nullptr, {});
     compareView_->setChoices(nullptr, nullptr, {});
 }
 
-void PlanWorkbench::searchStarted(std::shared_ptr<const FoldedModel> folded, const SearchSetup& setup)
-{
-    searchedModel_ = std::move(folded);
-    searchedSetup_ = std::make_unique<SearchSetup>(setup);
-    results_.reset();
-}
-
-void PlanWorkbench::searchFinished(const std::shared_ptr<const SearchOutcome>& results)
-{
-    results_ = results;
-    if (searchedModel_ && searchedSetup_ && results)
-        recorder_->recordSearch(*searchedModel_, *searchedSetup_, *results);
-    refreshChoices();
-}
-
 void PlanWorkbench::candidateOpened(const std::shared_ptr<const PlanCandidate>& candidate)
 {
-    if (!candidate || !searchedSetup_ || !searchedModel_ || searchedModel_ != folded())
+    if (!candidate || !session_->searchedSetup() || !folded())
         return;
     if (editor_->current().candidate == candidate)
         return;
     try {
         // Edits are priced with the training techniques the search chose for this plan.
-        SearchSetup setup = *searchedSetup_;
+        SearchSetup setup = *session_->searchedSetup();
         setup.workload.recompute = candidate->workload.recompute;
         setup.workload.zeroStage = candidate->workload.zeroStage;
-        auto pricing = std::make_shared<const PlanPricing>(searchedModel_, std::move(setup), planMeshAxes(candidate->plan));
+        auto pricing = std::make_shared<const PlanPricing>(folded(), std::move(setup), planMeshAxes(candidate->plan));
         origin_ = candidate;
         editor_->open(std::move(pricing), {candidate, recorder_->recordOf(candidate)});
     } catch (const Error& error) {
@@ -235,17 +222,14 @@ void PlanWorkbench::candidateOpened(const std::shared_ptr<const PlanCandidate>& 
 void PlanWorkbench::showEdited()
 {
     const std::shared_ptr<const PlanCandidate>& candidate = editor_->current().candidate;
-    const std::shared_ptr<const FoldedModel> shown = folded();
-    if (candidate && editor_->pricing() && editor_->pricing()->folded() == shown) {
-        inspector_->setPlan(shown, candidate);
-        graphViews_->setPlanOverlay(std::make_shared<PlanOverlay>(shown, candidate));
-    }
+    if (candidate && editor_->pricing())
+        session_->setCurrentPlan(editor_->pricing()->folded(), candidate);
     refreshChoices();
 }
 
 void PlanWorkbench::selectTargetOf(const ViewNodeRef& ref)
 {
-    const std::shared_ptr<const FoldedModel> shown = folded();
+    const std::shared_ptr<const FoldedModel>& shown = folded();
     if (!shown || !editor_->pricing() || editor_->pricing()->folded() != shown)
         return;
     // A block stands for its first anchor (the first node when it has none).
@@ -277,13 +261,14 @@ void PlanWorkbench::refreshChoices()
     };
     add(tr("started from"), origin_);
     add(tr("edited"), editor_->current().candidate);
-    if (results_ && searchedModel_ == folded()) {
-        for (const std::shared_ptr<const PlanCandidate>& candidate : results_->candidates)
+    // The session's results are always of the model on screen: a new model clears them.
+    if (const std::shared_ptr<const SearchOutcome>& results = session_->results()) {
+        for (const std::shared_ptr<const PlanCandidate>& candidate : results->candidates)
             add(roleText(candidate->role), candidate);
     }
     for (const PlanCompareView::Choice& choice : extraChoices_)
         add(choice.label, choice.candidate);
-    compareView_->setChoices(graphViews_->loadedModel(), folded(), std::move(choices));
+    compareView_->setChoices(session_->model(), folded(), std::move(choices));
 }
 
 void PlanWorkbench::startFromExpert(bool sequenceParallel)
@@ -404,8 +389,8 @@ void PlanWorkbench::compareWithOrigin()
 {
     const std::shared_ptr<const PlanCandidate>& current = editor_->current().candidate;
     std::shared_ptr<const PlanCandidate> other = origin_ != current ? origin_ : nullptr;
-    if (!other && results_)
-        other = results_->best();
+    if (!other && session_->results())
+        other = session_->results()->best();
     if (!current || !other || other == current) {
         emit message(tr("Edit a plan first: it is compared with the plan it started from."));
         return;
@@ -460,7 +445,7 @@ void PlanWorkbench::exportRecord(const PlanRecord& record)
 void PlanWorkbench::recostRecord(const PlanRecord& record)
 {
     HistoryStore* store = recorder_->store();
-    const std::shared_ptr<const FoldedModel> shown = folded();
+    const std::shared_ptr<const FoldedModel>& shown = folded();
     if (!store || !shown)
         return;
     try {

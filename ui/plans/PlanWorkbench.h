@@ -20,37 +20,34 @@ class ClusterPanel;
 class GraphViewsPanel;
 class HistoryPanel;
 class HistoryRecorder;
+class ModelSession;
 class PlanEditPanel;
 class PlanEditor;
-class PlanInspector;
 class PlanPricing;
 struct FoldedModel;
 struct PlanCandidate;
 struct PlanDocument;
-struct SearchOutcome;
-struct SearchSetup;
 struct ViewNodeRef;
 
 // What the window does with plans after a search: hand edits with undo (PlanEditor,
 // PlanEditPanel), comparison of any two plans (PlanCompareView), the history browser
 // (HistoryPanel) over the database the CLI uses, exports, and plan files dropped on
-// the window. Owns those docks and the Plan menu; MainWindow reports its searches,
-// opened candidates and models here.
+// the window. Owns those docks and the Plan menu. Follows the session's model and
+// searches (finished searches are recorded in the history); the plan it edits is the
+// session's current plan.
 class PlanWorkbench : public QObject {
     Q_OBJECT
 
 public:
-    PlanWorkbench(QMainWindow* window, GraphViewsPanel* graphViews, PlanInspector* inspector,
-                  ClusterPanel* clusterPanel);
+    // The comparison's dock shares a tab with `besideDock`.
+    PlanWorkbench(QMainWindow* window, ModelSession* session, GraphViewsPanel* graphViews, ClusterPanel* clusterPanel,
+                  QDockWidget* besideDock);
     ~PlanWorkbench() override;
 
     // The Plan menu (undo, redo, compare, export, open plan file, save view, fit) and
     // the docks' toggles for the View menu.
     void addMenu(QMenu* planMenu, QMenu* viewMenu);
 
-    void modelChanged();
-    void searchStarted(std::shared_ptr<const FoldedModel> folded, const SearchSetup& setup);
-    void searchFinished(const std::shared_ptr<const SearchOutcome>& results);
     // A search result opened in the inspector: it becomes the plan being edited.
     void candidateOpened(const std::shared_ptr<const PlanCandidate>& candidate);
     // A Tapestry plan or Hugging Face tp_plan file for the model on screen (menu, drop).
@@ -76,8 +73,9 @@ signals:
     void message(const QString& text);
 
 private:
+    void onModelChanged();
     void revealCompare();
-    [[nodiscard]] std::shared_ptr<const FoldedModel> folded() const;
+    [[nodiscard]] const std::shared_ptr<const FoldedModel>& folded() const;
     // A pricing for `mesh` on the cluster panel's cluster, with `workload` if given.
     [[nodiscard]] std::shared_ptr<const PlanPricing> currentPricing(const std::vector<MeshAxis>& mesh,
                                                                     const Workload* workload) const;
@@ -96,8 +94,8 @@ private:
     void reportProblem(const QString& title, const QString& text);
 
     QMainWindow* window_;
+    ModelSession* session_;
     GraphViewsPanel* graphViews_;
-    PlanInspector* inspector_;
     ClusterPanel* clusterPanel_;
     HistoryRecorder* recorder_ = nullptr;
     PlanEditor* editor_ = nullptr;
@@ -110,9 +108,6 @@ private:
     QAction* compare_ = nullptr;
     QAction* export_ = nullptr;
 
-    std::shared_ptr<const FoldedModel> searchedModel_;
-    std::unique_ptr<SearchSetup> searchedSetup_;
-    std::shared_ptr<const SearchOutcome> results_;
     std::shared_ptr<const PlanCandidate> origin_;  // what the edits started from
     QList<PlanCompareView::Choice> extraChoices_;  // plans opened from the history or files
 };

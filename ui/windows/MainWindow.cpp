@@ -5,10 +5,10 @@
 #include "graphview/GraphViewsPanel.h"
 #include "model/LoadedModel.h"
 #include "model/ModelLoader.h"
+#include "model/ModelSession.h"
 #include "search/PresetDialog.h"
 #include "model/ModelSummaryView.h"
 #include "plans/PlanInspector.h"
-#include "plans/PlanOverlay.h"
 #include "search/PlanSearchJob.h"
 #include "plans/PlanWorkbench.h"
 #include "search/SearchOutcome.h"
@@ -129,6 +129,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowTitle(tr("Tapestry"));
     setAcceptDrops(true);
 
+    session_ = new ModelSession(this);
     loader_ = new ModelLoader(this);
     connect(loader_, &ModelLoader::started, this, &MainWindow::onLoadStarted);
     connect(loader_, &ModelLoader::loaded, this, &MainWindow::onLoaded);
@@ -179,7 +180,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     sideSplitter_->setStretchFactor(1, 2);
     sideSplitter_->setChildrenCollapsible(false);
 
-    graphViews_ = new GraphViewsPanel(this);
+    connect(session_, &ModelSession::modelChanged, summaryView_, &ModelSummaryView::setModel);
+    connect(session_, &ModelSession::modelChanged, scopeModel_, &ScopeTreeModel::setModel);
+    graphViews_ = new GraphViewsPanel(session_, this);
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->addWidget(sideSplitter_);
     splitter_->addWidget(graphViews_);
@@ -213,16 +216,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(searchStatus_);
     statusBar()->addPermanentWidget(searchProgress_);
 
-    searchJob_ = new PlanSearchJob(this);
-    connect(searchJob_, &PlanSearchJob::progressed, this, &MainWindow::onSearchProgress);
-    connect(searchJob_, &PlanSearchJob::resultsChanged, this, [this](std::shared_ptr<const SearchOutcome> results) {
-        resultsPanel_->setResults(std::move(results));
-    });
-    connect(searchJob_, &PlanSearchJob::finished, this, &MainWindow::onSearchFinished);
-    connect(searchJob_, &PlanSearchJob::failed, this, &MainWindow::onSearchFailed);
+    connect(session_, &ModelSession::searchProgressed, this, &MainWindow::onSearchProgress);
+    connect(session_, &ModelSession::searchFinished, this, &MainWindow::onSearchFinished);
+    connect(session_, &ModelSession::searchFailed, this, &MainWindow::onSearchFailed);
+    // A new model discards the running search.
+    connect(session_, &ModelSession::modelChanged, this, [this] { setSearching(false); });
 
     createDocks();
-    workbench_ = new PlanWorkbench(this, graphViews_, inspector_, clusterPanel_);
+    workbench_ = new PlanWorkbench(this, session_, graphViews_, clusterPanel_, inspectorDock_);
     connect(workbench_, &PlanWorkbench::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     createActions();
@@ -326,6 +327,11 @@ void MainWindow::createDocks()
     inspectorDock_->hide();
 
     connect(resultsPanel_, &SearchResultsPanel::candidateOpened, this, &MainWindow::openCandidate);
+    connect(session_, &ModelSession::resultsChanged, resultsPanel_, &SearchResultsPanel::setResults);
+    connect(session_, &ModelSession::currentPlanChanged, inspector_,
+            [this](const std::shared_ptr<const PlanCandidate>& candidate) {
+                inspector_->setPlan(candidate ? session_->folded() : nullptr, candidate);
+            });
 }
 
 void MainWindow::showInspector(bool inspector)
@@ -335,26 +341,20 @@ void MainWindow::showInspector(bool inspector)
 
 bool MainWindow::isSearching() const
 {
-    return searchJob_->isBusy();
+    return session_->isSearching();
 }
 
 void MainWindow::startSearch()
 {
-    const std::shared_ptr<const FoldedModel> folded = graphViews_->foldedModel();
-    if (!folded) {
-        statusBar()->showMessage(model_ ? tr("The model is still being folded; start the search in a moment.")
-                                        : tr("Open a model first."),
+    if (!session_->startSearch(clusterPanel_->setup())) {
+        statusBar()->showMessage(session_->model() ? tr("The model is still being folded; start the search in a moment.")
+                                                   : tr("Open a model first."),
                                  kStatusTimeoutMs);
         return;
     }
-    searchedModel_ = folded;
     inspectorDock_->show();
     resultsDock_->show();
-    resultsPanel_->setResults(nullptr);
     resultsPanel_->setMessage(tr("Searching…"));
-    const SearchSetup setup = clusterPanel_->setup();
-    workbench_->searchStarted(folded, setup);
-    searchJob_->start(folded, setup);
     setSearching(true);
     onSearchProgress(tr("Starting"), 0);
     resultsDock_->raise();
@@ -362,9 +362,9 @@ void MainWindow::startSearch()
 
 void MainWindow::cancelSearch()
 {
-    if (!searchJob_->isBusy())
+    if (!session_->isSearching())
         return;
-    searchJob_->cancel();
+    session_->cancelSearch();
     searchStatus_->setText(tr("Cancelling…"));
 }
 
@@ -374,10 +374,9 @@ void MainWindow::onSearchProgress(const QString& phase, double fraction)
     searchProgress_->setValue(static_cast<int>(fraction * 1000));
 }
 
-void MainWindow::onSearchFinished(std::shared_ptr<const SearchOutcome> results)
+void MainWindow::onSearchFinished(const std::shared_ptr<const SearchOutcome>& results)
 {
     setSearching(false);
-    workbench_->searchFinished(results);
     const QString message = PlanSearchJob::message(*results);
     resultsPanel_->setMessage(message);
     statusBar()->showMessage(message, kStatusTimeoutMs);
@@ -404,10 +403,8 @@ void MainWindow::setSearching(bool searching)
 
 void MainWindow::openCandidate(std::shared_ptr<const PlanCandidate> candidate)
 {
-    if (!candidate || !searchedModel_ || searchedModel_ != graphViews_->foldedModel())
-        return;  // results of a model no longer on screen
-    inspector_->setPlan(searchedModel_, candidate);
-    graphViews_->setPlanOverlay(std::make_shared<PlanOverlay>(searchedModel_, candidate));
+    // The session's results are always of the model on screen: a new model clears them.
+    session_->setCurrentPlan(session_->folded(), candidate);
     workbench_->candidateOpened(candidate);
     inspectorDock_->raise();
 }
@@ -477,7 +474,7 @@ void MainWindow::openPreset(const QString& preset, int layers)
 
 void MainWindow::chooseFile()
 {
-    const QString startDir = model_ ? QFileInfo(model_->path).absolutePath() : QDir::homePath();
+    const QString startDir = session_->model() ? QFileInfo(session_->model()->path).absolutePath() : QDir::homePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Model or Sharding Problem"), startDir,
         tr("Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;"
@@ -521,23 +518,14 @@ void MainWindow::onLoadStarted(const QString& path)
 
 void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
 {
-    // Results and plans belong to the previous model.
-    searchJob_->discard();
-    setSearching(false);
-    searchedModel_.reset();
-    resultsPanel_->setResults(nullptr);
-    inspector_->setPlan(nullptr, nullptr);
-    workbench_->modelChanged();
-    model_ = std::move(model);
-    summaryView_->setModel(model_);
-    scopeModel_->setModel(model_);
-    graphViews_->setModel(model_);
+    const QString path = model->path;
+    session_->setModel(std::move(model));
     scopeView_->expandToDepth(1);
     pages_->setCurrentWidget(splitter_);
 
-    const QString fileName = QFileInfo(model_->path).fileName();
+    const QString fileName = QFileInfo(path).fileName();
     setWindowTitle(tr("%1 — Tapestry").arg(fileName));
-    RecentFiles::add(model_->path);
+    RecentFiles::add(path);
     setBusy(false);
     statusBar()->showMessage(tr("Opened %1.").arg(fileName), kStatusTimeoutMs);
     emit loadFinished(true);

@@ -22,10 +22,10 @@ struct LoadedModel;
 struct PlanCandidate;
 class PlanInspector;
 class PlanWorkbench;
-class PlanSearchJob;
 struct SearchOutcome;
 class SearchResultsPanel;
 class ModelLoader;
+class ModelSession;
 class ModelSummaryView;
 class ScopeTreeModel;
 struct ShardingProblem;
@@ -48,8 +48,8 @@ public:
     // files), the bundled default model.
     void openAtStartup(const QString& commandLinePath);
 
-    // The model on screen; null before the first successful import.
-    [[nodiscard]] std::shared_ptr<const LoadedModel> model() const { return model_; }
+    // The model on screen, its fold, the search results and the plan on screen.
+    [[nodiscard]] ModelSession* session() const { return session_; }
     [[nodiscard]] bool isLoading() const;
     // The scope, coarse and folded drawings of the model on screen.
     [[nodiscard]] GraphViewsPanel* graphViews() const { return graphViews_; }
@@ -110,13 +110,13 @@ private:
     void setBusy(bool busy);
     void createDocks();
     void onSearchProgress(const QString& phase, double fraction);
-    void onSearchFinished(std::shared_ptr<const SearchOutcome> results);
+    void onSearchFinished(const std::shared_ptr<const SearchOutcome>& results);
     void onSearchFailed(const QString& problem, const QString& detail);
     void setSearching(bool searching);
 
     ModelLoader* loader_ = nullptr;
     ShardingProblemLoader* problemLoader_ = nullptr;
-    std::shared_ptr<const LoadedModel> model_;
+    ModelSession* session_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     QLabel* placeholder_ = nullptr;
     QSplitter* splitter_ = nullptr;
@@ -128,8 +128,6 @@ private:
     QMenu* recentMenu_ = nullptr;
     QProgressBar* progress_ = nullptr;
 
-    PlanSearchJob* searchJob_ = nullptr;
-    std::shared_ptr<const FoldedModel> searchedModel_;  // the model the results are for
     ClusterPanel* clusterPanel_ = nullptr;
     SearchResultsPanel* resultsPanel_ = nullptr;
     PlanInspector* inspector_ = nullptr;

@@ -55,6 +55,7 @@ public:
 
     [[nodiscard]] PlanEditor* editor() const { return editor_; }
     [[nodiscard]] PlanEditPanel* editPanel() const { return editPanel_; }
+    [[nodiscard]] QDockWidget* editDock() const { return editDock_; }
     [[nodiscard]] PlanCompareView* compareView() const { return compareView_; }
     [[nodiscard]] HistoryPanel* historyPanel() const { return historyPanel_; }
     [[nodiscard]] HistoryRecorder* recorder() const { return recorder_; }

@@ -55,6 +55,7 @@ public:
     [[nodiscard]] GraphViewsPanel* graphViews() const { return graphViews_; }
     [[nodiscard]] ClusterPanel* clusterPanel() const { return clusterPanel_; }
     [[nodiscard]] SearchResultsPanel* searchResults() const { return resultsPanel_; }
+    [[nodiscard]] QDockWidget* resultsDock() const { return resultsDock_; }
     [[nodiscard]] PlanInspector* planInspector() const { return inspector_; }
     // Editing, comparing, history and exports of plans.
     [[nodiscard]] PlanWorkbench* workbench() const { return workbench_; }

@@ -1,0 +1,173 @@
+#include "windows/StartupScript.h"
+
+#include "graphview/GraphNodeItem.h"
+#include "graphview/GraphView.h"
+#include "graphview/GraphViewPane.h"
+#include "graphview/GraphViewsPanel.h"
+#include "plans/PlanEditPanel.h"
+#include "plans/PlanEditor.h"
+#include "plans/PlanWorkbench.h"
+#include "plans/StrategyChoicesModel.h"
+#include "search/ClusterPanel.h"
+#include "search/PlanCandidate.h"
+#include "search/StrategyChoices.h"
+#include "sharding/ShardingProblemWindow.h"
+#include "windows/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QSpinBox>
+#include <QTimer>
+
+namespace tapestry {
+
+namespace {
+
+// The fastest strategy other than the current one that still fits in `hbmBytes`, else
+// the first other one; -1 when there is no other.
+int pickChoice(const StrategyChoices& choices, double hbmBytes)
+{
+    int pick = -1;
+    for (std::size_t row = 0; row < choices.choices.size(); ++row) {
+        const StrategyChoices::Choice& choice = choices.choices[row];
+        if (choice.current)
+            continue;
+        const StrategyChoices::Choice* best = pick < 0 ? nullptr : &choices.choices[static_cast<std::size_t>(pick)];
+        const bool better = !best || (choice.memoryBytes <= hbmBytes &&
+                                      (best->memoryBytes > hbmBytes || choice.stepSeconds < best->stepSeconds));
+        if (better)
+            pick = static_cast<int>(row);
+    }
+    return pick;
+}
+
+}  // namespace
+
+StartupScript::StartupScript(MainWindow* window, StartupOptions options)
+    : QObject(window), window_(window), options_(std::move(options))
+{
+    window_->graphViews()->showView(options_.view);
+    ClusterPanel* cluster = window_->clusterPanel();
+    if (!options_.cluster.isEmpty() && !cluster->choosePreset(options_.cluster))
+        qWarning("unknown cluster preset %s", qPrintable(options_.cluster));
+    if (!options_.mesh.empty() && !cluster->chooseMesh(options_.mesh))
+        qWarning("the mesh does not fit the cluster");
+    if (options_.batch > 0)
+        cluster->setBatch(options_.batch);
+    if (options_.sequence > 0)
+        cluster->setSequence(options_.sequence);
+    if (options_.windowSize.isValid())
+        window_->resize(options_.windowSize);
+
+    // A failed import grabs (and quits) at once.
+    connect(window_, &MainWindow::loadFinished, this, [this](bool succeeded) {
+        if (!succeeded)
+            grab(false);
+    });
+    connect(window_, &MainWindow::problemOpened, this, &StartupScript::onProblemOpened);
+    connect(window_->graphViews(), &GraphViewsPanel::viewShown, this, &StartupScript::onViewShown);
+    connect(window_, &MainWindow::searchFinished, this, &StartupScript::onSearchFinished);
+    connect(window_->workbench()->editPanel(), &PlanEditPanel::choicesPriced, this, &StartupScript::onChoicesPriced);
+}
+
+void StartupScript::start()
+{
+    window_->openAtStartup(options_.modelPath);
+}
+
+void StartupScript::onViewShown(GraphViewKind shown)
+{
+    if (shown != options_.view)
+        return;
+    if (options_.search && !searched_) {
+        searched_ = true;
+        window_->startSearch();
+        return;
+    }
+    if (!options_.search || !window_->isSearching())
+        grab(true);
+}
+
+void StartupScript::onSearchFinished()
+{
+    window_->showInspector(options_.showInspector);
+    if (!options_.edit.isEmpty()) {
+        // The editor's table needs room for its strategy and cost columns.
+        const int width = options_.windowSize.isValid() ? options_.windowSize.width() * 2 / 5 : 600;
+        window_->resizeDocks({window_->workbench()->editDock()}, {width}, Qt::Horizontal);
+        for (const EditTarget& target : window_->workbench()->editor()->targets()) {
+            const QString name = QString::fromStdString(target.name);
+            if (name.contains(options_.edit) && window_->workbench()->editPanel()->selectTarget(name))
+                return;  // onChoicesPriced applies the edit and grabs
+        }
+        qWarning("no edit target contains %s", qPrintable(options_.edit));
+    }
+    // The results and inspector share the bottom: give them room for their charts.
+    if (options_.windowSize.isValid())
+        window_->resizeDocks({window_->resultsDock()}, {options_.windowSize.height() / 2}, Qt::Vertical);
+    if (options_.expandBlock && options_.view == GraphViewKind::Folded) {
+        // The repeated block is the box with a multiplicity badge; opening it lays out again.
+        GraphViewPane* folded = window_->graphViews()->pane(GraphViewKind::Folded);
+        for (const GraphNodeItem* item : folded->view()->nodeItems()) {
+            if (!item->badge().isEmpty()) {
+                folded->toggle(item->index());
+                return;  // onViewShown grabs when the new layout is on screen
+            }
+        }
+    }
+    grab(true);
+}
+
+void StartupScript::onChoicesPriced()
+{
+    PlanEditor* editor = window_->workbench()->editor();
+    const std::shared_ptr<const StrategyChoices> choices = window_->workbench()->editPanel()->choicesModel()->choices();
+    if (options_.edit.isEmpty() || edited_ || !editor->current().candidate || !choices ||
+        !QString::fromStdString(choices->target.name).contains(options_.edit))
+        return;
+    edited_ = true;
+    const int pick = pickChoice(*choices, editor->current().candidate->evaluation.hbmBytes);
+    if (pick >= 0)
+        editor->setStrategy(choices->target, choices->choices[static_cast<std::size_t>(pick)].strategy);
+    if (options_.showCompare)
+        window_->workbench()->compareAction()->trigger();
+    QTimer::singleShot(1500, this, [this] { grab(true); });  // the compare drawings lay out
+}
+
+void StartupScript::onProblemOpened(ShardingProblemWindow* problem)
+{
+    if (options_.windowSize.isValid())
+        problem->resize(options_.windowSize);
+    const auto grabProblem = [this, problem] {
+        if (options_.screenshotPath.isEmpty())
+            return;
+        QTimer::singleShot(500, problem, [this, problem] {
+            QApplication::exit(problem->grab().save(options_.screenshotPath) ? 0 : 1);
+        });
+    };
+    if (options_.solveSeconds == 0) {
+        grabProblem();
+        return;
+    }
+    connect(problem, &ShardingProblemWindow::solveFinished, this, grabProblem);
+    problem->timeLimitBox()->setValue(options_.solveSeconds);
+    problem->startSolve();
+}
+
+void StartupScript::grab(bool succeeded)
+{
+    if (options_.screenshotPath.isEmpty())
+        return;
+    if (!options_.select.isEmpty()) {
+        GraphView* view = window_->graphViews()->pane(options_.view)->view();
+        if (view->highlightMatches(options_.select) > 0)
+            view->showNextMatch();  // selects it: the details panel shows its card
+    }
+    QTimer::singleShot(500, this, [this, succeeded] {
+        const bool saved = window_->grab().save(options_.screenshotPath);
+        QApplication::exit(succeeded && saved ? 0 : 1);
+    });
+}
+
+}  // namespace tapestry

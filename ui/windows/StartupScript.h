@@ -1,0 +1,43 @@
+#pragma once
+
+#include "graphview/GraphViewKind.h"
+#include "windows/StartupOptions.h"
+
+#include <QObject>
+
+namespace tapestry {
+
+class MainWindow;
+class ShardingProblemWindow;
+
+// What the command line asks of the window (StartupOptions) beyond opening a file: the
+// cluster panel's cluster, mesh and workload, the graph view shown, a search once the
+// model is folded, an edit of the best plan and a comparison, a box selected or a
+// block expanded, and a screenshot after all that, which quits the application (of a
+// sharding problem's window once it is open and, when asked, solved). Drives the
+// window through its public interface only.
+class StartupScript : public QObject {
+    Q_OBJECT
+
+public:
+    // Applies the panel settings, the view and the window size to `window` at once.
+    StartupScript(MainWindow* window, StartupOptions options);
+
+    // Opens the file the options name (or what the window opens at startup).
+    void start();
+
+private:
+    void onViewShown(GraphViewKind shown);
+    void onSearchFinished();
+    void onChoicesPriced();
+    void onProblemOpened(ShardingProblemWindow* problem);
+    // Saves the window's picture once it settled and quits with the outcome.
+    void grab(bool succeeded);
+
+    MainWindow* window_;
+    const StartupOptions options_;
+    bool searched_ = false;
+    bool edited_ = false;
+};
+
+}  // namespace tapestry

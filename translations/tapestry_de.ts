@@ -1829,8 +1829,8 @@
         <translation>%1 wiederholen</translation>
     </message>
     <message>
-        <source>The strategies of %1 could not be priced.</source>
-        <translation>Die Strategien von %1 konnten nicht bewertet werden.</translation>
+        <source>The strategies of %1 could not be priced: %2</source>
+        <translation>Die Strategien von %1 konnten nicht bewertet werden: %2</translation>
     </message>
 </context>
 <context>

@@ -1823,8 +1823,8 @@
         <translation>重做 %1</translation>
     </message>
     <message>
-        <source>The strategies of %1 could not be priced.</source>
-        <translation>无法为 %1 的策略计算成本。</translation>
+        <source>The strategies of %1 could not be priced: %2</source>
+        <translation>无法为 %1 的策略计算成本：%2</translation>
     </message>
 </context>
 <context>

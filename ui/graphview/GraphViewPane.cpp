@@ -1,6 +1,7 @@
 #include "graphview/GraphViewPane.h"
 
 #include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
 #include "fold/FoldedModel.h"
 #include "model/LoadedModel.h"
@@ -37,13 +38,6 @@
 namespace tapestry {
 
 namespace {
-
-// What a layout job hands back: the laid-out content, or why there is none.
-struct LayoutOutcome {
-    std::shared_ptr<const GraphViewContent> content;
-    std::optional<Error> error;
-    qint64 milliseconds = 0;
-};
 
 QColor color(const char* hex)
 {
@@ -326,28 +320,26 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
     const int count = static_cast<int>(content->graph.nodes.size());
     const JobId job = jobs_.start().id;
     setStatus(tr("Laying out %L1 nodes…").arg(count), true);
-    runInBackground(this, [content]() {
-        LayoutOutcome outcome;
-        QElapsedTimer timer;
-        timer.start();
-        try {
+    // The content is laid out in place; the job hands back how long that took.
+    using Outcome = JobOutcome<qint64>;
+    runInBackground(this, [content] {
+        return Outcome::catching([&] {
+            QElapsedTimer timer;
+            timer.start();
             content->layout = layOut(content->graph);
-            outcome.content = content;
-        } catch (const Error& error) {
-            outcome.error = error;
-        }
-        outcome.milliseconds = timer.elapsed();
-        return outcome;
-    }, [this, job, count, focus = std::move(focus)](const LayoutOutcome& outcome) {
+            return timer.elapsed();
+        });
+    }, [this, job, count, content, focus = std::move(focus)](const Outcome& outcome) {
         if (!jobs_.finish(job))
             return;  // superseded: another expansion or another model
-        if (!outcome.content) {
+        if (!outcome.value) {
             showMessage(tr("The graph could not be laid out: %1\n%2")
-                            .arg(ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)),
+                            .arg(outcome.error ? ErrorText::problem(*outcome.error) : outcome.unexpected,
+                                 outcome.error ? ErrorText::detail(*outcome.error) : QString()),
                         false);
             setStatus({}, false);
         } else {
-            content_ = outcome.content;
+            content_ = content;
             std::size_t focusIndex = ViewNodeRef::kNone;
             for (std::size_t i = 0; focus && i < content_->refs.size(); ++i) {
                 if (focus(content_->refs[i])) {
@@ -361,7 +353,7 @@ void GraphViewPane::startLayout(std::function<bool(const ViewNodeRef&)> focus)
             pages_->setCurrentIndex(0);
             search();
             details_->clear();
-            setStatus(tr("%L1 boxes, laid out in %L2 ms").arg(count).arg(outcome.milliseconds), false);
+            setStatus(tr("%L1 boxes, laid out in %L2 ms").arg(count).arg(*outcome.value), false);
         }
         shown_ = true;
         emit contentShown();

@@ -1,6 +1,8 @@
 #include "plans/PlanEditPanel.h"
 
+#include "common/ErrorText.h"
 #include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "plans/PlanEditor.h"
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
@@ -178,22 +180,23 @@ void PlanEditPanel::priceChoices()
     const EditTarget target = editor_->targets()[static_cast<std::size_t>(index)];
     status_->setText(tr("Pricing the strategies of %1…").arg(QString::fromStdString(target.name)));
     updateButtons();
-    runInBackground(this, [pricing = editor_->pricing(), candidate, target]() -> std::shared_ptr<const StrategyChoices> {
-        try {
+    using Outcome = JobOutcome<std::shared_ptr<const StrategyChoices>>;
+    runInBackground(this, [pricing = editor_->pricing(), candidate, target] {
+        return Outcome::catching([&] {
             return std::make_shared<const StrategyChoices>(StrategyChoices::compute(*pricing, candidate->plan, target));
-        } catch (const std::exception&) {
-            return nullptr;  // said on screen below
-        }
-    }, [this, job, mesh = candidate->plan.mesh, name = QString::fromStdString(target.name)](
-           std::shared_ptr<const StrategyChoices> choices) {
+        });
+    }, [this, job, mesh = candidate->plan.mesh, name = QString::fromStdString(target.name)](const Outcome& outcome) {
         if (!jobs_.finish(job))
             return;  // another target or plan was chosen meanwhile
-        if (!choices) {
-            status_->setText(tr("The strategies of %1 could not be priced.").arg(name));
+        if (!outcome.value) {
+            const QString why = outcome.error
+                                    ? QString(ErrorText::problem(*outcome.error) + u' ' + ErrorText::detail(*outcome.error))
+                                    : outcome.unexpected;
+            status_->setText(tr("The strategies of %1 could not be priced: %2").arg(name, why));
             updateButtons();
             return;
         }
-        model_->setChoices(std::move(choices), mesh);
+        model_->setChoices(*outcome.value, mesh);
         for (int row = 0; row < model_->rowCount(); ++row) {
             if (model_->choices()->choices[static_cast<std::size_t>(row)].current)
                 table_->selectRow(row);

@@ -8,6 +8,8 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
+
+#include <utility>
 #include <QTest>
 
 namespace {
@@ -96,6 +98,23 @@ OptionsByCommand helpCommands(const QString& help)
     }
     flush();
     return options;
+}
+
+// gpt2-small with 2 layers synthesized into `dir`, and its Megatron plan on [2, 4] of
+// dgx-h100x1 written by evaluate: {model, plan}, or empty paths when a step failed.
+std::pair<QString, QString> gpt2MegatronPlan(const QTemporaryDir& dir)
+{
+    const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
+    const QString plan = dir.filePath(QStringLiteral("megatron.json"));
+    if (runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
+                QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
+                .exitCode != 0 ||
+        runCli({QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
+                QStringLiteral("--plan"), QStringLiteral("megatron"), QStringLiteral("--no-history"),
+                QStringLiteral("-o"), plan})
+                .exitCode != 0)
+        return {};
+    return {model, plan};
 }
 
 }  // namespace
@@ -376,17 +395,8 @@ private slots:
     void exportImportRoundTripAndSearchEveryMesh()
     {
         QTemporaryDir dir;
-        const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
-        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
-                         QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
-                     .exitCode,
-                 0);
-        const QString plan = dir.filePath(QStringLiteral("megatron.json"));
-        QCOMPARE(runCli({QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
-                         QStringLiteral("--plan"), QStringLiteral("megatron"), QStringLiteral("--no-history"),
-                         QStringLiteral("-o"), plan})
-                     .exitCode,
-                 0);
+        const auto [model, plan] = gpt2MegatronPlan(dir);
+        QVERIFY(!plan.isEmpty());
         auto exportAs = [&](const QString& from, const char* format, const QString& to) {
             return runCli({QStringLiteral("export"), from, QStringLiteral("--model"), model, QStringLiteral("--format"),
                            QString::fromLatin1(format), QStringLiteral("-o"), to});
@@ -435,17 +445,8 @@ private slots:
     void planFilesWhoseMeshIsNotTheClustersGpusAreRefused()
     {
         QTemporaryDir dir;
-        const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
-        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
-                         QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
-                     .exitCode,
-                 0);
-        const QString plan = dir.filePath(QStringLiteral("megatron.json"));
-        QCOMPARE(runCli({QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
-                         QStringLiteral("--plan"), QStringLiteral("megatron"), QStringLiteral("--no-history"),
-                         QStringLiteral("-o"), plan})
-                     .exitCode,
-                 0);
+        const auto [model, plan] = gpt2MegatronPlan(dir);
+        QVERIFY(!plan.isEmpty());
         QFile planFile(plan);
         QVERIFY(planFile.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(planFile.readAll());

@@ -8,9 +8,9 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include <utility>
-#include <QTest>
 
 namespace {
 

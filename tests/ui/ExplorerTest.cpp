@@ -15,7 +15,10 @@
 #include "ScratchGuiEnvironment.h"
 #include "plans/NodeCostFilterModel.h"
 #include "plans/NodeCostModel.h"
+#include "plans/PlanEditor.h"
 #include "plans/PlanInspector.h"
+#include "plans/PlanWorkbench.h"
+#include "history/HistoryRecorder.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
 #include "search/SearchResultsPanel.h"
@@ -115,8 +118,14 @@ private slots:
                 QVERIFY(best->stepSeconds() <= candidate->stepSeconds() * (1 + 1e-9));
         }
 
-        // The finished search opened its best plan: the folded view is coloured by it.
+        // The finished search opened its best plan: the folded view is coloured by it, and
+        // the editor holds it with its history record (the search is recorded first).
         QCOMPARE(window.planInspector()->candidate(), best);
+        QCOMPARE(window.session()->currentPlan(), best);
+        const PlanVersion& opened = window.workbench()->editor()->current();
+        QCOMPARE(opened.candidate, best);
+        QVERIFY(opened.record.isValid());
+        QCOMPARE(opened.record, window.workbench()->recorder()->recordOf(best));
         const GraphView* view = window.graphViews()->pane(GraphViewKind::Folded)->view();
         QTRY_VERIFY_WITH_TIMEOUT(!view->nodeItems().empty(), kTimeoutMs);
         bool coloured = false;

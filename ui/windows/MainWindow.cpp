@@ -217,13 +217,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->addPermanentWidget(searchProgress_);
 
     connect(session_, &ModelSession::searchProgressed, this, &MainWindow::onSearchProgress);
-    connect(session_, &ModelSession::searchFinished, this, &MainWindow::onSearchFinished);
     connect(session_, &ModelSession::searchFailed, this, &MainWindow::onSearchFailed);
     // A new model discards the running search.
     connect(session_, &ModelSession::modelChanged, this, [this] { setSearching(false); });
 
     createDocks();
     workbench_ = new PlanWorkbench(this, session_, graphViews_, clusterPanel_, inspectorDock_);
+    // After the workbench's own connection (slots run in the order connected): it records
+    // the search in the history before the best plan opened here looks up its record.
+    connect(session_, &ModelSession::searchFinished, this, &MainWindow::onSearchFinished);
     connect(workbench_, &PlanWorkbench::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     createActions();

@@ -1,6 +1,7 @@
 #include "history/HistoryPanel.h"
 
 #include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
 #include "history/HistoryRecorder.h"
 #include "history/HistoryTreeModel.h"
@@ -16,8 +17,6 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
-
-#include <variant>
 
 namespace tapestry {
 
@@ -111,22 +110,19 @@ void HistoryPanel::refresh()
         return;
     }
     const JobTracker::JobId job = jobs_.start().id;
-    using Outcome = std::variant<std::shared_ptr<const HistorySnapshot>, QString>;
-    runInBackground(this, [file = recorder_->path()]() -> Outcome {
-        try {
-            return std::make_shared<const HistorySnapshot>(HistorySnapshot::read(file));
-        } catch (const Error& error) {
-            return ErrorText::problem(error) + u' ' + ErrorText::detail(error);
-        } catch (const std::exception& error) {
-            return QString::fromLocal8Bit(error.what());
-        }
+    using Outcome = JobOutcome<std::shared_ptr<const HistorySnapshot>>;
+    runInBackground(this, [file = recorder_->path()] {
+        return Outcome::catching([&] { return std::make_shared<const HistorySnapshot>(HistorySnapshot::read(file)); });
     }, [this, job](const Outcome& outcome) {
         if (!jobs_.finish(job))
             return;  // a newer read is on its way
-        if (const auto* problem = std::get_if<QString>(&outcome)) {
-            status_->setText(tr("Could not read the history: %1").arg(*problem));
+        if (!outcome.value) {
+            const QString problem = outcome.error
+                                        ? QString(ErrorText::problem(*outcome.error) + u' ' + ErrorText::detail(*outcome.error))
+                                        : outcome.unexpected;
+            status_->setText(tr("Could not read the history: %1").arg(problem));
         } else {
-            const std::shared_ptr<const HistorySnapshot>& snapshot = std::get<0>(outcome);
+            const std::shared_ptr<const HistorySnapshot>& snapshot = *outcome.value;
             model_->setSnapshot(snapshot);
             view_->expandToDepth(0);
             status_->setText(tr("History: %1").arg(QString::fromStdString(snapshot->file.string())));

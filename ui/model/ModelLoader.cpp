@@ -1,6 +1,7 @@
 #include "model/ModelLoader.h"
 
 #include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
 #include "model/LoadedModel.h"
 #include "base/Error.h"
@@ -12,32 +13,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <filesystem>
-#include <optional>
 
 namespace tapestry {
-
-namespace {
-
-// What one job hands back to the GUI thread: a model, or why there is none.
-struct LoadResult {
-    std::shared_ptr<const LoadedModel> model;
-    std::optional<Error> error;
-    QString unexpected;  // an exception that is not a tapestry::Error
-};
-
-template <class Make>
-LoadResult catching(Make make)
-{
-    try {
-        return {make(), std::nullopt, {}};
-    } catch (const Error& error) {
-        return {nullptr, error, {}};
-    } catch (const std::exception& exception) {
-        return {nullptr, std::nullopt, QString::fromLocal8Bit(exception.what())};
-    }
-}
-
-}  // namespace
 
 ModelLoader::ModelLoader(QObject* parent) : QObject(parent) {}
 
@@ -46,18 +23,19 @@ ModelLoader::JobId ModelLoader::start(const QString& path, Work work)
 {
     const JobId job = jobs_.start().id;
     emit started(path);
+    using Outcome = JobOutcome<std::shared_ptr<const LoadedModel>>;
     runInBackground(
-        this, [work] { return catching(work); },
-        [this, job, path](const LoadResult& result) {
+        this, [work] { return Outcome::catching(work); },
+        [this, job, path](const Outcome& outcome) {
             if (!jobs_.finish(job))
                 return;  // superseded by a newer load()
-            if (result.model)
-                emit loaded(result.model);
-            else if (result.error)
-                emit failed(path, ErrorText::problem(*result.error), ErrorText::detail(*result.error));
+            if (outcome.value)
+                emit loaded(*outcome.value);
+            else if (outcome.error)
+                emit failed(path, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error));
             else
                 emit failed(path, QCoreApplication::translate("tapestry::ModelLoader", "The import stopped with an unexpected error."),
-                            result.unexpected);
+                            outcome.unexpected);
         });
     return job;
 }

@@ -28,21 +28,7 @@ void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const Coa
     const std::size_t chunks = starts.size();
     const double m = std::max(1, microBatches);
 
-    // The chunk of every coarse node: blocks by their chunk, the nodes before the first
-    // block with the first chunk, every other node outside blocks with the last.
-    std::vector<std::size_t> chunkOfNode(coarse.nodes.size(), chunks - 1);
-    const CoarseNodeId firstBlockNode = blocks.front()->nodes.front();
-    for (const CoarseNode& node : coarse.nodes) {
-        if (node.id < firstBlockNode)
-            chunkOfNode[node.id.index()] = 0;
-    }
-    for (std::size_t c = 0; c < chunks; ++c) {
-        const std::size_t end = c + 1 < chunks ? starts[c + 1] : blocks.size();
-        for (std::size_t b = starts[c]; b < end; ++b) {
-            for (const CoarseNodeId id : blocks[b]->nodes)
-                chunkOfNode[id.index()] = c;
-        }
-    }
+    const std::vector<std::size_t> chunkOfNode = chunkOfNodes(layout, families, coarse.nodes.size());
 
     std::vector<StageCost> stages(p);
     const std::size_t axes = evaluation.total.time.byAxis.size();

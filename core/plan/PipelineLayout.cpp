@@ -78,4 +78,22 @@ std::vector<std::size_t> chunkStarts(const PipelineLayout& layout, std::size_t b
     return starts;
 }
 
+std::vector<std::size_t> chunkOfNodes(const PipelineLayout& layout, const FamilyTable& families, std::size_t nodeCount)
+{
+    const std::vector<const BlockInstance*> blocks = modelBlocks(families);
+    const std::vector<std::size_t> starts = chunkStarts(layout, blocks.size());
+    const std::size_t chunks = starts.size();
+    std::vector<std::size_t> chunkOf(nodeCount, chunks - 1);
+    const std::size_t firstBlockNode = blocks.front()->nodes.front().index();
+    std::fill(chunkOf.begin(), chunkOf.begin() + static_cast<std::ptrdiff_t>(std::min(firstBlockNode, nodeCount)), 0);
+    for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t end = c + 1 < chunks ? starts[c + 1] : blocks.size();
+        for (std::size_t b = starts[c]; b < end; ++b) {
+            for (const CoarseNodeId id : blocks[b]->nodes)
+                chunkOf[id.index()] = c;
+        }
+    }
+    return chunkOf;
+}
+
 }  // namespace tapestry

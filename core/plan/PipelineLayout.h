@@ -48,6 +48,13 @@ struct PipelineLayout {
 // starts are not p x v ascending block indices from 0.
 [[nodiscard]] std::vector<std::size_t> chunkStarts(const PipelineLayout& layout, std::size_t blockCount);
 
+// The chunk that runs each of `nodeCount` coarse nodes (indexed by CoarseNodeId): a
+// block's nodes with the chunk that holds the block, the nodes before the first block
+// (embedding) with the first chunk, every other node outside blocks (head, loss) with
+// the last. The node's stage is its chunk mod stages. Throws as chunkStarts does.
+[[nodiscard]] std::vector<std::size_t> chunkOfNodes(const PipelineLayout& layout, const FamilyTable& families,
+                                                    std::size_t nodeCount);
+
 // Throws Error(InvalidPlan) for stages or virtual stages below 1, or virtual stages
 // without the interleaved schedule.
 void validatePipelineLayout(const PipelineLayout& layout);

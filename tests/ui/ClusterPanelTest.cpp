@@ -39,7 +39,15 @@ private slots:
         QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(80'000'000'000));
         QCOMPARE(setup.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 8}}));
         QCOMPARE(*setup.options.memoryLimitBytes, 80e9);
-        QCOMPARE(panel.meshBox()->count(), int(meshShapes(setup.cluster).size()) + 1);
+        // auto, the shapes, then the pipelined meshes (pp, dp, tp).
+        const auto pipelined = pipelineMeshes(setup.cluster, setup.cluster.deviceCount());
+        QCOMPARE(panel.meshBox()->count(), int(meshShapes(setup.cluster).size() + pipelined.size()) + 1);
+        QCOMPARE(panel.meshBox()->itemText(panel.meshBox()->count() - 1), QStringLiteral("pp 16 × dp 1 × tp 1"));
+        QVERIFY(panel.chooseMeshText(QStringLiteral("pp=2,dp=1,tp=8")));
+        QCOMPARE(panel.setup().mesh, (std::vector<MeshAxis>{{"pp", 2}, {"dp", 1}, {"tp", 8}}));
+        QVERIFY(!panel.chooseMeshText(QStringLiteral("pp=3,dp=1,tp=5")));
+        QVERIFY(!panel.chooseMeshText(QStringLiteral("pp=")));
+        QVERIFY(panel.chooseMesh({2, 8}));
         QVERIFY(panel.meshBox()->itemText(0).startsWith(QStringLiteral("auto")));
         QCOMPARE(setup.meshes().size(), std::size_t(1));
         QCOMPARE(setup.meshes().front().back().name, std::string("tp"));

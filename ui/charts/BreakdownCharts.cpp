@@ -23,7 +23,7 @@ namespace {
 
 // The parts of a step, in the order they stack; together they make the step time.
 enum StepPart { ComputePart, RecomputePart, OptimizerPart, OtherCommunicationPart, ExposedDataParallelPart,
-                StepPartCount };
+                PipelineSendPart, BubblePart, StepPartCount };
 
 const QColor kStepPartColors[] = {
     {0x4c, 0xaf, 0x50},  // compute
@@ -31,6 +31,8 @@ const QColor kStepPartColors[] = {
     {0x00, 0x79, 0x6b},  // optimizer update
     {0x1e, 0x88, 0xe5},  // communication outside data parallelism, always exposed
     {0xfb, 0x8c, 0x00},  // data-parallel communication not hidden under compute
+    {0x37, 0x47, 0x4f},  // pipeline sends between stages
+    {0xcf, 0xd8, 0xdc},  // pipeline bubble: the stage waits
 };
 const QColor kHiddenColor{0x5d, 0x40, 0x37};
 
@@ -42,6 +44,8 @@ double stepPartSeconds(const TimeBreakdown& time, StepPart part)
     case OptimizerPart: return time.optimizerSeconds;
     case OtherCommunicationPart: return time.communicationSeconds() - time.dataParallelSeconds;
     case ExposedDataParallelPart: return time.dataParallelSeconds - time.hiddenSeconds;
+    case PipelineSendPart: return time.pipelineSendSeconds;
+    case BubblePart: return time.bubbleSeconds;
     case StepPartCount: break;
     }
     return 0;
@@ -87,13 +91,19 @@ void BreakdownCharts::setPlan(std::shared_ptr<const FoldedModel> folded, std::sh
 void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& candidate)
 {
     QChart* chart = time_->chart();
-    // Bars from top to bottom: the whole step, then each top-level block (all its
-    // instances), then what lies outside the blocks.
+    // Bars from top to bottom: the whole step (a pipeline's slowest stage), each
+    // pipeline stage, then each top-level block (all its instances), then what lies
+    // outside the blocks.
     QStringList categories;
     std::vector<TimeBreakdown> rows;
     const TimeBreakdown& total = candidate.evaluation.total.time;
     categories << tr("Whole step");
     rows.push_back(total);
+    const std::vector<StageCost>& stages = candidate.evaluation.stages;
+    for (std::size_t s = 0; s < stages.size(); ++s) {
+        categories << tr("Stage %1").arg(s + 1);
+        rows.push_back(stages[s].cost.time);
+    }
     TimeBreakdown outside;
     for (const CoarseNodeId node : folded.families.unfoldedNodes)
         outside.add(candidate.evaluation.perNode.at(node.index()).time);
@@ -110,8 +120,8 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
     std::reverse(rows.begin(), rows.end());
 
     auto* series = new QHorizontalStackedBarSeries(chart);
-    const QString names[] = {tr("Compute"), tr("Recomputation"), tr("Optimizer"), tr("Other communication"),
-                             tr("DP exposed")};
+    const QString names[] = {tr("Compute"),    tr("Recomputation"),  tr("Optimizer"), tr("Other communication"),
+                             tr("DP exposed"), tr("Pipeline sends"), tr("Bubble")};
     for (int part = 0; part < StepPartCount; ++part) {
         auto* set = new QBarSet(names[part], series);
         set->setColor(kStepPartColors[part]);
@@ -167,6 +177,14 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
                             .arg(total.optimizerSeconds * 1e3, 0, 'f', 1)
                             .arg(total.exposedCommunicationSeconds() * 1e3, 0, 'f', 1)
                             .arg(total.hiddenSeconds * 1e3, 0, 'f', 1));
+    if (!stages.empty()) {
+        timeParts_->setText(timeParts_->text() + u' ' +
+                            tr("The slowest of the %n pipeline stage(s) sets the step: it also sends %L1 ms between "
+                               "stages and waits %L2 ms in the bubble.",
+                               nullptr, static_cast<int>(stages.size()))
+                                .arg(total.pipelineSendSeconds * 1e3, 0, 'f', 1)
+                                .arg(total.bubbleSeconds * 1e3, 0, 'f', 1));
+    }
 }
 
 void BreakdownCharts::showMemory(const PlanCandidate& candidate)

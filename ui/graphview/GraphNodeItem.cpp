@@ -89,11 +89,12 @@ QRectF GraphNodeItem::collectivesRect() const
     return {QPointF(box_.left() - 6, box_.top() - size.height() / 2), size};
 }
 
-void GraphNodeItem::setOverlay(QList<QColor> colors, QString collectives)
+void GraphNodeItem::setOverlay(QList<QColor> colors, QString collectives, QList<QColor> stages)
 {
     prepareGeometryChange();
     overlayColors_ = std::move(colors);
     collectives_ = std::move(collectives);
+    stageColors_ = std::move(stages);
     setToolTip({});  // the hover card includes the plan: build it again
     update();
 }
@@ -130,6 +131,24 @@ void GraphNodeItem::paintFill(QPainter* painter, bool match, bool selected) cons
     painter->drawRoundedRect(box_, kRadius, kRadius);
 }
 
+void GraphNodeItem::paintStages(QPainter* painter) const
+{
+    if (stageColors_.isEmpty())
+        return;
+    QPainterPath clip;
+    clip.addRoundedRect(box_, kRadius, kRadius);
+    painter->save();
+    painter->setClipPath(clip);
+    painter->setPen(Qt::NoPen);
+    const double width = box_.width() / stageColors_.size();
+    const double height = std::min(6.0, box_.height() / 4);
+    for (int i = 0; i < stageColors_.size(); ++i) {
+        painter->setBrush(stageColors_[i]);
+        painter->drawRect(QRectF(box_.left() + i * width, box_.bottom() - height, width + 0.5, height));
+    }
+    painter->restore();
+}
+
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
     Q_UNUSED(widget);
@@ -142,6 +161,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
         pen = QPen(matchColor(), 3);
     painter->setPen(pen);
     paintFill(painter, match_, selected);
+    paintStages(painter);
     if (style_.emphasized) {
         painter->setPen(QPen(selected ? selectedColor() : borderColor(), 1));
         painter->setBrush(Qt::NoBrush);

@@ -29,10 +29,12 @@ public:
     [[nodiscard]] const QString& label() const { return style_.label; }
     [[nodiscard]] const QString& badge() const { return style_.badge; }
     [[nodiscard]] bool isMatch() const { return match_; }
-    // A plan drawn over the box: strategy colours (one fills it, several stripe it) and
-    // the collectives at the node as a second badge. Empty values remove the overlay.
-    void setOverlay(QList<QColor> colors, QString collectives);
+    // A plan drawn over the box: strategy colours (one fills it, several stripe it), the
+    // collectives at the node as a second badge and its pipeline stages' colours as a
+    // band along the bottom edge. Empty values remove the overlay.
+    void setOverlay(QList<QColor> colors, QString collectives, QList<QColor> stages = {});
     [[nodiscard]] const QList<QColor>& overlayColors() const { return overlayColors_; }
+    [[nodiscard]] const QList<QColor>& stageColors() const { return stageColors_; }
     [[nodiscard]] const QString& collectives() const { return collectives_; }
     void setMatch(bool match);
 
@@ -46,6 +48,7 @@ private:
     [[nodiscard]] QRectF badgeRect() const;
     [[nodiscard]] QRectF collectivesRect() const;
     void paintFill(QPainter* painter, bool match, bool selected) const;
+    void paintStages(QPainter* painter) const;
 
     std::size_t index_;
     QRectF box_;
@@ -54,6 +57,7 @@ private:
     std::function<QString(std::size_t)> details_;
     bool match_ = false;
     QList<QColor> overlayColors_;
+    QList<QColor> stageColors_;
     QString collectives_;
 };
 

@@ -172,7 +172,7 @@ void GraphViewPane::updateLegend()
     if (kind_ == GraphViewKind::Folded)
         entries << GraphLegend::Entry{color(kFamilyColor), tr("Repeated block (×N instances)"), true};
     if (overlay_)
-        entries << PlanOverlay::legend();
+        entries << PlanOverlay::legend() << overlay_->stageLegend();
     else if (kind_ != GraphViewKind::Scope)
         entries << kindEntries();
     legend_->setEntries(entries);
@@ -197,7 +197,7 @@ void GraphViewPane::applyOverlay()
     for (GraphNodeItem* item : view_->nodeItems()) {
         const ViewNodeRef& ref = content_->refs[item->index()];
         if (overlay_)
-            item->setOverlay(overlay_->colors(ref), overlay_->badge(ref));
+            item->setOverlay(overlay_->colors(ref), overlay_->badge(ref), overlay_->stageColors(ref));
         else
             item->setOverlay({}, {});
     }

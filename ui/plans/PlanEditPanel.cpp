@@ -7,6 +7,7 @@
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
 #include "search/StrategyChoices.h"
+#include "plans/StageBoundaryEditor.h"
 #include "plans/StrategyChoicesModel.h"
 #include "fold/CoarseGraph.h"
 
@@ -101,6 +102,8 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
     layout->addWidget(table_, 1);
     layout->addLayout(buttons);
     layout->addLayout(completion);
+    boundaries_ = new StageBoundaryEditor(editor_, this);
+    layout->addWidget(boundaries_);
 
     connect(editor_, &PlanEditor::planChanged, this, &PlanEditPanel::onPlanChanged);
     connect(editor_, &PlanEditor::completionStarted, this, [this] {

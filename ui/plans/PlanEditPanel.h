@@ -13,14 +13,16 @@ class QTableView;
 namespace tapestry {
 
 class PlanEditor;
+class StageBoundaryEditor;
 class StrategyChoicesModel;
 struct StrategyChoices;
 
 // Hand edits of the open plan: pick a block position or a node, see every strategy it
 // may take with the step time and memory each would give, apply one (re-costed at
-// once, recorded, undoable), pin the edits and let the searcher complete the rest, or
-// start over from an expert plan. The choices are priced in the background (one
-// evaluate() per strategy), one job id per request, stale results dropped.
+// once, recorded, undoable), pin the edits and let the searcher complete the rest,
+// start over from an expert plan, or move a pipeline's stage boundaries. The choices
+// are priced in the background (one evaluate() per strategy), one job id per request,
+// stale results dropped.
 class PlanEditPanel : public QWidget {
     Q_OBJECT
 
@@ -35,6 +37,7 @@ public:
     [[nodiscard]] QComboBox* expertBox() const { return expert_; }
     [[nodiscard]] QPushButton* startButton() const { return start_; }
     [[nodiscard]] QPushButton* completeButton() const { return complete_; }
+    [[nodiscard]] StageBoundaryEditor* boundaries() const { return boundaries_; }
     // True while the choices of the selected target are being priced.
     [[nodiscard]] bool isPricing() const { return jobs_.isBusy(); }
     // Selects the target that sets `name` (a pin target); false if there is none.
@@ -67,6 +70,7 @@ private:
     QPushButton* complete_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QLabel* status_ = nullptr;
+    StageBoundaryEditor* boundaries_ = nullptr;
     JobTracker jobs_;
 };
 

@@ -1,6 +1,7 @@
 #include "plans/PlanInspector.h"
 
 #include "charts/BreakdownCharts.h"
+#include "charts/PipelineTimeline.h"
 #include "fold/FoldedModel.h"
 #include "plans/NodeCostFilterModel.h"
 #include "plans/NodeCostModel.h"
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -91,10 +93,18 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     split->setSizes({900, 520});
     split->setChildrenCollapsible(false);
 
+    timeline_ = new PipelineTimeline(this);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("inspectorTabs"));
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(split, tr("Costs"));
+    tabs_->addTab(timeline_, tr("Pipeline Schedule"));
+    tabs_->setTabEnabled(1, false);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(title_);
-    layout->addWidget(split, 1);
+    layout->addWidget(tabs_, 1);
 
     connect(family_, &QComboBox::currentIndexChanged, this, [this] {
         filter_->setFamily(family_->currentData().isValid() ? family_->currentData().toInt()
@@ -131,6 +141,10 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
         table_->horizontalHeader()->resizeSection(NodeCostModel::NodeColumn, 260);
     }
     charts_->setPlan(folded_, candidate_);
+    timeline_->setPlan(candidate_);
+    tabs_->setTabEnabled(1, timeline_->hasPipeline());
+    if (!timeline_->hasPipeline())
+        tabs_->setCurrentIndex(0);
     if (!candidate_) {
         title_->setText(tr("Open a plan from the search results to inspect it."));
         return;

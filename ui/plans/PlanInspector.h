@@ -8,6 +8,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableView;
+class QTabWidget;
 
 namespace tapestry {
 
@@ -16,10 +17,12 @@ struct PlanCandidate;
 class BreakdownCharts;
 class NodeCostFilterModel;
 class NodeCostModel;
+class PipelineTimeline;
 
 // One plan in detail: its cost per coarse node as a sortable table with a name filter
-// and a block filter, the totals of the rows shown, and the breakdown charts. The graph
-// views colour themselves by the same plan (MainWindow sets the overlay).
+// and a block filter, the totals of the rows shown, and the breakdown charts; for a
+// pipelined plan also its schedule timeline (a second tab). The graph views colour
+// themselves by the same plan (MainWindow sets the overlay).
 class PlanInspector : public QWidget {
     Q_OBJECT
 
@@ -35,6 +38,8 @@ public:
     [[nodiscard]] QTableView* table() const { return table_; }
     [[nodiscard]] QComboBox* familyBox() const { return family_; }
     [[nodiscard]] BreakdownCharts* charts() const { return charts_; }
+    [[nodiscard]] PipelineTimeline* timeline() const { return timeline_; }
+    [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
 
     // "Priced for batch 16 × 2048 tokens, micro-batch 2, full recomputation, ZeRO stage 3":
     // the workload a plan was priced for, marking the batch and sequence that are
@@ -54,6 +59,8 @@ private:
     QTableView* table_ = nullptr;
     QLabel* totals_ = nullptr;
     BreakdownCharts* charts_ = nullptr;
+    PipelineTimeline* timeline_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
 };
 
 }  // namespace tapestry

@@ -4,11 +4,57 @@
 #include "graphview/GraphViewContent.h"
 #include "search/SearchOutcome.h"
 
+#include <algorithm>
+
 namespace tapestry {
 
 PlanOverlay::PlanOverlay(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
     : folded_(std::move(folded)), candidate_(std::move(candidate))
 {
+    const PipelineLayout& pipeline = candidate_->plan.pipeline;
+    if (!pipeline.active())
+        return;
+    for (const std::size_t chunk : chunkOfNodes(pipeline, folded_->families, folded_->coarse.nodes.size()))
+        stageOfNode_.push_back(static_cast<int>(chunk % static_cast<std::size_t>(pipeline.stages)));
+}
+
+QColor PlanOverlay::stageColor(int stage, int stages)
+{
+    return QColor::fromHsvF(0.83 * stage / std::max(1, stages - 1), 0.75, 0.85);
+}
+
+QList<GraphLegend::Entry> PlanOverlay::stageLegend() const
+{
+    QList<GraphLegend::Entry> entries;
+    const int stages = candidate_->plan.pipeline.stages;
+    if (stageOfNode_.empty())
+        return entries;
+    for (int s = 0; s < stages; ++s)
+        entries << GraphLegend::Entry{stageColor(s, stages), tr("Stage %1").arg(s + 1), false};
+    return entries;
+}
+
+QList<QColor> PlanOverlay::stageColors(const ViewNodeRef& ref) const
+{
+    if (stageOfNode_.empty())
+        return {};
+    std::vector<CoarseNodeId> nodes;
+    if (ref.kind == ViewNodeRef::Kind::Coarse) {
+        nodes.push_back(CoarseNodeId{ref.index});
+    } else if (ref.kind == ViewNodeRef::Kind::Family) {
+        // Every instance: the instances of one block spread over the stages.
+        for (const BlockInstance& instance : folded_->families.family(FamilyId{ref.index}).instances)
+            nodes.push_back(instance.nodes.front());
+    }
+    std::vector<int> stages;
+    for (const CoarseNodeId node : nodes)
+        stages.push_back(stageOfNode_.at(node.index()));
+    std::sort(stages.begin(), stages.end());
+    stages.erase(std::unique(stages.begin(), stages.end()), stages.end());
+    QList<QColor> result;
+    for (const int stage : stages)
+        result << stageColor(stage, candidate_->plan.pipeline.stages);
+    return result;
 }
 
 StrategyClass PlanOverlay::classify(const NodeStrategy& strategy)
@@ -160,6 +206,8 @@ QString PlanOverlay::html(const ViewNodeRef& ref) const
     } else {
         text += tr("Per instance (one of the repeated blocks):").toHtmlEscaped() + QStringLiteral("<br>");
     }
+    if (!stageOfNode_.empty() && nodes.size() == 1)
+        text += tr("Pipeline stage %1").arg(stageOfNode_.at(nodes.front().index()) + 1) + QStringLiteral("<br>");
     text += tr("Compute: %L1 ms").arg(cost.time.computeSeconds * 1e3, 0, 'f', 3) + QStringLiteral("<br>");
     for (std::size_t i = 0; i < cost.time.byCollective.size(); ++i) {
         if (cost.time.byCollective[i] > 0)

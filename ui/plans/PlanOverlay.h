@@ -24,7 +24,8 @@ enum class StrategyClass { Replicated, DataParallel, Column, Row, TwoD, Sequence
 
 // A plan drawn over the coarse and folded graph views: each box coloured by its
 // strategy (a folded block by the strategies inside it), a badge naming the collectives
-// that run at the node, and a hover-card section with its splits and costs.
+// that run at the node, a band in its pipeline stage's colour (a folded block: one per
+// stage its instances run on) and a hover-card section with its splits and costs.
 class PlanOverlay {
     Q_DECLARE_TR_FUNCTIONS(PlanOverlay)
 
@@ -41,6 +42,14 @@ public:
     // "AR", "AG", "RS", "A2A" joined by "·" for the collectives with time at the node.
     [[nodiscard]] static QString collectiveBadge(const std::array<double, 4>& byCollective);
 
+    // Stage `stage` of `stages`: hues around the colour wheel, saturated against the
+    // strategies' pastels.
+    [[nodiscard]] static QColor stageColor(int stage, int stages);
+    // One entry per pipeline stage; empty without a pipeline.
+    [[nodiscard]] QList<GraphLegend::Entry> stageLegend() const;
+    // The colours of the stages a box runs on, in stage order; empty without a pipeline.
+    [[nodiscard]] QList<QColor> stageColors(const ViewNodeRef& ref) const;
+
     // The distinct strategy colours of a box, in node order (one for a coarse node).
     [[nodiscard]] QList<QColor> colors(const ViewNodeRef& ref) const;
     // The collectives of a box (a folded block: one instance's); empty when none.
@@ -56,6 +65,7 @@ private:
 
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const PlanCandidate> candidate_;
+    std::vector<int> stageOfNode_;  // by CoarseNodeId; empty without a pipeline
 };
 
 }  // namespace tapestry

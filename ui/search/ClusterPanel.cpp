@@ -5,7 +5,9 @@
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
 #include "cluster/ClusterFile.h"
+#include "cluster/MeshText.h"
 #include "cluster/NcclTestsLog.h"
+#include "cluster/PipelineStages.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -49,6 +51,15 @@ QString shapeText(const std::vector<int>& shape)
     QStringList parts;
     for (const int size : shape)
         parts << QString::number(size);
+    return parts.join(QStringLiteral(" × "));
+}
+
+// "pp 8 × dp 2 × tp 8"
+QString axesText(const std::vector<MeshAxis>& axes)
+{
+    QStringList parts;
+    for (const MeshAxis& axis : axes)
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(axis.name)).arg(axis.size);
     return parts.join(QStringLiteral(" × "));
 }
 
@@ -259,8 +270,12 @@ void ClusterPanel::refillMeshes()
     const QString previous = mesh_->currentText();
     mesh_->clear();
     mesh_->addItem(tr("auto (try every shape)"));
-    for (const std::vector<int>& shape : meshShapes(editedCluster()))
-        mesh_->addItem(shapeText(shape), QVariant::fromValue(QList<int>(shape.begin(), shape.end())));
+    // Each item holds its mesh as the command line writes it ("2x8", "pp=8,dp=2,tp=8").
+    const Cluster cluster = editedCluster();
+    for (const std::vector<int>& shape : meshShapes(cluster))
+        mesh_->addItem(shapeText(shape), QString::fromStdString(meshText(namedMeshAxes(shape))));
+    for (const std::vector<MeshAxis>& axes : pipelineMeshes(cluster, cluster.deviceCount()))
+        mesh_->addItem(axesText(axes), QString::fromStdString(meshText(axes)));
     const int again = mesh_->findText(previous);
     mesh_->setCurrentIndex(again >= 0 ? again : (mesh_->count() > 2 ? 2 : 0));
 }
@@ -282,8 +297,9 @@ SearchSetup ClusterPanel::setup() const
 {
     SearchSetup setup;
     setup.cluster = editedCluster();
-    const QList<int> shape = mesh_->currentData().value<QList<int>>();
-    setup.mesh = namedMeshAxes(std::vector<int>(shape.begin(), shape.end()));
+    const QString mesh = mesh_->currentData().toString();
+    if (!mesh.isEmpty())
+        setup.mesh = parseMeshText(mesh.toStdString());
     setup.workload.batch = batch_->value();
     setup.workload.sequence = sequence_->value();
     setup.workload.microBatch = microBatch_->value();
@@ -313,7 +329,19 @@ bool ClusterPanel::choosePreset(const QString& name)
 
 bool ClusterPanel::chooseMesh(const std::vector<int>& shape)
 {
-    const int index = shape.empty() ? 0 : mesh_->findText(shapeText(shape));
+    return chooseMeshText(shape.empty() ? QString() : QString::fromStdString(meshText(namedMeshAxes(shape))));
+}
+
+bool ClusterPanel::chooseMeshText(const QString& text)
+{
+    int index = 0;
+    if (!text.isEmpty()) {
+        try {
+            index = mesh_->findData(QString::fromStdString(meshText(parseMeshText(text.toStdString()))));
+        } catch (const Error&) {
+            return false;
+        }
+    }
     if (index < 0)
         return false;
     mesh_->setCurrentIndex(index);

@@ -31,6 +31,8 @@ public:
     // Select by name (an empty shape: auto); false when there is no such preset or mesh.
     bool choosePreset(const QString& name);
     bool chooseMesh(const std::vector<int>& shape);
+    // A mesh as the command line writes it ("2x8", "pp=8,dp=2,tp=8"); empty: auto.
+    bool chooseMeshText(const QString& text);
     void setBatch(int batch);
     void setSequence(int sequence);
     void setTimeLimit(double seconds);

@@ -1468,6 +1468,22 @@
         <source>Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;IOPDDL sharding problems (*.json *.json.gz);;All files (*)</source>
         <translation>Modelle und Sharding-Probleme (*.onnx *.json *.json.gz);;ONNX-Modelle (*.onnx);;IOPDDL-Sharding-Probleme (*.json *.json.gz);;Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>Search Running</source>
+        <translation>Suche läuft</translation>
+    </message>
+    <message>
+        <source>A search is still running. Cancel it and quit? The plans it found so far are kept in the history.</source>
+        <translation>Eine Suche läuft noch. Abbrechen und beenden? Die bisher gefundenen Pläne bleiben im Verlauf.</translation>
+    </message>
+    <message>
+        <source>Cancel Search and Quit</source>
+        <translation>Suche abbrechen und beenden</translation>
+    </message>
+    <message>
+        <source>Keep Searching</source>
+        <translation>Weitersuchen</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -2583,6 +2599,22 @@
     <message>
         <source>Solving: %L1 s, searching for a plan within the limit…</source>
         <translation>Lösen: %L1 s, Suche nach einem Plan innerhalb des Limits …</translation>
+    </message>
+    <message>
+        <source>Solve Running</source>
+        <translation>Lösen läuft</translation>
+    </message>
+    <message>
+        <source>The solver is still running. Cancel it and close the window?</source>
+        <translation>Der Löser läuft noch. Abbrechen und das Fenster schließen?</translation>
+    </message>
+    <message>
+        <source>Cancel Solve and Close</source>
+        <translation>Lösen abbrechen und schließen</translation>
+    </message>
+    <message>
+        <source>Keep Solving</source>
+        <translation>Weiterlösen</translation>
     </message>
 </context>
 <context>

@@ -1466,6 +1466,22 @@
         <source>Models and sharding problems (*.onnx *.json *.json.gz);;ONNX models (*.onnx);;IOPDDL sharding problems (*.json *.json.gz);;All files (*)</source>
         <translation>模型和分片问题 (*.onnx *.json *.json.gz);;ONNX 模型 (*.onnx);;IOPDDL 分片问题 (*.json *.json.gz);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Search Running</source>
+        <translation>搜索进行中</translation>
+    </message>
+    <message>
+        <source>A search is still running. Cancel it and quit? The plans it found so far are kept in the history.</source>
+        <translation>搜索仍在进行。要取消并退出吗？已找到的方案会保留在历史记录中。</translation>
+    </message>
+    <message>
+        <source>Cancel Search and Quit</source>
+        <translation>取消搜索并退出</translation>
+    </message>
+    <message>
+        <source>Keep Searching</source>
+        <translation>继续搜索</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -2574,6 +2590,22 @@
     <message>
         <source>Solving: %L1 s, searching for a plan within the limit…</source>
         <translation>求解中：%L1 秒，正在搜索满足限制的方案……</translation>
+    </message>
+    <message>
+        <source>Solve Running</source>
+        <translation>求解进行中</translation>
+    </message>
+    <message>
+        <source>The solver is still running. Cancel it and close the window?</source>
+        <translation>求解器仍在运行。要取消并关闭窗口吗？</translation>
+    </message>
+    <message>
+        <source>Cancel Solve and Close</source>
+        <translation>取消求解并关闭</translation>
+    </message>
+    <message>
+        <source>Keep Solving</source>
+        <translation>继续求解</translation>
     </message>
 </context>
 <context>

@@ -23,12 +23,18 @@
 #include "search/SearchResultsModel.h"
 #include "search/SearchResultsPanel.h"
 #include "cost/CostModel.h"
+#include "history/HistoryRecorder.h"
+#include "history/HistoryStore.h"
+#include "plans/PlanWorkbench.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLocale>
+#include <QMessageBox>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -69,6 +75,16 @@ private:
         QWidget* button = toolBar->widgetForAction(action);
         QVERIFY(button);
         QTest::mouseClick(button, Qt::LeftButton);
+    }
+
+    // The button of `box` that reads `text`; fails the test when there is none.
+    static QAbstractButton* button(const QMessageBox& box, const char* text)
+    {
+        for (QAbstractButton* candidate : box.buttons()) {
+            if (candidate->text() == QLatin1String(text))
+                return candidate;
+        }
+        qFatal("no button '%s'", text);
     }
 
 private slots:
@@ -212,6 +228,44 @@ private slots:
         const auto* message = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchMessage"));
         QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
         QVERIFY2(longestGap < 500, qPrintable(QStringLiteral("GUI thread blocked for %1 ms").arg(longestGap)));
+    }
+
+    // Closing the window during a search asks first: Keep Searching keeps both; Cancel
+    // Search and Quit cancels, records the run in the history as cancelled with the
+    // plans found so far, and then closes.
+    void closingDuringASearchAsksAndRecordsIt()
+    {
+        MainWindow window;
+        openLlama(window);
+        QVERIFY(window.clusterPanel()->chooseMesh({}));  // every shape: a long search
+        window.startSearch();
+        QTest::qWait(1500);
+        QVERIFY(window.isSearching());
+        QVERIFY(!window.close());
+        QMessageBox* box = window.findChild<QMessageBox*>(QStringLiteral("closeWhileSearchingBox"));
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        QPointer<QMessageBox> ask(box);
+        QTest::mouseClick(button(*box, "Keep Searching"), Qt::LeftButton);
+        QTRY_VERIFY(!ask);
+        QVERIFY(window.isVisible());
+        QVERIFY(window.isSearching());
+
+        QVERIFY(!window.close());
+        box = window.findChild<QMessageBox*>(QStringLiteral("closeWhileSearchingBox"));
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        QTest::mouseClick(button(*box, "Cancel Search and Quit"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 5000);
+        QVERIFY(!window.isSearching());
+
+        HistoryStore* store = window.workbench()->recorder()->store();
+        QVERIFY(store);
+        const std::vector<RunRecord> runs = store->recentRuns(1);
+        QCOMPARE(runs.size(), std::size_t{1});
+        QCOMPARE(runs[0].status, RunStatus::Cancelled);
+        const std::vector<PlanRecord> plans = store->plansOfRun(runs[0].id);
+        QVERIFY(std::any_of(plans.begin(), plans.end(), [](const PlanRecord& plan) { return plan.origin == PlanOrigin::Search; }));
     }
 
     // Opening another model drops the running search: nothing of it reaches the new model.

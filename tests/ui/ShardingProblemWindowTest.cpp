@@ -6,6 +6,7 @@
 #include "solver/ShardingSolution.h"
 #include "ScratchGuiEnvironment.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QAreaSeries>
 #include <QBarSet>
@@ -18,6 +19,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -73,6 +75,16 @@ private:
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(text);
+    }
+
+    // The button of `box` that reads `text`; fails the test when there is none.
+    static QAbstractButton* button(const QMessageBox& box, const char* text)
+    {
+        for (QAbstractButton* candidate : box.buttons()) {
+            if (candidate->text() == QLatin1String(text))
+                return candidate;
+        }
+        qFatal("no button '%s'", text);
     }
 
 private slots:
@@ -336,6 +348,16 @@ private slots:
         ticker.start(20);
         QTest::qWait(2000);
         QVERIFY(window->isSolving());
+        // Closing asks first; keeping the solve keeps the window.
+        QVERIFY(!window->close());
+        QMessageBox* box = window->findChild<QMessageBox*>(QStringLiteral("closeWhileSolvingBox"));
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        QPointer<QMessageBox> ask(box);
+        QTest::mouseClick(button(*box, "Keep Solving"), Qt::LeftButton);
+        QTRY_VERIFY(!ask);
+        QVERIFY(window->isVisible());
+        QVERIFY(window->isSolving());
         QElapsedTimer cancelling;
         cancelling.start();
         window->cancelAction()->trigger();
@@ -346,6 +368,18 @@ private slots:
         QVERIFY(label(*window, "solutionOriginValue").contains(QStringLiteral("cancelled")));
         QVERIFY(window->solution()->evaluation.feasible);
         QVERIFY(window->solveAction()->isEnabled());
+
+        // Closing during another solve, answered with Cancel Solve and Close: the window goes.
+        window->solveAction()->trigger();
+        QTest::qWait(500);
+        QVERIFY(window->isSolving());
+        QPointer<ShardingProblemWindow> alive(window);
+        QVERIFY(!window->close());
+        box = window->findChild<QMessageBox*>(QStringLiteral("closeWhileSolvingBox"));
+        QVERIFY(box);
+        QTRY_VERIFY(box->isVisible());
+        QTest::mouseClick(button(*box, "Cancel Solve and Close"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive, kTimeoutMs);
     }
 };
 

@@ -23,6 +23,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
@@ -220,12 +221,28 @@ void ShardingProblemWindow::closeEvent(QCloseEvent* event)
         event->accept();
         return;
     }
-    // The solver may take a while to stop, and deleting the job waits for it: the window
-    // goes at once and is deleted when the solve has ended.
-    job_->cancel();
-    hide();
-    connect(this, &ShardingProblemWindow::solveFinished, this, &QObject::deleteLater);
     event->ignore();
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Solve Running"),
+                                tr("The solver is still running. Cancel it and close the window?"),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("closeWhileSolvingBox"));
+    QPushButton* stop = box->addButton(tr("Cancel Solve and Close"), QMessageBox::AcceptRole);
+    box->setDefaultButton(box->addButton(tr("Keep Solving"), QMessageBox::RejectRole));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, stop](QAbstractButton* clicked) {
+        if (clicked != stop)
+            return;
+        if (!job_->isBusy()) {  // it ended while the box was open
+            close();
+            return;
+        }
+        // The solver may take a while to stop, and deleting the job waits for it: the
+        // window goes at once and is deleted when the solve has ended.
+        job_->cancel();
+        hide();
+        connect(this, &ShardingProblemWindow::solveFinished, this, &QObject::deleteLater);
+    });
+    box->open();
 }
 
 bool ShardingProblemWindow::isSolving() const

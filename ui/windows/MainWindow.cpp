@@ -37,6 +37,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -570,12 +571,42 @@ void MainWindow::setBusy(bool busy)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (isSearching()) {
+        event->ignore();
+        askToCancelSearchAndClose();
+        return;
+    }
     QSettings settings;
     settings.setValue(geometryKey(), saveGeometry());
     settings.setValue(stateKey(), saveState());
     settings.setValue(splitterKey(), splitter_->saveState());
     settings.setValue(sideSplitterKey(), sideSplitter_->saveState());
     event->accept();
+}
+
+void MainWindow::askToCancelSearchAndClose()
+{
+    // Not exec(): the search keeps reporting while the box is open, and tests answer it.
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Search Running"),
+                                tr("A search is still running. Cancel it and quit? The plans it found so far "
+                                   "are kept in the history."),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("closeWhileSearchingBox"));
+    QPushButton* quit = box->addButton(tr("Cancel Search and Quit"), QMessageBox::AcceptRole);
+    box->setDefaultButton(box->addButton(tr("Keep Searching"), QMessageBox::RejectRole));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, quit](QAbstractButton* clicked) {
+        if (clicked != quit)
+            return;
+        if (!isSearching()) {  // it ended while the box was open
+            close();
+            return;
+        }
+        // Closes once the cancelled search has reported, and so been recorded.
+        connect(this, &MainWindow::searchFinished, this, &QWidget::close, Qt::SingleShotConnection);
+        cancelSearch();
+    });
+    box->open();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

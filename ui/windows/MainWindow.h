@@ -114,6 +114,8 @@ private:
     void onSearchFinished(const std::shared_ptr<const SearchOutcome>& results);
     void onSearchFailed(const QString& problem, const QString& detail);
     void setSearching(bool searching);
+    // Closing during a search: asks whether to cancel it; if so, closes once it ended.
+    void askToCancelSearchAndClose();
 
     ModelLoader* loader_ = nullptr;
     ShardingProblemLoader* problemLoader_ = nullptr;

@@ -18,6 +18,13 @@
 #   screenshot-compare-llama3.png  the edited plan compared with the searched one: both folded
 #                                  graphs with the differing block highlighted, the nodes that
 #                                  differ and the totals' delta
+#   screenshot-timeline-gpt3.png   the plan searched for GPT-3 175B on dgx-h100x16, mesh
+#                                  pp=8,dp=2,tp=8, batch 1536 x 2048: its pipeline schedule per
+#                                  stage (interleaved, 4 chunks), the steady state cut out
+#   screenshot-timeline-megatron-gpt3.png  the Megatron-LM style plan of the same run (megatron-sp,
+#                                  interleaved with 4 chunks, micro-batch 1, selective
+#                                  recomputation, ZeRO 1) priced by tapestry-cli evaluate and
+#                                  opened as a plan file
 #   screenshot-iopddl-example.png  the IOPDDL example problem solved (cost 445 = nodes 275 +
 #                                  edges 170) with its memory profile at the limit, 50
 #   screenshot-iopddl-g.png        IOPDDL problem G (Transformer inference, 816 nodes) after a
@@ -74,6 +81,14 @@ shot screenshot-edit-llama3.png folded tests/data/llama3_8b_shape.dynamo.strippe
   "${search[@]}" --show inspector --edit mlp/down_proj
 shot screenshot-compare-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
   "${search[@]}" --show compare --edit mlp/down_proj
+gpt3=(--window-size 1600x1000 --cluster dgx-h100x16 --show timeline)
+shot screenshot-timeline-gpt3.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
+  --search --mesh pp=8,dp=2,tp=8 --batch 1536 --seq 2048
+"$BUILD_DIR/app/tapestry-cli" evaluate "$scratch/gpt3-175b.onnx" --cluster dgx-h100x16 --mesh pp=8,dp=2,tp=8 \
+  --batch 1536 --seq 2048 --plan megatron-sp --micro-batch 1 --recompute selective --zero 1 \
+  --schedule interleaved --virtual-stages 4 --no-history -o "$scratch/megatron-gpt3.json" >/dev/null
+shot screenshot-timeline-megatron-gpt3.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
+  --open-plan "$scratch/megatron-gpt3.json"
 problem=(--window-size 1280x800)
 shot screenshot-iopddl-example.png folded tests/data/iopddl/example.json "${problem[@]}" --solve-seconds 5
 if [ -f ../shared/iopddl/asplos-2025-iopddl-G.json.gz ]; then

@@ -384,6 +384,14 @@
         <source>Memory: %L1 GB</source>
         <translation>Speicher: %L1 GB</translation>
     </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <source>Pipeline stage %1</source>
+        <translation>Pipeline-Stufe %1</translation>
+    </message>
 </context>
 <context>
     <name>QuantityFormat</name>
@@ -467,14 +475,6 @@
         <translation>Name</translation>
     </message>
     <message>
-        <source>Device mesh for the search, e.g. 2x8.</source>
-        <translation>Geräte-Mesh für die Suche, z. B. 2x8.</translation>
-    </message>
-    <message>
-        <source>shape</source>
-        <translation>Form</translation>
-    </message>
-    <message>
         <source>Global batch in sequences.</source>
         <translation>Globaler Batch in Sequenzen.</translation>
     </message>
@@ -511,10 +511,6 @@
         <translation>Größe</translation>
     </message>
     <message>
-        <source>Bad mesh &apos;%1&apos;: write it as 2x8.</source>
-        <translation>Ungültiges Mesh „%1“: bitte als 2x8 schreiben.</translation>
-    </message>
-    <message>
         <source>--%1 needs a positive whole number.</source>
         <translation>--%1 braucht eine positive ganze Zahl.</translation>
     </message>
@@ -523,16 +519,8 @@
         <translation>Ungültige Fenstergröße „%1“: bitte als 1600x1000 schreiben.</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, edit or compare.</source>
-        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, edit oder compare.</translation>
-    </message>
-    <message>
         <source>After the search, change the strategy of the first node or block position whose name contains &lt;text&gt; in the plan editor.</source>
         <translation>Nach der Suche im Plan-Editor die Strategie des ersten Knotens oder der ersten Blockposition ändern, deren Name &lt;text&gt; enthält.</translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
-        <translation>Unbekannter Bereich „%1“: results, inspector, edit oder compare verwenden.</translation>
     </message>
     <message>
         <source>ONNX model or IOPDDL sharding problem (.json, .json.gz) to open.</source>
@@ -549,6 +537,30 @@
     <message>
         <source>seconds</source>
         <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8.</source>
+        <translation>Geräte-Mesh für die Suche, z. B. 2x8 oder pp=8,dp=2,tp=8.</translation>
+    </message>
+    <message>
+        <source>mesh</source>
+        <translation>Mesh</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit or compare.</source>
+        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), edit oder compare.</translation>
+    </message>
+    <message>
+        <source>Open a plan file for the model once it is folded.</source>
+        <translation>Eine Plandatei für das Modell öffnen, sobald es gefaltet ist.</translation>
+    </message>
+    <message>
+        <source>Bad mesh &apos;%1&apos;: %2</source>
+        <translation>Ungültiges Mesh „%1“: %2</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit or compare.</source>
+        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, edit oder compare verwenden.</translation>
     </message>
 </context>
 <context>
@@ -643,6 +655,25 @@
     <message>
         <source>Compute %L1 ms (recomputation %L2 ms, optimizer %L3 ms) and exposed communication %L4 ms make the step; %L5 ms of data-parallel (DP) communication run hidden under compute.</source>
         <translation>Rechnen %L1 ms (Neuberechnung %L2 ms, Optimierer %L3 ms) und sichtbare Kommunikation %L4 ms ergeben den Schritt; %L5 ms datenparallele (DP) Kommunikation laufen verdeckt unter dem Rechnen.</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <source>Pipeline sends</source>
+        <translation>Pipeline-Sendungen</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>Blase</translation>
+    </message>
+    <message numerus="yes">
+        <source>The slowest of the %n pipeline stage(s) sets the step: it also sends %L1 ms between stages and waits %L2 ms in the bubble.</source>
+        <translation>
+            <numerusform>Die langsamste der %n Pipeline-Stufe bestimmt den Schritt: Sie sendet außerdem %L1 ms zwischen Stufen und wartet %L2 ms in der Blase.</numerusform>
+            <numerusform>Die langsamste der %n Pipeline-Stufen bestimmt den Schritt: Sie sendet außerdem %L1 ms zwischen Stufen und wartet %L2 ms in der Blase.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1692,6 +1723,175 @@
     </message>
 </context>
 <context>
+    <name>tapestry::PipelineTimeline</name>
+    <message>
+        <source>blocks %1</source>
+        <translation>Blöcke %1</translation>
+    </message>
+    <message>
+        <source>Zoom out (wheel down)</source>
+        <translation>Verkleinern (Mausrad nach unten)</translation>
+    </message>
+    <message>
+        <source>Zoom in (wheel up)</source>
+        <translation>Vergrößern (Mausrad nach oben)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Einpassen</translation>
+    </message>
+    <message>
+        <source>Fit the whole step to the view&apos;s width</source>
+        <translation>Den ganzen Schritt an die Breite der Ansicht anpassen</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Speichern…</translation>
+    </message>
+    <message>
+        <source>Save the timeline as SVG or PNG</source>
+        <translation>Die Zeitleiste als SVG oder PNG speichern</translation>
+    </message>
+    <message>
+        <source>This plan has no pipeline: open a plan on a mesh with a pp axis to see its schedule.</source>
+        <translation>Dieser Plan hat keine Pipeline: Öffnen Sie einen Plan auf einem Mesh mit pp-Achse, um seinen Ablauf zu sehen.</translation>
+    </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B</source>
+        <translation>Verschränktes 1F1B</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 stages × %3 chunks, %Ln micro-batch(es) per step</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2 Stufen × %3 Abschnitte, %Ln Mikro-Batch pro Schritt</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2 Stufen × %3 Abschnitte, %Ln Mikro-Batches pro Schritt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 stages, %Ln micro-batch(es) per step</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2 Stufen, %Ln Mikro-Batch pro Schritt</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %2 Stufen, %Ln Mikro-Batches pro Schritt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — the schedule could not be laid out completely</source>
+        <translation> – der Ablauf ließ sich nicht vollständig anordnen</translation>
+    </message>
+    <message>
+        <source>Laid out: step %L1 ms; the cost model&apos;s step (dashed line): %L2 ms. Stage 1 idles %L3 ms (%L4 % of its step) in the bubble. Forward ≈ 1/3 and backward ≈ 2/3 of a micro-batch&apos;s work (the cost model keeps no per-stage forward/backward split; recomputation counts to the backward); a chunk takes its share by block count.</source>
+        <translation>Angeordnet: Schritt %L1 ms; Schritt des Kostenmodells (gestrichelte Linie): %L2 ms. Stufe 1 wartet %L3 ms (%L4 % ihres Schritts) in der Blase. Vorwärts ≈ 1/3 und rückwärts ≈ 2/3 der Arbeit eines Mikro-Batches (das Kostenmodell führt keine Aufteilung nach Vorwärts und Rückwärts pro Stufe; Neuberechnung zählt zum Rückwärtsdurchlauf); ein Abschnitt erhält seinen Anteil nach Blockzahl.</translation>
+    </message>
+    <message>
+        <source> (chunk %1)</source>
+        <translation> (Abschnitt %1)</translation>
+    </message>
+    <message>
+        <source>Forward%1</source>
+        <translation>Vorwärts%1</translation>
+    </message>
+    <message>
+        <source>Backward%1</source>
+        <translation>Rückwärts%1</translation>
+    </message>
+    <message>
+        <source>Send to a neighbouring stage</source>
+        <translation>Senden an eine Nachbarstufe</translation>
+    </message>
+    <message>
+        <source>Gradient reduction (exposed)</source>
+        <translation>Gradientenreduktion (sichtbar)</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>Optimierer</translation>
+    </message>
+    <message>
+        <source>Bubble (idle)</source>
+        <translation>Blase (untätig)</translation>
+    </message>
+    <message>
+        <source>Cost model&apos;s step</source>
+        <translation>Schritt des Kostenmodells</translation>
+    </message>
+    <message>
+        <source>%L1 s</source>
+        <translation>%L1 s</translation>
+    </message>
+    <message>
+        <source>%L1 ms</source>
+        <translation>%L1 ms</translation>
+    </message>
+    <message>
+        <source>Stage %1 idles %L2 ms per step (its bubble, as the cost model counts it)</source>
+        <translation>Stufe %1 wartet %L2 ms pro Schritt (ihre Blase, wie das Kostenmodell sie zählt)</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>Stufe %1</translation>
+    </message>
+    <message>
+        <source>Stage %1: forward of micro-batch %2, chunk %3</source>
+        <translation>Stufe %1: Vorwärts von Mikro-Batch %2, Abschnitt %3</translation>
+    </message>
+    <message>
+        <source>Stage %1: backward of micro-batch %2, chunk %3</source>
+        <translation>Stufe %1: Rückwärts von Mikro-Batch %2, Abschnitt %3</translation>
+    </message>
+    <message>
+        <source>Stage %1 sends micro-batch %2 on</source>
+        <translation>Stufe %1 sendet Mikro-Batch %2 weiter</translation>
+    </message>
+    <message>
+        <source>Stage %1: gradient reduction (exposed part)</source>
+        <translation>Stufe %1: Gradientenreduktion (sichtbarer Teil)</translation>
+    </message>
+    <message>
+        <source>Stage %1: optimizer update</source>
+        <translation>Stufe %1: Optimierer-Update</translation>
+    </message>
+    <message>
+        <source>, %L1 – %L2 ms</source>
+        <translation>, %L1 – %L2 ms</translation>
+    </message>
+    <message>
+        <source>The steady state in between repeats the same pattern; %L1 ms of it are not drawn.</source>
+        <translation>Der stationäre Zustand dazwischen wiederholt dasselbe Muster; %L1 ms davon sind nicht gezeichnet.</translation>
+    </message>
+    <message>
+        <source>⋯ steady state, %L1 ms not drawn ⋯</source>
+        <translation>⋯ stationärer Zustand, %L1 ms nicht gezeichnet ⋯</translation>
+    </message>
+    <message>
+        <source>cost model: %L1 ms</source>
+        <translation>Kostenmodell: %L1 ms</translation>
+    </message>
+    <message>
+        <source>Save Timeline</source>
+        <translation>Zeitleiste speichern</translation>
+    </message>
+    <message>
+        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
+        <translation>SVG-Bilder (*.svg);;PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Could Not Save Timeline</source>
+        <translation>Zeitleiste konnte nicht gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>%1 konnte nicht geschrieben werden.</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::PlanCompareView</name>
     <message>
         <source>Plan A:</source>
@@ -1955,6 +2155,14 @@
     <message>
         <source>Priced for %1 × %2, %3, %4, ZeRO stage %5</source>
         <translation>Bewertet für %1 × %2, %3, %4, ZeRO-Stufe %5</translation>
+    </message>
+    <message>
+        <source>Costs</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <source>Pipeline Schedule</source>
+        <translation>Pipeline-Ablauf</translation>
     </message>
 </context>
 <context>
@@ -2255,10 +2463,6 @@
         <translation>Gesucht: schnellster</translation>
     </message>
     <message>
-        <source>Searched: less memory</source>
-        <translation>Gesucht: weniger Speicher</translation>
-    </message>
-    <message>
         <source>Best so far</source>
         <translation>Bisher bester</translation>
     </message>
@@ -2493,10 +2697,6 @@
         <translation>Wird abgebrochen …</translation>
     </message>
     <message>
-        <source>Solving: %L1 s</source>
-        <translation>Lösen: %L1 s</translation>
-    </message>
-    <message>
         <source>Solving: %L1 s, best cost %L2</source>
         <translation>Lösen: %L1 s, beste Kosten %L2</translation>
     </message>
@@ -2641,6 +2841,41 @@
     <message>
         <source>Searching for a plan within the limit…</source>
         <translation>Suche nach einem Plan innerhalb des Limits …</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::StageBoundaryEditor</name>
+    <message>
+        <source>A boundary between two consecutive chunks of the pipeline</source>
+        <translation>Eine Grenze zwischen zwei aufeinanderfolgenden Abschnitten der Pipeline</translation>
+    </message>
+    <message>
+        <source>The model&apos;s repeated blocks count from 0; the embedding runs with the first chunk, the head with the last. The plan is re-costed at once.</source>
+        <translation>Die wiederholten Blöcke des Modells zählen ab 0; die Einbettung läuft mit dem ersten Abschnitt, der Kopf mit dem letzten. Der Plan wird sofort neu bewertet.</translation>
+    </message>
+    <message>
+        <source>Stage boundary:</source>
+        <translation>Stufengrenze:</translation>
+    </message>
+    <message>
+        <source>starts at block</source>
+        <translation>beginnt bei Block</translation>
+    </message>
+    <message>
+        <source>Chunk %1 | %2 (stage %3 → %4)</source>
+        <translation>Abschnitt %1 | %2 (Stufe %3 → %4)</translation>
+    </message>
+    <message>
+        <source>Stage %1 | %2</source>
+        <translation>Stufe %1 | %2</translation>
+    </message>
+    <message>
+        <source>(%1 | %2 blocks)</source>
+        <translation>(%1 | %2 Blöcke)</translation>
+    </message>
+    <message>
+        <source>Move %1 to block %2</source>
+        <translation>%1 auf Block %2 verschieben</translation>
     </message>
 </context>
 <context>

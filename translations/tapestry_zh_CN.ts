@@ -383,6 +383,14 @@
         <source>Memory: %L1 GB</source>
         <translation>内存：%L1 GB</translation>
     </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>第 %1 级</translation>
+    </message>
+    <message>
+        <source>Pipeline stage %1</source>
+        <translation>流水线第 %1 级</translation>
+    </message>
 </context>
 <context>
     <name>QuantityFormat</name>
@@ -466,14 +474,6 @@
         <translation>名称</translation>
     </message>
     <message>
-        <source>Device mesh for the search, e.g. 2x8.</source>
-        <translation>搜索所用的设备网格，例如 2x8。</translation>
-    </message>
-    <message>
-        <source>shape</source>
-        <translation>形状</translation>
-    </message>
-    <message>
         <source>Global batch in sequences.</source>
         <translation>全局批大小（序列数）。</translation>
     </message>
@@ -510,10 +510,6 @@
         <translation>大小</translation>
     </message>
     <message>
-        <source>Bad mesh &apos;%1&apos;: write it as 2x8.</source>
-        <translation>网格“%1”无效：请写成 2x8。</translation>
-    </message>
-    <message>
         <source>--%1 needs a positive whole number.</source>
         <translation>--%1 需要一个正整数。</translation>
     </message>
@@ -522,16 +518,8 @@
         <translation>窗口大小“%1”无效：请写成 1600x1000。</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, edit or compare.</source>
-        <translation>搜索后显示的面板：results（默认）、inspector、edit 或 compare。</translation>
-    </message>
-    <message>
         <source>After the search, change the strategy of the first node or block position whose name contains &lt;text&gt; in the plan editor.</source>
         <translation>搜索结束后，在方案编辑器中修改名称包含 &lt;text&gt; 的第一个节点或块位置的策略。</translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, edit or compare.</source>
-        <translation>未知面板“%1”：请使用 results、inspector、edit 或 compare。</translation>
     </message>
     <message>
         <source>ONNX model or IOPDDL sharding problem (.json, .json.gz) to open.</source>
@@ -548,6 +536,30 @@
     <message>
         <source>seconds</source>
         <translation>秒数</translation>
+    </message>
+    <message>
+        <source>Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8.</source>
+        <translation>搜索使用的设备网格，例如 2x8 或 pp=8,dp=2,tp=8。</translation>
+    </message>
+    <message>
+        <source>mesh</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit or compare.</source>
+        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、edit 或 compare。</translation>
+    </message>
+    <message>
+        <source>Open a plan file for the model once it is folded.</source>
+        <translation>模型折叠完成后打开一个计划文件。</translation>
+    </message>
+    <message>
+        <source>Bad mesh &apos;%1&apos;: %2</source>
+        <translation>无效的网格“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit or compare.</source>
+        <translation>未知面板“%1”：请使用 results、inspector、timeline、edit 或 compare。</translation>
     </message>
 </context>
 <context>
@@ -642,6 +654,24 @@
     <message>
         <source>Compute %L1 ms (recomputation %L2 ms, optimizer %L3 ms) and exposed communication %L4 ms make the step; %L5 ms of data-parallel (DP) communication run hidden under compute.</source>
         <translation>计算 %L1 ms（重计算 %L2 ms，优化器 %L3 ms）与暴露的通信 %L4 ms 构成一步；另有 %L5 ms 数据并行（DP）通信隐藏在计算之下。</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>第 %1 级</translation>
+    </message>
+    <message>
+        <source>Pipeline sends</source>
+        <translation>流水线发送</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message numerus="yes">
+        <source>The slowest of the %n pipeline stage(s) sets the step: it also sends %L1 ms between stages and waits %L2 ms in the bubble.</source>
+        <translation>
+            <numerusform>%n 个流水线级中最慢的一级决定步长：它还在级间发送 %L1 ms，并在气泡中等待 %L2 ms。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1689,6 +1719,173 @@
     </message>
 </context>
 <context>
+    <name>tapestry::PipelineTimeline</name>
+    <message>
+        <source>blocks %1</source>
+        <translation>块 %1</translation>
+    </message>
+    <message>
+        <source>Zoom out (wheel down)</source>
+        <translation>缩小（滚轮向下）</translation>
+    </message>
+    <message>
+        <source>Zoom in (wheel up)</source>
+        <translation>放大（滚轮向上）</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Fit the whole step to the view&apos;s width</source>
+        <translation>使整个步骤适应视图宽度</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Save the timeline as SVG or PNG</source>
+        <translation>将时间线保存为 SVG 或 PNG</translation>
+    </message>
+    <message>
+        <source>This plan has no pipeline: open a plan on a mesh with a pp axis to see its schedule.</source>
+        <translation>此计划没有流水线：请打开一个网格带有 pp 轴的计划以查看其调度。</translation>
+    </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B</source>
+        <translation>交错 1F1B</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 stages × %3 chunks, %Ln micro-batch(es) per step</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%2 级 × %3 个分块，每步 %Ln 个微批次</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;: %2 stages, %Ln micro-batch(es) per step</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;：%2 级，每步 %Ln 个微批次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — the schedule could not be laid out completely</source>
+        <translation> —— 无法完整排布该调度</translation>
+    </message>
+    <message>
+        <source>Laid out: step %L1 ms; the cost model&apos;s step (dashed line): %L2 ms. Stage 1 idles %L3 ms (%L4 % of its step) in the bubble. Forward ≈ 1/3 and backward ≈ 2/3 of a micro-batch&apos;s work (the cost model keeps no per-stage forward/backward split; recomputation counts to the backward); a chunk takes its share by block count.</source>
+        <translation>排布结果：步长 %L1 ms；成本模型的步长（虚线）：%L2 ms。第 1 级在气泡中空闲 %L3 ms（占其步长的 %L4 %）。前向约占一个微批次工作量的 1/3，反向约占 2/3（成本模型没有按级区分前向与反向；重计算计入反向）；每个分块按块数分摊。</translation>
+    </message>
+    <message>
+        <source> (chunk %1)</source>
+        <translation>（分块 %1）</translation>
+    </message>
+    <message>
+        <source>Forward%1</source>
+        <translation>前向%1</translation>
+    </message>
+    <message>
+        <source>Backward%1</source>
+        <translation>反向%1</translation>
+    </message>
+    <message>
+        <source>Send to a neighbouring stage</source>
+        <translation>发送到相邻级</translation>
+    </message>
+    <message>
+        <source>Gradient reduction (exposed)</source>
+        <translation>梯度归约（暴露部分）</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Bubble (idle)</source>
+        <translation>气泡（空闲）</translation>
+    </message>
+    <message>
+        <source>Cost model&apos;s step</source>
+        <translation>成本模型的步长</translation>
+    </message>
+    <message>
+        <source>%L1 s</source>
+        <translation>%L1 秒</translation>
+    </message>
+    <message>
+        <source>%L1 ms</source>
+        <translation>%L1 毫秒</translation>
+    </message>
+    <message>
+        <source>Stage %1 idles %L2 ms per step (its bubble, as the cost model counts it)</source>
+        <translation>第 %1 级每步空闲 %L2 ms（按成本模型计算的气泡）</translation>
+    </message>
+    <message>
+        <source>Stage %1</source>
+        <translation>第 %1 级</translation>
+    </message>
+    <message>
+        <source>Stage %1: forward of micro-batch %2, chunk %3</source>
+        <translation>第 %1 级：微批次 %2 的前向，分块 %3</translation>
+    </message>
+    <message>
+        <source>Stage %1: backward of micro-batch %2, chunk %3</source>
+        <translation>第 %1 级：微批次 %2 的反向，分块 %3</translation>
+    </message>
+    <message>
+        <source>Stage %1 sends micro-batch %2 on</source>
+        <translation>第 %1 级发送微批次 %2</translation>
+    </message>
+    <message>
+        <source>Stage %1: gradient reduction (exposed part)</source>
+        <translation>第 %1 级：梯度归约（暴露部分）</translation>
+    </message>
+    <message>
+        <source>Stage %1: optimizer update</source>
+        <translation>第 %1 级：优化器更新</translation>
+    </message>
+    <message>
+        <source>, %L1 – %L2 ms</source>
+        <translation>，%L1 – %L2 ms</translation>
+    </message>
+    <message>
+        <source>The steady state in between repeats the same pattern; %L1 ms of it are not drawn.</source>
+        <translation>中间的稳态重复相同的模式；其中 %L1 ms 未绘制。</translation>
+    </message>
+    <message>
+        <source>⋯ steady state, %L1 ms not drawn ⋯</source>
+        <translation>⋯ 稳态，%L1 ms 未绘制 ⋯</translation>
+    </message>
+    <message>
+        <source>cost model: %L1 ms</source>
+        <translation>成本模型：%L1 ms</translation>
+    </message>
+    <message>
+        <source>Save Timeline</source>
+        <translation>保存时间线</translation>
+    </message>
+    <message>
+        <source>SVG pictures (*.svg);;PNG pictures (*.png)</source>
+        <translation>SVG 图片 (*.svg);;PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Could Not Save Timeline</source>
+        <translation>无法保存时间线</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::PlanCompareView</name>
     <message>
         <source>Plan A:</source>
@@ -1947,6 +2144,14 @@
     <message>
         <source>Priced for %1 × %2, %3, %4, ZeRO stage %5</source>
         <translation>按 %1 × %2、%3、%4、ZeRO 阶段 %5 计价</translation>
+    </message>
+    <message>
+        <source>Costs</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>Pipeline Schedule</source>
+        <translation>流水线调度</translation>
     </message>
 </context>
 <context>
@@ -2246,10 +2451,6 @@
         <translation>搜索所得：最快</translation>
     </message>
     <message>
-        <source>Searched: less memory</source>
-        <translation>搜索所得：内存更少</translation>
-    </message>
-    <message>
         <source>Best so far</source>
         <translation>目前最佳</translation>
     </message>
@@ -2484,10 +2685,6 @@
         <translation>正在取消…</translation>
     </message>
     <message>
-        <source>Solving: %L1 s</source>
-        <translation>求解中：%L1 秒</translation>
-    </message>
-    <message>
         <source>Solving: %L1 s, best cost %L2</source>
         <translation>求解中：%L1 秒，最佳成本 %L2</translation>
     </message>
@@ -2632,6 +2829,41 @@
     <message>
         <source>Searching for a plan within the limit…</source>
         <translation>正在搜索满足限制的方案……</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::StageBoundaryEditor</name>
+    <message>
+        <source>A boundary between two consecutive chunks of the pipeline</source>
+        <translation>流水线中两个相邻分块之间的边界</translation>
+    </message>
+    <message>
+        <source>The model&apos;s repeated blocks count from 0; the embedding runs with the first chunk, the head with the last. The plan is re-costed at once.</source>
+        <translation>模型的重复块从 0 开始编号；嵌入层随第一个分块运行，输出头随最后一个。计划会立即重新计算成本。</translation>
+    </message>
+    <message>
+        <source>Stage boundary:</source>
+        <translation>级边界：</translation>
+    </message>
+    <message>
+        <source>starts at block</source>
+        <translation>起始块</translation>
+    </message>
+    <message>
+        <source>Chunk %1 | %2 (stage %3 → %4)</source>
+        <translation>分块 %1 | %2（第 %3 级 → 第 %4 级）</translation>
+    </message>
+    <message>
+        <source>Stage %1 | %2</source>
+        <translation>第 %1 级 | 第 %2 级</translation>
+    </message>
+    <message>
+        <source>(%1 | %2 blocks)</source>
+        <translation>（%1 | %2 个块）</translation>
+    </message>
+    <message>
+        <source>Move %1 to block %2</source>
+        <translation>将 %1 移到块 %2</translation>
     </message>
 </context>
 <context>

@@ -29,8 +29,8 @@ namespace {
 
 constexpr double kLabelWidth = 150;  // the stage names left of the rows
 constexpr double kAxisHeight = 26;
-constexpr double kRowHeight = 30;
-constexpr double kRowGap = 8;
+constexpr double kRowHeight = 24;
+constexpr double kRowGap = 5;
 constexpr double kSendHeight = 4;  // the send marks along a row's bottom edge
 constexpr double kGapPixels = 84;  // a cut-out steady state
 constexpr double kMaxPixelsPerBox = 4000;
@@ -354,7 +354,7 @@ void PipelineTimeline::rebuild()
         auto* name = scene_->addSimpleText(tr("Stage %1").arg(s + 1), font);
         name->setPos(4, rowTop(s) + 1);
         auto* blocks = scene_->addSimpleText(blocksText(timeline_.blockRanges[s]), small);
-        blocks->setPos(4, rowTop(s) + 15);
+        blocks->setPos(4, rowTop(s) + 12);
         blocks->setBrush(QColor(0x60, 0x60, 0x60));
     }
 

@@ -8,7 +8,7 @@
 #include "common/ErrorText.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -50,13 +50,15 @@ StageBoundaryEditor::StageBoundaryEditor(PlanEditor* editor, QWidget* parent) : 
     start_->setToolTip(tr("The model's repeated blocks count from 0; the embedding runs with the first chunk, the "
                           "head with the last. The plan is re-costed at once."));
     sizes_ = new QLabel(this);
-    auto* layout = new QHBoxLayout(this);
+    // Two rows: the editor's dock is narrow on a laptop screen.
+    auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("Stage boundary:"), this));
-    layout->addWidget(boundary_, 1);
-    layout->addWidget(new QLabel(tr("at block"), this));
-    layout->addWidget(start_);
-    layout->addWidget(sizes_);
+    layout->addWidget(new QLabel(tr("Stage boundary:"), this), 0, 0);
+    layout->addWidget(boundary_, 0, 1, 1, 2);
+    layout->addWidget(new QLabel(tr("starts at block"), this), 1, 0);
+    layout->addWidget(start_, 1, 1);
+    layout->addWidget(sizes_, 1, 2);
+    layout->setColumnStretch(2, 1);
 
     connect(editor_, &PlanEditor::planChanged, this, &StageBoundaryEditor::onPlanChanged);
     connect(boundary_, &QComboBox::currentIndexChanged, this, &StageBoundaryEditor::showBoundary);

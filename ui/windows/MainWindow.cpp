@@ -339,7 +339,9 @@ void MainWindow::createDocks()
 
 void MainWindow::showInspector(bool inspector)
 {
-    (inspector ? inspectorDock_ : resultsDock_)->raise();
+    QDockWidget* dock = inspector ? inspectorDock_ : resultsDock_;
+    dock->show();
+    dock->raise();
 }
 
 bool MainWindow::isSearching() const

@@ -62,7 +62,7 @@ public:
     [[nodiscard]] QAction* startSearchAction() const { return startSearch_; }
     [[nodiscard]] QAction* cancelSearchAction() const { return cancelSearch_; }
     [[nodiscard]] bool isSearching() const;
-    // Raises the results (false) or the inspector (true) in the bottom dock area.
+    // Shows and raises the results (false) or the inspector (true) in the bottom dock area.
     void showInspector(bool inspector);
 
 public slots:

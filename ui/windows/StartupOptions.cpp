@@ -1,5 +1,9 @@
 #include "windows/StartupOptions.h"
 
+#include "base/Error.h"
+#include "cluster/MeshText.h"
+#include "common/ErrorText.h"
+
 #include <QCommandLineParser>
 
 #include <cstdio>
@@ -32,15 +36,16 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     parser.addOption(search);
     const QCommandLineOption cluster(QStringLiteral("cluster"), tr("Cluster preset for the search."), tr("name"));
     parser.addOption(cluster);
-    const QCommandLineOption mesh(QStringLiteral("mesh"), tr("Device mesh for the search, e.g. 2x8."), tr("shape"));
+    const QCommandLineOption mesh(QStringLiteral("mesh"), tr("Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8."),
+                                  tr("mesh"));
     parser.addOption(mesh);
     const QCommandLineOption batch(QStringLiteral("batch"), tr("Global batch in sequences."), tr("n"));
     parser.addOption(batch);
     const QCommandLineOption sequence(QStringLiteral("seq"), tr("Sequence length in tokens."), tr("n"));
     parser.addOption(sequence);
     const QCommandLineOption show(QStringLiteral("show"),
-                                  tr("Panel to raise after a search: results (the default), inspector, edit or "
-                                     "compare."),
+                                  tr("Panel to raise after a search: results (the default), inspector, timeline "
+                                     "(the inspector's pipeline schedule), edit or compare."),
                                   tr("panel"), QStringLiteral("results"));
     parser.addOption(show);
     const QCommandLineOption expand(QStringLiteral("expand-block"),
@@ -55,6 +60,9 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
                                     tr("Select the first box of the graph view whose name contains <text>."),
                                     tr("text"));
     parser.addOption(select);
+    const QCommandLineOption openPlan(QStringLiteral("open-plan"),
+                                      tr("Open a plan file for the model once it is folded."), tr("file"));
+    parser.addOption(openPlan);
     const QCommandLineOption windowSize(QStringLiteral("window-size"), tr("Window size, e.g. 1600x1000."),
                                         tr("size"));
     parser.addOption(windowSize);
@@ -80,11 +88,13 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     };
     options.search = parser.isSet(search);
     options.cluster = parser.value(cluster);
-    for (const QString& part : parser.value(mesh).split(u'x', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        options.mesh.push_back(part.toInt(&ok));
-        if (!ok || options.mesh.back() < 1)
-            fail(tr("Bad mesh '%1': write it as 2x8.").arg(parser.value(mesh)));
+    options.mesh = parser.value(mesh);
+    if (!options.mesh.isEmpty()) {
+        try {
+            (void)parseMeshText(options.mesh.toStdString());
+        } catch (const Error& error) {
+            fail(tr("Bad mesh '%1': %2").arg(options.mesh, ErrorText::problem(error)));
+        }
     }
     const auto count = [&](const QCommandLineOption& option) {
         if (!parser.isSet(option))
@@ -98,11 +108,13 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     options.batch = count(batch);
     options.sequence = count(sequence);
     options.solveSeconds = count(solveSeconds);
-    const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("edit"),
-                             QStringLiteral("compare")};
+    const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("timeline"),
+                             QStringLiteral("edit"), QStringLiteral("compare")};
     if (!panels.contains(parser.value(show)))
-        fail(tr("Unknown panel '%1': use results, inspector, edit or compare.").arg(parser.value(show)));
-    options.showInspector = parser.value(show) == QLatin1String("inspector");
+        fail(tr("Unknown panel '%1': use results, inspector, timeline, edit or compare.").arg(parser.value(show)));
+    options.showTimeline = parser.value(show) == QLatin1String("timeline");
+    options.showInspector = options.showTimeline || parser.value(show) == QLatin1String("inspector");
+    options.planPath = parser.value(openPlan);
     options.showCompare = parser.value(show) == QLatin1String("compare");
     options.edit = parser.value(edit);
     options.expandBlock = parser.isSet(expand);

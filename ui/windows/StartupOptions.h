@@ -11,9 +11,10 @@
 namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
-// [--mesh AxB] [--batch N] [--seq L] [--show results|inspector|edit|compare] [--expand-block]
-// [--edit TEXT]]
-// [--select TEXT] [--window-size WxH] [--solve-seconds S] [MODEL | PROBLEM]` asks for.
+// [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L]
+// [--show results|inspector|timeline|edit|compare] [--expand-block] [--edit TEXT]]
+// [--open-plan PLAN.json] [--select TEXT] [--window-size WxH] [--solve-seconds S]
+// [MODEL | PROBLEM]` asks for.
 struct StartupOptions {
     Q_DECLARE_TR_FUNCTIONS(StartupOptions)
 
@@ -26,14 +27,17 @@ public:
     // Search once the model is folded (a screenshot then waits for the search).
     bool search = false;
     QString cluster;         // preset name; empty: the panel's default
-    std::vector<int> mesh;   // empty: the panel's default
+    QString mesh;            // "2x8" or "pp=8,dp=2,tp=8"; empty: the panel's default
     int batch = 0;           // 0: the panel's default (the model's)
     int sequence = 0;
     bool showInspector = false;  // raise the plan inspector rather than the results
+    bool showTimeline = false;   // and its pipeline schedule tab
     bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
     // After the search, apply the first other strategy of the first edit target whose
     // name contains this (the plan editor shows it).
     QString edit;
+    // Once the model is folded, open this plan file in the editor (and the inspector).
+    QString planPath;
     QString select;          // select the first box of the graph view whose name contains this
     QSize windowSize;        // invalid: the saved or default size
     // Expand the first repeated block in the folded view (its coloured nodes show).

@@ -6,6 +6,8 @@
 #include "graphview/GraphViewsPanel.h"
 #include "plans/PlanEditPanel.h"
 #include "plans/PlanEditor.h"
+#include "plans/PlanInspector.h"
+#include "charts/PipelineTimeline.h"
 #include "plans/PlanWorkbench.h"
 #include "plans/StrategyChoicesModel.h"
 #include "search/ClusterPanel.h"
@@ -18,6 +20,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTimer>
 
 namespace tapestry {
@@ -51,7 +54,7 @@ StartupScript::StartupScript(MainWindow* window, StartupOptions options)
     ClusterPanel* cluster = window_->clusterPanel();
     if (!options_.cluster.isEmpty() && !cluster->choosePreset(options_.cluster))
         qWarning("unknown cluster preset %s", qPrintable(options_.cluster));
-    if (!options_.mesh.empty() && !cluster->chooseMesh(options_.mesh))
+    if (!options_.mesh.isEmpty() && !cluster->chooseMeshText(options_.mesh))
         qWarning("the mesh does not fit the cluster");
     if (options_.batch > 0)
         cluster->setBatch(options_.batch);
@@ -80,6 +83,13 @@ void StartupScript::onViewShown(GraphViewKind shown)
 {
     if (shown != options_.view)
         return;
+    if (!options_.planPath.isEmpty() && !planOpened_) {
+        planOpened_ = true;
+        window_->workbench()->openPlanFile(options_.planPath);
+        showPlanPanels();
+        grab(true);
+        return;
+    }
     if (options_.search && !searched_) {
         searched_ = true;
         window_->startSearch();
@@ -89,9 +99,24 @@ void StartupScript::onViewShown(GraphViewKind shown)
         grab(true);
 }
 
-void StartupScript::onSearchFinished()
+void StartupScript::showPlanPanels()
 {
     window_->showInspector(options_.showInspector);
+    // The results and inspector share the bottom: give them room for their charts (the
+    // timeline a little more).
+    if (options_.windowSize.isValid()) {
+        const char* name = options_.showInspector ? "inspectorDock" : "resultsDock";
+        if (auto* dock = window_->findChild<QDockWidget*>(QLatin1String(name)))
+            window_->resizeDocks({dock}, {options_.windowSize.height() * (options_.showTimeline ? 3 : 2) / 5},
+                                 Qt::Vertical);
+    }
+    if (options_.showTimeline)
+        window_->planInspector()->tabs()->setCurrentWidget(window_->planInspector()->timeline());
+}
+
+void StartupScript::onSearchFinished()
+{
+    showPlanPanels();
     if (!options_.edit.isEmpty()) {
         // The editor's table needs room for its strategy and cost columns.
         const int width = options_.windowSize.isValid() ? options_.windowSize.width() * 2 / 5 : 600;
@@ -103,9 +128,6 @@ void StartupScript::onSearchFinished()
         }
         qWarning("no edit target contains %s", qPrintable(options_.edit));
     }
-    // The results and inspector share the bottom: give them room for their charts.
-    if (options_.windowSize.isValid())
-        window_->resizeDocks({window_->resultsDock()}, {options_.windowSize.height() / 2}, Qt::Vertical);
     if (options_.expandBlock && options_.view == GraphViewKind::Folded) {
         // The repeated block is the box with a multiplicity badge; opening it lays out again.
         GraphViewPane* folded = window_->graphViews()->pane(GraphViewKind::Folded);

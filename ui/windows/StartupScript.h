@@ -12,8 +12,8 @@ class ShardingProblemWindow;
 
 // What the command line asks of the window (StartupOptions) beyond opening a file: the
 // cluster panel's cluster, mesh and workload, the graph view shown, a search once the
-// model is folded, an edit of the best plan and a comparison, a box selected or a
-// block expanded, and a screenshot after all that, which quits the application (of a
+// model is folded or a plan file opened, an edit of the best plan and a comparison, a
+// box selected or a block expanded, the inspector or its pipeline schedule raised, and a screenshot after all that, which quits the application (of a
 // sharding problem's window once it is open and, when asked, solved). Drives the
 // window through its public interface only.
 class StartupScript : public QObject {
@@ -29,6 +29,7 @@ public:
 private:
     void onViewShown(GraphViewKind shown);
     void onSearchFinished();
+    void showPlanPanels();
     void onChoicesPriced();
     void onProblemOpened(ShardingProblemWindow* problem);
     // Saves the window's picture once it settled and quits with the outcome.
@@ -38,6 +39,7 @@ private:
     const StartupOptions options_;
     bool searched_ = false;
     bool edited_ = false;
+    bool planOpened_ = false;
 };
 
 }  // namespace tapestry

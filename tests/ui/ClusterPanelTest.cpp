@@ -4,6 +4,7 @@
 #include "search/ClusterPanel.h"
 #include "cluster/NcclTestsLog.h"
 #include "cluster/PipelineStages.h"
+#include "ScratchGuiEnvironment.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,7 +26,50 @@ private:
     static QString ncclLog(const char* name) { return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/nccl/") + QLatin1String(name); }
 
 private slots:
-    void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    void initTestCase() { test::useScratchGuiEnvironment(QStringLiteral("ClusterPanelTest")); }
+
+    // Each preset starts on data parallel over its nodes and tensor parallel inside each:
+    // 16 nodes of 8 GPUs give 16 x 8, not 2 x 64.
+    void presetsStartWithTensorParallelInsideANode()
+    {
+        ClusterPanel panel;
+        for (const auto& [preset, nodes] : {std::pair{"dgx-h100x16", 16}, std::pair{"dgx-h100x4", 4}, std::pair{"dgx-h100x2", 2}}) {
+            QVERIFY(panel.choosePreset(QLatin1String(preset)));
+            QCOMPARE(panel.setup().mesh, (std::vector<MeshAxis>{{"dp", nodes}, {"tp", 8}}));
+        }
+    }
+
+    // The choices kept for one model come back for it, and only for it.
+    void choicesAreRememberedPerModel()
+    {
+        ClusterPanel edited;
+        QVERIFY(edited.choosePreset(QStringLiteral("dgx-h100x4")));
+        QVERIFY(edited.chooseMesh({8, 4}));
+        edited.setBatch(64);
+        edited.setSequence(4096);
+        edited.setTimeLimit(7);
+        edited.findChild<QComboBox*>(QStringLiteral("zeroStage"))->setCurrentIndex(3);  // 2 (and gradients)
+        edited.findChild<QCheckBox*>(QStringLiteral("overlap"))->setChecked(false);
+        edited.rememberFor(QStringLiteral("/models/a.onnx"));
+        const SearchSetup kept = edited.setup();
+
+        ClusterPanel reopened;
+        QVERIFY(!reopened.recallFor(QStringLiteral("/models/b.onnx")));
+        QCOMPARE(reopened.presetBox()->currentText(), QStringLiteral("dgx-h100x2"));
+        QVERIFY(reopened.recallFor(QStringLiteral("/models/a.onnx")));
+        const SearchSetup recalled = reopened.setup();
+        QCOMPARE(reopened.presetBox()->currentText(), QStringLiteral("dgx-h100x4"));
+        QCOMPARE(recalled.cluster.nodes, 4);
+        QCOMPARE(recalled.mesh, (std::vector<MeshAxis>{{"dp", 8}, {"tp", 4}}));
+        QCOMPARE(recalled.workload.batch, 64);
+        QCOMPARE(recalled.workload.sequence, 4096);
+        QCOMPARE(recalled.chooseZeroStage, false);
+        QCOMPARE(recalled.workload.zeroStage, 2);
+        QCOMPARE(recalled.workload.overlap, false);
+        QCOMPARE(recalled.chooseRecomputation, kept.chooseRecomputation);
+        QCOMPARE(recalled.options.timeLimitSeconds, 7.0);
+        QCOMPARE(*recalled.options.memoryLimitBytes, *kept.options.memoryLimitBytes);
+    }
 
     // dgx-h100x2 is the default: 2 nodes of 8 H100 (80 GB), the 2 x 8 mesh chosen, the
     // limit at the HBM, and "auto" first among the shapes meshShapes() allows.

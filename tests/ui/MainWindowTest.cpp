@@ -1,4 +1,6 @@
+#include "model/ModelSession.h"
 #include "model/LoadedModel.h"
+#include "search/ClusterPanel.h"
 #include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "synth/ModelSynthesizer.h"
@@ -10,6 +12,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLocale>
+#include <QComboBox>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -211,6 +214,46 @@ private slots:
         QCOMPARE(files.size(), 8);
         QCOMPARE(files.first(), QStringLiteral("/models/m9.onnx"));
         QCOMPARE(files.last(), QStringLiteral("/models/m2.onnx"));
+    }
+
+    // The cluster, mesh and workload of a model's last search come back when it is
+    // opened again, in a new window; another model keeps the defaults. The results say
+    // what they were priced for.
+    void searchChoicesAreRememberedPerModel()
+    {
+        const QString gpt2 = dataFile("gpt2.ts.stripped.onnx");
+        {
+            MainWindow window;
+            window.show();
+            window.openFile(gpt2);
+            QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr, kImportTimeoutMs);
+            ClusterPanel* panel = window.clusterPanel();
+            QVERIFY(panel->choosePreset(QStringLiteral("dgx-h100x1")));
+            QVERIFY(panel->chooseMesh({2, 4}));
+            panel->setBatch(8);
+            panel->setSequence(512);
+            panel->setTimeLimit(5);
+            QSignalSpy finished(&window, &MainWindow::searchFinished);
+            window.startSearch();
+            QVERIFY(finished.wait(kImportTimeoutMs));
+            const QString pricedFor = label(window, "searchWorkload");
+            QVERIFY2(pricedFor.contains(QStringLiteral("batch 8")) && pricedFor.contains(QStringLiteral("512 tokens")),
+                     qPrintable(pricedFor));
+        }
+        MainWindow window;
+        window.show();
+        window.openFile(dataFile("llama.ts.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        QCOMPARE(window.clusterPanel()->presetBox()->currentText(), QStringLiteral("dgx-h100x2"));
+        QCOMPARE(window.clusterPanel()->setup().workload.batch, 0);  // from the model
+        window.openFile(gpt2);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        const SearchSetup setup = window.clusterPanel()->setup();
+        QCOMPARE(window.clusterPanel()->presetBox()->currentText(), QStringLiteral("dgx-h100x1"));
+        QCOMPARE(setup.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 4}}));
+        QCOMPARE(setup.workload.batch, 8);
+        QCOMPARE(setup.workload.sequence, 512);
+        QCOMPARE(setup.options.timeLimitSeconds, 5.0);
     }
 
     void firstStartOpensBundledDefaultModel()

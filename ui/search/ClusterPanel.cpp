@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -21,6 +22,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -276,8 +278,12 @@ void ClusterPanel::refillMeshes()
         mesh_->addItem(shapeText(shape), QString::fromStdString(meshText(namedMeshAxes(shape))));
     for (const std::vector<MeshAxis>& axes : pipelineMeshes(cluster, cluster.deviceCount()))
         mesh_->addItem(axesText(axes), QString::fromStdString(meshText(axes)));
+    // By default data parallel over the nodes and tensor parallel inside each (16 x 8 on
+    // 16 nodes of 8), where tensor parallelism's traffic stays on the fast links.
     const int again = mesh_->findText(previous);
-    mesh_->setCurrentIndex(again >= 0 ? again : (mesh_->count() > 2 ? 2 : 0));
+    const int perNode = mesh_->findData(QString::fromStdString(
+        meshText(namedMeshAxes({cluster.deviceCount() / cluster.gpusPerNode, cluster.gpusPerNode}))));
+    mesh_->setCurrentIndex(again >= 0 ? again : perNode >= 0 ? perNode : std::min(2, mesh_->count() - 1));
 }
 
 Cluster ClusterPanel::editedCluster() const
@@ -316,6 +322,83 @@ SearchSetup ClusterPanel::setup() const
     setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
     setup.options.timeLimitSeconds = timeLimit_->value();
     return setup;
+}
+
+namespace {
+
+QString choicesKey(const QString& modelPath)
+{
+    const QByteArray path = QFileInfo(modelPath).absoluteFilePath().toUtf8();
+    return QStringLiteral("modelChoices/") +
+           QString::fromLatin1(QCryptographicHash::hash(path, QCryptographicHash::Sha1).toHex());
+}
+
+// An item's data, or -1 for an item without (Auto).
+int dataOf(const QComboBox* box)
+{
+    return box->currentData().isValid() ? box->currentData().toInt() : -1;
+}
+
+void chooseData(QComboBox* box, int data)
+{
+    const int index = data < 0 ? box->findData(QVariant()) : box->findData(data);
+    if (index >= 0)
+        box->setCurrentIndex(index);
+}
+
+}  // namespace
+
+void ClusterPanel::rememberFor(const QString& modelPath) const
+{
+    const QVariantMap choices{
+        {QStringLiteral("preset"), preset_->currentText()},
+        {QStringLiteral("nodes"), nodes_->value()},
+        {QStringLiteral("gpusPerNode"), gpusPerNode_->value()},
+        {QStringLiteral("peakTflops"), peakTflops_->value()},
+        {QStringLiteral("hbmGb"), hbmGb_->value()},
+        {QStringLiteral("intraGbps"), intraGbps_->value()},
+        {QStringLiteral("interGbps"), interGbps_->value()},
+        {QStringLiteral("mesh"), mesh_->currentData().toString()},
+        {QStringLiteral("batch"), batch_->value()},
+        {QStringLiteral("sequence"), sequence_->value()},
+        {QStringLiteral("microBatch"), microBatch_->value()},
+        {QStringLiteral("precision"), dataOf(precision_)},
+        {QStringLiteral("optimizer"), dataOf(optimizer_)},
+        {QStringLiteral("recompute"), dataOf(recompute_)},
+        {QStringLiteral("zeroStage"), dataOf(zeroStage_)},
+        {QStringLiteral("overlap"), overlap_->isChecked()},
+        {QStringLiteral("attention"), dataOf(attention_)},
+        {QStringLiteral("memoryLimitGb"), memoryLimitGb_->value()},
+        {QStringLiteral("timeLimit"), timeLimit_->value()},
+    };
+    QSettings().setValue(choicesKey(modelPath), choices);
+}
+
+bool ClusterPanel::recallFor(const QString& modelPath)
+{
+    const QVariantMap choices = QSettings().value(choicesKey(modelPath)).toMap();
+    if (choices.isEmpty() || !choosePreset(choices.value(QStringLiteral("preset")).toString()))
+        return false;
+    // In this order: the preset resets the numbers, the cluster's size refills the meshes.
+    nodes_->setValue(choices.value(QStringLiteral("nodes")).toInt());
+    gpusPerNode_->setValue(choices.value(QStringLiteral("gpusPerNode")).toInt());
+    peakTflops_->setValue(choices.value(QStringLiteral("peakTflops")).toDouble());
+    hbmGb_->setValue(choices.value(QStringLiteral("hbmGb")).toDouble());
+    intraGbps_->setValue(choices.value(QStringLiteral("intraGbps")).toDouble());
+    interGbps_->setValue(choices.value(QStringLiteral("interGbps")).toDouble());
+    chooseMeshText(choices.value(QStringLiteral("mesh")).toString());
+    batch_->setValue(choices.value(QStringLiteral("batch")).toInt());
+    sequence_->setValue(choices.value(QStringLiteral("sequence")).toInt());
+    microBatch_->setValue(choices.value(QStringLiteral("microBatch")).toInt());
+    chooseData(precision_, choices.value(QStringLiteral("precision")).toInt());
+    chooseData(optimizer_, choices.value(QStringLiteral("optimizer")).toInt());
+    chooseData(recompute_, choices.value(QStringLiteral("recompute")).toInt());
+    chooseData(zeroStage_, choices.value(QStringLiteral("zeroStage")).toInt());
+    overlap_->setChecked(choices.value(QStringLiteral("overlap")).toBool());
+    chooseData(attention_, choices.value(QStringLiteral("attention")).toInt());
+    memoryLimitGb_->setValue(choices.value(QStringLiteral("memoryLimitGb")).toDouble());
+    timeLimit_->setValue(choices.value(QStringLiteral("timeLimit")).toDouble());
+    return true;
 }
 
 bool ClusterPanel::choosePreset(const QString& name)

@@ -37,6 +37,12 @@ public:
     void setSequence(int sequence);
     void setTimeLimit(double seconds);
 
+    // Keeps the panel's choices (cluster and its edits, mesh, workload, limits) for the
+    // model at `modelPath` in the settings; recallFor() puts them back when that model
+    // is opened again and returns false, changing nothing, for a model never searched.
+    void rememberFor(const QString& modelPath) const;
+    bool recallFor(const QString& modelPath);
+
     // Reads an nccl-tests log and adds its curve for the collective its file name names
     // (all_reduce_perf...) on `link`. Shows and returns false on failure.
     bool importNcclLog(const QString& path, LinkClass link);

@@ -1,5 +1,6 @@
 #include "search/SearchResultsModel.h"
 
+#include "plans/PlanInspector.h"
 #include "search/SearchOutcome.h"
 #include "plan/ExpertPlans.h"
 
@@ -144,7 +145,7 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         if (c->role == PlanCandidate::Role::Expert || dominated)
             return QBrush(QColor(0x55, 0x55, 0x55));
     } else if (role == Qt::ToolTipRole && (index.column() == PlanColumn || index.column() == OriginColumn)) {
-        return data(index, Qt::DisplayRole);
+        return QString(data(index, Qt::DisplayRole).toString() + u'\n' + PlanInspector::workloadText(*c));
     } else if (role == Qt::ToolTipRole && index.column() == FitsColumn) {
         return tr("%1 GB of %2 GB per device")
             .arg(gigabytes(c->memoryBytes()), gigabytes(results_->memoryLimitBytes));

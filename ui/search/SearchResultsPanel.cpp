@@ -1,5 +1,6 @@
 #include "search/SearchResultsPanel.h"
 
+#include "plans/PlanInspector.h"
 #include "search/ParetoChartView.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
@@ -22,6 +23,10 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     message_ = new QLabel(tr("Press Start Search (F5) to search plans for the model on screen."), this);
     message_->setObjectName(QStringLiteral("searchMessage"));
     message_->setWordWrap(true);
+    workload_ = new QLabel(this);
+    workload_->setObjectName(QStringLiteral("searchWorkload"));
+    workload_->setWordWrap(true);
+    workload_->setForegroundRole(QPalette::PlaceholderText);
 
     model_ = new SearchResultsModel(this);
     sorted_ = new QSortFilterProxyModel(this);
@@ -59,6 +64,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(message_);
+    layout->addWidget(workload_);
     layout->addWidget(split, 1);
 
     connect(table_, &QTableView::clicked, this, &SearchResultsPanel::openRow);
@@ -79,6 +85,10 @@ void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results
         results = withSteadyBestSoFar(std::move(results));
     model_->setResults(results);
     chart_->setResults(results);
+    // The workload of the plan the search hands out (each row's tooltip has its own).
+    const std::shared_ptr<const PlanCandidate> shown =
+        !results ? nullptr : results->best() ? results->best() : results->candidates.empty() ? nullptr : results->candidates.front();
+    workload_->setText(shown ? PlanInspector::workloadText(*shown) : QString());
     if (!results || results->finished)
         return;
     if (const std::shared_ptr<const PlanCandidate> best = results->best();

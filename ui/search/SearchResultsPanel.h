@@ -42,6 +42,7 @@ private:
     [[nodiscard]] std::shared_ptr<const SearchOutcome> withSteadyBestSoFar(std::shared_ptr<const SearchOutcome> results);
 
     QLabel* message_ = nullptr;
+    QLabel* workload_ = nullptr;  // what the plans were priced for
     SearchResultsModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;

@@ -357,6 +357,7 @@ void MainWindow::startSearch()
                                  kStatusTimeoutMs);
         return;
     }
+    clusterPanel_->rememberFor(session_->model()->path);
     inspectorDock_->show();
     resultsDock_->show();
     resultsPanel_->setMessage(tr("Searching…"));
@@ -525,6 +526,7 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
 {
     const QString path = model->path;
     session_->setModel(std::move(model));
+    clusterPanel_->recallFor(path);  // the cluster, mesh and workload of its last search
     scopeView_->expandToDepth(1);
     pages_->setCurrentWidget(splitter_);
 

@@ -51,6 +51,25 @@ StartupScript::StartupScript(MainWindow* window, StartupOptions options)
     : QObject(window), window_(window), options_(std::move(options))
 {
     window_->graphViews()->showView(options_.view);
+    if (options_.windowSize.isValid())
+        window_->resize(options_.windowSize);
+
+    // A failed import grabs (and quits) at once; after a model's import the command
+    // line's cluster and workload replace what the window remembered for that model.
+    connect(window_, &MainWindow::loadFinished, this, [this](bool succeeded) {
+        if (succeeded)
+            applyClusterOptions();
+        else
+            grab(false);
+    });
+    connect(window_, &MainWindow::problemOpened, this, &StartupScript::onProblemOpened);
+    connect(window_->graphViews(), &GraphViewsPanel::viewShown, this, &StartupScript::onViewShown);
+    connect(window_, &MainWindow::searchFinished, this, &StartupScript::onSearchFinished);
+    connect(window_->workbench()->editPanel(), &PlanEditPanel::choicesPriced, this, &StartupScript::onChoicesPriced);
+}
+
+void StartupScript::applyClusterOptions()
+{
     ClusterPanel* cluster = window_->clusterPanel();
     if (!options_.cluster.isEmpty() && !cluster->choosePreset(options_.cluster))
         qWarning("unknown cluster preset %s", qPrintable(options_.cluster));
@@ -60,18 +79,6 @@ StartupScript::StartupScript(MainWindow* window, StartupOptions options)
         cluster->setBatch(options_.batch);
     if (options_.sequence > 0)
         cluster->setSequence(options_.sequence);
-    if (options_.windowSize.isValid())
-        window_->resize(options_.windowSize);
-
-    // A failed import grabs (and quits) at once.
-    connect(window_, &MainWindow::loadFinished, this, [this](bool succeeded) {
-        if (!succeeded)
-            grab(false);
-    });
-    connect(window_, &MainWindow::problemOpened, this, &StartupScript::onProblemOpened);
-    connect(window_->graphViews(), &GraphViewsPanel::viewShown, this, &StartupScript::onViewShown);
-    connect(window_, &MainWindow::searchFinished, this, &StartupScript::onSearchFinished);
-    connect(window_->workbench()->editPanel(), &PlanEditPanel::choicesPriced, this, &StartupScript::onChoicesPriced);
 }
 
 void StartupScript::start()

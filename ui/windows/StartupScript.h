@@ -27,6 +27,7 @@ public:
     void start();
 
 private:
+    void applyClusterOptions();
     void onViewShown(GraphViewKind shown);
     void onSearchFinished();
     void showPlanPanels();

@@ -25,6 +25,9 @@
 #                                  interleaved with 4 chunks, micro-batch 1, selective
 #                                  recomputation, ZeRO 1) priced by tapestry-cli evaluate and
 #                                  opened as a plan file
+#   screenshot-timeline-megatron-gpt3-start.png  its first 480 ms zoomed in: Megatron-LM's
+#                                  interleaved warm-up (stage s: 2 (p - s - 1) + (v - 1) p forwards,
+#                                  then one forward, one backward in turn), micro-batch numbers
 #   screenshot-iopddl-example.png  the IOPDDL example problem solved (cost 445 = nodes 275 +
 #                                  edges 170) with its memory profile at the limit, 50
 #   screenshot-iopddl-g.png        IOPDDL problem G (Transformer inference, 816 nodes) after a
@@ -89,6 +92,8 @@ shot screenshot-timeline-gpt3.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" 
   --schedule interleaved --virtual-stages 4 --no-history -o "$scratch/megatron-gpt3.json" >/dev/null
 shot screenshot-timeline-megatron-gpt3.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
   --open-plan "$scratch/megatron-gpt3.json"
+shot screenshot-timeline-megatron-gpt3-start.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
+  --open-plan "$scratch/megatron-gpt3.json" --zoom 5
 problem=(--window-size 1280x800)
 shot screenshot-iopddl-example.png folded tests/data/iopddl/example.json "${problem[@]}" --solve-seconds 5
 if [ -f ../shared/iopddl/asplos-2025-iopddl-G.json.gz ]; then

@@ -562,6 +562,18 @@
         <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit or compare.</source>
         <translation>Unbekannter Bereich „%1“: results, inspector, timeline, edit oder compare verwenden.</translation>
     </message>
+    <message>
+        <source>With --show timeline, zoom the schedule&apos;s time axis &lt;factor&gt; times from its start.</source>
+        <translation>Mit --show timeline die Zeitachse des Ablaufs ab seinem Anfang &lt;factor&gt;-fach vergrößern.</translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation>Faktor</translation>
+    </message>
+    <message>
+        <source>--zoom needs a factor of at least 1.</source>
+        <translation>--zoom braucht einen Faktor von mindestens 1.</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>

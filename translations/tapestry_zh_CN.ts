@@ -561,6 +561,18 @@
         <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit or compare.</source>
         <translation>未知面板“%1”：请使用 results、inspector、timeline、edit 或 compare。</translation>
     </message>
+    <message>
+        <source>With --show timeline, zoom the schedule&apos;s time axis &lt;factor&gt; times from its start.</source>
+        <translation>配合 --show timeline，将调度的时间轴从起点放大 &lt;factor&gt; 倍。</translation>
+    </message>
+    <message>
+        <source>factor</source>
+        <translation>倍数</translation>
+    </message>
+    <message>
+        <source>--zoom needs a factor of at least 1.</source>
+        <translation>--zoom 需要不小于 1 的倍数。</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>

@@ -196,6 +196,40 @@ private slots:
             QCOMPARE(first[k]->data(PipelineTimeline::ChunkKey).toInt(), k / 4);
             QCOMPARE(first[k]->data(PipelineTimeline::MicroBatchKey).toInt(), k % 4);
         }
+
+        // 6 micro-batches are not groups of p = 4 (Megatron-LM refuses them): the last
+        // group of 2 goes through the chunks the same way, and every op still runs.
+        timeline.setPlan(price(PipelineSchedule::Interleaved, 2, 6));
+        QVERIFY(timeline.timeline().complete);
+        for (int s = 0; s < 4; ++s) {
+            QCOMPARE(drawn(timeline, Kind::Forward, s).size(), std::size_t{12});
+            QCOMPARE(drawn(timeline, Kind::Backward, s).size(), std::size_t{12});
+        }
+    }
+
+    // Every schedule lays out every micro-batch count, also fewer than the stages, and
+    // every stage runs m x v forwards and as many backwards.
+    void everyScheduleCompletes()
+    {
+        const std::pair<PipelineSchedule, int> schedules[] = {{PipelineSchedule::GPipe, 1},
+                                                              {PipelineSchedule::OneFOneB, 1},
+                                                              {PipelineSchedule::Interleaved, 1},
+                                                              {PipelineSchedule::Interleaved, 2}};
+        for (const auto& [schedule, v] : schedules) {
+            for (const int m : {1, 2, 3, 5, 9}) {
+                const auto candidate = price(schedule, v, m);
+                const ScheduleTimeline laid = scheduleTimeline(candidate->plan.pipeline, candidate->evaluation);
+                QVERIFY2(laid.complete, qPrintable(QStringLiteral("%1 x %2, m = %3")
+                                                       .arg(QLatin1String(pipelineScheduleName(schedule)))
+                                                       .arg(v)
+                                                       .arg(m)));
+                for (int s = 0; s < 4; ++s) {
+                    const auto boxes = laid.stageBoxes(s);
+                    QCOMPARE(std::count_if(boxes.begin(), boxes.end(), [](auto* b) { return b->kind == Kind::Forward; }), m * v);
+                    QCOMPARE(std::count_if(boxes.begin(), boxes.end(), [](auto* b) { return b->kind == Kind::Backward; }), m * v);
+                }
+            }
+        }
     }
 
     // 64 micro-batches: the steady state is cut out (one labelled gap), the first and

@@ -63,6 +63,10 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     const QCommandLineOption openPlan(QStringLiteral("open-plan"),
                                       tr("Open a plan file for the model once it is folded."), tr("file"));
     parser.addOption(openPlan);
+    const QCommandLineOption zoom(QStringLiteral("zoom"),
+                                  tr("With --show timeline, zoom the schedule's time axis <factor> times from its start."),
+                                  tr("factor"));
+    parser.addOption(zoom);
     const QCommandLineOption windowSize(QStringLiteral("window-size"), tr("Window size, e.g. 1600x1000."),
                                         tr("size"));
     parser.addOption(windowSize);
@@ -115,6 +119,12 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     options.showTimeline = parser.value(show) == QLatin1String("timeline");
     options.showInspector = options.showTimeline || parser.value(show) == QLatin1String("inspector");
     options.planPath = parser.value(openPlan);
+    if (parser.isSet(zoom)) {
+        bool ok = false;
+        options.timelineZoom = parser.value(zoom).toDouble(&ok);
+        if (!ok || options.timelineZoom < 1)
+            fail(tr("--zoom needs a factor of at least 1."));
+    }
     options.showCompare = parser.value(show) == QLatin1String("compare");
     options.edit = parser.value(edit);
     options.expandBlock = parser.isSet(expand);

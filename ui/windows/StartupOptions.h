@@ -13,7 +13,7 @@ namespace tapestry {
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
 // [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L]
 // [--show results|inspector|timeline|edit|compare] [--expand-block] [--edit TEXT]]
-// [--open-plan PLAN.json] [--select TEXT] [--window-size WxH] [--solve-seconds S]
+// [--open-plan PLAN.json] [--zoom F] [--select TEXT] [--window-size WxH] [--solve-seconds S]
 // [MODEL | PROBLEM]` asks for.
 struct StartupOptions {
     Q_DECLARE_TR_FUNCTIONS(StartupOptions)
@@ -32,6 +32,7 @@ public:
     int sequence = 0;
     bool showInspector = false;  // raise the plan inspector rather than the results
     bool showTimeline = false;   // and its pipeline schedule tab
+    double timelineZoom = 1;     // that schedule's time axis zoomed this much, from its start
     bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
     // After the search, apply the first other strategy of the first edit target whose
     // name contains this (the plan editor shows it).

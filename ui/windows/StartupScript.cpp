@@ -19,7 +19,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QScrollBar>
 #include <QSpinBox>
+#include <QGraphicsView>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -117,8 +119,17 @@ void StartupScript::showPlanPanels()
             window_->resizeDocks({dock}, {options_.windowSize.height() * (options_.showTimeline ? 3 : 2) / 5},
                                  Qt::Vertical);
     }
-    if (options_.showTimeline)
-        window_->planInspector()->tabs()->setCurrentWidget(window_->planInspector()->timeline());
+    if (options_.showTimeline) {
+        PipelineTimeline* timeline = window_->planInspector()->timeline();
+        window_->planInspector()->tabs()->setCurrentWidget(timeline);
+        // Once the docks have their sizes (the timeline fits itself to its width).
+        QTimer::singleShot(200, timeline, [timeline, zoom = options_.timelineZoom] {
+            if (zoom > 1) {
+                timeline->zoomBy(zoom);
+                timeline->view()->horizontalScrollBar()->setValue(0);
+            }
+        });
+    }
 }
 
 void StartupScript::onSearchFinished()

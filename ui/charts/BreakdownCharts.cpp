@@ -91,9 +91,10 @@ void BreakdownCharts::setPlan(std::shared_ptr<const FoldedModel> folded, std::sh
 void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& candidate)
 {
     QChart* chart = time_->chart();
-    // Bars from top to bottom: the whole step (a pipeline's slowest stage), each
-    // pipeline stage, then each top-level block (all its instances), then what lies
-    // outside the blocks.
+    // Bars from top to bottom: the whole step, then each top-level block (all its
+    // instances), then what lies outside the blocks. A pipeline's blocks run on
+    // different stages' devices, so there the rows are its stages (the whole step is
+    // the slowest one's).
     QStringList categories;
     std::vector<TimeBreakdown> rows;
     const TimeBreakdown& total = candidate.evaluation.total.time;
@@ -104,17 +105,19 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
         categories << tr("Stage %1").arg(s + 1);
         rows.push_back(stages[s].cost.time);
     }
-    TimeBreakdown outside;
-    for (const CoarseNodeId node : folded.families.unfoldedNodes)
-        outside.add(candidate.evaluation.perNode.at(node.index()).time);
-    for (const Family& family : folded.families.families) {
-        if (family.parent.isValid())
-            continue;
-        categories << tr("%1 ×%2").arg(QString::fromStdString(family.name)).arg(family.multiplicity());
-        rows.push_back(candidate.evaluation.perFamily.at(family.id.index()).time);
+    if (stages.empty()) {
+        TimeBreakdown outside;
+        for (const CoarseNodeId node : folded.families.unfoldedNodes)
+            outside.add(candidate.evaluation.perNode.at(node.index()).time);
+        for (const Family& family : folded.families.families) {
+            if (family.parent.isValid())
+                continue;
+            categories << tr("%1 ×%2").arg(QString::fromStdString(family.name)).arg(family.multiplicity());
+            rows.push_back(candidate.evaluation.perFamily.at(family.id.index()).time);
+        }
+        categories << tr("Outside blocks");
+        rows.push_back(outside);
     }
-    categories << tr("Outside blocks");
-    rows.push_back(outside);
     // A horizontal bar chart draws its first category at the bottom: reverse.
     std::reverse(categories.begin(), categories.end());
     std::reverse(rows.begin(), rows.end());

@@ -14,8 +14,8 @@ struct PlanCandidate;
 
 // Two charts of one plan's cost per device: step time stacked by the parts that add up
 // to it (compute, recomputation, optimizer update, exposed communication, and for a
-// pipeline the sends between stages and the bubble) for the whole step, each pipeline
-// stage and each repeated block, with the communication hidden under compute as a
+// pipeline the sends between stages and the bubble) for the whole step and each
+// repeated block (for a pipeline: each stage), with the communication hidden under compute as a
 // thin bar over them; and memory stacked by category against the HBM capacity line.
 class BreakdownCharts : public QWidget {
     Q_OBJECT

@@ -29,6 +29,7 @@
 #include "plans/PlanEditor.h"
 #include "charts/BreakdownCharts.h"
 #include "plans/PlanInspector.h"
+#include "charts/PipelineTimeline.h"
 #include "search/PlanPricing.h"
 #include "plans/PlanWorkbench.h"
 #include "search/SearchOutcome.h"
@@ -66,6 +67,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -592,6 +594,23 @@ private slots:
         QVERIFY2(box->text().contains(QStringLiteral("broken-plan.json")), qPrintable(box->text()));
         box->close();
         QCOMPARE(editor().current().candidate, before);
+    }
+
+    // On a pipelined mesh the expert plan covers one stage's mesh (dp x tp) and runs as
+    // that many stages: the inspector's schedule tab opens for it.
+    void expertStartOnAPipelinedMesh()
+    {
+        ClusterPanel* panel = window_->clusterPanel();
+        QVERIFY(panel->chooseMeshText(QStringLiteral("pp=2,dp=1,tp=8")));
+        bench().startFromExpert(false);
+        const std::shared_ptr<const PlanCandidate> candidate = editor().current().candidate;
+        QVERIFY(candidate);
+        QCOMPARE(candidate->plan.mesh, (std::vector<MeshAxis>{{"dp", 1}, {"tp", 8}}));
+        QCOMPARE(candidate->plan.pipeline.stages, 2);
+        QCOMPARE(candidate->evaluation.stages.size(), std::size_t{2});
+        QVERIFY(window_->planInspector()->timeline()->hasPipeline());
+        QVERIFY(window_->planInspector()->tabs()->isTabEnabled(1));
+        QVERIFY(panel->chooseMesh({2, 8}));
     }
 };
 

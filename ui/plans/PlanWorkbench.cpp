@@ -279,10 +279,11 @@ void PlanWorkbench::startFromExpert(bool sequenceParallel)
     }
     try {
         const SearchSetup setup = clusterPanel_->setup();
-        const std::vector<MeshAxis> mesh = startMesh(setup);
-        auto pricing = currentPricing(mesh, nullptr);
+        auto pricing = currentPricing(startMesh(setup), nullptr);
+        // On a pipelined mesh the plan covers one stage's devices and runs as that many stages.
         Plan plan = makeExpertPlan(sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron,
-                                   folded()->coarse, mesh);
+                                   folded()->coarse, pricing->mesh().axes());
+        plan.pipeline.stages = pricing->pipelineStages();
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(plan));
         const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
         origin_ = candidate;
@@ -302,12 +303,12 @@ void PlanWorkbench::startFromHfTpPlan(const QString& path)
             throw Error(ErrorCode::InvalidArgument, path.toStdString(), "no folded model on screen");
         const std::string text = readTextFile(path.toStdString());
         const SearchSetup setup = clusterPanel_->setup();
-        const std::vector<MeshAxis> mesh = startMesh(setup);
+        auto pricing = currentPricing(startMesh(setup), nullptr);
         ImportedPlan imported = planFromHfTpPlan(parseHfTpPlan(text, fileName.toStdString()), folded()->graph(),
-                                                 folded()->coarse, mesh);
+                                                 folded()->coarse, pricing->mesh().axes());
         imported.plan.origin = PlanOrigin::Import;
         imported.plan.name = QFileInfo(path).completeBaseName().toStdString();
-        auto pricing = currentPricing(mesh, nullptr);
+        imported.plan.pipeline.stages = pricing->pipelineStages();
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(imported.plan));
         const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
         origin_ = candidate;

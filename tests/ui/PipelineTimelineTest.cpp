@@ -31,6 +31,7 @@
 #include <QGraphicsScene>
 #include <QHorizontalStackedBarSeries>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -158,6 +159,24 @@ private slots:
         QVERIFY(timeline.savePicture(dir.filePath(QStringLiteral("timeline.svg"))));
         QVERIFY(timeline.savePicture(dir.filePath(QStringLiteral("timeline.png"))));
         QVERIFY(QFileInfo(dir.filePath(QStringLiteral("timeline.png"))).size() > 1000);
+    }
+
+    // A plan set while the timeline's tab is hidden fits the view's width once the tab shows.
+    void fitsWhenItsTabShows()
+    {
+        QTabWidget tabs;
+        tabs.addTab(new QWidget, QStringLiteral("costs"));
+        auto* timeline = new PipelineTimeline;
+        tabs.addTab(timeline, QStringLiteral("schedule"));
+        tabs.resize(1000, 400);
+        tabs.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+        timeline->setPlan(price(PipelineSchedule::OneFOneB, 1));
+        tabs.setCurrentIndex(1);
+        QTest::qWait(50);
+        const int width = timeline->view()->viewport()->width();
+        const double right = drawn(*timeline, Kind::Optimizer, 0).front()->rect().right();
+        QVERIFY2(right <= width && right > 0.8 * width, qPrintable(QStringLiteral("%1 of %2").arg(right).arg(width)));
     }
 
     void gpipeRunsEveryForwardFirst()

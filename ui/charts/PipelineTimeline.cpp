@@ -262,7 +262,7 @@ void PipelineTimeline::fitToWidth()
     double hidden = 0;
     for (const auto& [start, end] : gaps_)
         hidden += end - start;
-    const double width = std::max(200.0, view_->viewport()->width() - kLabelWidth - 24 -
+    const double width = std::max(200.0, view_->viewport()->width() - kLabelWidth - 40 -
                                              kGapPixels * static_cast<double>(gaps_.size()));
     pixelsPerSecond_ = width / (timeline_.seconds - hidden);
     rebuild();
@@ -293,6 +293,9 @@ void PipelineTimeline::zoomAround(double factor, int anchor)
 
 bool PipelineTimeline::eventFilter(QObject* watched, QEvent* event)
 {
+    // The viewport's own size: a hidden tab's view gets it only when it shows.
+    if (watched == view_->viewport() && event->type() == QEvent::Resize && fitted_)
+        fitToWidth();
     if (watched == view_->viewport() && event->type() == QEvent::Wheel) {
         const auto* wheel = static_cast<QWheelEvent*>(event);
         if (wheel->angleDelta().y() != 0) {
@@ -301,13 +304,6 @@ bool PipelineTimeline::eventFilter(QObject* watched, QEvent* event)
         }
     }
     return QWidget::eventFilter(watched, event);
-}
-
-void PipelineTimeline::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    if (fitted_)
-        fitToWidth();
 }
 
 void PipelineTimeline::rebuild()
@@ -332,7 +328,7 @@ void PipelineTimeline::rebuild()
     const double step = niceStep(90 / pixelsPerSecond_);
     const bool wholeSeconds = step >= 1;
     const QPen tickPen(QColor(0xb0, 0xbe, 0xc5), 0);
-    for (double t = 0; t <= timeline_.seconds + step / 2; t += step) {
+    for (double t = 0; t <= timeline_.seconds; t += step) {
         if (inGap(t))
             continue;
         const double x = xOf(t);

@@ -30,6 +30,10 @@
 #                                  then one forward, one backward in turn), micro-batch numbers
 #   screenshot-iopddl-example.png  the IOPDDL example problem solved (cost 445 = nodes 275 +
 #                                  edges 170) with its memory profile at the limit, 50
+#   screenshot-laptop-{search,inspector,edit,export}-{en,de}.png  the same Llama-3-8B search on
+#                                  a 1366x768 screen, in English and in German: the results,
+#                                  the inspector, the editor and the export dialog of the best plan
+#   screenshot-fullhd-{search,inspector,edit,export}.png  the same on a 1920x1080 screen
 #   screenshot-iopddl-g.png        IOPDDL problem G (Transformer inference, 816 nodes) after a
 #                                  10 s solve: 680 time points against the usage limit
 #                                  (skipped when ../shared/iopddl is not there)
@@ -58,6 +62,19 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 "$BUILD_DIR/app/tapestry-cli" synth --preset gpt3-175b -o "$scratch/gpt3-175b.onnx" >/dev/null
 mkdir -p docs
+
+# shot_on SCREEN LANGUAGE OUTPUT VIEW MODEL [OPTION...]: on a screen of that size (the
+# window as large as it), in that language (en, de, zh_CN).
+shot_on() {
+  local settings
+  settings=$(mktemp -d -p "$scratch")
+  mkdir -p "$settings/Tapestry"
+  printf '[General]\nlanguage=%s\n' "$2" >"$settings/Tapestry/Tapestry.conf"
+  XDG_CONFIG_HOME="$settings" TAPESTRY_HISTORY="$settings/history.sqlite" LANG=en_US.UTF-8 LC_ALL= LANGUAGE= \
+    xvfb-run -a -s "-screen 0 $1x24" \
+    "$BUILD_DIR/app/gui/tapestry" --screenshot "docs/$3" --view "$4" --window-size "$1" "${@:6}" "$5"
+  echo "wrote docs/$3"
+}
 
 # shot OUTPUT VIEW MODEL [OPTION...]
 shot() {
@@ -94,6 +111,21 @@ shot screenshot-timeline-megatron-gpt3.png folded "$scratch/gpt3-175b.onnx" "${g
   --open-plan "$scratch/megatron-gpt3.json"
 shot screenshot-timeline-megatron-gpt3-start.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
   --open-plan "$scratch/megatron-gpt3.json" --zoom 5
+llama=tests/data/llama3_8b_shape.dynamo.stripped.onnx
+laptop=(--search --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048)
+for language in en de; do
+  shot_on 1366x768 "$language" "screenshot-laptop-search-$language.png" folded "$llama" "${laptop[@]}" --show results
+  shot_on 1366x768 "$language" "screenshot-laptop-inspector-$language.png" folded "$llama" "${laptop[@]}" \
+    --show inspector --expand-block --select q_proj
+  shot_on 1366x768 "$language" "screenshot-laptop-edit-$language.png" folded "$llama" "${laptop[@]}" \
+    --show inspector --edit mlp/down_proj
+  shot_on 1366x768 "$language" "screenshot-laptop-export-$language.png" folded "$llama" "${laptop[@]}" --show export
+done
+shot_on 1920x1080 en screenshot-fullhd-search.png folded "$llama" "${laptop[@]}" --show results
+shot_on 1920x1080 en screenshot-fullhd-inspector.png folded "$llama" "${laptop[@]}" --show inspector \
+  --expand-block --select q_proj
+shot_on 1920x1080 en screenshot-fullhd-edit.png folded "$llama" "${laptop[@]}" --show inspector --edit mlp/down_proj
+shot_on 1920x1080 en screenshot-fullhd-export.png folded "$llama" "${laptop[@]}" --show export
 problem=(--window-size 1280x800)
 shot screenshot-iopddl-example.png folded tests/data/iopddl/example.json "${problem[@]}" --solve-seconds 5
 if [ -f ../shared/iopddl/asplos-2025-iopddl-G.json.gz ]; then

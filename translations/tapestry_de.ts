@@ -547,8 +547,8 @@
         <translation>Mesh</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit or compare.</source>
-        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), edit oder compare.</translation>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit, compare or export (the export dialog of the best plan, over the window).</source>
+        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), edit, compare oder export (der Exportdialog des besten Plans über dem Fenster).</translation>
     </message>
     <message>
         <source>Open a plan file for the model once it is folded.</source>
@@ -559,8 +559,8 @@
         <translation>Ungültiges Mesh „%1“: %2</translation>
     </message>
     <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit or compare.</source>
-        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, edit oder compare verwenden.</translation>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit, compare or export.</source>
+        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, edit, compare oder export verwenden.</translation>
     </message>
     <message>
         <source>With --show timeline, zoom the schedule&apos;s time axis &lt;factor&gt; times from its start.</source>

@@ -546,8 +546,8 @@
         <translation>网格</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit or compare.</source>
-        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、edit 或 compare。</translation>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit, compare or export (the export dialog of the best plan, over the window).</source>
+        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、edit、compare 或 export（最佳方案的导出对话框，显示在窗口上方）。</translation>
     </message>
     <message>
         <source>Open a plan file for the model once it is folded.</source>
@@ -558,8 +558,8 @@
         <translation>无效的网格“%1”：%2</translation>
     </message>
     <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit or compare.</source>
-        <translation>未知面板“%1”：请使用 results、inspector、timeline、edit 或 compare。</translation>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit, compare or export.</source>
+        <translation>未知面板“%1”：请使用 results、inspector、timeline、edit、compare 或 export。</translation>
     </message>
     <message>
         <source>With --show timeline, zoom the schedule&apos;s time axis &lt;factor&gt; times from its start.</source>

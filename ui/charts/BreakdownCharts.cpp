@@ -68,6 +68,9 @@ BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
     timeParts_ = new QLabel(this);
     timeParts_->setObjectName(QStringLiteral("timeBreakdownParts"));
     timeParts_->setWordWrap(true);
+    // Below these heights Qt Charts drops the axis titles and cuts the labels to "…".
+    time_->setMinimumHeight(230);
+    memory_->setMinimumHeight(170);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(time_, 1);

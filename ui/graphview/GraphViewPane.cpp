@@ -108,6 +108,8 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     details_ = new QTextBrowser(this);
     details_->setObjectName(QStringLiteral("graphDetails"));
     details_->setPlaceholderText(tr("Select a box to see its details. Double-click to expand or collapse it."));
+    // Narrower than a long word, a card breaks inside words ("Strateg y").
+    details_->setMinimumWidth(details_->fontMetrics().averageCharWidth() * 18);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(view_);
     split->addWidget(details_);

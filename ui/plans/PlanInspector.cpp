@@ -13,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -87,7 +88,13 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(tablePane);
-    split->addWidget(charts_);
+    // On a short screen the charts scroll rather than shrink until unreadable.
+    auto* chartScroll = new QScrollArea(this);
+    chartScroll->setWidget(charts_);
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(chartScroll);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({900, 520});

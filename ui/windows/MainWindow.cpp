@@ -189,7 +189,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     splitter_->addWidget(graphViews_);
     splitter_->setStretchFactor(0, 0);
     splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({470, 810});
+    splitter_->setSizes({360, 920});  // the graph gets most of a laptop screen
     splitter_->setChildrenCollapsible(false);
 
     pages_ = new QStackedWidget(this);

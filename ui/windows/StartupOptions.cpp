@@ -45,7 +45,8 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     parser.addOption(sequence);
     const QCommandLineOption show(QStringLiteral("show"),
                                   tr("Panel to raise after a search: results (the default), inspector, timeline "
-                                     "(the inspector's pipeline schedule), edit or compare."),
+                                     "(the inspector's pipeline schedule), edit, compare or export (the export "
+                                     "dialog of the best plan, over the window)."),
                                   tr("panel"), QStringLiteral("results"));
     parser.addOption(show);
     const QCommandLineOption expand(QStringLiteral("expand-block"),
@@ -113,9 +114,9 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     options.sequence = count(sequence);
     options.solveSeconds = count(solveSeconds);
     const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("timeline"),
-                             QStringLiteral("edit"), QStringLiteral("compare")};
+                             QStringLiteral("edit"), QStringLiteral("compare"), QStringLiteral("export")};
     if (!panels.contains(parser.value(show)))
-        fail(tr("Unknown panel '%1': use results, inspector, timeline, edit or compare.").arg(parser.value(show)));
+        fail(tr("Unknown panel '%1': use results, inspector, timeline, edit, compare or export.").arg(parser.value(show)));
     options.showTimeline = parser.value(show) == QLatin1String("timeline");
     options.showInspector = options.showTimeline || parser.value(show) == QLatin1String("inspector");
     options.planPath = parser.value(openPlan);
@@ -126,6 +127,7 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
             fail(tr("--zoom needs a factor of at least 1."));
     }
     options.showCompare = parser.value(show) == QLatin1String("compare");
+    options.showExport = parser.value(show) == QLatin1String("export");
     options.edit = parser.value(edit);
     options.expandBlock = parser.isSet(expand);
     options.select = parser.value(select);

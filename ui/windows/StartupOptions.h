@@ -12,7 +12,7 @@ namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
 // [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L]
-// [--show results|inspector|timeline|edit|compare] [--expand-block] [--edit TEXT]]
+// [--show results|inspector|timeline|edit|compare|export] [--expand-block] [--edit TEXT]]
 // [--open-plan PLAN.json] [--zoom F] [--select TEXT] [--window-size WxH] [--solve-seconds S]
 // [MODEL | PROBLEM]` asks for.
 struct StartupOptions {
@@ -34,6 +34,7 @@ public:
     bool showTimeline = false;   // and its pipeline schedule tab
     double timelineZoom = 1;     // that schedule's time axis zoomed this much, from its start
     bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
+    bool showExport = false;     // open the export dialog; the picture is the whole screen
     // After the search, apply the first other strategy of the first edit target whose
     // name contains this (the plan editor shows it).
     QString edit;

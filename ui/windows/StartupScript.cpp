@@ -23,6 +23,7 @@
 #include <QSpinBox>
 #include <QGraphicsView>
 #include <QTabWidget>
+#include <QScreen>
 #include <QTimer>
 
 namespace tapestry {
@@ -135,6 +136,15 @@ void StartupScript::showPlanPanels()
 void StartupScript::onSearchFinished()
 {
     showPlanPanels();
+    if (options_.showExport) {
+        window_->workbench()->exportAction()->trigger();
+        // The dialog is a window of its own, over the main one: the picture is the screen.
+        QTimer::singleShot(800, this, [this] {
+            const bool saved = QGuiApplication::primaryScreen()->grabWindow(0).save(options_.screenshotPath);
+            QApplication::exit(saved ? 0 : 1);
+        });
+        return;
+    }
     if (!options_.edit.isEmpty()) {
         // The editor's table needs room for its strategy and cost columns.
         const int width = options_.windowSize.isValid() ? options_.windowSize.width() * 2 / 5 : 600;

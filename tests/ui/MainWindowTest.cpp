@@ -17,6 +17,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -49,7 +50,11 @@ private slots:
         test::useScratchGuiEnvironment(QStringLiteral("MainWindowTest"));
     }
 
-    void init() { RecentFiles::clear(); }
+    void init()
+    {
+        RecentFiles::clear();
+        QSettings().remove(QStringLiteral("modelChoices"));  // what an earlier run remembered
+    }
 
     void opensModelAndShowsSummary()
     {

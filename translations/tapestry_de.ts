@@ -965,6 +965,34 @@
         <source>Attention:</source>
         <translation>Attention:</translation>
     </message>
+    <message>
+        <source>A cluster from resources/clusters: GPU, node count and links; edits below apply to a copy.</source>
+        <translation>Ein Cluster aus resources/clusters: GPU, Knotenzahl und Verbindungen; Änderungen unten gelten für eine Kopie.</translation>
+    </message>
+    <message>
+        <source>Machines in the cluster; GPUs in one node talk over the fast intra-node links.</source>
+        <translation>Rechner im Cluster; GPUs in einem Knoten sprechen über die schnellen Verbindungen im Knoten.</translation>
+    </message>
+    <message>
+        <source>GPUs in each node, joined by NVLink or PCIe.</source>
+        <translation>GPUs in jedem Knoten, verbunden über NVLink oder PCIe.</translation>
+    </message>
+    <message>
+        <source>Memory of one GPU; a plan fits when its peak per device stays below the limit.</source>
+        <translation>Speicher einer GPU; ein Plan passt, wenn sein Spitzenbedarf pro Gerät unter dem Limit bleibt.</translation>
+    </message>
+    <message>
+        <source>Sequences per optimizer step over all data-parallel ranks; 0 takes the model&apos;s own.</source>
+        <translation>Sequenzen pro Optimiererschritt über alle datenparallelen Ränge; 0 übernimmt den Wert des Modells.</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence; 0 takes the model&apos;s own.</source>
+        <translation>Tokens pro Sequenz; 0 übernimmt den Wert des Modells.</translation>
+    </message>
+    <message>
+        <source>The optimizer whose states the plan keeps per parameter: Adam keeps two, SGD one.</source>
+        <translation>Der Optimierer, dessen Zustände der Plan pro Parameter hält: Adam hält zwei, SGD einen.</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>
@@ -1527,6 +1555,26 @@
         <source>Keep Searching</source>
         <translation>Weitersuchen</translation>
     </message>
+    <message>
+        <source>&amp;Workflow (README)</source>
+        <translation>&amp;Arbeitsablauf (README)</translation>
+    </message>
+    <message>
+        <source>The README was not found beside the application.</source>
+        <translation>Die README wurde neben der Anwendung nicht gefunden.</translation>
+    </message>
+    <message>
+        <source>Opens the README: open a model, search, inspect, edit, compare and export</source>
+        <translation>Öffnet die README: Modell öffnen, suchen, prüfen, bearbeiten, vergleichen und exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>&amp;Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>Tastenkürzel</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -2059,6 +2107,10 @@
     <message>
         <source>The strategies of %1 could not be priced: %2</source>
         <translation>Die Strategien von %1 konnten nicht bewertet werden: %2</translation>
+    </message>
+    <message>
+        <source>Each strategy splits the node&apos;s tensors over the mesh axes (dp, tp, ...); the row says the step time and memory the plan would have with it.</source>
+        <translation>Jede Strategie teilt die Tensoren des Knotens über die Mesh-Achsen (dp, tp, …) auf; die Zeile nennt Schrittzeit und Speicher des Plans mit ihr.</translation>
     </message>
 </context>
 <context>

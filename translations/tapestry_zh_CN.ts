@@ -962,6 +962,34 @@
         <source>Attention:</source>
         <translation>注意力：</translation>
     </message>
+    <message>
+        <source>A cluster from resources/clusters: GPU, node count and links; edits below apply to a copy.</source>
+        <translation>来自 resources/clusters 的集群：GPU、节点数和互连；下方的修改只作用于副本。</translation>
+    </message>
+    <message>
+        <source>Machines in the cluster; GPUs in one node talk over the fast intra-node links.</source>
+        <translation>集群中的机器；同一节点内的 GPU 通过快速的节点内互连通信。</translation>
+    </message>
+    <message>
+        <source>GPUs in each node, joined by NVLink or PCIe.</source>
+        <translation>每个节点中的 GPU，通过 NVLink 或 PCIe 相连。</translation>
+    </message>
+    <message>
+        <source>Memory of one GPU; a plan fits when its peak per device stays below the limit.</source>
+        <translation>单个 GPU 的显存；方案的每设备峰值低于限制时即可容纳。</translation>
+    </message>
+    <message>
+        <source>Sequences per optimizer step over all data-parallel ranks; 0 takes the model&apos;s own.</source>
+        <translation>所有数据并行副本每个优化步的序列数；0 表示采用模型自身的值。</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence; 0 takes the model&apos;s own.</source>
+        <translation>每个序列的 token 数；0 表示采用模型自身的值。</translation>
+    </message>
+    <message>
+        <source>The optimizer whose states the plan keeps per parameter: Adam keeps two, SGD one.</source>
+        <translation>方案为每个参数保存其状态的优化器：Adam 保存两个，SGD 保存一个。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>
@@ -1524,6 +1552,26 @@
         <source>Keep Searching</source>
         <translation>继续搜索</translation>
     </message>
+    <message>
+        <source>&amp;Workflow (README)</source>
+        <translation>工作流程（README）(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The README was not found beside the application.</source>
+        <translation>在应用程序旁未找到 README。</translation>
+    </message>
+    <message>
+        <source>Opens the README: open a model, search, inspect, edit, compare and export</source>
+        <translation>打开 README：打开模型、搜索、检查、编辑、比较和导出</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ModelLoader</name>
@@ -2050,6 +2098,10 @@
     <message>
         <source>The strategies of %1 could not be priced: %2</source>
         <translation>无法为 %1 的策略计算成本：%2</translation>
+    </message>
+    <message>
+        <source>Each strategy splits the node&apos;s tensors over the mesh axes (dp, tp, ...); the row says the step time and memory the plan would have with it.</source>
+        <translation>每种策略把该节点的张量沿网格轴（dp、tp……）切分；每行给出采用它时方案的步时间和内存。</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QLocale>
+#include <QAction>
+#include <QAbstractSpinBox>
+#include <QCheckBox>
+#include <QFileInfo>
 #include <QComboBox>
 #include <QMenu>
 #include <QMessageBox>
@@ -259,6 +263,35 @@ private slots:
         QCOMPARE(setup.workload.batch, 8);
         QCOMPARE(setup.workload.sequence, 512);
         QCOMPARE(setup.options.timeLimitSeconds, 5.0);
+    }
+
+    // Help lists the shortcuts the menus really have, finds the README with the workflow,
+    // and every cluster and workload control explains itself in a tooltip.
+    void helpListsShortcutsAndControlsExplainThemselves()
+    {
+        MainWindow window;
+        window.show();
+        auto* shortcuts = window.findChild<QAction*>(QStringLiteral("showShortcuts"));
+        QVERIFY(shortcuts);
+        shortcuts->trigger();
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("shortcutsBox"));
+        QVERIFY(box);
+        for (const char* expected : {"Search &gt; Start Search", "F5", "File &gt; Open…", "Plan &gt; Export…"})
+            QVERIFY2(box->text().contains(QString::fromUtf8(expected)), expected);
+        QVERIFY(box->text().contains(window.startSearchAction()->shortcut().toString(QKeySequence::NativeText)));
+        box->close();
+        QCOMPARE(QFileInfo(ResourceLocator::readmePath()).absoluteFilePath(),
+                 QFileInfo(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/../../README.md")).absoluteFilePath());
+
+        int controls = 0;
+        for (const QWidget* control : window.clusterPanel()->findChildren<QWidget*>()) {
+            if (!qobject_cast<const QAbstractSpinBox*>(control) && !qobject_cast<const QComboBox*>(control) &&
+                !qobject_cast<const QCheckBox*>(control))
+                continue;
+            ++controls;
+            QVERIFY2(!control->toolTip().isEmpty(), control->metaObject()->className());
+        }
+        QVERIFY(controls >= 19);
     }
 
     void firstStartOpensBundledDefaultModel()

@@ -14,4 +14,14 @@ QString ResourceLocator::defaultModelPath()
     return found.empty() ? QString() : QDir::cleanPath(QString::fromStdString(found.string()));
 }
 
+QString ResourceLocator::readmePath()
+{
+    for (QDir dir(QCoreApplication::applicationDirPath());; ) {
+        if (dir.exists(QStringLiteral("README.md")) && dir.exists(QStringLiteral("resources")))
+            return dir.absoluteFilePath(QStringLiteral("README.md"));
+        if (!dir.cdUp())
+            return {};
+    }
+}
+
 }  // namespace tapestry

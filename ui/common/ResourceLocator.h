@@ -10,6 +10,8 @@ public:
     // resources/models/default.onnx (llama3_8b_shape), found by core's findResource
     // relative to this executable. Empty when it does not exist.
     [[nodiscard]] static QString defaultModelPath();
+    // The README beside the resources folder (a build or source tree); empty when none.
+    [[nodiscard]] static QString readmePath();
 };
 
 }  // namespace tapestry

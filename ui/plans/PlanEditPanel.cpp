@@ -49,6 +49,8 @@ PlanEditPanel::PlanEditPanel(PlanEditor* editor, QWidget* parent) : QWidget(pare
 
     model_ = new StrategyChoicesModel(this);
     table_ = new QTableView(this);
+    table_->setToolTip(tr("Each strategy splits the node's tensors over the mesh axes (dp, tp, ...); the row says "
+                          "the step time and memory the plan would have with it."));
     table_->setObjectName(QStringLiteral("editChoices"));
     table_->setModel(model_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -169,6 +169,13 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     timeLimit_->setValue(SearchOptions{}.timeLimitSeconds);
     timeLimit_->setToolTip(tr("Time limit of each integer program the search solves"));
 
+    preset_->setToolTip(tr("A cluster from resources/clusters: GPU, node count and links; edits below apply to a copy."));
+    nodes_->setToolTip(tr("Machines in the cluster; GPUs in one node talk over the fast intra-node links."));
+    gpusPerNode_->setToolTip(tr("GPUs in each node, joined by NVLink or PCIe."));
+    hbmGb_->setToolTip(tr("Memory of one GPU; a plan fits when its peak per device stays below the limit."));
+    batch_->setToolTip(tr("Sequences per optimizer step over all data-parallel ranks; 0 takes the model's own."));
+    sequence_->setToolTip(tr("Tokens per sequence; 0 takes the model's own."));
+    optimizer_->setToolTip(tr("The optimizer whose states the plan keeps per parameter: Adam keeps two, SGD one."));
     auto* workloadBox = new QGroupBox(tr("Mesh and workload"), this);
     auto* workloadForm = new QFormLayout(workloadBox);
     workloadForm->addRow(tr("Mesh:"), mesh_);

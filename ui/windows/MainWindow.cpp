@@ -13,6 +13,7 @@
 #include "plans/PlanWorkbench.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsPanel.h"
+#include "windows/KeyboardShortcuts.h"
 #include "windows/RecentFiles.h"
 #include "common/ResourceLocator.h"
 #include "model/ScopeTreeModel.h"
@@ -23,6 +24,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -47,6 +49,7 @@
 #include <QScreen>
 #include <QToolBar>
 #include <QTreeView>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -294,6 +297,16 @@ void MainWindow::createActions()
     createLanguageMenu(viewMenu);
 
     QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
+    QAction* workflow = helpMenu->addAction(tr("&Workflow (README)"), this, [this] {
+        const QString readme = ResourceLocator::readmePath();
+        if (readme.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(readme)))
+            statusBar()->showMessage(tr("The README was not found beside the application."), kStatusTimeoutMs);
+    });
+    workflow->setObjectName(QStringLiteral("showWorkflow"));
+    workflow->setToolTip(tr("Opens the README: open a model, search, inspect, edit, compare and export"));
+    QAction* shortcuts = helpMenu->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    shortcuts->setObjectName(QStringLiteral("showShortcuts"));
+    helpMenu->addSeparator();
     helpMenu->addAction(tr("&About Tapestry"), this, &MainWindow::showAbout);
     helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -502,6 +515,20 @@ void MainWindow::fillRecentMenu()
     }
     recentMenu_->addSeparator();
     recentMenu_->addAction(tr("&Clear Menu"), this, [] { RecentFiles::clear(); });
+}
+
+void MainWindow::showShortcuts()
+{
+    QString rows;
+    for (const KeyboardShortcut& shortcut : keyboardShortcuts(*menuBar()))
+        rows += QStringLiteral("<tr><td>%1</td><td>&nbsp;&nbsp;<b>%2</b></td></tr>")
+                    .arg(shortcut.action.toHtmlEscaped(), shortcut.keys.toHtmlEscaped());
+    // Not exec(): tests read the box.
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Keyboard Shortcuts"),
+                                QStringLiteral("<table>") + rows + QStringLiteral("</table>"), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("shortcutsBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::showAbout()

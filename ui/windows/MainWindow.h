@@ -104,6 +104,7 @@ private:
     void choosePreset();
     void fillRecentMenu();
     void showAbout();
+    void showShortcuts();
     void onLoadStarted(const QString& path);
     void onLoaded(std::shared_ptr<const LoadedModel> model);
     void onProblemLoaded(const QString& path, std::shared_ptr<const ShardingProblem> problem);

@@ -1704,6 +1704,10 @@
             <numerusform>%n Ops, deren Operandenformen nicht ermittelt werden konnten: %1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 parameters in %2; %3 as stored in the file</source>
+        <translation>%1 Parameter in %2; %3 wie in der Datei gespeichert</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::NodeCostModel</name>

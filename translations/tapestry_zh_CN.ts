@@ -1700,6 +1700,10 @@
             <numerusform>%n 个算子的操作数形状无法推断：%1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 parameters in %2; %3 as stored in the file</source>
+        <translation>%1 个参数，按 %2 计；文件中存储为 %3</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::NodeCostModel</name>

@@ -97,6 +97,12 @@ private slots:
         QVERIFY(window.session()->model()->path.endsWith(QStringLiteral("/presets/gpt3-175b.onnx")));
         QCOMPARE(window.session()->model()->graph->opCount(), std::size_t{4443});  // with its causal mask
         QCOMPARE(label(window, "parameterCountValue"), QStringLiteral("175 B"));
+        // The synthesized file stores fp32 (698 GB); the workload trains in bf16: 2 bytes each.
+        QCOMPARE(label(window, "parameterBytesValue"), QStringLiteral("349 GB"));
+        auto* precision = window.clusterPanel()->findChild<QComboBox*>(QStringLiteral("precision"));
+        precision->setCurrentIndex(precision->findData(static_cast<int>(DataType::Float16)));
+        QCOMPARE(label(window, "parameterBytesValue"), QStringLiteral("349 GB"));
+        QVERIFY(window.findChild<QLabel*>(QStringLiteral("parameterBytesValue"))->toolTip().contains(QStringLiteral("698 GB")));
         // Another depth is another file: 2 layers of GPT-2 small.
         window.openPreset(QStringLiteral("gpt2-small"), 2);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);

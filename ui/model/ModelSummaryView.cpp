@@ -147,6 +147,25 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent)
     setModel(nullptr);
 }
 
+void ModelSummaryView::setPrecision(DataType type)
+{
+    precision_ = type;
+    showWeightMemory();
+}
+
+void ModelSummaryView::showWeightMemory()
+{
+    if (!model_)
+        return;
+    const ParameterCount& parameters = model_->summary.parameters;
+    const auto bytes = static_cast<std::uint64_t>(parameters.parameters * static_cast<std::uint64_t>(dataTypeBits(precision_)) / 8);
+    parameterBytes_->setText(QuantityFormat::bytes(bytes));
+    parameterBytes_->setToolTip(tr("%1 parameters in %2; %3 as stored in the file")
+                                    .arg(QuantityFormat::exact(parameters.parameters),
+                                         QString::fromLatin1(dataTypeName(precision_)),
+                                         QuantityFormat::bytes(parameters.bytes)));
+}
+
 void ModelSummaryView::fitValuesHeight()
 {
     // Tall enough for every input and output up to kMaxVisibleValueRows, so the op
@@ -188,6 +207,7 @@ QLabel* ModelSummaryView::addValueRow(QFormLayout* form, const QString& label, c
 void ModelSummaryView::setModel(const std::shared_ptr<const LoadedModel>& model)
 {
     values_->clear();
+    model_ = model;
     if (!model) {
         for (QLabel* label : {title_, path_, producer_, graphName_, irVersion_, opsets_, shapes_, opCount_,
                               tensorCount_, parameterCount_, parameterBytes_, weightCount_, unpriced_})
@@ -214,8 +234,7 @@ void ModelSummaryView::setModel(const std::shared_ptr<const LoadedModel>& model)
     const ParameterCount& parameters = summary.parameters;
     parameterCount_->setText(QuantityFormat::count(parameters.parameters));
     parameterCount_->setToolTip(tr("%1 parameters").arg(QuantityFormat::exact(parameters.parameters)));
-    parameterBytes_->setText(QuantityFormat::bytes(parameters.bytes));
-    parameterBytes_->setToolTip(tr("%1 bytes at the stored data types").arg(QuantityFormat::exact(parameters.bytes)));
+    showWeightMemory();
     weightCount_->setText(QuantityFormat::exact(parameters.weights));
     opCount_->setText(QuantityFormat::exact(summary.opCount));
     tensorCount_->setText(QuantityFormat::exact(summary.tensorCount));

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "graph/DataType.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -29,9 +31,13 @@ public:
 
     // Shows `model`; null clears every field.
     void setModel(const std::shared_ptr<const LoadedModel>& model);
+    // The workload's precision: the weight memory counts its bytes per parameter, not the
+    // file's (a synthesized fp32 file trains in bf16). bf16 until set.
+    void setPrecision(DataType type);
 
 private:
     void fitValuesHeight();
+    void showWeightMemory();
     // The ops the planner cannot price (ModelInfo::unsizedOps), named.
     void showUnpricedOps(const std::vector<std::string>& ops);
     // Numbers (wrap = false) stay on one line; free text wraps.
@@ -48,6 +54,8 @@ private:
     QLabel* tensorCount_ = nullptr;
     QLabel* parameterCount_ = nullptr;
     QLabel* parameterBytes_ = nullptr;
+    DataType precision_ = DataType::BFloat16;
+    std::shared_ptr<const LoadedModel> model_;
     QLabel* weightCount_ = nullptr;
     QLabel* unpriced_ = nullptr;
     QTreeWidget* values_ = nullptr;

@@ -238,6 +238,8 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
         shownHbmGb_ = gb;
     });
     connect(import, &QPushButton::clicked, this, &ClusterPanel::chooseNcclLog);
+    connect(precision_, &QComboBox::currentIndexChanged, this,
+            [this] { emit precisionChanged(static_cast<DataType>(precision_->currentData().toInt())); });
 
     const int preferred = preset_->findText(QStringLiteral("dgx-h100x2"));
     if (preset_->count() > 0)

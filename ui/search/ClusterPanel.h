@@ -48,6 +48,12 @@ public:
     bool importNcclLog(const QString& path, LinkClass link);
 
     [[nodiscard]] QComboBox* presetBox() const { return preset_; }
+
+signals:
+    // The workload's precision was chosen (and once at construction's end, bf16).
+    void precisionChanged(tapestry::DataType type);
+
+public:
     [[nodiscard]] QComboBox* meshBox() const { return mesh_; }
 
 private:

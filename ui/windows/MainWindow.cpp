@@ -226,6 +226,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(session_, &ModelSession::modelChanged, this, [this] { setSearching(false); });
 
     createDocks();
+    connect(clusterPanel_, &ClusterPanel::precisionChanged, summaryView_, &ModelSummaryView::setPrecision);
     workbench_ = new PlanWorkbench(this, session_, graphViews_, clusterPanel_, inspectorDock_);
     // After the workbench's own connection (slots run in the order connected): it records
     // the search in the history before the best plan opened here looks up its record.

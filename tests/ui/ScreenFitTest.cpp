@@ -2,7 +2,7 @@
 // 1920x1080 X server): the window opens inside the screen's free area and stays inside
 // with every dock shown, after a real search no column of the results table lies beyond
 // its view, chart axes get no more labels than their width holds, and the node details
-// wrap between words; in English and in German, whose labels are longest.
+// wrap between words; in English, in German, whose labels are longest, and in Chinese.
 #include "graphview/GraphNodeItem.h"
 #include "graphview/GraphView.h"
 #include "graphview/GraphViewPane.h"
@@ -173,6 +173,17 @@ private:
         checkWrapsAtSpaces(details);
     }
 
+    void fitsIn(const QString& language, const QLocale& locale)
+    {
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/tapestry_%1.qm").arg(language)));
+        QCoreApplication::installTranslator(&translator);
+        QLocale::setDefault(locale);
+        fitsTheScreen();
+        QCoreApplication::removeTranslator(&translator);
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -187,16 +198,8 @@ private slots:
 
     void fitsInEnglish() { fitsTheScreen(); }
 
-    void fitsInGerman()
-    {
-        QTranslator german;
-        QVERIFY(german.load(QStringLiteral(":/i18n/tapestry_de.qm")));
-        QCoreApplication::installTranslator(&german);
-        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
-        fitsTheScreen();
-        QCoreApplication::removeTranslator(&german);
-        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-    }
+    void fitsInGerman() { fitsIn(QStringLiteral("de"), QLocale(QLocale::German, QLocale::Germany)); }
+    void fitsInChinese() { fitsIn(QStringLiteral("zh_CN"), QLocale(QLocale::Chinese, QLocale::China)); }
 };
 
 QTEST_MAIN(ScreenFitTest)

@@ -112,6 +112,10 @@ private:
         QVERIFY(panel.selectTarget(QString::fromStdString(target->name)));
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isPricing() && panel.choicesModel()->rowCount() > 1, kTimeoutMs);
         QCOMPARE(panel.choicesModel()->choices()->target.name, target->name);
+        // The strategy, cut in a narrow editor, is whole in its tooltip.
+        const QModelIndex strategy = panel.choicesModel()->index(0, StrategyChoicesModel::StrategyColumn);
+        QCOMPARE(strategy.data(Qt::ToolTipRole).toString(), strategy.data().toString());
+        QVERIFY(strategy.data().toString().startsWith(QStringLiteral("dp: ")));
         appliedRow = -1;
         for (int row = 0; row < panel.choicesModel()->rowCount() && appliedRow < 0; ++row) {
             if (!panel.choicesModel()->choices()->choices[static_cast<std::size_t>(row)].current)

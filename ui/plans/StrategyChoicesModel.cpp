@@ -59,6 +59,9 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
         default: return {};
         }
     }
+    // A narrow editor cuts the strategy ("dp: batch, tp: …"); the tooltip has it whole.
+    if (role == Qt::ToolTipRole && index.column() == StrategyColumn)
+        return strategyText(mesh_, choice.strategy);
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {

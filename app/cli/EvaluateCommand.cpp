@@ -86,6 +86,9 @@ void printText(const FoldedModel& model, const Cluster& cluster, const PlanPrici
     std::printf("workload   %s\n", describeWorkload(costs).c_str());
     std::printf("plan       %s\n\n", plan.name.c_str());
     printBreakdown(evaluation.total, axisNames, evaluation.hbmBytes);
+    std::printf("throughput                 %s\n",
+                describeThroughput(costs, model.coarse, cluster.gpu.peakFlopsPerSecond,
+                                   evaluation.total.time.stepSeconds()).c_str());
     printStages(evaluation, plan.pipeline);
 
     if (!model.families.families.empty()) {

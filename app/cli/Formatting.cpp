@@ -1,6 +1,7 @@
 #include "cli/Formatting.h"
 
 #include "cost/CostModel.h"
+#include "cost/Throughput.h"
 
 #include <cstdio>
 
@@ -60,6 +61,16 @@ std::string describeWorkload(const CostModel& costs)
     text += ", recompute " + std::string(recomputationName(w.recompute));
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
+    return text;
+}
+
+std::string describeThroughput(const CostModel& costs, const CoarseGraph& coarse, double peakFlopsPerSecond,
+                               double stepSeconds)
+{
+    const Throughput throughput = throughputOf(costs, coarse, peakFlopsPerSecond, stepSeconds);
+    char text[120];
+    std::snprintf(text, sizeof text, "%.0f tokens/s per GPU, MFU %.1f %%", throughput.tokensPerSecondPerGpu,
+                  throughput.modelFlopsUtilization * 100);
     return text;
 }
 

@@ -5,6 +5,7 @@
 
 namespace tapestry {
 class CostModel;
+struct CoarseGraph;
 }
 
 namespace tapestry::cli {
@@ -17,5 +18,8 @@ namespace tapestry::cli {
 // "batch 16 x sequence 2048, micro-batch 2 per data-parallel rank (4 micro-steps of 2
 //  ranks), bf16, adam, ZeRO-1, recompute selective, overlap on, fused attention"
 [[nodiscard]] std::string describeWorkload(const CostModel& costs);
+// "449 tokens/s per GPU, MFU 47.6 %" for a step of `stepSeconds` (cost/Throughput.h).
+[[nodiscard]] std::string describeThroughput(const CostModel& costs, const CoarseGraph& coarse,
+                                             double peakFlopsPerSecond, double stepSeconds);
 
 }  // namespace tapestry::cli

@@ -273,6 +273,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     }
     std::printf("\n");
     printBreakdown(chosen->evaluation.total, axisNames, chosen->evaluation.hbmBytes);
+    std::printf("throughput                 %s\n",
+                describeThroughput(chosenPricing.costs(), model->coarse, cluster.gpu.peakFlopsPerSecond,
+                                   chosen->stepSeconds()).c_str());
     printStages(chosen->evaluation, chosen->plan.pipeline);
     std::printf("\nstrategies of the unique blocks and the nodes outside them\n");
     std::vector<bool> shown(model->coarse.nodes.size(), false);

@@ -15,6 +15,8 @@ packages=(
   libsqlite3-dev coinor-libcbc-dev zlib1g-dev
   # command-line parsing (CLI11) and JSON reading (nlohmann-json)
   libcli11-dev nlohmann-json3-dev
+  # the export tests read the torchtitan config with Python's tomllib (3.11)
+  python3
   # GUI tests and screenshots under a real X server
   xvfb xauth fonts-dejavu-core fonts-noto-cjk
 )

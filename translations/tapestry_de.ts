@@ -274,6 +274,14 @@
         <translation>Tapestry-Plan (JSON)</translation>
     </message>
     <message>
+        <source>Megatron-LM arguments (shell)</source>
+        <translation>Megatron-LM-Argumente (Shell)</translation>
+    </message>
+    <message>
+        <source>torchtitan job config (TOML)</source>
+        <translation>torchtitan-Jobkonfiguration (TOML)</translation>
+    </message>
+    <message>
         <source>PyTorch DTensor plan (Python)</source>
         <translation>PyTorch-DTensor-Plan (Python)</translation>
     </message>

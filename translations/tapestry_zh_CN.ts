@@ -273,6 +273,14 @@
         <translation>Tapestry 方案（JSON）</translation>
     </message>
     <message>
+        <source>Megatron-LM arguments (shell)</source>
+        <translation>Megatron-LM 参数（Shell）</translation>
+    </message>
+    <message>
+        <source>torchtitan job config (TOML)</source>
+        <translation>torchtitan 作业配置（TOML）</translation>
+    </message>
+    <message>
         <source>PyTorch DTensor plan (Python)</source>
         <translation>PyTorch DTensor 方案（Python）</translation>
     </message>

@@ -1,4 +1,4 @@
-// `tapestry-cli export PLAN.json --model MODEL --format FORMAT [--view coarse|folded] -o FILE`
+// `tapestry-cli export PLAN.json --model MODEL --format FORMAT [--view coarse|folded] [--cluster C] -o FILE`
 #include "cli/Commands.h"
 #include "cli/ModelContext.h"
 
@@ -31,7 +31,8 @@ int exportPlan(const ExportOptions& options, const char* argv0)
     const FoldedModel model = loadAndFold(options.model);
     const std::string& planFile = options.plan;
     const PlanDocument document = loadPlanFile(planFile, model.coarse, model.families);
-    (void)checkPlanFitsCluster(document.plan, document.clusterName, planFile, options.cluster, argv0, "export");
+    const std::optional<Cluster> cluster =
+        checkPlanFitsCluster(document.plan, document.clusterName, planFile, options.cluster, argv0, "export");
     const std::string fingerprint = modelFingerprint(model.graph());
     if (!document.modelFingerprint.empty() && document.modelFingerprint != fingerprint)
         std::fprintf(stderr, "tapestry-cli export: note: %s was made for another model (fingerprint %s, this model %s)\n",
@@ -47,7 +48,10 @@ int exportPlan(const ExportOptions& options, const char* argv0)
     const std::optional<ExportFormat> format = exportFormatFromName(options.format);
     if (!format)
         throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + options.format + "'");
-    writeFileAtomically(options.output, renderExport(*format, model, document, {options.view, options.hfKeys}));
+    // Megatron-LM and torchtitan exports say where tensor parallelism crosses the cluster's nodes.
+    const int gpusPerNode = cluster ? cluster->gpusPerNode : 0;
+    writeFileAtomically(options.output,
+                        renderExport(*format, model, document, {options.view, options.hfKeys, gpusPerNode}));
     std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());
     return 0;
 }
@@ -57,16 +61,23 @@ int exportPlan(const ExportOptions& options, const char* argv0)
 Command declareExport(CLI::App& app, const char* argv0)
 {
     auto options = std::make_shared<ExportOptions>();
+    std::vector<std::string> formatNames;
+    std::string formatType;
+    for (const ExportFormat format : exportFormats()) {
+        formatNames.emplace_back(exportFormatName(format));
+        formatType += (formatType.empty() ? "" : "|") + formatNames.back();
+    }
     CLI::App* command = app.add_subcommand(
-        "export", "write a plan for a training stack: PyTorch DTensor (parallelize_module), Hugging Face tp_plan "
-                  "(JSON or Python; keys of the whole or the base model), the ONNX model with sharding annotations, "
-                  "or a picture of the graph");
+        "export", "write a plan for a training stack: PyTorch DTensor (parallelize_module, FSDP, activation "
+                  "checkpointing, pipeline split points), Hugging Face tp_plan (JSON or Python; keys of the whole or "
+                  "the base model), Megatron-LM arguments, a torchtitan job config (TOML), the ONNX model with "
+                  "sharding annotations, or a picture of the graph");
     command->add_option("PLAN", options->plan, "the plan file")->type_name("PLAN.json")->required();
     command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();
     command->add_option("--format", options->format, "what to write")
-        ->type_name("json|pytorch|hf|hf-python|onnx|dot|svg|png")
+        ->type_name(formatType)
         ->required()
-        ->check(oneOf({"json", "pytorch", "hf", "hf-python", "onnx", "dot", "svg", "png"}));
+        ->check(oneOf(formatNames));
     addChoice(*command, "--view", options->view, {{"coarse", PictureView::Coarse}, {"folded", PictureView::Folded}},
               "the graph pictured (default folded)");
     addChoice(*command, "--hf-keys", options->hfKeys, {{"model", HfPlanKeys::Model}, {"base", HfPlanKeys::BaseModel}},

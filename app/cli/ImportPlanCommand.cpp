@@ -1,4 +1,4 @@
-// `tapestry-cli import-plan FILE --model MODEL [--mesh AxB] -o plan.json`
+// `tapestry-cli import-plan FILE --model MODEL [--mesh AxB] [--cluster C [--nodes N]] -o plan.json`
 #include "cli/Commands.h"
 #include "cli/ModelContext.h"
 
@@ -6,10 +6,12 @@
 #include "base/TextFile.h"
 #include "cluster/Cluster.h"
 #include "export/HfTpPlanImport.h"
+#include "export/TrainingStackImport.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/PlanFile.h"
 
 #include <cstdio>
+#include <optional>
 #include <memory>
 
 namespace tapestry::cli {
@@ -31,7 +33,17 @@ int importPlan(const ImportPlanOptions& options, const char* argv0)
     const std::string& file = options.file;
     const std::string text = readTextFile(file);
     PlanDocument document;
-    if (file.ends_with(".py") || isHfTpPlan(text)) {
+    std::optional<Cluster> cluster;  // --cluster: the GPUs a Megatron-LM or torchtitan file runs on
+    if (!options.cluster.cluster.empty())
+        cluster = loadCluster(options.cluster.cluster, options.cluster.nodes, argv0);
+    if (std::optional<TrainingStackImport> stack =
+            importTrainingStackPlan(text, file, model, cluster ? cluster->deviceCount() : 0)) {
+        for (const std::string& warning : stack->warnings)
+            std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
+        document = std::move(stack->document);
+        if (cluster)
+            document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
+    } else if (file.ends_with(".py") || isHfTpPlan(text)) {
         if (options.mesh.empty())
             throw Error(ErrorCode::InvalidArgument, {},
                         "a tp_plan does not say its mesh: give --mesh AxB (tensor parallel on the last axis)");
@@ -63,10 +75,13 @@ Command declareImportPlan(CLI::App& app, const char* argv0)
 {
     auto options = std::make_shared<ImportPlanOptions>();
     CLI::App* command = app.add_subcommand(
-        "import-plan", "read a Tapestry plan or a Hugging Face tp_plan (JSON or .py dict; needs --mesh, tensor "
-                       "parallel on the last axis) into a plan file; warns about patterns that match nothing and "
-                       "Linear modules the tp_plan leaves out");
-    command->add_option("FILE", options->file, "a Tapestry plan (JSON) or a Hugging Face tp_plan (JSON or .py)")
+        "import-plan", "read a Tapestry plan, a Hugging Face tp_plan (JSON or .py dict; needs --mesh, tensor "
+                       "parallel on the last axis), Megatron-LM arguments or a torchtitan job config (TOML; both as "
+                       "Megatron-LM's layout with their pipeline and workload; --cluster gives the GPU count) into a "
+                       "plan file; warns about what the file says that the plan reads differently");
+    command->add_option("FILE", options->file,
+                        "a Tapestry plan (JSON), a Hugging Face tp_plan (JSON or .py), Megatron-LM arguments or a "
+                        "torchtitan config (.toml)")
         ->required();
     command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();
     command->add_option("--mesh", options->mesh, "the device mesh, e.g. 2x8 (needed for a tp_plan)")

@@ -1,7 +1,9 @@
 #include "export/ExportFormat.h"
 
+#include "export/MegatronArguments.h"
 #include "export/OnnxShardingExport.h"
 #include "export/PyTorchPlanExport.h"
+#include "export/TorchTitanConfig.h"
 #include "fold/FoldedModel.h"
 #include "plan/PlanFile.h"
 
@@ -9,9 +11,10 @@ namespace tapestry {
 
 const std::vector<ExportFormat>& exportFormats()
 {
-    static const std::vector<ExportFormat> all{ExportFormat::PlanJson, ExportFormat::PyTorch, ExportFormat::HfJson,
-                                               ExportFormat::HfPython, ExportFormat::Onnx,    ExportFormat::Dot,
-                                               ExportFormat::Svg,      ExportFormat::Png};
+    static const std::vector<ExportFormat> all{
+        ExportFormat::PlanJson,   ExportFormat::PyTorch, ExportFormat::HfJson, ExportFormat::HfPython,
+        ExportFormat::Megatron,   ExportFormat::TorchTitan, ExportFormat::Onnx, ExportFormat::Dot,
+        ExportFormat::Svg,        ExportFormat::Png};
     return all;
 }
 
@@ -22,6 +25,8 @@ const char* exportFormatName(ExportFormat format)
     case ExportFormat::PyTorch: return "pytorch";
     case ExportFormat::HfJson: return "hf";
     case ExportFormat::HfPython: return "hf-python";
+    case ExportFormat::Megatron: return "megatron";
+    case ExportFormat::TorchTitan: return "torchtitan";
     case ExportFormat::Onnx: return "onnx";
     case ExportFormat::Dot: return "dot";
     case ExportFormat::Svg: return "svg";
@@ -55,6 +60,8 @@ std::string renderExport(ExportFormat format, const FoldedModel& model, const Pl
         return exportHfTpPlanJson(graph, model.coarse, model.families, document.plan, choices.hfKeys);
     case ExportFormat::HfPython:
         return exportHfTpPlanPython(graph, model.coarse, model.families, document.plan, choices.hfKeys);
+    case ExportFormat::Megatron: return exportMegatronArguments(model, document, choices.gpusPerNode);
+    case ExportFormat::TorchTitan: return exportTorchTitanConfig(model, document, choices.gpusPerNode);
     case ExportFormat::Onnx: return exportShardedOnnx(graph, model.coarse, model.families, document);
     case ExportFormat::Dot: return exportGraphPicture(graph, model.coarse, model.families, choices.view, PictureFormat::Dot);
     case ExportFormat::Svg: return exportGraphPicture(graph, model.coarse, model.families, choices.view, PictureFormat::Svg);

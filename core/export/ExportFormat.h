@@ -16,11 +16,22 @@ struct PlanDocument;
 
 // The files a plan or the model's graph is exported to, by `tapestry-cli export
 // --format` and the GUI's export dialog alike.
-enum class ExportFormat : std::uint8_t { PlanJson, PyTorch, HfJson, HfPython, Onnx, Dot, Svg, Png };
+enum class ExportFormat : std::uint8_t {
+    PlanJson,
+    PyTorch,
+    HfJson,
+    HfPython,
+    Megatron,
+    TorchTitan,
+    Onnx,
+    Dot,
+    Svg,
+    Png,
+};
 
 // Every format, in the order the CLI's usage and the GUI's list show them.
 [[nodiscard]] const std::vector<ExportFormat>& exportFormats();
-// The CLI's --format name: json, pytorch, hf, hf-python, onnx, dot, svg, png.
+// The CLI's --format name: json, pytorch, hf, hf-python, megatron, torchtitan, onnx, dot, svg, png.
 [[nodiscard]] const char* exportFormatName(ExportFormat format);
 [[nodiscard]] std::optional<ExportFormat> exportFormatFromName(std::string_view name);
 // DOT, SVG and PNG draw the model's coarse or folded graph; the others need a plan.
@@ -29,6 +40,7 @@ enum class ExportFormat : std::uint8_t { PlanJson, PyTorch, HfJson, HfPython, On
 struct ExportChoices {
     PictureView view = PictureView::Folded;  // what DOT, SVG and PNG draw
     HfPlanKeys hfKeys = HfPlanKeys::Model;  // how Hugging Face plans name modules
+    int gpusPerNode = 0;  // the cluster's, when known: Megatron and torchtitan exports say where TP crosses nodes
 };
 
 // The file's bytes: `document` in `format` (each written by core's exporter of that

@@ -18,6 +18,8 @@ QString PlanExport::name(ExportFormat format)
     case ExportFormat::PyTorch: return tr("PyTorch DTensor plan (Python)");
     case ExportFormat::HfJson: return tr("Hugging Face tp_plan (JSON)");
     case ExportFormat::HfPython: return tr("Hugging Face tp_plan (Python)");
+    case ExportFormat::Megatron: return tr("Megatron-LM arguments (shell)");
+    case ExportFormat::TorchTitan: return tr("torchtitan job config (TOML)");
     case ExportFormat::Onnx: return tr("ONNX model with sharding annotations");
     case ExportFormat::Dot: return tr("Graph view as Graphviz DOT");
     case ExportFormat::Svg: return tr("Graph view as SVG");
@@ -33,6 +35,8 @@ QString PlanExport::suffix(ExportFormat format)
     case ExportFormat::HfJson: return QStringLiteral("json");
     case ExportFormat::PyTorch:
     case ExportFormat::HfPython: return QStringLiteral("py");
+    case ExportFormat::Megatron: return QStringLiteral("sh");
+    case ExportFormat::TorchTitan: return QStringLiteral("toml");
     case ExportFormat::Onnx: return QStringLiteral("onnx");
     case ExportFormat::Dot: return QStringLiteral("dot");
     case ExportFormat::Svg: return QStringLiteral("svg");

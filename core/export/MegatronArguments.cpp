@@ -1,0 +1,348 @@
+#include "export/MegatronArguments.h"
+
+#include "base/Error.h"
+#include "fold/FoldedModel.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tapestry {
+
+namespace {
+
+std::vector<std::int64_t> chunkSizes(const std::vector<std::size_t>& starts, std::int64_t layers)
+{
+    std::vector<std::int64_t> sizes;
+    for (std::size_t c = 0; c < starts.size(); ++c)
+        sizes.push_back((c + 1 < starts.size() ? static_cast<std::int64_t>(starts[c + 1]) : layers) -
+                        static_cast<std::int64_t>(starts[c]));
+    return sizes;
+}
+
+bool allEqual(const std::vector<std::int64_t>& sizes, std::size_t from, std::size_t to)
+{
+    return std::all_of(sizes.begin() + static_cast<std::ptrdiff_t>(from), sizes.begin() + static_cast<std::ptrdiff_t>(to),
+                       [&](std::int64_t s) { return s == sizes[from]; });
+}
+
+std::string listed(const std::vector<std::int64_t>& sizes)
+{
+    std::string text;
+    for (const std::int64_t size : sizes)
+        text += (text.empty() ? "" : ", ") + std::to_string(size);
+    return text;
+}
+
+// The pipeline's arguments, and notes for what Megatron-LM's split cannot follow.
+void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>& args, std::vector<std::string>& notes)
+{
+    const PipelineLayout& pipeline = s.pipeline;
+    args.push_back("--pipeline-model-parallel-size " + std::to_string(pipeline.stages));
+    // Megatron-LM's layers are the model's blocks; the pipeline arguments count them.
+    args.push_back("--num-layers " + std::to_string(s.layers));
+    if (!pipeline.active())
+        return;
+    if (pipeline.schedule == PipelineSchedule::GPipe)
+        notes.push_back("the GPipe schedule: Megatron-LM runs 1F1B (the same bubble, at most p micro-batches of "
+                        "activations in flight instead of all)");
+    const std::vector<std::int64_t> sizes = chunkSizes(pipeline.chunkStarts, s.layers);
+    const std::size_t n = sizes.size();
+    if (pipeline.virtualStages > 1) {
+        if (s.layers % static_cast<std::int64_t>(n) == 0)
+            args.push_back("--num-layers-per-virtual-pipeline-stage " + std::to_string(s.layers / static_cast<std::int64_t>(n)));
+        else
+            args.push_back("--virtual-pipeline-model-parallel-size " + std::to_string(pipeline.virtualStages));
+        if (!allEqual(sizes, 0, n))
+            notes.push_back("chunks of " + listed(sizes) +
+                            " blocks: Megatron-LM splits the layers evenly over virtual pipeline stages");
+        return;
+    }
+    std::optional<std::int64_t> first;
+    std::optional<std::int64_t> last;
+    if (allEqual(sizes, 0, n)) {
+    } else if (allEqual(sizes, 1, n)) {
+        first = sizes.front();
+    } else if (allEqual(sizes, 0, n - 1)) {
+        last = sizes.back();
+    } else if (allEqual(sizes, 1, n - 1)) {
+        first = sizes.front();
+        last = sizes.back();
+    } else {
+        notes.push_back("stages of " + listed(sizes) +
+                        " blocks: Megatron-LM sets only the first and last stage apart from an even split");
+    }
+    if (first)
+        args.push_back("--decoder-first-pipeline-num-layers " + std::to_string(*first));
+    if (last)
+        args.push_back("--decoder-last-pipeline-num-layers " + std::to_string(*last));
+}
+
+// Tokens of a command line: '#' comments (at a word's start) and '\' continuations
+// dropped, quotes stripped.
+std::vector<std::string> commandLineTokens(std::string_view text)
+{
+    std::vector<std::string> tokens;
+    std::string token;
+    bool inWord = false;
+    bool comment = false;
+    for (const char c : text) {
+        if (c == '\n') {
+            comment = false;
+        }
+        if (comment)
+            continue;
+        if (c == '#' && !inWord) {
+            comment = true;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+            if (inWord)
+                tokens.push_back(std::move(token));
+            token.clear();
+            inWord = false;
+            continue;
+        }
+        inWord = true;
+        if (c != '"' && c != '\'')
+            token += c;
+    }
+    if (inWord)
+        tokens.push_back(std::move(token));
+    return tokens;
+}
+
+const std::set<std::string>& valueFlags()
+{
+    static const std::set<std::string> flags = {
+        "tensor-model-parallel-size",      "pipeline-model-parallel-size",       "num-layers-per-virtual-pipeline-stage",
+        "virtual-pipeline-model-parallel-size", "num-layers",                   "seq-length",
+        "micro-batch-size",                "global-batch-size",                  "recompute-granularity",
+        "recompute-method",                "recompute-num-layers",               "decoder-first-pipeline-num-layers",
+        "decoder-last-pipeline-num-layers", "context-parallel-size",            "expert-model-parallel-size",
+        "optimizer",                       "attention-backend"};
+    return flags;
+}
+
+const std::set<std::string>& switchFlags()
+{
+    static const std::set<std::string> flags = {"sequence-parallel", "use-distributed-optimizer", "bf16", "fp16",
+                                                "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
+                                                "overlap-grad-reduce"};
+    return flags;
+}
+
+class ArgumentReader {
+public:
+    ArgumentReader(std::string_view text, const std::string& fileName) : fileName_(fileName)
+    {
+        const std::vector<std::string> tokens = commandLineTokens(text);
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            if (!tokens[i].starts_with("--"))
+                continue;
+            std::string flag = tokens[i].substr(2);
+            std::optional<std::string> value;
+            if (const std::size_t equals = flag.find('='); equals != std::string::npos) {
+                value = flag.substr(equals + 1);
+                flag.resize(equals);
+            }
+            if (switchFlags().contains(flag)) {
+                switches_.insert(flag);
+            } else if (valueFlags().contains(flag)) {
+                if (!value) {
+                    if (i + 1 >= tokens.size() || tokens[i + 1].starts_with("--"))
+                        fail("--" + flag + " has no value");
+                    value = tokens[++i];
+                }
+                values_[flag] = *value;
+            }
+        }
+    }
+
+    [[nodiscard]] bool has(const std::string& flag) const { return switches_.contains(flag) || values_.contains(flag); }
+
+    [[nodiscard]] std::optional<std::string> text(const std::string& flag) const
+    {
+        const auto found = values_.find(flag);
+        return found == values_.end() ? std::nullopt : std::optional<std::string>(found->second);
+    }
+
+    [[nodiscard]] std::optional<int> number(const std::string& flag) const
+    {
+        const std::optional<std::string> value = text(flag);
+        if (!value)
+            return std::nullopt;
+        int n = 0;
+        const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), n);
+        if (error != std::errc() || end != value->data() + value->size() || n < 1)
+            fail("--" + flag + " '" + *value + "' is not a whole number >= 1");
+        return n;
+    }
+
+    [[noreturn]] void fail(const std::string& message) const { throw Error(ErrorCode::InvalidPlan, fileName_, message); }
+
+private:
+    std::string fileName_;
+    std::set<std::string> switches_;
+    std::map<std::string, std::string> values_;
+};
+
+}  // namespace
+
+std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
+{
+    const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
+    std::vector<std::string> notes = s.notes;
+    std::vector<std::string> args;
+    args.push_back("--tensor-model-parallel-size " + std::to_string(s.tensorParallel));
+    pipelineArguments(s, args, notes);
+    if (s.sequenceParallel)
+        args.push_back("--sequence-parallel");
+    const Workload& w = s.workload;
+    args.push_back("--seq-length " + std::to_string(w.sequence));
+    args.push_back("--micro-batch-size " + std::to_string(w.microBatch));
+    args.push_back("--global-batch-size " + std::to_string(w.batch));
+    if (w.recompute == Recomputation::Selective)
+        args.push_back("--recompute-granularity selective");
+    if (w.recompute == Recomputation::Full) {
+        args.push_back("--recompute-granularity full");
+        args.push_back("--recompute-method uniform");
+        args.push_back("--recompute-num-layers 1");
+    }
+    if (w.zeroStage >= 1)
+        args.push_back("--use-distributed-optimizer");
+    if (w.zeroStage == 2)
+        notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
+                        "whole gradient buffer per rank (ZeRO 1's memory)");
+    if (w.zeroStage == 3)
+        notes.push_back("ZeRO stage 3: Megatron-LM's distributed optimizer keeps whole parameters on every rank "
+                        "(ZeRO 1); recent Megatron-Core versions shard them with --use-torch-fsdp2 instead");
+    if (w.computeType == DataType::BFloat16)
+        args.push_back("--bf16");
+    else if (w.computeType == DataType::Float16)
+        args.push_back("--fp16");
+    else if (w.computeType != DataType::Float32)
+        notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
+                        ": Megatron-LM trains in fp32, fp16 or bf16 (written as fp32)");
+    if (w.attention == AttentionKernel::Fused)
+        args.push_back("--use-flash-attn");
+    if (w.optimizer == OptimizerKind::SgdMomentum)
+        args.push_back("--optimizer sgd");
+    if (w.fp32MainGradients)
+        args.push_back("--accumulate-allreduce-grads-in-fp32");
+    if (w.overlap)
+        args.push_back("--overlap-grad-reduce");
+
+    std::string text = trainingStackComments(
+        "Megatron-LM arguments", "Megatron-LM", model, document, s,
+        {"Add the model's own arguments (--hidden-size, --num-attention-heads, --ffn-hidden-size, ...)",
+         "and run: torchrun ... pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" ..."},
+        notes);
+    text += "MEGATRON_ARGS=(\n";
+    for (const std::string& arg : args)
+        text += "    " + arg + "\n";
+    return text + ")\n";
+}
+
+bool isMegatronArguments(std::string_view text)
+{
+    return text.find("--tensor-model-parallel-size") != std::string_view::npos ||
+           text.find("--pipeline-model-parallel-size") != std::string_view::npos;
+}
+
+TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName, const FoldedModel& model)
+{
+    const ArgumentReader args(text, fileName);
+    TrainingStackSettings s;
+    s.tensorParallel = args.number("tensor-model-parallel-size").value_or(1);
+    s.pipeline.stages = args.number("pipeline-model-parallel-size").value_or(1);
+    for (const char* unsupported : {"context-parallel-size", "expert-model-parallel-size"})
+        if (args.number(unsupported).value_or(1) > 1)
+            args.fail(std::string("--") + unsupported + " above 1 is not imported: plans from Megatron-LM "
+                                                        "arguments have tensor, pipeline and data parallelism only");
+    s.layers = args.number("num-layers").value_or(0);
+    const std::int64_t layers = s.layers > 0 ? s.layers : static_cast<std::int64_t>(modelBlocks(model.families).size());
+    s.sequenceParallel = args.has("sequence-parallel");
+
+    if (const std::optional<int> perChunk = args.number("num-layers-per-virtual-pipeline-stage")) {
+        const std::int64_t chunkLayers = std::int64_t{*perChunk} * s.pipeline.stages;
+        if (layers % chunkLayers != 0)
+            args.fail("--num-layers-per-virtual-pipeline-stage " + std::to_string(*perChunk) + " x " +
+                      std::to_string(s.pipeline.stages) + " stages does not divide the " + std::to_string(layers) +
+                      " layers");
+        s.pipeline.virtualStages = static_cast<int>(layers / chunkLayers);
+    } else if (const std::optional<int> virtualStages = args.number("virtual-pipeline-model-parallel-size")) {
+        s.pipeline.virtualStages = *virtualStages;
+    }
+    if (s.pipeline.stages > 1)
+        s.pipeline.schedule = s.pipeline.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    const std::optional<int> first = args.number("decoder-first-pipeline-num-layers");
+    const std::optional<int> last = args.number("decoder-last-pipeline-num-layers");
+    if (first || last) {
+        if (s.pipeline.virtualStages > 1)
+            args.fail("first/last pipeline stage layers with virtual pipeline stages are not imported");
+        const int p = s.pipeline.stages;
+        const int middle = p - (first ? 1 : 0) - (last ? 1 : 0);
+        const std::int64_t rest = layers - first.value_or(0) - last.value_or(0);
+        if (middle < 0 || rest < 0 || (middle == 0 ? rest != 0 : rest % middle != 0 || rest == 0))
+            args.fail("the first/last pipeline stage layers leave " + std::to_string(rest) + " of " +
+                      std::to_string(layers) + " layers for " + std::to_string(std::max(middle, 0)) +
+                      " other stages: they must divide evenly");
+        std::vector<std::size_t> starts;
+        std::size_t next = 0;
+        for (int stage = 0; stage < p; ++stage) {
+            starts.push_back(next);
+            const bool isFirst = stage == 0 && first;
+            const bool isLast = stage == p - 1 && last;
+            next += static_cast<std::size_t>(isFirst ? *first : isLast ? *last : rest / std::max(middle, 1));
+        }
+        s.pipeline.chunkStarts = std::move(starts);
+    }
+
+    Workload& w = s.workload;
+    w.sequence = args.number("seq-length").value_or(0);
+    w.microBatch = args.number("micro-batch-size").value_or(1);
+    w.batch = args.number("global-batch-size").value_or(0);  // 0 until the data-parallel size is known
+    if (const std::optional<std::string> granularity = args.text("recompute-granularity")) {
+        if (*granularity == "selective") {
+            w.recompute = Recomputation::Selective;
+        } else if (*granularity == "full") {
+            w.recompute = Recomputation::Full;
+            const std::string method = args.text("recompute-method").value_or("uniform");
+            if (method != "uniform" && method != "block")
+                args.fail("--recompute-method '" + method + "' is not uniform or block");
+            const int group = args.number("recompute-num-layers").value_or(1);
+            if (method != "uniform" || group != 1)
+                s.notes.push_back("--recompute-method " + method + " --recompute-num-layers " + std::to_string(group) +
+                                  " is read as full recomputation of every block");
+        } else {
+            args.fail("--recompute-granularity '" + *granularity + "' is not selective or full");
+        }
+    }
+    w.zeroStage = args.has("use-distributed-optimizer") ? 1 : 0;
+    if (args.has("bf16") && args.has("fp16"))
+        args.fail("both --bf16 and --fp16");
+    w.computeType = args.has("bf16") ? DataType::BFloat16 : args.has("fp16") ? DataType::Float16 : DataType::Float32;
+    w.attention = AttentionKernel::Unfused;
+    if (args.has("use-flash-attn"))
+        w.attention = AttentionKernel::Fused;
+    if (const std::optional<std::string> backend = args.text("attention-backend")) {
+        if (*backend == "flash" || *backend == "fused" || *backend == "auto")
+            w.attention = AttentionKernel::Fused;
+        else if (*backend != "unfused" && *backend != "local")
+            args.fail("--attention-backend '" + *backend + "' is not flash, fused, auto, unfused or local");
+    }
+    if (const std::optional<std::string> optimizer = args.text("optimizer")) {
+        if (*optimizer == "sgd")
+            w.optimizer = OptimizerKind::SgdMomentum;
+        else if (*optimizer != "adam")
+            args.fail("--optimizer '" + *optimizer + "' is not adam or sgd");
+    }
+    w.fp32MainGradients = args.has("accumulate-allreduce-grads-in-fp32");
+    w.overlap = args.has("overlap-grad-reduce");
+    return s;
+}
+
+}  // namespace tapestry

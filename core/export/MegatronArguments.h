@@ -1,0 +1,46 @@
+#pragma once
+
+#include "export/TrainingStackSettings.h"
+
+#include <string>
+#include <string_view>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// Megatron-LM's command-line arguments for a plan, as a bash array MEGATRON_ARGS=( ... )
+// to pass to pretrain_gpt.py: tensor, pipeline and virtual pipeline sizes
+// (--num-layers-per-virtual-pipeline-stage when the blocks divide evenly into chunks,
+// else --virtual-pipeline-model-parallel-size), --sequence-parallel, --num-layers,
+// uneven first and last stages (--decoder-first/last-pipeline-num-layers), --seq-length,
+// micro and global batch, recomputation (selective; full as --recompute-method uniform
+// --recompute-num-layers 1), --use-distributed-optimizer for ZeRO 1 and above, --bf16 or
+// --fp16, --use-flash-attn for fused attention, --optimizer sgd,
+// --accumulate-allreduce-grads-in-fp32 and --overlap-grad-reduce. Above the array, '#'
+// comments list what Megatron-LM cannot express (trainingStackSettings' notes, ZeRO 2
+// and 3, the GPipe schedule, chunk boundaries beyond first/last overrides).
+// `gpusPerNode` > 0 lets it say when tensor parallelism crosses nodes.
+[[nodiscard]] std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument& document,
+                                                  int gpusPerNode);
+
+// Whether `text` reads as Megatron-LM arguments: it names a tensor- or
+// pipeline-model-parallel size.
+[[nodiscard]] bool isMegatronArguments(std::string_view text);
+
+// Reads Megatron-LM arguments: the array exportMegatronArguments writes, or any
+// whitespace-separated command line ('#' comments, '\' continuations, quotes and
+// --flag=value accepted). The flags above are read; other tokens and flags are ignored
+// (a launch script's model and data arguments), except --context-parallel-size and
+// --expert-model-parallel-size above 1, which this import does not carry. Defaults are
+// Megatron-LM's: sizes 1, micro-batch 1, global batch micro-batch x data parallel, no
+// recomputation, fp32, unfused attention. The data-parallel size is left 0 (Megatron-LM
+// derives it from the world size). Notes: a full recomputation other than uniform over
+// one layer, read as full recomputation of every block. Throws Error(InvalidPlan,
+// fileName, ...) for a value that is not a whole number >= 1 or not a known name, a flag
+// without its value, virtual stages whose layer count does not divide the layers, and
+// first/last stage overrides that leave the middle stages uneven.
+[[nodiscard]] TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName,
+                                                           const FoldedModel& model);
+
+}  // namespace tapestry

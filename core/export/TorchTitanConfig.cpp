@@ -1,0 +1,439 @@
+#include "export/TorchTitanConfig.h"
+
+#include "base/Error.h"
+#include "base/JsonWriter.h"
+#include "fold/FoldedModel.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <optional>
+
+namespace tapestry {
+
+namespace {
+
+const char* scheduleName(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::GPipe: return "GPipe";
+    case PipelineSchedule::OneFOneB: return "1F1B";
+    case PipelineSchedule::Interleaved: return "Interleaved1F1B";
+    }
+    return "1F1B";
+}
+
+const char* recomputeMode(Recomputation recompute)
+{
+    switch (recompute) {
+    case Recomputation::None: return "none";
+    case Recomputation::Selective: return "selective";
+    case Recomputation::Full: return "full";
+    }
+    return "none";
+}
+
+// A value of the TOML subset: its text as written (strings unquoted, arrays split) and line.
+struct TomlValue {
+    enum class Kind : std::uint8_t { String, Bare, Array } kind = Kind::Bare;
+    std::string text;                // a string's content, or a number or boolean as written
+    std::vector<std::string> items;  // an array's strings
+    int line = 0;
+};
+
+// `key = value` lines in [sections], as "section.key"; keeps to what torchtitan's
+// configs use (no inline tables, no multi-line strings).
+class TomlReader {
+public:
+    TomlReader(std::string_view text, const std::string& fileName) : fileName_(fileName), text_(text) { read(); }
+
+    [[nodiscard]] const TomlValue* find(const std::string& key) const
+    {
+        const auto found = values_.find(key);
+        return found == values_.end() ? nullptr : &found->second;
+    }
+
+    [[nodiscard]] std::optional<std::int64_t> integer(const std::string& key) const
+    {
+        const TomlValue* value = find(key);
+        if (!value)
+            return std::nullopt;
+        std::string digits = value->text;
+        std::erase(digits, '_');
+        std::int64_t n = 0;
+        const char* begin = digits.data() + (digits.starts_with('+') ? 1 : 0);
+        const auto [end, error] = std::from_chars(begin, digits.data() + digits.size(), n);
+        if (value->kind != TomlValue::Kind::Bare || digits.empty() || error != std::errc() ||
+            end != digits.data() + digits.size())
+            fail(value->line, key + " is not a whole number");
+        return n;
+    }
+
+    [[nodiscard]] std::optional<std::string> string(const std::string& key) const
+    {
+        const TomlValue* value = find(key);
+        if (!value)
+            return std::nullopt;
+        if (value->kind != TomlValue::Kind::String)
+            fail(value->line, key + " is not a string");
+        return value->text;
+    }
+
+    [[nodiscard]] std::optional<bool> boolean(const std::string& key) const
+    {
+        const TomlValue* value = find(key);
+        if (!value)
+            return std::nullopt;
+        if (value->kind != TomlValue::Kind::Bare || (value->text != "true" && value->text != "false"))
+            fail(value->line, key + " is not true or false");
+        return value->text == "true";
+    }
+
+    [[nodiscard]] std::vector<std::string> strings(const std::string& key) const
+    {
+        const TomlValue* value = find(key);
+        if (!value)
+            return {};
+        if (value->kind != TomlValue::Kind::Array)
+            fail(value->line, key + " is not an array of strings");
+        return value->items;
+    }
+
+    [[noreturn]] void fail(int line, const std::string& message) const
+    {
+        throw Error(ErrorCode::InvalidPlan, fileName_, "line " + std::to_string(line) + ": " + message);
+    }
+
+    [[nodiscard]] int lineOf(const std::string& key) const
+    {
+        const TomlValue* value = find(key);
+        return value ? value->line : 0;
+    }
+
+private:
+    void skipSpace()
+    {
+        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\r'))
+            ++at_;
+    }
+    // Spaces, newlines and comments (inside arrays).
+    void skipBlank()
+    {
+        for (;;) {
+            skipSpace();
+            if (at_ < text_.size() && text_[at_] == '#')
+                while (at_ < text_.size() && text_[at_] != '\n')
+                    ++at_;
+            if (at_ < text_.size() && text_[at_] == '\n') {
+                ++at_;
+                ++line_;
+                continue;
+            }
+            return;
+        }
+    }
+    void endOfLine()
+    {
+        skipSpace();
+        if (at_ < text_.size() && text_[at_] == '#')
+            while (at_ < text_.size() && text_[at_] != '\n')
+                ++at_;
+        if (at_ < text_.size() && text_[at_] != '\n')
+            fail(line_, "unexpected '" + std::string(1, text_[at_]) + "' after the value");
+    }
+    std::string quoted()
+    {
+        const char quote = text_[at_++];
+        std::string content;
+        while (at_ < text_.size() && text_[at_] != quote && text_[at_] != '\n') {
+            char c = text_[at_++];
+            if (c == '\\' && quote == '"' && at_ < text_.size()) {
+                c = text_[at_++];
+                if (c == 'n')
+                    c = '\n';
+                else if (c == 't')
+                    c = '\t';
+                else if (c == 'r')
+                    c = '\r';
+                else if (c != '"' && c != '\\')
+                    fail(line_, std::string("unsupported escape \\") + c);
+            }
+            content += c;
+        }
+        if (at_ >= text_.size() || text_[at_] != quote)
+            fail(line_, "a string is not closed on its line");
+        ++at_;
+        return content;
+    }
+    TomlValue value()
+    {
+        TomlValue v;
+        v.line = line_;
+        if (at_ >= text_.size() || text_[at_] == '\n' || text_[at_] == '#')
+            fail(line_, "a key without a value");
+        if (text_[at_] == '"' || text_[at_] == '\'') {
+            v.kind = TomlValue::Kind::String;
+            v.text = quoted();
+        } else if (text_[at_] == '[') {
+            v.kind = TomlValue::Kind::Array;
+            ++at_;
+            for (;;) {
+                skipBlank();
+                if (at_ < text_.size() && text_[at_] == ']') {
+                    ++at_;
+                    break;
+                }
+                if (at_ >= text_.size() || (text_[at_] != '"' && text_[at_] != '\''))
+                    fail(line_, "an array holds something other than strings");
+                v.items.push_back(quoted());
+                skipBlank();
+                if (at_ < text_.size() && text_[at_] == ',')
+                    ++at_;
+                else if (at_ >= text_.size() || text_[at_] != ']')
+                    fail(line_, "expected ',' or ']' in an array");
+            }
+        } else {
+            const std::size_t start = at_;
+            while (at_ < text_.size() && text_[at_] != '\n' && text_[at_] != '#' && text_[at_] != ' ' &&
+                   text_[at_] != '\t' && text_[at_] != '\r')
+                ++at_;
+            v.text = std::string(text_.substr(start, at_ - start));
+        }
+        return v;
+    }
+    void read()
+    {
+        std::string section;
+        for (;;) {
+            skipBlank();
+            if (at_ >= text_.size())
+                return;
+            if (text_[at_] == '[') {
+                const std::size_t close = text_.find(']', at_);
+                const std::size_t newline = text_.find('\n', at_);
+                if (close == std::string_view::npos || close > newline)
+                    fail(line_, "a section header without ']'");
+                const std::size_t open = text_[at_ + 1] == '[' ? at_ + 2 : at_ + 1;  // [[array of tables]]
+                section = std::string(text_.substr(open, close - open));
+                at_ = close + 1 < text_.size() && text_[close + 1] == ']' ? close + 2 : close + 1;
+                endOfLine();
+                continue;
+            }
+            const std::size_t start = at_;
+            while (at_ < text_.size() && text_[at_] != '=' && text_[at_] != '\n')
+                ++at_;
+            if (at_ >= text_.size() || text_[at_] != '=')
+                fail(line_, "expected a [section] or key = value");
+            std::string key(text_.substr(start, at_ - start));
+            while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
+                key.pop_back();
+            if (key.empty())
+                fail(line_, "a value without a key");
+            ++at_;
+            skipSpace();
+            TomlValue v = value();
+            endOfLine();
+            values_[section.empty() ? key : section + "." + key] = std::move(v);
+        }
+    }
+
+    std::string fileName_;
+    std::string_view text_;
+    std::size_t at_ = 0;
+    int line_ = 1;
+    std::map<std::string, TomlValue> values_;
+};
+
+// The degree at `key`: >= 1, or -1 where `allowRest`.
+int degree(const TomlReader& toml, const std::string& key, int fallback, bool allowRest = false)
+{
+    const std::optional<std::int64_t> value = toml.integer(key);
+    if (!value)
+        return fallback;
+    if ((*value < 1 && !(allowRest && *value == -1)) || *value > (1 << 20))
+        toml.fail(toml.lineOf(key), key + " = " + std::to_string(*value) + " is not a degree of 1 or more" +
+                                        (allowRest ? " (or -1)" : ""));
+    return static_cast<int>(*value);
+}
+
+}  // namespace
+
+std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
+{
+    const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
+    std::vector<std::string> notes = s.notes;
+    const Workload& w = s.workload;
+    const bool sharded = w.zeroStage >= 2;
+    if (w.zeroStage == 1)
+        notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards everything (FSDP); "
+                        "written as DDP");
+    if (w.zeroStage == 2)
+        notes.push_back("ZeRO stage 2: written as FSDP that keeps parameters gathered from forward to backward "
+                        "(fsdp_reshard_after_forward = \"never\"); FSDP still shards them between steps");
+    if (s.tensorParallel > 1 && !s.sequenceParallel)
+        notes.push_back("torchtitan's tensor parallelism shards norms over the sequence (sequence parallelism); "
+                        "the plan keeps them replicated");
+    if (w.recompute == Recomputation::Selective)
+        notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
+                        "saves matmul outputs and recomputes the other ops");
+    if (w.attention == AttentionKernel::Unfused)
+        notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
+    if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)
+        notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
+                        ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
+    if (w.optimizer == OptimizerKind::SgdMomentum)
+        notes.push_back("SGD with momentum: set [optimizer] name for it");
+
+    std::string text = trainingStackComments(
+        "torchtitan job config", "torchtitan", model, document, s,
+        {"Merge into the model's train config ([model] name and flavor, [optimizer], ...). Split points are",
+         "module paths as the ONNX model names them; torchtitan's own models name their blocks \"layers.N\"."},
+        notes);
+    text += "\n[parallelism]\n";
+    text += "data_parallel_replicate_degree = " + std::to_string(sharded ? 1 : s.dataParallel) + "\n";
+    text += "data_parallel_shard_degree = " + std::to_string(sharded ? s.dataParallel : 1) + "\n";
+    if (sharded)
+        text += std::string("fsdp_reshard_after_forward = ") + (w.zeroStage == 2 ? "\"never\"" : "\"always\"") + "\n";
+    text += "tensor_parallel_degree = " + std::to_string(s.tensorParallel) + "\n";
+    text += "enable_async_tensor_parallel = false\n";
+    text += "pipeline_parallel_degree = " + std::to_string(s.pipeline.stages) + "\n";
+    std::int64_t localBatch = w.microBatch;
+    if (s.pipeline.active()) {
+        text += std::string("pipeline_parallel_schedule = \"") + scheduleName(s.pipeline.schedule) + "\"\n";
+        // A JSON string is a TOML basic string.
+        text += "pipeline_parallel_split_points = [";
+        for (std::size_t c = 1; c < s.pipeline.chunkStarts.size(); ++c)
+            text += (c > 1 ? ", " : "") + jsonEscaped(s.blockModulePaths.at(s.pipeline.chunkStarts[c]));
+        text += "]\n";
+        text += "pipeline_parallel_microbatch_size = " + std::to_string(w.microBatch) + "\n";
+        localBatch = w.batch / s.dataParallel;  // torchtitan cuts each rank's step into micro-batches
+    }
+    text += "\n[activation_checkpoint]\n";
+    text += std::string("mode = \"") + recomputeMode(w.recompute) + "\"\n";
+    if (w.recompute == Recomputation::Selective)
+        text += "selective_ac_option = \"op\"\n";
+    text += "\n[training]\n";
+    text += "local_batch_size = " + std::to_string(localBatch) + "\n";
+    text += "global_batch_size = " + std::to_string(w.batch) + "\n";
+    text += "seq_len = " + std::to_string(w.sequence) + "\n";
+    text += std::string("mixed_precision_param = \"") + (w.computeType == DataType::Float32 ? "float32" : "bfloat16") +
+            "\"\n";
+    return text;
+}
+
+bool isTorchTitanConfig(std::string_view text)
+{
+    std::size_t at = 0;
+    while ((at = text.find("[parallelism]", at)) != std::string_view::npos) {
+        if (at == 0 || text[at - 1] == '\n')
+            return true;
+        ++at;
+    }
+    return false;
+}
+
+TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::string& fileName, const FoldedModel& model)
+{
+    const TomlReader toml(text, fileName);
+    TrainingStackSettings s;
+    for (const char* key : {"parallelism.context_parallel_degree", "parallelism.expert_parallel_degree"})
+        if (degree(toml, key, 1) > 1)
+            toml.fail(toml.lineOf(key), std::string(key) + " above 1 is not imported: plans from torchtitan configs "
+                                                            "have tensor, pipeline and data parallelism only");
+    const int replicate = degree(toml, "parallelism.data_parallel_replicate_degree", 1);
+    const int shard = degree(toml, "parallelism.data_parallel_shard_degree", -1, true);
+    s.dataParallel = shard == -1 ? 0 : replicate * shard;
+    s.tensorParallel = degree(toml, "parallelism.tensor_parallel_degree", 1);
+    s.sequenceParallel = s.tensorParallel > 1;
+    Workload& w = s.workload;
+    if (shard == -1 || shard > 1) {
+        const std::string reshard = toml.string("parallelism.fsdp_reshard_after_forward").value_or("default");
+        if (reshard != "default" && reshard != "always" && reshard != "never")
+            toml.fail(toml.lineOf("parallelism.fsdp_reshard_after_forward"),
+                      "fsdp_reshard_after_forward \"" + reshard + "\" is not default, always or never");
+        w.zeroStage = reshard == "never" ? 2 : 3;
+    }
+
+    PipelineLayout& pipeline = s.pipeline;
+    pipeline.stages = degree(toml, "parallelism.pipeline_parallel_degree", 1);
+    const std::string schedule = toml.string("parallelism.pipeline_parallel_schedule").value_or("1F1B");
+    std::optional<PipelineSchedule> parsed;
+    for (const PipelineSchedule candidate : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
+        if (schedule == scheduleName(candidate))
+            parsed = candidate;
+    if (!parsed)
+        toml.fail(toml.lineOf("parallelism.pipeline_parallel_schedule"),
+                  "pipeline_parallel_schedule \"" + schedule + "\" is not one Tapestry prices (1F1B, Interleaved1F1B, GPipe)");
+    pipeline.schedule = *parsed;
+    const std::vector<std::string> splits = toml.strings("parallelism.pipeline_parallel_split_points");
+    const int splitsLine = toml.lineOf("parallelism.pipeline_parallel_split_points");
+    if (pipeline.stages > 1 && !splits.empty()) {
+        const std::vector<const BlockInstance*> blocks = modelBlocks(model.families);
+        pipeline.chunkStarts = {0};
+        for (const std::string& name : splits) {
+            std::optional<std::size_t> found;
+            for (std::size_t b = 0; b < blocks.size() && !found; ++b) {
+                std::string path = blocks[b]->scope;
+                std::replace(path.begin(), path.end(), '/', '.');
+                if (path == name || path.ends_with("." + name))
+                    found = b;
+            }
+            if (!found)
+                toml.fail(splitsLine, "split point \"" + name + "\" names no block of the model");
+            pipeline.chunkStarts.push_back(*found);
+        }
+        const std::size_t chunks = pipeline.chunkStarts.size();
+        if (chunks % static_cast<std::size_t>(pipeline.stages) != 0)
+            toml.fail(splitsLine, std::to_string(splits.size()) + " split points make " + std::to_string(chunks) +
+                                      " chunks, not a multiple of the " + std::to_string(pipeline.stages) + " stages");
+        pipeline.virtualStages = static_cast<int>(chunks) / pipeline.stages;
+        if (pipeline.virtualStages > 1 && pipeline.schedule != PipelineSchedule::Interleaved)
+            toml.fail(splitsLine, std::to_string(chunks) + " chunks on " + std::to_string(pipeline.stages) +
+                                      " stages need the Interleaved1F1B schedule, not " + schedule);
+    } else if (pipeline.stages > 1 && pipeline.schedule == PipelineSchedule::Interleaved) {
+        toml.fail(toml.lineOf("parallelism.pipeline_parallel_schedule"),
+                  "Interleaved1F1B without pipeline_parallel_split_points: how many chunks per stage is not said");
+    }
+
+    const std::string mode = toml.string("activation_checkpoint.mode").value_or("selective");
+    if (mode == "none")
+        w.recompute = Recomputation::None;
+    else if (mode == "selective")
+        w.recompute = Recomputation::Selective;
+    else if (mode == "full")
+        w.recompute = Recomputation::Full;
+    else
+        toml.fail(toml.lineOf("activation_checkpoint.mode"), "activation_checkpoint mode \"" + mode +
+                                                                  "\" is not none, selective or full");
+    if (w.recompute == Recomputation::Selective) {
+        const std::string option = toml.string("activation_checkpoint.selective_ac_option").value_or("2");
+        if (option != "op")
+            s.notes.push_back("selective_ac_option \"" + option +
+                              "\" (every n-th block fully recomputed) is read as Tapestry's selective recomputation");
+    }
+
+    const int local = degree(toml, "training.local_batch_size", 8);
+    if (pipeline.stages > 1) {
+        w.microBatch = degree(toml, "parallelism.pipeline_parallel_microbatch_size", 1);
+        s.rankBatch = local;
+    } else {
+        w.microBatch = local;
+    }
+    const std::optional<std::int64_t> global = toml.integer("training.global_batch_size");
+    if (global && *global != -1 && *global < 1)
+        toml.fail(toml.lineOf("training.global_batch_size"), "global_batch_size is not -1 or a batch of 1 or more");
+    w.batch = global && *global > 0 ? *global : 0;
+    w.sequence = degree(toml, "training.seq_len", 2048);
+    const std::string precision = toml.string("training.mixed_precision_param").value_or("bfloat16");
+    if (precision == "bfloat16")
+        w.computeType = DataType::BFloat16;
+    else if (precision == "float32")
+        w.computeType = DataType::Float32;
+    else
+        toml.fail(toml.lineOf("training.mixed_precision_param"),
+                  "mixed_precision_param \"" + precision + "\" is not bfloat16 or float32");
+    w.attention = AttentionKernel::Fused;
+    return s;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "cost/Workload.h"
+#include "plan/PlanFile.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// What the configurations of Megatron-LM and torchtitan say about a training run: one
+// tensor-parallel size with Megatron-LM's layer pattern (column-parallel fan-out, row-parallel
+// fan-in projections, optionally sequence-parallel norms), a data-parallel size, the
+// pipeline, and the step's workload. Exports derive it from a plan; imports read it from
+// the stack's file and build the plan it describes (planFromTrainingStackSettings).
+struct TrainingStackSettings {
+    int tensorParallel = 1;
+    int dataParallel = 0;  // 0: whatever the GPU count leaves (Megatron-LM derives it from the world size)
+    bool sequenceParallel = false;
+    PipelineLayout pipeline;  // exports resolve chunkStarts; imports leave them empty for an even split
+    // batch: the global batch (0: rankBatch per data-parallel rank, both stacks'
+    // default); microBatch: sequences per data-parallel rank and micro-step.
+    Workload workload;
+    std::int64_t rankBatch = 0;  // imports: sequences per data-parallel rank and step (0: one micro-batch)
+    std::int64_t layers = 0;                   // the model's blocks as the file counts them (0: not said)
+    std::vector<std::string> blockModulePaths;  // exports: each block's module path, "model.layers.7"
+    // Exports: what the plan does that this layout cannot carry. Imports: what the file
+    // says that the plan reads differently (warnings).
+    std::vector<std::string> notes;
+};
+
+// The settings that run `document`'s plan as closely as Megatron-LM's layout can. The
+// tensor-parallel size is the stage-mesh axis on which the plan splits weights (the last
+// one if several), the data-parallel size the product of the other stage axes; sequence
+// parallel when a normalization is sequence-split on the tensor-parallel axis; chunk
+// starts resolved; the workload's batch, sequence and micro-batch bound as CostModel
+// binds them (micro-batch 0: the whole per-rank batch). Notes say, grouped by family,
+// which nodes the plan splits unlike Megatron-LM's pattern (makeExpertPlan), weights split
+// on a second axis, a tensor-parallel axis that is not the innermost, tensor parallelism
+// across nodes (when `gpusPerNode` > 0 tells), and a global batch that is not a multiple
+// of micro-batch x data-parallel size. Throws Error(InvalidPlan) for a plan that does not
+// fit the model.
+[[nodiscard]] TrainingStackSettings trainingStackSettings(const FoldedModel& model, const PlanDocument& document,
+                                                          int gpusPerNode);
+
+// The expert plan `settings` describe: makeExpertPlan(Megatron, or
+// MegatronSequenceParallel) on the stage mesh {"dp", "tp"}, the pipeline and the
+// workload; origin Import, named after the file's stem. `gpuCount` (0: unknown) fixes a
+// data-parallel size of 0 and must equal pipeline x data-parallel x tensor-parallel size.
+// Throws Error(InvalidPlan, fileName, ...) when the sizes do not multiply to the GPU
+// count, the data-parallel size is unknown without a GPU count, the file's layer count
+// is not the model's block count, or the pipeline does not fit the model's blocks.
+[[nodiscard]] PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings,
+                                                         const FoldedModel& model, const std::string& fileName,
+                                                         int gpuCount);
+
+// "pipeline 8 x data parallel 2 x tensor parallel 8 = 128 GPUs".
+[[nodiscard]] std::string trainingStackShape(const TrainingStackSettings& settings);
+
+// The '#' comment block both exports open with: "# <title> for Tapestry plan "NAME"
+// (MODEL):", the sizes, the `guidance` lines, and `notes` under "Not expressible in
+// <stack>:". Line breaks inside names and notes become spaces, so every line stays a comment.
+[[nodiscard]] std::string trainingStackComments(const std::string& title, const std::string& stack,
+                                                const FoldedModel& model, const PlanDocument& document,
+                                                const TrainingStackSettings& settings,
+                                                const std::vector<std::string>& guidance,
+                                                const std::vector<std::string>& notes);
+
+}  // namespace tapestry

@@ -1,0 +1,384 @@
+// Megatron-LM arguments and torchtitan job configs: the exact arguments of a small
+// pipelined GPT plan, export -> import round trips (stages, virtual stages, schedule,
+// chunk boundaries, micro-batch, recomputation, ZeRO, sequence parallelism), the notes on
+// what a stack cannot express, errors naming the file, and the files read by the tools
+// that run them (bash, Python's tomllib) where those are installed.
+#include "base/Error.h"
+#include "export/ExportFormat.h"
+#include "export/MegatronArguments.h"
+#include "export/TorchTitanConfig.h"
+#include "export/TrainingStackImport.h"
+#include "FoldedTestModel.h"
+#include "plan/ExpertPlans.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+// Four GPT-2-small layers: blocks transformer.h.0 .. transformer.h.3.
+const FoldedModel& gpt(std::int64_t layers = 4)
+{
+    static std::map<std::int64_t, FoldedModel> models;
+    auto found = models.find(layers);
+    if (found == models.end())
+        found = models.emplace(layers, foldSynthPreset("gpt2-small", layers)).first;
+    return found->second;
+}
+
+// Megatron-LM's style on 8 GPUs: pipeline 2 (interleaved, 2 chunks each) x dp 2 x tp 2
+// with sequence parallelism, selective recomputation and the distributed optimizer.
+PlanDocument pipelinedPlan(const FoldedModel& m)
+{
+    PlanDocument document;
+    document.plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, {{"dp", 2}, {"tp", 2}});
+    document.plan.name = "gpt-pp";
+    document.plan.pipeline = {2, 2, PipelineSchedule::Interleaved, {}};
+    Workload& w = document.workload;
+    w.batch = 16;
+    w.sequence = 1024;
+    w.microBatch = 1;
+    w.zeroStage = 1;
+    w.recompute = Recomputation::Selective;
+    w.computeType = DataType::BFloat16;
+    w.attention = AttentionKernel::Fused;
+    w.overlap = true;
+    return document;
+}
+
+std::vector<std::size_t> resolvedStarts(const FoldedModel& m, const PipelineLayout& layout)
+{
+    return chunkStarts(layout, modelBlocks(m.families).size());
+}
+
+TrainingStackImport imported(const std::string& text, const std::string& fileName, const FoldedModel& m, int gpus)
+{
+    std::optional<TrainingStackImport> result = importTrainingStackPlan(text, fileName, m, gpus);
+    if (!result)
+        throw std::runtime_error(fileName + " was not recognized");
+    return std::move(*result);
+}
+
+// The error importing `text` as `fileName` gives.
+std::string importError(const std::string& text, const std::string& fileName, int gpus = 8, std::int64_t layers = 4)
+{
+    try {
+        (void)importTrainingStackPlan(text, fileName, gpt(layers), gpus);
+    } catch (const Error& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// `python3 -c script file` (or bash), its standard output; empty QString when the tool is not installed.
+QString runTool(const QString& program, const QStringList& arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return QStringLiteral("failed: ") + QString::fromUtf8(process.readAllStandardError());
+    return QString::fromUtf8(process.readAllStandardOutput());
+}
+
+std::string writeTemporary(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string file = dir.filePath(QString::fromUtf8(name)).toStdString();
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+}
+
+}  // namespace
+
+class TrainingStackExportTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void megatronArgumentsOfAPipelinedGpt()
+    {
+        const FoldedModel& m = gpt();
+        const std::string text = exportMegatronArguments(m, pipelinedPlan(m), 8);
+        const std::string expected = R"(MEGATRON_ARGS=(
+    --tensor-model-parallel-size 2
+    --pipeline-model-parallel-size 2
+    --num-layers 4
+    --num-layers-per-virtual-pipeline-stage 1
+    --sequence-parallel
+    --seq-length 1024
+    --micro-batch-size 1
+    --global-batch-size 16
+    --recompute-granularity selective
+    --use-distributed-optimizer
+    --bf16
+    --use-flash-attn
+    --overlap-grad-reduce
+)
+)";
+        QVERIFY2(text.ends_with(expected), text.c_str());
+        QVERIFY2(contains(text, "# pipeline 2 x data parallel 2 x tensor parallel 2 = 8 GPUs.\n"), text.c_str());
+        // Megatron-LM's own layout: nothing to note.
+        QVERIFY2(!contains(text, "Not expressible"), text.c_str());
+    }
+
+    void megatronRoundTripKeepsThePipelineAndWorkload()
+    {
+        const FoldedModel& m = gpt();
+        const PlanDocument original = pipelinedPlan(m);
+        const TrainingStackImport back = imported(exportMegatronArguments(m, original, 8), "gpt-pp.sh", m, 8);
+        QCOMPARE(back.warnings, std::vector<std::string>{});
+        QCOMPARE(back.document.plan.strategies, original.plan.strategies);
+        QCOMPARE(back.document.plan.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 2}}));
+        QCOMPARE(back.document.plan.pipeline.stages, 2);
+        QCOMPARE(back.document.plan.pipeline.virtualStages, 2);
+        QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::Interleaved);
+        QCOMPARE(resolvedStarts(m, back.document.plan.pipeline), resolvedStarts(m, original.plan.pipeline));
+        QVERIFY(back.document.workload == original.workload);
+        QCOMPARE(back.document.plan.origin, PlanOrigin::Import);
+        QCOMPARE(back.document.plan.name, std::string("gpt-pp"));
+    }
+
+    void megatronFullRecomputeAndUnevenFirstStage()
+    {
+        const FoldedModel& m = gpt(8);
+        PlanDocument document = pipelinedPlan(m);
+        document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, {{"dp", 1}, {"tp", 2}});
+        document.plan.pipeline = {3, 1, PipelineSchedule::OneFOneB, {0, 2, 5}};  // 2, 3, 3 blocks
+        document.workload.recompute = Recomputation::Full;
+        document.workload.zeroStage = 0;
+        document.workload.fp32MainGradients = true;
+        document.workload.batch = 12;
+        const std::string text = exportMegatronArguments(m, document, 8);
+        QVERIFY2(contains(text, "    --pipeline-model-parallel-size 3\n    --num-layers 8\n"
+                                "    --decoder-first-pipeline-num-layers 2\n    --seq-length 1024\n"),
+                 text.c_str());
+        QVERIFY2(contains(text, "    --recompute-granularity full\n    --recompute-method uniform\n"
+                                "    --recompute-num-layers 1\n    --bf16\n"),
+                 text.c_str());
+        QVERIFY(contains(text, "    --accumulate-allreduce-grads-in-fp32\n"));
+        QVERIFY(!contains(text, "--sequence-parallel"));
+        QVERIFY(!contains(text, "--use-distributed-optimizer"));
+        const TrainingStackImport back = imported(text, "uneven.sh", m, 6);
+        QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 2, 5}));
+        QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::OneFOneB);
+        QCOMPARE(back.document.plan.strategies, document.plan.strategies);
+        QVERIFY(back.document.workload == document.workload);
+    }
+
+    void megatronNotesWhatItCannotExpress()
+    {
+        const FoldedModel& m = gpt(8);
+        PlanDocument document = pipelinedPlan(m);
+        document.plan.pipeline = {4, 1, PipelineSchedule::GPipe, {0, 1, 3, 6}};  // 1, 2, 3, 2 blocks
+        document.workload.zeroStage = 3;
+        // One linear of every block split unlike Megatron-LM: c_fc on its rows.
+        for (const CoarseNode& node : m.coarse.nodes)
+            if (node.name.ends_with("mlp/c_fc/MatMul"))
+                document.plan.strategies[node.id.index()].axes[1] = AxisSplit::Row;
+        validatePlan(document.plan, m.coarse);
+        const std::string text = exportMegatronArguments(m, document, 8);
+        QVERIFY2(contains(text, "#   - 'transformer/h.#/mlp/c_fc/MatMul' (8 nodes) splits dp=batch tp=row where "
+                                "Megatron-LM's layout splits dp=batch tp=column\n"),
+                 text.c_str());
+        QVERIFY2(contains(text, "#   - the GPipe schedule: Megatron-LM runs 1F1B"), text.c_str());
+        QVERIFY2(contains(text, "#   - stages of 1, 2, 3, 2 blocks: Megatron-LM sets only the first and last stage "
+                                "apart from an even split\n"),
+                 text.c_str());
+        QVERIFY2(contains(text, "#   - ZeRO stage 3: Megatron-LM's distributed optimizer keeps whole parameters"),
+                 text.c_str());
+        QVERIFY(!contains(text, "--decoder-"));
+        // Tensor parallelism of 2 inside nodes of 8 is not noted; over nodes of 1 GPU it is.
+        QVERIFY(!contains(text, "crosses nodes"));
+        QVERIFY(contains(exportMegatronArguments(m, document, 1), "tensor parallelism over 2 GPUs crosses nodes of 1"));
+    }
+
+    void torchTitanConfigOfAPipelinedGpt()
+    {
+        const FoldedModel& m = gpt();
+        PlanDocument document = pipelinedPlan(m);
+        document.workload.zeroStage = 3;
+        const std::string text = exportTorchTitanConfig(m, document, 8);
+        const std::string expected = R"(
+[parallelism]
+data_parallel_replicate_degree = 1
+data_parallel_shard_degree = 2
+fsdp_reshard_after_forward = "always"
+tensor_parallel_degree = 2
+enable_async_tensor_parallel = false
+pipeline_parallel_degree = 2
+pipeline_parallel_schedule = "Interleaved1F1B"
+pipeline_parallel_split_points = ["transformer.h.1", "transformer.h.2", "transformer.h.3"]
+pipeline_parallel_microbatch_size = 1
+
+[activation_checkpoint]
+mode = "selective"
+selective_ac_option = "op"
+
+[training]
+local_batch_size = 8
+global_batch_size = 16
+seq_len = 1024
+mixed_precision_param = "bfloat16"
+)";
+        QVERIFY2(text.ends_with(expected), text.c_str());
+        QVERIFY2(contains(text, "#   - selective recomputation: Tapestry recomputes attention's core"), text.c_str());
+
+        const TrainingStackImport back = imported(text, "gpt-pp.toml", m, 8);
+        QCOMPARE(back.warnings, std::vector<std::string>{});
+        QCOMPARE(back.document.plan.strategies, document.plan.strategies);
+        QCOMPARE(back.document.plan.pipeline.stages, 2);
+        QCOMPARE(back.document.plan.pipeline.virtualStages, 2);
+        QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::Interleaved);
+        QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 1, 2, 3}));
+        Workload expectedWorkload = document.workload;
+        expectedWorkload.overlap = true;  // torchtitan has no switch for it: the default
+        QVERIFY(back.document.workload == expectedWorkload);
+    }
+
+    void torchTitanRoundTripsZeroStagesAndGPipe()
+    {
+        const FoldedModel& m = gpt(8);
+        for (const int zero : {0, 2, 3}) {
+            PlanDocument document = pipelinedPlan(m);
+            document.plan.pipeline = {2, 1, PipelineSchedule::GPipe, {0, 3}};
+            document.workload.zeroStage = zero;
+            document.workload.recompute = Recomputation::Full;
+            document.workload.microBatch = 2;
+            const std::string text = exportTorchTitanConfig(m, document, 8);
+            QVERIFY2(contains(text, "pipeline_parallel_schedule = \"GPipe\"\n"
+                                    "pipeline_parallel_split_points = [\"transformer.h.3\"]\n"),
+                     text.c_str());
+            const TrainingStackImport back = imported(text, "gpipe.toml", m, 8);
+            QCOMPARE(back.document.plan.pipeline, document.plan.pipeline);
+            QVERIFY2(back.document.workload == document.workload, text.c_str());
+        }
+        // ZeRO 1 has no torchtitan form: written (and read back) as DDP, with a note.
+        PlanDocument zero1 = pipelinedPlan(m);
+        const std::string text = exportTorchTitanConfig(m, zero1, 8);
+        QVERIFY(contains(text, "#   - ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards"));
+        QCOMPARE(imported(text, "zero1.toml", m, 8).document.workload.zeroStage, 0);
+    }
+
+    void torchTitanReadsHandWrittenConfigs()
+    {
+        const FoldedModel& m = gpt();
+        // torchtitan's own block names, a multi-line array, comments, defaults for the rest.
+        const std::string text = "[job]\ndescription = \"llama # not a comment\"\n\n"
+                                 "[parallelism]\n"
+                                 "data_parallel_replicate_degree = 1\n"
+                                 "tensor_parallel_degree = 2  # inside a node\n"
+                                 "pipeline_parallel_degree = 2\n"
+                                 "pipeline_parallel_split_points = [\n    'h.2',  # half\n]\n"
+                                 "[training]\nlocal_batch_size = 4\nseq_len = 2_048\n";
+        QVERIFY(isTorchTitanConfig(text));
+        const TrainingStackImport back = imported(text, "llama.toml", m, 8);
+        QCOMPARE(back.document.plan.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 2}}));  // shard -1: the rest
+        QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 2}));
+        QCOMPARE(back.document.workload.zeroStage, 3);  // FSDP, torchtitan's default
+        QCOMPARE(back.document.workload.recompute, Recomputation::Selective);
+        QCOMPARE(back.document.workload.microBatch, std::int64_t(1));
+        QCOMPARE(back.document.workload.batch, std::int64_t(8));  // local 4 x dp 2
+        QCOMPARE(back.document.workload.sequence, std::int64_t(2048));
+        QCOMPARE(back.warnings, (std::vector<std::string>{"selective_ac_option \"2\" (every n-th block fully "
+                                                          "recomputed) is read as Tapestry's selective recomputation"}));
+    }
+
+    void badFilesAreErrorsNamingTheFile()
+    {
+        QVERIFY2(contains(importError("--tensor-model-parallel-size 2 --recompute-granularity sometimes\n", "run.sh"),
+                          "run.sh: --recompute-granularity 'sometimes' is not selective or full"),
+                 importError("--tensor-model-parallel-size 2 --recompute-granularity sometimes\n", "run.sh").c_str());
+        QVERIFY(contains(importError("--tensor-model-parallel-size ${TP}\n", "run.sh"),
+                         "run.sh: --tensor-model-parallel-size '${TP}' is not a whole number >= 1"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 4 --pipeline-model-parallel-size 2\n", "run.sh", 12),
+                         "run.sh: pipeline 2 x tensor parallel 4 does not divide the cluster's 12 GPUs"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2\n", "run.sh", 0),
+                         "run.sh: does not say the data-parallel size: it follows from the GPU count"));
+        QVERIFY(contains(importError("--pipeline-model-parallel-size 2 --num-layers 24\n", "run.sh"),
+                         "run.sh: says the model has 24 layers; this model has 4 blocks"));
+        QVERIFY(contains(importError("--pipeline-model-parallel-size 3 --num-layers 4 "
+                                     "--decoder-first-pipeline-num-layers 1\n",
+                                     "run.sh", 6),
+                         "run.sh: the first/last pipeline stage layers leave 3 of 4 layers for 2 other stages"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2 --context-parallel-size 2\n", "run.sh"),
+                         "run.sh: --context-parallel-size above 1 is not imported"));
+
+        const std::string sizes = "[parallelism]\ndata_parallel_shard_degree = 2\ntensor_parallel_degree = 2\n"
+                                  "pipeline_parallel_degree = 2\n";
+        QVERIFY(contains(importError(sizes, "job.toml", 16),
+                         "job.toml: says pipeline 2 x data parallel 2 x tensor parallel 2 = 8 GPUs; the cluster has 16"));
+        QVERIFY(contains(importError(sizes + "pipeline_parallel_schedule = \"ZBVZeroBubble\"\n", "job.toml"),
+                         "job.toml: line 5: pipeline_parallel_schedule \"ZBVZeroBubble\" is not one Tapestry prices"));
+        QVERIFY(contains(importError(sizes + "pipeline_parallel_split_points = [\"layers.9\"]\n", "job.toml"),
+                         "job.toml: line 5: split point \"layers.9\" names no block of the model"));
+        QVERIFY(contains(importError(sizes + "tensor_parallel_degree 2\n", "job.toml"),
+                         "job.toml: line 5: expected a [section] or key = value"));
+        QVERIFY(contains(importError(sizes + "[training]\nseq_len = \"long\"\n", "job.toml"),
+                         "job.toml: line 6: training.seq_len is not a whole number"));
+        QVERIFY(contains(importError("[parallelism]\ntensor_parallel_degree = 0\n", "job.toml"),
+                         "job.toml: line 2: parallelism.tensor_parallel_degree = 0 is not a degree of 1 or more"));
+        QVERIFY(contains(importError("[activation_checkpoint]\nmode = \"some\"\n", "job.toml"),
+                         "job.toml: line 2: activation_checkpoint mode \"some\" is not none, selective or full"));
+        // Neither stack's file: left to the other importers.
+        QVERIFY(!importTrainingStackPlan("{\"a.b\": \"colwise\"}", "tp_plan.json", gpt(), 8));
+    }
+
+    void exportsAreRegisteredFormats()
+    {
+        QCOMPARE(exportFormatFromName("megatron"), std::optional<ExportFormat>(ExportFormat::Megatron));
+        QCOMPARE(exportFormatFromName("torchtitan"), std::optional<ExportFormat>(ExportFormat::TorchTitan));
+        const FoldedModel& m = gpt();
+        QVERIFY(renderExport(ExportFormat::TorchTitan, m, pipelinedPlan(m)).starts_with("# torchtitan job config"));
+    }
+
+    // The files as bash and Python's tomllib read them, where they are installed (CI's
+    // bootstrap installs python3).
+    void bashAndTomllibReadTheExports()
+    {
+#ifndef TAPESTRY_PYTHON3
+        QSKIP("python3 (3.11 or later, for tomllib) was not found when configuring");
+#else
+        const FoldedModel& m = gpt(8);
+        PlanDocument document = pipelinedPlan(m);
+        // Notes with quotes and a plan name that needs escaping in comments.
+        document.plan.name = "gpt \"pp\"\nsecond line";
+        document.plan.pipeline = {4, 1, PipelineSchedule::OneFOneB, {0, 1, 3, 6}};
+        QTemporaryDir dir;
+        const std::string toml = writeTemporary(dir, "job.toml", exportTorchTitanConfig(m, document, 1));
+        const QString parsed =
+            runTool(QStringLiteral(TAPESTRY_PYTHON3),
+                    {QStringLiteral("-c"),
+                     QStringLiteral("import json, sys, tomllib; print(json.dumps(tomllib.load(open(sys.argv[1], 'rb'))))"),
+                     QString::fromStdString(toml)});
+        QVERIFY2(!parsed.startsWith(QStringLiteral("failed")), qPrintable(parsed));
+        const nlohmann::json config = nlohmann::json::parse(parsed.toStdString());
+        QCOMPARE(config["parallelism"]["pipeline_parallel_degree"].get<int>(), 4);
+        QCOMPARE(config["parallelism"]["pipeline_parallel_split_points"].get<std::vector<std::string>>(),
+                 (std::vector<std::string>{"transformer.h.1", "transformer.h.3", "transformer.h.6"}));
+        QCOMPARE(config["parallelism"]["enable_async_tensor_parallel"].get<bool>(), false);
+        QCOMPARE(config["training"]["global_batch_size"].get<int>(), 16);
+        QCOMPARE(config["activation_checkpoint"]["mode"].get<std::string>(), std::string("selective"));
+
+        const std::string megatron = writeTemporary(dir, "run.sh", exportMegatronArguments(m, document, 1));
+        const QString words = runTool(QStringLiteral("bash"),
+                                      {QStringLiteral("-c"),
+                                       QStringLiteral("source \"$1\"; printf '%s\\n' \"${MEGATRON_ARGS[@]}\""),
+                                       QStringLiteral("bash"), QString::fromStdString(megatron)});
+        QVERIFY2(words.startsWith(QStringLiteral("--tensor-model-parallel-size\n2\n--pipeline-model-parallel-size\n4\n")),
+                 qPrintable(words));
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TrainingStackExportTest)
+#include "TrainingStackExportTest.moc"

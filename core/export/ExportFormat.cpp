@@ -55,7 +55,7 @@ std::string renderExport(ExportFormat format, const FoldedModel& model, const Pl
     const Graph& graph = model.graph();
     switch (format) {
     case ExportFormat::PlanJson: return planToJson(document, model.coarse, model.families);
-    case ExportFormat::PyTorch: return exportPyTorchPlan(graph, model.coarse, model.families, document.plan);
+    case ExportFormat::PyTorch: return exportPyTorchPlan(model, document);
     case ExportFormat::HfJson:
         return exportHfTpPlanJson(graph, model.coarse, model.families, document.plan, choices.hfKeys);
     case ExportFormat::HfPython:

@@ -3,6 +3,8 @@
 #include "base/Error.h"
 
 #include "export/ModuleStyleTable.h"
+#include "export/TrainingStackSettings.h"
+#include "fold/FoldedModel.h"
 #include "graph/Graph.h"
 
 #include <algorithm>
@@ -65,35 +67,170 @@ std::string joined(const std::set<std::string>& names)
     return text;
 }
 
+const char* scheduleClass(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::GPipe: return "ScheduleGPipe";
+    case PipelineSchedule::OneFOneB: return "Schedule1F1B";
+    case PipelineSchedule::Interleaved: return "ScheduleInterleaved1F1B";
+    }
+    return "Schedule1F1B";
+}
+
+// What the file does besides tensor parallelism: FSDP for ZeRO 2 and 3, activation
+// checkpointing per block, the pipeline's split points.
+struct TrainingCode {
+    std::string comments;     // "# ..." lines of the header
+    std::set<std::string> imports;
+    std::string definitions;  // BLOCKS, SPLIT_SPEC, helpers
+    std::string applyLines;   // apply()'s statements after parallelize_module
+    std::string applyDoc;     // what they do, for apply()'s docstring
+};
+
+TrainingCode trainingCode(const TrainingStackSettings& settings, const Plan& plan,
+                          const std::vector<std::string>& dataAxes)
+{
+    TrainingCode code;
+    const Workload& w = settings.workload;
+    const bool blocks = !settings.blockModulePaths.empty();
+    const bool checkpoint = blocks && w.recompute != Recomputation::None;
+    const bool fsdp = w.zeroStage >= 2 && !dataAxes.empty();
+    const std::string dataMesh = dataAxes.empty() ? std::string() : "mesh[" + pythonString(dataAxes.back()) + "]";
+    if (dataAxes.size() > 1)
+        code.comments += "# The plan has several data-parallel axes; FSDP and DDP here use the last, \"" +
+                         dataAxes.back() + "\".\n";
+    if (w.zeroStage >= 2 && dataAxes.empty())
+        code.comments += "# ZeRO stage " + std::to_string(w.zeroStage) +
+                         ": the plan has no data-parallel axis to shard over, so nothing is sharded.\n";
+    if (w.zeroStage == 1 && !dataAxes.empty())
+        code.comments += "# ZeRO stage 1: wrap the model in DistributedDataParallel over " + dataMesh +
+                         " and shard the optimizer\n# states with torch.distributed.optim.ZeroRedundancyOptimizer("
+                         "..., process_group=" + dataMesh + ".get_group()).\n";
+    if (fsdp) {
+        code.comments += "# ZeRO stage " + std::to_string(w.zeroStage) +
+                         ": apply() shards every block and the root with FSDP2's fully_shard (torch >= 2.6)" +
+                         (w.zeroStage == 2 ? ",\n# keeping parameters gathered from forward to backward "
+                                             "(reshard_after_forward=False).\n"
+                                           : ".\n");
+        code.imports.insert("from torch.distributed.fsdp import fully_shard");
+    }
+    if (w.recompute != Recomputation::None && !blocks)
+        code.comments += "# The model has no repeated blocks to checkpoint: recomputation is left out.\n";
+    if (checkpoint) {
+        code.imports.insert("from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import checkpoint_wrapper");
+        code.comments += w.recompute == Recomputation::Full
+                             ? "# Full recomputation: apply() wraps every block in checkpoint_wrapper (only its input is kept).\n"
+                             : "# Selective recomputation: apply() wraps every block in checkpoint_wrapper with a policy that\n"
+                               "# recomputes attention's core (scores, softmax, weighted sum) and keeps every other output.\n";
+    }
+    if (blocks && (checkpoint || fsdp || plan.pipeline.active())) {
+        code.definitions += "\n# The model's repeated blocks, in order.\nBLOCKS = [\n";
+        for (const std::string& path : settings.blockModulePaths)
+            code.definitions += "    " + pythonString(path) + ",\n";
+        code.definitions += "]\n";
+    }
+    if (plan.pipeline.active()) {
+        const PipelineLayout& pipeline = settings.pipeline;
+        const std::int64_t microBatches =
+            std::max<std::int64_t>(1, w.batch / (w.microBatch * settings.dataParallel));
+        code.imports.insert("from torch.distributed.pipelining import SplitPoint");
+        code.comments += "# Pipeline: " + std::to_string(pipeline.stages) + " stages (mesh[\"pp\"])" +
+                         (pipeline.virtualStages > 1 ? " x " + std::to_string(pipeline.virtualStages) + " chunks each" : "") +
+                         ", schedule " + scheduleClass(pipeline.schedule) + ", " + std::to_string(microBatches) +
+                         " micro-batches of " + std::to_string(w.microBatch) +
+                         ".\n"
+                         "# torch.distributed.pipelining splits the model before each module of SPLIT_SPEC:\n"
+                         "#   pipe = pipeline(model, mb_args=(micro_batch,), split_spec=SPLIT_SPEC)\n"
+                         "#   stages = [pipe.build_stage(c, device, group=mesh[\"pp\"].get_group())\n"
+                         "#             for c in range(rank_in_pp, pipe.num_stages, " +
+                         std::to_string(pipeline.stages) +
+                         ")]\n"
+                         "#   schedule = " + scheduleClass(pipeline.schedule) +
+                         (pipeline.virtualStages > 1 ? "(stages" : "(stages[0]") + ", n_microbatches=" +
+                         std::to_string(microBatches) + ", loss_fn=...)\n"
+                         "# apply() then parallelizes each stage's module (stage.submod): it finds the blocks it holds.\n";
+        code.definitions += "\n# Chunk c of the pipeline starts at its block; chunk c runs on pipeline stage c mod " +
+                            std::to_string(pipeline.stages) + ".\nSPLIT_SPEC = {\n";
+        for (std::size_t c = 1; c < pipeline.chunkStarts.size(); ++c)
+            code.definitions +=
+                "    " + pythonString(settings.blockModulePaths.at(pipeline.chunkStarts[c])) + ": SplitPoint.BEGINNING,\n";
+        code.definitions += "}\n";
+    }
+    if (w.recompute == Recomputation::Selective && checkpoint) {
+        code.imports.insert("from functools import partial");
+        code.imports.insert("import torch");
+        code.imports.insert("from torch.utils.checkpoint import CheckpointPolicy, create_selective_checkpoint_contexts");
+        code.definitions +=
+            "\n# Attention's core: its matmuls (batched, or fused in scaled_dot_product_attention) and softmax.\n"
+            "_ATTENTION_CORE = {\n"
+            "    torch.ops.aten.bmm.default,\n"
+            "    torch.ops.aten._softmax.default,\n"
+            "    torch.ops.aten._scaled_dot_product_flash_attention.default,\n"
+            "    torch.ops.aten._scaled_dot_product_efficient_attention.default,\n"
+            "}\n\n\n"
+            "def _recompute_attention_core(ctx, op, *args, **kwargs):\n"
+            "    return CheckpointPolicy.PREFER_RECOMPUTE if op in _ATTENTION_CORE else CheckpointPolicy.MUST_SAVE\n";
+    }
+    if (checkpoint || fsdp)
+        code.definitions += "\n\ndef _blocks(module):\n"
+                            "    \"\"\"(path, block) of each of BLOCKS that `module` holds (a pipeline stage holds its own).\"\"\"\n"
+                            "    for path in BLOCKS:\n"
+                            "        try:\n"
+                            "            yield path, module.get_submodule(path)\n"
+                            "        except AttributeError:\n"
+                            "            continue\n";
+    if (checkpoint) {
+        code.definitions += "\n\ndef _checkpoint(block):\n";
+        code.definitions += w.recompute == Recomputation::Full
+                                ? "    return checkpoint_wrapper(block)\n"
+                                : "    policy = partial(create_selective_checkpoint_contexts, _recompute_attention_core)\n"
+                                  "    return checkpoint_wrapper(block, context_fn=policy)\n";
+        code.applyLines += "    for path, block in list(_blocks(model)):\n"
+                           "        parent, _, name = path.rpartition(\".\")\n"
+                           "        model.get_submodule(parent).register_module(name, _checkpoint(block))\n";
+        code.applyDoc += " Wraps each block in checkpoint_wrapper.";
+    }
+    if (fsdp) {
+        const std::string reshard = w.zeroStage == 2 ? "False" : "True";
+        code.applyLines += "    for _, block in _blocks(model):\n"
+                           "        fully_shard(block, mesh=" + dataMesh + ", reshard_after_forward=" + reshard + ")\n"
+                           "    fully_shard(model, mesh=" + dataMesh + ", reshard_after_forward=" + reshard + ")\n";
+        code.applyDoc += " Shards the blocks and the root with FSDP over " + dataMesh + ".";
+    }
+    return code;
+}
+
 }  // namespace
 
-std::string exportPyTorchPlan(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
-                              const Plan& plan)
+std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& document)
 {
+    const Graph& graph = model.graph();
+    const Plan& plan = document.plan;
     // Plan files are checked when read; a plan built in memory is checked here, so the
     // script never names a mesh of size <= 0 or a device count beyond int.
+    const std::vector<MeshAxis> mesh = planMeshAxes(plan);
     std::int64_t devices = 1;
-    for (const MeshAxis& axis : plan.mesh) {
+    for (const MeshAxis& axis : mesh) {
         if (axis.size < 1 || devices * axis.size > std::numeric_limits<std::int32_t>::max())
             throw Error(ErrorCode::InvalidMesh, {},
                         "mesh axis '" + axis.name + "' of size " + std::to_string(axis.size) +
                             " gives no device count a script can use");
         devices *= axis.size;
     }
-    validatePlan(plan, coarse);
-    const std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, coarse, families, plan);
+    validatePlan(plan, model.coarse);
+    const std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, model.coarse, model.families, plan);
     std::string shape;
     std::string names;
     std::string meshText;
-    for (const MeshAxis& axis : plan.mesh) {
+    for (const MeshAxis& axis : mesh) {
         shape += std::to_string(axis.size) + ", ";
         names += pythonString(axis.name) + ", ";
         meshText += std::string(meshText.empty() ? "" : " x ") + axis.name + "=" + std::to_string(axis.size);
     }
-    if (plan.mesh.size() > 1) {  // a one-element tuple keeps its trailing comma
+    if (mesh.size() > 1) {  // a one-element tuple keeps its trailing comma
         shape.resize(shape.size() - 2);
         names.resize(names.size() - 2);
-    } else if (!plan.mesh.empty()) {
+    } else if (!mesh.empty()) {
         shape.pop_back();
         names.pop_back();
     }
@@ -124,7 +261,7 @@ std::string exportPyTorchPlan(const Graph& graph, const CoarseGraph& coarse, con
                 ++dataParallel;
                 continue;
             }
-            others += "#   " + coarse.node(id).name + " (" + axisSplitName(split) + ")\n";
+            others += "#   " + commentLine(model.coarse.node(id).name) + " (" + axisSplitName(split) + ")\n";
         }
         if (dataParallel > 0)
             body += "# " + std::to_string(dataParallel) + " other coarse nodes split their batch on \"" + table.axisName +
@@ -134,10 +271,19 @@ std::string exportPyTorchPlan(const Graph& graph, const CoarseGraph& coarse, con
                     table.axisName + "\":\n" + others;
     }
 
+    std::vector<std::string> dataAxes;  // the stage mesh's axes without tensor parallelism
+    for (const MeshAxis& axis : plan.mesh)
+        if (axis.size > 1 && std::none_of(tables.begin(), tables.end(),
+                                          [&](const ModuleStyleTable& t) { return t.axisName == axis.name; }))
+            dataAxes.push_back(axis.name);
+    const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
+    const TrainingCode training = trainingCode(settings, plan, dataAxes);
+    const bool sharded = training.imports.contains("from torch.distributed.fsdp import fully_shard");
+
     std::string text;
-    text += "# Tensor-parallel plan \"" + plan.name + "\" exported by Tapestry";
+    text += "# Tensor-parallel plan \"" + commentLine(plan.name) + "\" exported by Tapestry";
     if (!graph.info().sourcePath.empty())
-        text += " for " + std::filesystem::path(graph.info().sourcePath).filename().string();
+        text += " for " + commentLine(std::filesystem::path(graph.info().sourcePath).filename().string());
     text += ".\n# Mesh " + meshText + " (" + std::to_string(devices) +
             " GPUs): run one process per GPU, e.g. torchrun --nproc-per-node " + std::to_string(devices) + ".\n";
     if (!tables.empty()) {
@@ -151,38 +297,45 @@ std::string exportPyTorchPlan(const Graph& graph, const CoarseGraph& coarse, con
                 "# Attention modules must reshape their projections with -1 heads (transformers' Llama\n"
                 "# does) or have their head counts divided by the tensor-parallel size.\n";
     }
-    for (const MeshAxis& axis : plan.mesh) {
-        const bool tensorParallel = std::any_of(tables.begin(), tables.end(), [&](const ModuleStyleTable& t) {
-            return t.axisName == axis.name;
-        });
-        if (!tensorParallel && axis.size > 1)
-            text += "# Mesh axis \"" + axis.name + "\" is data parallel: wrap the result of apply() with FSDP or DDP over mesh[" +
-                    pythonString(axis.name) + "].\n";
-    }
+    for (const std::string& axis : dataAxes)
+        if (!sharded)
+            text += "# Mesh axis \"" + axis + "\" is data parallel: wrap the result of apply() with DDP over mesh[" +
+                    pythonString(axis) + "].\n";
     if (tables.empty())
         text += "# The plan is pure data parallel: no module is sharded, so the plan below is empty.\n";
-    text += "\nfrom torch.distributed.device_mesh import init_device_mesh\n";
+    if (!training.comments.empty())
+        text += "#\n" + training.comments;
+    text += "\n";
+    for (const std::string& line : training.imports)
+        if (line.starts_with("import ") || line.starts_with("from functools"))
+            text += line + "\n";
+    text += "from torch.distributed.device_mesh import init_device_mesh\n";
     if (!tensorNames.empty())
         text += "from torch.distributed.tensor import " + joined(tensorNames) + "\n";
     parallelNames.insert("parallelize_module");
     if (!tables.empty())
         text += "from torch.distributed.tensor.parallel import " + joined(parallelNames) + "\n";
+    for (const std::string& line : training.imports)
+        if (line.starts_with("from torch."))
+            text += line + "\n";
     text += "\nmesh = init_device_mesh(\"cuda\", (" + shape + "), mesh_dim_names=(" + names + "))\n";
-    if (tables.empty()) {
-        text += "\nplan = {}\n\n\ndef apply(model):\n"
-                "    \"\"\"Nothing to shard in a data-parallel plan: returns `model` unchanged.\"\"\"\n"
-                "    return model\n";
-        return text;
-    }
-    text += body;
-    const ModuleStyleTable& applied = tables.back();
-    const std::string variable = tables.size() == 1 ? "plan" : "plan_" + applied.axisName;
+    text += tables.empty() ? "\nplan = {}\n" : body;
+    text += training.definitions;
+
     text += "\n\ndef apply(model):\n";
-    text += "    \"\"\"Shards `model` in place over mesh[" + pythonString(applied.axisName) + "] and returns it.";
-    if (tables.size() > 1)
-        text += " parallelize_module takes one mesh axis per module; the other plans are for reference.";
-    text += "\"\"\"\n    return parallelize_module(model, mesh[" + pythonString(applied.axisName) + "], " + variable + ")\n";
-    return text;
+    if (tables.empty()) {
+        text += "    \"\"\"No module to shard in a data-parallel plan." + training.applyDoc + " Returns `model`.\"\"\"\n";
+    } else {
+        const ModuleStyleTable& applied = tables.back();
+        const std::string variable = tables.size() == 1 ? "plan" : "plan_" + applied.axisName;
+        text += "    \"\"\"Shards `model` in place over mesh[" + pythonString(applied.axisName) + "]." + training.applyDoc +
+                " Returns it.";
+        if (tables.size() > 1)
+            text += " parallelize_module takes one mesh axis per module; the other plans are for reference.";
+        text += "\"\"\"\n    model = parallelize_module(model, mesh[" + pythonString(applied.axisName) + "], " + variable + ")\n";
+    }
+    text += training.applyLines;
+    return text + "    return model\n";
 }
 
 }  // namespace tapestry

@@ -18,12 +18,6 @@ namespace {
 constexpr std::size_t kMaxPatternNotes = 6;
 constexpr std::size_t kNoAxis = std::numeric_limits<std::size_t>::max();  // a plan without tensor parallelism
 
-std::string commentText(std::string text)
-{
-    std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-    return text;
-}
-
 bool splitsWeightsOn(const Plan& plan, std::size_t axis)
 {
     return std::any_of(plan.strategies.begin(), plan.strategies.end(),
@@ -222,20 +216,26 @@ std::string trainingStackShape(const TrainingStackSettings& settings)
            " = " + std::to_string(gpus) + " GPUs";
 }
 
+std::string commentLine(std::string text)
+{
+    std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return text;
+}
+
 std::string trainingStackComments(const std::string& title, const std::string& stack, const FoldedModel& model,
                                   const PlanDocument& document, const TrainingStackSettings& settings,
                                   const std::vector<std::string>& guidance, const std::vector<std::string>& notes)
 {
-    std::string text = "# " + title + " for Tapestry plan \"" + commentText(document.plan.name) + "\"";
+    std::string text = "# " + title + " for Tapestry plan \"" + commentLine(document.plan.name) + "\"";
     if (!model.graph().info().sourcePath.empty())
-        text += " (" + commentText(std::filesystem::path(model.graph().info().sourcePath).filename().string()) + ")";
+        text += " (" + commentLine(std::filesystem::path(model.graph().info().sourcePath).filename().string()) + ")";
     text += ":\n# " + trainingStackShape(settings) + ".\n";
     for (const std::string& line : guidance)
         text += "# " + line + "\n";
     if (!notes.empty()) {
         text += "#\n# Not expressible in " + stack + ":\n";
         for (const std::string& note : notes)
-            text += "#   - " + commentText(note) + "\n";
+            text += "#   - " + commentLine(note) + "\n";
     }
     return text;
 }

@@ -57,6 +57,9 @@ struct TrainingStackSettings {
                                                          const FoldedModel& model, const std::string& fileName,
                                                          int gpuCount);
 
+// `text` on one line (its line breaks as spaces), for the exports' '#' comments.
+[[nodiscard]] std::string commentLine(std::string text);
+
 // "pipeline 8 x data parallel 2 x tensor parallel 8 = 128 GPUs".
 [[nodiscard]] std::string trainingStackShape(const TrainingStackSettings& settings);
 

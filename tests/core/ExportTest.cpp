@@ -41,6 +41,13 @@ std::vector<std::pair<std::string, AxisSplit>> linearSplits(const FoldedModel& m
     return splits;
 }
 
+std::string pyTorchPlan(const FoldedModel& m, const Plan& plan)
+{
+    PlanDocument document;
+    document.plan = plan;
+    return exportPyTorchPlan(m, document);
+}
+
 const CoarseNode& nodeNamed(const FoldedModel& m, const std::string& name)
 {
     for (const CoarseNode& node : m.coarse.nodes)
@@ -59,7 +66,7 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
-        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
+        const std::string text = pyTorchPlan(m, plan);
         const std::string expected = R"(plan = {
     "model.embed_tokens": RowwiseParallel(input_layouts=Replicate()),
     "model.layers.*.self_attn.q_proj": ColwiseParallel(),
@@ -79,7 +86,7 @@ private slots:
                                "parallelize_module\n"));
         QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (2, 4), mesh_dim_names=(\"dp\", \"tp\"))\n"));
         QVERIFY(contains(text, "def apply(model):\n"));
-        QVERIFY(contains(text, "    return parallelize_module(model, mesh[\"tp\"], plan)\n"));
+        QVERIFY(contains(text, "    model = parallelize_module(model, mesh[\"tp\"], plan)\n    return model\n"));
         QVERIFY(contains(text, "MatMul operand [in, out]"));
         QVERIFY(!contains(text, "SequenceParallel"));
     }
@@ -88,7 +95,7 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, kMesh);
-        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
+        const std::string text = pyTorchPlan(m, plan);
         QVERIFY(contains(text, "    \"model.layers.*.input_layernorm\": SequenceParallel(),\n"));
         QVERIFY(contains(text, "    \"model.norm\": SequenceParallel(),\n"));
         QVERIFY(contains(text, "    \"model.layers.*.self_attn.q_proj\": ColwiseParallel(input_layouts=Shard(1)),\n"));
@@ -100,7 +107,7 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
-        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
+        const std::string text = pyTorchPlan(m, plan);
         QVERIFY(contains(text, "pure data parallel"));
         QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (8,), mesh_dim_names=(\"d\",))\n"));
         QVERIFY(contains(text, "\nplan = {}\n"));
@@ -113,7 +120,7 @@ private slots:
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         plan.strategies[nodeNamed(m, "model/layers.2/mlp/up_proj/MatMul").id.index()].axes[1] = AxisSplit::None;
-        const std::string text = exportPyTorchPlan(m.graph(), m.coarse, m.families, plan);
+        const std::string text = pyTorchPlan(m, plan);
         QVERIFY(contains(text, "    \"model.layers.*.mlp.gate_proj\": ColwiseParallel(),\n"));
         QVERIFY(!contains(text, "model.layers.*.mlp.up_proj"));
         QVERIFY(contains(text, "    \"model.layers.0.mlp.up_proj\": ColwiseParallel(),\n"));
@@ -214,7 +221,7 @@ private slots:
                                                   std::vector<MeshAxis>{{"d", -2}}}) {
             Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
             plan.mesh = mesh;
-            QVERIFY_THROWS_EXCEPTION(Error, (void)exportPyTorchPlan(m.graph(), m.coarse, m.families, plan));
+            QVERIFY_THROWS_EXCEPTION(Error, (void)pyTorchPlan(m, plan));
         }
     }
 

@@ -1,11 +1,13 @@
 // Megatron-LM arguments and torchtitan job configs: the exact arguments of a small
 // pipelined GPT plan, export -> import round trips (stages, virtual stages, schedule,
 // chunk boundaries, micro-batch, recomputation, ZeRO, sequence parallelism), the notes on
-// what a stack cannot express, errors naming the file, and the files read by the tools
-// that run them (bash, Python's tomllib) where those are installed.
+// what a stack cannot express, errors naming the file, the PyTorch export's FSDP,
+// activation checkpointing and pipeline split points, and the files read by the tools
+// that run them (bash, Python's tomllib and parser) where those are installed.
 #include "base/Error.h"
 #include "export/ExportFormat.h"
 #include "export/MegatronArguments.h"
+#include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
 #include "export/TrainingStackImport.h"
 #include "FoldedTestModel.h"
@@ -341,6 +343,57 @@ mixed_precision_param = "bfloat16"
         QVERIFY(renderExport(ExportFormat::TorchTitan, m, pipelinedPlan(m)).starts_with("# torchtitan job config"));
     }
 
+    void pyTorchExportShardsCheckpointsAndSplits()
+    {
+        const FoldedModel& m = gpt();
+        PlanDocument document = pipelinedPlan(m);
+        document.workload.zeroStage = 3;
+        document.workload.recompute = Recomputation::Full;
+        const std::string text = exportPyTorchPlan(m, document);
+        QVERIFY2(contains(text, "mesh = init_device_mesh(\"cuda\", (2, 2, 2), mesh_dim_names=(\"pp\", \"dp\", \"tp\"))\n"),
+                 text.c_str());
+        QVERIFY2(contains(text, "SPLIT_SPEC = {\n    \"transformer.h.1\": SplitPoint.BEGINNING,\n"
+                                "    \"transformer.h.2\": SplitPoint.BEGINNING,\n"
+                                "    \"transformer.h.3\": SplitPoint.BEGINNING,\n}\n"),
+                 text.c_str());
+        // 16 sequences = 8 micro-batches of 1 on each of the 2 data-parallel ranks.
+        QVERIFY2(contains(text, "#   schedule = ScheduleInterleaved1F1B(stages, n_microbatches=8, loss_fn=...)\n"),
+                 text.c_str());
+        QVERIFY2(contains(text, "BLOCKS = [\n    \"transformer.h.0\",\n"), text.c_str());
+        QVERIFY2(contains(text, "    model = parallelize_module(model, mesh[\"tp\"], plan)\n"
+                                "    for path, block in list(_blocks(model)):\n"
+                                "        parent, _, name = path.rpartition(\".\")\n"
+                                "        model.get_submodule(parent).register_module(name, _checkpoint(block))\n"
+                                "    for _, block in _blocks(model):\n"
+                                "        fully_shard(block, mesh=mesh[\"dp\"], reshard_after_forward=True)\n"
+                                "    fully_shard(model, mesh=mesh[\"dp\"], reshard_after_forward=True)\n"
+                                "    return model\n"),
+                 text.c_str());
+        QVERIFY(contains(text, "from torch.distributed.fsdp import fully_shard\n"));
+        QVERIFY(contains(text, "def _checkpoint(block):\n    return checkpoint_wrapper(block)\n"));
+        QVERIFY(!contains(text, "wrap the result of apply() with DDP"));
+
+        // ZeRO 2 keeps parameters gathered; selective recomputation gets its policy.
+        document.workload.zeroStage = 2;
+        document.workload.recompute = Recomputation::Selective;
+        const std::string selective = exportPyTorchPlan(m, document);
+        QVERIFY(contains(selective, "fully_shard(model, mesh=mesh[\"dp\"], reshard_after_forward=False)\n"));
+        QVERIFY2(contains(selective, "    policy = partial(create_selective_checkpoint_contexts, _recompute_attention_core)\n"
+                                     "    return checkpoint_wrapper(block, context_fn=policy)\n"),
+                 selective.c_str());
+        QVERIFY(contains(selective, "    torch.ops.aten._softmax.default,\n"));
+
+        // ZeRO 1 and no pipeline: comments only, no FSDP, no split points.
+        document.workload.zeroStage = 1;
+        document.workload.recompute = Recomputation::None;
+        document.plan.pipeline = {};
+        const std::string plain = exportPyTorchPlan(m, document);
+        QVERIFY2(contains(plain, "# ZeRO stage 1: wrap the model in DistributedDataParallel over mesh[\"dp\"]"), plain.c_str());
+        QVERIFY(!contains(plain, "fully_shard"));
+        QVERIFY(!contains(plain, "SPLIT_SPEC"));
+        QVERIFY(!contains(plain, "BLOCKS"));
+    }
+
     // The files as bash and Python's tomllib read them, where they are installed (CI's
     // bootstrap installs python3).
     void bashAndTomllibReadTheExports()
@@ -376,6 +429,19 @@ mixed_precision_param = "bfloat16"
                                        QStringLiteral("bash"), QString::fromStdString(megatron)});
         QVERIFY2(words.startsWith(QStringLiteral("--tensor-model-parallel-size\n2\n--pipeline-model-parallel-size\n4\n")),
                  qPrintable(words));
+
+        // The PyTorch files compile as Python (torch is not needed to parse them).
+        for (const int zero : {0, 2, 3})
+            for (const Recomputation recompute : {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
+                document.workload.zeroStage = zero;
+                document.workload.recompute = recompute;
+                const std::string python = writeTemporary(dir, "plan.py", exportPyTorchPlan(m, document));
+                const QString compiled = runTool(
+                    QStringLiteral(TAPESTRY_PYTHON3),
+                    {QStringLiteral("-c"), QStringLiteral("import ast, sys; ast.parse(open(sys.argv[1]).read()); print('ok')"),
+                     QString::fromStdString(python)});
+                QVERIFY2(compiled == QStringLiteral("ok\n"), qPrintable(compiled));
+            }
 #endif
     }
 };

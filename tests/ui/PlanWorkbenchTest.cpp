@@ -367,7 +367,7 @@ private slots:
         QFile pyTorchFile(file);
         QVERIFY(pyTorchFile.open(QIODevice::ReadOnly));
         QCOMPARE(pyTorchFile.readAll().toStdString(),
-                 exportPyTorchPlan(folded->graph(), folded->coarse, folded->families, document.plan));
+                 exportPyTorchPlan(*folded, document));
 
         ExportDialog json(folded, document, GraphViewKind::Folded);
         json.setFormat(ExportFormat::PlanJson);

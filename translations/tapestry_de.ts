@@ -2363,8 +2363,8 @@
         <translation>Plan öffnen</translation>
     </message>
     <message>
-        <source>Plans and tp_plans (*.json *.py);;All files (*)</source>
-        <translation>Pläne und tp_plans (*.json *.py);;Alle Dateien (*)</translation>
+        <source>Plans, tp_plans, Megatron-LM arguments and torchtitan configs (*.json *.py *.sh *.toml);;All files (*)</source>
+        <translation>Pläne, tp_plans, Megatron-LM-Argumente und torchtitan-Konfigurationen (*.json *.py *.sh *.toml);;Alle Dateien (*)</translation>
     </message>
     <message>
         <source>&amp;Save View as SVG/PNG…</source>

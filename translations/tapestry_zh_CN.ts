@@ -2352,8 +2352,8 @@
         <translation>打开方案</translation>
     </message>
     <message>
-        <source>Plans and tp_plans (*.json *.py);;All files (*)</source>
-        <translation>方案与 tp_plan (*.json *.py);;所有文件 (*)</translation>
+        <source>Plans, tp_plans, Megatron-LM arguments and torchtitan configs (*.json *.py *.sh *.toml);;All files (*)</source>
+        <translation>方案、tp_plan、Megatron-LM 参数与 torchtitan 配置 (*.json *.py *.sh *.toml);;所有文件 (*)</translation>
     </message>
     <message>
         <source>&amp;Save View as SVG/PNG…</source>

@@ -6,7 +6,7 @@
 // selected in the graph picks the edit target; the history tree over a temporary
 // database passes QAbstractItemModelTester, nests an edit under the plan it came from
 // and re-costs a stale plan in one click; pin and complete keeps the edit; dropped plan
-// and Hugging Face tp_plan files open, a broken one is reported naming the file.
+// files, Hugging Face tp_plans and torchtitan configs open, a broken one is reported naming the file.
 #include "search/ClusterPanel.h"
 #include "plans/ExportDialog.h"
 #include "fold/FoldedModel.h"
@@ -590,6 +590,25 @@ private slots:
         QCOMPARE(editor().current().candidate->plan.origin, PlanOrigin::Import);
         QCOMPARE(editor().current().candidate->plan.strategies, imported.plan.strategies);
         QVERIFY(editor().current().record.isValid());
+
+        // A torchtitan config: Megatron-LM's layout, pipelined at the file's split point, on
+        // the panel's 16 GPUs (data parallel 16 / (2 x 8) = 1).
+        const QString titan = temp_.filePath(QStringLiteral("llama.toml"));
+        {
+            QFile file(titan);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("[parallelism]\ntensor_parallel_degree = 8\npipeline_parallel_degree = 2\n"
+                       "pipeline_parallel_split_points = [\"layers.16\"]\n"
+                       "[activation_checkpoint]\nmode = \"full\"\n"
+                       "[training]\nlocal_batch_size = 8\nglobal_batch_size = 16\nseq_len = 2048\n");
+        }
+        drop(titan);
+        const Plan& opened = editor().current().candidate->plan;
+        QCOMPARE(opened.origin, PlanOrigin::Import);
+        QCOMPARE(opened.pipeline.stages, 2);
+        QCOMPARE(opened.pipeline.chunkStarts, (std::vector<std::size_t>{0, 16}));
+        QCOMPARE(opened.strategies,
+                 makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, folded.coarse, {{"dp", 1}, {"tp", 8}}).strategies);
         const std::shared_ptr<const PlanCandidate> before = editor().current().candidate;
 
         drop(bad);

@@ -52,6 +52,8 @@ QString PlanExport::fileEnding(ExportFormat format)
     case ExportFormat::PyTorch: return QStringLiteral("-dtensor.py");
     case ExportFormat::HfJson: return QStringLiteral("-hf-tp_plan.json");
     case ExportFormat::HfPython: return QStringLiteral("-hf-tp_plan.py");
+    case ExportFormat::Megatron: return QStringLiteral("-megatron.sh");
+    case ExportFormat::TorchTitan: return QStringLiteral("-torchtitan.toml");
     case ExportFormat::Onnx: return QStringLiteral("-sharded.onnx");
     case ExportFormat::Dot:
     case ExportFormat::Svg:

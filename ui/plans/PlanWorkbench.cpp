@@ -19,6 +19,7 @@
 #include "base/Error.h"
 #include "base/TextFile.h"
 #include "export/HfTpPlanImport.h"
+#include "export/TrainingStackImport.h"
 #include "history/RecordsOf.h"
 #include "history/HistoryStore.h"
 #include "history/PlanOfRecord.h"
@@ -158,7 +159,7 @@ void PlanWorkbench::addMenu(QMenu* planMenu, QMenu* viewMenu)
     export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* openPlan = planMenu->addAction(tr("&Open Plan File…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            window_, tr("Open Plan"), QString(), tr("Plans and tp_plans (*.json *.py);;All files (*)"));
+            window_, tr("Open Plan"), QString(), tr("Plans, tp_plans, Megatron-LM arguments and torchtitan configs (*.json *.py *.sh *.toml);;All files (*)"));
         if (!path.isEmpty())
             openPlanFile(path);
     });
@@ -309,19 +310,24 @@ void PlanWorkbench::startFromHfTpPlan(const QString& path)
         imported.plan.origin = PlanOrigin::Import;
         imported.plan.name = QFileInfo(path).completeBaseName().toStdString();
         imported.plan.pipeline.stages = pricing->pipelineStages();
-        std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(imported.plan));
-        const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
-        origin_ = candidate;
-        editor_->open(std::move(pricing), {candidate, record});
-        editDock_->raise();
-        emit message(imported.warnings.empty()
-                         ? tr("Started from %1.").arg(fileName)
-                         : tr("Started from %1 (%n warning(s): %2).", nullptr, static_cast<int>(imported.warnings.size()))
-                               .arg(fileName, QString::fromStdString(imported.warnings.front())));
+        startFromImport(std::move(imported.plan), std::move(pricing), fileName, imported.warnings);
     } catch (const Error& error) {
         reportProblem(tr("Could Not Open Plan"), tr("Could not open %1: %2 %3")
                                                      .arg(fileName, ErrorText::problem(error), ErrorText::detail(error)));
     }
+}
+
+void PlanWorkbench::startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,
+                                    const std::vector<std::string>& warnings)
+{
+    std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(plan));
+    const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
+    origin_ = candidate;
+    editor_->open(std::move(pricing), {candidate, record});
+    editDock_->raise();
+    emit message(warnings.empty() ? tr("Started from %1.").arg(fileName)
+                                  : tr("Started from %1 (%n warning(s): %2).", nullptr, static_cast<int>(warnings.size()))
+                                        .arg(fileName, QString::fromStdString(warnings.front())));
 }
 
 void PlanWorkbench::openPlanFile(const QString& path)
@@ -334,6 +340,14 @@ void PlanWorkbench::openPlanFile(const QString& path)
     }
     try {
         const std::string text = readTextFile(path.toStdString());
+        // Megatron-LM arguments and torchtitan configs run on the cluster panel's GPUs.
+        if (std::optional<TrainingStackImport> stack = importTrainingStackPlan(
+                text, fileName.toStdString(), *folded(), clusterPanel_->setup().cluster.deviceCount())) {
+            const Workload workload = stack->document.workload;
+            startFromImport(std::move(stack->document.plan),
+                            currentPricing(planMeshAxes(stack->document.plan), &workload), fileName, stack->warnings);
+            return;
+        }
         if (isHfTpPlan(text)) {
             startFromHfTpPlan(path);
             return;

@@ -85,6 +85,10 @@ private:
     void selectTargetOf(const ViewNodeRef& ref);
     void refreshChoices();
     void startFromHfTpPlan(const QString& path);
+    // Edits `plan`, imported from `fileName`, priced by `pricing`; the status bar names
+    // the file and the first of `warnings`.
+    void startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,
+                         const std::vector<std::string>& warnings);
     void openRecord(const PlanRecord& record);
     [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
     void exportRecord(const PlanRecord& record);

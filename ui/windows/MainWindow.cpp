@@ -53,6 +53,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 
 // Resources of a static library must be registered by name, outside any namespace.
 static void initTapestryResources()
@@ -99,14 +100,19 @@ QString problemFileIn(const QMimeData* mime)
 }
 
 // The first local plan file (.json, or a tp_plan's .py) among dragged URLs; empty when none.
+// Plans, Hugging Face tp_plans, Megatron-LM arguments and torchtitan configs.
+constexpr std::array kPlanFileSuffixes = {".json", ".py", ".sh", ".toml"};
+
 QString planFileIn(const QMimeData* mime)
 {
     if (!mime || !mime->hasUrls())
         return {};
     for (const QUrl& url : mime->urls()) {
         const QString file = url.toLocalFile();
-        if (url.isLocalFile() && (file.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive) ||
-                                  file.endsWith(QStringLiteral(".py"), Qt::CaseInsensitive)))
+        const bool plan = std::any_of(kPlanFileSuffixes.begin(), kPlanFileSuffixes.end(), [&](const char* suffix) {
+            return file.endsWith(QLatin1String(suffix), Qt::CaseInsensitive);
+        });
+        if (url.isLocalFile() && plan)
             return file;
     }
     return {};

@@ -266,6 +266,9 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     const std::int64_t layers = s.layers > 0 ? s.layers : static_cast<std::int64_t>(modelBlocks(model.families).size());
     s.sequenceParallel = args.has("sequence-parallel");
 
+    if (s.pipeline.stages == 1 &&
+        (args.has("num-layers-per-virtual-pipeline-stage") || args.has("virtual-pipeline-model-parallel-size")))
+        args.fail("virtual pipeline stages need --pipeline-model-parallel-size above 1");
     if (const std::optional<int> perChunk = args.number("num-layers-per-virtual-pipeline-stage")) {
         const std::int64_t chunkLayers = std::int64_t{*perChunk} * s.pipeline.stages;
         if (layers % chunkLayers != 0)

@@ -272,7 +272,7 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
                         "(fsdp_reshard_after_forward = \"never\"); FSDP still shards them between steps");
     if (s.tensorParallel > 1 && !s.sequenceParallel)
         notes.push_back("torchtitan's tensor parallelism shards norms over the sequence (sequence parallelism); "
-                        "the plan keeps them replicated");
+                        "this plan does not");
     if (w.recompute == Recomputation::Selective)
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves matmul outputs and recomputes the other ops");

@@ -312,6 +312,8 @@ mixed_precision_param = "bfloat16"
                                      "--decoder-first-pipeline-num-layers 1\n",
                                      "run.sh", 6),
                          "run.sh: the first/last pipeline stage layers leave 3 of 4 layers for 2 other stages"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2 --virtual-pipeline-model-parallel-size 2\n", "run.sh"),
+                         "run.sh: virtual pipeline stages need --pipeline-model-parallel-size above 1"));
         QVERIFY(contains(importError("--tensor-model-parallel-size 2 --context-parallel-size 2\n", "run.sh"),
                          "run.sh: --context-parallel-size above 1 is not imported"));
 

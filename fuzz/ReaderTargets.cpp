@@ -4,6 +4,7 @@
 #include "cluster/ClusterFile.h"
 #include "cluster/NcclTestsLog.h"
 #include "export/HfTpPlanImport.h"
+#include "export/TrainingStackImport.h"
 #include "fold/FoldedModel.h"
 #include "history/PlanOfRecord.h"
 #include "iopddl/IopddlReader.h"
@@ -85,6 +86,12 @@ void readTpPlan(std::string_view bytes, const char* fileName)
     (void)planFromHfTpPlan(entries, llama().graph(), llama().coarse, {{"dp", 2}, {"tp", 4}});
 }
 
+// Megatron-LM arguments or a torchtitan config, as import-plan reads them for 8 GPUs.
+void readTrainingStack(std::string_view bytes, const char* fileName)
+{
+    (void)importTrainingStackPlan(bytes, fileName, llama(), 8);
+}
+
 // A plan as the history stores it, read back as `history diff` and the GUI read it.
 void readHistoryRecord(std::string_view bytes, const char* fileName)
 {
@@ -101,6 +108,7 @@ constexpr std::array kTargets = {
     ReaderTarget{"cluster", readCluster},
     ReaderTarget{"nccl-tests-log", readNcclTestsLog},
     ReaderTarget{"tp-plan", readTpPlan},
+    ReaderTarget{"training-stack", readTrainingStack},
     ReaderTarget{"history-record", readHistoryRecord},
 };
 

@@ -176,8 +176,9 @@ public:
             return std::nullopt;
         int n = 0;
         const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), n);
-        if (error != std::errc() || end != value->data() + value->size() || n < 1)
-            fail("--" + flag + " '" + *value + "' is not a whole number >= 1");
+        // Sizes and batches beyond 2^20 (the most GPUs a cluster file may have) are typos.
+        if (error != std::errc() || end != value->data() + value->size() || n < 1 || n > (1 << 20))
+            fail("--" + flag + " '" + *value + "' is not a whole number from 1 to 1048576");
         return n;
     }
 

@@ -37,7 +37,7 @@ struct FoldedModel;
 // recomputation, fp32, unfused attention. The data-parallel size is left 0 (Megatron-LM
 // derives it from the world size). Notes: a full recomputation other than uniform over
 // one layer, read as full recomputation of every block. Throws Error(InvalidPlan,
-// fileName, ...) for a value that is not a whole number >= 1 or not a known name, a flag
+// fileName, ...) for a value that is not a whole number from 1 to 2^20 or not a known name, a flag
 // without its value, virtual stages whose layer count does not divide the layers, and
 // first/last stage overrides that leave the middle stages uneven.
 [[nodiscard]] TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName,

@@ -342,6 +342,9 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
                                                             "have tensor, pipeline and data parallelism only");
     const int replicate = degree(toml, "parallelism.data_parallel_replicate_degree", 1);
     const int shard = degree(toml, "parallelism.data_parallel_shard_degree", -1, true);
+    if (std::int64_t{replicate} * shard > (1 << 20))
+        toml.fail(toml.lineOf("parallelism.data_parallel_shard_degree"),
+                  "data parallel " + std::to_string(replicate) + " x " + std::to_string(shard) + " is over 2^20 GPUs");
     s.dataParallel = shard == -1 ? 0 : replicate * shard;
     s.tensorParallel = degree(toml, "parallelism.tensor_parallel_degree", 1);
     s.sequenceParallel = s.tensorParallel > 1;

@@ -170,7 +170,7 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "says the model has " + std::to_string(settings.layers) + " layers; this model has " +
                         std::to_string(blocks) + " blocks");
-    const int modelParallel = settings.pipeline.stages * settings.tensorParallel;
+    const std::int64_t modelParallel = std::int64_t{settings.pipeline.stages} * settings.tensorParallel;
     int dataParallel = settings.dataParallel;
     if (dataParallel == 0) {
         if (gpuCount <= 0)
@@ -181,8 +181,8 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
                         "pipeline " + std::to_string(settings.pipeline.stages) + " x tensor parallel " +
                             std::to_string(settings.tensorParallel) + " does not divide the cluster's " +
                             std::to_string(gpuCount) + " GPUs");
-        dataParallel = gpuCount / modelParallel;
-    } else if (gpuCount > 0 && std::int64_t{modelParallel} * dataParallel != gpuCount) {
+        dataParallel = static_cast<int>(gpuCount / modelParallel);
+    } else if (gpuCount > 0 && modelParallel * dataParallel != gpuCount) {
         TrainingStackSettings sizes = settings;
         sizes.dataParallel = dataParallel;
         throw Error(ErrorCode::InvalidPlan, fileName,

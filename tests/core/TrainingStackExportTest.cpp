@@ -301,7 +301,9 @@ mixed_precision_param = "bfloat16"
                           "run.sh: --recompute-granularity 'sometimes' is not selective or full"),
                  importError("--tensor-model-parallel-size 2 --recompute-granularity sometimes\n", "run.sh").c_str());
         QVERIFY(contains(importError("--tensor-model-parallel-size ${TP}\n", "run.sh"),
-                         "run.sh: --tensor-model-parallel-size '${TP}' is not a whole number >= 1"));
+                         "run.sh: --tensor-model-parallel-size '${TP}' is not a whole number from 1 to 1048576"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2147483647 --pipeline-model-parallel-size 2\n", "run.sh"),
+                         "run.sh: --tensor-model-parallel-size '2147483647' is not a whole number from 1 to 1048576"));
         QVERIFY(contains(importError("--tensor-model-parallel-size 4 --pipeline-model-parallel-size 2\n", "run.sh", 12),
                          "run.sh: pipeline 2 x tensor parallel 4 does not divide the cluster's 12 GPUs"));
         QVERIFY(contains(importError("--tensor-model-parallel-size 2\n", "run.sh", 0),

@@ -1,0 +1,1 @@
+--pipeline-model-parallel-size 2 --decoder-first-pipeline-num-layers 9

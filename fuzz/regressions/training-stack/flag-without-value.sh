@@ -1,0 +1,1 @@
+--tensor-model-parallel-size

@@ -1,0 +1,1 @@
+--tensor-model-parallel-size 2147483648 --pipeline-model-parallel-size 2147483647

@@ -376,8 +376,7 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
         for (const std::string& name : splits) {
             std::optional<std::size_t> found;
             for (std::size_t b = 0; b < blocks.size() && !found; ++b) {
-                std::string path = blocks[b]->scope;
-                std::replace(path.begin(), path.end(), '/', '.');
+                const std::string path = blockModulePath(*blocks[b]);
                 if (path == name || path.ends_with("." + name))
                     found = b;
             }

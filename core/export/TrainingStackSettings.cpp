@@ -138,11 +138,8 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
     settings.pipeline = plan.pipeline;
     const std::vector<const BlockInstance*> blocks = modelBlocks(model.families);
     settings.layers = static_cast<std::int64_t>(blocks.size());
-    for (const BlockInstance* block : blocks) {
-        std::string path = block->scope;
-        std::replace(path.begin(), path.end(), '/', '.');
-        settings.blockModulePaths.push_back(std::move(path));
-    }
+    for (const BlockInstance* block : blocks)
+        settings.blockModulePaths.push_back(blockModulePath(*block));
     if (plan.pipeline.active())
         settings.pipeline.chunkStarts = chunkStarts(plan.pipeline, blocks.size());
 
@@ -214,6 +211,13 @@ std::string trainingStackShape(const TrainingStackSettings& settings)
     return "pipeline " + std::to_string(settings.pipeline.stages) + " x data parallel " +
            std::to_string(settings.dataParallel) + " x tensor parallel " + std::to_string(settings.tensorParallel) +
            " = " + std::to_string(gpus) + " GPUs";
+}
+
+std::string blockModulePath(const BlockInstance& block)
+{
+    std::string path = block.scope;
+    std::replace(path.begin(), path.end(), '/', '.');
+    return path;
 }
 
 std::string commentLine(std::string text)

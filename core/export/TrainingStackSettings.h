@@ -57,6 +57,9 @@ struct TrainingStackSettings {
                                                          const FoldedModel& model, const std::string& fileName,
                                                          int gpuCount);
 
+// A block's module path as PyTorch names it: "model/layers.7" -> "model.layers.7".
+[[nodiscard]] std::string blockModulePath(const BlockInstance& block);
+
 // `text` on one line (its line breaks as spaces), for the exports' '#' comments.
 [[nodiscard]] std::string commentLine(std::string text);
 

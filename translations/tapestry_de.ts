@@ -2535,6 +2535,14 @@
         <translation>Megatron-LM + Sequenzparallelität</translation>
     </message>
     <message>
+        <source>Context parallel (ring attention)</source>
+        <translation>Kontextparallel (Ring-Attention)</translation>
+    </message>
+    <message>
+        <source>Context parallel (Ulysses)</source>
+        <translation>Kontextparallel (Ulysses)</translation>
+    </message>
+    <message>
         <source>Searched: fastest</source>
         <translation>Gesucht: schnellster</translation>
     </message>

@@ -2523,6 +2523,14 @@
         <translation>Megatron-LM + 序列并行</translation>
     </message>
     <message>
+        <source>Context parallel (ring attention)</source>
+        <translation>上下文并行（环形注意力）</translation>
+    </message>
+    <message>
+        <source>Context parallel (Ulysses)</source>
+        <translation>上下文并行（Ulysses）</translation>
+    </message>
+    <message>
         <source>Searched: fastest</source>
         <translation>搜索所得：最快</translation>
     </message>

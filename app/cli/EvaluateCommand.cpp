@@ -1,4 +1,4 @@
-// `tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp ...`
+// `tapestry-cli evaluate MODEL --cluster NAME --mesh AxB --plan dp|megatron|megatron-sp|cp-ring|cp-ulysses ...`
 #include "cli/BreakdownReport.h"
 #include "cli/Commands.h"
 #include "cli/Formatting.h"
@@ -52,7 +52,7 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
         return document;
     }
     if (!name.ends_with(".json"))
-        throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron, megatron-sp or a PLAN.json file, not '" + name + "'");
+        throw Error(ErrorCode::InvalidArgument, {}, "--plan is dp, megatron, megatron-sp, cp-ring, cp-ulysses or a PLAN.json file, not '" + name + "'");
     PlanDocument document = loadPlanFile(name, model.coarse, model.families);
     if (!planning.mesh.empty() && meshAxesFromOptions(planning.mesh, planning.axes, cluster) != planMeshAxes(document.plan))
         throw Error(ErrorCode::InvalidPlan, name, "was made for another mesh than --mesh " + planning.mesh);
@@ -204,7 +204,7 @@ Command declareEvaluate(CLI::App& app, const char* argv0)
     command->add_option("MODEL", options->model, "the ONNX model")->required();
     addPlanningOptions(*command, options->planning, false);
     command->add_option("--plan", options->plan, "an expert plan or a plan file (default megatron)")
-        ->type_name("dp|megatron|megatron-sp|PLAN.json");
+        ->type_name("dp|megatron|megatron-sp|cp-ring|cp-ulysses|PLAN.json");
     addChoice(*command, "--schedule", options->schedule,
               {{"gpipe", PipelineSchedule::GPipe}, {"1f1b", PipelineSchedule::OneFOneB},
                {"interleaved", PipelineSchedule::Interleaved}},

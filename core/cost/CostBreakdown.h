@@ -13,7 +13,8 @@ namespace tapestry {
 // Communication is counted in full by collective, link and axis; the part of it that
 // runs while the device computes (data-parallel gradient reduction under backward,
 // FSDP gathers under the previous block) is `hiddenSeconds`, and only the rest, the
-// exposed communication, adds to the step.
+// exposed communication, adds to the step. Ring attention's exchange (context
+// parallelism) counts only its exposed part: the rest runs under the chunk's attention.
 // Invariants: the sum of byCollective equals the sum of byLink and of byAxis;
 // 0 <= hiddenSeconds <= communicationSeconds(); recomputeSeconds and optimizerSeconds
 // are parts of computeSeconds.

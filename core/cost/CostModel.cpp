@@ -137,6 +137,35 @@ bool CostModel::isScores(TensorId id) const
            binder_.isSequenceAxis(shape, shape.rank() - 2);
 }
 
+double CostModel::projectedBytes(TensorId id) const
+{
+    auto bytesOf = [&](TensorId t) {
+        return graph_.tensor(t).shape.isRankKnown() ? binder_.elementCount(graph_.tensor(t).shape) * dtypeBytes_ : 0.0;
+    };
+    double smallest = bytesOf(id);
+    // Back through ops with one activation input (reshapes, transposes, rotary
+    // embedding, the repeat of grouped-query attention) to the projection.
+    for (int step = 0; step < 64; ++step) {
+        const OpId producer = graph_.tensor(id).producer;
+        if (!producer.isValid() || coarse_.roles[producer.index()] != OpRole::Follower)
+            break;
+        TensorId next;
+        int activations = 0;
+        for (const TensorId input : graph_.op(producer).inputs) {
+            if (input.isValid() && !isConstant(input)) {
+                next = input;
+                ++activations;
+            }
+        }
+        if (activations != 1)
+            break;
+        id = next;
+        if (const double bytes = bytesOf(id); bytes > 0)
+            smallest = std::min(smallest, bytes);
+    }
+    return smallest;
+}
+
 void CostModel::computeOpFacts()
 {
     opFacts_.assign(graph_.opCount(), {});
@@ -271,10 +300,14 @@ void CostModel::computeNodeFacts()
         if (node.anchor.isValid()) {
             const Op& anchor = graph_.op(node.anchor);
             facts.flops = opFacts_[node.anchor.index()].flops;
-            facts.transientBytes = bytesOf(anchor.outputs[0], dtypeBytes_);
+            // A fused attention kernel never writes the s x s scores.
+            const bool fusedScores = isScores(anchor.outputs[0]) && workload_.attention == AttentionKernel::Fused;
+            facts.transientBytes = fusedScores ? 0.0 : bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
                 save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);
                 save(anchor.inputs[1], bytesOf(anchor.inputs[1], dtypeBytes_), false);
+                if (opFacts_[node.anchor.index()].scores)
+                    facts.ringBytes = projectedBytes(anchor.inputs[1]);
             } else if (node.kind != CoarseNodeKind::Embedding) {
                 // The activation operand: whichever input is not a (derived) constant.
                 for (const TensorId input : anchor.inputs) {
@@ -567,6 +600,47 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
     return out;
 }
 
+std::vector<CostModel::RingCollective> CostModel::ringAttention(CoarseNodeId id, const NodeStrategy& strategy,
+                                                                const Divisors& div) const
+{
+    std::vector<RingCollective> out;
+    const NodeFacts& facts = nodeFacts_[id.index()];
+    if (facts.ringBytes <= 0)
+        return out;
+    const CoarseNode& node = coarse_.node(id);
+    double forward = 0;
+    double backward = 0;
+    for (const OpId op : node.ops) {
+        const OpCompute time = opCompute(op, node, div);
+        forward += time.forward;
+        backward += time.backward;
+    }
+    const double times = microSteps_;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        const int n = mesh_.axis(a).size;
+        if (strategy.axes[a] != AxisSplit::Sequence || n <= 1)
+            continue;
+        // The keys of the whole axis: the tensor as the other axes shard it.
+        const double bytes = facts.ringBytes * n / div.input / microSteps_;
+        const AxisGroup& group = mesh_.group(a);
+        const CollectiveBreakdown gather = collectives_.price(CollectiveKind::AllGather, group, bytes);
+        const CollectiveBreakdown scatter = collectives_.price(CollectiveKind::ReduceScatter, group, bytes);
+        // n - 1 of the n chunk steps overlap a transfer (causal attention balanced by
+        // two chunks per rank, so every step computes alike).
+        auto exposed = [&](double communication, double compute) {
+            if (!workload_.overlap || communication <= 0)
+                return 1.0;
+            return std::max(0.0, communication - compute * (n - 1) / n) / communication;
+        };
+        const double forwardShare = exposed(gather.seconds() * times, forward);
+        const double backwardShare = exposed((gather.seconds() + scatter.seconds()) * times, backward);
+        out.push_back({CollectiveKind::AllGather, a, gather, times, forwardShare});
+        out.push_back({CollectiveKind::AllGather, a, gather, times, backwardShare});
+        out.push_back({CollectiveKind::ReduceScatter, a, scatter, times, backwardShare});
+    }
+    return out;
+}
+
 std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingTensor& tensor, std::size_t axis,
                                                                  const NodeStrategy& producer, AxisLayout from,
                                                                  AxisLayout to, bool forward) const
@@ -633,6 +707,8 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     terms.communicationSeconds = workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable;
     for (const LossCollective& c : lossCollectives(id, strategy))
         terms.communicationSeconds += c.price.seconds() * c.times;
+    for (const RingCollective& c : ringAttention(id, strategy, div))
+        terms.communicationSeconds += c.price.seconds() * c.times * c.exposedShare;
 
     const double states = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
                                              gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
@@ -772,6 +848,8 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         }
         for (const LossCollective& c : lossCollectives(node.id, strategy))
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
+        for (const RingCollective& c : ringAttention(node.id, strategy, div))
+            addCollective(own.time, c.kind, c.axis, c.price, c.times * c.exposedShare);
     }
     if (transientOp.isValid()) {
         double transient = largestTransient;

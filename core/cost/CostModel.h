@@ -34,6 +34,10 @@ class Graph;
 //   micro-step: the producer's output layout converted to each distinct layout its
 //   consumers need (forward), each distinct input-gradient layout converted back
 //   (backward); full recomputation converts a block's inner tensors forward twice.
+// - context parallelism: an attention core split on the sequence runs ring attention
+//   (ringAttention below), counted by the part its own compute does not hide; between
+//   sequence-split projections a head-split core is DeepSpeed-Ulysses, whose four
+//   all-to-alls (q, k, v in, the output back) are the layouts' conversions.
 // - model outputs reach the loss: a vocabulary-split output pays the vocab-parallel
 //   cross-entropy's all-reduces (max, sum of exponentials, target logit per token); a
 //   partial-sum output is reduce-scattered first (all-gathered back in backward).
@@ -136,6 +140,10 @@ public:
         // For the first node of a block instance: the bytes entering the instance (what
         // full recomputation keeps).
         double blockInputBytes = 0;
+        // Attention's core (QKᵀ, ·V): the keys (or values) it reads as the projection
+        // made them, before grouped-query attention repeats them per head: what ring
+        // attention passes around a sequence-split axis. Zero for other nodes.
+        double ringBytes = 0;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
     // Bytes per device and micro-batch that enter the block starting at `first` under
@@ -200,11 +208,28 @@ private:
         double times = 1;
     };
     [[nodiscard]] std::vector<LossCollective> lossCollectives(CoarseNodeId node, const NodeStrategy& strategy) const;
+    // Ring attention on the axes where an attention core splits the sequence, per step:
+    // its keys (or values) go around the ring in forward (an all-gather's traffic:
+    // (n - 1)/n of the full tensor reaches each rank), again in backward while their
+    // gradients come back (a reduce-scatter's). Each transfer overlaps the attention of
+    // the chunk in hand: `exposedShare` of it is on the critical path.
+    struct RingCollective {
+        CollectiveKind kind;
+        std::size_t axis;
+        CollectiveBreakdown price;
+        double times = 1;
+        double exposedShare = 1;
+    };
+    [[nodiscard]] std::vector<RingCollective> ringAttention(CoarseNodeId node, const NodeStrategy& strategy,
+                                                            const Divisors& div) const;
 
     // A weight or what auxiliary ops derive from weights and constants.
     [[nodiscard]] bool isConstant(TensorId id) const;
     // An s x s attention tensor: its last two axes are both the sequence axis.
     [[nodiscard]] bool isScores(TensorId id) const;
+    // The smallest form of an activation on its way from the projection that made it
+    // (NodeFacts::ringBytes).
+    [[nodiscard]] double projectedBytes(TensorId id) const;
     void computeOpFacts();
     void computeNodeFacts();
     void computeBlocks();

@@ -51,16 +51,21 @@ const char* axisLayoutName(AxisLayout layout)
 
 const std::vector<AxisSplit>& legalSplits(CoarseNodeKind kind)
 {
-    static const std::vector<AxisSplit> weighted = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Column,
-                                                    AxisSplit::Row};
-    static const std::vector<AxisSplit> batched = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Head};
+    // Linear layers and embeddings also run on a sequence chunk (context parallelism);
+    // a convolution's spatial split would need halo exchanges, which nothing prices.
+    static const std::vector<AxisSplit> weighted = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
+                                                    AxisSplit::Column, AxisSplit::Row};
+    static const std::vector<AxisSplit> convolution = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Column,
+                                                       AxisSplit::Row};
+    static const std::vector<AxisSplit> batched = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
+                                                   AxisSplit::Head};
     static const std::vector<AxisSplit> normalization = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence};
     static const std::vector<AxisSplit> elementwise = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
                                                        AxisSplit::Hidden};
     switch (kind) {
     case CoarseNodeKind::Linear:
-    case CoarseNodeKind::Conv:
     case CoarseNodeKind::Embedding: return weighted;
+    case CoarseNodeKind::Conv: return convolution;
     case CoarseNodeKind::BatchedMatMul: return batched;
     case CoarseNodeKind::Normalization: return normalization;
     case CoarseNodeKind::Elementwise: return elementwise;

@@ -15,7 +15,11 @@ namespace tapestry {
 //   Batch    split b: data parallel, W replicated (its gradient is synchronized)
 //   Column   split n: W by columns, Y sharded on its feature dim (Megatron's f)
 //   Row      split k: W by rows, X sharded on k, Y partial sums (Megatron's g)
-//   Head     batched attention matmuls: split the heads
+//   Sequence split the tokens (context parallelism): weights replicated like Batch, the
+//            activations sharded on the sequence; on attention's core it is ring attention
+//            (keys and values pass around the axis, cost/CostModel.h)
+//   Head     batched attention matmuls: split the heads (Megatron's attention; between
+//            sequence-split projections it is DeepSpeed-Ulysses: the layouts' all-to-alls)
 // Followers (normalization, elementwise) choose their activation layout:
 //   None (replicated), Batch, Sequence (Megatron's sequence parallelism), Hidden.
 enum class AxisSplit : std::uint8_t { None, Batch, Sequence, Column, Row, Head, Hidden };

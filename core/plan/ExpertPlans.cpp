@@ -24,14 +24,17 @@ const char* expertPlanName(ExpertPlanKind kind)
     case ExpertPlanKind::DataParallel: return "dp";
     case ExpertPlanKind::Megatron: return "megatron";
     case ExpertPlanKind::MegatronSequenceParallel: return "megatron-sp";
+    case ExpertPlanKind::RingAttention: return "cp-ring";
+    case ExpertPlanKind::Ulysses: return "cp-ulysses";
     }
     return "dp";
 }
 
 std::optional<ExpertPlanKind> expertPlanFromName(std::string_view name)
 {
-    for (const ExpertPlanKind kind :
-         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
+    for (const ExpertPlanKind kind : {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron,
+                                      ExpertPlanKind::MegatronSequenceParallel, ExpertPlanKind::RingAttention,
+                                      ExpertPlanKind::Ulysses}) {
         if (name == expertPlanName(kind))
             return kind;
     }
@@ -72,6 +75,20 @@ Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::v
         plan.mesh = mesh;
         plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(mesh.size(), AxisSplit::Batch)});
         plan.name = expertPlanName(kind);
+        return plan;
+    }
+    if (kind == ExpertPlanKind::RingAttention || kind == ExpertPlanKind::Ulysses) {
+        Plan plan;
+        plan.mesh = mesh;
+        plan.name = expertPlanName(kind);
+        plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(mesh.size(), AxisSplit::Batch)});
+        for (const CoarseNode& node : coarse.nodes) {
+            AxisSplit& split = plan.strategies[node.id.index()].axes.back();
+            if (node.kind == CoarseNodeKind::BatchedMatMul && kind == ExpertPlanKind::Ulysses)
+                split = AxisSplit::Head;
+            else if (isLegalSplit(node.kind, AxisSplit::Sequence))
+                split = AxisSplit::Sequence;
+        }
         return plan;
     }
     std::vector<std::optional<AxisSplit>> anchorSplits(coarse.nodes.size());

@@ -11,6 +11,10 @@ enum class ExpertPlanKind : std::uint8_t {
     DataParallel,              // every node splits the batch on every axis
     Megatron,                  // tensor parallel on the last axis, data parallel on the others
     MegatronSequenceParallel,  // Megatron plus sequence-sharded norms and residuals
+    RingAttention,             // context parallel on the last axis: every node splits the
+                               // sequence, attention's core as ring attention
+    Ulysses,                   // the same with attention's core split by heads between
+                               // all-to-alls (DeepSpeed-Ulysses)
 };
 
 [[nodiscard]] const char* expertPlanName(ExpertPlanKind kind);
@@ -21,7 +25,8 @@ enum class ExpertPlanKind : std::uint8_t {
 // for those that fan in (attention output, fc2, down). Nothing for other modules.
 [[nodiscard]] std::optional<AxisSplit> megatronLinearRule(const ScopePath& scope);
 
-// Builds the expert plan. Megatron puts tensor parallelism on the mesh's last axis
+// Builds the expert plan. The context-parallel plans split the sequence on the last
+// axis and the batch on the others. Megatron puts tensor parallelism on the mesh's last axis
 // (place it inside a node) and data parallelism on the others: Linear anchors follow
 // megatronLinearRule (others stay replicated), the embedding is vocabulary-parallel
 // (row), attention matmuls split heads when a head-sharded input reaches them, and an

@@ -55,6 +55,8 @@ QString SearchResultsModel::planLabel(const PlanCandidate& candidate)
         case ExpertPlanKind::DataParallel: return tr("Data parallel");
         case ExpertPlanKind::Megatron: return tr("Megatron-LM");
         case ExpertPlanKind::MegatronSequenceParallel: return tr("Megatron-LM + sequence parallel");
+        case ExpertPlanKind::RingAttention: return tr("Context parallel (ring attention)");
+        case ExpertPlanKind::Ulysses: return tr("Context parallel (Ulysses)");
         }
     }
     return QString::fromStdString(candidate.plan.name);

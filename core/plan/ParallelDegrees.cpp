@@ -1,0 +1,50 @@
+#include "plan/ParallelDegrees.h"
+
+#include <algorithm>
+
+namespace tapestry {
+
+namespace {
+
+bool anyNodeSplits(const Plan& plan, const CoarseGraph& coarse, std::size_t axis, CoarseNodeKind kind, AxisSplit split)
+{
+    return std::any_of(coarse.nodes.begin(), coarse.nodes.end(), [&](const CoarseNode& node) {
+        return node.kind == kind && plan.strategy(node.id).axes.at(axis) == split;
+    });
+}
+
+}  // namespace
+
+const char* contextParallelVariantName(ContextParallelVariant variant)
+{
+    switch (variant) {
+    case ContextParallelVariant::None: return "none";
+    case ContextParallelVariant::Ring: return "ring";
+    case ContextParallelVariant::Ulysses: return "ulysses";
+    }
+    return "none";
+}
+
+ContextParallelVariant contextParallelVariant(const Plan& plan, const CoarseGraph& coarse, std::size_t axis)
+{
+    if (axis >= plan.mesh.size() || plan.mesh[axis].size <= 1)
+        return ContextParallelVariant::None;
+    if (anyNodeSplits(plan, coarse, axis, CoarseNodeKind::BatchedMatMul, AxisSplit::Sequence))
+        return ContextParallelVariant::Ring;
+    if (anyNodeSplits(plan, coarse, axis, CoarseNodeKind::BatchedMatMul, AxisSplit::Head) &&
+        anyNodeSplits(plan, coarse, axis, CoarseNodeKind::Linear, AxisSplit::Sequence))
+        return ContextParallelVariant::Ulysses;
+    return ContextParallelVariant::None;
+}
+
+int contextParallelDegree(const Plan& plan, const CoarseGraph& coarse)
+{
+    int degree = 1;
+    for (std::size_t a = 0; a < plan.mesh.size(); ++a) {
+        if (contextParallelVariant(plan, coarse, a) != ContextParallelVariant::None)
+            degree *= plan.mesh[a].size;
+    }
+    return degree;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,146 @@
+// Context parallelism against closed forms (training.md, "Context parallelism"): ring
+// attention moves (cp - 1)/cp of the K and V bytes to each rank per layer and pass,
+// DeepSpeed-Ulysses swaps sequence and head splits with all-to-alls of q, k, v and the
+// output, and both divide the activations by cp.
+#include "FoldedTestModel.h"
+#include "cost/CostModel.h"
+#include "plan/ExpertPlans.h"
+#include "plan/ParallelDegrees.h"
+
+#include <QTest>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+double ringGatherOrScatter(int n, double bytes, const LinkSpec& link)
+{
+    return static_cast<double>(n - 1) / n * bytes / link.bytesPerSecond + (n - 1) * link.latencySeconds;
+}
+
+CostBreakdown instanceCost(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
+{
+    CostBreakdown sum;
+    sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
+    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
+        sum.add(e.perNode[id.index()]);
+    return sum;
+}
+
+double collectiveSeconds(const CostBreakdown& cost, CollectiveKind kind)
+{
+    return cost.time.byCollective[static_cast<std::size_t>(kind)];
+}
+
+bool near(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+}  // namespace
+
+class ContextParallelTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ringAttentionMovesKeysAndValuesAroundTheRing()
+    {
+        // Llama with 4 heads of 32 and 2 KV heads (grouped-query attention): K and V are
+        // b x s x 2 x 32 before their repeat; the ring sends them unrepeated.
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"cp", 4}}, cluster);
+        Workload workload = test::workload(2, 1024);
+        workload.overlap = false;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload);
+        const Plan ring = makeExpertPlan(ExpertPlanKind::RingAttention, m.coarse, mesh.axes());
+        const PlanEvaluation e = costs.evaluate(ring);
+        const CostBreakdown layer = instanceCost(m, e, 1);
+
+        // Forward: K and V each gathered once; backward: gathered again, and their
+        // gradients reduce-scattered back. S is the whole K (or V) of the cp group: one
+        // sequence per data-parallel rank.
+        const double kv = 1.0 * 1024 * 2 * 32 * 2;
+        const double pass = ringGatherOrScatter(4, kv, cluster.intraNode);
+        QVERIFY2(near(collectiveSeconds(layer, CollectiveKind::AllGather), 4 * pass),
+                 qPrintable(QString::number(collectiveSeconds(layer, CollectiveKind::AllGather))));
+        QVERIFY(near(collectiveSeconds(layer, CollectiveKind::ReduceScatter), 2 * pass));
+        // Nothing else moves inside the layer: every tensor stays sequence-sharded.
+        QCOMPARE(collectiveSeconds(layer, CollectiveKind::AllToAll), 0.0);
+        // Bytes reaching one rank per layer forward: (cp - 1)/cp of K and V.
+        QCOMPARE((pass - 3 * cluster.intraNode.latencySeconds) * cluster.intraNode.bytesPerSecond, 0.75 * kv);
+
+        QCOMPARE(contextParallelDegree(ring, m.coarse), 4);
+        QCOMPARE(contextParallelVariant(ring, m.coarse, 0), ContextParallelVariant::None);
+        QCOMPARE(contextParallelVariant(ring, m.coarse, 1), ContextParallelVariant::Ring);
+    }
+
+    void ringAttentionHidesUnderTheChunksAttention()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x2");
+        // Across the two nodes: one GPU per node on the cp axis, inter-node links.
+        const DeviceMesh mesh({{"tp", 8}, {"cp", 2}}, cluster);
+        auto ringSeconds = [&](std::int64_t sequence, bool overlap) {
+            Workload w = workload(1, sequence);
+            w.overlap = overlap;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            Plan plan = makeExpertPlan(ExpertPlanKind::RingAttention, m.coarse, mesh.axes());
+            for (NodeStrategy& s : plan.strategies)
+                s.axes[0] = AxisSplit::None;
+            const CostBreakdown layer = instanceCost(m, costs.evaluate(plan), 1);
+            return collectiveSeconds(layer, CollectiveKind::AllGather) +
+                   collectiveSeconds(layer, CollectiveKind::ReduceScatter);
+        };
+        // Attention's work grows with s^2 and the ring's bytes with s: at 64k tokens the
+        // chunk's attention hides the whole exchange, at 256 tokens it cannot.
+        QVERIFY(ringSeconds(65536, false) > 0);
+        QCOMPARE(ringSeconds(65536, true), 0.0);
+        QVERIFY(ringSeconds(256, true) > 0);
+        QVERIFY(ringSeconds(256, true) < ringSeconds(256, false));
+    }
+
+    void ulyssesSwapsSequenceAndHeadsWithFourAllToAllsEachWay()
+    {
+        // GPT-2 small's width (h = 768, 12 heads), no grouped-query attention.
+        const FoldedModel m = foldSynthPreset("gpt2-small", 3);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"cp", 4}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(2, 1024));
+        const Plan ulysses = makeExpertPlan(ExpertPlanKind::Ulysses, m.coarse, mesh.axes());
+        const PlanEvaluation e = costs.evaluate(ulysses);
+        const CostBreakdown layer = instanceCost(m, e, 1);
+        // q, k and v to heads before attention, the output back to the sequence after:
+        // each an all-to-all of the rank's b*s*h/cp bf16 shard, as much again backward.
+        const double bsh = 1.0 * 1024 * 768 * 2;  // one sequence per data-parallel rank
+        const double expected = 8 * ringGatherOrScatter(4, bsh / 4, cluster.intraNode);
+        QVERIFY2(near(collectiveSeconds(layer, CollectiveKind::AllToAll), expected),
+                 qPrintable(QString::number(collectiveSeconds(layer, CollectiveKind::AllToAll)) + QStringLiteral(" vs ") +
+                            QString::number(expected)));
+        QCOMPARE(collectiveSeconds(layer, CollectiveKind::AllGather), 0.0);
+        QCOMPARE(contextParallelDegree(ulysses, m.coarse), 4);
+        QCOMPARE(contextParallelVariant(ulysses, m.coarse, 1), ContextParallelVariant::Ulysses);
+    }
+
+    void contextParallelismDividesActivationsByCp()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"cp", 4}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(2, 4096));
+        const Plan ring = makeExpertPlan(ExpertPlanKind::RingAttention, m.coarse, mesh.axes());
+        Plan replicated = ring;
+        for (NodeStrategy& s : replicated.strategies)
+            s.axes[1] = AxisSplit::None;
+        const PlanEvaluation whole = costs.evaluate(replicated);
+        const PlanEvaluation quarter = costs.evaluate(ring);
+        QVERIFY(near(quarter.total.memory.activations, whole.total.memory.activations / 4));
+        // Weights stay whole on every rank, as under data parallelism.
+        QVERIFY(near(quarter.total.memory.parameters, whole.total.memory.parameters));
+        QCOMPARE(contextParallelDegree(makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes()), m.coarse), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(ContextParallelTest)
+#include "ContextParallelTest.moc"

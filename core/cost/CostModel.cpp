@@ -119,6 +119,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     computeNodeFacts();
     computeCrossingTensors();
     computeBlocks();
+    computeExperts();
 }
 
 bool CostModel::isConstant(TensorId id) const
@@ -439,6 +440,79 @@ void CostModel::computeBlocks()
     }
 }
 
+void CostModel::computeExperts()
+{
+    // Routers: a TopK over [tokens..., experts] choosing k.
+    struct Router {
+        std::vector<std::string> scope;
+        int experts = 0;
+        int topK = 0;
+    };
+    std::vector<Router> routers;
+    for (const Op& op : graph_.ops()) {
+        if (op.type != "TopK" || op.inputs.empty() || op.outputs.empty() || !op.inputs[0].isValid() ||
+            !op.outputs[0].isValid() || coarse_.roles[op.id.index()] == OpRole::Auxiliary)
+            continue;
+        const TensorShape& in = graph_.tensor(op.inputs[0]).shape;
+        const TensorShape& out = graph_.tensor(op.outputs[0]).shape;
+        if (!in.isRankKnown() || !out.isRankKnown() || in.rank() == 0 || out.rank() == 0)
+            continue;
+        const std::int64_t experts = binder_.extents(in).back();
+        const std::int64_t topK = binder_.extents(out).back();
+        if (experts > 1 && topK >= 1 && topK <= experts)
+            routers.push_back({op.scope.components(),
+                               static_cast<int>(experts), static_cast<int>(topK)});
+    }
+    if (routers.empty())
+        return;
+    // An expert is a scope right below the router's whose name ends in ".N".
+    auto indexed = [](const std::string& name) {
+        const std::size_t dot = name.rfind('.');
+        return dot != std::string::npos && dot + 1 < name.size() &&
+               std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot) + 1, name.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::vector<std::string> instanceOf(coarse_.nodes.size());
+    for (const CoarseNode& node : coarse_.nodes) {
+        const std::vector<std::string>& parts = node.scope.components();
+        for (const Router& router : routers) {
+            const std::size_t depth = router.scope.size();
+            if (parts.size() <= depth || !std::equal(router.scope.begin(), router.scope.end(), parts.begin()) ||
+                !indexed(parts[depth]))
+                continue;
+            NodeFacts& facts = nodeFacts_[node.id.index()];
+            facts.experts = router.experts;
+            facts.routedShare = std::min(1.0, router.topK * workload_.capacityFactor / router.experts);
+            for (std::size_t i = 0; i <= depth; ++i)
+                instanceOf[node.id.index()] += parts[i] + '/';
+            break;
+        }
+    }
+    for (const CrossingTensor& tensor : crossing_) {
+        const std::string& from = instanceOf[tensor.producer.index()];
+        bool leaves = false;
+        std::vector<std::string> entered;
+        for (const auto& [consumer, op] : tensor.consumers) {
+            const std::string& to = instanceOf[consumer.index()];
+            leaves = leaves || to != from;
+            // Consumers are listed in node order: the first one of an expert receives.
+            if (!to.empty() && to != from && std::find(entered.begin(), entered.end(), to) == entered.end()) {
+                entered.push_back(to);
+                nodeFacts_[consumer.index()].dispatchBytes += tensor.bytes;
+            }
+        }
+        if (!from.empty() && leaves)
+            nodeFacts_[tensor.producer.index()].combineBytes += tensor.bytes;
+    }
+}
+
+bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
+{
+    const bool expert = nodeFacts_.at(id.index()).experts > 0;
+    return expert || std::none_of(strategy.axes.begin(), strategy.axes.end(),
+                                  [](AxisSplit split) { return split == AxisSplit::Expert; });
+}
+
 double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const
 {
     const CoarseNode& node = coarse_.node(first);
@@ -463,7 +537,7 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
         const double n = mesh_.axis(a).size;
         if (split != AxisSplit::None)
             div.compute *= n;
-        if (splitsWeights(split) || split == AxisSplit::Hidden)
+        if (splitsWeights(split) || split == AxisSplit::Hidden || split == AxisSplit::Expert)
             div.weights *= n;
         if (synchronizesGradients(split))
             div.data *= n;
@@ -509,6 +583,10 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
         time.forward += forward;
         time.backward += 2 * forward;
     }
+    // An expert computes its routed tokens only.
+    const double routed = nodeFacts_[node.id.index()].routedShare;
+    time.forward *= routed;
+    time.backward *= routed;
     if (recomputes(node, facts.scores))
         time.recompute = time.forward;
     return time;
@@ -528,7 +606,7 @@ double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& di
             continue;
         bytes += saved.bytes / (saved.asOutput ? div.output : div.input);
     }
-    return bytes / microSteps_;
+    return bytes * facts.routedShare / microSteps_;
 }
 
 std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(const NodeStrategy& strategy,
@@ -595,6 +673,29 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
             const double rowBytes = 4.0 * output.rows / rowDiv / microSteps_;
             out.push_back({CollectiveKind::AllReduce, a, collectives_.price(CollectiveKind::AllReduce, group, rowBytes),
                            3 * times});
+        }
+    }
+    return out;
+}
+
+std::vector<CostModel::ExpertCollective> CostModel::expertAllToAlls(CoarseNodeId id, const NodeStrategy& strategy,
+                                                                    const Divisors& div) const
+{
+    std::vector<ExpertCollective> out;
+    const NodeFacts& facts = nodeFacts_[id.index()];
+    if (facts.experts <= 0)
+        return out;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        const AxisGroup& group = mesh_.group(a);
+        if (strategy.axes[a] != AxisSplit::Expert || group.size <= 1)
+            continue;
+        // The rank's tokens (div.input: every axis that shards them) x top-k x capacity.
+        const double perToken = facts.routedShare * facts.experts / div.input / microSteps_;
+        const double share = 1.0 / facts.experts;
+        for (const double bytes : {facts.dispatchBytes, facts.combineBytes}) {
+            if (bytes > 0)
+                out.push_back({a, collectives_.price(CollectiveKind::AllToAll, group, bytes * perToken),
+                               2.0 * microSteps_ * share});
         }
     }
     return out;
@@ -709,6 +810,8 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
         terms.communicationSeconds += c.price.seconds() * c.times;
     for (const RingCollective& c : ringAttention(id, strategy, div))
         terms.communicationSeconds += c.price.seconds() * c.times * c.exposedShare;
+    for (const ExpertCollective& c : expertAllToAlls(id, strategy, div))
+        terms.communicationSeconds += c.price.seconds() * c.times;
 
     const double states = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
                                              gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
@@ -735,6 +838,12 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             throw Error(ErrorCode::InvalidPlan, {},
                         "plan '" + plan.name + "' sizes mesh axis '" + plan.mesh[a].name + "' " +
                             std::to_string(plan.mesh[a].size) + ", the mesh is " + mesh_.toString());
+    }
+    for (const CoarseNode& node : coarse_.nodes) {
+        if (!accepts(node.id, plan.strategy(node.id)))
+            throw Error(ErrorCode::InvalidPlan, {},
+                        "plan '" + plan.name + "' spreads node '" + node.name +
+                            "' over experts, but it is no expert of a mixture-of-experts layer");
     }
     std::vector<double> axisSize(axisCount);
     for (std::size_t a = 0; a < axisCount; ++a)
@@ -815,7 +924,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 continue;
             const double divisor = saved.asOutput ? std::max(div.output, consumedDiv[node.id.index()])
                                                   : std::max(div.input, producedDiv[saved.tensor.index()]);
-            const double bytes = saved.bytes / divisor / microSteps_;
+            const double bytes = saved.bytes * facts.routedShare / divisor / microSteps_;
             if (facts.block >= 0)
                 blockActivationBytes[static_cast<std::size_t>(facts.block)] += bytes;
             if (!(saved.scores && workload_.recompute == Recomputation::Selective && facts.block >= 0))
@@ -850,6 +959,8 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
         for (const RingCollective& c : ringAttention(node.id, strategy, div))
             addCollective(own.time, c.kind, c.axis, c.price, c.times * c.exposedShare);
+        for (const ExpertCollective& c : expertAllToAlls(node.id, strategy, div))
+            addCollective(own.time, CollectiveKind::AllToAll, c.axis, c.price, c.times);
     }
     if (transientOp.isValid()) {
         double transient = largestTransient;

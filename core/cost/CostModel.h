@@ -38,6 +38,10 @@ class Graph;
 //   (ringAttention below), counted by the part its own compute does not hide; between
 //   sequence-split projections a head-split core is DeepSpeed-Ulysses, whose four
 //   all-to-alls (q, k, v in, the output back) are the layouts' conversions.
+// - mixture of experts: an expert computes only its routed share of the tokens
+//   (top-k x capacity factor / experts of the dense graph's work and activations); under
+//   expert parallelism its weights and optimizer states divide by the axis and the
+//   tokens travel by all-to-alls (expertAllToAlls below).
 // - model outputs reach the loss: a vocabulary-split output pays the vocab-parallel
 //   cross-entropy's all-reduces (max, sum of exponentials, target logit per token); a
 //   partial-sum output is reduce-scattered first (all-gathered back in backward).
@@ -144,8 +148,20 @@ public:
         // made them, before grouped-query attention repeats them per head: what ring
         // attention passes around a sequence-split axis. Zero for other nodes.
         double ringBytes = 0;
+        // Inside an expert of a mixture-of-experts layer (a scope indexed below the
+        // router's TopK, "block_sparse_moe/experts.3"): the layer's expert count and the
+        // share of the tokens the expert computes, top-k x capacity factor / experts.
+        int experts = 0;
+        double routedShare = 1;
+        // The expert's token traffic: the activations entering the expert (at its first
+        // node reading them) and leaving it, as the dense graph sizes them.
+        double dispatchBytes = 0;
+        double combineBytes = 0;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
+    // Whether the node may take the strategy: the expert split only on an expert's
+    // linear layers. evaluate() refuses plans with others; searchers offer only these.
+    [[nodiscard]] bool accepts(CoarseNodeId id, const NodeStrategy& strategy) const;
     // Bytes per device and micro-batch that enter the block starting at `first` under
     // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
     [[nodiscard]] double blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const;
@@ -220,6 +236,17 @@ private:
         double times = 1;
         double exposedShare = 1;
     };
+    // Expert parallelism on the axes where an expert's linear layers take the expert
+    // split, per step: the layer's tokens go to their experts by an all-to-all and come
+    // back by another, each of (tokens x hidden x top-k x capacity factor) bytes per rank
+    // and as much again backward; every expert node carries 1/experts of its layer's.
+    struct ExpertCollective {
+        std::size_t axis;
+        CollectiveBreakdown price;
+        double times = 1;
+    };
+    [[nodiscard]] std::vector<ExpertCollective> expertAllToAlls(CoarseNodeId node, const NodeStrategy& strategy,
+                                                                const Divisors& div) const;
     [[nodiscard]] std::vector<RingCollective> ringAttention(CoarseNodeId node, const NodeStrategy& strategy,
                                                             const Divisors& div) const;
 
@@ -235,6 +262,7 @@ private:
     void computeBlocks();
     void computeCrossingTensors();
     void computeOutputs();
+    void computeExperts();
 
     const Graph& graph_;
     const CoarseGraph& coarse_;

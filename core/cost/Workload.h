@@ -58,6 +58,9 @@ struct Workload {
     AttentionKernel attention = AttentionKernel::Fused;
     // Megatron-LM accumulates and all-reduces gradients in fp32 ("main gradients").
     bool fp32MainGradients = false;
+    // Mixture-of-experts routing: each expert takes up to capacityFactor x its even
+    // share (top-k / experts) of the tokens; 1 is dropless routing's average.
+    double capacityFactor = 1.0;
 
     bool operator==(const Workload&) const = default;
 };

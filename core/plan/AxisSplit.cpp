@@ -7,7 +7,7 @@ namespace tapestry {
 
 namespace {
 
-constexpr std::array<std::pair<AxisSplit, std::string_view>, 7> kNames = {{
+constexpr std::array<std::pair<AxisSplit, std::string_view>, 8> kNames = {{
     {AxisSplit::None, "none"},
     {AxisSplit::Batch, "batch"},
     {AxisSplit::Sequence, "sequence"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<AxisSplit, std::string_view>, 7> kNames = {{
     {AxisSplit::Row, "row"},
     {AxisSplit::Head, "head"},
     {AxisSplit::Hidden, "hidden"},
+    {AxisSplit::Expert, "expert"},
 }};
 
 }  // namespace
@@ -53,8 +54,10 @@ const std::vector<AxisSplit>& legalSplits(CoarseNodeKind kind)
 {
     // Linear layers and embeddings also run on a sequence chunk (context parallelism);
     // a convolution's spatial split would need halo exchanges, which nothing prices.
-    static const std::vector<AxisSplit> weighted = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
-                                                    AxisSplit::Column, AxisSplit::Row};
+    static const std::vector<AxisSplit> linear = {AxisSplit::None,   AxisSplit::Batch, AxisSplit::Sequence,
+                                                  AxisSplit::Column, AxisSplit::Row,   AxisSplit::Expert};
+    static const std::vector<AxisSplit> embedding = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
+                                                     AxisSplit::Column, AxisSplit::Row};
     static const std::vector<AxisSplit> convolution = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Column,
                                                        AxisSplit::Row};
     static const std::vector<AxisSplit> batched = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
@@ -63,8 +66,8 @@ const std::vector<AxisSplit>& legalSplits(CoarseNodeKind kind)
     static const std::vector<AxisSplit> elementwise = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
                                                        AxisSplit::Hidden};
     switch (kind) {
-    case CoarseNodeKind::Linear:
-    case CoarseNodeKind::Embedding: return weighted;
+    case CoarseNodeKind::Linear: return linear;
+    case CoarseNodeKind::Embedding: return embedding;
     case CoarseNodeKind::Conv: return convolution;
     case CoarseNodeKind::BatchedMatMul: return batched;
     case CoarseNodeKind::Normalization: return normalization;
@@ -84,7 +87,9 @@ AxisLayout requiredInputLayout(CoarseNodeKind kind, AxisSplit split)
     switch (split) {
     case AxisSplit::None:
     case AxisSplit::Column: return AxisLayout::Replicated;
-    case AxisSplit::Batch: return AxisLayout::Batch;
+    // Tokens leave for their experts from the ranks that hold them by batch.
+    case AxisSplit::Batch:
+    case AxisSplit::Expert: return AxisLayout::Batch;
     case AxisSplit::Sequence: return AxisLayout::Sequence;
     // A vocabulary-parallel embedding looks up replicated ids in its own rows.
     case AxisSplit::Row: return kind == CoarseNodeKind::Embedding ? AxisLayout::Replicated : AxisLayout::Hidden;
@@ -98,7 +103,8 @@ AxisLayout outputLayout(AxisSplit split)
 {
     switch (split) {
     case AxisSplit::None: return AxisLayout::Replicated;
-    case AxisSplit::Batch: return AxisLayout::Batch;
+    case AxisSplit::Batch:
+    case AxisSplit::Expert: return AxisLayout::Batch;
     case AxisSplit::Sequence: return AxisLayout::Sequence;
     case AxisSplit::Column:
     case AxisSplit::Head:

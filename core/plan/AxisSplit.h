@@ -20,9 +20,13 @@ namespace tapestry {
 //            (keys and values pass around the axis, cost/CostModel.h)
 //   Head     batched attention matmuls: split the heads (Megatron's attention; between
 //            sequence-split projections it is DeepSpeed-Ulysses: the layouts' all-to-alls)
+//   Expert   a mixture-of-experts layer's experts spread over the axis (expert
+//            parallelism): each rank keeps its share of the experts, tokens reach them by
+//            an all-to-all and come back by another (cost/CostModel.h); only linear
+//            layers inside an expert may take it (CostModel::accepts)
 // Followers (normalization, elementwise) choose their activation layout:
 //   None (replicated), Batch, Sequence (Megatron's sequence parallelism), Hidden.
-enum class AxisSplit : std::uint8_t { None, Batch, Sequence, Column, Row, Head, Hidden };
+enum class AxisSplit : std::uint8_t { None, Batch, Sequence, Column, Row, Head, Hidden, Expert };
 
 // How an activation lies along one mesh axis.
 enum class AxisLayout : std::uint8_t { Replicated, Batch, Sequence, Hidden, Partial };

@@ -47,4 +47,16 @@ int contextParallelDegree(const Plan& plan, const CoarseGraph& coarse)
     return degree;
 }
 
+int expertParallelDegree(const Plan& plan)
+{
+    int degree = 1;
+    for (std::size_t a = 0; a < plan.mesh.size(); ++a) {
+        const bool spread = std::any_of(plan.strategies.begin(), plan.strategies.end(),
+                                        [&](const NodeStrategy& s) { return s.axes.at(a) == AxisSplit::Expert; });
+        if (spread)
+            degree *= plan.mesh[a].size;
+    }
+    return degree;
+}
+
 }  // namespace tapestry

@@ -20,5 +20,8 @@ enum class ContextParallelVariant : std::uint8_t {
 // The product of the axes with a context-parallel variant (1 without): what torchtitan
 // calls context_parallel_degree and Megatron-LM --context-parallel-size.
 [[nodiscard]] int contextParallelDegree(const Plan& plan, const CoarseGraph& coarse);
+// The product of the axes over which some node spreads experts (1 without): torchtitan's
+// expert parallel degree, Megatron-LM's --expert-model-parallel-size.
+[[nodiscard]] int expertParallelDegree(const Plan& plan);
 
 }  // namespace tapestry

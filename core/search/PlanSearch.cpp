@@ -99,8 +99,8 @@ ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse
     return resolved;
 }
 
-std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTable& families, SearchMode mode,
-                                       const ResolvedPins& pins, const std::vector<int>& axisSizes)
+std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
+                                       SearchMode mode, const ResolvedPins& pins, const std::vector<int>& axisSizes)
 {
     std::vector<CoarseNodeId> canonical = mode == SearchMode::Tap ? canonicalNodes(coarse, families)
                                                                   : std::vector<CoarseNodeId>{};
@@ -119,7 +119,12 @@ std::vector<StrategyGroup> buildGroups(const CoarseGraph& coarse, const FamilyTa
         const auto [it, inserted] = index.try_emplace({key, pinKey}, groups.size());
         if (inserted) {
             StrategyGroup group;
+            if (pinned && !costs.accepts(node.id, *pinned))
+                throw Error(ErrorCode::InvalidArgument, {},
+                            "infeasible pin: '" + node.name + "' is no expert of a mixture-of-experts layer and "
+                            "cannot take the split 'expert'");
             group.candidates = pinned ? std::vector<NodeStrategy>{*pinned} : strategiesFor(node.kind, axisSizes);
+            std::erase_if(group.candidates, [&](const NodeStrategy& c) { return !costs.accepts(node.id, c); });
             groups.push_back(std::move(group));
         }
         groups[it->second].members.push_back(node.id);
@@ -132,7 +137,7 @@ std::vector<StrategyGroup> groupsFor(const CostModel& costs, const CoarseGraph& 
 {
     const DeviceMesh& mesh = costs.mesh();
     const ResolvedPins pins = resolvePins(options.pins, coarse, families, mesh.axisCount(), mesh.axes());
-    return buildGroups(coarse, families, options.mode, pins, mesh.shape());
+    return buildGroups(costs, coarse, families, options.mode, pins, mesh.shape());
 }
 
 // Where a solve's progress falls in the whole search's.

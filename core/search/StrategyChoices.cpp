@@ -21,6 +21,8 @@ StrategyChoices StrategyChoices::compute(const PlanPricing& pricing, const Plan&
     result.baseMemoryBytes = base.total.memory.total();
     const NodeStrategy& current = plan.strategy(target.nodes.front());
     for (NodeStrategy& strategy : strategiesFor(target.kind, pricing.mesh().shape())) {
+        if (!pricing.costs().accepts(target.nodes.front(), strategy))
+            continue;
         Choice choice;
         choice.current = strategy == current;
         if (choice.current) {

@@ -79,7 +79,8 @@ StrategyClass PlanOverlay::classify(const NodeStrategy& strategy)
     case AxisSplit::Head: return StrategyClass::Head;
     case AxisSplit::Hidden: return StrategyClass::Hidden;
     case AxisSplit::None:
-    case AxisSplit::Batch: break;
+    case AxisSplit::Batch:
+    case AxisSplit::Expert: break;
     }
     return batch ? StrategyClass::DataParallel : StrategyClass::Replicated;
 }

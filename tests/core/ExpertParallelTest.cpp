@@ -1,0 +1,169 @@
+// Expert parallelism against closed forms (training.md, "Expert parallelism"): an expert
+// computes only its routed share of the tokens; spread over an axis of ep ranks, the
+// experts' weights and optimizer states divide by ep and each MoE layer pays a dispatch
+// and a combine all-to-all of tokens x hidden x top-k x capacity factor bytes per rank,
+// forward and backward.
+#include "base/Error.h"
+#include "FoldedTestModel.h"
+#include "cost/CostModel.h"
+#include "plan/ExpertPlans.h"
+#include "plan/ParallelDegrees.h"
+#include "search/PlanSearch.h"
+
+#include <QTest>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+double allToAll(int n, double bytes, const LinkSpec& link)
+{
+    return static_cast<double>(n - 1) / n * bytes / link.bytesPerSecond + (n - 1) * link.latencySeconds;
+}
+
+// Mixtral 8x7B's layer (8 experts, top-2, hidden 4096, FFN 14336), two layers deep.
+FoldedModel mixtralLayers()
+{
+    return foldSynthPreset("mixtral-8x7b", 2);
+}
+
+// Data parallel on every axis, the experts' linear layers spread over `axis`.
+Plan expertParallelPlan(const CostModel& costs, const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh,
+                        std::size_t axis)
+{
+    Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, coarse, mesh);
+    for (const CoarseNode& node : coarse.nodes) {
+        if (node.kind == CoarseNodeKind::Linear && costs.facts(node.id).experts > 0)
+            plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
+    }
+    plan.name = "ep";
+    return plan;
+}
+
+CostBreakdown instanceCost(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
+{
+    CostBreakdown sum;
+    sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
+    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
+        sum.add(e.perNode[id.index()]);
+    return sum;
+}
+
+bool near(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+}  // namespace
+
+class ExpertParallelTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theRouterNamesTheExpertsAndTheirShare()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"ep", 8}}, cluster);
+        Workload w = workload(8, 1024);
+        w.capacityFactor = 1.25;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        int expertLinears = 0;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            const auto& facts = costs.facts(node.id);
+            if (facts.experts == 0)
+                continue;
+            QCOMPARE(facts.experts, 8);
+            QCOMPARE(facts.routedShare, 2 * 1.25 / 8);  // top-2 of 8 at capacity 1.25
+            expertLinears += node.kind == CoarseNodeKind::Linear ? 1 : 0;
+        }
+        QCOMPARE(expertLinears, 2 * 8 * 3);  // w1, w2, w3 of 8 experts in 2 layers
+        // The router's gate is no expert and cannot take the split.
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (node.name == "model/layers.0/block_sparse_moe/gate/MatMul")
+                QVERIFY(!costs.accepts(node.id, NodeStrategy{{AxisSplit::Expert}}));
+        }
+        Plan wrong = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        for (NodeStrategy& s : wrong.strategies)
+            s.axes[0] = AxisSplit::Expert;
+        QVERIFY_THROWS_EXCEPTION(tapestry::Error, (void)costs.evaluate(wrong));
+    }
+
+    void dispatchAndCombineAreTheClosedFormAllToAlls()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x4");
+        // Experts over the 8 GPUs of a node, data parallel over the 4 nodes.
+        const DeviceMesh mesh({{"dp", 4}, {"ep", 8}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(32, 2048));
+        const Plan ep = expertParallelPlan(costs, m.coarse, mesh.axes(), 1);
+        const PlanEvaluation e = costs.evaluate(ep);
+        const CostBreakdown layer = instanceCost(m, e, 1);
+        // A rank holds 32 / (4 x 8) = 1 sequence of 2048 tokens; each sends top-2 copies
+        // of its 4096-wide bf16 hidden state (capacity factor 1): dispatch and combine,
+        // forward and backward.
+        const double perRank = 1.0 * 2048 * 4096 * 2 * 2;
+        const double expected = 4 * allToAll(8, perRank, cluster.intraNode);
+        const double measured = layer.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)];
+        QVERIFY2(near(measured, expected),
+                 qPrintable(QString::number(measured) + QStringLiteral(" vs ") + QString::number(expected)));
+        QCOMPARE(expertParallelDegree(ep), 8);
+        QCOMPARE(expertParallelDegree(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes())), 1);
+
+        // The experts' weights and optimizer states divide by ep; with data parallelism
+        // they stay whole on every rank. Expert parameters: 2 layers x 8 x 3 x 4096 x 14336.
+        const PlanEvaluation dp = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+        const double expertParameters = 2.0 * 8 * 3 * 4096 * 14336;
+        QVERIFY(near(dp.total.memory.parameters - e.total.memory.parameters, expertParameters * 2 * 7 / 8));
+        QVERIFY(near(dp.total.memory.optimizerStates - e.total.memory.optimizerStates, expertParameters * 12 * 7 / 8));
+        // Both compute the same routed tokens.
+        QVERIFY(near(dp.total.time.computeSeconds - dp.total.time.optimizerSeconds,
+                     e.total.time.computeSeconds - e.total.time.optimizerSeconds, 1e-6));
+    }
+
+    void anExpertComputesItsRoutedShareOnly()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        auto expertCompute = [&](double capacity) {
+            Workload w = workload(8, 1024);
+            w.capacityFactor = capacity;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const PlanEvaluation e =
+                costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+            double seconds = 0;
+            for (const CoarseNode& node : m.coarse.nodes) {
+                if (costs.facts(node.id).experts > 0)
+                    seconds += e.perNode[node.id.index()].time.computeSeconds -
+                               e.perNode[node.id.index()].time.optimizerSeconds;
+            }
+            return seconds;
+        };
+        // Top-2 of 8: a quarter of the dense graph's expert work; capacity 4 is all of it.
+        QVERIFY(near(expertCompute(1.0) * 4, expertCompute(4.0)));
+    }
+
+    void searchSpreadsExpertsWhenTheyDoNotFitOtherwise()
+    {
+        // Mixtral's 2 layers (6 B parameters with the embeddings) on one DGX-H100 under a
+        // 40 GB limit: data parallelism keeps 16 bytes per parameter; the search has to
+        // shard the experts' weights, and an all-to-all inside a node is cheap.
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"ep", 8}}, cluster);
+        Workload w = workload(8, 1024);
+        w.zeroStage = 1;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        SearchOptions options = fastestPlanOnly();
+        options.memoryLimitBytes = 40e9;
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, options);
+        QVERIFY(result.best);
+        QVERIFY(result.fitsInMemory);
+        QCOMPARE(expertParallelDegree(result.best->plan), 8);
+    }
+};
+
+QTEST_GUILESS_MAIN(ExpertParallelTest)
+#include "ExpertParallelTest.moc"

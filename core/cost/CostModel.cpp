@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -532,19 +533,30 @@ double CostModel::gradientBytesPerParameter() const
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const
 {
     Divisors div;
+    // With a micro-batch, a micro-step holds microBatch sequences per data-parallel rank:
+    // batch splits beyond them leave ranks with the same sequence, repeating its work.
+    double batchSplit = 1;
+    const double sequences = workload_.microBatch > 0
+                                 ? static_cast<double>(workload_.microBatch) * dataParallelDegree_
+                                 : std::numeric_limits<double>::infinity();
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
         const AxisSplit split = strategy.axes[a];
         const double n = mesh_.axis(a).size;
+        double divides = n;
+        if (split == AxisSplit::Batch) {
+            divides = std::clamp(sequences / batchSplit, 1.0, n);
+            batchSplit *= n;
+        }
         if (split != AxisSplit::None)
-            div.compute *= n;
+            div.compute *= divides;
         if (splitsWeights(split) || split == AxisSplit::Hidden || split == AxisSplit::Expert)
             div.weights *= n;
         if (synchronizesGradients(split))
             div.data *= n;
         if (isSharded(requiredInputLayout(kind, split)))
-            div.input *= n;
+            div.input *= divides;
         if (isSharded(outputLayout(split)))
-            div.output *= n;
+            div.output *= divides;
     }
     return div;
 }

@@ -123,8 +123,8 @@ std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph
                 throw Error(ErrorCode::InvalidArgument, {},
                             "infeasible pin: '" + node.name + "' is no expert of a mixture-of-experts layer and "
                             "cannot take the split 'expert'");
-            group.candidates = pinned ? std::vector<NodeStrategy>{*pinned} : strategiesFor(node.kind, axisSizes);
-            std::erase_if(group.candidates, [&](const NodeStrategy& c) { return !costs.accepts(node.id, c); });
+            group.candidates = pinned ? std::vector<NodeStrategy>{*pinned}
+                                      : strategiesFor(node.kind, axisSizes, costs.facts(node.id).experts > 0);
             groups.push_back(std::move(group));
         }
         groups[it->second].members.push_back(node.id);

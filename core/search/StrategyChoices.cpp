@@ -20,9 +20,8 @@ StrategyChoices StrategyChoices::compute(const PlanPricing& pricing, const Plan&
     result.baseStepSeconds = base.total.time.stepSeconds();
     result.baseMemoryBytes = base.total.memory.total();
     const NodeStrategy& current = plan.strategy(target.nodes.front());
-    for (NodeStrategy& strategy : strategiesFor(target.kind, pricing.mesh().shape())) {
-        if (!pricing.costs().accepts(target.nodes.front(), strategy))
-            continue;
+    const bool expert = pricing.costs().facts(target.nodes.front()).experts > 0;
+    for (NodeStrategy& strategy : strategiesFor(target.kind, pricing.mesh().shape(), expert)) {
         Choice choice;
         choice.current = strategy == current;
         if (choice.current) {

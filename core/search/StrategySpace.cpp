@@ -4,9 +4,11 @@
 
 namespace tapestry {
 
-std::vector<NodeStrategy> strategiesFor(CoarseNodeKind kind, const std::vector<int>& axisSizes)
+std::vector<NodeStrategy> strategiesFor(CoarseNodeKind kind, const std::vector<int>& axisSizes, bool expert)
 {
-    const std::vector<AxisSplit>& legal = legalSplits(kind);
+    std::vector<AxisSplit> legal = legalSplits(kind);
+    if (!expert)
+        std::erase(legal, AxisSplit::Expert);
     static const std::vector<AxisSplit> unsplit = {AxisSplit::None};
     std::vector<NodeStrategy> out = {NodeStrategy{}};
     for (const int size : axisSizes) {

@@ -349,6 +349,10 @@
         <translation>Hidden-Dimension</translation>
     </message>
     <message>
+        <source>Expert parallel</source>
+        <translation>Expertenparallel</translation>
+    </message>
+    <message>
         <source>AR AG RS A2A: collectives</source>
         <translation>AR AG RS A2A: Kollektive</translation>
     </message>

@@ -348,6 +348,10 @@
         <translation>隐藏维</translation>
     </message>
     <message>
+        <source>Expert parallel</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
         <source>AR AG RS A2A: collectives</source>
         <translation>AR AG RS A2A：集合通信</translation>
     </message>

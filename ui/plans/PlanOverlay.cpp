@@ -78,9 +78,9 @@ StrategyClass PlanOverlay::classify(const NodeStrategy& strategy)
     case AxisSplit::Sequence: return StrategyClass::Sequence;
     case AxisSplit::Head: return StrategyClass::Head;
     case AxisSplit::Hidden: return StrategyClass::Hidden;
+    case AxisSplit::Expert: return StrategyClass::Expert;
     case AxisSplit::None:
-    case AxisSplit::Batch:
-    case AxisSplit::Expert: break;
+    case AxisSplit::Batch: break;
     }
     return batch ? StrategyClass::DataParallel : StrategyClass::Replicated;
 }
@@ -96,6 +96,7 @@ QColor PlanOverlay::color(StrategyClass strategy)
     case StrategyClass::Sequence: return {0xff, 0xe0, 0x82};
     case StrategyClass::Head: return {0x80, 0xde, 0xea};
     case StrategyClass::Hidden: return {0xff, 0xcc, 0x80};
+    case StrategyClass::Expert: return {0xbc, 0xaa, 0xa4};
     }
     return Qt::white;
 }
@@ -111,6 +112,7 @@ QString PlanOverlay::name(StrategyClass strategy)
     case StrategyClass::Sequence: return tr("Sequence");
     case StrategyClass::Head: return tr("Head");
     case StrategyClass::Hidden: return tr("Hidden");
+    case StrategyClass::Expert: return tr("Expert parallel");
     }
     return {};
 }
@@ -120,7 +122,8 @@ QList<GraphLegend::Entry> PlanOverlay::legend()
     QList<GraphLegend::Entry> entries;
     for (const StrategyClass strategy :
          {StrategyClass::DataParallel, StrategyClass::Column, StrategyClass::Row, StrategyClass::TwoD,
-          StrategyClass::Sequence, StrategyClass::Head, StrategyClass::Hidden, StrategyClass::Replicated})
+          StrategyClass::Sequence, StrategyClass::Head, StrategyClass::Hidden, StrategyClass::Expert,
+          StrategyClass::Replicated})
         entries << GraphLegend::Entry{color(strategy), name(strategy), false};
     entries << GraphLegend::Entry{QColor(0x28, 0x35, 0x93), tr("AR AG RS A2A: collectives"), false};
     return entries;

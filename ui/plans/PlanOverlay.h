@@ -20,7 +20,7 @@ struct ViewNodeRef;
 
 // What a node does with its tensors under a plan, in the words of the Megatron and ATP
 // papers; one colour each in the graph views.
-enum class StrategyClass { Replicated, DataParallel, Column, Row, TwoD, Sequence, Head, Hidden };
+enum class StrategyClass { Replicated, DataParallel, Column, Row, TwoD, Sequence, Head, Hidden, Expert };
 
 // A plan drawn over the coarse and folded graph views: each box coloured by its
 // strategy (a folded block by the strategies inside it), a badge naming the collectives

@@ -2,6 +2,7 @@
 // attention moves (cp - 1)/cp of the K and V bytes to each rank per layer and pass,
 // DeepSpeed-Ulysses swaps sequence and head splits with all-to-alls of q, k, v and the
 // output, and both divide the activations by cp.
+#include "CostChecks.h"
 #include "FoldedTestModel.h"
 #include "cost/CostModel.h"
 #include "plan/ExpertPlans.h"
@@ -14,28 +15,9 @@ using namespace tapestry::test;
 
 namespace {
 
-double ringGatherOrScatter(int n, double bytes, const LinkSpec& link)
-{
-    return static_cast<double>(n - 1) / n * bytes / link.bytesPerSecond + (n - 1) * link.latencySeconds;
-}
-
-CostBreakdown instanceCost(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
-{
-    CostBreakdown sum;
-    sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
-    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
-        sum.add(e.perNode[id.index()]);
-    return sum;
-}
-
 double collectiveSeconds(const CostBreakdown& cost, CollectiveKind kind)
 {
     return cost.time.byCollective[static_cast<std::size_t>(kind)];
-}
-
-bool near(double a, double b, double relative = 1e-9)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
 }
 
 }  // namespace

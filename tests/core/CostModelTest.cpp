@@ -3,6 +3,7 @@
 // all-reduce, the intra/inter bandwidth ratio, sequence parallelism's exchange of
 // all-reduces for all-gathers and reduce-scatters, and breakdowns that add up.
 #include "base/Error.h"
+#include "CostChecks.h"
 #include "FoldedTestModel.h"
 #include "cost/CostModel.h"
 #include "graph/ParameterCount.h"
@@ -26,29 +27,9 @@ double ringAllReduce(int n, double bytes, const LinkSpec& link)
     return 2.0 * (n - 1) / n * bytes / link.bytesPerSecond + 2.0 * (n - 1) * link.latencySeconds;
 }
 
-double ringGatherOrScatter(int n, double bytes, const LinkSpec& link)
-{
-    return static_cast<double>(n - 1) / n * bytes / link.bytesPerSecond + (n - 1) * link.latencySeconds;
-}
-
-// The cost of everything inside one instance of the layer family.
-CostBreakdown instanceCost(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
-{
-    CostBreakdown sum;
-    sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
-    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
-        sum.add(e.perNode[id.index()]);
-    return sum;
-}
-
 std::size_t collective(CollectiveKind kind)
 {
     return static_cast<std::size_t>(kind);
-}
-
-bool near(double a, double b, double relative = 1e-9)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
 }
 
 }  // namespace

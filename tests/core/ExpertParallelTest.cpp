@@ -4,6 +4,7 @@
 // and a combine all-to-all of tokens x hidden x top-k x capacity factor bytes per rank,
 // forward and backward.
 #include "base/Error.h"
+#include "CostChecks.h"
 #include "FoldedTestModel.h"
 #include "cost/CostModel.h"
 #include "plan/ExpertPlans.h"
@@ -39,20 +40,6 @@ Plan expertParallelPlan(const CostModel& costs, const CoarseGraph& coarse, const
     }
     plan.name = "ep";
     return plan;
-}
-
-CostBreakdown instanceCost(const FoldedModel& m, const PlanEvaluation& e, std::size_t instance)
-{
-    CostBreakdown sum;
-    sum.time.byAxis.assign(e.total.time.byAxis.size(), 0.0);
-    for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
-        sum.add(e.perNode[id.index()]);
-    return sum;
-}
-
-bool near(double a, double b, double relative = 1e-9)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // parallelism with selective recomputation), FSDP's gather and reduce-scatter volumes,
 // gradient accumulation, the overlap rule, and the loss over vocabulary-split or
 // partial-sum logits.
+#include "CostChecks.h"
 #include "FoldedTestModel.h"
 #include "cluster/ClusterFile.h"
 #include "cost/CostModel.h"
@@ -46,11 +47,6 @@ MemoryBreakdown layerMemory(const FoldedModel& m, const PlanEvaluation& e, std::
     for (const CoarseNodeId id : m.families.families.front().instances.at(instance).nodes)
         sum.add(e.perNode[id.index()].memory);
     return sum;
-}
-
-bool near(double a, double b, double relative = 1e-9)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
 }
 
 QString compared(double got, double expected)

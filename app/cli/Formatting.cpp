@@ -61,6 +61,11 @@ std::string describeWorkload(const CostModel& costs)
     text += ", recompute " + std::string(recomputationName(w.recompute));
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
+    if (w.capacityFactor != 1.0) {
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%g", w.capacityFactor);
+        text += ", capacity factor " + std::string(factor);
+    }
     return text;
 }
 

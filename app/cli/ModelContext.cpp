@@ -101,6 +101,12 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               {{"fused", AttentionKernel::Fused}, {"unfused", AttentionKernel::Unfused}},
               "attention as one fused kernel (FlashAttention) or separate kernels that write the scores "
               "(default fused)");
+    command
+        .add_option("--capacity-factor", options.workload.capacityFactor,
+                    "mixture-of-experts routing: each expert takes up to this times its even share (top-k / "
+                    "experts) of the tokens (default 1)")
+        ->type_name("C")
+        ->check(positiveNumber(kMaxCapacityFactor));
 }
 
 std::filesystem::path clusterPresetFolder(const char* argv0)

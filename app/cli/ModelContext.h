@@ -43,7 +43,7 @@ void addClusterOptions(CLI::App& command, std::string& cluster, int& nodes, cons
 
 // Declares --cluster, --nodes, --mesh (with `meshAuto`, also "auto"), --axes and the
 // workload's --batch, --seq, --micro-batch, --precision, --optimizer, --zero (--zero1),
-// --recompute, --overlap and --attention on `command`, bound to `options`.
+// --recompute, --overlap, --attention and --capacity-factor on `command`, bound to `options`.
 void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto);
 
 // The folder of cluster presets installed beside the executable `argv0`.

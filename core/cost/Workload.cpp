@@ -1,5 +1,7 @@
 #include "cost/Workload.h"
 
+#include <cmath>
+
 namespace tapestry {
 
 const char* optimizerName(OptimizerKind kind)
@@ -43,6 +45,11 @@ std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
     if (name == "unfused")
         return AttentionKernel::Unfused;
     return std::nullopt;
+}
+
+bool isCapacityFactor(double factor)
+{
+    return std::isfinite(factor) && factor > 0 && factor <= kMaxCapacityFactor;
 }
 
 }  // namespace tapestry

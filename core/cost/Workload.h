@@ -60,9 +60,17 @@ struct Workload {
     bool fp32MainGradients = false;
     // Mixture-of-experts routing: each expert takes up to capacityFactor x its even
     // share (top-k / experts) of the tokens; 1 is dropless routing's average.
+    // isCapacityFactor says which values are one.
     double capacityFactor = 1.0;
 
     bool operator==(const Workload&) const = default;
 };
+
+// The largest capacity factor the commands and plan files accept: beyond experts /
+// top-k every token reaches every expert, and no model has 1024 experts per token.
+constexpr double kMaxCapacityFactor = 1024;
+
+// Whether `factor` is a capacity factor: finite, above 0, at most kMaxCapacityFactor.
+[[nodiscard]] bool isCapacityFactor(double factor);
 
 }  // namespace tapestry

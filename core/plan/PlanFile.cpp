@@ -92,6 +92,10 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
              std::to_string(kMaxWorkloadSize) + ", or 0 for the model's own");
     if (!workload.optimizer().empty() && workload.optimizer() != "adam" && workload.optimizer() != "sgd")
         fail("workload.optimizer is '" + workload.optimizer() + "', not adam or sgd");
+    if (workload.capacity_factor() != 0 && !isCapacityFactor(workload.capacity_factor()))
+        fail("workload.capacity_factor is " + std::to_string(workload.capacity_factor()) +
+             "; it is a number above 0 and up to " + std::to_string(static_cast<int>(kMaxCapacityFactor)) +
+             " (absent: 1)");
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         const std::pair<const char*, double> fields[] = {
@@ -175,6 +179,7 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     workload->set_overlap_off(!document.workload.overlap);
     workload->set_attention(attentionKernelName(document.workload.attention));
     workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
+    workload->set_capacity_factor(document.workload.capacityFactor);
 
     std::vector<bool> written(coarse.nodes.size(), false);
     for (const Family& family : families.families) {
@@ -278,6 +283,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
         throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused or unfused");
     document.workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
     document.workload.fp32MainGradients = w.fp32_main_gradients();
+    document.workload.capacityFactor = w.capacity_factor() != 0 ? w.capacity_factor() : 1.0;
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),

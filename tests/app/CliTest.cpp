@@ -349,6 +349,10 @@ private slots:
                                     << QStringLiteral("--time-limit");
         QTest::newRow("optimizer") << QStringList{evaluate, model, QStringLiteral("--optimizer"), QStringLiteral("lion")}
                                    << QStringLiteral("--optimizer");
+        for (const char* factor : {"0", "-1", "nan", "inf", "2000"})
+            QTest::newRow(qPrintable(QStringLiteral("capacity factor ") + QLatin1String(factor)))
+                << QStringList{evaluate, model, QStringLiteral("--capacity-factor"), QLatin1String(factor)}
+                << QStringLiteral("--capacity-factor");
     }
 
     void numbersOutOfRangeAreUsageErrorsNamingTheOption()
@@ -359,6 +363,21 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(option + QStringLiteral(": needs ")), qPrintable(run.err));
         QVERIFY(run.out.isEmpty());
+    }
+
+    void capacityFactorIsOnTheWorkloadLineAndInThePlanFile()
+    {
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        const CliRun run = runCli({QStringLiteral("evaluate"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--plan"),
+                                   QStringLiteral("dp"), QStringLiteral("--capacity-factor"), QStringLiteral("1.25"),
+                                   QStringLiteral("--no-history"), QStringLiteral("-o"), plan});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QRegularExpression(QStringLiteral("workload .*, capacity factor 1\\.25\n"))),
+                 qPrintable(run.out));
+        QFile file(plan);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"capacity_factor\": 1.25"));
     }
 
     // The baseline's report was a text line before the JSON.

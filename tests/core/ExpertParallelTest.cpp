@@ -109,6 +109,29 @@ private slots:
                      e.total.time.computeSeconds - e.total.time.optimizerSeconds, 1e-6));
     }
 
+    void allToAllBytesScaleWithTheCapacityFactor()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x4");
+        const DeviceMesh mesh({{"dp", 4}, {"ep", 8}}, cluster);
+        for (const double capacity : {0.5, 1.25, 2.0}) {
+            Workload w = workload(32, 2048);
+            w.capacityFactor = capacity;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const PlanEvaluation e = costs.evaluate(expertParallelPlan(costs, m.coarse, mesh.axes(), 1));
+            // One sequence of 2048 tokens per rank, top-2 copies of the bf16 4096-wide hidden
+            // state, times the capacity factor; dispatch and combine, forward and backward.
+            const double perRank = 1.0 * 2048 * 4096 * 2 * 2 * capacity;
+            const double expected = 4 * allToAll(8, perRank, cluster.intraNode);
+            const double measured =
+                instanceCost(m, e, 1).time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)];
+            QVERIFY2(near(measured, expected), qPrintable(QStringLiteral("capacity %1: %2 vs %3")
+                                                              .arg(capacity)
+                                                              .arg(measured)
+                                                              .arg(expected)));
+        }
+    }
+
     void anExpertComputesItsRoutedShareOnly()
     {
         const FoldedModel m = mixtralLayers();

@@ -136,6 +136,14 @@ private slots:
         QTest::newRow("cost NaN") << "\"step_seconds\": 0.25" << "\"step_seconds\": \"NaN\"" << "cost.step_seconds";
         QTest::newRow("optimizer") << "\"optimizer\": \"adam\"" << "\"optimizer\": \"lion\"" << "'lion', not adam";
         QTest::newRow("syntax") << "\"name\": \"dp\"" << "\"name\": dp" << "line ";
+        QTest::newRow("capacity factor -1") << "\"capacity_factor\": 1" << "\"capacity_factor\": -1"
+                                            << "workload.capacity_factor is -1";
+        QTest::newRow("capacity factor NaN") << "\"capacity_factor\": 1" << "\"capacity_factor\": \"NaN\""
+                                             << "workload.capacity_factor is nan";
+        QTest::newRow("capacity factor Infinity") << "\"capacity_factor\": 1" << "\"capacity_factor\": \"Infinity\""
+                                                  << "workload.capacity_factor is inf";
+        QTest::newRow("capacity factor 2000") << "\"capacity_factor\": 1" << "\"capacity_factor\": 2000"
+                                              << "up to 1024";
     }
 
     void badFieldsAreRefusedNamingTheFile()
@@ -151,6 +159,20 @@ private slots:
         QVERIFY2(code == ErrorCode::InvalidPlan, message.c_str());
         QVERIFY2(message.starts_with("plan.json: ") && message.find(expected.toStdString()) != std::string::npos,
                  message.c_str());
+    }
+
+    void capacityFactorIsKeptAndAbsentReadsAsOne()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        document.workload.capacityFactor = 1.25;
+        const std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"capacity_factor\": 1.25") != std::string::npos, json.c_str());
+        QCOMPARE(planFromJson(json, "plan.json", m.coarse, m.families).workload.capacityFactor, 1.25);
+        // Files written before the field existed price dropless routing's average.
+        const std::string older = replaced(json, ",\n  \"capacity_factor\": 1.25", "");
+        QVERIFY(older.find("capacity_factor") == std::string::npos);
+        QCOMPARE(planFromJson(older, "plan.json", m.coarse, m.families).workload.capacityFactor, 1.0);
     }
 
     void fingerprintIgnoresNamesButNotShapes()

@@ -690,10 +690,10 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
     return out;
 }
 
-std::vector<CostModel::ExpertCollective> CostModel::expertAllToAlls(CoarseNodeId id, const NodeStrategy& strategy,
-                                                                    const Divisors& div) const
+std::vector<ParallelTransfer> CostModel::expertAllToAlls(CoarseNodeId id, const NodeStrategy& strategy,
+                                                        const Divisors& div) const
 {
-    std::vector<ExpertCollective> out;
+    std::vector<ParallelTransfer> out;
     const NodeFacts& facts = nodeFacts_[id.index()];
     if (facts.experts <= 0)
         return out;
@@ -704,19 +704,22 @@ std::vector<CostModel::ExpertCollective> CostModel::expertAllToAlls(CoarseNodeId
         // The rank's tokens (div.input: every axis that shards them) x top-k x capacity.
         const double perToken = facts.routedShare * facts.experts / div.input / microSteps_;
         const double share = 1.0 / facts.experts;
-        for (const double bytes : {facts.dispatchBytes, facts.combineBytes}) {
-            if (bytes > 0)
-                out.push_back({a, collectives_.price(CollectiveKind::AllToAll, group, bytes * perToken),
-                               2.0 * microSteps_ * share});
+        for (const auto& [purpose, dense] : {std::pair{ParallelTransfer::Purpose::ExpertDispatch, facts.dispatchBytes},
+                                             std::pair{ParallelTransfer::Purpose::ExpertCombine, facts.combineBytes}}) {
+            if (dense <= 0)
+                continue;
+            const double bytes = dense * perToken;
+            out.push_back({id, purpose, CollectiveKind::AllToAll, a, bytes,
+                           collectives_.price(CollectiveKind::AllToAll, group, bytes), 2.0 * microSteps_ * share, 1.0});
         }
     }
     return out;
 }
 
-std::vector<CostModel::RingCollective> CostModel::ringAttention(CoarseNodeId id, const NodeStrategy& strategy,
-                                                                const Divisors& div) const
+std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const NodeStrategy& strategy,
+                                                      const Divisors& div) const
 {
-    std::vector<RingCollective> out;
+    std::vector<ParallelTransfer> out;
     const NodeFacts& facts = nodeFacts_[id.index()];
     if (facts.ringBytes <= 0)
         return out;
@@ -747,9 +750,11 @@ std::vector<CostModel::RingCollective> CostModel::ringAttention(CoarseNodeId id,
         };
         const double forwardShare = exposed(gather.seconds() * times, forward);
         const double backwardShare = exposed((gather.seconds() + scatter.seconds()) * times, backward);
-        out.push_back({CollectiveKind::AllGather, a, gather, times, forwardShare});
-        out.push_back({CollectiveKind::AllGather, a, gather, times, backwardShare});
-        out.push_back({CollectiveKind::ReduceScatter, a, scatter, times, backwardShare});
+        using Purpose = ParallelTransfer::Purpose;
+        out.push_back({id, Purpose::RingForward, CollectiveKind::AllGather, a, bytes, gather, times, forwardShare});
+        out.push_back({id, Purpose::RingBackward, CollectiveKind::AllGather, a, bytes, gather, times, backwardShare});
+        out.push_back(
+            {id, Purpose::RingGradients, CollectiveKind::ReduceScatter, a, bytes, scatter, times, backwardShare});
     }
     return out;
 }
@@ -820,10 +825,10 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     terms.communicationSeconds = workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable;
     for (const LossCollective& c : lossCollectives(id, strategy))
         terms.communicationSeconds += c.price.seconds() * c.times;
-    for (const RingCollective& c : ringAttention(id, strategy, div))
-        terms.communicationSeconds += c.price.seconds() * c.times * c.exposedShare;
-    for (const ExpertCollective& c : expertAllToAlls(id, strategy, div))
-        terms.communicationSeconds += c.price.seconds() * c.times;
+    for (const ParallelTransfer& t : ringAttention(id, strategy, div))
+        terms.communicationSeconds += t.exposedSeconds();
+    for (const ParallelTransfer& t : expertAllToAlls(id, strategy, div))
+        terms.communicationSeconds += t.exposedSeconds();
 
     const double states = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
                                              gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
@@ -969,10 +974,13 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         }
         for (const LossCollective& c : lossCollectives(node.id, strategy))
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
-        for (const RingCollective& c : ringAttention(node.id, strategy, div))
-            addCollective(own.time, c.kind, c.axis, c.price, c.times * c.exposedShare);
-        for (const ExpertCollective& c : expertAllToAlls(node.id, strategy, div))
-            addCollective(own.time, CollectiveKind::AllToAll, c.axis, c.price, c.times);
+        std::vector<ParallelTransfer> transfers = ringAttention(node.id, strategy, div);
+        for (ParallelTransfer& t : expertAllToAlls(node.id, strategy, div))
+            transfers.push_back(std::move(t));
+        for (ParallelTransfer& t : transfers) {
+            addCollective(own.time, t.kind, t.axis, t.price, t.times * t.exposedShare);
+            result.parallelTransfers.push_back(std::move(t));
+        }
     }
     if (transientOp.isValid()) {
         double transient = largestTransient;

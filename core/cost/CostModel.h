@@ -229,26 +229,14 @@ private:
     // (n - 1)/n of the full tensor reaches each rank), again in backward while their
     // gradients come back (a reduce-scatter's). Each transfer overlaps the attention of
     // the chunk in hand: `exposedShare` of it is on the critical path.
-    struct RingCollective {
-        CollectiveKind kind;
-        std::size_t axis;
-        CollectiveBreakdown price;
-        double times = 1;
-        double exposedShare = 1;
-    };
+    [[nodiscard]] std::vector<ParallelTransfer> ringAttention(CoarseNodeId node, const NodeStrategy& strategy,
+                                                              const Divisors& div) const;
     // Expert parallelism on the axes where an expert's linear layers take the expert
     // split, per step: the layer's tokens go to their experts by an all-to-all and come
     // back by another, each of (tokens x hidden x top-k x capacity factor) bytes per rank
     // and as much again backward; every expert node carries 1/experts of its layer's.
-    struct ExpertCollective {
-        std::size_t axis;
-        CollectiveBreakdown price;
-        double times = 1;
-    };
-    [[nodiscard]] std::vector<ExpertCollective> expertAllToAlls(CoarseNodeId node, const NodeStrategy& strategy,
+    [[nodiscard]] std::vector<ParallelTransfer> expertAllToAlls(CoarseNodeId node, const NodeStrategy& strategy,
                                                                 const Divisors& div) const;
-    [[nodiscard]] std::vector<RingCollective> ringAttention(CoarseNodeId node, const NodeStrategy& strategy,
-                                                            const Divisors& div) const;
 
     // A weight or what auxiliary ops derive from weights and constants.
     [[nodiscard]] bool isConstant(TensorId id) const;

@@ -1,12 +1,43 @@
 #pragma once
 
+#include "cluster/CollectiveCost.h"
 #include "cost/CostBreakdown.h"
+#include "fold/CoarseGraph.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace tapestry {
+
+// One context- or expert-parallel collective of a coarse node, per device and step, as
+// the cost model counts it (training.md): ring attention passing keys and values around
+// a sequence-split axis, or a mixture-of-experts layer's tokens going to their experts
+// and back. Every expert node carries 1/experts of its layer's all-to-alls, so a layer's
+// traffic is the sum over its nodes.
+struct ParallelTransfer {
+    enum class Purpose : std::uint8_t {
+        RingForward,     // keys and values around the ring in forward (an all-gather's traffic)
+        RingBackward,    // again in backward, to recompute the scores
+        RingGradients,   // their gradients coming back in backward (a reduce-scatter's)
+        ExpertDispatch,  // tokens to their experts, forward and backward
+        ExpertCombine,   // the experts' outputs back, forward and backward
+    };
+    CoarseNodeId node;
+    Purpose purpose = Purpose::RingForward;
+    CollectiveKind kind = CollectiveKind::AllGather;
+    std::size_t axis = 0;
+    double bytes = 0;            // one call's payload S (CollectiveCost's convention)
+    CollectiveBreakdown price;   // one call, stage by stage (link class, ranks)
+    double times = 1;            // calls per step
+    // The share on the critical path; the rest runs under the attention of the chunk in
+    // hand. Expert all-to-alls are always exposed.
+    double exposedShare = 1;
+
+    [[nodiscard]] double seconds() const { return price.seconds() * times; }
+    [[nodiscard]] double exposedSeconds() const { return seconds() * exposedShare; }
+};
 
 // One pipeline stage of a priced plan.
 struct StageCost {
@@ -31,6 +62,9 @@ struct PlanEvaluation {
     double hbmBytes = 0;                  // capacity per device
     std::vector<StageCost> stages;        // empty without a pipeline
     int microBatches = 1;                 // per step and data-parallel rank
+    // Ring attention and expert all-to-alls in node order; their exposed part is in the
+    // nodes' breakdowns like every collective.
+    std::vector<ParallelTransfer> parallelTransfers;
 
     [[nodiscard]] bool fitsInMemory() const { return total.memory.total() <= hbmBytes; }
 };

@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <map>
+
 using namespace tapestry;
 using namespace tapestry::test;
 
@@ -52,6 +54,19 @@ private slots:
         QCOMPARE(collectiveSeconds(layer, CollectiveKind::AllToAll), 0.0);
         // Bytes reaching one rank per layer forward: (cp - 1)/cp of K and V.
         QCOMPARE((pass - 3 * cluster.intraNode.latencySeconds) * cluster.intraNode.bytesPerSecond, 0.75 * kv);
+        // The evaluation lists the ring's transfers (what the inspector shows): per layer
+        // forward keys, backward keys and their gradients, for K and for V, over cp.
+        std::map<ParallelTransfer::Purpose, double> calls;
+        for (const ParallelTransfer& t : e.parallelTransfers) {
+            QCOMPARE(t.axis, std::size_t{1});
+            QVERIFY(near(t.bytes, kv));
+            QCOMPARE(t.exposedShare, 1.0);  // no overlap in this workload
+            calls[t.purpose] += t.times;
+        }
+        const auto layers = static_cast<double>(m.families.families.front().multiplicity());
+        QVERIFY(near(calls[ParallelTransfer::Purpose::RingForward], 2 * layers));
+        QVERIFY(near(calls[ParallelTransfer::Purpose::RingBackward], 2 * layers));
+        QVERIFY(near(calls[ParallelTransfer::Purpose::RingGradients], 2 * layers));
 
         QCOMPARE(contextParallelDegree(ring, m.coarse), 4);
         QCOMPARE(contextParallelVariant(ring, m.coarse, 0), ContextParallelVariant::None);

@@ -95,6 +95,19 @@ private slots:
         const double measured = layer.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)];
         QVERIFY2(near(measured, expected),
                  qPrintable(QString::number(measured) + QStringLiteral(" vs ") + QString::number(expected)));
+        // The evaluation lists them (what the inspector shows): every call moves perRank
+        // bytes; a layer makes 2 dispatches and 2 combines per step (forward, backward).
+        double listedCalls = 0;
+        double listedSeconds = 0;
+        for (const ParallelTransfer& t : e.parallelTransfers) {
+            QCOMPARE(t.kind, CollectiveKind::AllToAll);
+            QVERIFY(near(t.bytes, perRank));
+            QCOMPARE(t.exposedShare, 1.0);
+            listedCalls += t.times;
+            listedSeconds += t.exposedSeconds();
+        }
+        QVERIFY(near(listedCalls, 2 * 4.0));  // two layers
+        QVERIFY(near(listedSeconds, e.total.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)]));
         QCOMPARE(expertParallelDegree(ep), 8);
         QCOMPARE(expertParallelDegree(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes())), 1);
 

@@ -192,6 +192,8 @@ void CostModel::computeOpFacts()
             facts.scores = facts.scores || isScores(t);
         for (const TensorId t : op.outputs)
             facts.scores = facts.scores || isScores(t);
+        facts.attentionOutput = role == OpRole::BatchedMatMul && facts.scores && !op.outputs.empty() &&
+                                !isScores(op.outputs[0]);
         const TensorShape& out = op.outputs.empty() || !op.outputs[0].isValid() ? TensorShape{}
                                                                                  : graph_.tensor(op.outputs[0]).shape;
         if (role == OpRole::Linear || role == OpRole::BatchedMatMul || role == OpRole::Conv) {
@@ -533,12 +535,13 @@ double CostModel::gradientBytesPerParameter() const
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const
 {
     Divisors div;
-    // With a micro-batch, a micro-step holds microBatch sequences per data-parallel rank:
-    // batch splits beyond them leave ranks with the same sequence, repeating its work.
+    // A micro-step holds microBatch sequences per data-parallel rank (without a
+    // micro-batch, the whole batch): batch splits beyond them leave ranks with the same
+    // sequence, repeating its work (splitting a sequence is context parallelism's job).
     double batchSplit = 1;
     const double sequences = workload_.microBatch > 0
                                  ? static_cast<double>(workload_.microBatch) * dataParallelDegree_
-                                 : std::numeric_limits<double>::infinity();
+                                 : static_cast<double>(workload_.batch);
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
         const AxisSplit split = strategy.axes[a];
         const double n = mesh_.axis(a).size;
@@ -547,6 +550,8 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
             divides = std::clamp(sequences / batchSplit, 1.0, n);
             batchSplit *= n;
         }
+        if (split == AxisSplit::Sequence && kind == CoarseNodeKind::BatchedMatMul)
+            div.ringSteps *= n;
         if (split != AxisSplit::None)
             div.compute *= divides;
         if (splitsWeights(split) || split == AxisSplit::Hidden || split == AxisSplit::Expert)
@@ -583,6 +588,16 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
             const double flops = facts.flops * (causal_ ? 0.5 : 1.0) / div.compute;
             time.forward = fusedAttentionSeconds(gpu, flops);
             time.backward = 2.5 * time.forward;
+            if (facts.attentionOutput && div.ringSteps > 1) {
+                // Ring attention runs one kernel per chunk step and folds each partial
+                // output into the running one (rescaled by the new softmax maximum; dq
+                // alike backward): every step after the first reads and writes the fp32
+                // accumulator and reads the new part.
+                const double accumulator = facts.outputBytes / div.output * 4 / dtypeBytes_;
+                const double merge = (div.ringSteps - 1) * memoryBoundSeconds(gpu, 3 * accumulator);
+                time.forward += merge;
+                time.backward += merge;
+            }
         } else {
             const double bytes =
                 facts.inputBytes / div.input + facts.weightBytes / div.weights + facts.outputBytes / div.output;

@@ -175,6 +175,8 @@ private:
         double weightBytes = 0;
         double outputBytes = 0;
         bool scores = false;  // reads or writes an s x s attention tensor
+        // Attention's last matmul (reads the scores, writes the attention output).
+        bool attentionOutput = false;
     };
     // How a strategy divides a node's work and data.
     struct Divisors {
@@ -183,6 +185,9 @@ private:
         double data = 1;     // axes over which the weights are replicated and gradients summed
         double input = 1;    // axes that shard the node's activation input
         double output = 1;   // axes that shard its output
+        // Chunk steps of ring attention: the product of the axes on which an attention
+        // core splits the sequence (1 without context parallelism).
+        double ringSteps = 1;
     };
     [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const;
     struct PricedConversion {

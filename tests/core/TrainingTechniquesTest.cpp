@@ -74,9 +74,9 @@ private slots:
         const FoldedModel m = gptWithDropout();
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
-        Workload w = workload(2, 512);
+        Workload w = workload(16, 512);
         w.attention = AttentionKernel::Unfused;
-        const double s = 512, b = 2, h = kHidden, a = kHeads;
+        const double s = 512, b = 16, h = kHidden, a = kHeads;
         const DeviceMesh single({{"dp", 8}, {"tp", 1}}, cluster);
         const CostModel costs(m.graph(), m.coarse, m.families, cluster, single, w);
         // Data parallel over 8 keeps a whole layer per device for b / 8 sequences.

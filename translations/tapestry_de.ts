@@ -2272,6 +2272,10 @@
         <translation>Der ganze Graph wird zum Vergleich durchsucht</translation>
     </message>
     <message>
+        <source>Searching without context or expert parallelism, to compare</source>
+        <translation>Ohne Kontext- oder Expertenparallelität wird zum Vergleich gesucht</translation>
+    </message>
+    <message>
         <source>Pricing the expert plans</source>
         <translation>Expertenpläne werden bewertet</translation>
     </message>

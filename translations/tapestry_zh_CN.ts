@@ -2261,6 +2261,10 @@
         <translation>正在搜索整个图以作比较</translation>
     </message>
     <message>
+        <source>Searching without context or expert parallelism, to compare</source>
+        <translation>正在不使用上下文或专家并行进行搜索以作比较</translation>
+    </message>
+    <message>
         <source>Pricing the expert plans</source>
         <translation>正在评估专家方案</translation>
     </message>

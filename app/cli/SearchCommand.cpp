@@ -97,6 +97,31 @@ std::string splitsOf(const NodeStrategy& strategy)
     return text;
 }
 
+// "context parallelism (degree 8): without it the best plan on [8, 8] (dp, tp) takes ..."
+std::string comparisonReport(const TechniqueComparison& comparison, const PlanCandidate& best, double limitBytes)
+{
+    const std::string technique = parallelTechniqueName(comparison.technique);
+    const std::string head = technique + " (degree " + std::to_string(comparison.degree) + "): ";
+    if (!comparison.without)
+        return head + "the search without it found no plan";
+    const PlanCandidate& without = *comparison.without;
+    char text[512];
+    if (without.memoryBytes() > limitBytes) {
+        std::snprintf(text, sizeof text,
+                      "without it the plan closest to fitting on %s needs %.2f GB per device, over the %.2f GB "
+                      "limit (step %.3f ms)",
+                      without.meshText.c_str(), without.memoryBytes() / 1e9, limitBytes / 1e9,
+                      without.stepSeconds() * 1e3);
+    } else {
+        std::snprintf(text, sizeof text,
+                      "without it the best plan on %s (%s) fits in %.2f GB but takes %.3f ms, %+.1f %% against %.3f ms",
+                      without.meshText.c_str(), without.plan.name.c_str(), without.memoryBytes() / 1e9,
+                      without.stepSeconds() * 1e3, (without.stepSeconds() / best.stepSeconds() - 1) * 100,
+                      best.stepSeconds() * 1e3);
+    }
+    return head + text;
+}
+
 void printCandidate(const char* label, const PlanEvaluation& evaluation)
 {
     const CostBreakdown& t = evaluation.total;
@@ -239,6 +264,20 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         }
         json.endArray();
         json.key("best_mesh").value(chosenMesh.meshText);
+        json.key("without_techniques").beginArray();
+        for (const TechniqueComparison& comparison : outcome->comparisons) {
+            json.beginObject();
+            json.key("technique").value(parallelTechniqueName(comparison.technique));
+            json.key("degree").value(static_cast<std::int64_t>(comparison.degree));
+            json.key("found").value(comparison.without != nullptr);
+            if (comparison.without) {
+                json.key("step_seconds").value(comparison.without->stepSeconds());
+                json.key("memory_bytes").value(comparison.without->memoryBytes());
+                json.key("fits_in_memory").value(comparison.without->memoryBytes() <= outcome->memoryLimitBytes);
+            }
+            json.endObject();
+        }
+        json.endArray();
         json.key("workload").value(workloadText);
         json.key("best");
         writeBreakdownJson(json, chosen->evaluation.total, axisNames);
@@ -271,6 +310,8 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         const std::string label = "alternative " + std::to_string(i + 1);
         printCandidate(label.c_str(), chosenSearch.alternatives[i].evaluation);
     }
+    for (const TechniqueComparison& comparison : outcome->comparisons)
+        std::printf("  why %s\n", comparisonReport(comparison, *chosen, outcome->memoryLimitBytes).c_str());
     std::printf("\n");
     printBreakdown(chosen->evaluation.total, axisNames, chosen->evaluation.hbmBytes);
     std::printf("throughput                 %s\n",

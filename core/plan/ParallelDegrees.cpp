@@ -59,4 +59,30 @@ int expertParallelDegree(const Plan& plan)
     return degree;
 }
 
+const char* parallelTechniqueName(ParallelTechnique technique)
+{
+    switch (technique) {
+    case ParallelTechnique::Context: return "context parallelism";
+    case ParallelTechnique::Expert: return "expert parallelism";
+    }
+    return "?";
+}
+
+int parallelDegree(const Plan& plan, const CoarseGraph& coarse, ParallelTechnique technique)
+{
+    switch (technique) {
+    case ParallelTechnique::Context: return contextParallelDegree(plan, coarse);
+    case ParallelTechnique::Expert: return expertParallelDegree(plan);
+    }
+    return 1;
+}
+
+bool usesTechnique(CoarseNodeKind kind, const NodeStrategy& strategy, ParallelTechnique technique)
+{
+    const AxisSplit split = technique == ParallelTechnique::Expert ? AxisSplit::Expert : AxisSplit::Sequence;
+    if (technique == ParallelTechnique::Context && !isAnchorKind(kind))
+        return false;
+    return std::find(strategy.axes.begin(), strategy.axes.end(), split) != strategy.axes.end();
+}
+
 }  // namespace tapestry

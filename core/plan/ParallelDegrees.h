@@ -24,4 +24,18 @@ enum class ContextParallelVariant : std::uint8_t {
 // expert parallel degree, Megatron-LM's --expert-model-parallel-size.
 [[nodiscard]] int expertParallelDegree(const Plan& plan);
 
+// The parallelism techniques a search can be asked to do without, to tell what each is
+// worth to the plan it found (SearchOptions::withheld).
+enum class ParallelTechnique : std::uint8_t { Context, Expert };
+
+// "context parallelism", "expert parallelism"
+[[nodiscard]] const char* parallelTechniqueName(ParallelTechnique technique);
+// The degree a plan uses the technique with (1: not used).
+[[nodiscard]] int parallelDegree(const Plan& plan, const CoarseGraph& coarse, ParallelTechnique technique);
+// Whether a node may take `strategy` without the technique: no expert split without
+// expert parallelism; no anchor (linear, embedding, attention) split on the sequence
+// without context parallelism (normalizations and elementwise nodes still may, as
+// Megatron-LM's sequence parallelism does).
+[[nodiscard]] bool usesTechnique(CoarseNodeKind kind, const NodeStrategy& strategy, ParallelTechnique technique);
+
 }  // namespace tapestry

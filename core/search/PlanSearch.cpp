@@ -100,7 +100,8 @@ ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse
 }
 
 std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
-                                       SearchMode mode, const ResolvedPins& pins, const std::vector<int>& axisSizes)
+                                       SearchMode mode, const ResolvedPins& pins, const std::vector<int>& axisSizes,
+                                       const std::vector<ParallelTechnique>& withheld)
 {
     std::vector<CoarseNodeId> canonical = mode == SearchMode::Tap ? canonicalNodes(coarse, families)
                                                                   : std::vector<CoarseNodeId>{};
@@ -125,6 +126,12 @@ std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph
                             "cannot take the split 'expert'");
             group.candidates = pinned ? std::vector<NodeStrategy>{*pinned}
                                       : strategiesFor(node.kind, axisSizes, costs.facts(node.id).experts > 0);
+            if (!pinned) {
+                for (const ParallelTechnique technique : withheld)
+                    std::erase_if(group.candidates, [&](const NodeStrategy& strategy) {
+                        return usesTechnique(node.kind, strategy, technique);
+                    });
+            }
             groups.push_back(std::move(group));
         }
         groups[it->second].members.push_back(node.id);
@@ -137,7 +144,7 @@ std::vector<StrategyGroup> groupsFor(const CostModel& costs, const CoarseGraph& 
 {
     const DeviceMesh& mesh = costs.mesh();
     const ResolvedPins pins = resolvePins(options.pins, coarse, families, mesh.axisCount(), mesh.axes());
-    return buildGroups(costs, coarse, families, options.mode, pins, mesh.shape());
+    return buildGroups(costs, coarse, families, options.mode, pins, mesh.shape(), options.withheld);
 }
 
 // Where a solve's progress falls in the whole search's.

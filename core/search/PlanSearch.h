@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cost/CostModel.h"
+#include "plan/ParallelDegrees.h"
 #include "search/ShardingIlp.h"
 #include "search/SearchPhase.h"
 #include "search/ShardingProblemEncoding.h"
@@ -34,6 +35,8 @@ struct SearchOptions {
     std::optional<double> memoryLimitBytes;  // per device; the GPU's HBM when unset
     double timeLimitSeconds = 60;            // for each solve
     std::size_t alternatives = 3;            // extra Pareto points below the best plan's memory
+    // Techniques no unpinned node may use (to price the best plan without them).
+    std::vector<ParallelTechnique> withheld;
 };
 
 // The fastest plan alone, without Pareto alternatives.

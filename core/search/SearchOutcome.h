@@ -20,6 +20,14 @@ struct MeshOutcome {
     Workload workload;  // what `search` and `baseline` priced: techniques chosen, batch resolved
 };
 
+// Why the best plan uses a parallelism technique: the best plan of its mesh searched
+// again without it (null when that search was cancelled or found nothing).
+struct TechniqueComparison {
+    ParallelTechnique technique = ParallelTechnique::Context;
+    int degree = 1;  // the best plan's
+    std::shared_ptr<const PlanCandidate> without;
+};
+
 // What one search session has produced so far, or in the end. Immutable once
 // published: the session publishes a new snapshot for every change.
 struct SearchOutcome {
@@ -34,6 +42,8 @@ struct SearchOutcome {
     bool anyFits = false;         // some mesh's search found a plan under the limit
     std::string detail;           // the last search message (why nothing fits, why it stopped)
     double seconds = 0;           // the session's wall time, once finished
+    // Once finished: one per context- or expert-parallel technique the best plan uses.
+    std::vector<TechniqueComparison> comparisons;
 
     // The one best-plan rule of the CLI and the GUI: among the searched plans of every
     // mesh (best, alternatives, best so far; never an expert reference), the fastest

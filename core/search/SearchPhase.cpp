@@ -11,6 +11,7 @@ const char* searchPhaseName(SearchPhase phase)
     case SearchPhase::SmallestPeak: return "smallest peak";
     case SearchPhase::Alternatives: return "alternatives";
     case SearchPhase::Baseline: return "baseline";
+    case SearchPhase::Comparison: return "without a technique";
     case SearchPhase::Done: return "done";
     }
     return "?";

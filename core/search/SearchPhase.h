@@ -12,6 +12,7 @@ enum class SearchPhase : std::uint8_t {
     SmallestPeak,  // nothing fits: the plan with the smallest peak instead
     Alternatives,  // Pareto points that use less memory
     Baseline,      // the whole-graph search the TAP result is compared with
+    Comparison,    // the best plan's mesh without a technique it uses (why it uses it)
     Done,
 };
 

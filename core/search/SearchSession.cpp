@@ -4,6 +4,7 @@
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
 #include "plan/ExpertPlans.h"
+#include "plan/ParallelDegrees.h"
 #include "search/PlanPricing.h"
 #include "search/StagePartition.h"
 #include "search/StrategySpace.h"
@@ -347,6 +348,35 @@ void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const S
     state.alternatives(index, std::move(searched.alternatives), std::move(alternatives));
 }
 
+// The best plan's mesh searched again without each context- or expert-parallel
+// technique the best plan uses: what a user asks first about a plan that uses one.
+std::vector<TechniqueComparison> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
+                                                   const SearchSetup& setup, std::size_t index,
+                                                   const PlanCandidate& best, const SearchSessionCallbacks& callbacks,
+                                                   SessionState& state)
+{
+    std::vector<TechniqueComparison> comparisons;
+    for (const ParallelTechnique technique : {ParallelTechnique::Context, ParallelTechnique::Expert}) {
+        const int degree = parallelDegree(best.plan, model->coarse, technique);
+        if (degree <= 1 || (callbacks.cancelled && callbacks.cancelled()))
+            continue;
+        state.report(index, SearchPhase::Comparison, 1.0);
+        SearchSetup without = setup;
+        without.options.withheld.push_back(technique);
+        without.options.alternatives = 0;
+        without.wholeGraphBaseline = false;
+        const std::vector<MeshAxis> axes = planMeshAxes(best.plan);
+        SearchSessionCallbacks quiet;
+        quiet.cancelled = callbacks.cancelled;
+        SessionState scratch({axes}, quiet);
+        searchMesh(model, without, 0, axes, quiet, scratch);
+        const std::shared_ptr<SearchOutcome> found = scratch.finalSnapshot();
+        const bool cancelled = found->meshes.front().search && found->meshes.front().search->cancelled;
+        comparisons.push_back({technique, degree, cancelled ? nullptr : found->best()});
+    }
+    return comparisons;
+}
+
 }  // namespace
 
 SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSetup setup)
@@ -402,6 +432,10 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         }
     }
     std::shared_ptr<SearchOutcome> outcome = state.finalSnapshot();
+    if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
+        const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
+        outcome->comparisons = compareTechniques(model_, setup_, mesh, *best, callbacks, state);
+    }
     outcome->finished = true;
     outcome->cancelled = cancelled();
     for (const MeshOutcome& mesh : outcome->meshes) {

@@ -4,6 +4,7 @@
 #include "base/Error.h"
 #include "FoldedTestModel.h"
 #include "plan/ExpertPlans.h"
+#include "plan/ParallelDegrees.h"
 #include "search/PlanSearch.h"
 #include "search/SearchSession.h"
 
@@ -92,6 +93,36 @@ private slots:
         // The techniques were chosen, and the best plan is priced with the ones it runs with.
         QVERIFY(best->workload.zeroStage >= 1);
         QCOMPARE(best->workload.batch, std::int64_t{16});
+    }
+
+    // Two sequences of 32k tokens on [2, 4]: data parallelism covers 2 ranks, so the
+    // other axis splits the sequence (a batch split cannot divide 2 sequences 8 ways).
+    // The session says why: the same mesh searched without context parallelism, whose
+    // plan splits no linear layer or attention on the sequence and is slower.
+    void sessionSaysWhatContextParallelismIsWorth()
+    {
+        auto m = std::make_shared<const FoldedModel>(foldTestFile("llama.ts.stripped.onnx"));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.mesh = {{"dp", 2}, {"cp", 4}};
+        setup.workload = workload(2, 32768);
+        setup.options.alternatives = 0;
+        const std::shared_ptr<const SearchOutcome> outcome = SearchSession(m, setup).run();
+        const std::shared_ptr<const PlanCandidate> best = outcome->best();
+        QVERIFY(best);
+        QCOMPARE(contextParallelDegree(best->plan, m->coarse), 4);
+        QCOMPARE(outcome->comparisons.size(), std::size_t{1});
+        const TechniqueComparison& comparison = outcome->comparisons.front();
+        QCOMPARE(comparison.technique, ParallelTechnique::Context);
+        QCOMPARE(comparison.degree, 4);
+        QVERIFY(comparison.without);
+        const Plan& without = comparison.without->plan;
+        QCOMPARE(contextParallelDegree(without, m->coarse), 1);
+        for (const CoarseNode& node : m->coarse.nodes)
+            QVERIFY2(!usesTechnique(node.kind, without.strategy(node.id), ParallelTechnique::Context), node.name.c_str());
+        QVERIFY2(comparison.without->stepSeconds() > best->stepSeconds(),
+                 qPrintable(QString::number(comparison.without->stepSeconds()) + QStringLiteral(" vs ") +
+                            QString::number(best->stepSeconds())));
     }
 
     void gpt2MediumNoWorseThanMegatron()

@@ -29,6 +29,7 @@ QString phaseText(SearchPhase phase)
     case SearchPhase::SmallestPeak: return PlanSearchJob::tr("Looking for the smallest peak memory");
     case SearchPhase::Alternatives: return PlanSearchJob::tr("Finding alternatives that use less memory");
     case SearchPhase::Baseline: return PlanSearchJob::tr("Searching the whole graph for comparison");
+    case SearchPhase::Comparison: return PlanSearchJob::tr("Searching without context or expert parallelism, to compare");
     case SearchPhase::Done: return PlanSearchJob::tr("Done");
     }
     return {};

@@ -239,7 +239,16 @@ private slots:
         openLlama(window);
         QVERIFY(window.clusterPanel()->chooseMesh({}));  // every shape: a long search
         window.startSearch();
-        QTest::qWait(1500);
+        // Until a mesh's search has found a plan of its own (not an expert plan that beat
+        // it), so that the run has a searched plan to record; on a loaded machine that
+        // takes longer than on an idle one.
+        auto meshSearched = [&] {
+            const auto results = window.searchResults()->model()->results();
+            return results && std::any_of(results->candidates.begin(), results->candidates.end(), [](const auto& c) {
+                       return c->role == PlanCandidate::Role::Best && c->plan.origin == PlanOrigin::Search;
+                   });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(meshSearched(), 60000);
         QVERIFY(window.isSearching());
         QVERIFY(!window.close());
         QMessageBox* box = window.findChild<QMessageBox*>(QStringLiteral("closeWhileSearchingBox"));

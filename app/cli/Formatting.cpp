@@ -61,11 +61,8 @@ std::string describeWorkload(const CostModel& costs)
     text += ", recompute " + std::string(recomputationName(w.recompute));
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
-    if (w.capacityFactor != 1.0) {
-        char factor[32];
-        std::snprintf(factor, sizeof factor, "%g", w.capacityFactor);
-        text += ", capacity factor " + std::string(factor);
-    }
+    if (w.capacityFactor != 1.0)
+        text += ", capacity factor " + capacityFactorText(w.capacityFactor);
     return text;
 }
 

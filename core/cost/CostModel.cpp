@@ -1,6 +1,7 @@
 #include "cost/CostModel.h"
 
 #include "base/Error.h"
+#include "cost/ExpertRouting.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "graph/Graph.h"
@@ -445,51 +446,16 @@ void CostModel::computeBlocks()
 
 void CostModel::computeExperts()
 {
-    // Routers: a TopK over [tokens..., experts] choosing k.
-    struct Router {
-        std::vector<std::string> scope;
-        int experts = 0;
-        int topK = 0;
-    };
-    std::vector<Router> routers;
-    for (const Op& op : graph_.ops()) {
-        if (op.type != "TopK" || op.inputs.empty() || op.outputs.empty() || !op.inputs[0].isValid() ||
-            !op.outputs[0].isValid() || coarse_.roles[op.id.index()] == OpRole::Auxiliary)
-            continue;
-        const TensorShape& in = graph_.tensor(op.inputs[0]).shape;
-        const TensorShape& out = graph_.tensor(op.outputs[0]).shape;
-        if (!in.isRankKnown() || !out.isRankKnown() || in.rank() == 0 || out.rank() == 0)
-            continue;
-        const std::int64_t experts = binder_.extents(in).back();
-        const std::int64_t topK = binder_.extents(out).back();
-        if (experts > 1 && topK >= 1 && topK <= experts)
-            routers.push_back({op.scope.components(),
-                               static_cast<int>(experts), static_cast<int>(topK)});
-    }
-    if (routers.empty())
-        return;
-    // An expert is a scope right below the router's whose name ends in ".N".
-    auto indexed = [](const std::string& name) {
-        const std::size_t dot = name.rfind('.');
-        return dot != std::string::npos && dot + 1 < name.size() &&
-               std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot) + 1, name.end(),
-                           [](char c) { return c >= '0' && c <= '9'; });
-    };
+    const std::vector<ExpertMembership> membership = expertMembership(graph_, coarse_, binder_);
     std::vector<std::string> instanceOf(coarse_.nodes.size());
     for (const CoarseNode& node : coarse_.nodes) {
-        const std::vector<std::string>& parts = node.scope.components();
-        for (const Router& router : routers) {
-            const std::size_t depth = router.scope.size();
-            if (parts.size() <= depth || !std::equal(router.scope.begin(), router.scope.end(), parts.begin()) ||
-                !indexed(parts[depth]))
-                continue;
-            NodeFacts& facts = nodeFacts_[node.id.index()];
-            facts.experts = router.experts;
-            facts.routedShare = std::min(1.0, router.topK * workload_.capacityFactor / router.experts);
-            for (std::size_t i = 0; i <= depth; ++i)
-                instanceOf[node.id.index()] += parts[i] + '/';
-            break;
-        }
+        const ExpertMembership& m = membership[node.id.index()];
+        if (m.experts == 0)
+            continue;
+        NodeFacts& facts = nodeFacts_[node.id.index()];
+        facts.experts = m.experts;
+        facts.routedShare = std::min(1.0, m.topK * workload_.capacityFactor / m.experts);
+        instanceOf[node.id.index()] = m.expertScope;
     }
     for (const CrossingTensor& tensor : crossing_) {
         const std::string& from = instanceOf[tensor.producer.index()];

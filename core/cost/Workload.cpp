@@ -1,6 +1,7 @@
 #include "cost/Workload.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace tapestry {
 
@@ -50,6 +51,13 @@ std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
 bool isCapacityFactor(double factor)
 {
     return std::isfinite(factor) && factor > 0 && factor <= kMaxCapacityFactor;
+}
+
+std::string capacityFactorText(double factor)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", factor);
+    return text;
 }
 
 }  // namespace tapestry

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tapestry {
@@ -72,5 +73,7 @@ constexpr double kMaxCapacityFactor = 1024;
 
 // Whether `factor` is a capacity factor: finite, above 0, at most kMaxCapacityFactor.
 [[nodiscard]] bool isCapacityFactor(double factor);
+// `factor` as people write it: "1", "1.25".
+[[nodiscard]] std::string capacityFactorText(double factor);
 
 }  // namespace tapestry

@@ -4,6 +4,7 @@
 #include "fold/FoldedModel.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <map>
 #include <optional>
@@ -80,6 +81,30 @@ void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>&
         args.push_back("--decoder-last-pipeline-num-layers " + std::to_string(*last));
 }
 
+// Context and expert parallelism, and the experts' capacity when the plan prices one.
+void contextAndExpertArguments(const TrainingStackSettings& s, std::vector<std::string>& args,
+                               std::vector<std::string>& notes)
+{
+    if (s.contextParallel > 1) {
+        args.push_back("--context-parallel-size " + std::to_string(s.contextParallel));
+        args.push_back(std::string("--cp-comm-type ") +
+                       (s.contextVariant == ContextParallelVariant::Ulysses ? "a2a" : "p2p"));
+        if (s.workload.sequence % (2 * std::int64_t{s.contextParallel}) != 0)
+            notes.push_back("sequence " + std::to_string(s.workload.sequence) + ": Megatron-LM balances causal "
+                            "attention with two chunks per context-parallel rank and needs a multiple of " +
+                            std::to_string(2 * s.contextParallel));
+    }
+    if (s.expertParallel > 1) {
+        args.push_back("--expert-model-parallel-size " + std::to_string(s.expertParallel));
+        args.push_back("--expert-tensor-parallel-size " + std::to_string(s.expertTensorParallel));
+    }
+    if (s.workload.capacityFactor != 1.0) {
+        args.push_back("--moe-expert-capacity-factor " + capacityFactorText(s.workload.capacityFactor));
+        // Tapestry prices each expert at its capacity: padding makes Megatron-LM compute that.
+        args.push_back("--moe-pad-expert-input-to-capacity");
+    }
+}
+
 // Tokens of a command line: '#' comments (at a word's start) and '\' continuations
 // dropped, quotes stripped.
 std::vector<std::string> commandLineTokens(std::string_view text)
@@ -122,7 +147,8 @@ const std::set<std::string>& valueFlags()
         "micro-batch-size",                "global-batch-size",                  "recompute-granularity",
         "recompute-method",                "recompute-num-layers",               "decoder-first-pipeline-num-layers",
         "decoder-last-pipeline-num-layers", "context-parallel-size",            "expert-model-parallel-size",
-        "optimizer",                       "attention-backend"};
+        "optimizer",                       "attention-backend",                  "cp-comm-type",
+        "expert-tensor-parallel-size",     "moe-expert-capacity-factor"};
     return flags;
 }
 
@@ -130,7 +156,7 @@ const std::set<std::string>& switchFlags()
 {
     static const std::set<std::string> flags = {"sequence-parallel", "use-distributed-optimizer", "bf16", "fp16",
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
-                                                "overlap-grad-reduce"};
+                                                "overlap-grad-reduce", "moe-pad-expert-input-to-capacity"};
     return flags;
 }
 
@@ -182,6 +208,19 @@ public:
         return n;
     }
 
+    [[nodiscard]] std::optional<double> capacityFactor(const std::string& flag) const
+    {
+        const std::optional<std::string> value = text(flag);
+        if (!value)
+            return std::nullopt;
+        double x = 0;
+        const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), x);
+        if (error != std::errc() || end != value->data() + value->size() || !isCapacityFactor(x))
+            fail("--" + flag + " '" + *value + "' is not a number above 0 and up to " +
+                 std::to_string(static_cast<int>(kMaxCapacityFactor)));
+        return x;
+    }
+
     [[noreturn]] void fail(const std::string& message) const { throw Error(ErrorCode::InvalidPlan, fileName_, message); }
 
 private:
@@ -201,6 +240,7 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
     pipelineArguments(s, args, notes);
     if (s.sequenceParallel)
         args.push_back("--sequence-parallel");
+    contextAndExpertArguments(s, args, notes);
     const Workload& w = s.workload;
     args.push_back("--seq-length " + std::to_string(w.sequence));
     args.push_back("--micro-batch-size " + std::to_string(w.microBatch));
@@ -238,7 +278,8 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
 
     std::string text = trainingStackComments(
         "Megatron-LM arguments", "Megatron-LM", model, document, s,
-        {"Add the model's own arguments (--hidden-size, --num-attention-heads, --ffn-hidden-size, ...)",
+        {std::string("Add the model's own arguments (--hidden-size, --num-attention-heads, --ffn-hidden-size") +
+             (s.expertParallel > 1 ? ", --num-experts, --moe-router-topk" : "") + ", ...)",
          "and run: torchrun ... pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" ..."},
         notes);
     text += "MEGATRON_ARGS=(\n";
@@ -247,10 +288,18 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
     return text + ")\n";
 }
 
+namespace {
+
+constexpr std::array<std::string_view, 4> kParallelSizeFlags = {
+    "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size",
+    "--expert-model-parallel-size"};
+
+}  // namespace
+
 bool isMegatronArguments(std::string_view text)
 {
-    return text.find("--tensor-model-parallel-size") != std::string_view::npos ||
-           text.find("--pipeline-model-parallel-size") != std::string_view::npos;
+    return std::any_of(kParallelSizeFlags.begin(), kParallelSizeFlags.end(),
+                       [text](std::string_view flag) { return text.find(flag) != std::string_view::npos; });
 }
 
 TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName, const FoldedModel& model)
@@ -259,10 +308,22 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     TrainingStackSettings s;
     s.tensorParallel = args.number("tensor-model-parallel-size").value_or(1);
     s.pipeline.stages = args.number("pipeline-model-parallel-size").value_or(1);
-    for (const char* unsupported : {"context-parallel-size", "expert-model-parallel-size"})
-        if (args.number(unsupported).value_or(1) > 1)
-            args.fail(std::string("--") + unsupported + " above 1 is not imported: plans from Megatron-LM "
-                                                        "arguments have tensor, pipeline and data parallelism only");
+    s.contextParallel = args.number("context-parallel-size").value_or(1);
+    if (s.contextParallel > 1) {
+        const std::string comm = args.text("cp-comm-type").value_or("p2p");
+        s.contextVariant = comm == "a2a" ? ContextParallelVariant::Ulysses : ContextParallelVariant::Ring;
+        if (comm == "allgather")
+            s.notes.push_back("--cp-comm-type allgather (keys and values gathered at once) is read as ring attention "
+                              "(the same bytes, passed around the ring)");
+        else if (comm == "a2a+p2p")
+            s.notes.push_back("--cp-comm-type a2a+p2p (hierarchical: Ulysses inside, ring across) is read as ring "
+                              "attention over all context-parallel ranks");
+        else if (comm != "p2p" && comm != "a2a")
+            args.fail("--cp-comm-type '" + comm + "' is not p2p, a2a, allgather or a2a+p2p");
+    }
+    s.expertParallel = args.number("expert-model-parallel-size").value_or(1);
+    // Megatron-LM's default: the experts are as tensor parallel as the rest.
+    s.expertTensorParallel = args.number("expert-tensor-parallel-size").value_or(s.tensorParallel);
     s.layers = args.number("num-layers").value_or(0);
     const std::int64_t layers = s.layers > 0 ? s.layers : static_cast<std::int64_t>(modelBlocks(model.families).size());
     s.sequenceParallel = args.has("sequence-parallel");
@@ -346,6 +407,13 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     }
     w.fp32MainGradients = args.has("accumulate-allreduce-grads-in-fp32");
     w.overlap = args.has("overlap-grad-reduce");
+    if (const std::optional<double> capacity = args.capacityFactor("moe-expert-capacity-factor")) {
+        w.capacityFactor = *capacity;
+        if (!args.has("moe-pad-expert-input-to-capacity"))
+            s.notes.push_back("--moe-expert-capacity-factor without --moe-pad-expert-input-to-capacity: Megatron-LM "
+                              "computes the tokens routed to an expert up to its capacity; Tapestry prices the "
+                              "whole capacity");
+    }
     return s;
 }
 

@@ -17,27 +17,34 @@ struct FoldedModel;
 // micro and global batch, recomputation (selective; full as --recompute-method uniform
 // --recompute-num-layers 1), --use-distributed-optimizer for ZeRO 1 and above, --bf16 or
 // --fp16, --use-flash-attn for fused attention, --optimizer sgd,
-// --accumulate-allreduce-grads-in-fp32 and --overlap-grad-reduce. Above the array, '#'
-// comments list what Megatron-LM cannot express (trainingStackSettings' notes, ZeRO 2
-// and 3, the GPipe schedule, chunk boundaries beyond first/last overrides).
+// --accumulate-allreduce-grads-in-fp32 and --overlap-grad-reduce; --context-parallel-size
+// with --cp-comm-type p2p (ring attention) or a2a (Ulysses), --expert-model-parallel-size
+// with --expert-tensor-parallel-size, and a capacity factor other than 1 as
+// --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity (experts compute
+// their whole capacity, as Tapestry prices them). Above the array, '#' comments list
+// what Megatron-LM cannot express (trainingStackSettings' notes, ZeRO 2 and 3, the GPipe
+// schedule, chunk boundaries beyond first/last overrides, a sequence that context
+// parallelism's two chunks per rank do not divide).
 // `gpusPerNode` > 0 lets it say when tensor parallelism crosses nodes.
 [[nodiscard]] std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument& document,
                                                   int gpusPerNode);
 
-// Whether `text` reads as Megatron-LM arguments: it names a tensor- or
-// pipeline-model-parallel size.
+// Whether `text` reads as Megatron-LM arguments: it names a tensor-, pipeline-,
+// context- or expert-model-parallel size.
 [[nodiscard]] bool isMegatronArguments(std::string_view text);
 
 // Reads Megatron-LM arguments: the array exportMegatronArguments writes, or any
 // whitespace-separated command line ('#' comments, '\' continuations, quotes and
 // --flag=value accepted). The flags above are read; other tokens and flags are ignored
-// (a launch script's model and data arguments), except --context-parallel-size and
-// --expert-model-parallel-size above 1, which this import does not carry. Defaults are
-// Megatron-LM's: sizes 1, micro-batch 1, global batch micro-batch x data parallel, no
-// recomputation, fp32, unfused attention. The data-parallel size is left 0 (Megatron-LM
-// derives it from the world size). Notes: a full recomputation other than uniform over
-// one layer, read as full recomputation of every block. Throws Error(InvalidPlan,
-// fileName, ...) for a value that is not a whole number from 1 to 2^20 or not a known name, a flag
+// (a launch script's model and data arguments). Defaults are Megatron-LM's: sizes 1,
+// --cp-comm-type p2p, an expert tensor-parallel size equal to the tensor-parallel one,
+// micro-batch 1, global batch micro-batch x data parallel, no recomputation, fp32,
+// unfused attention, capacity factor 1 (dropless routing's average). The data-parallel
+// size is left 0 (Megatron-LM derives it from the world size). Notes: a full
+// recomputation other than uniform over one layer, read as full recomputation of every
+// block; --cp-comm-type allgather and a2a+p2p, read as ring attention; a capacity factor
+// without padding. Throws Error(InvalidPlan, fileName, ...) for a value that is not a
+// whole number from 1 to 2^20 (a capacity factor: not above 0 and up to 1024) or not a known name, a flag
 // without its value, virtual stages whose layer count does not divide the layers, and
 // first/last stage overrides that leave the middle stages uneven.
 [[nodiscard]] TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName,

@@ -1,11 +1,11 @@
 #include "export/PyTorchPlanExport.h"
 
 #include "base/Error.h"
-
 #include "export/ModuleStyleTable.h"
 #include "export/TrainingStackSettings.h"
 #include "fold/FoldedModel.h"
 #include "graph/Graph.h"
+#include "plan/ParallelDegrees.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -297,10 +297,28 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
                 "# Attention modules must reshape their projections with -1 heads (transformers' Llama\n"
                 "# does) or have their head counts divided by the tensor-parallel size.\n";
     }
-    for (const std::string& axis : dataAxes)
-        if (!sharded)
-            text += "# Mesh axis \"" + axis + "\" is data parallel: wrap the result of apply() with DDP over mesh[" +
-                    pythonString(axis) + "].\n";
+    for (std::size_t a = 0; a < plan.mesh.size(); ++a) {
+        const std::string& axis = plan.mesh[a].name;
+        if (std::find(dataAxes.begin(), dataAxes.end(), axis) == dataAxes.end())
+            continue;
+        const ContextParallelVariant variant = contextParallelVariant(plan, model.coarse, a);
+        const bool experts = std::any_of(plan.strategies.begin(), plan.strategies.end(),
+                                         [a](const NodeStrategy& s) { return s.axes[a] == AxisSplit::Expert; });
+        if (variant == ContextParallelVariant::Ring)
+            text += "# Mesh axis \"" + axis + "\" is context parallel (ring attention): run forward and backward inside "
+                    "torch.distributed.tensor.experimental.context_parallel(mesh[" + pythonString(axis) +
+                    "], buffers=[tokens, labels], buffer_seq_dims=[1, 1]).\n";
+        if (variant == ContextParallelVariant::Ulysses)
+            text += "# Mesh axis \"" + axis + "\" splits the sequence with DeepSpeed-Ulysses attention (all-to-alls to "
+                    "a head split): not expressible here; PyTorch's context_parallel runs ring attention instead.\n";
+        if (experts)
+            text += "# Mesh axis \"" + axis + "\" spreads the experts of each mixture-of-experts layer (expert "
+                    "parallelism): not expressible as a module style; shard the experts over mesh[" +
+                    pythonString(axis) + "] and route tokens with all-to-alls (torchtitan's ExpertParallel does).\n";
+        if (variant == ContextParallelVariant::None && !sharded)
+            text += "# Mesh axis \"" + axis + "\" is data parallel" + (experts ? " for everything else" : "") +
+                    ": wrap the result of apply() with DDP over mesh[" + pythonString(axis) + "].\n";
+    }
     if (tables.empty())
         text += "# The plan is pure data parallel: no module is sharded, so the plan below is empty.\n";
     if (!training.comments.empty())

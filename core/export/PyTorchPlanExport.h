@@ -22,6 +22,8 @@ struct FoldedModel;
 // (reshard_after_forward=False for ZeRO 2); a comment for ZeRO 1 (ZeroRedundancyOptimizer)
 // and 0 (DDP). A pipelined plan gets SPLIT_SPEC (torch.distributed.pipelining SplitPoint
 // at each chunk's first block) and comments with the schedule class and micro-batch count.
+// Comments say which data axes run context parallelism (ring attention: PyTorch's
+// context_parallel; Ulysses: not expressible) or spread experts (not expressible).
 // Only the names the file uses are imported.
 [[nodiscard]] std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& document);
 

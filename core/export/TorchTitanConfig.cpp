@@ -283,6 +283,35 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
                         ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
     if (w.optimizer == OptimizerKind::SgdMomentum)
         notes.push_back("SGD with momentum: set [optimizer] name for it");
+    if (s.contextVariant == ContextParallelVariant::Ulysses)
+        notes.push_back("DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention (written as "
+                        "ring attention over the same ranks)");
+    if (w.capacityFactor != 1.0)
+        notes.push_back("capacity factor " + capacityFactorText(w.capacityFactor) +
+                        ": torchtitan routes tokens without a capacity (each expert computes what reaches it)");
+    // torchtitan's expert parallelism borrows the context-parallel ranks (and with expert
+    // tensor parallelism 1 the tensor-parallel ones) and then FSDP's shard ranks.
+    const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
+    int expertParallel = s.expertParallel;
+    if (expertParallel > 1 && (expertParallel % borrowed != 0 || s.dataParallel % (expertParallel / borrowed) != 0)) {
+        notes.push_back("experts spread over " + std::to_string(expertParallel) + " GPUs: torchtitan's expert "
+                        "parallelism takes all " + std::to_string(borrowed) + " context-parallel" +
+                        (s.expertTensorParallel == 1 ? std::string(" x tensor-parallel") : std::string()) +
+                        " ranks and then data-parallel ones; written without expert parallelism");
+        expertParallel = 1;
+    }
+    const int expertShard = expertParallel > 1 ? expertParallel / borrowed : 1;
+    int replicate = sharded ? 1 : s.dataParallel;
+    int shard = sharded ? s.dataParallel : 1;
+    if (!sharded && expertShard > 1) {
+        replicate = s.dataParallel / expertShard;
+        shard = expertShard;
+        notes.push_back("torchtitan takes expert-parallel ranks from FSDP's shard dimension: data parallel " +
+                        std::to_string(s.dataParallel) + " written as replicate " + std::to_string(replicate) +
+                        " x shard " + std::to_string(shard) + ", which shards parameters over " +
+                        std::to_string(shard) + " GPUs where the plan keeps them whole (ZeRO " +
+                        std::to_string(w.zeroStage) + ")");
+    }
 
     std::string text = trainingStackComments(
         "torchtitan job config", "torchtitan", model, document, s,
@@ -290,12 +319,18 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
          "module paths as the ONNX model names them; torchtitan's own models name their blocks \"layers.N\"."},
         notes);
     text += "\n[parallelism]\n";
-    text += "data_parallel_replicate_degree = " + std::to_string(sharded ? 1 : s.dataParallel) + "\n";
-    text += "data_parallel_shard_degree = " + std::to_string(sharded ? s.dataParallel : 1) + "\n";
+    text += "data_parallel_replicate_degree = " + std::to_string(replicate) + "\n";
+    text += "data_parallel_shard_degree = " + std::to_string(shard) + "\n";
     if (sharded)
         text += std::string("fsdp_reshard_after_forward = ") + (w.zeroStage == 2 ? "\"never\"" : "\"always\"") + "\n";
     text += "tensor_parallel_degree = " + std::to_string(s.tensorParallel) + "\n";
     text += "enable_async_tensor_parallel = false\n";
+    if (s.contextParallel > 1)
+        text += "context_parallel_degree = " + std::to_string(s.contextParallel) + "\n";
+    if (expertParallel > 1) {
+        text += "expert_parallel_degree = " + std::to_string(expertParallel) + "\n";
+        text += "expert_tensor_parallel_degree = " + std::to_string(s.expertTensorParallel) + "\n";
+    }
     text += "pipeline_parallel_degree = " + std::to_string(s.pipeline.stages) + "\n";
     std::int64_t localBatch = w.microBatch;
     if (s.pipeline.active()) {
@@ -336,10 +371,11 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
 {
     const TomlReader toml(text, fileName);
     TrainingStackSettings s;
-    for (const char* key : {"parallelism.context_parallel_degree", "parallelism.expert_parallel_degree"})
-        if (degree(toml, key, 1) > 1)
-            toml.fail(toml.lineOf(key), std::string(key) + " above 1 is not imported: plans from torchtitan configs "
-                                                            "have tensor, pipeline and data parallelism only");
+    s.contextParallel = degree(toml, "parallelism.context_parallel_degree", 1);
+    if (s.contextParallel > 1)
+        s.contextVariant = ContextParallelVariant::Ring;
+    s.expertParallel = degree(toml, "parallelism.expert_parallel_degree", 1);
+    s.expertTensorParallel = degree(toml, "parallelism.expert_tensor_parallel_degree", 1);
     const int replicate = degree(toml, "parallelism.data_parallel_replicate_degree", 1);
     const int shard = degree(toml, "parallelism.data_parallel_shard_degree", -1, true);
     if (std::int64_t{replicate} * shard > (1 << 20))

@@ -1,6 +1,7 @@
 #include "export/TrainingStackSettings.h"
 
 #include "base/Error.h"
+#include "cost/ExpertRouting.h"
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
 #include "graph/ModelFingerprint.h"
@@ -52,14 +53,21 @@ std::string splitsText(const std::vector<AxisSplit>& splits, const std::vector<s
     return text;
 }
 
-// Notes for the nodes whose splits differ from Megatron-LM's pattern on the same axes.
+// Notes for the nodes whose splits differ from Megatron-LM's pattern on the same axes:
+// its tensor parallelism on `tpAxis`, context parallelism of the settings' variant on
+// `contextAxes`, data parallelism on the others, and on `expertAxes` the expert split for
+// the nodes the plan spreads as experts.
 void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& model, const Plan& plan,
-                            std::size_t tpAxis)
+                            std::size_t tpAxis, const std::vector<bool>& contextAxes, const std::vector<bool>& expertAxes)
 {
     const ExpertPlanKind kind = tpAxis == kNoAxis           ? ExpertPlanKind::DataParallel
                                 : settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
                                                             : ExpertPlanKind::Megatron;
     const Plan reference = makeExpertPlan(kind, model.coarse, {{"dp", settings.dataParallel}, {"tp", settings.tensorParallel}});
+    const Plan contextReference = makeExpertPlan(settings.contextVariant == ContextParallelVariant::Ulysses
+                                                     ? ExpertPlanKind::Ulysses
+                                                     : ExpertPlanKind::RingAttention,
+                                                 model.coarse, {{"cp", settings.contextParallel}});
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : plan.mesh)
         axisNames.push_back(axis.name);
@@ -77,6 +85,13 @@ void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& 
         std::vector<AxisSplit> expected(splits.size(), megatron.front());
         if (tpAxis != kNoAxis)
             expected[tpAxis] = megatron.back();
+        const bool expert = std::find(splits.begin(), splits.end(), AxisSplit::Expert) != splits.end();
+        for (std::size_t axis = 0; axis < splits.size(); ++axis) {
+            if (expert && expertAxes[axis])
+                expected[axis] = AxisSplit::Expert;
+            else if (contextAxes[axis])
+                expected[axis] = contextReference.strategy(node.id).axes.back();
+        }
         if (splits == expected)
             continue;
         const std::string& name = names[node.id.index()];
@@ -98,6 +113,153 @@ void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& 
                                  " more nodes split unlike Megatron-LM's layout");
 }
 
+std::string axisNames(const Plan& plan, const std::vector<std::size_t>& axes)
+{
+    std::string text;
+    for (const std::size_t axis : axes)
+        text += (text.empty() ? "'" : ", '") + plan.mesh[axis].name + "'";
+    return text;
+}
+
+// The context-parallel variant, and notes for mixed variants and for context-parallel
+// axes outside a data-parallel one (the stacks order ranks tp, cp, dp from the inside).
+void noteContextParallelism(TrainingStackSettings& settings, const Plan& plan,
+                            const std::vector<ContextParallelVariant>& variants, const std::vector<bool>& contextAxes,
+                            std::size_t tpAxis)
+{
+    if (variants.empty())
+        return;
+    settings.contextVariant = variants.front();
+    if (std::any_of(variants.begin(), variants.end(), [&](ContextParallelVariant v) { return v != variants.front(); })) {
+        settings.contextVariant = ContextParallelVariant::Ring;
+        settings.notes.push_back("ring attention on some context-parallel axes and Ulysses on others: written as "
+                                 "ring attention over all of them");
+    }
+    std::size_t innermostData = kNoAxis;
+    for (std::size_t axis = 0; axis < plan.mesh.size(); ++axis)
+        if (axis != tpAxis && !contextAxes[axis] && plan.mesh[axis].size > 1)
+            innermostData = axis;
+    for (std::size_t axis = 0; axis < plan.mesh.size(); ++axis)
+        if (contextAxes[axis] && innermostData != kNoAxis && axis < innermostData)
+            settings.notes.push_back("context-parallel axis '" + plan.mesh[axis].name + "' lies outside data-parallel "
+                                     "axis '" + plan.mesh[innermostData].name + "'; Megatron-LM and torchtitan put "
+                                     "context-parallel ranks between the tensor- and data-parallel ones");
+}
+
+// A note when the plan spreads experts over other axes than the stacks take for them: from
+// the inside, the tensor-parallel axis (when the experts spread over it), the
+// context-parallel axes, then the data-parallel ones.
+void noteExpertParallelism(TrainingStackSettings& settings, const Plan& plan, const std::vector<bool>& contextAxes,
+                           const std::vector<bool>& expertAxes, std::size_t tpAxis)
+{
+    if (settings.expertParallel <= 1)
+        return;
+    std::vector<std::size_t> order;
+    if (settings.expertTensorParallel == 1 && tpAxis != kNoAxis && plan.mesh[tpAxis].size > 1)
+        order.push_back(tpAxis);
+    for (const bool context : {true, false})
+        for (std::size_t axis = plan.mesh.size(); axis-- > 0;)
+            if (axis != tpAxis && contextAxes[axis] == context && plan.mesh[axis].size > 1)
+                order.push_back(axis);
+    std::vector<std::size_t> spread;
+    for (std::size_t axis = 0; axis < plan.mesh.size(); ++axis)
+        if (expertAxes[axis])
+            spread.push_back(axis);
+    std::vector<std::size_t> taken(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(spread.size(), order.size())));
+    std::sort(taken.begin(), taken.end());
+    if (taken != spread)
+        settings.notes.push_back("experts spread over " + axisNames(plan, spread) + ": Megatron-LM and torchtitan take "
+                                 "expert-parallel ranks from the inside out (" + axisNames(plan, order) +
+                                 "), so their experts land on other GPUs than the plan's");
+}
+
+// The stage mesh and plan of planFromTrainingStackSettings.
+Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, const std::string& fileName,
+               int dataParallel)
+{
+    auto fail = [&](const std::string& what) { throw Error(ErrorCode::InvalidPlan, fileName, what); };
+    const int tp = settings.tensorParallel;
+    const int cp = settings.contextParallel;
+    const int ep = settings.expertParallel;
+    // Expert-parallel ranks from the inside out: the tensor-parallel ones when the experts
+    // are not tensor parallel themselves, then the context-parallel ones, then data-parallel.
+    int rest = ep;
+    const bool expertsOverTp = ep > 1 && settings.expertTensorParallel == 1 && tp > 1;
+    if (ep > 1 && settings.expertTensorParallel != 1 && settings.expertTensorParallel != tp)
+        fail("expert tensor parallel " + std::to_string(settings.expertTensorParallel) + " is neither 1 nor the tensor "
+             "parallel " + std::to_string(tp) + ": Tapestry spreads experts over whole tensor-parallel groups or none");
+    if (expertsOverTp) {
+        if (rest % tp != 0)
+            fail("expert parallel " + std::to_string(ep) + " with expert tensor parallel 1 is not a multiple of the "
+                 "tensor parallel " + std::to_string(tp));
+        rest /= tp;
+    }
+    std::vector<MeshAxis> mesh{{"dp", dataParallel}};
+    std::size_t firstContextAxis = 1;  // where the axes that split the sequence start
+    bool expertsOverCp = false;        // the experts spread over the whole "cp" axis
+    bool expertsOverDp = false;        // ... or the whole "dp" axis
+    if (cp > 1 && rest > 1 && rest < cp) {
+        if (cp % rest != 0)
+            fail("expert parallel " + std::to_string(ep) + " does not divide the context parallel " + std::to_string(cp));
+        mesh.push_back({"cp", cp / rest});
+        mesh.push_back({"ep", rest});  // context parallel for attention, expert parallel for the experts
+        rest = 1;
+    } else {
+        if (cp > 1 && rest > 1 && rest % cp != 0)
+            fail("expert parallel " + std::to_string(ep) + " is not a multiple of the context parallel " +
+                 std::to_string(cp));
+        expertsOverCp = cp > 1 && rest >= cp;
+        if (expertsOverCp)
+            rest /= cp;
+        if (rest > 1 && dataParallel % rest != 0)
+            fail("expert parallel " + std::to_string(ep) + " takes " + std::to_string(rest) +
+                 " data-parallel ranks of " + std::to_string(dataParallel));
+        expertsOverDp = rest > 1 && rest == dataParallel;
+        if (rest > 1 && rest < dataParallel) {
+            mesh.front().size = dataParallel / rest;
+            mesh.push_back({"ep", rest});
+            ++firstContextAxis;
+        }
+        if (cp > 1)
+            mesh.push_back({"cp", cp});
+    }
+    mesh.push_back({"tp", tp});
+
+    Plan plan = makeExpertPlan(settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
+                                                         : ExpertPlanKind::Megatron,
+                               model.coarse, mesh);
+    const std::size_t tpAxis = mesh.size() - 1;
+    if (cp > 1) {
+        const Plan context = makeExpertPlan(settings.contextVariant == ContextParallelVariant::Ulysses
+                                                ? ExpertPlanKind::Ulysses
+                                                : ExpertPlanKind::RingAttention,
+                                            model.coarse, {{"cp", cp}});
+        for (const CoarseNode& node : model.coarse.nodes)
+            for (std::size_t axis = firstContextAxis; axis < tpAxis; ++axis)
+                plan.strategies[node.id.index()].axes[axis] = context.strategy(node.id).axes.back();
+    }
+    if (ep > 1) {
+        const std::vector<ExpertMembership> membership =
+            expertMembership(model.graph(), model.coarse, ShapeBinder(model.graph(), settings.workload));
+        bool spread = false;
+        for (const CoarseNode& node : model.coarse.nodes) {
+            if (node.kind != CoarseNodeKind::Linear || membership[node.id.index()].experts == 0)
+                continue;
+            std::vector<AxisSplit>& axes = plan.strategies[node.id.index()].axes;
+            for (std::size_t axis = 0; axis < tpAxis; ++axis)
+                if (mesh[axis].name == "ep" || (expertsOverCp && mesh[axis].name == "cp") ||
+                    (expertsOverDp && mesh[axis].name == "dp"))
+                    axes[axis] = AxisSplit::Expert;
+            if (expertsOverTp)
+                axes[tpAxis] = AxisSplit::Expert;
+            spread = true;
+        }
+        if (!spread)
+            fail("says expert parallel " + std::to_string(ep) + "; the model has no mixture-of-experts layer");
+    }
+    return plan;
+}
+
 }  // namespace
 
 TrainingStackSettings trainingStackSettings(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
@@ -110,9 +272,34 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
         if (splitsWeightsOn(plan, axis))
             weightAxes.push_back(axis);
     const std::size_t tpAxis = weightAxes.empty() ? kNoAxis : weightAxes.back();
+    const std::size_t axes = plan.mesh.size();
+    std::vector<bool> contextAxes(axes, false);
+    std::vector<bool> expertAxes(axes, false);
+    std::vector<ContextParallelVariant> variants;
+    for (std::size_t axis = 0; axis < axes; ++axis) {
+        const ContextParallelVariant variant =
+            axis == tpAxis ? ContextParallelVariant::None : contextParallelVariant(plan, model.coarse, axis);
+        contextAxes[axis] = variant != ContextParallelVariant::None;
+        if (contextAxes[axis])
+            variants.push_back(variant);
+        expertAxes[axis] = plan.mesh[axis].size > 1 &&
+                           std::any_of(plan.strategies.begin(), plan.strategies.end(),
+                                       [axis](const NodeStrategy& s) { return s.axes.at(axis) == AxisSplit::Expert; });
+    }
     settings.dataParallel = 1;
-    for (std::size_t axis = 0; axis < plan.mesh.size(); ++axis)
-        (axis == tpAxis ? settings.tensorParallel : settings.dataParallel) *= plan.mesh[axis].size;
+    for (std::size_t axis = 0; axis < axes; ++axis)
+        (axis == tpAxis ? settings.tensorParallel : contextAxes[axis] ? settings.contextParallel : settings.dataParallel) *=
+            plan.mesh[axis].size;
+    noteContextParallelism(settings, plan, variants, contextAxes, tpAxis);
+    settings.expertParallel = expertParallelDegree(plan);
+    // The experts are tensor parallel where they split weights on the tensor-parallel axis.
+    const bool expertsSplitWeights =
+        tpAxis != kNoAxis && std::any_of(plan.strategies.begin(), plan.strategies.end(), [tpAxis](const NodeStrategy& s) {
+            return splitsWeights(s.axes[tpAxis]) &&
+                   std::find(s.axes.begin(), s.axes.end(), AxisSplit::Expert) != s.axes.end();
+        });
+    settings.expertTensorParallel = expertsSplitWeights ? settings.tensorParallel : 1;
+    noteExpertParallelism(settings, plan, contextAxes, expertAxes, tpAxis);
     for (std::size_t axis : weightAxes)
         if (axis != tpAxis)
             settings.notes.push_back("the plan splits weights on mesh axis '" + plan.mesh[axis].name +
@@ -133,7 +320,7 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
                                      " GPUs crosses nodes of " + std::to_string(gpusPerNode) +
                                      ": its collectives go over the network");
     }
-    notePatternDifferences(settings, model, plan, tpAxis);
+    notePatternDifferences(settings, model, plan, tpAxis, contextAxes, expertAxes);
 
     settings.pipeline = plan.pipeline;
     const std::vector<const BlockInstance*> blocks = modelBlocks(model.families);
@@ -167,7 +354,8 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "says the model has " + std::to_string(settings.layers) + " layers; this model has " +
                         std::to_string(blocks) + " blocks");
-    const std::int64_t modelParallel = std::int64_t{settings.pipeline.stages} * settings.tensorParallel;
+    const std::int64_t modelParallel =
+        std::int64_t{settings.pipeline.stages} * settings.contextParallel * settings.tensorParallel;
     int dataParallel = settings.dataParallel;
     if (dataParallel == 0) {
         if (gpuCount <= 0)
@@ -175,9 +363,11 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
                         "does not say the data-parallel size: it follows from the GPU count, so give the cluster");
         if (gpuCount % modelParallel != 0)
             throw Error(ErrorCode::InvalidPlan, fileName,
-                        "pipeline " + std::to_string(settings.pipeline.stages) + " x tensor parallel " +
-                            std::to_string(settings.tensorParallel) + " does not divide the cluster's " +
-                            std::to_string(gpuCount) + " GPUs");
+                        "pipeline " + std::to_string(settings.pipeline.stages) +
+                            (settings.contextParallel > 1 ? " x context parallel " + std::to_string(settings.contextParallel)
+                                                          : std::string()) +
+                            " x tensor parallel " + std::to_string(settings.tensorParallel) +
+                            " does not divide the cluster's " + std::to_string(gpuCount) + " GPUs");
         dataParallel = static_cast<int>(gpuCount / modelParallel);
     } else if (gpuCount > 0 && modelParallel * dataParallel != gpuCount) {
         TrainingStackSettings sizes = settings;
@@ -185,10 +375,13 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "says " + trainingStackShape(sizes) + "; the cluster has " + std::to_string(gpuCount));
     }
+    if (modelParallel * dataParallel > (1 << 20)) {
+        TrainingStackSettings sizes = settings;
+        sizes.dataParallel = dataParallel;
+        throw Error(ErrorCode::InvalidPlan, fileName, "says " + trainingStackShape(sizes) + ": over 2^20 GPUs");
+    }
     PlanDocument document;
-    document.plan = makeExpertPlan(settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
-                                                             : ExpertPlanKind::Megatron,
-                                   model.coarse, {{"dp", dataParallel}, {"tp", settings.tensorParallel}});
+    document.plan = stagePlan(settings, model, fileName, dataParallel);
     document.plan.origin = PlanOrigin::Import;
     document.plan.name = std::filesystem::path(fileName).stem().string();
     document.plan.pipeline = settings.pipeline;
@@ -207,10 +400,16 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
 
 std::string trainingStackShape(const TrainingStackSettings& settings)
 {
-    const std::int64_t gpus = std::int64_t{settings.pipeline.stages} * settings.dataParallel * settings.tensorParallel;
-    return "pipeline " + std::to_string(settings.pipeline.stages) + " x data parallel " +
-           std::to_string(settings.dataParallel) + " x tensor parallel " + std::to_string(settings.tensorParallel) +
-           " = " + std::to_string(gpus) + " GPUs";
+    const std::int64_t gpus = std::int64_t{settings.pipeline.stages} * settings.dataParallel *
+                              settings.contextParallel * settings.tensorParallel;
+    std::string text = "pipeline " + std::to_string(settings.pipeline.stages) + " x data parallel " +
+                       std::to_string(settings.dataParallel);
+    if (settings.contextParallel > 1)
+        text += " x context parallel " + std::to_string(settings.contextParallel);
+    text += " x tensor parallel " + std::to_string(settings.tensorParallel) + " = " + std::to_string(gpus) + " GPUs";
+    if (settings.expertParallel > 1)
+        text += ", experts over " + std::to_string(settings.expertParallel);
+    return text;
 }
 
 std::string blockModulePath(const BlockInstance& block)

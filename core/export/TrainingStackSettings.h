@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cost/Workload.h"
+#include "plan/ParallelDegrees.h"
 #include "plan/PlanFile.h"
 
 #include <cstdint>
@@ -20,6 +21,18 @@ struct TrainingStackSettings {
     int tensorParallel = 1;
     int dataParallel = 0;  // 0: whatever the GPU count leaves (Megatron-LM derives it from the world size)
     bool sequenceParallel = false;
+    // Context parallelism (the sequence split through attention) between the tensor- and
+    // data-parallel ranks, as ring attention or DeepSpeed-Ulysses.
+    int contextParallel = 1;
+    ContextParallelVariant contextVariant = ContextParallelVariant::None;
+    // Expert parallelism: the experts of each mixture-of-experts layer spread over
+    // expertParallel ranks taken, innermost first, from the expert tensor-parallel ranks'
+    // neighbours: the context-parallel ranks, then the data-parallel ones (Megatron-LM's
+    // and torchtitan's order). expertTensorParallel is the tensor parallelism inside an
+    // expert: the tensor-parallel size where the experts split weights on its axis, else 1
+    // (the experts spread over those ranks too, or split their tokens there).
+    int expertParallel = 1;
+    int expertTensorParallel = 1;
     PipelineLayout pipeline;  // exports resolve chunkStarts; imports leave them empty for an even split
     // batch: the global batch (0: rankBatch per data-parallel rank, both stacks'
     // default); microBatch: sequences per data-parallel rank and micro-step.
@@ -34,25 +47,38 @@ struct TrainingStackSettings {
 
 // The settings that run `document`'s plan as closely as Megatron-LM's layout can. The
 // tensor-parallel size is the stage-mesh axis on which the plan splits weights (the last
-// one if several), the data-parallel size the product of the other stage axes; sequence
+// one if several), the context-parallel size the product of the other axes where
+// attention runs context parallel (contextParallelVariant), the data-parallel size the
+// product of the rest, the expert-parallel size expertParallelDegree; sequence
 // parallel when a normalization is sequence-split on the tensor-parallel axis; chunk
 // starts resolved; the workload's batch, sequence and micro-batch bound as CostModel
 // binds them (micro-batch 0: the whole per-rank batch). Notes say, grouped by family,
 // which nodes the plan splits unlike Megatron-LM's pattern (makeExpertPlan), weights split
 // on a second axis, a tensor-parallel axis that is not the innermost, tensor parallelism
-// across nodes (when `gpusPerNode` > 0 tells), and a global batch that is not a multiple
-// of micro-batch x data-parallel size. Throws Error(InvalidPlan) for a plan that does not
-// fit the model.
+// across nodes (when `gpusPerNode` > 0 tells), a global batch that is not a multiple
+// of micro-batch x data-parallel size, context-parallel axes that mix ring and Ulysses
+// attention (written as ring) or do not lie between the tensor- and data-parallel axes,
+// and expert-parallel axes that are not the ranks the stacks take for it. Throws
+// Error(InvalidPlan) for a plan that does not fit the model.
 [[nodiscard]] TrainingStackSettings trainingStackSettings(const FoldedModel& model, const PlanDocument& document,
                                                           int gpusPerNode);
 
 // The expert plan `settings` describe: makeExpertPlan(Megatron, or
 // MegatronSequenceParallel) on the stage mesh {"dp", "tp"}, the pipeline and the
-// workload; origin Import, named after the file's stem. `gpuCount` (0: unknown) fixes a
-// data-parallel size of 0 and must equal pipeline x data-parallel x tensor-parallel size.
+// workload; origin Import, named after the file's stem. Context parallelism adds an axis
+// "cp" before "tp" laid out as makeExpertPlan(RingAttention or Ulysses) lays out its
+// last axis; expert parallelism spreads the experts' linear layers (expertMembership)
+// over the tensor-parallel axis when the expert tensor-parallel size is 1, then "cp", then
+// "dp" or an axis "ep" cut from its inside (or from the inside of "cp", when the
+// expert-parallel size is smaller). `gpuCount` (0: unknown) fixes a data-parallel size of
+// 0 and must equal pipeline x data-parallel x context-parallel x tensor-parallel size.
 // Throws Error(InvalidPlan, fileName, ...) when the sizes do not multiply to the GPU
 // count, the data-parallel size is unknown without a GPU count, the file's layer count
-// is not the model's block count, or the pipeline does not fit the model's blocks.
+// is not the model's block count, the pipeline does not fit the model's blocks, the
+// expert sizes do not fit those ranks (an expert tensor-parallel size other than 1 or the
+// tensor-parallel size; an expert-parallel size that neither divides nor is a multiple
+// of the context-parallel ranks, or does not divide the ranks it takes), or the model has
+// no mixture-of-experts layer to spread.
 [[nodiscard]] PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings,
                                                          const FoldedModel& model, const std::string& fileName,
                                                          int gpuCount);
@@ -63,7 +89,8 @@ struct TrainingStackSettings {
 // `text` on one line (its line breaks as spaces), for the exports' '#' comments.
 [[nodiscard]] std::string commentLine(std::string text);
 
-// "pipeline 8 x data parallel 2 x tensor parallel 8 = 128 GPUs".
+// "pipeline 8 x data parallel 2 x tensor parallel 8 = 128 GPUs", with "x context parallel
+// N" before the tensor-parallel size and ", experts over N" when they are above 1.
 [[nodiscard]] std::string trainingStackShape(const TrainingStackSettings& settings);
 
 // The '#' comment block both exports open with: "# <title> for Tapestry plan "NAME"

@@ -93,7 +93,7 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
     if (!workload.optimizer().empty() && workload.optimizer() != "adam" && workload.optimizer() != "sgd")
         fail("workload.optimizer is '" + workload.optimizer() + "', not adam or sgd");
     if (workload.capacity_factor() != 0 && !isCapacityFactor(workload.capacity_factor()))
-        fail("workload.capacity_factor is " + std::to_string(workload.capacity_factor()) +
+        fail("workload.capacity_factor is " + capacityFactorText(workload.capacity_factor()) +
              "; it is a number above 0 and up to " + std::to_string(static_cast<int>(kMaxCapacityFactor)) +
              " (absent: 1)");
     if (in.has_cost()) {

@@ -316,8 +316,6 @@ mixed_precision_param = "bfloat16"
                          "run.sh: the first/last pipeline stage layers leave 3 of 4 layers for 2 other stages"));
         QVERIFY(contains(importError("--tensor-model-parallel-size 2 --virtual-pipeline-model-parallel-size 2\n", "run.sh"),
                          "run.sh: virtual pipeline stages need --pipeline-model-parallel-size above 1"));
-        QVERIFY(contains(importError("--tensor-model-parallel-size 2 --context-parallel-size 2\n", "run.sh"),
-                         "run.sh: --context-parallel-size above 1 is not imported"));
 
         const std::string sizes = "[parallelism]\ndata_parallel_shard_degree = 2\ntensor_parallel_degree = 2\n"
                                   "pipeline_parallel_degree = 2\n";

@@ -1,0 +1,289 @@
+// Context and expert parallelism through Megatron-LM arguments and torchtitan configs:
+// the degrees and variants the exports write, export -> import round trips that come back
+// with the same degrees and the same price (Llama-3-8B with ring attention and Ulysses
+// over 8 GPUs at 32k tokens, two Mixtral 8x7B layers with the experts over 8 of 32 GPUs),
+// the notes for layouts the stacks cannot take, and the import's errors.
+#include "base/Error.h"
+#include "CostChecks.h"
+#include "FoldedTestModel.h"
+#include "cost/CostModel.h"
+#include "export/MegatronArguments.h"
+#include "export/PyTorchPlanExport.h"
+#include "export/TorchTitanConfig.h"
+#include "export/TrainingStackImport.h"
+#include "plan/ExpertPlans.h"
+#include "plan/ParallelDegrees.h"
+
+#include <QTest>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+const FoldedModel& llama()
+{
+    static const FoldedModel model = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
+    return model;
+}
+
+const FoldedModel& mixtral()
+{
+    static const FoldedModel model = foldSynthPreset("mixtral-8x7b", 2);
+    return model;
+}
+
+PlanEvaluation price(const FoldedModel& m, const Cluster& cluster, const PlanDocument& document)
+{
+    const DeviceMesh mesh(document.plan.mesh, cluster);
+    const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, document.workload);
+    return costs.evaluate(document.plan);
+}
+
+// Llama-3-8B's attention context parallel over the 8 GPUs of a node: one sequence of
+// 32768 tokens, ZeRO 1.
+PlanDocument contextParallelPlan(ExpertPlanKind kind)
+{
+    PlanDocument document;
+    document.plan = makeExpertPlan(kind, llama().coarse, {{"cp", 8}});
+    document.workload = workload(1, 32768);
+    document.workload.microBatch = 1;
+    document.workload.zeroStage = 1;
+    return document;
+}
+
+// Mixtral's experts spread over the 8 GPUs of each of 4 nodes, data parallel over all 32.
+PlanDocument expertParallelPlan(int zeroStage, std::vector<MeshAxis> mesh = {{"dp", 4}, {"ep", 8}})
+{
+    const FoldedModel& m = mixtral();
+    const Cluster cluster = testCluster("dgx-h100x4");
+    PlanDocument document;
+    document.workload = workload(32, 2048);
+    document.workload.microBatch = 1;
+    document.workload.zeroStage = zeroStage;
+    document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh);
+    const DeviceMesh deviceMesh(mesh, cluster);
+    const CostModel costs(m.graph(), m.coarse, m.families, cluster, deviceMesh, document.workload);
+    const std::size_t axis = mesh.front().name == "ep" ? 0 : 1;
+    for (const CoarseNode& node : m.coarse.nodes)
+        if (node.kind == CoarseNodeKind::Linear && costs.facts(node.id).experts > 0)
+            document.plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
+    return document;
+}
+
+TrainingStackImport imported(const std::string& text, const std::string& fileName, const FoldedModel& m, int gpus)
+{
+    std::optional<TrainingStackImport> result = importTrainingStackPlan(text, fileName, m, gpus);
+    if (!result)
+        throw std::runtime_error(fileName + " was not recognized");
+    return std::move(*result);
+}
+
+std::string importError(const std::string& text, const std::string& fileName, const FoldedModel& m, int gpus)
+{
+    try {
+        (void)importTrainingStackPlan(text, fileName, m, gpus);
+    } catch (const Error& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// The same step time, memory and all-to-all time.
+void verifySamePrice(const PlanEvaluation& a, const PlanEvaluation& b)
+{
+    QVERIFY2(near(a.total.time.stepSeconds(), b.total.time.stepSeconds(), 1e-9),
+             qPrintable(QString::number(a.total.time.stepSeconds()) + QStringLiteral(" vs ") +
+                        QString::number(b.total.time.stepSeconds())));
+    QVERIFY2(near(a.total.memory.total(), b.total.memory.total(), 1e-9),
+             qPrintable(QString::number(a.total.memory.total()) + QStringLiteral(" vs ") +
+                        QString::number(b.total.memory.total())));
+    const auto allToAll = static_cast<std::size_t>(CollectiveKind::AllToAll);
+    QVERIFY(near(a.total.time.byCollective[allToAll], b.total.time.byCollective[allToAll], 1e-9));
+}
+
+}  // namespace
+
+class ContextExpertExportTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ringAttentionRoundTripsThroughBothStacks()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const PlanDocument document = contextParallelPlan(ExpertPlanKind::RingAttention);
+        const PlanEvaluation original = price(llama(), cluster, document);
+
+        const std::string megatron = exportMegatronArguments(llama(), document, 8);
+        QVERIFY2(contains(megatron, "    --context-parallel-size 8\n    --cp-comm-type p2p\n"), megatron.c_str());
+        QVERIFY2(contains(megatron, "# pipeline 1 x data parallel 1 x context parallel 8 x tensor parallel 1 = 8 GPUs.\n"),
+                 megatron.c_str());
+        QVERIFY2(!contains(megatron, "Not expressible"), megatron.c_str());
+        const TrainingStackImport fromMegatron = imported(megatron, "cp.sh", llama(), 8);
+        QCOMPARE(fromMegatron.warnings, std::vector<std::string>{});
+        const Plan& back = fromMegatron.document.plan;
+        QCOMPARE(contextParallelDegree(back, llama().coarse), 8);
+        QCOMPARE(contextParallelVariant(back, llama().coarse, 1), ContextParallelVariant::Ring);
+        verifySamePrice(price(llama(), cluster, fromMegatron.document), original);
+
+        const std::string titan = exportTorchTitanConfig(llama(), document, 8);
+        QVERIFY2(contains(titan, "tensor_parallel_degree = 1\nenable_async_tensor_parallel = false\n"
+                                 "context_parallel_degree = 8\n"),
+                 titan.c_str());
+        const TrainingStackImport fromTitan = imported(titan, "cp.toml", llama(), 8);
+        QCOMPARE(contextParallelDegree(fromTitan.document.plan, llama().coarse), 8);
+        QCOMPARE(fromTitan.document.plan.strategies, back.strategies);
+    }
+
+    void ulyssesIsAllToAllInMegatronAndRingInTorchTitan()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const PlanDocument document = contextParallelPlan(ExpertPlanKind::Ulysses);
+        const std::string megatron = exportMegatronArguments(llama(), document, 8);
+        QVERIFY2(contains(megatron, "    --context-parallel-size 8\n    --cp-comm-type a2a\n"), megatron.c_str());
+        const TrainingStackImport back = imported(megatron, "ulysses.sh", llama(), 8);
+        QCOMPARE(contextParallelVariant(back.document.plan, llama().coarse, 1), ContextParallelVariant::Ulysses);
+        verifySamePrice(price(llama(), cluster, back.document), price(llama(), cluster, document));
+
+        const std::string titan = exportTorchTitanConfig(llama(), document, 8);
+        QVERIFY2(contains(titan, "#   - DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention"),
+                 titan.c_str());
+        QVERIFY2(contains(titan, "context_parallel_degree = 8\n"), titan.c_str());
+        const std::string python = exportPyTorchPlan(llama(), document);
+        QVERIFY2(contains(python, "# Mesh axis \"cp\" splits the sequence with DeepSpeed-Ulysses attention"),
+                 python.c_str());
+        const std::string ring = exportPyTorchPlan(llama(), contextParallelPlan(ExpertPlanKind::RingAttention));
+        QVERIFY2(contains(ring, "torch.distributed.tensor.experimental.context_parallel(mesh[\"cp\"]"), ring.c_str());
+        QVERIFY2(!contains(ring, "is data parallel"), ring.c_str());
+    }
+
+    void contextParallelWithTensorParallelKeepsBothAxes()
+    {
+        // Megatron-LM's layout on tp 2 inside cp 4 (Megatron-LM's rank order): imported
+        // from arguments, exported again word for word.
+        const std::string arguments = "--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 4 "
+                                      "--cp-comm-type p2p --seq-length 32768 --micro-batch-size 1 "
+                                      "--global-batch-size 1 --bf16 --use-flash-attn\n";
+        const TrainingStackImport first = imported(arguments, "tp-cp.sh", llama(), 8);
+        const Plan& plan = first.document.plan;
+        QCOMPARE(plan.mesh, (std::vector<MeshAxis>{{"dp", 1}, {"cp", 4}, {"tp", 2}}));
+        QCOMPARE(contextParallelDegree(plan, llama().coarse), 4);
+        const std::string again = exportMegatronArguments(llama(), first.document, 8);
+        QVERIFY2(contains(again, "    --tensor-model-parallel-size 2\n"), again.c_str());
+        QVERIFY2(contains(again, "    --sequence-parallel\n    --context-parallel-size 4\n    --cp-comm-type p2p\n"),
+                 again.c_str());
+        QVERIFY2(!contains(again, "Not expressible"), again.c_str());
+        QCOMPARE(imported(again, "again.sh", llama(), 8).document.plan.strategies, plan.strategies);
+
+        // A context-parallel axis outside the data-parallel one is said, not rearranged.
+        PlanDocument outside = contextParallelPlan(ExpertPlanKind::RingAttention);
+        outside.plan = makeExpertPlan(ExpertPlanKind::RingAttention, llama().coarse, {{"dp", 2}, {"cp", 4}});
+        for (NodeStrategy& s : outside.plan.strategies)
+            std::swap(s.axes[0], s.axes[1]);
+        outside.plan.mesh = {{"cp", 4}, {"dp", 2}};
+        const std::string noted = exportMegatronArguments(llama(), outside, 8);
+        QVERIFY2(contains(noted, "context-parallel axis 'cp' lies outside data-parallel axis 'dp'"), noted.c_str());
+        QVERIFY2(contains(noted, "    --context-parallel-size 4\n"), noted.c_str());
+    }
+
+    void expertParallelismRoundTripsWithTheSamePrice()
+    {
+        const Cluster cluster = testCluster("dgx-h100x4");
+        const PlanDocument document = expertParallelPlan(1);
+        QCOMPARE(expertParallelDegree(document.plan), 8);
+        const PlanEvaluation original = price(mixtral(), cluster, document);
+
+        const std::string megatron = exportMegatronArguments(mixtral(), document, 8);
+        QVERIFY2(contains(megatron, "    --expert-model-parallel-size 8\n    --expert-tensor-parallel-size 1\n"),
+                 megatron.c_str());
+        QVERIFY2(contains(megatron, "# pipeline 1 x data parallel 32 x tensor parallel 1 = 32 GPUs, experts over 8.\n"),
+                 megatron.c_str());
+        QVERIFY2(contains(megatron, "--num-experts, --moe-router-topk"), megatron.c_str());
+        QVERIFY2(!contains(megatron, "Not expressible"), megatron.c_str());
+        const TrainingStackImport back = imported(megatron, "ep.sh", mixtral(), 32);
+        QCOMPARE(back.warnings, std::vector<std::string>{});
+        QCOMPARE(back.document.plan.mesh, (std::vector<MeshAxis>{{"dp", 4}, {"ep", 8}, {"tp", 1}}));
+        QCOMPARE(expertParallelDegree(back.document.plan), 8);
+        verifySamePrice(price(mixtral(), cluster, back.document), original);
+
+        // torchtitan borrows expert ranks from FSDP's shard dimension: with FSDP (ZeRO 3)
+        // the plan comes back as it was.
+        const PlanDocument sharded = expertParallelPlan(3);
+        const std::string titan = exportTorchTitanConfig(mixtral(), sharded, 8);
+        QVERIFY2(contains(titan, "data_parallel_replicate_degree = 1\ndata_parallel_shard_degree = 32\n"), titan.c_str());
+        QVERIFY2(contains(titan, "expert_parallel_degree = 8\nexpert_tensor_parallel_degree = 1\n"), titan.c_str());
+        const TrainingStackImport fromTitan = imported(titan, "ep.toml", mixtral(), 32);
+        QCOMPARE(expertParallelDegree(fromTitan.document.plan), 8);
+        verifySamePrice(price(mixtral(), cluster, fromTitan.document), price(mixtral(), cluster, sharded));
+
+        // Without FSDP the shard degree covers the expert ranks, and the file says so.
+        const std::string replicated = exportTorchTitanConfig(mixtral(), document, 8);
+        QVERIFY2(contains(replicated, "data_parallel_replicate_degree = 4\ndata_parallel_shard_degree = 8\n"),
+                 replicated.c_str());
+        QVERIFY2(contains(replicated, "data parallel 32 written as replicate 4 x shard 8"), replicated.c_str());
+
+        const std::string python = exportPyTorchPlan(mixtral(), document);
+        QVERIFY2(contains(python, "# Mesh axis \"ep\" spreads the experts of each mixture-of-experts layer"),
+                 python.c_str());
+    }
+
+    void expertsOnOuterRanksAreNoted()
+    {
+        // The experts spread over the 4 nodes instead of the 8 GPUs inside each: the stacks
+        // take expert ranks from the inside out.
+        const PlanDocument outer = expertParallelPlan(3, {{"ep", 4}, {"dp", 8}});
+        QCOMPARE(expertParallelDegree(outer.plan), 4);
+        const std::string megatron = exportMegatronArguments(mixtral(), outer, 8);
+        QVERIFY2(contains(megatron, "    --expert-model-parallel-size 4\n"), megatron.c_str());
+        QVERIFY2(contains(megatron, "experts spread over 'ep': Megatron-LM and torchtitan take expert-parallel ranks "
+                                    "from the inside out ('dp', 'ep')"),
+                 megatron.c_str());
+    }
+
+    void capacityFactorTravelsWithMegatronArguments()
+    {
+        PlanDocument document = expertParallelPlan(1);
+        document.workload.capacityFactor = 1.25;
+        const std::string megatron = exportMegatronArguments(mixtral(), document, 8);
+        QVERIFY2(contains(megatron, "    --moe-expert-capacity-factor 1.25\n    --moe-pad-expert-input-to-capacity\n"),
+                 megatron.c_str());
+        const TrainingStackImport back = imported(megatron, "ep.sh", mixtral(), 32);
+        QCOMPARE(back.document.workload.capacityFactor, 1.25);
+        QCOMPARE(back.warnings, std::vector<std::string>{});
+        const std::string titan = exportTorchTitanConfig(mixtral(), document, 8);
+        QVERIFY2(contains(titan, "#   - capacity factor 1.25: torchtitan routes tokens without a capacity"), titan.c_str());
+    }
+
+    void badContextAndExpertArgumentsAreErrorsNamingTheFile()
+    {
+        const FoldedModel& dense = llama();
+        QVERIFY2(contains(importError("--expert-model-parallel-size 8\n--tensor-model-parallel-size 1\n", "ep.sh", dense, 8),
+                          "ep.sh: says expert parallel 8; the model has no mixture-of-experts layer"),
+                 importError("--expert-model-parallel-size 8\n--tensor-model-parallel-size 1\n", "ep.sh", dense, 8).c_str());
+        QVERIFY(contains(importError("--tensor-model-parallel-size 1 --context-parallel-size 2 --cp-comm-type ring\n",
+                                     "cp.sh", dense, 8),
+                         "cp.sh: --cp-comm-type 'ring' is not p2p, a2a, allgather or a2a+p2p"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 1 --context-parallel-size 3\n", "cp.sh", dense, 8),
+                         "cp.sh: pipeline 1 x context parallel 3 x tensor parallel 1 does not divide the cluster's 8 GPUs"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2 --expert-model-parallel-size 4 "
+                                     "--expert-tensor-parallel-size 4\n",
+                                     "ep.sh", mixtral(), 32),
+                         "ep.sh: expert tensor parallel 4 is neither 1 nor the tensor parallel 2"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 1 --expert-model-parallel-size 3\n", "ep.sh",
+                                     mixtral(), 32),
+                         "ep.sh: expert parallel 3 takes 3 data-parallel ranks of 32"));
+        QVERIFY(contains(importError("--tensor-model-parallel-size 1 --moe-expert-capacity-factor 0\n", "ep.sh",
+                                     mixtral(), 32),
+                         "ep.sh: --moe-expert-capacity-factor '0' is not a number above 0 and up to 1024"));
+        QVERIFY(contains(importError("[parallelism]\ncontext_parallel_degree = 0\n", "cp.toml", dense, 8),
+                         "cp.toml: line 2: parallelism.context_parallel_degree = 0 is not a degree of 1 or more"));
+    }
+};
+
+QTEST_GUILESS_MAIN(ContextExpertExportTest)
+#include "ContextExpertExportTest.moc"

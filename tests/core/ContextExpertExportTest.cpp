@@ -6,6 +6,7 @@
 #include "base/Error.h"
 #include "CostChecks.h"
 #include "FoldedTestModel.h"
+#include "TrainingStackImports.h"
 #include "cost/CostModel.h"
 #include "export/MegatronArguments.h"
 #include "export/PyTorchPlanExport.h"
@@ -20,11 +21,6 @@ using namespace tapestry;
 using namespace tapestry::test;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 const FoldedModel& llama()
 {
@@ -74,14 +70,6 @@ PlanDocument expertParallelPlan(int zeroStage, std::vector<MeshAxis> mesh = {{"d
         if (node.kind == CoarseNodeKind::Linear && costs.facts(node.id).experts > 0)
             document.plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
     return document;
-}
-
-TrainingStackImport imported(const std::string& text, const std::string& fileName, const FoldedModel& m, int gpus)
-{
-    std::optional<TrainingStackImport> result = importTrainingStackPlan(text, fileName, m, gpus);
-    if (!result)
-        throw std::runtime_error(fileName + " was not recognized");
-    return std::move(*result);
 }
 
 std::string importError(const std::string& text, const std::string& fileName, const FoldedModel& m, int gpus)
@@ -230,6 +218,43 @@ private slots:
         const std::string python = exportPyTorchPlan(mixtral(), document);
         QVERIFY2(contains(python, "# Mesh axis \"ep\" spreads the experts of each mixture-of-experts layer"),
                  python.c_str());
+    }
+
+    void expertsWithAndWithoutTensorParallelismInside()
+    {
+        // Megatron-LM's default: the experts as tensor parallel as the rest (column-parallel
+        // w1 and w3, row-parallel w2), spread over the next 4 ranks out.
+        const std::string inside = "--tensor-model-parallel-size 2 --expert-model-parallel-size 4\n";
+        const Plan tensorParallel = imported(inside, "etp2.sh", mixtral(), 32).document.plan;
+        QCOMPARE(tensorParallel.mesh, (std::vector<MeshAxis>{{"dp", 4}, {"ep", 4}, {"tp", 2}}));
+        QCOMPARE(expertParallelDegree(tensorParallel), 4);
+        int checked = 0;
+        for (const CoarseNode& node : mixtral().coarse.nodes) {
+            if (node.name != "model/layers.0/block_sparse_moe/experts.5/w2/MatMul")
+                continue;
+            QCOMPARE(tensorParallel.strategy(node.id).axes,
+                     (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::Expert, AxisSplit::Row}));
+            ++checked;
+        }
+        QCOMPARE(checked, 1);
+        PlanDocument document;
+        document.plan = tensorParallel;
+        document.workload = workload(32, 2048);
+        const std::string again = exportMegatronArguments(mixtral(), document, 8);
+        QVERIFY2(contains(again, "    --expert-model-parallel-size 4\n    --expert-tensor-parallel-size 2\n"), again.c_str());
+        QVERIFY2(!contains(again, "Not expressible"), again.c_str());
+
+        // Expert tensor parallelism 1: the experts spread over the tensor-parallel ranks
+        // first, then 2 data-parallel ones.
+        const Plan spread =
+            imported(inside + "--expert-tensor-parallel-size 1\n", "etp1.sh", mixtral(), 32).document.plan;
+        QCOMPARE(spread.mesh, (std::vector<MeshAxis>{{"dp", 8}, {"ep", 2}, {"tp", 2}}));
+        QCOMPARE(expertParallelDegree(spread), 4);
+        document.plan = spread;
+        const std::string written = exportMegatronArguments(mixtral(), document, 8);
+        QVERIFY2(contains(written, "    --expert-model-parallel-size 4\n    --expert-tensor-parallel-size 1\n"),
+                 written.c_str());
+        QVERIFY2(!contains(written, "Not expressible"), written.c_str());
     }
 
     void expertsOnOuterRanksAreNoted()

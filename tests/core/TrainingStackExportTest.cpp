@@ -11,6 +11,7 @@
 #include "export/TorchTitanConfig.h"
 #include "export/TrainingStackImport.h"
 #include "FoldedTestModel.h"
+#include "TrainingStackImports.h"
 #include "plan/ExpertPlans.h"
 
 #include <QProcess>
@@ -24,11 +25,6 @@ using namespace tapestry;
 using namespace tapestry::test;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
-}
 
 // Four GPT-2-small layers: blocks transformer.h.0 .. transformer.h.3.
 const FoldedModel& gpt(std::int64_t layers = 4)
@@ -63,14 +59,6 @@ PlanDocument pipelinedPlan(const FoldedModel& m)
 std::vector<std::size_t> resolvedStarts(const FoldedModel& m, const PipelineLayout& layout)
 {
     return chunkStarts(layout, modelBlocks(m.families).size());
-}
-
-TrainingStackImport imported(const std::string& text, const std::string& fileName, const FoldedModel& m, int gpus)
-{
-    std::optional<TrainingStackImport> result = importTrainingStackPlan(text, fileName, m, gpus);
-    if (!result)
-        throw std::runtime_error(fileName + " was not recognized");
-    return std::move(*result);
 }
 
 // The error importing `text` as `fileName` gives.

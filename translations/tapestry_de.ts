@@ -974,6 +974,14 @@
         <translation>ZeRO-Stufe:</translation>
     </message>
     <message>
+        <source>Capacity factor:</source>
+        <translation>Kapazitätsfaktor:</translation>
+    </message>
+    <message>
+        <source>Mixture-of-experts routing: each expert computes up to this many times its even share (top-k / experts) of the tokens. No effect on models without experts.</source>
+        <translation>Mixture-of-Experts-Routing: Jeder Experte berechnet bis zu diesem Vielfachen seines gleichmäßigen Anteils (Top-k / Experten) an den Tokens. Ohne Wirkung auf Modelle ohne Experten.</translation>
+    </message>
+    <message>
         <source>Attention:</source>
         <translation>Attention:</translation>
     </message>

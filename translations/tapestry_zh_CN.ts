@@ -971,6 +971,14 @@
         <translation>ZeRO 阶段：</translation>
     </message>
     <message>
+        <source>Capacity factor:</source>
+        <translation>容量因子：</translation>
+    </message>
+    <message>
+        <source>Mixture-of-experts routing: each expert computes up to this many times its even share (top-k / experts) of the tokens. No effect on models without experts.</source>
+        <translation>混合专家路由：每个专家最多计算其平均份额（top-k / 专家数）的这一倍数的 token。对没有专家的模型无影响。</translation>
+    </message>
+    <message>
         <source>Attention:</source>
         <translation>注意力：</translation>
     </message>

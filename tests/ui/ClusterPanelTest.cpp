@@ -50,6 +50,7 @@ private slots:
         edited.setTimeLimit(7);
         edited.findChild<QComboBox*>(QStringLiteral("zeroStage"))->setCurrentIndex(3);  // 2 (and gradients)
         edited.findChild<QCheckBox*>(QStringLiteral("overlap"))->setChecked(false);
+        edited.findChild<QDoubleSpinBox*>(QStringLiteral("capacityFactor"))->setValue(1.25);
         edited.rememberFor(QStringLiteral("/models/a.onnx"));
         const SearchSetup kept = edited.setup();
 
@@ -66,6 +67,7 @@ private slots:
         QCOMPARE(recalled.chooseZeroStage, false);
         QCOMPARE(recalled.workload.zeroStage, 2);
         QCOMPARE(recalled.workload.overlap, false);
+        QCOMPARE(recalled.workload.capacityFactor, 1.25);
         QCOMPARE(recalled.chooseRecomputation, kept.chooseRecomputation);
         QCOMPARE(recalled.options.timeLimitSeconds, 7.0);
         QCOMPARE(*recalled.options.memoryLimitBytes, *kept.options.memoryLimitBytes);
@@ -133,6 +135,7 @@ private slots:
         QVERIFY(automatic.chooseRecomputation);
         QVERIFY(automatic.chooseZeroStage);
         QCOMPARE(automatic.workload.microBatch, std::int64_t(0));
+        QCOMPARE(automatic.workload.capacityFactor, 1.0);
         // Recomputation none or full (fused attention) times ZeRO 1, 2 or 3.
         QCOMPARE(automatic.workloadVariants().size(), std::size_t(6));
 

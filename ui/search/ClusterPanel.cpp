@@ -161,6 +161,11 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     attention_->addItem(tr("Unfused"), static_cast<int>(AttentionKernel::Unfused));
     attention_->setToolTip(tr("A fused kernel never writes the sequence × sequence scores to memory; unfused "
                               "kernels keep them for the backward pass."));
+    capacityFactor_ = doubleBox(this, kMaxCapacityFactor, 2, QString());
+    capacityFactor_->setObjectName(QStringLiteral("capacityFactor"));
+    capacityFactor_->setValue(Workload{}.capacityFactor);
+    capacityFactor_->setToolTip(tr("Mixture-of-experts routing: each expert computes up to this many times its even "
+                                   "share (top-k / experts) of the tokens. No effect on models without experts."));
     memoryLimitGb_ = doubleBox(this, 10000, 1, tr(" GB"));
     memoryLimitGb_->setObjectName(QStringLiteral("memoryLimit"));
     memoryLimitGb_->setToolTip(tr("Per device; the GPU's HBM unless you lower it"));
@@ -187,6 +192,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     workloadForm->addRow(tr("Recomputation:"), recompute_);
     workloadForm->addRow(tr("ZeRO stage:"), zeroStage_);
     workloadForm->addRow(tr("Attention:"), attention_);
+    workloadForm->addRow(tr("Capacity factor:"), capacityFactor_);
     workloadForm->addRow(overlap_);
     workloadForm->addRow(tr("Memory limit:"), memoryLimitGb_);
     workloadForm->addRow(tr("Solver time limit:"), timeLimit_);
@@ -328,6 +334,7 @@ SearchSetup ClusterPanel::setup() const
         setup.workload.zeroStage = zeroStage_->currentData().toInt();
     setup.workload.overlap = overlap_->isChecked();
     setup.workload.attention = static_cast<AttentionKernel>(attention_->currentData().toInt());
+    setup.workload.capacityFactor = capacityFactor_->value();
     setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
     setup.options.timeLimitSeconds = timeLimit_->value();
     return setup;
@@ -377,6 +384,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("zeroStage"), dataOf(zeroStage_)},
         {QStringLiteral("overlap"), overlap_->isChecked()},
         {QStringLiteral("attention"), dataOf(attention_)},
+        {QStringLiteral("capacityFactor"), capacityFactor_->value()},
         {QStringLiteral("memoryLimitGb"), memoryLimitGb_->value()},
         {QStringLiteral("timeLimit"), timeLimit_->value()},
     };
@@ -405,6 +413,7 @@ bool ClusterPanel::recallFor(const QString& modelPath)
     chooseData(zeroStage_, choices.value(QStringLiteral("zeroStage")).toInt());
     overlap_->setChecked(choices.value(QStringLiteral("overlap")).toBool());
     chooseData(attention_, choices.value(QStringLiteral("attention")).toInt());
+    capacityFactor_->setValue(choices.value(QStringLiteral("capacityFactor"), Workload{}.capacityFactor).toDouble());
     memoryLimitGb_->setValue(choices.value(QStringLiteral("memoryLimitGb")).toDouble());
     timeLimit_->setValue(choices.value(QStringLiteral("timeLimit")).toDouble());
     return true;

@@ -85,6 +85,7 @@ private:
     QComboBox* zeroStage_ = nullptr;
     QCheckBox* overlap_ = nullptr;
     QComboBox* attention_ = nullptr;
+    QDoubleSpinBox* capacityFactor_ = nullptr;
     QDoubleSpinBox* memoryLimitGb_ = nullptr;
     QDoubleSpinBox* timeLimit_ = nullptr;
     QComboBox* ncclLink_ = nullptr;

@@ -14,6 +14,7 @@
 #include "export/TrainingStackImport.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
+#include "search/PlanSearch.h"
 
 #include <QTest>
 
@@ -255,6 +256,31 @@ private slots:
         QVERIFY2(contains(written, "    --expert-model-parallel-size 4\n    --expert-tensor-parallel-size 1\n"),
                  written.c_str());
         QVERIFY2(!contains(written, "Not expressible"), written.c_str());
+    }
+
+    void aSearchedExpertParallelPlanKeepsItsDegrees()
+    {
+        // ExpertParallelTest's search: two Mixtral layers on one DGX-H100 under 40 GB spread
+        // the experts over all 8 GPUs; Megatron-LM's arguments carry that degree back.
+        const FoldedModel& m = mixtral();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"ep", 8}}, cluster);
+        PlanDocument document;
+        document.workload = workload(8, 1024);
+        document.workload.zeroStage = 1;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, document.workload);
+        SearchOptions options = fastestPlanOnly();
+        options.memoryLimitBytes = 40e9;
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, options);
+        QVERIFY(result.best);
+        document.plan = result.best->plan;
+        QCOMPARE(expertParallelDegree(document.plan), 8);
+        const std::string megatron = exportMegatronArguments(m, document, 8);
+        QVERIFY2(contains(megatron, "    --expert-model-parallel-size 8\n"), megatron.c_str());
+        const TrainingStackImport back = imported(megatron, "searched.sh", m, 8);
+        QCOMPARE(expertParallelDegree(back.document.plan), 8);
+        QCOMPARE(contextParallelDegree(back.document.plan, m.coarse), contextParallelDegree(document.plan, m.coarse));
+        QVERIFY(price(m, cluster, back.document).fitsInMemory());
     }
 
     void expertsOnOuterRanksAreNoted()

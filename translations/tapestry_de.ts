@@ -404,6 +404,18 @@
         <source>Pipeline stage %1</source>
         <translation>Pipeline-Stufe %1</translation>
     </message>
+    <message>
+        <source>Context parallel attention</source>
+        <translation>Kontextparallele Attention</translation>
+    </message>
+    <message>
+        <source>Expert all-to-alls over %1: %L2 ms</source>
+        <translation>Experten-All-to-Alls über %1: %L2 ms</translation>
+    </message>
+    <message>
+        <source>Ring attention over %1: %L2 ms, %L3 ms of it hidden</source>
+        <translation>Ring-Attention über %1: %L2 ms, davon %L3 ms verdeckt</translation>
+    </message>
 </context>
 <context>
     <name>QuantityFormat</name>
@@ -559,20 +571,12 @@
         <translation>Mesh</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit, compare or export (the export dialog of the best plan, over the window).</source>
-        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), edit, compare oder export (der Exportdialog des besten Plans über dem Fenster).</translation>
-    </message>
-    <message>
         <source>Open a plan file for the model once it is folded.</source>
         <translation>Eine Plandatei für das Modell öffnen, sobald es gefaltet ist.</translation>
     </message>
     <message>
         <source>Bad mesh &apos;%1&apos;: %2</source>
         <translation>Ungültiges Mesh „%1“: %2</translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit, compare or export.</source>
-        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, edit, compare oder export verwenden.</translation>
     </message>
     <message>
         <source>With --show timeline, zoom the schedule&apos;s time axis &lt;factor&gt; times from its start.</source>
@@ -585,6 +589,22 @@
     <message>
         <source>--zoom needs a factor of at least 1.</source>
         <translation>--zoom braucht einen Faktor von mindestens 1.</translation>
+    </message>
+    <message>
+        <source>Nodes of the cluster preset for the search.</source>
+        <translation>Knoten der Cluster-Vorlage für die Suche.</translation>
+    </message>
+    <message>
+        <source>Sequences per data-parallel rank and micro-step for the search.</source>
+        <translation>Sequenzen je datenparallelem Rang und Mikroschritt für die Suche.</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), traffic (the inspector&apos;s ring attention and expert all-to-alls), edit, compare or export (the export dialog of the best plan, over the window).</source>
+        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), traffic (Ring-Attention und Experten-All-to-Alls im Inspektor), edit, compare oder export (der Exportdialog des besten Plans über dem Fenster).</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare or export.</source>
+        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, traffic, edit, compare oder export verwenden.</translation>
     </message>
 </context>
 <context>
@@ -1694,10 +1714,6 @@
         <translation>%1 Parameter</translation>
     </message>
     <message>
-        <source>%1 bytes at the stored data types</source>
-        <translation>%1 Byte in den gespeicherten Datentypen</translation>
-    </message>
-    <message>
         <source>Inputs (%1)</source>
         <translation>Eingaben (%1)</translation>
     </message>
@@ -1777,6 +1793,81 @@
     <message>
         <source>Share</source>
         <translation>Anteil</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ParallelTrafficModel</name>
+    <message>
+        <source>Ring attention: keys and values, forward</source>
+        <translation>Ring-Attention: Keys und Values, Vorwärtslauf</translation>
+    </message>
+    <message>
+        <source>Ring attention: keys and values, backward</source>
+        <translation>Ring-Attention: Keys und Values, Rückwärtslauf</translation>
+    </message>
+    <message>
+        <source>Ring attention: their gradients, backward</source>
+        <translation>Ring-Attention: ihre Gradienten, Rückwärtslauf</translation>
+    </message>
+    <message>
+        <source>Expert dispatch: tokens to their experts</source>
+        <translation>Experten-Dispatch: Tokens zu ihren Experten</translation>
+    </message>
+    <message>
+        <source>Expert combine: expert outputs back</source>
+        <translation>Experten-Combine: Ausgaben der Experten zurück</translation>
+    </message>
+    <message>
+        <source>intra-node</source>
+        <translation>im Knoten</translation>
+    </message>
+    <message>
+        <source>inter-node</source>
+        <translation>zwischen Knoten</translation>
+    </message>
+    <message>
+        <source>%1 GPUs, %2</source>
+        <translation>%1 GPUs, %2</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>Schicht</translation>
+    </message>
+    <message>
+        <source>Transfer</source>
+        <translation>Übertragung</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>Kollektiv</translation>
+    </message>
+    <message>
+        <source>Axis</source>
+        <translation>Achse</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <source>Per call (MB)</source>
+        <translation>Je Aufruf (MB)</translation>
+    </message>
+    <message>
+        <source>Calls per step</source>
+        <translation>Aufrufe je Schritt</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>Zeit (ms)</translation>
+    </message>
+    <message>
+        <source>Hidden (ms)</source>
+        <translation>Verdeckt (ms)</translation>
+    </message>
+    <message>
+        <source>Exposed (ms)</source>
+        <translation>Sichtbar (ms)</translation>
     </message>
 </context>
 <context>
@@ -2251,6 +2342,14 @@
     <message>
         <source>Pipeline Schedule</source>
         <translation>Pipeline-Ablauf</translation>
+    </message>
+    <message>
+        <source>Ring Attention and All-to-Alls</source>
+        <translation>Ring-Attention und All-to-Alls</translation>
+    </message>
+    <message>
+        <source>Per device and step, as the cost model counts them: ring attention %L1 ms (%L2 ms of it hidden under the attention of the chunk in hand), expert all-to-alls %L3 ms (never hidden). In %4: ring attention %L5 ms, expert all-to-alls %L6 ms.</source>
+        <translation>Je Gerät und Schritt, wie das Kostenmodell sie zählt: Ring-Attention %L1 ms (davon %L2 ms unter der Attention des aktuellen Abschnitts verdeckt), Experten-All-to-Alls %L3 ms (nie verdeckt). In %4: Ring-Attention %L5 ms, Experten-All-to-Alls %L6 ms.</translation>
     </message>
 </context>
 <context>

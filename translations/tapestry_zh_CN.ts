@@ -403,6 +403,18 @@
         <source>Pipeline stage %1</source>
         <translation>流水线第 %1 级</translation>
     </message>
+    <message>
+        <source>Context parallel attention</source>
+        <translation>上下文并行注意力</translation>
+    </message>
+    <message>
+        <source>Expert all-to-alls over %1: %L2 ms</source>
+        <translation>沿 %1 的专家 all-to-all：%L2 ms</translation>
+    </message>
+    <message>
+        <source>Ring attention over %1: %L2 ms, %L3 ms of it hidden</source>
+        <translation>沿 %1 的环形注意力：%L2 ms，其中 %L3 ms 被隐藏</translation>
+    </message>
 </context>
 <context>
     <name>QuantityFormat</name>
@@ -558,20 +570,12 @@
         <translation>网格</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), edit, compare or export (the export dialog of the best plan, over the window).</source>
-        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、edit、compare 或 export（最佳方案的导出对话框，显示在窗口上方）。</translation>
-    </message>
-    <message>
         <source>Open a plan file for the model once it is folded.</source>
         <translation>模型折叠完成后打开一个计划文件。</translation>
     </message>
     <message>
         <source>Bad mesh &apos;%1&apos;: %2</source>
         <translation>无效的网格“%1”：%2</translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, edit, compare or export.</source>
-        <translation>未知面板“%1”：请使用 results、inspector、timeline、edit、compare 或 export。</translation>
     </message>
     <message>
         <source>With --show timeline, zoom the schedule&apos;s time axis &lt;factor&gt; times from its start.</source>
@@ -584,6 +588,22 @@
     <message>
         <source>--zoom needs a factor of at least 1.</source>
         <translation>--zoom 需要不小于 1 的倍数。</translation>
+    </message>
+    <message>
+        <source>Nodes of the cluster preset for the search.</source>
+        <translation>搜索所用集群预设的节点数。</translation>
+    </message>
+    <message>
+        <source>Sequences per data-parallel rank and micro-step for the search.</source>
+        <translation>搜索时每个数据并行 rank 每个微步的序列数。</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), traffic (the inspector&apos;s ring attention and expert all-to-alls), edit, compare or export (the export dialog of the best plan, over the window).</source>
+        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、traffic（检查器中的环形注意力和专家 all-to-all）、edit、compare 或 export（最佳方案的导出对话框，位于窗口之上）。</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare or export.</source>
+        <translation>未知面板“%1”：请使用 results、inspector、timeline、traffic、edit、compare 或 export。</translation>
     </message>
 </context>
 <context>
@@ -1691,10 +1711,6 @@
         <translation>%1 个参数</translation>
     </message>
     <message>
-        <source>%1 bytes at the stored data types</source>
-        <translation>按存储的数据类型计 %1 字节</translation>
-    </message>
-    <message>
         <source>Inputs (%1)</source>
         <translation>输入（%1）</translation>
     </message>
@@ -1773,6 +1789,81 @@
     <message>
         <source>Share</source>
         <translation>占比</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::ParallelTrafficModel</name>
+    <message>
+        <source>Ring attention: keys and values, forward</source>
+        <translation>环形注意力：键和值，前向</translation>
+    </message>
+    <message>
+        <source>Ring attention: keys and values, backward</source>
+        <translation>环形注意力：键和值，反向</translation>
+    </message>
+    <message>
+        <source>Ring attention: their gradients, backward</source>
+        <translation>环形注意力：其梯度，反向</translation>
+    </message>
+    <message>
+        <source>Expert dispatch: tokens to their experts</source>
+        <translation>专家分发：token 发往其专家</translation>
+    </message>
+    <message>
+        <source>Expert combine: expert outputs back</source>
+        <translation>专家合并：专家输出返回</translation>
+    </message>
+    <message>
+        <source>intra-node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>inter-node</source>
+        <translation>节点间</translation>
+    </message>
+    <message>
+        <source>%1 GPUs, %2</source>
+        <translation>%1 个 GPU，%2</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Transfer</source>
+        <translation>传输</translation>
+    </message>
+    <message>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>Axis</source>
+        <translation>轴</translation>
+    </message>
+    <message>
+        <source>Links</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Per call (MB)</source>
+        <translation>每次调用 (MB)</translation>
+    </message>
+    <message>
+        <source>Calls per step</source>
+        <translation>每步调用次数</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Hidden (ms)</source>
+        <translation>隐藏 (ms)</translation>
+    </message>
+    <message>
+        <source>Exposed (ms)</source>
+        <translation>暴露 (ms)</translation>
     </message>
 </context>
 <context>
@@ -2240,6 +2331,14 @@
     <message>
         <source>Pipeline Schedule</source>
         <translation>流水线调度</translation>
+    </message>
+    <message>
+        <source>Ring Attention and All-to-Alls</source>
+        <translation>环形注意力与 all-to-all</translation>
+    </message>
+    <message>
+        <source>Per device and step, as the cost model counts them: ring attention %L1 ms (%L2 ms of it hidden under the attention of the chunk in hand), expert all-to-alls %L3 ms (never hidden). In %4: ring attention %L5 ms, expert all-to-alls %L6 ms.</source>
+        <translation>每设备每步，按成本模型的计数：环形注意力 %L1 ms（其中 %L2 ms 隐藏在当前分块的注意力计算之下），专家 all-to-all %L3 ms（从不隐藏）。在 %4 中：环形注意力 %L5 ms，专家 all-to-all %L6 ms。</translation>
     </message>
 </context>
 <context>

@@ -14,7 +14,9 @@ void NodeCostModel::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
     folded_ = candidate ? std::move(folded) : nullptr;
     candidate_ = folded_ ? std::move(candidate) : nullptr;
     familiesOfNode_.clear();
+    contextVariants_.clear();
     if (folded_) {
+        contextVariants_ = PlanOverlay::contextVariants(candidate_->plan, folded_->coarse);
         familiesOfNode_.resize(folded_->coarse.nodes.size());
         for (const Family& family : folded_->families.families) {
             for (const BlockInstance& instance : family.instances) {
@@ -57,9 +59,8 @@ QVariant NodeCostModel::data(const QModelIndex& index, int role) const
         return QString::fromStdString(node.name);
     if (role == Qt::DecorationRole && column >= FirstSplitColumn && column < computeColumn()) {
         const AxisSplit split = candidate_->plan.strategy(node.id).axes.at(static_cast<std::size_t>(column - FirstSplitColumn));
-        NodeStrategy one;
-        one.axes = {split};
-        return PlanOverlay::color(PlanOverlay::classify(one));
+        const std::size_t axis = static_cast<std::size_t>(column - FirstSplitColumn);
+        return PlanOverlay::color(PlanOverlay::classify(node.kind, NodeStrategy{{split}}, {contextVariants_.at(axis)}));
     }
     if (role != Qt::DisplayRole && role != SortRole)
         return {};

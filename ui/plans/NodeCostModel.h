@@ -1,5 +1,7 @@
 #pragma once
 
+#include "plan/ParallelDegrees.h"
+
 #include <QAbstractTableModel>
 
 #include <memory>
@@ -43,6 +45,7 @@ private:
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const PlanCandidate> candidate_;
     std::vector<QList<int>> familiesOfNode_;  // indexed by CoarseNodeId
+    std::vector<ContextParallelVariant> contextVariants_;  // by mesh axis
 };
 
 }  // namespace tapestry

@@ -5,6 +5,7 @@
 #include "fold/FoldedModel.h"
 #include "plans/NodeCostFilterModel.h"
 #include "plans/NodeCostModel.h"
+#include "plans/ParallelTrafficModel.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
 
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -101,12 +103,39 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     split->setChildrenCollapsible(false);
 
     timeline_ = new PipelineTimeline(this);
+
+    trafficModel_ = new ParallelTrafficModel(this);
+    auto* trafficSort = new QSortFilterProxyModel(this);
+    trafficSort->setSourceModel(trafficModel_);
+    trafficSort->setSortRole(ParallelTrafficModel::SortRole);
+    auto* trafficTable = new QTableView(this);
+    trafficTable->setObjectName(QStringLiteral("inspectorTraffic"));
+    trafficTable->setModel(trafficSort);
+    trafficTable->setSortingEnabled(true);
+    trafficTable->sortByColumn(-1, Qt::AscendingOrder);  // layer order until a header is clicked
+    trafficTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    trafficTable->setAlternatingRowColors(true);
+    trafficTable->verticalHeader()->hide();
+    trafficTable->verticalHeader()->setDefaultSectionSize(trafficTable->fontMetrics().height() + 6);
+    trafficTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    trafficTable->setWordWrap(false);
+    trafficSummary_ = new QLabel(this);
+    trafficSummary_->setObjectName(QStringLiteral("inspectorTrafficSummary"));
+    trafficSummary_->setWordWrap(true);
+    trafficPane_ = new QWidget(this);
+    auto* trafficLayout = new QVBoxLayout(trafficPane_);
+    trafficLayout->setContentsMargins(0, 0, 0, 0);
+    trafficLayout->addWidget(trafficSummary_);
+    trafficLayout->addWidget(trafficTable, 1);
+
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("inspectorTabs"));
     tabs_->setDocumentMode(true);
     tabs_->addTab(split, tr("Costs"));
     tabs_->addTab(timeline_, tr("Pipeline Schedule"));
+    tabs_->addTab(trafficPane_, tr("Ring Attention and All-to-Alls"));
     tabs_->setTabEnabled(1, false);
+    tabs_->setTabEnabled(2, false);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -150,7 +179,8 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
     charts_->setPlan(folded_, candidate_);
     timeline_->setPlan(candidate_);
     tabs_->setTabEnabled(1, timeline_->hasPipeline());
-    if (!timeline_->hasPipeline())
+    updateTraffic();
+    if (!tabs_->isTabEnabled(tabs_->currentIndex()))
         tabs_->setCurrentIndex(0);
     if (!candidate_) {
         title_->setText(tr("Open a plan from the search results to inspect it."));
@@ -163,6 +193,43 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
                         .arg(candidate_->stepSeconds() * 1e3, 0, 'f', 1)
                         .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2);
     title_->setText(title + QStringLiteral("<br>") + workloadText(*candidate_).toHtmlEscaped());
+}
+
+void PlanInspector::updateTraffic()
+{
+    trafficModel_->setPlan(folded_, candidate_);
+    const bool any = trafficModel_->rowCount() > 0;
+    tabs_->setTabEnabled(tabs_->indexOf(trafficPane_), any);
+    if (!any) {
+        trafficSummary_->clear();
+        return;
+    }
+    double ring = 0;
+    double ringHidden = 0;
+    double expert = 0;
+    for (const ParallelTrafficModel::Row& row : trafficModel_->rows()) {
+        (row.expert() ? expert : ring) += row.seconds;
+        if (!row.expert())
+            ringHidden += row.seconds - row.exposedSeconds;
+    }
+    // The first layer's own sums, the numbers a closed form checks.
+    const QString firstLayer = trafficModel_->rows().front().layer;
+    double layerRing = 0;
+    double layerExpert = 0;
+    for (const ParallelTrafficModel::Row& row : trafficModel_->rows()) {
+        if (row.layer == firstLayer)
+            (row.expert() ? layerExpert : layerRing) += row.seconds;
+    }
+    trafficSummary_->setText(
+        tr("Per device and step, as the cost model counts them: ring attention %L1 ms (%L2 ms of it hidden under "
+           "the attention of the chunk in hand), expert all-to-alls %L3 ms (never hidden). In %4: ring attention "
+           "%L5 ms, expert all-to-alls %L6 ms.")
+            .arg(ring * 1e3, 0, 'f', 4)
+            .arg(ringHidden * 1e3, 0, 'f', 4)
+            .arg(expert * 1e3, 0, 'f', 4)
+            .arg(firstLayer)
+            .arg(layerRing * 1e3, 0, 'f', 4)
+            .arg(layerExpert * 1e3, 0, 'f', 4));
 }
 
 void PlanInspector::updateTotals()

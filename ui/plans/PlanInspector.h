@@ -17,11 +17,13 @@ struct PlanCandidate;
 class BreakdownCharts;
 class NodeCostFilterModel;
 class NodeCostModel;
+class ParallelTrafficModel;
 class PipelineTimeline;
 
 // One plan in detail: its cost per coarse node as a sortable table with a name filter
 // and a block filter, the totals of the rows shown, and the breakdown charts; for a
-// pipelined plan also its schedule timeline (a second tab). The graph views colour
+// pipelined plan also its schedule timeline (a second tab); for a plan with context or
+// expert parallelism its ring attention and expert all-to-alls per layer (a third). The graph views colour
 // themselves by the same plan (MainWindow sets the overlay).
 class PlanInspector : public QWidget {
     Q_OBJECT
@@ -40,6 +42,9 @@ public:
     [[nodiscard]] BreakdownCharts* charts() const { return charts_; }
     [[nodiscard]] PipelineTimeline* timeline() const { return timeline_; }
     [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
+    [[nodiscard]] ParallelTrafficModel* trafficModel() const { return trafficModel_; }
+    [[nodiscard]] QWidget* trafficPane() const { return trafficPane_; }
+    [[nodiscard]] QLabel* trafficSummary() const { return trafficSummary_; }
 
     // "Priced for batch 16 × 2048 tokens, micro-batch 2, full recomputation, ZeRO stage 3":
     // the workload a plan was priced for, marking the batch and sequence that are
@@ -48,6 +53,7 @@ public:
 
 private:
     void updateTotals();
+    void updateTraffic();
 
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const PlanCandidate> candidate_;
@@ -61,6 +67,9 @@ private:
     BreakdownCharts* charts_ = nullptr;
     PipelineTimeline* timeline_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    ParallelTrafficModel* trafficModel_ = nullptr;
+    QWidget* trafficPane_ = nullptr;
+    QLabel* trafficSummary_ = nullptr;
 };
 
 }  // namespace tapestry

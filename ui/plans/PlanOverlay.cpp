@@ -9,7 +9,9 @@
 namespace tapestry {
 
 PlanOverlay::PlanOverlay(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
-    : folded_(std::move(folded)), candidate_(std::move(candidate))
+    : folded_(std::move(folded)),
+      candidate_(std::move(candidate)),
+      contextVariants_(contextVariants(candidate_->plan, folded_->coarse))
 {
     const PipelineLayout& pipeline = candidate_->plan.pipeline;
     if (!pipeline.active())
@@ -57,14 +59,35 @@ QList<QColor> PlanOverlay::stageColors(const ViewNodeRef& ref) const
     return result;
 }
 
-StrategyClass PlanOverlay::classify(const NodeStrategy& strategy)
+std::vector<ContextParallelVariant> PlanOverlay::contextVariants(const Plan& plan, const CoarseGraph& coarse)
 {
+    std::vector<ContextParallelVariant> variants;
+    for (std::size_t axis = 0; axis < plan.mesh.size(); ++axis)
+        variants.push_back(contextParallelVariant(plan, coarse, axis));
+    return variants;
+}
+
+StrategyClass PlanOverlay::classify(CoarseNodeKind kind, const NodeStrategy& strategy,
+                                    const std::vector<ContextParallelVariant>& contextVariants)
+{
+    if (kind == CoarseNodeKind::BatchedMatMul) {
+        for (std::size_t axis = 0; axis < strategy.axes.size() && axis < contextVariants.size(); ++axis) {
+            const AxisSplit split = strategy.axes[axis];
+            if ((split == AxisSplit::Sequence && contextVariants[axis] == ContextParallelVariant::Ring) ||
+                (split == AxisSplit::Head && contextVariants[axis] == ContextParallelVariant::Ulysses))
+                return StrategyClass::ContextParallel;
+        }
+    }
+    // Batch and sequence splits keep the weights whole: they count as data, not model, splits.
     int modelSplits = 0;
     bool batch = false;
+    bool sequence = false;
     AxisSplit named = AxisSplit::None;
     for (const AxisSplit split : strategy.axes) {
         if (split == AxisSplit::Batch)
             batch = true;
+        else if (split == AxisSplit::Sequence)
+            sequence = true;
         else if (split != AxisSplit::None) {
             ++modelSplits;
             named = split;
@@ -75,13 +98,15 @@ StrategyClass PlanOverlay::classify(const NodeStrategy& strategy)
     switch (named) {
     case AxisSplit::Column: return StrategyClass::Column;
     case AxisSplit::Row: return StrategyClass::Row;
-    case AxisSplit::Sequence: return StrategyClass::Sequence;
     case AxisSplit::Head: return StrategyClass::Head;
     case AxisSplit::Hidden: return StrategyClass::Hidden;
     case AxisSplit::Expert: return StrategyClass::Expert;
     case AxisSplit::None:
-    case AxisSplit::Batch: break;
+    case AxisSplit::Batch:
+    case AxisSplit::Sequence: break;
     }
+    if (sequence)
+        return StrategyClass::Sequence;
     return batch ? StrategyClass::DataParallel : StrategyClass::Replicated;
 }
 
@@ -94,6 +119,7 @@ QColor PlanOverlay::color(StrategyClass strategy)
     case StrategyClass::Row: return {0xf4, 0x8f, 0xb1};
     case StrategyClass::TwoD: return {0xce, 0x93, 0xd8};
     case StrategyClass::Sequence: return {0xff, 0xe0, 0x82};
+    case StrategyClass::ContextParallel: return {0xff, 0xb3, 0x00};
     case StrategyClass::Head: return {0x80, 0xde, 0xea};
     case StrategyClass::Hidden: return {0xff, 0xcc, 0x80};
     case StrategyClass::Expert: return {0xbc, 0xaa, 0xa4};
@@ -110,6 +136,7 @@ QString PlanOverlay::name(StrategyClass strategy)
     case StrategyClass::Row: return tr("Row");
     case StrategyClass::TwoD: return tr("2D");
     case StrategyClass::Sequence: return tr("Sequence");
+    case StrategyClass::ContextParallel: return tr("Context parallel attention");
     case StrategyClass::Head: return tr("Head");
     case StrategyClass::Hidden: return tr("Hidden");
     case StrategyClass::Expert: return tr("Expert parallel");
@@ -122,7 +149,7 @@ QList<GraphLegend::Entry> PlanOverlay::legend()
     QList<GraphLegend::Entry> entries;
     for (const StrategyClass strategy :
          {StrategyClass::DataParallel, StrategyClass::Column, StrategyClass::Row, StrategyClass::TwoD,
-          StrategyClass::Sequence, StrategyClass::Head, StrategyClass::Hidden, StrategyClass::Expert,
+          StrategyClass::Sequence, StrategyClass::ContextParallel, StrategyClass::Head, StrategyClass::Hidden, StrategyClass::Expert,
           StrategyClass::Replicated})
         entries << GraphLegend::Entry{color(strategy), name(strategy), false};
     entries << GraphLegend::Entry{QColor(0x28, 0x35, 0x93), tr("AR AG RS A2A: collectives"), false};
@@ -164,7 +191,7 @@ QList<QColor> PlanOverlay::colors(const ViewNodeRef& ref) const
 {
     QList<QColor> result;
     for (const CoarseNodeId node : nodesOf(ref)) {
-        const QColor c = color(classify(candidate_->plan.strategy(node)));
+        const QColor c = color(classOf(node));
         if (!result.contains(c))
             result << c;
     }
@@ -180,6 +207,11 @@ QString PlanOverlay::badge(const ViewNodeRef& ref) const
             byCollective[i] += time[i];
     }
     return collectiveBadge(byCollective);
+}
+
+StrategyClass PlanOverlay::classOf(CoarseNodeId node) const
+{
+    return classify(folded_->coarse.node(node).kind, candidate_->plan.strategy(node), contextVariants_);
 }
 
 QString PlanOverlay::splitsText(CoarseNodeId node) const
@@ -204,7 +236,7 @@ QString PlanOverlay::html(const ViewNodeRef& ref) const
     QString text = QStringLiteral("<b>%1</b><br>").arg(tr("Plan %1").arg(QString::fromStdString(candidate_->plan.name)).toHtmlEscaped());
     if (nodes.size() == 1) {
         text += tr("Strategy: %1 (%2)")
-                    .arg(name(classify(candidate_->plan.strategy(nodes.front()))), splitsText(nodes.front()))
+                    .arg(name(classOf(nodes.front())), splitsText(nodes.front()))
                     .toHtmlEscaped() +
                 QStringLiteral("<br>");
     } else {
@@ -218,7 +250,39 @@ QString PlanOverlay::html(const ViewNodeRef& ref) const
             text += tr("Communication, %1: %L2 ms").arg(collectiveName(kAllCollectiveKinds[i])).arg(cost.time.byCollective[i] * 1e3, 0, 'f', 3) +
                     QStringLiteral("<br>");
     }
+    text += transfersHtml(nodes);
     text += tr("Memory: %L1 GB").arg(cost.memory.total() / 1e9, 0, 'f', 3);
+    return text;
+}
+
+QString PlanOverlay::transfersHtml(const std::vector<CoarseNodeId>& nodes) const
+{
+    // (expert?, axis) -> (seconds, hidden seconds), in the order they first appear.
+    std::vector<std::pair<std::pair<bool, std::size_t>, std::pair<double, double>>> sums;
+    for (const ParallelTransfer& t : candidate_->evaluation.parallelTransfers) {
+        if (std::find(nodes.begin(), nodes.end(), t.node) == nodes.end())
+            continue;
+        const bool expert = t.purpose == ParallelTransfer::Purpose::ExpertDispatch ||
+                            t.purpose == ParallelTransfer::Purpose::ExpertCombine;
+        const std::pair key{expert, t.axis};
+        auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& entry) { return entry.first == key; });
+        if (it == sums.end())
+            it = sums.insert(sums.end(), {key, {0.0, 0.0}});
+        it->second.first += t.seconds();
+        it->second.second += t.seconds() - t.exposedSeconds();
+    }
+    QString text;
+    for (const auto& [key, seconds] : sums) {
+        const MeshAxis& axis = candidate_->plan.mesh.at(key.second);
+        const QString over = QStringLiteral("%1 (%2)").arg(QString::fromStdString(axis.name)).arg(axis.size);
+        const QString line =
+            key.first ? tr("Expert all-to-alls over %1: %L2 ms").arg(over).arg(seconds.first * 1e3, 0, 'f', 3)
+                      : tr("Ring attention over %1: %L2 ms, %L3 ms of it hidden")
+                            .arg(over)
+                            .arg(seconds.first * 1e3, 0, 'f', 3)
+                            .arg(seconds.second * 1e3, 0, 'f', 3);
+        text += line.toHtmlEscaped() + QStringLiteral("<br>");
+    }
     return text;
 }
 

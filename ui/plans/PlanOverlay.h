@@ -2,6 +2,7 @@
 
 #include "graphview/GraphLegend.h"
 #include "cluster/CollectiveKind.h"
+#include "plan/ParallelDegrees.h"
 #include "plan/Plan.h"
 
 #include <QColor>
@@ -19,8 +20,11 @@ struct PlanCandidate;
 struct ViewNodeRef;
 
 // What a node does with its tensors under a plan, in the words of the Megatron and ATP
-// papers; one colour each in the graph views.
-enum class StrategyClass { Replicated, DataParallel, Column, Row, TwoD, Sequence, Head, Hidden, Expert };
+// papers; one colour each in the graph views. Sequence is a sequence split outside
+// attention's core (Megatron's sequence parallelism of norms, or the projections around
+// context-parallel attention); ContextParallel is attention's core itself under ring
+// attention or DeepSpeed-Ulysses.
+enum class StrategyClass { Replicated, DataParallel, Column, Row, TwoD, Sequence, ContextParallel, Head, Hidden, Expert };
 
 // A plan drawn over the coarse and folded graph views: each box coloured by its
 // strategy (a folded block by the strategies inside it), a badge naming the collectives
@@ -32,9 +36,17 @@ class PlanOverlay {
 public:
     PlanOverlay(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate);
 
-    // Two or more axes that split the model (not the batch) make a 2D split; one names
-    // the split; only batch splits are data parallel; nothing split is replicated.
-    [[nodiscard]] static StrategyClass classify(const NodeStrategy& strategy);
+    // Attention's core that runs context parallel on some axis (sequence split: ring
+    // attention; head split on an axis whose variant is Ulysses) is ContextParallel;
+    // otherwise two or more axes that split the model (not the batch or the sequence) make
+    // a 2D split; one names the split; else a sequence split is Sequence, only batch
+    // splits are data parallel, and nothing split is replicated.
+    // `contextVariants`: the plan's context-parallel variant per axis of `strategy`.
+    [[nodiscard]] static StrategyClass classify(CoarseNodeKind kind, const NodeStrategy& strategy,
+                                                const std::vector<ContextParallelVariant>& contextVariants);
+    // contextParallelVariant of every mesh axis of the plan.
+    [[nodiscard]] static std::vector<ContextParallelVariant> contextVariants(const Plan& plan,
+                                                                            const CoarseGraph& coarse);
     [[nodiscard]] static QColor color(StrategyClass strategy);
     [[nodiscard]] static QString name(StrategyClass strategy);
     [[nodiscard]] static QList<GraphLegend::Entry> legend();
@@ -62,10 +74,14 @@ public:
 private:
     [[nodiscard]] std::vector<CoarseNodeId> nodesOf(const ViewNodeRef& ref) const;
     [[nodiscard]] QString splitsText(CoarseNodeId node) const;
+    [[nodiscard]] StrategyClass classOf(CoarseNodeId node) const;
+    // Hover-card lines for the ring attention and expert all-to-alls of `nodes`.
+    [[nodiscard]] QString transfersHtml(const std::vector<CoarseNodeId>& nodes) const;
 
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const PlanCandidate> candidate_;
     std::vector<int> stageOfNode_;  // by CoarseNodeId; empty without a pipeline
+    std::vector<ContextParallelVariant> contextVariants_;  // by mesh axis
 };
 
 }  // namespace tapestry

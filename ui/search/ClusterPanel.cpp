@@ -449,6 +449,16 @@ bool ClusterPanel::chooseMeshText(const QString& text)
     return true;
 }
 
+void ClusterPanel::setNodes(int nodes)
+{
+    nodes_->setValue(nodes);
+}
+
+void ClusterPanel::setMicroBatch(int sequences)
+{
+    microBatch_->setValue(sequences);
+}
+
 void ClusterPanel::setBatch(int batch)
 {
     batch_->setValue(batch);

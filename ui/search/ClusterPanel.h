@@ -30,11 +30,15 @@ public:
 
     // Select by name (an empty shape: auto); false when there is no such preset or mesh.
     bool choosePreset(const QString& name);
+    // The preset's nodes, repeated to `nodes` machines (the meshes offered follow).
+    void setNodes(int nodes);
     bool chooseMesh(const std::vector<int>& shape);
     // A mesh as the command line writes it ("2x8", "pp=8,dp=2,tp=8"); empty: auto.
     bool chooseMeshText(const QString& text);
     void setBatch(int batch);
     void setSequence(int sequence);
+    // Sequences per data-parallel rank and micro-step; 0: the whole batch at once.
+    void setMicroBatch(int sequences);
     void setTimeLimit(double seconds);
 
     // Keeps the panel's choices (cluster and its edits, mesh, workload, limits) for the

@@ -36,6 +36,9 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     parser.addOption(search);
     const QCommandLineOption cluster(QStringLiteral("cluster"), tr("Cluster preset for the search."), tr("name"));
     parser.addOption(cluster);
+    const QCommandLineOption nodes(QStringLiteral("nodes"), tr("Nodes of the cluster preset for the search."),
+                                   tr("n"));
+    parser.addOption(nodes);
     const QCommandLineOption mesh(QStringLiteral("mesh"), tr("Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8."),
                                   tr("mesh"));
     parser.addOption(mesh);
@@ -43,10 +46,15 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     parser.addOption(batch);
     const QCommandLineOption sequence(QStringLiteral("seq"), tr("Sequence length in tokens."), tr("n"));
     parser.addOption(sequence);
+    const QCommandLineOption microBatch(QStringLiteral("micro-batch"),
+                                        tr("Sequences per data-parallel rank and micro-step for the search."),
+                                        tr("n"));
+    parser.addOption(microBatch);
     const QCommandLineOption show(QStringLiteral("show"),
                                   tr("Panel to raise after a search: results (the default), inspector, timeline "
-                                     "(the inspector's pipeline schedule), edit, compare or export (the export "
-                                     "dialog of the best plan, over the window)."),
+                                     "(the inspector's pipeline schedule), traffic (the inspector's ring attention "
+                                     "and expert all-to-alls), edit, compare or export (the export dialog of the "
+                                     "best plan, over the window)."),
                                   tr("panel"), QStringLiteral("results"));
     parser.addOption(show);
     const QCommandLineOption expand(QStringLiteral("expand-block"),
@@ -112,13 +120,19 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     };
     options.batch = count(batch);
     options.sequence = count(sequence);
+    options.nodes = count(nodes);
+    options.microBatch = count(microBatch);
     options.solveSeconds = count(solveSeconds);
     const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("timeline"),
-                             QStringLiteral("edit"), QStringLiteral("compare"), QStringLiteral("export")};
+                             QStringLiteral("traffic"), QStringLiteral("edit"),   QStringLiteral("compare"),
+                             QStringLiteral("export")};
     if (!panels.contains(parser.value(show)))
-        fail(tr("Unknown panel '%1': use results, inspector, timeline, edit, compare or export.").arg(parser.value(show)));
+        fail(tr("Unknown panel '%1': use results, inspector, timeline, traffic, edit, compare or export.")
+                 .arg(parser.value(show)));
     options.showTimeline = parser.value(show) == QLatin1String("timeline");
-    options.showInspector = options.showTimeline || parser.value(show) == QLatin1String("inspector");
+    options.showTraffic = parser.value(show) == QLatin1String("traffic");
+    options.showInspector =
+        options.showTimeline || options.showTraffic || parser.value(show) == QLatin1String("inspector");
     options.planPath = parser.value(openPlan);
     if (parser.isSet(zoom)) {
         bool ok = false;

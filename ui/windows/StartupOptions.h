@@ -11,8 +11,8 @@
 namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
-// [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L]
-// [--show results|inspector|timeline|edit|compare|export] [--expand-block] [--edit TEXT]]
+// [--nodes N] [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L] [--micro-batch N]
+// [--show results|inspector|timeline|traffic|edit|compare|export] [--expand-block] [--edit TEXT]]
 // [--open-plan PLAN.json] [--zoom F] [--select TEXT] [--window-size WxH] [--solve-seconds S]
 // [MODEL | PROBLEM]` asks for.
 struct StartupOptions {
@@ -27,11 +27,14 @@ public:
     // Search once the model is folded (a screenshot then waits for the search).
     bool search = false;
     QString cluster;         // preset name; empty: the panel's default
+    int nodes = 0;           // 0: the preset's
     QString mesh;            // "2x8" or "pp=8,dp=2,tp=8"; empty: the panel's default
     int batch = 0;           // 0: the panel's default (the model's)
     int sequence = 0;
+    int microBatch = 0;      // 0: the panel's default
     bool showInspector = false;  // raise the plan inspector rather than the results
     bool showTimeline = false;   // and its pipeline schedule tab
+    bool showTraffic = false;    // or its ring attention and expert all-to-all tab
     double timelineZoom = 1;     // that schedule's time axis zoomed this much, from its start
     bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
     bool showExport = false;     // open the export dialog; the picture is the whole screen

@@ -76,12 +76,16 @@ void StartupScript::applyClusterOptions()
     ClusterPanel* cluster = window_->clusterPanel();
     if (!options_.cluster.isEmpty() && !cluster->choosePreset(options_.cluster))
         qWarning("unknown cluster preset %s", qPrintable(options_.cluster));
+    if (options_.nodes > 0)
+        cluster->setNodes(options_.nodes);
     if (!options_.mesh.isEmpty() && !cluster->chooseMeshText(options_.mesh))
         qWarning("the mesh does not fit the cluster");
     if (options_.batch > 0)
         cluster->setBatch(options_.batch);
     if (options_.sequence > 0)
         cluster->setSequence(options_.sequence);
+    if (options_.microBatch > 0)
+        cluster->setMicroBatch(options_.microBatch);
 }
 
 void StartupScript::start()
@@ -120,6 +124,8 @@ void StartupScript::showPlanPanels()
             window_->resizeDocks({dock}, {options_.windowSize.height() * (options_.showTimeline ? 3 : 2) / 5},
                                  Qt::Vertical);
     }
+    if (options_.showTraffic)
+        window_->planInspector()->tabs()->setCurrentWidget(window_->planInspector()->trafficPane());
     if (options_.showTimeline) {
         PipelineTimeline* timeline = window_->planInspector()->timeline();
         window_->planInspector()->tabs()->setCurrentWidget(timeline);

@@ -2764,6 +2764,26 @@
         <source>Searching for a plan that fits in %L1 GB per device… none found yet.</source>
         <translation>Suche nach einem Plan mit höchstens %L1 GB pro Gerät … noch keiner gefunden.</translation>
     </message>
+    <message>
+        <source>context parallelism</source>
+        <translation>Kontextparallelität</translation>
+    </message>
+    <message>
+        <source>expert parallelism</source>
+        <translation>Expertenparallelität</translation>
+    </message>
+    <message>
+        <source>Why %1 (degree %2): without it the search finds no plan on %3.</source>
+        <translation>Warum %1 (Grad %2): ohne sie findet die Suche keinen Plan auf %3.</translation>
+    </message>
+    <message>
+        <source>Why %1 (degree %2): without it no plan on %3 fits; the closest needs %L4 GB of the %L5 GB.</source>
+        <translation>Warum %1 (Grad %2): ohne sie passt kein Plan auf %3; der knappste braucht %L4 GB der %L5 GB.</translation>
+    </message>
+    <message>
+        <source>Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.</source>
+        <translation>Warum %1 (Grad %2): ohne sie braucht der beste Plan auf %3 %L4 ms, %L5 % länger.</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ShardingProblemLoader</name>

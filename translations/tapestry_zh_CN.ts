@@ -2752,6 +2752,26 @@
         <source>Searching for a plan that fits in %L1 GB per device… none found yet.</source>
         <translation>正在搜索每设备不超过 %L1 GB 的方案……尚未找到。</translation>
     </message>
+    <message>
+        <source>context parallelism</source>
+        <translation>上下文并行</translation>
+    </message>
+    <message>
+        <source>expert parallelism</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
+        <source>Why %1 (degree %2): without it the search finds no plan on %3.</source>
+        <translation>为何使用%1（度 %2）：不使用它，搜索在 %3 上找不到计划。</translation>
+    </message>
+    <message>
+        <source>Why %1 (degree %2): without it no plan on %3 fits; the closest needs %L4 GB of the %L5 GB.</source>
+        <translation>为何使用%1（度 %2）：不使用它，%3 上没有计划能放下；最接近的需要 %L4 GB（上限 %L5 GB）。</translation>
+    </message>
+    <message>
+        <source>Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.</source>
+        <translation>为何使用%1（度 %2）：不使用它，%3 上的最佳计划需要 %L4 ms，慢 %L5 %。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ShardingProblemLoader</name>

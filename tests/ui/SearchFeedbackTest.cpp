@@ -103,6 +103,30 @@ private slots:
         QCOMPARE(listed(panel).value(2), QStringLiteral("incumbent-e"));
     }
 
+    // A finished search says why its best plan uses context or expert parallelism: the
+    // same mesh without it is slower (by 66 / 60 - 1 = 10 %) or does not fit.
+    void finishedSearchSaysWhyItUsesATechnique()
+    {
+        SearchResultsPanel panel;
+        panel.resize(1000, 400);
+        panel.show();
+        auto outcome = std::make_shared<SearchOutcome>(*snapshot({plan("best", PlanCandidate::Role::Best, 60, 38)}, true));
+        outcome->comparisons = {{ParallelTechnique::Context, 4, plan("without-cp", PlanCandidate::Role::Best, 66, 30)},
+                                {ParallelTechnique::Expert, 8, plan("without-ep", PlanCandidate::Role::Best, 50, 55)}};
+        panel.setResults(outcome);
+        const auto* why = panel.findChild<QLabel*>(QStringLiteral("searchTechniques"));
+        QVERIFY(why->isVisible());
+        const QStringList lines = why->text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0], QStringLiteral("Why context parallelism (degree 4): without it the best plan on [2, 8] (dp, tp) "
+                                          "takes 66.0 ms, 10.0 % longer."));
+        QCOMPARE(lines[1], QStringLiteral("Why expert parallelism (degree 8): without it no plan on [2, 8] (dp, tp) fits; "
+                                          "the closest needs 55.0 GB of the 40.0 GB."));
+        // A new search hides it until it finishes.
+        panel.setResults(snapshot({plan("incumbent", PlanCandidate::Role::BestSoFar, 70, 35)}));
+        QVERIFY(!why->isVisible());
+    }
+
     void rolesSayWhatEachPlanIs()
     {
         SearchResultsPanel panel;

@@ -27,6 +27,10 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     workload_->setObjectName(QStringLiteral("searchWorkload"));
     workload_->setWordWrap(true);
     workload_->setForegroundRole(QPalette::PlaceholderText);
+    techniques_ = new QLabel(this);
+    techniques_->setObjectName(QStringLiteral("searchTechniques"));
+    techniques_->setWordWrap(true);
+    techniques_->hide();
 
     model_ = new SearchResultsModel(this);
     sorted_ = new QSortFilterProxyModel(this);
@@ -65,6 +69,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(message_);
     layout->addWidget(workload_);
+    layout->addWidget(techniques_);
     layout->addWidget(split, 1);
 
     connect(table_, &QTableView::clicked, this, &SearchResultsPanel::openRow);
@@ -89,8 +94,13 @@ void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results
     const std::shared_ptr<const PlanCandidate> shown =
         !results ? nullptr : results->best() ? results->best() : results->candidates.empty() ? nullptr : results->candidates.front();
     workload_->setText(shown ? PlanInspector::workloadText(*shown) : QString());
-    if (!results || results->finished)
+    techniques_->hide();
+    if (!results)
         return;
+    if (results->finished) {
+        showComparisons(*results);
+        return;
+    }
     if (const std::shared_ptr<const PlanCandidate> best = results->best();
         best && best->memoryBytes() <= results->memoryLimitBytes)
         message_->setText(tr("Searching… the fastest plan so far that fits: %L1 ms on %2.")
@@ -119,6 +129,39 @@ std::shared_ptr<const SearchOutcome> SearchResultsPanel::withSteadyBestSoFar(std
     if (bestSoFar_ && bestSoFar_->stepSeconds() < fastestListed)
         shown->candidates.push_back(bestSoFar_);
     return shown;
+}
+
+void SearchResultsPanel::showComparisons(const SearchOutcome& results)
+{
+    const std::shared_ptr<const PlanCandidate> best = results.best();
+    QStringList lines;
+    for (const TechniqueComparison& comparison : results.comparisons) {
+        const QString technique =
+            comparison.technique == ParallelTechnique::Context ? tr("context parallelism") : tr("expert parallelism");
+        const QString mesh = QString::fromStdString(best ? best->meshText : std::string());
+        const PlanCandidate* without = comparison.without.get();
+        if (!without)
+            lines << tr("Why %1 (degree %2): without it the search finds no plan on %3.")
+                         .arg(technique)
+                         .arg(comparison.degree)
+                         .arg(mesh);
+        else if (without->memoryBytes() > results.memoryLimitBytes)
+            lines << tr("Why %1 (degree %2): without it no plan on %3 fits; the closest needs %L4 GB of the %L5 GB.")
+                         .arg(technique)
+                         .arg(comparison.degree)
+                         .arg(mesh)
+                         .arg(without->memoryBytes() / 1e9, 0, 'f', 1)
+                         .arg(results.memoryLimitBytes / 1e9, 0, 'f', 1);
+        else if (best)
+            lines << tr("Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.")
+                         .arg(technique)
+                         .arg(comparison.degree)
+                         .arg(mesh)
+                         .arg(without->stepSeconds() * 1e3, 0, 'f', 1)
+                         .arg((without->stepSeconds() / best->stepSeconds() - 1) * 100, 0, 'f', 1);
+    }
+    techniques_->setText(lines.join(QLatin1Char('\n')));
+    techniques_->setVisible(!lines.isEmpty());
 }
 
 void SearchResultsPanel::setMessage(const QString& text)

@@ -39,10 +39,12 @@ signals:
 
 private:
     void openRow(const QModelIndex& proxyIndex);
+    void showComparisons(const SearchOutcome& results);
     [[nodiscard]] std::shared_ptr<const SearchOutcome> withSteadyBestSoFar(std::shared_ptr<const SearchOutcome> results);
 
     QLabel* message_ = nullptr;
     QLabel* workload_ = nullptr;  // what the plans were priced for
+    QLabel* techniques_ = nullptr;  // why the best plan uses context or expert parallelism
     SearchResultsModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;

@@ -1,8 +1,10 @@
 // Context and expert parallelism in the GUI. The inspector's "Ring Attention and
 // All-to-Alls" tab lists, per layer, what the cost model prices: on the README's Mixtral
 // setup (4 DGX-H100, mesh 4x8, 64 x 4096 tokens at micro-batch 1: 16 micro-steps, 512
-// tokens per rank) each expert layer sends 8.39 MB per all-to-all, 4 per micro-step,
-// 4 x 16 x ((7/8) S / B + 7 alpha) = 2.6136 ms per step; ring attention on Llama over
+// tokens per rank) each expert layer sends 8.39 MB per all-to-all, 4 per micro-step:
+// with the experts over a node's 8 GPUs 4 x 16 x ((7/8) S / B + 7 alpha) = 2.6136 ms per
+// step, over the 4 nodes (the searched plan) 4 x 16 x ((3/4) S / B + 3 alpha) = 9.5406 ms
+// (the README's number); ring attention on Llama over
 // cp = 4 passes K and V (1024 x 2 x 32 bf16 each) around the ring three times per layer
 // (forward, backward, gradients back), hidden under attention when it can be. The graph
 // views colour attention's core apart when it runs context parallel (ring or Ulysses)
@@ -59,11 +61,11 @@ SearchSetup mixtralSetup()
     return setup;
 }
 
-// Data parallel everywhere, the experts' linear layers spread over `axis`.
-Plan expertsOver(const PlanPricing& pricing, std::size_t axis)
+// `base` (data parallel unless said), the experts' linear layers spread over `axis`.
+Plan expertsOver(const PlanPricing& pricing, std::size_t axis, ExpertPlanKind base = ExpertPlanKind::DataParallel)
 {
     const CoarseGraph& coarse = pricing.folded()->coarse;
-    Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, coarse, pricing.mesh().axes());
+    Plan plan = makeExpertPlan(base, coarse, pricing.mesh().axes());
     for (const CoarseNode& node : coarse.nodes) {
         if (node.kind == CoarseNodeKind::Linear && pricing.costs().facts(node.id).experts > 0)
             plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
@@ -125,7 +127,7 @@ private slots:
         QCOMPARE(perCall, 8388608.0);
         const double call = allToAll(8, perCall, setup.cluster.intraNode);
         const double layer = 4 * 16 * call;
-        QCOMPARE(milliseconds(layer), QStringLiteral("2.6136"));  // the README's number
+        QCOMPARE(milliseconds(layer), QStringLiteral("2.6136"));
 
         auto* table = inspector.trafficPane()->findChild<QTableView*>(QStringLiteral("inspectorTraffic"));
         QVERIFY(table);
@@ -156,6 +158,21 @@ private slots:
         // The same numbers are the plan's all-to-all time: nothing else moves tokens.
         QVERIFY(near(candidate->evaluation.total.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)],
                      2 * layer));
+
+        // The experts over the 4 nodes instead and ring attention inside a node, as the
+        // search places them: a rank's 512 tokens of its sequence chunk cross the
+        // inter-node links.
+        inspector.setPlan(mixtral_, pricing.price(expertsOver(pricing, 0, ExpertPlanKind::RingAttention)));
+        QCOMPARE(shown.rowCount(), 2 * (3 + 2));  // per layer 3 ring rows, dispatch and combine
+        QCOMPARE(shown.index(3, Column::PurposeColumn).data().toString(),
+                 QStringLiteral("Expert dispatch: tokens to their experts"));
+        QCOMPARE(shown.index(3, Column::AxisColumn).data().toString(), QStringLiteral("dp (4)"));
+        QCOMPARE(shown.index(3, Column::LinksColumn).data().toString(), QStringLiteral("4 GPUs, inter-node"));
+        QCOMPARE(shown.index(3, Column::BytesColumn).data().toString(), QStringLiteral("8.389"));
+        const double acrossNodes = 4 * 16 * allToAll(4, perCall, setup.cluster.interNode);
+        QCOMPARE(milliseconds(acrossNodes), QStringLiteral("9.5406"));  // the README's number
+        QVERIFY2(inspector.trafficSummary()->text().contains(QStringLiteral("expert all-to-alls 9.5406 ms.")),
+                 qPrintable(inspector.trafficSummary()->text()));
 
         // A plan without context or expert parallelism has nothing to list.
         inspector.setPlan(mixtral_, pricing.price(makeExpertPlan(ExpertPlanKind::Megatron, mixtral_->coarse,

@@ -101,7 +101,8 @@ void StartupScript::onViewShown(GraphViewKind shown)
         planOpened_ = true;
         window_->workbench()->openPlanFile(options_.planPath);
         showPlanPanels();
-        grab(true);
+        if (!expandFirstBlock())
+            grab(true);
         return;
     }
     if (options_.search && !searched_) {
@@ -162,17 +163,24 @@ void StartupScript::onSearchFinished()
         }
         qWarning("no edit target contains %s", qPrintable(options_.edit));
     }
-    if (options_.expandBlock && options_.view == GraphViewKind::Folded) {
-        // The repeated block is the box with a multiplicity badge; opening it lays out again.
-        GraphViewPane* folded = window_->graphViews()->pane(GraphViewKind::Folded);
-        for (const GraphNodeItem* item : folded->view()->nodeItems()) {
-            if (!item->badge().isEmpty()) {
-                folded->toggle(item->index());
-                return;  // onViewShown grabs when the new layout is on screen
-            }
+    if (!expandFirstBlock())
+        grab(true);
+}
+
+bool StartupScript::expandFirstBlock()
+{
+    if (!options_.expandBlock || options_.view != GraphViewKind::Folded || expanded_)
+        return false;
+    expanded_ = true;
+    // The repeated block is the box with a multiplicity badge; opening it lays out again.
+    GraphViewPane* folded = window_->graphViews()->pane(GraphViewKind::Folded);
+    for (const GraphNodeItem* item : folded->view()->nodeItems()) {
+        if (!item->badge().isEmpty()) {
+            folded->toggle(item->index());
+            return true;  // onViewShown grabs when the new layout is on screen
         }
     }
-    grab(true);
+    return false;
 }
 
 void StartupScript::onChoicesPriced()

@@ -32,6 +32,9 @@ private:
     void onSearchFinished();
     void showPlanPanels();
     void onChoicesPriced();
+    // With --expand-block in the folded view: opens the first repeated block (the view
+    // lays out again and onViewShown follows). False when there is nothing to open.
+    bool expandFirstBlock();
     void onProblemOpened(ShardingProblemWindow* problem);
     // Saves the window's picture once it settled and quits with the outcome.
     void grab(bool succeeded);
@@ -41,6 +44,7 @@ private:
     bool searched_ = false;
     bool edited_ = false;
     bool planOpened_ = false;
+    bool expanded_ = false;
 };
 
 }  // namespace tapestry

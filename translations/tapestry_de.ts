@@ -409,12 +409,16 @@
         <translation>Kontextparallele Attention</translation>
     </message>
     <message>
-        <source>Expert all-to-alls over %1: %L2 ms</source>
-        <translation>Experten-All-to-Alls über %1: %L2 ms</translation>
+        <source>Ring attention over %1: %2 ms, %L3 ms of it hidden</source>
+        <translation>Ring-Attention über %1: %2 ms, davon %L3 ms verdeckt</translation>
     </message>
     <message>
-        <source>Ring attention over %1: %L2 ms, %L3 ms of it hidden</source>
-        <translation>Ring-Attention über %1: %L2 ms, davon %L3 ms verdeckt</translation>
+        <source>Ulysses all-to-alls over %1: %2 ms</source>
+        <translation>Ulysses-All-to-Alls über %1: %2 ms</translation>
+    </message>
+    <message>
+        <source>Expert all-to-alls over %1: %2 ms</source>
+        <translation>Experten-All-to-Alls über %1: %2 ms</translation>
     </message>
 </context>
 <context>
@@ -1869,6 +1873,14 @@
         <source>Exposed (ms)</source>
         <translation>Sichtbar (ms)</translation>
     </message>
+    <message>
+        <source>Ulysses: sequence and heads swapped, forward</source>
+        <translation>Ulysses: Sequenz und Köpfe getauscht, Vorwärtslauf</translation>
+    </message>
+    <message>
+        <source>Ulysses: their gradients swapped back, backward</source>
+        <translation>Ulysses: ihre Gradienten zurückgetauscht, Rückwärtslauf</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ParetoChartView</name>
@@ -2348,8 +2360,8 @@
         <translation>Ring-Attention und All-to-Alls</translation>
     </message>
     <message>
-        <source>Per device and step, as the cost model counts them: ring attention %L1 ms (%L2 ms of it hidden under the attention of the chunk in hand), expert all-to-alls %L3 ms (never hidden). In %4: ring attention %L5 ms, expert all-to-alls %L6 ms.</source>
-        <translation>Je Gerät und Schritt, wie das Kostenmodell sie zählt: Ring-Attention %L1 ms (davon %L2 ms unter der Attention des aktuellen Abschnitts verdeckt), Experten-All-to-Alls %L3 ms (nie verdeckt). In %4: Ring-Attention %L5 ms, Experten-All-to-Alls %L6 ms.</translation>
+        <source>Per device and step, as the cost model counts them: ring attention %1 ms (%2 ms of it hidden under the attention of the chunk in hand), Ulysses all-to-alls %3 ms, expert all-to-alls %4 ms (these two never hidden). In %5: ring attention %6 ms, Ulysses %7 ms, experts %8 ms.</source>
+        <translation>Je Gerät und Schritt, wie das Kostenmodell sie zählt: Ring-Attention %1 ms (davon %2 ms unter der Attention des aktuellen Abschnitts verdeckt), Ulysses-All-to-Alls %3 ms, Experten-All-to-Alls %4 ms (diese beiden nie verdeckt). In %5: Ring-Attention %6 ms, Ulysses %7 ms, Experten %8 ms.</translation>
     </message>
 </context>
 <context>

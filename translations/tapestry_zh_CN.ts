@@ -408,12 +408,16 @@
         <translation>上下文并行注意力</translation>
     </message>
     <message>
-        <source>Expert all-to-alls over %1: %L2 ms</source>
-        <translation>沿 %1 的专家 all-to-all：%L2 ms</translation>
+        <source>Ring attention over %1: %2 ms, %L3 ms of it hidden</source>
+        <translation>沿 %1 的环形注意力：%2 ms，其中 %L3 ms 被隐藏</translation>
     </message>
     <message>
-        <source>Ring attention over %1: %L2 ms, %L3 ms of it hidden</source>
-        <translation>沿 %1 的环形注意力：%L2 ms，其中 %L3 ms 被隐藏</translation>
+        <source>Ulysses all-to-alls over %1: %2 ms</source>
+        <translation>沿 %1 的 Ulysses all-to-all：%2 ms</translation>
+    </message>
+    <message>
+        <source>Expert all-to-alls over %1: %2 ms</source>
+        <translation>沿 %1 的专家 all-to-all：%2 ms</translation>
     </message>
 </context>
 <context>
@@ -1865,6 +1869,14 @@
         <source>Exposed (ms)</source>
         <translation>暴露 (ms)</translation>
     </message>
+    <message>
+        <source>Ulysses: sequence and heads swapped, forward</source>
+        <translation>Ulysses：序列与注意力头互换，前向</translation>
+    </message>
+    <message>
+        <source>Ulysses: their gradients swapped back, backward</source>
+        <translation>Ulysses：其梯度换回，反向</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::ParetoChartView</name>
@@ -2337,8 +2349,8 @@
         <translation>环形注意力与 all-to-all</translation>
     </message>
     <message>
-        <source>Per device and step, as the cost model counts them: ring attention %L1 ms (%L2 ms of it hidden under the attention of the chunk in hand), expert all-to-alls %L3 ms (never hidden). In %4: ring attention %L5 ms, expert all-to-alls %L6 ms.</source>
-        <translation>每设备每步，按成本模型的计数：环形注意力 %L1 ms（其中 %L2 ms 隐藏在当前分块的注意力计算之下），专家 all-to-all %L3 ms（从不隐藏）。在 %4 中：环形注意力 %L5 ms，专家 all-to-all %L6 ms。</translation>
+        <source>Per device and step, as the cost model counts them: ring attention %1 ms (%2 ms of it hidden under the attention of the chunk in hand), Ulysses all-to-alls %3 ms, expert all-to-alls %4 ms (these two never hidden). In %5: ring attention %6 ms, Ulysses %7 ms, experts %8 ms.</source>
+        <translation>每设备每步，按成本模型的计数：环形注意力 %1 ms（其中 %2 ms 隐藏在当前分块的注意力计算之下），Ulysses all-to-all %3 ms，专家 all-to-all %4 ms（后两者从不隐藏）。在 %5 中：环形注意力 %6 ms，Ulysses %7 ms，专家 %8 ms。</translation>
     </message>
 </context>
 <context>

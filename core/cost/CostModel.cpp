@@ -5,6 +5,7 @@
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "graph/Graph.h"
+#include "plan/ParallelDegrees.h"
 
 #include <algorithm>
 #include <cmath>
@@ -757,7 +758,7 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
     const double full = tensor.bytes / otherDiv / microSteps_;
     const double bytes = needed->perShard ? full / n : full;
     const bool repeated = forward && tensor.insideBlock && workload_.recompute == Recomputation::Full;
-    return PricedConversion{needed->kind, collectives_.price(needed->kind, mesh_.group(axis), bytes),
+    return PricedConversion{needed->kind, bytes, collectives_.price(needed->kind, mesh_.group(axis), bytes),
                             static_cast<double>(microSteps_) * (repeated ? 2.0 : 1.0)};
 }
 
@@ -987,15 +988,28 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     }
 
     // Resharding of tensors between coarse nodes, forward and backward.
+    std::vector<bool> ulyssesAxis(axisCount);
+    for (std::size_t a = 0; a < axisCount; ++a)
+        ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a) == ContextParallelVariant::Ulysses;
     for (const CrossingTensor& tensor : crossing_) {
         const NodeStrategy& producer = plan.strategy(tensor.producer);
         for (std::size_t a = 0; a < axisCount; ++a) {
             if (axisSize[a] <= 1)
                 continue;
             const AxisLayout produced = outputLayout(producer.axes[a]);
-            auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward) {
-                if (const auto priced = conversion(tensor, a, producer, from, to, forward))
-                    addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price, priced->times);
+            auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward, CoarseNodeId listedAt) {
+                const auto priced = conversion(tensor, a, producer, from, to, forward);
+                if (!priced)
+                    return;
+                addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price, priced->times);
+                const bool swapsSequenceAndHeads = (from == AxisLayout::Sequence && to == AxisLayout::Hidden) ||
+                                                   (from == AxisLayout::Hidden && to == AxisLayout::Sequence);
+                // Activations with gradients: q, k, v and the output (not masks or positions).
+                if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient)
+                    result.parallelTransfers.push_back(
+                        {listedAt,
+                         forward ? ParallelTransfer::Purpose::UlyssesForward : ParallelTransfer::Purpose::UlyssesBackward,
+                         priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
             };
             std::vector<AxisLayout> forward;
             std::vector<AxisLayout> backward;
@@ -1005,7 +1019,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 const AxisLayout needed = requiredInputLayout(node.kind, split);
                 if (std::find(forward.begin(), forward.end(), needed) == forward.end()) {
                     forward.push_back(needed);
-                    charge(produced, needed, consumerOp, true);
+                    charge(produced, needed, consumerOp, true, consumer);
                 }
                 if (!tensor.carriesGradient)
                     continue;
@@ -1015,7 +1029,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                     // Gradients of one tensor from several consumers are summed first,
                     // so each distinct layout converts once.
                     const AxisLayout target = produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
-                    charge(gradient, target, tensor.producerOp, false);
+                    charge(gradient, target, tensor.producerOp, false, tensor.producer);
                 }
             }
         }

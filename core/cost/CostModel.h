@@ -192,6 +192,7 @@ private:
     [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const;
     struct PricedConversion {
         CollectiveKind kind;
+        double bytes = 0;  // one call's S
         CollectiveBreakdown price;
         double times = 1;  // how often per step
     };

@@ -13,9 +13,10 @@ namespace tapestry {
 
 // One context- or expert-parallel collective of a coarse node, per device and step, as
 // the cost model counts it (training.md): ring attention passing keys and values around
-// a sequence-split axis, or a mixture-of-experts layer's tokens going to their experts
-// and back. Every expert node carries 1/experts of its layer's all-to-alls, so a layer's
-// traffic is the sum over its nodes.
+// a sequence-split axis, DeepSpeed-Ulysses swapping sequence and head splits, or a
+// mixture-of-experts layer's tokens going to their experts and back. Every expert node
+// carries 1/experts of its layer's all-to-alls, so a layer's traffic is the sum over its
+// nodes.
 struct ParallelTransfer {
     enum class Purpose : std::uint8_t {
         RingForward,     // keys and values around the ring in forward (an all-gather's traffic)
@@ -23,6 +24,11 @@ struct ParallelTransfer {
         RingGradients,   // their gradients coming back in backward (a reduce-scatter's)
         ExpertDispatch,  // tokens to their experts, forward and backward
         ExpertCombine,   // the experts' outputs back, forward and backward
+        // Ulysses: an activation between sequence and head splits on an axis where
+        // attention runs Ulysses (q, k, v to heads and the output back), the layouts' all-to-all;
+        // listed at the node that reads it (forward) or made it (its gradient, backward).
+        UlyssesForward,
+        UlyssesBackward,
     };
     CoarseNodeId node;
     Purpose purpose = Purpose::RingForward;
@@ -62,8 +68,9 @@ struct PlanEvaluation {
     double hbmBytes = 0;                  // capacity per device
     std::vector<StageCost> stages;        // empty without a pipeline
     int microBatches = 1;                 // per step and data-parallel rank
-    // Ring attention and expert all-to-alls in node order; their exposed part is in the
-    // nodes' breakdowns like every collective.
+    // Ring attention and expert all-to-alls in node order, then Ulysses' all-to-alls in
+    // the order of the tensors they convert; their exposed part is in the nodes'
+    // breakdowns like every collective.
     std::vector<ParallelTransfer> parallelTransfers;
 
     [[nodiscard]] bool fitsInMemory() const { return total.memory.total() <= hbmBytes; }

@@ -116,6 +116,18 @@ private slots:
                  qPrintable(QString::number(collectiveSeconds(layer, CollectiveKind::AllToAll)) + QStringLiteral(" vs ") +
                             QString::number(expected)));
         QCOMPARE(collectiveSeconds(layer, CollectiveKind::AllGather), 0.0);
+        // The evaluation lists them (what the inspector shows): 4 forward and 4 backward
+        // all-to-alls of bsh / 4 per layer, nothing else.
+        std::map<ParallelTransfer::Purpose, double> calls;
+        for (const ParallelTransfer& t : e.parallelTransfers) {
+            QCOMPARE(t.kind, CollectiveKind::AllToAll);
+            QCOMPARE(t.axis, std::size_t{1});
+            QVERIFY(near(t.bytes, bsh / 4));
+            calls[t.purpose] += t.times;
+        }
+        QCOMPARE(calls.size(), std::size_t{2});
+        QVERIFY(near(calls[ParallelTransfer::Purpose::UlyssesForward], 4 * 3.0));  // 3 layers
+        QVERIFY(near(calls[ParallelTransfer::Purpose::UlyssesBackward], 4 * 3.0));
         QCOMPARE(contextParallelDegree(ulysses, m.coarse), 4);
         QCOMPARE(contextParallelVariant(ulysses, m.coarse, 1), ContextParallelVariant::Ulysses);
     }

@@ -150,9 +150,9 @@ private slots:
             QCOMPARE(text(Column::ExposedColumn), text(Column::TimeColumn));
         }
         const QString summary = inspector.trafficSummary()->text();
-        QVERIFY2(summary.contains(QStringLiteral("In model/layers.0: ring attention 0.0000 ms, expert all-to-alls 2.6136 ms")),
+        QVERIFY2(summary.contains(QStringLiteral("In model/layers.0: ring attention 0.0000 ms, Ulysses 0.0000 ms, experts 2.6136 ms.")),
                  qPrintable(summary));
-        QVERIFY2(summary.contains(QStringLiteral("expert all-to-alls %1 ms (never hidden)").arg(milliseconds(2 * layer))),
+        QVERIFY2(summary.contains(QStringLiteral("expert all-to-alls %1 ms (these two never hidden)").arg(milliseconds(2 * layer))),
                  qPrintable(summary));
 
         // The same numbers are the plan's all-to-all time: nothing else moves tokens.
@@ -171,7 +171,7 @@ private slots:
         QCOMPARE(shown.index(3, Column::BytesColumn).data().toString(), QStringLiteral("8.389"));
         const double acrossNodes = 4 * 16 * allToAll(4, perCall, setup.cluster.interNode);
         QCOMPARE(milliseconds(acrossNodes), QStringLiteral("9.5406"));  // the README's number
-        QVERIFY2(inspector.trafficSummary()->text().contains(QStringLiteral("expert all-to-alls 9.5406 ms.")),
+        QVERIFY2(inspector.trafficSummary()->text().contains(QStringLiteral("experts 9.5406 ms.")),
                  qPrintable(inspector.trafficSummary()->text()));
 
         // A plan without context or expert parallelism has nothing to list.
@@ -212,6 +212,32 @@ private slots:
             QCOMPARE(text(ParallelTrafficModel::CallsColumn), QStringLiteral("2"));  // K at QKᵀ, V at ·V
             QVERIFY(near(model.rows()[static_cast<std::size_t>(row)].seconds, 2 * pass));
             QCOMPARE(model.rows()[static_cast<std::size_t>(row)].exposedSeconds, model.rows()[static_cast<std::size_t>(row)].seconds);
+        }
+
+        // Ulysses on GPT-2 small's width (h = 768, no grouped-query attention): per layer
+        // q, k, v to heads and the output back, each an all-to-all of the rank's b*s*h/cp
+        // bf16 shard, as much again backward; never hidden.
+        const auto gpt2 = std::make_shared<const FoldedModel>(foldSynthPreset("gpt2-small", 3));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.workload = workload(2, 1024);
+        const PlanPricing gpt2Pricing(gpt2, setup, {{"dp", 2}, {"cp", 4}});
+        model.setPlan(gpt2, gpt2Pricing.price(makeExpertPlan(ExpertPlanKind::Ulysses, gpt2->coarse,
+                                                             gpt2Pricing.mesh().axes())));
+        QCOMPARE(model.rowCount(), 2 * 3);
+        const double shard = 1024.0 * 768 * 2 / 4;
+        for (int row = 0; row < 2; ++row) {
+            auto text = [&](int column) { return model.index(row, column).data().toString(); };
+            QCOMPARE(text(ParallelTrafficModel::PurposeColumn),
+                     row == 0 ? QStringLiteral("Ulysses: sequence and heads swapped, forward")
+                              : QStringLiteral("Ulysses: their gradients swapped back, backward"));
+            QCOMPARE(text(ParallelTrafficModel::CollectiveColumn), QStringLiteral("all-to-all"));
+            QCOMPARE(text(ParallelTrafficModel::CallsColumn), QStringLiteral("4"));
+            QCOMPARE(model.index(row, ParallelTrafficModel::BytesColumn).data(ParallelTrafficModel::SortRole).toDouble(),
+                     shard / 1e6);
+            const ParallelTrafficModel::Row& listed = model.rows()[static_cast<std::size_t>(row)];
+            QVERIFY(near(listed.seconds, 4 * allToAll(4, shard, setup.cluster.intraNode)));
+            QCOMPARE(listed.exposedSeconds, listed.seconds);
         }
 
         // At 64k tokens across two nodes the chunk's attention hides the whole ring.

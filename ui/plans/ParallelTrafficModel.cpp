@@ -13,9 +13,18 @@
 
 namespace tapestry {
 
-bool ParallelTrafficModel::Row::expert() const
+ParallelTrafficModel::Technique ParallelTrafficModel::techniqueOf(ParallelTransfer::Purpose purpose)
 {
-    return purpose == ParallelTransfer::Purpose::ExpertDispatch || purpose == ParallelTransfer::Purpose::ExpertCombine;
+    switch (purpose) {
+    case ParallelTransfer::Purpose::RingForward:
+    case ParallelTransfer::Purpose::RingBackward:
+    case ParallelTransfer::Purpose::RingGradients: return Technique::RingAttention;
+    case ParallelTransfer::Purpose::UlyssesForward:
+    case ParallelTransfer::Purpose::UlyssesBackward: return Technique::Ulysses;
+    case ParallelTransfer::Purpose::ExpertDispatch:
+    case ParallelTransfer::Purpose::ExpertCombine: break;
+    }
+    return Technique::Experts;
 }
 
 ParallelTrafficModel::ParallelTrafficModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -28,30 +37,32 @@ void ParallelTrafficModel::setPlan(std::shared_ptr<const FoldedModel> folded,
     rows_.clear();
     if (candidate_) {
         // A node's layer: the outermost block instance holding it, else the node itself.
-        std::vector<QString> layerOf;
+        std::vector<std::pair<QString, std::size_t>> layerOf;  // name, first node
         for (const CoarseNode& node : folded->coarse.nodes)
-            layerOf.push_back(QString::fromStdString(node.name));
+            layerOf.emplace_back(QString::fromStdString(node.name), node.id.index());
         for (const Family& family : folded->families.families) {
             if (family.parent.isValid())
                 continue;
             for (const BlockInstance& instance : family.instances) {
                 for (const CoarseNodeId node : instance.nodes)
-                    layerOf.at(node.index()) = QString::fromStdString(instance.scope);
+                    layerOf.at(node.index()) = {QString::fromStdString(instance.scope), instance.nodes.front().index()};
             }
         }
-        // Transfers come in node order, so first appearance keeps layers in graph order.
         std::map<std::tuple<QString, ParallelTransfer::Purpose, std::size_t>, std::size_t> rowOf;
         for (const ParallelTransfer& t : candidate_->evaluation.parallelTransfers) {
-            const QString& layer = layerOf.at(t.node.index());
+            const auto& [layer, order] = layerOf.at(t.node.index());
             const auto [it, added] = rowOf.try_emplace({layer, t.purpose, t.axis}, rows_.size());
             if (added)
-                rows_.push_back(Row{layer, t.purpose, t.kind, t.axis, t.price});
+                rows_.push_back(Row{layer, order, t.purpose, t.kind, t.axis, t.price});
             Row& row = rows_[it->second];
             row.byteCalls += t.bytes * t.times;
             row.calls += t.times;
             row.seconds += t.seconds();
             row.exposedSeconds += t.exposedSeconds();
         }
+        // Ulysses' all-to-alls come after the others in the listing.
+        std::stable_sort(rows_.begin(), rows_.end(),
+                         [](const Row& a, const Row& b) { return a.layerOrder < b.layerOrder; });
     }
     endResetModel();
 }
@@ -64,6 +75,8 @@ QString ParallelTrafficModel::purposeText(ParallelTransfer::Purpose purpose)
     case ParallelTransfer::Purpose::RingGradients: return tr("Ring attention: their gradients, backward");
     case ParallelTransfer::Purpose::ExpertDispatch: return tr("Expert dispatch: tokens to their experts");
     case ParallelTransfer::Purpose::ExpertCombine: return tr("Expert combine: expert outputs back");
+    case ParallelTransfer::Purpose::UlyssesForward: return tr("Ulysses: sequence and heads swapped, forward");
+    case ParallelTransfer::Purpose::UlyssesBackward: return tr("Ulysses: their gradients swapped back, backward");
     }
     return {};
 }

@@ -18,7 +18,7 @@ struct PlanCandidate;
 // with the collective, the links it crosses, the bytes of one call, the calls per step
 // and the time per device and step, split into what runs under attention (hidden) and
 // what the step waits for (exposed). An expert layer's 8 expert nodes, each carrying
-// 1/8 of the all-to-alls, add up to one row. A thin view over the immutable candidate;
+// 1/8 of the all-to-alls, add up to one row; rows are in layer order. A thin view over the immutable candidate;
 // SortRole gives raw numbers.
 class ParallelTrafficModel : public QAbstractTableModel {
     Q_OBJECT
@@ -43,9 +43,14 @@ public:
 
     void setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate);
 
+    // Which technique a transfer belongs to.
+    enum class Technique { RingAttention, Ulysses, Experts };
+    [[nodiscard]] static Technique techniqueOf(ParallelTransfer::Purpose purpose);
+
     // One row: the transfers of one layer with one purpose over one axis.
     struct Row {
         QString layer;
+        std::size_t layerOrder = 0;  // the layer's first node
         ParallelTransfer::Purpose purpose = ParallelTransfer::Purpose::RingForward;
         CollectiveKind kind = CollectiveKind::AllGather;
         std::size_t axis = 0;
@@ -56,7 +61,7 @@ public:
         double exposedSeconds = 0;
 
         [[nodiscard]] double bytesPerCall() const { return calls > 0 ? byteCalls / calls : 0; }
-        [[nodiscard]] bool expert() const;
+        [[nodiscard]] Technique technique() const { return techniqueOf(purpose); }
     };
     [[nodiscard]] const std::vector<Row>& rows() const { return rows_; }
 

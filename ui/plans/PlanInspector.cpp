@@ -21,6 +21,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <array>
+
 namespace tapestry {
 
 QString PlanInspector::workloadText(const PlanCandidate& candidate)
@@ -204,32 +206,30 @@ void PlanInspector::updateTraffic()
         trafficSummary_->clear();
         return;
     }
-    double ring = 0;
+    // Per technique: the whole plan's time, and the first layer's (the numbers a closed
+    // form checks).
+    using Technique = ParallelTrafficModel::Technique;
+    const QString firstLayer = trafficModel_->rows().front().layer;
+    std::array<double, 3> total{};
+    std::array<double, 3> layer{};
     double ringHidden = 0;
-    double expert = 0;
     for (const ParallelTrafficModel::Row& row : trafficModel_->rows()) {
-        (row.expert() ? expert : ring) += row.seconds;
-        if (!row.expert())
+        const auto technique = static_cast<std::size_t>(row.technique());
+        total[technique] += row.seconds;
+        layer[technique] += row.layer == firstLayer ? row.seconds : 0.0;
+        if (row.technique() == Technique::RingAttention)
             ringHidden += row.seconds - row.exposedSeconds;
     }
-    // The first layer's own sums, the numbers a closed form checks.
-    const QString firstLayer = trafficModel_->rows().front().layer;
-    double layerRing = 0;
-    double layerExpert = 0;
-    for (const ParallelTrafficModel::Row& row : trafficModel_->rows()) {
-        if (row.layer == firstLayer)
-            (row.expert() ? layerExpert : layerRing) += row.seconds;
-    }
+    const auto ms = [](double seconds) { return QStringLiteral("%L1").arg(seconds * 1e3, 0, 'f', 4); };
+    const auto ring = static_cast<std::size_t>(Technique::RingAttention);
+    const auto ulysses = static_cast<std::size_t>(Technique::Ulysses);
+    const auto experts = static_cast<std::size_t>(Technique::Experts);
     trafficSummary_->setText(
-        tr("Per device and step, as the cost model counts them: ring attention %L1 ms (%L2 ms of it hidden under "
-           "the attention of the chunk in hand), expert all-to-alls %L3 ms (never hidden). In %4: ring attention "
-           "%L5 ms, expert all-to-alls %L6 ms.")
-            .arg(ring * 1e3, 0, 'f', 4)
-            .arg(ringHidden * 1e3, 0, 'f', 4)
-            .arg(expert * 1e3, 0, 'f', 4)
-            .arg(firstLayer)
-            .arg(layerRing * 1e3, 0, 'f', 4)
-            .arg(layerExpert * 1e3, 0, 'f', 4));
+        tr("Per device and step, as the cost model counts them: ring attention %1 ms (%2 ms of it hidden under "
+           "the attention of the chunk in hand), Ulysses all-to-alls %3 ms, expert all-to-alls %4 ms (these two "
+           "never hidden). In %5: ring attention %6 ms, Ulysses %7 ms, experts %8 ms.")
+            .arg(ms(total[ring]), ms(ringHidden), ms(total[ulysses]), ms(total[experts]), firstLayer,
+                 ms(layer[ring]), ms(layer[ulysses]), ms(layer[experts])));
 }
 
 void PlanInspector::updateTotals()

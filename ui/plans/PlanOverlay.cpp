@@ -2,6 +2,7 @@
 
 #include "fold/FoldedModel.h"
 #include "graphview/GraphViewContent.h"
+#include "plans/ParallelTrafficModel.h"
 #include "search/SearchOutcome.h"
 
 #include <algorithm>
@@ -257,14 +258,13 @@ QString PlanOverlay::html(const ViewNodeRef& ref) const
 
 QString PlanOverlay::transfersHtml(const std::vector<CoarseNodeId>& nodes) const
 {
-    // (expert?, axis) -> (seconds, hidden seconds), in the order they first appear.
-    std::vector<std::pair<std::pair<bool, std::size_t>, std::pair<double, double>>> sums;
+    using Technique = ParallelTrafficModel::Technique;
+    // (technique, axis) -> (seconds, hidden seconds), in the order they first appear.
+    std::vector<std::pair<std::pair<Technique, std::size_t>, std::pair<double, double>>> sums;
     for (const ParallelTransfer& t : candidate_->evaluation.parallelTransfers) {
         if (std::find(nodes.begin(), nodes.end(), t.node) == nodes.end())
             continue;
-        const bool expert = t.purpose == ParallelTransfer::Purpose::ExpertDispatch ||
-                            t.purpose == ParallelTransfer::Purpose::ExpertCombine;
-        const std::pair key{expert, t.axis};
+        const std::pair key{ParallelTrafficModel::techniqueOf(t.purpose), t.axis};
         auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& entry) { return entry.first == key; });
         if (it == sums.end())
             it = sums.insert(sums.end(), {key, {0.0, 0.0}});
@@ -275,12 +275,17 @@ QString PlanOverlay::transfersHtml(const std::vector<CoarseNodeId>& nodes) const
     for (const auto& [key, seconds] : sums) {
         const MeshAxis& axis = candidate_->plan.mesh.at(key.second);
         const QString over = QStringLiteral("%1 (%2)").arg(QString::fromStdString(axis.name)).arg(axis.size);
-        const QString line =
-            key.first ? tr("Expert all-to-alls over %1: %L2 ms").arg(over).arg(seconds.first * 1e3, 0, 'f', 3)
-                      : tr("Ring attention over %1: %L2 ms, %L3 ms of it hidden")
-                            .arg(over)
-                            .arg(seconds.first * 1e3, 0, 'f', 3)
-                            .arg(seconds.second * 1e3, 0, 'f', 3);
+        const QString time = QStringLiteral("%L1").arg(seconds.first * 1e3, 0, 'f', 3);
+        QString line;
+        switch (key.first) {
+        case Technique::RingAttention:
+            line = tr("Ring attention over %1: %2 ms, %L3 ms of it hidden")
+                       .arg(over, time)
+                       .arg(seconds.second * 1e3, 0, 'f', 3);
+            break;
+        case Technique::Ulysses: line = tr("Ulysses all-to-alls over %1: %2 ms").arg(over, time); break;
+        case Technique::Experts: line = tr("Expert all-to-alls over %1: %2 ms").arg(over, time); break;
+        }
         text += line.toHtmlEscaped() + QStringLiteral("<br>");
     }
     return text;

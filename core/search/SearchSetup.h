@@ -24,8 +24,10 @@ struct SearchSetup {
     // (the CLI's --recompute and --zero fix them).
     bool chooseRecomputation = true;
     bool chooseZeroStage = true;
-    // On pipelined meshes, without a micro-batch in the workload: the search chooses it
-    // (a pipeline needs several micro-batches per step).
+    // Without a micro-batch in the workload the search chooses it: on pipelined meshes
+    // among pipelineMicroBatches() (a pipeline needs several micro-batches per step),
+    // elsewhere gradient accumulation, halving the micro-batch only while the whole
+    // per-rank batch does not fit.
     bool chooseMicroBatch = true;
 
     // The meshes to search: `mesh` (its "pp" axis first), or every shape of the cluster

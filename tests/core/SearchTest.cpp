@@ -5,6 +5,7 @@
 #include "FoldedTestModel.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
+#include "search/PlanPricing.h"
 #include "search/PlanSearch.h"
 #include "search/SearchSession.h"
 
@@ -123,6 +124,39 @@ private slots:
         QVERIFY2(comparison.without->stepSeconds() > best->stepSeconds(),
                  qPrintable(QString::number(comparison.without->stepSeconds()) + QStringLiteral(" vs ") +
                             QString::number(best->stepSeconds())));
+    }
+
+    // 64 sequences of 2048 tokens on 8 GPUs under 50 MB: no plan holds a rank's whole 8
+    // sequences at once, whatever it shards or recomputes, so the session accumulates
+    // gradients over smaller micro-batches, the largest that fits.
+    void sessionAccumulatesGradientsWhenTheWholeBatchDoesNotFit()
+    {
+        auto m = std::make_shared<const FoldedModel>(foldTestFile("llama.ts.stripped.onnx"));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.mesh = {{"d", 8}};
+        setup.workload = workload(64, 2048);
+        setup.options.alternatives = 0;
+        setup.options.memoryLimitBytes = 0.05e9;
+        setup.chooseMicroBatch = false;
+        const std::shared_ptr<const SearchOutcome> whole = SearchSession(m, setup).run();
+        QVERIFY(!whole->anyFits);
+
+        setup.chooseMicroBatch = true;
+        const std::shared_ptr<const SearchOutcome> accumulated = SearchSession(m, setup).run();
+        const std::shared_ptr<const PlanCandidate> best = accumulated->best();
+        QVERIFY(best);
+        QVERIFY(best->memoryBytes() <= 0.05e9);
+        const std::int64_t microBatch = best->workload.microBatch;
+        QVERIFY2(microBatch >= 1 && microBatch <= 4, qPrintable(QString::number(microBatch)));
+        // The largest that fits: with twice the micro-batch the same plan does not.
+        if (microBatch < 4) {
+            SearchSetup larger = setup;
+            larger.workload = best->workload;
+            larger.workload.microBatch = 2 * microBatch;
+            const PlanPricing pricing(m, larger, setup.mesh);
+            QVERIFY(pricing.price(best->plan, PlanCandidate::Role::Best)->memoryBytes() > 0.05e9);
+        }
     }
 
     void gpt2MediumNoWorseThanMegatron()

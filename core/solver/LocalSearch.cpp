@@ -1,5 +1,7 @@
 #include "solver/LocalSearch.h"
 
+#include "solver/ProblemReducer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +14,25 @@ namespace {
 // that one move stays well under a millisecond on the contest problems.
 constexpr std::int64_t kMaxTreeWork = 150'000;
 constexpr int kSizes[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
+// A move along forced edges may take a whole group (a hub and its 1,652 neighbours of
+// nine strategies each is 134k steps); every eighth move is one, when there are any.
+constexpr std::int64_t kMaxForcedTreeWork = 3'000'000;
+constexpr int kForcedMoveEvery = 8;
+
+// At most one allowed (below kCostCap) cell in every row and every column.
+bool forcesPartner(const ProblemEdge& edge, std::size_t rows, std::size_t columns)
+{
+    std::vector<int> perColumn(columns, 0);
+    for (std::size_t a = 0; a < rows; ++a) {
+        int perRow = 0;
+        for (std::size_t b = 0; b < columns; ++b)
+            if (edge.costs[a * columns + b] < kCostCap) {
+                if (++perRow > 1 || ++perColumn[b] > 1)
+                    return false;
+            }
+    }
+    return true;
+}
 
 std::int64_t timeHorizon(const ShardingProblem& problem)
 {
@@ -56,11 +77,22 @@ LocalSearch::LocalSearch(const ShardingProblem& problem, const Assignment& start
         arcStart_[static_cast<std::size_t>(i) + 1] = arcStart_[static_cast<std::size_t>(i)] + degree[static_cast<std::size_t>(i)];
     arcs_.resize(arcStart_.back());
     std::vector<std::size_t> fill(arcStart_.begin(), arcStart_.end() - 1);
+    std::vector<char> forcedNode(static_cast<std::size_t>(nodeCount_), 0);
     for (std::size_t e = 0; e < problem.edges.size(); ++e) {
         const ProblemEdge& edge = problem.edges[e];
-        arcs_[fill[static_cast<std::size_t>(edge.u)]++] = Arc{edge.v, static_cast<int>(e), true};
-        arcs_[fill[static_cast<std::size_t>(edge.v)]++] = Arc{edge.u, static_cast<int>(e), false};
+        const auto u = static_cast<std::size_t>(edge.u);
+        const auto v = static_cast<std::size_t>(edge.v);
+        const bool forced = strategies_[u] > 1 && strategies_[v] > 1
+                            && forcesPartner(edge, static_cast<std::size_t>(strategies_[u]),
+                                             static_cast<std::size_t>(strategies_[v]));
+        forcedNode[u] |= static_cast<char>(forced);
+        forcedNode[v] |= static_cast<char>(forced);
+        arcs_[fill[u]++] = Arc{edge.v, static_cast<int>(e), true, forced};
+        arcs_[fill[v]++] = Arc{edge.u, static_cast<int>(e), false, forced};
     }
+    for (int i = 0; i < nodeCount_; ++i)
+        if (forcedNode[static_cast<std::size_t>(i)])
+            forcedRoots_.push_back(i);
     penalties_.assign(static_cast<std::size_t>(limited_ ? timeHorizon(problem) : 1) + 1, 0.0);
     parent_.assign(static_cast<std::size_t>(nodeCount_), -1);
     parentArc_.assign(static_cast<std::size_t>(nodeCount_), -1);
@@ -88,9 +120,9 @@ std::int64_t LocalSearch::edgeCost(const Arc& arc, int sFrom, int sTo) const
                        : edge.costs[static_cast<std::size_t>(sTo) * columns + static_cast<std::size_t>(sFrom)];
 }
 
-std::int64_t LocalSearch::totalCost(const Assignment& x) const
+CostSum LocalSearch::totalCost(const Assignment& x) const
 {
-    std::int64_t total = 0;
+    CostSum total = 0;
     for (int i = 0; i < nodeCount_; ++i)
         total += nodeCost(i, x[static_cast<std::size_t>(i)]);
     for (const ProblemEdge& edge : problem_.edges) {
@@ -153,7 +185,7 @@ void LocalSearch::restartFrom(const Assignment& assignment)
     movesSinceBest_ = 0;
 }
 
-void LocalSearch::growTree(int root, int size)
+void LocalSearch::growTree(int root, int size, bool forcedOnly)
 {
     // Randomized BFS that admits a node only when exactly one of its neighbours is
     // already in: the chosen nodes then induce a tree, so the DP below is exact.
@@ -166,7 +198,8 @@ void LocalSearch::growTree(int root, int size)
     std::vector<std::pair<int, int>> frontier;  // (node, arc from its parent)
     auto offer = [&](int from) {
         for (std::size_t a = arcStart_[static_cast<std::size_t>(from)]; a < arcStart_[static_cast<std::size_t>(from) + 1]; ++a)
-            if (mark_[static_cast<std::size_t>(arcs_[a].to)] != markEpoch_ && strategies_[static_cast<std::size_t>(arcs_[a].to)] > 1)
+            if (mark_[static_cast<std::size_t>(arcs_[a].to)] != markEpoch_ && strategies_[static_cast<std::size_t>(arcs_[a].to)] > 1
+                && (arcs_[a].forced || !forcedOnly))
                 frontier.emplace_back(arcs_[a].to, static_cast<int>(a));
     };
     offer(root);
@@ -189,7 +222,7 @@ void LocalSearch::growTree(int root, int size)
                              - arcStart_.begin())
             - 1;
         const std::int64_t extra = static_cast<std::int64_t>(strategies_[n]) * strategies_[static_cast<std::size_t>(parentNode)];
-        if (work + extra > kMaxTreeWork)
+        if (work + extra > (forcedOnly ? kMaxForcedTreeWork : kMaxTreeWork))
             continue;
         work += extra;
         mark_[n] = markEpoch_;
@@ -202,9 +235,11 @@ void LocalSearch::growTree(int root, int size)
 
 bool LocalSearch::move(double noise)
 {
-    const int root = movable_[std::uniform_int_distribution<std::size_t>(0, movable_.size() - 1)(random_)];
-    const int size = kSizes[std::uniform_int_distribution<std::size_t>(0, std::size(kSizes) - 1)(random_)];
-    growTree(root, size);
+    const bool forced = !forcedRoots_.empty() && moveCount_ % kForcedMoveEvery == 0;
+    const std::vector<int>& roots = forced ? forcedRoots_ : movable_;
+    const int root = roots[std::uniform_int_distribution<std::size_t>(0, roots.size() - 1)(random_)];
+    const int size = forced ? nodeCount_ : kSizes[std::uniform_int_distribution<std::size_t>(0, std::size(kSizes) - 1)(random_)];
+    growTree(root, size, forced);
 
     // Unary terms: own cost, edges to fixed neighbours, the memory multipliers.
     std::size_t valueSize = 0;
@@ -269,7 +304,7 @@ bool LocalSearch::move(double noise)
     }
 
     // Exact cost change; each edge counted once (from its endpoint earlier in tree_).
-    std::int64_t delta = 0;
+    CostSum delta = 0;
     double penaltyDelta = 0;
     bool changed = false;
     for (const int b : tree_) {
@@ -299,7 +334,7 @@ bool LocalSearch::move(double noise)
         }
         mark_[bi] = markEpoch_;
     }
-    if (noise == 0 && delta + penaltyDelta > 0)
+    if (noise == 0 && static_cast<double>(delta) + penaltyDelta > 0)
         return false;
 
     // Apply, then check memory where usage grew.

@@ -17,6 +17,10 @@ namespace tapestry {
 // multiplier just enough to make that move unattractive (a subgradient step scaled by
 // the move's gain), and multipliers decay slowly. Occasional noisy moves and returns
 // to the best assignment make it an iterated local search.
+// Edges that allow at most one partner per strategy on either side (the rest of their
+// matrix forbidden: a layout that must match its neighbour's) chain nodes into groups
+// that can only change together, often thousands around one hub. Some moves grow their
+// tree along such edges only, without the size bound, so that a whole group can switch.
 // Deterministic: the same problem, start and seed give the same sequence of moves.
 class LocalSearch {
 public:
@@ -32,25 +36,27 @@ public:
     void restartFrom(const Assignment& assignment);
 
     [[nodiscard]] const Assignment& best() const { return best_; }
-    [[nodiscard]] std::int64_t bestCost() const { return bestCost_; }
-    [[nodiscard]] std::int64_t currentCost() const { return cost_; }
+    // Forbidden costs count as kCostCap each, summed in 128 bits.
+    [[nodiscard]] CostSum bestCost() const { return bestCost_; }
+    [[nodiscard]] CostSum currentCost() const { return cost_; }
 
 private:
     struct Arc {
         int to;
         int edge;
         bool fromIsU;
+        bool forced;  // at most one allowed partner per strategy on either side
     };
 
     [[nodiscard]] std::int64_t edgeCost(const Arc& arc, int sFrom, int sTo) const;
     [[nodiscard]] std::int64_t nodeCost(int node, int s) const { return costs_[offsets_[node] + s]; }
     [[nodiscard]] std::int64_t usage(int node, int s) const { return usages_[offsets_[node] + s]; }
-    [[nodiscard]] std::int64_t totalCost(const Assignment& x) const;
+    [[nodiscard]] CostSum totalCost(const Assignment& x) const;
     [[nodiscard]] double penaltyRate(int node) const;
     void addPenalty(std::int64_t time, double amount);
     void decayPenalties();
     void setStrategy(int node, int s);
-    void growTree(int root, int size);
+    void growTree(int root, int size, bool forcedOnly);
     bool move(double noise);
 
     const ShardingProblem& problem_;
@@ -62,6 +68,7 @@ private:
     std::vector<std::size_t> arcStart_;
     std::vector<Arc> arcs_;
     std::vector<int> movable_;  // nodes with more than one strategy
+    std::vector<int> forcedRoots_;  // movable nodes with a forced arc
     bool limited_ = false;
     bool enforce_ = true;
     std::int64_t limit_ = 0;
@@ -72,9 +79,9 @@ private:
     double penaltyScale_ = 1.0;
 
     Assignment x_;
-    std::int64_t cost_ = 0;
+    CostSum cost_ = 0;
     Assignment best_;
-    std::int64_t bestCost_ = 0;
+    CostSum bestCost_ = 0;
     std::int64_t movesSinceBest_ = 0;
     std::int64_t moveCount_ = 0;
     std::mt19937_64 random_;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 namespace tapestry {
 
@@ -30,6 +31,9 @@ constexpr std::size_t kWholeIlpCells = 600'000;
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
 constexpr double kLagrangianShare = 0.25;
+// While its own repaired plans still pay forbidden costs the Lagrangian search has not
+// settled and goes on, up to this share (the feasibility-first plan is the fallback).
+constexpr double kLagrangianMostShare = 0.6;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
 // How often the calling thread looks at the clock and the workers' findings, and how
@@ -40,23 +44,25 @@ constexpr auto kReportEvery = std::chrono::milliseconds(250);
 // overrun by seconds on a big region: model copies, LP start-ups it does not time).
 constexpr double kStopGraceSeconds = 0.2;
 
-// Cheapest strategy per node when that fits; the smallest usage otherwise (which fits
-// whenever anything does).
+// Cheapest strategy per node when that fits; otherwise the smallest usage among the
+// strategies of allowed cost (the smallest of all where every one is forbidden), which
+// fits whenever anything does.
 Assignment initialAssignment(const ShardingProblem& problem)
 {
     Assignment cheapest(problem.nodes.size());
     Assignment smallest(problem.nodes.size());
     for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
         const ProblemNode& node = problem.nodes[i];
+        const auto key = [&](int s) {
+            const auto k = static_cast<std::size_t>(s);
+            return std::tuple(node.costs[k] >= kCostCap, node.usages[k], node.costs[k]);
+        };
         int c = 0;
         int u = 0;
         for (int s = 1; s < node.strategyCount(); ++s) {
-            const auto k = static_cast<std::size_t>(s);
-            if (node.costs[k] < node.costs[static_cast<std::size_t>(c)])
+            if (node.costs[static_cast<std::size_t>(s)] < node.costs[static_cast<std::size_t>(c)])
                 c = s;
-            if (node.usages[k] < node.usages[static_cast<std::size_t>(u)]
-                || (node.usages[k] == node.usages[static_cast<std::size_t>(u)]
-                    && node.costs[k] < node.costs[static_cast<std::size_t>(u)]))
+            if (key(s) < key(u))
                 u = s;
         }
         cheapest[i] = c;
@@ -188,14 +194,32 @@ private:
     std::shared_ptr<std::exception_ptr> failure_;
 };
 
-// The Lagrangian search from the shared best, sharing what it finds.
-void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end)
+// The Lagrangian search from the shared best, sharing what it finds. Past `softEnd` it
+// goes on while no plan it found (or, with `watchOthers`, any plan) avoids the
+// forbidden costs.
+void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end,
+                   bool watchOthers)
 {
-    const Assignment found =
-        searchLagrangian(search.problem(), search.best(), seed, softEnd, end, search.stopToken(),
-                         [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); },
-                         [&] { return search.bestCost(); });
+    const Assignment found = searchLagrangian(
+        search.problem(), search.best(), seed, softEnd, end, search.stopToken(),
+        [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); },
+        watchOthers ? std::function<CostSum()>([&] { return search.bestCost(); }) : std::function<CostSum()>());
     search.offer(found);
+}
+
+// Feasibility first: the local search from the shared best (which fits the memory)
+// until it avoids every forbidden cost, so that a plan exists within a second or two
+// whatever the later phases take. Nothing to do when the best already avoids them.
+void runUntilAllowed(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
+{
+    const std::stop_token stop = search.stopToken();
+    if (search.bestCost() < kCostCap)
+        return;
+    LocalSearch local(search.problem(), search.best(), seed);
+    while (local.bestCost() >= kCostCap && search.bestCost() >= kCostCap && Clock::now() < deadline
+           && !stop.stop_requested())
+        local.run(kMovesPerCheck);
+    search.offer(local.best());
 }
 
 // Rounds of the feasible local search, each starting from the shared best.
@@ -309,18 +333,28 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             }
         });
         for (int k = 1; k < threads; ++k)
-            workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) { runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline); });
+            workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) {
+                runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
+                runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline, true);
+            });
     } else {
         const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
+        const auto lagrangianEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianMostShare);
         for (int k = 0; k < threads; ++k) {
             const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
             const bool regions = k == 1;
+            const bool feasibilityFirst = k == threads - 1;
             // The region worker leaves the Lagrangian search once it has a plan free of
             // forbidden costs (two Lagrangian searches walk the same multipliers), at the
             // phase's end at the latest: CBC on regions, which never uses a forbidden
             // cell, clears them where repairs of Lagrangian solutions leave them.
-            workers.emplace_back(search, [own, regions, phaseEnd, deadline](SharedSearch& s) {
-                runLagrangian(s, own + 1, regions ? Clock::now() : phaseEnd, regions ? phaseEnd : deadline);
+            workers.emplace_back(search, [own, regions, feasibilityFirst, phaseEnd, lagrangianEnd, deadline](SharedSearch& s) {
+                if (feasibilityFirst)
+                    runUntilAllowed(s, own + 4, deadline);
+                if (regions)
+                    runLagrangian(s, own + 1, Clock::now(), phaseEnd, true);
+                else
+                    runLagrangian(s, own + 1, phaseEnd, lagrangianEnd, false);
                 if (regions)
                     runRegions(s, own + 3, deadline);
                 else

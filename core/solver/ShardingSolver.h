@@ -50,12 +50,16 @@ struct SolverResult {
 // time first; then worker threads (`threads`, at least one) search while the calling
 // thread only watches the clock, reports progress and returns the best feasible
 // assignment at the deadline (the time limit less a small margin for returning),
-// leaving a worker that has not stopped to finish on its own. When the reduced problem
-// is small, one worker runs CBC on all of it and the other the Lagrangian search;
-// otherwise all run the Lagrangian search for a quarter of the time (longer while no
-// plan avoids the forbidden costs), one only until some plan avoids them, then that
-// one re-solves regions exactly with CBC and the others run the feasible local search,
-// sharing the best assignment between rounds. Always returns a feasible assignment; throws
+// leaving a worker that has not stopped to finish on its own. Feasibility first: the
+// start is the cheapest plan when it fits, else the smallest usages among allowed
+// strategies, and while it pays forbidden costs one worker runs the local search
+// (whose moves along forced edges switch whole groups) until a plan avoids them. When
+// the reduced problem is small, one worker runs CBC on all of it and the other the
+// Lagrangian search; otherwise all run the Lagrangian search for a quarter of the time
+// (one goes on, up to 60 % of it, while its own repaired plans still pay forbidden
+// costs; the other leaves once any plan avoids them), then one re-solves regions
+// exactly with CBC and the others run the feasible local search, sharing the best
+// assignment between rounds. Always returns a feasible assignment; throws
 // Error(InfeasibleProblem) naming the time point at which even the smallest usages
 // exceed the limit. Each worker's steps are fixed by the seed; the time limit decides
 // how many of them run, so results for one seed vary with machine speed and load.

@@ -8,6 +8,7 @@
 #include "iopddl/SolutionLine.h"
 #include "iopddl/StressProblem.h"
 #include "solver/LagrangianSearch.h"
+#include "solver/LocalSearch.h"
 #include "solver/MessagePassing.h"
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
@@ -117,6 +118,37 @@ ShardingProblem randomTree(std::mt19937& random)
                                          : std::uniform_int_distribution<int>(0, 30)(random));
         problem.edges.push_back(edge);
     }
+    return problem;
+}
+
+// `groups` hubs with `leaves` leaves each, joined by edges that allow only equal
+// strategies (the rest of the matrix forbidden), all alive at time 0. Leaf strategy s
+// costs 10 ((s + 7) % 9): strategy 2 is free, 1 costs 80, 0 costs 70. With `rotated`,
+// leaf j's strategy s uses 1 + (s + j) % 9 (so the leaves' smallest usages differ),
+// otherwise 1 + s. Hubs cost nothing and use nothing.
+ShardingProblem hubProblem(int groups, int leaves, bool rotated, std::int64_t limit)
+{
+    constexpr int kStrategies = 9;
+    constexpr std::int64_t kForbidden = 1'000'000'000'000'000'000;
+    ShardingProblem problem;
+    std::vector<std::int64_t> identity(kStrategies * kStrategies, kForbidden);
+    for (int s = 0; s < kStrategies; ++s)
+        identity[static_cast<std::size_t>(s * kStrategies + s)] = 0;
+    for (int g = 0; g < groups; ++g) {
+        const int hub = static_cast<int>(problem.nodes.size());
+        problem.nodes.push_back(
+            ProblemNode{0, 1, std::vector<std::int64_t>(kStrategies, 0), std::vector<std::int64_t>(kStrategies, 0)});
+        for (int j = 0; j < leaves; ++j) {
+            ProblemNode leaf{0, 1, {}, {}};
+            for (int s = 0; s < kStrategies; ++s) {
+                leaf.costs.push_back(10 * ((s + 7) % kStrategies));
+                leaf.usages.push_back(1 + (rotated ? (s + j) % kStrategies : s));
+            }
+            problem.edges.push_back(ProblemEdge{hub, static_cast<int>(problem.nodes.size()), identity});
+            problem.nodes.push_back(leaf);
+        }
+    }
+    problem.usageLimit = limit;
     return problem;
 }
 
@@ -491,6 +523,42 @@ private slots:
         QVERIFY(evaluateSolution(problem, result.assignment).feasible);
         QVERIFY(result.cost < kCostCap);  // the smallest usages avoid every forbidden cost
         QVERIFY(result.lowerBound > 0 && result.lowerBound <= result.cost);
+    }
+
+    // A hub whose 300 leaves must all take its strategy: every tree move of at most 128
+    // nodes that changes the hub breaks an allowed pair, so only a move along the
+    // forced edges, the whole group at once, gets from all 0 (cost 300 x 70) to all 2
+    // (cost 0; usage 3 x 300 = 900 fits the limit 1000, all 3 would not).
+    void localSearchSwitchesAWholeForcedGroup()
+    {
+        const ShardingProblem problem = hubProblem(1, 300, false, 1000);
+        const Assignment start(problem.nodes.size(), 0);
+        QCOMPARE(evaluateSolution(problem, start).cost, CostSum{300 * 70});
+        LocalSearch local(problem, start, 5);
+        local.run(2000);
+        QCOMPARE(local.bestCost(), CostSum{0});
+        QVERIFY(std::all_of(local.best().begin(), local.best().end(), [](int s) { return s == 2; }));
+        QVERIFY(evaluateSolution(problem, local.best()).feasible);
+    }
+
+    // The cheapest plan (leaves at 2, hubs at 0) fits the memory but breaks every
+    // hub's 200 pairs, and the smallest usages differ from leaf to leaf, so they break
+    // pairs too. On a problem too large for one CBC model (8,000 edges of 81 cells) the
+    // solver must still return a plan free of forbidden pairs, here the optimum: every
+    // group at 2 (cost 0), which the limit just admits.
+    void solverAvoidsForbiddenPairsWhereTheGreedyPlanHitsThem()
+    {
+        std::int64_t groupUsage = 0;
+        for (int j = 0; j < 200; ++j)
+            groupUsage += 1 + (2 + j) % 9;
+        const ShardingProblem problem = hubProblem(40, 200, true, 40 * groupUsage);
+        SolverOptions options;
+        options.timeLimitSeconds = 3 * kSlowdown;
+        options.startedAt = std::chrono::steady_clock::now();
+        const SolverResult result = solveShardingProblem(problem, options);
+        const SolutionEvaluation check = evaluateSolution(problem, result.assignment);
+        QVERIFY(check.feasible);
+        QCOMPARE(check.cost, CostSum{0});
     }
 
     void timeLimitIsAWallOnALargeProblem()

@@ -28,6 +28,13 @@
 #   screenshot-timeline-megatron-gpt3-start.png  its first 480 ms zoomed in: Megatron-LM's
 #                                  interleaved warm-up (stage s: 2 (p - s - 1) + (v - 1) p forwards,
 #                                  then one forward, one backward in turn), micro-batch numbers
+#   screenshot-context-parallel-llama3.png  the plan searched for Llama-3-8B at 131,072 tokens on 8
+#                                  DGX-H100 (mesh 8x8, batch 64, micro-batch 1), the README's run:
+#                                  attention's core coloured as context parallel, and the
+#                                  inspector's ring attention and all-to-all traffic per layer
+#   screenshot-expert-parallel-mixtral.png  the plan searched for the synthesized Mixtral 8x7B on
+#                                  4 DGX-H100 (mesh 4x8, 4096 tokens, batch 64, micro-batch 1): the
+#                                  experts' block selected, its expert and ring traffic per layer
 #   screenshot-iopddl-example.png  the IOPDDL example problem solved (cost 445 = nodes 275 +
 #                                  edges 170) with its memory profile at the limit, 50
 #   screenshot-laptop-{search,inspector,edit,export}-{en,de}.png  the same Llama-3-8B search on
@@ -126,6 +133,14 @@ shot_on 1920x1080 en screenshot-fullhd-inspector.png folded "$llama" "${laptop[@
   --expand-block --select q_proj
 shot_on 1920x1080 en screenshot-fullhd-edit.png folded "$llama" "${laptop[@]}" --show inspector --edit mlp/down_proj
 shot_on 1920x1080 en screenshot-fullhd-export.png folded "$llama" "${laptop[@]}" --show export
+# Context and expert parallelism: the README's two runs, searched in the GUI.
+long=(--window-size 1600x1000 --search --cluster dgx-h100x1 --nodes 8 --mesh 8x8 --batch 64 --seq 131072 --micro-batch 1)
+shot screenshot-context-parallel-llama3.png folded "$llama" "${long[@]}" --show traffic --expand-block \
+  --select self_attn/MatMul
+"$BUILD_DIR/app/tapestry-cli" synth --preset mixtral-8x7b -o "$scratch/mixtral-8x7b.onnx" >/dev/null
+moe=(--window-size 1600x1000 --search --cluster dgx-h100x4 --mesh 4x8 --batch 64 --seq 4096 --micro-batch 1)
+shot screenshot-expert-parallel-mixtral.png folded "$scratch/mixtral-8x7b.onnx" "${moe[@]}" --show traffic \
+  --expand-block --select experts
 problem=(--window-size 1280x800)
 shot screenshot-iopddl-example.png folded tests/data/iopddl/example.json "${problem[@]}" --solve-seconds 5
 if [ -f ../shared/iopddl/asplos-2025-iopddl-G.json.gz ]; then

@@ -997,17 +997,21 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             if (axisSize[a] <= 1)
                 continue;
             const AxisLayout produced = outputLayout(producer.axes[a]);
-            auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward, CoarseNodeId listedAt) {
+            // `consumer`: the node reading the tensor (forward) or whose input gradient it is.
+            auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward, CoarseNodeId consumer) {
                 const auto priced = conversion(tensor, a, producer, from, to, forward);
                 if (!priced)
                     return;
                 addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price, priced->times);
                 const bool swapsSequenceAndHeads = (from == AxisLayout::Sequence && to == AxisLayout::Hidden) ||
                                                    (from == AxisLayout::Hidden && to == AxisLayout::Sequence);
-                // Activations with gradients: q, k, v and the output (not masks or positions).
-                if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient)
+                // Activations with gradients entering or leaving attention's core: q, k, v
+                // and the output (not masks, positions or an embedding's own conversion).
+                const bool atAttention = coarse_.node(tensor.producer).kind == CoarseNodeKind::BatchedMatMul ||
+                                         coarse_.node(consumer).kind == CoarseNodeKind::BatchedMatMul;
+                if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient && atAttention)
                     result.parallelTransfers.push_back(
-                        {listedAt,
+                        {forward ? consumer : tensor.producer,
                          forward ? ParallelTransfer::Purpose::UlyssesForward : ParallelTransfer::Purpose::UlyssesBackward,
                          priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
             };
@@ -1029,7 +1033,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                     // Gradients of one tensor from several consumers are summed first,
                     // so each distinct layout converts once.
                     const AxisLayout target = produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
-                    charge(gradient, target, tensor.producerOp, false, tensor.producer);
+                    charge(gradient, target, tensor.producerOp, false, consumer);
                 }
             }
         }

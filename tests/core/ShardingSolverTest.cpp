@@ -651,6 +651,33 @@ private slots:
         QVERIFY2(error.message().find(fragment.toStdString()) != std::string::npos, error.what());
     }
 
+    // The contest's files put "edges" before "nodes"; other members (here a nested
+    // "meta") are skipped whatever they hold; 1e3 is the whole number 1000.
+    void readerTakesMembersInAnyOrder()
+    {
+        const ShardingProblem problem = parseIopddl(
+            "{\"meta\": {\"a\": [1, {\"b\": null}], \"c\": \"x\\\"y\"},\n"
+            "\"problem\": {\"usage_limit\": 7, \"edges\": {\"costs\": [[0, 1e3]], \"nodes\": [[1, 0]]},\n"
+            "\"name\": \"t\\u00e9st\", \"nodes\": {\"usages\": [[1], [2, 3]], \"costs\": [[5], [6, 9007199254740993]],\n"
+            "\"intervals\": [[0, 1], [0, 2]]}}}",
+            "order.json");
+        QCOMPARE(problem.name, std::string("t\xc3\xa9st"));
+        QCOMPARE(*problem.usageLimit, 7);
+        QCOMPARE(problem.nodes.size(), 2u);
+        QCOMPARE(problem.nodes[1].costs[1], std::int64_t{9007199254740993});
+        QCOMPARE(problem.nodes[1].hi, 2);
+        QCOMPARE(problem.edges[0].u, 1);
+        QCOMPARE(problem.edges[0].costs[1], 1000);
+        const Error duplicate = errorOf(problemJson(R"({"intervals": [], "costs": [], "usages": []})",
+                                                    R"({"nodes": [], "costs": [], "nodes": []})"));
+        QCOMPARE(duplicate.code(), ErrorCode::InvalidJson);
+        QVERIFY2(duplicate.message().find("line 1, column 105: duplicate member \"nodes\" in \"edges\"") != std::string::npos,
+                 duplicate.what());
+        const Error late = errorOf("{\"problem\": {\"nodes\": {\"intervals\": [[0, 1]\n  , [0 1]]}}}");
+        QCOMPARE(late.code(), ErrorCode::InvalidJson);
+        QVERIFY2(late.message().find("line 2, column 8") != std::string::npos, late.what());
+    }
+
     void missingFileIsReported()
     {
         try {

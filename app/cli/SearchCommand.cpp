@@ -208,11 +208,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     const SearchResult& chosenSearch = *chosenMesh.search;
     // The workload as given, with the techniques the search chose (so that the text
     // still says where batch and sequence come from).
-    SearchSetup chosenSetup = setup;
-    chosenSetup.workload.recompute = chosen->workload.recompute;
-    chosenSetup.workload.zeroStage = chosen->workload.zeroStage;
-    chosenSetup.workload.microBatch = chosen->workload.microBatch;
-    const PlanPricing chosenPricing(model, chosenSetup, chosenMesh.axes);
+    const PlanPricing chosenPricing(model, withChosenTechniques(setup, chosen->workload), chosenMesh.axes);
     const std::string workloadText = describeWorkload(chosenPricing.costs());
     if (!commandOptions.output.empty())
         savePlanFile(commandOptions.output, chosenPricing.document(*chosen), model->coarse, model->families);

@@ -65,4 +65,12 @@ PlanCostSummary costSummaryOf(const PlanEvaluation& evaluation)
             evaluation.hbmBytes};
 }
 
+SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
+{
+    searched.workload.recompute = chosen.recompute;
+    searched.workload.zeroStage = chosen.zeroStage;
+    searched.workload.microBatch = chosen.microBatch;
+    return searched;
+}
+
 }  // namespace tapestry

@@ -33,6 +33,8 @@
 #include "search/PlanPricing.h"
 #include "plans/PlanWorkbench.h"
 #include "search/SearchOutcome.h"
+#include "search/SearchResultsModel.h"
+#include "search/SearchResultsPanel.h"
 #include "search/StrategyChoices.h"
 #include "plans/StrategyChoicesModel.h"
 #include "plans/StrategyText.h"
@@ -617,6 +619,27 @@ private slots:
         QVERIFY2(box->text().contains(QStringLiteral("broken-plan.json")), qPrintable(box->text()));
         box->close();
         QCOMPARE(editor().current().candidate, before);
+    }
+
+    // The search chooses the micro-batch on a pipelined mesh; the editor prices the best
+    // plan's strategies with it (and its other techniques), so that the current row
+    // costs what the search said.
+    void editorPricesWithTheSearchedMicroBatch()
+    {
+        ClusterPanel* panel = window_->clusterPanel();
+        QVERIFY(panel->chooseMeshText(QStringLiteral("pp=2,dp=1,tp=8")));
+        window_->startSearch();
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->isSearching(), kTimeoutMs);
+        const std::shared_ptr<const PlanCandidate> best = window_->searchResults()->model()->results()->best();
+        QVERIFY(best);
+        QVERIFY(best->workload.microBatch > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(editor().current().candidate, best, kTimeoutMs);
+        PlanEditPanel& edit = *bench().editPanel();
+        QVERIFY(edit.selectTarget(QString::fromStdString(editor().targets().front().name)));
+        QTRY_VERIFY_WITH_TIMEOUT(!edit.isPricing() && edit.choicesModel()->rowCount() > 1, kTimeoutMs);
+        QCOMPARE(edit.choicesModel()->choices()->baseStepSeconds, best->stepSeconds());
+        QCOMPARE(edit.choicesModel()->choices()->baseMemoryBytes, best->memoryBytes());
+        QVERIFY(panel->chooseMesh({2, 8}));
     }
 
     // On a pipelined mesh the expert plan covers one stage's mesh (dp x tp) and runs as

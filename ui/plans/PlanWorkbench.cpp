@@ -209,10 +209,8 @@ void PlanWorkbench::candidateOpened(const std::shared_ptr<const PlanCandidate>& 
         return;
     try {
         // Edits are priced with the training techniques the search chose for this plan.
-        SearchSetup setup = *session_->searchedSetup();
-        setup.workload.recompute = candidate->workload.recompute;
-        setup.workload.zeroStage = candidate->workload.zeroStage;
-        auto pricing = std::make_shared<const PlanPricing>(folded(), std::move(setup), planMeshAxes(candidate->plan));
+        auto pricing = std::make_shared<const PlanPricing>(
+            folded(), withChosenTechniques(*session_->searchedSetup(), candidate->workload), planMeshAxes(candidate->plan));
         origin_ = candidate;
         editor_->open(std::move(pricing), {candidate, recorder_->recordOf(candidate)});
     } catch (const Error& error) {

@@ -3137,6 +3137,17 @@
     </message>
 </context>
 <context>
+    <name>tapestry::StrategyText</name>
+    <message>
+        <source>%1: ring attention, keys and values passed around the axis</source>
+        <translation>%1: Ring-Attention, Keys und Values werden um die Achse weitergereicht</translation>
+    </message>
+    <message>
+        <source>%1: the experts spread over the axis, tokens sent by all-to-alls</source>
+        <translation>%1: Experten über die Achse verteilt, Tokens per All-to-All verschickt</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::UsageProfileChart</name>
     <message>
         <source>Time point</source>

@@ -3125,6 +3125,17 @@
     </message>
 </context>
 <context>
+    <name>tapestry::StrategyText</name>
+    <message>
+        <source>%1: ring attention, keys and values passed around the axis</source>
+        <translation>%1：环形注意力，键和值沿该轴环形传递</translation>
+    </message>
+    <message>
+        <source>%1: the experts spread over the axis, tokens sent by all-to-alls</source>
+        <translation>%1：专家分布在该轴上，token 通过 all-to-all 发送</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::UsageProfileChart</name>
     <message>
         <source>Time point</source>

@@ -363,6 +363,8 @@ private slots:
                  QStringLiteral("dp: batch, tp: expert"));
         QCOMPARE(panel.choicesModel()->index(expertRow, StrategyChoicesModel::StepColumn).data().toString(),
                  QStringLiteral("%L1").arg(expertStep * 1e3, 0, 'f', 2));
+        QCOMPARE(panel.choicesModel()->index(expertRow, StrategyChoicesModel::StrategyColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("dp: batch, tp: expert\ntp: the experts spread over the axis, tokens sent by all-to-alls"));
 
         // The router's gate is no expert: no expert split offered.
         choices = listed(targetNamed("block_sparse_moe/gate/MatMul"));
@@ -378,6 +380,9 @@ private slots:
         const auto sequence = offers(*choices, AxisSplit::Sequence);
         QVERIFY(sequence != choices->choices.end());
         QCOMPARE(sequence->stepSeconds, pricing->price(withStrategy(start, core, sequence->strategy))->stepSeconds());
+        const int sequenceRow = static_cast<int>(sequence - choices->choices.begin());
+        QCOMPARE(panel.choicesModel()->index(sequenceRow, StrategyChoicesModel::StrategyColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("dp: batch, tp: sequence\ntp: ring attention, keys and values passed around the axis"));
         QVERIFY(offers(*choices, AxisSplit::Expert) == choices->choices.end());
     }
 };

@@ -59,9 +59,15 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
         default: return {};
         }
     }
-    // A narrow editor cuts the strategy ("dp: batch, tp: …"); the tooltip has it whole.
-    if (role == Qt::ToolTipRole && index.column() == StrategyColumn)
-        return strategyText(mesh_, choice.strategy);
+    // A narrow editor cuts the strategy ("dp: batch, tp: …"); the tooltip has it whole,
+    // with what its context- or expert-parallel splits do.
+    if (role == Qt::ToolTipRole && index.column() == StrategyColumn) {
+        const QString meaning = parallelSplitText(choices_->target.kind, mesh_, choice.strategy);
+        QString text = strategyText(mesh_, choice.strategy);
+        if (!meaning.isEmpty())
+            text += u'\n' + meaning;
+        return text;
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {

@@ -11,5 +11,9 @@ namespace tapestry {
 
 // A strategy as the tables show it, its split per named mesh axis: "dp: batch, tp: column".
 [[nodiscard]] QString strategyText(const std::vector<MeshAxis>& mesh, const NodeStrategy& strategy);
+// What the context- and expert-parallel splits of a node of `kind` do, one line per such
+// axis ("cp: ring attention, keys and values around the axis"); empty when it has none.
+[[nodiscard]] QString parallelSplitText(CoarseNodeKind kind, const std::vector<MeshAxis>& mesh,
+                                        const NodeStrategy& strategy);
 
 }  // namespace tapestry

@@ -93,8 +93,17 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
             std::fill(usage.begin() + profile.times[k], usage.begin() + until, profile.usages[k]);
         }
 
-        const Assignment repaired = repairMemory(problem, x);
-        const SolutionEvaluation check = evaluateSolution(problem, repaired);
+        Assignment repaired = repairMemory(problem, x);
+        SolutionEvaluation check = evaluateSolution(problem, repaired);
+        if (check.feasible && check.cost >= kCostCap) {
+            // The repair broke pairs that only a joint move mends: the feasible local
+            // search (forced groups included) clears them, as far as its moves get.
+            LocalSearch mend(problem, repaired, seed + iteration);
+            for (std::int64_t done = 0; done < moves && mend.bestCost() >= kCostCap && !due(); done += kMinMovesPerIteration)
+                mend.run(kMinMovesPerIteration);
+            repaired = mend.best();
+            check = evaluateSolution(problem, repaired);
+        }
         if (check.feasible && check.cost < bestCost) {
             bestCost = check.cost;
             best = repaired;

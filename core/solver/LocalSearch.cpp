@@ -15,9 +15,10 @@ namespace {
 constexpr std::int64_t kMaxTreeWork = 150'000;
 constexpr int kSizes[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128};
 // A move along forced edges may take a whole group (a hub and its 1,652 neighbours of
-// nine strategies each is 134k steps); every eighth move is one, when there are any.
+// nine strategies each is 134k steps); such moves get at most this share of the work
+// of the others, so that large groups cannot slow the search down.
 constexpr std::int64_t kMaxForcedTreeWork = 3'000'000;
-constexpr int kForcedMoveEvery = 8;
+constexpr double kForcedWorkShare = 0.25;
 
 // At most one allowed (below kCostCap) cell in every row and every column.
 bool forcesPartner(const ProblemEdge& edge, std::size_t rows, std::size_t columns)
@@ -185,7 +186,7 @@ void LocalSearch::restartFrom(const Assignment& assignment)
     movesSinceBest_ = 0;
 }
 
-void LocalSearch::growTree(int root, int size, bool forcedOnly)
+std::int64_t LocalSearch::growTree(int root, int size, bool forcedOnly)
 {
     // Randomized BFS that admits a node only when exactly one of its neighbours is
     // already in: the chosen nodes then induce a tree, so the DP below is exact.
@@ -231,15 +232,18 @@ void LocalSearch::growTree(int root, int size, bool forcedOnly)
         tree_.push_back(node);
         offer(node);
     }
+    return work;
 }
 
 bool LocalSearch::move(double noise)
 {
-    const bool forced = !forcedRoots_.empty() && moveCount_ % kForcedMoveEvery == 0;
+    const bool forced = enforce_ && !forcedRoots_.empty() && static_cast<double>(forcedWork_) <= kForcedWorkShare * static_cast<double>(plainWork_);
     const std::vector<int>& roots = forced ? forcedRoots_ : movable_;
     const int root = roots[std::uniform_int_distribution<std::size_t>(0, roots.size() - 1)(random_)];
     const int size = forced ? nodeCount_ : kSizes[std::uniform_int_distribution<std::size_t>(0, std::size(kSizes) - 1)(random_)];
-    growTree(root, size, forced);
+    // Every move counts at least one step, so that plain moves on one-strategy
+    // neighbourhoods still earn forced ones.
+    (forced ? forcedWork_ : plainWork_) += 1 + growTree(root, size, forced);
 
     // Unary terms: own cost, edges to fixed neighbours, the memory multipliers.
     std::size_t valueSize = 0;

@@ -400,6 +400,17 @@ void CostModel::computeCrossingTensors()
                 if (crossing.consumers.empty())
                     continue;
                 crossing.bytes = bytes;
+                const bool intoAttention = std::all_of(crossing.consumers.begin(), crossing.consumers.end(),
+                                                       [&](const auto& c) {
+                                                           return coarse_.node(c.first).kind == CoarseNodeKind::BatchedMatMul;
+                                                       });
+                if (intoAttention && bytes > 0 && tensor.shape.isRankKnown() && tensor.shape.rank() == 4) {
+                    const double unrepeated = projectedBytes(output);
+                    if (unrepeated > 0 && unrepeated < bytes) {
+                        crossing.repeat = bytes / unrepeated;
+                        crossing.heads = static_cast<double>(binder_.extents(tensor.shape)[1]);
+                    }
+                }
                 crossing.carriesGradient = carries[output.index()];
                 crossing.producer = node.id;
                 crossing.producerOp = id;
@@ -751,11 +762,21 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
         return std::nullopt;
     // The other axes shard the tensor as its producer left it.
     double otherDiv = 1;
+    double otherHeadSplit = 1;
     for (std::size_t b = 0; b < producer.axes.size(); ++b) {
         if (b != axis && isSharded(outputLayout(producer.axes[b])))
             otherDiv *= mesh_.axis(b).size;
+        if (b != axis && outputLayout(producer.axes[b]) == AxisLayout::Hidden)
+            otherHeadSplit *= mesh_.axis(b).size;
     }
-    const double full = tensor.bytes / otherDiv / microSteps_;
+    double full = tensor.bytes / otherDiv / microSteps_;
+    if (tensor.repeat > 1) {
+        // Repeated keys and values change layout before their repeat (it is a local
+        // copy), on the key heads, repeated only as far as the axis needs one per rank
+        // (as DeepSpeed-Ulysses does when there are fewer key heads than ranks).
+        const double keyHeads = std::max(1.0, tensor.heads / tensor.repeat / otherHeadSplit);
+        full = full / tensor.repeat * std::clamp(n / keyHeads, 1.0, tensor.repeat);
+    }
     const double bytes = needed->perShard ? full / n : full;
     const bool repeated = forward && tensor.insideBlock && workload_.recompute == Recomputation::Full;
     return PricedConversion{needed->kind, bytes, collectives_.price(needed->kind, mesh_.group(axis), bytes),

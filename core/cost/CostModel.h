@@ -75,6 +75,11 @@ public:
     // A tensor leaving its producer's coarse node.
     struct CrossingTensor {
         double bytes = 0;
+        // Keys or values entering attention after grouped-query attention repeated them
+        // per query head: `repeat` query heads per key head, `heads` after the repeat
+        // (1 and 0 for every other tensor).
+        double repeat = 1;
+        double heads = 0;
         bool carriesGradient = false;
         // Producer and every consumer lie in one block instance: full recomputation
         // converts it forward a second time.

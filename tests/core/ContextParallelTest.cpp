@@ -132,6 +132,26 @@ private slots:
         QCOMPARE(contextParallelVariant(ulysses, m.coarse, 1), ContextParallelVariant::Ulysses);
     }
 
+    // Grouped-query attention (Llama-2 70B: 64 query heads of 128, 8 key heads): Ulysses
+    // swaps k and v before their repeat, an eighth of q's bytes each.
+    void ulyssesSwapsKeysAndValuesBeforeTheirRepeat()
+    {
+        const FoldedModel m = foldSynthPreset("llama2-70b", 2);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 1}, {"cp", 8}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(1, 2048));
+        const Plan ulysses = makeExpertPlan(ExpertPlanKind::Ulysses, m.coarse, mesh.axes());
+        const double measured = collectiveSeconds(instanceCost(m, costs.evaluate(ulysses), 1), CollectiveKind::AllToAll);
+        // q and the output are b*s*8192 bf16, k and v b*s*1024 before the repeat; each an
+        // all-to-all of the rank's 1/cp shard, forward and again backward.
+        const double q = 1.0 * 2048 * 8192 * 2;
+        const double kv = q / 8;
+        const double expected = 2 * (2 * ringGatherOrScatter(8, q / 8, cluster.intraNode) +
+                                     2 * ringGatherOrScatter(8, kv / 8, cluster.intraNode));
+        QVERIFY2(near(measured, expected),
+                 qPrintable(QString::number(measured) + QStringLiteral(" vs ") + QString::number(expected)));
+    }
+
     void contextParallelismDividesActivationsByCp()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");

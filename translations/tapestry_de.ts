@@ -906,12 +906,8 @@
         <translation>Keine Messkurven: Kollektive verwenden die Alpha-Beta-Formeln.</translation>
     </message>
     <message>
-        <source>whole batch</source>
-        <translation>ganzer Batch</translation>
-    </message>
-    <message>
-        <source>Sequences per data-parallel rank and micro-step: gradients accumulate over the micro-steps and are synchronized once per step.</source>
-        <translation>Sequenzen pro datenparallelem Rang und Mikroschritt: Gradienten werden über die Mikroschritte akkumuliert und einmal pro Schritt synchronisiert.</translation>
+        <source>Sequences per data-parallel rank and micro-step: gradients accumulate over the micro-steps and are synchronized once per step. Auto: the search chooses (the whole batch where a plan fits with it, else the largest micro-batch that fits; 1 to 8 sequences on a pipeline); a plan priced outside a search takes the whole batch.</source>
+        <translation>Sequenzen pro datenparallelem Rang und Mikroschritt: Gradienten werden über die Mikroschritte akkumuliert und einmal pro Schritt synchronisiert. Auto: die Suche wählt (der ganze Batch, wo ein Plan damit passt, sonst der größte passende Mikro-Batch; 1 bis 8 Sequenzen in einer Pipeline); ein außerhalb einer Suche bewerteter Plan nimmt den ganzen Batch.</translation>
     </message>
     <message>
         <source>fp16 (mixed precision)</source>

@@ -903,12 +903,8 @@
         <translation>没有实测曲线：集合通信使用 alpha-beta 公式。</translation>
     </message>
     <message>
-        <source>whole batch</source>
-        <translation>整个批次</translation>
-    </message>
-    <message>
-        <source>Sequences per data-parallel rank and micro-step: gradients accumulate over the micro-steps and are synchronized once per step.</source>
-        <translation>每个数据并行 rank 每个微步的序列数：梯度在各微步间累积，每步同步一次。</translation>
+        <source>Sequences per data-parallel rank and micro-step: gradients accumulate over the micro-steps and are synchronized once per step. Auto: the search chooses (the whole batch where a plan fits with it, else the largest micro-batch that fits; 1 to 8 sequences on a pipeline); a plan priced outside a search takes the whole batch.</source>
+        <translation>每个数据并行 rank 每个微步的序列数：梯度在各微步间累积，每步同步一次。自动：由搜索选择（能放下时用整个批次，否则用能放下的最大微批次；流水线上为 1 到 8 个序列）；搜索之外估价的计划使用整个批次。</translation>
     </message>
     <message>
         <source>fp16 (mixed precision)</source>

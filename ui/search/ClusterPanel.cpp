@@ -119,10 +119,12 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     microBatch_ = new QSpinBox(this);
     microBatch_->setObjectName(QStringLiteral("microBatch"));
     microBatch_->setRange(0, 1 << 20);
-    microBatch_->setSpecialValueText(tr("whole batch"));
+    microBatch_->setSpecialValueText(tr("Auto (the search chooses)"));
     microBatch_->setSuffix(tr(" sequences"));
     microBatch_->setToolTip(tr("Sequences per data-parallel rank and micro-step: gradients accumulate over the "
-                               "micro-steps and are synchronized once per step."));
+                               "micro-steps and are synchronized once per step. Auto: the search chooses (the "
+                               "whole batch where a plan fits with it, else the largest micro-batch that fits; 1 to "
+                               "8 sequences on a pipeline); a plan priced outside a search takes the whole batch."));
     precision_ = new QComboBox(this);
     precision_->setObjectName(QStringLiteral("precision"));
     precision_->addItem(tr("bf16 (mixed precision)"), static_cast<int>(DataType::BFloat16));

@@ -37,7 +37,7 @@ public:
     bool chooseMeshText(const QString& text);
     void setBatch(int batch);
     void setSequence(int sequence);
-    // Sequences per data-parallel rank and micro-step; 0: the whole batch at once.
+    // Sequences per data-parallel rank and micro-step; 0: the search chooses.
     void setMicroBatch(int sequences);
     void setTimeLimit(double seconds);
 

@@ -216,11 +216,11 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // micro-batch sizes and pipeline layouts only re-price what it found.
     std::vector<PricingGroup> groups;
     // Without a pipeline, gradient accumulation is one more way to fit: each technique's
-    // group at the whole batch is followed by groups at halved micro-batches, searched
-    // only while the larger one found nothing that fits (with the same techniques a
-    // smaller micro-batch only adds time). The index of that larger group, per group.
-    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-    std::vector<std::size_t> largerMicroBatch;
+    // group at the whole batch is followed by one at micro-batches of 1, 2, 4 and 8
+    // sequences (searched at 1, the least memory, and re-priced at the others, as on a
+    // pipeline), searched only when the whole batch found nothing that fits (with the
+    // same techniques a smaller micro-batch only adds time).
+    std::vector<bool> accumulates;
     const bool accumulate = !pipelined && setup.chooseMicroBatch && setup.workload.microBatch == 0;
     for (const Workload& workload : setup.workloadVariants(pipelined)) {
         PricingGroup group;
@@ -238,18 +238,18 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         const CostModel& whole = group.front()->costs();
         const std::int64_t perRank = whole.workload().batch / std::max(1, whole.dataParallelDegree());
         groups.push_back(std::move(group));
-        largerMicroBatch.push_back(kNone);
-        if (!accumulate)
+        accumulates.push_back(false);
+        if (!accumulate || perRank < 2)
             continue;
-        for (std::int64_t microBatch = perRank / 2; microBatch >= 1; microBatch /= 2) {
+        PricingGroup accumulated;
+        for (std::int64_t microBatch = 1; microBatch <= 8 && microBatch < perRank; microBatch *= 2) {
             SearchSetup variant = setup;
             variant.workload = workload;
             variant.workload.microBatch = microBatch;
-            PricingGroup smaller;
-            smaller.push_back(std::make_unique<PlanPricing>(model, std::move(variant), axes, layouts.front()));
-            groups.push_back(std::move(smaller));
-            largerMicroBatch.push_back(groups.size() - 2);
+            accumulated.push_back(std::make_unique<PlanPricing>(model, std::move(variant), axes, layouts.front()));
         }
+        groups.push_back(std::move(accumulated));
+        accumulates.push_back(true);
     }
     const PlanPricing& first = *groups.front().front();
     const double limit = setup.options.memoryLimitBytes.value_or(first.costs().hbmBytes());
@@ -275,14 +275,14 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     Clock::time_point lastBest;
     SearchOptions options = setup.options;
     options.alternatives = 0;  // searched for the session's best mesh only, at the end
-    std::vector<bool> fitted(groups.size(), false);
+    bool wholeBatchFits = false;  // the technique's whole-batch group before an accumulating one
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (g > 0 && callbacks.cancelled && callbacks.cancelled())
             break;
-        if (largerMicroBatch[g] != kNone && fitted[largerMicroBatch[g]]) {
-            fitted[g] = true;  // and so will every smaller one
+        if (accumulates[g] && wholeBatchFits)
             continue;
-        }
+        if (!accumulates[g])
+            wholeBatchFits = false;
         const PlanPricing& pricing = *groups[g].front();
         // Techniques that only add time (recomputation, a higher ZeRO stage) cannot beat
         // a plan that fits and is already faster than their compute alone.
@@ -315,7 +315,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         if (found.best)
             std::tie(candidate, candidatePricing) =
                 bestOverGroup(groups[g], found.best->plan, PlanCandidate::Role::Best, layouts, limit, true);
-        fitted[g] = candidate && candidate->memoryBytes() <= limit;
+        if (!accumulates[g])
+            wholeBatchFits = candidate && candidate->memoryBytes() <= limit;
         if (!result || (candidate && (!best || better(*candidate, *best, limit)))) {
             result = std::move(found);
             best = std::move(candidate);

@@ -26,8 +26,8 @@ struct SearchSetup {
     bool chooseZeroStage = true;
     // Without a micro-batch in the workload the search chooses it: on pipelined meshes
     // among pipelineMicroBatches() (a pipeline needs several micro-batches per step),
-    // elsewhere gradient accumulation, halving the micro-batch only while the whole
-    // per-rank batch does not fit.
+    // elsewhere gradient accumulation over micro-batches of 1 to 8 sequences when no
+    // plan fits with the whole per-rank batch.
     bool chooseMicroBatch = true;
 
     // The meshes to search: `mesh` (its "pp" axis first), or every shape of the cluster

@@ -1,6 +1,7 @@
 #include "base/JsonReader.h"
 
 #include "base/Error.h"
+#include "base/TextPosition.h"
 
 #include <nlohmann/json.hpp>
 
@@ -144,18 +145,7 @@ private:
 
     [[noreturn]] void fail(std::size_t offset, const std::string& what) const
     {
-        std::size_t line = 1;
-        std::size_t column = 1;
-        for (std::size_t i = 0; i < offset && i < text_.size(); ++i) {
-            if (text_[i] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        throw Error(ErrorCode::InvalidJson, fileName_,
-                    "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what);
+        throw Error(ErrorCode::InvalidJson, fileName_, lineAndColumn(text_, offset) + ": " + what);
     }
 
     bool open(bool isObject)

@@ -1,6 +1,7 @@
 #include "export/HfTpPlanImport.h"
 
 #include "base/Error.h"
+#include "base/TextPosition.h"
 #include "base/JsonReader.h"
 #include "graph/Graph.h"
 #include "plan/ExpertPlans.h"
@@ -48,14 +49,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& what) const
     {
-        std::size_t line = 1;
-        std::size_t column = 1;
-        for (std::size_t i = 0; i < at_ && i < text_.size(); ++i) {
-            column = text_[i] == '\n' ? 1 : column + 1;
-            line += text_[i] == '\n' ? 1 : 0;
-        }
-        throw Error(ErrorCode::InvalidPlan, fileName_,
-                    "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what);
+        throw Error(ErrorCode::InvalidPlan, fileName_, lineAndColumn(text_, at_) + ": " + what);
     }
 
     char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }

@@ -1,6 +1,7 @@
 #include "iopddl/IopddlReader.h"
 
 #include "base/Error.h"
+#include "base/TextPosition.h"
 #include "iopddl/GzipTextFile.h"
 
 #include <algorithm>
@@ -73,18 +74,7 @@ private:
 
     [[noreturn]] void syntax(const std::string& what) const
     {
-        std::size_t line = 1;
-        std::size_t column = 1;
-        for (std::size_t k = 0; k < at_ && k < text_.size(); ++k) {
-            if (text_[k] == '\n') {
-                ++line;
-                column = 1;
-            } else {
-                ++column;
-            }
-        }
-        throw Error(ErrorCode::InvalidJson, fileName_,
-                    "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what);
+        throw Error(ErrorCode::InvalidJson, fileName_, lineAndColumn(text_, at_) + ": " + what);
     }
 
     [[nodiscard]] char peek() const { return at_ < text_.size() ? text_[at_] : '\0'; }

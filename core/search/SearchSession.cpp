@@ -388,6 +388,14 @@ std::vector<TechniqueComparison> compareTechniques(const std::shared_ptr<const F
         const int degree = parallelDegree(best.plan, model->coarse, technique);
         if (degree <= 1 || (callbacks.cancelled && callbacks.cancelled()))
             continue;
+        // Pins are kept even without the technique: a split the user pinned that may
+        // belong to it leaves no plan "without" it to compare with.
+        const AxisSplit split = technique == ParallelTechnique::Expert ? AxisSplit::Expert : AxisSplit::Sequence;
+        const bool pinned = std::any_of(setup.options.pins.begin(), setup.options.pins.end(), [&](const Pin& pin) {
+            return std::find(pin.strategy.axes.begin(), pin.strategy.axes.end(), split) != pin.strategy.axes.end();
+        });
+        if (pinned)
+            continue;
         state.report(index, SearchPhase::Comparison, 1.0);
         SearchSetup without = setup;
         without.options.withheld.push_back(technique);

@@ -124,6 +124,12 @@ private slots:
         QVERIFY2(comparison.without->stepSeconds() > best->stepSeconds(),
                  qPrintable(QString::number(comparison.without->stepSeconds()) + QStringLiteral(" vs ") +
                             QString::number(best->stepSeconds())));
+
+        // Pinned by the user, the sequence split stays: there is no plan without it.
+        setup.options.pins = {parsePin("model/layers.#/self_attn/MatMul=batch,sequence")};
+        const std::shared_ptr<const SearchOutcome> pinned = SearchSession(m, setup).run();
+        QCOMPARE(contextParallelDegree(pinned->best()->plan, m->coarse), 4);
+        QVERIFY(pinned->comparisons.empty());
     }
 
     // 64 sequences of 2048 tokens on 8 GPUs under 50 MB: no plan holds a rank's whole 8

@@ -14,7 +14,9 @@ namespace tapestry {
 // exactly (ProblemReducer: with memory priced every leaf and chain folds away), solves
 // its core by message passing (TRW-S) and polishes the decoded assignment with
 // LocalSearch (which also clears the forbidden pairs a greedy decoding leaves),
-// repairs the result into a feasible assignment (repairMemory), and
+// repairs the result into a feasible assignment (repairMemory), polishes it with the
+// feasible local search when it is within a few per cent of the best repaired plan so
+// far (the repaired cost alone does not tell which basin polishes best), and
 // moves the multipliers along the subgradient (usage - limit per time point) with a
 // Polyak step towards the best feasible cost. Returns the best feasible assignment
 // seen, starting from `feasibleStart`, hands each improvement to `improved` and each

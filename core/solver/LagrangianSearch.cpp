@@ -30,7 +30,7 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
                             std::chrono::steady_clock::time_point softDeadline,
                             std::chrono::steady_clock::time_point deadline, std::stop_token stop,
                             const std::function<void(const Assignment&)>& improved,
-                            const std::function<void(double)>& bounded, const std::function<CostSum()>& elsewhere)
+                            const std::function<void(double)>& bounded)
 {
     Assignment best = feasibleStart;
     CostSum bestCost = evaluateSolution(problem, best).cost;
@@ -52,7 +52,7 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     const auto running = [&] {
         const auto now = std::chrono::steady_clock::now();
         return now < deadline && !stop.stop_requested()
-               && (now < softDeadline || (bestCost >= kCostCap && (!elsewhere || elsewhere() >= kCostCap)));
+               && (now < softDeadline || bestCost >= kCostCap);
     };
     const std::int64_t polishMoves =
         std::max(kMinMovesPerIteration, kPolishMovesPerNode * static_cast<std::int64_t>(problem.nodes.size()));

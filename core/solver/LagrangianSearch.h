@@ -24,14 +24,12 @@ namespace tapestry {
 // the priced core) to `bounded`, on the calling thread, as they are found. Without a
 // limit it is one relaxed solve. Memory is per time point: give it a problem whose time
 // is compressed (withCompressedTime). It stops at `softDeadline` once its best
-// assignment, or `elsewhere()` (the best cost others found, when given), avoids
-// forbidden costs (kCostCap), at `deadline` in any case.
+// assignment avoids forbidden costs (kCostCap), at `deadline` in any case.
 // Deterministic for a seed up to the deadline.
 [[nodiscard]] Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart,
                                           std::uint64_t seed, std::chrono::steady_clock::time_point softDeadline,
                                           std::chrono::steady_clock::time_point deadline, std::stop_token stop = {},
                                           const std::function<void(const Assignment&)>& improved = {},
-                                          const std::function<void(double)>& bounded = {},
-                                          const std::function<CostSum()>& elsewhere = {});
+                                          const std::function<void(double)>& bounded = {});
 
 }  // namespace tapestry

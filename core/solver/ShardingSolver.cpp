@@ -195,15 +195,12 @@ private:
 };
 
 // The Lagrangian search from the shared best, sharing what it finds. Past `softEnd` it
-// goes on while no plan it found (or, with `watchOthers`, any plan) avoids the
-// forbidden costs.
-void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end,
-                   bool watchOthers)
+// goes on while no plan it found avoids the forbidden costs.
+void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end)
 {
     const Assignment found = searchLagrangian(
         search.problem(), search.best(), seed, softEnd, end, search.stopToken(),
-        [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); },
-        watchOthers ? std::function<CostSum()>([&] { return search.bestCost(); }) : std::function<CostSum()>());
+        [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); });
     search.offer(found);
 }
 
@@ -335,7 +332,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         for (int k = 1; k < threads; ++k)
             workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
-                runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline, true);
+                runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline);
             });
     } else {
         const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
@@ -344,17 +341,18 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
             const bool regions = k == 1;
             const bool feasibilityFirst = k == threads - 1;
-            // The region worker leaves the Lagrangian search once it has a plan free of
-            // forbidden costs (two Lagrangian searches walk the same multipliers), at the
-            // phase's end at the latest: CBC on regions, which never uses a forbidden
+            // Both run the Lagrangian search for the phase: their polished plans fall in
+            // different basins (their local searches differ), and which basin the phase
+            // finds decides the rest (S at 60 s: 1.544e9 with one, 1.529e9 with two).
+            // The region worker then leaves: CBC on regions, which never uses a forbidden
             // cell, clears them where repairs of Lagrangian solutions leave them.
             workers.emplace_back(search, [own, regions, feasibilityFirst, phaseEnd, lagrangianEnd, deadline](SharedSearch& s) {
                 if (feasibilityFirst)
                     runUntilAllowed(s, own + 4, deadline);
                 if (regions)
-                    runLagrangian(s, own + 1, Clock::now(), phaseEnd, true);
+                    runLagrangian(s, own + 1, phaseEnd, phaseEnd);
                 else
-                    runLagrangian(s, own + 1, phaseEnd, lagrangianEnd, false);
+                    runLagrangian(s, own + 1, phaseEnd, lagrangianEnd);
                 if (regions)
                     runRegions(s, own + 3, deadline);
                 else

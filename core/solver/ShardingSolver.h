@@ -57,7 +57,7 @@ struct SolverResult {
 // the reduced problem is small, one worker runs CBC on all of it and the other the
 // Lagrangian search; otherwise all run the Lagrangian search for a quarter of the time
 // (one goes on, up to 60 % of it, while its own repaired plans still pay forbidden
-// costs; the other leaves once any plan avoids them), then one re-solves regions
+// costs), then one re-solves regions
 // exactly with CBC and the others run the feasible local search, sharing the best
 // assignment between rounds. Always returns a feasible assignment; throws
 // Error(InfeasibleProblem) naming the time point at which even the smallest usages

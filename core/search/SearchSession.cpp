@@ -376,14 +376,19 @@ void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const S
     state.alternatives(index, std::move(searched.alternatives), std::move(alternatives));
 }
 
+// A comparison and the search of the mesh that gave it.
+struct ComparedSearch {
+    TechniqueComparison comparison;
+    MeshOutcome mesh;
+};
+
 // The best plan's mesh searched again without each context- or expert-parallel
 // technique the best plan uses: what a user asks first about a plan that uses one.
-std::vector<TechniqueComparison> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
-                                                   const SearchSetup& setup, std::size_t index,
-                                                   const PlanCandidate& best, const SearchSessionCallbacks& callbacks,
-                                                   SessionState& state)
+std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
+                                              const SearchSetup& setup, std::size_t index, const PlanCandidate& best,
+                                              const SearchSessionCallbacks& callbacks, SessionState& state)
 {
-    std::vector<TechniqueComparison> comparisons;
+    std::vector<ComparedSearch> comparisons;
     for (const ParallelTechnique technique : {ParallelTechnique::Context, ParallelTechnique::Expert}) {
         const int degree = parallelDegree(best.plan, model->coarse, technique);
         if (degree <= 1 || (callbacks.cancelled && callbacks.cancelled()))
@@ -408,7 +413,7 @@ std::vector<TechniqueComparison> compareTechniques(const std::shared_ptr<const F
         searchMesh(model, without, 0, axes, quiet, scratch);
         const std::shared_ptr<SearchOutcome> found = scratch.finalSnapshot();
         const bool cancelled = found->meshes.front().search && found->meshes.front().search->cancelled;
-        comparisons.push_back({technique, degree, cancelled ? nullptr : found->best()});
+        comparisons.push_back({{technique, degree, cancelled ? nullptr : found->best()}, found->meshes.front()});
     }
     return comparisons;
 }
@@ -468,10 +473,31 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         }
     }
     std::shared_ptr<SearchOutcome> outcome = state.finalSnapshot();
+    std::vector<ComparedSearch> compared;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        outcome->comparisons = compareTechniques(model_, setup_, mesh, *best, callbacks, state);
+        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state);
+        // The search's program is linearized, its prices are not: searched without a
+        // technique, the mesh can give a plan that prices better. Then that plan is the
+        // best (with its own alternatives and comparisons), and the comparison is moot.
+        const auto faster = std::find_if(compared.begin(), compared.end(), [&](const ComparedSearch& c) {
+            return c.comparison.without && better(*c.comparison.without, *best, outcome->memoryLimitBytes);
+        });
+        if (faster != compared.end() && faster->mesh.search) {
+            auto adopted = std::make_shared<PlanCandidate>(*faster->comparison.without);
+            adopted->role = PlanCandidate::Role::Best;
+            state.searched(mesh, std::move(*faster->mesh.search), outcome->meshes[mesh].baseline, {adopted},
+                           faster->mesh.workload);
+            outcome = state.finalSnapshot();
+            if (setup_.options.alternatives > 0 && !cancelled())
+                searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state);
+            outcome = state.finalSnapshot();
+            compared = cancelled() ? std::vector<ComparedSearch>{}
+                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state);
+        }
     }
+    for (ComparedSearch& each : compared)
+        outcome->comparisons.push_back(std::move(each.comparison));
     outcome->finished = true;
     outcome->cancelled = cancelled();
     for (const MeshOutcome& mesh : outcome->meshes) {

@@ -132,6 +132,32 @@ private slots:
         QVERIFY(pinned->comparisons.empty());
     }
 
+    // GPT-3 175B on [2, 16, 4] (1536 x 2048 tokens, 16 DGX-H100): the search's best plan
+    // splits the sequence on tp (112.4 s without that, 113.2 s with it, exactly priced:
+    // the program is linearized). The plan found without the technique is then the
+    // best, and no comparison says that leaving a technique out is faster.
+    void sessionKeepsAFasterPlanFoundWithoutATechnique()
+    {
+        auto m = std::make_shared<const FoldedModel>(foldSynthPreset("gpt3-175b"));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x16");
+        setup.mesh = {{"pp", 2}, {"dp", 16}, {"tp", 4}};
+        setup.workload = workload(1536, 2048);
+        setup.options.alternatives = 0;
+        const std::shared_ptr<const SearchOutcome> outcome = SearchSession(m, setup).run();
+        const std::shared_ptr<const PlanCandidate> best = outcome->best();
+        QVERIFY(best);
+        QVERIFY(best->memoryBytes() <= outcome->memoryLimitBytes);
+        QVERIFY2(best->stepSeconds() < 113.0, qPrintable(QString::number(best->stepSeconds())));
+        for (const TechniqueComparison& comparison : outcome->comparisons) {
+            if (comparison.without && comparison.without->memoryBytes() <= outcome->memoryLimitBytes)
+                QVERIFY2(comparison.without->stepSeconds() >= best->stepSeconds(),
+                         qPrintable(QString::number(comparison.without->stepSeconds()) + QStringLiteral(" < ") +
+                                    QString::number(best->stepSeconds())));
+        }
+        QCOMPARE(best->workload.batch, std::int64_t{1536});
+    }
+
     // 64 sequences of 2048 tokens on 8 GPUs under 50 MB: no plan holds a rank's whole 8
     // sequences at once, whatever it shards or recomputes, so the session accumulates
     // gradients over smaller micro-batches (1, 2 or 4), and its plan fits.

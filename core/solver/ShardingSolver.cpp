@@ -343,7 +343,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             const bool feasibilityFirst = k == threads - 1;
             // Both run the Lagrangian search for the phase: their polished plans fall in
             // different basins (their local searches differ), and which basin the phase
-            // finds decides the rest (S at 60 s: 1.544e9 with one, 1.529e9 with two).
+            // finds decides the rest (S at 60 s, seed 1: 1.544e9 with one, 1.529e9 with two).
             // The region worker then leaves: CBC on regions, which never uses a forbidden
             // cell, clears them where repairs of Lagrangian solutions leave them.
             workers.emplace_back(search, [own, regions, feasibilityFirst, phaseEnd, lagrangianEnd, deadline](SharedSearch& s) {

@@ -113,24 +113,30 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
             repaired = mend.best();
             check = evaluateSolution(problem, repaired);
         }
+        const auto keep = [&](const Assignment& plan, const SolutionEvaluation& evaluation) {
+            if (!evaluation.feasible || evaluation.cost >= bestCost)
+                return false;
+            bestCost = evaluation.cost;
+            best = plan;
+            if (improved)
+                improved(best);
+            return true;
+        };
+        // Kept before it is polished too: on a loaded machine polishing takes seconds,
+        // and the first plan free of forbidden costs is the one a short limit needs.
+        bool better = keep(repaired, check);
         if (check.feasible && check.cost < kCostCap
             && static_cast<double>(check.cost) <= (1 + kPolishWindow) * static_cast<double>(bestRepaired)) {
             bestRepaired = std::min(bestRepaired, check.cost);
             LocalSearch polish(problem, repaired, seed + iteration + 1);
             for (std::int64_t done = 0; done < polishMoves && !due(); done += kMinMovesPerIteration)
                 polish.run(kMinMovesPerIteration);
-            repaired = polish.best();
-            check = evaluateSolution(problem, repaired);
+            better = keep(polish.best(), evaluateSolution(problem, polish.best())) || better;
         }
-        if (check.feasible && check.cost < bestCost) {
-            bestCost = check.cost;
-            best = repaired;
+        if (better)
             sinceBest = 0;
-            if (improved)
-                improved(best);
-        } else if (++sinceBest % 5 == 0) {
+        else if (++sinceBest % 5 == 0)
             theta = std::max(theta * 0.5, 0.01);
-        }
 
         if (!problem.usageLimit)
             break;  // nothing is priced: one relaxed solve is the whole search

@@ -8,6 +8,7 @@
 #include "base/JsonWriter.h"
 #include "iopddl/IopddlReader.h"
 #include "iopddl/SolutionLine.h"
+#include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
 
@@ -48,6 +49,12 @@ int solve(const SolveCommandOptions& commandOptions)
     };
     const SolverResult result = solveShardingProblem(problem, options);
     const SolutionEvaluation check = evaluateSolution(problem, result.assignment);
+    // Only a limit shorter than reading the file (or a machine too busy to let the
+    // solver return) passes it: say so rather than leave the user guessing.
+    if (const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count();
+        took > options.timeLimitSeconds)
+        std::fprintf(stderr, "returned after %.2f s, past the %.2f s limit (reading the file took %.2f s)\n", took,
+                     options.timeLimitSeconds, loadSeconds);
     const double gap = optimalityGap(check.cost, result.lowerBound);
     std::fprintf(stderr, "reduced to %zu nodes, %zu edges (%d nodes eliminated, %d strategies dominated)\n",
                  result.reducedNodes, result.reducedEdges, result.reduction.eliminatedNodes,
@@ -55,17 +62,24 @@ int solve(const SolveCommandOptions& commandOptions)
 
     if (commandOptions.json) {
         std::printf("{\"file\": %s, \"nodes\": %zu, \"edges\": %zu, \"cost\": %s, \"lower_bound\": %s, "
-                    "\"gap\": %.6g, \"feasible\": %s, \"peak_usage\": %lld, \"proven_optimal\": %s, "
-                    "\"seconds\": %.3f}\n",
+                    "\"gap\": %.6g, \"feasible\": %s, \"pays_forbidden_costs\": %s, \"peak_usage\": %lld, "
+                    "\"proven_optimal\": %s, \"seconds\": %.3f}\n",
                     jsonEscaped(file).c_str(), problem.nodes.size(), problem.edges.size(), costToString(check.cost).c_str(),
                     costToString(result.lowerBound).c_str(), gap, check.feasible ? "true" : "false",
+                    check.cost >= kCostCap ? "true" : "false",
                     static_cast<long long>(check.peakUsage), result.provenOptimal ? "true" : "false",
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count());
     } else {
+        // A cost of kCostCap or more holds a forbidden strategy or pair: within the
+        // memory limit, but no plan to run.
+        const char* verdict = !check.feasible ? "INFEASIBLE"
+                              : check.cost < kCostCap ? "feasible"
+                              : result.provenOptimal
+                                  ? "fits the memory limit but pays forbidden costs (every plan does)"
+                                  : "fits the memory limit but pays forbidden costs (a longer time limit may avoid them)";
         std::printf("cost %s, %s, peak usage %lld, lower bound %s (gap %.3g %%)%s\n", costToString(check.cost).c_str(),
-                    check.feasible ? "feasible" : "INFEASIBLE", static_cast<long long>(check.peakUsage),
-                    costToString(result.lowerBound).c_str(), 100.0 * gap,
-                    result.provenOptimal ? ", proven optimal" : "");
+                    verdict, static_cast<long long>(check.peakUsage), costToString(result.lowerBound).c_str(),
+                    100.0 * gap, result.provenOptimal ? ", proven optimal" : "");
     }
     std::printf("%s\n", solutionLine(result.assignment).c_str());
     // The answer is out. Freeing a problem of millions of cells takes a noticeable

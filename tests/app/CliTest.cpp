@@ -273,6 +273,7 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(solved.out.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
         QCOMPARE(o.value(QStringLiteral("cost")).toInteger(), 445);
         QCOMPARE(o.value(QStringLiteral("peak_usage")).toInteger(), 50);
+        QCOMPARE(o.value(QStringLiteral("pays_forbidden_costs")).toBool(true), false);
         QVERIFY(o.value(QStringLiteral("seconds")).toDouble() <= 3.0);
         QCOMPARE(solved.out.section(QLatin1Char('\n'), 1, 1), QStringLiteral("[0, 0, 2, 1, 0]"));
 
@@ -281,6 +282,31 @@ private slots:
         QVERIFY2(refused.err.contains(negativeFile) && refused.err.contains(QStringLiteral("nodes.costs[3][1]"))
                      && refused.err.contains(QStringLiteral("is negative")),
                  qPrintable(refused.err));
+    }
+
+    // Every plan of this problem pays a forbidden cost (2e18 on the only strategy of
+    // node 1; the best, [0, 0], costs 5 + 2e18 + 1): it fits the memory limit, but solve
+    // must not call it feasible.
+    void solveSaysWhenItsPlanPaysForbiddenCosts()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("forbidden.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"problem": {"name": "forbidden", "nodes": {"intervals": [[0, 2], [1, 3]],
+            "costs": [[5, 7], [2000000000000000000]], "usages": [[1, 2], [1]]},
+            "edges": {"nodes": [[0, 1]], "costs": [[1, 0]]}, "usage_limit": 3}})");
+        out.close();
+        const CliRun solved = runCli({QStringLiteral("solve"), file, QStringLiteral("--time-limit"), QStringLiteral("2")});
+        QCOMPARE(solved.exitCode, 0);
+        QCOMPARE(solved.out.section(QLatin1Char('\n'), 0, 0),
+                 QStringLiteral("cost 2000000000000000006, fits the memory limit but pays forbidden costs (every plan "
+                                "does), peak usage 2, lower bound 2000000000000000006 (gap 0 %), proven optimal"));
+        QCOMPARE(solved.out.section(QLatin1Char('\n'), 1, 1), QStringLiteral("[0, 0]"));
+        const CliRun json = runCli({QStringLiteral("solve"), file, QStringLiteral("--json")});
+        const QJsonObject o = QJsonDocument::fromJson(json.out.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
+        QVERIFY(o.value(QStringLiteral("feasible")).toBool());
+        QVERIFY(o.value(QStringLiteral("pays_forbidden_costs")).toBool());
     }
 
     void badFileExitsNonZeroNamingTheFile()

@@ -2,7 +2,7 @@
 
 #include "base/Error.h"
 #include "export/ModuleStyleTable.h"
-#include "export/TrainingStackSettings.h"
+#include "target/TrainingStackSettings.h"
 #include "fold/FoldedModel.h"
 #include "graph/Graph.h"
 #include "plan/ParallelDegrees.h"

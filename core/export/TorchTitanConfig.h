@@ -1,6 +1,6 @@
 #pragma once
 
-#include "export/TrainingStackSettings.h"
+#include "target/TrainingStackSettings.h"
 
 #include <string>
 #include <string_view>

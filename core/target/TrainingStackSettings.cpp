@@ -1,4 +1,4 @@
-#include "export/TrainingStackSettings.h"
+#include "target/TrainingStackSettings.h"
 
 #include "base/Error.h"
 #include "cost/ExpertRouting.h"

@@ -83,7 +83,7 @@ void printText(const FoldedModel& model, const Cluster& cluster, const PlanPrici
         std::printf("           axis %-4s n = %d over %d node(s) x %d GPU(s): %s\n", mesh.axis(a).name.c_str(), g.size,
                     g.nodes, g.gpusPerNode, groupSpanName(g.span));
     }
-    std::printf("workload   %s\n", describeWorkload(costs).c_str());
+    std::printf("workload   %s\n", describeWorkload(costs, plan).c_str());
     std::printf("plan       %s\n\n", plan.name.c_str());
     printBreakdown(evaluation.total, axisNames, evaluation.hbmBytes);
     std::printf("throughput                 %s\n",

@@ -38,7 +38,7 @@ std::string humanBytes(std::uint64_t bytes)
     return scaled(static_cast<double>(bytes), units, 5);
 }
 
-std::string describeWorkload(const CostModel& costs)
+std::string describeWorkload(const CostModel& costs, const Plan& plan)
 {
     const ShapeBinder& shapes = costs.shapes();
     const Workload& w = costs.workload();
@@ -50,10 +50,11 @@ std::string describeWorkload(const CostModel& costs)
                 " x " + std::to_string(shapes.modelSequence()) + "; set --batch and --seq)";
     else if (defaulted)
         text += " (default: the model does not fix them; set --batch and --seq)";
-    if (w.microBatch > 0)
+    if (w.microBatch > 0) {
+        const CostModel::Stepping steps = costs.steppingOf(plan);
         text += ", micro-batch " + std::to_string(w.microBatch) + " per data-parallel rank (" +
-                std::to_string(costs.microSteps()) + " micro-steps of " + std::to_string(costs.dataParallelDegree()) +
-                " ranks)";
+                std::to_string(steps.microSteps) + " micro-steps of " + std::to_string(steps.dataParallel) + " ranks)";
+    }
     text += w.computeType == DataType::Float16 ? ", fp16" : w.computeType == DataType::BFloat16 ? ", bf16" : ", fp32";
     text += ", " + std::string(optimizerName(w.optimizer));
     if (w.zeroStage > 0)

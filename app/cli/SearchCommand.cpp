@@ -209,7 +209,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     // The workload as given, with the techniques the search chose (so that the text
     // still says where batch and sequence come from).
     const PlanPricing chosenPricing(model, withChosenTechniques(setup, chosen->workload), chosenMesh.axes);
-    const std::string workloadText = describeWorkload(chosenPricing.costs());
+    const std::string workloadText = describeWorkload(chosenPricing.costs(), chosen->plan);
     if (!commandOptions.output.empty())
         savePlanFile(commandOptions.output, chosenPricing.document(*chosen), model->coarse, model->families);
     history.finish(outcome->cancelled ? RunStatus::Cancelled : RunStatus::Finished, outcome->detail,

@@ -69,27 +69,6 @@ bool needsInputForBackward(const std::string& type)
            type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
 }
 
-int dataParallelDegreeOf(const DeviceMesh& mesh)
-{
-    int named = 1;
-    bool anyData = false;
-    bool anyModel = false;
-    for (const MeshAxis& axis : mesh.axes()) {
-        if (axis.name == "dp" || axis.name == "d" || axis.name == "data") {
-            named *= axis.size;
-            anyData = true;
-        }
-        if (axis.name == "tp" || axis.name == "pp" || axis.name == "cp" || axis.name == "ep")
-            anyModel = true;
-    }
-    if (anyData || anyModel)
-        return named;
-    int degree = 1;
-    for (std::size_t a = 0; a + 1 < mesh.axisCount(); ++a)
-        degree *= mesh.axis(a).size;
-    return mesh.axisCount() == 1 ? mesh.axis(0).size : degree;
-}
-
 }  // namespace
 
 CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
@@ -107,15 +86,14 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
               std::max<std::int64_t>(ShapeBinder::kDefaultBatch,
                                      2 * static_cast<std::int64_t>(mesh.deviceCount()) * pipeline_.layout.stages)),
       collectives_(cluster),
-      dtypeBytes_(dataTypeBits(workload.computeType) / 8.0),
-      dataParallelDegree_(dataParallelDegreeOf(mesh))
+      dtypeBytes_(dataTypeBits(workload.computeType) / 8.0)
 {
     workload_.batch = binder_.batch();
     workload_.sequence = binder_.sequence();
-    if (workload_.microBatch > 0) {
-        const double perMicroStep = static_cast<double>(workload_.microBatch) * dataParallelDegree_;
-        microSteps_ = std::max(1, static_cast<int>(std::ceil(static_cast<double>(workload_.batch) / perMicroStep)));
-    }
+    int assumedDegree = mesh.axisCount() == 1 ? mesh.axis(0).size : 1;
+    for (std::size_t a = 0; a + 1 < mesh.axisCount(); ++a)
+        assumedDegree *= mesh.axis(a).size;
+    assumed_ = steppingFor(assumedDegree);
     for (const Op& op : graph_.ops())
         causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
     computeOpFacts();
@@ -494,10 +472,54 @@ bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
                                   [](AxisSplit split) { return split == AxisSplit::Expert; });
 }
 
+CostModel::Stepping CostModel::steppingFor(int dataParallel) const
+{
+    Stepping steps;
+    steps.dataParallel = std::max(1, dataParallel);
+    if (workload_.microBatch > 0) {
+        const double perMicroStep = static_cast<double>(workload_.microBatch) * steps.dataParallel;
+        steps.microSteps =
+            std::max(1, static_cast<int>(std::ceil(static_cast<double>(workload_.batch) / perMicroStep)));
+    }
+    return steps;
+}
+
+CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
+{
+    // Each anchor's forward work (an expert's routed share of it) by the axes it splits
+    // the batch on; an expert split counts too (its tokens come from every rank of the axis).
+    double total = 0;
+    std::vector<double> batchWork(mesh_.axisCount(), 0.0);
+    for (const CoarseNode& node : coarse_.nodes) {
+        const NodeFacts& facts = nodeFacts_[node.id.index()];
+        const double work = facts.flops * facts.routedShare;
+        if (work <= 0)
+            continue;
+        total += work;
+        const NodeStrategy& strategy = plan.strategy(node.id);
+        for (std::size_t a = 0; a < batchWork.size() && a < strategy.axes.size(); ++a) {
+            if (strategy.axes[a] == AxisSplit::Batch || strategy.axes[a] == AxisSplit::Expert)
+                batchWork[a] += work;
+        }
+    }
+    int degree = 1;
+    for (std::size_t a = 0; a < batchWork.size(); ++a) {
+        if (total > 0 && 2 * batchWork[a] > total)
+            degree *= mesh_.axis(a).size;
+    }
+    return steppingFor(degree);
+}
+
 double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const
 {
+    return blockInputBytesPerDevice(plan, first, steppingOf(plan));
+}
+
+double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const
+{
     const CoarseNode& node = coarse_.node(first);
-    return nodeFacts_[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first)).input / microSteps_;
+    return nodeFacts_[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first), steps).input /
+           steps.microSteps;
 }
 
 double CostModel::hbmBytes() const
@@ -510,7 +532,8 @@ double CostModel::gradientBytesPerParameter() const
     return workload_.fp32MainGradients ? 4.0 : dtypeBytes_;
 }
 
-CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const
+CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy,
+                                          const Stepping& steps) const
 {
     Divisors div;
     // A micro-step holds microBatch sequences per data-parallel rank (without a
@@ -518,7 +541,7 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
     // sequence, repeating its work (splitting a sequence is context parallelism's job).
     double batchSplit = 1;
     const double sequences = workload_.microBatch > 0
-                                 ? static_cast<double>(workload_.microBatch) * dataParallelDegree_
+                                 ? static_cast<double>(workload_.microBatch) * steps.dataParallel
                                  : static_cast<double>(workload_.batch);
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
         const AxisSplit split = strategy.axes[a];
@@ -599,11 +622,11 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
 
 // Saved activations of one node for one micro-batch, as a searcher sees them (the
 // input-side divisor of this node only).
-double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& div) const
+double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const
 {
     const NodeFacts& facts = nodeFacts_[node.id.index()];
     if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
-        return facts.blockInputBytes / div.input / microSteps_;
+        return facts.blockInputBytes / div.input / steps.microSteps;
     double bytes = 0;
     for (const SavedActivation& saved : facts.savedActivations) {
         if (saved.scores && (workload_.attention == AttentionKernel::Fused ||
@@ -611,16 +634,17 @@ double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& di
             continue;
         bytes += saved.bytes / (saved.asOutput ? div.output : div.input);
     }
-    return bytes * facts.routedShare / microSteps_;
+    return bytes * facts.routedShare / steps.microSteps;
 }
 
 std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(const NodeStrategy& strategy,
-                                                                              double localParameters) const
+                                                                              double localParameters,
+                                                                              const Stepping& steps) const
 {
     std::vector<DataParallelCollective> out;
     if (workload_.zeroStage < 2 || localParameters <= 0)
         return out;
-    const double times = microSteps_;
+    const double times = steps.microSteps;
     double parameterBytes = localParameters * dtypeBytes_;
     double gradientBytes = localParameters * gradientBytesPerParameter();
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
@@ -642,11 +666,11 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(co
     return out;
 }
 
-std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId node,
-                                                                  const NodeStrategy& strategy) const
+std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId node, const NodeStrategy& strategy,
+                                                                  const Stepping& steps) const
 {
     std::vector<LossCollective> out;
-    const double times = microSteps_;
+    const double times = steps.microSteps;
     for (const ModelOutput& output : outputs_) {
         if (output.producer != node)
             continue;
@@ -667,7 +691,7 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
             const AxisGroup& group = mesh_.group(a);
             if (layout == AxisLayout::Partial) {
                 // Summed into vocabulary shards first; its gradient gathered back.
-                const double bytes = output.bytes / otherDiv / microSteps_;
+                const double bytes = output.bytes / otherDiv / steps.microSteps;
                 out.push_back({CollectiveKind::ReduceScatter, a,
                                collectives_.price(CollectiveKind::ReduceScatter, group, bytes), times});
                 out.push_back(
@@ -675,7 +699,7 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
             }
             // Vocab-parallel cross-entropy: per token row, the maximum, the sum of
             // exponentials and the target logit, each an fp32 all-reduce.
-            const double rowBytes = 4.0 * output.rows / rowDiv / microSteps_;
+            const double rowBytes = 4.0 * output.rows / rowDiv / steps.microSteps;
             out.push_back({CollectiveKind::AllReduce, a, collectives_.price(CollectiveKind::AllReduce, group, rowBytes),
                            3 * times});
         }
@@ -684,7 +708,7 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
 }
 
 std::vector<ParallelTransfer> CostModel::expertAllToAlls(CoarseNodeId id, const NodeStrategy& strategy,
-                                                        const Divisors& div) const
+                                                        const Divisors& div, const Stepping& steps) const
 {
     std::vector<ParallelTransfer> out;
     const NodeFacts& facts = nodeFacts_[id.index()];
@@ -695,7 +719,7 @@ std::vector<ParallelTransfer> CostModel::expertAllToAlls(CoarseNodeId id, const 
         if (strategy.axes[a] != AxisSplit::Expert || group.size <= 1)
             continue;
         // The rank's tokens (div.input: every axis that shards them) x top-k x capacity.
-        const double perToken = facts.routedShare * facts.experts / div.input / microSteps_;
+        const double perToken = facts.routedShare * facts.experts / div.input / steps.microSteps;
         const double share = 1.0 / facts.experts;
         for (const auto& [purpose, dense] : {std::pair{ParallelTransfer::Purpose::ExpertDispatch, facts.dispatchBytes},
                                              std::pair{ParallelTransfer::Purpose::ExpertCombine, facts.combineBytes}}) {
@@ -703,14 +727,14 @@ std::vector<ParallelTransfer> CostModel::expertAllToAlls(CoarseNodeId id, const 
                 continue;
             const double bytes = dense * perToken;
             out.push_back({id, purpose, CollectiveKind::AllToAll, a, bytes,
-                           collectives_.price(CollectiveKind::AllToAll, group, bytes), 2.0 * microSteps_ * share, 1.0});
+                           collectives_.price(CollectiveKind::AllToAll, group, bytes), 2.0 * steps.microSteps * share, 1.0});
         }
     }
     return out;
 }
 
 std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const NodeStrategy& strategy,
-                                                      const Divisors& div) const
+                                                      const Divisors& div, const Stepping& steps) const
 {
     std::vector<ParallelTransfer> out;
     const NodeFacts& facts = nodeFacts_[id.index()];
@@ -724,13 +748,13 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
         forward += time.forward;
         backward += time.backward;
     }
-    const double times = microSteps_;
+    const double times = steps.microSteps;
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
         const int n = mesh_.axis(a).size;
         if (strategy.axes[a] != AxisSplit::Sequence || n <= 1)
             continue;
         // The keys of the whole axis: the tensor as the other axes shard it.
-        const double bytes = facts.ringBytes * n / div.input / microSteps_;
+        const double bytes = facts.ringBytes * n / div.input / steps.microSteps;
         const AxisGroup& group = mesh_.group(a);
         const CollectiveBreakdown gather = collectives_.price(CollectiveKind::AllGather, group, bytes);
         const CollectiveBreakdown scatter = collectives_.price(CollectiveKind::ReduceScatter, group, bytes);
@@ -754,7 +778,8 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
 
 std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingTensor& tensor, std::size_t axis,
                                                                  const NodeStrategy& producer, AxisLayout from,
-                                                                 AxisLayout to, bool forward) const
+                                                                 AxisLayout to, bool forward,
+                                                                 const Stepping& steps) const
 {
     const std::optional<Conversion> needed = conversionBetween(from, to);
     const double n = mesh_.axis(axis).size;
@@ -769,7 +794,7 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
         if (b != axis && outputLayout(producer.axes[b]) == AxisLayout::Hidden)
             otherHeadSplit *= mesh_.axis(b).size;
     }
-    double full = tensor.bytes / otherDiv / microSteps_;
+    double full = tensor.bytes / otherDiv / steps.microSteps;
     if (tensor.repeat > 1) {
         // Repeated keys and values change layout before their repeat (it is a local
         // copy), on the key heads, repeated only as far as the axis needs one per rank
@@ -780,13 +805,13 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
     const double bytes = needed->perShard ? full / n : full;
     const bool repeated = forward && tensor.insideBlock && workload_.recompute == Recomputation::Full;
     return PricedConversion{needed->kind, bytes, collectives_.price(needed->kind, mesh_.group(axis), bytes),
-                            static_cast<double>(microSteps_) * (repeated ? 2.0 : 1.0)};
+                            static_cast<double>(steps.microSteps) * (repeated ? 2.0 : 1.0)};
 }
 
 double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
                                     AxisLayout from, AxisLayout to, bool forward) const
 {
-    const auto priced = conversion(tensor, axis, producer, from, to, forward);
+    const auto priced = conversion(tensor, axis, producer, from, to, forward, assumed_);
     return priced ? priced->price.seconds() * priced->times : 0.0;
 }
 
@@ -794,7 +819,8 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
 {
     const CoarseNode& node = coarse_.node(id);
     const NodeFacts& facts = nodeFacts_[id.index()];
-    const Divisors div = divisorsOf(node.kind, strategy);
+    const Stepping& steps = assumed_;
+    const Divisors div = divisorsOf(node.kind, strategy, steps);
     StrategyTerms terms;
     double backward = 0;
     for (const OpId op : node.ops) {
@@ -822,15 +848,15 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
             overlappable += perByte * localParameters * gradientBytesPerParameter();
         }
     } else {
-        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters))
+        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters, steps))
             overlappable += c.price.seconds() * c.times;
     }
     terms.communicationSeconds = workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable;
-    for (const LossCollective& c : lossCollectives(id, strategy))
+    for (const LossCollective& c : lossCollectives(id, strategy, steps))
         terms.communicationSeconds += c.price.seconds() * c.times;
-    for (const ParallelTransfer& t : ringAttention(id, strategy, div))
+    for (const ParallelTransfer& t : ringAttention(id, strategy, div, steps))
         terms.communicationSeconds += t.exposedSeconds();
-    for (const ParallelTransfer& t : expertAllToAlls(id, strategy, div))
+    for (const ParallelTransfer& t : expertAllToAlls(id, strategy, div, steps))
         terms.communicationSeconds += t.exposedSeconds();
 
     const double states = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
@@ -838,7 +864,9 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
                                              optimizerStateBytesPerParameter(workload_.optimizer) /
                                                  (zero >= 1 ? div.data : 1.0));
     const double p = pipeline_.layout.stages;
-    terms.memoryBytes = (states + nodeActivationBytes(node, div) * microBatchesInFlight(pipeline_.layout, 0, microSteps_)) / p;
+    terms.memoryBytes = (states + nodeActivationBytes(node, div, steps) *
+                                    microBatchesInFlight(pipeline_.layout, 0, steps.microSteps)) /
+                         p;
     return terms;
 }
 
@@ -869,8 +897,11 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     for (std::size_t a = 0; a < axisCount; ++a)
         axisSize[a] = mesh_.axis(a).size;
 
+    const Stepping steps = steppingOf(plan);
     PlanEvaluation result;
     result.hbmBytes = hbmBytes();
+    result.microBatches = steps.microSteps;
+    result.dataParallelDegree = steps.dataParallel;
     CostBreakdown empty;
     empty.time.byAxis.assign(axisCount, 0.0);
     result.perOp.assign(graph_.opCount(), empty);
@@ -894,7 +925,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     std::vector<double> blockActivationBytes(static_cast<std::size_t>(blockCount_), 0.0);
     std::vector<Divisors> divisors(coarse_.nodes.size());
     for (const CoarseNode& node : coarse_.nodes)
-        divisors[node.id.index()] = divisorsOf(node.kind, plan.strategy(node.id));
+        divisors[node.id.index()] = divisorsOf(node.kind, plan.strategy(node.id), steps);
     // The producer's output divisor of each tensor crossing nodes: a saved anchor input
     // is kept as sharded as it was produced (Megatron's sequence parallelism keeps the
     // sharded input and gathers it again in backward).
@@ -944,19 +975,19 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 continue;
             const double divisor = saved.asOutput ? std::max(div.output, consumedDiv[node.id.index()])
                                                   : std::max(div.input, producedDiv[saved.tensor.index()]);
-            const double bytes = saved.bytes * facts.routedShare / divisor / microSteps_;
+            const double bytes = saved.bytes * facts.routedShare / divisor / steps.microSteps;
             if (facts.block >= 0)
                 blockActivationBytes[static_cast<std::size_t>(facts.block)] += bytes;
             if (!(saved.scores && workload_.recompute == Recomputation::Selective && facts.block >= 0))
                 activations += bytes;
         }
         if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
-            activations = facts.blockInputBytes / div.input / microSteps_;
+            activations = facts.blockInputBytes / div.input / steps.microSteps;
         own.memory.activations += activations;
         if (facts.block >= 0)
             blockGatheredBytes[static_cast<std::size_t>(facts.block)] += localParameters * dtypeBytes_;
-        if (facts.transientBytes / div.output / microSteps_ > largestTransient) {
-            largestTransient = facts.transientBytes / div.output / microSteps_;
+        if (facts.transientBytes / div.output / steps.microSteps > largestTransient) {
+            largestTransient = facts.transientBytes / div.output / steps.microSteps;
             transientOp = facts.costOp;
         }
         if (zero < 2) {
@@ -968,17 +999,17 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 }
             }
         }
-        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters)) {
+        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters, steps)) {
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
             const double seconds = c.price.seconds() * c.times;
             own.time.dataParallelSeconds += seconds;
             overlappable[facts.costOp.index()] += seconds;
             (c.forward ? shardedForward : shardedBackward) += seconds;
         }
-        for (const LossCollective& c : lossCollectives(node.id, strategy))
+        for (const LossCollective& c : lossCollectives(node.id, strategy, steps))
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
-        std::vector<ParallelTransfer> transfers = ringAttention(node.id, strategy, div);
-        for (ParallelTransfer& t : expertAllToAlls(node.id, strategy, div))
+        std::vector<ParallelTransfer> transfers = ringAttention(node.id, strategy, div, steps);
+        for (ParallelTransfer& t : expertAllToAlls(node.id, strategy, div, steps))
             transfers.push_back(std::move(t));
         for (ParallelTransfer& t : transfers) {
             addCollective(own.time, t.kind, t.axis, t.price, t.times * t.exposedShare);
@@ -1020,7 +1051,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             const AxisLayout produced = outputLayout(producer.axes[a]);
             // `consumer`: the node reading the tensor (forward) or whose input gradient it is.
             auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward, CoarseNodeId consumer) {
-                const auto priced = conversion(tensor, a, producer, from, to, forward);
+                const auto priced = conversion(tensor, a, producer, from, to, forward, steps);
                 if (!priced)
                     return;
                 addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price, priced->times);
@@ -1067,7 +1098,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         overlappableTotal += seconds;
     if (workload_.overlap && overlappableTotal > 0) {
         const int buckets = blockCount_ + 1;
-        const double m = microSteps_;
+        const double m = steps.microSteps;
         const double exposed =
             exposedCommunicationSeconds(gradientSync, backwardCompute / m, buckets) +
             m * (exposedCommunicationSeconds(shardedForward / m, forwardCompute / m, buckets) +
@@ -1100,8 +1131,8 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         const std::vector<const BlockInstance*> blocks = modelBlocks(families_);
         std::vector<double> boundaryBytes;
         for (const BlockInstance* block : blocks)
-            boundaryBytes.push_back(blockInputBytesPerDevice(plan, block->nodes.front()));
-        pricePipelineStages(result, plan, coarse_, families_, microSteps_, boundaryBytes, pipeline_.boundaryLink);
+            boundaryBytes.push_back(blockInputBytesPerDevice(plan, block->nodes.front(), steps));
+        pricePipelineStages(result, plan, coarse_, families_, steps.microSteps, boundaryBytes, pipeline_.boundaryLink);
     }
     return result;
 }

@@ -21,8 +21,8 @@ class Graph;
 // crossing coarse nodes, block instances) is computed once here, so evaluating a plan
 // is a pass over nodes and edges.
 //
-// The graph is bound to the global batch; the step runs as `microSteps()` micro-steps
-// (gradient accumulation) of batch / microSteps() sequences each. Per device and step:
+// The graph is bound to the global batch; the step runs as micro-steps (gradient
+// accumulation) of batch / micro-steps sequences each (Stepping below). Per device and step:
 // - compute (cost/KernelTime.h): matmuls forward + two backward GEMMs as rooflines;
 //   attention's core either as one fused kernel (forward + backward at the GPU's
 //   attention share of the peak, backward recomputing the scores, causal models
@@ -115,13 +115,23 @@ public:
     [[nodiscard]] const Workload& workload() const { return workload_; }
     [[nodiscard]] const PipelineSetting& pipeline() const { return pipeline_; }
     [[nodiscard]] double hbmBytes() const;
-    // Micro-steps per optimizer step: batch / (microBatch x data-parallel degree of the
-    // mesh), at least 1; 1 without a micro-batch size.
-    [[nodiscard]] int microSteps() const { return microSteps_; }
-    // Product of the mesh axes that carry data parallelism: those named "dp", "d" or
-    // "data"; on a mesh with no such name and no "tp"/"pp"/"cp"/"ep" axis, every axis
-    // but the last (Megatron's convention: tensor parallelism on the last).
-    [[nodiscard]] int dataParallelDegree() const { return dataParallelDegree_; }
+    // How a step is cut into micro-steps (training.md: B = m x b x d): d, the ranks a
+    // micro-step spreads its micro-batches of b sequences over, and m, the micro-steps
+    // per optimizer step (batch / (b x d), at least 1; 1 without a micro-batch size).
+    struct Stepping {
+        int dataParallel = 1;
+        int microSteps = 1;
+    };
+    // A plan's stepping: d is the product of the axes on which the anchors carrying most
+    // of the forward work split the batch (or spread experts, whose tokens come from
+    // every rank of the axis). Axis names never matter.
+    [[nodiscard]] Stepping steppingOf(const Plan& plan) const;
+    // The stepping strategyTerms() and conversionSeconds() assume while they price nodes
+    // one by one without a plan: every axis but the last data-parallel (Megatron-LM's
+    // layout, tensor parallelism innermost), the one axis of a 1-D mesh. evaluate() uses
+    // the plan's own (PlanEvaluation::microBatches, dataParallelDegree).
+    [[nodiscard]] int microSteps() const { return assumed_.microSteps; }
+    [[nodiscard]] int dataParallelDegree() const { return assumed_.dataParallel; }
     // Whether attention is causal (the graph builds a triangular mask: Trilu, or a
     // LessOrEqual position comparison as exporters emit it).
     [[nodiscard]] bool causalAttention() const { return causal_; }
@@ -194,7 +204,9 @@ private:
         // core splits the sequence (1 without context parallelism).
         double ringSteps = 1;
     };
-    [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy) const;
+    [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy, const Stepping& steps) const;
+    [[nodiscard]] Stepping steppingFor(int dataParallel) const;
+    [[nodiscard]] double blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const;
     struct PricedConversion {
         CollectiveKind kind;
         double bytes = 0;  // one call's S
@@ -203,7 +215,7 @@ private:
     };
     [[nodiscard]] std::optional<PricedConversion> conversion(const CrossingTensor& tensor, std::size_t axis,
                                                              const NodeStrategy& producer, AxisLayout from,
-                                                             AxisLayout to, bool forward) const;
+                                                             AxisLayout to, bool forward, const Stepping& steps) const;
 
     // Per-device compute of one op under a strategy: forward + backward, and the part
     // of it that is recomputation.
@@ -214,7 +226,7 @@ private:
     };
     [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div) const;
     [[nodiscard]] bool recomputes(const CoarseNode& node, bool scores) const;
-    [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div) const;
+    [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
     // The data-parallel collectives of a node's local parameters over its data axes,
     // per step: (kind, axis, price, overlappable in forward?) for each.
@@ -226,7 +238,8 @@ private:
         bool forward = false;  // a parameter gather before forward (else backward side)
     };
     [[nodiscard]] std::vector<DataParallelCollective> shardedDataParallel(const NodeStrategy& strategy,
-                                                                          double localParameters) const;
+                                                                          double localParameters,
+                                                                          const Stepping& steps) const;
     // The loss collectives of a node's graph outputs on one axis.
     struct LossCollective {
         CollectiveKind kind;
@@ -234,20 +247,21 @@ private:
         CollectiveBreakdown price;
         double times = 1;
     };
-    [[nodiscard]] std::vector<LossCollective> lossCollectives(CoarseNodeId node, const NodeStrategy& strategy) const;
+    [[nodiscard]] std::vector<LossCollective> lossCollectives(CoarseNodeId node, const NodeStrategy& strategy,
+                                                              const Stepping& steps) const;
     // Ring attention on the axes where an attention core splits the sequence, per step:
     // its keys (or values) go around the ring in forward (an all-gather's traffic:
     // (n - 1)/n of the full tensor reaches each rank), again in backward while their
     // gradients come back (a reduce-scatter's). Each transfer overlaps the attention of
     // the chunk in hand: `exposedShare` of it is on the critical path.
     [[nodiscard]] std::vector<ParallelTransfer> ringAttention(CoarseNodeId node, const NodeStrategy& strategy,
-                                                              const Divisors& div) const;
+                                                              const Divisors& div, const Stepping& steps) const;
     // Expert parallelism on the axes where an expert's linear layers take the expert
     // split, per step: the layer's tokens go to their experts by an all-to-all and come
     // back by another, each of (tokens x hidden x top-k x capacity factor) bytes per rank
     // and as much again backward; every expert node carries 1/experts of its layer's.
     [[nodiscard]] std::vector<ParallelTransfer> expertAllToAlls(CoarseNodeId node, const NodeStrategy& strategy,
-                                                                const Divisors& div) const;
+                                                                const Divisors& div, const Stepping& steps) const;
 
     // A weight or what auxiliary ops derive from weights and constants.
     [[nodiscard]] bool isConstant(TensorId id) const;
@@ -273,8 +287,7 @@ private:
     ShapeBinder binder_;
     CollectiveCost collectives_;
     double dtypeBytes_ = 2;
-    int dataParallelDegree_ = 1;
-    int microSteps_ = 1;
+    Stepping assumed_;
     bool causal_ = false;
     int blockCount_ = 0;
     std::vector<OpFacts> opFacts_;

@@ -68,6 +68,7 @@ struct PlanEvaluation {
     double hbmBytes = 0;                  // capacity per device
     std::vector<StageCost> stages;        // empty without a pipeline
     int microBatches = 1;                 // per step and data-parallel rank
+    int dataParallelDegree = 1;           // ranks a micro-step spreads its micro-batches over
     // Ring attention and expert all-to-alls in node order, then Ulysses' all-to-alls in
     // the order of the tensors they convert; their exposed part is in the nodes'
     // breakdowns like every collective.

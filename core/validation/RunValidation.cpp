@@ -98,10 +98,10 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     Plan plan = makeExpertPlan(
         t.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron, coarse, axes);
     plan.pipeline = layout;
-    prediction.microSteps = costs.microSteps();
     for (const CoarseNode& node : coarse.nodes)
         prediction.parameters += costs.facts(node.id).parameterElements;
     const PlanEvaluation evaluation = costs.evaluate(plan);
+    prediction.microSteps = evaluation.microBatches;
     const MemoryBreakdown& memory = evaluation.total.memory;
     prediction.stepSeconds = evaluation.total.time.stepSeconds();
     prediction.memoryBytes = memory.total();

@@ -13,6 +13,8 @@
 
 #include <QTest>
 
+#include <tuple>
+
 using namespace tapestry;
 using namespace tapestry::test;
 
@@ -185,6 +187,41 @@ private slots:
         QVERIFY(near(b.total.memory.activations, a.total.memory.activations / 4));
         QVERIFY(near(b.total.time.computeSeconds, a.total.time.computeSeconds, 1e-6));
         QVERIFY(near(b.total.time.communicationSeconds(), a.total.time.communicationSeconds()));
+    }
+
+    // B = m x b x d with d the axes the plan splits the batch on, whatever they are
+    // called: renaming the axes changes no price.
+    void dataParallelDegreeComesFromThePlansBatchSplits()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = testCluster("dgx-h100x2");
+        Workload w = workload(16, 256);
+        w.microBatch = 1;
+        auto priced = [&](const std::vector<MeshAxis>& axes, Plan plan) {
+            const DeviceMesh mesh(axes, cluster);
+            plan.mesh = axes;
+            return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w).evaluate(plan);
+        };
+        const std::vector<MeshAxis> named{{"dp", 2}, {"cp", 2}, {"tp", 4}};
+        const std::vector<MeshAxis> plain{{"a0", 2}, {"a1", 2}, {"a2", 4}};
+        // Context parallel on the last axis: the batch splits over the first two, 16 / (1 x 4).
+        const Plan ring = makeExpertPlan(ExpertPlanKind::RingAttention, m.coarse, named);
+        // Every node splits the batch on every axis: 16 / (1 x 16), one micro-step.
+        const Plan data = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, named);
+        // Megatron with its middle axis turned to the sequence: only the first axis is data parallel.
+        Plan middle = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, named);
+        for (NodeStrategy& strategy : middle.strategies)
+            strategy.axes[1] = AxisSplit::Sequence;
+        for (const auto& [plan, degree, steps] :
+             {std::tuple{ring, 4, 4}, std::tuple{data, 16, 1}, std::tuple{middle, 2, 8}}) {
+            const PlanEvaluation a = priced(named, plan);
+            const PlanEvaluation b = priced(plain, plan);
+            QCOMPARE(a.dataParallelDegree, degree);
+            QCOMPARE(a.microBatches, steps);
+            QCOMPARE(b.microBatches, steps);
+            QCOMPARE(a.total.time.stepSeconds(), b.total.time.stepSeconds());
+            QCOMPARE(a.total.memory.total(), b.total.memory.total());
+        }
     }
 
     // exposed = last bucket + max(0, communication - last bucket - hiding compute).

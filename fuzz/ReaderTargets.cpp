@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "cluster/ClusterFile.h"
 #include "cluster/NcclTestsLog.h"
+#include "cost/WorkloadCheck.h"
 #include "export/HfTpPlanImport.h"
 #include "export/TrainingStackImport.h"
 #include "fold/FoldedModel.h"
@@ -10,8 +11,10 @@
 #include "iopddl/IopddlReader.h"
 #include "onnx/OnnxImporter.h"
 #include "plan/PlanFile.h"
+#include "validation/PublishedRun.h"
 
 #include <array>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -92,6 +95,56 @@ void readTrainingStack(std::string_view bytes, const char* fileName)
     (void)importTrainingStackPlan(bytes, fileName, llama(), 8);
 }
 
+// Each stack's reader alone, whatever the file looks like.
+void readMegatronArguments(std::string_view bytes, const char* fileName)
+{
+    (void)importMegatronArguments(bytes, fileName, llama(), 8);
+}
+
+void readTorchTitanConfig(std::string_view bytes, const char* fileName)
+{
+    (void)importTorchTitanConfig(bytes, fileName, llama(), 8);
+}
+
+// validate's cases, each workload checked against its parallel sizes.
+void readPublishedRuns(std::string_view bytes, const char* fileName)
+{
+    (void)parsePublishedRuns(bytes, fileName);
+}
+
+// The workload check on any sizes: the bytes as little-endian 64-bit fields in the order
+// below (missing ones 0), the capacity factor as a double.
+void checkWorkloadFields(std::string_view bytes, const char* fileName)
+{
+    const auto field = [&](std::size_t index) {
+        std::uint64_t value = 0;
+        if ((index + 1) * 8 <= bytes.size())
+            std::memcpy(&value, bytes.data() + index * 8, 8);
+        return value;
+    };
+    const auto size = [&](std::size_t index) { return static_cast<std::int64_t>(field(index)); };
+    const auto degree = [&](std::size_t index) { return static_cast<int>(static_cast<std::int32_t>(field(index))); };
+    Workload workload;
+    workload.batch = size(0);
+    workload.sequence = size(1);
+    workload.microBatch = size(2);
+    const std::uint64_t capacityBits = field(3);
+    std::memcpy(&workload.capacityFactor, &capacityBits, 8);
+    WorkloadDegrees degrees;
+    degrees.dataParallel = size(4);
+    degrees.pipelineStages = degree(5);
+    degrees.virtualStages = degree(6);
+    degrees.contextParallel = degree(7);
+    degrees.chunksPerContextRank = degree(8);
+    degrees.expertParallel = degree(9);
+    degrees.experts = degree(10);
+    degrees.topK = degree(11);
+    const std::uint64_t tokenBits = field(12);
+    std::memcpy(&degrees.tokensPerMicroStep, &tokenBits, 8);
+    degrees.accumulation = size(13);
+    checkWorkload(workload, degrees, commandLineFieldNames(), fileName);
+}
+
 // A plan as the history stores it, read back as `history diff` and the GUI read it.
 void readHistoryRecord(std::string_view bytes, const char* fileName)
 {
@@ -110,6 +163,10 @@ constexpr std::array kTargets = {
     ReaderTarget{"tp-plan", readTpPlan},
     ReaderTarget{"training-stack", readTrainingStack},
     ReaderTarget{"history-record", readHistoryRecord},
+    ReaderTarget{"megatron-arguments", readMegatronArguments},
+    ReaderTarget{"torchtitan-config", readTorchTitanConfig},
+    ReaderTarget{"published-runs", readPublishedRuns},
+    ReaderTarget{"workload", checkWorkloadFields},
 };
 
 }  // namespace

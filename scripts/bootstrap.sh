@@ -13,8 +13,8 @@ packages=(
   # graph layout, model format, history, exact solver
   libgraphviz-dev libonnx-dev libprotobuf-dev protobuf-compiler
   libsqlite3-dev coinor-libcbc-dev zlib1g-dev
-  # command-line parsing (CLI11) and JSON reading (nlohmann-json)
-  libcli11-dev nlohmann-json3-dev
+  # command-line parsing (CLI11), JSON reading (nlohmann-json), TOML 1.0 reading (toml++)
+  libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
   # the export tests read the torchtitan config with Python's tomllib (3.11)
   python3
   # GUI tests and screenshots under a real X server

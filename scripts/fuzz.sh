@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET ...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(onnx iopddl plan cluster nccl-tests-log tp-plan training-stack history-record)
+[ ${#targets[@]} -gt 0 ] || targets=(onnx iopddl plan cluster nccl-tests-log tp-plan training-stack history-record
+  megatron-arguments torchtitan-config published-runs workload)
 
 bash scripts/bootstrap.sh
 cmake --preset fuzz >/dev/null

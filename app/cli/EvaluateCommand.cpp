@@ -10,6 +10,7 @@
 #include "base/JsonWriter.h"
 #include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
+#include "cost/WorkloadCheck.h"
 #include "graph/ParameterCount.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/ExpertPlans.h"
@@ -31,12 +32,16 @@ struct EvaluateOptions {
     std::string plan = "megatron";
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int virtualStages = 1;
+    const CLI::Option* scheduleOption = nullptr;
+    const CLI::Option* virtualStagesOption = nullptr;
     bool json = false;
     std::string output;
     HistoryOptions history;
 };
 
-// An expert plan by name, or a plan file (whose mesh is used when --mesh is not given).
+// An expert plan by name with the workload of the options, or a plan file with its own
+// mesh (--mesh must agree), pipeline and workload, each but the mesh overridden by the
+// options that name it.
 PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& model, const Cluster& cluster)
 {
     const std::string& name = options.plan;
@@ -49,6 +54,7 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
         document.plan.pipeline.virtualStages = options.virtualStages;
         document.plan.pipeline.schedule =
             options.virtualStages > 1 ? PipelineSchedule::Interleaved : options.schedule;
+        document.workload = planning.workload;
         return document;
     }
     if (!name.ends_with(".json"))
@@ -62,6 +68,18 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
                      "tapestry-cli evaluate: note: %s was made for another model (fingerprint %s, this model %s); "
                      "re-costing it for this one\n",
                      name.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
+    document.workload = workloadOverPlanFile(document.workload, planning);
+    PipelineLayout& pipeline = document.plan.pipeline;
+    if (optionGiven(options.virtualStagesOption) && options.virtualStages != pipeline.virtualStages) {
+        if (!pipeline.active())
+            throw Error(ErrorCode::InvalidArgument, name,
+                        "--virtual-stages " + std::to_string(options.virtualStages) + ": the plan has no pipeline");
+        pipeline.virtualStages = options.virtualStages;
+        pipeline.chunkStarts.clear();  // the file's chunks were for its own virtual stages: split evenly
+        pipeline.schedule = options.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    }
+    if (optionGiven(options.scheduleOption))
+        pipeline.schedule = options.schedule;
     return document;
 }
 
@@ -163,20 +181,24 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
 {
     const auto model = std::make_shared<const FoldedModel>(loadAndFold(options.model));
     const Cluster cluster = clusterFromOptions(options.planning, argv0);
-    const Plan plan = planFromOptions(options, *model, cluster).plan;
+    const PlanDocument chosen = planFromOptions(options, *model, cluster);
+    const Plan& plan = chosen.plan;
+    const bool planFile = options.plan.ends_with(".json");
     // A plan file's mesh that does not fit the cluster: say which file it came from.
     try {
         (void)DeviceMesh(planMeshAxes(plan), cluster);
     } catch (Error& error) {
-        if (options.plan.ends_with(".json"))
+        if (planFile)
             error.addContext("using the mesh of " + options.plan);
         throw;
     }
     SearchSetup setup;
     setup.cluster = cluster;
-    setup.workload = options.planning.workload;
+    setup.workload = chosen.workload;
     const PlanPricing pricing(model, setup, planMeshAxes(plan));
     const CostModel& costs = pricing.costs();
+    checkPlanningWorkload(chosen.workload, workloadDegrees(costs, *model, plan), options.planning,
+                          planFile ? options.plan : std::string());
     const std::shared_ptr<const PlanCandidate> priced = pricing.price(plan);
     PlanDocument document = pricing.document(*priced);
     // The plan file says which workload it was priced for, also when the model or the
@@ -203,14 +225,17 @@ Command declareEvaluate(CLI::App& app, const char* argv0)
                     "class; memory by category");
     command->add_option("MODEL", options->model, "the ONNX model")->required();
     addPlanningOptions(*command, options->planning, false);
-    command->add_option("--plan", options->plan, "an expert plan or a plan file (default megatron)")
+    command->add_option("--plan", options->plan,
+                        "an expert plan or a plan file, priced with the workload it stores: each workload option "
+                        "given replaces only what it names (default megatron)")
         ->type_name("dp|megatron|megatron-sp|cp-ring|cp-ulysses|PLAN.json");
-    addChoice(*command, "--schedule", options->schedule,
+    options->scheduleOption = addChoice(*command, "--schedule", options->schedule,
               {{"gpipe", PipelineSchedule::GPipe}, {"1f1b", PipelineSchedule::OneFOneB},
                {"interleaved", PipelineSchedule::Interleaved}},
-              "the pipeline schedule of an expert plan on a mesh with a pp axis (default 1f1b)");
-    command->add_option("--virtual-stages", options->virtualStages,
-                        "chunks of blocks per pipeline stage (interleaved schedule; default 1)")
+              "the pipeline schedule of an expert plan on a mesh with a pp axis, or of a plan file's "
+              "pipeline (default 1f1b; a plan file's own)");
+    options->virtualStagesOption = command->add_option("--virtual-stages", options->virtualStages,
+                        "chunks of blocks per pipeline stage (interleaved schedule; default 1; a plan file's own)")
         ->type_name("V")
         ->check(wholeNumber(1, 64));
     command->add_flag("--json", options->json, "print JSON");

@@ -240,6 +240,8 @@ int runAction(const std::string& action, const HistoryCommandOptions& options)
         throw Error(ErrorCode::FileNotFound, file.string(), "no history database here yet");
     }
     HistoryStore store(file);
+    if (!store.readingNote().empty())
+        std::fprintf(stderr, "tapestry-cli history: note: %s %s\n", file.string().c_str(), store.readingNote().c_str());
     const PlanRecordId plan(options.plan);
     if (action == "list")
         return list(store, options.limit);

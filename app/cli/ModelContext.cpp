@@ -67,21 +67,21 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
         ->check(meshShape(meshAuto));
     command.add_option("--axes", options.axes, "names of the mesh axes (default d; dp,tp; a0,a1,...)")
         ->type_name("NAME,NAME");
-    command.add_option("--batch", options.workload.batch, "global batch in sequences (default: as the model says)")
+    options.batchOption = command.add_option("--batch", options.workload.batch, "global batch in sequences (default: as the model says)")
         ->type_name("N")
         ->check(wholeNumber(1, std::int64_t{1} << 24));
-    command.add_option("--seq", options.workload.sequence, "tokens per sequence (default: as the model says)")
+    options.sequenceOption = command.add_option("--seq", options.workload.sequence, "tokens per sequence (default: as the model says)")
         ->type_name("L")
         ->check(wholeNumber(1, std::int64_t{1} << 24));
-    addChoice(command, "--optimizer", options.workload.optimizer,
+    options.optimizerOption = addChoice(command, "--optimizer", options.workload.optimizer,
               {{"adam", OptimizerKind::AdamMixedPrecision}, {"sgd", OptimizerKind::SgdMomentum}},
               "the optimizer whose states are kept (default adam)");
-    command.add_option("--micro-batch", options.workload.microBatch,
+    options.microBatchOption = command.add_option("--micro-batch", options.workload.microBatch,
                        "sequences per data-parallel rank and micro-step; gradients accumulate over the "
                        "micro-steps (default: the whole batch at once)")
         ->type_name("N")
         ->check(wholeNumber(1, std::int64_t{1} << 24));
-    addChoice(command, "--precision", options.workload.computeType,
+    options.precisionOption = addChoice(command, "--precision", options.workload.computeType,
               {{"bf16", DataType::BFloat16}, {"fp16", DataType::Float16}},
               "the 16-bit type of activations, weights and gradients (default bf16)");
     options.zeroOption = command.add_option("--zero", options.workload.zeroStage,
@@ -95,18 +95,66 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
               "activation recomputation in the repeated blocks: none, the attention core (selective) or "
               "whole blocks (full) (default none)");
-    addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
+    options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
-    addChoice(command, "--attention", options.workload.attention,
+    options.attentionOption = addChoice(command, "--attention", options.workload.attention,
               {{"fused", AttentionKernel::Fused}, {"unfused", AttentionKernel::Unfused}},
               "attention as one fused kernel (FlashAttention) or separate kernels that write the scores "
               "(default fused)");
-    command
+    options.capacityFactorOption = command
         .add_option("--capacity-factor", options.workload.capacityFactor,
                     "mixture-of-experts routing: each expert takes up to this times its even share (top-k / "
                     "experts) of the tokens (default 1)")
         ->type_name("C")
         ->check(positiveNumber(kMaxCapacityFactor));
+}
+
+Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& options)
+{
+    Workload workload = stored;
+    const Workload& flags = options.workload;
+    if (optionGiven(options.batchOption))
+        workload.batch = flags.batch;
+    if (optionGiven(options.sequenceOption))
+        workload.sequence = flags.sequence;
+    if (optionGiven(options.microBatchOption))
+        workload.microBatch = flags.microBatch;
+    if (optionGiven(options.precisionOption))
+        workload.computeType = flags.computeType;
+    if (optionGiven(options.optimizerOption))
+        workload.optimizer = flags.optimizer;
+    if (options.zeroStageGiven())
+        workload.zeroStage = flags.zeroStage;
+    if (options.recomputationGiven())
+        workload.recompute = flags.recompute;
+    if (optionGiven(options.overlapOption))
+        workload.overlap = flags.overlap;
+    if (optionGiven(options.attentionOption))
+        workload.attention = flags.attention;
+    if (optionGiven(options.capacityFactorOption))
+        workload.capacityFactor = flags.capacityFactor;
+    return workload;
+}
+
+void checkPlanningWorkload(const Workload& workload, const WorkloadDegrees& degrees, const PlanningOptions& options,
+                           const std::string& planFile)
+{
+    WorkloadFieldNames names = commandLineFieldNames();
+    if (!planFile.empty()) {
+        const WorkloadFieldNames file = planFileFieldNames();
+        const auto fromFile = [&](std::string& name, const std::string& fileName, const CLI::Option* option) {
+            if (!optionGiven(option))
+                name = fileName;
+        };
+        fromFile(names.batch, file.batch, options.batchOption);
+        fromFile(names.sequence, file.sequence, options.sequenceOption);
+        fromFile(names.microBatch, file.microBatch, options.microBatchOption);
+        fromFile(names.capacityFactor, file.capacityFactor, options.capacityFactorOption);
+        names.virtualStages = file.virtualStages;
+        names.contextParallel = file.contextParallel;
+        names.expertParallel = file.expertParallel;
+    }
+    checkWorkload(workload, degrees, names, planFile);
 }
 
 std::filesystem::path clusterPresetFolder(const char* argv0)

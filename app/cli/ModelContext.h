@@ -3,6 +3,7 @@
 #include "cluster/Cluster.h"
 #include "cluster/DeviceMesh.h"
 #include "cost/Workload.h"
+#include "cost/WorkloadCheck.h"
 #include "fold/FoldedModel.h"
 #include "plan/Plan.h"
 
@@ -15,6 +16,12 @@
 
 namespace tapestry::cli {
 
+// Whether the option was declared and given on the command line.
+[[nodiscard]] inline bool optionGiven(const CLI::Option* option)
+{
+    return option && option->count() > 0;
+}
+
 // What the planning commands share: the model imported and folded (foldModel), the
 // cluster, the mesh and the workload chosen on the command line.
 [[nodiscard]] FoldedModel loadAndFold(const std::string& modelFile);
@@ -26,17 +33,33 @@ struct PlanningOptions {
     std::string mesh;                    // AxB[xC]; empty: one axis over every GPU
     std::string axes;                    // NAME,NAME; empty: the default names
     Workload workload;
-    // Set when declared: a search chooses recomputation and the ZeRO stage unless given.
+    // Set when declared: a search chooses recomputation and the ZeRO stage unless given,
+    // and a plan file's workload keeps what no option names (workloadOverPlanFile).
+    const CLI::Option* batchOption = nullptr;
+    const CLI::Option* sequenceOption = nullptr;
+    const CLI::Option* microBatchOption = nullptr;
+    const CLI::Option* precisionOption = nullptr;
+    const CLI::Option* optimizerOption = nullptr;
     const CLI::Option* recomputeOption = nullptr;
     const CLI::Option* zeroOption = nullptr;
     const CLI::Option* zero1Option = nullptr;
+    const CLI::Option* overlapOption = nullptr;
+    const CLI::Option* attentionOption = nullptr;
+    const CLI::Option* capacityFactorOption = nullptr;
 
-    [[nodiscard]] bool recomputationGiven() const { return recomputeOption && recomputeOption->count() > 0; }
-    [[nodiscard]] bool zeroStageGiven() const
-    {
-        return (zeroOption && zeroOption->count() > 0) || (zero1Option && zero1Option->count() > 0);
-    }
+    [[nodiscard]] bool recomputationGiven() const { return optionGiven(recomputeOption); }
+    [[nodiscard]] bool zeroStageGiven() const { return optionGiven(zeroOption) || optionGiven(zero1Option); }
 };
+
+// `stored` (a plan file's workload) with each field that an option of `options` names
+// replaced by the option's value.
+[[nodiscard]] Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& options);
+
+// Refuses (Error naming `source` and the field) a workload that contradicts itself or the
+// sizes `plan` runs it with (checkWorkload): a field an option names is named as the
+// option, another as the plan file's field (`planFile` empty: every field is an option's).
+void checkPlanningWorkload(const Workload& workload, const WorkloadDegrees& degrees, const PlanningOptions& options,
+                           const std::string& planFile);
 
 // Declares --cluster NAME|FILE (`clusterHelp` says what it is for) and --nodes N.
 void addClusterOptions(CLI::App& command, std::string& cluster, int& nodes, const std::string& clusterHelp);

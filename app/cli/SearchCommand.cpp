@@ -149,6 +149,8 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     setup.cluster = cluster;
     if (planning.mesh != "auto")
         setup.mesh = meshAxesFromOptions(planning.mesh, planning.axes, cluster);
+    // What the workload says of itself; the data-parallel degree is each plan's.
+    checkPlanningWorkload(workload, {}, planning, {});
     setup.workload = workload;
     setup.options = options;
     setup.chooseRecomputation = !planning.recomputationGiven();

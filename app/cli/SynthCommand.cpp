@@ -18,6 +18,19 @@ namespace tapestry::cli {
 
 namespace {
 
+// The families a size flag applies to, one bit per ModelFamily.
+using FamilySet = unsigned;
+constexpr FamilySet familyBit(ModelFamily family)
+{
+    return 1u << static_cast<unsigned>(family);
+}
+constexpr FamilySet kTransformers = familyBit(ModelFamily::Gpt) | familyBit(ModelFamily::Llama) |
+                                    familyBit(ModelFamily::Bert) | familyBit(ModelFamily::Vit) |
+                                    familyBit(ModelFamily::T5) | familyBit(ModelFamily::Moe);
+constexpr FamilySet kEveryFamily = kTransformers | familyBit(ModelFamily::ResNet);
+constexpr FamilySet kTokenModels = kTransformers & ~familyBit(ModelFamily::Vit);
+constexpr FamilySet kImageModels = familyBit(ModelFamily::Vit) | familyBit(ModelFamily::ResNet);
+
 // A size flag overrides one field of the preset. The limits keep the model within what
 // a planner can hold (and every product of sizes within 64 bits).
 struct SizeFlag {
@@ -26,22 +39,24 @@ struct SizeFlag {
     std::int64_t ModelSpec::*field;
     std::int64_t max;
     const char* help;
+    FamilySet families;  // the builders that read the field (ModelSpec: the others ignore it)
 };
 
 constexpr SizeFlag kSizeFlags[] = {
-    {"--layers", "N", &ModelSpec::layers, 10'000, "transformer layers (encoder layers for T5)"},
-    {"--decoder-layers", "N", &ModelSpec::decoderLayers, 10'000, "decoder layers (T5)"},
-    {"--hidden", "H", &ModelSpec::hidden, 1 << 20, "hidden size"},
-    {"--heads", "A", &ModelSpec::heads, 1 << 14, "attention heads"},
-    {"--kv-heads", "K", &ModelSpec::kvHeads, 1 << 14, "key/value heads (grouped-query attention)"},
-    {"--ffn", "F", &ModelSpec::ffn, 1 << 22, "feed-forward size"},
-    {"--vocab", "V", &ModelSpec::vocab, 1 << 24, "vocabulary size"},
-    {"--max-positions", "P", &ModelSpec::maxPositions, 1 << 24, "the longest sequence"},
-    {"--experts", "E", &ModelSpec::experts, 1 << 14, "experts per MoE layer"},
-    {"--top-k", "K", &ModelSpec::topK, 1 << 14, "experts each token is routed to"},
-    {"--image-size", "S", &ModelSpec::imageSize, 1 << 16, "image side in pixels"},
-    {"--patch-size", "P", &ModelSpec::patchSize, 1 << 16, "patch side in pixels (ViT)"},
-    {"--classes", "C", &ModelSpec::classes, 1 << 24, "output classes"},
+    {"--layers", "N", &ModelSpec::layers, 10'000, "transformer layers (encoder layers for T5)", kTransformers},
+    {"--decoder-layers", "N", &ModelSpec::decoderLayers, 10'000, "decoder layers (T5)", familyBit(ModelFamily::T5)},
+    {"--hidden", "H", &ModelSpec::hidden, 1 << 20, "hidden size", kEveryFamily},
+    {"--heads", "A", &ModelSpec::heads, 1 << 14, "attention heads", kTransformers},
+    {"--kv-heads", "K", &ModelSpec::kvHeads, 1 << 14, "key/value heads (grouped-query attention)", kTransformers},
+    {"--ffn", "F", &ModelSpec::ffn, 1 << 22, "feed-forward size", kTransformers},
+    {"--vocab", "V", &ModelSpec::vocab, 1 << 24, "vocabulary size", kTokenModels},
+    {"--max-positions", "P", &ModelSpec::maxPositions, 1 << 24, "the longest sequence (GPT, BERT)",
+     familyBit(ModelFamily::Gpt) | familyBit(ModelFamily::Bert)},
+    {"--experts", "E", &ModelSpec::experts, 1 << 14, "experts per MoE layer", familyBit(ModelFamily::Moe)},
+    {"--top-k", "K", &ModelSpec::topK, 1 << 14, "experts each token is routed to", familyBit(ModelFamily::Moe)},
+    {"--image-size", "S", &ModelSpec::imageSize, 1 << 16, "image side in pixels", kImageModels},
+    {"--patch-size", "P", &ModelSpec::patchSize, 1 << 16, "patch side in pixels (ViT)", familyBit(ModelFamily::Vit)},
+    {"--classes", "C", &ModelSpec::classes, 1 << 24, "output classes", kImageModels},
 };
 constexpr std::size_t kSizeFlagCount = std::size(kSizeFlags);
 
@@ -65,10 +80,21 @@ std::int64_t sizeGiven(const SynthOptions& options, std::int64_t ModelSpec::*fie
 ModelSpec specFromFlags(const SynthOptions& options, const SynthPreset& preset)
 {
     ModelSpec spec = preset.spec;
+    const auto refuse = [&](const char* flag) {
+        throw Error(ErrorCode::InvalidArgument, {},
+                    std::string(flag) + ": preset '" + std::string(preset.name) + "' is a " +
+                        std::string(modelFamilyName(preset.spec.family)) +
+                        " model, which has no such size (synth --list shows each preset's family)");
+    };
     for (std::size_t i = 0; i < kSizeFlagCount; ++i) {
-        if (options.sizes[i] > 0)
-            spec.*kSizeFlags[i].field = options.sizes[i];
+        if (options.sizes[i] == 0)
+            continue;
+        if ((kSizeFlags[i].families & familyBit(preset.spec.family)) == 0)
+            refuse(kSizeFlags[i].name);
+        spec.*kSizeFlags[i].field = options.sizes[i];
     }
+    if (!options.stages.empty() && preset.spec.family != ModelFamily::ResNet)
+        refuse("--stages");
     // Plain multi-head presets stay plain when only --heads changes.
     if (sizeGiven(options, &ModelSpec::heads) > 0 && sizeGiven(options, &ModelSpec::kvHeads) == 0 &&
         preset.spec.kvHeads == preset.spec.heads)

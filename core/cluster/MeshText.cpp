@@ -3,6 +3,7 @@
 #include "base/Error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <string>
 
@@ -69,7 +70,13 @@ std::vector<MeshAxis> parseMeshText(std::string_view text)
         if (equals == std::string_view::npos || equals == 0)
             throw Error(ErrorCode::InvalidMesh, {},
                         "mesh '" + std::string(text) + "': '" + std::string(part) + "' is not NAME=SIZE");
-        const std::string name(part.substr(0, equals));
+        std::string name(part.substr(0, equals));
+        // The roles Tapestry reads from names are lower case; "PP" is meant as "pp".
+        std::string lower = name;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (lower == "pp" || lower == "dp" || lower == "tp" || lower == "cp" || lower == "ep")
+            name = lower;
         if (std::any_of(axes.begin(), axes.end(), [&](const MeshAxis& axis) { return axis.name == name; }))
             throw Error(ErrorCode::InvalidMesh, {}, "mesh '" + std::string(text) + "' names axis '" + name + "' twice");
         axes.push_back({name, axisSize(part.substr(equals + 1), text)});

@@ -45,6 +45,9 @@ PipelinedMesh splitPipelineAxis(const std::vector<MeshAxis>& axes)
         else
             split.stageAxes.push_back(axis);
     }
+    // "pp=16" alone: one GPU per stage.
+    if (split.stageAxes.empty() && !axes.empty())
+        split.stageAxes.push_back({"d", 1});
     return split;
 }
 

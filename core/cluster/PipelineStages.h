@@ -29,6 +29,7 @@ struct PipelinedMesh {
     // "pp" first (where the devices place it), then the stage's axes.
     [[nodiscard]] std::vector<MeshAxis> wholeAxes() const;
 };
+// A mesh of the "pp" axis alone gets a stage mesh of one axis "d" of size 1.
 [[nodiscard]] PipelinedMesh splitPipelineAxis(const std::vector<MeshAxis>& axes);
 
 // The pipelined meshes `--mesh auto` adds to meshShapes(): pp=p,dp=d,tp=t for every

@@ -1,6 +1,7 @@
 #include "export/MegatronArguments.h"
 
 #include "base/Error.h"
+#include "export/ShellWords.h"
 #include "fold/FoldedModel.h"
 
 #include <algorithm>
@@ -105,40 +106,6 @@ void contextAndExpertArguments(const TrainingStackSettings& s, std::vector<std::
     }
 }
 
-// Tokens of a command line: '#' comments (at a word's start) and '\' continuations
-// dropped, quotes stripped.
-std::vector<std::string> commandLineTokens(std::string_view text)
-{
-    std::vector<std::string> tokens;
-    std::string token;
-    bool inWord = false;
-    bool comment = false;
-    for (const char c : text) {
-        if (c == '\n') {
-            comment = false;
-        }
-        if (comment)
-            continue;
-        if (c == '#' && !inWord) {
-            comment = true;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
-            if (inWord)
-                tokens.push_back(std::move(token));
-            token.clear();
-            inWord = false;
-            continue;
-        }
-        inWord = true;
-        if (c != '"' && c != '\'')
-            token += c;
-    }
-    if (inWord)
-        tokens.push_back(std::move(token));
-    return tokens;
-}
-
 const std::set<std::string>& valueFlags()
 {
     static const std::set<std::string> flags = {
@@ -160,32 +127,32 @@ const std::set<std::string>& switchFlags()
     return flags;
 }
 
+// The flags of a launch script placed as bash and Megatron-LM's argparse would take
+// them. Commands (a line, or up to ';', '&&', '|') start with words of their own (the
+// program, "VAR=value"); from a command's first flag on, and throughout an array that
+// holds flags, each word is a flag or a flag's value: one for a known value flag, none
+// for a known switch, any number for a flag Tapestry does not read (a launch script's
+// data and model arguments, listed in ignored()).
 class ArgumentReader {
 public:
     ArgumentReader(std::string_view text, const std::string& fileName) : fileName_(fileName)
     {
-        const std::vector<std::string> tokens = commandLineTokens(text);
-        for (std::size_t i = 0; i < tokens.size(); ++i) {
-            if (!tokens[i].starts_with("--"))
-                continue;
-            std::string flag = tokens[i].substr(2);
-            std::optional<std::string> value;
-            if (const std::size_t equals = flag.find('='); equals != std::string::npos) {
-                value = flag.substr(equals + 1);
-                flag.resize(equals);
-            }
-            if (switchFlags().contains(flag)) {
-                switches_.insert(flag);
-            } else if (valueFlags().contains(flag)) {
-                if (!value) {
-                    if (i + 1 >= tokens.size() || tokens[i + 1].starts_with("--"))
-                        fail("--" + flag + " has no value");
-                    value = tokens[++i];
-                }
-                values_[flag] = *value;
-            }
+        const std::vector<ShellWord> words = shellWords(text, fileName);
+        std::size_t group = 0;
+        while (group < words.size()) {
+            const bool array = words[group].kind == ShellWord::Kind::ArrayOpen;
+            std::size_t end = group + (array ? 1 : 0);
+            while (end < words.size() && words[end].kind == ShellWord::Kind::Word)
+                ++end;
+            readGroup(words, array ? group + 1 : group, end, array);
+            group = end + (end < words.size() && words[end].kind != ShellWord::Kind::ArrayOpen ? 1 : 0);
         }
     }
+
+    // Whether any flag Tapestry reads was there.
+    [[nodiscard]] bool readAny() const { return !switches_.empty() || !values_.empty(); }
+    // The flags read and not about the plan, in order of first appearance.
+    [[nodiscard]] const std::vector<std::string>& ignored() const { return ignored_; }
 
     [[nodiscard]] bool has(const std::string& flag) const { return switches_.contains(flag) || values_.contains(flag); }
 
@@ -224,7 +191,75 @@ public:
     [[noreturn]] void fail(const std::string& message) const { throw Error(ErrorCode::InvalidPlan, fileName_, message); }
 
 private:
+    [[noreturn]] void failAt(const ShellWord& word, const std::string& message) const
+    {
+        fail("line " + std::to_string(word.line) + ": " + message);
+    }
+
+    // The words [first, end) of one command or array.
+    void readGroup(const std::vector<ShellWord>& words, std::size_t first, std::size_t end, bool array)
+    {
+        const auto isFlag = [&](std::size_t i) { return words[i].text.starts_with("--") && words[i].text.size() > 2; };
+        std::size_t i = first;
+        if (array) {
+            // An array of other words (hosts, paths) is not Megatron-LM's.
+            bool flags = false;
+            for (std::size_t j = first; j < end; ++j)
+                flags = flags || isFlag(j);
+            if (!flags)
+                return;
+        } else {
+            while (i < end && !isFlag(i))
+                ++i;  // the command and its own words
+        }
+        // The words that may follow: 0 (a switch, a value given), 1 (a value flag), any
+        // (kAny: a flag Tapestry does not read).
+        constexpr int kAny = -1;
+        int room = 0;
+        std::string last;
+        for (; i < end; ++i) {
+            const ShellWord& word = words[i];
+            if (!isFlag(i)) {
+                if (room == 0)
+                    failAt(word, last.empty() ? "'" + word.text + "' is not a flag (--name)"
+                                              : "'" + word.text + "' after " + last +
+                                                    " is neither a flag nor a value it takes");
+                if (room > 0)
+                    --room;
+                continue;
+            }
+            if (room == 1)
+                failAt(word, last + " has no value (" + word.text + " follows it)");
+            std::string flag = word.text.substr(2);
+            std::optional<std::string> value;
+            if (const std::size_t equals = flag.find('='); equals != std::string::npos) {
+                value = flag.substr(equals + 1);
+                flag.resize(equals);
+            }
+            last = "--" + flag;
+            if (switchFlags().contains(flag)) {
+                if (value)
+                    failAt(word, last + " takes no value ('" + word.text + "')");
+                switches_.insert(flag);
+                room = 0;
+            } else if (valueFlags().contains(flag)) {
+                if (value)
+                    values_[flag] = *value;
+                else if (i + 1 < end && !isFlag(i + 1))
+                    values_[flag] = words[i + 1].text;
+                room = value ? 0 : 1;
+            } else {
+                if (std::find(ignored_.begin(), ignored_.end(), last) == ignored_.end())
+                    ignored_.push_back(last);
+                room = kAny;
+            }
+        }
+        if (room == 1)
+            failAt(words[end - 1], last + " has no value");
+    }
+
     std::string fileName_;
+    std::vector<std::string> ignored_;
     std::set<std::string> switches_;
     std::map<std::string, std::string> values_;
 };
@@ -298,14 +333,27 @@ constexpr std::array<std::string_view, 4> kParallelSizeFlags = {
 
 bool isMegatronArguments(std::string_view text)
 {
+    // The flags' names without their dashes, so that a look-alike dash is refused by the
+    // reader rather than the file taken for another format; the export's own array and title.
     return std::any_of(kParallelSizeFlags.begin(), kParallelSizeFlags.end(),
-                       [text](std::string_view flag) { return text.find(flag) != std::string_view::npos; });
+                       [text](std::string_view flag) { return text.find(flag.substr(2)) != std::string_view::npos; }) ||
+           text.find("MEGATRON_ARGS=(") != std::string_view::npos ||
+           text.find("# Megatron-LM arguments") != std::string_view::npos;
 }
 
 TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName, const FoldedModel& model)
 {
     const ArgumentReader args(text, fileName);
+    if (!args.readAny())
+        args.fail("names none of the flags Tapestry reads (--tensor-model-parallel-size, --pipeline-model-parallel-size, "
+                  "...): is it cut short?");
     TrainingStackSettings s;
+    if (!args.ignored().empty()) {
+        std::string list;
+        for (const std::string& flag : args.ignored())
+            list += (list.empty() ? "" : ", ") + flag;
+        s.notes.push_back(std::to_string(args.ignored().size()) + " flag(s) not about the plan, ignored: " + list);
+    }
     s.tensorParallel = args.number("tensor-model-parallel-size").value_or(1);
     s.pipeline.stages = args.number("pipeline-model-parallel-size").value_or(1);
     s.contextParallel = args.number("context-parallel-size").value_or(1);

@@ -30,13 +30,19 @@ struct FoldedModel;
                                                   int gpusPerNode);
 
 // Whether `text` reads as Megatron-LM arguments: it names a tensor-, pipeline-,
-// context- or expert-model-parallel size.
+// context- or expert-model-parallel size (after any dash), or has the array or the title
+// exportMegatronArguments writes.
 [[nodiscard]] bool isMegatronArguments(std::string_view text);
 
-// Reads Megatron-LM arguments: the array exportMegatronArguments writes, or any
-// whitespace-separated command line ('#' comments, '\' continuations, quotes and
-// --flag=value accepted). The flags above are read; other tokens and flags are ignored
-// (a launch script's model and data arguments). Defaults are Megatron-LM's: sizes 1,
+// Reads Megatron-LM arguments: the array exportMegatronArguments writes, or a launch
+// script, split into words as bash splits it (shellWords: comments, quotes, escapes,
+// continuations, NAME=( ... ) arrays; --flag=value accepted). The flags above are read;
+// other flags and their values are ignored (a launch script's model and data arguments)
+// and listed in a note. Every word after a command's first flag, and every word of an
+// array that holds flags, must be a flag or a value the flag takes: a word that is
+// neither (a stray word, a second value, a value after a switch) is refused with its
+// line, as are shellWords' errors (look-alike dashes, Unicode spaces, unterminated
+// quotes and arrays, binary). Defaults are Megatron-LM's: sizes 1,
 // --cp-comm-type p2p, an expert tensor-parallel size equal to the tensor-parallel one,
 // micro-batch 1, global batch micro-batch x data parallel, no recomputation, fp32,
 // unfused attention, capacity factor 1 (dropless routing's average). The data-parallel

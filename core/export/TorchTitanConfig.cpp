@@ -4,6 +4,8 @@
 #include "base/JsonWriter.h"
 #include "fold/FoldedModel.h"
 
+#include <toml++/toml.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -33,70 +35,69 @@ const char* recomputeMode(Recomputation recompute)
     return "none";
 }
 
-// A value of the TOML subset: its text as written (strings unquoted, arrays split) and line.
-struct TomlValue {
-    enum class Kind : std::uint8_t { String, Bare, Array } kind = Kind::Bare;
-    std::string text;                // a string's content, or a number or boolean as written
-    std::vector<std::string> items;  // an array's strings
-    int line = 0;
-};
-
-// `key = value` lines in [sections], as "section.key"; keeps to what torchtitan's
-// configs use (no inline tables, no multi-line strings).
+// A TOML 1.0 document (toml++), read by "section.key" with the line of each value for
+// messages.
 class TomlReader {
 public:
-    TomlReader(std::string_view text, const std::string& fileName) : fileName_(fileName), text_(text) { read(); }
-
-    [[nodiscard]] const TomlValue* find(const std::string& key) const
+    TomlReader(std::string_view text, const std::string& fileName) : fileName_(fileName)
     {
-        const auto found = values_.find(key);
-        return found == values_.end() ? nullptr : &found->second;
+        try {
+            table_ = toml::parse(text, fileName);
+        } catch (const toml::parse_error& error) {
+            fail(static_cast<int>(error.source().begin.line), std::string(error.description()));
+        }
+        // torchtitan reads these as tables; "[[parallelism]]" (an array of tables) or
+        // "parallelism = 8" would leave every key unread.
+        for (const char* section : {"parallelism", "training", "activation_checkpoint"}) {
+            const toml::node* node = table_.get(section);
+            if (node && !node->is_table())
+                fail(lineOf(*node), std::string(section) + " is " + typeName(*node) + ", not a [" + section +
+                                        "] table");
+        }
     }
 
     [[nodiscard]] std::optional<std::int64_t> integer(const std::string& key) const
     {
-        const TomlValue* value = find(key);
-        if (!value)
+        const toml::node* node = find(key);
+        if (!node)
             return std::nullopt;
-        std::string digits = value->text;
-        std::erase(digits, '_');
-        std::int64_t n = 0;
-        const char* begin = digits.data() + (digits.starts_with('+') ? 1 : 0);
-        const auto [end, error] = std::from_chars(begin, digits.data() + digits.size(), n);
-        if (value->kind != TomlValue::Kind::Bare || digits.empty() || error != std::errc() ||
-            end != digits.data() + digits.size())
-            fail(value->line, key + " is not a whole number");
-        return n;
+        if (!node->is_integer())
+            fail(lineOf(*node), key + " is " + typeName(*node) + ", not a whole number");
+        return node->as_integer()->get();
     }
 
     [[nodiscard]] std::optional<std::string> string(const std::string& key) const
     {
-        const TomlValue* value = find(key);
-        if (!value)
+        const toml::node* node = find(key);
+        if (!node)
             return std::nullopt;
-        if (value->kind != TomlValue::Kind::String)
-            fail(value->line, key + " is not a string");
-        return value->text;
+        if (!node->is_string())
+            fail(lineOf(*node), key + " is " + typeName(*node) + ", not a string");
+        return node->as_string()->get();
     }
 
     [[nodiscard]] std::optional<bool> boolean(const std::string& key) const
     {
-        const TomlValue* value = find(key);
-        if (!value)
+        const toml::node* node = find(key);
+        if (!node)
             return std::nullopt;
-        if (value->kind != TomlValue::Kind::Bare || (value->text != "true" && value->text != "false"))
-            fail(value->line, key + " is not true or false");
-        return value->text == "true";
+        if (!node->is_boolean())
+            fail(lineOf(*node), key + " is " + typeName(*node) + ", not true or false");
+        return node->as_boolean()->get();
     }
 
     [[nodiscard]] std::vector<std::string> strings(const std::string& key) const
     {
-        const TomlValue* value = find(key);
-        if (!value)
+        const toml::node* node = find(key);
+        if (!node)
             return {};
-        if (value->kind != TomlValue::Kind::Array)
-            fail(value->line, key + " is not an array of strings");
-        return value->items;
+        const toml::array* array = node->as_array();
+        if (!array || !array->is_homogeneous(toml::node_type::string))
+            fail(lineOf(*node), key + " is " + typeName(*node) + ", not an array of strings");
+        std::vector<std::string> items;
+        for (const toml::node& item : *array)
+            items.push_back(item.as_string()->get());
+        return items;
     }
 
     [[noreturn]] void fail(int line, const std::string& message) const
@@ -106,142 +107,37 @@ public:
 
     [[nodiscard]] int lineOf(const std::string& key) const
     {
-        const TomlValue* value = find(key);
-        return value ? value->line : 0;
+        const toml::node* node = find(key);
+        return node ? lineOf(*node) : 0;
     }
 
 private:
-    void skipSpace()
+    // "section.key": the key in the table, as written (a quoted key with a dot is not found).
+    [[nodiscard]] const toml::node* find(const std::string& key) const
     {
-        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\r'))
-            ++at_;
+        const std::size_t dot = key.find('.');
+        const toml::table* section = table_.get_as<toml::table>(key.substr(0, dot));
+        return section ? section->get(key.substr(dot + 1)) : nullptr;
     }
-    // Spaces, newlines and comments (inside arrays).
-    void skipBlank()
+    static int lineOf(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+    static std::string typeName(const toml::node& node)
     {
-        for (;;) {
-            skipSpace();
-            if (at_ < text_.size() && text_[at_] == '#')
-                while (at_ < text_.size() && text_[at_] != '\n')
-                    ++at_;
-            if (at_ < text_.size() && text_[at_] == '\n') {
-                ++at_;
-                ++line_;
-                continue;
-            }
-            return;
-        }
-    }
-    void endOfLine()
-    {
-        skipSpace();
-        if (at_ < text_.size() && text_[at_] == '#')
-            while (at_ < text_.size() && text_[at_] != '\n')
-                ++at_;
-        if (at_ < text_.size() && text_[at_] != '\n')
-            fail(line_, "unexpected '" + std::string(1, text_[at_]) + "' after the value");
-    }
-    std::string quoted()
-    {
-        const char quote = text_[at_++];
-        std::string content;
-        while (at_ < text_.size() && text_[at_] != quote && text_[at_] != '\n') {
-            char c = text_[at_++];
-            if (c == '\\' && quote == '"' && at_ < text_.size()) {
-                c = text_[at_++];
-                if (c == 'n')
-                    c = '\n';
-                else if (c == 't')
-                    c = '\t';
-                else if (c == 'r')
-                    c = '\r';
-                else if (c != '"' && c != '\\')
-                    fail(line_, std::string("unsupported escape \\") + c);
-            }
-            content += c;
-        }
-        if (at_ >= text_.size() || text_[at_] != quote)
-            fail(line_, "a string is not closed on its line");
-        ++at_;
-        return content;
-    }
-    TomlValue value()
-    {
-        TomlValue v;
-        v.line = line_;
-        if (at_ >= text_.size() || text_[at_] == '\n' || text_[at_] == '#')
-            fail(line_, "a key without a value");
-        if (text_[at_] == '"' || text_[at_] == '\'') {
-            v.kind = TomlValue::Kind::String;
-            v.text = quoted();
-        } else if (text_[at_] == '[') {
-            v.kind = TomlValue::Kind::Array;
-            ++at_;
-            for (;;) {
-                skipBlank();
-                if (at_ < text_.size() && text_[at_] == ']') {
-                    ++at_;
-                    break;
-                }
-                if (at_ >= text_.size() || (text_[at_] != '"' && text_[at_] != '\''))
-                    fail(line_, "an array holds something other than strings");
-                v.items.push_back(quoted());
-                skipBlank();
-                if (at_ < text_.size() && text_[at_] == ',')
-                    ++at_;
-                else if (at_ >= text_.size() || text_[at_] != ']')
-                    fail(line_, "expected ',' or ']' in an array");
-            }
-        } else {
-            const std::size_t start = at_;
-            while (at_ < text_.size() && text_[at_] != '\n' && text_[at_] != '#' && text_[at_] != ' ' &&
-                   text_[at_] != '\t' && text_[at_] != '\r')
-                ++at_;
-            v.text = std::string(text_.substr(start, at_ - start));
-        }
-        return v;
-    }
-    void read()
-    {
-        std::string section;
-        for (;;) {
-            skipBlank();
-            if (at_ >= text_.size())
-                return;
-            if (text_[at_] == '[') {
-                const std::size_t close = text_.find(']', at_);
-                const std::size_t newline = text_.find('\n', at_);
-                if (close == std::string_view::npos || close > newline)
-                    fail(line_, "a section header without ']'");
-                const std::size_t open = text_[at_ + 1] == '[' ? at_ + 2 : at_ + 1;  // [[array of tables]]
-                section = std::string(text_.substr(open, close - open));
-                at_ = close + 1 < text_.size() && text_[close + 1] == ']' ? close + 2 : close + 1;
-                endOfLine();
-                continue;
-            }
-            const std::size_t start = at_;
-            while (at_ < text_.size() && text_[at_] != '=' && text_[at_] != '\n')
-                ++at_;
-            if (at_ >= text_.size() || text_[at_] != '=')
-                fail(line_, "expected a [section] or key = value");
-            std::string key(text_.substr(start, at_ - start));
-            while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
-                key.pop_back();
-            if (key.empty())
-                fail(line_, "a value without a key");
-            ++at_;
-            skipSpace();
-            TomlValue v = value();
-            endOfLine();
-            values_[section.empty() ? key : section + "." + key] = std::move(v);
+        switch (node.type()) {
+        case toml::node_type::table: return "a table";
+        case toml::node_type::array: return "an array";
+        case toml::node_type::string: return "a string";
+        case toml::node_type::integer: return "a whole number";
+        case toml::node_type::floating_point: return "a number with a fraction";
+        case toml::node_type::boolean: return "a boolean";
+        case toml::node_type::date:
+        case toml::node_type::time:
+        case toml::node_type::date_time: return "a date or time";
+        default: return "nothing";
         }
     }
 
     std::string fileName_;
-    std::string_view text_;
-    std::size_t at_ = 0;
-    int line_ = 1;
-    std::map<std::string, TomlValue> values_;
+    toml::table table_;
 };
 
 // The degree at `key`: >= 1, or -1 where `allowRest`.
@@ -360,7 +256,7 @@ bool isTorchTitanConfig(std::string_view text)
 {
     std::size_t at = 0;
     while ((at = text.find("[parallelism]", at)) != std::string_view::npos) {
-        if (at == 0 || text[at - 1] == '\n')
+        if (at == 0 || text[at - 1] == '\n' || (at == 3 && text.starts_with("\xEF\xBB\xBF")))
             return true;
         ++at;
     }
@@ -453,6 +349,11 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
     const int local = degree(toml, "training.local_batch_size", 8);
     if (pipeline.stages > 1) {
         w.microBatch = degree(toml, "parallelism.pipeline_parallel_microbatch_size", 1);
+        if (local % w.microBatch != 0)
+            toml.fail(toml.lineOf("parallelism.pipeline_parallel_microbatch_size"),
+                      "training.local_batch_size " + std::to_string(local) +
+                          " is not a multiple of parallelism.pipeline_parallel_microbatch_size " +
+                          std::to_string(w.microBatch) + ": torchtitan cuts a rank's batch into whole micro-batches");
         s.rankBatch = local;
     } else {
         w.microBatch = local;

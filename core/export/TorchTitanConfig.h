@@ -32,19 +32,20 @@ struct FoldedModel;
 // Whether `text` reads as a torchtitan job config: it has a [parallelism] section.
 [[nodiscard]] bool isTorchTitanConfig(std::string_view text);
 
-// Reads the keys exportTorchTitanConfig writes from `key = value` lines in [sections]: strings, whole
-// numbers, booleans and arrays of strings (over several lines too), '#' comments; other
-// sections and keys are ignored. Absent keys take torchtitan's defaults (shard degree -1:
+// Reads the keys exportTorchTitanConfig writes from a TOML 1.0 document (toml++);
+// other sections and keys are ignored. Absent keys take torchtitan's defaults (shard degree -1:
 // the GPUs left, read as FSDP; activation checkpointing selective; local batch 8; sequence
 // 2048, context, expert and expert tensor parallelism 1; context parallelism is ring
 // attention). Split points match a block whose module path is the name or ends with "." and
 // the name ("layers.4" finds "model.layers.4"). Tensor parallelism comes back sequence
 // parallel (torchtitan's plans shard norms over the sequence). Notes: a
 // selective_ac_option other than "op", read as Tapestry's selective recomputation. Throws
-// Error(InvalidPlan, fileName, "line L: ...") for a line that is not a section, a
-// key = value or a comment, a value of the wrong type, a degree below 1 (-1 for the shard
-// degree), an unknown schedule, AC mode or precision, split points that name no block or
-// do not make p x v chunks, and an interleaved schedule without split points.
+// Error(InvalidPlan, fileName, "line L: ...") for text that is not TOML 1.0 (toml++'s
+// message), a parallelism, training or activation_checkpoint that is not a table, a value
+// of the wrong type, a degree below 1 (-1 for the shard degree), an unknown schedule, AC
+// mode or precision, a local batch that pipeline micro-batches do not divide, split
+// points that name no block or do not make p x v chunks, and an interleaved schedule
+// without split points.
 [[nodiscard]] TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::string& fileName,
                                                           const FoldedModel& model);
 

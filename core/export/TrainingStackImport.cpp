@@ -1,24 +1,106 @@
 #include "export/TrainingStackImport.h"
 
+#include "cost/ExpertRouting.h"
+#include "cost/ShapeBinder.h"
+#include "cost/WorkloadCheck.h"
 #include "export/MegatronArguments.h"
 #include "export/TorchTitanConfig.h"
+#include "fold/FoldedModel.h"
 
 namespace tapestry {
+
+namespace {
+
+WorkloadFieldNames megatronFieldNames()
+{
+    return {"--global-batch-size",
+            "--seq-length",
+            "--micro-batch-size",
+            "--moe-expert-capacity-factor",
+            "gradient accumulation",
+            "--virtual-pipeline-model-parallel-size",
+            "--context-parallel-size",
+            "--expert-model-parallel-size"};
+}
+
+WorkloadFieldNames torchTitanFieldNames(bool pipelined)
+{
+    return {"training.global_batch_size",
+            "training.seq_len",
+            pipelined ? "parallelism.pipeline_parallel_microbatch_size" : "training.local_batch_size",
+            "capacity factor",
+            "gradient accumulation",
+            "parallelism.pipeline_parallel_split_points",
+            "parallelism.context_parallel_degree",
+            "parallelism.expert_parallel_degree"};
+}
+
+// The sizes the imported plan runs its workload with. Both stacks cut each sequence into
+// two chunks per context-parallel rank (one from each end, for causal attention's balance).
+WorkloadDegrees importedDegrees(const TrainingStackSettings& settings, const PlanDocument& document,
+                                const FoldedModel& model)
+{
+    WorkloadDegrees degrees;
+    const std::int64_t modelParallel =
+        std::int64_t{settings.pipeline.stages} * settings.contextParallel * settings.tensorParallel;
+    std::int64_t devices = document.plan.pipeline.stages;
+    for (const MeshAxis& axis : document.plan.mesh)
+        devices *= axis.size;
+    degrees.dataParallel = settings.dataParallel > 0 ? settings.dataParallel : devices / modelParallel;
+    degrees.pipelineStages = settings.pipeline.stages;
+    degrees.virtualStages = settings.pipeline.virtualStages;
+    degrees.contextParallel = settings.contextParallel;
+    degrees.chunksPerContextRank = 2;
+    degrees.expertParallel = settings.expertParallel;
+    const ShapeBinder binder(model.graph(), document.workload);
+    for (const ExpertMembership& m : expertMembership(model.graph(), model.coarse, binder)) {
+        if (m.experts > 0) {
+            degrees.experts = m.experts;
+            degrees.topK = m.topK;
+            break;
+        }
+    }
+    const std::int64_t micro = document.workload.microBatch > 0 ? document.workload.microBatch : 1;
+    degrees.tokensPerMicroStep = static_cast<double>(micro) * static_cast<double>(degrees.dataParallel) *
+                                 static_cast<double>(binder.sequence());
+    return degrees;
+}
+
+TrainingStackImport importStack(TrainingStackSettings settings, const WorkloadFieldNames& names,
+                                const FoldedModel& model, const std::string& fileName, int gpuCount)
+{
+    TrainingStackImport imported;
+    imported.document = planFromTrainingStackSettings(settings, model, fileName, gpuCount);
+    checkWorkload(imported.document.workload, importedDegrees(settings, imported.document, model), names, fileName,
+                  ErrorCode::InvalidPlan);
+    imported.warnings = std::move(settings.notes);
+    return imported;
+}
+
+}  // namespace
+
+TrainingStackImport importMegatronArguments(std::string_view text, const std::string& fileName,
+                                            const FoldedModel& model, int gpuCount)
+{
+    return importStack(parseMegatronArguments(text, fileName, model), megatronFieldNames(), model, fileName, gpuCount);
+}
+
+TrainingStackImport importTorchTitanConfig(std::string_view text, const std::string& fileName,
+                                           const FoldedModel& model, int gpuCount)
+{
+    TrainingStackSettings settings = parseTorchTitanConfig(text, fileName, model);
+    const WorkloadFieldNames names = torchTitanFieldNames(settings.pipeline.stages > 1);
+    return importStack(std::move(settings), names, model, fileName, gpuCount);
+}
 
 std::optional<TrainingStackImport> importTrainingStackPlan(std::string_view text, const std::string& fileName,
                                                            const FoldedModel& model, int gpuCount)
 {
-    TrainingStackSettings settings;
     if (isTorchTitanConfig(text) || fileName.ends_with(".toml"))
-        settings = parseTorchTitanConfig(text, fileName, model);
-    else if (isMegatronArguments(text))
-        settings = parseMegatronArguments(text, fileName, model);
-    else
-        return std::nullopt;
-    TrainingStackImport imported;
-    imported.document = planFromTrainingStackSettings(settings, model, fileName, gpuCount);
-    imported.warnings = std::move(settings.notes);
-    return imported;
+        return importTorchTitanConfig(text, fileName, model, gpuCount);
+    if (isMegatronArguments(text))
+        return importMegatronArguments(text, fileName, model, gpuCount);
+    return std::nullopt;
 }
 
 }  // namespace tapestry

@@ -7,9 +7,12 @@
 #include "history/SqliteStatement.h"
 #include "history/SqliteTransaction.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <system_error>
@@ -300,7 +303,18 @@ HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : 
             throw Error(ErrorCode::WriteFailed, file.parent_path().string(), "cannot create the folder: " + ec.message());
     }
     db_ = std::make_unique<SqliteConnection>(file, mode, options.busyTimeoutMs);
-    const int version = storedSchemaVersion(*db_);
+    int version = 0;
+    try {
+        version = storedSchemaVersion(*db_);
+    } catch (const Error& error) {
+        // A WAL file SQLite may not write (nor create -shm beside, in a folder the user
+        // may not write): read it as it lies, or through a private copy with its log.
+        if (error.code() != ErrorCode::HistoryReadOnly && error.code() != ErrorCode::ReadFailed)
+            throw;
+        db_.reset();
+        openForReadingOnly(options.busyTimeoutMs);
+        version = storedSchemaVersion(*db_);
+    }
     if (isReadOnly()) {
         if (version < oldestReadableSchemaVersion())
             throw Error(ErrorCode::HistoryReadOnly, file.string(),
@@ -364,7 +378,44 @@ void HistoryStore::markInterruptedRuns()
     transaction.commit();
 }
 
-HistoryStore::~HistoryStore() = default;
+void HistoryStore::openForReadingOnly(int busyTimeoutMs)
+{
+    std::error_code ec;
+    const fs::path log = file_.string() + "-wal";
+    if (!fs::exists(log, ec)) {
+        db_ = std::make_unique<SqliteConnection>(file_, SqliteConnection::Mode::Unchanging, busyTimeoutMs);
+        readingNote_ = "cannot be written here: read as it lies (immutable), nothing will be written";
+        return;
+    }
+    // Its write-ahead log holds commits an immutable reader would miss: copy both.
+    const fs::path folder = fs::temp_directory_path(ec) / ("tapestry-history-" + std::to_string(::getpid()) + "-" +
+                                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    fs::create_directories(folder, ec);
+    const fs::path copy = folder / file_.filename();
+    fs::copy_file(file_, copy, fs::copy_options::overwrite_existing, ec);
+    if (!ec)
+        fs::copy_file(log, copy.string() + "-wal", fs::copy_options::overwrite_existing, ec);
+    if (ec) {
+        fs::remove_all(folder, ec);
+        throw Error(ErrorCode::HistoryReadOnly, file_.string(),
+                    "cannot be written here and cannot be copied to read its write-ahead log: " + ec.message());
+    }
+    for (const fs::path& part : {copy, fs::path(copy.string() + "-wal")})
+        fs::permissions(part, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
+    privateCopy_ = folder;
+    db_ = std::make_unique<SqliteConnection>(copy, SqliteConnection::Mode::ReadOnly, busyTimeoutMs);
+    readingNote_ = "cannot be written here: read through a private copy with its write-ahead log (" + copy.string() +
+                   "), nothing will be written";
+}
+
+HistoryStore::~HistoryStore()
+{
+    db_.reset();
+    if (!privateCopy_.empty()) {
+        std::error_code ec;
+        fs::remove_all(privateCopy_, ec);
+    }
+}
 
 bool HistoryStore::isReadOnly() const
 {

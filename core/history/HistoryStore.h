@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,7 +30,9 @@ struct HistoryStoreOptions {
 //   (HistoryTooNew), one locked past the busy timeout (HistoryLocked) or a read-only one
 //   written to (HistoryReadOnly) is reported as an Error naming the file, and never
 //   overwritten. A file without write permission is opened read-only: reads work and
-//   no -wal/-shm files appear beside it.
+//   no -wal/-shm files appear beside it. A file SQLite cannot open for reading in place
+//   (WAL mode in a folder the process may not write) is read as it lies, or through a
+//   private copy when a write-ahead log lies beside it (readingNote says which).
 // - A file that fails SQLite's quick_check is still read, but every write is refused
 //   with the HistoryCorrupt error a read of the damage gets.
 // - Opening for writing marks `interrupted` the runs still `running` whose process has
@@ -45,6 +48,9 @@ public:
 
     [[nodiscard]] const std::filesystem::path& file() const { return file_; }
     [[nodiscard]] bool isReadOnly() const;
+    // Empty, or how a file this process may not write (a WAL file in a folder it may not
+    // write) is read: as it lies, or through a private copy that the store removes.
+    [[nodiscard]] const std::string& readingNote() const { return readingNote_; }
 
     // Records the model and cluster (reusing equal rows) and a run with status Running.
     RunId beginRun(const ModelRecord& model, const ClusterRecord& cluster, const RunSettings& settings);
@@ -82,9 +88,12 @@ private:
     bool refuseWritesIfDamaged();
     void markInterruptedRuns();
     void requirePlan(PlanRecordId id) const;
+    void openForReadingOnly(int busyTimeoutMs);
 
     std::filesystem::path file_;
     std::unique_ptr<SqliteConnection> db_;
+    std::filesystem::path privateCopy_;  // the folder of a private copy, removed with the store
+    std::string readingNote_;
 };
 
 }  // namespace tapestry

@@ -4,6 +4,7 @@
 #include "base/Error.h"
 #include "base/JsonReader.h"
 #include "base/TextFile.h"
+#include "cost/WorkloadCheck.h"
 #include "plan/plan.pb.h"
 
 #include <google/protobuf/util/json_util.h>
@@ -84,18 +85,27 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
             fail("the mesh has more than " + std::to_string(kMaxMeshDevices) + " devices");
     }
     const pb::Workload& workload = in.workload();
-    if (workload.batch() < 0 || workload.batch() > kMaxWorkloadSize)
-        fail("workload.batch is " + std::to_string(workload.batch()) + "; it is 1 to " +
-             std::to_string(kMaxWorkloadSize) + ", or 0 for the model's own");
-    if (workload.sequence() < 0 || workload.sequence() > kMaxWorkloadSize)
-        fail("workload.sequence is " + std::to_string(workload.sequence()) + "; it is 1 to " +
-             std::to_string(kMaxWorkloadSize) + ", or 0 for the model's own");
+    const auto checkSize = [&](bool present, std::int64_t value, const char* field, const char* absent) {
+        if (present && (value < 1 || value > kMaxWorkloadSize))
+            fail(std::string("workload.") + field + " is " + std::to_string(value) + "; it is 1 to " +
+                 std::to_string(kMaxWorkloadSize) + " (leave it out for " + absent + ")");
+    };
+    checkSize(workload.has_batch(), workload.batch(), "batch", "the model's own");
+    checkSize(workload.has_sequence(), workload.sequence(), "sequence", "the model's own");
+    checkSize(workload.has_micro_batch(), workload.micro_batch(), "micro_batch", "the whole per-rank batch at once");
     if (!workload.optimizer().empty() && workload.optimizer() != "adam" && workload.optimizer() != "sgd")
         fail("workload.optimizer is '" + workload.optimizer() + "', not adam or sgd");
-    if (workload.capacity_factor() != 0 && !isCapacityFactor(workload.capacity_factor()))
+    if (!workload.compute_type().empty() && workload.compute_type() != dataTypeName(DataType::BFloat16) &&
+        workload.compute_type() != dataTypeName(DataType::Float16) &&
+        workload.compute_type() != dataTypeName(DataType::Float32))
+        fail("workload.compute_type is '" + workload.compute_type() + "', not " +
+             std::string(dataTypeName(DataType::BFloat16)) + ", " + std::string(dataTypeName(DataType::Float16)) +
+             " or " + std::string(dataTypeName(DataType::Float32)));
+    if (workload.has_capacity_factor() && !isCapacityFactor(workload.capacity_factor()))
         fail("workload.capacity_factor is " + capacityFactorText(workload.capacity_factor()) +
-             "; it is a number above 0 and up to " + std::to_string(static_cast<int>(kMaxCapacityFactor)) +
-             " (absent: 1)");
+             "; it is a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor) + " (leave it out for 1)");
+    if (!in.origin().empty() && !planOriginFromName(in.origin()))
+        fail("origin is '" + in.origin() + "', not expert, search, edit or import");
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         const std::pair<const char*, double> fields[] = {
@@ -169,12 +179,16 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
         a->set_size(axis.size);
     }
     pb::Workload* workload = out.mutable_workload();
-    workload->set_batch(document.workload.batch);
-    workload->set_sequence(document.workload.sequence);
+    // 0 is "not set" in memory and absent in the file.
+    if (document.workload.batch > 0)
+        workload->set_batch(document.workload.batch);
+    if (document.workload.sequence > 0)
+        workload->set_sequence(document.workload.sequence);
     workload->set_compute_type(std::string(dataTypeName(document.workload.computeType)));
     workload->set_optimizer(optimizerName(document.workload.optimizer));
     workload->set_zero_stage(document.workload.zeroStage);
-    workload->set_micro_batch(document.workload.microBatch);
+    if (document.workload.microBatch > 0)
+        workload->set_micro_batch(document.workload.microBatch);
     workload->set_recompute(recomputationName(document.workload.recompute));
     workload->set_overlap_off(!document.workload.overlap);
     workload->set_attention(attentionKernelName(document.workload.attention));
@@ -271,9 +285,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     }
     document.workload.zeroStage = w.zero_stage() != 0 ? w.zero_stage() : w.zero1() ? 1 : 0;
     if (document.workload.zeroStage < 0 || document.workload.zeroStage > 3)
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.zeroStage is " + std::to_string(w.zero_stage()) + ", not 0 to 3");
-    if (w.micro_batch() < 0)
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.microBatch is negative");
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.zero_stage is " + std::to_string(w.zero_stage()) + ", not 0 to 3");
     document.workload.microBatch = w.micro_batch();
     document.workload.recompute = recomputationFromName(w.recompute()).value_or(Recomputation::None);
     if (!w.recompute().empty() && !recomputationFromName(w.recompute()))
@@ -283,7 +295,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
         throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused or unfused");
     document.workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
     document.workload.fp32MainGradients = w.fp32_main_gradients();
-    document.workload.capacityFactor = w.capacity_factor() != 0 ? w.capacity_factor() : 1.0;
+    document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),
@@ -344,6 +356,11 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     for (const auto& strategy : resolved)
         plan.strategies.push_back(*strategy);
     plan.pipeline = readPipeline(in, fileName, modelBlocks(families).size());
+    // What the file says without the model's and the mesh's sizes (commands check the rest).
+    WorkloadDegrees degrees;
+    degrees.pipelineStages = plan.pipeline.stages;
+    degrees.virtualStages = plan.pipeline.virtualStages;
+    checkWorkload(document.workload, degrees, planFileFieldNames(), fileName, ErrorCode::InvalidPlan);
     try {
         validatePlan(plan, coarse);
     } catch (Error& error) {

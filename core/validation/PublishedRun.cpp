@@ -3,12 +3,21 @@
 #include "base/Error.h"
 #include "base/JsonReader.h"
 #include "base/TextFile.h"
+#include "cost/WorkloadCheck.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace tapestry {
 
 namespace {
+
+std::string numberText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
 
 // Reads the fields of one object of one case, naming the case and field in errors.
 class CaseFields {
@@ -41,6 +50,16 @@ public:
             fail(key, "must be a positive number");
         return value.asNumber();
     }
+    // A measured quantity: a positive number within [smallest, largest], outside of which
+    // it is a typo or a unit slip (and the prices made of it overflow).
+    [[nodiscard]] double measure(std::string_view key, double smallest, double largest) const
+    {
+        const double value = positive(key);
+        if (value < smallest || value > largest)
+            fail(key, "is " + numberText(value) + "; it must be from " + numberText(smallest) + " to " +
+                          numberText(largest));
+        return value;
+    }
     [[nodiscard]] std::int64_t count(std::string_view key, double largest = 1e12) const
     {
         const double value = positive(key);
@@ -52,6 +71,7 @@ public:
     {
         return object_.find(key) ? count(key) : fallback;
     }
+    [[nodiscard]] bool has(std::string_view key) const { return object_.find(key) != nullptr; }
     [[nodiscard]] bool flag(std::string_view key) const
     {
         const JsonValue& value = required(key);
@@ -105,10 +125,12 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 
     const CaseFields hardware(top.required("hardware"), file, path + ".hardware");
     run.hardware.gpu = hardware.text("gpu");
-    run.hardware.peakTflops = hardware.positive("peak_tflops_bf16");
+    // From a phone's GPU to a thousand times today's largest.
+    run.hardware.peakTflops = hardware.measure("peak_tflops_bf16", 1e-3, 1e6);
     run.hardware.gpusPerNode = static_cast<int>(hardware.count("gpus_per_node", 1024));
     run.hardware.nodes = static_cast<int>(hardware.count("nodes", 1e6));
-    run.hardware.interNodeGbitPerGpu = hardware.positive("inter_node_gbit_per_gpu");
+    // From 1 Mbit/s to a thousand times today's 400 Gbit/s links.
+    run.hardware.interNodeGbitPerGpu = hardware.measure("inter_node_gbit_per_gpu", 1e-3, 4e5);
 
     const CaseFields training(top.required("training"), file, path + ".training");
     run.training.precision = training.text("precision");
@@ -116,6 +138,7 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
         training.fail("precision", "is '" + run.training.precision + "', not fp16 or bf16");
     run.training.globalBatch = training.count("global_batch");
     run.training.microBatch = training.count("micro_batch");
+    const bool accumulationGiven = training.has("gradient_accumulation");
     run.training.gradientAccumulation = training.countOr("gradient_accumulation", 1);
     run.training.dataParallel = static_cast<int>(training.count("data_parallel", 1e6));
     run.training.tensorParallel = static_cast<int>(training.count("tensor_parallel", 1e6));
@@ -132,6 +155,8 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     if (run.training.recompute != "none" && run.training.recompute != "selective" && run.training.recompute != "full")
         training.fail("recompute", "is '" + run.training.recompute + "', not none, selective or full");
     run.training.optimizer = training.text("optimizer");
+    if (run.training.optimizer != "adam")
+        training.fail("optimizer", "is '" + run.training.optimizer + "'; the format describes Adam runs (adam)");
     const long long gpus = static_cast<long long>(run.hardware.nodes) * run.hardware.gpusPerNode;
     const long long product = static_cast<long long>(run.training.dataParallel) * run.training.tensorParallel *
                               run.training.pipelineParallel * run.training.contextParallel;
@@ -139,8 +164,26 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
         training.fail("data_parallel", "dp x tp x pp x cp = " + std::to_string(product) + ", but the hardware has " +
                                            std::to_string(gpus) + " GPUs");
 
+    Workload workload;
+    workload.batch = run.training.globalBatch;
+    workload.sequence = run.model.sequence;
+    workload.microBatch = run.training.microBatch;
+    WorkloadDegrees degrees;
+    degrees.dataParallel = run.training.dataParallel;
+    degrees.pipelineStages = run.training.pipelineParallel;
+    degrees.virtualStages = run.training.virtualStages;
+    degrees.contextParallel = run.training.contextParallel;
+    degrees.accumulation = accumulationGiven ? run.training.gradientAccumulation : 0;
+    const std::string trainingField = path + ".training.";
+    checkWorkload(workload, degrees,
+                  {trainingField + "global_batch", path + ".model.sequence", trainingField + "micro_batch", "capacity factor",
+                   trainingField + "gradient_accumulation", trainingField + "virtual_stages", trainingField + "context_parallel",
+                   "expert parallelism"},
+                  file, ErrorCode::InvalidPublishedRun);
+
     const CaseFields measured(top.required("measured"), file, path + ".measured");
-    run.measured.stepSeconds = measured.positive("step_seconds");
+    // A step is at least one kernel launch (microseconds) and at most a year.
+    run.measured.stepSeconds = measured.measure("step_seconds", 1e-6, 3.2e7);
     run.measured.memoryGibParametersAndOptimizer = measured.optionalPositive("memory_gib_parameters_and_optimizer");
     run.measured.memoryGibActivationsFirstStage = measured.optionalPositive("memory_gib_activations_first_stage");
     return run;

@@ -391,6 +391,82 @@ private slots:
         QVERIFY(run.out.isEmpty());
     }
 
+    // A plan file is priced with the workload it stores; an option replaces only what it names.
+    void evaluatePlanFileKeepsItsWorkload()
+    {
+        QTemporaryDir dir;
+        const QString planFile = dir.filePath(QStringLiteral("plan.json"));
+        const QStringList model = {QStringLiteral("evaluate"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
+                                   QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
+                                   QStringLiteral("--no-history"), QStringLiteral("--json")};
+        const CliRun first = runCli(model + QStringList{QStringLiteral("--mesh"), QStringLiteral("2x8"),
+                                                        QStringLiteral("--batch"), QStringLiteral("16"),
+                                                        QStringLiteral("--seq"), QStringLiteral("4096"),
+                                                        QStringLiteral("--micro-batch"), QStringLiteral("2"),
+                                                        QStringLiteral("--recompute"), QStringLiteral("full"),
+                                                        QStringLiteral("-o"), planFile});
+        QCOMPARE(first.exitCode, 0);
+        const QJsonObject a = QJsonDocument::fromJson(first.out.toUtf8()).object();
+        const CliRun again = runCli(model + QStringList{QStringLiteral("--plan"), planFile});
+        QCOMPARE(again.exitCode, 0);
+        const QJsonObject b = QJsonDocument::fromJson(again.out.toUtf8()).object();
+        QCOMPARE(b.value(QStringLiteral("batch")).toInteger(), 16);
+        QCOMPARE(b.value(QStringLiteral("sequence")).toInteger(), 4096);
+        QCOMPARE(b.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble(),
+                 a.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble());
+        QCOMPARE(b.value(QStringLiteral("hbm_bytes")).toDouble(), a.value(QStringLiteral("hbm_bytes")).toDouble());
+        // --seq 2048 halves the tokens and keeps the file's batch, micro-batch and recomputation.
+        const CliRun shorter = runCli(model + QStringList{QStringLiteral("--plan"), planFile, QStringLiteral("--seq"),
+                                                          QStringLiteral("2048")});
+        QCOMPARE(shorter.exitCode, 0);
+        const QJsonObject c = QJsonDocument::fromJson(shorter.out.toUtf8()).object();
+        QCOMPARE(c.value(QStringLiteral("batch")).toInteger(), 16);
+        QCOMPARE(c.value(QStringLiteral("sequence")).toInteger(), 2048);
+        // A micro-batch the file's batch does not take on its 2 data-parallel ranks.
+        const CliRun odd = runCli(model + QStringList{QStringLiteral("--plan"), planFile, QStringLiteral("--micro-batch"),
+                                                      QStringLiteral("3")});
+        QCOMPARE(odd.exitCode, 2);
+        QVERIFY2(odd.err.contains(planFile + QStringLiteral(": workload.batch: global batch 16 is not a multiple of "
+                                                            "micro-batch 3 x data-parallel 2")),
+                 qPrintable(odd.err));
+    }
+
+    void workloadsThatContradictThemselvesAreRefused()
+    {
+        const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
+                                      QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
+                                      QStringLiteral("--mesh"), QStringLiteral("2x8"), QStringLiteral("--no-history")};
+        const CliRun odd = runCli(evaluate + QStringList{QStringLiteral("--batch"), QStringLiteral("17"),
+                                                         QStringLiteral("--micro-batch"), QStringLiteral("1")});
+        QCOMPARE(odd.exitCode, 2);
+        QVERIFY2(odd.err.contains(QStringLiteral("--batch: global batch 17 is not a multiple of micro-batch 1 x "
+                                                 "data-parallel 2")),
+                 qPrintable(odd.err));
+        const CliRun search = runCli({QStringLiteral("search"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
+                                      QStringLiteral("--batch"), QStringLiteral("16"), QStringLiteral("--micro-batch"),
+                                      QStringLiteral("32"), QStringLiteral("--no-history")});
+        QCOMPARE(search.exitCode, 2);
+        QVERIFY2(search.err.contains(QStringLiteral("a micro-step alone takes 32 sequences")), qPrintable(search.err));
+        // Role names in capitals are the roles: a pipeline of 2 stages, not a 3-D tensor mesh.
+        const CliRun upper = runCli(evaluate.mid(0, 4) + QStringList{QStringLiteral("--mesh"), QStringLiteral("PP=2,DP=1,TP=8"),
+                                                                     QStringLiteral("--no-history"), QStringLiteral("--json")});
+        const CliRun lower = runCli(evaluate.mid(0, 4) + QStringList{QStringLiteral("--mesh"), QStringLiteral("pp=2,dp=1,tp=8"),
+                                                                     QStringLiteral("--no-history"), QStringLiteral("--json")});
+        QCOMPARE(upper.exitCode, 0);
+        QCOMPARE(upper.out, lower.out);
+    }
+
+    void synthRefusesSizesItsPresetHasNot()
+    {
+        QTemporaryDir dir;
+        const CliRun run = runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("bert-base"),
+                                   QStringLiteral("--experts"), QStringLiteral("8"), QStringLiteral("-o"),
+                                   dir.filePath(QStringLiteral("bert.onnx"))});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--experts: preset 'bert-base' is a bert model")), qPrintable(run.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("bert.onnx"))));
+    }
+
     void capacityFactorIsOnTheWorkloadLineAndInThePlanFile()
     {
         QTemporaryDir dir;

@@ -314,9 +314,9 @@ mixed_precision_param = "bfloat16"
         QVERIFY(contains(importError(sizes + "pipeline_parallel_split_points = [\"layers.9\"]\n", "job.toml"),
                          "job.toml: line 5: split point \"layers.9\" names no block of the model"));
         QVERIFY(contains(importError(sizes + "tensor_parallel_degree 2\n", "job.toml"),
-                         "job.toml: line 5: expected a [section] or key = value"));
+                         "job.toml: line 5: Error while parsing key-value pair: expected '='"));
         QVERIFY(contains(importError(sizes + "[training]\nseq_len = \"long\"\n", "job.toml"),
-                         "job.toml: line 6: training.seq_len is not a whole number"));
+                         "job.toml: line 6: training.seq_len is a string, not a whole number"));
         QVERIFY(contains(importError("[parallelism]\ntensor_parallel_degree = 0\n", "job.toml"),
                          "job.toml: line 2: parallelism.tensor_parallel_degree = 0 is not a degree of 1 or more"));
         QVERIFY(contains(importError("[activation_checkpoint]\nmode = \"some\"\n", "job.toml"),

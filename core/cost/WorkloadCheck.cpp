@@ -85,14 +85,15 @@ void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, con
 WorkloadDegrees workloadDegrees(const CostModel& costs, const FoldedModel& model, const Plan& plan)
 {
     WorkloadDegrees degrees;
-    degrees.dataParallel = costs.dataParallelDegree();
+    const CostModel::Stepping steps = costs.steppingOf(plan);
+    degrees.dataParallel = steps.dataParallel;
     degrees.pipelineStages = plan.pipeline.stages;
     degrees.virtualStages = plan.pipeline.virtualStages;
     degrees.contextParallel = contextParallelDegree(plan, model.coarse);
     degrees.expertParallel = expertParallelDegree(plan);
     const Workload& bound = costs.workload();
     degrees.tokensPerMicroStep =
-        static_cast<double>(bound.batch) * static_cast<double>(bound.sequence) / std::max(1, costs.microSteps());
+        static_cast<double>(bound.batch) * static_cast<double>(bound.sequence) / std::max(1, steps.microSteps);
     for (const ExpertMembership& m : expertMembership(model.graph(), model.coarse, costs.shapes())) {
         if (m.experts > 0) {
             degrees.experts = m.experts;

@@ -64,8 +64,8 @@ struct WorkloadFieldNames {
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,
                    const std::string& source, ErrorCode code = ErrorCode::InvalidArgument);
 
-// The sizes `plan` runs `costs`' workload with on `model`: the cost model's
-// data-parallel degree and micro-step tokens, the plan's pipeline, context- and
+// The sizes `plan` runs `costs`' workload with on `model`: its data-parallel degree and
+// micro-step tokens (CostModel::steppingOf), the plan's pipeline, context- and
 // expert-parallel degrees, and the model's first mixture-of-experts layer.
 [[nodiscard]] WorkloadDegrees workloadDegrees(const CostModel& costs, const FoldedModel& model, const Plan& plan);
 

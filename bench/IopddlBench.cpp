@@ -1,14 +1,22 @@
 // bench_iopddl: the general solver on the IOPDDL contest problems in a folder (default:
 // the shared public subset beside the source tree), each at the contest's time limit
 // (A 60 s, G 120 s, M 180 s, S 240 s) and at a quarter of it, and with --stress on
-// generated stress problems (generateStressProblem) of 30k, 60k and 100k nodes.
-// Prints per run: the limit, cost, best known and score (best known / cost), the lower
-// bound and gap, feasibility, and the wall time from before reading the file to the
-// answer, which must stay within the limit.
+// generated stress problems (generateStressProblem) of 30k, 60k and 100k nodes, and with
+// --families on one generated problem of each contest family (generateFamilyProblem:
+// GNS, Transformer inference, Gemma SFT, U-Net, Diffusion on 2-D and 3-D meshes).
+// Prints per run: the limit, the node count after the exact reductions, cost, best known
+// and score (best known / cost), the lower bound and gap, feasibility, and the wall time
+// from before reading the file to the answer, which must stay within the limit.
 // --problem FILE SECONDS adds any problem file (e.g. one written by `tapestry-cli search
 // --baseline --emit-iopddl`) with its limit.
-//   bench_iopddl [FOLDER] [--scales 1,0.25] [--seed N] [--stress] [--only NAME]
-//                [--problem FILE SECONDS ...] [--write-stress FOLDER]
+// --compare OLD_BENCH runs another build's bench_iopddl on the same problem right after
+// each run (through a file, with --problem) and prints its cost and score beside, so a
+// regression shows in one run under the same load.
+//   bench_iopddl [FOLDER] [--scales 1,0.25] [--seed N] [--stress] [--families] [--only NAME]
+//                [--problem FILE SECONDS ...] [--write-stress FOLDER] [--write-families FOLDER]
+//                [--compare OLD_BENCH] [--progress]
+// --progress prints each better cost and lower bound, with its time, on stderr.
+#include "iopddl/FamilyProblem.h"
 #include "iopddl/IopddlReader.h"
 #include "iopddl/IopddlWriter.h"
 #include "iopddl/StressProblem.h"
@@ -50,12 +58,52 @@ struct Stress {
 };
 const std::vector<Stress> kStress = {{30'000, 60}, {60'000, 120}, {100'000, 180}};
 
+// The generated families' problems (seed 1) and the best cost known for each: proven
+// optimal where the bench's exact engine proved it, otherwise the best cost found in
+// long runs, whose lower bound says how far from optimal it can be at most. Measured in
+// this build's development (see the README); a family without an entry scores "-".
+const std::map<std::string, double> kFamilyBest = {
+};
+
 struct Run {
     std::string name;
     double seconds;                     // the limit
-    std::optional<double> bestKnown;    // contest problems only
+    std::optional<double> bestKnown;
     std::function<tapestry::ShardingProblem()> load;
+    std::optional<std::filesystem::path> file;  // where the problem is read from, if a file
 };
+
+struct Previous {
+    std::string cost = "-";
+    std::string wall = "-";
+};
+
+// Another build's bench on one problem file at one limit: its cost and wall time (four
+// columns before and one after the "fits" column of its result line).
+Previous runPrevious(const std::string& bench, const std::filesystem::path& file, double limit, std::uint64_t seed)
+{
+    const std::string command = "'" + bench + "' /nonexistent --scales 1 --seed " + std::to_string(seed) + " --problem '"
+                                + file.string() + "' " + std::to_string(limit) + " 2>/dev/null";
+    Previous previous;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe)
+        return previous;
+    char line[1024];
+    std::string last;
+    while (std::fgets(line, sizeof line, pipe))
+        last = line;
+    pclose(pipe);
+    std::istringstream in(last);
+    std::vector<std::string> columns;
+    for (std::string column; in >> column;)
+        columns.push_back(column);
+    const auto fits = std::find_if(columns.begin(), columns.end(), [](const std::string& c) { return c == "yes" || c == "NO"; });
+    if (fits - columns.begin() >= 5 && fits + 1 != columns.end()) {
+        previous.cost = *(fits - 4);
+        previous.wall = *(fits + 1);
+    }
+    return previous;
+}
 
 std::string stem(const std::filesystem::path& file)
 {
@@ -84,7 +132,11 @@ int main(int argc, char** argv)
     std::uint64_t seed = 1;
     bool stress = false;
     std::string only;
+    bool families = false;
     std::optional<std::filesystem::path> writeStress;
+    std::optional<std::filesystem::path> writeFamilies;
+    std::optional<std::string> compare;
+    bool progress = false;
     std::vector<Run> extra;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -94,13 +146,22 @@ int main(int argc, char** argv)
             seed = std::strtoull(argv[++i], nullptr, 10);
         else if (arg == "--stress")
             stress = true;
+        else if (arg == "--progress")
+            progress = true;
+        else if (arg == "--families")
+            families = true;
+        else if (arg == "--write-families" && i + 1 < argc)
+            writeFamilies = argv[++i];
+        else if (arg == "--compare" && i + 1 < argc)
+            compare = argv[++i];
         else if (arg == "--only" && i + 1 < argc)
             only = argv[++i];
         else if (arg == "--write-stress" && i + 1 < argc)
             writeStress = argv[++i];
         else if (arg == "--problem" && i + 2 < argc) {
             const std::filesystem::path file = argv[++i];
-            extra.push_back({stem(file), std::atof(argv[++i]), std::nullopt, [file] { return tapestry::readIopddlFile(file); }});
+            extra.push_back(
+                {stem(file), std::atof(argv[++i]), std::nullopt, [file] { return tapestry::readIopddlFile(file); }, file});
         }
         else
             folder = arg;
@@ -114,6 +175,17 @@ int main(int argc, char** argv)
         }
         return 0;
     }
+    if (writeFamilies) {
+        for (const tapestry::ContestFamily& family : tapestry::contestFamilies()) {
+            const tapestry::ShardingProblem problem = tapestry::generateFamilyProblem(family, 1);
+            const std::filesystem::path file = *writeFamilies / (family.name + ".json");
+            tapestry::writeIopddlFile(problem, file);
+            std::printf("%s: %s, mesh of %zu axes, %zu nodes, %zu edges, limit %.0f s\n", file.string().c_str(),
+                        family.model.c_str(), family.mesh.size(), problem.nodes.size(), problem.edges.size(),
+                        family.seconds);
+        }
+        return 0;
+    }
 
     std::vector<Run> runs;
     std::vector<std::filesystem::path> files;
@@ -124,21 +196,40 @@ int main(int argc, char** argv)
     std::sort(files.begin(), files.end());
     for (const auto& file : files) {
         const Contest contest = kContest.at(stem(file));
-        runs.push_back({stem(file), contest.seconds, contest.bestKnown, [file] { return tapestry::readIopddlFile(file); }});
+        runs.push_back(
+            {stem(file), contest.seconds, contest.bestKnown, [file] { return tapestry::readIopddlFile(file); }, file});
     }
     if (stress)
         for (const Stress& shape : kStress)
             runs.push_back({"stress-" + std::to_string(shape.nodes), shape.seconds, std::nullopt,
-                            [shape] { return tapestry::generateStressProblem(shape.nodes, 1); }});
+                            [shape] { return tapestry::generateStressProblem(shape.nodes, 1); }, std::nullopt});
+    if (families)
+        for (const tapestry::ContestFamily& family : tapestry::contestFamilies()) {
+            const auto best = kFamilyBest.find(family.name);
+            runs.push_back({family.name, family.seconds,
+                            best == kFamilyBest.end() ? std::nullopt : std::optional<double>(best->second),
+                            [family] { return tapestry::generateFamilyProblem(family, 1); }, std::nullopt});
+        }
     runs.insert(runs.end(), extra.begin(), extra.end());
     std::erase_if(runs, [&](const Run& run) { return !only.empty() && run.name.find(only) == std::string::npos; });
     if (runs.empty()) {
-        std::fprintf(stderr, "bench_iopddl: no contest problems in %s (and no --stress)\n", folder.string().c_str());
+        std::fprintf(stderr, "bench_iopddl: no contest problems in %s (and no --stress or --families)\n",
+                     folder.string().c_str());
         return 1;
     }
+    // Generated problems reach the other build through files.
+    const std::filesystem::path compareFolder = std::filesystem::temp_directory_path() / "bench_iopddl_compare";
+    if (compare) {
+        std::filesystem::create_directories(compareFolder);
+        for (Run& run : runs)
+            if (!run.file) {
+                run.file = compareFolder / (run.name + ".json");
+                tapestry::writeIopddlFile(run.load(), *run.file);
+            }
+    }
 
-    std::printf("%-22s %7s %7s %6s %24s %7s %16s %8s %4s %8s %s\n", "problem", "nodes", "edges", "limit", "cost", "score",
-                "lower bound", "gap", "fits", "wall s", "");
+    std::printf("%-22s %7s %7s %6s %7s %24s %7s %16s %8s %4s %8s %s\n", "problem", "nodes", "edges", "limit", "reduced",
+                "cost", "score", "lower bound", "gap", "fits", "wall s", compare ? "| previous build: cost score wall s" : "");
     for (const double scale : scales) {
         for (const Run& run : runs) {
             const double limit = run.seconds * scale;
@@ -149,17 +240,33 @@ int main(int argc, char** argv)
             options.timeLimitSeconds = limit;
             options.startedAt = start;
             options.seed = seed;
+            if (progress) {
+                options.progress = [&](double at, tapestry::CostSum cost) {
+                    std::fprintf(stderr, "  %s %.1f s: cost %s\n", run.name.c_str(), at, tapestry::costToString(cost).c_str());
+                };
+                options.bounded = [&](double at, tapestry::CostSum bound) {
+                    std::fprintf(stderr, "  %s %.1f s: bound %s\n", run.name.c_str(), at, tapestry::costToString(bound).c_str());
+                };
+            }
             const tapestry::SolverResult result = tapestry::solveShardingProblem(problem, options);
             const tapestry::SolutionEvaluation check = tapestry::evaluateSolution(problem, result.assignment);
             const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-            const std::string score =
-                run.bestKnown ? std::to_string(*run.bestKnown / static_cast<double>(check.cost)).substr(0, 6) : "-";
-            std::printf("%-22s %7zu %7zu %6.0f %24s %7s %16s %7.4f%% %4s %8.1f %s%s\n", run.name.c_str(),
-                        problem.nodes.size(), problem.edges.size(), limit, tapestry::costToString(check.cost).c_str(),
-                        score.c_str(), tapestry::costToString(result.lowerBound).c_str(),
+            const auto scoreOf = [&](double cost) {
+                return run.bestKnown && cost > 0 ? std::to_string(*run.bestKnown / cost).substr(0, 6) : std::string("-");
+            };
+            const std::string score = scoreOf(static_cast<double>(check.cost));
+            std::string previous;
+            if (compare) {
+                const Previous old = runPrevious(*compare, *run.file, limit, seed);
+                previous = " | " + old.cost + " " + scoreOf(std::atof(old.cost.c_str())) + " " + old.wall;
+            }
+            std::printf("%-22s %7zu %7zu %6.0f %7zu %24s %7s %16s %7.4f%% %4s %8.1f %s%s%s%s\n", run.name.c_str(),
+                        problem.nodes.size(), problem.edges.size(), limit, result.reducedNodes,
+                        tapestry::costToString(check.cost).c_str(), score.c_str(),
+                        tapestry::costToString(result.lowerBound).c_str(),
                         100.0 * tapestry::optimalityGap(check.cost, result.lowerBound), check.feasible ? "yes" : "NO",
-                        wall, wall <= limit ? "in time" : "LATE",
-                        result.workLeftRunning ? " (a worker was left winding down)" : "");
+                        wall, wall <= limit ? "in time" : "LATE", result.provenOptimal ? " optimal" : "",
+                        result.workLeftRunning ? " (a worker was left winding down)" : "", previous.c_str());
             std::fflush(stdout);
         }
     }

@@ -145,7 +145,7 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
         // Wall-clock seconds: CBC counts CPU time of the whole process by default, which
         // runs faster while other threads work.
         const char* argv[] = {"tapestry", "-log", "0", "-slog", "0", "-preprocess", "off", "-timeMode", "elapsed",
-                              "-sec", limit.c_str(), "-solve", "-quit"};
+                              "-sec", limit.c_str(), "-heuristics", settings.heuristics ? "on" : "off", "-solve", "-quit"};
         CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);
     } else {
         model.setUseElapsedTime(true);

@@ -38,6 +38,10 @@ struct CbcSettings {
     // CBC's standalone defaults (cuts, heuristics, as the cbc program runs) instead of a
     // plain branch and bound.
     bool solverDefaults = false;
+    // With solverDefaults: CBC's primal heuristics (feasibility pump, RINS, ...). On a
+    // large model whose LP is nearly integral they take most of the time (a 0.2 M
+    // column sharding model: proven optimal in 22 s without, 71 s with them).
+    bool heuristics = true;
     // A known solution (every column's value) and its objective, as the first incumbent.
     const std::vector<double>* start = nullptr;
     double startObjective = 0;

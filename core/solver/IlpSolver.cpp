@@ -6,61 +6,230 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <map>
+#include <queue>
 
 namespace tapestry {
 
+namespace {
+
+// An edge whose allowed cells pair each strategy of either end with at most one of the
+// other's (a layout that must match): its ends choose together.
+bool isForced(const ShardingProblem& problem, const ProblemEdge& edge)
+{
+    const int rows = problem.nodes[static_cast<std::size_t>(edge.u)].strategyCount();
+    const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
+    std::vector<int> perColumn(static_cast<std::size_t>(columns), 0);
+    for (int a = 0; a < rows; ++a) {
+        int perRow = 0;
+        for (int b = 0; b < columns; ++b)
+            if (edge.costs[static_cast<std::size_t>(a * columns + b)] < kCostCap) {
+                if (++perRow > 1 || ++perColumn[static_cast<std::size_t>(b)] > 1)
+                    return false;
+            }
+    }
+    return true;
+}
+
+// Nodes joined by forced edges, each group one choice: the strategy of its root. For
+// each node, the root strategy each of its strategies goes with (-1: none, the node
+// cannot take it) and back. A forced edge that closes a cycle stays an edge inside the
+// group, priced (or ruled out) per root strategy like the others.
+struct ForcedGroups {
+    std::vector<int> root;
+    std::vector<std::vector<int>> toRoot;
+    std::vector<std::vector<int>> fromRoot;
+};
+
+ForcedGroups forcedGroups(const ShardingProblem& problem)
+{
+    const std::size_t n = problem.nodes.size();
+    ForcedGroups groups;
+    groups.root.assign(n, -1);
+    groups.toRoot.resize(n);
+    groups.fromRoot.resize(n);
+    std::vector<std::vector<int>> incident(n);
+    for (std::size_t e = 0; e < problem.edges.size(); ++e)
+        if (isForced(problem, problem.edges[e])) {
+            incident[static_cast<std::size_t>(problem.edges[e].u)].push_back(static_cast<int>(e));
+            incident[static_cast<std::size_t>(problem.edges[e].v)].push_back(static_cast<int>(e));
+        }
+    for (std::size_t r = 0; r < n; ++r) {
+        if (groups.root[r] >= 0)
+            continue;
+        groups.root[r] = static_cast<int>(r);
+        groups.toRoot[r].resize(static_cast<std::size_t>(problem.nodes[r].strategyCount()));
+        for (std::size_t s = 0; s < groups.toRoot[r].size(); ++s)
+            groups.toRoot[r][s] = static_cast<int>(s);
+        std::queue<int> pending;
+        pending.push(static_cast<int>(r));
+        while (!pending.empty()) {
+            const int x = pending.front();
+            pending.pop();
+            for (const int e : incident[static_cast<std::size_t>(x)]) {
+                const ProblemEdge& edge = problem.edges[static_cast<std::size_t>(e)];
+                const int y = edge.u == x ? edge.v : edge.u;
+                if (groups.root[static_cast<std::size_t>(y)] >= 0)
+                    continue;  // already placed: the edge stays an ordinary one within the group
+                groups.root[static_cast<std::size_t>(y)] = static_cast<int>(r);
+                const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
+                std::vector<int>& map = groups.toRoot[static_cast<std::size_t>(y)];
+                map.assign(static_cast<std::size_t>(problem.nodes[static_cast<std::size_t>(y)].strategyCount()), -1);
+                for (std::size_t cell = 0; cell < edge.costs.size(); ++cell) {
+                    if (edge.costs[cell] >= kCostCap)
+                        continue;
+                    const int a = static_cast<int>(cell) / columns;
+                    const int b = static_cast<int>(cell) % columns;
+                    const int sx = edge.u == x ? a : b;
+                    const int sy = edge.u == x ? b : a;
+                    map[static_cast<std::size_t>(sy)] = groups.toRoot[static_cast<std::size_t>(x)][static_cast<std::size_t>(sx)];
+                }
+                pending.push(y);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t r = static_cast<std::size_t>(groups.root[i]);
+        groups.fromRoot[i].assign(static_cast<std::size_t>(problem.nodes[r].strategyCount()), -1);
+        for (std::size_t s = 0; s < groups.toRoot[i].size(); ++s)
+            if (groups.toRoot[i][s] >= 0)
+                groups.fromRoot[i][static_cast<std::size_t>(groups.toRoot[i][s])] = static_cast<int>(s);
+    }
+    return groups;
+}
+
+}  // namespace
+
+std::size_t ilpCellCount(const ShardingProblem& problem)
+{
+    std::size_t cells = 0;
+    for (const ProblemEdge& edge : problem.edges)
+        if (!isForced(problem, edge))
+            cells += static_cast<std::size_t>(
+                std::count_if(edge.costs.begin(), edge.costs.end(), [](std::int64_t c) { return c < kCostCap; }));
+    return cells;
+}
+
 IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start,
-                        std::stop_token stop)
+                        std::stop_token stop, const std::function<void(const Assignment&)>& improved,
+                        bool primalHeuristics)
 {
     // The limit covers building the model too (seconds for a large one).
     const auto deadline = std::chrono::steady_clock::now()
                           + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                               std::chrono::duration<double>(std::max(0.1, timeLimitSeconds)));
     const std::size_t n = problem.nodes.size();
-    std::vector<int> firstColumn(n);
-    MixedIntegerProgram program;
-    auto addColumn = [&](double cost, bool forbidden, bool binary) {
-        return program.addColumn(forbidden ? 0.0 : cost, 0.0, forbidden ? 0.0 : 1.0, binary);
+    const ForcedGroups groups = forcedGroups(problem);
+    const auto strategyOf = [&](std::size_t node, int rootStrategy) {
+        return groups.fromRoot[node][static_cast<std::size_t>(rootStrategy)];
     };
 
+    // Per root strategy: allowed for every member (and every edge inside the group) and
+    // its cost over them.
+    std::vector<std::vector<CostSum>> groupCost(n);
+    std::vector<std::vector<char>> alive(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if (groups.root[i] == static_cast<int>(i)) {
+            groupCost[i].assign(static_cast<std::size_t>(problem.nodes[i].strategyCount()), 0);
+            alive[i].assign(groupCost[i].size(), 1);
+        }
     for (std::size_t i = 0; i < n; ++i) {
-        const ProblemNode& node = problem.nodes[i];
-        firstColumn[i] = static_cast<int>(program.columnCount());
-        for (const std::int64_t cost : node.costs)
-            addColumn(static_cast<double>(cost), cost >= kCostCap, true);
+        const std::size_t r = static_cast<std::size_t>(groups.root[i]);
+        for (std::size_t R = 0; R < groupCost[r].size(); ++R) {
+            const int s = strategyOf(i, static_cast<int>(R));
+            const std::int64_t cost = s < 0 ? kCostCap : problem.nodes[i].costs[static_cast<std::size_t>(s)];
+            alive[r][R] = static_cast<char>(alive[r][R] && cost < kCostCap);
+            groupCost[r][R] += alive[r][R] ? cost : 0;
+        }
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        std::vector<int> columns;
-        for (int s = 0; s < problem.nodes[i].strategyCount(); ++s)
-            columns.push_back(firstColumn[i] + s);
-        program.addRow(columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
-    }
-    std::vector<int> edgeColumn(problem.edges.size());
+    // Edges between two groups, parallel ones merged (root pair -> cost table by root strategies).
+    std::map<std::pair<int, int>, std::vector<CostSum>> between;
     for (std::size_t e = 0; e < problem.edges.size(); ++e) {
         const ProblemEdge& edge = problem.edges[e];
-        const int rows = problem.nodes[static_cast<std::size_t>(edge.u)].strategyCount();
-        const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
-        edgeColumn[e] = static_cast<int>(program.columnCount());
-        for (const std::int64_t cost : edge.costs)
-            addColumn(static_cast<double>(cost), cost >= kCostCap, false);
-        for (int a = 0; a < rows; ++a) {
-            std::vector<int> cols{firstColumn[static_cast<std::size_t>(edge.u)] + a};
-            std::vector<double> values{-1.0};
-            for (int b = 0; b < columns; ++b) {
-                cols.push_back(edgeColumn[e] + a * columns + b);
-                values.push_back(1.0);
+        const auto u = static_cast<std::size_t>(edge.u);
+        const auto v = static_cast<std::size_t>(edge.v);
+        const int columns = problem.nodes[v].strategyCount();
+        const auto cell = [&](int a, int b) { return edge.costs[static_cast<std::size_t>(a * columns + b)]; };
+        const int ru = groups.root[u];
+        const int rv = groups.root[v];
+        if (ru == rv) {
+            for (std::size_t R = 0; R < groupCost[static_cast<std::size_t>(ru)].size(); ++R) {
+                if (!alive[static_cast<std::size_t>(ru)][R])
+                    continue;
+                const std::int64_t cost = cell(strategyOf(u, static_cast<int>(R)), strategyOf(v, static_cast<int>(R)));
+                alive[static_cast<std::size_t>(ru)][R] = static_cast<char>(cost < kCostCap);
+                groupCost[static_cast<std::size_t>(ru)][R] += cost < kCostCap ? cost : 0;
             }
-            program.addRow(cols, values, 0.0, 0.0);
+            continue;
         }
-        for (int b = 0; b < columns; ++b) {
-            std::vector<int> cols{firstColumn[static_cast<std::size_t>(edge.v)] + b};
-            std::vector<double> values{-1.0};
-            for (int a = 0; a < rows; ++a) {
-                cols.push_back(edgeColumn[e] + a * columns + b);
-                values.push_back(1.0);
+        const bool flip = ru > rv;
+        const std::size_t first = static_cast<std::size_t>(flip ? rv : ru);
+        const std::size_t second = static_cast<std::size_t>(flip ? ru : rv);
+        const std::size_t width = groupCost[second].size();
+        std::vector<CostSum>& table = between[{static_cast<int>(first), static_cast<int>(second)}];
+        table.resize(groupCost[first].size() * width, 0);
+        for (std::size_t A = 0; A < groupCost[first].size(); ++A)
+            for (std::size_t B = 0; B < width; ++B) {
+                const int su = strategyOf(u, static_cast<int>(flip ? B : A));
+                const int sv = strategyOf(v, static_cast<int>(flip ? A : B));
+                CostSum& total = table[A * width + B];
+                total = su < 0 || sv < 0 || total >= kCostCap ? kCostCap : std::min<CostSum>(kCostCap, total + cell(su, sv));
             }
-            program.addRow(cols, values, 0.0, 0.0);
+    }
+
+    MixedIntegerProgram program;
+    std::vector<int> firstColumn(n, -1);
+    for (std::size_t r = 0; r < n; ++r) {
+        if (groups.root[r] != static_cast<int>(r))
+            continue;
+        firstColumn[r] = static_cast<int>(program.columnCount());
+        std::vector<int> columns;
+        for (std::size_t R = 0; R < groupCost[r].size(); ++R) {
+            columns.push_back(program.addColumn(alive[r][R] ? static_cast<double>(groupCost[r][R]) : 0.0, 0.0,
+                                                alive[r][R] ? 1.0 : 0.0, true));
         }
+        program.addRow(columns, std::vector<double>(columns.size(), 1.0), 1.0, 1.0);
+    }
+    // Each allowed cell of an edge between groups is a continuous column tied to both
+    // ends by marginal equalities (its row sums to the first end's binary, its column
+    // to the second's); forbidden cells have no column, so their ends cannot pair.
+    struct CellColumns {
+        std::size_t first;
+        std::size_t second;
+        std::map<std::size_t, int> column;  // cell -> column
+    };
+    std::vector<CellColumns> cellColumns;
+    for (const auto& [ends, table] : between) {
+        const auto first = static_cast<std::size_t>(ends.first);
+        const auto second = static_cast<std::size_t>(ends.second);
+        const std::size_t rows = groupCost[first].size();
+        const std::size_t width = groupCost[second].size();
+        CellColumns cells{first, second, {}};
+        std::vector<std::vector<int>> rowColumns(rows);
+        std::vector<std::vector<int>> columnColumns(width);
+        for (std::size_t A = 0; A < rows; ++A)
+            for (std::size_t B = 0; B < width; ++B) {
+                const CostSum cost = table[A * width + B];
+                if (cost >= kCostCap || !alive[first][A] || !alive[second][B])
+                    continue;
+                const int column = program.addColumn(static_cast<double>(cost), 0.0, 1.0, false);
+                cells.column[A * width + B] = column;
+                rowColumns[A].push_back(column);
+                columnColumns[B].push_back(column);
+            }
+        const auto tie = [&](std::vector<int> columns, int binary) {
+            std::vector<double> values(columns.size(), 1.0);
+            columns.push_back(binary);
+            values.push_back(-1.0);
+            program.addRow(columns, values, 0.0, 0.0);
+        };
+        for (std::size_t A = 0; A < rows; ++A)
+            if (alive[first][A])
+                tie(rowColumns[A], firstColumn[first] + static_cast<int>(A));
+        for (std::size_t B = 0; B < width; ++B)
+            if (alive[second][B])
+                tie(columnColumns[B], firstColumn[second] + static_cast<int>(B));
+        cellColumns.push_back(std::move(cells));
     }
     if (problem.usageLimit) {
         // Usage only rises at interval starts, so those are the time points to check.
@@ -71,8 +240,7 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
         std::sort(starts.begin(), starts.end());
         starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
         for (const std::int64_t t : starts) {
-            std::vector<int> cols;
-            std::vector<double> values;
+            std::map<int, double> terms;  // group column -> usage above the least
             double fixed = 0;
             double spread = 0;
             for (std::size_t i = 0; i < n; ++i) {
@@ -83,15 +251,24 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
                 const std::int64_t most = *std::max_element(node.usages.begin(), node.usages.end());
                 fixed += static_cast<double>(least);
                 spread += static_cast<double>(most - least);
-                for (int s = 0; s < node.strategyCount(); ++s)
-                    if (node.usages[static_cast<std::size_t>(s)] > least) {
-                        cols.push_back(firstColumn[i] + s);
-                        values.push_back(static_cast<double>(node.usages[static_cast<std::size_t>(s)] - least));
-                    }
+                const auto r = static_cast<std::size_t>(groups.root[i]);
+                for (std::size_t R = 0; R < groupCost[r].size(); ++R) {
+                    const int s = strategyOf(i, static_cast<int>(R));
+                    if (alive[r][R] && s >= 0 && node.usages[static_cast<std::size_t>(s)] > least)
+                        terms[firstColumn[r] + static_cast<int>(R)] +=
+                            static_cast<double>(node.usages[static_cast<std::size_t>(s)] - least);
+                }
             }
             const double room = static_cast<double>(*problem.usageLimit) - fixed;
-            if (spread > room)  // otherwise this point can never overflow
-                program.addRow(cols, values, -std::numeric_limits<double>::max(), room);
+            if (spread <= room)
+                continue;  // this point can never overflow
+            std::vector<int> cols;
+            std::vector<double> values;
+            for (const auto& [column, value] : terms) {
+                cols.push_back(column);
+                values.push_back(value);
+            }
+            program.addRow(cols, values, -std::numeric_limits<double>::max(), room);
         }
     }
 
@@ -100,44 +277,64 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     settings.deadline = deadline;
     settings.stopRequested = [&stop] { return stop.stop_requested(); };
     settings.solverDefaults = true;
+    settings.heuristics = primalHeuristics;
     std::vector<double> values;
     if (start) {
+        // A start using a forbidden cost is not a solution of this model.
         values.assign(program.columnCount(), 0.0);
         double cost = 0;
-        bool allowed = true;  // a start using a forbidden cell is not a solution of this model
-        auto use = [&](std::size_t column) {
-            values[column] = 1.0;
-            cost += program.objective[column];
-            allowed = allowed && program.upper[column] > 0;
-        };
-        for (std::size_t i = 0; i < n; ++i)
-            use(static_cast<std::size_t>(firstColumn[i] + (*start)[i]));
-        for (std::size_t e = 0; e < problem.edges.size(); ++e) {
-            const ProblemEdge& edge = problem.edges[e];
-            const int columns = problem.nodes[static_cast<std::size_t>(edge.v)].strategyCount();
-            use(static_cast<std::size_t>(edgeColumn[e] + (*start)[static_cast<std::size_t>(edge.u)] * columns
-                                         + (*start)[static_cast<std::size_t>(edge.v)]));
+        bool allowed = true;
+        std::vector<int> rootChoice(n, -1);
+        for (std::size_t i = 0; i < n && allowed; ++i) {
+            const auto r = static_cast<std::size_t>(groups.root[i]);
+            const int R = groups.toRoot[i][static_cast<std::size_t>((*start)[i])];
+            allowed = R >= 0 && alive[r][static_cast<std::size_t>(R)]
+                      && (rootChoice[r] < 0 || rootChoice[r] == R);
+            rootChoice[r] = R;
+        }
+        for (std::size_t r = 0; r < n && allowed; ++r)
+            if (groups.root[r] == static_cast<int>(r)) {
+                const auto column = static_cast<std::size_t>(firstColumn[r] + rootChoice[r]);
+                values[column] = 1.0;
+                cost += program.objective[column];
+            }
+        for (const CellColumns& cells : cellColumns) {
+            if (!allowed)
+                break;
+            const std::size_t width = groupCost[cells.second].size();
+            const auto found = cells.column.find(static_cast<std::size_t>(rootChoice[cells.first]) * width
+                                                 + static_cast<std::size_t>(rootChoice[cells.second]));
+            allowed = found != cells.column.end();
+            if (allowed) {
+                values[static_cast<std::size_t>(found->second)] = 1.0;
+                cost += program.objective[static_cast<std::size_t>(found->second)];
+            }
         }
         if (allowed) {
             settings.start = &values;
             settings.startObjective = cost;
         }
     }
+    const auto decode = [&](const double* solution) {
+        Assignment x(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto r = static_cast<std::size_t>(groups.root[i]);
+            int choice = 0;
+            for (int R = 1; R < static_cast<int>(groupCost[r].size()); ++R)
+                if (solution[firstColumn[r] + R] > solution[firstColumn[r] + choice])
+                    choice = R;
+            x[i] = strategyOf(i, choice);
+        }
+        return x;
+    };
+    if (improved)
+        settings.onSolution = [&](const double* solution, double) { improved(decode(solution)); };
     const CbcOutcome solved = solveWithCbc(program, settings);
 
     IlpOutcome outcome;
     if (solved.values.empty())
         return outcome;
-    Assignment x(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        int choice = 0;
-        for (int s = 1; s < problem.nodes[i].strategyCount(); ++s)
-            if (solved.values[static_cast<std::size_t>(firstColumn[i] + s)]
-                > solved.values[static_cast<std::size_t>(firstColumn[i] + choice)])
-                choice = s;
-        x[i] = choice;
-    }
-    outcome.assignment = std::move(x);
+    outcome.assignment = decode(solved.values.data());
     outcome.provenOptimal = solved.provenOptimal;
     outcome.lowerBound = solved.provenOptimal ? solved.objective : solved.bound;
     return outcome;

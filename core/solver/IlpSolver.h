@@ -2,6 +2,7 @@
 
 #include "solver/ShardingProblem.h"
 
+#include <functional>
 #include <optional>
 #include <stop_token>
 
@@ -16,16 +17,30 @@ struct IlpOutcome {
 };
 
 // Solves a ShardingProblem exactly with COIN-OR CBC (solveWithCbc, with its standalone
-// defaults), the model built in memory: one binary per node strategy, one continuous
-// variable per edge cell tied to both ends by marginal equalities (sum over a row or
-// column = the end's binary), and one knapsack row per interval start where the limit
-// can bind. Costs at or above kCostCap are forbidden (bound to zero) instead of
-// entering the objective. `start`, when given, must fit the memory limit; unless it
-// uses a forbidden cost it is handed to CBC as its first incumbent. Meant for small or
-// reduced problems; a call that cannot get CBC (busy with another solve) before its
-// time is up returns no assignment. A stop request ends the solve at CBC's next event
-// with the best solution found so far.
+// defaults), the model built in memory. Nodes joined by forced edges (each strategy
+// allowed with at most one of the neighbour's: a layout that must match) form groups
+// that choose together: one binary per group strategy allowed for every member, its
+// cost their node and inner edge costs. Each edge between groups (parallel ones
+// merged) has one continuous variable per allowed cell, tied to both ends by marginal
+// equalities (sum over a row or column = the end's binary; forbidden cells have no
+// variable), and one knapsack row per interval start where the limit can bind sums the
+// members' usages. On a view-heavy problem (Transformer inference, 816 nodes, 3-D mesh)
+// that is 0.2 M instead of 0.5 M columns and a proof in about a minute instead of none
+// in two. Costs at or above kCostCap are forbidden. `start`, when given, must fit the
+// memory limit; unless it uses a forbidden cost it is handed to CBC as its first
+// incumbent. Each incumbent CBC finds goes to `improved` (on the calling thread).
+// `primalHeuristics` off leaves finding solutions to the branch and bound (faster on a
+// whole problem whose LP is nearly integral; see CbcSettings::heuristics).
+// Meant for small or reduced problems; a call that cannot get CBC (busy with another
+// solve) before its time is up returns no assignment. A stop request ends the solve at
+// CBC's next event with the best solution found so far.
 [[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
-                                      const Assignment* start = nullptr, std::stop_token stop = {});
+                                      const Assignment* start = nullptr, std::stop_token stop = {},
+                                      const std::function<void(const Assignment&)>& improved = {},
+                                      bool primalHeuristics = true);
+
+// The allowed cells of the edges that are not forced: about the number of columns of
+// solveWithIlp's model, which decides whether CBC can solve the problem in time.
+[[nodiscard]] std::size_t ilpCellCount(const ShardingProblem& problem);
 
 }  // namespace tapestry

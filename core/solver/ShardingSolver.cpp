@@ -24,9 +24,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Whole-problem ILP when the reduced problem is this small (G, 188k edge cells, is
-// solved to optimality by CBC in about 15 s; the 4-6 M cell problems are out of reach).
-constexpr std::size_t kWholeIlpCells = 600'000;
+// The exact engine (CBC on the whole reduced problem) gets a core when the reduced
+// problem has at most this many nodes with a choice and its model at most this many
+// edge columns (ilpCellCount). Generated Transformer-inference problems of 816 nodes
+// (705 and 744 with a choice, 0.02 M and 0.19 M columns) are proven optimal in 12 and
+// 22 s on a machine loaded 20-35 on two cores; with 1,762 nodes (0.39 M columns) CBC
+// found nothing in 150 s, nor on the public A, M and S (1.6-2.7 M).
+constexpr std::size_t kExactNodes = 1'200;
+constexpr std::size_t kExactCells = 1'000'000;
 // Large problems: share of the time for the Lagrangian phase, then rounds in which
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
@@ -69,6 +74,36 @@ Assignment initialAssignment(const ShardingProblem& problem)
         smallest[i] = u;
     }
     return evaluateSolution(problem, cheapest).feasible ? cheapest : smallest;
+}
+
+// What the portfolio decides by, measured on the reduced problem.
+struct ProblemFeatures {
+    std::size_t choices = 0;  // nodes with more than one strategy
+    // The exact engine's model size (ilpCellCount), which grows with the edges and the
+    // square of the strategies per node; above a few million edge cells in all it is
+    // not computed (far too large either way).
+    std::size_t exactCells = 0;
+    // Whether the cheapest strategy of every node together overflows the limit (if not,
+    // the memory limit plays no part and the Lagrangian search has nothing to price).
+    bool limitBinds = false;
+};
+
+ProblemFeatures measureFeatures(const ShardingProblem& problem)
+{
+    constexpr std::size_t kCountCellsUpTo = 8'000'000;
+    std::size_t cells = 0;
+    for (const ProblemEdge& edge : problem.edges)
+        cells += edge.costs.size();
+    ProblemFeatures features;
+    features.choices = static_cast<std::size_t>(std::count_if(
+        problem.nodes.begin(), problem.nodes.end(), [](const ProblemNode& node) { return node.strategyCount() > 1; }));
+    features.exactCells = cells <= kCountCellsUpTo ? ilpCellCount(problem) : cells;
+    Assignment cheapest(problem.nodes.size());
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i)
+        cheapest[i] = static_cast<int>(std::min_element(problem.nodes[i].costs.begin(), problem.nodes[i].costs.end())
+                                       - problem.nodes[i].costs.begin());
+    features.limitBinds = !evaluateSolution(problem, cheapest).feasible;
+    return features;
 }
 
 Clock::time_point after(Clock::time_point from, double seconds)
@@ -291,9 +326,8 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     result.reduction = reducer.stats();
     result.reducedNodes = reduced.nodes.size();
     result.reducedEdges = reduced.edges.size();
-    std::size_t cells = 0;
-    for (const ProblemEdge& edge : reduced.edges)
-        cells += edge.costs.size();
+    const ProblemFeatures features = measureFeatures(reduced);
+    result.exactEngine = features.choices <= kExactNodes && features.exactCells <= kExactCells;
 
     // Returning takes a moment after the workers stop: expanding and checking the
     // answer (timed here on the first assignment, so it grows with the problem and the
@@ -314,12 +348,14 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     std::vector<Worker> workers;
     if (options.stop.stop_requested() || Clock::now() >= deadline) {
         // Stopped (or out of time) while reducing: the first assignment is the answer.
-    } else if (cells <= kWholeIlpCells) {
-        // Exact: CBC on the whole reduced problem; beside it the Lagrangian search
-        // guarantees a good answer if CBC runs out of time.
+    } else if (result.exactEngine) {
+        // Exact: CBC on the whole reduced problem, handing on its incumbents; beside it
+        // the Lagrangian search (where the limit binds) and then the local search
+        // guarantee a good answer if CBC runs out of time.
         workers.emplace_back(search, [seconds = secondsBetween(Clock::now(), deadline)](SharedSearch& s) {
             const Assignment incumbent = s.best();
-            const IlpOutcome exact = solveWithIlp(s.problem(), seconds, &incumbent, s.stopToken());
+            const IlpOutcome exact = solveWithIlp(s.problem(), seconds, &incumbent, s.stopToken(),
+                                                  [&s](const Assignment& x) { s.offer(x); }, false);
             if (!exact.assignment)
                 return;
             s.offer(*exact.assignment);
@@ -330,9 +366,11 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             }
         });
         for (int k = 1; k < threads; ++k)
-            workers.emplace_back(search, [seed, k, deadline](SharedSearch& s) {
+            workers.emplace_back(search, [seed, k, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
-                runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline);
+                if (binds)
+                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline);
+                runLocalSearch(s, seed + 200 + static_cast<std::uint64_t>(k), deadline);
             });
     } else {
         const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);

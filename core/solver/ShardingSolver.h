@@ -41,6 +41,8 @@ struct SolverResult {
     ReductionStats reduction;
     std::size_t reducedNodes = 0;
     std::size_t reducedEdges = 0;
+    // Whether the exact engine (CBC on the whole reduced problem) had a core.
+    bool exactEngine = false;
 };
 
 // (cost - lowerBound) / cost, 0 for a zero cost.
@@ -53,9 +55,13 @@ struct SolverResult {
 // leaving a worker that has not stopped to finish on its own. Feasibility first: the
 // start is the cheapest plan when it fits, else the smallest usages among allowed
 // strategies, and while it pays forbidden costs one worker runs the local search
-// (whose moves along forced edges switch whole groups) until a plan avoids them. When
-// the reduced problem is small, one worker runs CBC on all of it and the other the
-// Lagrangian search; otherwise all run the Lagrangian search for a quarter of the time
+// (whose moves along forced edges switch whole groups) until a plan avoids them. The
+// portfolio decides by the reduced problem's measured features, not by its name: when
+// it is small (at most about a thousand nodes with a choice, and an exact model,
+// ilpCellCount, that grows with the strategies per node, of at most a million
+// columns), one worker runs CBC on all of it without primal heuristics, handing on its
+// incumbents, and the other the Lagrangian search where the limit binds (the cheapest
+// plan overflows it), then the feasible local search; otherwise all run the Lagrangian search for a quarter of the time
 // (one goes on, up to 60 % of it, while its own repaired plans still pay forbidden
 // costs), then one re-solves regions exactly with CBC and the others run the
 // feasible local search, sharing the best assignment between rounds. Always returns a

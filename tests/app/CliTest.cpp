@@ -1,4 +1,5 @@
 // tapestry-cli as a user runs it: real process, real files, exit codes and output.
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -7,10 +8,13 @@
 #include <QMap>
 #include <QRegularExpression>
 #include <QSet>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <utility>
+
+#include <unistd.h>
 
 namespace {
 
@@ -658,6 +662,70 @@ private slots:
                                       QStringLiteral("--time-limit"), QStringLiteral("5")});
         QCOMPARE(solved.exitCode, 0);
         QVERIFY2(solved.out.contains(QStringLiteral("\"cost\": 9007199254740994,")), qPrintable(solved.out));
+    }
+
+    // A WAL history in a folder the user may not write: `list` failed with "attempt to write
+    // a readonly database". Run as an unprivileged user (root writes anywhere): directly,
+    // or as nobody through setpriv when the test runs as root.
+    void readOnlyWalHistoryListsAndShows()
+    {
+        QStringList runAs;
+        if (geteuid() == 0) {
+            if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+                QSKIP("running as root without setpriv: no user the folder's permissions stop");
+            runAs = {QStringLiteral("setpriv"), QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                     QStringLiteral("--clear-groups")};
+        }
+        QTemporaryDir dir;
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                                              QFile::ExeOther | QFile::ReadGroup | QFile::ExeGroup);
+        const QString history = dir.filePath(QStringLiteral("h.sqlite"));
+        QCOMPARE(runCli({QStringLiteral("evaluate"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--mesh"),
+                         QStringLiteral("8"), QStringLiteral("--plan"), QStringLiteral("dp"), QStringLiteral("--history"),
+                         history})
+                     .exitCode,
+                 0);
+        // The CLI where the other user may run it.
+        const QString cli = dir.filePath(QStringLiteral("tapestry-cli"));
+        QVERIFY(QFile::copy(QStringLiteral(TAPESTRY_CLI_PATH), cli));
+        const QFile::Permissions readable = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther;
+        const QFile::Permissions runnable = readable | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther;
+        QFile::setPermissions(cli, runnable);
+        // One folder with a write-ahead log beside the file (read through a private copy),
+        // one without (read as it lies).
+        for (const bool log : {true, false}) {
+            const QString folder = dir.filePath(log ? QStringLiteral("with-log") : QStringLiteral("without-log"));
+            QVERIFY(QDir().mkpath(folder));
+            const QString file = folder + QStringLiteral("/h.sqlite");
+            QVERIFY(QFile::copy(history, file));
+            QFile::setPermissions(file, readable | QFile::WriteOwner);
+            if (log) {
+                QFile wal(file + QStringLiteral("-wal"));
+                QVERIFY(wal.open(QIODevice::WriteOnly));
+                wal.close();
+                QFile::setPermissions(wal.fileName(), readable | QFile::WriteOwner);
+            }
+            QFile::setPermissions(folder, runnable);
+            for (const QString& action : {QStringLiteral("list"), QStringLiteral("show")}) {
+                QStringList command = runAs;
+                command << cli << QStringLiteral("history") << action << QStringLiteral("--history") << file;
+                if (action == QStringLiteral("show"))
+                    command << QStringLiteral("1");
+                QProcess process;
+                process.start(command.takeFirst(), command);
+                QVERIFY(process.waitForFinished(60000));
+                const QString out = QString::fromUtf8(process.readAllStandardOutput());
+                const QString err = QString::fromUtf8(process.readAllStandardError());
+                QVERIFY2(process.exitCode() == 0, qPrintable(err));
+                QVERIFY2(out.contains(action == QStringLiteral("list") ? QStringLiteral("evaluate")
+                                                                       : QStringLiteral("plan 1  dp")),
+                         qPrintable(out));
+                QVERIFY2(err.contains(log ? QStringLiteral("read through a private copy")
+                                          : QStringLiteral("read as it lies (immutable)")),
+                         qPrintable(err));
+            }
+            QFile::setPermissions(folder, runnable | QFile::WriteOwner);  // for the cleanup
+        }
     }
 
     void historyIdBeyond32BitsDeletesNothing()

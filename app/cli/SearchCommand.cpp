@@ -20,6 +20,8 @@
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -132,6 +134,11 @@ void printCandidate(const char* label, const PlanEvaluation& evaluation)
 
 int search(const SearchCommandOptions& commandOptions, const char* argv0)
 {
+    // --time-limit is a wall for the whole command, as solve's is.
+    const auto started = std::chrono::steady_clock::now();
+    const auto elapsed = [started] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
     const auto model = std::make_shared<const FoldedModel>(loadAndFold(commandOptions.model));
     const PlanningOptions& planning = commandOptions.planning;
     const Cluster cluster = clusterFromOptions(planning, argv0);
@@ -176,9 +183,26 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         else if (meshes.size() == 1 && progress.phase != SearchPhase::Baseline)
             std::fprintf(stderr, "  %3.0f %% %s\n", progress.fraction * 100, searchPhaseName(progress.phase));
     };
+    const double wall = commandOptions.timeLimitSeconds;
+    bool timedOut = false;
+    if (wall > 0)
+        callbacks.cancelled = [&] { return timedOut = timedOut || elapsed() >= wall; };
     // Several meshes (--mesh auto) are independent searches: one per core.
     const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
     const std::shared_ptr<const SearchOutcome> outcome = SearchSession(model, setup).run(callbacks, cores);
+    if (timedOut) {
+        std::size_t searched = 0;
+        for (const MeshOutcome& mesh : outcome->meshes)
+            searched += mesh.search && !mesh.search->cancelled ? 1 : 0;
+        std::fprintf(stderr,
+                     "tapestry-cli search: note: stopped at the time limit of %g s (%.1f s): %zu of %zu mesh(es) "
+                     "searched to the end; the best plan found so far follows\n",
+                     wall, elapsed(), searched, meshes.size());
+        if (!outcome->best())
+            throw Error(ErrorCode::InfeasibleProblem, commandOptions.model,
+                        "the time limit ended before a plan was found (give more than " +
+                            std::to_string(static_cast<long long>(std::ceil(elapsed()))) + " s)");
+    }
 
     if (emitFile) {
         const MeshOutcome& mesh = outcome->meshes.front();
@@ -357,7 +381,9 @@ Command declareSearch(CLI::App& app, const char* argv0)
         ->type_name("GB")
         ->check(positiveNumber(1e6));
     command->add_flag("--baseline", options->baseline, "also solve the whole unfolded graph, for comparison");
-    command->add_option("--time-limit", options->timeLimitSeconds, "seconds the search may take")
+    command->add_option("--time-limit", options->timeLimitSeconds,
+                        "wall-clock seconds the command may take, loading included: at the limit it prints the best "
+                        "plan found so far and says how far it got")
         ->type_name("S")
         ->check(positiveNumber(kMaxSeconds));
     command->add_flag("--json", options->json, "print JSON");

@@ -55,6 +55,14 @@ class DocumentBuilder {
 public:
     DocumentBuilder(std::string_view text, const std::string& fileName) : text_(text), fileName_(fileName) {}
 
+    // Hands the elements of the top-level object's array `member` to `element` instead of
+    // keeping them.
+    void streamArray(std::string_view member, const std::function<void(JsonValue, std::size_t)>* element)
+    {
+        streamedMember_ = member;
+        element_ = element;
+    }
+
     const char* reached = nullptr;
 
     JsonValue take() { return std::move(root_); }
@@ -112,6 +120,8 @@ public:
 private:
     struct Frame {
         bool isObject;
+        bool streamed = false;  // the array whose elements go to element_
+        std::size_t handed = 0;
         JsonValue::Array items;
         JsonValue::Object members;
         std::string key;
@@ -153,7 +163,9 @@ private:
         // JsonValue's destructor recurses, so the depth stays bounded.
         if (frames_.size() >= kMaxDepth)
             fail(lastRead(), "nesting is deeper than " + std::to_string(kMaxDepth) + " levels");
-        frames_.push_back(Frame{isObject, {}, {}, {}, {}});
+        const bool streamed = element_ && !isObject && frames_.size() == 1 && frames_.front().isObject &&
+                              frames_.front().key == streamedMember_;
+        frames_.push_back(Frame{isObject, streamed, 0, {}, {}, {}, {}});
         return true;
     }
 
@@ -171,7 +183,9 @@ private:
             return true;
         }
         Frame& frame = frames_.back();
-        if (frame.isObject)
+        if (frame.streamed)
+            (*element_)(std::move(value), frame.handed++);
+        else if (frame.isObject)
             frame.members.emplace_back(std::move(frame.key), std::move(value));
         else
             frame.items.push_back(std::move(value));
@@ -182,13 +196,23 @@ private:
     const std::string& fileName_;
     std::vector<Frame> frames_;
     JsonValue root_;
+    std::string_view streamedMember_;
+    const std::function<void(JsonValue, std::size_t)>* element_ = nullptr;
 };
 
 }  // namespace
 
 JsonValue parseJson(std::string_view text, const std::string& fileName)
 {
+    return parseJsonStreaming(text, fileName, {}, {});
+}
+
+JsonValue parseJsonStreaming(std::string_view text, const std::string& fileName, std::string_view member,
+                             const std::function<void(JsonValue, std::size_t)>& element)
+{
     DocumentBuilder builder(text, fileName);
+    if (element)
+        builder.streamArray(member, &element);
     const char* begin = text.data();
     const char* end = text.data() + text.size();
     nlohmann::json::sax_parse(TrackingIterator(begin, &builder.reached), TrackingIterator(end, &builder.reached),

@@ -2,6 +2,7 @@
 
 #include "base/JsonValue.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,11 @@ namespace tapestry {
 // than 256 levels is rejected instead of exhausting the stack.
 // Throws Error(InvalidJson, fileName, "line L, column C: ...") on any syntax error.
 [[nodiscard]] JsonValue parseJson(std::string_view text, const std::string& fileName);
+
+// parseJson for a document whose top-level object holds a long array at `member`: each
+// element is handed to `element` as soon as it is read, with its index, and not kept
+// (the returned document has that array empty), so memory stays that of one element.
+[[nodiscard]] JsonValue parseJsonStreaming(std::string_view text, const std::string& fileName, std::string_view member,
+                                           const std::function<void(JsonValue, std::size_t)>& element);
 
 }  // namespace tapestry

@@ -191,21 +191,23 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 
 }  // namespace
 
-std::vector<PublishedRun> parsePublishedRuns(std::string_view json, const std::string& fileName)
+void forEachPublishedRun(std::string_view json, const std::string& fileName,
+                         const std::function<void(const PublishedRun&)>& each)
 {
-    const JsonValue document = parseJson(json, fileName);
+    const JsonValue document =
+        parseJsonStreaming(json, fileName, "cases", [&](JsonValue value, std::size_t index) {
+            each(readCase(value, fileName, index));
+        });
     const JsonValue* cases = document.isObject() ? document.find("cases") : nullptr;
     if (!cases || !cases->isArray())
         throw Error(ErrorCode::InvalidPublishedRun, fileName, "has no \"cases\" array");
-    std::vector<PublishedRun> runs;
-    for (std::size_t i = 0; i < cases->asArray().size(); ++i)
-        runs.push_back(readCase(cases->asArray()[i], fileName, i));
-    return runs;
 }
 
-std::vector<PublishedRun> readPublishedRuns(const std::string& file)
+std::vector<PublishedRun> parsePublishedRuns(std::string_view json, const std::string& fileName)
 {
-    return parsePublishedRuns(readTextFile(file), file);
+    std::vector<PublishedRun> runs;
+    forEachPublishedRun(json, fileName, [&](const PublishedRun& run) { runs.push_back(run); });
+    return runs;
 }
 
 }  // namespace tapestry

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,11 +53,15 @@ struct PublishedRun {
     } measured;
 };
 
-// Reads a file in the format of ../shared/validation/published-runs.json. Throws
-// Error(InvalidPublishedRun, file, "cases[3] (NAME).training.micro_batch: ...") for a
-// missing or ill-typed field or a value out of range, and the file and JSON errors of
-// readTextFile / parseJson.
-[[nodiscard]] std::vector<PublishedRun> readPublishedRuns(const std::string& file);
+// Reads text in the format of ../shared/validation/published-runs.json, calling `each`
+// with every case in order as soon as it is read; the cases are not kept, so memory stays
+// that of the text and one case. Throws Error(InvalidPublishedRun, fileName,
+// "cases[3] (NAME).training.micro_batch: ...") for a missing or ill-typed field, a value
+// out of range or a workload that contradicts itself (checkWorkload), after the cases
+// before it were handed over, and the JSON errors of parseJson.
+void forEachPublishedRun(std::string_view json, const std::string& fileName,
+                         const std::function<void(const PublishedRun&)>& each);
+// Every case at once.
 [[nodiscard]] std::vector<PublishedRun> parsePublishedRuns(std::string_view json, const std::string& fileName);
 
 }  // namespace tapestry

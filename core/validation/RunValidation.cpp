@@ -117,24 +117,17 @@ double relativeError(double predicted, double measured)
     return predicted / measured - 1.0;
 }
 
-ValidationSummary summarizeValidation(const std::vector<PublishedRun>& runs, const std::vector<RunPrediction>& predictions)
+ValidationSummary summarizeErrors(std::vector<double> absoluteErrors, std::size_t skipped)
 {
     ValidationSummary summary;
-    std::vector<double> errors;
-    for (std::size_t i = 0; i < runs.size() && i < predictions.size(); ++i) {
-        if (!predictions[i].skipped.empty()) {
-            ++summary.skipped;
-            continue;
-        }
-        errors.push_back(std::abs(relativeError(predictions[i].stepSeconds, runs[i].measured.stepSeconds)));
-    }
-    summary.priced = errors.size();
-    if (errors.empty())
+    summary.skipped = skipped;
+    summary.priced = absoluteErrors.size();
+    if (absoluteErrors.empty())
         return summary;
-    std::sort(errors.begin(), errors.end());
-    const std::size_t n = errors.size();
-    summary.medianAbsoluteError = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
-    summary.maximumAbsoluteError = errors.back();
+    std::sort(absoluteErrors.begin(), absoluteErrors.end());
+    const std::size_t n = absoluteErrors.size();
+    summary.medianAbsoluteError = n % 2 ? absoluteErrors[n / 2] : (absoluteErrors[n / 2 - 1] + absoluteErrors[n / 2]) / 2;
+    summary.maximumAbsoluteError = absoluteErrors.back();
     return summary;
 }
 

@@ -40,7 +40,7 @@ struct ValidationSummary {
     double medianAbsoluteError = 0;  // of the step time, over the priced runs
     double maximumAbsoluteError = 0;
 };
-[[nodiscard]] ValidationSummary summarizeValidation(const std::vector<PublishedRun>& runs,
-                                                    const std::vector<RunPrediction>& predictions);
+// From the priced runs' |relative step-time errors| and the count of skipped runs.
+[[nodiscard]] ValidationSummary summarizeErrors(std::vector<double> absoluteErrors, std::size_t skipped);
 
 }  // namespace tapestry

@@ -1,5 +1,6 @@
 // tapestry-cli as a user runs it: real process, real files, exit codes and output.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -458,6 +459,23 @@ private slots:
                                                                      QStringLiteral("--no-history"), QStringLiteral("--json")});
         QCOMPARE(upper.exitCode, 0);
         QCOMPARE(upper.out, lower.out);
+    }
+
+    // 100,000 nodes under --mesh auto searched 187 s past a 20 s limit.
+    void searchTimeLimitIsAWall()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        const CliRun run = runCli({QStringLiteral("search"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--nodes"),
+                                   QStringLiteral("100000"), QStringLiteral("--mesh"), QStringLiteral("auto"),
+                                   QStringLiteral("--time-limit"), QStringLiteral("5"), QStringLiteral("--no-history")});
+        // The limit, and slack for a loaded machine to start and end the process.
+        QVERIFY2(timer.elapsed() < 25000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains(QRegularExpression(QStringLiteral(
+                     "stopped at the time limit of 5 s \\([0-9.]+ s\\): [0-9]+ of 184 mesh\\(es\\) searched to the end"))),
+                 qPrintable(run.err));
+        QVERIFY(run.out.contains(QStringLiteral("best plan on")));
     }
 
     void synthRefusesSizesItsPresetHasNot()

@@ -2,6 +2,7 @@
 // absent from zero, the Megatron-LM reader's shell words, the torchtitan reader's TOML
 // 1.0, and mesh text. Each case is one of issue 29's reproductions or its legal twin.
 #include "base/Error.h"
+#include "base/TextFile.h"
 #include "cluster/MeshText.h"
 #include "cluster/PipelineStages.h"
 #include "cost/WorkloadCheck.h"
@@ -12,6 +13,7 @@
 #include "TrainingStackImports.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
+#include "validation/PublishedRun.h"
 
 #include <QTest>
 
@@ -248,6 +250,42 @@ private slots:
                                      "j.toml"),
                          "training.local_batch_size 8 is not a multiple of "
                          "parallelism.pipeline_parallel_microbatch_size 3"));
+    }
+
+    // validate's cases: the campaign's inputs (fuzz/regressions/published-runs).
+    void publishedRunsAreCheckedAgainstThemselves()
+    {
+        const auto error = [](const char* name) {
+            const std::string file = std::string(TAPESTRY_TEST_DATA_DIR) + "/../../fuzz/regressions/published-runs/" + name;
+            try {
+                (void)parsePublishedRuns(readTextFile(file), file);
+            } catch (const Error& e) {
+                return e.message();
+            }
+            return std::string("accepted");
+        };
+        const std::string at = "cases[0] (sc21-gpt-1.7B-tp1-pp1-32gpu).";
+        QCOMPARE(error("accumulation-contradicts.json"),
+                 at + "training.gradient_accumulation: 3 x micro-batch 16 x data-parallel 32 = 1536, not the global "
+                      "batch 512");
+        QCOMPARE(error("virtual-stages-without-pipeline.json"),
+                 at + "training.virtual_stages: 2 virtual stages need a pipeline of 2 or more stages");
+        QVERIFY(contains(error("batch-1-on-32-ranks.json"), at + "training.global_batch: global batch 1 is not a multiple"));
+        QVERIFY(contains(error("optimizer-lion.json"), at + "training.optimizer: is 'lion'"));
+        QVERIFY(contains(error("bandwidth-1e-300.json"), at + "hardware.inter_node_gbit_per_gpu: is 1e-300"));
+        QVERIFY(contains(error("step-1e-300.json"), at + "measured.step_seconds: is 1e-300"));
+        // Cases reach the caller one by one, in order, before a bad one stops the reading.
+        const std::string one = readTextFile(std::string(TAPESTRY_TEST_DATA_DIR) +
+                                             "/../../fuzz/seeds/published-runs/one-case.json");
+        const std::string body = one.substr(one.find('[') + 1, one.rfind(']') - one.find('[') - 1);
+        std::vector<std::string> seen;
+        try {
+            forEachPublishedRun("{\"cases\": [" + body + "," + body + ", 7]}", "runs.json",
+                                [&](const PublishedRun& run) { seen.push_back(run.name); });
+        } catch (const Error& e) {
+            QVERIFY(contains(e.what(), "runs.json: cases[2]: is number, not an object"));
+        }
+        QCOMPARE(seen.size(), std::size_t{2});
     }
 
     void meshRoleNamesIgnoreCaseAndAPipelineMayStandAlone()

@@ -436,6 +436,56 @@ private slots:
                  qPrintable(odd.err));
     }
 
+    // An imported Megatron-LM or torchtitan file keeps its workload: evaluated without
+    // options it prices what the plan it came from priced (260 s and 1.4 TB for GPT-3's
+    // plan before, at the command's defaults).
+    void importedStackFilesCarryTheirWorkload()
+    {
+        QTemporaryDir dir;
+        const QString model = dataFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const QStringList cluster = {QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
+                                     QStringLiteral("--no-history"), QStringLiteral("--json")};
+        // The ZeRO stage each stack writes as it is: Megatron-LM's distributed optimizer,
+        // torchtitan's FSDP.
+        for (const auto& [format, zero] : {std::pair{"megatron", "1"}, std::pair{"torchtitan", "3"}}) {
+            const QString name = QString::fromLatin1(format);
+            const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));
+            const CliRun priced = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"),
+                                                     QStringLiteral("2x8"), QStringLiteral("--plan"),
+                                                     QStringLiteral("megatron-sp"), QStringLiteral("--batch"),
+                                                     QStringLiteral("32"), QStringLiteral("--seq"), QStringLiteral("4096"),
+                                                     QStringLiteral("--micro-batch"), QStringLiteral("2"),
+                                                     QStringLiteral("--recompute"), QStringLiteral("selective"),
+                                                     QStringLiteral("--zero"), QString::fromLatin1(zero),
+                                                     QStringLiteral("-o"), plan} +
+                                         cluster);
+            QCOMPARE(priced.exitCode, 0);
+            const QJsonObject original = QJsonDocument::fromJson(priced.out.toUtf8()).object();
+            const QString file = dir.filePath(name + QStringLiteral(".stack"));
+            QCOMPARE(runCli({QStringLiteral("export"), plan, QStringLiteral("--model"), model, QStringLiteral("--format"),
+                             name, QStringLiteral("-o"), file})
+                         .exitCode,
+                     0);
+            const QString imported = dir.filePath(name + QStringLiteral(".json"));
+            const CliRun read = runCli({QStringLiteral("import-plan"), file, QStringLiteral("--model"), model,
+                                        QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"), QStringLiteral("-o"),
+                                        imported});
+            QVERIFY2(read.exitCode == 0, qPrintable(read.err));
+            const CliRun again = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--plan"), imported} +
+                                        cluster);
+            QVERIFY2(again.exitCode == 0, qPrintable(again.err));
+            const QJsonObject b = QJsonDocument::fromJson(again.out.toUtf8()).object();
+            QCOMPARE(b.value(QStringLiteral("batch")).toInteger(), 32);
+            QCOMPARE(b.value(QStringLiteral("sequence")).toInteger(), 4096);
+            QCOMPARE(b.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble(),
+                     original.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble());
+            const auto memory = [](const QJsonObject& o) {
+                return o.value(QStringLiteral("total")).toObject().value(QStringLiteral("memory_bytes")).toObject();
+            };
+            QCOMPARE(memory(b), memory(original));
+        }
+    }
+
     void workloadsThatContradictThemselvesAreRefused()
     {
         const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),

@@ -4,4 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+# PyTorch for test_pytorch_exports (once per machine; it fails, not skips, under CI without it).
+bash scripts/torch-root.sh || echo "test.sh: no PyTorch root; test_pytorch_exports will say why" >&2
 xvfb-run -a -s "-screen 0 1920x1200x24" ctest --preset release "$@"

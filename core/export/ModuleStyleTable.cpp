@@ -150,6 +150,7 @@ ModuleStyleTable tableFor(const Graph& graph, const CoarseGraph& coarse, const F
             continue;
         const ScopePath& scope = node.anchor.isValid() ? graph.op(node.anchor).scope : node.scope;
         entry->modulePath = scope.toModulePath();
+        entry->feedsGraphOutput = needed[node.id.index()].empty();
         const FamilyPlace& place = places[node.id.index()];
         const std::string pattern = place.family ? familyPattern(scope, *place.family) : entry->modulePath;
         auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.pattern == pattern; });

@@ -27,6 +27,7 @@ struct ModuleStyleEntry {
     ModuleStyle style = ModuleStyle::Colwise;
     BoundaryLayout input = BoundaryLayout::Default;
     BoundaryLayout output = BoundaryLayout::Default;
+    bool feedsGraphOutput = false;  // its output is the model's (the LM head's logits)
     bool operator==(const ModuleStyleEntry&) const = default;
 };
 

@@ -4,6 +4,7 @@
 #include "cost/ShapeBinder.h"
 #include "cost/WorkloadCheck.h"
 #include "export/MegatronArguments.h"
+#include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
 #include "fold/FoldedModel.h"
 
@@ -96,6 +97,9 @@ TrainingStackImport importTorchTitanConfig(std::string_view text, const std::str
 std::optional<TrainingStackImport> importTrainingStackPlan(std::string_view text, const std::string& fileName,
                                                            const FoldedModel& model, int gpuCount)
 {
+    // A PyTorch export carries the plan it runs.
+    if (std::optional<PlanDocument> exported = importPyTorchPlanExport(text, fileName, model))
+        return TrainingStackImport{std::move(*exported), {}};
     if (isTorchTitanConfig(text) || fileName.ends_with(".toml"))
         return importTorchTitanConfig(text, fileName, model, gpuCount);
     if (isMegatronArguments(text))

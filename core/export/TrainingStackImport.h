@@ -27,7 +27,8 @@ struct TrainingStackImport {
 [[nodiscard]] TrainingStackImport importTorchTitanConfig(std::string_view text, const std::string& fileName,
                                                          const FoldedModel& model, int gpuCount);
 
-// `text` as an expert plan when it is Megatron-LM arguments (isMegatronArguments) or a
+// The plan a PyTorch export carries (importPyTorchPlanExport), as written; or `text` as an
+// expert plan when it is Megatron-LM arguments (isMegatronArguments) or a
 // torchtitan job config (isTorchTitanConfig, or any file named *.toml); nothing for other
 // files: importMegatronArguments' or importTorchTitanConfig's.
 [[nodiscard]] std::optional<TrainingStackImport> importTrainingStackPlan(std::string_view text,

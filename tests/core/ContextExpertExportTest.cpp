@@ -144,11 +144,13 @@ private slots:
                  titan.c_str());
         QVERIFY2(contains(titan, "context_parallel_degree = 8\n"), titan.c_str());
         const std::string python = exportPyTorchPlan(llama(), document);
-        QVERIFY2(contains(python, "# Mesh axis \"cp\" splits the sequence with DeepSpeed-Ulysses attention"),
+        QVERIFY2(contains(python, "#   - mesh axis 'cp' runs DeepSpeed-Ulysses attention; PyTorch's context_parallel is "
+                                  "ring attention: written as ring attention\n"),
                  python.c_str());
         const std::string ring = exportPyTorchPlan(llama(), contextParallelPlan(ExpertPlanKind::RingAttention));
-        QVERIFY2(contains(ring, "torch.distributed.tensor.experimental.context_parallel(mesh[\"cp\"]"), ring.c_str());
-        QVERIFY2(!contains(ring, "is data parallel"), ring.c_str());
+        QVERIFY2(contains(ring, "        stack.enter_context(context_parallel(mesh[\"cp\"]))\n"), ring.c_str());
+        QVERIFY2(contains(ring, "BATCH_AXES = ()  # the batch splits over these\nCONTEXT_AXES = (\"cp\",)"), ring.c_str());
+        QVERIFY2(!contains(ring, "Not expressible"), ring.c_str());
     }
 
     void contextParallelWithTensorParallelKeepsBothAxes()
@@ -178,6 +180,60 @@ private slots:
         const std::string noted = exportMegatronArguments(llama(), outside, 8);
         QVERIFY2(contains(noted, "context-parallel axis 'cp' lies outside data-parallel axis 'dp'"), noted.c_str());
         QVERIFY2(contains(noted, "    --context-parallel-size 4\n"), noted.c_str());
+    }
+
+    // The PyTorch file carries the plan it was written from: import-plan reads it back, and
+    // the plan prices the same (Megatron-LM's layout with sequence parallelism on dp 2 x tp 4,
+    // ring attention over cp 4 beside dp 2, tp 2 x cp 2 x dp 2 from Megatron-LM arguments,
+    // and a pipeline of 2 stages of dp 2 x tp 2 with ZeRO 3 and full recomputation, compared
+    // as a plan: test_pytorch_exports prices it with tapestry-cli evaluate).
+    void pyTorchExportReadsBackAsTheSamePlan()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        std::vector<PlanDocument> documents;
+        PlanDocument sequenceParallel;
+        sequenceParallel.plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, llama().coarse, {{"dp", 2}, {"tp", 4}});
+        sequenceParallel.workload.batch = 16;
+        sequenceParallel.workload.sequence = 2048;
+        documents.push_back(sequenceParallel);
+        PlanDocument ring = contextParallelPlan(ExpertPlanKind::RingAttention);
+        ring.plan = makeExpertPlan(ExpertPlanKind::RingAttention, llama().coarse, {{"dp", 2}, {"cp", 4}});
+        ring.workload.batch = 2;
+        documents.push_back(ring);
+        documents.push_back(imported("--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 2 "
+                                     "--seq-length 32768 --micro-batch-size 1 --global-batch-size 2 --bf16\n",
+                                     "tp-cp.sh", llama(), 8)
+                                .document);
+        PlanDocument pipelined = sequenceParallel;
+        pipelined.plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, llama().coarse, {{"dp", 2}, {"tp", 2}});
+        pipelined.plan.pipeline = {2, 1, PipelineSchedule::OneFOneB, {}};
+        pipelined.workload.microBatch = 2;
+        pipelined.workload.zeroStage = 3;
+        pipelined.workload.recompute = Recomputation::Full;
+        documents.push_back(pipelined);
+        for (const PlanDocument& document : documents) {
+            const std::string python = exportPyTorchPlan(llama(), document);
+            QVERIFY2(!contains(python, "Not expressible"), python.c_str());
+            const TrainingStackImport back = imported(python, "plan.py", llama(), 8);
+            QVERIFY(back.warnings.empty());
+            QCOMPARE(back.document.plan.mesh, document.plan.mesh);
+            QCOMPARE(back.document.plan.strategies, document.plan.strategies);
+            QCOMPARE(back.document.plan.pipeline.stages, document.plan.pipeline.stages);
+            const std::size_t blocks = modelBlocks(llama().families).size();
+            QCOMPARE(chunkStarts(back.document.plan.pipeline, blocks), chunkStarts(document.plan.pipeline, blocks));
+            QCOMPARE(back.document.workload.zeroStage, document.workload.zeroStage);
+            QCOMPARE(back.document.workload.recompute, document.workload.recompute);
+            QCOMPARE(back.document.workload.microBatch, document.workload.microBatch);
+            if (!document.plan.pipeline.active())
+                verifySamePrice(price(llama(), cluster, back.document), price(llama(), cluster, document));
+        }
+        QVERIFY(!importPyTorchPlanExport("plan = {}\n", "other.py", llama()));
+        try {
+            (void)importPyTorchPlanExport("PLAN_DOCUMENT = r\"\"\"\n{\n", "cut.py", llama());
+            QFAIL("an unclosed PLAN_DOCUMENT was read");
+        } catch (const Error& error) {
+            QVERIFY2(contains(error.what(), "cut.py") && contains(error.what(), "no closing"), error.what());
+        }
     }
 
     void expertParallelismRoundTripsWithTheSamePrice()
@@ -217,7 +273,8 @@ private slots:
         QVERIFY2(contains(replicated, "data parallel 32 written as replicate 4 x shard 8"), replicated.c_str());
 
         const std::string python = exportPyTorchPlan(mixtral(), document);
-        QVERIFY2(contains(python, "# Mesh axis \"ep\" spreads the experts of each mixture-of-experts layer"),
+        QVERIFY2(contains(python, "#   - mesh axis 'ep' spreads the experts of the mixture-of-experts layers; PyTorch has "
+                                  "no expert-parallel style"),
                  python.c_str());
     }
 

@@ -67,7 +67,7 @@ private slots:
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, kMesh);
         const std::string text = pyTorchPlan(m, plan);
-        const std::string expected = R"(plan = {
+        const std::string expected = R"(TENSOR_PLAN = {
     "model.embed_tokens": RowwiseParallel(input_layouts=Replicate()),
     "model.layers.*.self_attn.q_proj": ColwiseParallel(),
     "model.layers.*.self_attn.k_proj": ColwiseParallel(),
@@ -76,18 +76,28 @@ private slots:
     "model.layers.*.mlp.gate_proj": ColwiseParallel(),
     "model.layers.*.mlp.up_proj": ColwiseParallel(),
     "model.layers.*.mlp.down_proj": RowwiseParallel(),
-    "lm_head": ColwiseParallel(output_layouts=Replicate()),
+    "lm_head": ColwiseParallel(output_layouts=Shard(-1), use_local_output=False),
 }
 )";
         QVERIFY2(contains(text, expected), text.c_str());
         QVERIFY(contains(text, "from torch.distributed.device_mesh import init_device_mesh\n"));
-        QVERIFY(contains(text, "from torch.distributed.tensor import Replicate\n"));
+        QVERIFY(contains(text, "from torch.distributed.tensor import Replicate, Shard\n"));
         QVERIFY(contains(text, "from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, "
-                               "parallelize_module\n"));
-        QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (2, 4), mesh_dim_names=(\"dp\", \"tp\"))\n"));
-        QVERIFY(contains(text, "def apply(model):\n"));
-        QVERIFY(contains(text, "    model = parallelize_module(model, mesh[\"tp\"], plan)\n    return model\n"));
+                               "loss_parallel, parallelize_module\n"));
+        QVERIFY(contains(text, "MESH_SHAPE = (2, 4)\nMESH_AXES = (\"dp\", \"tp\")\nTENSOR_AXIS = \"tp\""));
+        QVERIFY(contains(text, "BATCH_AXES = (\"dp\",)"));
+        QVERIFY(contains(text, "    mesh = init_device_mesh(device_type, MESH_SHAPE, mesh_dim_names=MESH_AXES)\n"));
+        // The LM head's logits stay split by vocabulary: the loss runs under loss_parallel.
+        QVERIFY(contains(text, "        stack.enter_context(loss_parallel())\n"));
+        QVERIFY(contains(text, "def apply(model, mesh):\n"));
+        QVERIFY2(contains(text, "    model = parallelize_module(model, mesh[TENSOR_AXIS], TENSOR_PLAN)\n"
+                                "    for _, block in _blocks(model):\n"
+                                "        fully_shard(block, mesh=data_mesh(mesh), reshard_after_forward=False)\n"
+                                "    fully_shard(model, mesh=data_mesh(mesh), reshard_after_forward=False)\n"
+                                "    return model\n"),
+                 text.c_str());
         QVERIFY(contains(text, "MatMul operand [in, out]"));
+        QVERIFY(!contains(text, "Not expressible"));
         QVERIFY(!contains(text, "SequenceParallel"));
     }
 
@@ -100,7 +110,8 @@ private slots:
         QVERIFY(contains(text, "    \"model.norm\": SequenceParallel(),\n"));
         QVERIFY(contains(text, "    \"model.layers.*.self_attn.q_proj\": ColwiseParallel(input_layouts=Shard(1)),\n"));
         QVERIFY(contains(text, "    \"model.layers.*.self_attn.o_proj\": RowwiseParallel(output_layouts=Shard(1)),\n"));
-        QVERIFY(contains(text, "import ColwiseParallel, RowwiseParallel, SequenceParallel, parallelize_module\n"));
+        QVERIFY(contains(text, "import ColwiseParallel, RowwiseParallel, SequenceParallel, loss_parallel, "
+                               "parallelize_module\n"));
     }
 
     void dataParallelPlanExportsAnEmptyPlanAndTheMesh()
@@ -108,9 +119,9 @@ private slots:
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
         const std::string text = pyTorchPlan(m, plan);
-        QVERIFY(contains(text, "pure data parallel"));
-        QVERIFY(contains(text, "mesh = init_device_mesh(\"cuda\", (8,), mesh_dim_names=(\"d\",))\n"));
-        QVERIFY(contains(text, "\nplan = {}\n"));
+        QVERIFY(contains(text, "MESH_SHAPE = (8,)\nMESH_AXES = (\"d\",)\nBATCH_AXES = (\"d\",)"));
+        QVERIFY(contains(text, "    return mesh[\"d\"]\n"));
+        QVERIFY(!contains(text, "TENSOR_PLAN"));
         QVERIFY(!contains(text, "torch.distributed.tensor.parallel"));
         QVERIFY(moduleStyleTables(m.graph(), m.coarse, m.families, plan).empty());
     }

@@ -340,48 +340,48 @@ mixed_precision_param = "bfloat16"
         document.workload.zeroStage = 3;
         document.workload.recompute = Recomputation::Full;
         const std::string text = exportPyTorchPlan(m, document);
-        QVERIFY2(contains(text, "mesh = init_device_mesh(\"cuda\", (2, 2, 2), mesh_dim_names=(\"pp\", \"dp\", \"tp\"))\n"),
-                 text.c_str());
-        QVERIFY2(contains(text, "SPLIT_SPEC = {\n    \"transformer.h.1\": SplitPoint.BEGINNING,\n"
-                                "    \"transformer.h.2\": SplitPoint.BEGINNING,\n"
-                                "    \"transformer.h.3\": SplitPoint.BEGINNING,\n}\n"),
+        QVERIFY2(contains(text, "MESH_SHAPE = (2, 2, 2)\nMESH_AXES = (\"pp\", \"dp\", \"tp\")\n"), text.c_str());
+        // Four chunks of one block, two per pipeline rank (interleaved), the embedding
+        // before the first and the head after the last.
+        QVERIFY2(contains(text, "PIPELINE_STAGES = 2\nPIPELINE_CHUNKS = [\n    (\"transformer.h.0\",),\n"
+                                "    (\"transformer.h.1\",),\n    (\"transformer.h.2\",),\n    (\"transformer.h.3\",),\n]\n"),
                  text.c_str());
         // 16 sequences = 8 micro-batches of 1 on each of the 2 data-parallel ranks.
-        QVERIFY2(contains(text, "#   schedule = ScheduleInterleaved1F1B(stages, n_microbatches=8, loss_fn=...)\n"),
+        QVERIFY2(contains(text, "MICRO_BATCHES = 8 "), text.c_str());
+        QVERIFY2(contains(text, "    return ScheduleInterleaved1F1B(stages, n_microbatches=MICRO_BATCHES, loss_fn=loss_fn)\n"),
                  text.c_str());
         QVERIFY2(contains(text, "BLOCKS = [\n    \"transformer.h.0\",\n"), text.c_str());
-        QVERIFY2(contains(text, "    model = parallelize_module(model, mesh[\"tp\"], plan)\n"
+        QVERIFY2(contains(text, "    model = parallelize_module(model, mesh[TENSOR_AXIS], _held(model, TENSOR_PLAN))\n"
                                 "    for path, block in list(_blocks(model)):\n"
                                 "        parent, _, name = path.rpartition(\".\")\n"
                                 "        model.get_submodule(parent).register_module(name, _checkpoint(block))\n"
                                 "    for _, block in _blocks(model):\n"
-                                "        fully_shard(block, mesh=mesh[\"dp\"], reshard_after_forward=True)\n"
-                                "    fully_shard(model, mesh=mesh[\"dp\"], reshard_after_forward=True)\n"
+                                "        fully_shard(block, mesh=data_mesh(mesh), reshard_after_forward=True)\n"
+                                "    fully_shard(model, mesh=data_mesh(mesh), reshard_after_forward=True)\n"
                                 "    return model\n"),
                  text.c_str());
         QVERIFY(contains(text, "from torch.distributed.fsdp import fully_shard\n"));
-        QVERIFY(contains(text, "def _checkpoint(block):\n    return checkpoint_wrapper(block)\n"));
-        QVERIFY(!contains(text, "wrap the result of apply() with DDP"));
+        QVERIFY(contains(text, "    return checkpoint_wrapper(block)\n"));
 
         // ZeRO 2 keeps parameters gathered; selective recomputation gets its policy.
         document.workload.zeroStage = 2;
         document.workload.recompute = Recomputation::Selective;
         const std::string selective = exportPyTorchPlan(m, document);
-        QVERIFY(contains(selective, "fully_shard(model, mesh=mesh[\"dp\"], reshard_after_forward=False)\n"));
+        QVERIFY(contains(selective, "fully_shard(model, mesh=data_mesh(mesh), reshard_after_forward=False)\n"));
         QVERIFY2(contains(selective, "    policy = partial(create_selective_checkpoint_contexts, _recompute_attention_core)\n"
                                      "    return checkpoint_wrapper(block, context_fn=policy)\n"),
                  selective.c_str());
         QVERIFY(contains(selective, "    torch.ops.aten._softmax.default,\n"));
 
-        // ZeRO 1 and no pipeline: comments only, no FSDP, no split points.
+        // No pipeline and no recomputation: no chunks, no schedule, no checkpoint.
         document.workload.zeroStage = 1;
         document.workload.recompute = Recomputation::None;
         document.plan.pipeline = {};
         const std::string plain = exportPyTorchPlan(m, document);
-        QVERIFY2(contains(plain, "# ZeRO stage 1: wrap the model in DistributedDataParallel over mesh[\"dp\"]"), plain.c_str());
-        QVERIFY(!contains(plain, "fully_shard"));
-        QVERIFY(!contains(plain, "SPLIT_SPEC"));
-        QVERIFY(!contains(plain, "BLOCKS"));
+        QVERIFY2(contains(plain, "    model = parallelize_module(model, mesh[TENSOR_AXIS], TENSOR_PLAN)\n"), plain.c_str());
+        QVERIFY(!contains(plain, "PIPELINE_CHUNKS"));
+        QVERIFY(!contains(plain, "checkpoint_wrapper"));
+        QVERIFY(!contains(plain, "pipelining"));
     }
 
     // The files as bash and Python's tomllib read them, where they are installed (CI's

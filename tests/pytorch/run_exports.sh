@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# ctest test_pytorch_exports: plans of the Llama-3-8B shape priced by tapestry-cli, exported
+# with --format pytorch, read back by import-plan (the same plan), and run on real PyTorch
+# 2.6 in the Debian 13 root of scripts/torch-root.sh: 8 CPU processes (gloo), one SGD step
+# of tiny_llama against a single-process reference (run_plan.py says what stands in for what
+# torch 2.6 cannot run on CPU). Outside CI a missing root or missing root privileges skip
+# the test (exit 77); under CI=true they fail it.
+# usage: run_exports.sh TAPESTRY_CLI SOURCE_DIR
+set -euo pipefail
+cli=$1
+source_dir=$2
+root=${TAPESTRY_TORCH_ROOT:-/var/cache/tapestry/torch-root}
+model=$source_dir/tests/data/llama3_8b_shape.dynamo.stripped.onnx
+
+unavailable() {
+    if [ "${CI:-}" = true ]; then
+        echo "FAILED: $1 (CI runs scripts/test.sh as root, which makes it with scripts/torch-root.sh)" >&2
+        exit 1
+    fi
+    echo "SKIPPED: $1; make it with: sudo bash scripts/torch-root.sh" >&2
+    exit 77
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+run() { "$cli" "$@" --no-history >/dev/null; }
+# Each plan: its name, how it is made, and the tiny batch x sequence it runs with.
+run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 16 --seq 2048 --plan megatron-sp -o b16-s2048.json
+run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 4 --seq 4096 --plan megatron --zero 3 \
+    --recompute selective -o b4-s4096-zero3.json
+run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --axes dp,cp --batch 2 --seq 32768 --plan cp-ring \
+    --recompute full -o b2-s32768-ring.json
+# Context parallelism inside Megatron-LM's layout: tp 2 with sequence parallelism, cp 2, dp 2.
+echo "--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 2 --cp-comm-type p2p" \
+     "--num-layers 32 --seq-length 32768 --micro-batch-size 1 --global-batch-size 2 --bf16" >megatron-cp.sh
+"$cli" import-plan megatron-cp.sh --model "$model" --cluster dgx-h100x1 -o b2-s32768-cp-tp.json >/dev/null
+cases=(b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16)
+
+# Export -> import-plan gives the plan back; evaluate prices both the same (within 0.1 %).
+price() {
+    "$cli" evaluate "$model" --plan "$1" --json --no-history |
+        python3 -c 'import json, sys; t = json.load(sys.stdin)["total"]; print(t["step_seconds"], t["memory_bytes"]["total"])'
+}
+for case in "${cases[@]}"; do
+    name=${case%%:*}
+    "$cli" export "$name.json" --model "$model" --format pytorch -o "$name.py" >/dev/null
+    "$cli" import-plan "$name.py" --model "$model" -o "$name.back.json" >/dev/null
+    read -r step memory < <(price "$name.json")
+    read -r back_step back_memory < <(price "$name.back.json")
+    if ! python3 -c 'import sys; a = list(map(float, sys.argv[1:])); sys.exit(any(abs(x - y) > 1e-3 * abs(x) for x, y in zip(a[:2], a[2:])))' \
+         "$step" "$memory" "$back_step" "$back_memory"; then
+        echo "FAILED: $name.py read back prices $back_step s, $back_memory B; exported $step s, $memory B" >&2
+        exit 1
+    fi
+    echo "$name: exported and read back, $step s and $memory B per step both"
+done
+[ "$(id -u)" = 0 ] || unavailable "running PyTorch in $root needs root (chroot)"
+[ -e "$root/usr/lib/python3/dist-packages/torch/__init__.py" ] || unavailable "no PyTorch root at $root"
+# The root sees only its own files: the exports and the runner go into its /tmp.
+inside=$(mktemp -d "$root/tmp/tapestry-pytorch.XXXXXX")
+trap 'rm -rf "$work" "$inside"' EXIT
+cp "$source_dir/tests/pytorch/tiny_llama.py" "$source_dir/tests/pytorch/run_plan.py" ./*.py "$inside"
+inside=/tmp/$(basename "$inside")
+arguments=()
+for case in "${cases[@]}"; do
+    arguments+=("$inside/${case%%:*}.py:${case#*:}")
+done
+# /proc and /dev/shm for torch inside the root, in a private mount namespace that ends with
+# the run. Debian's torch has no libuv: run_plan.py starts the ranks itself (file:// rendezvous).
+unshare --mount --fork sh -c 'mount -t proc proc "$0/proc" && mount -t tmpfs tmpfs "$0/dev/shm" &&
+    exec env GLOO_SOCKET_IFNAME=lo PYTHONWARNINGS=ignore chroot "$0" python3 "$@"' \
+    "$root" "$inside/run_plan.py" "${arguments[@]}" 2>&1 | grep -v "UCX  ERROR\|Error in cpuinfo"

@@ -492,13 +492,19 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
             "\n\ndef pipeline_schedule(chunks, mesh, device, loss_fn):\n"
             "    \"\"\"The plan's schedule over this rank's chunks (stage_modules, then apply): step(tokens) on the\n"
             "    first pipeline rank, step(target=labels, losses=[]) on the last, step() between, with\n"
-            "    local_batch's share; MICRO_BATCHES micro-batches.\"\"\"\n"
+            "    local_batch's share; MICRO_BATCHES micro-batches. The schedule sums the micro-batches'\n"
+            "    gradients, so each micro-batch's loss counts 1 / MICRO_BATCHES: the losses it reports add up\n"
+            "    to the step's mean loss.\"\"\"\n"
+            "\n"
+            "    def scaled_loss(output, target):\n"
+            "        return loss_fn(output, target) / MICRO_BATCHES\n"
+            "\n"
             "    rank = mesh.get_coordinate()[MESH_AXES.index(" + pythonString(pipelineAxis) + ")]\n"
             "    group = mesh[" + pythonString(pipelineAxis) + "].get_group()\n"
             "    stages = [PipelineStage(chunk, c, len(PIPELINE_CHUNKS), device, group=group)\n"
             "              for chunk, c in zip(chunks, range(rank, len(PIPELINE_CHUNKS), PIPELINE_STAGES))]\n"
             "    return " + scheduleClass(settings.pipeline.schedule) + (interleaved ? "(stages" : "(stages[0]") +
-            ", n_microbatches=MICRO_BATCHES, loss_fn=loss_fn)\n";
+            ", n_microbatches=MICRO_BATCHES, loss_fn=scaled_loss)\n";
     }
 
     // The header: what the file does, and how a step calls it.

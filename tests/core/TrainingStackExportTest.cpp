@@ -348,7 +348,7 @@ mixed_precision_param = "bfloat16"
                  text.c_str());
         // 16 sequences = 8 micro-batches of 1 on each of the 2 data-parallel ranks.
         QVERIFY2(contains(text, "MICRO_BATCHES = 8 "), text.c_str());
-        QVERIFY2(contains(text, "    return ScheduleInterleaved1F1B(stages, n_microbatches=MICRO_BATCHES, loss_fn=loss_fn)\n"),
+        QVERIFY2(contains(text, "    return ScheduleInterleaved1F1B(stages, n_microbatches=MICRO_BATCHES, loss_fn=scaled_loss)\n"),
                  text.c_str());
         QVERIFY2(contains(text, "BLOCKS = [\n    \"transformer.h.0\",\n"), text.c_str());
         QVERIFY2(contains(text, "    model = parallelize_module(model, mesh[TENSOR_AXIS], _held(model, TENSOR_PLAN))\n"

@@ -30,11 +30,13 @@ run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 4 --seq 4096 --pla
     --recompute selective -o b4-s4096-zero3.json
 run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --axes dp,cp --batch 2 --seq 32768 --plan cp-ring \
     --recompute full -o b2-s32768-ring.json
+run evaluate "$model" --cluster dgx-h100x1 --mesh pp=2,dp=2,tp=2 --batch 16 --seq 2048 --micro-batch 2 \
+    --plan megatron-sp -o pipeline-1f1b.json
 # Context parallelism inside Megatron-LM's layout: tp 2 with sequence parallelism, cp 2, dp 2.
 echo "--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 2 --cp-comm-type p2p" \
      "--num-layers 32 --seq-length 32768 --micro-batch-size 1 --global-batch-size 2 --bf16" >megatron-cp.sh
 "$cli" import-plan megatron-cp.sh --model "$model" --cluster dgx-h100x1 -o b2-s32768-cp-tp.json >/dev/null
-cases=(b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16)
+cases=(b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16 pipeline-1f1b:8:16)
 
 # Export -> import-plan gives the plan back; evaluate prices both the same (within 0.1 %).
 price() {

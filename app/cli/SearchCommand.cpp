@@ -140,6 +140,10 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
     const auto model = std::make_shared<const FoldedModel>(loadAndFold(commandOptions.model));
+    if (commandOptions.timeLimitSeconds > 0 && elapsed() >= commandOptions.timeLimitSeconds)
+        throw Error(ErrorCode::InvalidArgument, commandOptions.model,
+                    "reading and folding it took " + std::to_string(static_cast<long long>(std::ceil(elapsed()))) +
+                        " s, all of --time-limit: give more");
     const PlanningOptions& planning = commandOptions.planning;
     const Cluster cluster = clusterFromOptions(planning, argv0);
     const Workload& workload = planning.workload;
@@ -200,8 +204,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
                      wall, elapsed(), searched, meshes.size());
         if (!outcome->best())
             throw Error(ErrorCode::InfeasibleProblem, commandOptions.model,
-                        "the time limit ended before a plan was found (give more than " +
-                            std::to_string(static_cast<long long>(std::ceil(elapsed()))) + " s)");
+                        "the time limit ended before a plan was found: give more");
     }
 
     if (emitFile) {

@@ -346,6 +346,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         }
     }
     if (!best) {
+        result.cancelled = result.cancelled || cancelled();  // also when no solve began
         result.message = result.cancelled ? "cancelled before any plan was found"
                                           : "the search found no plan within its time limit";
         stats.totalSeconds = secondsSince(start);

@@ -222,7 +222,12 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // same techniques a smaller micro-batch only adds time).
     std::vector<bool> accumulates;
     const bool accumulate = !pipelined && setup.chooseMicroBatch && setup.workload.microBatch == 0;
+    const auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
     for (const Workload& workload : setup.workloadVariants(pipelined)) {
+        // Each pricing binds the whole graph (seconds for 10,000 layers): a cancelled
+        // session keeps the groups it has, at least one, for the expert plans.
+        if (!groups.empty() && cancelled())
+            break;
         PricingGroup group;
         for (const std::int64_t microBatch : microBatches) {
             SearchSetup variant = setup;
@@ -326,14 +331,20 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // One price: the search's program is linearized, the exact prices are not; never
     // hand out a plan that an expert plan priced on this mesh beats. (The search's own
     // result stays as it was, for comparing it with the baseline or the solver.)
+    // Cancelled (a time limit) before the search found a plan: the best expert plan is
+    // the best priced so far.
+    const bool nothingYet = !best && result && result->cancelled;
     for (const auto& expert : experts) {
-        if (best && better(*expert, *best, limit)) {
+        if ((best && better(*expert, *best, limit)) || (nothingYet && expert && !best)) {
             auto kept = std::make_shared<PlanCandidate>(*expert);
             kept->role = PlanCandidate::Role::Best;
             result->message = "the expert plan '" + kept->plan.name + "' priced better than every searched plan";
             best = std::move(kept);
         }
     }
+    if (nothingYet && best)
+        result->message = "cancelled before the search found a plan: the expert plan '" + best->plan.name +
+                          "' is the best priced so far";
 
     std::optional<SearchResult> baseline;
     if (setup.wholeGraphBaseline && !(callbacks.cancelled && callbacks.cancelled())) {

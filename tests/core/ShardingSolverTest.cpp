@@ -664,6 +664,8 @@ private slots:
         SolverOptions options;
         options.timeLimitSeconds = 2 * kSlowdown;
         const SolverResult result = solveShardingProblem(problem, options);
+        // Thousands of nodes with a choice after the reductions: no whole-problem CBC.
+        QVERIFY(result.reducedNodes > 1200 && !result.exactEngine);
         QVERIFY(evaluateSolution(problem, result.assignment).feasible);
         QVERIFY(result.cost < kCostCap);  // the smallest usages avoid every forbidden cost
         QVERIFY(result.lowerBound > 0 && result.lowerBound <= result.cost);

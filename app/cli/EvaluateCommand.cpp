@@ -93,13 +93,17 @@ void printText(const FoldedModel& model, const Cluster& cluster, const PlanPrici
     std::printf("model      %s: %zu ops, %zu coarse nodes, %s parameters\n", model.graph().info().sourcePath.c_str(),
                 model.graph().opCount(), model.coarse.nodes.size(),
                 humanCount(countParameters(model.graph()).parameters).c_str());
-    std::printf("cluster    %s: %d x %d %s\n", cluster.name.c_str(), cluster.nodes, cluster.gpusPerNode,
-                cluster.gpu.name.c_str());
+    // Axis groups span NVLink domains, which are nodes except on multi-node NVLink (GB200 NVL72).
+    const bool multiNodeDomains = cluster.gpusPerNvlinkDomain > cluster.gpusPerNode;
+    std::printf("cluster    %s: %d x %d %s%s\n", cluster.name.c_str(), cluster.nodes, cluster.gpusPerNode,
+                cluster.gpu.name.c_str(),
+                multiNodeDomains ? (", NVLink domains of " + std::to_string(cluster.gpusPerNvlinkDomain) + " GPUs").c_str()
+                                 : "");
     std::printf("mesh       %s\n", pricing.meshText().c_str());
     for (std::size_t a = 0; a < mesh.axisCount(); ++a) {
         const AxisGroup& g = mesh.group(a);
-        std::printf("           axis %-4s n = %d over %d node(s) x %d GPU(s): %s\n", mesh.axis(a).name.c_str(), g.size,
-                    g.nodes, g.gpusPerNode, groupSpanName(g.span));
+        std::printf("           axis %-4s n = %d over %d %s x %d GPU(s): %s\n", mesh.axis(a).name.c_str(), g.size,
+                    g.nodes, multiNodeDomains ? "NVLink domain(s)" : "node(s)", g.gpusPerNode, groupSpanName(g.span));
     }
     std::printf("workload   %s\n", describeWorkload(costs, plan).c_str());
     std::printf("plan       %s\n\n", plan.name.c_str());

@@ -48,8 +48,9 @@ int exportPlan(const ExportOptions& options, const char* argv0)
     const std::optional<ExportFormat> format = exportFormatFromName(options.format);
     if (!format)
         throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + options.format + "'");
-    // Megatron-LM and torchtitan exports say where tensor parallelism crosses the cluster's nodes.
-    const int gpusPerNode = cluster ? cluster->gpusPerNode : 0;
+    // Megatron-LM and torchtitan exports say where tensor parallelism leaves NVLink: the
+    // cluster's nodes, or its NVLink domains where they hold several nodes (GB200 NVL72).
+    const int gpusPerNode = cluster ? cluster->nvlinkDomainSize() : 0;
     writeFileAtomically(options.output,
                         renderExport(*format, model, document, {options.view, options.hfKeys, gpusPerNode}));
     std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());

@@ -12,7 +12,20 @@
 
 namespace tapestry {
 
-// One GPU model. FLOP/s are for the training dtype (bf16 by default), dense.
+// The FP8 tensor cores of a GPU: dense FP8 FLOP/s, the share of it that FP8 GEMMs of
+// training sizes reach, and whether the tensor cores apply per-block scales themselves
+// (MXFP8: 32-element blocks with an 8-bit exponent scale, Blackwell and later).
+struct Fp8Rate {
+    double peakFlopsPerSecond = 0;  // 0: no FP8 tensor cores
+    double achievableFraction = 0.5;
+    bool blockScaling = false;
+
+    [[nodiscard]] bool supported() const { return peakFlopsPerSecond > 0; }
+    bool operator==(const Fp8Rate&) const = default;
+};
+
+// One GPU model. peakFlopsPerSecond is the dense 16-bit (bf16/fp16) tensor-core rate;
+// other precisions carry their own rate (fp8).
 struct GpuSpec {
     std::string name;
     double peakFlopsPerSecond = 0;
@@ -22,6 +35,7 @@ struct GpuSpec {
     double attentionFraction = 0.35;
     std::uint64_t hbmBytes = 0;
     double hbmBytesPerSecond = 0;
+    Fp8Rate fp8;
 
     bool operator==(const GpuSpec&) const = default;
 };
@@ -37,12 +51,17 @@ struct LinkSpec {
 };
 
 // The physical cluster: nodes x gpusPerNode identical GPUs, one NIC per GPU between
-// nodes (as on DGX-class machines). Optionally carries measured bus bandwidth curves
-// that replace the alpha-beta formula for a collective on a link class.
+// NVLink domains (as on DGX-class machines). An NVLink domain is the GPUs one NVLink
+// fabric joins: one node on DGX/HGX machines, a rack of 18 nodes x 4 GPUs on GB200
+// NVL72. The intra link class is the fabric inside a domain, the inter class the NICs
+// between domains. Optionally carries measured bus bandwidth curves that replace the
+// alpha-beta formula for a collective on a link class.
 struct Cluster {
     std::string name;
     int nodes = 1;
     int gpusPerNode = 1;
+    // GPUs per NVLink domain, a whole number of nodes; 0: one node.
+    int gpusPerNvlinkDomain = 0;
     GpuSpec gpu;
     LinkSpec intraNode;
     LinkSpec interNode;
@@ -51,6 +70,9 @@ struct Cluster {
     std::map<std::pair<CollectiveKind, LinkClass>, BusBandwidthCurve> curves;
 
     [[nodiscard]] int deviceCount() const { return nodes * gpusPerNode; }
+    // The GPUs one NVLink domain holds in this cluster: the configured domain, a node
+    // without one, and never more than the cluster (a part of a rack is one domain).
+    [[nodiscard]] int nvlinkDomainSize() const;
     [[nodiscard]] const LinkSpec& link(LinkClass linkClass) const
     {
         return linkClass == LinkClass::Intra ? intraNode : interNode;
@@ -59,7 +81,8 @@ struct Cluster {
     [[nodiscard]] const BusBandwidthCurve* curve(CollectiveKind kind, LinkClass linkClass) const;
 
     // The same machines with a different node count (DGX-A100 x N from one preset); the
-    // name says the count, e.g. "dgx-a100x1 (4 nodes)". Throws InvalidArgument for n < 1.
+    // name says the count, e.g. "dgx-a100x1 (4 nodes)". Throws InvalidArgument for n < 1
+    // and for a count that fills more than one NVLink domain but not whole ones.
     [[nodiscard]] Cluster withNodes(int nodeCount) const;
 
     bool operator==(const Cluster&) const = default;

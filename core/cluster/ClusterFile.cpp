@@ -131,6 +131,25 @@ constexpr double kMinBytesPerSecond = 1e6;
 constexpr double kMaxBytesPerSecond = 1e15;
 constexpr double kMaxLatencySeconds = 1.0;
 
+Fp8Rate readFp8(const JsonValue& value, const std::string& file)
+{
+    FieldReader in(value, file, "gpu.fp8");
+    Fp8Rate fp8;
+    fp8.peakFlopsPerSecond = in.within("peakFlopsPerSecond", kMinFlops, kMaxFlops);
+    if (const JsonValue* fraction = in.optional("achievableFraction")) {
+        fp8.achievableFraction = in.number("achievableFraction", *fraction);
+        if (!(fp8.achievableFraction > 0 && fp8.achievableFraction <= 1))
+            in.fail("gpu.fp8.achievableFraction", "must be in (0, 1]");
+    }
+    if (const JsonValue* block = in.optional("blockScaling")) {
+        if (!block->isBool())
+            in.fail("gpu.fp8.blockScaling", std::string("must be true or false, not ") + block->kindName());
+        fp8.blockScaling = block->asBool();
+    }
+    in.rejectUnknown();
+    return fp8;
+}
+
 GpuSpec readGpu(const JsonValue& value, const std::string& file)
 {
     FieldReader in(value, file, "gpu");
@@ -149,6 +168,8 @@ GpuSpec readGpu(const JsonValue& value, const std::string& file)
     }
     gpu.hbmBytes = static_cast<std::uint64_t>(in.count("hbmBytes", kMaxBytes));
     gpu.hbmBytesPerSecond = in.within("hbmBytesPerSecond", kMinBytesPerSecond, kMaxBytesPerSecond);
+    if (const JsonValue* fp8 = in.optional("fp8"))
+        gpu.fp8 = readFp8(*fp8, file);
     in.rejectUnknown();
     return gpu;
 }
@@ -222,6 +243,15 @@ Cluster parseClusterJson(std::string_view text, const std::string& fileName)
     cluster.gpusPerNode = static_cast<int>(in.count("gpusPerNode", kMaxCount));
     if (static_cast<double>(cluster.nodes) * cluster.gpusPerNode > kMaxCount)
         in.fail("nodes", "nodes x gpusPerNode exceeds " + std::to_string(static_cast<int>(kMaxCount)) + " GPUs");
+    if (in.optional("gpusPerNvlinkDomain") != nullptr) {
+        const int domain = static_cast<int>(in.count("gpusPerNvlinkDomain", kMaxCount));
+        if (domain % cluster.gpusPerNode != 0)
+            in.fail("gpusPerNvlinkDomain", "must be a whole number of nodes of " + std::to_string(cluster.gpusPerNode) + " GPUs");
+        if (cluster.deviceCount() > domain && cluster.deviceCount() % domain != 0)
+            in.fail("gpusPerNvlinkDomain", std::to_string(cluster.deviceCount()) + " GPUs do not fill whole domains of " +
+                                               std::to_string(domain));
+        cluster.gpusPerNvlinkDomain = domain;
+    }
     cluster.gpu = readGpu(in.required("gpu"), fileName);
     cluster.intraNode = readLink(in.required("intraNode"), fileName, "intraNode");
     cluster.interNode = readLink(in.required("interNode"), fileName, "interNode");

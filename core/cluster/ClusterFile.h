@@ -14,15 +14,20 @@ namespace tapestry {
 // missing field from a zero, and a hand-written reader names the exact field path in
 // every error without a generated schema. Schema, all units in the field names:
 //   { "name": str, "notes": [str]?, "nodes": int, "gpusPerNode": int,
+//     "gpusPerNvlinkDomain": int?,
 //     "gpu": { "name": str, "peakFlopsPerSecond": num, "achievableFraction": num?,
 //              "attentionFraction": num?,
-//              "hbmBytes": int, "hbmBytesPerSecond": num },
+//              "hbmBytes": int, "hbmBytesPerSecond": num,
+//              "fp8": { "peakFlopsPerSecond": num, "achievableFraction": num?,
+//                       "blockScaling": bool? }? },
 //     "intraNode": { "bytesPerSecond": num, "latencySeconds": num },
 //     "interNode": { "bytesPerSecond": num, "latencySeconds": num },
 //     "calibration": [ { "collective": "allReduce"|"allGather"|"reduceScatter"|"allToAll",
 //                        "link": "intra"|"inter", "source": str?,
 //                        "points": [ { "sizeBytes": num, "busBytesPerSecond": num } ] } ]? }
-// Fields marked ? are optional. Unknown fields, missing required fields, wrong types and
+// Fields marked ? are optional. gpusPerNvlinkDomain (one node when absent) must be a
+// multiple of gpusPerNode, and the cluster either fits in one domain or fills whole
+// ones. Unknown fields, missing required fields, wrong types and
 // values outside physical sense (counts < 1 or over 2^20 GPUs; FLOP/s outside 1e9..1e18;
 // bandwidths outside 1e6..1e15 B/s; latencies outside 0..1 s; calibration sizes outside
 // 1..2^53 bytes; fraction outside (0, 1]) throw Error(InvalidCluster, file, "FIELD.PATH:

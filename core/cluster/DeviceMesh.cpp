@@ -20,7 +20,7 @@ std::string shapeText(const std::vector<int>& sizes)
 // when some group holds different numbers of GPUs on different nodes (or differs from
 // another group). Walks every device once: groups are visited in device order, and a
 // group's members are increasing so the nodes it touches come as contiguous runs.
-std::optional<AxisGroup> axisGroup(int size, long long stride, int deviceCount, int gpusPerNode)
+std::optional<AxisGroup> axisGroup(int size, long long stride, int deviceCount, int gpusPerDomain)
 {
     std::optional<AxisGroup> shape;
     for (long long base = 0; base < deviceCount; ++base) {
@@ -31,7 +31,7 @@ std::optional<AxisGroup> axisGroup(int size, long long stride, int deviceCount, 
         int runLength = -1;
         long long lastNode = -1;
         for (int t = 0; t < size; ++t) {
-            const long long node = (base + t * stride) / gpusPerNode;
+            const long long node = (base + t * stride) / gpusPerDomain;
             if (node != lastNode) {
                 if (lastNode >= 0) {
                     if (runLength >= 0 && run != runLength)
@@ -55,7 +55,7 @@ std::optional<AxisGroup> axisGroup(int size, long long stride, int deviceCount, 
     return shape;
 }
 
-std::optional<std::vector<AxisGroup>> axisGroups(const std::vector<int>& sizes, int gpusPerNode)
+std::optional<std::vector<AxisGroup>> axisGroups(const std::vector<int>& sizes, int gpusPerDomain)
 {
     int deviceCount = 1;
     for (const int size : sizes)
@@ -63,7 +63,7 @@ std::optional<std::vector<AxisGroup>> axisGroups(const std::vector<int>& sizes, 
     std::vector<AxisGroup> groups(sizes.size());
     long long stride = 1;
     for (std::size_t i = sizes.size(); i-- > 0;) {
-        const auto group = axisGroup(sizes[i], stride, deviceCount, gpusPerNode);
+        const auto group = axisGroup(sizes[i], stride, deviceCount, gpusPerDomain);
         if (!group)
             return std::nullopt;
         groups[i] = *group;
@@ -114,11 +114,14 @@ DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
                         + std::to_string(cluster.nodes) + " x " + std::to_string(cluster.gpusPerNode) + " = "
                         + std::to_string(cluster.deviceCount()) + " GPUs");
     deviceCount_ = cluster.deviceCount();
-    auto groups = axisGroups(sizes, cluster.gpusPerNode);
+    const int domain = cluster.nvlinkDomainSize();
+    auto groups = axisGroups(sizes, domain);
     if (!groups)
         throw Error(ErrorCode::InvalidMesh, {},
-                    "mesh " + shapeText(sizes) + " does not split evenly over nodes of "
-                        + std::to_string(cluster.gpusPerNode) + " GPUs: some axis group would hold different numbers of GPUs on different nodes");
+                    "mesh " + shapeText(sizes) + " does not split evenly over "
+                        + (domain == cluster.gpusPerNode ? "nodes" : "NVLink domains") + " of "
+                        + std::to_string(domain) + " GPUs: some axis group would hold different numbers of GPUs on different "
+                        + (domain == cluster.gpusPerNode ? "nodes" : "domains"));
     groups_ = std::move(*groups);
 }
 
@@ -186,7 +189,7 @@ std::vector<std::vector<int>> meshShapes(const Cluster& cluster)
     const int n = cluster.deviceCount();
     std::vector<std::vector<int>> shapes{{n}};
     for (int a = 2; a <= n / 2; ++a) {
-        if (n % a == 0 && axisGroups({a, n / a}, cluster.gpusPerNode))
+        if (n % a == 0 && axisGroups({a, n / a}, cluster.nvlinkDomainSize()))
             shapes.push_back({a, n / a});
     }
     return shapes;

@@ -16,16 +16,18 @@ struct MeshAxis {
     bool operator==(const MeshAxis&) const = default;
 };
 
-// How a mesh axis's communication group sits on the cluster.
+// How a mesh axis's communication group sits on the cluster. "Node" here is the NVLink
+// domain (Cluster::nvlinkDomainSize): a DGX node, or a whole GB200 NVL72 rack.
 enum class GroupSpan {
-    IntraNode,   // k = 1: one node, intra-node links only (also every group of size 1)
-    InterNode,   // m = 1: one GPU per node, every GPU of a node talks through its own NIC
+    IntraNode,   // k = 1: one domain, NVLink (intra) links only (also every group of size 1)
+    InterNode,   // m = 1: one GPU per domain, every GPU talks through its own NIC
     Mixed,       // k > 1 and m > 1: hierarchical collectives
 };
 
 [[nodiscard]] const char* groupSpanName(GroupSpan span);
 
-// The communication group of one mesh axis: n devices on k nodes, m per node, n = k * m.
+// The communication group of one mesh axis: n devices on k NVLink domains (nodes on
+// DGX-class machines), m per domain, n = k * m.
 // Every group of the axis has the same shape (DeviceMesh guarantees it).
 struct AxisGroup {
     int size = 1;         // n
@@ -42,10 +44,11 @@ struct DevicePlacement {
 };
 
 // A logical mesh over a cluster. Devices are numbered row-major over the mesh (last axis
-// fastest) and device d runs on node d / gpusPerNode, local GPU d % gpusPerNode.
+// fastest) and device d runs on node d / gpusPerNode, local GPU d % gpusPerNode; NVLink
+// domains hold consecutive devices.
 // Invariants: at least one axis; sizes >= 1; names non-empty and distinct; the product
 // of the sizes equals the cluster's GPU count; every axis's groups hold the same number
-// of GPUs on each node they touch (so n = k * m is exact for all of them).
+// of GPUs in each NVLink domain they touch (so n = k * m is exact for all of them).
 class DeviceMesh {
 public:
     // Throws Error(InvalidMesh) with a message saying which invariant fails.
@@ -76,8 +79,9 @@ private:
 
 // Candidate mesh shapes for `--mesh auto`: the 1-D mesh [N] followed by every 2-D
 // factorization [a, b] with a, b >= 2 and a * b = N (a ascending), N = the cluster's GPU
-// count; shapes whose groups would not split evenly over nodes are left out, so each
-// returned shape makes a valid DeviceMesh on this cluster.
+// count; shapes whose groups would not split evenly over NVLink domains are left out, so
+// each returned shape makes a valid DeviceMesh on this cluster. On a GB200 NVL72 the
+// last axis reaches up to the 72 GPUs of a rack inside one domain.
 [[nodiscard]] std::vector<std::vector<int>> meshShapes(const Cluster& cluster);
 
 }  // namespace tapestry

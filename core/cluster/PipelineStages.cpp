@@ -7,6 +7,26 @@
 
 namespace tapestry {
 
+namespace {
+
+// Why `perStage` GPUs are not one pipeline stage of `cluster`, or empty when they are:
+// whole nodes or an equal part of one, within one NVLink domain or whole domains.
+std::string stageMisfit(const Cluster& cluster, int perStage)
+{
+    if (perStage >= cluster.gpusPerNode) {
+        if (perStage % cluster.gpusPerNode != 0)
+            return "a stage of " + std::to_string(perStage) + " GPUs is not a number of whole nodes";
+    } else if (cluster.gpusPerNode % perStage != 0) {
+        return "a stage of " + std::to_string(perStage) + " GPUs does not divide a node";
+    }
+    const int domain = cluster.nvlinkDomainSize();
+    if (perStage > domain ? perStage % domain != 0 : domain % perStage != 0)
+        return "a stage of " + std::to_string(perStage) + " GPUs straddles NVLink domains of " + std::to_string(domain);
+    return {};
+}
+
+}  // namespace
+
 PipelineStages pipelineStages(const Cluster& cluster, int stages)
 {
     const int gpus = cluster.deviceCount();
@@ -18,21 +38,19 @@ PipelineStages pipelineStages(const Cluster& cluster, int stages)
     if (stages < 1 || gpus % stages != 0)
         fail("the GPUs do not split into that many equal stages");
     const int perStage = gpus / stages;
+    if (const std::string misfit = stageMisfit(cluster, perStage); !misfit.empty())
+        fail(misfit);
     PipelineStages result;
     result.stages = stages;
     if (perStage >= cluster.gpusPerNode) {
-        if (perStage % cluster.gpusPerNode != 0)
-            fail("a stage of " + std::to_string(perStage) + " GPUs is not a number of whole nodes");
         result.stageCluster = cluster.withNodes(perStage / cluster.gpusPerNode);
     } else {
-        if (cluster.gpusPerNode % perStage != 0)
-            fail("a stage of " + std::to_string(perStage) + " GPUs does not divide a node");
         result.stageCluster = cluster.withNodes(1);
         result.stageCluster.gpusPerNode = perStage;
     }
-    // With more than one node some boundary crosses nodes, and the slowest send sets
-    // the pace of a pipeline whose stages are balanced.
-    result.boundaryLink = cluster.nodes > 1 ? cluster.interNode : cluster.intraNode;
+    // With more than one NVLink domain some boundary crosses domains, and the slowest
+    // send sets the pace of a pipeline whose stages are balanced.
+    result.boundaryLink = gpus > cluster.nvlinkDomainSize() ? cluster.interNode : cluster.intraNode;
     return result;
 }
 
@@ -68,12 +86,11 @@ std::vector<std::vector<MeshAxis>> pipelineMeshes(const Cluster& cluster, int ma
         if (gpus % p != 0)
             continue;
         const int perStage = gpus / p;
-        const bool fits = perStage >= cluster.gpusPerNode ? perStage % cluster.gpusPerNode == 0
-                                                          : cluster.gpusPerNode % perStage == 0;
-        if (!fits)
+        if (!stageMisfit(cluster, perStage).empty())
             continue;
-        for (int t = 1; t <= std::min(perStage, cluster.gpusPerNode); ++t) {
-            if (cluster.gpusPerNode % t == 0 && perStage % t == 0)
+        const int domain = cluster.nvlinkDomainSize();
+        for (int t = 1; t <= std::min(perStage, domain); ++t) {
+            if (domain % t == 0 && perStage % t == 0)
                 meshes.push_back({{"pp", p}, {"dp", perStage / t}, {"tp", t}});
         }
     }

@@ -17,7 +17,8 @@ struct PipelineStages {
 };
 
 // Throws Error(InvalidMesh) when the cluster's GPUs do not split into `stages` stages of
-// whole nodes or of equal parts of one node.
+// whole nodes or of equal parts of one node, each inside one NVLink domain or made of
+// whole domains.
 [[nodiscard]] PipelineStages pipelineStages(const Cluster& cluster, int stages);
 
 // A whole mesh split into its pipeline axis (named "pp"; 1 stage when absent) and the
@@ -33,9 +34,9 @@ struct PipelinedMesh {
 [[nodiscard]] PipelinedMesh splitPipelineAxis(const std::vector<MeshAxis>& axes);
 
 // The pipelined meshes `--mesh auto` adds to meshShapes(): pp=p,dp=d,tp=t for every
-// p >= 2 up to `maxStages` and tensor-parallel degree t that divides a node (tensor
-// parallelism stays inside nodes), d = GPUs / (p t), whose stages are whole nodes or
-// equal parts of one.
+// p >= 2 up to `maxStages` and tensor-parallel degree t that divides an NVLink domain
+// (tensor parallelism stays on NVLink: inside a node, or across a GB200 NVL72 rack),
+// d = GPUs / (p t), whose stages pipelineStages() accepts.
 [[nodiscard]] std::vector<std::vector<MeshAxis>> pipelineMeshes(const Cluster& cluster, int maxStages);
 
 }  // namespace tapestry

@@ -23,6 +23,9 @@ std::string describeCluster(const Cluster& cluster)
     json.beginObject();
     json.key("nodes").value(cluster.nodes);
     json.key("gpus_per_node").value(cluster.gpusPerNode);
+    // Only when set, so that the descriptions of clusters without them stay as they were.
+    if (cluster.gpusPerNvlinkDomain > 0)
+        json.key("gpus_per_nvlink_domain").value(cluster.gpusPerNvlinkDomain);
     json.key("gpu").beginObject();
     json.key("name").value(cluster.gpu.name);
     json.key("peak_flops").value(cluster.gpu.peakFlopsPerSecond);
@@ -30,6 +33,13 @@ std::string describeCluster(const Cluster& cluster)
     json.key("attention_fraction").value(cluster.gpu.attentionFraction);
     json.key("hbm_bytes").value(cluster.gpu.hbmBytes);
     json.key("hbm_bytes_per_second").value(cluster.gpu.hbmBytesPerSecond);
+    if (cluster.gpu.fp8.supported()) {
+        json.key("fp8").beginObject();
+        json.key("peak_flops").value(cluster.gpu.fp8.peakFlopsPerSecond);
+        json.key("achievable_fraction").value(cluster.gpu.fp8.achievableFraction);
+        json.key("block_scaling").value(cluster.gpu.fp8.blockScaling);
+        json.endObject();
+    }
     json.endObject();
     writeLink(json, "intra_node", cluster.intraNode);
     writeLink(json, "inter_node", cluster.interNode);

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace tapestry;
 
 namespace {
@@ -97,8 +99,9 @@ private slots:
     void everyPresetLoadsAndIsNamedAfterItsFile()
     {
         const std::vector<std::string> names = clusterPresetNames(kPresetDir);
-        QCOMPARE(names, (std::vector<std::string>{"dgx-a100-40gbx1", "dgx-a100x1", "dgx-a100x2", "dgx-h100x1", "dgx-h100x16",
-                                                  "dgx-h100x2", "dgx-h100x4", "pcie-8gpu"}));
+        QCOMPARE(names, (std::vector<std::string>{"dgx-a100-40gbx1", "dgx-a100x1", "dgx-a100x2", "dgx-b200x1", "dgx-h100x1",
+                                                  "dgx-h100x16", "dgx-h100x2", "dgx-h100x4", "dgx-h200x1", "gb200-nvl72x1",
+                                                  "gb200-nvl72x2", "mi300x-platformx1", "pcie-8gpu"}));
         for (const std::string& name : names)
             QCOMPARE(preset(name).name, name);
     }
@@ -115,13 +118,58 @@ private slots:
     void unknownPresetListsTheKnownOnes()
     {
         try {
-            (void)preset("dgx-b200x1");
+            (void)preset("dgx-b300x1");
             QFAIL("an unknown preset must be an error");
         } catch (const Error& error) {
             QCOMPARE(error.code(), ErrorCode::FileNotFound);
             QVERIFY(mentions(error, "dgx-h100x2"));
         }
         QVERIFY_THROWS_EXCEPTION(Error, (void)preset("../clusters/dgx-h100x1"));
+    }
+
+    // The 2026 presets: dense per-precision rates and NVLink domains as their notes give them.
+    void newPresetsCarryTheirDatasheetFigures()
+    {
+        const Cluster h200 = preset("dgx-h200x1");
+        QCOMPARE(h200.gpu.hbmBytes, std::uint64_t{141'000'000'000});
+        QCOMPARE(h200.gpu.fp8.peakFlopsPerSecond, 1979e12);  // dense; the datasheet doubles it with sparsity
+        QVERIFY(!h200.gpu.fp8.blockScaling);
+        QCOMPARE(h200.nvlinkDomainSize(), 8);
+        const Cluster b200 = preset("dgx-b200x1");
+        QCOMPARE(b200.gpu.peakFlopsPerSecond, 2250e12);
+        QVERIFY(b200.gpu.fp8.blockScaling);
+        const Cluster nvl = preset("gb200-nvl72x2");
+        QCOMPARE(nvl.deviceCount(), 144);
+        QCOMPARE(nvl.gpusPerNode, 4);
+        QCOMPARE(nvl.nvlinkDomainSize(), 72);
+        QCOMPARE(nvl.gpu.fp8.peakFlopsPerSecond, 5000e12);
+        const Cluster mi = preset("mi300x-platformx1");
+        QCOMPARE(mi.gpu.hbmBytes, std::uint64_t{192'000'000'000});
+        QVERIFY(mi.gpu.fp8.supported());
+        QVERIFY(!preset("dgx-a100x1").gpu.fp8.supported());
+        QVERIFY(preset("dgx-h100x1").gpu.fp8.supported());
+    }
+
+    void nvlinkDomainsAreWholeNodesAndWholeClusters()
+    {
+        const Cluster two = parseClusterJson(clusterJson({}, R"(, "gpusPerNvlinkDomain": 8)"), "tiny.json");
+        QCOMPARE(two.nvlinkDomainSize(), 8);  // both nodes of 4 GPUs in one domain
+        QCOMPARE(parseClusterJson(clusterJson(), "tiny.json").nvlinkDomainSize(), 4);  // a node without the field
+        QVERIFY(mentions(errorOf(clusterJson({}, R"(, "gpusPerNvlinkDomain": 6)")),
+                         "gpusPerNvlinkDomain: must be a whole number of nodes of 4 GPUs"));
+        // 2 x 4 = 8 GPUs are part of one domain of 16.
+        QCOMPARE(parseClusterJson(clusterJson({}, R"(, "gpusPerNvlinkDomain": 16)"), "tiny.json").nvlinkDomainSize(), 8);
+        std::string threeNodes = clusterJson({}, R"(, "gpusPerNvlinkDomain": 8)");
+        threeNodes.replace(threeNodes.find(R"("nodes": 2)"), 10, R"("nodes": 3)");
+        QVERIFY(mentions(errorOf(threeNodes), "12 GPUs do not fill whole domains of 8"));
+        const Cluster rack = preset("gb200-nvl72x1");
+        QCOMPARE(rack.withNodes(36).nvlinkDomainSize(), 72);
+        QCOMPARE(rack.withNodes(9).nvlinkDomainSize(), 36);  // half a rack is one domain
+        QVERIFY_THROWS_EXCEPTION(Error, (void)rack.withNodes(20));  // 80 GPUs: one rack and a part
+        QVERIFY(mentions(errorOf(clusterJson(R"(, "fp8": {"peakFlopsPerSecond": 200e12, "blockScaling": 1})")),
+                         "gpu.fp8.blockScaling: must be true or false"));
+        QVERIFY(mentions(errorOf(clusterJson(R"(, "fp8": {"peakFlopsPerSecond": 200e12, "achievableFraction": 2})")),
+                         "gpu.fp8.achievableFraction: must be in (0, 1]"));
     }
 
     void malformedClusterJsonNamesFileAndField()
@@ -234,6 +282,25 @@ private slots:
         odd.nodes = 3;
         odd.gpusPerNode = 4;
         QVERIFY_THROWS_EXCEPTION(Error, (void)mesh2d(2, 6, odd));
+    }
+
+    // A GB200 NVL72 rack is one NVLink domain: a tensor-parallel axis of 72 (or 16) GPUs over
+    // 18 (or 4) trays stays on NVLink, and only the axis across racks uses the NICs.
+    void axesInsideAnNvl72RackAreIntra()
+    {
+        const Cluster nvl = preset("gb200-nvl72x2");
+        const DeviceMesh wide = mesh2d(2, 72, nvl);
+        QCOMPARE(wide.group(0), (AxisGroup{2, 2, 1, GroupSpan::InterNode}));
+        QCOMPARE(wide.group(1), (AxisGroup{72, 1, 72, GroupSpan::IntraNode}));
+        QCOMPARE(wide.placement(71), (DevicePlacement{17, 3}));  // trays of 4 GPUs, physically
+        const DeviceMesh tp18 = mesh2d(8, 18, nvl);
+        QCOMPARE(tp18.group(1), (AxisGroup{18, 1, 18, GroupSpan::IntraNode}));
+        QCOMPARE(tp18.group(0), (AxisGroup{8, 2, 4, GroupSpan::Mixed}));
+        // 16 does not divide a rack of 72: the tp group of devices 64-79 straddles two racks.
+        QVERIFY_THROWS_EXCEPTION(Error, (void)mesh2d(9, 16, nvl));
+        const std::vector<std::vector<int>> shapes = meshShapes(nvl);
+        QVERIFY(std::find(shapes.begin(), shapes.end(), std::vector<int>{2, 72}) != shapes.end());
+        QVERIFY(std::find(shapes.begin(), shapes.end(), std::vector<int>{4, 36}) != shapes.end());
     }
 
     void meshShapesEnumeratesFactorizations()

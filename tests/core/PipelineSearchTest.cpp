@@ -83,6 +83,25 @@ private slots:
         QCOMPARE(pipelineMeshes(testCluster("dgx-h100x2"), 4).size(), std::size_t{7});
     }
 
+    // On two GB200 NVL72 racks a stage is part of a rack or whole racks, never a part of
+    // each of two; the sends between stages cross racks; tensor parallelism of a pipelined
+    // mesh reaches as far as a rack's NVLink (any divisor of 72).
+    void stagesOnNvlinkDomains()
+    {
+        const Cluster racks = testCluster("gb200-nvl72x2");
+        const PipelineStages two = pipelineStages(racks, 2);
+        QCOMPARE(two.stageCluster.deviceCount(), 72);
+        QCOMPARE(two.stageCluster.nvlinkDomainSize(), 72);
+        QCOMPARE(two.boundaryLink, racks.interNode);
+        QCOMPARE(pipelineStages(racks, 4).stageCluster.nvlinkDomainSize(), 36);
+        QVERIFY(throwsCode(ErrorCode::InvalidMesh, [&] { (void)pipelineStages(racks, 3); }));  // 48 GPUs straddle racks
+        QCOMPARE(pipelineStages(testCluster("gb200-nvl72x1"), 2).boundaryLink, racks.intraNode);
+        const std::vector<std::vector<MeshAxis>> meshes = pipelineMeshes(racks, 2);
+        // t in 1, 2, 3, 4, 6, 8, 9, 12, 18, 24, 36, 72.
+        QCOMPARE(meshes.size(), std::size_t{12});
+        QCOMPARE(meshes.back(), (std::vector<MeshAxis>{{"pp", 2}, {"dp", 1}, {"tp", 72}}));
+    }
+
     // GPT-2 small's head (768 x 50257) costs several blocks: the balanced partition gives
     // the last stage fewer blocks, and no partition of the 8 blocks into 4 stages has a
     // faster slowest stage (all 35 are priced).

@@ -55,7 +55,7 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
         text += ", micro-batch " + std::to_string(w.microBatch) + " per data-parallel rank (" +
                 std::to_string(steps.microSteps) + " micro-steps of " + std::to_string(steps.dataParallel) + " ranks)";
     }
-    text += w.computeType == DataType::Float16 ? ", fp16" : w.computeType == DataType::BFloat16 ? ", bf16" : ", fp32";
+    text += ", " + precisionName(w);
     text += ", " + std::string(optimizerName(w.optimizer));
     if (w.zeroStage > 0)
         text += ", ZeRO-" + std::to_string(w.zeroStage);

@@ -81,9 +81,21 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
                        "micro-steps (default: the whole batch at once)")
         ->type_name("N")
         ->check(wholeNumber(1, std::int64_t{1} << 24));
-    options.precisionOption = addChoice(command, "--precision", options.workload.computeType,
-              {{"bf16", DataType::BFloat16}, {"fp16", DataType::Float16}},
-              "the 16-bit type of activations, weights and gradients (default bf16)");
+    const std::vector<std::string> precisions{"bf16", "fp16", "fp8", "mxfp8"};
+    options.precisionOption = command
+        .add_option_function<std::string>(
+            "--precision", [&options](const std::string& name) { (void)setPrecision(options.workload, name); },
+            "the 16-bit type of activations, weights and gradients, or fp8 / mxfp8: bf16 with the repeated "
+            "blocks' linear layers in FP8 (per-tensor scaling, or MXFP8 block scaling on Blackwell) as "
+            "Transformer Engine recipes run them (default bf16)")
+        ->check(CLI::Validator(
+            [precisions](const std::string& text) {
+                return std::find(precisions.begin(), precisions.end(), text) != precisions.end()
+                           ? std::string()
+                           : choiceError(text, precisions);
+            },
+            ""))
+        ->type_name("bf16|fp16|fp8|mxfp8");
     options.zeroOption = command.add_option("--zero", options.workload.zeroStage,
                        "ZeRO stage over the data-parallel axes: 1 shards optimizer states, 2 also gradients, "
                        "3 also parameters (FSDP) (default 0)")
@@ -119,8 +131,10 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.sequence = flags.sequence;
     if (optionGiven(options.microBatchOption))
         workload.microBatch = flags.microBatch;
-    if (optionGiven(options.precisionOption))
+    if (optionGiven(options.precisionOption)) {
         workload.computeType = flags.computeType;
+        workload.fp8 = flags.fp8;
+    }
     if (optionGiven(options.optimizerOption))
         workload.optimizer = flags.optimizer;
     if (options.zeroStageGiven())

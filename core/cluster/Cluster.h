@@ -70,8 +70,10 @@ struct Cluster {
     std::map<std::pair<CollectiveKind, LinkClass>, BusBandwidthCurve> curves;
 
     [[nodiscard]] int deviceCount() const { return nodes * gpusPerNode; }
-    // The GPUs one NVLink domain holds in this cluster: the configured domain, a node
-    // without one, and never more than the cluster (a part of a rack is one domain).
+    // The GPUs one NVLink domain holds in this cluster: the configured domain (a node
+    // without one); the whole cluster when it fits in one (part of a rack is one domain);
+    // when it holds more GPUs than whole domains do (80 GPUs of racks of 72), the largest
+    // size that divides both, so that every domain counted lies inside a real one.
     [[nodiscard]] int nvlinkDomainSize() const;
     [[nodiscard]] const LinkSpec& link(LinkClass linkClass) const
     {
@@ -81,8 +83,7 @@ struct Cluster {
     [[nodiscard]] const BusBandwidthCurve* curve(CollectiveKind kind, LinkClass linkClass) const;
 
     // The same machines with a different node count (DGX-A100 x N from one preset); the
-    // name says the count, e.g. "dgx-a100x1 (4 nodes)". Throws InvalidArgument for n < 1
-    // and for a count that fills more than one NVLink domain but not whole ones.
+    // name says the count, e.g. "dgx-a100x1 (4 nodes)". Throws InvalidArgument for n < 1.
     [[nodiscard]] Cluster withNodes(int nodeCount) const;
 
     bool operator==(const Cluster&) const = default;

@@ -247,9 +247,6 @@ Cluster parseClusterJson(std::string_view text, const std::string& fileName)
         const int domain = static_cast<int>(in.count("gpusPerNvlinkDomain", kMaxCount));
         if (domain % cluster.gpusPerNode != 0)
             in.fail("gpusPerNvlinkDomain", "must be a whole number of nodes of " + std::to_string(cluster.gpusPerNode) + " GPUs");
-        if (cluster.deviceCount() > domain && cluster.deviceCount() % domain != 0)
-            in.fail("gpusPerNvlinkDomain", std::to_string(cluster.deviceCount()) + " GPUs do not fill whole domains of " +
-                                               std::to_string(domain));
         cluster.gpusPerNvlinkDomain = domain;
     }
     cluster.gpu = readGpu(in.required("gpu"), fileName);

@@ -26,8 +26,8 @@ namespace tapestry {
 //                        "link": "intra"|"inter", "source": str?,
 //                        "points": [ { "sizeBytes": num, "busBytesPerSecond": num } ] } ]? }
 // Fields marked ? are optional. gpusPerNvlinkDomain (one node when absent) must be a
-// multiple of gpusPerNode, and the cluster either fits in one domain or fills whole
-// ones. Unknown fields, missing required fields, wrong types and
+// multiple of gpusPerNode (Cluster::nvlinkDomainSize says how a cluster that does not
+// fill whole domains is priced). Unknown fields, missing required fields, wrong types and
 // values outside physical sense (counts < 1 or over 2^20 GPUs; FLOP/s outside 1e9..1e18;
 // bandwidths outside 1e6..1e15 B/s; latencies outside 0..1 s; calibration sizes outside
 // 1..2^53 bytes; fraction outside (0, 1]) throw Error(InvalidCluster, file, "FIELD.PATH:

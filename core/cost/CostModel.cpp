@@ -101,6 +101,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     computeCrossingTensors();
     computeBlocks();
     computeExperts();
+    computeFp8();
 }
 
 bool CostModel::isConstant(TensorId id) const
@@ -465,6 +466,38 @@ void CostModel::computeExperts()
     }
 }
 
+void CostModel::computeFp8()
+{
+    if (workload_.fp8 == Fp8Recipe::None)
+        return;
+    const Fp8Rate& fp8 = cluster_.gpu.fp8;
+    if (!fp8.supported())
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "FP8 training on " + cluster_.name + ": its GPU (" + cluster_.gpu.name +
+                        ") has no FP8 tensor cores (gpu.fp8 in the cluster file)");
+    if (workload_.fp8 == Fp8Recipe::Block && !fp8.blockScaling)
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "MXFP8 training on " + cluster_.name + ": its GPU (" + cluster_.gpu.name +
+                        ") has no block-scaled FP8 tensor cores (gpu.fp8.blockScaling; Blackwell has them)");
+    const double savedShare = fp8StorageBytes(workload_.fp8) / dtypeBytes_;
+    for (const CoarseNode& node : coarse_.nodes) {
+        NodeFacts& facts = nodeFacts_[node.id.index()];
+        if (node.kind != CoarseNodeKind::Linear || facts.block < 0)
+            continue;
+        facts.fp8 = true;
+        const std::vector<TensorId>& inputs = graph_.op(node.anchor).inputs;
+        for (SavedActivation& saved : facts.savedActivations) {
+            if (!saved.asOutput && std::find(inputs.begin(), inputs.end(), saved.tensor) != inputs.end())
+                saved.bytes *= savedShare;
+        }
+    }
+}
+
+double CostModel::weightBytesPerParameter(const NodeFacts& facts) const
+{
+    return dtypeBytes_ + (facts.fp8 ? fp8WeightCacheBytes(workload_.fp8) : 0.0);
+}
+
 bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     const bool expert = nodeFacts_.at(id.index()).experts > 0;
@@ -582,6 +615,7 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
     const GpuSpec& gpu = cluster_.gpu;
     const bool fused = facts.scores && workload_.attention == AttentionKernel::Fused;
     OpCompute time;
+    double weightCast = 0;  // FP8 weights are cast once per step, whatever the tokens and recomputation
     if (facts.flops > 0) {
         if (fused && node.kind == CoarseNodeKind::BatchedMatMul) {
             // FlashAttention: causal models skip the masked half of the scores; the
@@ -599,6 +633,13 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
                 time.forward += merge;
                 time.backward += merge;
             }
+        } else if (nodeFacts_[node.id.index()].fp8 && coarse_.roles[id.index()] == OpRole::Linear) {
+            const Fp8LinearSeconds fp8 =
+                fp8LinearSeconds(gpu, workload_.fp8, facts.flops / div.compute, facts.inputBytes / div.input / dtypeBytes_,
+                                 facts.weightBytes / div.weights / dtypeBytes_, facts.outputBytes / div.output / dtypeBytes_);
+            time.forward = fp8.forward;
+            time.backward = fp8.backward;
+            weightCast = fp8.weightCast;
         } else {
             const double bytes =
                 facts.inputBytes / div.input + facts.weightBytes / div.weights + facts.outputBytes / div.output;
@@ -617,6 +658,7 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
     time.backward *= routed;
     if (recomputes(node, facts.scores))
         time.recompute = time.forward;
+    time.forward += weightCast;
     return time;
 }
 
@@ -859,7 +901,7 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     for (const ParallelTransfer& t : expertAllToAlls(id, strategy, div, steps))
         terms.communicationSeconds += t.exposedSeconds();
 
-    const double states = localParameters * (dtypeBytes_ / (zero >= 3 ? div.data : 1.0) +
+    const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0) +
                                              gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
                                              optimizerStateBytesPerParameter(workload_.optimizer) /
                                                  (zero >= 1 ? div.data : 1.0));
@@ -960,7 +1002,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         }
         CostBreakdown& own = result.perOp[facts.costOp.index()];
         const double localParameters = facts.parameterElements / div.weights;
-        own.memory.parameters += localParameters * dtypeBytes_ / (zero >= 3 ? div.data : 1.0);
+        own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0);
         own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.data : 1.0);
         const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
         own.memory.optimizerStates += optimizerParameters * optimizerBytes;

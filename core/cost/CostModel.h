@@ -51,6 +51,10 @@ class Graph;
 //   them again before backward. With overlap the reduction hides under backward
 //   compute and the gathers under forward/backward compute (cost/Overlap.h), one
 //   bucket per block; tensor-parallel collectives are always exposed.
+// - FP8 (workload.fp8): the repeated blocks' linear layers run as cost/KernelTime.h's
+//   fp8LinearSeconds (GEMMs at the FP8 rate, quantization kernels, the weight cast once
+//   per step), keep their saved inputs as FP8 copies and an FP8 weight cache beside the
+//   16-bit weights (counted as parameters); everything else stays as it was.
 // - memory: parameters, gradients (fp32 main gradients if asked), optimizer states,
 //   divided over the data-parallel axes by the ZeRO stage; activations saved for
 //   backward for one micro-batch (Korthikanti et al.'s accounting: anchor inputs,
@@ -172,6 +176,11 @@ public:
         // node reading them) and leaving it, as the dense graph sizes them.
         double dispatchBytes = 0;
         double combineBytes = 0;
+        // A linear layer of a repeated block under an FP8 recipe: its GEMMs run in FP8,
+        // its saved inputs are kept as FP8 copies, its weights have an FP8 cache (the
+        // layers outside blocks, the embedding and the output head, stay in 16 bits as
+        // Transformer Engine and torchao's recipes leave them).
+        bool fp8 = false;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
     // Whether the node may take the strategy: the expert split only on an expert's
@@ -276,6 +285,9 @@ private:
     void computeCrossingTensors();
     void computeOutputs();
     void computeExperts();
+    void computeFp8();
+    // Bytes per local parameter kept as weights: the 16-bit copy, plus the FP8 cache.
+    [[nodiscard]] double weightBytesPerParameter(const NodeFacts& facts) const;
 
     const Graph& graph_;
     const CoarseGraph& coarse_;

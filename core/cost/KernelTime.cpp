@@ -19,4 +19,44 @@ double memoryBoundSeconds(const GpuSpec& gpu, double bytes)
     return bytes / (gpu.hbmBytesPerSecond * kHbmShare);
 }
 
+double fp8StorageBytes(Fp8Recipe recipe)
+{
+    switch (recipe) {
+    case Fp8Recipe::None: return 0;
+    case Fp8Recipe::PerTensor: return 1;
+    case Fp8Recipe::Block: return 1 + 1.0 / 32;
+    }
+    return 0;
+}
+
+double fp8WeightCacheBytes(Fp8Recipe recipe)
+{
+    return 2 * fp8StorageBytes(recipe);
+}
+
+namespace {
+
+// Bytes the quantizing kernel moves per element of a 16-bit tensor.
+double quantizeBytes(Fp8Recipe recipe)
+{
+    const double amaxPass = recipe == Fp8Recipe::PerTensor ? 2 : 0;
+    return amaxPass + 2 + 2 * fp8StorageBytes(recipe);
+}
+
+}  // namespace
+
+Fp8LinearSeconds fp8LinearSeconds(const GpuSpec& gpu, Fp8Recipe recipe, double flops, double inputElements,
+                                  double weightElements, double outputElements)
+{
+    const double operand = fp8StorageBytes(recipe);
+    const double gemm = std::max(flops / (gpu.fp8.peakFlopsPerSecond * gpu.fp8.achievableFraction),
+                                 memoryBoundSeconds(gpu, (inputElements + weightElements) * operand + outputElements * 2));
+    const double perElement = quantizeBytes(recipe);
+    Fp8LinearSeconds time;
+    time.forward = gemm + memoryBoundSeconds(gpu, inputElements * perElement);
+    time.backward = 2 * gemm + memoryBoundSeconds(gpu, outputElements * perElement);
+    time.weightCast = memoryBoundSeconds(gpu, weightElements * perElement);
+    return time;
+}
+
 }  // namespace tapestry

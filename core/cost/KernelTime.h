@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/Cluster.h"
+#include "cost/Workload.h"
 
 namespace tapestry {
 
@@ -25,5 +26,33 @@ inline constexpr double kHbmShare = 0.8;
 [[nodiscard]] double matmulSeconds(const GpuSpec& gpu, double flops, double bytes);
 [[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, double flops);
 [[nodiscard]] double memoryBoundSeconds(const GpuSpec& gpu, double bytes);
+
+// One linear layer Y = X W in FP8 (Transformer Engine, torchao float8), per device.
+// Each of its three GEMMs (forward; dgrad and wgrad backward) runs at the GPU's FP8 rate
+// at gpu.fp8.achievableFraction, reading one-byte operands (plus MXFP8's scales) and
+// writing 16-bit results, and every operand is quantized first by a memory-bound kernel
+// that reads the 16-bit tensor and writes the FP8 copy and its transpose (Hopper's FP8
+// GEMMs take only the TN layout, so dgrad and wgrad need transposed copies; MXFP8 writes
+// row-wise and column-wise copies with their block scales):
+// - per-tensor (current) scaling reads the tensor once more before, for its amax:
+//   2 + 2 + 1 + 1 bytes per element;
+// - MXFP8 computes each block's scale while casting: 2 + 2 (1 + 1/32) bytes per element.
+// X is quantized in forward, the output gradient dY in backward (dgrad and wgrad read it),
+// the weight once per optimizer step (`weightCast`): Transformer Engine keeps the FP8
+// weights for the micro-batches after the first and torchao computes FSDP's FP8 scales
+// once per step. The amax all-reduces of a few bytes each are not priced.
+struct Fp8LinearSeconds {
+    double forward = 0;     // the GEMM and the quantization of X
+    double backward = 0;    // two GEMMs and the quantization of dY
+    double weightCast = 0;  // once per step
+};
+[[nodiscard]] Fp8LinearSeconds fp8LinearSeconds(const GpuSpec& gpu, Fp8Recipe recipe, double flops,
+                                                double inputElements, double weightElements, double outputElements);
+
+// Bytes per element of one FP8 copy of a tensor under `recipe` (MXFP8 adds a scale byte
+// per 32 elements): what a saved FP8 activation takes.
+[[nodiscard]] double fp8StorageBytes(Fp8Recipe recipe);
+// Bytes per parameter of the FP8 weight cache: the FP8 copy and its transpose.
+[[nodiscard]] double fp8WeightCacheBytes(Fp8Recipe recipe);
 
 }  // namespace tapestry

@@ -48,6 +48,53 @@ std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* fp8RecipeName(Fp8Recipe recipe)
+{
+    switch (recipe) {
+    case Fp8Recipe::None: return "none";
+    case Fp8Recipe::PerTensor: return "per-tensor";
+    case Fp8Recipe::Block: return "mxfp8";
+    }
+    return "none";
+}
+
+std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name)
+{
+    for (const Fp8Recipe r : {Fp8Recipe::None, Fp8Recipe::PerTensor, Fp8Recipe::Block}) {
+        if (name == fp8RecipeName(r))
+            return r;
+    }
+    return std::nullopt;
+}
+
+std::string precisionName(const Workload& workload)
+{
+    switch (workload.fp8) {
+    case Fp8Recipe::PerTensor: return "fp8";
+    case Fp8Recipe::Block: return "mxfp8";
+    case Fp8Recipe::None: break;
+    }
+    switch (workload.computeType) {
+    case DataType::Float16: return "fp16";
+    case DataType::Float32: return "fp32";
+    default: return "bf16";
+    }
+}
+
+bool setPrecision(Workload& workload, std::string_view name)
+{
+    if (name == "bf16" || name == "fp8" || name == "mxfp8")
+        workload.computeType = DataType::BFloat16;
+    else if (name == "fp16")
+        workload.computeType = DataType::Float16;
+    else if (name == "fp32")
+        workload.computeType = DataType::Float32;
+    else
+        return false;
+    workload.fp8 = name == "fp8" ? Fp8Recipe::PerTensor : name == "mxfp8" ? Fp8Recipe::Block : Fp8Recipe::None;
+    return true;
+}
+
 bool isCapacityFactor(double factor)
 {
     return std::isfinite(factor) && factor > 0 && factor <= kMaxCapacityFactor;

@@ -36,6 +36,19 @@ enum class AttentionKernel : std::uint8_t { Fused, Unfused };
 [[nodiscard]] const char* attentionKernelName(AttentionKernel kernel);
 [[nodiscard]] std::optional<AttentionKernel> attentionKernelFromName(std::string_view name);
 
+// Whether the linear layers of the repeated blocks run their GEMMs in FP8 (E4M3 forward,
+// E5M2 gradients) as Transformer Engine and torchao's float8 do; attention, softmax,
+// norms, the embedding and the output head stay in computeType, master weights and
+// optimizer states in fp32 (cost/KernelTime.h prices it).
+enum class Fp8Recipe : std::uint8_t {
+    None,
+    PerTensor,  // one scale per tensor from its current amax (TE Float8CurrentScaling, torchao tensorwise)
+    Block,      // MXFP8: one 8-bit scale per 32 elements, applied by the tensor cores (Blackwell)
+};
+
+[[nodiscard]] const char* fp8RecipeName(Fp8Recipe recipe);  // "none", "per-tensor", "mxfp8"
+[[nodiscard]] std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name);
+
 // One training step (training.md): a global batch of `batch` sequences of `sequence`
 // tokens, processed as micro-batches of `microBatch` sequences per data-parallel rank
 // whose gradients accumulate and are synchronized once per step.
@@ -47,6 +60,7 @@ struct Workload {
     // once (no gradient accumulation).
     std::int64_t microBatch = 0;
     DataType computeType = DataType::BFloat16;  // activations, weights and gradients
+    Fp8Recipe fp8 = Fp8Recipe::None;            // FP8 GEMMs in the repeated blocks' linear layers
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
     // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients
     // (reduce-scattered), 3 also parameters (FSDP FULL_SHARD: gathered before forward
@@ -66,6 +80,12 @@ struct Workload {
 
     bool operator==(const Workload&) const = default;
 };
+
+// The training precision as `--precision` names it: "bf16", "fp16", "fp32", "fp8" (bf16
+// with per-tensor FP8 GEMMs) or "mxfp8" (bf16 with MXFP8 GEMMs).
+[[nodiscard]] std::string precisionName(const Workload& workload);
+// Sets computeType and fp8 from such a name; false (and nothing set) for another name.
+[[nodiscard]] bool setPrecision(Workload& workload, std::string_view name);
 
 // The largest capacity factor the commands and plan files accept: beyond experts /
 // top-k every token reaches every expert, and no model has 1024 experts per token.

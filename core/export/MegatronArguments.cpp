@@ -115,7 +115,8 @@ const std::set<std::string>& valueFlags()
         "recompute-method",                "recompute-num-layers",               "decoder-first-pipeline-num-layers",
         "decoder-last-pipeline-num-layers", "context-parallel-size",            "expert-model-parallel-size",
         "optimizer",                       "attention-backend",                  "cp-comm-type",
-        "expert-tensor-parallel-size",     "moe-expert-capacity-factor"};
+        "expert-tensor-parallel-size",     "moe-expert-capacity-factor",         "fp8-format",
+        "fp8-recipe"};
     return flags;
 }
 
@@ -302,6 +303,12 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
     else if (w.computeType != DataType::Float32)
         notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
                         ": Megatron-LM trains in fp32, fp16 or bf16 (written as fp32)");
+    // Transformer Engine FP8: E4M3 forward and E5M2 gradients per tensor (current scaling),
+    // or MXFP8 blocks, which are E4M3 throughout.
+    if (w.fp8 == Fp8Recipe::PerTensor)
+        args.push_back("--fp8-format hybrid --fp8-recipe tensorwise");
+    else if (w.fp8 == Fp8Recipe::Block)
+        args.push_back("--fp8-format e4m3 --fp8-recipe mxfp8");
     if (w.attention == AttentionKernel::Fused)
         args.push_back("--use-flash-attn");
     if (w.optimizer == OptimizerKind::SgdMomentum)
@@ -438,6 +445,19 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     if (args.has("bf16") && args.has("fp16"))
         args.fail("both --bf16 and --fp16");
     w.computeType = args.has("bf16") ? DataType::BFloat16 : args.has("fp16") ? DataType::Float16 : DataType::Float32;
+    if (const std::optional<std::string> format = args.text("fp8-format")) {
+        const std::string recipe = args.text("fp8-recipe").value_or("delayed");
+        if (*format != "hybrid" && *format != "e4m3")
+            args.fail("--fp8-format '" + *format + "' is not hybrid or e4m3");
+        if (recipe == "mxfp8")
+            w.fp8 = Fp8Recipe::Block;
+        else if (recipe == "tensorwise" || recipe == "delayed" || recipe == "blockwise")
+            w.fp8 = Fp8Recipe::PerTensor;
+        else
+            args.fail("--fp8-recipe '" + recipe + "' is not tensorwise, delayed, blockwise or mxfp8");
+        if (recipe == "delayed" || recipe == "blockwise")
+            s.notes.push_back("--fp8-recipe " + recipe + " is priced as per-tensor current scaling");
+    }
     w.attention = AttentionKernel::Unfused;
     if (args.has("use-flash-attn"))
         w.attention = AttentionKernel::Fused;

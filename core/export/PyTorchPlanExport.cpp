@@ -536,6 +536,15 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
                                                    : "#   selective recomputation: checkpoint_wrapper recomputing attention's core\n";
     if (w.recompute != Recomputation::None && !blocks)
         text += "#   (the model has no repeated blocks to checkpoint: recomputation is left out)\n";
+    // The plan was priced with the blocks' linear layers in FP8: torchao converts them.
+    if (w.fp8 == Fp8Recipe::PerTensor)
+        text += "#   FP8 (tensorwise scaling) in the blocks' linear layers: before apply(), convert them with\n"
+                "#   torchao.float8.convert_to_float8_training(model, module_filter_fn=...) leaving the output\n"
+                "#   head in bf16, as torchtitan's float8 converter does\n";
+    else if (w.fp8 == Fp8Recipe::Block)
+        text += "#   MXFP8 in the blocks' linear layers: before apply(), convert them with torchao's\n"
+                "#   quantize_(model, torchao.prototype.mx_formats.MXLinearConfig.from_recipe_name(\"mxfp8_cublas\"),\n"
+                "#   filter_fn=...) leaving the output head in bf16, as torchtitan's mx converter does\n";
     text += "# A training step:\n"
             "#   mesh = device_mesh()\n";
     if (pipeline)

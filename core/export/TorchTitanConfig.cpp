@@ -249,6 +249,15 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     text += "seq_len = " + std::to_string(w.sequence) + "\n";
     text += std::string("mixed_precision_param = \"") + (w.computeType == DataType::Float32 ? "float32" : "bfloat16") +
             "\"\n";
+    if (w.fp8 != Fp8Recipe::None) {
+        // torchao's converters swap nn.Linear for FP8 linears; the output head stays bf16.
+        const bool mx = w.fp8 == Fp8Recipe::Block;
+        const std::string converter = mx ? "quantize.linear.mx" : "quantize.linear.float8";
+        text += "\n[model]\nconverters = [\"" + converter + "\"]\n";
+        text += "\n[" + converter + "]\n";
+        text += std::string("recipe_name = \"") + (mx ? "mxfp8_cublas" : "tensorwise") + "\"\n";
+        text += "filter_fqns = [\"output\"]\n";
+    }
     return text;
 }
 
@@ -371,6 +380,12 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
     else
         toml.fail(toml.lineOf("training.mixed_precision_param"),
                   "mixed_precision_param \"" + precision + "\" is not bfloat16 or float32");
+    for (const std::string& converter : toml.strings("model.converters")) {
+        if (converter == "quantize.linear.float8" || converter == "float8")
+            w.fp8 = Fp8Recipe::PerTensor;
+        else if (converter == "quantize.linear.mx" || converter == "mx")
+            w.fp8 = Fp8Recipe::Block;
+    }
     w.attention = AttentionKernel::Fused;
     return s;
 }

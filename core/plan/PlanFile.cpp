@@ -192,6 +192,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     workload->set_recompute(recomputationName(document.workload.recompute));
     workload->set_overlap_off(!document.workload.overlap);
     workload->set_attention(attentionKernelName(document.workload.attention));
+    if (document.workload.fp8 != Fp8Recipe::None)
+        workload->set_fp8_recipe(fp8RecipeName(document.workload.fp8));
     workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
     workload->set_capacity_factor(document.workload.capacityFactor);
 
@@ -296,6 +298,10 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     document.workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
     document.workload.fp32MainGradients = w.fp32_main_gradients();
     document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
+    if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.fp8Recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");
+    document.workload.fp8 = fp8RecipeFromName(w.fp8_recipe()).value_or(Fp8Recipe::None);
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),

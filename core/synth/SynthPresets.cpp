@@ -73,6 +73,16 @@ ModelSpec t5(std::int64_t layers, std::int64_t hidden, std::int64_t heads)
     return s;
 }
 
+// Llama 3: grouped-query attention with 8 key-value heads, a 128,256-token vocabulary
+// and 8,192 positions (Meta's model cards).
+ModelSpec llama3(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t ffn)
+{
+    ModelSpec s = llama(layers, hidden, heads, 8, ffn);
+    s.vocab = 128256;
+    s.maxPositions = 8192;
+    return s;
+}
+
 ModelSpec mixtral()
 {
     ModelSpec s = llama(32, 4096, 32, 8, 14336);
@@ -108,6 +118,8 @@ const std::vector<SynthPreset>& presetTable()
         {"llama2-7b", "Llama-2 7B", llama(32, 4096, 32, 32, 11008)},
         {"llama2-13b", "Llama-2 13B", llama(40, 5120, 40, 40, 13824)},
         {"llama2-70b", "Llama-2 70B (GQA, 8 KV heads)", llama(80, 8192, 64, 8, 28672)},
+        {"llama3-8b", "Llama-3 8B (GQA, 8 KV heads, 128k vocabulary)", llama3(32, 4096, 32, 14336)},
+        {"llama3-70b", "Llama-3 70B (GQA, 8 KV heads, 128k vocabulary)", llama3(80, 8192, 64, 28672)},
         {"bert-base", "BERT base, uncased", bert(12, 768, 12)},
         {"bert-large", "BERT large, uncased", bert(24, 1024, 16)},
         {"vit-base", "ViT-Base/16, 224 px", vit(12, 768, 12)},

@@ -4,6 +4,7 @@
 #include "base/JsonReader.h"
 #include "base/TextFile.h"
 #include "cost/WorkloadCheck.h"
+#include "cost/Workload.h"
 
 #include <cmath>
 #include <cstdio>
@@ -109,11 +110,14 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 
     const CaseFields model(top.required("model"), file, path + ".model");
     run.model.architecture = model.text("architecture");
-    if (run.model.architecture != "gpt")
-        model.fail("architecture", "is '" + run.model.architecture + "'; only gpt is described by the format");
+    if (run.model.architecture != "gpt" && run.model.architecture != "llama")
+        model.fail("architecture", "is '" + run.model.architecture + "'; the format describes gpt and llama");
     run.model.layers = model.count("layers", 1e4);
     run.model.hidden = model.count("hidden", 1e6);
     run.model.heads = model.count("heads", 1e4);
+    run.model.kvHeads = model.countOr("kv_heads", run.model.heads);
+    if (run.model.heads % run.model.kvHeads != 0)
+        model.fail("kv_heads", "does not divide heads");
     run.model.ffnHidden = model.count("ffn_hidden", 1e7);
     run.model.vocab = model.count("vocab", 1e8);
     run.model.sequence = model.count("sequence", 1e8);
@@ -131,11 +135,12 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.hardware.nodes = static_cast<int>(hardware.count("nodes", 1e6));
     // From 1 Mbit/s to a thousand times today's 400 Gbit/s links.
     run.hardware.interNodeGbitPerGpu = hardware.measure("inter_node_gbit_per_gpu", 1e-3, 4e5);
+    run.hardware.gpusPerNvlinkDomain = static_cast<int>(hardware.countOr("gpus_per_nvlink_domain", 0));
 
     const CaseFields training(top.required("training"), file, path + ".training");
     run.training.precision = training.text("precision");
-    if (run.training.precision != "fp16" && run.training.precision != "bf16")
-        training.fail("precision", "is '" + run.training.precision + "', not fp16 or bf16");
+    if (Workload probe; run.training.precision == "fp32" || !setPrecision(probe, run.training.precision))
+        training.fail("precision", "is '" + run.training.precision + "', not fp16, bf16, fp8 or mxfp8");
     run.training.globalBatch = training.count("global_batch");
     run.training.microBatch = training.count("micro_batch");
     const bool accumulationGiven = training.has("gradient_accumulation");

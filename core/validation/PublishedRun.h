@@ -15,24 +15,28 @@ struct PublishedRun {
     std::string name;
     std::string source;
     struct Model {
-        std::string architecture;  // "gpt": a GPT-style decoder
+        std::string architecture;  // "gpt": a GPT-style decoder; "llama": RMSNorm, SwiGLU, RoPE, GQA
         std::int64_t layers = 0;
         std::int64_t hidden = 0;
         std::int64_t heads = 0;
+        std::int64_t kvHeads = 0;  // key-value heads (grouped-query attention); the heads when absent
         std::int64_t ffnHidden = 0;
         std::int64_t vocab = 0;
         std::int64_t sequence = 0;
         std::string attention;  // "flash" or "unfused"
     } model;
     struct Hardware {
-        std::string gpu;  // "A100-SXM4-80GB", "A100-SXM4-40GB", "H100-SXM5-80GB"
+        // "A100-SXM4-80GB", "A100-SXM4-40GB", "H100-SXM5-80GB", "H200-SXM5-141GB",
+        // "B200-SXM-180GB", "GB200-NVL72"
+        std::string gpu;
         double peakTflops = 0;
         int gpusPerNode = 0;
         int nodes = 0;
         double interNodeGbitPerGpu = 0;
+        int gpusPerNvlinkDomain = 0;  // 0: the GPU's preset's
     } hardware;
     struct Training {
-        std::string precision;  // "fp16" or "bf16"
+        std::string precision;  // "fp16", "bf16", "fp8" (bf16 with per-tensor FP8 GEMMs) or "mxfp8"
         std::int64_t globalBatch = 0;
         std::int64_t microBatch = 0;
         std::int64_t gradientAccumulation = 1;

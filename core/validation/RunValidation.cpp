@@ -24,6 +24,12 @@ std::string presetFor(const std::string& gpu)
         return "dgx-a100-40gbx1";
     if (gpu == "H100-SXM5-80GB")
         return "dgx-h100x1";
+    if (gpu == "H200-SXM5-141GB")
+        return "dgx-h200x1";
+    if (gpu == "B200-SXM-180GB")
+        return "dgx-b200x1";
+    if (gpu == "GB200-NVL72")
+        return "gb200-nvl72x1";
     return {};
 }
 
@@ -41,6 +47,12 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
                              ") is not in the plan space yet";
         return prediction;
     }
+    if (run.model.layers < static_cast<std::int64_t>(t.pipelineParallel) * t.virtualStages) {
+        prediction.skipped = std::to_string(t.pipelineParallel) + " x " + std::to_string(t.virtualStages) +
+                             " pipeline chunks for " + std::to_string(run.model.layers) +
+                             " layers: the stack counts the embedding and the loss as layers, the plan space does not";
+        return prediction;
+    }
     const std::string preset = presetFor(run.hardware.gpu);
     if (preset.empty()) {
         prediction.skipped = "no cluster preset for GPU " + run.hardware.gpu;
@@ -52,8 +64,12 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
                              std::to_string(cluster.gpusPerNode);
         return prediction;
     }
+    // The run's peak scales every precision's rate alike (FP8 is twice the 16-bit rate on all of them).
+    cluster.gpu.fp8.peakFlopsPerSecond *= run.hardware.peakTflops * 1e12 / cluster.gpu.peakFlopsPerSecond;
     cluster.gpu.peakFlopsPerSecond = run.hardware.peakTflops * 1e12;
     cluster.interNode.bytesPerSecond = run.hardware.interNodeGbitPerGpu * 1e9 / 8 * kNicShare;
+    if (run.hardware.gpusPerNvlinkDomain > 0)
+        cluster.gpusPerNvlinkDomain = run.hardware.gpusPerNvlinkDomain;
     PipelineStages stages;
     try {
         stages = pipelineStages(cluster.withNodes(run.hardware.nodes), t.pipelineParallel);
@@ -65,15 +81,16 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
 
     const bool megatron = run.source.find("Megatron") != std::string::npos;
     ModelSpec spec;
-    spec.family = ModelFamily::Gpt;
+    spec.family = run.model.architecture == "llama" ? ModelFamily::Llama : ModelFamily::Gpt;
     spec.layers = run.model.layers;
     spec.hidden = run.model.hidden;
     spec.heads = run.model.heads;
-    spec.kvHeads = run.model.heads;
+    spec.kvHeads = run.model.kvHeads;
     spec.ffn = run.model.ffnHidden;
     spec.vocab = run.model.vocab;
-    // Learned positions as GPT-3 has them; ALiBi or a longer table change little.
-    spec.maxPositions = 2048;
+    // Learned positions as GPT-3 has them; ALiBi or a longer table change little. Llama's
+    // rotary positions have no table: its length only bounds the sequence.
+    spec.maxPositions = spec.family == ModelFamily::Llama ? std::max<std::int64_t>(2048, run.model.sequence) : 2048;
     spec.dropout = megatron;
     const FoldedModel model = foldModel(synthesizeModel(spec, run.name));
     const CoarseGraph& coarse = model.coarse;
@@ -84,7 +101,7 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     workload.batch = t.globalBatch;
     workload.sequence = run.model.sequence;
     workload.microBatch = t.microBatch;
-    workload.computeType = t.precision == "fp16" ? DataType::Float16 : DataType::BFloat16;
+    (void)setPrecision(workload, t.precision);  // the reader accepted only names it knows
     workload.zeroStage = t.zeroStage;
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
     workload.attention = run.model.attention == "flash" ? AttentionKernel::Fused : AttentionKernel::Unfused;

@@ -259,6 +259,34 @@ mixed_precision_param = "bfloat16"
         QCOMPARE(imported(text, "zero1.toml", m, 8).document.workload.zeroStage, 0);
     }
 
+    // A plan priced in FP8 exports Transformer Engine's FP8 flags and torchao's converters,
+    // and both read back as the same recipe; the PyTorch export names torchao's conversion.
+    void fp8PlansExportTheirRecipes()
+    {
+        const FoldedModel& m = gpt();
+        for (const char* precision : {"fp8", "mxfp8"}) {
+            PlanDocument document = pipelinedPlan(m);
+            QVERIFY(setPrecision(document.workload, precision));
+            const bool mx = document.workload.fp8 == Fp8Recipe::Block;
+            const std::string megatron = exportMegatronArguments(m, document, 8);
+            QVERIFY2(contains(megatron, mx ? "--fp8-format e4m3 --fp8-recipe mxfp8" : "--fp8-format hybrid --fp8-recipe tensorwise"),
+                     megatron.c_str());
+            const TrainingStackImport back = imported(megatron, "fp8.sh", m, 8);
+            QVERIFY(back.document.workload == document.workload);
+            const std::string titan = exportTorchTitanConfig(m, document, 8);
+            QVERIFY2(contains(titan, mx ? "converters = [\"quantize.linear.mx\"]\n\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\n"
+                                        : "converters = [\"quantize.linear.float8\"]\n\n[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\n"),
+                     titan.c_str());
+            QVERIFY(contains(titan, "filter_fqns = [\"output\"]\n"));
+            QCOMPARE(imported(titan, "fp8.toml", m, 8).document.workload.fp8, document.workload.fp8);
+            QVERIFY(contains(exportPyTorchPlan(m, document), mx ? "torchao.prototype.mx_formats" : "torchao.float8.convert_to_float8_training"));
+        }
+        PlanDocument bf16 = pipelinedPlan(m);
+        QVERIFY(!contains(exportMegatronArguments(m, bf16, 8), "--fp8"));
+        QVERIFY(!contains(exportTorchTitanConfig(m, bf16, 8), "converters"));
+        QVERIFY(!contains(exportPyTorchPlan(m, bf16), "torchao"));
+    }
+
     void torchTitanReadsHandWrittenConfigs()
     {
         const FoldedModel& m = gpt();

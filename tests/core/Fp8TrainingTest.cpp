@@ -1,0 +1,170 @@
+// FP8 training (Workload::fp8, cost/KernelTime.h's fp8LinearSeconds): the closed forms
+// of one FP8 linear layer, which layers a recipe puts in FP8 and what it keeps, the
+// errors for GPUs without FP8, and the FP8-vs-BF16 step-time ratio of a Llama-3-8B-shaped
+// model against a published measurement.
+#include "base/Error.h"
+#include "FoldedTestModel.h"
+#include "cost/CostModel.h"
+#include "cost/KernelTime.h"
+#include "plan/ExpertPlans.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+// A GPU with round figures: 100 TFLOP/s 16-bit, 200 FP8 at 0.5, 1 TB/s HBM.
+GpuSpec roundGpu()
+{
+    GpuSpec gpu;
+    gpu.peakFlopsPerSecond = 100e12;
+    gpu.hbmBytesPerSecond = 1e12;
+    gpu.fp8.peakFlopsPerSecond = 200e12;
+    gpu.fp8.achievableFraction = 0.5;
+    return gpu;
+}
+
+bool near(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+PlanEvaluation priced(const FoldedModel& m, const Cluster& cluster, const std::vector<MeshAxis>& axes, Workload w,
+                      ExpertPlanKind kind)
+{
+    const DeviceMesh mesh(axes, cluster);
+    const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+    return costs.evaluate(makeExpertPlan(kind, m.coarse, axes));
+}
+
+}  // namespace
+
+class Fp8TrainingTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    // A compute-bound layer: X 8192 x 4096, W 4096 x 4096, 2 x 8192 x 4096 x 4096 flops.
+    void fp8LinearIsTheClosedForm()
+    {
+        const GpuSpec gpu = roundGpu();
+        const double x = 8192.0 * 4096, w = 4096.0 * 4096, y = 8192.0 * 4096;
+        const double flops = 2 * 8192.0 * 4096 * 4096;
+        const double gemm = flops / (200e12 * 0.5);  // FP8 rate at its share; bytes are far below
+        const double hbm = 1e12 * kHbmShare;
+        const Fp8LinearSeconds perTensor = fp8LinearSeconds(gpu, Fp8Recipe::PerTensor, flops, x, w, y);
+        // Amax read, read, FP8 copy and its transpose: 2 + 2 + 1 + 1 bytes per element.
+        QVERIFY(near(perTensor.forward, gemm + x * 6 / hbm));
+        QVERIFY(near(perTensor.backward, 2 * gemm + y * 6 / hbm));
+        QVERIFY(near(perTensor.weightCast, w * 6 / hbm));
+        // MXFP8: no amax pass; two copies of 1 + 1/32 bytes (the block scales).
+        const Fp8LinearSeconds block = fp8LinearSeconds(gpu, Fp8Recipe::Block, flops, x, w, y);
+        QVERIFY(near(block.forward, gemm + x * (2 + 2 * (1 + 1.0 / 32)) / hbm));
+        QCOMPARE(fp8StorageBytes(Fp8Recipe::PerTensor), 1.0);
+        QCOMPARE(fp8WeightCacheBytes(Fp8Recipe::Block), 2 * (1 + 1.0 / 32));
+        // The same GEMM in 16 bits runs at half the rate here (100 TFLOP/s at 0.5).
+        QVERIFY(near(matmulSeconds(gpu, flops, 2 * (x + w + y)), 2 * gemm));
+    }
+
+    // The recipe changes the repeated blocks' linear layers only: the output head keeps
+    // its 16-bit time, a block's projection gets faster, its saved input halves, and its
+    // weights gain the FP8 cache (2 bytes per parameter).
+    void onlyTheBlocksLinearLayersRunInFp8()
+    {
+        // GPT-2 XL's width (h = 1600) and 8 sequences of 1024 per GPU: GEMMs large enough
+        // for FP8 to pay (on small ones the quantization costs more than the GEMM saves).
+        const FoldedModel m = foldSynthPreset("gpt2-xl", 2);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const std::vector<MeshAxis> axes{{"dp", 8}};
+        const DeviceMesh mesh(axes, cluster);
+        Workload bf16 = workload(64, 1024);
+        Workload fp8 = bf16;
+        QVERIFY(setPrecision(fp8, "fp8"));
+        QCOMPARE(fp8.fp8, Fp8Recipe::PerTensor);
+        QCOMPARE(precisionName(fp8), std::string("fp8"));
+        const CostModel plain(m.graph(), m.coarse, m.families, cluster, mesh, bf16);
+        const CostModel eight(m.graph(), m.coarse, m.families, cluster, mesh, fp8);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, axes);
+        const PlanEvaluation a = plain.evaluate(plan);
+        const PlanEvaluation b = eight.evaluate(plan);
+        int fp8Nodes = 0;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            const CostModel::NodeFacts& facts = eight.facts(node.id);
+            const bool inBlock = facts.block >= 0;
+            QCOMPARE(facts.fp8, inBlock && node.kind == CoarseNodeKind::Linear);
+            if (!node.anchor.isValid())
+                continue;
+            const double before = a.perOp[node.anchor.index()].time.computeSeconds;
+            const double after = b.perOp[node.anchor.index()].time.computeSeconds;
+            if (node.kind == CoarseNodeKind::Linear && !inBlock)
+                QVERIFY(near(before, after));  // the output head stays 16-bit
+            if (!facts.fp8)
+                continue;
+            ++fp8Nodes;
+            QVERIFY(after < before);
+            double savedBf16 = 0, savedFp8 = 0;
+            for (const CostModel::SavedActivation& s : plain.facts(node.id).savedActivations)
+                savedBf16 += s.asOutput ? 0 : s.bytes;
+            for (const CostModel::SavedActivation& s : facts.savedActivations)
+                savedFp8 += s.asOutput ? 0 : s.bytes;
+            QVERIFY(near(savedFp8, savedBf16 / 2));
+        }
+        QCOMPARE(fp8Nodes, 2 * 4);  // qkv, out-projection, fc1, fc2 per layer
+        double blockParameters = 0;
+        for (const CoarseNode& node : m.coarse.nodes)
+            blockParameters += eight.facts(node.id).fp8 ? eight.facts(node.id).parameterElements : 0;
+        QVERIFY(near(b.total.memory.parameters - a.total.memory.parameters, blockParameters * 2));
+    }
+
+    void gpusWithoutFp8AreRefused()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-small", 1);
+        const std::vector<MeshAxis> axes{{"dp", 8}};
+        Workload w = workload(8, 512);
+        QVERIFY(setPrecision(w, "fp8"));
+        const Cluster a100 = testCluster("dgx-a100x1");
+        try {
+            (void)priced(m, a100, axes, w, ExpertPlanKind::DataParallel);
+            QFAIL("FP8 on an A100 must be an error");
+        } catch (const Error& error) {
+            QVERIFY(std::string(error.what()).find("has no FP8 tensor cores") != std::string::npos);
+        }
+        QVERIFY(setPrecision(w, "mxfp8"));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)priced(m, testCluster("dgx-h100x1"), axes, w, ExpertPlanKind::DataParallel));
+        (void)priced(m, testCluster("dgx-b200x1"), axes, w, ExpertPlanKind::DataParallel);  // Blackwell has MXFP8
+        QVERIFY(!setPrecision(w, "fp4"));
+        QCOMPARE(w.fp8, Fp8Recipe::Block);  // unchanged by a name it does not know
+    }
+
+    // torchtitan's Llama 3.1 8B benchmark on 8 H100s (FSDP, local batch 2, sequence 8192,
+    // selective activation checkpointing, torch.compile): 6,667 tokens/s per GPU in BF16,
+    // 8,532 with Float8 (tensorwise scaling of every linear layer but the output), a
+    // step-time ratio of 6667 / 8532 = 0.781 (pytorch/torchtitan
+    // benchmarks/llama3_h100_202412_torchtitan.md, Table 1). The prediction must be
+    // within 10 % of it.
+    void llama3_8bFp8StepTimeRatioMatchesTorchtitan()
+    {
+        const FoldedModel m = foldSynthPreset("llama3-8b");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const std::vector<MeshAxis> axes{{"dp", 8}};
+        Workload bf16 = workload(16, 8192);
+        bf16.zeroStage = 3;
+        bf16.recompute = Recomputation::Selective;
+        Workload fp8 = bf16;
+        QVERIFY(setPrecision(fp8, "fp8"));
+        const double a = priced(m, cluster, axes, bf16, ExpertPlanKind::DataParallel).total.time.stepSeconds();
+        const double b = priced(m, cluster, axes, fp8, ExpertPlanKind::DataParallel).total.time.stepSeconds();
+        const double published = 6667.0 / 8532.0;
+        const double predicted = b / a;
+        qInfo("Llama-3-8B-shaped on 8 x H100, FSDP: step %.3f s bf16, %.3f s fp8, ratio %.3f (torchtitan %.3f)", a, b,
+              predicted, published);
+        QVERIFY2(std::abs(predicted / published - 1) <= 0.10,
+                 qPrintable(QStringLiteral("predicted %1, published %2").arg(predicted).arg(published)));
+    }
+};
+
+QTEST_APPLESS_MAIN(Fp8TrainingTest)
+#include "Fp8TrainingTest.moc"

@@ -422,6 +422,96 @@
     </message>
 </context>
 <context>
+    <name>PlanSummary</name>
+    <message>
+        <source>embedding</source>
+        <translation>Einbettung</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>experts</source>
+        <translation>Experten</translation>
+    </message>
+    <message>
+        <source>convolutions</source>
+        <translation>Faltungen</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Kopf</translation>
+    </message>
+    <message>
+        <source>other layers</source>
+        <translation>andere Schichten</translation>
+    </message>
+    <message>
+        <source>in a node</source>
+        <translation>in einem Knoten</translation>
+    </message>
+    <message>
+        <source>across nodes</source>
+        <translation>über Knoten hinweg</translation>
+    </message>
+    <message>
+        <source>over %1 nodes</source>
+        <translation>über %1 Knoten</translation>
+    </message>
+    <message>
+        <source>replicated</source>
+        <translation>repliziert</translation>
+    </message>
+    <message>
+        <source>no recomputation</source>
+        <translation>keine Neuberechnung</translation>
+    </message>
+    <message>
+        <source>selective recomputation</source>
+        <translation>selektive Neuberechnung</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>volle Neuberechnung</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 und %2</translation>
+    </message>
+    <message>
+        <source>PP %1 %2 (interleaved, %3 chunks per stage)</source>
+        <translation>PP %1 %2 (verschränkt, %3 Abschnitte je Stufe)</translation>
+    </message>
+    <message>
+        <source>PP %1 %2</source>
+        <translation>PP %1 %2</translation>
+    </message>
+    <message>
+        <source>ZeRO %1</source>
+        <translation>ZeRO %1</translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>kein ZeRO</translation>
+    </message>
+</context>
+<context>
+    <name>PlanThroughput</name>
+    <message>
+        <source>MFU %L1 %, %L2 tokens/s per GPU</source>
+        <translation>MFU %L1 %, %L2 Tokens/s pro GPU</translation>
+    </message>
+    <message>
+        <source> — above the GPU&apos;s peak: a pricing defect</source>
+        <translation> — über der Spitzenleistung der GPU: ein Fehler der Bepreisung</translation>
+    </message>
+</context>
+<context>
     <name>QuantityFormat</name>
     <message>
         <source>%1 K</source>
@@ -619,6 +709,45 @@
     </message>
 </context>
 <context>
+    <name>WhyThisPlan</name>
+    <message>
+        <source>compute %1</source>
+        <translation>Rechnen %1</translation>
+    </message>
+    <message>
+        <source>exposed communication %1</source>
+        <translation>sichtbare Kommunikation %1</translation>
+    </message>
+    <message>
+        <source>pipeline bubble %1</source>
+        <translation>Pipeline-Blase %1</translation>
+    </message>
+    <message>
+        <source>%L1 GB less memory per device</source>
+        <translation>%L1 GB weniger Speicher pro Gerät</translation>
+    </message>
+    <message>
+        <source>%L1 GB more memory per device</source>
+        <translation>%L1 GB mehr Speicher pro Gerät</translation>
+    </message>
+    <message>
+        <source>%L1 % faster</source>
+        <translation>%L1 % schneller</translation>
+    </message>
+    <message>
+        <source>%L1 % slower</source>
+        <translation>%L1 % langsamer</translation>
+    </message>
+    <message>
+        <source>Why this plan: %L1 ms against %L2 ms for %3 on %4: %5 (%6), %7.</source>
+        <translation>Warum dieser Plan: %L1 ms gegenüber %L2 ms für %3 auf %4: %5 (%6), %7.</translation>
+    </message>
+    <message>
+        <source>The difference is within the cost model&apos;s validated error (median %L1 %): the model does not tell these two plans apart; measure both before choosing.</source>
+        <translation>Der Unterschied liegt innerhalb des validierten Fehlers des Kostenmodells (Median %L1 %): Das Modell unterscheidet diese beiden Pläne nicht; messen Sie beide, bevor Sie wählen.</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::BreakdownCharts</name>
     <message>
         <source>Whole step</source>
@@ -809,10 +938,6 @@
     <message>
         <source>SGD with momentum</source>
         <translation>SGD mit Momentum</translation>
-    </message>
-    <message>
-        <source>Per device; the GPU&apos;s HBM unless you lower it</source>
-        <translation>Pro Gerät; der HBM der GPU, sofern Sie ihn nicht senken</translation>
     </message>
     <message>
         <source> s</source>
@@ -1033,6 +1158,42 @@
         <source>The optimizer whose states the plan keeps per parameter: Adam keeps two, SGD one.</source>
         <translation>Der Optimierer, dessen Zustände der Plan pro Parameter hält: Adam hält zwei, SGD einen.</translation>
     </message>
+    <message>
+        <source> % of peak</source>
+        <translation> % der Spitze</translation>
+    </message>
+    <message>
+        <source>Share of the peak that large matrix multiplications (cuBLAS GEMMs) reach: every compute time rests on it. Measure it with a GEMM benchmark at your shapes.</source>
+        <translation>Anteil der Spitzenleistung, den große Matrixmultiplikationen (cuBLAS-GEMMs) erreichen: Jede Rechenzeit beruht darauf. Messen Sie ihn mit einem GEMM-Benchmark in Ihren Formen.</translation>
+    </message>
+    <message>
+        <source>Share of the peak that a fused attention kernel (FlashAttention) reaches.</source>
+        <translation>Anteil der Spitzenleistung, den ein fusionierter Attention-Kernel (FlashAttention) erreicht.</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency:</source>
+        <translation>GEMM-Effizienz:</translation>
+    </message>
+    <message>
+        <source>Attention efficiency:</source>
+        <translation>Attention-Effizienz:</translation>
+    </message>
+    <message>
+        <source> % of HBM</source>
+        <translation> % des HBM</translation>
+    </message>
+    <message>
+        <source>Kept free of each GPU&apos;s memory for what the cost model does not count: the caching allocator&apos;s fragmentation, the CUDA context and NCCL&apos;s buffers. %L1 % is a common allowance; 0 lets plans fill the HBM.</source>
+        <translation>Vom Speicher jeder GPU frei gehalten für das, was das Kostenmodell nicht zählt: Fragmentierung des Caching-Allokators, CUDA-Kontext und NCCL-Puffer. %L1 % ist ein üblicher Spielraum; 0 lässt Pläne den HBM füllen.</translation>
+    </message>
+    <message>
+        <source>Per device: the HBM less the headroom; a plan fits when its peak stays below it.</source>
+        <translation>Pro Gerät: der HBM abzüglich des Spielraums; ein Plan passt, wenn seine Spitze darunter bleibt.</translation>
+    </message>
+    <message>
+        <source>Memory headroom:</source>
+        <translation>Speicherspielraum:</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>
@@ -1171,10 +1332,6 @@
         <translation>Gefaltete Ansicht zeigen</translation>
     </message>
     <message>
-        <source>Repeated block (×N instances)</source>
-        <translation>Wiederholter Block (×N Instanzen)</translation>
-    </message>
-    <message>
         <source>The coarse graph has %L1 nodes: too many to lay out as a readable drawing. The folded view shows the same graph with each repeated block drawn once.</source>
         <translation>Der Grobgraph hat %L1 Knoten: zu viele für eine lesbare Zeichnung. Die gefaltete Ansicht zeigt denselben Graphen, jeden wiederholten Block nur einmal.</translation>
     </message>
@@ -1239,6 +1396,10 @@
     <message>
         <source>Could not write %1.</source>
         <translation>%1 konnte nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Repeated block (×N)</source>
+        <translation>Wiederholter Block (×N)</translation>
     </message>
 </context>
 <context>
@@ -1396,6 +1557,38 @@
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
+    <message>
+        <source>expert</source>
+        <translation>Experte</translation>
+    </message>
+    <message>
+        <source>searched</source>
+        <translation>gesucht</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>bearbeitet</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>importiert</translation>
+    </message>
+    <message>
+        <source>Memory limit %L1 GB per device.</source>
+        <translation>Speichergrenze %L1 GB pro Gerät.</translation>
+    </message>
+    <message>
+        <source>took %L1 s</source>
+        <translation>dauerte %L1 s</translation>
+    </message>
+    <message>
+        <source>#%1 %2 %3, %4: %5</source>
+        <translation>#%1 %2 %3, %4: %5</translation>
+    </message>
+    <message>
+        <source>(no model)</source>
+        <translation>(kein Modell)</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::MainWindow</name>
@@ -1508,10 +1701,6 @@
         <translation>Suche &amp;abbrechen</translation>
     </message>
     <message>
-        <source>Search</source>
-        <translation>Suche</translation>
-    </message>
-    <message>
         <source>Cluster and Workload</source>
         <translation>Cluster und Arbeitslast</translation>
     </message>
@@ -1614,6 +1803,10 @@
     <message>
         <source>Keyboard Shortcuts</source>
         <translation>Tastenkürzel</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
     </message>
 </context>
 <context>
@@ -1904,6 +2097,13 @@
         <source>%1 (%2) on %3: %L4 ms, %L5 GB</source>
         <translation>%1 (%2) auf %3: %L4 ms, %L5 GB</translation>
     </message>
+    <message numerus="yes">
+        <source>Step time (ms; %n slower plan(s) on the top edge)</source>
+        <translation>
+            <numerusform>Schrittzeit (ms; %n langsamerer Plan am oberen Rand)</numerusform>
+            <numerusform>Schrittzeit (ms; %n langsamere Pläne am oberen Rand)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PipelineTimeline</name>
@@ -2190,10 +2390,6 @@
         <translation>Öffnen Sie einen Plan aus den Suchergebnissen oder dem Verlauf, oder beginnen Sie mit einem Expertenplan.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms, memory %L4 GB per device%5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2: Schritt %L3 ms, Speicher %L4 GB pro Gerät%5</translation>
-    </message>
-    <message>
         <source> (does not fit)</source>
         <translation> (passt nicht)</translation>
     </message>
@@ -2234,6 +2430,10 @@
     <message>
         <source>Each strategy splits the node&apos;s tensors over the mesh axes (dp, tp, ...); the row says the step time and memory the plan would have with it.</source>
         <translation>Jede Strategie teilt die Tensoren des Knotens über die Mesh-Achsen (dp, tp, …) auf; die Zeile nennt Schrittzeit und Speicher des Plans mit ihr.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms (%4), memory %L5 GB per device%6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; auf %2: Schritt %L3 ms (%4), Speicher %L5 GB pro Gerät%6</translation>
     </message>
 </context>
 <context>
@@ -2296,10 +2496,6 @@
         <source>Outside repeated blocks</source>
         <translation>Außerhalb wiederholter Blöcke</translation>
     </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3: step %L4 ms, peak memory %L5 GB per device</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf %3: Schritt %L4 ms, Spitzenspeicher %L5 GB pro Gerät</translation>
-    </message>
     <message numerus="yes">
         <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms, memory %L3 GB</source>
         <translation>
@@ -2359,6 +2555,21 @@
         <source>Per device and step, as the cost model counts them: ring attention %1 ms (%2 ms of it hidden under the attention of the chunk in hand), Ulysses all-to-alls %3 ms, expert all-to-alls %4 ms (these two never hidden). In %5: ring attention %6 ms, Ulysses %7 ms, experts %8 ms.</source>
         <translation>Je Gerät und Schritt, wie das Kostenmodell sie zählt: Ring-Attention %1 ms (davon %2 ms unter der Attention des aktuellen Abschnitts verdeckt), Ulysses-All-to-Alls %3 ms, Experten-All-to-Alls %4 ms (diese beiden nie verdeckt). In %5: Ring-Attention %6 ms, Ulysses %7 ms, Experten %8 ms.</translation>
     </message>
+    <message>
+        <source>, %1</source>
+        <translation>, %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3: step %L4 ms%5, peak memory %L6 GB per device</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf %3: Schritt %L4 ms%5, Spitzenspeicher %L6 GB pro Gerät</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms; peak memory %L3 GB per device (the busiest of %4 stages)</source>
+        <translation>
+            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms; Spitzenspeicher %L3 GB pro Gerät (die vollste von %4 Stufen)</numerusform>
+            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms; Spitzenspeicher %L3 GB pro Gerät (die vollste von %4 Stufen)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanSearchJob</name>
@@ -2409,6 +2620,10 @@
     <message>
         <source>The search stopped with an unexpected error.</source>
         <translation>Die Suche wurde durch einen unerwarteten Fehler beendet.</translation>
+    </message>
+    <message>
+        <source>mesh %1 of %2 (%3): %4</source>
+        <translation>Gitter %1 von %2 (%3): %4</translation>
     </message>
 </context>
 <context>
@@ -2580,6 +2795,14 @@
         <source>opened</source>
         <translation>geöffnet</translation>
     </message>
+    <message>
+        <source>Plan #%1 was made for %2, which is not there any more.</source>
+        <translation>Plan #%1 wurde für %2 erstellt, das nicht mehr vorhanden ist.</translation>
+    </message>
+    <message>
+        <source>Opening %1 for plan #%2…</source>
+        <translation>Öffne %1 für Plan #%2…</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PresetDialog</name>
@@ -2670,10 +2893,6 @@
         <translation>Gesucht: schnellster</translation>
     </message>
     <message>
-        <source>Best so far</source>
-        <translation>Bisher bester</translation>
-    </message>
-    <message>
         <source>Expert reference</source>
         <translation>Expertenreferenz</translation>
     </message>
@@ -2704,14 +2923,6 @@
     <message>
         <source>Step (ms)</source>
         <translation>Schritt (ms)</translation>
-    </message>
-    <message>
-        <source>Compute (ms)</source>
-        <translation>Rechnen (ms)</translation>
-    </message>
-    <message>
-        <source>Comm. (ms)</source>
-        <translation>Komm. (ms)</translation>
     </message>
     <message>
         <source>Memory (GB)</source>
@@ -2749,6 +2960,28 @@
         <source>Searched: Pareto alternative</source>
         <translation>Gesucht: Pareto-Alternative</translation>
     </message>
+    <message>
+        <source>Best so far (provisional)</source>
+        <translation>Bisher bester (vorläufig)</translation>
+    </message>
+    <message>
+        <source>%1
+Model FLOPs (3 × forward, recomputation not counted) over the step time and the peak of every GPU of the mesh.</source>
+        <translation>%1
+Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenleistung aller GPUs des Gitters.</translation>
+    </message>
+    <message>
+        <source>Compute %1 ms, communication %2 ms (%3 ms of it hidden under compute)</source>
+        <translation>Rechnen %1 ms, Kommunikation %2 ms (davon %3 ms unter dem Rechnen verborgen)</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Tok/s/GPU</source>
+        <translation>Tok/s/GPU</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::SearchResultsPanel</name>
@@ -2763,10 +2996,6 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>Klicken Sie auf einen Punkt, um seinen Plan zu untersuchen.</translation>
-    </message>
-    <message>
-        <source>Searching… the fastest plan so far that fits: %L1 ms on %2.</source>
-        <translation>Suche läuft … schnellster passender Plan bisher: %L1 ms auf %2.</translation>
     </message>
     <message>
         <source>Searching for a plan that fits in %L1 GB per device… none found yet.</source>
@@ -2791,6 +3020,17 @@
     <message>
         <source>Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.</source>
         <translation>Warum %1 (Grad %2): ohne sie braucht der beste Plan auf %3 %L4 ms, %L5 % länger.</translation>
+    </message>
+    <message numerus="yes">
+        <source>⚠ %n plan(s) price above the GPU&apos;s peak (MFU over 100 %): a defect of the cost model, not a result; do not trust their step times.</source>
+        <translation>
+            <numerusform>⚠ %n Plan liegt über der Spitzenleistung der GPU (MFU über 100 %): ein Fehler des Kostenmodells, kein Ergebnis; seiner Schrittzeit nicht trauen.</numerusform>
+            <numerusform>⚠ %n Pläne liegen über der Spitzenleistung der GPU (MFU über 100 %): ein Fehler des Kostenmodells, kein Ergebnis; ihren Schrittzeiten nicht trauen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Searching… the fastest plan so far that fits: %L1 ms on %2 (provisional: the search prices its final plans again and the best one can differ).</source>
+        <translation>Suche läuft… der bisher schnellste passende Plan: %L1 ms auf %2 (vorläufig: Die Suche bepreist ihre endgültigen Pläne erneut, der beste kann abweichen).</translation>
     </message>
 </context>
 <context>
@@ -3112,16 +3352,8 @@
         <translation>Strategie</translation>
     </message>
     <message>
-        <source>Step (ms)</source>
-        <translation>Schritt (ms)</translation>
-    </message>
-    <message>
         <source>Δ step (ms)</source>
         <translation>Δ Schritt (ms)</translation>
-    </message>
-    <message>
-        <source>Memory (GB)</source>
-        <translation>Speicher (GB)</translation>
     </message>
     <message>
         <source>Δ memory (GB)</source>
@@ -3130,6 +3362,26 @@
     <message>
         <source>current</source>
         <translation>aktuell</translation>
+    </message>
+    <message>
+        <source>The split of the node&apos;s tensors on each mesh axis</source>
+        <translation>Die Aufteilung der Tensoren des Knotens auf jeder Gitterachse</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s step time with this strategy (ms)</source>
+        <translation>Die Schrittzeit des Plans mit dieser Strategie (ms)</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s peak memory per device with this strategy (GB)</source>
+        <translation>Der Spitzenspeicher des Plans pro Gerät mit dieser Strategie (GB)</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
     </message>
 </context>
 <context>
@@ -3141,6 +3393,62 @@
     <message>
         <source>%1: the experts spread over the axis, tokens sent by all-to-alls</source>
         <translation>%1: Experten über die Achse verteilt, Tokens per All-to-All verschickt</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>sequence</source>
+        <translation>Sequenz</translation>
+    </message>
+    <message>
+        <source>column</source>
+        <translation>Spalte</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>Köpfe</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>Hidden-Dimension</translation>
+    </message>
+    <message>
+        <source>expert</source>
+        <translation>Experten</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>linear</translation>
+    </message>
+    <message>
+        <source>conv</source>
+        <translation>Faltung</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>Einbettung</translation>
+    </message>
+    <message>
+        <source>batched-matmul</source>
+        <translation>Batch-MatMul</translation>
+    </message>
+    <message>
+        <source>normalization</source>
+        <translation>Normalisierung</translation>
+    </message>
+    <message>
+        <source>elementwise</source>
+        <translation>elementweise</translation>
     </message>
 </context>
 <context>

@@ -421,6 +421,96 @@
     </message>
 </context>
 <context>
+    <name>PlanSummary</name>
+    <message>
+        <source>embedding</source>
+        <translation>嵌入层</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <source>experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>convolutions</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>输出头</translation>
+    </message>
+    <message>
+        <source>other layers</source>
+        <translation>其他层</translation>
+    </message>
+    <message>
+        <source>in a node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>across nodes</source>
+        <translation>跨节点</translation>
+    </message>
+    <message>
+        <source>over %1 nodes</source>
+        <translation>跨 %1 个节点</translation>
+    </message>
+    <message>
+        <source>replicated</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>no recomputation</source>
+        <translation>不重算</translation>
+    </message>
+    <message>
+        <source>selective recomputation</source>
+        <translation>选择性重算</translation>
+    </message>
+    <message>
+        <source>full recomputation</source>
+        <translation>完全重算</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1和%2</translation>
+    </message>
+    <message>
+        <source>PP %1 %2 (interleaved, %3 chunks per stage)</source>
+        <translation>PP %1 %2（交错，每级 %3 块）</translation>
+    </message>
+    <message>
+        <source>PP %1 %2</source>
+        <translation>PP %1 %2</translation>
+    </message>
+    <message>
+        <source>ZeRO %1</source>
+        <translation>ZeRO %1</translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>无 ZeRO</translation>
+    </message>
+</context>
+<context>
+    <name>PlanThroughput</name>
+    <message>
+        <source>MFU %L1 %, %L2 tokens/s per GPU</source>
+        <translation>MFU %L1 %，每 GPU %L2 token/s</translation>
+    </message>
+    <message>
+        <source> — above the GPU&apos;s peak: a pricing defect</source>
+        <translation>——超过 GPU 峰值：定价缺陷</translation>
+    </message>
+</context>
+<context>
     <name>QuantityFormat</name>
     <message>
         <source>%1 K</source>
@@ -618,6 +708,45 @@
     </message>
 </context>
 <context>
+    <name>WhyThisPlan</name>
+    <message>
+        <source>compute %1</source>
+        <translation>计算 %1</translation>
+    </message>
+    <message>
+        <source>exposed communication %1</source>
+        <translation>暴露的通信 %1</translation>
+    </message>
+    <message>
+        <source>pipeline bubble %1</source>
+        <translation>流水线气泡 %1</translation>
+    </message>
+    <message>
+        <source>%L1 GB less memory per device</source>
+        <translation>每设备少用 %L1 GB 内存</translation>
+    </message>
+    <message>
+        <source>%L1 GB more memory per device</source>
+        <translation>每设备多用 %L1 GB 内存</translation>
+    </message>
+    <message>
+        <source>%L1 % faster</source>
+        <translation>快 %L1 %</translation>
+    </message>
+    <message>
+        <source>%L1 % slower</source>
+        <translation>慢 %L1 %</translation>
+    </message>
+    <message>
+        <source>Why this plan: %L1 ms against %L2 ms for %3 on %4: %5 (%6), %7.</source>
+        <translation>为何选此计划：%L1 ms，对比 %3 在 %4 上的 %L2 ms：%5（%6），%7。</translation>
+    </message>
+    <message>
+        <source>The difference is within the cost model&apos;s validated error (median %L1 %): the model does not tell these two plans apart; measure both before choosing.</source>
+        <translation>差异在成本模型的验证误差之内（中位数 %L1 %）：模型无法区分这两个计划；选择前请实测两者。</translation>
+    </message>
+</context>
+<context>
     <name>tapestry::BreakdownCharts</name>
     <message>
         <source>Whole step</source>
@@ -807,10 +936,6 @@
     <message>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
-    </message>
-    <message>
-        <source>Per device; the GPU&apos;s HBM unless you lower it</source>
-        <translation>每设备；默认等于 GPU 的 HBM，可调低</translation>
     </message>
     <message>
         <source> s</source>
@@ -1030,6 +1155,42 @@
         <source>The optimizer whose states the plan keeps per parameter: Adam keeps two, SGD one.</source>
         <translation>方案为每个参数保存其状态的优化器：Adam 保存两个，SGD 保存一个。</translation>
     </message>
+    <message>
+        <source> % of peak</source>
+        <translation> % 峰值</translation>
+    </message>
+    <message>
+        <source>Share of the peak that large matrix multiplications (cuBLAS GEMMs) reach: every compute time rests on it. Measure it with a GEMM benchmark at your shapes.</source>
+        <translation>大型矩阵乘法（cuBLAS GEMM）达到的峰值比例：所有计算时间都基于它。请用您的形状运行 GEMM 基准测试来测量。</translation>
+    </message>
+    <message>
+        <source>Share of the peak that a fused attention kernel (FlashAttention) reaches.</source>
+        <translation>融合注意力内核（FlashAttention）达到的峰值比例。</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency:</source>
+        <translation>GEMM 效率：</translation>
+    </message>
+    <message>
+        <source>Attention efficiency:</source>
+        <translation>注意力效率：</translation>
+    </message>
+    <message>
+        <source> % of HBM</source>
+        <translation> % HBM</translation>
+    </message>
+    <message>
+        <source>Kept free of each GPU&apos;s memory for what the cost model does not count: the caching allocator&apos;s fragmentation, the CUDA context and NCCL&apos;s buffers. %L1 % is a common allowance; 0 lets plans fill the HBM.</source>
+        <translation>每个 GPU 内存中为成本模型未计入的部分预留：缓存分配器的碎片、CUDA 上下文和 NCCL 缓冲区。%L1 % 是常用余量；0 表示计划可占满 HBM。</translation>
+    </message>
+    <message>
+        <source>Per device: the HBM less the headroom; a plan fits when its peak stays below it.</source>
+        <translation>每设备：HBM 减去余量；计划峰值低于此值即可容纳。</translation>
+    </message>
+    <message>
+        <source>Memory headroom:</source>
+        <translation>内存余量：</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>
@@ -1168,10 +1329,6 @@
         <translation>显示折叠视图</translation>
     </message>
     <message>
-        <source>Repeated block (×N instances)</source>
-        <translation>重复块（×N 个实例）</translation>
-    </message>
-    <message>
         <source>The coarse graph has %L1 nodes: too many to lay out as a readable drawing. The folded view shows the same graph with each repeated block drawn once.</source>
         <translation>粗粒度图有 %L1 个节点，太多，无法布局成可读的图。折叠视图显示同一个图，每个重复块只画一次。</translation>
     </message>
@@ -1236,6 +1393,10 @@
     <message>
         <source>Could not write %1.</source>
         <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Repeated block (×N)</source>
+        <translation>重复块（×N）</translation>
     </message>
 </context>
 <context>
@@ -1393,6 +1554,38 @@
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
+    <message>
+        <source>expert</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>searched</source>
+        <translation>搜索所得</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>已编辑</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>Memory limit %L1 GB per device.</source>
+        <translation>内存上限：每设备 %L1 GB。</translation>
+    </message>
+    <message>
+        <source>took %L1 s</source>
+        <translation>耗时 %L1 s</translation>
+    </message>
+    <message>
+        <source>#%1 %2 %3, %4: %5</source>
+        <translation>#%1 %2 %3，%4：%5</translation>
+    </message>
+    <message>
+        <source>(no model)</source>
+        <translation>（无模型）</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::MainWindow</name>
@@ -1505,10 +1698,6 @@
         <translation>取消搜索(&amp;C)</translation>
     </message>
     <message>
-        <source>Search</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
         <source>Cluster and Workload</source>
         <translation>集群与负载</translation>
     </message>
@@ -1611,6 +1800,10 @@
     <message>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
     </message>
 </context>
 <context>
@@ -1900,6 +2093,12 @@
         <source>%1 (%2) on %3: %L4 ms, %L5 GB</source>
         <translation>%1（%2）在 %3 上：%L4 ms，%L5 GB</translation>
     </message>
+    <message numerus="yes">
+        <source>Step time (ms; %n slower plan(s) on the top edge)</source>
+        <translation>
+            <numerusform>步时间（ms；%n 个更慢的计划位于上边缘）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PipelineTimeline</name>
@@ -2183,10 +2382,6 @@
         <translation>请从搜索结果或历史记录中打开一个方案，或从专家方案开始。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms, memory %L4 GB per device%5</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;，网格 %2：步长 %L3 ms，每设备内存 %L4 GB%5</translation>
-    </message>
-    <message>
         <source> (does not fit)</source>
         <translation>（放不下）</translation>
     </message>
@@ -2225,6 +2420,10 @@
     <message>
         <source>Each strategy splits the node&apos;s tensors over the mesh axes (dp, tp, ...); the row says the step time and memory the plan would have with it.</source>
         <translation>每种策略把该节点的张量沿网格轴（dp、tp……）切分；每行给出采用它时方案的步时间和内存。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms (%4), memory %L5 GB per device%6</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 于 %2：步 %L3 ms（%4），每设备内存 %L5 GB%6</translation>
     </message>
 </context>
 <context>
@@ -2286,10 +2485,6 @@
         <source>Outside repeated blocks</source>
         <translation>重复块之外</translation>
     </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3: step %L4 ms, peak memory %L5 GB per device</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）在 %3 上：每步 %L4 ms，每设备峰值内存 %L5 GB</translation>
-    </message>
     <message numerus="yes">
         <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms, memory %L3 GB</source>
         <translation>
@@ -2348,6 +2543,20 @@
         <source>Per device and step, as the cost model counts them: ring attention %1 ms (%2 ms of it hidden under the attention of the chunk in hand), Ulysses all-to-alls %3 ms, expert all-to-alls %4 ms (these two never hidden). In %5: ring attention %6 ms, Ulysses %7 ms, experts %8 ms.</source>
         <translation>每设备每步，按成本模型的计数：环形注意力 %1 ms（其中 %2 ms 隐藏在当前分块的注意力计算之下），Ulysses all-to-all %3 ms，专家 all-to-all %4 ms（后两者从不隐藏）。在 %5 中：环形注意力 %6 ms，Ulysses %7 ms，专家 %8 ms。</translation>
     </message>
+    <message>
+        <source>, %1</source>
+        <translation>，%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) on %3: step %L4 ms%5, peak memory %L6 GB per device</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）于 %3：步 %L4 ms%5，每设备峰值内存 %L6 GB</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms; peak memory %L3 GB per device (the busiest of %4 stages)</source>
+        <translation>
+            <numerusform>显示 %Ln 个节点：计算 %L1 ms，通信 %L2 ms；每设备峰值内存 %L3 GB（%4 级中最满的一级）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanSearchJob</name>
@@ -2398,6 +2607,10 @@
     <message>
         <source>The search stopped with an unexpected error.</source>
         <translation>搜索因意外错误而停止。</translation>
+    </message>
+    <message>
+        <source>mesh %1 of %2 (%3): %4</source>
+        <translation>网格 %1/%2（%3）：%4</translation>
     </message>
 </context>
 <context>
@@ -2568,6 +2781,14 @@
         <source>opened</source>
         <translation>已打开</translation>
     </message>
+    <message>
+        <source>Plan #%1 was made for %2, which is not there any more.</source>
+        <translation>计划 #%1 是为 %2 创建的，该文件已不存在。</translation>
+    </message>
+    <message>
+        <source>Opening %1 for plan #%2…</source>
+        <translation>正在为计划 #%2 打开 %1…</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PresetDialog</name>
@@ -2658,10 +2879,6 @@
         <translation>搜索所得：最快</translation>
     </message>
     <message>
-        <source>Best so far</source>
-        <translation>目前最佳</translation>
-    </message>
-    <message>
         <source>Expert reference</source>
         <translation>专家参考</translation>
     </message>
@@ -2692,14 +2909,6 @@
     <message>
         <source>Step (ms)</source>
         <translation>步骤（ms）</translation>
-    </message>
-    <message>
-        <source>Compute (ms)</source>
-        <translation>计算（ms）</translation>
-    </message>
-    <message>
-        <source>Comm. (ms)</source>
-        <translation>通信（ms）</translation>
     </message>
     <message>
         <source>Memory (GB)</source>
@@ -2737,6 +2946,28 @@
         <source>Searched: Pareto alternative</source>
         <translation>搜索所得：帕累托备选</translation>
     </message>
+    <message>
+        <source>Best so far (provisional)</source>
+        <translation>目前最佳（暂定）</translation>
+    </message>
+    <message>
+        <source>%1
+Model FLOPs (3 × forward, recomputation not counted) over the step time and the peak of every GPU of the mesh.</source>
+        <translation>%1
+模型 FLOPs（3 × 前向，不计重算）除以步时间与网格中所有 GPU 的峰值。</translation>
+    </message>
+    <message>
+        <source>Compute %1 ms, communication %2 ms (%3 ms of it hidden under compute)</source>
+        <translation>计算 %1 ms，通信 %2 ms（其中 %3 ms 被计算掩盖）</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Tok/s/GPU</source>
+        <translation>Tok/s/GPU</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::SearchResultsPanel</name>
@@ -2751,10 +2982,6 @@
     <message>
         <source>Click a point to inspect its plan.</source>
         <translation>点击数据点以查看其方案。</translation>
-    </message>
-    <message>
-        <source>Searching… the fastest plan so far that fits: %L1 ms on %2.</source>
-        <translation>正在搜索……目前满足内存限制的最快方案：%2 上 %L1 ms。</translation>
     </message>
     <message>
         <source>Searching for a plan that fits in %L1 GB per device… none found yet.</source>
@@ -2779,6 +3006,16 @@
     <message>
         <source>Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.</source>
         <translation>为何使用%1（度 %2）：不使用它，%3 上的最佳计划需要 %L4 ms，慢 %L5 %。</translation>
+    </message>
+    <message numerus="yes">
+        <source>⚠ %n plan(s) price above the GPU&apos;s peak (MFU over 100 %): a defect of the cost model, not a result; do not trust their step times.</source>
+        <translation>
+            <numerusform>⚠ %n 个计划的定价超过 GPU 峰值（MFU 超过 100 %）：这是成本模型的缺陷而非结果；请勿相信其步时间。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Searching… the fastest plan so far that fits: %L1 ms on %2 (provisional: the search prices its final plans again and the best one can differ).</source>
+        <translation>搜索中…目前可容纳的最快计划：%2 上 %L1 ms（暂定：搜索会重新为最终计划定价，最佳结果可能不同）。</translation>
     </message>
 </context>
 <context>
@@ -3100,16 +3337,8 @@
         <translation>策略</translation>
     </message>
     <message>
-        <source>Step (ms)</source>
-        <translation>步长 (ms)</translation>
-    </message>
-    <message>
         <source>Δ step (ms)</source>
         <translation>Δ 步长 (ms)</translation>
-    </message>
-    <message>
-        <source>Memory (GB)</source>
-        <translation>内存 (GB)</translation>
     </message>
     <message>
         <source>Δ memory (GB)</source>
@@ -3118,6 +3347,26 @@
     <message>
         <source>current</source>
         <translation>当前</translation>
+    </message>
+    <message>
+        <source>The split of the node&apos;s tensors on each mesh axis</source>
+        <translation>节点张量在每个网格轴上的切分</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s step time with this strategy (ms)</source>
+        <translation>采用此策略时计划的步时间（ms）</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s peak memory per device with this strategy (GB)</source>
+        <translation>采用此策略时计划的每设备峰值内存（GB）</translation>
+    </message>
+    <message>
+        <source>GB</source>
+        <translation>GB</translation>
     </message>
 </context>
 <context>
@@ -3129,6 +3378,62 @@
     <message>
         <source>%1: the experts spread over the axis, tokens sent by all-to-alls</source>
         <translation>%1：专家分布在该轴上，token 通过 all-to-all 发送</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批</translation>
+    </message>
+    <message>
+        <source>sequence</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>隐藏维</translation>
+    </message>
+    <message>
+        <source>expert</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>conv</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>batched-matmul</source>
+        <translation>批量矩阵乘</translation>
+    </message>
+    <message>
+        <source>normalization</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>elementwise</source>
+        <translation>逐元素</translation>
     </message>
 </context>
 <context>

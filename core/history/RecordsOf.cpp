@@ -34,7 +34,7 @@ PlanRecord planRecordOf(const PlanDocument& document, const CoarseGraph& coarse,
     record.name = document.plan.name;
     record.origin = document.plan.origin;
     record.pins = document.plan.pins;
-    record.meshAxes = document.plan.mesh;
+    record.meshAxes = planMeshAxes(document.plan);  // with "pp": the devices the plan runs on
     record.cost = document.cost;
     record.json = planToJson(document, coarse, families);
     return record;

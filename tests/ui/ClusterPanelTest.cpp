@@ -1,5 +1,6 @@
 // The cluster, mesh and workload panel: a preset's numbers and meshes, edits applied to
-// a copy of the preset, the memory limit following the HBM field, and nccl-tests logs
+// a copy of the preset, the efficiency shares and the memory headroom that set the
+// limit, the mouse wheel kept off settings it merely passes over, and nccl-tests logs
 // imported as calibration curves (tests/data/nccl).
 #include "search/ClusterPanel.h"
 #include "cluster/NcclTestsLog.h"
@@ -14,7 +15,11 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QSpinBox>
+#include <QApplication>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QTest>
 
 using namespace tapestry;
@@ -74,17 +79,26 @@ private slots:
     }
 
     // dgx-h100x2 is the default: 2 nodes of 8 H100 (80 GB), the 2 x 8 mesh chosen, the
-    // limit at the HBM, and "auto" first among the shapes meshShapes() allows.
+    // limit at the HBM less the default 10 % headroom, and "auto" first among the shapes
+    // meshShapes() allows.
     void presetFillsTheForm()
     {
         ClusterPanel panel;
         QCOMPARE(panel.presetBox()->currentText(), QStringLiteral("dgx-h100x2"));
+        // Numeric order, not text order: x1, x2, x4, x16.
+        QStringList h100;
+        for (int i = 0; i < panel.presetBox()->count(); ++i) {
+            if (panel.presetBox()->itemText(i).startsWith(QStringLiteral("dgx-h100x")))
+                h100 << panel.presetBox()->itemText(i);
+        }
+        QCOMPARE(h100, (QStringList{QStringLiteral("dgx-h100x1"), QStringLiteral("dgx-h100x2"),
+                                    QStringLiteral("dgx-h100x4"), QStringLiteral("dgx-h100x16")}));
         const SearchSetup setup = panel.setup();
         QCOMPARE(setup.cluster.nodes, 2);
         QCOMPARE(setup.cluster.gpusPerNode, 8);
         QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(80'000'000'000));
         QCOMPARE(setup.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 8}}));
-        QCOMPARE(*setup.options.memoryLimitBytes, 80e9);
+        QCOMPARE(*setup.options.memoryLimitBytes, 72e9);
         // auto, the shapes, then the pipelined meshes (pp, dp, tp).
         const auto pipelined = pipelineMeshes(setup.cluster, setup.cluster.deviceCount());
         QCOMPARE(panel.meshBox()->count(), int(meshShapes(setup.cluster).size() + pipelined.size()) + 1);
@@ -107,7 +121,7 @@ private slots:
     }
 
     // Four nodes make 32 GPUs (the 4 x 8 mesh appears); a smaller HBM moves the limit
-    // with it; the preset itself is not changed by edits.
+    // with it (40 GB less 10 %); the preset itself is not changed by edits.
     void editsApplyToACopy()
     {
         ClusterPanel panel;
@@ -117,12 +131,89 @@ private slots:
         const SearchSetup setup = panel.setup();
         QCOMPARE(setup.cluster.deviceCount(), 32);
         QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(40'000'000'000));
-        QCOMPARE(*setup.options.memoryLimitBytes, 40e9);
+        QCOMPARE(*setup.options.memoryLimitBytes, 36e9);
 
         QVERIFY(panel.choosePreset(QStringLiteral("dgx-a100x1")));
         QVERIFY(panel.choosePreset(QStringLiteral("dgx-h100x2")));
         QCOMPARE(panel.setup().cluster.nodes, 2);
-        QCOMPARE(*panel.setup().options.memoryLimitBytes, 80e9);
+        QCOMPARE(*panel.setup().options.memoryLimitBytes, 72e9);
+    }
+
+    // The efficiency shares start at the preset's (dgx-h100x2: achievableFraction 0.6,
+    // attentionFraction 0.2) and reach the cluster as fractions; the headroom and the
+    // limit set each other; both are kept for the model like the other choices.
+    void efficiencyAndHeadroomAreEditable()
+    {
+        ClusterPanel panel;
+        auto* gemm = panel.findChild<QDoubleSpinBox*>(QStringLiteral("gemmEfficiency"));
+        auto* attention = panel.findChild<QDoubleSpinBox*>(QStringLiteral("attentionEfficiency"));
+        auto* headroom = panel.findChild<QDoubleSpinBox*>(QStringLiteral("memoryHeadroom"));
+        auto* limit = panel.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+        QVERIFY(gemm && attention && headroom && limit);
+        QCOMPARE(gemm->value(), 60.0);
+        QCOMPARE(attention->value(), 20.0);
+        QCOMPARE(headroom->value(), ClusterPanel::kDefaultHeadroomPercent);
+
+        gemm->setValue(62);
+        attention->setValue(41);
+        headroom->setValue(5);
+        SearchSetup setup = panel.setup();
+        QCOMPARE(setup.cluster.gpu.achievableFraction, 0.62);
+        QCOMPARE(setup.cluster.gpu.attentionFraction, 0.41);
+        QCOMPARE(*setup.options.memoryLimitBytes, 76e9);  // 80 GB less 5 %
+        limit->setValue(60);
+        QCOMPARE(headroom->value(), 25.0);  // 60 of 80 GB
+        QCOMPARE(*panel.setup().options.memoryLimitBytes, 60e9);
+
+        panel.rememberFor(QStringLiteral("/models/efficiency.onnx"));
+        ClusterPanel reopened;
+        QVERIFY(reopened.recallFor(QStringLiteral("/models/efficiency.onnx")));
+        setup = reopened.setup();
+        QCOMPARE(setup.cluster.gpu.achievableFraction, 0.62);
+        QCOMPARE(setup.cluster.gpu.attentionFraction, 0.41);
+        QCOMPARE(*setup.options.memoryLimitBytes, 60e9);
+    }
+
+    // Over a combo box or spin box without the focus the wheel scrolls the panel and
+    // leaves the setting alone; once the control has the focus the wheel changes it.
+    void wheelScrollsThePanelNotTheSettings()
+    {
+        QScrollArea scroll;
+        auto* panel = new ClusterPanel;
+        scroll.setWidget(panel);
+        scroll.setWidgetResizable(true);
+        scroll.resize(420, 300);  // much shorter than the form: it scrolls
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        QScrollBar* bar = scroll.verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+
+        auto* zero = panel->findChild<QComboBox*>(QStringLiteral("zeroStage"));
+        auto* batch = panel->findChild<QSpinBox*>(QStringLiteral("batchSize"));
+        QVERIFY(zero && batch);
+        const auto wheelDown = [](QWidget* widget) {
+            const QPointF at(widget->width() / 2.0, widget->height() / 2.0);
+            QWheelEvent event(at, widget->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(widget, &event);
+        };
+        const int zeroIndex = zero->currentIndex();
+        const int batchValue = batch->value();
+        const int scrolled = bar->value();
+        wheelDown(zero);
+        QCOMPARE(zero->currentIndex(), zeroIndex);
+        QVERIFY2(bar->value() > scrolled, "the wheel over the combo box scrolls the panel");
+        const int scrolledAgain = bar->value();
+        wheelDown(batch);
+        QCOMPARE(batch->value(), batchValue);
+        QVERIFY(bar->value() > scrolledAgain || bar->value() == bar->maximum());
+
+        scroll.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&scroll));
+        zero->setFocus();
+        QTRY_VERIFY(zero->hasFocus());
+        wheelDown(zero);
+        QCOMPARE(zero->currentIndex(), zeroIndex + 1);
     }
 
     // Recomputation and ZeRO start at Auto: the search chooses them per mesh. Full and

@@ -8,6 +8,8 @@
 #include "plans/NodeCostModel.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
+#include "search/SearchResultsPanel.h"
+#include "plans/PlanThroughput.h"
 #include "plans/PlanDiffModel.h"
 #include "plans/StrategyChoicesModel.h"
 #include "cluster/ClusterFile.h"
@@ -19,6 +21,7 @@
 #include "plan/ExpertPlans.h"
 
 #include <QAbstractItemModelTester>
+#include <QLabel>
 #include <algorithm>
 #include <QLocale>
 #include <QSortFilterProxyModel>
@@ -100,6 +103,63 @@ private slots:
 
         model.setResults(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Beside every step time: tokens per second per GPU (batch x sequence / step / GPUs)
+    // and MFU (3 x the forward FLOPs the cost model counts / (step x GPUs x peak)). A plan
+    // priced so fast that its MFU is 150 % is above the peak: its cell is marked and the
+    // panel warns.
+    void throughputBesideEveryStepAndGuardedAbovePeak()
+    {
+        Workload exported;
+        exported.batch = 1;
+        exported.sequence = 16;
+        SearchSetup setup;
+        setup.cluster = cluster_;
+        setup.workload = exported;
+        auto megatron = std::make_shared<PlanCandidate>(*results_->candidates[1]);
+        megatron->workload = exported;
+        const std::vector<MeshAxis> axes{{"dp", 2}, {"tp", 4}};
+        const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, cluster_, DeviceMesh(axes, cluster_),
+                              exported);
+        double forwardFlops = 0;
+        for (const CoarseNode& node : folded_->coarse.nodes)
+            forwardFlops += costs.facts(node.id).flops;
+        const double peak = cluster_.gpu.peakFlopsPerSecond;
+        auto impossible = std::make_shared<PlanCandidate>(*megatron);
+        impossible->evaluation.total.time = TimeBreakdown{};
+        impossible->evaluation.total.time.computeSeconds = 3 * forwardFlops / (1.5 * 8 * peak);  // MFU 150 %
+        auto results = std::make_shared<SearchOutcome>(*results_);
+        results->candidates = {megatron, impossible};
+        results->finished = true;
+
+        SearchResultsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        model.setThroughput(std::make_shared<PlanThroughput>(folded_, setup));
+        model.setResults(results);
+        const std::optional<Throughput> normal = model.throughput(0);
+        const std::optional<Throughput> tooFast = model.throughput(1);
+        QVERIFY(normal && tooFast);
+        QCOMPARE(normal->tokensPerSecondPerGpu, 16 / megatron->stepSeconds() / 8);
+        QCOMPARE(normal->modelFlopsUtilization, 3 * forwardFlops / (megatron->stepSeconds() * 8 * peak));
+        QVERIFY(normal->modelFlopsUtilization < 1);
+        QCOMPARE(tooFast->modelFlopsUtilization, 1.5);
+        QCOMPARE(model.rowsAbovePeak(), 1);
+        QCOMPARE(model.index(0, SearchResultsModel::MfuColumn).data().toString(),
+                 QStringLiteral("%L1 %").arg(normal->modelFlopsUtilization * 100, 0, 'f', 1));
+        QCOMPARE(model.index(0, SearchResultsModel::TokensColumn).data().toString(),
+                 QStringLiteral("%L1").arg(normal->tokensPerSecondPerGpu, 0, 'f', 0));
+        QVERIFY(model.index(1, SearchResultsModel::MfuColumn).data().toString().endsWith(QStringLiteral("⚠")));
+        QVERIFY(PlanThroughput::text(*tooFast).contains(QStringLiteral("above the GPU's peak")));
+
+        SearchResultsPanel panel;
+        panel.setPricing(folded_, &setup);
+        panel.setResults(results);
+        QVERIFY(!panel.peakWarning()->isHidden());
+        QVERIFY(panel.peakWarning()->text().contains(QStringLiteral("1 plan")));
+        results->candidates = {megatron};
+        panel.setResults(std::make_shared<SearchOutcome>(*results));
+        QVERIFY(panel.peakWarning()->isHidden());
     }
 
     // One row per coarse node; the columns add up to the plan's totals; the block filter

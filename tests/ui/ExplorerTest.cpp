@@ -12,6 +12,7 @@
 #include "model/LoadedModel.h"
 #include "model/ModelSession.h"
 #include "windows/MainWindow.h"
+#include "plans/PlanThroughput.h"
 #include "ScratchGuiEnvironment.h"
 #include "plans/NodeCostFilterModel.h"
 #include "plans/NodeCostModel.h"
@@ -41,7 +42,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
-#include <QToolBar>
 #include <QToolButton>
 
 using namespace tapestry;
@@ -70,9 +70,11 @@ private:
 
     static void clickAction(MainWindow& window, QAction* action)
     {
-        auto* toolBar = window.findChild<QToolBar*>(QStringLiteral("searchToolBar"));
-        QVERIFY(toolBar);
-        QWidget* button = toolBar->widgetForAction(action);
+        QToolButton* button = nullptr;
+        for (QToolButton* candidate : window.findChildren<QToolButton*>()) {
+            if (candidate->defaultAction() == action && candidate->isVisible())
+                button = candidate;
+        }
         QVERIFY(button);
         QTest::mouseClick(button, Qt::LeftButton);
     }
@@ -153,6 +155,47 @@ private slots:
         QVERIFY(coloured);
         QVERIFY(badged);
 
+        // The searched plan in engineer terms: the clause of the part holding the q
+        // projection names, for each axis, what its split there is (column or row: TP;
+        // batch: DP), with the axis size and where it lies (dp: 2 nodes, across them;
+        // tp: the 8 GPUs of a node); then ZeRO and recomputation as the search chose them.
+        const QString summary = window.planInspector()->summaryLabel()->text();
+        QVERIFY2(!window.planInspector()->summaryLabel()->isHidden(), qPrintable(summary));
+        const QStringList clauses = summary.split(QStringLiteral("; "));
+        const auto attention = std::find_if(clauses.begin(), clauses.end(), [](const QString& clause) {
+            return clause.section(u':', 0, 0).contains(QStringLiteral("attention"));
+        });
+        QVERIFY2(attention != clauses.end(), qPrintable(summary));
+        const auto q = std::find_if(folded.coarse.nodes.begin(), folded.coarse.nodes.end(), [](const CoarseNode& node) {
+            return node.name.find("layers.0/self_attn/q_proj") != std::string::npos;
+        });
+        QVERIFY(q != folded.coarse.nodes.end());
+        const char* spans[] = {"2 across nodes", "8 in a node"};
+        for (std::size_t axis = 0; axis < 2; ++axis) {
+            const AxisSplit split = best->plan.strategy(q->id).axes[axis];
+            const char* technique = split == AxisSplit::Batch                               ? "DP"
+                                    : split == AxisSplit::Column || split == AxisSplit::Row ? "TP"
+                                                                                            : nullptr;
+            if (!technique)
+                continue;
+            QVERIFY2(attention->contains(QLatin1String(technique)) && attention->contains(QLatin1String(spans[axis])),
+                     qPrintable(summary));
+        }
+        QVERIFY2(summary.contains(best->workload.zeroStage > 0 ? QStringLiteral("ZeRO %1").arg(best->workload.zeroStage)
+                                                               : QStringLiteral("no ZeRO")),
+                 qPrintable(summary));
+        QVERIFY(summary.endsWith(best->workload.recompute == Recomputation::None ? QStringLiteral("no recomputation")
+                                                                                : QStringLiteral(" recomputation")));
+        // MFU and tokens/s per GPU beside its step time, below the peak.
+        QVERIFY2(window.planInspector()->titleLabel()->text().contains(QStringLiteral("MFU ")),
+                 qPrintable(window.planInspector()->titleLabel()->text()));
+        const std::optional<Throughput> rate = results->throughput(bestRow);
+        QVERIFY(rate && rate->modelFlopsUtilization > 0 && rate->modelFlopsUtilization < 1);
+        QVERIFY(window.searchResults()->peakWarning()->isHidden());
+        // Why this plan: against the best expert layout, with the model's error in mind.
+        const auto* why = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchTechniques"));
+        QVERIFY(why && why->text().startsWith(QStringLiteral("Why this plan: ")));
+
         // Open Megatron-LM from the list: the inspector's table adds up to its totals.
         QTableView* table = window.searchResults()->table();
         int megatronRow = -1;
@@ -169,6 +212,11 @@ private slots:
         PlanInspector* inspector = window.planInspector();
         QVERIFY(inspector->candidate());
         QCOMPARE(SearchResultsModel::planLabel(*inspector->candidate()), QStringLiteral("Megatron-LM"));
+        // Megatron-LM reads as it is written: tensor parallel inside the node, data
+        // parallel across the two, the vocabulary split the same way.
+        QVERIFY2(inspector->summaryLabel()->text().startsWith(
+                     QStringLiteral("embedding, attention, MLP and head: TP 8 in a node, DP 2 across nodes; ")),
+                 qPrintable(inspector->summaryLabel()->text()));
         const CostBreakdown& total = inspector->candidate()->evaluation.total;
         NodeCostModel* nodes = inspector->model();
         QCOMPARE(nodes->rowCount(), int(folded.coarse.nodes.size()));

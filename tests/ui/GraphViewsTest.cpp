@@ -108,7 +108,12 @@ private slots:
         session.setModel(llama_);
         GraphViewPane* pane = panel.pane(GraphViewKind::Folded);
         QTRY_VERIFY_WITH_TIMEOUT(pane->isShown(), kTimeoutMs);
-        auto* search = pane->findChild<QLineEdit*>(QStringLiteral("graphSearch"));
+        // The folded pane's own search field, which sits beside the tabs.
+        QLineEdit* search = nullptr;
+        for (QLineEdit* field : panel.findChildren<QLineEdit*>(QStringLiteral("graphSearch"))) {
+            if (field->isVisible())
+                search = field;
+        }
         QVERIFY(search);
         search->setText(QStringLiteral("lm_head"));
         int matches = 0;

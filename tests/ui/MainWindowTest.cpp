@@ -3,6 +3,14 @@
 #include "search/ClusterPanel.h"
 #include "model/ModelSession.h"
 #include "windows/MainWindow.h"
+#include "fold/FoldedModel.h"
+#include "history/HistoryPanel.h"
+#include "history/HistoryRecorder.h"
+#include "history/HistoryStore.h"
+#include "history/HistoryTreeModel.h"
+#include "plans/PlanEditor.h"
+#include "plans/PlanWorkbench.h"
+#include "search/PlanCandidate.h"
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
 #include "windows/RecentFiles.h"
@@ -312,14 +320,54 @@ private slots:
         QCOMPARE(label(window, "opCountValue"), QStringLiteral("2,191"));
     }
 
-    void laterStartWithoutArgumentOpensNothing()
+    // A plan in the history of a model not on screen opens that model, then the plan in
+    // the editor (the same record, priced for that model).
+    void historyPlanOfAnotherModelOpensThatModel()
+    {
+        MainWindow window;
+        window.show();
+        window.openFile(dataFile("gpt2.ts.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr, kImportTimeoutMs);
+        window.workbench()->startFromExpert(false);  // Megatron-LM, recorded in the history
+        const PlanRecordId record = window.workbench()->editor()->current().record;
+        QVERIFY(record.isValid());
+        const std::string gpt2Source = window.session()->folded()->graph().info().sourcePath;
+
+        window.openFile(dataFile("bert.dynamo.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr &&
+                                     window.session()->model()->path.endsWith(QStringLiteral("bert.dynamo.stripped.onnx")),
+                                 kImportTimeoutMs);
+        QVERIFY(!window.workbench()->editor()->current().candidate);
+
+        HistoryPanel& history = *window.workbench()->historyPanel();
+        history.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!history.isReading(), kImportTimeoutMs);
+        const QModelIndex row = history.model()->indexOfPlan(record);
+        QVERIFY(row.isValid());
+        QVERIFY2(history.model()->data(row).toString().contains(QStringLiteral("gpt2.ts.stripped")),
+                 qPrintable(history.model()->data(row).toString()));
+        emit history.view()->doubleClicked(row);
+
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr &&
+                                     window.session()->model()->path.endsWith(QStringLiteral("gpt2.ts.stripped.onnx")),
+                                 kImportTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(window.workbench()->editor()->current().candidate != nullptr, kImportTimeoutMs);
+        QCOMPARE(window.workbench()->editor()->current().record, record);
+        QCOMPARE(window.session()->folded()->graph().info().sourcePath, gpt2Source);
+        QVERIFY(!window.findChild<QMessageBox*>(QStringLiteral("planErrorBox")));
+    }
+
+    // A later start opens the most recent file that is still there; a recent file that
+    // was removed is passed over.
+    void laterStartOpensTheMostRecentFile()
     {
         RecentFiles::add(dataFile("gpt2.ts.stripped.onnx"));
+        RecentFiles::add(QStringLiteral("/no/such/dir/removed.onnx"));
         MainWindow window;
         window.show();
         window.openAtStartup({});
-        QVERIFY(!window.isLoading());
-        QVERIFY(!window.session()->model());
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->model() != nullptr, kImportTimeoutMs);
+        QCOMPARE(QFileInfo(window.session()->model()->path).fileName(), QStringLiteral("gpt2.ts.stripped.onnx"));
     }
 };
 

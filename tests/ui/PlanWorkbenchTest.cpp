@@ -200,7 +200,7 @@ private slots:
         QCOMPARE_LE(std::abs(stackedMs - time.stepSeconds() * 1e3), 1e-9 * stackedMs);
         QCOMPARE(series.size(), time.hiddenSeconds > 0 ? 2 : 1);
         QVERIFY(window_->findChild<QLabel*>(QStringLiteral("inspectorTitle"))
-                    ->text()
+                    ->toolTip()
                     .contains(QStringLiteral("Priced for batch 16 × 2,048 tokens, no micro-batches")));
 
         // Ctrl+Z brings Megatron-LM back with its price; Ctrl+Shift+Z the edit again.
@@ -305,7 +305,9 @@ private slots:
             formats->setCurrentIndex(i);
             names << QFileInfo(dialog->path()).fileName();
         }
-        const QString plan = QString::fromStdString(editor().current().candidate->plan.name).replace(u'/', u'-');
+        // Named after the model, the mesh and the plan: two plans of one search differ.
+        const QString plan = QStringLiteral("llama3_8b_shape.dynamo.stripped-dp2xtp8-") +
+                             QString::fromStdString(editor().current().candidate->plan.name).replace(u'/', u'-');
         QVERIFY2(names.contains(plan + QStringLiteral("-hf-tp_plan.json")), qPrintable(names.join(u' ')));
         QVERIFY(names.contains(plan + QStringLiteral("-hf-tp_plan.py")));
         QVERIFY(names.contains(plan + QStringLiteral("-dtensor.py")));
@@ -522,10 +524,10 @@ private slots:
         const QModelIndex best = model.index(0, 0, run);
         QCOMPARE(model.data(best, HistoryTreeModel::PlanIdRole).toUInt(), first.value());
         QCOMPARE(model.rowCount(best), 1);
-        QCOMPARE(model.data(model.index(0, 0, best)).toString(), QStringLiteral("#3 best/edit-1"));
+        QCOMPARE(model.data(model.index(0, 0, best)).toString(), QStringLiteral("#3 llama dp2×tp8, edited: best/edit-1"));
         const QModelIndex others = model.index(1, 0);
         QCOMPARE(model.rowCount(others), 1);
-        QCOMPARE(model.data(model.index(0, 0, others)).toString(), QStringLiteral("#4 megatron"));
+        QCOMPARE(model.data(model.index(0, 0, others)).toString(), QStringLiteral("#4 llama dp2×tp8, expert: megatron"));
         QCOMPARE(model.parent(model.index(0, 0, best)), best);
 
         // The window's own history: the edits of the tests above sit under the Megatron

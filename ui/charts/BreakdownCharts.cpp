@@ -115,7 +115,9 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
         for (const Family& family : folded.families.families) {
             if (family.parent.isValid())
                 continue;
-            categories << tr("%1 ×%2").arg(QString::fromStdString(family.name)).arg(family.multiplicity());
+            // The block's own name ("layers.#"), not its path: a long label is cut to "…".
+            const QString name = QString::fromStdString(family.name).section(u'/', -1);
+            categories << tr("%1 ×%2").arg(name).arg(family.multiplicity());
             rows.push_back(candidate.evaluation.perFamily.at(family.id.index()).time);
         }
         categories << tr("Outside blocks");

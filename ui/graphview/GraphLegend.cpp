@@ -12,7 +12,7 @@ namespace {
 
 QPixmap swatch(const GraphLegend::Entry& entry, qreal dpr)
 {
-    const QSize size(22, 14);
+    const QSize size(16, 11);
     QPixmap pixmap(size * dpr);
     pixmap.setDevicePixelRatio(dpr);
     pixmap.fill(Qt::transparent);
@@ -32,6 +32,11 @@ QPixmap swatch(const GraphLegend::Entry& entry, qreal dpr)
 
 GraphLegend::GraphLegend(QWidget* parent) : QWidget(parent)
 {
+    // A key, not content: smaller than the text around it, so that it takes one line
+    // under a laptop's graph where it can.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    setFont(small);
     QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);
     setSizePolicy(policy);
@@ -59,8 +64,8 @@ void GraphLegend::setEntries(const QList<Entry>& entries)
 int GraphLegend::arrange(int width, bool apply) const
 {
     constexpr int kMargin = 4;
-    constexpr int kGap = 6;       // between a swatch and its name
-    constexpr int kSpacing = 14;  // between entries
+    constexpr int kGap = 4;       // between a swatch and its name
+    constexpr int kSpacing = 10;  // between entries
     int x = kMargin;
     int y = 2;
     int lineHeight = 0;
@@ -96,7 +101,7 @@ QSize GraphLegend::sizeHint() const
     const int oneLine = arrange(QWIDGETSIZE_MAX, false);
     int width = 8;
     for (const auto& [icon, text] : items_)
-        width += icon->sizeHint().width() + 6 + text->sizeHint().width() + 14;
+        width += icon->sizeHint().width() + 4 + text->sizeHint().width() + 10;
     return {width, oneLine};
 }
 

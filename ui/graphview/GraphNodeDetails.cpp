@@ -1,4 +1,5 @@
 #include "graphview/GraphNodeDetails.h"
+#include "plans/StrategyText.h"
 
 #include "fold/FoldedModel.h"
 #include "graphview/GraphViewContent.h"
@@ -72,7 +73,7 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
     case ViewNodeRef::Kind::Coarse: {
         const CoarseNode& node = folded.coarse.node(CoarseNodeId{ref.index});
         html = u"<b>" + text(node.name) + u"</b>" +
-               row(tr("Kind"), QString::fromLatin1(coarseNodeKindName(node.kind))) +
+               row(tr("Kind"), nodeKindName(node.kind)) +
                row(tr("Ops"), QString::number(node.ops.size()));
         if (node.anchor.isValid()) {
             const Op& anchor = graph.op(node.anchor);
@@ -103,7 +104,7 @@ QString GraphNodeDetails::html(const LoadedModel& model, const FoldedModel& fold
             const std::string prefix = family.representative().scope + "/";
             const bool inside = node.name.starts_with(prefix);
             anchors << text(inside ? node.name.substr(prefix.size()) : node.name) + u" (" +
-                           QString::fromLatin1(coarseNodeKindName(node.kind)) + u")";
+                           nodeKindName(node.kind) + u")";
         }
         html = u"<b>" + text(family.name) + u"</b>" +
                row(tr("Instances"), QStringLiteral("×%1").arg(family.multiplicity())) +

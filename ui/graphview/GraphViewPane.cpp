@@ -71,7 +71,8 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     status_->setObjectName(QStringLiteral("graphStatus"));
     // A long status must not widen the pane past a laptop screen: it is cut, and the
     // tooltip (set with the text) shows all of it.
-    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
+    status_->setFixedWidth(status_->fontMetrics().averageCharWidth() * 22);
     busy_ = new QProgressBar(this);
     busy_->setRange(0, 0);
     busy_->setMaximumWidth(100);
@@ -93,7 +94,9 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     save->setText(tr("Save…"));
     save->setToolTip(tr("Save the drawing as SVG or PNG"));
 
-    auto* bar = new QHBoxLayout;
+    bar_ = new QWidget(this);
+    auto* bar = new QHBoxLayout(bar_);
+    bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(search_);
     bar->addWidget(matches_);
     bar->addStretch(1);
@@ -107,7 +110,9 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
 
     details_ = new QTextBrowser(this);
     details_->setObjectName(QStringLiteral("graphDetails"));
-    details_->setPlaceholderText(tr("Select a box to see its details. Double-click to expand or collapse it."));
+    // Hidden until a box is selected: the drawing keeps the pane's whole width.
+    details_->hide();
+    view_->setToolTip(tr("Select a box to see its details. Double-click to expand or collapse it."));
     // Narrower than a long word, a card breaks inside words ("Strateg y").
     details_->setMinimumWidth(details_->fontMetrics().averageCharWidth() * 18);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -138,8 +143,9 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     updateLegend();
 
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(bar);
+    layout->setContentsMargins(0, 2, 0, 0);  // the drawing reaches the pane's edges
+    layout->setSpacing(2);
+    layout->addWidget(bar_);
     layout->addWidget(pages_, 1);
     layout->addWidget(legend_);
 
@@ -172,13 +178,25 @@ void GraphViewPane::updateLegend()
 {
     QList<GraphLegend::Entry> entries;
     if (kind_ == GraphViewKind::Folded)
-        entries << GraphLegend::Entry{color(kFamilyColor), tr("Repeated block (×N instances)"), true};
+        entries << GraphLegend::Entry{color(kFamilyColor), tr("Repeated block (×N)"), true};
     if (overlay_)
         entries << PlanOverlay::legend() << overlay_->stageLegend();
     else if (kind_ != GraphViewKind::Scope)
         entries << kindEntries();
     legend_->setEntries(entries);
-    legend_->setVisible(!entries.isEmpty());
+    legend_->setVisible(legendShown_ && !entries.isEmpty());
+}
+
+QWidget* GraphViewPane::takeBar()
+{
+    layout()->removeWidget(bar_);
+    return bar_;
+}
+
+void GraphViewPane::setLegendShown(bool shown)
+{
+    legendShown_ = shown;
+    updateLegend();
 }
 
 void GraphViewPane::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
@@ -371,7 +389,8 @@ void GraphViewPane::showMessage(const QString& text, bool offerFoldedView)
 
 void GraphViewPane::setStatus(const QString& text, bool busy)
 {
-    status_->setText(text);
+    // Cut to the label's width (it sits beside the tabs); the tooltip has it whole.
+    status_->setText(status_->fontMetrics().elidedText(text, Qt::ElideRight, status_->minimumWidth()));
     status_->setToolTip(text);
     busy_->setVisible(busy);
 }
@@ -380,9 +399,11 @@ void GraphViewPane::showDetails(std::optional<std::size_t> index)
 {
     if (!index || !content_ || !folded_) {
         details_->clear();
+        details_->hide();
         return;
     }
     details_->setHtml(detailsHtml(*index));
+    details_->show();
 }
 
 void GraphViewPane::search()

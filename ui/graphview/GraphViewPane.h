@@ -67,6 +67,11 @@ public:
     void setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay);
     // Asks for a file and saves the drawing as it is on screen (SVG or PNG by suffix).
     void saveAs();
+    // Drawings side by side share one legend beside them (the comparison).
+    void setLegendShown(bool shown);
+    // The search and zoom bar, taken out of the pane for the caller to place (the graph
+    // views put it beside their tabs); it keeps working on this pane.
+    [[nodiscard]] QWidget* takeBar();
 
 signals:
     // A drawing, or a message in its place, is on screen for the current model.
@@ -94,7 +99,9 @@ private:
     JobTracker jobs_;
     bool laidOut_ = false;
     bool shown_ = false;
+    bool legendShown_ = true;
 
+    QWidget* bar_ = nullptr;
     QLineEdit* search_ = nullptr;
     QLabel* matches_ = nullptr;
     QLabel* status_ = nullptr;

@@ -6,6 +6,8 @@
 #include "model/ModelSession.h"
 #include "plans/PlanOverlay.h"
 
+#include <QStackedWidget>
+
 namespace tapestry {
 
 GraphViewsPanel::GraphViewsPanel(ModelSession* session, QWidget* parent) : QTabWidget(parent), session_(session)
@@ -17,17 +19,23 @@ GraphViewsPanel::GraphViewsPanel(ModelSession* session, QWidget* parent) : QTabW
         {GraphViewKind::Coarse, tr("Coarse")},
         {GraphViewKind::Folded, tr("Folded")},
     };
+    // Each pane's search and zoom bar sits beside the tabs, not in a row of its own.
+    auto* bars = new QStackedWidget(this);
     for (const auto& [kind, title] : tabs) {
         auto* pane = new GraphViewPane(kind, this);
         panes_[static_cast<int>(kind)] = pane;
         addTab(pane, title);
+        bars->addWidget(pane->takeBar());
         connect(pane, &GraphViewPane::contentShown, this, [this, kind] { emit viewShown(kind); });
         connect(pane, &GraphViewPane::foldedViewRequested, this, [this] { showView(GraphViewKind::Folded); });
     }
     setTabToolTip(static_cast<int>(GraphViewKind::Scope), tr("Every op, grouped by module scope"));
     setTabToolTip(static_cast<int>(GraphViewKind::Coarse), tr("Ops grouped into layer-like nodes"));
     setTabToolTip(static_cast<int>(GraphViewKind::Folded), tr("Repeated blocks drawn once, with their count"));
+    setCornerWidget(bars, Qt::TopRightCorner);
+    connect(this, &QTabWidget::currentChanged, bars, &QStackedWidget::setCurrentIndex);
     setCurrentIndex(static_cast<int>(GraphViewKind::Folded));
+    bars->setCurrentIndex(currentIndex());
     // Lay a tab out when it is first looked at, not all three at once.
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
         if (auto* shown = qobject_cast<GraphViewPane*>(widget(index)))

@@ -12,6 +12,8 @@
 #include "history/HistoryStore.h"
 #include "history/RecordsOf.h"
 
+#include <utility>
+
 namespace tapestry {
 
 HistoryRecorder::HistoryRecorder(QObject* parent) : QObject(parent) {}
@@ -43,6 +45,34 @@ HistoryStore* HistoryRecorder::store()
 }
 
 
+void HistoryRecorder::beginSearch(const FoldedModel& folded, const SearchSetup& setup)
+{
+    endSearch(RunStatus::Cancelled, "superseded by another search");
+    HistoryStore* history = store();
+    if (!history)
+        return;
+    try {
+        openRun_ = history->beginRun(modelRecordOf(folded.graph()), clusterRecordOf(setup.cluster),
+                                     searchRunSettings(setup));
+        emit recorded();
+    } catch (const std::exception& error) {
+        report(error);
+    }
+}
+
+void HistoryRecorder::endSearch(RunStatus status, const std::string& message)
+{
+    const RunId run = std::exchange(openRun_, RunId());
+    if (!run.isValid() || !store_)
+        return;
+    try {
+        (void)store_->finishRun(run, status, message, {});
+        emit recorded();
+    } catch (const std::exception& error) {
+        report(error);
+    }
+}
+
 void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchOutcome& results)
 {
     HistoryStore* history = store();
@@ -51,7 +81,8 @@ void HistoryRecorder::recordSearch(const FoldedModel& folded, const SearchSetup&
     try {
         const ModelRecord model = modelRecordOf(folded.graph());
         const ClusterRecord cluster = clusterRecordOf(setup.cluster);
-        const RunId run = history->beginRun(model, cluster, searchRunSettings(setup));
+        const RunId begun = std::exchange(openRun_, RunId());
+        const RunId run = begun.isValid() ? begun : history->beginRun(model, cluster, searchRunSettings(setup));
         (void)history->markStalePlans({model.path, model.fingerprint, cluster.name, cluster.description});
 
         const std::vector<std::shared_ptr<const PlanCandidate>> kept = results.recordedCandidates();

@@ -37,8 +37,15 @@ public:
     [[nodiscard]] HistoryStore* store();
     [[nodiscard]] const QString& problem() const { return problem_; }
 
-    // A finished (or cancelled) search as one run with its plans; marks stale plans.
+    // A search starting: its run is recorded now (Running), so that the history keeps
+    // when it started and how long it took.
+    void beginSearch(const FoldedModel& folded, const SearchSetup& setup);
+    // A finished (or cancelled) search as one run with its plans (the run beginSearch
+    // opened, else a new one); marks stale plans.
     void recordSearch(const FoldedModel& folded, const SearchSetup& setup, const SearchOutcome& results);
+    // The search beginSearch recorded ended without results (failed, or dropped for
+    // another model): its run ends with `status` and `message`.
+    void endSearch(RunStatus status, const std::string& message);
     // A plan made outside a search (an edit, an expert start, a completion) with its parent.
     PlanRecordId recordPlan(const PlanPricing& pricing, const PlanCandidate& candidate, PlanRecordId parent);
     // The record of a candidate recorded by this window (a search result); invalid if none.
@@ -56,6 +63,7 @@ private:
     void report(const std::exception& error);
 
     std::unique_ptr<HistoryStore> store_;
+    RunId openRun_;  // the search under way, recorded by beginSearch
     QString problem_;
     std::map<std::shared_ptr<const PlanCandidate>, PlanRecordId> records_;
 };

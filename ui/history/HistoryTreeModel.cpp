@@ -23,6 +23,26 @@ QString meshText(const std::vector<MeshAxis>& mesh)
     return QStringLiteral("[%1] (%2)").arg(sizes.join(QStringLiteral(", ")), names.join(QStringLiteral(", ")));
 }
 
+// "pp16×dp2×tp4": short enough for a name.
+QString shortMeshText(const std::vector<MeshAxis>& mesh)
+{
+    QStringList axes;
+    for (const MeshAxis& axis : mesh)
+        axes << QString::fromStdString(axis.name) + QString::number(axis.size);
+    return axes.join(QStringLiteral("×"));
+}
+
+QString originText(PlanOrigin origin)
+{
+    switch (origin) {
+    case PlanOrigin::Expert: return HistoryTreeModel::tr("expert");
+    case PlanOrigin::Search: return HistoryTreeModel::tr("searched");
+    case PlanOrigin::Edit: return HistoryTreeModel::tr("edited");
+    case PlanOrigin::Import: return HistoryTreeModel::tr("imported");
+    }
+    return {};
+}
+
 QString timeText(double secondsSinceEpoch)
 {
     return QLocale().toString(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(secondsSinceEpoch * 1000)),
@@ -120,8 +140,14 @@ QVariant HistoryTreeModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (isPlan && node.plan.stale)
             return tr("Made for an earlier version of the model or cluster: re-cost it for the current one.");
-        if (node.kind == HistorySnapshot::Node::Kind::Run)
-            return QString::fromStdString(node.run.message);
+        if (node.kind == HistorySnapshot::Node::Kind::Run) {
+            // What the plans had to fit in: the HBM less the headroom the run was given.
+            const QString limit = node.run.settings.memoryLimitBytes
+                                      ? tr("Memory limit %L1 GB per device.")
+                                            .arg(*node.run.settings.memoryLimitBytes / 1e9, 0, 'f', 1)
+                                      : QString();
+            return QStringList{QString::fromStdString(node.run.message), limit}.join(u'\n').trimmed();
+        }
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == StepColumn || index.column() == MemoryColumn)
@@ -145,6 +171,9 @@ QVariant HistoryTreeModel::display(const HistorySnapshot::Node& node, int column
                 .arg(QString::fromStdString(run.settings.command), QString::fromStdString(run.settings.mode),
                      QFileInfo(QString::fromStdString(run.modelPath)).fileName());
         case StateColumn: return QString::fromLatin1(runStatusName(run.status));
+        case StepColumn:  // how long the run took
+            return run.finishedAt ? QVariant(tr("took %L1 s").arg(*run.finishedAt - run.startedAt, 0, 'f', 1))
+                                  : QVariant();
         case MeshColumn: return QString::fromStdString(run.clusterName);
         case CreatedColumn: return timeText(run.startedAt);
         default: return {};
@@ -152,9 +181,9 @@ QVariant HistoryTreeModel::display(const HistorySnapshot::Node& node, int column
     }
     const PlanRecord& plan = node.plan;
     switch (column) {
-    case NameColumn: return QStringLiteral("#%1 %2").arg(plan.id.value()).arg(QString::fromStdString(plan.name));
+    case NameColumn: return readableName(plan);
     case StateColumn: {
-        const QString origin = QString::fromLatin1(planOriginName(plan.origin));
+        const QString origin = originText(plan.origin);
         return plan.stale ? tr("%1, stale").arg(origin) : origin;
     }
     case StepColumn:
@@ -171,6 +200,15 @@ QVariant HistoryTreeModel::display(const HistorySnapshot::Node& node, int column
     case CreatedColumn: return timeText(plan.createdAt);
     default: return {};
     }
+}
+
+QString HistoryTreeModel::readableName(const PlanRecord& plan)
+{
+    const QString model = QFileInfo(QString::fromStdString(plan.modelPath)).completeBaseName();
+    return tr("#%1 %2 %3, %4: %5")
+        .arg(plan.id.value())
+        .arg(model.isEmpty() ? tr("(no model)") : model, shortMeshText(plan.meshAxes), originText(plan.origin),
+             QString::fromStdString(plan.name));
 }
 
 QVariant HistoryTreeModel::headerData(int section, Qt::Orientation orientation, int role) const

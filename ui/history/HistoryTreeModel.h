@@ -16,6 +16,10 @@ class HistoryTreeModel : public QAbstractItemModel {
     Q_OBJECT
 
 public:
+    // "#12 llama3_8b_shape pp2×dp1×tp8, searched: tap": the model's file, the mesh and
+    // where the plan came from before its own name (a search names every plan "tap").
+    [[nodiscard]] static QString readableName(const PlanRecord& plan);
+
     enum Column { NameColumn, StateColumn, StepColumn, MemoryColumn, MeshColumn, TagsColumn, CreatedColumn,
                   ColumnCount };
     static constexpr int PlanIdRole = Qt::UserRole;

@@ -110,10 +110,8 @@ void ExportDialog::onFormatChanged()
     // Propose a file in the last folder named after the plan, with this format's suffix.
     const QSettings settings;
     const QString folder = settings.value(folderKey(), QDir::homePath()).toString();
-    const QString base = path().isEmpty()
-                             ? (document_ ? QString::fromStdString(document_->plan.name).replace(u'/', u'-')
-                                          : QStringLiteral("graph"))
-                             : PlanExport::baseName(QFileInfo(path()).fileName());
+    const QString base = path().isEmpty() ? PlanExport::defaultBaseName(folded_.get(), document_ ? &*document_ : nullptr)
+                                          : PlanExport::baseName(QFileInfo(path()).fileName());
     const QString dir = path().isEmpty() ? folder : QFileInfo(path()).absolutePath();
     path_->setText(QDir(dir).filePath(base + PlanExport::fileEnding(format())));
     problem_->clear();

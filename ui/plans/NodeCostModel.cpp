@@ -1,4 +1,5 @@
 #include "plans/NodeCostModel.h"
+#include "plans/StrategyText.h"
 
 #include "fold/FoldedModel.h"
 #include "plans/PlanOverlay.h"
@@ -68,10 +69,10 @@ QVariant NodeCostModel::data(const QModelIndex& index, int role) const
     if (column == NodeColumn)
         return QString::fromStdString(node.name);
     if (column == KindColumn)
-        return QLatin1String(coarseNodeKindName(node.kind));
+        return nodeKindName(node.kind);
     if (column < computeColumn()) {
         const AxisSplit split = candidate_->plan.strategy(node.id).axes.at(static_cast<std::size_t>(column - FirstSplitColumn));
-        return QLatin1String(axisSplitName(split));
+        return splitName(split);
     }
     if (column == collectivesColumn())
         return PlanOverlay::collectiveBadge(cost.time.byCollective);

@@ -2,6 +2,7 @@
 
 #include "common/ErrorText.h"
 #include "fold/FoldedModel.h"
+#include "graphview/GraphLegend.h"
 #include "graphview/GraphView.h"
 #include "graphview/GraphViewContent.h"
 #include "graphview/GraphViewPane.h"
@@ -31,6 +32,7 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
         boxes_[side]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         boxes_[side]->setMinimumContentsLength(24);
         panes_[side] = new GraphViewPane(GraphViewKind::Folded, this);
+        panes_[side]->setLegendShown(false);
         auto* column = new QWidget(this);
         auto* layout = new QVBoxLayout(column);
         layout->setContentsMargins(0, 0, 0, 0);
@@ -59,17 +61,24 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
     totals_->setObjectName(QStringLiteral("compareTotals"));
     totals_->setWordWrap(true);
 
-    auto* bottom = new QWidget(this);
-    auto* bottomLayout = new QVBoxLayout(bottom);
-    bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addWidget(totals_);
-    bottomLayout->addWidget(table_, 1);
+    auto* legend = new GraphLegend(this);
+    legend->setObjectName(QStringLiteral("compareLegend"));
+    legend->setEntries(PlanOverlay::legend());
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    // The table and the one legend of both drawings stand beside them: the drawings keep
+    // the dock's whole height.
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(totals_);
+    sideLayout->addWidget(legend);
+    sideLayout->addWidget(table_, 1);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(graphs);
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->addWidget(side);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

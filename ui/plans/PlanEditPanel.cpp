@@ -1,9 +1,13 @@
 #include "plans/PlanEditPanel.h"
+#include "plans/StrategyText.h"
 
 #include "common/ErrorText.h"
 #include "jobs/BackgroundTask.h"
 #include "jobs/JobOutcome.h"
 #include "plans/PlanEditor.h"
+#include "plans/PlanSummary.h"
+#include "plans/PlanThroughput.h"
+#include "fold/FoldedModel.h"
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
 #include "search/StrategyChoices.h"
@@ -144,25 +148,35 @@ bool PlanEditPanel::selectTarget(const QString& name)
 void PlanEditPanel::onPlanChanged()
 {
     const std::shared_ptr<const PlanCandidate>& candidate = editor_->current().candidate;
-    if (!candidate) {
+    if (!candidate || !editor_->pricing()) {
         title_->setText(tr("Open a plan from the search results or the history, or start from an expert plan."));
         target_->clear();
         model_->setChoices(nullptr, {});
+        status_->clear();  // nothing of the previous model's plan stays
         updateButtons();
         return;
     }
-    title_->setText(tr("<b>%1</b> on %2: step %L3 ms, memory %L4 GB per device%5")
-                        .arg(QString::fromStdString(candidate->plan.name).toHtmlEscaped(), QString::fromStdString(candidate->meshText))
+    const PlanPricing& pricing = *editor_->pricing();
+    const Throughput throughput = throughputOf(pricing.costs(), pricing.folded()->coarse,
+                                               pricing.setup().cluster.gpu.peakFlopsPerSecond, candidate->stepSeconds());
+    QString title = tr("<b>%1</b> on %2: step %L3 ms (%4), memory %L5 GB per device%6")
+                        .arg(QString::fromStdString(candidate->plan.name).toHtmlEscaped(),
+                             QString::fromStdString(candidate->meshText))
                         .arg(candidate->stepSeconds() * 1e3, 0, 'f', 2)
+                        .arg(PlanThroughput::text(throughput).toHtmlEscaped())
                         .arg(candidate->memoryBytes() / 1e9, 0, 'f', 2)
-                        .arg(candidate->evaluation.fitsInMemory() ? QString() : tr(" (does not fit)")));
+                        .arg(candidate->evaluation.fitsInMemory() ? QString() : tr(" (does not fit)"));
+    if (PlanThroughput::abovePeak(throughput))
+        title = QStringLiteral("<span style=\"color:#c62828\">⚠ %1</span>").arg(title);
+    title_->setText(title + QStringLiteral("<br>") +
+                    PlanSummary::text(*candidate, pricing.folded()->coarse, pricing.setup().cluster).toHtmlEscaped());
     // Keep the target list while the model stays; a new plan re-prices the same target.
     const std::vector<EditTarget>& targets = editor_->targets();
     if (target_->count() != static_cast<int>(targets.size())) {
         const QSignalBlocker blocker(target_);
         target_->clear();
         for (const EditTarget& target : targets) {
-            const QString kind = QLatin1String(coarseNodeKindName(target.kind));
+            const QString kind = nodeKindName(target.kind);
             target_->addItem(QString::fromStdString(target.name), kind);
             target_->setItemData(target_->count() - 1,
                                  tr("%1, %n node(s)", nullptr, static_cast<int>(target.nodes.size())).arg(kind),

@@ -4,6 +4,9 @@
 #include "base/AtomicFile.h"
 #include "export/ExportFormat.h"
 
+#include <QFileInfo>
+#include <QStringList>
+
 namespace tapestry {
 
 QList<ExportFormat> PlanExport::formats()
@@ -74,6 +77,21 @@ QString PlanExport::baseName(const QString& fileName)
         return fileName.chopped(longest.size());
     const qsizetype dot = fileName.lastIndexOf(u'.');
     return dot > 0 ? fileName.left(dot) : fileName;
+}
+
+QString PlanExport::defaultBaseName(const FoldedModel* folded, const PlanDocument* document)
+{
+    QStringList parts;
+    if (folded)
+        parts << QFileInfo(QString::fromStdString(folded->graph().info().sourcePath)).completeBaseName();
+    if (document) {
+        QStringList axes;
+        for (const MeshAxis& axis : planMeshAxes(document->plan))
+            axes << QString::fromStdString(axis.name) + QString::number(axis.size);
+        parts << axes.join(u'x') << QString::fromStdString(document->plan.name).replace(u'/', u'-');
+    }
+    parts.removeAll(QString());
+    return parts.isEmpty() ? QStringLiteral("graph") : parts.join(u'-');
 }
 
 QString PlanExport::filter(ExportFormat format)

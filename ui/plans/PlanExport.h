@@ -31,6 +31,9 @@ public:
     [[nodiscard]] static QString fileEnding(ExportFormat format);
     // `fileName` without the ending of any format (or, failing that, its last suffix).
     [[nodiscard]] static QString baseName(const QString& fileName);
+    // The name a file is proposed under: the model's file, the plan's whole mesh and
+    // its name ("llama3_8b_shape-dp2xtp8-tap"); "graph" without either.
+    [[nodiscard]] static QString defaultBaseName(const FoldedModel* folded, const PlanDocument* document);
 
     // renderExport() written atomically to `file`; `view` is the picture's (the scope
     // view is drawn as the folded one: Graphviz pictures exist for coarse and folded

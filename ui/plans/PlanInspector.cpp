@@ -6,6 +6,8 @@
 #include "plans/NodeCostFilterModel.h"
 #include "plans/NodeCostModel.h"
 #include "plans/ParallelTrafficModel.h"
+#include "plans/PlanSummary.h"
+#include "plans/PlanThroughput.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
 
@@ -50,6 +52,11 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     title_ = new QLabel(tr("Open a plan from the search results to inspect it."), this);
     title_->setObjectName(QStringLiteral("inspectorTitle"));
     title_->setWordWrap(true);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("inspectorSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->hide();
     family_ = new QComboBox(this);
     family_->setObjectName(QStringLiteral("inspectorFamily"));
     family_->setToolTip(tr("Show the nodes of one repeated block (all its instances)"));
@@ -142,6 +149,7 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(title_);
+    layout->addWidget(summary_);
     layout->addWidget(tabs_, 1);
 
     connect(family_, &QComboBox::currentIndexChanged, this, [this] {
@@ -155,7 +163,8 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     connect(filter_, &QAbstractItemModel::layoutChanged, this, &PlanInspector::updateTotals);
 }
 
-void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate)
+void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate,
+                            const SearchSetup* setup)
 {
     const bool sameModel = folded == folded_;
     folded_ = std::move(folded);
@@ -172,6 +181,7 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
         }
         family_->addItem(tr("Outside repeated blocks"), NodeCostFilterModel::kNoFamily);
         filter_->setFamily(NodeCostFilterModel::kAnyFamily);
+        search_->clear();  // the names of another model's nodes
     }
     model_->setPlan(folded_, candidate_);
     if (model_->columnCount() > 0) {  // a header without sections cannot take a mode
@@ -186,15 +196,30 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
         tabs_->setCurrentIndex(0);
     if (!candidate_) {
         title_->setText(tr("Open a plan from the search results to inspect it."));
+        title_->setToolTip({});
+        summary_->hide();
         return;
     }
-    const QString title = tr("<b>%1</b> (%2) on %3: step %L4 ms, peak memory %L5 GB per device")
+    std::optional<Throughput> throughput;
+    if (setup && folded_)
+        throughput = PlanThroughput(folded_, *setup).of(*candidate_);
+    const QString rate = throughput ? tr(", %1").arg(PlanThroughput::text(*throughput)) : QString();
+    QString title = tr("<b>%1</b> (%2) on %3: step %L4 ms%5, peak memory %L6 GB per device")
                         .arg(SearchResultsModel::planLabel(*candidate_).toHtmlEscaped(),
                              SearchResultsModel::roleLabel(*candidate_).toHtmlEscaped(),
                              QString::fromStdString(candidate_->meshText).toHtmlEscaped())
                         .arg(candidate_->stepSeconds() * 1e3, 0, 'f', 1)
+                        .arg(rate.toHtmlEscaped())
                         .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2);
-    title_->setText(title + QStringLiteral("<br>") + workloadText(*candidate_).toHtmlEscaped());
+    if (throughput && PlanThroughput::abovePeak(*throughput))
+        title = QStringLiteral("<span style=\"color:#c62828\">⚠ %1</span>").arg(title);
+    // The workload in the tooltip: the summary below says its ZeRO stage and
+    // recomputation, and the inspector keeps its height for the table.
+    title_->setText(title);
+    title_->setToolTip(workloadText(*candidate_));
+    const QString summary = setup && folded_ ? PlanSummary::text(*candidate_, folded_->coarse, setup->cluster) : QString();
+    summary_->setText(summary);
+    summary_->setVisible(!summary.isEmpty());
 }
 
 void PlanInspector::updateTraffic()
@@ -245,6 +270,18 @@ void PlanInspector::updateTotals()
         compute += filter_->index(row, model_->computeColumn()).data(NodeCostModel::SortRole).toDouble();
         communication += filter_->index(row, model_->communicationColumn()).data(NodeCostModel::SortRole).toDouble();
         memory += filter_->index(row, model_->memoryColumn()).data(NodeCostModel::SortRole).toDouble();
+    }
+    // On a pipeline each stage's devices hold only their stage's nodes: a sum over nodes
+    // of every stage is no device's memory.
+    if (candidate_->plan.pipeline.active()) {
+        totals_->setText(tr("%Ln node(s) shown: compute %L1 ms, communication %L2 ms; peak memory %L3 GB per device "
+                            "(the busiest of %4 stages)",
+                            nullptr, filter_->rowCount())
+                             .arg(compute, 0, 'f', 1)
+                             .arg(communication, 0, 'f', 1)
+                             .arg(candidate_->memoryBytes() / 1e9, 0, 'f', 2)
+                             .arg(candidate_->plan.pipeline.stages));
+        return;
     }
     totals_->setText(tr("%Ln node(s) shown: compute %L1 ms, communication %L2 ms, memory %L3 GB", nullptr,
                         filter_->rowCount())

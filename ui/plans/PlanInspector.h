@@ -14,6 +14,7 @@ namespace tapestry {
 
 struct FoldedModel;
 struct PlanCandidate;
+struct SearchSetup;
 class BreakdownCharts;
 class NodeCostFilterModel;
 class NodeCostModel;
@@ -31,8 +32,14 @@ class PlanInspector : public QWidget {
 public:
     explicit PlanInspector(QWidget* parent = nullptr);
 
-    // Null shows nothing.
-    void setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate);
+    // Null shows nothing. `setup` (the cluster and workload the plan was priced with)
+    // adds its MFU and tokens/s per GPU, a warning when it prices above the GPU's peak,
+    // and its summary in engineer terms (PlanSummary). The title's tooltip says the
+    // workload the plan was priced for (workloadText).
+    void setPlan(std::shared_ptr<const FoldedModel> folded, std::shared_ptr<const PlanCandidate> candidate,
+                 const SearchSetup* setup = nullptr);
+    [[nodiscard]] QLabel* summaryLabel() const { return summary_; }
+    [[nodiscard]] QLabel* titleLabel() const { return title_; }
     [[nodiscard]] const std::shared_ptr<const PlanCandidate>& candidate() const { return candidate_; }
 
     [[nodiscard]] NodeCostModel* model() const { return model_; }
@@ -58,6 +65,7 @@ private:
     std::shared_ptr<const FoldedModel> folded_;
     std::shared_ptr<const PlanCandidate> candidate_;
     QLabel* title_ = nullptr;
+    QLabel* summary_ = nullptr;
     QComboBox* family_ = nullptr;
     QLineEdit* search_ = nullptr;
     NodeCostModel* model_ = nullptr;

@@ -1,4 +1,5 @@
 #include "plans/PlanOverlay.h"
+#include "plans/StrategyText.h"
 
 #include "fold/FoldedModel.h"
 #include "graphview/GraphViewContent.h"
@@ -221,7 +222,7 @@ QString PlanOverlay::splitsText(CoarseNodeId node) const
     QStringList parts;
     for (std::size_t axis = 0; axis < strategy.axes.size(); ++axis) {
         parts << QStringLiteral("%1: %2").arg(QString::fromStdString(candidate_->plan.mesh.at(axis).name),
-                                              QLatin1String(axisSplitName(strategy.axes[axis])));
+                                              splitName(strategy.axes[axis]));
     }
     return parts.join(QStringLiteral(", "));
 }

@@ -36,6 +36,8 @@
 #include <QMessageBox>
 #include <QUndoStack>
 
+#include <utility>
+
 namespace tapestry {
 
 namespace {
@@ -102,6 +104,19 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, ModelSession* session, GraphVi
     compareDock_->hide();
 
     connect(session_, &ModelSession::modelChanged, this, &PlanWorkbench::onModelChanged);
+    connect(session_, &ModelSession::foldFinished, this, [this] {
+        // The plan that asked for this model opens now; one of another model is dropped.
+        if (std::optional<PlanRecord> pending = std::exchange(pendingRecord_, std::nullopt);
+            pending && isOfModelOnScreen(*pending))
+            openRecord(*pending);
+    });
+    // The run is recorded when the search starts, so that the history says how long it took.
+    connect(session_, &ModelSession::searchStarted, this, [this] {
+        if (session_->folded() && session_->searchedSetup())
+            recorder_->beginSearch(*session_->folded(), *session_->searchedSetup());
+    });
+    connect(session_, &ModelSession::searchFailed, this,
+            [this](const QString& problem) { recorder_->endSearch(RunStatus::Failed, problem.toStdString()); });
     connect(session_, &ModelSession::searchFinished, this, [this](const std::shared_ptr<const SearchOutcome>& results) {
         if (session_->folded() && session_->searchedSetup())
             recorder_->recordSearch(*session_->folded(), *session_->searchedSetup(), *results);
@@ -195,6 +210,8 @@ std::shared_ptr<const PlanPricing> PlanWorkbench::currentPricing(const std::vect
 
 void PlanWorkbench::onModelChanged()
 {
+    // A new model drops the running search (ModelSession).
+    recorder_->endSearch(RunStatus::Cancelled, "another model was opened");
     origin_.reset();
     extraChoices_.clear();
     editor_->open(nullptr, {});
@@ -378,8 +395,28 @@ PlanCompareView::Choice PlanWorkbench::choiceOfRecord(const PlanRecord& record)
     return choice;
 }
 
+bool PlanWorkbench::isOfModelOnScreen(const PlanRecord& record) const
+{
+    return session_->model() &&
+           QFileInfo(session_->model()->path).absoluteFilePath() ==
+               QFileInfo(QString::fromStdString(record.modelPath)).absoluteFilePath();
+}
+
 void PlanWorkbench::openRecord(const PlanRecord& record)
 {
+    if (!isOfModelOnScreen(record)) {
+        const QString path = QString::fromStdString(record.modelPath);
+        if (!QFileInfo::exists(path)) {
+            reportProblem(tr("Could Not Open Plan"), tr("Plan #%1 was made for %2, which is not there any more.")
+                                                         .arg(record.id.value())
+                                                         .arg(QDir::toNativeSeparators(path)));
+            return;
+        }
+        pendingRecord_ = record;
+        emit message(tr("Opening %1 for plan #%2…").arg(QFileInfo(path).fileName()).arg(record.id.value()));
+        emit modelRequested(path);
+        return;
+    }
     try {
         if (!folded())
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");

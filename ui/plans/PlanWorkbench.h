@@ -56,6 +56,8 @@ public:
     [[nodiscard]] PlanEditor* editor() const { return editor_; }
     [[nodiscard]] PlanEditPanel* editPanel() const { return editPanel_; }
     [[nodiscard]] QDockWidget* editDock() const { return editDock_; }
+    [[nodiscard]] QDockWidget* historyDock() const { return historyDock_; }
+    [[nodiscard]] QDockWidget* compareDock() const { return compareDock_; }
     [[nodiscard]] PlanCompareView* compareView() const { return compareView_; }
     [[nodiscard]] HistoryPanel* historyPanel() const { return historyPanel_; }
     [[nodiscard]] HistoryRecorder* recorder() const { return recorder_; }
@@ -72,6 +74,9 @@ public:
 signals:
     // `text` is translated; shown in the status bar.
     void message(const QString& text);
+    // A plan of another model was opened from the history: the window opens that model,
+    // and the plan follows once it is folded.
+    void modelRequested(const QString& path);
 
 private:
     void onModelChanged();
@@ -89,7 +94,9 @@ private:
     // the file and the first of `warnings`.
     void startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,
                          const std::vector<std::string>& warnings);
+    // Opens the record in the editor; a record of another model opens that model first.
     void openRecord(const PlanRecord& record);
+    [[nodiscard]] bool isOfModelOnScreen(const PlanRecord& record) const;
     [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
     void exportRecord(const PlanRecord& record);
     // The status bar says what the dialog wrote where.
@@ -115,6 +122,7 @@ private:
 
     std::shared_ptr<const PlanCandidate> origin_;  // what the edits started from
     QList<PlanCompareView::Choice> extraChoices_;  // plans opened from the history or files
+    std::optional<PlanRecord> pendingRecord_;      // opens once its model is folded
 };
 
 }  // namespace tapestry

@@ -82,14 +82,16 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
 
 QVariant StrategyChoicesModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return {};
+    // Short headers leave the strategy its width in a narrow editor; the tooltip says more.
+    const bool tip = role == Qt::ToolTipRole;
     switch (section) {
-    case StrategyColumn: return tr("Strategy");
-    case StepColumn: return tr("Step (ms)");
-    case StepDeltaColumn: return tr("Δ step (ms)");
-    case MemoryColumn: return tr("Memory (GB)");
-    case MemoryDeltaColumn: return tr("Δ memory (GB)");
+    case StrategyColumn: return tip ? tr("The split of the node's tensors on each mesh axis") : tr("Strategy");
+    case StepColumn: return tip ? tr("The plan's step time with this strategy (ms)") : tr("ms");
+    case StepDeltaColumn: return tip ? tr("Δ step (ms)") : QStringLiteral("Δ");
+    case MemoryColumn: return tip ? tr("The plan's peak memory per device with this strategy (GB)") : tr("GB");
+    case MemoryDeltaColumn: return tip ? tr("Δ memory (GB)") : QStringLiteral("Δ");
     default: return {};
     }
 }

@@ -9,6 +9,10 @@
 
 namespace tapestry {
 
+// A split's name as the tables show it, translated ("column", "batch", ...).
+[[nodiscard]] QString splitName(AxisSplit split);
+// A coarse node's kind, translated ("linear", "embedding", ...).
+[[nodiscard]] QString nodeKindName(CoarseNodeKind kind);
 // A strategy as the tables show it, its split per named mesh axis: "dp: batch, tp: column".
 [[nodiscard]] QString strategyText(const std::vector<MeshAxis>& mesh, const NodeStrategy& strategy);
 // What the context- and expert-parallel splits of a node of `kind` do, one line per such

@@ -1,6 +1,7 @@
 #include "search/ClusterPanel.h"
 
 #include "common/ErrorText.h"
+#include "common/WheelGuard.h"
 #include "plans/PlanOverlay.h"
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
@@ -10,6 +11,7 @@
 #include "cluster/PipelineStages.h"
 
 #include <QCheckBox>
+#include <QCollator>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -72,8 +74,14 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     setObjectName(QStringLiteral("clusterPanel"));
     preset_ = new QComboBox(this);
     preset_->setObjectName(QStringLiteral("clusterPreset"));
+    // In numeric order: dgx-h100x2 before dgx-h100x16.
+    QStringList presets;
     for (const std::string& name : clusterPresetNames(presetDirectory()))
-        preset_->addItem(QString::fromStdString(name));
+        presets << QString::fromStdString(name);
+    QCollator numeric;
+    numeric.setNumericMode(true);
+    std::sort(presets.begin(), presets.end(), numeric);
+    preset_->addItems(presets);
     presetNote_ = new QLabel(this);
     presetNote_->setWordWrap(true);
     presetNote_->setForegroundRole(QPalette::PlaceholderText);
@@ -88,6 +96,15 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     intraGbps_ = doubleBox(this, 100000, 0, tr(" GB/s"));
     interGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
     peakTflops_->setToolTip(tr("Dense peak of one GPU in the training dtype"));
+    gemmEfficiency_ = doubleBox(this, 100, 0, tr(" % of peak"));
+    gemmEfficiency_->setObjectName(QStringLiteral("gemmEfficiency"));
+    gemmEfficiency_->setRange(1, 100);
+    gemmEfficiency_->setToolTip(tr("Share of the peak that large matrix multiplications (cuBLAS GEMMs) reach: every "
+                                   "compute time rests on it. Measure it with a GEMM benchmark at your shapes."));
+    attentionEfficiency_ = doubleBox(this, 100, 0, tr(" % of peak"));
+    attentionEfficiency_->setObjectName(QStringLiteral("attentionEfficiency"));
+    attentionEfficiency_->setRange(1, 100);
+    attentionEfficiency_->setToolTip(tr("Share of the peak that a fused attention kernel (FlashAttention) reaches."));
     intraGbps_->setToolTip(tr("Achievable bus bandwidth per GPU and direction inside a node"));
     interGbps_->setToolTip(tr("Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)"));
 
@@ -98,6 +115,8 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     clusterForm->addRow(tr("Nodes:"), nodes_);
     clusterForm->addRow(tr("GPUs per node:"), gpusPerNode_);
     clusterForm->addRow(tr("Peak:"), peakTflops_);
+    clusterForm->addRow(tr("GEMM efficiency:"), gemmEfficiency_);
+    clusterForm->addRow(tr("Attention efficiency:"), attentionEfficiency_);
     clusterForm->addRow(tr("HBM:"), hbmGb_);
     clusterForm->addRow(tr("Intra-node:"), intraGbps_);
     clusterForm->addRow(tr("Inter-node:"), interGbps_);
@@ -168,9 +187,17 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     capacityFactor_->setValue(Workload{}.capacityFactor);
     capacityFactor_->setToolTip(tr("Mixture-of-experts routing: each expert computes up to this many times its even "
                                    "share (top-k / experts) of the tokens. No effect on models without experts."));
+    memoryHeadroom_ = doubleBox(this, 90, 1, tr(" % of HBM"));
+    memoryHeadroom_->setObjectName(QStringLiteral("memoryHeadroom"));
+    memoryHeadroom_->setRange(0, 90);
+    memoryHeadroom_->setValue(kDefaultHeadroomPercent);
+    memoryHeadroom_->setToolTip(tr("Kept free of each GPU's memory for what the cost model does not count: the "
+                                   "caching allocator's fragmentation, the CUDA context and NCCL's buffers. %L1 % is "
+                                   "a common allowance; 0 lets plans fill the HBM.")
+                                    .arg(kDefaultHeadroomPercent));
     memoryLimitGb_ = doubleBox(this, 10000, 1, tr(" GB"));
     memoryLimitGb_->setObjectName(QStringLiteral("memoryLimit"));
-    memoryLimitGb_->setToolTip(tr("Per device; the GPU's HBM unless you lower it"));
+    memoryLimitGb_->setToolTip(tr("Per device: the HBM less the headroom; a plan fits when its peak stays below it."));
     timeLimit_ = doubleBox(this, 3600, 0, tr(" s"));
     timeLimit_->setObjectName(QStringLiteral("timeLimit"));
     timeLimit_->setValue(SearchOptions{}.timeLimitSeconds);
@@ -196,6 +223,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     workloadForm->addRow(tr("Attention:"), attention_);
     workloadForm->addRow(tr("Capacity factor:"), capacityFactor_);
     workloadForm->addRow(overlap_);
+    workloadForm->addRow(tr("Memory headroom:"), memoryHeadroom_);
     workloadForm->addRow(tr("Memory limit:"), memoryLimitGb_);
     workloadForm->addRow(tr("Solver time limit:"), timeLimit_);
 
@@ -236,15 +264,15 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
         box->setMinimumContentsLength(12);
     }
 
+    // The panel scrolls on a small screen: the wheel moves it, not the setting under the pointer.
+    WheelGuard::protect(this);
+
     connect(preset_, &QComboBox::currentTextChanged, this, &ClusterPanel::loadPreset);
     connect(nodes_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);
     connect(gpusPerNode_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);
-    connect(hbmGb_, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
-        // The limit follows the capacity until the user sets one of their own.
-        if (std::abs(memoryLimitGb_->value() - shownHbmGb_) < 1e-6)
-            memoryLimitGb_->setValue(gb);
-        shownHbmGb_ = gb;
-    });
+    connect(hbmGb_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::limitFromHeadroom);
+    connect(memoryHeadroom_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::limitFromHeadroom);
+    connect(memoryLimitGb_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::headroomFromLimit);
     connect(import, &QPushButton::clicked, this, &ClusterPanel::chooseNcclLog);
     connect(precision_, &QComboBox::currentIndexChanged, this,
             [this] { emit precisionChanged(static_cast<DataType>(precision_->currentData().toInt())); });
@@ -275,13 +303,26 @@ void ClusterPanel::loadPreset(const QString& name)
         gpusPerNode_->setValue(presetCluster_.gpusPerNode);
     }
     peakTflops_->setValue(presetCluster_.gpu.peakFlopsPerSecond / 1e12);
-    memoryLimitGb_->setValue(static_cast<double>(presetCluster_.gpu.hbmBytes) / 1e9);
-    shownHbmGb_ = static_cast<double>(presetCluster_.gpu.hbmBytes) / 1e9;
-    hbmGb_->setValue(shownHbmGb_);
+    gemmEfficiency_->setValue(presetCluster_.gpu.achievableFraction * 100);
+    attentionEfficiency_->setValue(presetCluster_.gpu.attentionFraction * 100);
+    hbmGb_->setValue(static_cast<double>(presetCluster_.gpu.hbmBytes) / 1e9);
+    limitFromHeadroom();
     intraGbps_->setValue(presetCluster_.intraNode.bytesPerSecond / 1e9);
     interGbps_->setValue(presetCluster_.interNode.bytesPerSecond / 1e9);
     refillMeshes();
     showCurves();
+}
+
+void ClusterPanel::limitFromHeadroom()
+{
+    const QSignalBlocker blocker(memoryLimitGb_);
+    memoryLimitGb_->setValue(hbmGb_->value() * (1 - memoryHeadroom_->value() / 100));
+}
+
+void ClusterPanel::headroomFromLimit()
+{
+    const QSignalBlocker blocker(memoryHeadroom_);
+    memoryHeadroom_->setValue(std::max(0.0, (1 - memoryLimitGb_->value() / hbmGb_->value()) * 100));
 }
 
 void ClusterPanel::refillMeshes()
@@ -308,6 +349,8 @@ Cluster ClusterPanel::editedCluster() const
     Cluster cluster = nodes_->value() == presetCluster_.nodes ? presetCluster_ : presetCluster_.withNodes(nodes_->value());
     cluster.gpusPerNode = gpusPerNode_->value();
     cluster.gpu.peakFlopsPerSecond = peakTflops_->value() * 1e12;
+    cluster.gpu.achievableFraction = gemmEfficiency_->value() / 100;
+    cluster.gpu.attentionFraction = attentionEfficiency_->value() / 100;
     cluster.gpu.hbmBytes = static_cast<std::uint64_t>(hbmGb_->value() * 1e9);
     cluster.intraNode.bytesPerSecond = intraGbps_->value() * 1e9;
     cluster.interNode.bytesPerSecond = interGbps_->value() * 1e9;
@@ -373,6 +416,8 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("nodes"), nodes_->value()},
         {QStringLiteral("gpusPerNode"), gpusPerNode_->value()},
         {QStringLiteral("peakTflops"), peakTflops_->value()},
+        {QStringLiteral("gemmEfficiency"), gemmEfficiency_->value()},
+        {QStringLiteral("attentionEfficiency"), attentionEfficiency_->value()},
         {QStringLiteral("hbmGb"), hbmGb_->value()},
         {QStringLiteral("intraGbps"), intraGbps_->value()},
         {QStringLiteral("interGbps"), interGbps_->value()},
@@ -387,7 +432,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("overlap"), overlap_->isChecked()},
         {QStringLiteral("attention"), dataOf(attention_)},
         {QStringLiteral("capacityFactor"), capacityFactor_->value()},
-        {QStringLiteral("memoryLimitGb"), memoryLimitGb_->value()},
+        {QStringLiteral("memoryHeadroom"), memoryHeadroom_->value()},
         {QStringLiteral("timeLimit"), timeLimit_->value()},
     };
     QSettings().setValue(choicesKey(modelPath), choices);
@@ -402,6 +447,11 @@ bool ClusterPanel::recallFor(const QString& modelPath)
     nodes_->setValue(choices.value(QStringLiteral("nodes")).toInt());
     gpusPerNode_->setValue(choices.value(QStringLiteral("gpusPerNode")).toInt());
     peakTflops_->setValue(choices.value(QStringLiteral("peakTflops")).toDouble());
+    // Choices kept before the fields existed keep the preset's.
+    if (choices.contains(QStringLiteral("gemmEfficiency")))
+        gemmEfficiency_->setValue(choices.value(QStringLiteral("gemmEfficiency")).toDouble());
+    if (choices.contains(QStringLiteral("attentionEfficiency")))
+        attentionEfficiency_->setValue(choices.value(QStringLiteral("attentionEfficiency")).toDouble());
     hbmGb_->setValue(choices.value(QStringLiteral("hbmGb")).toDouble());
     intraGbps_->setValue(choices.value(QStringLiteral("intraGbps")).toDouble());
     interGbps_->setValue(choices.value(QStringLiteral("interGbps")).toDouble());
@@ -416,7 +466,10 @@ bool ClusterPanel::recallFor(const QString& modelPath)
     overlap_->setChecked(choices.value(QStringLiteral("overlap")).toBool());
     chooseData(attention_, choices.value(QStringLiteral("attention")).toInt());
     capacityFactor_->setValue(choices.value(QStringLiteral("capacityFactor"), Workload{}.capacityFactor).toDouble());
-    memoryLimitGb_->setValue(choices.value(QStringLiteral("memoryLimitGb")).toDouble());
+    if (choices.contains(QStringLiteral("memoryHeadroom")))
+        memoryHeadroom_->setValue(choices.value(QStringLiteral("memoryHeadroom")).toDouble());
+    else  // kept as a limit in GB before the headroom was
+        memoryLimitGb_->setValue(choices.value(QStringLiteral("memoryLimitGb")).toDouble());
     timeLimit_->setValue(choices.value(QStringLiteral("timeLimit")).toDouble());
     return true;
 }

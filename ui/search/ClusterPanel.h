@@ -15,14 +15,19 @@ class QSpinBox;
 namespace tapestry {
 
 // The cluster, mesh and workload a search runs on: a cluster preset (resources/clusters)
-// whose numbers can be edited (the edits apply to a copy of the preset), the mesh
-// factorization or "auto" (every one), the workload, the memory limit, and nccl-tests
+// whose numbers can be edited (the edits apply to a copy of the preset), among them the
+// shares of the peak that GEMMs and attention reach, the mesh factorization or "auto"
+// (every one), the workload, the memory headroom kept free of the HBM, and nccl-tests
 // logs imported as bus bandwidth curves that replace the formula for their collective
 // and link class.
 class ClusterPanel : public QWidget {
     Q_OBJECT
 
 public:
+    // Kept free of each GPU's HBM by default: allocator fragmentation, the CUDA context
+    // and NCCL's buffers take a few GB that no cost model counts.
+    static constexpr double kDefaultHeadroomPercent = 10;
+
     explicit ClusterPanel(QWidget* parent = nullptr);
 
     // The preset with the user's edits and curves, the chosen mesh, workload and limits.
@@ -62,6 +67,9 @@ public:
 
 private:
     void loadPreset(const QString& name);
+    // The limit is the HBM less the headroom; setting the limit sets the headroom.
+    void limitFromHeadroom();
+    void headroomFromLimit();
     void refillMeshes();
     void chooseNcclLog();
     void showCurves();
@@ -69,13 +77,14 @@ private:
 
     Cluster presetCluster_;
     std::map<std::pair<CollectiveKind, LinkClass>, std::pair<BusBandwidthCurve, QString>> curves_;
-    double shownHbmGb_ = 0;
 
     QComboBox* preset_ = nullptr;
     QLabel* presetNote_ = nullptr;
     QSpinBox* nodes_ = nullptr;
     QSpinBox* gpusPerNode_ = nullptr;
     QDoubleSpinBox* peakTflops_ = nullptr;
+    QDoubleSpinBox* gemmEfficiency_ = nullptr;
+    QDoubleSpinBox* attentionEfficiency_ = nullptr;
     QDoubleSpinBox* hbmGb_ = nullptr;
     QDoubleSpinBox* intraGbps_ = nullptr;
     QDoubleSpinBox* interGbps_ = nullptr;
@@ -90,6 +99,7 @@ private:
     QCheckBox* overlap_ = nullptr;
     QComboBox* attention_ = nullptr;
     QDoubleSpinBox* capacityFactor_ = nullptr;
+    QDoubleSpinBox* memoryHeadroom_ = nullptr;
     QDoubleSpinBox* memoryLimitGb_ = nullptr;
     QDoubleSpinBox* timeLimit_ = nullptr;
     QComboBox* ncclLink_ = nullptr;

@@ -14,6 +14,10 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <limits>
+#include <vector>
+
+#include <algorithm>
 #include <cmath>
 
 namespace tapestry {
@@ -53,7 +57,7 @@ ParetoChartView::ParetoChartView(QWidget* parent) : QChartView(parent)
     setRenderHint(QPainter::Antialiasing);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setMargins(QMargins(4, 4, 4, 4));
-    setMinimumHeight(160);
+    setMinimumHeight(130);
     connect(chart(), &QChart::plotAreaChanged, this, [this] { placeLabels(); });
 }
 
@@ -69,19 +73,29 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
         return;
 
     double maxMemory = std::max(results_->memoryLimitBytes, results_->hbmBytes) / 1e9;
-    double maxTime = 0;
+    std::vector<double> times;
     for (const auto& candidate : results_->candidates) {
         maxMemory = std::max(maxMemory, candidate->memoryBytes() / 1e9);
-        maxTime = std::max(maxTime, candidate->stepSeconds() * 1e3);
+        times.push_back(candidate->stepSeconds() * 1e3);
     }
+    // One plan a thousand times slower than the rest would flatten them all against the
+    // axis: beyond five times the median the axis stops and those plans sit on its edge.
+    std::sort(times.begin(), times.end());
+    const double cap = 5 * times[times.size() / 2];
+    const auto outliers = std::count_if(times.begin(), times.end(), [cap](double t) { return t > cap; });
+    double maxTime = 0;
+    for (const double t : times)
+        maxTime = t <= cap ? std::max(maxTime, t) : maxTime;
     auto* x = new QValueAxis(c);
     x->setTitleText(tr("Peak memory per device (GB)"));
     x->setRange(0, niceCeiling(maxMemory * 1.08));
     x->setLabelFormat(QStringLiteral("%.0f"));
     x->setTickCount(6);
     auto* y = new QValueAxis(c);
-    y->setTitleText(tr("Step time (ms)"));
     y->setRange(0, niceCeiling(maxTime * 1.1));
+    timeCapMs_ = outliers > 0 ? y->max() : std::numeric_limits<double>::infinity();
+    y->setTitleText(outliers > 0 ? tr("Step time (ms; %n slower plan(s) on the top edge)", nullptr, static_cast<int>(outliers))
+                                 : tr("Step time (ms)"));
     y->setLabelFormat(QStringLiteral("%.0f"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
@@ -131,7 +145,7 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
         const PlanCandidate* member = nullptr;
         for (const auto& candidate : results_->candidates) {
             if (candidate->role == group.role && dominated(*candidate) == group.dominated) {
-                series->append(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3);
+                series->append(plotted(*candidate));
                 member = candidate.get();
             }
         }
@@ -161,6 +175,11 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
     placeLabels();
 }
 
+QPointF ParetoChartView::plotted(const PlanCandidate& candidate) const
+{
+    return {candidate.memoryBytes() / 1e9, std::min(candidate.stepSeconds() * 1e3, timeCapMs_)};
+}
+
 void ParetoChartView::placeLabels()
 {
     if (!results_)
@@ -170,12 +189,12 @@ void ParetoChartView::placeLabels()
     const QRectF plot = chart()->plotArea();
     std::vector<QRectF> placed;
     for (const auto& candidate : results_->candidates) {  // labels keep off every marker
-        const QPointF at = chart()->mapToPosition(QPointF(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3));
+        const QPointF at = chart()->mapToPosition(plotted(*candidate));
         placed.emplace_back(at - QPointF(7, 7), QSizeF(14, 14));
     }
     for (const Label& label : labels_) {
         const PlanCandidate& candidate = *label.candidate;
-        const QPointF at = chart()->mapToPosition(QPointF(candidate.memoryBytes() / 1e9, candidate.stepSeconds() * 1e3));
+        const QPointF at = chart()->mapToPosition(plotted(candidate));
         const QSizeF size = label.item->boundingRect().size();
         const double x = at.x() + 9 + size.width() <= plot.right() ? at.x() + 9 : at.x() - 9 - size.width();
         QRectF rect(QPointF(x, at.y() - size.height() / 2), size);
@@ -195,8 +214,7 @@ void ParetoChartView::placeLabels()
 
 QPoint ParetoChartView::pointPosition(const PlanCandidate& candidate) const
 {
-    const QPointF scene =
-        chart()->mapToPosition(QPointF(candidate.memoryBytes() / 1e9, candidate.stepSeconds() * 1e3));
+    const QPointF scene = chart()->mapToPosition(plotted(candidate));
     return mapFromScene(chart()->mapToScene(scene));
 }
 
@@ -210,8 +228,7 @@ std::shared_ptr<const PlanCandidate> ParetoChartView::nearestCandidate(const QPo
     std::shared_ptr<const PlanCandidate> nearest;
     double nearestDistance = 0;
     for (const auto& candidate : results_->candidates) {
-        const QPointF drawn =
-            chart()->mapToPosition(QPointF(candidate->memoryBytes() / 1e9, candidate->stepSeconds() * 1e3));
+        const QPointF drawn = chart()->mapToPosition(plotted(*candidate));
         const double distance = QLineF(drawn, at).length();
         if (!nearest || distance < nearestDistance) {
             nearest = candidate;

@@ -42,8 +42,12 @@ private:
     void onPointClicked(const QPointF& point);
     void onPointHovered(const QPointF& point, bool entered);
     void placeLabels();
+    // Where a plan is drawn: its memory and step time, the time held at the axis's top
+    // for the outliers beyond it.
+    [[nodiscard]] QPointF plotted(const PlanCandidate& candidate) const;
 
     std::shared_ptr<const SearchOutcome> results_;
+    double timeCapMs_ = 0;
     std::vector<Label> labels_;
 };
 

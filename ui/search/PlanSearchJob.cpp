@@ -7,6 +7,9 @@
 #include "search/SearchOutcome.h"
 #include "base/Error.h"
 #include "search/SearchSession.h"
+#include "cluster/MeshText.h"
+
+#include <QStringList>
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -53,9 +56,21 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
     const JobId job = ticket.id;
     const std::shared_ptr<std::atomic_bool> cancelled = ticket.cancelled;
     // The worker posts to this object; the destructor waits for it, so `this` outlives it.
-    auto report = [this, job](SearchPhase phase, double fraction) {
-        QMetaObject::invokeMethod(this, [this, job, phase, fraction] { PlanSearchJob::report(job, phase, fraction); },
-                                  Qt::QueuedConnection);
+    // "mesh 3 of 12 (dp=4,tp=4): Searching" where the setup has several meshes.
+    QStringList meshes;
+    for (const std::vector<MeshAxis>& axes : setup.meshes())
+        meshes << QString::fromStdString(meshText(axes));
+    auto report = [this, job, meshes](const SearchProgress& progress) {
+        QString text = phaseText(progress.phase);
+        if (meshes.size() > 1 && progress.mesh < static_cast<std::size_t>(meshes.size()) &&
+            progress.phase != SearchPhase::Done)
+            text = tr("mesh %1 of %2 (%3): %4")
+                       .arg(progress.mesh + 1)
+                       .arg(meshes.size())
+                       .arg(meshes[static_cast<qsizetype>(progress.mesh)], text);
+        QMetaObject::invokeMethod(
+            this, [this, job, text, fraction = progress.fraction] { PlanSearchJob::report(job, text, fraction); },
+            Qt::QueuedConnection);
     };
     auto publish = [this, job](std::shared_ptr<const SearchOutcome> results) {
         QMetaObject::invokeMethod(this, [this, job, results] { PlanSearchJob::publish(job, results); },
@@ -75,7 +90,7 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
                     return;
                 lastReport = now;
                 lastPhase = progress.phase;
-                report(progress.phase, progress.fraction);
+                report(progress);
             };
             callbacks.changed = publish;
             callbacks.bestSoFarInterval = 3 * kReportInterval;
@@ -119,10 +134,10 @@ void PlanSearchJob::discard()
     jobs_.discard();
 }
 
-void PlanSearchJob::report(JobId job, SearchPhase phase, double fraction)
+void PlanSearchJob::report(JobId job, const QString& phase, double fraction)
 {
     if (jobs_.isCurrent(job))
-        emit progressed(phaseText(phase), fraction);
+        emit progressed(phase, fraction);
 }
 
 void PlanSearchJob::publish(JobId job, std::shared_ptr<const SearchOutcome> results)

@@ -53,7 +53,8 @@ signals:
     void failed(const QString& problem, const QString& detail);
 
 private:
-    void report(JobId job, SearchPhase phase, double fraction);
+    // `phase` is translated, with the mesh being searched when there are several.
+    void report(JobId job, const QString& phase, double fraction);
     void publish(JobId job, std::shared_ptr<const SearchOutcome> results);
 
     JobTracker jobs_;

@@ -1,11 +1,14 @@
 #include "search/SearchResultsModel.h"
 
 #include "plans/PlanInspector.h"
+#include "plans/PlanThroughput.h"
 #include "search/SearchOutcome.h"
 #include "plan/ExpertPlans.h"
 
 #include <QBrush>
 #include <QColor>
+
+#include <algorithm>
 
 namespace tapestry {
 
@@ -29,7 +32,32 @@ void SearchResultsModel::setResults(std::shared_ptr<const SearchOutcome> results
 {
     beginResetModel();
     results_ = std::move(results);
+    throughputs_.clear();
+    if (results_ && pricing_) {
+        for (const std::shared_ptr<const PlanCandidate>& candidate : results_->candidates) {
+            if (const std::optional<Throughput> throughput = pricing_->of(*candidate))
+                throughputs_[candidate.get()] = *throughput;
+        }
+    }
     endResetModel();
+}
+
+void SearchResultsModel::setThroughput(std::shared_ptr<PlanThroughput> throughput)
+{
+    pricing_ = std::move(throughput);
+}
+
+std::optional<Throughput> SearchResultsModel::throughput(int row) const
+{
+    const std::shared_ptr<const PlanCandidate> c = candidate(row);
+    const auto found = c ? throughputs_.find(c.get()) : throughputs_.end();
+    return found == throughputs_.end() ? std::nullopt : std::optional<Throughput>(found->second);
+}
+
+int SearchResultsModel::rowsAbovePeak() const
+{
+    return static_cast<int>(std::count_if(throughputs_.begin(), throughputs_.end(),
+                                          [](const auto& entry) { return PlanThroughput::abovePeak(entry.second); }));
 }
 
 std::shared_ptr<const PlanCandidate> SearchResultsModel::candidate(int row) const
@@ -85,7 +113,7 @@ QString SearchResultsModel::roleLabel(const PlanCandidate& candidate, const Sear
         if (const PlanCandidate* better = results ? dominatorOf(candidate, *results) : nullptr)
             return tr("Searched: dominated by %1").arg(planLabel(*better));
         return tr("Searched: Pareto alternative");
-    case PlanCandidate::Role::BestSoFar: return tr("Best so far");
+    case PlanCandidate::Role::BestSoFar: return tr("Best so far (provisional)");
     case PlanCandidate::Role::Expert: return tr("Expert reference");
     case PlanCandidate::Role::Opened:
         switch (candidate.plan.origin) {
@@ -115,14 +143,19 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         return {};
     const TimeBreakdown& time = c->evaluation.total.time;
     const bool fits = c->memoryBytes() <= results_->memoryLimitBytes;
+    const std::optional<Throughput> rate = throughput(index.row());
+    const bool abovePeak = rate && PlanThroughput::abovePeak(*rate);
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case PlanColumn: return planLabel(*c);
         case OriginColumn: return roleLabel(*c, results_.get());
         case MeshColumn: return QString::fromStdString(c->meshText);
         case StepColumn: return milliseconds(time.stepSeconds());
-        case ComputeColumn: return milliseconds(time.computeSeconds);
-        case CommunicationColumn: return milliseconds(time.communicationSeconds());
+        case MfuColumn:
+            return rate ? QStringLiteral("%L1 %%2").arg(rate->modelFlopsUtilization * 100, 0, 'f', 1)
+                                                    .arg(abovePeak ? QStringLiteral(" ⚠") : QString())
+                        : QString();
+        case TokensColumn: return rate ? QStringLiteral("%L1").arg(rate->tokensPerSecondPerGpu, 0, 'f', 0) : QString();
         case MemoryColumn: return gigabytes(c->memoryBytes());
         case FitsColumn: return fits ? tr("yes") : tr("no");
         }
@@ -132,8 +165,8 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         case OriginColumn: return static_cast<int>(c->role);
         case MeshColumn: return QString::fromStdString(c->meshText);
         case StepColumn: return time.stepSeconds();
-        case ComputeColumn: return time.computeSeconds;
-        case CommunicationColumn: return time.communicationSeconds();
+        case MfuColumn: return rate ? rate->modelFlopsUtilization : 0.0;
+        case TokensColumn: return rate ? rate->tokensPerSecondPerGpu : 0.0;
         case MemoryColumn: return c->memoryBytes();
         case FitsColumn: return fits;
         }
@@ -141,13 +174,21 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         if (index.column() >= StepColumn && index.column() <= MemoryColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     } else if (role == Qt::ForegroundRole) {
-        if (index.column() == FitsColumn && !fits)
+        if ((index.column() == FitsColumn && !fits) || (index.column() == MfuColumn && abovePeak))
             return QBrush(QColor(0xc6, 0x28, 0x28));
         const bool dominated = c->role == PlanCandidate::Role::Alternative && dominatorOf(*c, *results_);
         if (c->role == PlanCandidate::Role::Expert || dominated)
             return QBrush(QColor(0x55, 0x55, 0x55));
     } else if (role == Qt::ToolTipRole && (index.column() == PlanColumn || index.column() == OriginColumn)) {
         return QString(data(index, Qt::DisplayRole).toString() + u'\n' + PlanInspector::workloadText(*c));
+    } else if (role == Qt::ToolTipRole && (index.column() == MfuColumn || index.column() == TokensColumn) && rate) {
+        return tr("%1\nModel FLOPs (3 × forward, recomputation not counted) over the step time and the peak of "
+                  "every GPU of the mesh.")
+            .arg(PlanThroughput::text(*rate));
+    } else if (role == Qt::ToolTipRole && index.column() == StepColumn) {
+        return tr("Compute %1 ms, communication %2 ms (%3 ms of it hidden under compute)")
+            .arg(milliseconds(time.computeSeconds), milliseconds(time.communicationSeconds()),
+                 milliseconds(time.hiddenSeconds));
     } else if (role == Qt::ToolTipRole && index.column() == FitsColumn) {
         return tr("%1 GB of %2 GB per device")
             .arg(gigabytes(c->memoryBytes()), gigabytes(results_->memoryLimitBytes));
@@ -157,15 +198,21 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
 
 QVariant SearchResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == MfuColumn)
+        return tr("Model FLOPs utilization: the model's FLOPs per step over the step time and the GPUs' peak");
+    if (role == Qt::ToolTipRole && section == TokensColumn)
+        return tr("Tokens per second per GPU");
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case PlanColumn: return tr("Plan");
     case OriginColumn: return tr("Origin");
     case MeshColumn: return tr("Mesh");
     case StepColumn: return tr("Step (ms)");
-    case ComputeColumn: return tr("Compute (ms)");
-    case CommunicationColumn: return tr("Comm. (ms)");
+    case MfuColumn: return tr("MFU");
+    case TokensColumn: return tr("tok/s");
     case MemoryColumn: return tr("Memory (GB)");
     case FitsColumn: return tr("Fits");
     }

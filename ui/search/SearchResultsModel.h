@@ -1,13 +1,18 @@
 #pragma once
 
+#include "cost/Throughput.h"
+
 #include <QAbstractTableModel>
 
+#include <map>
 #include <memory>
+#include <optional>
 
 namespace tapestry {
 
 struct PlanCandidate;
 struct SearchOutcome;
+class PlanThroughput;
 
 // The candidates of a search as a table: one row per plan (searched, best so far, or an
 // expert reference). A thin view over an immutable SearchOutcome snapshot, swapped in
@@ -16,13 +21,21 @@ class SearchResultsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { PlanColumn, OriginColumn, MeshColumn, StepColumn, ComputeColumn, CommunicationColumn,
-                  MemoryColumn, FitsColumn, ColumnCount };
+    // The step's compute and communication are in its tooltip (and the inspector): the
+    // list fits a laptop's width with the MFU and tokens/s beside the step.
+    enum Column { PlanColumn, OriginColumn, MeshColumn, StepColumn, MfuColumn, TokensColumn, MemoryColumn, FitsColumn,
+                  ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
 
     explicit SearchResultsModel(QObject* parent = nullptr);
 
     void setResults(std::shared_ptr<const SearchOutcome> results);
+    // What prices the MFU and tokens/s columns of the next results (null: left empty).
+    void setThroughput(std::shared_ptr<PlanThroughput> throughput);
+    // The MFU and tokens/s per GPU of a row's plan; unset when not priced.
+    [[nodiscard]] std::optional<Throughput> throughput(int row) const;
+    // Rows whose plan prices above the GPU's peak (MFU over 100 %).
+    [[nodiscard]] int rowsAbovePeak() const;
     [[nodiscard]] const std::shared_ptr<const SearchOutcome>& results() const { return results_; }
     // Null for an invalid row.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(int row) const;
@@ -48,6 +61,8 @@ public:
 
 private:
     std::shared_ptr<const SearchOutcome> results_;
+    std::shared_ptr<PlanThroughput> pricing_;
+    std::map<const PlanCandidate*, Throughput> throughputs_;  // of results_'s candidates
 };
 
 }  // namespace tapestry

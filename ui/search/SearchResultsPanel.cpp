@@ -3,7 +3,10 @@
 #include "plans/PlanInspector.h"
 #include "search/ParetoChartView.h"
 #include "search/SearchOutcome.h"
+#include "plans/PlanThroughput.h"
 #include "search/SearchResultsModel.h"
+#include "search/SearchResultsSortModel.h"
+#include "search/WhyThisPlan.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -17,10 +20,15 @@
 
 namespace tapestry {
 
+QString SearchResultsPanel::idleMessage()
+{
+    return tr("Press Start Search (F5) to search plans for the model on screen.");
+}
+
 SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("searchResults"));
-    message_ = new QLabel(tr("Press Start Search (F5) to search plans for the model on screen."), this);
+    message_ = new QLabel(idleMessage(), this);
     message_->setObjectName(QStringLiteral("searchMessage"));
     message_->setWordWrap(true);
     workload_ = new QLabel(this);
@@ -31,9 +39,14 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     techniques_->setObjectName(QStringLiteral("searchTechniques"));
     techniques_->setWordWrap(true);
     techniques_->hide();
+    peakWarning_ = new QLabel(this);
+    peakWarning_->setObjectName(QStringLiteral("peakWarning"));
+    peakWarning_->setWordWrap(true);
+    peakWarning_->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
+    peakWarning_->hide();
 
     model_ = new SearchResultsModel(this);
-    sorted_ = new QSortFilterProxyModel(this);
+    sorted_ = new SearchResultsSortModel(this);
     sorted_->setSourceModel(model_);
     sorted_->setSortRole(SearchResultsModel::SortRole);
     table_ = new QTableView(this);
@@ -60,9 +73,10 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(table_);
     split->addWidget(chart_);
-    split->setStretchFactor(0, 1);
+    // The list takes two thirds: its columns must not end beyond the view on a laptop.
+    split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 1);
-    split->setSizes({900, 600});
+    split->setSizes({1000, 500});
     split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -70,6 +84,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(message_);
     layout->addWidget(workload_);
     layout->addWidget(techniques_);
+    layout->addWidget(peakWarning_);
     layout->addWidget(split, 1);
 
     connect(table_, &QTableView::clicked, this, &SearchResultsPanel::openRow);
@@ -90,20 +105,28 @@ void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results
         results = withSteadyBestSoFar(std::move(results));
     model_->setResults(results);
     chart_->setResults(results);
+    const int abovePeak = model_->rowsAbovePeak();
+    peakWarning_->setText(tr("⚠ %n plan(s) price above the GPU's peak (MFU over 100 %): a defect of the cost "
+                             "model, not a result; do not trust their step times.",
+                             nullptr, abovePeak));
+    peakWarning_->setVisible(abovePeak > 0);
     // The workload of the plan the search hands out (each row's tooltip has its own).
     const std::shared_ptr<const PlanCandidate> shown =
         !results ? nullptr : results->best() ? results->best() : results->candidates.empty() ? nullptr : results->candidates.front();
     workload_->setText(shown ? PlanInspector::workloadText(*shown) : QString());
     techniques_->hide();
-    if (!results)
+    if (!results) {  // a new model or a new search: nothing of the last one stays
+        message_->setText(idleMessage());
         return;
+    }
     if (results->finished) {
         showComparisons(*results);
         return;
     }
     if (const std::shared_ptr<const PlanCandidate> best = results->best();
         best && best->memoryBytes() <= results->memoryLimitBytes)
-        message_->setText(tr("Searching… the fastest plan so far that fits: %L1 ms on %2.")
+        message_->setText(tr("Searching… the fastest plan so far that fits: %L1 ms on %2 (provisional: the search "
+                             "prices its final plans again and the best one can differ).")
                               .arg(best->stepSeconds() * 1e3, 0, 'f', 1)
                               .arg(QString::fromStdString(best->meshText)));
     else
@@ -160,8 +183,15 @@ void SearchResultsPanel::showComparisons(const SearchOutcome& results)
                          .arg(without->stepSeconds() * 1e3, 0, 'f', 1)
                          .arg((without->stepSeconds() / best->stepSeconds() - 1) * 100, 0, 'f', 1);
     }
+    if (const std::shared_ptr<const PlanCandidate> expert = WhyThisPlan::bestExpert(results); best && expert)
+        lines.prepend(WhyThisPlan::text(*best, *expert));
     techniques_->setText(lines.join(QLatin1Char('\n')));
     techniques_->setVisible(!lines.isEmpty());
+}
+
+void SearchResultsPanel::setPricing(std::shared_ptr<const FoldedModel> folded, const SearchSetup* setup)
+{
+    model_->setThroughput(folded && setup ? std::make_shared<PlanThroughput>(std::move(folded), *setup) : nullptr);
 }
 
 void SearchResultsPanel::setMessage(const QString& text)

@@ -10,8 +10,10 @@ class QTableView;
 
 namespace tapestry {
 
+struct FoldedModel;
 struct PlanCandidate;
 struct SearchOutcome;
+struct SearchSetup;
 class ParetoChartView;
 class SearchResultsModel;
 
@@ -29,6 +31,11 @@ public:
     void setResults(std::shared_ptr<const SearchOutcome> results);
     // A line above the list: how the search went.
     void setMessage(const QString& text);
+    // The model and setup of the search whose results come next: they price the MFU and
+    // tokens/s of each plan. Null `folded`: none.
+    void setPricing(std::shared_ptr<const FoldedModel> folded, const SearchSetup* setup);
+    // Shown, in red, when some plan prices above the GPU's peak.
+    [[nodiscard]] QLabel* peakWarning() const { return peakWarning_; }
 
     [[nodiscard]] SearchResultsModel* model() const { return model_; }
     [[nodiscard]] QTableView* table() const { return table_; }
@@ -38,6 +45,7 @@ signals:
     void candidateOpened(std::shared_ptr<const tapestry::PlanCandidate> candidate);
 
 private:
+    [[nodiscard]] static QString idleMessage();
     void openRow(const QModelIndex& proxyIndex);
     void showComparisons(const SearchOutcome& results);
     [[nodiscard]] std::shared_ptr<const SearchOutcome> withSteadyBestSoFar(std::shared_ptr<const SearchOutcome> results);
@@ -45,6 +53,7 @@ private:
     QLabel* message_ = nullptr;
     QLabel* workload_ = nullptr;  // what the plans were priced for
     QLabel* techniques_ = nullptr;  // why the best plan uses context or expert parallelism
+    QLabel* peakWarning_ = nullptr;
     SearchResultsModel* model_ = nullptr;
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;

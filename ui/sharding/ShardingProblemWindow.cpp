@@ -28,6 +28,8 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
+#include <QStyle>
+#include <QScreen>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -116,7 +118,9 @@ ShardingProblemWindow::ShardingProblemWindow(const QString& path, std::shared_pt
     createActions();
     setSolving(false);
     showSolution(nullptr, {});
-    resize(1280, 800);
+    // Within the screen's free area (a 768 px laptop screen), title bar included.
+    const QSize room = screen()->availableGeometry().size() - QSize(0, style()->pixelMetric(QStyle::PM_TitleBarHeight));
+    resize(QSize(1280, 800).boundedTo(room));
 }
 
 ShardingProblemWindow::~ShardingProblemWindow() = default;

@@ -8,7 +8,9 @@
 #include "model/ModelSession.h"
 #include "search/PresetDialog.h"
 #include "model/ModelSummaryView.h"
+#include "plans/PlanEditor.h"
 #include "plans/PlanInspector.h"
+#include "search/PlanPricing.h"
 #include "search/PlanSearchJob.h"
 #include "plans/PlanWorkbench.h"
 #include "search/SearchOutcome.h"
@@ -24,6 +26,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
@@ -47,7 +50,8 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QScreen>
-#include <QToolBar>
+#include <QHBoxLayout>
+#include <QToolButton>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -77,15 +81,13 @@ QString stateKey()
     return QStringLiteral("mainWindow/state");
 }
 
-QString splitterKey()
-{
-    return QStringLiteral("mainWindow/graphSplitter");
-}
-
 QString sideSplitterKey()
 {
     return QStringLiteral("mainWindow/sideSplitter");
 }
+
+// Saved dock states of another layout are not restored (docks moved between areas).
+constexpr int kLayoutVersion = 2;
 
 // The first local IOPDDL sharding problem among dragged URLs; empty when none.
 QString problemFileIn(const QMimeData* mime)
@@ -176,7 +178,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* scopes = new QGroupBox(tr("Module scopes"), this);
     (new QVBoxLayout(scopes))->addWidget(scopeView_);
 
-    // The graph views are the main area; summary and scope tree share a column beside them.
+    // The graph views are the whole central area; summary and scope tree share a dock.
     sideSplitter_ = new QSplitter(Qt::Vertical, this);
     // Scrolls rather than holding the window's height when the bottom docks take room.
     auto* summaryScroll = new QScrollArea(this);
@@ -193,17 +195,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(session_, &ModelSession::modelChanged, summaryView_, &ModelSummaryView::setModel);
     connect(session_, &ModelSession::modelChanged, scopeModel_, &ScopeTreeModel::setModel);
     graphViews_ = new GraphViewsPanel(session_, this);
-    splitter_ = new QSplitter(Qt::Horizontal, this);
-    splitter_->addWidget(sideSplitter_);
-    splitter_->addWidget(graphViews_);
-    splitter_->setStretchFactor(0, 0);
-    splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({360, 920});  // the graph gets most of a laptop screen
-    splitter_->setChildrenCollapsible(false);
 
     pages_ = new QStackedWidget(this);
     pages_->addWidget(placeholder_);
-    pages_->addWidget(splitter_);
+    pages_->addWidget(graphViews_);
     setCentralWidget(pages_);
 
     progress_ = new QProgressBar(this);
@@ -234,9 +229,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createDocks();
     connect(clusterPanel_, &ClusterPanel::precisionChanged, summaryView_, &ModelSummaryView::setPrecision);
     workbench_ = new PlanWorkbench(this, session_, graphViews_, clusterPanel_, inspectorDock_);
+    tabifyDockWidget(modelDock_, workbench_->editDock());
+    tabifyDockWidget(workbench_->editDock(), workbench_->historyDock());
+    clusterDock_->raise();
+    // The docks under the graph share one tab bar that names them: no title bar above
+    // them as well (the View menu shows and hides them), so the graph keeps the height.
+    for (QDockWidget* dock : {resultsDock_, inspectorDock_, workbench_->compareDock()})
+        dock->setTitleBarWidget(new QWidget(dock));
     // After the workbench's own connection (slots run in the order connected): it records
     // the search in the history before the best plan opened here looks up its record.
     connect(session_, &ModelSession::searchFinished, this, &MainWindow::onSearchFinished);
+    connect(workbench_, &PlanWorkbench::modelRequested, this, &MainWindow::openFile);
     connect(workbench_, &PlanWorkbench::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, kStatusTimeoutMs); });
     createActions();
@@ -244,8 +247,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     const QSettings settings;
     if (!restoreGeometry(settings.value(geometryKey()).toByteArray()))
         resize(1280, 800);
-    restoreState(settings.value(stateKey()).toByteArray());
-    splitter_->restoreState(settings.value(splitterKey()).toByteArray());
+    layoutRestored_ = restoreState(settings.value(stateKey()).toByteArray(), kLayoutVersion);
     sideSplitter_->restoreState(settings.value(sideSplitterKey()).toByteArray());
     fitIntoScreen();
 }
@@ -289,10 +291,19 @@ void MainWindow::createActions()
     cancelSearch_->setObjectName(QStringLiteral("cancelSearch"));
     cancelSearch_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelSearch_->setEnabled(false);
-    QToolBar* toolBar = addToolBar(tr("Search"));
-    toolBar->setObjectName(QStringLiteral("searchToolBar"));
-    toolBar->addAction(startSearch_);
-    toolBar->addAction(cancelSearch_);
+    // In the menu bar's corner rather than a toolbar row of its own: the graph keeps the height.
+    auto* searchButtons = new QWidget(this);
+    searchButtons->setObjectName(QStringLiteral("searchButtons"));
+    auto* buttonRow = new QHBoxLayout(searchButtons);
+    buttonRow->setContentsMargins(0, 0, 4, 0);
+    buttonRow->setSpacing(2);
+    for (QAction* action : {startSearch_, cancelSearch_}) {
+        auto* button = new QToolButton(searchButtons);
+        button->setDefaultAction(action);
+        button->setAutoRaise(true);
+        buttonRow->addWidget(button);
+    }
+    menuBar()->setCornerWidget(searchButtons, Qt::TopRightCorner);
 
     QMenu* planMenu = menuBar()->addMenu(tr("&Plan"));
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
@@ -331,7 +342,16 @@ void MainWindow::createDocks()
     clusterScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     clusterScroll->setMinimumWidth(clusterPanel_->minimumSizeHint().width() + 16);
     clusterDock_->setWidget(clusterScroll);
-    addDockWidget(Qt::LeftDockWidgetArea, clusterDock_);
+    // The right column runs the window's full height: the setup, the model, the editor
+    // and the history share it as tabs, and the results below keep to the graph's width.
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, clusterDock_);
+    modelDock_ = new QDockWidget(tr("Model"), this);
+    modelDock_->setObjectName(QStringLiteral("modelDock"));
+    modelDock_->setWidget(sideSplitter_);
+    addDockWidget(Qt::RightDockWidgetArea, modelDock_);
+    tabifyDockWidget(clusterDock_, modelDock_);
 
     resultsPanel_ = new SearchResultsPanel(this);
     resultsDock_ = new QDockWidget(tr("Search Results"), this);
@@ -353,15 +373,59 @@ void MainWindow::createDocks()
     connect(session_, &ModelSession::resultsChanged, resultsPanel_, &SearchResultsPanel::setResults);
     connect(session_, &ModelSession::currentPlanChanged, inspector_,
             [this](const std::shared_ptr<const PlanCandidate>& candidate) {
-                inspector_->setPlan(candidate ? session_->folded() : nullptr, candidate);
+                inspector_->setPlan(candidate ? session_->folded() : nullptr, candidate, setupOf(candidate).get());
+                // A plan opened from the history or a file shows its costs too.
+                if (candidate && inspectorDock_->isHidden())
+                    revealPlanDocks();
             });
+}
+
+std::shared_ptr<const SearchSetup> MainWindow::setupOf(const std::shared_ptr<const PlanCandidate>& candidate) const
+{
+    if (!candidate)
+        return nullptr;
+    // An edit is priced by the editor's setup, a search result by the search's, a plan
+    // opened from elsewhere by the panel's.
+    const PlanEditor* editor = workbench_->editor();
+    if (editor->current().candidate == candidate && editor->pricing())
+        return std::make_shared<const SearchSetup>(editor->pricing()->setup());
+    if (session_->searchedSetup() && session_->results() &&
+        std::find(session_->results()->candidates.begin(), session_->results()->candidates.end(), candidate) !=
+            session_->results()->candidates.end())
+        return std::make_shared<const SearchSetup>(*session_->searchedSetup());
+    return std::make_shared<const SearchSetup>(clusterPanel_->setup());
 }
 
 void MainWindow::showInspector(bool inspector)
 {
-    QDockWidget* dock = inspector ? inspectorDock_ : resultsDock_;
-    dock->show();
-    dock->raise();
+    revealPlanDocks();
+    (inspector ? inspectorDock_ : resultsDock_)->raise();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!arranged_) {
+        arranged_ = true;
+        arrangeDocks();
+    }
+}
+
+void MainWindow::arrangeDocks()
+{
+    if (layoutRestored_)
+        return;
+    const int column = std::clamp(width() * 3 / 10, clusterDock_->minimumSizeHint().width(), 640);
+    resizeDocks({clusterDock_}, {column}, Qt::Horizontal);
+}
+
+void MainWindow::revealPlanDocks()
+{
+    const bool wasHidden = resultsDock_->isHidden() && inspectorDock_->isHidden();
+    resultsDock_->show();
+    inspectorDock_->show();
+    if (wasHidden && !layoutRestored_)
+        resizeDocks({resultsDock_, inspectorDock_}, {height() * 27 / 100, height() * 27 / 100}, Qt::Vertical);
 }
 
 bool MainWindow::isSearching() const
@@ -378,8 +442,8 @@ void MainWindow::startSearch()
         return;
     }
     clusterPanel_->rememberFor(session_->model()->path);
-    inspectorDock_->show();
-    resultsDock_->show();
+    resultsPanel_->setPricing(session_->folded(), session_->searchedSetup() ? &*session_->searchedSetup() : nullptr);
+    revealPlanDocks();
     resultsPanel_->setMessage(tr("Searching…"));
     setSearching(true);
     onSearchProgress(tr("Starting"), 0);
@@ -433,6 +497,7 @@ void MainWindow::openCandidate(std::shared_ptr<const PlanCandidate> candidate)
     session_->setCurrentPlan(session_->folded(), candidate);
     workbench_->candidateOpened(candidate);
     inspectorDock_->raise();
+    workbench_->editDock()->raise();
 }
 
 void MainWindow::createLanguageMenu(QMenu* viewMenu)
@@ -462,8 +527,13 @@ void MainWindow::openAtStartup(const QString& commandLinePath)
         openFile(commandLinePath);
         return;
     }
-    if (!RecentFiles::list().isEmpty())
-        return;
+    // Where the last session left off: its most recent file that is still there.
+    for (const QString& recent : RecentFiles::list()) {
+        if (QFileInfo::exists(recent)) {
+            openFile(recent);
+            return;
+        }
+    }
     const QString defaultModel = ResourceLocator::defaultModelPath();
     if (!defaultModel.isEmpty())
         openFile(defaultModel);
@@ -562,7 +632,7 @@ void MainWindow::onLoaded(std::shared_ptr<const LoadedModel> model)
     session_->setModel(std::move(model));
     clusterPanel_->recallFor(path);  // the cluster, mesh and workload of its last search
     scopeView_->expandToDepth(1);
-    pages_->setCurrentWidget(splitter_);
+    pages_->setCurrentWidget(graphViews_);
 
     const QString fileName = QFileInfo(path).fileName();
     setWindowTitle(tr("%1 — Tapestry").arg(fileName));
@@ -616,8 +686,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     QSettings settings;
     settings.setValue(geometryKey(), saveGeometry());
-    settings.setValue(stateKey(), saveState());
-    settings.setValue(splitterKey(), splitter_->saveState());
+    settings.setValue(stateKey(), saveState(kLayoutVersion));
     settings.setValue(sideSplitterKey(), sideSplitter_->saveState());
     event->accept();
 }

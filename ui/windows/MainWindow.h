@@ -23,6 +23,7 @@ struct PlanCandidate;
 class PlanInspector;
 class PlanWorkbench;
 struct SearchOutcome;
+struct SearchSetup;
 class SearchResultsPanel;
 class ModelLoader;
 class ModelSession;
@@ -44,8 +45,8 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens `commandLinePath` when given; otherwise, on the very first start (no recent
-    // files), the bundled default model.
+    // Opens `commandLinePath` when given; otherwise the most recent file that still
+    // exists, else (the very first start) the bundled default model.
     void openAtStartup(const QString& commandLinePath);
 
     // The model on screen, its fold, the search results and the plan on screen.
@@ -56,6 +57,8 @@ public:
     [[nodiscard]] ClusterPanel* clusterPanel() const { return clusterPanel_; }
     [[nodiscard]] SearchResultsPanel* searchResults() const { return resultsPanel_; }
     [[nodiscard]] QDockWidget* resultsDock() const { return resultsDock_; }
+    [[nodiscard]] QDockWidget* inspectorDock() const { return inspectorDock_; }
+    [[nodiscard]] QDockWidget* clusterDock() const { return clusterDock_; }
     [[nodiscard]] PlanInspector* planInspector() const { return inspector_; }
     // Editing, comparing, history and exports of plans.
     [[nodiscard]] PlanWorkbench* workbench() const { return workbench_; }
@@ -91,6 +94,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -111,6 +115,14 @@ private:
     void reportOpenFailure(const QString& title, const QString& path, const QString& problem, const QString& detail);
     void setBusy(bool busy);
     void createDocks();
+    // The cluster and workload `candidate` was priced with; null for none.
+    [[nodiscard]] std::shared_ptr<const SearchSetup> setupOf(const std::shared_ptr<const PlanCandidate>& candidate) const;
+    // The right column's width when the window first shows without a saved layout: 30 %
+    // of the window, so that the graph keeps the rest.
+    void arrangeDocks();
+    // Shows the results and inspector below the graph, 27 % of the window tall when
+    // they were hidden.
+    void revealPlanDocks();
     void onSearchProgress(const QString& phase, double fraction);
     void onSearchFinished(const std::shared_ptr<const SearchOutcome>& results);
     void onSearchFailed(const QString& problem, const QString& detail);
@@ -123,7 +135,6 @@ private:
     ModelSession* session_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     QLabel* placeholder_ = nullptr;
-    QSplitter* splitter_ = nullptr;
     QSplitter* sideSplitter_ = nullptr;
     GraphViewsPanel* graphViews_ = nullptr;
     ModelSummaryView* summaryView_ = nullptr;
@@ -137,12 +148,16 @@ private:
     PlanInspector* inspector_ = nullptr;
     PlanWorkbench* workbench_ = nullptr;
     QDockWidget* clusterDock_ = nullptr;
+    QDockWidget* modelDock_ = nullptr;
     QDockWidget* resultsDock_ = nullptr;
     QDockWidget* inspectorDock_ = nullptr;
     QAction* startSearch_ = nullptr;
     QAction* cancelSearch_ = nullptr;
     QLabel* searchStatus_ = nullptr;
     QProgressBar* searchProgress_ = nullptr;
+    // A saved arrangement of the docks was put back: their sizes are the user's.
+    bool layoutRestored_ = false;
+    bool arranged_ = false;
 };
 
 }  // namespace tapestry

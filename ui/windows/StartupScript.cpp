@@ -117,14 +117,9 @@ void StartupScript::onViewShown(GraphViewKind shown)
 void StartupScript::showPlanPanels()
 {
     window_->showInspector(options_.showInspector);
-    // The results and inspector share the bottom: give them room for their charts (the
-    // timeline a little more).
-    if (options_.windowSize.isValid()) {
-        const char* name = options_.showInspector ? "inspectorDock" : "resultsDock";
-        if (auto* dock = window_->findChild<QDockWidget*>(QLatin1String(name)))
-            window_->resizeDocks({dock}, {options_.windowSize.height() * (options_.showTimeline ? 3 : 2) / 5},
-                                 Qt::Vertical);
-    }
+    // The docks keep the window's own arrangement; a schedule needs a row per stage.
+    if (options_.showTimeline && options_.windowSize.isValid())
+        window_->resizeDocks({window_->inspectorDock()}, {options_.windowSize.height() * 3 / 5}, Qt::Vertical);
     if (options_.showTraffic)
         window_->planInspector()->tabs()->setCurrentWidget(window_->planInspector()->trafficPane());
     if (options_.showTimeline) {
@@ -153,9 +148,6 @@ void StartupScript::onSearchFinished()
         return;
     }
     if (!options_.edit.isEmpty()) {
-        // The editor's table needs room for its strategy and cost columns.
-        const int width = options_.windowSize.isValid() ? options_.windowSize.width() * 2 / 5 : 600;
-        window_->resizeDocks({window_->workbench()->editDock()}, {width}, Qt::Horizontal);
         for (const EditTarget& target : window_->workbench()->editor()->targets()) {
             const QString name = QString::fromStdString(target.name);
             if (name.contains(options_.edit) && window_->workbench()->editPanel()->selectTarget(name))

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <memory>
+
+namespace tapestry {
+
+struct PlanCandidate;
+struct SearchOutcome;
+
+// Why a search's best plan over the best expert layout it priced beside it (Megatron-LM,
+// with sequence parallelism, data parallel, ...): the step time difference split into
+// compute, exposed communication and pipeline bubble, and the memory difference. A
+// difference smaller than the cost model's validated error is said to be one: the two
+// plans are not told apart by the model.
+class WhyThisPlan {
+    Q_DECLARE_TR_FUNCTIONS(WhyThisPlan)
+
+public:
+    // The median absolute step-time error over the 62 published runs the cost model is
+    // validated against (README, "How far to trust the numbers").
+    static constexpr double kValidatedMedianError = 0.084;
+
+    // The fastest expert reference of `results` that fits its memory limit (else the
+    // smallest); null when the search priced none.
+    [[nodiscard]] static std::shared_ptr<const PlanCandidate> bestExpert(const SearchOutcome& results);
+    // "Why this plan: 304.6 ms against 313.4 ms for Megatron-LM + sequence parallel on
+    // [2, 8] (dp, tp): 2.8 % faster (compute −1.2 ms, exposed communication −7.6 ms),
+    // 3.10 GB less memory per device. Within the cost model's validated error (median
+    // 8.4 %): measure both before choosing."
+    [[nodiscard]] static QString text(const PlanCandidate& best, const PlanCandidate& expert);
+    // Whether the difference between the two step times is below kValidatedMedianError.
+    [[nodiscard]] static bool withinModelError(const PlanCandidate& best, const PlanCandidate& expert);
+};
+
+}  // namespace tapestry

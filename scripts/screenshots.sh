@@ -37,10 +37,14 @@
 #                                  experts' block selected, its expert and ring traffic per layer
 #   screenshot-iopddl-example.png  the IOPDDL example problem solved (cost 445 = nodes 275 +
 #                                  edges 170) with its memory profile at the limit, 50
-#   screenshot-laptop-{search,inspector,edit,export}-{en,de}.png  the same Llama-3-8B search on
+#   screenshot-laptop-{search,inspector,export}-{en,de}.png  the same Llama-3-8B search on
 #                                  a 1366x768 screen, in English and in German: the results,
-#                                  the inspector, the editor and the export dialog of the best plan
-#   screenshot-fullhd-{search,inspector,edit,export}.png  the same on a 1920x1080 screen
+#                                  the inspector and the export dialog of the best plan
+#   screenshot-laptop-{edit,compare}-{en,de,zh_CN}.png  on that screen in English, German and
+#                                  Chinese: the best plan edited in the editor (its strategy
+#                                  table beside the folded graph and the inspector), and the
+#                                  edit compared with the searched plan
+#   screenshot-fullhd-{search,inspector,edit,compare,export}.png  the same on a 1920x1080 screen
 #   screenshot-iopddl-g.png        IOPDDL problem G (Transformer inference, 816 nodes) after a
 #                                  10 s solve: 680 time points against the usage limit
 #                                  (skipped when ../shared/iopddl is not there)
@@ -124,14 +128,19 @@ for language in en de; do
   shot_on 1366x768 "$language" "screenshot-laptop-search-$language.png" folded "$llama" "${laptop[@]}" --show results
   shot_on 1366x768 "$language" "screenshot-laptop-inspector-$language.png" folded "$llama" "${laptop[@]}" \
     --show inspector --expand-block --select q_proj
+  shot_on 1366x768 "$language" "screenshot-laptop-export-$language.png" folded "$llama" "${laptop[@]}" --show export
+done
+for language in en de zh_CN; do
   shot_on 1366x768 "$language" "screenshot-laptop-edit-$language.png" folded "$llama" "${laptop[@]}" \
     --show inspector --edit mlp/down_proj
-  shot_on 1366x768 "$language" "screenshot-laptop-export-$language.png" folded "$llama" "${laptop[@]}" --show export
+  shot_on 1366x768 "$language" "screenshot-laptop-compare-$language.png" folded "$llama" "${laptop[@]}" \
+    --show compare --edit mlp/down_proj
 done
 shot_on 1920x1080 en screenshot-fullhd-search.png folded "$llama" "${laptop[@]}" --show results
 shot_on 1920x1080 en screenshot-fullhd-inspector.png folded "$llama" "${laptop[@]}" --show inspector \
   --expand-block --select q_proj
 shot_on 1920x1080 en screenshot-fullhd-edit.png folded "$llama" "${laptop[@]}" --show inspector --edit mlp/down_proj
+shot_on 1920x1080 en screenshot-fullhd-compare.png folded "$llama" "${laptop[@]}" --show compare --edit mlp/down_proj
 shot_on 1920x1080 en screenshot-fullhd-export.png folded "$llama" "${laptop[@]}" --show export
 # Context and expert parallelism: the README's two runs, searched in the GUI.
 long=(--window-size 1600x1000 --search --cluster dgx-h100x1 --nodes 8 --mesh 8x8 --batch 64 --seq 131072 --micro-batch 1)

@@ -223,14 +223,26 @@ struct PythonParts {
     std::string functions;
 };
 
-void addMeshFunctions(PythonParts& parts, const std::string& dataMeshName, bool flattened)
+// The mesh's name for `axes` as one dimension: the axis itself, or the flattened axes
+// joined by "_" (device_mesh flattens them).
+std::string flatName(const std::vector<std::string>& axes)
 {
+    return axes.size() == 1 ? axes.front() : joinedNames(axes, "_");
+}
+
+void addMeshFunctions(PythonParts& parts, const std::vector<std::string>& dataAxes,
+                      const std::vector<std::string>& contextAxes)
+{
+    const std::string dataMeshName = dataAxes.empty() ? std::string() : flatName(dataAxes);
     parts.functions += "\n\ndef device_mesh(device_type=\"cuda\"):\n"
                        "    \"\"\"The plan's mesh over every GPU (one process each), its axes in the plan's order.\"\"\"\n"
                        "    mesh = init_device_mesh(device_type, MESH_SHAPE, mesh_dim_names=MESH_AXES)\n";
-    if (flattened)
+    if (dataAxes.size() > 1)
         parts.functions += "    mesh[DATA_AXES]._flatten(" + pythonString(dataMeshName) +
                            ")  # the data-parallel ranks as one dimension, for data_mesh\n";
+    if (contextAxes.size() > 1)
+        parts.functions += "    mesh[CONTEXT_AXES]._flatten(" + pythonString(flatName(contextAxes)) +
+                           ")  # the context-parallel ranks as one dimension, for context_parallel\n";
     parts.functions += "    return mesh\n";
     if (dataMeshName.empty())
         return;
@@ -297,9 +309,11 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     const Workload& w = settings.workload;
     const std::vector<std::string> batchAxes = axisNames(plan, roles.batch);
     const std::vector<std::string> contextAxes = axisNames(plan, roles.context);
-    std::vector<std::string> dataAxes = batchAxes;
-    dataAxes.insert(dataAxes.end(), contextAxes.begin(), contextAxes.end());
-    const std::string dataMeshName = dataAxes.size() == 1 ? dataAxes.front() : joinedNames(dataAxes, "_");
+    // Batch and context axes in the mesh's order (a sub-mesh names its axes in that order).
+    std::vector<std::size_t> dataAxisIndices = roles.batch;
+    dataAxisIndices.insert(dataAxisIndices.end(), roles.context.begin(), roles.context.end());
+    std::sort(dataAxisIndices.begin(), dataAxisIndices.end());
+    const std::vector<std::string> dataAxes = axisNames(plan, dataAxisIndices);
     const bool blocks = !settings.blockModulePaths.empty();
     const bool checkpoint = blocks && w.recompute != Recomputation::None;
     const bool pipeline = plan.pipeline.active();
@@ -323,8 +337,7 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     if (!contextAxes.empty())
         constants += "CONTEXT_AXES = " + pythonStrings(contextAxes) + "  # the sequence splits over these (ring attention)\n";
     if (!dataAxes.empty())
-        constants += std::string("DATA_AXES = BATCH_AXES") + (contextAxes.empty() ? "" : " + CONTEXT_AXES") +
-                     "  # gradients average over these\n";
+        constants += "DATA_AXES = " + pythonStrings(dataAxes) + "  # the batch and context axes: gradients average over these\n";
 
     // Tensor parallelism: the module styles of the tensor-parallel axis.
     bool lossParallel = false;
@@ -375,7 +388,7 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     }
 
     // Functions.
-    addMeshFunctions(parts, dataAxes.empty() ? std::string() : dataMeshName, dataAxes.size() > 1);
+    addMeshFunctions(parts, dataAxes, contextAxes);
     addLocalBatch(parts, !contextAxes.empty());
     if (checkpoint) {
         parts.imports.insert("from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import checkpoint_wrapper");
@@ -459,7 +472,7 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
         parts.functions += ".\"\"\"\n    with contextlib.ExitStack() as stack:\n";
         if (!contextAxes.empty())
             parts.functions += std::string("        stack.enter_context(context_parallel(mesh[") +
-                               pythonString(contextAxes.size() == 1 ? contextAxes.front() : joinedNames(contextAxes, "_")) +
+                               pythonString(flatName(contextAxes)) +
                                "]))\n";
         if (lossParallel)
             parts.functions += "        stack.enter_context(loss_parallel())\n";

@@ -227,6 +227,20 @@ private slots:
             if (!document.plan.pipeline.active())
                 verifySamePrice(price(llama(), cluster, back.document), price(llama(), cluster, document));
         }
+        // Ring attention on an axis outside the data-parallel one: the sub-meshes name their
+        // axes in the mesh's order.
+        PlanDocument outside = ring;
+        outside.plan = makeExpertPlan(ExpertPlanKind::RingAttention, llama().coarse, {{"dp", 2}, {"cp", 4}});
+        for (NodeStrategy& s : outside.plan.strategies)
+            std::swap(s.axes[0], s.axes[1]);
+        outside.plan.mesh = {{"cp", 4}, {"dp", 2}};
+        const std::string swapped = exportPyTorchPlan(llama(), outside);
+        QVERIFY2(contains(swapped, "BATCH_AXES = (\"dp\",)  # the batch splits over these\n"
+                                   "CONTEXT_AXES = (\"cp\",)  # the sequence splits over these (ring attention)\n"
+                                   "DATA_AXES = (\"cp\", \"dp\")  # the batch and context axes"),
+                 swapped.c_str());
+        QVERIFY2(contains(swapped, "    mesh[DATA_AXES]._flatten(\"cp_dp\")"), swapped.c_str());
+
         QVERIFY(!importPyTorchPlanExport("plan = {}\n", "other.py", llama()));
         try {
             (void)importPyTorchPlanExport("PLAN_DOCUMENT = r\"\"\"\n{\n", "cut.py", llama());

@@ -50,7 +50,11 @@ run evaluate "$model" --cluster dgx-h100x1 --mesh pp=2,dp=2,tp=2 --batch 16 --se
 echo "--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 2 --cp-comm-type p2p" \
      "--num-layers 32 --seq-length 32768 --micro-batch-size 1 --global-batch-size 2 --bf16" >megatron-cp.sh
 "$cli" import-plan megatron-cp.sh --model "$model" --cluster dgx-h100x1 -o b2-s32768-cp-tp.json >/dev/null
-cases=("${searched[@]}" b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16 pipeline-1f1b:8:16)
+# ... and without tensor parallelism: the plan keeps a "tp" axis of size 1 (dp 2 x cp 4 x tp 1).
+echo "--context-parallel-size 4 --cp-comm-type p2p --num-layers 32 --seq-length 32768 --micro-batch-size 1" \
+     "--global-batch-size 2 --bf16" >megatron-cp4.sh
+"$cli" import-plan megatron-cp4.sh --model "$model" --cluster dgx-h100x1 -o b2-s32768-cp4.json >/dev/null
+cases=("${searched[@]}" b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16 b2-s32768-cp4:2:16 pipeline-1f1b:8:16)
 
 # Each file writes its plan exactly (no "Not expressible" note); export -> import-plan gives the
 # plan back, and evaluate prices both the same (within 0.1 %).

@@ -194,7 +194,7 @@ def run_case(plan, batch, sequence):
         marked = torch.arange(batch * sequence).view(batch, sequence)
         mine = plan.local_batch(marked, mesh)
         rows = marked[mine[:, 0] // sequence]
-        expected = _context_parallel_buffers(mesh[plan.CONTEXT_AXES[0]], [rows], [1])[0]
+        expected = _context_parallel_buffers(mesh["_".join(plan.CONTEXT_AXES)], [rows], [1])[0]
         assert torch.equal(mine, expected), "local_batch splits the sequence unlike context_parallel"
     step = plan.step_context(mesh) if hasattr(plan, "step_context") else contextlib.nullcontext()
     loss_fn = lambda logits, target: F.cross_entropy(logits.flatten(0, 1), target.flatten())  # noqa: E731

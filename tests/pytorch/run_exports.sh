@@ -83,10 +83,10 @@ done
 [ "$(id -u)" = 0 ] || unavailable "running PyTorch in $root needs root (chroot)"
 [ -e "$root/usr/lib/python3/dist-packages/torch/__init__.py" ] || unavailable "no PyTorch root at $root"
 # The root sees only its own files: the exports and the runner go into its /tmp.
-inside=$(mktemp -d "$root/tmp/tapestry-pytorch.XXXXXX")
-trap 'rm -rf "$work" "$inside"' EXIT
-cp "$source_dir/tests/pytorch/tiny_llama.py" "$source_dir/tests/pytorch/run_plan.py" ./*.py "$inside"
-inside=/tmp/$(basename "$inside")
+staged=$(mktemp -d "$root/tmp/tapestry-pytorch.XXXXXX")
+trap 'rm -rf "$work" "$staged"' EXIT
+cp "$source_dir/tests/pytorch/tiny_llama.py" "$source_dir/tests/pytorch/run_plan.py" ./*.py "$staged"
+inside=/tmp/$(basename "$staged")  # the same folder as the root sees it
 arguments=()
 for case in "${cases[@]}"; do
     arguments+=("$inside/${case%%:*}.py:${case#*:}")

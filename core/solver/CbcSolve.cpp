@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace tapestry {
 
@@ -144,9 +145,13 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
         const std::string limit = std::to_string(seconds);
         // Wall-clock seconds: CBC counts CPU time of the whole process by default, which
         // runs faster while other threads work.
-        const char* argv[] = {"tapestry", "-log", "0", "-slog", "0", "-preprocess", "off", "-timeMode", "elapsed",
-                              "-sec", limit.c_str(), "-heuristics", settings.heuristics ? "on" : "off", "-solve", "-quit"};
-        CbcMain1(static_cast<int>(std::size(argv)), argv, model, nullptr, data);
+        std::vector<const char*> argv = {"tapestry", "-log",      "0",     "-slog",       "0",   "-preprocess",
+                                         "off",      "-timeMode", "elapsed", "-sec", limit.c_str()};
+        // Passed only to switch them off; otherwise CBC keeps its own default set.
+        if (!settings.heuristics)
+            argv.insert(argv.end(), {"-heuristics", "off"});
+        argv.insert(argv.end(), {"-solve", "-quit"});
+        CbcMain1(static_cast<int>(argv.size()), argv.data(), model, nullptr, data);
     } else {
         model.setUseElapsedTime(true);
         model.setMaximumSeconds(seconds);

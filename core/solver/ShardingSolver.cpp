@@ -32,6 +32,10 @@ using Clock = std::chrono::steady_clock;
 // found nothing in 150 s, nor on the public A, M and S (1.6-2.7 M).
 constexpr std::size_t kExactNodes = 1'200;
 constexpr std::size_t kExactCells = 1'000'000;
+// And whatever its node count when its edges have at most this many cells in all: the
+// search's whole-graph problems (a few thousand nodes of few strategies) are proven
+// optimal in seconds.
+constexpr std::size_t kExactAnyNodesCells = 600'000;
 // Large problems: share of the time for the Lagrangian phase, then rounds in which
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
@@ -79,6 +83,7 @@ Assignment initialAssignment(const ShardingProblem& problem)
 // What the portfolio decides by, measured on the reduced problem.
 struct ProblemFeatures {
     std::size_t choices = 0;  // nodes with more than one strategy
+    std::size_t cells = 0;    // edge cells in all
     // The exact engine's model size (ilpCellCount), which grows with the edges and the
     // square of the strategies per node; above a few million edge cells in all it is
     // not computed (far too large either way).
@@ -97,6 +102,7 @@ ProblemFeatures measureFeatures(const ShardingProblem& problem)
     ProblemFeatures features;
     features.choices = static_cast<std::size_t>(std::count_if(
         problem.nodes.begin(), problem.nodes.end(), [](const ProblemNode& node) { return node.strategyCount() > 1; }));
+    features.cells = cells;
     features.exactCells = cells <= kCountCellsUpTo ? ilpCellCount(problem) : cells;
     Assignment cheapest(problem.nodes.size());
     for (std::size_t i = 0; i < problem.nodes.size(); ++i)
@@ -327,7 +333,8 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     result.reducedNodes = reduced.nodes.size();
     result.reducedEdges = reduced.edges.size();
     const ProblemFeatures features = measureFeatures(reduced);
-    result.exactEngine = features.choices <= kExactNodes && features.exactCells <= kExactCells;
+    result.exactEngine = (features.choices <= kExactNodes && features.exactCells <= kExactCells)
+                         || features.cells <= kExactAnyNodesCells;
 
     // Returning takes a moment after the workers stop: expanding and checking the
     // answer (timed here on the first assignment, so it grows with the problem and the

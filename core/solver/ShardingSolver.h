@@ -59,7 +59,7 @@ struct SolverResult {
 // portfolio decides by the reduced problem's measured features, not by its name: when
 // it is small (at most about a thousand nodes with a choice, and an exact model,
 // ilpCellCount, that grows with the strategies per node, of at most a million
-// columns), one worker runs CBC on all of it without primal heuristics, handing on its
+// columns; or any node count with at most 600k edge cells), one worker runs CBC on all of it without primal heuristics, handing on its
 // incumbents, and the other the Lagrangian search where the limit binds (the cheapest
 // plan overflows it), then the feasible local search; otherwise all run the Lagrangian search for a quarter of the time
 // (one goes on, up to 60 % of it, while its own repaired plans still pay forbidden

@@ -3,10 +3,12 @@
 // errors for GPUs without FP8, and the FP8-vs-BF16 step-time ratio of a Llama-3-8B-shaped
 // model against a published measurement.
 #include "base/Error.h"
+#include "base/TextFile.h"
 #include "FoldedTestModel.h"
 #include "cost/CostModel.h"
 #include "cost/KernelTime.h"
 #include "plan/ExpertPlans.h"
+#include "validation/RunValidation.h"
 
 #include <QTest>
 
@@ -163,6 +165,32 @@ private slots:
               predicted, published);
         QVERIFY2(std::abs(predicted / published - 1) <= 0.10,
                  qPrintable(QStringLiteral("predicted %1, published %2").arg(predicted).arg(published)));
+    }
+
+    // tests/data/validation/published-runs-fp8.json: every case reads, and every one is
+    // priced but Megatron-Bridge's 405B MXFP8 run, whose 16 x 8 pipeline chunks outnumber
+    // its 126 layers (the stack counts the embedding and the loss as layers).
+    void theFp8ValidationFileIsPriced()
+    {
+        const std::string file = testDataFile("validation/published-runs-fp8.json");
+        const std::vector<PublishedRun> runs = parsePublishedRuns(readTextFile(file), file);
+        QCOMPARE(runs.size(), std::size_t{16});
+        std::vector<double> errors;
+        std::size_t skipped = 0;
+        for (const PublishedRun& run : runs) {
+            const RunPrediction prediction = predictRun(run, clusterPresetDir());
+            const bool chunky = run.name == "mbridge-26.02-llama3.1-405b-gb200-mxfp8-256gpu";
+            QVERIFY2(prediction.skipped.empty() != chunky, run.name.c_str());
+            if (chunky) {
+                ++skipped;
+                continue;
+            }
+            QVERIFY(prediction.stepSeconds > 0);
+            errors.push_back(std::abs(relativeError(prediction.stepSeconds, run.measured.stepSeconds)));
+        }
+        const ValidationSummary summary = summarizeErrors(errors, skipped);
+        QCOMPARE(summary.priced, std::size_t{15});
+        QCOMPARE(summary.skipped, std::size_t{1});
     }
 };
 

@@ -10,6 +10,8 @@
 #include "base/Error.h"
 #include "base/JsonWriter.h"
 #include "cost/CostModel.h"
+#include "cost/ShapeBinder.h"
+#include "cost/WorkloadCheck.h"
 #include "graph/ModelFingerprint.h"
 #include "iopddl/IopddlWriter.h"
 #include "plan/ExpertPlans.h"
@@ -160,8 +162,15 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     setup.cluster = cluster;
     if (planning.mesh != "auto")
         setup.mesh = meshAxesFromOptions(planning.mesh, planning.axes, cluster);
-    // What the workload says of itself; the data-parallel degree is each plan's.
-    checkPlanningWorkload(workload, {}, planning, {});
+    // What the workload says of itself; the data-parallel degree is each plan's. The
+    // capacity factor against the most tokens a micro-step can hold: the whole batch, bound
+    // as the cost model binds it.
+    WorkloadDegrees degrees;
+    const ShapeBinder binder(model->graph(), workload,
+                             std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * std::int64_t{cluster.deviceCount()}));
+    addModelExperts(degrees, *model, binder);
+    degrees.tokensPerMicroStep = static_cast<double>(binder.batch()) * static_cast<double>(binder.sequence());
+    checkPlanningWorkload(workload, degrees, planning, {});
     setup.workload = workload;
     setup.options = options;
     setup.chooseRecomputation = !planning.recomputationGiven();

@@ -94,14 +94,19 @@ WorkloadDegrees workloadDegrees(const CostModel& costs, const FoldedModel& model
     const Workload& bound = costs.workload();
     degrees.tokensPerMicroStep =
         static_cast<double>(bound.batch) * static_cast<double>(bound.sequence) / std::max(1, steps.microSteps);
-    for (const ExpertMembership& m : expertMembership(model.graph(), model.coarse, costs.shapes())) {
+    addModelExperts(degrees, model, costs.shapes());
+    return degrees;
+}
+
+void addModelExperts(WorkloadDegrees& degrees, const FoldedModel& model, const ShapeBinder& binder)
+{
+    for (const ExpertMembership& m : expertMembership(model.graph(), model.coarse, binder)) {
         if (m.experts > 0) {
             degrees.experts = m.experts;
             degrees.topK = m.topK;
-            break;
+            return;
         }
     }
-    return degrees;
 }
 
 }  // namespace tapestry

@@ -9,6 +9,7 @@
 namespace tapestry {
 
 class CostModel;
+class ShapeBinder;
 struct FoldedModel;
 struct Plan;
 
@@ -63,6 +64,10 @@ struct WorkloadFieldNames {
 //   expert at least one token of a micro-step.
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,
                    const std::string& source, ErrorCode code = ErrorCode::InvalidArgument);
+
+// Sets `degrees`' experts and top-k from `model`'s first mixture-of-experts layer as
+// `binder` binds its router (left 0 without one).
+void addModelExperts(WorkloadDegrees& degrees, const FoldedModel& model, const ShapeBinder& binder);
 
 // The sizes `plan` runs `costs`' workload with on `model`: its data-parallel degree and
 // micro-step tokens (CostModel::steppingOf), the plan's pipeline, context- and

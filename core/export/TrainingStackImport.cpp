@@ -1,6 +1,5 @@
 #include "export/TrainingStackImport.h"
 
-#include "cost/ExpertRouting.h"
 #include "cost/ShapeBinder.h"
 #include "cost/WorkloadCheck.h"
 #include "export/MegatronArguments.h"
@@ -54,13 +53,7 @@ WorkloadDegrees importedDegrees(const TrainingStackSettings& settings, const Pla
     degrees.chunksPerContextRank = 2;
     degrees.expertParallel = settings.expertParallel;
     const ShapeBinder binder(model.graph(), document.workload);
-    for (const ExpertMembership& m : expertMembership(model.graph(), model.coarse, binder)) {
-        if (m.experts > 0) {
-            degrees.experts = m.experts;
-            degrees.topK = m.topK;
-            break;
-        }
-    }
+    addModelExperts(degrees, model, binder);
     const std::int64_t micro = document.workload.microBatch > 0 ? document.workload.microBatch : 1;
     degrees.tokensPerMicroStep = static_cast<double>(micro) * static_cast<double>(degrees.dataParallel) *
                                  static_cast<double>(binder.sequence());

@@ -502,6 +502,21 @@ private slots:
                                       QStringLiteral("32"), QStringLiteral("--no-history")});
         QCOMPARE(search.exitCode, 2);
         QVERIFY2(search.err.contains(QStringLiteral("a micro-step alone takes 32 sequences")), qPrintable(search.err));
+        // Experts that take less than a token each priced a step as if they did no work.
+        QTemporaryDir dir;
+        const QString moe = dir.filePath(QStringLiteral("moe.onnx"));
+        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("mixtral-8x7b"),
+                         QStringLiteral("--layers"), QStringLiteral("1"), QStringLiteral("-o"), moe})
+                     .exitCode,
+                 0);
+        for (const QString& command : {QStringLiteral("evaluate"), QStringLiteral("search")}) {
+            const CliRun idle = runCli({command, moe, QStringLiteral("--capacity-factor"), QStringLiteral("5e-324"),
+                                        QStringLiteral("--no-history")});
+            QCOMPARE(idle.exitCode, 2);
+            QVERIFY2(idle.err.contains(QStringLiteral("--capacity-factor: capacity factor 4.94066e-324 leaves each of 8 "
+                                                      "experts less than one of the")),
+                     qPrintable(idle.err));
+        }
         // Role names in capitals are the roles: a pipeline of 2 stages, not a 3-D tensor mesh.
         const CliRun upper = runCli(evaluate.mid(0, 4) + QStringList{QStringLiteral("--mesh"), QStringLiteral("PP=2,DP=1,TP=8"),
                                                                      QStringLiteral("--no-history"), QStringLiteral("--json")});

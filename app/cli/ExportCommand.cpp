@@ -71,7 +71,8 @@ Command declareExport(CLI::App& app, const char* argv0)
     CLI::App* command = app.add_subcommand(
         "export", "write a plan for a training stack: PyTorch DTensor (parallelize_module, FSDP, activation "
                   "checkpointing, pipeline split points), Hugging Face tp_plan (JSON or Python; keys of the whole or "
-                  "the base model), Megatron-LM arguments, a torchtitan job config (TOML), the ONNX model with "
+                  "the base model), Megatron-LM arguments, a torchtitan config (today's config registry, Python; "
+                  "torchtitan-toml: v0.2.x's TOML job config), the ONNX model with "
                   "sharding annotations, or a picture of the graph");
     command->add_option("PLAN", options->plan, "the plan file")->type_name("PLAN.json")->required();
     command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();

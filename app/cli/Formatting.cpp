@@ -77,4 +77,14 @@ std::string describeThroughput(const CostModel& costs, const CoarseGraph& coarse
     return text;
 }
 
+std::string runnableStacksText(const std::vector<TrainingStack>& stacks)
+{
+    if (stacks.empty())
+        return "not runnable as is on any training stack";
+    std::string text = "runs as is on ";
+    for (std::size_t i = 0; i < stacks.size(); ++i)
+        text += std::string(i > 0 ? ", " : "") + trainingStackName(stacks[i]);
+    return text;
+}
+
 }  // namespace tapestry::cli

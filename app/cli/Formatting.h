@@ -2,6 +2,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "target/TrainingStack.h"
 
 namespace tapestry {
 class CostModel;
@@ -22,5 +25,7 @@ namespace tapestry::cli {
 // "449 tokens/s per GPU, MFU 47.6 %" for a step of `stepSeconds` (cost/Throughput.h).
 [[nodiscard]] std::string describeThroughput(const CostModel& costs, const CoarseGraph& coarse,
                                              double peakFlopsPerSecond, double stepSeconds);
+// "runs as is on pytorch, megatron", or "not runnable as is on any training stack".
+[[nodiscard]] std::string runnableStacksText(const std::vector<TrainingStack>& stacks);
 
 }  // namespace tapestry::cli

@@ -76,14 +76,14 @@ Command declareImportPlan(CLI::App& app, const char* argv0)
     auto options = std::make_shared<ImportPlanOptions>();
     CLI::App* command = app.add_subcommand(
         "import-plan", "read a Tapestry plan, the plan a PyTorch export (export --format pytorch) carries, a "
-                       "Hugging Face tp_plan (JSON or .py dict; needs --mesh, tensor parallel on the last axis), Megatron-LM arguments or a torchtitan job config (TOML; both as "
+                       "Hugging Face tp_plan (JSON or .py dict; needs --mesh, tensor parallel on the last axis), "
+                       "Megatron-LM arguments or a torchtitan config (Python or v0.2's TOML; both as "
                        "Megatron-LM's layout with their pipeline, context and expert parallelism and workload; "
                        "--cluster gives the GPU count) into a plan file; warns about what the file says that the plan "
                        "reads differently");
     command->add_option("FILE", options->file,
                         "a Tapestry plan (JSON), a PyTorch export (.py), a Hugging Face tp_plan (JSON or .py), "
-                        "Megatron-LM arguments or a "
-                        "torchtitan config (.toml)")
+                        "Megatron-LM arguments or a torchtitan config (.py or .toml)")
         ->required();
     command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();
     command->add_option("--mesh", options->mesh, "the device mesh, e.g. 2x8 (needed for a tp_plan)")

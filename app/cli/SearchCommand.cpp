@@ -19,6 +19,7 @@
 #include "search/PlanPricing.h"
 #include "search/SearchRecords.h"
 #include "search/SearchSession.h"
+#include "target/StackRules.h"
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
@@ -44,6 +45,7 @@ struct SearchCommandOptions {
     bool json = false;
     std::string output;
     std::string emitIopddl;
+    std::string target = trainingStackName(kDefaultTrainingStack);
     HistoryOptions history;
 };
 
@@ -157,6 +159,14 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         options.memoryLimitBytes = commandOptions.memoryLimitGb * 1e9;
     if (commandOptions.timeLimitSeconds > 0)
         options.timeLimitSeconds = commandOptions.timeLimitSeconds;
+    options.stack = *trainingStackFromName(commandOptions.target);
+    if (!options.pins.empty() && options.stack != TrainingStack::Any)
+        throw Error(ErrorCode::InvalidArgument, {},
+                    std::string("--pin needs --target any: ") + trainingStackName(options.stack) +
+                        " lays out every layer itself, so single nodes cannot be pinned");
+    if (options.stack != TrainingStack::Any && (commandOptions.baseline || !commandOptions.emitIopddl.empty()))
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "--baseline and --emit-iopddl compare and write the per-node search: give --target any");
 
     SearchSetup setup;
     setup.cluster = cluster;
@@ -246,7 +256,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     const SearchResult& chosenSearch = *chosenMesh.search;
     // The workload as given, with the techniques the search chose (so that the text
     // still says where batch and sequence come from).
-    const PlanPricing chosenPricing(model, withChosenTechniques(setup, chosen->workload), chosenMesh.axes);
+    // On the plan's own mesh: a stack's plan lies on the stack's stage mesh (data,
+    // expert, context and tensor axes), which may merge axes of the searched one.
+    const PlanPricing chosenPricing(model, withChosenTechniques(setup, chosen->workload), planMeshAxes(chosen->plan));
     const std::string workloadText = describeWorkload(chosenPricing.costs(), chosen->plan);
     if (!commandOptions.output.empty())
         savePlanFile(commandOptions.output, chosenPricing.document(*chosen), model->coarse, model->families);
@@ -298,6 +310,12 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         }
         json.endArray();
         json.key("best_mesh").value(chosenMesh.meshText);
+        json.key("target").value(trainingStackName(options.stack));
+        json.key("plan_mesh").value(chosen->meshText);
+        json.key("runs_on").beginArray();
+        for (const TrainingStack stack : stacksRunning(*model, chosenPricing.document(*chosen)))
+            json.value(trainingStackName(stack));
+        json.endArray();
         json.key("without_techniques").beginArray();
         for (const TechniqueComparison& comparison : outcome->comparisons) {
             json.beginObject();
@@ -339,6 +357,10 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     }
     std::printf("\nbest plan on %s%s\n", chosenMesh.meshText.c_str(),
                 chosenSearch.message.empty() ? "" : (": " + chosenSearch.message).c_str());
+    std::printf("  target %s: %s\n", trainingStackName(options.stack),
+                runnableStacksText(stacksRunning(*model, chosenPricing.document(*chosen))).c_str());
+    if (chosen->meshText != chosenMesh.meshText)
+        std::printf("  laid out on %s as the stack orders its ranks\n", chosen->meshText.c_str());
     printCandidate("best", chosen->evaluation);
     for (std::size_t i = 0; i < chosenSearch.alternatives.size(); ++i) {
         const std::string label = "alternative " + std::to_string(i + 1);
@@ -402,6 +424,12 @@ Command declareSearch(CLI::App& app, const char* argv0)
     command->add_option("-o,--output", options->output, "write the best plan")->type_name("PLAN.json");
     command->add_option("--emit-iopddl", options->emitIopddl, "write the problem solved in the IOPDDL format")
         ->type_name("FILE");
+    command->add_option("--target", options->target,
+                        "the training stack the plan is for: only plans it runs as is are searched "
+                        "(megatron, torchtitan, pytorch; any: every per-node split, not runnable as is)")
+        ->type_name("STACK")
+        ->check(CLI::IsMember({"any", "pytorch", "megatron", "torchtitan"}))
+        ->default_str(trainingStackName(kDefaultTrainingStack));
     addHistoryOptions(*command, options->history, true);
     return {command, [options, argv0] { return search(*options, argv0); }};
 }

@@ -4,6 +4,7 @@
 #include "export/OnnxShardingExport.h"
 #include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
+#include "export/TorchTitanTrainerConfig.h"
 #include "fold/FoldedModel.h"
 #include "plan/PlanFile.h"
 
@@ -13,7 +14,7 @@ const std::vector<ExportFormat>& exportFormats()
 {
     static const std::vector<ExportFormat> all{
         ExportFormat::PlanJson,   ExportFormat::PyTorch, ExportFormat::HfJson, ExportFormat::HfPython,
-        ExportFormat::Megatron,   ExportFormat::TorchTitan, ExportFormat::Onnx, ExportFormat::Dot,
+        ExportFormat::Megatron,   ExportFormat::TorchTitan, ExportFormat::TorchTitanToml, ExportFormat::Onnx, ExportFormat::Dot,
         ExportFormat::Svg,        ExportFormat::Png};
     return all;
 }
@@ -27,6 +28,7 @@ const char* exportFormatName(ExportFormat format)
     case ExportFormat::HfPython: return "hf-python";
     case ExportFormat::Megatron: return "megatron";
     case ExportFormat::TorchTitan: return "torchtitan";
+    case ExportFormat::TorchTitanToml: return "torchtitan-toml";
     case ExportFormat::Onnx: return "onnx";
     case ExportFormat::Dot: return "dot";
     case ExportFormat::Svg: return "svg";
@@ -61,7 +63,8 @@ std::string renderExport(ExportFormat format, const FoldedModel& model, const Pl
     case ExportFormat::HfPython:
         return exportHfTpPlanPython(graph, model.coarse, model.families, document.plan, choices.hfKeys);
     case ExportFormat::Megatron: return exportMegatronArguments(model, document, choices.gpusPerNode);
-    case ExportFormat::TorchTitan: return exportTorchTitanConfig(model, document, choices.gpusPerNode);
+    case ExportFormat::TorchTitan: return exportTorchTitanTrainerConfig(model, document, choices.gpusPerNode);
+    case ExportFormat::TorchTitanToml: return exportTorchTitanConfig(model, document, choices.gpusPerNode);
     case ExportFormat::Onnx: return exportShardedOnnx(graph, model.coarse, model.families, document);
     case ExportFormat::Dot: return exportGraphPicture(graph, model.coarse, model.families, choices.view, PictureFormat::Dot);
     case ExportFormat::Svg: return exportGraphPicture(graph, model.coarse, model.families, choices.view, PictureFormat::Svg);

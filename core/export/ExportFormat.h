@@ -22,7 +22,8 @@ enum class ExportFormat : std::uint8_t {
     HfJson,
     HfPython,
     Megatron,
-    TorchTitan,
+    TorchTitan,      // today's config registry (Python)
+    TorchTitanToml,  // torchtitan v0.2.x's TOML job config
     Onnx,
     Dot,
     Svg,
@@ -31,7 +32,8 @@ enum class ExportFormat : std::uint8_t {
 
 // Every format, in the order the CLI's usage and the GUI's list show them.
 [[nodiscard]] const std::vector<ExportFormat>& exportFormats();
-// The CLI's --format name: json, pytorch, hf, hf-python, megatron, torchtitan, onnx, dot, svg, png.
+// The CLI's --format name: json, pytorch, hf, hf-python, megatron, torchtitan, torchtitan-toml, onnx,
+// dot, svg, png.
 [[nodiscard]] const char* exportFormatName(ExportFormat format);
 [[nodiscard]] std::optional<ExportFormat> exportFormatFromName(std::string_view name);
 // DOT, SVG and PNG draw the model's coarse or folded graph; the others need a plan.

@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "export/ShellWords.h"
 #include "fold/FoldedModel.h"
+#include "target/StackRules.h"
 
 #include <algorithm>
 #include <array>
@@ -30,16 +31,9 @@ bool allEqual(const std::vector<std::int64_t>& sizes, std::size_t from, std::siz
                        [&](std::int64_t s) { return s == sizes[from]; });
 }
 
-std::string listed(const std::vector<std::int64_t>& sizes)
-{
-    std::string text;
-    for (const std::int64_t size : sizes)
-        text += (text.empty() ? "" : ", ") + std::to_string(size);
-    return text;
-}
-
-// The pipeline's arguments, and notes for what Megatron-LM's split cannot follow.
-void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>& args, std::vector<std::string>& notes)
+// The pipeline's arguments: Megatron-LM splits layers evenly, apart from a first and a
+// last stage of their own sizes (what it cannot follow is in stackSettingNotes).
+void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>& args)
 {
     const PipelineLayout& pipeline = s.pipeline;
     args.push_back("--pipeline-model-parallel-size " + std::to_string(pipeline.stages));
@@ -47,9 +41,6 @@ void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>&
     args.push_back("--num-layers " + std::to_string(s.layers));
     if (!pipeline.active())
         return;
-    if (pipeline.schedule == PipelineSchedule::GPipe)
-        notes.push_back("the GPipe schedule: Megatron-LM runs 1F1B (the same bubble, at most p micro-batches of "
-                        "activations in flight instead of all)");
     const std::vector<std::int64_t> sizes = chunkSizes(pipeline.chunkStarts, s.layers);
     const std::size_t n = sizes.size();
     if (pipeline.virtualStages > 1) {
@@ -57,43 +48,31 @@ void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>&
             args.push_back("--num-layers-per-virtual-pipeline-stage " + std::to_string(s.layers / static_cast<std::int64_t>(n)));
         else
             args.push_back("--virtual-pipeline-model-parallel-size " + std::to_string(pipeline.virtualStages));
-        if (!allEqual(sizes, 0, n))
-            notes.push_back("chunks of " + listed(sizes) +
-                            " blocks: Megatron-LM splits the layers evenly over virtual pipeline stages");
         return;
     }
-    std::optional<std::int64_t> first;
-    std::optional<std::int64_t> last;
-    if (allEqual(sizes, 0, n)) {
-    } else if (allEqual(sizes, 1, n)) {
-        first = sizes.front();
-    } else if (allEqual(sizes, 0, n - 1)) {
-        last = sizes.back();
-    } else if (allEqual(sizes, 1, n - 1)) {
-        first = sizes.front();
-        last = sizes.back();
-    } else {
-        notes.push_back("stages of " + listed(sizes) +
-                        " blocks: Megatron-LM sets only the first and last stage apart from an even split");
-    }
+    // Middle stages even; the first, the last or both of their own size (stackSettingNotes
+    // says when the stages are otherwise uneven: then the split stays even).
+    if (allEqual(sizes, 0, n) || (n > 2 && !allEqual(sizes, 1, n - 1)))
+        return;
+    bool first = true;
+    bool last = true;
+    if (allEqual(sizes, 1, n))
+        last = false;
+    else if (allEqual(sizes, 0, n - 1))
+        first = false;
     if (first)
-        args.push_back("--decoder-first-pipeline-num-layers " + std::to_string(*first));
+        args.push_back("--decoder-first-pipeline-num-layers " + std::to_string(sizes.front()));
     if (last)
-        args.push_back("--decoder-last-pipeline-num-layers " + std::to_string(*last));
+        args.push_back("--decoder-last-pipeline-num-layers " + std::to_string(sizes.back()));
 }
 
 // Context and expert parallelism, and the experts' capacity when the plan prices one.
-void contextAndExpertArguments(const TrainingStackSettings& s, std::vector<std::string>& args,
-                               std::vector<std::string>& notes)
+void contextAndExpertArguments(const TrainingStackSettings& s, std::vector<std::string>& args)
 {
     if (s.contextParallel > 1) {
         args.push_back("--context-parallel-size " + std::to_string(s.contextParallel));
         args.push_back(std::string("--cp-comm-type ") +
                        (s.contextVariant == ContextParallelVariant::Ulysses ? "a2a" : "p2p"));
-        if (s.workload.sequence % (2 * std::int64_t{s.contextParallel}) != 0)
-            notes.push_back("sequence " + std::to_string(s.workload.sequence) + ": Megatron-LM balances causal "
-                            "attention with two chunks per context-parallel rank and needs a multiple of " +
-                            std::to_string(2 * s.contextParallel));
     }
     if (s.expertParallel > 1) {
         args.push_back("--expert-model-parallel-size " + std::to_string(s.expertParallel));
@@ -122,7 +101,8 @@ const std::set<std::string>& valueFlags()
 
 const std::set<std::string>& switchFlags()
 {
-    static const std::set<std::string> flags = {"sequence-parallel", "use-distributed-optimizer", "bf16", "fp16",
+    static const std::set<std::string> flags = {"sequence-parallel", "use-distributed-optimizer", "use-torch-fsdp2",
+                                                "bf16", "fp16",
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
                                                 "overlap-grad-reduce", "moe-pad-expert-input-to-capacity"};
     return flags;
@@ -271,12 +251,14 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
 {
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
     std::vector<std::string> notes = s.notes;
+    for (std::string& note : stackSettingNotes(TrainingStack::Megatron, s))
+        notes.push_back(std::move(note));
     std::vector<std::string> args;
     args.push_back("--tensor-model-parallel-size " + std::to_string(s.tensorParallel));
-    pipelineArguments(s, args, notes);
+    pipelineArguments(s, args);
     if (s.sequenceParallel)
         args.push_back("--sequence-parallel");
-    contextAndExpertArguments(s, args, notes);
+    contextAndExpertArguments(s, args);
     const Workload& w = s.workload;
     args.push_back("--seq-length " + std::to_string(w.sequence));
     args.push_back("--micro-batch-size " + std::to_string(w.microBatch));
@@ -288,21 +270,16 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--recompute-method uniform");
         args.push_back("--recompute-num-layers 1");
     }
-    if (w.zeroStage >= 1)
+    // ZeRO 3 is Megatron-Core's FSDP2 wrapper, which shards parameters, gradients and
+    // optimizer states itself (no distributed optimizer beside it).
+    if (w.zeroStage == 3 && !s.pipeline.active())
+        args.push_back("--use-torch-fsdp2");
+    else if (w.zeroStage >= 1)
         args.push_back("--use-distributed-optimizer");
-    if (w.zeroStage == 2)
-        notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
-                        "whole gradient buffer per rank (ZeRO 1's memory)");
-    if (w.zeroStage == 3)
-        notes.push_back("ZeRO stage 3: Megatron-LM's distributed optimizer keeps whole parameters on every rank "
-                        "(ZeRO 1); recent Megatron-Core versions shard them with --use-torch-fsdp2 instead");
     if (w.computeType == DataType::BFloat16)
         args.push_back("--bf16");
     else if (w.computeType == DataType::Float16)
         args.push_back("--fp16");
-    else if (w.computeType != DataType::Float32)
-        notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
-                        ": Megatron-LM trains in fp32, fp16 or bf16 (written as fp32)");
     // Transformer Engine FP8: E4M3 forward and E5M2 gradients per tensor (current scaling),
     // or MXFP8 blocks, which are E4M3 throughout.
     if (w.fp8 == Fp8Recipe::PerTensor)
@@ -324,6 +301,10 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
              (s.expertParallel > 1 ? ", --num-experts, --moe-router-topk" : "") + ", ...)",
          "and run: torchrun ... pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" ..."},
         notes);
+    // Megatron-LM's validate_args refuses tensor and context parallelism without it (their
+    // communication must be issued in order with the compute kernels).
+    if (s.tensorParallel > 1 || s.contextParallel > 1)
+        text += "export CUDA_DEVICE_MAX_CONNECTIONS=1\n";
     text += "MEGATRON_ARGS=(\n";
     for (const std::string& arg : args)
         text += "    " + arg + "\n";
@@ -441,7 +422,7 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
             args.fail("--recompute-granularity '" + *granularity + "' is not selective or full");
         }
     }
-    w.zeroStage = args.has("use-distributed-optimizer") ? 1 : 0;
+    w.zeroStage = args.has("use-torch-fsdp2") ? 3 : args.has("use-distributed-optimizer") ? 1 : 0;
     if (args.has("bf16") && args.has("fp16"))
         args.fail("both --bf16 and --fp16");
     w.computeType = args.has("bf16") ? DataType::BFloat16 : args.has("fp16") ? DataType::Float16 : DataType::Float32;

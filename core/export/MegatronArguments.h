@@ -15,16 +15,17 @@ struct FoldedModel;
 // else --virtual-pipeline-model-parallel-size), --sequence-parallel, --num-layers,
 // uneven first and last stages (--decoder-first/last-pipeline-num-layers), --seq-length,
 // micro and global batch, recomputation (selective; full as --recompute-method uniform
-// --recompute-num-layers 1), --use-distributed-optimizer for ZeRO 1 and above, --bf16 or
+// --recompute-num-layers 1), --use-distributed-optimizer for ZeRO 1 and 2, --use-torch-fsdp2
+// for ZeRO 3 without a pipeline (Megatron-Core's FSDP2), --bf16 or
 // --fp16, --use-flash-attn for fused attention, --optimizer sgd,
 // --accumulate-allreduce-grads-in-fp32 and --overlap-grad-reduce; --context-parallel-size
 // with --cp-comm-type p2p (ring attention) or a2a (Ulysses), --expert-model-parallel-size
 // with --expert-tensor-parallel-size, and a capacity factor other than 1 as
 // --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity (experts compute
 // their whole capacity, as Tapestry prices them). Above the array, '#' comments list
-// what Megatron-LM cannot express (trainingStackSettings' notes, ZeRO 2 and 3, the GPipe
-// schedule, chunk boundaries beyond first/last overrides, a sequence that context
-// parallelism's two chunks per rank do not divide).
+// what Megatron-LM cannot express (trainingStackSettings' notes and
+// stackSettingNotes(Megatron)), and with tensor or context parallelism the line
+// `export CUDA_DEVICE_MAX_CONNECTIONS=1` that Megatron-LM requires.
 // `gpusPerNode` > 0 lets it say when tensor parallelism crosses nodes.
 [[nodiscard]] std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument& document,
                                                   int gpusPerNode);

@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "base/JsonWriter.h"
 #include "fold/FoldedModel.h"
+#include "target/StackRules.h"
 
 #include <toml++/toml.h>
 
@@ -160,53 +161,24 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     std::vector<std::string> notes = s.notes;
     const Workload& w = s.workload;
     const bool sharded = w.zeroStage >= 2;
-    if (w.zeroStage == 1)
-        notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards everything (FSDP); "
-                        "written as DDP");
-    if (w.zeroStage == 2)
-        notes.push_back("ZeRO stage 2: written as FSDP that keeps parameters gathered from forward to backward "
-                        "(fsdp_reshard_after_forward = \"never\"); FSDP still shards them between steps");
+    for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
+        notes.push_back(std::move(note));
+    // torchtitan v0.2's TOML has no switch for it: its tensor parallelism always shards norms.
     if (s.tensorParallel > 1 && !s.sequenceParallel)
         notes.push_back("torchtitan's tensor parallelism shards norms over the sequence (sequence parallelism); "
                         "this plan does not");
-    if (w.recompute == Recomputation::Selective)
-        notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
-                        "saves matmul outputs and recomputes the other ops");
-    if (w.attention == AttentionKernel::Unfused)
-        notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
-    if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)
-        notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
-                        ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
-    if (w.optimizer == OptimizerKind::SgdMomentum)
-        notes.push_back("SGD with momentum: set [optimizer] name for it");
-    if (s.contextVariant == ContextParallelVariant::Ulysses)
-        notes.push_back("DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention (written as "
-                        "ring attention over the same ranks)");
-    if (w.capacityFactor != 1.0)
-        notes.push_back("capacity factor " + capacityFactorText(w.capacityFactor) +
-                        ": torchtitan routes tokens without a capacity (each expert computes what reaches it)");
     // torchtitan's expert parallelism borrows the context-parallel ranks (and with expert
     // tensor parallelism 1 the tensor-parallel ones) and then FSDP's shard ranks.
     const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
     int expertParallel = s.expertParallel;
-    if (expertParallel > 1 && (expertParallel % borrowed != 0 || s.dataParallel % (expertParallel / borrowed) != 0)) {
-        notes.push_back("experts spread over " + std::to_string(expertParallel) + " GPUs: torchtitan's expert "
-                        "parallelism takes all " + std::to_string(borrowed) + " context-parallel" +
-                        (s.expertTensorParallel == 1 ? std::string(" x tensor-parallel") : std::string()) +
-                        " ranks and then data-parallel ones; written without expert parallelism");
+    if (expertParallel > 1 && (expertParallel % borrowed != 0 || s.dataParallel % (expertParallel / borrowed) != 0))
         expertParallel = 1;
-    }
     const int expertShard = expertParallel > 1 ? expertParallel / borrowed : 1;
     int replicate = sharded ? 1 : s.dataParallel;
     int shard = sharded ? s.dataParallel : 1;
     if (!sharded && expertShard > 1) {
         replicate = s.dataParallel / expertShard;
         shard = expertShard;
-        notes.push_back("torchtitan takes expert-parallel ranks from FSDP's shard dimension: data parallel " +
-                        std::to_string(s.dataParallel) + " written as replicate " + std::to_string(replicate) +
-                        " x shard " + std::to_string(shard) + ", which shards parameters over " +
-                        std::to_string(shard) + " GPUs where the plan keeps them whole (ZeRO " +
-                        std::to_string(w.zeroStage) + ")");
     }
 
     std::string text = trainingStackComments(

@@ -5,6 +5,7 @@
 #include "export/MegatronArguments.h"
 #include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
+#include "export/TorchTitanTrainerConfig.h"
 #include "fold/FoldedModel.h"
 
 namespace tapestry {
@@ -33,6 +34,19 @@ WorkloadFieldNames torchTitanFieldNames(bool pipelined)
             "parallelism.pipeline_parallel_split_points",
             "parallelism.context_parallel_degree",
             "parallelism.expert_parallel_degree"};
+}
+
+// The same for today's torchtitan config (TorchTitanTrainerConfig.h).
+WorkloadFieldNames torchTitanTrainerFieldNames(bool pipelined)
+{
+    return {"TRAINING[\"num_tokens_per_train_step\"]",
+            "TRAINING[\"max_context_length\"]",
+            "TRAINING[\"num_tokens_per_microbatch_per_dp_rank\"]",
+            "capacity factor",
+            "gradient accumulation",
+            pipelined ? "PARALLELISM[\"pipeline_parallel_module_fqns_per_model_part\"]" : "PARALLELISM[\"pipeline_parallel_degree\"]",
+            "PARALLELISM[\"context_parallel_degree\"]",
+            "PARALLELISM[\"expert_parallel_degree\"]"};
 }
 
 // The sizes the imported plan runs its workload with. Both stacks cut each sequence into
@@ -93,6 +107,11 @@ std::optional<TrainingStackImport> importTrainingStackPlan(std::string_view text
     // A PyTorch export carries the plan it runs.
     if (std::optional<PlanDocument> exported = importPyTorchPlanExport(text, fileName, model))
         return TrainingStackImport{std::move(*exported), {}};
+    if (isTorchTitanTrainerConfig(text)) {
+        TrainingStackSettings settings = parseTorchTitanTrainerConfig(text, fileName, model);
+        const WorkloadFieldNames names = torchTitanTrainerFieldNames(settings.pipeline.stages > 1);
+        return importStack(std::move(settings), names, model, fileName, gpuCount);
+    }
     if (isTorchTitanConfig(text) || fileName.ends_with(".toml"))
         return importTorchTitanConfig(text, fileName, model, gpuCount);
     if (isMegatronArguments(text))

@@ -33,4 +33,15 @@ struct PlanCandidate {
     [[nodiscard]] bool isSearched() const { return role == Role::Best || role == Role::Alternative || role == Role::BestSoFar; }
 };
 
+// The one rule for which of two plans a search keeps: fitting `limitBytes` before not
+// fitting, then the faster; among plans that do not fit, the smaller.
+[[nodiscard]] inline bool isPreferred(const PlanCandidate& a, const PlanCandidate& b, double limitBytes)
+{
+    const bool aFits = a.memoryBytes() <= limitBytes;
+    const bool bFits = b.memoryBytes() <= limitBytes;
+    if (aFits != bFits)
+        return aFits;
+    return aFits ? a.stepSeconds() < b.stepSeconds() : a.memoryBytes() < b.memoryBytes();
+}
+
 }  // namespace tapestry

@@ -5,6 +5,7 @@
 #include "search/ShardingIlp.h"
 #include "search/SearchPhase.h"
 #include "search/ShardingProblemEncoding.h"
+#include "target/TrainingStack.h"
 
 #include <functional>
 #include <optional>
@@ -37,6 +38,9 @@ struct SearchOptions {
     std::size_t alternatives = 3;            // extra Pareto points below the best plan's memory
     // Techniques no unpinned node may use (to price the best plan without them).
     std::vector<ParallelTechnique> withheld;
+    // The stack the plans are for: a runnable stack restricts the search to what it
+    // runs as is (searchStackMesh); Any searches every strategy per node (TAP).
+    TrainingStack stack = TrainingStack::Any;
 };
 
 // The fastest plan alone, without Pareto alternatives.

@@ -21,6 +21,10 @@ std::shared_ptr<const PlanCandidate> SearchOutcome::best() const
 
 const MeshOutcome* SearchOutcome::meshOf(const PlanCandidate& candidate) const
 {
+    for (std::size_t i = 0; i < candidates.size() && i < candidateMeshes.size(); ++i) {
+        if (candidates[i].get() == &candidate)
+            return &meshes.at(candidateMeshes[i]);
+    }
     for (const MeshOutcome& mesh : meshes) {
         if (mesh.axes == planMeshAxes(candidate.plan))
             return &mesh;

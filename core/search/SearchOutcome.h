@@ -34,6 +34,9 @@ struct SearchOutcome {
     // Every mesh's expert plans, then its best plan and alternatives, mesh by mesh;
     // while running, the latest best-so-far plan last.
     std::vector<std::shared_ptr<const PlanCandidate>> candidates;
+    // The index into `meshes` of each candidate's mesh (parallel to `candidates`): a
+    // training stack's plan lies on the stack's own stage mesh, not the searched one.
+    std::vector<std::size_t> candidateMeshes;
     std::vector<MeshOutcome> meshes;
     double hbmBytes = 0;          // capacity per device
     double memoryLimitBytes = 0;  // what the search had to fit in

@@ -6,6 +6,7 @@
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
 #include "search/PlanPricing.h"
+#include "search/StackSearch.h"
 #include "search/StagePartition.h"
 #include "search/StrategySpace.h"
 
@@ -54,10 +55,11 @@ public:
         publish();
     }
 
-    void foundSoFar(std::shared_ptr<const PlanCandidate> candidate)
+    void foundSoFar(std::size_t mesh, std::shared_ptr<const PlanCandidate> candidate)
     {
         const std::scoped_lock hold(lock_);
         bestSoFar_ = std::move(candidate);
+        bestSoFarMesh_ = mesh;
         publish();
     }
 
@@ -88,9 +90,12 @@ public:
         for (std::size_t i = 0; i < meshes_.size(); ++i) {
             outcome->candidates.insert(outcome->candidates.end(), meshes_[i].experts.begin(), meshes_[i].experts.end());
             outcome->candidates.insert(outcome->candidates.end(), searched_[i].begin(), searched_[i].end());
+            outcome->candidateMeshes.resize(outcome->candidates.size(), i);
         }
-        if (bestSoFar_)
+        if (bestSoFar_) {
             outcome->candidates.push_back(bestSoFar_);
+            outcome->candidateMeshes.push_back(bestSoFarMesh_);
+        }
         outcome->meshes = meshes_;
         outcome->hbmBytes = hbmBytes_;
         outcome->memoryLimitBytes = limitBytes_;
@@ -116,24 +121,14 @@ private:
     std::vector<std::vector<std::shared_ptr<const PlanCandidate>>> searched_;
     std::vector<double> fractions_;
     std::shared_ptr<const PlanCandidate> bestSoFar_;
+    std::size_t bestSoFarMesh_ = 0;
     double hbmBytes_ = 0;
     double limitBytes_ = 0;
 };
 
-// The one rule of SearchOutcome::best on two plans: fitting before not fitting, then
-// the faster; among plans that do not fit, the smaller.
-bool better(const PlanCandidate& a, const PlanCandidate& b, double limitBytes)
-{
-    const bool aFits = a.memoryBytes() <= limitBytes;
-    const bool bFits = b.memoryBytes() <= limitBytes;
-    if (aFits != bFits)
-        return aFits;
-    return aFits ? a.stepSeconds() < b.stepSeconds() : a.memoryBytes() < b.memoryBytes();
-}
-
 // `plan` priced under each of `layouts` (whose stage count is the pricing's), its
 // chunks split evenly (as Megatron-LM splits layers); with `balance` the best of them
-// again with its chunks balanced by the stages' prices. The best by `better`.
+// again with its chunks balanced by the stages' prices. The best by isPreferred.
 std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan plan, PlanCandidate::Role role,
                                                 const std::vector<PipelineLayout>& layouts, double limit, bool balance)
 {
@@ -141,7 +136,7 @@ std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan
     for (const PipelineLayout& layout : layouts) {
         plan.pipeline = layout;
         auto priced = pricing.price(plan, role);
-        if (!chosen || better(*priced, *chosen, limit))
+        if (!chosen || isPreferred(*priced, *chosen, limit))
             chosen = std::move(priced);
     }
     if (balance && chosen->plan.pipeline.active()) {
@@ -150,7 +145,7 @@ std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan
         plan.pipeline.chunkStarts = balancedChunkStarts(chosen->evaluation, plan.pipeline, model.coarse, model.families,
                                                         pricing.costs().microSteps(), limit);
         auto balanced = pricing.price(plan, role);
-        if (better(*balanced, *chosen, limit))
+        if (isPreferred(*balanced, *chosen, limit))
             chosen = std::move(balanced);
     }
     return chosen;
@@ -186,7 +181,7 @@ std::pair<std::shared_ptr<const PlanCandidate>, const PlanPricing*> bestOverGrou
     const PlanPricing* chosenPricing = nullptr;
     for (const auto& pricing : group) {
         auto priced = bestLayout(*pricing, plan, role, layouts, limit, balance);
-        if (!chosen || better(*priced, *chosen, limit)) {
+        if (!chosen || isPreferred(*priced, *chosen, limit)) {
             chosen = std::move(priced);
             chosenPricing = pricing.get();
         }
@@ -267,12 +262,24 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         for (const PricingGroup& group : groups) {
             auto priced = bestLayout(*group.front(), makeExpertPlan(kind, model->coarse, split.stageAxes),
                                      PlanCandidate::Role::Expert, layouts, limit, false);
-            if (!chosen || better(*priced, *chosen, limit))
+            if (!chosen || isPreferred(*priced, *chosen, limit))
                 chosen = std::move(priced);
         }
         experts.push_back(std::move(chosen));
     }
     state.pricedExperts(index, first, experts);
+
+    if (setup.options.stack != TrainingStack::Any) {
+        StackSearchOutcome found = searchStackMesh(
+            model, setup, axes, callbacks.cancelled,
+            [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
+        std::vector<std::shared_ptr<const PlanCandidate>> candidates;
+        if (found.best)
+            candidates.push_back(found.best);
+        candidates.insert(candidates.end(), found.alternatives.begin(), found.alternatives.end());
+        state.searched(index, std::move(found.result), std::nullopt, std::move(candidates), found.workload);
+        return;
+    }
 
     std::optional<SearchResult> result;
     std::shared_ptr<const PlanCandidate> best;
@@ -311,7 +318,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                 if (lastBest != Clock::time_point() && now - lastBest < callbacks.bestSoFarInterval)
                     return;
                 lastBest = now;
-                state.foundSoFar(pricing.price(plan, PlanCandidate::Role::BestSoFar));
+                state.foundSoFar(index, pricing.price(plan, PlanCandidate::Role::BestSoFar));
             };
         }
         SearchResult found = searchPlan(pricing.costs(), model->coarse, model->families, options, search);
@@ -322,7 +329,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                 bestOverGroup(groups[g], found.best->plan, PlanCandidate::Role::Best, layouts, limit, true);
         if (!accumulates[g])
             wholeBatchFits = candidate && candidate->memoryBytes() <= limit;
-        if (!result || (candidate && (!best || better(*candidate, *best, limit)))) {
+        if (!result || (candidate && (!best || isPreferred(*candidate, *best, limit)))) {
             result = std::move(found);
             best = std::move(candidate);
             chosenPricing = candidatePricing;
@@ -335,7 +342,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // the best priced so far.
     const bool nothingYet = !best && result && result->cancelled;
     for (const auto& expert : experts) {
-        if ((best && better(*expert, *best, limit)) || (nothingYet && expert && !best)) {
+        if ((best && isPreferred(*expert, *best, limit)) || (nothingYet && expert && !best)) {
             auto kept = std::make_shared<PlanCandidate>(*expert);
             kept->role = PlanCandidate::Role::Best;
             result->message = "the expert plan '" + kept->plan.name + "' priced better than every searched plan";
@@ -474,7 +481,8 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
             std::rethrow_exception(failure);
     }
 
-    if (setup_.options.alternatives > 0 && !cancelled()) {
+    // (A stack's search keeps its alternatives on every mesh as it goes.)
+    if (setup_.options.alternatives > 0 && setup_.options.stack == TrainingStack::Any && !cancelled()) {
         const std::shared_ptr<const SearchOutcome> found = state.finalSnapshot();
         if (const std::shared_ptr<const PlanCandidate> best = found->best()) {
             for (std::size_t i = 0; i < found->meshes.size(); ++i) {
@@ -492,7 +500,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         // technique, the mesh can give a plan that prices better. Then that plan is the
         // best (with its own alternatives and comparisons), and the comparison is moot.
         const auto faster = std::find_if(compared.begin(), compared.end(), [&](const ComparedSearch& c) {
-            return c.comparison.without && better(*c.comparison.without, *best, outcome->memoryLimitBytes);
+            return c.comparison.without && isPreferred(*c.comparison.without, *best, outcome->memoryLimitBytes);
         });
         if (faster != compared.end() && faster->mesh.search) {
             auto adopted = std::make_shared<PlanCandidate>(*faster->comparison.without);

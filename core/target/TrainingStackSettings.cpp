@@ -316,7 +316,7 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
                                      "' is not the mesh's innermost axis; these stacks put tensor parallelism on "
                                      "consecutive ranks");
         if (gpusPerNode > 0 && settings.tensorParallel > 1 && settings.tensorParallel * stride > gpusPerNode)
-            settings.notes.push_back("tensor parallelism over " + std::to_string(settings.tensorParallel) +
+            settings.remarks.push_back("tensor parallelism over " + std::to_string(settings.tensorParallel) +
                                      " GPUs crosses nodes of " + std::to_string(gpusPerNode) +
                                      ": its collectives go over the network");
     }
@@ -339,10 +339,6 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
     settings.workload.sequence = binder.sequence();
     if (settings.workload.microBatch == 0)
         settings.workload.microBatch = std::max<std::int64_t>(1, settings.workload.batch / settings.dataParallel);
-    if (settings.workload.batch % (settings.workload.microBatch * settings.dataParallel) != 0)
-        settings.notes.push_back("the global batch " + std::to_string(settings.workload.batch) +
-                                 " is not a multiple of micro-batch " + std::to_string(settings.workload.microBatch) +
-                                 " x data parallel " + std::to_string(settings.dataParallel));
     return settings;
 }
 
@@ -435,6 +431,8 @@ std::string trainingStackComments(const std::string& title, const std::string& s
     text += ":\n# " + trainingStackShape(settings) + ".\n";
     for (const std::string& line : guidance)
         text += "# " + line + "\n";
+    for (const std::string& remark : settings.remarks)
+        text += "# Note: " + commentLine(remark) + "\n";
     if (!notes.empty()) {
         text += "#\n# Not expressible in " + stack + ":\n";
         for (const std::string& note : notes)

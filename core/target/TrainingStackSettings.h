@@ -43,6 +43,9 @@ struct TrainingStackSettings {
     // Exports: what the plan does that this layout cannot carry. Imports: what the file
     // says that the plan reads differently (warnings).
     std::vector<std::string> notes;
+    // Exports: what the file runs as the plan says but a reader should know (tensor
+    // parallelism across nodes).
+    std::vector<std::string> remarks;
 };
 
 // The settings that run `document`'s plan as closely as Megatron-LM's layout can. The

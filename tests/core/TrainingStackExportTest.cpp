@@ -184,7 +184,8 @@ private slots:
         QVERIFY2(contains(text, "#   - stages of 1, 2, 3, 2 blocks: Megatron-LM sets only the first and last stage "
                                 "apart from an even split\n"),
                  text.c_str());
-        QVERIFY2(contains(text, "#   - ZeRO stage 3: Megatron-LM's distributed optimizer keeps whole parameters"),
+        QVERIFY2(contains(text, "#   - ZeRO stage 3 with a pipeline: Megatron-Core's FSDP2 (--use-torch-fsdp2) is "
+                                "written here only without pipeline parallelism"),
                  text.c_str());
         QVERIFY(!contains(text, "--decoder-"));
         // Tensor parallelism of 2 inside nodes of 8 is not noted; over nodes of 1 GPU it is.
@@ -357,8 +358,10 @@ mixed_precision_param = "bfloat16"
     {
         QCOMPARE(exportFormatFromName("megatron"), std::optional<ExportFormat>(ExportFormat::Megatron));
         QCOMPARE(exportFormatFromName("torchtitan"), std::optional<ExportFormat>(ExportFormat::TorchTitan));
+        QCOMPARE(exportFormatFromName("torchtitan-toml"), std::optional<ExportFormat>(ExportFormat::TorchTitanToml));
         const FoldedModel& m = gpt();
-        QVERIFY(renderExport(ExportFormat::TorchTitan, m, pipelinedPlan(m)).starts_with("# torchtitan job config"));
+        QVERIFY(renderExport(ExportFormat::TorchTitan, m, pipelinedPlan(m)).starts_with("# torchtitan config"));
+        QVERIFY(renderExport(ExportFormat::TorchTitanToml, m, pipelinedPlan(m)).starts_with("# torchtitan job config"));
     }
 
     void pyTorchExportShardsCheckpointsAndSplits()

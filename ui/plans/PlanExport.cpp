@@ -22,7 +22,8 @@ QString PlanExport::name(ExportFormat format)
     case ExportFormat::HfJson: return tr("Hugging Face tp_plan (JSON)");
     case ExportFormat::HfPython: return tr("Hugging Face tp_plan (Python)");
     case ExportFormat::Megatron: return tr("Megatron-LM arguments (shell)");
-    case ExportFormat::TorchTitan: return tr("torchtitan job config (TOML)");
+    case ExportFormat::TorchTitan: return tr("torchtitan config (Python)");
+    case ExportFormat::TorchTitanToml: return tr("torchtitan v0.2 job config (TOML)");
     case ExportFormat::Onnx: return tr("ONNX model with sharding annotations");
     case ExportFormat::Dot: return tr("Graph view as Graphviz DOT");
     case ExportFormat::Svg: return tr("Graph view as SVG");
@@ -39,7 +40,8 @@ QString PlanExport::suffix(ExportFormat format)
     case ExportFormat::PyTorch:
     case ExportFormat::HfPython: return QStringLiteral("py");
     case ExportFormat::Megatron: return QStringLiteral("sh");
-    case ExportFormat::TorchTitan: return QStringLiteral("toml");
+    case ExportFormat::TorchTitan: return QStringLiteral("py");
+    case ExportFormat::TorchTitanToml: return QStringLiteral("toml");
     case ExportFormat::Onnx: return QStringLiteral("onnx");
     case ExportFormat::Dot: return QStringLiteral("dot");
     case ExportFormat::Svg: return QStringLiteral("svg");
@@ -56,7 +58,8 @@ QString PlanExport::fileEnding(ExportFormat format)
     case ExportFormat::HfJson: return QStringLiteral("-hf-tp_plan.json");
     case ExportFormat::HfPython: return QStringLiteral("-hf-tp_plan.py");
     case ExportFormat::Megatron: return QStringLiteral("-megatron.sh");
-    case ExportFormat::TorchTitan: return QStringLiteral("-torchtitan.toml");
+    case ExportFormat::TorchTitan: return QStringLiteral("-torchtitan.py");
+    case ExportFormat::TorchTitanToml: return QStringLiteral("-torchtitan.toml");
     case ExportFormat::Onnx: return QStringLiteral("-sharded.onnx");
     case ExportFormat::Dot:
     case ExportFormat::Svg:

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "target/TrainingStackSettings.h"
+
+#include <string>
+#include <string_view>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// A plan as today's torchtitan reads it (targets.md: since 2026-02-23 jobs are Python
+// config-registry functions returning Trainer.Config, with `--section.key value`
+// overrides): a Python module whose `tapestry_plan(config)` sets the plan's
+// ParallelismConfig and TrainingConfig fields and activation checkpointing on the
+// Trainer.Config of the model's own registry function, and whose comments give the same
+// settings as command-line overrides. PARALLELISM: data_parallel_replicate_degree and
+// data_parallel_shard_degree with fsdp_reshard_after_forward (ZeRO 0: replicate; 2:
+// shard, "never"; 3: shard, "always"; expert ranks beyond the context- and
+// tensor-parallel ones come from the shard dimension), tensor_parallel_degree,
+// enable_sequence_parallel, context_parallel_degree, expert_parallel_degree (torchtitan's
+// experts borrow the tensor-parallel ranks first), pipeline_parallel_degree,
+// pipeline_parallel_schedule, pipeline_parallel_module_fqns_per_model_part (each chunk's
+// modules as torchtitan's models name them: tok_embeddings, layers.N, norm, output) and
+// num_pp_microbatches; TRAINING: num_tokens_per_microbatch_per_dp_rank,
+// num_tokens_per_train_step, max_context_length, mixed_precision_param;
+// ACTIVATION_CHECKPOINT "none" or "full". '#' comments list what torchtitan cannot run as
+// the plan says (trainingStackSettings' notes and stackSettingNotes(TorchTitan)).
+[[nodiscard]] std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDocument& document,
+                                                        int gpusPerNode);
+
+// Whether `text` reads as such a module: it assigns PARALLELISM and imports torchtitan.
+[[nodiscard]] bool isTorchTitanTrainerConfig(std::string_view text);
+
+// Reads the PARALLELISM and TRAINING dictionaries and ACTIVATION_CHECKPOINT back (Python
+// literals: numbers, strings, booleans, lists of strings). Absent keys take torchtitan's
+// defaults. Throws Error(InvalidPlan, fileName, ...) for a dictionary that is missing or
+// not a literal, a value of the wrong type, a degree below 1 (-1 for the shard degree),
+// an unknown schedule or checkpointing, token counts that are not whole sequences, and
+// model parts that name no block or do not make stages x v chunks in order.
+[[nodiscard]] TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const std::string& fileName,
+                                                                 const FoldedModel& model);
+
+}  // namespace tapestry

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "search/PlanCandidate.h"
+#include "search/PlanSearch.h"
+#include "search/SearchSetup.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// What the search for a training stack found on one mesh.
+struct StackSearchOutcome {
+    SearchResult result;  // best and Pareto alternatives, statistics (solves: plans priced)
+    std::shared_ptr<const PlanCandidate> best;                       // null when nothing could be priced
+    std::vector<std::shared_ptr<const PlanCandidate>> alternatives;  // less memory, more time
+    Workload workload;    // the best plan's: techniques chosen, batch resolved
+};
+
+// The search for a training stack (setup.options.stack other than Any) on `axes` (a
+// "pp" axis first for a pipeline). A stack fixes each layer's layout, so its choices are
+// the layout (stackLayouts: which axes are data, context and tensor parallel, sequence
+// parallelism, the context-parallel variant, expert parallelism), the training
+// techniques it has (stackZeroStages, stackRecomputations, unless the setup fixes them),
+// the micro-batch (on a pipeline among setup.pipelineMicroBatches(); elsewhere the
+// whole per-rank batch, and micro-batches of 1, 2, 4 and 8 sequences where that does not
+// fit) and the pipeline schedule (pipelineLayoutVariants): every combination is built
+// as the stack builds it (planFromTrainingStackSettings, on the stack's own stage mesh)
+// and priced exactly; one the stack cannot run as is (stackInexpressible) is dropped.
+// Each plan is therefore exactly what an export to the stack writes. The best by
+// isPreferred; up to setup.options.alternatives Pareto points below its memory.
+// Layouts using a technique in setup.options.withheld are left out. Pins are refused
+// (Error(InvalidArgument)): a stack lays out every layer itself. Polls `cancelled`
+// between layouts and reports `progress` in [0, 1].
+[[nodiscard]] StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model,
+                                                 const SearchSetup& setup, const std::vector<MeshAxis>& axes,
+                                                 const std::function<bool()>& cancelled,
+                                                 const std::function<void(double)>& progress);
+
+}  // namespace tapestry

@@ -1,0 +1,285 @@
+#include "target/StackRules.h"
+
+#include "base/Error.h"
+#include "cluster/MeshText.h"
+#include "cost/ExpertRouting.h"
+#include "cost/ShapeBinder.h"
+#include "fold/FoldedModel.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace tapestry {
+
+namespace {
+
+// Every role assignment of the mesh's axes that is monotone from the outside in (data,
+// context, tensor), as the degrees it gives: (data, context, tensor).
+std::set<std::tuple<int, int, int>> roleDegrees(const std::vector<MeshAxis>& mesh)
+{
+    std::set<std::tuple<int, int, int>> degrees;
+    std::size_t assignments = 1;
+    for (std::size_t a = 0; a < mesh.size(); ++a)
+        assignments *= 3;
+    for (std::size_t code = 0; code < assignments; ++code) {
+        int degree[3] = {1, 1, 1};
+        int previous = 0;
+        bool monotone = true;
+        std::size_t rest = code;
+        for (const MeshAxis& axis : mesh) {
+            const int role = static_cast<int>(rest % 3);
+            rest /= 3;
+            monotone = monotone && role >= previous;
+            previous = role;
+            degree[role] *= axis.size;
+        }
+        if (monotone)
+            degrees.emplace(degree[0], degree[1], degree[2]);
+    }
+    return degrees;
+}
+
+std::vector<std::int64_t> chunkSizes(const PipelineLayout& pipeline, std::int64_t layers)
+{
+    std::vector<std::int64_t> sizes;
+    const std::vector<std::size_t>& starts = pipeline.chunkStarts;
+    for (std::size_t c = 0; c < starts.size(); ++c)
+        sizes.push_back((c + 1 < starts.size() ? static_cast<std::int64_t>(starts[c + 1]) : layers) -
+                        static_cast<std::int64_t>(starts[c]));
+    return sizes;
+}
+
+bool allEqual(const std::vector<std::int64_t>& sizes, std::size_t from, std::size_t to)
+{
+    return from >= to || std::all_of(sizes.begin() + static_cast<std::ptrdiff_t>(from),
+                                     sizes.begin() + static_cast<std::ptrdiff_t>(to),
+                                     [&](std::int64_t s) { return s == sizes[from]; });
+}
+
+std::string listed(const std::vector<std::int64_t>& sizes)
+{
+    std::string text;
+    for (const std::int64_t size : sizes)
+        text += (text.empty() ? "" : ", ") + std::to_string(size);
+    return text;
+}
+
+void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
+{
+    const Workload& w = s.workload;
+    const PipelineLayout& pipeline = s.pipeline;
+    if (pipeline.active()) {
+        if (pipeline.schedule == PipelineSchedule::GPipe)
+            notes.push_back("the GPipe schedule: Megatron-LM runs 1F1B (the same bubble, at most p micro-batches of "
+                            "activations in flight instead of all)");
+        const std::vector<std::int64_t> sizes = chunkSizes(pipeline, s.layers);
+        const std::size_t n = sizes.size();
+        if (pipeline.virtualStages > 1 && !allEqual(sizes, 0, n))
+            notes.push_back("chunks of " + listed(sizes) +
+                            " blocks: Megatron-LM splits the layers evenly over virtual pipeline stages");
+        if (pipeline.virtualStages <= 1 && n > 2 && !allEqual(sizes, 1, n - 1))
+            notes.push_back("stages of " + listed(sizes) +
+                            " blocks: Megatron-LM sets only the first and last stage apart from an even split");
+    }
+    if (s.contextParallel > 1 && w.sequence % (2 * std::int64_t{s.contextParallel}) != 0)
+        notes.push_back("sequence " + std::to_string(w.sequence) + ": Megatron-LM balances causal attention with two "
+                        "chunks per context-parallel rank and needs a multiple of " +
+                        std::to_string(2 * s.contextParallel));
+    if (w.zeroStage == 2)
+        notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
+                        "whole gradient buffer per rank (ZeRO 1's memory)");
+    if (w.zeroStage == 3 && pipeline.active())
+        notes.push_back("ZeRO stage 3 with a pipeline: Megatron-Core's FSDP2 (--use-torch-fsdp2) is written here "
+                        "only without pipeline parallelism");
+    if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float16 && w.computeType != DataType::Float32)
+        notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
+                        ": Megatron-LM trains in fp32, fp16 or bf16 (written as fp32)");
+}
+
+void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
+{
+    const Workload& w = s.workload;
+    if (w.zeroStage == 1)
+        notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards everything (FSDP); "
+                        "written as DDP");
+    if (w.recompute == Recomputation::Selective)
+        notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
+                        "saves matmul outputs and recomputes the other ops");
+    if (w.attention == AttentionKernel::Unfused)
+        notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
+    if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)
+        notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
+                        ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
+    if (w.optimizer == OptimizerKind::SgdMomentum)
+        notes.push_back("SGD with momentum: torchtitan's optimizers are Adam and AdamW");
+    if (s.contextVariant == ContextParallelVariant::Ulysses)
+        notes.push_back("DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention (written as "
+                        "ring attention over the same ranks)");
+    if (w.capacityFactor != 1.0)
+        notes.push_back("capacity factor " + capacityFactorText(w.capacityFactor) +
+                        ": torchtitan routes tokens without a capacity (each expert computes what reaches it)");
+    if (s.expertParallel > 1 && s.tensorParallel > 1 && s.expertTensorParallel != 1)
+        notes.push_back("tensor-parallel experts: torchtitan's expert parallelism borrows the tensor-parallel ranks "
+                        "(its experts are not tensor parallel)");
+    if (s.expertParallel > 1) {
+        // torchtitan's expert parallelism borrows the context-parallel ranks (and with
+        // expert tensor parallelism 1 the tensor-parallel ones), then FSDP's shard ranks.
+        const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
+        if (s.expertParallel % borrowed != 0 || s.dataParallel % (s.expertParallel / borrowed) != 0)
+            notes.push_back("experts spread over " + std::to_string(s.expertParallel) + " GPUs: torchtitan's expert "
+                            "parallelism takes all " + std::to_string(borrowed) + " context-parallel" +
+                            (s.expertTensorParallel == 1 ? std::string(" x tensor-parallel") : std::string()) +
+                            " ranks and then data-parallel ones; written without expert parallelism");
+        else if (const int shard = s.expertParallel / borrowed; shard > 1 && w.zeroStage < 2)
+            notes.push_back("torchtitan takes expert-parallel ranks from FSDP's shard dimension: data parallel " +
+                            std::to_string(s.dataParallel) + " written as replicate " +
+                            std::to_string(s.dataParallel / shard) + " x shard " + std::to_string(shard) +
+                            ", which shards parameters over " + std::to_string(shard) +
+                            " GPUs where the plan keeps them whole (ZeRO " + std::to_string(w.zeroStage) + ")");
+    }
+}
+
+void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
+{
+    if (s.contextVariant == ContextParallelVariant::Ulysses)
+        notes.push_back("DeepSpeed-Ulysses attention: PyTorch's context_parallel is ring attention");
+    if (s.expertParallel > 1)
+        notes.push_back("expert parallelism: the PyTorch export writes no expert dispatch (all-to-all)");
+}
+
+}  // namespace
+
+std::vector<TrainingStackSettings> stackLayouts(TrainingStack stack, const std::vector<MeshAxis>& stageMesh,
+                                                int expertCount)
+{
+    std::vector<TrainingStackSettings> layouts;
+    if (stack == TrainingStack::Any)
+        return layouts;
+    for (const auto& [dp, cp, tp] : roleDegrees(stageMesh)) {
+        const std::vector<bool> sequenceParallel = tp > 1 ? std::vector<bool>{false, true} : std::vector<bool>{false};
+        std::vector<ContextParallelVariant> variants{ContextParallelVariant::None};
+        if (cp > 1) {
+            variants = {ContextParallelVariant::Ring};
+            if (stack == TrainingStack::Megatron)
+                variants.push_back(ContextParallelVariant::Ulysses);
+        }
+        // (expert parallel, expert tensor parallel)
+        std::vector<std::pair<int, int>> experts{{1, tp}};
+        if (expertCount > 1 && stack != TrainingStack::PyTorch) {
+            // torchtitan's experts borrow the tensor-parallel ranks: never tensor parallel.
+            const std::vector<int> expertTensorSizes =
+                tp > 1 && stack != TrainingStack::TorchTitan ? std::vector<int>{tp, 1} : std::vector<int>{1};
+            for (const int expertTensor : expertTensorSizes) {
+                const int ranks = dp * cp * (expertTensor == 1 ? tp : 1);
+                for (int ep = 2; ep <= std::min(ranks, expertCount); ++ep)
+                    if (expertCount % ep == 0 && ranks % ep == 0)
+                        experts.emplace_back(ep, expertTensor);
+            }
+        }
+        for (const bool sp : sequenceParallel)
+            for (const ContextParallelVariant variant : variants)
+                for (const auto& [ep, etp] : experts) {
+                    TrainingStackSettings s;
+                    s.dataParallel = dp;
+                    s.contextParallel = cp;
+                    s.tensorParallel = tp;
+                    s.sequenceParallel = sp;
+                    s.contextVariant = variant;
+                    s.expertParallel = ep;
+                    s.expertTensorParallel = ep > 1 ? etp : 1;
+                    layouts.push_back(std::move(s));
+                }
+    }
+    return layouts;
+}
+
+std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined)
+{
+    switch (stack) {
+    case TrainingStack::Megatron: return pipelined ? std::vector<int>{1} : std::vector<int>{1, 3};
+    case TrainingStack::TorchTitan: return pipelined ? std::vector<int>{0, 2} : std::vector<int>{0, 2, 3};
+    case TrainingStack::PyTorch:
+    case TrainingStack::Any: break;
+    }
+    return pipelined ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
+}
+
+std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKernel attention)
+{
+    if (stack == TrainingStack::TorchTitan || attention == AttentionKernel::Fused)
+        return {Recomputation::None, Recomputation::Full};
+    return {Recomputation::None, Recomputation::Selective, Recomputation::Full};
+}
+
+std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)
+{
+    std::vector<std::string> notes;
+    if (stack == TrainingStack::Any)
+        return notes;
+    const Workload& w = settings.workload;
+    const std::int64_t microBatch = w.microBatch > 0 ? w.microBatch : 1;
+    if (w.batch % (microBatch * std::max(settings.dataParallel, 1)) != 0)
+        notes.push_back("the global batch " + std::to_string(w.batch) + " is not a multiple of micro-batch " +
+                        std::to_string(microBatch) + " x data parallel " + std::to_string(settings.dataParallel));
+    switch (stack) {
+    case TrainingStack::Megatron: megatronNotes(settings, notes); break;
+    case TrainingStack::TorchTitan: torchTitanNotes(settings, notes); break;
+    case TrainingStack::PyTorch: pyTorchNotes(settings, notes); break;
+    case TrainingStack::Any: break;
+    }
+    return notes;
+}
+
+std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model, const PlanDocument& document)
+{
+    std::vector<std::string> notes;
+    if (stack == TrainingStack::Any)
+        return notes;
+    const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
+    notes = settings.notes;
+    for (std::string& note : stackSettingNotes(stack, settings))
+        notes.push_back(std::move(note));
+    if (settings.expertParallel > 1) {
+        const std::vector<ExpertMembership> membership =
+            expertMembership(model.graph(), model.coarse, ShapeBinder(model.graph(), settings.workload));
+        for (const ExpertMembership& member : membership)
+            if (member.experts > 0 && member.experts % settings.expertParallel != 0) {
+                notes.push_back("experts spread over " + std::to_string(settings.expertParallel) + " ranks: a layer of " +
+                                std::to_string(member.experts) + " experts does not divide among them");
+                break;
+            }
+    }
+    if (!notes.empty())
+        return notes;
+    // The layout must rebuild exactly this plan: the same stage mesh and splits.
+    try {
+        const PlanDocument rebuilt = planFromTrainingStackSettings(settings, model, document.plan.name,
+                                                                   planDeviceCount(document.plan));
+        std::vector<int> sizes;
+        std::vector<int> rebuiltSizes;
+        for (const MeshAxis& axis : document.plan.mesh)
+            sizes.push_back(axis.size);
+        for (const MeshAxis& axis : rebuilt.plan.mesh)
+            rebuiltSizes.push_back(axis.size);
+        if (sizes != rebuiltSizes)
+            notes.push_back("the stage mesh " + meshText(document.plan.mesh) + " is written as " + meshText(rebuilt.plan.mesh) +
+                            " (the stack's rank order: data, expert, context, tensor from the outside in)");
+        else if (rebuilt.plan.strategies != document.plan.strategies)
+            notes.push_back("the plan's splits differ from the layout the stack writes");
+    } catch (const Error& error) {
+        notes.push_back(error.message());
+    }
+    return notes;
+}
+
+std::vector<TrainingStack> stacksRunning(const FoldedModel& model, const PlanDocument& document)
+{
+    std::vector<TrainingStack> running;
+    for (const TrainingStack stack : allTrainingStacks())
+        if (stack != TrainingStack::Any && stackInexpressible(stack, model, document).empty())
+            running.push_back(stack);
+    return running;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "cost/Workload.h"
+#include "plan/PlanFile.h"
+#include "target/TrainingStack.h"
+#include "target/TrainingStackSettings.h"
+
+#include <string>
+#include <vector>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// What each training stack runs, stated once (targets.md). The search asks these rules
+// which layouts and techniques to try, the exports which parts of a plan a stack cannot
+// carry; a plan that a stack runs as is exports to it with no note and imports back as
+// the same plan.
+
+// The parallel layouts a stack runs on one pipeline stage's mesh `stageMesh`: each axis
+// takes one role, data outermost, then context, tensor innermost (the stacks' rank order,
+// tp-cp-dp from the inside), and the degrees are the products of the axes of each role.
+// Then sequence parallelism on or off under tensor parallelism, ring attention or (Megatron-LM only) Ulysses under context parallelism, and for a model
+// with mixture-of-experts layers of `expertCount` experts every expert-parallel size that
+// divides it, with the experts tensor parallel or not (torchtitan: not). Degrees and flags only: pipeline,
+// workload and layer count stay unset. Distinct layouts, in a fixed order. Any: none.
+[[nodiscard]] std::vector<TrainingStackSettings> stackLayouts(TrainingStack stack, const std::vector<MeshAxis>& stageMesh,
+                                                              int expertCount);
+
+// The ZeRO stages the search tries for `stack` (ZeRO 0 costs the same traffic as 1 and
+// more memory where both exist): Megatron-LM 1 (distributed optimizer) and 3 (FSDP2,
+// not with a pipeline); torchtitan 0 (DDP), 2 and 3 (FSDP, resharding never or always
+// after forward); PyTorch and Any 1 to 3. On a pipeline 1 where the stack has it, else 0
+// and 2 (a pipeline runs many micro-batches: ZeRO 3 gathers for each).
+[[nodiscard]] std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined);
+// The recomputations the search tries: none and full, and selective where attention is
+// unfused (with a fused kernel it keeps no s x s tensors to drop); torchtitan's selective
+// checkpointing is another policy than Tapestry's, so none and full only.
+[[nodiscard]] std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKernel attention);
+
+// What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`
+// that it cannot run as written: a ZeRO stage, recomputation, schedule, stage sizes,
+// precision, optimizer, attention kernel, capacity factor, batch sizes that do not
+// divide, a context-parallel variant or an expert-parallel size the stack does not take.
+// Empty: it runs as is. Any: always empty.
+[[nodiscard]] std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings);
+
+// Everything in `document`'s plan that `stack` cannot run as is: the layout's notes
+// (trainingStackSettings), stackSettingNotes, and a plan that the stack's layout does
+// not rebuild exactly (planFromTrainingStackSettings gives other splits or another
+// mesh). Empty: exporting to the stack writes exactly this plan. Any: always empty.
+[[nodiscard]] std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model,
+                                                          const PlanDocument& document);
+
+// The runnable stacks (PyTorch, Megatron-LM, torchtitan) that run `document`'s plan as is.
+[[nodiscard]] std::vector<TrainingStack> stacksRunning(const FoldedModel& model, const PlanDocument& document);
+
+}  // namespace tapestry

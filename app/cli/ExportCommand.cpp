@@ -7,6 +7,7 @@
 #include "export/ExportFormat.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/PlanFile.h"
+#include "search/ExportedPlanPrice.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -28,7 +29,8 @@ struct ExportOptions {
 
 int exportPlan(const ExportOptions& options, const char* argv0)
 {
-    const FoldedModel model = loadAndFold(options.model);
+    const auto shared = std::make_shared<const FoldedModel>(loadAndFold(options.model));
+    const FoldedModel& model = *shared;
     const std::string& planFile = options.plan;
     const PlanDocument document = loadPlanFile(planFile, model.coarse, model.families);
     const std::optional<Cluster> cluster =
@@ -51,8 +53,20 @@ int exportPlan(const ExportOptions& options, const char* argv0)
     // Megatron-LM and torchtitan exports say where tensor parallelism leaves NVLink: the
     // cluster's nodes, or its NVLink domains where they hold several nodes (GB200 NVL72).
     const int gpusPerNode = cluster ? cluster->nvlinkDomainSize() : 0;
-    writeFileAtomically(options.output,
-                        renderExport(*format, model, document, {options.view, options.hfKeys, gpusPerNode}));
+    std::string text = renderExport(*format, model, document, {options.view, options.hfKeys, gpusPerNode});
+    // A plan the stack does not run as is: the file holds the nearest plan the stack
+    // expresses; say what both cost.
+    if (cluster) {
+        if (const std::optional<ExportedPlanPrice> price = exportedPlanPrice(*format, shared, document, *cluster, text)) {
+            const std::string comment = exportedPlanPriceComment(*price, options.format.c_str());
+            std::string said = comment;
+            for (std::size_t at = said.find("# "); at != std::string::npos; at = said.find("# ", at))
+                said.erase(at, 2);
+            std::fputs(("tapestry-cli export: " + said).c_str(), stderr);
+            text = comment + text;
+        }
+    }
+    writeFileAtomically(options.output, text);
     std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());
     return 0;
 }

@@ -223,6 +223,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
         {"num_tokens_per_train_step", number(w.batch * w.sequence)},
         {"max_context_length", number(w.sequence)},
         {"mixed_precision_param", w.computeType == DataType::Float32 ? "\"float32\"" : "\"bfloat16\""},
+        {"mixed_precision_reduce", w.fp32MainGradients ? "\"float32\"" : "\"bfloat16\""},
     };
     const char* checkpointing = w.recompute == Recomputation::None ? "none" : "full";
 
@@ -386,6 +387,11 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     if (precision != "bfloat16" && precision != "float32")
         training.fail("mixed_precision_param", "\"" + precision + "\" is not bfloat16 or float32");
     w.computeType = precision == "float32" ? DataType::Float32 : DataType::BFloat16;
+    // Gradients reduced in fp32: torchtitan's default, Megatron-LM's main gradients.
+    const std::string reduce = training.text("mixed_precision_reduce", "float32");
+    if (reduce != "bfloat16" && reduce != "float32")
+        training.fail("mixed_precision_reduce", "\"" + reduce + "\" is not bfloat16 or float32");
+    w.fp32MainGradients = reduce == "float32";
     w.attention = AttentionKernel::Fused;
 
     const std::size_t at = text.find("\nACTIVATION_CHECKPOINT = \"");

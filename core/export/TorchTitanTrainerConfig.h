@@ -23,7 +23,8 @@ struct FoldedModel;
 // pipeline_parallel_schedule, pipeline_parallel_module_fqns_per_model_part (each chunk's
 // modules as torchtitan's models name them: tok_embeddings, layers.N, norm, output) and
 // num_pp_microbatches; TRAINING: num_tokens_per_microbatch_per_dp_rank,
-// num_tokens_per_train_step, max_context_length, mixed_precision_param;
+// num_tokens_per_train_step, max_context_length, mixed_precision_param and
+// mixed_precision_reduce (fp32 main gradients);
 // ACTIVATION_CHECKPOINT "none" or "full". '#' comments list what torchtitan cannot run as
 // the plan says (trainingStackSettings' notes and stackSettingNotes(TorchTitan)).
 [[nodiscard]] std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDocument& document,

@@ -113,20 +113,30 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     double limit = setup.options.memoryLimitBytes.value_or(0);
     bool limitKnown = setup.options.memoryLimitBytes.has_value();
 
-    // Prices `plan` under every pipeline layout with `pricing`; keeps what the stack runs.
-    // Returns whether some kept plan fits.
-    auto priceLayouts = [&](const PlanPricing& pricing, Plan plan) {
+    // Prices `plan` (built from `layout`) under every pipeline layout with `pricing`;
+    // keeps what the stack runs. Returns whether some kept plan fits. The plan is the
+    // layout's by construction, so only the workload and pipeline are checked here
+    // (stackInexpressible would rebuild the plan to find the same).
+    auto priceLayouts = [&](const PlanPricing& pricing, Plan plan, const TrainingStackSettings& layout) {
         if (!limitKnown) {
             limit = pricing.costs().hbmBytes();
             limitKnown = true;
         }
+        TrainingStackSettings settings = layout;
+        settings.layers = static_cast<std::int64_t>(blocks);
+        settings.workload = pricing.costs().workload();
+        if (settings.workload.microBatch == 0)
+            settings.workload.microBatch = std::max<std::int64_t>(1, settings.workload.batch / layout.dataParallel);
         bool fits = false;
-        for (const PipelineLayout& layout : pipelineLayouts) {
-            plan.pipeline = layout;
+        for (const PipelineLayout& pipeline : pipelineLayouts) {
+            plan.pipeline = pipeline;
+            settings.pipeline = pipeline;
+            if (pipeline.active())
+                settings.pipeline.chunkStarts = chunkStarts(pipeline, blocks);
+            if (!stackSettingNotes(stack, settings).empty())
+                continue;
             auto candidate = pricing.price(plan, PlanCandidate::Role::Best);
             ++outcome.result.statistics.solves;
-            if (!stackInexpressible(stack, *model, pricing.document(*candidate)).empty())
-                continue;
             fits = fits || candidate->memoryBytes() <= limit;
             if (!outcome.best || isPreferred(*candidate, *outcome.best, limit))
                 outcome.best = candidate;
@@ -168,7 +178,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
                 // A micro-batch beyond a rank's share of the batch repeats a smaller one.
                 if (pipelined && microBatch > 1 && microBatch * costs.dataParallelDegree() > costs.workload().batch)
                     continue;
-                fits = priceLayouts(pricing, plan) || fits;
+                fits = priceLayouts(pricing, plan, layouts[l]) || fits;
             }
             // Gradient accumulation: another way to fit, tried only where the whole
             // per-rank batch does not (with the same techniques it only adds time).
@@ -182,7 +192,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
                 const CostModel& costs = pricing.costs();
                 if (microBatch * costs.dataParallelDegree() >= costs.workload().batch)
                     break;
-                priceLayouts(pricing, plan);
+                priceLayouts(pricing, plan, layouts[l]);
             }
         }
     }

@@ -113,6 +113,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
                         ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
     if (w.optimizer == OptimizerKind::SgdMomentum)
         notes.push_back("SGD with momentum: torchtitan's optimizers are Adam and AdamW");
+    if (!w.overlap)
+        notes.push_back("no overlap of gradient reduction with backward: torchtitan's data parallelism always "
+                        "overlaps it");
     if (s.contextVariant == ContextParallelVariant::Ulysses)
         notes.push_back("DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention (written as "
                         "ring attention over the same ranks)");

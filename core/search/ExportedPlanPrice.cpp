@@ -1,0 +1,74 @@
+#include "search/ExportedPlanPrice.h"
+
+#include "export/TrainingStackImport.h"
+#include "fold/FoldedModel.h"
+#include "search/PlanPricing.h"
+#include "target/StackRules.h"
+
+#include <cstdio>
+
+namespace tapestry {
+
+namespace {
+
+std::optional<TrainingStack> stackOf(ExportFormat format)
+{
+    switch (format) {
+    case ExportFormat::Megatron: return TrainingStack::Megatron;
+    case ExportFormat::TorchTitan:
+    case ExportFormat::TorchTitanToml: return TrainingStack::TorchTitan;
+    default: return std::nullopt;
+    }
+}
+
+std::shared_ptr<const PlanCandidate> priced(const std::shared_ptr<const FoldedModel>& model, const Cluster& cluster,
+                                            const PlanDocument& document)
+{
+    SearchSetup setup;
+    setup.cluster = cluster;
+    setup.workload = document.workload;
+    const PlanPricing pricing(model, setup, planMeshAxes(document.plan));
+    return pricing.price(document.plan);
+}
+
+}  // namespace
+
+std::optional<ExportedPlanPrice> exportedPlanPrice(ExportFormat format, const std::shared_ptr<const FoldedModel>& model,
+                                                   const PlanDocument& document, const Cluster& cluster,
+                                                   const std::string& exported)
+{
+    const std::optional<TrainingStack> stack = stackOf(format);
+    if (!stack)
+        return std::nullopt;
+    ExportedPlanPrice price;
+    price.inexpressible = stackInexpressible(*stack, *model, document);
+    if (format == ExportFormat::TorchTitanToml && price.inexpressible.empty() &&
+        exported.find("Not expressible") != std::string::npos)
+        price.inexpressible.push_back("what torchtitan v0.2's TOML cannot say");
+    if (price.inexpressible.empty())
+        return std::nullopt;
+    const std::optional<TrainingStackImport> written =
+        importTrainingStackPlan(exported, "exported", *model, planDeviceCount(document.plan));
+    if (!written)
+        return std::nullopt;
+    const auto plan = priced(model, cluster, document);
+    const auto file = priced(model, cluster, written->document);
+    price.planStepSeconds = plan->stepSeconds();
+    price.planMemoryBytes = plan->memoryBytes();
+    price.fileStepSeconds = file->stepSeconds();
+    price.fileMemoryBytes = file->memoryBytes();
+    return price;
+}
+
+std::string exportedPlanPriceComment(const ExportedPlanPrice& price, const char* stack)
+{
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "# Not the plan Tapestry priced: %s does not run it as is (below). This file runs the nearest plan\n"
+                  "# %s expresses, priced %.3f ms and %.2f GB per GPU against the plan's %.3f ms and %.2f GB.\n",
+                  stack, stack, price.fileStepSeconds * 1e3, price.fileMemoryBytes / 1e9, price.planStepSeconds * 1e3,
+                  price.planMemoryBytes / 1e9);
+    return text;
+}
+
+}  // namespace tapestry

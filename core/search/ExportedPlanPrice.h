@@ -1,0 +1,37 @@
+#pragma once
+
+#include "export/ExportFormat.h"
+#include "plan/PlanFile.h"
+#include "search/SearchSetup.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tapestry {
+
+struct FoldedModel;
+
+// What a training-stack file runs when the plan exported to it is not one its stack runs
+// as is: the plan the file describes (read back as import-plan reads it) priced beside
+// the plan itself, with the same cluster.
+struct ExportedPlanPrice {
+    std::vector<std::string> inexpressible;  // stackInexpressible's notes
+    double planStepSeconds = 0;
+    double planMemoryBytes = 0;
+    double fileStepSeconds = 0;
+    double fileMemoryBytes = 0;
+};
+
+// For the Megatron-LM and torchtitan formats and a plan their stack does not run as is:
+// `exported` (the file's text) read back and priced on `cluster` beside `document`; nothing
+// for other formats or a plan the stack runs as is. Throws what pricing throws.
+[[nodiscard]] std::optional<ExportedPlanPrice> exportedPlanPrice(ExportFormat format,
+                                                                 const std::shared_ptr<const FoldedModel>& model,
+                                                                 const PlanDocument& document, const Cluster& cluster,
+                                                                 const std::string& exported);
+
+// "# Tapestry prices ..." comment lines saying both prices, for the file's head.
+[[nodiscard]] std::string exportedPlanPriceComment(const ExportedPlanPrice& price, const char* stack);
+
+}  // namespace tapestry

@@ -1,0 +1,204 @@
+// The search for a training stack returns plans the stack runs as is: exported to the
+// stack with no note, imported back as the same plan at the same price (issue 24).
+#include "export/ExportFormat.h"
+#include "plan/ParallelDegrees.h"
+#include "search/PlanPricing.h"
+#include "search/SearchSession.h"
+#include "target/StackRules.h"
+
+#include "CostChecks.h"
+#include "FoldedTestModel.h"
+#include "TrainingStackImports.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <tuple>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+std::vector<int> sizesOf(const std::vector<MeshAxis>& mesh)
+{
+    std::vector<int> sizes;
+    for (const MeshAxis& axis : mesh)
+        sizes.push_back(axis.size);
+    return sizes;
+}
+
+const std::shared_ptr<const FoldedModel>& llama3()
+{
+    static const auto model = std::make_shared<const FoldedModel>(foldTestFile("llama3_8b_shape.dynamo.stripped.onnx"));
+    return model;
+}
+
+struct Searched {
+    std::shared_ptr<const PlanCandidate> best;
+    PlanDocument document;
+};
+
+Searched searchFor(const std::shared_ptr<const FoldedModel>& model, SearchSetup setup, TrainingStack stack)
+{
+    setup.options.stack = stack;
+    setup.options.alternatives = 0;
+    const std::shared_ptr<const SearchOutcome> outcome = SearchSession(model, setup).run();
+    Searched searched;
+    searched.best = outcome->best();
+    if (!searched.best)
+        return searched;
+    const PlanPricing pricing(model, withChosenTechniques(setup, searched.best->workload),
+                              planMeshAxes(searched.best->plan));
+    searched.document = pricing.document(*searched.best);
+    return searched;
+}
+
+// The searched best plan for `stack` exports to it with no note, imports back as the same
+// plan with the same workload, and prices the same.
+void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, TrainingStack stack)
+{
+    const Searched searched = searchFor(model, setup, stack);
+    QVERIFY(searched.best);
+    const PlanDocument& document = searched.document;
+    const std::vector<std::string> inexpressible = stackInexpressible(stack, *model, document);
+    QVERIFY2(inexpressible.empty(), inexpressible.empty() ? "" : inexpressible.front().c_str());
+    const ExportFormat format = stack == TrainingStack::TorchTitan ? ExportFormat::TorchTitan : ExportFormat::Megatron;
+    const std::string text = renderExport(format, *model, document, {PictureView::Folded, HfPlanKeys::Model,
+                                                                     setup.cluster.gpusPerNode});
+    QVERIFY2(!contains(text, "Not expressible"), text.c_str());
+    const std::string fileName = stack == TrainingStack::TorchTitan ? "plan-torchtitan.py" : "plan-megatron.sh";
+    const TrainingStackImport back = imported(text, fileName, *model, planDeviceCount(document.plan));
+    QVERIFY2(back.warnings.empty(), back.warnings.empty() ? "" : back.warnings.front().c_str());
+    QCOMPARE(sizesOf(back.document.plan.mesh), sizesOf(document.plan.mesh));
+    QVERIFY(back.document.plan.strategies == document.plan.strategies);
+    QCOMPARE(back.document.plan.pipeline.stages, document.plan.pipeline.stages);
+    QCOMPARE(back.document.plan.pipeline.virtualStages, document.plan.pipeline.virtualStages);
+    QCOMPARE(back.document.workload.batch, document.workload.batch);
+    QCOMPARE(back.document.workload.sequence, document.workload.sequence);
+    QCOMPARE(back.document.workload.zeroStage, document.workload.zeroStage);
+    QCOMPARE(back.document.workload.recompute, document.workload.recompute);
+
+    QCOMPARE(back.document.workload.microBatch, document.workload.microBatch);
+    QCOMPARE(back.document.workload.capacityFactor, document.workload.capacityFactor);
+    QCOMPARE(back.document.workload.overlap, document.workload.overlap);
+    QCOMPARE(back.document.workload.attention, document.workload.attention);
+    QCOMPARE(back.document.workload.fp32MainGradients, document.workload.fp32MainGradients);
+    QCOMPARE(back.document.workload.computeType, document.workload.computeType);
+    SearchSetup imported = setup;
+    imported.workload = back.document.workload;
+    const PlanPricing pricing(model, imported, planMeshAxes(back.document.plan));
+    const std::shared_ptr<const PlanCandidate> priced = pricing.price(back.document.plan);
+    QVERIFY2(near(priced->stepSeconds(), searched.best->stepSeconds(), 1e-3),
+             qPrintable(QString::number(priced->stepSeconds()) + QStringLiteral(" vs ") +
+                        QString::number(searched.best->stepSeconds())));
+    QVERIFY(near(priced->memoryBytes(), searched.best->memoryBytes(), 1e-3));
+}
+
+SearchSetup setupOf(const char* cluster, int nodes, std::vector<MeshAxis> mesh, std::int64_t batch, std::int64_t sequence)
+{
+    SearchSetup setup;
+    setup.cluster = testCluster(cluster);
+    setup.cluster.nodes = nodes;
+    setup.mesh = std::move(mesh);
+    setup.workload = workload(batch, sequence);
+    return setup;
+}
+
+}  // namespace
+
+class StackTargetTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void layoutsFollowTheStacksRankOrder()
+    {
+        // On [2, 8] each axis is data, context or tensor parallel, data outermost and
+        // tensor innermost: dp16; dp2 x cp8; dp2 x tp8; cp16; cp2 x tp8; tp16.
+        const std::vector<MeshAxis> mesh{{"dp", 2}, {"tp", 8}};
+        std::set<std::tuple<int, int, int>> degrees;
+        for (const TrainingStackSettings& s : stackLayouts(TrainingStack::Megatron, mesh, 0))
+            degrees.emplace(s.dataParallel, s.contextParallel, s.tensorParallel);
+        const std::set<std::tuple<int, int, int>> expected{{16, 1, 1}, {2, 8, 1}, {2, 1, 8},
+                                                           {1, 16, 1}, {1, 2, 8}, {1, 1, 16}};
+        QCOMPARE(degrees, expected);
+        // Sequence parallelism on or off under TP (4 layouts with TP), ring or Ulysses
+        // under CP in Megatron-LM (3 with CP; cp2 x tp8 has both: 4): 1 + 2 + 2 + 2 + 4 + 2.
+        QCOMPARE(stackLayouts(TrainingStack::Megatron, mesh, 0).size(), std::size_t{13});
+        // torchtitan and PyTorch run ring attention only: 1 + 1 + 2 + 1 + 2 + 2.
+        QCOMPARE(stackLayouts(TrainingStack::TorchTitan, mesh, 0).size(), std::size_t{9});
+        QCOMPARE(stackLayouts(TrainingStack::PyTorch, mesh, 0).size(), std::size_t{9});
+        QVERIFY(stackLayouts(TrainingStack::Any, mesh, 0).empty());
+        // With 8 experts every expert-parallel size divides 8.
+        for (const TrainingStackSettings& s : stackLayouts(TrainingStack::Megatron, {{"dp", 4}, {"tp", 8}}, 8))
+            QCOMPARE(8 % s.expertParallel, 0);
+    }
+
+    void stackRulesNameWhatAStackCannotRun()
+    {
+        TrainingStackSettings s;
+        s.dataParallel = 2;
+        s.tensorParallel = 8;
+        s.layers = 32;
+        s.workload = workload(16, 2048);
+        s.workload.microBatch = 8;
+        QVERIFY(stackSettingNotes(TrainingStack::Megatron, s).empty());
+        s.workload.zeroStage = 2;
+        QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{1});
+        QVERIFY(stackSettingNotes(TrainingStack::TorchTitan, s).empty());
+        s.workload.zeroStage = 1;
+        QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).front(), "ZeRO stage 1"));
+        s.workload.microBatch = 3;  // 16 is no multiple of 3 x 2
+        QVERIFY(contains(stackSettingNotes(TrainingStack::PyTorch, s).front(), "not a multiple of micro-batch 3"));
+        QVERIFY(stackSettingNotes(TrainingStack::Any, s).empty());
+    }
+
+    void llamaOnTwoNodesRoundTripsThroughEachStack()
+    {
+        const SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
+        verifyRoundTrip(llama3(), setup, TrainingStack::Megatron);
+        verifyRoundTrip(llama3(), setup, TrainingStack::TorchTitan);
+        const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
+        const std::vector<TrainingStack> running = stacksRunning(*llama3(), megatron.document);
+        QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
+    }
+
+    void longSequencesRoundTripWithContextParallelism()
+    {
+        // Llama-3-8B at 131072 tokens on 8 DGX-H100 nodes: only context parallelism fits.
+        const SearchSetup setup = setupOf("dgx-h100x2", 8, {{"dp", 8}, {"tp", 8}}, 64, 131072);
+        const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
+        QVERIFY(megatron.best);
+        QVERIFY(contextParallelDegree(megatron.document.plan, llama3()->coarse) > 1);
+        verifyRoundTrip(llama3(), setup, TrainingStack::Megatron);
+        verifyRoundTrip(llama3(), setup, TrainingStack::TorchTitan);
+    }
+
+    void mixtureOfExpertsRoundTripsWithExpertSizesThatDivide()
+    {
+        static const auto mixtral = std::make_shared<const FoldedModel>(foldSynthPreset("mixtral-8x7b", 4));
+        const SearchSetup setup = setupOf("dgx-h100x4", 4, {{"dp", 4}, {"tp", 8}}, 64, 4096);
+        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan}) {
+            const Searched searched = searchFor(mixtral, setup, stack);
+            QVERIFY(searched.best);
+            QCOMPARE(8 % expertParallelDegree(searched.document.plan), 0);
+            verifyRoundTrip(mixtral, setup, stack);
+        }
+    }
+
+    void pipelinedGptRoundTrips()
+    {
+        static const auto gpt3 = std::make_shared<const FoldedModel>(foldSynthPreset("gpt3-175b", 32));
+        const SearchSetup setup = setupOf("dgx-h100x2", 16, {{"pp", 8}, {"dp", 2}, {"tp", 8}}, 512, 2048);
+        const Searched searched = searchFor(gpt3, setup, TrainingStack::Megatron);
+        QVERIFY(searched.best);
+        QCOMPARE(searched.document.plan.pipeline.stages, 8);
+        verifyRoundTrip(gpt3, setup, TrainingStack::Megatron);
+        verifyRoundTrip(gpt3, setup, TrainingStack::TorchTitan);
+    }
+};
+
+QTEST_GUILESS_MAIN(StackTargetTest)
+#include "StackTargetTest.moc"

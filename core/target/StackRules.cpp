@@ -145,6 +145,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
 
 void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
 {
+    if (s.workload.zeroStage < 2)
+        notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
+                        "FSDP2, which keeps gathered parameters from forward to backward at best (ZeRO 2's memory)");
     if (s.contextVariant == ContextParallelVariant::Ulysses)
         notes.push_back("DeepSpeed-Ulysses attention: PyTorch's context_parallel is ring attention");
     if (s.expertParallel > 1)
@@ -202,7 +205,7 @@ std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined)
     switch (stack) {
     case TrainingStack::Megatron: return pipelined ? std::vector<int>{1} : std::vector<int>{1, 3};
     case TrainingStack::TorchTitan: return pipelined ? std::vector<int>{0, 2} : std::vector<int>{0, 2, 3};
-    case TrainingStack::PyTorch:
+    case TrainingStack::PyTorch: return pipelined ? std::vector<int>{2} : std::vector<int>{2, 3};
     case TrainingStack::Any: break;
     }
     return pipelined ? std::vector<int>{1} : std::vector<int>{1, 2, 3};

@@ -30,8 +30,9 @@ struct FoldedModel;
 // The ZeRO stages the search tries for `stack` (ZeRO 0 costs the same traffic as 1 and
 // more memory where both exist): Megatron-LM 1 (distributed optimizer) and 3 (FSDP2,
 // not with a pipeline); torchtitan 0 (DDP), 2 and 3 (FSDP, resharding never or always
-// after forward); PyTorch and Any 1 to 3. On a pipeline 1 where the stack has it, else 0
-// and 2 (a pipeline runs many micro-batches: ZeRO 3 gathers for each).
+// after forward); PyTorch 2 and 3 (its export shards with FSDP2); Any 1 to 3. On a
+// pipeline 1 where the stack has it, else 0 and 2 (a pipeline runs many micro-batches:
+// ZeRO 3 gathers for each).
 [[nodiscard]] std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined);
 // The recomputations the search tries: none and full, and selective where attention is
 // unfused (with a fused kernel it keeps no s x s tensors to drop); torchtitan's selective

@@ -65,11 +65,15 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
     const PlanDocument& document = searched.document;
     const std::vector<std::string> inexpressible = stackInexpressible(stack, *model, document);
     QVERIFY2(inexpressible.empty(), inexpressible.empty() ? "" : inexpressible.front().c_str());
-    const ExportFormat format = stack == TrainingStack::TorchTitan ? ExportFormat::TorchTitan : ExportFormat::Megatron;
+    const ExportFormat format = stack == TrainingStack::TorchTitan ? ExportFormat::TorchTitan
+                                : stack == TrainingStack::PyTorch  ? ExportFormat::PyTorch
+                                                                   : ExportFormat::Megatron;
     const std::string text = renderExport(format, *model, document, {PictureView::Folded, HfPlanKeys::Model,
                                                                      setup.cluster.gpusPerNode});
     QVERIFY2(!contains(text, "Not expressible"), text.c_str());
-    const std::string fileName = stack == TrainingStack::TorchTitan ? "plan-torchtitan.py" : "plan-megatron.sh";
+    const std::string fileName = stack == TrainingStack::TorchTitan ? "plan-torchtitan.py"
+                                 : stack == TrainingStack::PyTorch  ? "plan-dtensor.py"
+                                                                    : "plan-megatron.sh";
     const TrainingStackImport back = imported(text, fileName, *model, planDeviceCount(document.plan));
     QVERIFY2(back.warnings.empty(), back.warnings.empty() ? "" : back.warnings.front().c_str());
     QCOMPARE(sizesOf(back.document.plan.mesh), sizesOf(document.plan.mesh));
@@ -81,7 +85,6 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
     QCOMPARE(back.document.workload.zeroStage, document.workload.zeroStage);
     QCOMPARE(back.document.workload.recompute, document.workload.recompute);
 
-    QCOMPARE(back.document.workload.microBatch, document.workload.microBatch);
     QCOMPARE(back.document.workload.capacityFactor, document.workload.capacityFactor);
     QCOMPARE(back.document.workload.overlap, document.workload.overlap);
     QCOMPARE(back.document.workload.attention, document.workload.attention);
@@ -160,20 +163,25 @@ private slots:
         const SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
         verifyRoundTrip(llama3(), setup, TrainingStack::Megatron);
         verifyRoundTrip(llama3(), setup, TrainingStack::TorchTitan);
+        verifyRoundTrip(llama3(), setup, TrainingStack::PyTorch);
         const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
         const std::vector<TrainingStack> running = stacksRunning(*llama3(), megatron.document);
         QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
     }
 
-    void longSequencesRoundTripWithContextParallelism()
+    void longSequencesRoundTripWithShardedSequences()
     {
-        // Llama-3-8B at 131072 tokens on 8 DGX-H100 nodes: only context parallelism fits.
+        // Llama-3-8B at 131072 tokens on 8 DGX-H100 nodes: sequence-sharded activations
+        // (Megatron-LM's sequence parallelism under TP 8, or context parallelism) or nothing fits.
         const SearchSetup setup = setupOf("dgx-h100x2", 8, {{"dp", 8}, {"tp", 8}}, 64, 131072);
         const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
         QVERIFY(megatron.best);
-        QVERIFY(contextParallelDegree(megatron.document.plan, llama3()->coarse) > 1);
+        QVERIFY(megatron.best->memoryBytes() <= megatron.best->evaluation.hbmBytes);
+        const TrainingStackSettings layout = trainingStackSettings(*llama3(), megatron.document, 8);
+        QVERIFY(layout.sequenceParallel || layout.contextParallel > 1);
         verifyRoundTrip(llama3(), setup, TrainingStack::Megatron);
         verifyRoundTrip(llama3(), setup, TrainingStack::TorchTitan);
+        verifyRoundTrip(llama3(), setup, TrainingStack::PyTorch);
     }
 
     void mixtureOfExpertsRoundTripsWithExpertSizesThatDivide()

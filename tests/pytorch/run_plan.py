@@ -170,6 +170,13 @@ def worker(rank, cases, directory):
 def run_case(plan, batch, sequence):
     """(largest parameter difference, parameter tensors compared, loss difference, fully_shard's mesh,
     context_parallel's mesh) on this rank."""
+    # Each case builds its own mesh. torch keys submeshes by shape and axis names, so a
+    # submesh of an earlier case can equal this case's root mesh and be refused as "a
+    # submesh" when sliced: forget the earlier cases' submeshes.
+    from torch.distributed.device_mesh import _mesh_resources
+    _mesh_resources.child_to_root_mapping.clear()
+    _mesh_resources.root_to_flatten_mapping.clear()
+    _mesh_resources.flatten_name_to_root_dims.clear()
     shard = FullyShardStandIn()
     if hasattr(plan, "fully_shard"):
         plan.fully_shard = shard

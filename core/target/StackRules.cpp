@@ -116,6 +116,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     if (!w.overlap)
         notes.push_back("no overlap of gradient reduction with backward: torchtitan's data parallelism always "
                         "overlaps it");
+    if (w.fp8 != Fp8Recipe::None)
+        notes.push_back("FP8 training: today's torchtitan config takes it as a model converter, which this export "
+                        "does not write (torchtitan-toml writes v0.2's)");
     if (s.contextVariant == ContextParallelVariant::Ulysses)
         notes.push_back("DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention (written as "
                         "ring attention over the same ranks)");
@@ -152,6 +155,8 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
         notes.push_back("DeepSpeed-Ulysses attention: PyTorch's context_parallel is ring attention");
     if (s.expertParallel > 1)
         notes.push_back("expert parallelism: the PyTorch export writes no expert dispatch (all-to-all)");
+    if (s.workload.fp8 != Fp8Recipe::None)
+        notes.push_back("FP8 training: the PyTorch export names torchao's float8 conversion but does not apply it");
 }
 
 }  // namespace

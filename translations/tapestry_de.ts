@@ -278,8 +278,12 @@
         <translation>Megatron-LM-Argumente (Shell)</translation>
     </message>
     <message>
-        <source>torchtitan job config (TOML)</source>
-        <translation>torchtitan-Jobkonfiguration (TOML)</translation>
+        <source>torchtitan config (Python)</source>
+        <translation>torchtitan-Konfiguration (Python)</translation>
+    </message>
+    <message>
+        <source>torchtitan v0.2 job config (TOML)</source>
+        <translation>torchtitan-v0.2-Jobkonfiguration (TOML)</translation>
     </message>
     <message>
         <source>PyTorch DTensor plan (Python)</source>

@@ -277,8 +277,12 @@
         <translation>Megatron-LM 参数（Shell）</translation>
     </message>
     <message>
-        <source>torchtitan job config (TOML)</source>
-        <translation>torchtitan 作业配置（TOML）</translation>
+        <source>torchtitan config (Python)</source>
+        <translation>torchtitan 配置（Python）</translation>
+    </message>
+    <message>
+        <source>torchtitan v0.2 job config (TOML)</source>
+        <translation>torchtitan v0.2 作业配置（TOML）</translation>
     </message>
     <message>
         <source>PyTorch DTensor plan (Python)</source>

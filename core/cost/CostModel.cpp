@@ -19,7 +19,8 @@ namespace {
 
 bool isSharded(AxisLayout layout)
 {
-    return layout == AxisLayout::Batch || layout == AxisLayout::Sequence || layout == AxisLayout::Hidden;
+    return layout == AxisLayout::Batch || layout == AxisLayout::Sequence || layout == AxisLayout::Hidden ||
+           layout == AxisLayout::Expert;
 }
 
 // The collective that turns `from` into `to` along one axis, and the share of the full
@@ -34,7 +35,7 @@ std::optional<Conversion> conversionBetween(AxisLayout from, AxisLayout to)
     if (from == to || to == AxisLayout::Partial)
         return std::nullopt;
     if (from == AxisLayout::Replicated)
-        return std::nullopt;  // a local slice
+        return std::nullopt;  // a local slice (into Expert: the tokens routed to the rank's experts)
     if (from == AxisLayout::Partial)
         return Conversion{to == AxisLayout::Replicated ? CollectiveKind::AllReduce : CollectiveKind::ReduceScatter, false};
     if (to == AxisLayout::Replicated)
@@ -438,7 +439,6 @@ void CostModel::computeBlocks()
 void CostModel::computeExperts()
 {
     const std::vector<ExpertMembership> membership = expertMembership(graph_, coarse_, binder_);
-    std::vector<std::string> instanceOf(coarse_.nodes.size());
     for (const CoarseNode& node : coarse_.nodes) {
         const ExpertMembership& m = membership[node.id.index()];
         if (m.experts == 0)
@@ -446,23 +446,22 @@ void CostModel::computeExperts()
         NodeFacts& facts = nodeFacts_[node.id.index()];
         facts.experts = m.experts;
         facts.routedShare = std::min(1.0, m.topK * workload_.capacityFactor / m.experts);
-        instanceOf[node.id.index()] = m.expertScope;
+        facts.modelShare = std::min(1.0, static_cast<double>(m.topK) / m.experts);
     }
-    for (const CrossingTensor& tensor : crossing_) {
-        const std::string& from = instanceOf[tensor.producer.index()];
-        bool leaves = false;
-        std::vector<std::string> entered;
+    for (CrossingTensor& tensor : crossing_) {
+        const NodeFacts& producer = nodeFacts_[tensor.producer.index()];
+        if (producer.experts > 0) {
+            tensor.experts = producer.experts;
+            tensor.expertTokens = producer.routedShare * producer.experts;
+            continue;
+        }
         for (const auto& [consumer, op] : tensor.consumers) {
-            const std::string& to = instanceOf[consumer.index()];
-            leaves = leaves || to != from;
-            // Consumers are listed in node order: the first one of an expert receives.
-            if (!to.empty() && to != from && std::find(entered.begin(), entered.end(), to) == entered.end()) {
-                entered.push_back(to);
-                nodeFacts_[consumer.index()].dispatchBytes += tensor.bytes;
+            const NodeFacts& facts = nodeFacts_[consumer.index()];
+            if (facts.experts > 0) {
+                tensor.routedCopies = facts.routedShare * facts.experts;
+                break;
             }
         }
-        if (!from.empty() && leaves)
-            nodeFacts_[tensor.producer.index()].combineBytes += tensor.bytes;
     }
 }
 
@@ -500,9 +499,14 @@ double CostModel::weightBytesPerParameter(const NodeFacts& facts) const
 
 bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
 {
-    const bool expert = nodeFacts_.at(id.index()).experts > 0;
-    return expert || std::none_of(strategy.axes.begin(), strategy.axes.end(),
-                                  [](AxisSplit split) { return split == AxisSplit::Expert; });
+    int degree = 1;
+    for (std::size_t a = 0; a < strategy.axes.size() && a < mesh_.axisCount(); ++a) {
+        if (strategy.axes[a] == AxisSplit::Expert)
+            degree *= mesh_.axis(a).size;
+    }
+    // Each rank of the expert axes keeps experts / degree whole experts.
+    const int experts = nodeFacts_.at(id.index()).experts;
+    return degree == 1 || (experts > 0 && experts % degree == 0);
 }
 
 CostModel::Stepping CostModel::steppingFor(int dataParallel) const
@@ -749,32 +753,6 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
     return out;
 }
 
-std::vector<ParallelTransfer> CostModel::expertAllToAlls(CoarseNodeId id, const NodeStrategy& strategy,
-                                                        const Divisors& div, const Stepping& steps) const
-{
-    std::vector<ParallelTransfer> out;
-    const NodeFacts& facts = nodeFacts_[id.index()];
-    if (facts.experts <= 0)
-        return out;
-    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-        const AxisGroup& group = mesh_.group(a);
-        if (strategy.axes[a] != AxisSplit::Expert || group.size <= 1)
-            continue;
-        // The rank's tokens (div.input: every axis that shards them) x top-k x capacity.
-        const double perToken = facts.routedShare * facts.experts / div.input / steps.microSteps;
-        const double share = 1.0 / facts.experts;
-        for (const auto& [purpose, dense] : {std::pair{ParallelTransfer::Purpose::ExpertDispatch, facts.dispatchBytes},
-                                             std::pair{ParallelTransfer::Purpose::ExpertCombine, facts.combineBytes}}) {
-            if (dense <= 0)
-                continue;
-            const double bytes = dense * perToken;
-            out.push_back({id, purpose, CollectiveKind::AllToAll, a, bytes,
-                           collectives_.price(CollectiveKind::AllToAll, group, bytes), 2.0 * steps.microSteps * share, 1.0});
-        }
-    }
-    return out;
-}
-
 std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const NodeStrategy& strategy,
                                                       const Divisors& div, const Stepping& steps) const
 {
@@ -837,6 +815,16 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
             otherHeadSplit *= mesh_.axis(b).size;
     }
     double full = tensor.bytes / otherDiv / steps.microSteps;
+    // An expert's tensor holds its routed tokens and moves in one collective with its
+    // layer's other experts (this expert's share charged here); tokens entering experts
+    // reach them as top-k x capacity copies.
+    double share = 1;
+    if (tensor.experts > 0) {
+        full *= tensor.expertTokens;
+        share = 1.0 / tensor.experts;
+    } else if (from == AxisLayout::Expert || to == AxisLayout::Expert) {
+        full *= tensor.routedCopies;
+    }
     if (tensor.repeat > 1) {
         // Repeated keys and values change layout before their repeat (it is a local
         // copy), on the key heads, repeated only as far as the axis needs one per rank
@@ -847,7 +835,7 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
     const double bytes = needed->perShard ? full / n : full;
     const bool repeated = forward && tensor.insideBlock && workload_.recompute == Recomputation::Full;
     return PricedConversion{needed->kind, bytes, collectives_.price(needed->kind, mesh_.group(axis), bytes),
-                            static_cast<double>(steps.microSteps) * (repeated ? 2.0 : 1.0)};
+                            static_cast<double>(steps.microSteps) * (repeated ? 2.0 : 1.0) * share};
 }
 
 double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
@@ -898,8 +886,6 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
         terms.communicationSeconds += c.price.seconds() * c.times;
     for (const ParallelTransfer& t : ringAttention(id, strategy, div, steps))
         terms.communicationSeconds += t.exposedSeconds();
-    for (const ParallelTransfer& t : expertAllToAlls(id, strategy, div, steps))
-        terms.communicationSeconds += t.exposedSeconds();
 
     const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0) +
                                              gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
@@ -932,8 +918,11 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     for (const CoarseNode& node : coarse_.nodes) {
         if (!accepts(node.id, plan.strategy(node.id)))
             throw Error(ErrorCode::InvalidPlan, {},
-                        "plan '" + plan.name + "' spreads node '" + node.name +
-                            "' over experts, but it is no expert of a mixture-of-experts layer");
+                        "plan '" + plan.name + "' spreads node '" + node.name + "' over experts, but " +
+                            (nodeFacts_[node.id.index()].experts > 0
+                                 ? "the ranks of its expert axes do not divide its layer's " +
+                                       std::to_string(nodeFacts_[node.id.index()].experts) + " experts"
+                                 : std::string("it is no expert of a mixture-of-experts layer")));
     }
     std::vector<double> axisSize(axisCount);
     for (std::size_t a = 0; a < axisCount; ++a)
@@ -1050,10 +1039,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         }
         for (const LossCollective& c : lossCollectives(node.id, strategy, steps))
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
-        std::vector<ParallelTransfer> transfers = ringAttention(node.id, strategy, div, steps);
-        for (ParallelTransfer& t : expertAllToAlls(node.id, strategy, div, steps))
-            transfers.push_back(std::move(t));
-        for (ParallelTransfer& t : transfers) {
+        for (ParallelTransfer& t : ringAttention(node.id, strategy, div, steps)) {
             addCollective(own.time, t.kind, t.axis, t.price, t.times * t.exposedShare);
             result.parallelTransfers.push_back(std::move(t));
         }
@@ -1103,10 +1089,16 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 // and the output (not masks, positions or an embedding's own conversion).
                 const bool atAttention = coarse_.node(tensor.producer).kind == CoarseNodeKind::BatchedMatMul ||
                                          coarse_.node(consumer).kind == CoarseNodeKind::BatchedMatMul;
+                using Purpose = ParallelTransfer::Purpose;
+                const CoarseNodeId listedAt = forward ? consumer : tensor.producer;
                 if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient && atAttention)
+                    result.parallelTransfers.push_back({listedAt,
+                                                        forward ? Purpose::UlyssesForward : Purpose::UlyssesBackward,
+                                                        priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
+                // Tokens to their experts (a dispatch, or a combine's gradient) and back.
+                if (from == AxisLayout::Expert || to == AxisLayout::Expert)
                     result.parallelTransfers.push_back(
-                        {forward ? consumer : tensor.producer,
-                         forward ? ParallelTransfer::Purpose::UlyssesForward : ParallelTransfer::Purpose::UlyssesBackward,
+                        {listedAt, (forward ? to : from) == AxisLayout::Expert ? Purpose::ExpertDispatch : Purpose::ExpertCombine,
                          priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
             };
             std::vector<AxisLayout> forward;

@@ -41,7 +41,9 @@ class Graph;
 // - mixture of experts: an expert computes only its routed share of the tokens
 //   (top-k x capacity factor / experts of the dense graph's work and activations); under
 //   expert parallelism its weights and optimizer states divide by the axis and the
-//   tokens travel by all-to-alls (expertAllToAlls below).
+//   tokens travel to it and back as conversions to and from the Expert layout:
+//   all-to-alls of top-k x capacity copies of every token, one per layer (each expert's
+//   tensors carry their share of it).
 // - model outputs reach the loss: a vocabulary-split output pays the vocab-parallel
 //   cross-entropy's all-reduces (max, sum of exponentials, target logit per token); a
 //   partial-sum output is reduce-scattered first (all-gathered back in backward).
@@ -88,6 +90,13 @@ public:
         // Producer and every consumer lie in one block instance: full recomputation
         // converts it forward a second time.
         bool insideBlock = false;
+        // Mixture of experts: made inside an expert of a layer of `experts` (0: outside),
+        // the tensor holds `expertTokens` / experts of the dense graph's rows (its routed
+        // tokens); entering experts, each token reaches `routedCopies` of them (top-k x
+        // capacity factor).
+        int experts = 0;
+        double expertTokens = 1;
+        double routedCopies = 1;
         CoarseNodeId producer;
         OpId producerOp;
         std::vector<std::pair<CoarseNodeId, OpId>> consumers;  // distinct nodes, first reading op
@@ -172,10 +181,8 @@ public:
         // share of the tokens the expert computes, top-k x capacity factor / experts.
         int experts = 0;
         double routedShare = 1;
-        // The expert's token traffic: the activations entering the expert (at its first
-        // node reading them) and leaving it, as the dense graph sizes them.
-        double dispatchBytes = 0;
-        double combineBytes = 0;
+        // top-k / experts: the share of the tokens the model's FLOPs count (no capacity padding).
+        double modelShare = 1;
         // A linear layer of a repeated block under an FP8 recipe: its GEMMs run in FP8,
         // its saved inputs are kept as FP8 copies, its weights have an FP8 cache (the
         // layers outside blocks, the embedding and the output head, stay in 16 bits as
@@ -183,8 +190,9 @@ public:
         bool fp8 = false;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
-    // Whether the node may take the strategy: the expert split only on an expert's
-    // linear layers. evaluate() refuses plans with others; searchers offer only these.
+    // Whether the node may take the strategy: the expert split only inside an expert,
+    // over axes whose ranks divide the layer's experts (each rank keeps whole experts).
+    // evaluate() refuses plans with others; searchers offer only these.
     [[nodiscard]] bool accepts(CoarseNodeId id, const NodeStrategy& strategy) const;
     // Bytes per device and micro-batch that enter the block starting at `first` under
     // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
@@ -265,13 +273,6 @@ private:
     // the chunk in hand: `exposedShare` of it is on the critical path.
     [[nodiscard]] std::vector<ParallelTransfer> ringAttention(CoarseNodeId node, const NodeStrategy& strategy,
                                                               const Divisors& div, const Stepping& steps) const;
-    // Expert parallelism on the axes where an expert's linear layers take the expert
-    // split, per step: the layer's tokens go to their experts by an all-to-all and come
-    // back by another, each of (tokens x hidden x top-k x capacity factor) bytes per rank
-    // and as much again backward; every expert node carries 1/experts of its layer's.
-    [[nodiscard]] std::vector<ParallelTransfer> expertAllToAlls(CoarseNodeId node, const NodeStrategy& strategy,
-                                                                const Divisors& div, const Stepping& steps) const;
-
     // A weight or what auxiliary ops derive from weights and constants.
     [[nodiscard]] bool isConstant(TensorId id) const;
     // An s x s attention tensor: its last two axes are both the sequence axis.

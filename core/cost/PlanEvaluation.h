@@ -14,9 +14,9 @@ namespace tapestry {
 // One context- or expert-parallel collective of a coarse node, per device and step, as
 // the cost model counts it (training.md): ring attention passing keys and values around
 // a sequence-split axis, DeepSpeed-Ulysses swapping sequence and head splits, or a
-// mixture-of-experts layer's tokens going to their experts and back. Every expert node
-// carries 1/experts of its layer's all-to-alls, so a layer's traffic is the sum over its
-// nodes.
+// mixture-of-experts layer's tokens going to their experts and back (the conversions to
+// and from the Expert layout; every expert's output carries 1/experts of its layer's
+// combine, so a layer's traffic is the sum of its entries).
 struct ParallelTransfer {
     enum class Purpose : std::uint8_t {
         RingForward,     // keys and values around the ring in forward (an all-gather's traffic)
@@ -38,7 +38,7 @@ struct ParallelTransfer {
     CollectiveBreakdown price;   // one call, stage by stage (link class, ranks)
     double times = 1;            // calls per step
     // The share on the critical path; the rest runs under the attention of the chunk in
-    // hand. Expert all-to-alls are always exposed.
+    // hand. Expert and Ulysses all-to-alls are always exposed.
     double exposedShare = 1;
 
     [[nodiscard]] double seconds() const { return price.seconds() * times; }

@@ -11,7 +11,7 @@ Throughput throughputOf(const CostModel& costs, const CoarseGraph& coarse, doubl
     const double tokens = static_cast<double>(costs.shapes().batch()) * static_cast<double>(costs.shapes().sequence());
     double forwardFlops = 0;
     for (const CoarseNode& node : coarse.nodes)
-        forwardFlops += costs.facts(node.id).flops;
+        forwardFlops += costs.facts(node.id).flops * costs.facts(node.id).modelShare;
     throughput.tokensPerSecondPerGpu = tokens / stepSeconds / gpus;
     if (peakFlopsPerSecond > 0)
         throughput.modelFlopsUtilization = 3 * forwardFlops / (stepSeconds * gpus * peakFlopsPerSecond);

@@ -46,6 +46,7 @@ const char* axisLayoutName(AxisLayout layout)
     case AxisLayout::Sequence: return "sequence-sharded";
     case AxisLayout::Hidden: return "hidden-sharded";
     case AxisLayout::Partial: return "partial";
+    case AxisLayout::Expert: return "expert-routed";
     }
     return "replicated";
 }
@@ -64,7 +65,7 @@ const std::vector<AxisSplit>& legalSplits(CoarseNodeKind kind)
                                                    AxisSplit::Head};
     static const std::vector<AxisSplit> normalization = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence};
     static const std::vector<AxisSplit> elementwise = {AxisSplit::None, AxisSplit::Batch, AxisSplit::Sequence,
-                                                       AxisSplit::Hidden};
+                                                       AxisSplit::Hidden, AxisSplit::Expert};
     switch (kind) {
     case CoarseNodeKind::Linear: return linear;
     case CoarseNodeKind::Embedding: return embedding;
@@ -87,9 +88,8 @@ AxisLayout requiredInputLayout(CoarseNodeKind kind, AxisSplit split)
     switch (split) {
     case AxisSplit::None:
     case AxisSplit::Column: return AxisLayout::Replicated;
-    // Tokens leave for their experts from the ranks that hold them by batch.
-    case AxisSplit::Batch:
-    case AxisSplit::Expert: return AxisLayout::Batch;
+    case AxisSplit::Batch: return AxisLayout::Batch;
+    case AxisSplit::Expert: return AxisLayout::Expert;
     case AxisSplit::Sequence: return AxisLayout::Sequence;
     // A vocabulary-parallel embedding looks up replicated ids in its own rows.
     case AxisSplit::Row: return kind == CoarseNodeKind::Embedding ? AxisLayout::Replicated : AxisLayout::Hidden;
@@ -103,8 +103,8 @@ AxisLayout outputLayout(AxisSplit split)
 {
     switch (split) {
     case AxisSplit::None: return AxisLayout::Replicated;
-    case AxisSplit::Batch:
-    case AxisSplit::Expert: return AxisLayout::Batch;
+    case AxisSplit::Batch: return AxisLayout::Batch;
+    case AxisSplit::Expert: return AxisLayout::Expert;
     case AxisSplit::Sequence: return AxisLayout::Sequence;
     case AxisSplit::Column:
     case AxisSplit::Head:

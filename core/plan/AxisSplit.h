@@ -21,15 +21,19 @@ namespace tapestry {
 //   Head     batched attention matmuls: split the heads (Megatron's attention; between
 //            sequence-split projections it is DeepSpeed-Ulysses: the layouts' all-to-alls)
 //   Expert   a mixture-of-experts layer's experts spread over the axis (expert
-//            parallelism): each rank keeps its share of the experts, tokens reach them by
-//            an all-to-all and come back by another (cost/CostModel.h); only linear
-//            layers inside an expert may take it (CostModel::accepts)
+//            parallelism): each rank keeps its share of the experts and works on the
+//            tokens routed to them (the Expert layout), which reach them by an all-to-all
+//            and go back by another (the layouts' conversions, cost/CostModel.h); only
+//            linear and elementwise nodes inside an expert may take it, over axes whose
+//            sizes multiply to a divisor of the expert count (CostModel::accepts)
 // Followers (normalization, elementwise) choose their activation layout:
-//   None (replicated), Batch, Sequence (Megatron's sequence parallelism), Hidden.
+//   None (replicated), Batch, Sequence (Megatron's sequence parallelism), Hidden, and
+//   inside an expert Expert.
 enum class AxisSplit : std::uint8_t { None, Batch, Sequence, Column, Row, Head, Hidden, Expert };
 
 // How an activation lies along one mesh axis.
-enum class AxisLayout : std::uint8_t { Replicated, Batch, Sequence, Hidden, Partial };
+// Expert: the tokens routed to the experts a rank keeps (what an expert dispatch makes).
+enum class AxisLayout : std::uint8_t { Replicated, Batch, Sequence, Hidden, Partial, Expert };
 
 [[nodiscard]] const char* axisSplitName(AxisSplit split);
 [[nodiscard]] std::optional<AxisSplit> axisSplitFromName(std::string_view name);

@@ -127,6 +127,8 @@ std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph
             group.candidates = pinned ? std::vector<NodeStrategy>{*pinned}
                                       : strategiesFor(node.kind, axisSizes, costs.facts(node.id).experts > 0);
             if (!pinned) {
+                std::erase_if(group.candidates,
+                              [&](const NodeStrategy& strategy) { return !costs.accepts(node.id, strategy); });
                 for (const ParallelTechnique technique : withheld)
                     std::erase_if(group.candidates, [&](const NodeStrategy& strategy) {
                         return usesTechnique(node.kind, strategy, technique);

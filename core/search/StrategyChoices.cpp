@@ -22,6 +22,8 @@ StrategyChoices StrategyChoices::compute(const PlanPricing& pricing, const Plan&
     const NodeStrategy& current = plan.strategy(target.nodes.front());
     const bool expert = pricing.costs().facts(target.nodes.front()).experts > 0;
     for (NodeStrategy& strategy : strategiesFor(target.kind, pricing.mesh().shape(), expert)) {
+        if (!pricing.costs().accepts(target.nodes.front(), strategy))
+            continue;
         Choice choice;
         choice.current = strategy == current;
         if (choice.current) {

@@ -29,13 +29,13 @@ FoldedModel mixtralLayers()
     return foldSynthPreset("mixtral-8x7b", 2);
 }
 
-// Data parallel on every axis, the experts' linear layers spread over `axis`.
+// Data parallel on every axis, the experts (linear layers and their activation) spread over `axis`.
 Plan expertParallelPlan(const CostModel& costs, const CoarseGraph& coarse, const std::vector<MeshAxis>& mesh,
                         std::size_t axis)
 {
     Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, coarse, mesh);
     for (const CoarseNode& node : coarse.nodes) {
-        if (node.kind == CoarseNodeKind::Linear && costs.facts(node.id).experts > 0)
+        if (costs.facts(node.id).experts > 0)
             plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
     }
     plan.name = "ep";
@@ -75,6 +75,57 @@ private slots:
         for (NodeStrategy& s : wrong.strategies)
             s.axes[0] = AxisSplit::Expert;
         QVERIFY_THROWS_EXCEPTION(tapestry::Error, (void)costs.evaluate(wrong));
+    }
+
+    // Each rank of an expert split keeps whole experts: 8 experts spread over 2, 4 or 8
+    // ranks, never 16 or 32 (Megatron-LM refuses --expert-model-parallel-size 32 for 8).
+    void anExpertSplitKeepsWholeExpertsPerRank()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x4");
+        const DeviceMesh mesh({{"a0", 4}, {"a1", 8}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(32, 1024));
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (costs.facts(node.id).experts == 0)
+                continue;
+            QVERIFY(costs.accepts(node.id, NodeStrategy{{AxisSplit::Batch, AxisSplit::Expert}}));
+            QVERIFY(costs.accepts(node.id, NodeStrategy{{AxisSplit::Expert, AxisSplit::Batch}}));
+            QVERIFY(!costs.accepts(node.id, NodeStrategy{{AxisSplit::Expert, AxisSplit::Expert}}));
+        }
+        Plan both = expertParallelPlan(costs, m.coarse, mesh.axes(), 1);
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (costs.facts(node.id).experts > 0)
+                both.strategies[node.id.index()].axes[0] = AxisSplit::Expert;
+        }
+        QVERIFY_THROWS_EXCEPTION(tapestry::Error, (void)costs.evaluate(both));
+    }
+
+    // An expert whose layers sit on different ranks pays for moving its tokens between
+    // them: spreading one of its three linear layers over a second axis adds that axis's
+    // all-to-alls (it never saves them).
+    void everyExpertAxisPaysItsAllToAll()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"a0", 2}, {"a1", 4}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(32, 1024));
+        const Plan ep = expertParallelPlan(costs, m.coarse, mesh.axes(), 1);
+        Plan mixed = ep;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (costs.facts(node.id).experts > 0 && node.name.find("/w3/") != std::string::npos)
+                mixed.strategies[node.id.index()].axes[0] = AxisSplit::Expert;
+        }
+        auto allToAllOn = [](const PlanEvaluation& e, std::size_t axis) {
+            double seconds = 0;
+            for (const ParallelTransfer& t : e.parallelTransfers)
+                seconds += t.kind == CollectiveKind::AllToAll && t.axis == axis ? t.exposedSeconds() : 0.0;
+            return seconds;
+        };
+        const PlanEvaluation a = costs.evaluate(ep);
+        const PlanEvaluation b = costs.evaluate(mixed);
+        QCOMPARE(allToAllOn(a, 0), 0.0);
+        QVERIFY(allToAllOn(b, 0) > 0);
+        QVERIFY(b.total.time.stepSeconds() > a.total.time.stepSeconds());
     }
 
     void dispatchAndCombineAreTheClosedFormAllToAlls()

@@ -1,10 +1,11 @@
 // Context and expert parallelism in the GUI. The inspector's "Ring Attention and
 // All-to-Alls" tab lists, per layer, what the cost model prices: on the README's Mixtral
-// setup (4 DGX-H100, mesh 4x8, 64 x 4096 tokens at micro-batch 1: 16 micro-steps, 512
-// tokens per rank) each expert layer sends 8.39 MB per all-to-all, 4 per micro-step:
-// with the experts over a node's 8 GPUs 4 x 16 x ((7/8) S / B + 7 alpha) = 2.6136 ms per
-// step, over the 4 nodes (the searched plan) 4 x 16 x ((3/4) S / B + 3 alpha) = 9.5406 ms
-// (the README's number); ring attention on Llama over
+// setup (4 DGX-H100, mesh 4x8, 64 x 4096 tokens at micro-batch 1) a data-parallel plan
+// splits the batch over all 32 GPUs (2 micro-steps, 4096 tokens per rank): each expert
+// layer sends 67.1 MB per all-to-all, 4 per micro-step, with the experts over a node's
+// 8 GPUs 4 x 2 x ((7/8) S / B + 7 alpha) = 1.4376 ms per step; with ring attention
+// inside a node (16 micro-steps, 512 tokens per rank) and the experts over the 4 nodes
+// (the searched plan) 4 x 16 x ((3/4) S / B + 3 alpha) = 9.5406 ms (the README's number); ring attention on Llama over
 // cp = 4 passes K and V (1024 x 2 x 32 bf16 each) around the ring three times per layer
 // (forward, backward, gradients back), hidden under attention when it can be. The graph
 // views colour attention's core apart when it runs context parallel (ring or Ulysses)
@@ -61,13 +62,13 @@ SearchSetup mixtralSetup()
     return setup;
 }
 
-// `base` (data parallel unless said), the experts' linear layers spread over `axis`.
+// `base` (data parallel unless said), the experts (linear layers and activation) spread over `axis`.
 Plan expertsOver(const PlanPricing& pricing, std::size_t axis, ExpertPlanKind base = ExpertPlanKind::DataParallel)
 {
     const CoarseGraph& coarse = pricing.folded()->coarse;
     Plan plan = makeExpertPlan(base, coarse, pricing.mesh().axes());
     for (const CoarseNode& node : coarse.nodes) {
-        if (node.kind == CoarseNodeKind::Linear && pricing.costs().facts(node.id).experts > 0)
+        if (pricing.costs().facts(node.id).experts > 0)
             plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
     }
     return plan;
@@ -121,13 +122,14 @@ private slots:
         QVERIFY(inspector.tabs()->isTabEnabled(inspector.tabs()->indexOf(inspector.trafficPane())));
         inspector.tabs()->setCurrentWidget(inspector.trafficPane());
 
-        // 64 sequences / (micro-batch 1 x dp 4) = 16 micro-steps; a rank's 4096 / 8 = 512
-        // tokens, each sent to top-2 experts as a 4096-wide bf16 row.
-        const double perCall = 512.0 * 4096 * 2 * 2;
-        QCOMPARE(perCall, 8388608.0);
+        // The plan splits the batch on both axes: 64 sequences / (micro-batch 1 x 32 ranks)
+        // = 2 micro-steps; a rank's 4096 tokens, each sent to top-2 experts as a 4096-wide
+        // bf16 row.
+        QCOMPARE(candidate->evaluation.microBatches, 2);
+        const double perCall = 4096.0 * 4096 * 2 * 2;
+        QCOMPARE(perCall, 67108864.0);
         const double call = allToAll(8, perCall, setup.cluster.intraNode);
-        const double layer = 4 * 16 * call;
-        QCOMPARE(milliseconds(layer), QStringLiteral("2.6136"));
+        const double layer = 4 * 2 * call;
 
         auto* table = inspector.trafficPane()->findChild<QTableView*>(QStringLiteral("inspectorTraffic"));
         QVERIFY(table);
@@ -142,15 +144,16 @@ private slots:
             QCOMPARE(text(Column::CollectiveColumn), QStringLiteral("all-to-all"));
             QCOMPARE(text(Column::AxisColumn), QStringLiteral("tp (8)"));
             QCOMPARE(text(Column::LinksColumn), QStringLiteral("8 GPUs, intra-node"));
-            QCOMPARE(text(Column::BytesColumn), QStringLiteral("8.389"));
-            QCOMPARE(text(Column::CallsColumn), QStringLiteral("32"));  // forward and backward, 16 micro-steps
+            QCOMPARE(text(Column::BytesColumn), QStringLiteral("67.109"));
+            QCOMPARE(text(Column::CallsColumn), QStringLiteral("4"));  // forward and backward, 2 micro-steps
             QVERIFY(near(shown.index(row, Column::TimeColumn).data(ParallelTrafficModel::SortRole).toDouble(),
-                         32 * call * 1e3));
+                         4 * call * 1e3));
             QCOMPARE(text(Column::HiddenColumn), QStringLiteral("0.0000"));
             QCOMPARE(text(Column::ExposedColumn), text(Column::TimeColumn));
         }
         const QString summary = inspector.trafficSummary()->text();
-        QVERIFY2(summary.contains(QStringLiteral("In model/layers.0: ring attention 0.0000 ms, Ulysses 0.0000 ms, experts 2.6136 ms.")),
+        QCOMPARE(milliseconds(layer), QStringLiteral("1.4376"));
+        QVERIFY2(summary.contains(QStringLiteral("In model/layers.0: ring attention 0.0000 ms, Ulysses 0.0000 ms, experts 1.4376 ms.")),
                  qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("expert all-to-alls %1 ms (these two never hidden)").arg(milliseconds(2 * layer))),
                  qPrintable(summary));
@@ -169,7 +172,7 @@ private slots:
         QCOMPARE(shown.index(3, Column::AxisColumn).data().toString(), QStringLiteral("dp (4)"));
         QCOMPARE(shown.index(3, Column::LinksColumn).data().toString(), QStringLiteral("4 GPUs, inter-node"));
         QCOMPARE(shown.index(3, Column::BytesColumn).data().toString(), QStringLiteral("8.389"));
-        const double acrossNodes = 4 * 16 * allToAll(4, perCall, setup.cluster.interNode);
+        const double acrossNodes = 4 * 16 * allToAll(4, perCall / 8, setup.cluster.interNode);
         QCOMPARE(milliseconds(acrossNodes), QStringLiteral("9.5406"));  // the README's number
         QVERIFY2(inspector.trafficSummary()->text().contains(QStringLiteral("experts 9.5406 ms.")),
                  qPrintable(inspector.trafficSummary()->text()));

@@ -2,6 +2,27 @@
 
 namespace tapestry {
 
+namespace {
+
+// NCCL runs all-gather and reduce-scatter as one ring over all n = k x m ranks (its
+// tree algorithm is for all-reduce only: NCCL_ALGO in NCCL's documentation). A chunk
+// passes every hop of that ring, so its latency is the sum of the hops' (NCCL's tuning
+// model, src/graph/tuning.cc, adds intra- and inter-node hop latencies over the ring's
+// steps): (n - k) alpha_intra + (k - 1) alpha_inter, not the hierarchy's
+// (m - 1) alpha_intra + (k - 1) alpha_inter. The bandwidth terms stay the stages' (each
+// node's traffic spreads over its m NICs). A measured curve keeps its own latency.
+void useFlatRingLatency(CollectiveBreakdown& out, const Cluster& cluster, int ranks, int nodes)
+{
+    for (std::size_t i = 0; i < out.stageCount; ++i) {
+        CollectiveStage& stage = out.stages[i];
+        if (stage.seconds <= 0 || cluster.curve(stage.kind, stage.link) || stage.link != LinkClass::Intra)
+            continue;
+        stage.seconds += (ranks - nodes - (stage.groupSize - 1)) * cluster.link(stage.link).latencySeconds;
+    }
+}
+
+}  // namespace
+
 double CollectiveBreakdown::seconds() const
 {
     double total = 0;
@@ -66,10 +87,12 @@ CollectiveBreakdown CollectiveCost::price(CollectiveKind kind, const AxisGroup& 
     case CollectiveKind::AllGather:
         add(CollectiveKind::AllGather, LinkClass::Inter, k, bytes / m);
         add(CollectiveKind::AllGather, LinkClass::Intra, m, bytes);
+        useFlatRingLatency(out, cluster_, group.size, k);
         break;
     case CollectiveKind::ReduceScatter:
         add(CollectiveKind::ReduceScatter, LinkClass::Intra, m, bytes);
         add(CollectiveKind::ReduceScatter, LinkClass::Inter, k, bytes / m);
+        useFlatRingLatency(out, cluster_, group.size, k);
         break;
     case CollectiveKind::AllToAll:
         add(CollectiveKind::AllToAll, LinkClass::Intra, m, bytes / k);

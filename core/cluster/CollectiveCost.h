@@ -45,6 +45,10 @@ struct CollectiveBreakdown {
 //   (the inter stage moves the (k-1)/k share of S that leaves the node at the inter rate;
 //   the intra stage moves the (m-1)/n share addressed to the node's other GPUs).
 //   With equal links every decomposition reduces to the flat ring's bandwidth term.
+//   AllGather and ReduceScatter keep those bandwidth terms but take the latency of the
+//   one ring NCCL runs them on (it has no hierarchical algorithm for them): its
+//   (n - k) intra-node and k - 1 inter-node hops, which dominate many small collectives
+//   over hundreds of ranks.
 // - When the cluster carries a curve for a stage's collective and link class, that
 //   stage costs f * S / busbw(S) instead (f = busBandwidthFactor), latency included.
 // A group of one device, or S = 0, costs nothing (no stages).

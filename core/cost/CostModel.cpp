@@ -62,6 +62,15 @@ bool isParameter(const Graph& graph, TensorId id)
     return isFloatingPoint(init.dtype) && !init.dims.empty();
 }
 
+// A token embedding: read by Gather as its data input (a tied LM head reads it too).
+bool isEmbeddingTable(const Graph& graph, const Tensor& tensor)
+{
+    return std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](OpId id) {
+        const Op& op = graph.op(id);
+        return op.type == "Gather" && !op.inputs.empty() && op.inputs[0] == tensor.id;
+    });
+}
+
 // Element-wise functions whose backward needs their input (Korthikanti et al. keep the
 // GeLU input); Softmax keeps its output instead and Dropout its mask.
 bool needsInputForBackward(const std::string& type)
@@ -236,6 +245,9 @@ void CostModel::computeNodeFacts()
 {
     nodeFacts_.assign(coarse_.nodes.size(), {});
     std::vector<bool> savedBefore(graph_.tensors().size(), false);
+    // A parameter read by several nodes (a tied LM head reads the token embedding) is
+    // one tensor, kept once: at the first node reading it.
+    std::vector<bool> parameterCounted(graph_.tensors().size(), false);
     auto bytesOf = [&](TensorId id, double elementBytes) {
         return id.isValid() && graph_.tensor(id).shape.isRankKnown()
                    ? binder_.elementCount(graph_.tensor(id).shape) * elementBytes
@@ -249,7 +261,10 @@ void CostModel::computeNodeFacts()
         // Parameters: initializers the node's ops read, directly or through auxiliary
         // ops (transposed or Identity-copied weights), each once.
         std::set<TensorId> seen;
-        std::vector<TensorId> pending;
+        // (tensor, the Identity copy it is reached through or none): an exporter that merged
+        // equal initializers of different modules gives each its own Identity copy, a weight
+        // of its own (as countParameters counts them); a tied embedding is one weight.
+        std::vector<std::pair<TensorId, TensorId>> pending;
         bool nonlinear = false;
         auto save = [&](TensorId id, double bytes, bool asOutput) {
             if (id.isValid())
@@ -259,7 +274,7 @@ void CostModel::computeNodeFacts()
             const Op& op = graph_.op(id);
             for (const TensorId input : op.inputs) {
                 if (input.isValid())
-                    pending.push_back(input);
+                    pending.emplace_back(input, TensorId{});
             }
             facts.memoryBoundBytes += opFacts_[id.index()].memoryBoundBytes;
             if (op.type == "Softmax" && op.outputs[0].isValid())
@@ -269,17 +284,26 @@ void CostModel::computeNodeFacts()
             nonlinear = nonlinear || needsInputForBackward(op.type);
         }
         while (!pending.empty()) {
-            const TensorId id = pending.back();
+            const auto [id, copy] = pending.back();
             pending.pop_back();
             if (!seen.insert(id).second)
                 continue;
             const Tensor& tensor = graph_.tensor(id);
             if (isParameter(graph_, id)) {
-                facts.parameterElements += static_cast<double>(graph_.initializer(tensor.initializer).elementCount);
+                const TensorId weight = copy.isValid() && !isEmbeddingTable(graph_, tensor) ? copy : id;
+                const double elements = static_cast<double>(graph_.initializer(tensor.initializer).elementCount);
+                if (!parameterCounted[weight.index()]) {
+                    facts.parameterElements += elements;
+                    ++facts.parameterTensors;
+                } else {
+                    facts.tiedParameterElements += elements;
+                }
+                parameterCounted[weight.index()] = true;
             } else if (tensor.producer.isValid() && coarse_.roles[tensor.producer.index()] == OpRole::Auxiliary) {
+                const bool identity = graph_.op(tensor.producer).type == "Identity";
                 for (const TensorId input : graph_.op(tensor.producer).inputs) {
                     if (input.isValid())
-                        pending.push_back(input);
+                        pending.emplace_back(input, identity ? id : copy);
                 }
             }
         }
@@ -406,8 +430,12 @@ void CostModel::computeBlocks()
         if (family.parent.isValid())
             continue;
         for (const BlockInstance& instance : family.instances) {
-            for (const CoarseNodeId id : instance.nodes)
+            double parameters = 0;
+            for (const CoarseNodeId id : instance.nodes) {
                 nodeFacts_[id.index()].block = blockCount_;
+                parameters += nodeFacts_[id.index()].parameterElements;
+            }
+            blockParameterElements_.push_back(parameters);
             ++blockCount_;
         }
     }
@@ -523,19 +551,22 @@ CostModel::Stepping CostModel::steppingFor(int dataParallel) const
 
 CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
 {
-    // Each anchor's forward work (an expert's routed share of it) by the axes it splits
-    // the batch on; an expert split counts too (its tokens come from every rank of the axis).
+    // Each anchor's forward work by the axes it splits the batch on. Experts are left out:
+    // they take their tokens from whichever ranks hold them, so an axis the experts
+    // spread over is data parallel when the rest of the model splits the batch on it
+    // (expert parallelism carved from data parallelism) and not when it splits the
+    // sequence (carved from context parallelism).
     double total = 0;
     std::vector<double> batchWork(mesh_.axisCount(), 0.0);
     for (const CoarseNode& node : coarse_.nodes) {
         const NodeFacts& facts = nodeFacts_[node.id.index()];
-        const double work = facts.flops * facts.routedShare;
-        if (work <= 0)
+        const double work = facts.flops;
+        if (work <= 0 || facts.experts > 0)
             continue;
         total += work;
         const NodeStrategy& strategy = plan.strategy(node.id);
         for (std::size_t a = 0; a < batchWork.size() && a < strategy.axes.size(); ++a) {
-            if (strategy.axes[a] == AxisSplit::Batch || strategy.axes[a] == AxisSplit::Expert)
+            if (strategy.axes[a] == AxisSplit::Batch)
                 batchWork[a] += work;
         }
     }
@@ -557,6 +588,13 @@ double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first,
     const CoarseNode& node = coarse_.node(first);
     return nodeFacts_[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first), steps).input /
            steps.microSteps;
+}
+
+double CostModel::storedParameters(const NodeFacts& facts) const
+{
+    // Pipeline stages apart keep their own copy of a tied weight (Megatron-LM's last stage
+    // holds the output layer's copy of the embedding).
+    return facts.parameterElements + (pipeline_.layout.stages > 1 ? facts.tiedParameterElements : 0.0);
 }
 
 double CostModel::hbmBytes() const
@@ -602,6 +640,12 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
             div.output *= divides;
     }
     return div;
+}
+
+bool CostModel::waitedFor(const DataParallelCollective& collective) const
+{
+    return collective.kind == CollectiveKind::AllGather &&
+           workload_.zeroImplementation == ZeroImplementation::DeepSpeed;
 }
 
 bool CostModel::recomputes(const CoarseNode& node, bool scores) const
@@ -683,7 +727,8 @@ double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& di
     return bytes * facts.routedShare / steps.microSteps;
 }
 
-std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(const NodeStrategy& strategy,
+std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(CoarseNodeId node,
+                                                                              const NodeStrategy& strategy,
                                                                               double localParameters,
                                                                               const Stepping& steps) const
 {
@@ -691,6 +736,19 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(co
     if (workload_.zeroStage < 2 || localParameters <= 0)
         return out;
     const double times = steps.microSteps;
+    // Collectives per pass that carry the node's parameters: its share of its block's one
+    // call (FSDP gathers, and both implementations' bucketed gradient reduce-scatters);
+    // one per parameter tensor for DeepSpeed's gathers. Each pays the latency.
+    const NodeFacts& facts = nodeFacts_[node.index()];
+    const double blockShare = facts.block >= 0 && blockParameterElements_[static_cast<std::size_t>(facts.block)] > 0
+                                  ? facts.parameterElements / blockParameterElements_[static_cast<std::size_t>(facts.block)]
+                                  : 1.0;
+    const double gatherCalls = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
+                                   ? std::max(1, facts.parameterTensors)
+                                   : blockShare;
+    auto priced = [&](CollectiveKind kind, const AxisGroup& group, double bytes, double calls) {
+        return collectives_.price(kind, group, bytes / calls);
+    };
     double parameterBytes = localParameters * dtypeBytes_;
     double gradientBytes = localParameters * gradientBytesPerParameter();
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
@@ -699,12 +757,13 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(co
             continue;
         const AxisGroup& group = mesh_.group(a);
         // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
-        const CollectiveBreakdown gather = collectives_.price(CollectiveKind::AllGather, group, parameterBytes);
-        out.push_back({CollectiveKind::AllGather, a, gather, times, true});
+        const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
+        out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, true});
         if (workload_.zeroStage >= 3)
-            out.push_back({CollectiveKind::AllGather, a, gather, times, false});
+            out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, false});
         out.push_back({CollectiveKind::ReduceScatter, a,
-                       collectives_.price(CollectiveKind::ReduceScatter, group, gradientBytes), times, false});
+                       priced(CollectiveKind::ReduceScatter, group, gradientBytes, blockShare), times * blockShare,
+                       false});
         // The next data axis works on this axis's shard.
         parameterBytes /= n;
         gradientBytes /= n;
@@ -858,7 +917,7 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
         terms.computeSeconds += time.forward + time.backward + time.recompute;
         backward += time.backward + time.recompute;
     }
-    const double localParameters = facts.parameterElements / div.weights;
+    const double localParameters = storedParameters(facts) / div.weights;
     const int zero = workload_.zeroStage;
     const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
     terms.computeSeconds += memoryBoundSeconds(
@@ -866,6 +925,7 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
                                              gradientBytesPerParameter() + dtypeBytes_));
 
     double overlappable = 0;
+    double waited = 0;
     if (zero < 2) {
         for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
             if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_.axis(a).size <= 1)
@@ -878,10 +938,11 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
             overlappable += perByte * localParameters * gradientBytesPerParameter();
         }
     } else {
-        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters, steps))
-            overlappable += c.price.seconds() * c.times;
+        for (const DataParallelCollective& c : shardedDataParallel(id, strategy, localParameters, steps))
+            (waitedFor(c) ? waited : overlappable) += c.price.seconds() * c.times;
     }
-    terms.communicationSeconds = workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable;
+    terms.communicationSeconds =
+        waited + (workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable);
     for (const LossCollective& c : lossCollectives(id, strategy, steps))
         terms.communicationSeconds += c.price.seconds() * c.times;
     for (const ParallelTransfer& t : ringAttention(id, strategy, div, steps))
@@ -990,7 +1051,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             backwardCompute += time.backward + time.recompute;
         }
         CostBreakdown& own = result.perOp[facts.costOp.index()];
-        const double localParameters = facts.parameterElements / div.weights;
+        const double localParameters = storedParameters(facts) / div.weights;
         own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0);
         own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.data : 1.0);
         const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
@@ -1030,10 +1091,12 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
                 }
             }
         }
-        for (const DataParallelCollective& c : shardedDataParallel(strategy, localParameters, steps)) {
+        for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
             const double seconds = c.price.seconds() * c.times;
             own.time.dataParallelSeconds += seconds;
+            if (waitedFor(c))
+                continue;
             overlappable[facts.costOp.index()] += seconds;
             (c.forward ? shardedForward : shardedBackward) += seconds;
         }

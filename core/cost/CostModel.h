@@ -135,9 +135,8 @@ public:
         int dataParallel = 1;
         int microSteps = 1;
     };
-    // A plan's stepping: d is the product of the axes on which the anchors carrying most
-    // of the forward work split the batch (or spread experts, whose tokens come from
-    // every rank of the axis). Axis names never matter.
+    // A plan's stepping: d is the product of the axes on which the anchors outside experts
+    // carrying most of their forward work split the batch. Axis names never matter.
     [[nodiscard]] Stepping steppingOf(const Plan& plan) const;
     // The stepping strategyTerms() and conversionSeconds() assume while they price nodes
     // one by one without a plan: every axis but the last data-parallel (Megatron-LM's
@@ -162,7 +161,11 @@ public:
     struct NodeFacts {
         double flops = 0;              // forward flops of the anchor
         double memoryBoundBytes = 0;   // forward bytes of the fused memory-bound kernel
-        double parameterElements = 0;
+        double parameterElements = 0;  // each parameter counted at the first node reading it
+        int parameterTensors = 0;
+        // Parameters an earlier node counted (a tied LM head's embedding): stored again
+        // only on another pipeline stage.
+        double tiedParameterElements = 0;
         // A tensor read by several anchors (q, k and v read one norm output) is kept
         // once, listed at the first of them in node order.
         std::vector<SavedActivation> savedActivations;
@@ -245,6 +248,8 @@ private:
     [[nodiscard]] bool recomputes(const CoarseNode& node, bool scores) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
+    // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
+    [[nodiscard]] double storedParameters(const NodeFacts& facts) const;
     // The data-parallel collectives of a node's local parameters over its data axes,
     // per step: (kind, axis, price, overlappable in forward?) for each.
     struct DataParallelCollective {
@@ -254,9 +259,12 @@ private:
         double times = 1;
         bool forward = false;  // a parameter gather before forward (else backward side)
     };
-    [[nodiscard]] std::vector<DataParallelCollective> shardedDataParallel(const NodeStrategy& strategy,
+    [[nodiscard]] std::vector<DataParallelCollective> shardedDataParallel(CoarseNodeId node,
+                                                                          const NodeStrategy& strategy,
                                                                           double localParameters,
                                                                           const Stepping& steps) const;
+    // A parameter gather the compute waits for (DeepSpeed's): never hidden.
+    [[nodiscard]] bool waitedFor(const DataParallelCollective& collective) const;
     // The loss collectives of a node's graph outputs on one axis.
     struct LossCollective {
         CollectiveKind kind;
@@ -303,6 +311,7 @@ private:
     Stepping assumed_;
     bool causal_ = false;
     int blockCount_ = 0;
+    std::vector<double> blockParameterElements_;  // per block instance
     std::vector<OpFacts> opFacts_;
     std::vector<NodeFacts> nodeFacts_;
     std::vector<CrossingTensor> crossing_;

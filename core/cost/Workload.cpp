@@ -34,6 +34,20 @@ std::optional<Recomputation> recomputationFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* zeroImplementationName(ZeroImplementation implementation)
+{
+    return implementation == ZeroImplementation::DeepSpeed ? "deepspeed" : "fsdp";
+}
+
+std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name)
+{
+    for (const ZeroImplementation z : {ZeroImplementation::Fsdp, ZeroImplementation::DeepSpeed}) {
+        if (name == zeroImplementationName(z))
+            return z;
+    }
+    return std::nullopt;
+}
+
 const char* attentionKernelName(AttentionKernel kernel)
 {
     return kernel == AttentionKernel::Fused ? "fused" : "unfused";

@@ -49,6 +49,19 @@ enum class Fp8Recipe : std::uint8_t {
 [[nodiscard]] const char* fp8RecipeName(Fp8Recipe recipe);  // "none", "per-tensor", "mxfp8"
 [[nodiscard]] std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name);
 
+// How ZeRO 3 moves the parameters (training.md, "ZeRO and FSDP").
+enum class ZeroImplementation : std::uint8_t {
+    // PyTorch FSDP: one gather per wrapped block, the next block's prefetched under compute.
+    Fsdp,
+    // DeepSpeed ZeRO-3 as of 2021: one gather per parameter tensor, each waited for before
+    // the next (DeepSpeed issue #1069 and pull request #1188, June 2021: every all-gather
+    // synchronized the device), so the gathers do not hide under compute.
+    DeepSpeed,
+};
+
+[[nodiscard]] const char* zeroImplementationName(ZeroImplementation implementation);
+[[nodiscard]] std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name);
+
 // One training step (training.md): a global batch of `batch` sequences of `sequence`
 // tokens, processed as micro-batches of `microBatch` sequences per data-parallel rank
 // whose gradients accumulate and are synchronized once per step.
@@ -66,6 +79,7 @@ struct Workload {
     // (reduce-scattered), 3 also parameters (FSDP FULL_SHARD: gathered before forward
     // and again before backward).
     int zeroStage = 0;
+    ZeroImplementation zeroImplementation = ZeroImplementation::Fsdp;
     Recomputation recompute = Recomputation::None;
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.

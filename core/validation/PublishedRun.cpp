@@ -68,6 +68,10 @@ public:
             fail(key, "must be a whole number from 1 to " + std::to_string(static_cast<long long>(largest)));
         return static_cast<std::int64_t>(value);
     }
+    [[nodiscard]] std::string textOr(std::string_view key, const std::string& fallback) const
+    {
+        return object_.find(key) ? text(key) : fallback;
+    }
     [[nodiscard]] std::int64_t countOr(std::string_view key, std::int64_t fallback) const
     {
         return object_.find(key) ? count(key) : fallback;
@@ -156,6 +160,9 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
                              zero.asNumber() != 3))
         training.fail("zero_stage", "must be 0, 1, 2 or 3");
     run.training.zeroStage = static_cast<int>(zero.asNumber());
+    run.training.zeroImplementation = training.textOr("zero_implementation", "fsdp");
+    if (run.training.zeroImplementation != "fsdp" && run.training.zeroImplementation != "deepspeed")
+        training.fail("zero_implementation", "is '" + run.training.zeroImplementation + "', not fsdp or deepspeed");
     run.training.recompute = training.text("recompute");
     if (run.training.recompute != "none" && run.training.recompute != "selective" && run.training.recompute != "full")
         training.fail("recompute", "is '" + run.training.recompute + "', not none, selective or full");

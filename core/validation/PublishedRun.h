@@ -47,6 +47,7 @@ struct PublishedRun {
         bool sequenceParallel = false;
         int contextParallel = 1;
         int zeroStage = 0;
+        std::string zeroImplementation = "fsdp";  // "fsdp" or "deepspeed" (how ZeRO 3 gathers)
         std::string recompute;  // "none", "selective", "full"
         std::string optimizer;  // "adam"
     } training;

@@ -103,6 +103,7 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     workload.microBatch = t.microBatch;
     (void)setPrecision(workload, t.precision);  // the reader accepted only names it knows
     workload.zeroStage = t.zeroStage;
+    workload.zeroImplementation = zeroImplementationFromName(t.zeroImplementation).value_or(ZeroImplementation::Fsdp);
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
     workload.attention = run.model.attention == "flash" ? AttentionKernel::Fused : AttentionKernel::Unfused;
     workload.fp32MainGradients = megatron;

@@ -1,0 +1,168 @@
+// Published runs the cost model must agree with.
+// Memory: parameters, gradients and optimizer states of Megatron-LM GPT runs as Megatron-LM
+// accounts them (megatron/training/theoretical_memory_usage.py): the most loaded model
+// shard holds (12 l h^2 (1 + 13/12h + 1/12lh) / p + h V') / t parameters (V' the vocabulary
+// padded to a multiple of 128 t, the tied output layer counted with the embedding),
+// 18 bytes each without a distributed optimizer (fp16 weights 2, fp32 main gradients 4,
+// fp32 master weights, Adam's m and v 12).
+// Ranking: the cost model must rank plans as measurements rank them. Narayanan et al. (SC'21,
+// arXiv 2104.04473) Table 2 measured GPT-3 175B at global batch 1536 on 384, 768 and
+// 1536 A100 80 GB (DGX A100, one 200 Gb/s HDR NIC per GPU), fp16, full recomputation:
+// DeepSpeed ZeRO-3 without model parallelism (micro-batch 4, 2, 1) reached 144, 88 and
+// 44 TFLOP/s per GPU, PTD-P with tensor 8 x pipeline 12 (micro-batch 1) 153, 149 and
+// 141. Step times follow from the paper's Eq. 3, F = 96 B s l h^2 (1 + s/6h + V/16lh).
+// The paper does not say which PTD-P schedule Table 2 used; it is priced as 1F1B.
+#include "FoldedTestModel.h"
+#include "validation/RunValidation.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+namespace {
+
+constexpr double kLayers = 96;
+constexpr double kHidden = 12288;
+constexpr double kSequence = 2048;
+constexpr double kVocab = 51200;
+constexpr double kBatch = 1536;
+
+double measuredStepSeconds(double tflopsPerGpu, int gpus)
+{
+    const double flops = 96 * kBatch * kSequence * kLayers * kHidden * kHidden *
+                         (1 + kSequence / (6 * kHidden) + kVocab / (16 * kLayers * kHidden));
+    return flops / (tflopsPerGpu * 1e12 * gpus);
+}
+
+double megatronWeightAndOptimizerBytes(const PublishedRun& run)
+{
+    const double l = static_cast<double>(run.model.layers);
+    const double h = static_cast<double>(run.model.hidden);
+    const double t = run.training.tensorParallel;
+    const double multiple = 128 * t;
+    const double padded = std::ceil(static_cast<double>(run.model.vocab) / multiple) * multiple;
+    const double layers = 12 * l * h * h * (1 + 13 / (12 * h) + 1 / (12 * l * h));
+    return (layers / run.training.pipelineParallel + h * padded) / t * 18;
+}
+
+PublishedRun megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, int tp, int pp, int gpus)
+{
+    PublishedRun run;
+    run.name = "megatron-" + std::to_string(hidden);
+    run.source = "Narayanan et al., SC'21 (arXiv 2104.04473) Table 1, Megatron-LM";
+    run.model = {"gpt", layers, hidden, heads, heads, 4 * hidden, 51200, 2048, "unfused"};
+    run.hardware = {"A100-SXM4-80GB", 312, 8, gpus / 8, 200, 0};
+    run.training.precision = "fp16";
+    run.training.globalBatch = 512;
+    run.training.microBatch = 1;
+    run.training.dataParallel = gpus / (tp * pp);
+    run.training.tensorParallel = tp;
+    run.training.pipelineParallel = pp;
+    run.training.recompute = "full";
+    run.training.optimizer = "adam";
+    return run;
+}
+
+PublishedRun gpt3(int gpus)
+{
+    PublishedRun run;
+    run.source = "Narayanan et al., SC'21 (arXiv 2104.04473) Table 2";
+    run.model = {"gpt", 96, 12288, 96, 96, 4 * 12288, 51200, 2048, "unfused"};
+    run.hardware = {"A100-SXM4-80GB", 312, 8, gpus / 8, 200, 0};
+    run.training.precision = "fp16";
+    run.training.globalBatch = 1536;
+    run.training.recompute = "full";
+    run.training.optimizer = "adam";
+    return run;
+}
+
+PublishedRun zero3(int gpus)
+{
+    PublishedRun run = gpt3(gpus);
+    run.name = "zero3-" + std::to_string(gpus);
+    run.training.microBatch = 1536 / gpus;
+    run.training.dataParallel = gpus;
+    run.training.zeroStage = 3;
+    run.training.zeroImplementation = "deepspeed";
+    return run;
+}
+
+PublishedRun ptdp(int gpus)
+{
+    PublishedRun run = gpt3(gpus);
+    run.name = "ptdp-" + std::to_string(gpus);
+    run.training.microBatch = 1;
+    run.training.dataParallel = gpus / 96;
+    run.training.tensorParallel = 8;
+    run.training.pipelineParallel = 12;
+    return run;
+}
+
+}  // namespace
+
+class PublishedRunsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Within 1 % of Megatron-LM's closed form; the rest is the learned position table
+    // (2048 x h), which its formula leaves out.
+    void parametersAndOptimizerAsMegatronCountsThem()
+    {
+        for (const PublishedRun& run : {megatronGpt(24, 2304, 24, 1, 1, 32), megatronGpt(30, 3072, 32, 2, 1, 64),
+                                        megatronGpt(40, 6144, 48, 8, 1, 256), megatronGpt(48, 8192, 64, 8, 2, 512),
+                                        megatronGpt(80, 12288, 96, 8, 8, 1536)}) {
+            const RunPrediction p = predictRun(run, clusterPresetDir());
+            QVERIFY2(p.skipped.empty(), p.skipped.c_str());
+            const double expected = megatronWeightAndOptimizerBytes(run);
+            const QString text = QStringLiteral("h %1 t %2 p %3: %4 vs Megatron-LM %5 bytes")
+                                     .arg(run.model.hidden)
+                                     .arg(run.training.tensorParallel)
+                                     .arg(run.training.pipelineParallel)
+                                     .arg(p.parameterAndOptimizerBytes, 0, 'g', 8)
+                                     .arg(expected, 0, 'g', 8);
+            QVERIFY2(std::abs(p.parameterAndOptimizerBytes / expected - 1) < 0.01, qPrintable(text));
+        }
+    }
+
+    // DeepSpeed ZeRO-3 gathers each parameter tensor and waits for it, over rings of
+    // hundreds of ranks whose latency grows with them: as the GPUs grow, its step stops
+    // shrinking while PTD-P's does. The model ranks PTD-P first at 768 and 1536 GPUs and
+    // the gap grows with the GPUs as measured; it still prices ZeRO-3 about 9 % faster
+    // than PTD-P at 384 GPUs (measured 6 % slower), and the gaps are smaller than measured
+    // (README, "How far to trust the numbers").
+    void zeroThreeFallsBehindPtdpAsTheGpusGrow()
+    {
+        struct Measured {
+            int gpus;
+            double zero3;
+            double ptdp;
+        };
+        double previous = 0;
+        for (const Measured& m : {Measured{384, 144, 153}, Measured{768, 88, 149}, Measured{1536, 44, 141}}) {
+            const RunPrediction z = predictRun(zero3(m.gpus), clusterPresetDir());
+            const RunPrediction p = predictRun(ptdp(m.gpus), clusterPresetDir());
+            QVERIFY2(z.skipped.empty() && p.skipped.empty(), (z.skipped + p.skipped).c_str());
+            const double predicted = z.stepSeconds / p.stepSeconds;
+            const double measured = measuredStepSeconds(m.zero3, m.gpus) / measuredStepSeconds(m.ptdp, m.gpus);
+            const QString text = QStringLiteral("%1 GPUs: ZeRO-3 %2 s, PTD-P %3 s, ratio %4 (measured %5)")
+                                     .arg(m.gpus)
+                                     .arg(z.stepSeconds)
+                                     .arg(p.stepSeconds)
+                                     .arg(predicted)
+                                     .arg(measured);
+            qInfo("%s", qPrintable(text));
+            // PTD-P is priced within 2 % of its measured step.
+            QVERIFY2(std::abs(p.stepSeconds / measuredStepSeconds(m.ptdp, m.gpus) - 1) < 0.02, qPrintable(text));
+            if (m.gpus >= 768)
+                QVERIFY2(predicted > 1, qPrintable(text));
+            QVERIFY2(predicted > previous * 1.1, qPrintable(text));
+            previous = predicted;
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(PublishedRunsTest)
+#include "PublishedRunsTest.moc"

@@ -41,6 +41,7 @@ private slots:
                   {QStringLiteral("search"), QString::fromStdString(test::testDataFile(modelName)), QStringLiteral("--cluster"),
                    QStringLiteral("dgx-h100x1"), QStringLiteral("--mesh"), QStringLiteral("auto"),
                    QStringLiteral("--batch"), QStringLiteral("8"), QStringLiteral("--seq"), QStringLiteral("1024"),
+                   QStringLiteral("--target"), QString::fromLatin1(trainingStackName(setup.options.stack)),
                    QStringLiteral("--json"), QStringLiteral("--no-history")});
         QVERIFY(cli.waitForFinished(120000));
         QCOMPARE(cli.exitCode(), 0);

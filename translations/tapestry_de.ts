@@ -1198,6 +1198,14 @@
         <source>Memory headroom:</source>
         <translation>Speicherspielraum:</translation>
     </message>
+    <message>
+        <source>fp8 (bf16, per-tensor FP8 GEMMs)</source>
+        <translation>fp8 (bf16, FP8-GEMMs mit Skalierung je Tensor)</translation>
+    </message>
+    <message>
+        <source>mxfp8 (bf16, MXFP8 block-scaled GEMMs)</source>
+        <translation>mxfp8 (bf16, MXFP8-GEMMs mit Blockskalierung)</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>
@@ -2983,8 +2991,16 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
         <translation>MFU</translation>
     </message>
     <message>
-        <source>Tok/s/GPU</source>
-        <translation>Tok/s/GPU</translation>
+        <source>Model FLOPs utilization: the model&apos;s FLOPs per step over the step time and the GPUs&apos; peak</source>
+        <translation>Model FLOPs Utilization: die FLOPs des Modells je Schritt über Schrittzeit und Spitzenleistung der GPUs</translation>
+    </message>
+    <message>
+        <source>Tokens per second per GPU</source>
+        <translation>Tokens pro Sekunde pro GPU</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>Tok/s</translation>
     </message>
 </context>
 <context>

@@ -1195,6 +1195,14 @@
         <source>Memory headroom:</source>
         <translation>内存余量：</translation>
     </message>
+    <message>
+        <source>fp8 (bf16, per-tensor FP8 GEMMs)</source>
+        <translation>fp8（bf16，按张量缩放的 FP8 GEMM）</translation>
+    </message>
+    <message>
+        <source>mxfp8 (bf16, MXFP8 block-scaled GEMMs)</source>
+        <translation>mxfp8（bf16，分块缩放的 MXFP8 GEMM）</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>
@@ -2969,8 +2977,16 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
         <translation>MFU</translation>
     </message>
     <message>
-        <source>Tok/s/GPU</source>
-        <translation>Tok/s/GPU</translation>
+        <source>Model FLOPs utilization: the model&apos;s FLOPs per step over the step time and the GPUs&apos; peak</source>
+        <translation>模型 FLOPs 利用率：每步模型 FLOPs 除以步时间与 GPU 峰值</translation>
+    </message>
+    <message>
+        <source>Tokens per second per GPU</source>
+        <translation>每 GPU 每秒 token 数</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>tok/s</translation>
     </message>
 </context>
 <context>

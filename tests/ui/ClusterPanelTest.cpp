@@ -253,6 +253,17 @@ private slots:
         // Fixed, the search has exactly one workload to price each mesh with.
         QCOMPARE(fixed.workloadVariants(), std::vector<Workload>{fixed.workload});
 
+        // FP8: bf16 with FP8 GEMMs (the recipe), as --precision fp8 and mxfp8 set it.
+        precision->setCurrentIndex(precision->findText(QStringLiteral("mxfp8"), Qt::MatchStartsWith));
+        QVERIFY(panel.setup().workload.fp8 == Fp8Recipe::Block);
+        QVERIFY(panel.setup().workload.computeType == DataType::BFloat16);
+        precision->setCurrentIndex(precision->findText(QStringLiteral("fp8"), Qt::MatchStartsWith));
+        QVERIFY(panel.setup().workload.fp8 == Fp8Recipe::PerTensor);
+        panel.rememberFor(QStringLiteral("/models/fp8.onnx"));
+        ClusterPanel reopened;
+        QVERIFY(reopened.recallFor(QStringLiteral("/models/fp8.onnx")));
+        QVERIFY(reopened.setup().workload.fp8 == Fp8Recipe::PerTensor);
+
         // ZeRO 0 is a choice too, not Auto.
         zero->setCurrentIndex(zero->findText(QStringLiteral("0"), Qt::MatchStartsWith));
         QVERIFY(!panel.setup().chooseZeroStage);

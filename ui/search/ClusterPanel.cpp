@@ -146,8 +146,11 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
                                "8 sequences on a pipeline); a plan priced outside a search takes the whole batch."));
     precision_ = new QComboBox(this);
     precision_->setObjectName(QStringLiteral("precision"));
-    precision_->addItem(tr("bf16 (mixed precision)"), static_cast<int>(DataType::BFloat16));
-    precision_->addItem(tr("fp16 (mixed precision)"), static_cast<int>(DataType::Float16));
+    // Each item holds the precision as the command line names it (setPrecision).
+    precision_->addItem(tr("bf16 (mixed precision)"), QStringLiteral("bf16"));
+    precision_->addItem(tr("fp16 (mixed precision)"), QStringLiteral("fp16"));
+    precision_->addItem(tr("fp8 (bf16, per-tensor FP8 GEMMs)"), QStringLiteral("fp8"));
+    precision_->addItem(tr("mxfp8 (bf16, MXFP8 block-scaled GEMMs)"), QStringLiteral("mxfp8"));
     precision_->setToolTip(tr("The type of activations, weights and gradients; the optimizer keeps fp32 master "
                               "weights either way."));
     optimizer_ = new QComboBox(this);
@@ -275,7 +278,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     connect(memoryLimitGb_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::headroomFromLimit);
     connect(import, &QPushButton::clicked, this, &ClusterPanel::chooseNcclLog);
     connect(precision_, &QComboBox::currentIndexChanged, this,
-            [this] { emit precisionChanged(static_cast<DataType>(precision_->currentData().toInt())); });
+            [this] { emit precisionChanged(setup().workload.computeType); });
 
     const int preferred = preset_->findText(QStringLiteral("dgx-h100x2"));
     if (preset_->count() > 0)
@@ -369,7 +372,7 @@ SearchSetup ClusterPanel::setup() const
     setup.workload.batch = batch_->value();
     setup.workload.sequence = sequence_->value();
     setup.workload.microBatch = microBatch_->value();
-    setup.workload.computeType = static_cast<DataType>(precision_->currentData().toInt());
+    (void)setPrecision(setup.workload, precision_->currentData().toString().toStdString());
     setup.workload.optimizer = static_cast<OptimizerKind>(optimizer_->currentData().toInt());
     setup.chooseRecomputation = !recompute_->currentData().isValid();
     if (!setup.chooseRecomputation)
@@ -425,7 +428,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("batch"), batch_->value()},
         {QStringLiteral("sequence"), sequence_->value()},
         {QStringLiteral("microBatch"), microBatch_->value()},
-        {QStringLiteral("precision"), dataOf(precision_)},
+        {QStringLiteral("precisionName"), precision_->currentData().toString()},
         {QStringLiteral("optimizer"), dataOf(optimizer_)},
         {QStringLiteral("recompute"), dataOf(recompute_)},
         {QStringLiteral("zeroStage"), dataOf(zeroStage_)},
@@ -459,7 +462,14 @@ bool ClusterPanel::recallFor(const QString& modelPath)
     batch_->setValue(choices.value(QStringLiteral("batch")).toInt());
     sequence_->setValue(choices.value(QStringLiteral("sequence")).toInt());
     microBatch_->setValue(choices.value(QStringLiteral("microBatch")).toInt());
-    chooseData(precision_, choices.value(QStringLiteral("precision")).toInt());
+    // Kept by name; choices kept before fp8 hold the DataType (fp16 or bf16).
+    const QString precision = choices.contains(QStringLiteral("precisionName"))
+                                  ? choices.value(QStringLiteral("precisionName")).toString()
+                              : choices.value(QStringLiteral("precision")).toInt() == static_cast<int>(DataType::Float16)
+                                  ? QStringLiteral("fp16")
+                                  : QStringLiteral("bf16");
+    if (const int index = precision_->findData(precision); index >= 0)
+        precision_->setCurrentIndex(index);
     chooseData(optimizer_, choices.value(QStringLiteral("optimizer")).toInt());
     chooseData(recompute_, choices.value(QStringLiteral("recompute")).toInt());
     chooseData(zeroStage_, choices.value(QStringLiteral("zeroStage")).toInt());

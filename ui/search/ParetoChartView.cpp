@@ -11,6 +11,7 @@
 #include <QScatterSeries>
 #include <QCursor>
 #include <QToolTip>
+#include <QResizeEvent>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -173,6 +174,13 @@ void ParetoChartView::setResults(std::shared_ptr<const SearchOutcome> results)
         labels_.push_back({candidate, label});
     }
     placeLabels();
+}
+
+void ParetoChartView::resizeEvent(QResizeEvent* event)
+{
+    constexpr int kLegendAbove = 240;  // px: below, the legend would take half the plot
+    chart()->legend()->setVisible(height() >= kLegendAbove);
+    QChartView::resizeEvent(event);
 }
 
 QPointF ParetoChartView::plotted(const PlanCandidate& candidate) const

@@ -36,6 +36,11 @@ public:
 signals:
     void candidateClicked(std::shared_ptr<const tapestry::PlanCandidate> candidate);
 
+protected:
+    // A short chart (the docks under a laptop's graph) drops its legend: the plot keeps
+    // the height, and hovering a point still names it.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     // The candidate drawn nearest to `point` (in chart values); null without results.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> nearestCandidate(const QPointF& point) const;

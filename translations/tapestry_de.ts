@@ -503,6 +503,18 @@
         <source>no ZeRO</source>
         <translation>kein ZeRO</translation>
     </message>
+    <message>
+        <source>any (study)</source>
+        <translation>beliebig (Studie)</translation>
+    </message>
+    <message>
+        <source>not runnable as is</source>
+        <translation>so nicht lauffähig</translation>
+    </message>
+    <message>
+        <source>runs as is on %1</source>
+        <translation>läuft so auf %1</translation>
+    </message>
 </context>
 <context>
     <name>PlanThroughput</name>
@@ -1205,6 +1217,14 @@
     <message>
         <source>mxfp8 (bf16, MXFP8 block-scaled GEMMs)</source>
         <translation>mxfp8 (bf16, MXFP8-GEMMs mit Blockskalierung)</translation>
+    </message>
+    <message>
+        <source>The training stack the plans are searched for: its plans run on it as is and export to it exactly. Any: every strategy the cost model prices, for study; not runnable as is.</source>
+        <translation>Der Trainings-Stack, für den die Pläne gesucht werden: Seine Pläne laufen darauf so, wie sie sind, und werden exakt dorthin exportiert. Beliebig: jede Strategie, die das Kostenmodell bepreist, zur Studie; so nicht lauffähig.</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ziel:</translation>
     </message>
 </context>
 <context>
@@ -2446,6 +2466,10 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms (%4), memory %L5 GB per device%6</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2: Schritt %L3 ms (%4), Speicher %L5 GB pro Gerät%6</translation>
+    </message>
+    <message>
+        <source>%1. %2.</source>
+        <translation>%1. %2.</translation>
     </message>
 </context>
 <context>

@@ -502,6 +502,18 @@
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
     </message>
+    <message>
+        <source>any (study)</source>
+        <translation>任意（研究）</translation>
+    </message>
+    <message>
+        <source>not runnable as is</source>
+        <translation>无法原样运行</translation>
+    </message>
+    <message>
+        <source>runs as is on %1</source>
+        <translation>可原样运行于 %1</translation>
+    </message>
 </context>
 <context>
     <name>PlanThroughput</name>
@@ -1202,6 +1214,14 @@
     <message>
         <source>mxfp8 (bf16, MXFP8 block-scaled GEMMs)</source>
         <translation>mxfp8（bf16，分块缩放的 MXFP8 GEMM）</translation>
+    </message>
+    <message>
+        <source>The training stack the plans are searched for: its plans run on it as is and export to it exactly. Any: every strategy the cost model prices, for study; not runnable as is.</source>
+        <translation>搜索计划所针对的训练栈：其计划可原样在其上运行并精确导出。任意：成本模型定价的所有策略，仅供研究；无法原样运行。</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
     </message>
 </context>
 <context>
@@ -2436,6 +2456,10 @@
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; on %2: step %L3 ms (%4), memory %L5 GB per device%6</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 于 %2：步 %L3 ms（%4），每设备内存 %L5 GB%6</translation>
+    </message>
+    <message>
+        <source>%1. %2.</source>
+        <translation>%1。%2。</translation>
     </message>
 </context>
 <context>

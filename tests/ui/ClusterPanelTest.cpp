@@ -264,6 +264,18 @@ private slots:
         QVERIFY(reopened.recallFor(QStringLiteral("/models/fp8.onnx")));
         QVERIFY(reopened.setup().workload.fp8 == Fp8Recipe::PerTensor);
 
+        // The target stack: Megatron-LM by default (kDefaultTrainingStack), any other
+        // chosen reaches the search options and is kept for the model.
+        auto* target = panel.findChild<QComboBox*>(QStringLiteral("target"));
+        QVERIFY(target);
+        QVERIFY(automatic.options.stack == kDefaultTrainingStack);
+        target->setCurrentIndex(target->findData(QStringLiteral("torchtitan")));
+        QVERIFY(panel.setup().options.stack == TrainingStack::TorchTitan);
+        panel.rememberFor(QStringLiteral("/models/titan.onnx"));
+        ClusterPanel titan;
+        QVERIFY(titan.recallFor(QStringLiteral("/models/titan.onnx")));
+        QVERIFY(titan.setup().options.stack == TrainingStack::TorchTitan);
+
         // ZeRO 0 is a choice too, not Auto.
         zero->setCurrentIndex(zero->findText(QStringLiteral("0"), Qt::MatchStartsWith));
         QVERIFY(!panel.setup().chooseZeroStage);

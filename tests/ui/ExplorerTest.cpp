@@ -66,6 +66,10 @@ private:
         panel->setBatch(16);
         panel->setSequence(2048);
         panel->setTimeLimit(10);  // per integer program: keeps the test short on a busy machine
+        // Every strategy per node (TAP), not one stack's layouts (the default target).
+        auto* target = panel->findChild<QComboBox*>(QStringLiteral("target"));
+        QVERIFY(target);
+        target->setCurrentIndex(target->findData(QStringLiteral("any")));
     }
 
     static void clickAction(MainWindow& window, QAction* action)

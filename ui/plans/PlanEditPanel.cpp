@@ -169,7 +169,10 @@ void PlanEditPanel::onPlanChanged()
     if (PlanThroughput::abovePeak(throughput))
         title = QStringLiteral("<span style=\"color:#c62828\">⚠ %1</span>").arg(title);
     title_->setText(title + QStringLiteral("<br>") +
-                    PlanSummary::text(*candidate, pricing.folded()->coarse, pricing.setup().cluster).toHtmlEscaped());
+                    tr("%1. %2.")
+                        .arg(PlanSummary::text(*candidate, pricing.folded()->coarse, pricing.setup().cluster),
+                             PlanSummary::runsOnText(*candidate, *pricing.folded(), pricing.setup()))
+                        .toHtmlEscaped());
     // Keep the target list while the model stays; a new plan re-prices the same target.
     const std::vector<EditTarget>& targets = editor_->targets();
     if (target_->count() != static_cast<int>(targets.size())) {

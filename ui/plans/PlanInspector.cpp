@@ -216,7 +216,9 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
     // The workload in the tooltip: the summary below says its ZeRO stage and
     // recomputation, and the inspector keeps its height for the table.
     title_->setText(title);
-    title_->setToolTip(workloadText(*candidate_));
+    title_->setToolTip(setup && folded_ ? workloadText(*candidate_) + u'\n' +
+                                              PlanSummary::runsOnText(*candidate_, *folded_, *setup)
+                                        : workloadText(*candidate_));
     const QString summary = setup && folded_ ? PlanSummary::text(*candidate_, folded_->coarse, setup->cluster) : QString();
     summary_->setText(summary);
     summary_->setVisible(!summary.isEmpty());

@@ -2,6 +2,8 @@
 
 #include "cluster/DeviceMesh.h"
 #include "search/PlanCandidate.h"
+#include "search/PlanPricing.h"
+#include "target/StackRules.h"
 #include "base/Error.h"
 
 #include <QStringList>
@@ -151,6 +153,29 @@ QString joinedNames(const QStringList& names)
 }
 
 }  // namespace
+
+QString PlanSummary::stackName(TrainingStack stack)
+{
+    switch (stack) {
+    case TrainingStack::Any: return tr("any (study)");
+    case TrainingStack::PyTorch: return QStringLiteral("PyTorch");
+    case TrainingStack::Megatron: return QStringLiteral("Megatron-LM");
+    case TrainingStack::TorchTitan: return QStringLiteral("torchtitan");
+    }
+    return {};
+}
+
+QString PlanSummary::runsOnText(const PlanCandidate& candidate, const FoldedModel& folded, const SearchSetup& setup)
+{
+    QStringList names;
+    try {
+        for (const TrainingStack stack : stacksRunning(folded, planDocument(candidate, {}, setup)))
+            names << stackName(stack);
+    } catch (const Error&) {
+        return tr("not runnable as is");
+    }
+    return names.isEmpty() ? tr("not runnable as is") : tr("runs as is on %1").arg(joinedNames(names));
+}
 
 QString PlanSummary::text(const PlanCandidate& candidate, const CoarseGraph& coarse, const Cluster& cluster)
 {

@@ -3,11 +3,15 @@
 #include <QCoreApplication>
 #include <QString>
 
+#include "target/TrainingStack.h"
+
 namespace tapestry {
 
 struct Cluster;
 struct CoarseGraph;
+struct FoldedModel;
 struct PlanCandidate;
+struct SearchSetup;
 
 // A plan as an engineer says it: per part of the model (embedding, attention, MLP,
 // experts, head) the parallelism each mesh axis carries and where that axis lies on
@@ -24,6 +28,12 @@ public:
     // named together. Empty when the plan's mesh does not fit `cluster`.
     [[nodiscard]] static QString text(const PlanCandidate& candidate, const CoarseGraph& coarse,
                                       const Cluster& cluster);
+    // "runs as is on Megatron-LM and torchtitan", or "not runnable as is" (StackRules'
+    // stacksRunning of the plan priced with `setup`).
+    [[nodiscard]] static QString runsOnText(const PlanCandidate& candidate, const FoldedModel& folded,
+                                            const SearchSetup& setup);
+    // "PyTorch", "Megatron-LM", "torchtitan", "any (study)".
+    [[nodiscard]] static QString stackName(TrainingStack stack);
 };
 
 }  // namespace tapestry

@@ -3,6 +3,8 @@
 #include "common/ErrorText.h"
 #include "common/WheelGuard.h"
 #include "plans/PlanOverlay.h"
+#include "plans/PlanSummary.h"
+#include "target/TrainingStack.h"
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
 #include "cluster/ClusterFile.h"
@@ -205,6 +207,14 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     timeLimit_->setObjectName(QStringLiteral("timeLimit"));
     timeLimit_->setValue(SearchOptions{}.timeLimitSeconds);
     timeLimit_->setToolTip(tr("Time limit of each integer program the search solves"));
+    // Each item holds the stack as --target names it.
+    target_ = new QComboBox(this);
+    target_->setObjectName(QStringLiteral("target"));
+    for (const TrainingStack stack : allTrainingStacks())
+        target_->addItem(PlanSummary::stackName(stack), QString::fromLatin1(trainingStackName(stack)));
+    target_->setCurrentIndex(target_->findData(QString::fromLatin1(trainingStackName(kDefaultTrainingStack))));
+    target_->setToolTip(tr("The training stack the plans are searched for: its plans run on it as is and export "
+                           "to it exactly. Any: every strategy the cost model prices, for study; not runnable as is."));
 
     preset_->setToolTip(tr("A cluster from resources/clusters: GPU, node count and links; edits below apply to a copy."));
     nodes_->setToolTip(tr("Machines in the cluster; GPUs in one node talk over the fast intra-node links."));
@@ -215,6 +225,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     optimizer_->setToolTip(tr("The optimizer whose states the plan keeps per parameter: Adam keeps two, SGD one."));
     auto* workloadBox = new QGroupBox(tr("Mesh and workload"), this);
     auto* workloadForm = new QFormLayout(workloadBox);
+    workloadForm->addRow(tr("Target:"), target_);
     workloadForm->addRow(tr("Mesh:"), mesh_);
     workloadForm->addRow(tr("Global batch:"), batch_);
     workloadForm->addRow(tr("Sequence:"), sequence_);
@@ -385,6 +396,7 @@ SearchSetup ClusterPanel::setup() const
     setup.workload.capacityFactor = capacityFactor_->value();
     setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
     setup.options.timeLimitSeconds = timeLimit_->value();
+    setup.options.stack = trainingStackFromName(target_->currentData().toString().toStdString()).value_or(kDefaultTrainingStack);
     return setup;
 }
 
@@ -429,6 +441,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("sequence"), sequence_->value()},
         {QStringLiteral("microBatch"), microBatch_->value()},
         {QStringLiteral("precisionName"), precision_->currentData().toString()},
+        {QStringLiteral("target"), target_->currentData().toString()},
         {QStringLiteral("optimizer"), dataOf(optimizer_)},
         {QStringLiteral("recompute"), dataOf(recompute_)},
         {QStringLiteral("zeroStage"), dataOf(zeroStage_)},
@@ -470,6 +483,9 @@ bool ClusterPanel::recallFor(const QString& modelPath)
                                   : QStringLiteral("bf16");
     if (const int index = precision_->findData(precision); index >= 0)
         precision_->setCurrentIndex(index);
+    // Choices kept before the target existed take the default.
+    const int target = target_->findData(choices.value(QStringLiteral("target")).toString());
+    target_->setCurrentIndex(target >= 0 ? target : target_->findData(QString::fromLatin1(trainingStackName(kDefaultTrainingStack))));
     chooseData(optimizer_, choices.value(QStringLiteral("optimizer")).toInt());
     chooseData(recompute_, choices.value(QStringLiteral("recompute")).toInt());
     chooseData(zeroStage_, choices.value(QStringLiteral("zeroStage")).toInt());

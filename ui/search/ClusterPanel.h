@@ -102,6 +102,7 @@ private:
     QDoubleSpinBox* memoryHeadroom_ = nullptr;
     QDoubleSpinBox* memoryLimitGb_ = nullptr;
     QDoubleSpinBox* timeLimit_ = nullptr;
+    QComboBox* target_ = nullptr;
     QComboBox* ncclLink_ = nullptr;
     QListWidget* curveList_ = nullptr;
     QLabel* problem_ = nullptr;

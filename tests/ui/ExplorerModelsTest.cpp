@@ -124,7 +124,7 @@ private slots:
                               exported);
         double forwardFlops = 0;
         for (const CoarseNode& node : folded_->coarse.nodes)
-            forwardFlops += costs.facts(node.id).flops;
+            forwardFlops += costs.facts(node.id).flops * costs.facts(node.id).modelShare;  // experts: their share
         const double peak = cluster_.gpu.peakFlopsPerSecond;
         auto impossible = std::make_shared<PlanCandidate>(*megatron);
         impossible->evaluation.total.time = TimeBreakdown{};

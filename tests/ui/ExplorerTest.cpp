@@ -175,15 +175,22 @@ private slots:
         });
         QVERIFY(q != folded.coarse.nodes.end());
         const char* spans[] = {"2 across nodes", "8 in a node"};
+        QString techniques[2];
         for (std::size_t axis = 0; axis < 2; ++axis) {
             const AxisSplit split = best->plan.strategy(q->id).axes[axis];
-            const char* technique = split == AxisSplit::Batch                               ? "DP"
-                                    : split == AxisSplit::Column || split == AxisSplit::Row ? "TP"
-                                                                                            : nullptr;
-            if (!technique)
-                continue;
-            QVERIFY2(attention->contains(QLatin1String(technique)) && attention->contains(QLatin1String(spans[axis])),
-                     qPrintable(summary));
+            techniques[axis] = split == AxisSplit::Batch                               ? QStringLiteral("DP")
+                               : split == AxisSplit::Column || split == AxisSplit::Row ? QStringLiteral("TP")
+                                                                                       : QString();
+        }
+        if (!techniques[0].isEmpty() && techniques[0] == techniques[1]) {
+            // One technique on both axes: 2 x 8 = 16 GPUs, reaching across the nodes.
+            QVERIFY2(attention->contains(techniques[0] + QStringLiteral(" 16 across nodes")), qPrintable(summary));
+        } else {
+            for (std::size_t axis = 0; axis < 2; ++axis) {
+                if (!techniques[axis].isEmpty())
+                    QVERIFY2(attention->contains(techniques[axis]) && attention->contains(QLatin1String(spans[axis])),
+                             qPrintable(summary));
+            }
         }
         QVERIFY2(summary.contains(best->workload.zeroStage > 0 ? QStringLiteral("ZeRO %1").arg(best->workload.zeroStage)
                                                                : QStringLiteral("no ZeRO")),

@@ -243,7 +243,9 @@ Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, 
             expertMembership(model.graph(), model.coarse, ShapeBinder(model.graph(), settings.workload));
         bool spread = false;
         for (const CoarseNode& node : model.coarse.nodes) {
-            if (node.kind != CoarseNodeKind::Linear || membership[node.id.index()].experts == 0)
+            // Every node of an expert that can take the split, so that tokens reach the
+            // expert once and leave it once (the activation between its linears too).
+            if (membership[node.id.index()].experts == 0 || !isLegalSplit(node.kind, AxisSplit::Expert))
                 continue;
             std::vector<AxisSplit>& axes = plan.strategies[node.id.index()].axes;
             for (std::size_t axis = 0; axis < tpAxis; ++axis)

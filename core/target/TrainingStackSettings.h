@@ -70,7 +70,7 @@ struct TrainingStackSettings {
 // MegatronSequenceParallel) on the stage mesh {"dp", "tp"}, the pipeline and the
 // workload; origin Import, named after the file's stem. Context parallelism adds an axis
 // "cp" before "tp" laid out as makeExpertPlan(RingAttention or Ulysses) lays out its
-// last axis; expert parallelism spreads the experts' linear layers (expertMembership)
+// last axis; expert parallelism spreads the experts' nodes that take the split (expertMembership)
 // over the tensor-parallel axis when the expert tensor-parallel size is 1, then "cp", then
 // "dp" or an axis "ep" cut from its inside (or from the inside of "cp", when the
 // expert-parallel size is smaller). `gpuCount` (0: unknown) fixes a data-parallel size of

@@ -68,7 +68,7 @@ PlanDocument expertParallelPlan(int zeroStage, std::vector<MeshAxis> mesh = {{"d
     const CostModel costs(m.graph(), m.coarse, m.families, cluster, deviceMesh, document.workload);
     const std::size_t axis = mesh.front().name == "ep" ? 0 : 1;
     for (const CoarseNode& node : m.coarse.nodes)
-        if (node.kind == CoarseNodeKind::Linear && costs.facts(node.id).experts > 0)
+        if (isLegalSplit(node.kind, AxisSplit::Expert) && costs.facts(node.id).experts > 0)
             document.plan.strategies[node.id.index()].axes[axis] = AxisSplit::Expert;
     return document;
 }

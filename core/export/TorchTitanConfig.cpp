@@ -16,16 +16,6 @@ namespace tapestry {
 
 namespace {
 
-const char* scheduleName(PipelineSchedule schedule)
-{
-    switch (schedule) {
-    case PipelineSchedule::GPipe: return "GPipe";
-    case PipelineSchedule::OneFOneB: return "1F1B";
-    case PipelineSchedule::Interleaved: return "Interleaved1F1B";
-    }
-    return "1F1B";
-}
-
 const char* recomputeMode(Recomputation recompute)
 {
     switch (recompute) {
@@ -155,6 +145,16 @@ int degree(const TomlReader& toml, const std::string& key, int fallback, bool al
 
 }  // namespace
 
+const char* torchTitanScheduleName(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::GPipe: return "GPipe";
+    case PipelineSchedule::OneFOneB: return "1F1B";
+    case PipelineSchedule::Interleaved: return "Interleaved1F1B";
+    }
+    return "1F1B";
+}
+
 std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
 {
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
@@ -202,7 +202,7 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     text += "pipeline_parallel_degree = " + std::to_string(s.pipeline.stages) + "\n";
     std::int64_t localBatch = w.microBatch;
     if (s.pipeline.active()) {
-        text += std::string("pipeline_parallel_schedule = \"") + scheduleName(s.pipeline.schedule) + "\"\n";
+        text += std::string("pipeline_parallel_schedule = \"") + torchTitanScheduleName(s.pipeline.schedule) + "\"\n";
         // A JSON string is a TOML basic string.
         text += "pipeline_parallel_split_points = [";
         for (std::size_t c = 1; c < s.pipeline.chunkStarts.size(); ++c)
@@ -275,7 +275,7 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
     const std::string schedule = toml.string("parallelism.pipeline_parallel_schedule").value_or("1F1B");
     std::optional<PipelineSchedule> parsed;
     for (const PipelineSchedule candidate : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
-        if (schedule == scheduleName(candidate))
+        if (schedule == torchTitanScheduleName(candidate))
             parsed = candidate;
     if (!parsed)
         toml.fail(toml.lineOf("parallelism.pipeline_parallel_schedule"),

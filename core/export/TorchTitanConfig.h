@@ -29,6 +29,9 @@ struct FoldedModel;
 [[nodiscard]] std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument& document,
                                                  int gpusPerNode);
 
+// torchtitan's name of a pipeline schedule: "GPipe", "1F1B", "Interleaved1F1B".
+[[nodiscard]] const char* torchTitanScheduleName(PipelineSchedule schedule);
+
 // Whether `text` reads as a torchtitan job config: it has a [parallelism] section.
 [[nodiscard]] bool isTorchTitanConfig(std::string_view text);
 

@@ -1,5 +1,7 @@
 #include "export/TorchTitanTrainerConfig.h"
 
+#include "export/TorchTitanConfig.h"
+
 #include "base/Error.h"
 #include "base/JsonReader.h"
 #include "base/JsonWriter.h"
@@ -12,16 +14,6 @@
 namespace tapestry {
 
 namespace {
-
-const char* scheduleName(PipelineSchedule schedule)
-{
-    switch (schedule) {
-    case PipelineSchedule::GPipe: return "GPipe";
-    case PipelineSchedule::OneFOneB: return "1F1B";
-    case PipelineSchedule::Interleaved: return "Interleaved1F1B";
-    }
-    return "1F1B";
-}
 
 // One `key: value` line of a Python dictionary literal.
 struct Entry {
@@ -214,7 +206,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     };
     const std::int64_t rankBatch = w.batch / std::max(s.dataParallel, 1);
     if (s.pipeline.active()) {
-        parallelism.push_back({"pipeline_parallel_schedule", std::string("\"") + scheduleName(s.pipeline.schedule) + "\""});
+        parallelism.push_back({"pipeline_parallel_schedule", std::string("\"") + torchTitanScheduleName(s.pipeline.schedule) + "\""});
         parallelism.push_back({"pipeline_parallel_module_fqns_per_model_part", modelParts(s)});
         parallelism.push_back({"num_pp_microbatches", number(rankBatch / std::max<std::int64_t>(w.microBatch, 1))});
     }
@@ -317,7 +309,7 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     const std::string schedule = parallelism.text("pipeline_parallel_schedule", "1F1B");
     std::optional<PipelineSchedule> parsed;
     for (const PipelineSchedule candidate : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
-        if (schedule == scheduleName(candidate))
+        if (schedule == torchTitanScheduleName(candidate))
             parsed = candidate;
     if (!parsed)
         parallelism.fail("pipeline_parallel_schedule",

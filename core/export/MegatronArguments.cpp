@@ -16,21 +16,6 @@ namespace tapestry {
 
 namespace {
 
-std::vector<std::int64_t> chunkSizes(const std::vector<std::size_t>& starts, std::int64_t layers)
-{
-    std::vector<std::int64_t> sizes;
-    for (std::size_t c = 0; c < starts.size(); ++c)
-        sizes.push_back((c + 1 < starts.size() ? static_cast<std::int64_t>(starts[c + 1]) : layers) -
-                        static_cast<std::int64_t>(starts[c]));
-    return sizes;
-}
-
-bool allEqual(const std::vector<std::int64_t>& sizes, std::size_t from, std::size_t to)
-{
-    return std::all_of(sizes.begin() + static_cast<std::ptrdiff_t>(from), sizes.begin() + static_cast<std::ptrdiff_t>(to),
-                       [&](std::int64_t s) { return s == sizes[from]; });
-}
-
 // The pipeline's arguments: Megatron-LM splits layers evenly, apart from a first and a
 // last stage of their own sizes (what it cannot follow is in stackSettingNotes).
 void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>& args)
@@ -41,7 +26,7 @@ void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>&
     args.push_back("--num-layers " + std::to_string(s.layers));
     if (!pipeline.active())
         return;
-    const std::vector<std::int64_t> sizes = chunkSizes(pipeline.chunkStarts, s.layers);
+    const std::vector<std::int64_t> sizes = chunkBlockCounts(pipeline.chunkStarts, s.layers);
     const std::size_t n = sizes.size();
     if (pipeline.virtualStages > 1) {
         if (s.layers % static_cast<std::int64_t>(n) == 0)
@@ -52,13 +37,13 @@ void pipelineArguments(const TrainingStackSettings& s, std::vector<std::string>&
     }
     // Middle stages even; the first, the last or both of their own size (stackSettingNotes
     // says when the stages are otherwise uneven: then the split stays even).
-    if (allEqual(sizes, 0, n) || (n > 2 && !allEqual(sizes, 1, n - 1)))
+    if (equalBlockCounts(sizes, 0, n) || (n > 2 && !equalBlockCounts(sizes, 1, n - 1)))
         return;
     bool first = true;
     bool last = true;
-    if (allEqual(sizes, 1, n))
+    if (equalBlockCounts(sizes, 1, n))
         last = false;
-    else if (allEqual(sizes, 0, n - 1))
+    else if (equalBlockCounts(sizes, 0, n - 1))
         first = false;
     if (first)
         args.push_back("--decoder-first-pipeline-num-layers " + std::to_string(sizes.front()));

@@ -96,4 +96,20 @@ std::vector<std::size_t> chunkOfNodes(const PipelineLayout& layout, const Family
     return chunkOf;
 }
 
+std::vector<std::int64_t> chunkBlockCounts(const std::vector<std::size_t>& starts, std::int64_t blocks)
+{
+    std::vector<std::int64_t> counts;
+    for (std::size_t c = 0; c < starts.size(); ++c)
+        counts.push_back((c + 1 < starts.size() ? static_cast<std::int64_t>(starts[c + 1]) : blocks) -
+                         static_cast<std::int64_t>(starts[c]));
+    return counts;
+}
+
+bool equalBlockCounts(const std::vector<std::int64_t>& counts, std::size_t from, std::size_t to)
+{
+    return from >= to || std::all_of(counts.begin() + static_cast<std::ptrdiff_t>(from),
+                                     counts.begin() + static_cast<std::ptrdiff_t>(to),
+                                     [&](std::int64_t c) { return c == counts[from]; });
+}
+
 }  // namespace tapestry

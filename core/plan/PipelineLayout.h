@@ -47,6 +47,10 @@ struct PipelineLayout {
 // blocks. Throws Error(InvalidPlan) when there are fewer blocks than chunks, or the
 // starts are not p x v ascending block indices from 0.
 [[nodiscard]] std::vector<std::size_t> chunkStarts(const PipelineLayout& layout, std::size_t blockCount);
+// The blocks of each chunk that starts at `starts` (ascending) among `blocks` blocks.
+[[nodiscard]] std::vector<std::int64_t> chunkBlockCounts(const std::vector<std::size_t>& starts, std::int64_t blocks);
+// Whether counts[from, to) are all equal (an empty range is).
+[[nodiscard]] bool equalBlockCounts(const std::vector<std::int64_t>& counts, std::size_t from, std::size_t to);
 
 // The chunk that runs each of `nodeCount` coarse nodes (indexed by CoarseNodeId): a
 // block's nodes with the chunk that holds the block, the nodes before the first block

@@ -40,23 +40,6 @@ std::set<std::tuple<int, int, int>> roleDegrees(const std::vector<MeshAxis>& mes
     return degrees;
 }
 
-std::vector<std::int64_t> chunkSizes(const PipelineLayout& pipeline, std::int64_t layers)
-{
-    std::vector<std::int64_t> sizes;
-    const std::vector<std::size_t>& starts = pipeline.chunkStarts;
-    for (std::size_t c = 0; c < starts.size(); ++c)
-        sizes.push_back((c + 1 < starts.size() ? static_cast<std::int64_t>(starts[c + 1]) : layers) -
-                        static_cast<std::int64_t>(starts[c]));
-    return sizes;
-}
-
-bool allEqual(const std::vector<std::int64_t>& sizes, std::size_t from, std::size_t to)
-{
-    return from >= to || std::all_of(sizes.begin() + static_cast<std::ptrdiff_t>(from),
-                                     sizes.begin() + static_cast<std::ptrdiff_t>(to),
-                                     [&](std::int64_t s) { return s == sizes[from]; });
-}
-
 std::string listed(const std::vector<std::int64_t>& sizes)
 {
     std::string text;
@@ -73,12 +56,12 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         if (pipeline.schedule == PipelineSchedule::GPipe)
             notes.push_back("the GPipe schedule: Megatron-LM runs 1F1B (the same bubble, at most p micro-batches of "
                             "activations in flight instead of all)");
-        const std::vector<std::int64_t> sizes = chunkSizes(pipeline, s.layers);
+        const std::vector<std::int64_t> sizes = chunkBlockCounts(pipeline.chunkStarts, s.layers);
         const std::size_t n = sizes.size();
-        if (pipeline.virtualStages > 1 && !allEqual(sizes, 0, n))
+        if (pipeline.virtualStages > 1 && !equalBlockCounts(sizes, 0, n))
             notes.push_back("chunks of " + listed(sizes) +
                             " blocks: Megatron-LM splits the layers evenly over virtual pipeline stages");
-        if (pipeline.virtualStages <= 1 && n > 2 && !allEqual(sizes, 1, n - 1))
+        if (pipeline.virtualStages <= 1 && n > 2 && !equalBlockCounts(sizes, 1, n - 1))
             notes.push_back("stages of " + listed(sizes) +
                             " blocks: Megatron-LM sets only the first and last stage apart from an even split");
     }

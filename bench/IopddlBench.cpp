@@ -13,9 +13,12 @@
 // --compare OLD_BENCH runs another build's bench_iopddl on the same problem right after
 // each run (through a file, with --problem) and prints its cost and score beside, so a
 // regression shows in one run under the same load.
-//   bench_iopddl [FOLDER] [--scales 1,0.25] [--seed N] [--stress] [--families] [--only NAME]
+//   bench_iopddl [FOLDER] [--scales 1,0.25] [--seed N] [--stress] [--families] [--planted] [--only NAME]
 //                [--problem FILE SECONDS ...] [--write-stress FOLDER] [--write-families FOLDER]
 //                [--compare OLD_BENCH] [--progress]
+// --planted runs, beside or instead of the families, each family's problem with a planted
+// optimum (generatePlantedFamilyProblem: costs and limit changed so that a known plan is
+// optimal by a Lagrangian certificate), named NAME-planted and scored against that optimum.
 // --progress prints each better cost and lower bound, with its time, on stderr.
 #include "iopddl/FamilyProblem.h"
 #include "iopddl/IopddlReader.h"
@@ -118,6 +121,15 @@ Previous runPrevious(const std::string& bench, const std::filesystem::path& file
     return previous;
 }
 
+// The planted optimum of a problem named FAMILY-planted (seed 1), if it is one.
+std::optional<double> plantedOptimum(const std::string& name)
+{
+    for (const tapestry::ContestFamily& family : tapestry::contestFamilies())
+        if (name == family.name + "-planted")
+            return static_cast<double>(tapestry::generatePlantedFamilyProblem(family, 1).optimalCost);
+    return std::nullopt;
+}
+
 std::string stem(const std::filesystem::path& file)
 {
     std::string name = file.filename().string();
@@ -146,6 +158,7 @@ int main(int argc, char** argv)
     bool stress = false;
     std::string only;
     bool families = false;
+    bool planted = false;
     std::optional<std::filesystem::path> writeStress;
     std::optional<std::filesystem::path> writeFamilies;
     std::optional<std::string> compare;
@@ -163,6 +176,8 @@ int main(int argc, char** argv)
             progress = true;
         else if (arg == "--families")
             families = true;
+        else if (arg == "--planted")
+            planted = true;
         else if (arg == "--write-families" && i + 1 < argc)
             writeFamilies = argv[++i];
         else if (arg == "--compare" && i + 1 < argc)
@@ -175,7 +190,7 @@ int main(int argc, char** argv)
             const std::filesystem::path file = argv[++i];
             const auto best = kFamilyBest.find(stem(file));
             extra.push_back({stem(file), std::atof(argv[++i]),
-                             best == kFamilyBest.end() ? std::nullopt : std::optional<double>(best->second),
+                             best == kFamilyBest.end() ? plantedOptimum(stem(file)) : std::optional<double>(best->second),
                              [file] { return tapestry::readIopddlFile(file); }, file});
         }
         else
@@ -192,8 +207,9 @@ int main(int argc, char** argv)
     }
     if (writeFamilies) {
         for (const tapestry::ContestFamily& family : tapestry::contestFamilies()) {
-            const tapestry::ShardingProblem problem = tapestry::generateFamilyProblem(family, 1);
-            const std::filesystem::path file = *writeFamilies / (family.name + ".json");
+            const tapestry::ShardingProblem problem = planted ? tapestry::generatePlantedFamilyProblem(family, 1).problem
+                                                              : tapestry::generateFamilyProblem(family, 1);
+            const std::filesystem::path file = *writeFamilies / (family.name + (planted ? "-planted" : "") + ".json");
             tapestry::writeIopddlFile(problem, file);
             std::printf("%s: %s, mesh of %zu axes, %zu nodes, %zu edges, limit %.0f s\n", file.string().c_str(),
                         family.model.c_str(), family.mesh.size(), problem.nodes.size(), problem.edges.size(),
@@ -225,10 +241,18 @@ int main(int argc, char** argv)
                             best == kFamilyBest.end() ? std::nullopt : std::optional<double>(best->second),
                             [family] { return tapestry::generateFamilyProblem(family, 1); }, std::nullopt});
         }
+    if (planted)
+        for (const tapestry::ContestFamily& family : tapestry::contestFamilies()) {
+            const std::string name = family.name + "-planted";
+            if (!only.empty() && name.find(only) == std::string::npos)
+                continue;  // generating the large ones takes seconds
+            runs.push_back({name, family.seconds, plantedOptimum(name),
+                            [family] { return tapestry::generatePlantedFamilyProblem(family, 1).problem; }, std::nullopt});
+        }
     runs.insert(runs.end(), extra.begin(), extra.end());
     std::erase_if(runs, [&](const Run& run) { return !only.empty() && run.name.find(only) == std::string::npos; });
     if (runs.empty()) {
-        std::fprintf(stderr, "bench_iopddl: no contest problems in %s (and no --stress or --families)\n",
+        std::fprintf(stderr, "bench_iopddl: no contest problems in %s (and no --stress, --families or --planted)\n",
                      folder.string().c_str());
         return 1;
     }

@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -85,6 +86,24 @@ std::vector<Sharding> shardingsOf(const std::vector<int>& mesh, const std::vecto
     return all;
 }
 
+// A family problem before its ids are shuffled: the planted plan (each operation's
+// smallest allowed usage, each view its tensor's strategy) and, per node, a
+// representative of its must-match group (nodes tied by edges that forbid all but the
+// diagonal, so they take one strategy together), with the random engine to go on with.
+struct Draft {
+    ShardingProblem problem;
+    Assignment planted;
+    std::vector<int> group;
+    std::mt19937_64 random;
+};
+
+int representative(std::vector<int>& group, int node)
+{
+    while (group[static_cast<std::size_t>(node)] != node)
+        node = group[static_cast<std::size_t>(node)] = group[static_cast<std::size_t>(group[static_cast<std::size_t>(node)])];
+    return node;
+}
+
 }  // namespace
 
 const std::vector<ContestFamily>& contestFamilies()
@@ -108,9 +127,12 @@ const std::vector<ContestFamily>& contestFamilies()
     return families;
 }
 
-ShardingProblem generateFamilyProblem(const ContestFamily& family, std::uint64_t seed)
+namespace {
+
+Draft draftFamilyProblem(const ContestFamily& family, std::uint64_t seed)
 {
-    std::mt19937_64 random(seed * 1'000'003 + std::hash<std::string>{}(family.name));
+    Draft draft{{}, {}, {}, std::mt19937_64(seed * 1'000'003 + std::hash<std::string>{}(family.name))};
+    std::mt19937_64& random = draft.random;
     const auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(random); };
     const auto chance = [&](double p) { return uniform(0, 1) < p; };
     const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
@@ -120,10 +142,12 @@ ShardingProblem generateFamilyProblem(const ContestFamily& family, std::uint64_t
     const auto n = static_cast<std::size_t>(family.nodes);
     std::vector<Tensor> tensors;
     std::vector<Node> nodes;
-    ShardingProblem problem;
+    ShardingProblem& problem = draft.problem;
     problem.name = family.name + "-" + std::to_string(seed);
     problem.nodes.resize(n);
     std::vector<std::int64_t> lastUse(n, 0);
+    draft.group.resize(n);
+    std::iota(draft.group.begin(), draft.group.end(), 0);
 
     const auto newTensor = [&] {
         Tensor tensor;
@@ -169,6 +193,8 @@ ShardingProblem generateFamilyProblem(const ContestFamily& family, std::uint64_t
         const Tensor& from = tensors[static_cast<std::size_t>(nodes[static_cast<std::size_t>(u)].tensor)];
         const Tensor& to = tensors[static_cast<std::size_t>(nodes[static_cast<std::size_t>(v)].tensor)];
         ProblemEdge edge{u, v, {}};
+        if (mustMatch)
+            draft.group[static_cast<std::size_t>(representative(draft.group, v))] = representative(draft.group, u);
         const int refU = nodes[static_cast<std::size_t>(u)].reference;
         const int refV = nodes[static_cast<std::size_t>(v)].reference;
         for (std::size_t a = 0; a < from.shardings.size(); ++a) {
@@ -312,21 +338,185 @@ ShardingProblem generateFamilyProblem(const ContestFamily& family, std::uint64_t
     const std::int64_t fits = evaluateSolution(problem, planted).peakUsage;
     problem.usageLimit =
         std::max(fits, least + static_cast<std::int64_t>(family.limitTightness * static_cast<double>(cheap - least)));
+    for (std::size_t i = 0; i < n; ++i)
+        representative(draft.group, static_cast<int>(i));
+    draft.planted = std::move(planted);
+    return draft;
+}
 
-    if (family.shuffledIds) {
-        std::vector<int> id(n);
-        std::iota(id.begin(), id.end(), 0);
-        std::shuffle(id.begin(), id.end(), random);
-        std::vector<ProblemNode> shuffled(n);
-        for (std::size_t i = 0; i < n; ++i)
-            shuffled[static_cast<std::size_t>(id[i])] = std::move(problem.nodes[i]);
-        problem.nodes = std::move(shuffled);
-        for (ProblemEdge& edge : problem.edges) {
-            edge.u = id[static_cast<std::size_t>(edge.u)];
-            edge.v = id[static_cast<std::size_t>(edge.v)];
+// Gives the nodes new ids (GNS's are not in time order), the planted plan with them.
+void shuffleIds(Draft& draft)
+{
+    ShardingProblem& problem = draft.problem;
+    const std::size_t n = problem.nodes.size();
+    std::vector<int> id(n);
+    std::iota(id.begin(), id.end(), 0);
+    std::shuffle(id.begin(), id.end(), draft.random);
+    std::vector<ProblemNode> shuffled(n);
+    for (std::size_t i = 0; i < n; ++i)
+        shuffled[static_cast<std::size_t>(id[i])] = std::move(problem.nodes[i]);
+    problem.nodes = std::move(shuffled);
+    for (ProblemEdge& edge : problem.edges) {
+        edge.u = id[static_cast<std::size_t>(edge.u)];
+        edge.v = id[static_cast<std::size_t>(edge.v)];
+    }
+    Assignment planted(n);
+    for (std::size_t i = 0; i < n; ++i)
+        planted[static_cast<std::size_t>(id[i])] = draft.planted[i];
+    draft.planted = std::move(planted);
+}
+
+// Changes the draft's costs and limit so that a plan x is provably optimal, by a
+// Lagrangian certificate. x: must-match groups live at the peak keep the planted
+// (smallest) strategy, the others take their cheapest allowed one; the limit L is
+// x's peak, reached at time t. With a price lambda > 0 on memory at t alone, F(y) =
+// cost(y) + lambda usage_t(y) is made least at x: each group's node costs plus lambda
+// times its usage at t are least at x's strategy (cheaper strategies are raised; those
+// live at t then pay a share of their remaining margin more at x, so that without the
+// limit other strategies would be cheaper), and each edge's cell at x is lowered to its
+// least allowed cell. Any feasible y then costs cost(y) >= F(y) - lambda L >=
+// F(x) - lambda L = cost(x), as usage_t(x) = L. Returns x.
+Assignment plantOptimum(Draft& draft, std::uint64_t seed)
+{
+    ShardingProblem& problem = draft.problem;
+    const std::size_t n = problem.nodes.size();
+    std::mt19937_64 random(seed * 7'368'787 + 11);
+    std::vector<std::vector<int>> members(n);
+    for (std::size_t i = 0; i < n; ++i)
+        members[static_cast<std::size_t>(draft.group[i])].push_back(static_cast<int>(i));
+    std::vector<int> groups;
+    for (std::size_t g = 0; g < n; ++g)
+        if (!members[g].empty())
+            groups.push_back(static_cast<int>(g));
+    const auto cost = [&](int node, int s) { return problem.nodes[static_cast<std::size_t>(node)].costs[static_cast<std::size_t>(s)]; };
+    const auto allowed = [&](int g, int s) {
+        return std::ranges::all_of(members[static_cast<std::size_t>(g)], [&](int m) { return cost(m, s) < kForbidden; });
+    };
+    const auto groupCost = [&](int g, int s) {
+        double sum = 0;
+        for (const int m : members[static_cast<std::size_t>(g)])
+            sum += static_cast<double>(cost(m, s));
+        return sum;
+    };
+    const auto strategies = [&](int g) { return problem.nodes[static_cast<std::size_t>(g)].strategyCount(); };
+    const auto setGroup = [&](Assignment& x, int g, int s) {
+        for (const int m : members[static_cast<std::size_t>(g)])
+            x[static_cast<std::size_t>(m)] = s;
+    };
+
+    // Groups live at the peak are pinned to the planted strategy, until the peak of the
+    // plan falls where every live group is pinned.
+    Assignment x = draft.planted;
+    std::vector<char> pinned(n, 0);
+    std::int64_t peakTime = 0;
+    for (int round = 0; round < 200; ++round) {
+        for (const int g : groups) {
+            if (pinned[static_cast<std::size_t>(g)])
+                continue;
+            int best = draft.planted[static_cast<std::size_t>(g)];
+            for (int s = 0; s < strategies(g); ++s)
+                if (allowed(g, s) && groupCost(g, s) < groupCost(g, best))
+                    best = s;
+            setGroup(x, g, best);
+        }
+        const UsageProfile profile = usageProfile(problem, x);
+        peakTime = profile.times[static_cast<std::size_t>(std::max_element(profile.usages.begin(), profile.usages.end())
+                                                          - profile.usages.begin())];
+        bool pinnedMore = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            const ProblemNode& node = problem.nodes[i];
+            const auto g = static_cast<std::size_t>(draft.group[i]);
+            if (node.lo <= peakTime && peakTime < node.hi && !pinned[g]) {
+                pinned[g] = 1;
+                setGroup(x, static_cast<int>(g), draft.planted[g]);
+                pinnedMore = true;
+            }
+        }
+        if (!pinnedMore)
+            break;
+    }
+    const UsageProfile profile = usageProfile(problem, x);
+    const auto peak = std::max_element(profile.usages.begin(), profile.usages.end());
+    peakTime = profile.times[static_cast<std::size_t>(peak - profile.usages.begin())];
+    problem.usageLimit = *peak;
+
+    // Each group's usage at the peak time per strategy.
+    const auto liveUsage = [&](int g, int s) {
+        double sum = 0;
+        for (const int m : members[static_cast<std::size_t>(g)]) {
+            const ProblemNode& node = problem.nodes[static_cast<std::size_t>(m)];
+            if (node.lo <= peakTime && peakTime < node.hi)
+                sum += static_cast<double>(node.usages[static_cast<std::size_t>(s)]);
+        }
+        return sum;
+    };
+    // lambda: the median cost per byte that the live groups trade between strategies.
+    std::vector<double> rates;
+    for (const int g : groups) {
+        const int at = x[static_cast<std::size_t>(g)];
+        for (int s = 0; s < strategies(g); ++s) {
+            const double more = liveUsage(g, s) - liveUsage(g, at);
+            const double dearer = groupCost(g, s) - groupCost(g, at);
+            if (allowed(g, s) && more > 0 && dearer != 0)
+                rates.push_back(std::abs(dearer) / more);
         }
     }
-    return problem;
+    std::nth_element(rates.begin(), rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2), rates.end());
+    const double lambda = rates.empty() ? 1.0 : rates[rates.size() / 2];
+
+    for (const int g : groups) {
+        const int at = x[static_cast<std::size_t>(g)];
+        const auto priced = [&](int s) { return groupCost(g, s) + lambda * liveUsage(g, s); };
+        std::int64_t& own = problem.nodes[static_cast<std::size_t>(g)].costs[static_cast<std::size_t>(at)];
+        double margin = std::numeric_limits<double>::infinity();
+        for (int s = 0; s < strategies(g); ++s) {
+            if (s == at || !allowed(g, s))
+                continue;
+            // One unit above, against rounding in the doubles.
+            const double below = priced(at) - priced(s);
+            if (below > -1)
+                problem.nodes[static_cast<std::size_t>(g)].costs[static_cast<std::size_t>(s)] +=
+                    static_cast<std::int64_t>(std::ceil(below)) + 1;
+            margin = std::min(margin, priced(s) - priced(at));
+        }
+        if (liveUsage(g, at) > 0 && std::isfinite(margin) && margin > 2)
+            own += static_cast<std::int64_t>(std::uniform_real_distribution<double>(0.2, 0.8)(random) * (margin - 2));
+    }
+    for (ProblemEdge& edge : problem.edges) {
+        const std::size_t columns = problem.nodes[static_cast<std::size_t>(edge.v)].costs.size();
+        std::int64_t least = 0;
+        bool any = false;
+        for (const std::int64_t c : edge.costs)
+            if (c < kForbidden) {
+                least = any ? std::min(least, c) : c;
+                any = true;
+            }
+        std::int64_t& cell = edge.costs[static_cast<std::size_t>(x[static_cast<std::size_t>(edge.u)]) * columns
+                                        + static_cast<std::size_t>(x[static_cast<std::size_t>(edge.v)])];
+        cell = std::min(cell, least);
+    }
+    return x;
+}
+
+}  // namespace
+
+PlantedProblem generatePlantedFamilyProblem(const ContestFamily& family, std::uint64_t seed)
+{
+    Draft draft = draftFamilyProblem(family, seed);
+    draft.planted = plantOptimum(draft, seed);
+    draft.problem.name += "-planted";
+    if (family.shuffledIds)
+        shuffleIds(draft);
+    const CostSum cost = evaluateSolution(draft.problem, draft.planted).cost;
+    return {std::move(draft.problem), std::move(draft.planted), cost};
+}
+
+ShardingProblem generateFamilyProblem(const ContestFamily& family, std::uint64_t seed)
+{
+    Draft draft = draftFamilyProblem(family, seed);
+    if (family.shuffledIds)
+        shuffleIds(draft);
+    return std::move(draft.problem);
 }
 
 }  // namespace tapestry

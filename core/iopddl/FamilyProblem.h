@@ -61,4 +61,22 @@ struct ContestFamily {
 // family and seed.
 [[nodiscard]] ShardingProblem generateFamilyProblem(const ContestFamily& family, std::uint64_t seed);
 
+// A family problem whose optimum is known by construction.
+struct PlantedProblem {
+    ShardingProblem problem;
+    Assignment optimum;
+    CostSum optimalCost = 0;
+};
+
+// The family's problem (same graph, usages and intervals) with costs and limit changed
+// so that a plan is optimal by a Lagrangian certificate: the limit is the plan's peak,
+// and with memory priced at one rate at its peak time only, every must-match group's
+// priced cost and every edge's cost is least at the plan (groups live at the peak keep
+// their smallest strategy, the others their cheapest; strategies that undercut the plan
+// are raised, the plan's edge cells lowered to their edge's least, and the groups live
+// at the peak pay part of their margin more, so the limit binds). Unlike the plain
+// families, these have a tight linear relaxation, so a solver's bound can meet the
+// optimum; they measure how close a solver gets, not the bound's strength on real problems.
+[[nodiscard]] PlantedProblem generatePlantedFamilyProblem(const ContestFamily& family, std::uint64_t seed);
+
 }  // namespace tapestry

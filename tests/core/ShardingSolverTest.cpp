@@ -539,6 +539,32 @@ private slots:
         }
     }
 
+    // A family problem with a planted optimum: the plan fits exactly at the limit, the
+    // limit binds (each node's cheapest strategy overflows it), and the exact engine's
+    // proven optimum is the planted cost, on 2-D and 3-D meshes, ids in order or shuffled.
+    void plantedFamilyProblemsHaveTheirPlanAsOptimum()
+    {
+        for (const char* name : {"ti-2d-816", "gns-3d-4k", "diffusion-2d-65k"}) {
+            ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
+                                                 [&](const ContestFamily& f) { return f.name == name; });
+            family.nodes = 300;
+            const PlantedProblem planted = generatePlantedFamilyProblem(family, 4);
+            const ShardingProblem& problem = planted.problem;
+            problem.validate(name);
+            const SolutionEvaluation plan = evaluateSolution(problem, planted.optimum);
+            QVERIFY2(plan.feasible && plan.peakUsage == problem.usageLimit, name);
+            QCOMPARE(costToString(plan.cost), costToString(planted.optimalCost));
+            Assignment cheapest(problem.nodes.size());
+            for (std::size_t i = 0; i < cheapest.size(); ++i)
+                cheapest[i] = static_cast<int>(std::min_element(problem.nodes[i].costs.begin(), problem.nodes[i].costs.end())
+                                               - problem.nodes[i].costs.begin());
+            QVERIFY2(!evaluateSolution(problem, cheapest).feasible, name);
+            const IlpOutcome exact = solveWithIlp(problem, 30 * kSlowdown);
+            QVERIFY2(exact.assignment && exact.provenOptimal, name);
+            QCOMPARE(costToString(evaluateSolution(problem, *exact.assignment).cost), costToString(planted.optimalCost));
+        }
+    }
+
     void lowerBoundsNeverExceedTheOptimum()
     {
         std::mt19937 random(5);

@@ -4,6 +4,7 @@
 #include "cost/ExpertRouting.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
+#include "cost/ZeroGatherOverhead.h"
 #include "graph/Graph.h"
 #include "plan/ParallelDegrees.h"
 
@@ -642,10 +643,9 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
     return div;
 }
 
-bool CostModel::waitedFor(const DataParallelCollective& collective) const
+bool CostModel::waitedFor(const DataParallelCollective&) const
 {
-    return collective.kind == CollectiveKind::AllGather &&
-           workload_.zeroImplementation == ZeroImplementation::DeepSpeed;
+    return workload_.zeroImplementation == ZeroImplementation::DeepSpeed;
 }
 
 bool CostModel::recomputes(const CoarseNode& node, bool scores) const
@@ -758,9 +758,12 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
         const AxisGroup& group = mesh_.group(a);
         // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
         const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
-        out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, true});
+        const double overhead = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
+                                    ? deepSpeedGatherOverheadSeconds(cluster_.gpu, n, parameterBytes / gatherCalls)
+                                    : 0.0;
+        out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, true, overhead});
         if (workload_.zeroStage >= 3)
-            out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, false});
+            out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, false, overhead});
         out.push_back({CollectiveKind::ReduceScatter, a,
                        priced(CollectiveKind::ReduceScatter, group, gradientBytes, blockShare), times * blockShare,
                        false});
@@ -939,7 +942,7 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
         }
     } else {
         for (const DataParallelCollective& c : shardedDataParallel(id, strategy, localParameters, steps))
-            (waitedFor(c) ? waited : overlappable) += c.price.seconds() * c.times;
+            (waitedFor(c) ? waited : overlappable) += c.seconds();
     }
     terms.communicationSeconds =
         waited + (workload_.overlap ? std::max(0.0, overlappable - backward) : overlappable);
@@ -1093,7 +1096,9 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         }
         for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
             addCollective(own.time, c.kind, c.axis, c.price, c.times);
-            const double seconds = c.price.seconds() * c.times;
+            own.time.byCollective[static_cast<std::size_t>(c.kind)] += c.overheadSeconds * c.times;
+            own.time.byAxis[c.axis] += c.overheadSeconds * c.times;
+            const double seconds = c.seconds();
             own.time.dataParallelSeconds += seconds;
             if (waitedFor(c))
                 continue;

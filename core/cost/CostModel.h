@@ -258,12 +258,18 @@ private:
         CollectiveBreakdown price;
         double times = 1;
         bool forward = false;  // a parameter gather before forward (else backward side)
+        // Per call, the implementation's own time around the collective (host launches,
+        // copies: cost/ZeroGatherOverhead.h), on no link.
+        double overheadSeconds = 0;
+
+        [[nodiscard]] double seconds() const { return (price.seconds() + overheadSeconds) * times; }
     };
     [[nodiscard]] std::vector<DataParallelCollective> shardedDataParallel(CoarseNodeId node,
                                                                           const NodeStrategy& strategy,
                                                                           double localParameters,
                                                                           const Stepping& steps) const;
-    // A parameter gather the compute waits for (DeepSpeed's): never hidden.
+    // A ZeRO collective the compute waits for: under DeepSpeed every one (each parameter
+    // gather synchronizes the device, which waits for the reduce-scatters in flight too).
     [[nodiscard]] bool waitedFor(const DataParallelCollective& collective) const;
     // The loss collectives of a node's graph outputs on one axis.
     struct LossCollective {

@@ -127,12 +127,11 @@ private slots:
         }
     }
 
-    // DeepSpeed ZeRO-3 gathers each parameter tensor and waits for it, over rings of
-    // hundreds of ranks whose latency grows with them: as the GPUs grow, its step stops
-    // shrinking while PTD-P's does. The model ranks PTD-P first at 768 and 1536 GPUs and
-    // the gap grows with the GPUs as measured; it still prices ZeRO-3 about 9 % faster
-    // than PTD-P at 384 GPUs (measured 6 % slower), and the gaps are smaller than measured
-    // (README, "How far to trust the numbers").
+    // DeepSpeed ZeRO-3 (2021) gathers each parameter tensor and waits for it, over rings of
+    // hundreds of ranks, with host work per rank of the ring around every gather
+    // (cost/ZeroGatherOverhead.h): as the GPUs grow, its step stops shrinking while
+    // PTD-P's does. The model ranks PTD-P first at all three sizes, ZeRO-3 within 10 % of
+    // its measured step and the ratio within 12 % of the measured one.
     void zeroThreeFallsBehindPtdpAsTheGpusGrow()
     {
         struct Measured {
@@ -156,8 +155,9 @@ private slots:
             qInfo("%s", qPrintable(text));
             // PTD-P is priced within 2 % of its measured step.
             QVERIFY2(std::abs(p.stepSeconds / measuredStepSeconds(m.ptdp, m.gpus) - 1) < 0.02, qPrintable(text));
-            if (m.gpus >= 768)
-                QVERIFY2(predicted > 1, qPrintable(text));
+            QVERIFY2(std::abs(z.stepSeconds / measuredStepSeconds(m.zero3, m.gpus) - 1) < 0.10, qPrintable(text));
+            QVERIFY2(predicted > 1, qPrintable(text));
+            QVERIFY2(std::abs(predicted / measured - 1) < 0.12, qPrintable(text));
             QVERIFY2(predicted > previous * 1.1, qPrintable(text));
             previous = predicted;
         }

@@ -57,42 +57,67 @@ Assignment repairMemory(const ShardingProblem& problem, Assignment x)
         }
     }
 
+    // Each node's best freeing move depends only on its own and its neighbours'
+    // strategies, so it is kept until one of them changes (thousands of nodes live at
+    // a peak, thousands of steps: recomputing all of them each step took minutes).
+    struct Option {
+        double ratio = std::numeric_limits<double>::infinity();
+        bool forbidden = true;
+        int strategy = -1;  // none frees memory
+    };
+    std::vector<Option> options(problem.nodes.size());
+    std::vector<char> stale(problem.nodes.size(), 1);
+    const auto optionOf = [&](std::size_t i) {
+        const ProblemNode& node = problem.nodes[i];
+        const std::int64_t now = node.usages[static_cast<std::size_t>(x[i])];
+        const double base = localCost(i, x[i]);
+        Option best;
+        for (int s = 0; s < node.strategyCount(); ++s) {
+            const std::int64_t freed = now - node.usages[static_cast<std::size_t>(s)];
+            if (freed <= 0)
+                continue;
+            const double cost = localCost(i, s);
+            const double ratio = (cost - base) / static_cast<double>(freed);
+            // A forbidden cost is a last resort, whatever memory it frees.
+            const bool forbidden = cost >= static_cast<double>(kCostCap) && base < static_cast<double>(kCostCap);
+            if (forbidden < best.forbidden || (forbidden == best.forbidden && ratio < best.ratio))
+                best = {ratio, forbidden, s};
+        }
+        return best;
+    };
+
+    std::vector<int> alive;
     while (usage.max(0, horizon) > limit) {
         const std::int64_t t = usage.argMax(0, horizon);
-        double bestRatio = std::numeric_limits<double>::infinity();
-        bool bestForbidden = true;
+        Option best;
         std::size_t bestNode = 0;
-        int bestStrategy = -1;
-        std::vector<int> alive;
+        alive.clear();
         for (std::size_t k = static_cast<std::size_t>(t) + leaves; k >= 1; k /= 2)
             alive.insert(alive.end(), cover[k].begin(), cover[k].end());
         for (const int live : alive) {
             const auto i = static_cast<std::size_t>(live);
-            const ProblemNode& node = problem.nodes[i];
-            const std::int64_t now = node.usages[static_cast<std::size_t>(x[i])];
-            const double base = localCost(i, x[i]);
-            for (int s = 0; s < node.strategyCount(); ++s) {
-                const std::int64_t freed = now - node.usages[static_cast<std::size_t>(s)];
-                if (freed <= 0)
-                    continue;
-                const double cost = localCost(i, s);
-                const double ratio = (cost - base) / static_cast<double>(freed);
-                // A forbidden cost is a last resort, whatever memory it frees.
-                const bool forbidden = cost >= static_cast<double>(kCostCap) && base < static_cast<double>(kCostCap);
-                if (forbidden < bestForbidden || (forbidden == bestForbidden && ratio < bestRatio)) {
-                    bestForbidden = forbidden;
-                    bestRatio = ratio;
-                    bestNode = i;
-                    bestStrategy = s;
-                }
+            if (stale[i]) {
+                options[i] = optionOf(i);
+                stale[i] = 0;
+            }
+            const Option& option = options[i];
+            if (option.strategy >= 0
+                && (option.forbidden < best.forbidden || (option.forbidden == best.forbidden && option.ratio < best.ratio))) {
+                best = option;
+                bestNode = i;
             }
         }
-        if (bestStrategy < 0)
+        if (best.strategy < 0)
             break;  // nothing frees memory here: the problem is infeasible
         const ProblemNode& node = problem.nodes[bestNode];
         usage.add(node.lo, node.hi,
-                  node.usages[static_cast<std::size_t>(bestStrategy)] - node.usages[static_cast<std::size_t>(x[bestNode])]);
-        x[bestNode] = bestStrategy;
+                  node.usages[static_cast<std::size_t>(best.strategy)] - node.usages[static_cast<std::size_t>(x[bestNode])]);
+        x[bestNode] = best.strategy;
+        stale[bestNode] = 1;
+        for (const auto& [e, isU] : incident[bestNode]) {
+            const ProblemEdge& edge = problem.edges[static_cast<std::size_t>(e)];
+            stale[static_cast<std::size_t>(isU ? edge.v : edge.u)] = 1;
+        }
     }
     return x;
 }

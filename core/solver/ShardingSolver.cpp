@@ -267,9 +267,16 @@ void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point 
     LocalSearch local(search.problem(), search.best(), seed);
     while (Clock::now() < deadline && !stop.stop_requested()) {
         const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
-        while (Clock::now() < roundEnd && !stop.stop_requested())
+        // Each better plan is handed on at once: one still held when the deadline
+        // stops the worker in a batch would be lost.
+        CostSum offered = local.bestCost();
+        while (Clock::now() < roundEnd && !stop.stop_requested()) {
             local.run(kMovesPerCheck);
-        search.offer(local.best());
+            if (local.bestCost() < offered) {
+                offered = local.bestCost();
+                search.offer(local.best());
+            }
+        }
         local.restartFrom(search.best());
     }
 }

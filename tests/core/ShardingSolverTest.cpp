@@ -11,6 +11,7 @@
 #include "solver/IlpSolver.h"
 #include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
+#include "solver/MemoryRepair.h"
 #include "solver/MessagePassing.h"
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
@@ -563,6 +564,27 @@ private slots:
             QVERIFY2(exact.assignment && exact.provenOptimal, name);
             QCOMPARE(costToString(evaluateSolution(problem, *exact.assignment).cost), costToString(planted.optimalCost));
         }
+    }
+
+    // The repair makes the cheapest plan of a training-family problem (thousands of
+    // tensors live at its peaks) fit, only ever moving a node to a smaller usage.
+    void memoryRepairFitsALargeTrainingProblem()
+    {
+        ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
+                                             [](const ContestFamily& f) { return f.name == "diffusion-2d-65k"; });
+        family.nodes = 20'000;
+        const ShardingProblem problem = withCompressedTime(generateFamilyProblem(family, 1));
+        Assignment cheapest(problem.nodes.size());
+        for (std::size_t i = 0; i < cheapest.size(); ++i)
+            cheapest[i] = static_cast<int>(std::min_element(problem.nodes[i].costs.begin(), problem.nodes[i].costs.end())
+                                           - problem.nodes[i].costs.begin());
+        QVERIFY(!evaluateSolution(problem, cheapest).feasible);
+        const Assignment repaired = repairMemory(problem, cheapest);
+        QVERIFY(evaluateSolution(problem, repaired).feasible);
+        for (std::size_t i = 0; i < cheapest.size(); ++i)
+            if (repaired[i] != cheapest[i])
+                QVERIFY(problem.nodes[i].usages[static_cast<std::size_t>(repaired[i])]
+                        < problem.nodes[i].usages[static_cast<std::size_t>(cheapest[i])]);
     }
 
     void lowerBoundsNeverExceedTheOptimum()

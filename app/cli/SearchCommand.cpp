@@ -287,6 +287,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
             json.key("decisions").value(static_cast<std::uint64_t>(s.decisionGroups));
             json.key("ilp_columns").value(static_cast<std::uint64_t>(s.ilpColumns));
             json.key("branch_nodes").value(static_cast<std::int64_t>(s.branchNodes));
+            json.key("elimination_states").value(static_cast<std::uint64_t>(s.eliminationStates));
             json.key("status").value(ilpStatusName(s.status));
             json.key("seconds").value(s.totalSeconds);
             json.key("grouping_seconds").value(s.groupingSeconds);
@@ -349,9 +350,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         const SearchResult& result = *mesh.search;
         const SearchStatistics& s = result.statistics;
         std::printf("%-16s %s: %zu decisions (%zu anchors) for %zu coarse nodes, %zu solves, %d branch nodes, "
-                    "%.3f s; step %.3f ms (Megatron %.3f ms)%s\n",
+                    "%zu elimination states, %.3f s; step %.3f ms (Megatron %.3f ms)%s\n",
                     mesh.meshText.c_str(), ilpStatusName(s.status), s.decisionGroups, s.anchorGroups, s.coarseNodes,
-                    s.solves, s.branchNodes, s.totalSeconds,
+                    s.solves, s.branchNodes, s.eliminationStates, s.totalSeconds,
                     result.best ? result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
                     megatronStepSeconds(mesh) * 1e3, result.fitsInMemory ? "" : "  (does not fit)");
     }

@@ -19,7 +19,6 @@ PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup 
     costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, stageCluster_, *mesh_,
                                          setup_.workload, PipelineSetting{assumed, stages.boundaryLink});
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
-    fingerprint_ = tapestry::modelFingerprint(folded_->graph());
 }
 
 std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
@@ -44,7 +43,8 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
 
 PlanDocument PlanPricing::document(const PlanCandidate& candidate) const
 {
-    return planDocument(candidate, fingerprint_, setup_);
+    // Hashed here, not when built: a search builds dozens of pricings and documents few.
+    return planDocument(candidate, tapestry::modelFingerprint(folded_->graph()), setup_);
 }
 
 PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint, const SearchSetup& setup)

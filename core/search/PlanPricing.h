@@ -37,7 +37,6 @@ public:
     [[nodiscard]] const std::string& meshText() const { return meshText_; }
     [[nodiscard]] int pipelineStages() const { return costs_->pipeline().layout.stages; }
     [[nodiscard]] const CostModel& costs() const { return *costs_; }
-    [[nodiscard]] const std::string& modelFingerprint() const { return fingerprint_; }
 
     // The plan priced by this cost model, in `role`. Throws Error(InvalidPlan) when it
     // does not fit.
@@ -55,7 +54,6 @@ private:
     std::unique_ptr<DeviceMesh> mesh_;
     std::string meshText_;
     std::unique_ptr<CostModel> costs_;
-    std::string fingerprint_;
 };
 
 // The one plan-document builder: a priced plan as a plan file and a history record keep

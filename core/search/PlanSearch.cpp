@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "search/StrategySpace.h"
+#include "search/TermElimination.h"
 #include "solver/ShardingSolver.h"
 
 #include <algorithm>
@@ -224,6 +225,85 @@ Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::siz
     return plan;
 }
 
+// Tap mode's solves of one search, exact by elimination (TermElimination): the terms are
+// priced once, each goal is eliminated at most once and every memory limit is then a
+// look-up. Where the elimination's tables would be too large, the integer program
+// (ShardingIlp) solves instead.
+class TapSolves {
+public:
+    TapSolves(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
+              std::function<bool()> cancelled)
+        : costs_(costs), coarse_(coarse), groups_(groups)
+    {
+        limits_.cancelled = std::move(cancelled);
+    }
+
+    // nullopt when the elimination cannot answer (too entangled, or cancelled).
+    std::optional<IlpResult> solve(std::optional<double> limit, bool minimizeMemory, SearchStatistics& stats)
+    {
+        if (tooWide_)
+            return std::nullopt;
+        if (!terms_)
+            terms_ = priceSearchTerms(costs_, coarse_, groups_, true);
+        const TermElimination* elimination = nullptr;
+        std::optional<std::size_t> point;
+        if (minimizeMemory) {
+            elimination = eliminated(leastMemory_, EliminationGoal::LeastMemory, 0, stats);
+            point = 0;
+        } else {
+            elimination = eliminated(fastest_, EliminationGoal::Fastest, 0, stats);
+            point = 0;
+            if (elimination && limit && elimination->pointCount() > 0 && elimination->memoryBytes(0) > *limit) {
+                // The fastest choice does not fit: the Pareto points up to the limit.
+                if (frontier_ && frontierCap_ < *limit)
+                    frontier_.reset();
+                frontierCap_ = frontier_ ? frontierCap_ : *limit;
+                elimination = eliminated(frontier_, EliminationGoal::Frontier, frontierCap_, stats);
+                point = elimination ? elimination->fastestWithin(*limit) : std::nullopt;
+            }
+        }
+        if (!elimination)
+            return std::nullopt;
+        IlpResult result;
+        if (!point || *point >= elimination->pointCount()) {
+            result.status = IlpStatus::Infeasible;
+            return result;
+        }
+        result.status = IlpStatus::Optimal;
+        result.choice = elimination->choice(*point);
+        result.objective = minimizeMemory ? elimination->memoryBytes(*point) : elimination->seconds(*point);
+        result.bound = result.objective;
+        result.estimatedMemoryBytes = elimination->memoryBytes(*point);
+        return result;
+    }
+
+private:
+    const TermElimination* eliminated(std::optional<TermElimination>& slot, EliminationGoal goal, double cap,
+                                      SearchStatistics& stats)
+    {
+        if (!slot) {
+            slot = TermElimination::solve(*terms_, goal, cap, limits_);
+            if (!slot) {
+                tooWide_ = !(limits_.cancelled && limits_.cancelled());
+                return nullptr;
+            }
+            stats.eliminationStates += slot->states();
+        }
+        return &*slot;
+    }
+
+    const CostModel& costs_;
+    const CoarseGraph& coarse_;
+    const std::vector<StrategyGroup>& groups_;
+    EliminationLimits limits_;
+    std::optional<SearchTerms> terms_;
+    std::optional<TermElimination> fastest_;
+    std::optional<TermElimination> leastMemory_;
+    std::optional<TermElimination> frontier_;
+    double frontierCap_ = 0;
+    bool tooWide_ = false;
+};
+
 }  // namespace
 
 Pin parsePin(std::string_view text)
@@ -275,6 +355,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     result.memoryLimitBytes = options.memoryLimitBytes.value_or(costs.hbmBytes());
 
     const std::string prefix = options.mode == SearchMode::Tap ? "tap" : "whole-graph";
+    TapSolves tap(costs, coarse, groups, callbacks.cancelled);
     auto solveIlp = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name) {
         IlpOptions ilp;
         ilp.memoryLimitBytes = limit;
@@ -295,8 +376,12 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     auto solve = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name,
                      const ProgressSpan& span) -> std::optional<SearchCandidate> {
         const Clock::time_point solveStart = Clock::now();
+        std::optional<IlpResult> exact;
+        if (options.mode == SearchMode::Tap)
+            exact = tap.solve(limit, minimizeMemory, stats);
         const IlpResult solved =
-            options.mode == SearchMode::Tap
+            exact ? *exact
+            : options.mode == SearchMode::Tap
                 ? solveIlp(limit, minimizeMemory, name)
                 : solveEncoded(ShardingProblemEncoding(costs, coarse, groups, limit, minimizeMemory), minimizeMemory,
                                options.timeLimitSeconds, callbacks, span, stats);
@@ -315,7 +400,8 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         candidate.plan = expand(groups, solved.choice, coarse, costs, options.pins, name);
         candidate.evaluation = costs.evaluate(candidate.plan);
         stats.evaluateSeconds += secondsSince(evaluateStart);
-        if (options.mode == SearchMode::WholeGraph && callbacks.bestSoFar && !minimizeMemory)
+        // (The integer program publishes its incumbents as it finds them.)
+        if ((exact || options.mode == SearchMode::WholeGraph) && callbacks.bestSoFar && !minimizeMemory)
             callbacks.bestSoFar(candidate.plan, solved.objective);
         return candidate;
     };
@@ -375,6 +461,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         }
     }
     result.best = std::move(best);
+    result.cancelled = result.cancelled || cancelled();  // what the cancel left out
     if (result.cancelled && result.message.empty())
         result.message = "cancelled; the best plan found so far is kept";
     progress(SearchPhase::Done, 1.0);

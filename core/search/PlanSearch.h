@@ -70,7 +70,8 @@ struct SearchStatistics {
     std::size_t anchorGroups = 0;     // of which anchors
     std::size_t ilpColumns = 0;       // Tap mode's integer program
     std::size_t ilpRows = 0;
-    int branchNodes = 0;              // states examined by branch and bound (Tap mode)
+    int branchNodes = 0;              // states examined by branch and bound (Tap mode's integer program)
+    std::size_t eliminationStates = 0;  // table states of Tap mode's exact elimination (TermElimination)
     std::size_t problemNodes = 0;     // WholeGraph mode's solver problem (ShardingProblemEncoding)
     std::size_t problemEdges = 0;
     std::size_t reducedNodes = 0;     // of which left after the solver's exact reductions
@@ -99,7 +100,9 @@ struct SearchResult {
 // as the unique blocks; WholeGraph decides every coarse node on its own. When nothing
 // fits, the result holds the plan with the smallest peak and says so. Pins are
 // honoured or reported (unknown target, a split the node's kind cannot take, or no
-// plan that fits under them). Tap mode solves an integer program (ShardingIlp);
+// plan that fits under them). Tap mode eliminates the groups exactly (TermElimination,
+// one elimination answers every memory limit), or solves the integer program
+// (ShardingIlp) where the elimination's tables would be too large;
 // WholeGraph mode runs the general solver (solveShardingProblem) on the encoded problem,
 // and reports Optimal only where the solver proved it. Progress, cancellation and the
 // best plan so far go through `callbacks` (in WholeGraph mode the solver's incumbents

@@ -1,0 +1,545 @@
+#include "search/TermElimination.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <set>
+#include <utility>
+
+namespace tapestry {
+
+namespace {
+
+using Point = TermElimination::Point;
+using Message = TermElimination::Message;
+
+// A time term over a few groups, evaluated on the current candidate of each.
+struct TimeFactor {
+    std::vector<std::size_t> scope;  // ascending
+    // A pair term: seconds[producer candidate * consumerCount + consumer candidate].
+    std::size_t producer = 0;
+    std::size_t consumer = 0;
+    std::size_t consumerCount = 0;
+    std::vector<double> pairSeconds;
+    // A shared conversion: its price per producer candidate (0: free), paid when some
+    // consumer group's candidate needs it.
+    std::vector<double> price;
+    std::vector<std::pair<std::size_t, std::vector<char>>> needs;
+
+    [[nodiscard]] double seconds(const std::vector<std::size_t>& value) const
+    {
+        if (!pairSeconds.empty())
+            return pairSeconds[value[producer] * consumerCount + value[consumer]];
+        const double paid = price[value[producer]];
+        if (paid == 0)
+            return 0;
+        for (const auto& [group, needing] : needs) {
+            if (needing[value[group]] != 0)
+                return paid;
+        }
+        return 0;
+    }
+};
+
+// The terms as factors: pair terms between the same groups summed, shared conversions
+// with the same producer and the same needing candidates summed (one per mesh axis,
+// direction and layout often share them).
+std::vector<TimeFactor> timeFactors(const SearchTerms& terms)
+{
+    std::map<std::pair<std::size_t, std::size_t>, TimeFactor> pairs;
+    for (const SearchTerms::PairTerm& term : terms.pairs) {
+        TimeFactor& factor = pairs[{term.producer, term.consumer}];
+        const std::size_t consumers = term.seconds.front().size();
+        if (factor.pairSeconds.empty()) {
+            factor.producer = term.producer;
+            factor.consumer = term.consumer;
+            factor.consumerCount = consumers;
+            factor.pairSeconds.assign(term.seconds.size() * consumers, 0.0);
+            factor.scope = {std::min(term.producer, term.consumer), std::max(term.producer, term.consumer)};
+        }
+        for (std::size_t p = 0; p < term.seconds.size(); ++p) {
+            for (std::size_t c = 0; c < consumers; ++c)
+                factor.pairSeconds[p * consumers + c] += term.seconds[p][c];
+        }
+    }
+    std::map<std::pair<std::size_t, std::vector<std::pair<std::size_t, std::vector<std::size_t>>>>, TimeFactor> shared;
+    for (const SearchTerms::SharedConversion& conversion : terms.sharedConversions) {
+        if (conversion.needing.empty())
+            continue;
+        TimeFactor& factor = shared[{conversion.producer, conversion.needing}];
+        if (factor.price.empty()) {
+            factor.producer = conversion.producer;
+            factor.price.assign(terms.nodeSeconds[conversion.producer].size(), 0.0);
+            std::set<std::size_t> scope{conversion.producer};
+            for (const auto& [group, candidates] : conversion.needing) {
+                std::vector<char> needing(terms.nodeSeconds[group].size(), 0);
+                for (const std::size_t c : candidates)
+                    needing[c] = 1;
+                factor.needs.emplace_back(group, std::move(needing));
+                scope.insert(group);
+            }
+            factor.scope.assign(scope.begin(), scope.end());
+        }
+        for (const auto& [p, seconds] : conversion.price)
+            factor.price[p] += seconds;
+    }
+    std::vector<TimeFactor> factors;
+    for (auto& [key, factor] : pairs)
+        factors.push_back(std::move(factor));
+    for (auto& [key, factor] : shared)
+        factors.push_back(std::move(factor));
+    return factors;
+}
+
+// Keeps what the goal keeps of `points` (with `width` provenance entries each), in
+// place: the Pareto points by memory ascending, or the single best one. Exact ties keep
+// the earliest, so the result depends on the order of generation only.
+void keepBest(EliminationGoal goal, std::vector<Point>& points, std::vector<std::uint32_t>& provenance, std::size_t width)
+{
+    if (points.size() <= 1)
+        return;
+    std::vector<std::size_t> order(points.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::vector<std::size_t> kept;
+    if (goal == EliminationGoal::Frontier) {
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return points[a].bytes < points[b].bytes || (points[a].bytes == points[b].bytes && points[a].seconds < points[b].seconds);
+        });
+        double fastest = std::numeric_limits<double>::infinity();
+        for (const std::size_t i : order) {
+            if (points[i].seconds < fastest) {
+                kept.push_back(i);
+                fastest = points[i].seconds;
+            }
+        }
+    } else {
+        const bool byTime = goal == EliminationGoal::Fastest;
+        auto key = [&](std::size_t i) {
+            return byTime ? std::pair{points[i].seconds, points[i].bytes} : std::pair{points[i].bytes, points[i].seconds};
+        };
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            if (key(i) < key(best))
+                best = i;
+        }
+        kept.push_back(best);
+    }
+    std::vector<Point> keptPoints;
+    std::vector<std::uint32_t> keptProvenance;
+    keptPoints.reserve(kept.size());
+    keptProvenance.reserve(kept.size() * width);
+    for (const std::size_t i : kept) {
+        keptPoints.push_back(points[i]);
+        keptProvenance.insert(keptProvenance.end(), provenance.begin() + static_cast<std::ptrdiff_t>(i * width),
+                              provenance.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
+    }
+    points = std::move(keptPoints);
+    provenance = std::move(keptProvenance);
+}
+
+}  // namespace
+
+// Runs one elimination; a friend of TermElimination, whose tables it fills.
+class TermEliminator {
+public:
+    TermEliminator(const SearchTerms& terms, EliminationGoal goal, double cap, const EliminationLimits& limits,
+                   TermElimination& result)
+        : terms_(terms), goal_(goal), cap_(goal == EliminationGoal::Frontier ? cap : std::numeric_limits<double>::infinity()),
+          limits_(limits), result_(result), groups_(terms.nodeSeconds.size()), factors_(timeFactors(terms)),
+          value_(groups_, 0)
+    {
+        leastBytes_.resize(groups_);
+        for (std::size_t g = 0; g < groups_; ++g)
+            leastBytes_[g] = *std::min_element(terms.memoryBytes[g].begin(), terms.memoryBytes[g].end());
+    }
+
+    bool run()
+    {
+        result_.groups_ = groups_;
+        if (!order())
+            return false;
+        // Each factor and table goes to the bucket of its first eliminated group.
+        std::vector<std::vector<std::size_t>> bucketFactors(groups_);
+        for (std::size_t f = 0; f < factors_.size(); ++f)
+            bucketFactors[firstEliminated(factors_[f].scope)].push_back(f);
+        std::vector<std::vector<std::size_t>> bucketMessages(groups_);
+        // The memory the groups outside a table's part can add at least.
+        const double leastTotal = std::accumulate(leastBytes_.begin(), leastBytes_.end(), 0.0);
+        std::vector<double> partLeast;
+        for (const std::size_t variable : order_) {
+            if (limits_.cancelled && limits_.cancelled())
+                return false;
+            Message message;
+            message.variable = variable;
+            message.children = bucketMessages[variable];
+            double least = leastBytes_[variable];
+            std::set<std::size_t> scope;
+            for (const std::size_t f : bucketFactors[variable])
+                scope.insert(factors_[f].scope.begin(), factors_[f].scope.end());
+            for (const std::size_t child : message.children) {
+                scope.insert(result_.messages_[child].scope.begin(), result_.messages_[child].scope.end());
+                least += partLeast[child];
+            }
+            scope.erase(variable);
+            message.scope.assign(scope.begin(), scope.end());
+            partLeast.push_back(least);
+            if (!fill(message, bucketFactors[variable], leastTotal - least))
+                return false;
+            const std::size_t id = result_.messages_.size();
+            result_.messages_.push_back(std::move(message));
+            const Message& stored = result_.messages_.back();
+            if (stored.scope.empty())
+                result_.rootMessages_.push_back(id);
+            else
+                bucketMessages[firstEliminated(stored.scope)].push_back(id);
+        }
+        combineRoots();
+        return true;
+    }
+
+private:
+    // A greedy elimination order: each time the group whose table (its neighbours'
+    // candidates multiplied) is smallest, ties to the lowest index; false when some table
+    // would exceed the limit.
+    bool order()
+    {
+        std::vector<std::set<std::size_t>> neighbours(groups_);
+        for (const TimeFactor& factor : factors_) {
+            for (const std::size_t a : factor.scope) {
+                for (const std::size_t b : factor.scope) {
+                    if (a != b)
+                        neighbours[a].insert(b);
+                }
+            }
+        }
+        std::vector<bool> done(groups_, false);
+        position_.assign(groups_, 0);
+        for (std::size_t step = 0; step < groups_; ++step) {
+            std::size_t chosen = groups_;
+            double chosenSize = 0;
+            for (std::size_t g = 0; g < groups_; ++g) {
+                if (done[g])
+                    continue;
+                double size = 1;
+                for (const std::size_t n : neighbours[g])
+                    size *= static_cast<double>(terms_.nodeSeconds[n].size());
+                if (chosen == groups_ || size < chosenSize) {
+                    chosen = g;
+                    chosenSize = size;
+                }
+            }
+            if (chosenSize > static_cast<double>(limits_.maxStates))
+                return false;
+            done[chosen] = true;
+            position_[chosen] = step;
+            order_.push_back(chosen);
+            for (const std::size_t a : neighbours[chosen]) {
+                neighbours[a].erase(chosen);
+                for (const std::size_t b : neighbours[chosen]) {
+                    if (a != b)
+                        neighbours[a].insert(b);
+                }
+            }
+        }
+        return true;
+    }
+
+    [[nodiscard]] std::size_t firstEliminated(const std::vector<std::size_t>& scope) const
+    {
+        return *std::min_element(scope.begin(), scope.end(),
+                                 [&](std::size_t a, std::size_t b) { return position_[a] < position_[b]; });
+    }
+
+    [[nodiscard]] std::size_t entryOf(const Message& message) const
+    {
+        std::size_t entry = 0;
+        for (std::size_t i = 0; i < message.scope.size(); ++i)
+            entry += value_[message.scope[i]] * message.strides[i];
+        return entry;
+    }
+
+    // The bucket's time factors as seen from the eliminated group: for the current
+    // candidates of the scope, each factor's seconds for every candidate of the group.
+    struct FactorView {
+        const TimeFactor* factor = nullptr;
+        std::vector<double> rows;      // pair factors: [other candidate][group candidate]
+        std::size_t other = 0;         // the pair's other group
+        std::vector<char> groupNeeds;  // conversions: which of the group's candidates need it
+    };
+
+    [[nodiscard]] std::vector<FactorView> views(std::size_t variable, const std::vector<std::size_t>& factors) const
+    {
+        const std::size_t count = terms_.nodeSeconds[variable].size();
+        std::vector<FactorView> result;
+        for (const std::size_t f : factors) {
+            const TimeFactor& factor = factors_[f];
+            FactorView view;
+            view.factor = &factor;
+            if (!factor.pairSeconds.empty()) {
+                const bool consumer = factor.consumer == variable;
+                view.other = consumer ? factor.producer : factor.consumer;
+                const std::size_t others = terms_.nodeSeconds[view.other].size();
+                view.rows.resize(others * count);
+                for (std::size_t o = 0; o < others; ++o) {
+                    for (std::size_t x = 0; x < count; ++x)
+                        view.rows[o * count + x] = consumer ? factor.pairSeconds[o * factor.consumerCount + x]
+                                                            : factor.pairSeconds[x * factor.consumerCount + o];
+                }
+            } else {
+                view.groupNeeds.assign(count, 0);
+                for (const auto& [group, needing] : factor.needs) {
+                    if (group != variable)
+                        continue;
+                    for (std::size_t x = 0; x < count; ++x)
+                        view.groupNeeds[x] = static_cast<char>(view.groupNeeds[x] | needing[x]);
+                }
+            }
+            result.push_back(std::move(view));
+        }
+        return result;
+    }
+
+    // seconds[x]: the group's candidate x with the bucket's factors at the scope's current candidates.
+    void bucketSeconds(std::size_t variable, const std::vector<FactorView>& views, std::vector<double>& seconds) const
+    {
+        const std::vector<double>& own = terms_.nodeSeconds[variable];
+        const std::size_t count = own.size();
+        seconds.assign(own.begin(), own.end());
+        for (const FactorView& view : views) {
+            const TimeFactor& factor = *view.factor;
+            if (!view.rows.empty()) {
+                const double* row = view.rows.data() + value_[view.other] * count;
+                for (std::size_t x = 0; x < count; ++x)
+                    seconds[x] += row[x];
+                continue;
+            }
+            bool needed = false;
+            for (const auto& [group, needing] : factor.needs)
+                needed = needed || (group != variable && needing[value_[group]] != 0);
+            if (factor.producer == variable) {
+                for (std::size_t x = 0; x < count; ++x)
+                    seconds[x] += needed || view.groupNeeds[x] != 0 ? factor.price[x] : 0.0;
+            } else if (const double paid = factor.price[value_[factor.producer]]; paid != 0) {
+                for (std::size_t x = 0; x < count; ++x)
+                    seconds[x] += needed || view.groupNeeds[x] != 0 ? paid : 0.0;
+            }
+        }
+    }
+
+    // The table of one eliminated group: for every candidate combination of its scope,
+    // the best of the group's candidates, each with the best of its children's tables.
+    bool fill(Message& message, const std::vector<std::size_t>& factors, double outsideLeast)
+    {
+        const std::size_t variable = message.variable;
+        const std::size_t count = terms_.nodeSeconds[variable].size();
+        std::size_t entries = 1;
+        message.strides.resize(message.scope.size());
+        for (std::size_t i = message.scope.size(); i-- > 0;) {
+            message.strides[i] = entries;
+            entries *= terms_.nodeSeconds[message.scope[i]].size();
+        }
+        const std::size_t width = 1 + message.children.size();
+        const std::vector<FactorView> bucket = views(variable, factors);
+        // Where the group's candidate moves each child's entry.
+        std::vector<std::size_t> childStride;
+        for (const std::size_t child : message.children) {
+            const Message& table = result_.messages_[child];
+            const auto at = std::find(table.scope.begin(), table.scope.end(), variable);
+            childStride.push_back(table.strides[static_cast<std::size_t>(at - table.scope.begin())]);
+        }
+        std::vector<std::size_t> childBase(message.children.size());
+        message.offsets.reserve(entries + 1);
+        message.offsets.push_back(0);
+        std::vector<double> seconds;
+        std::vector<Point> found;
+        std::vector<std::uint32_t> foundProvenance;
+        std::vector<Point> partial;
+        std::vector<std::uint32_t> partialProvenance;
+        std::vector<Point> next;
+        std::vector<std::uint32_t> nextProvenance;
+        std::vector<std::uint32_t> candidate(width);
+        for (const std::size_t g : message.scope)
+            value_[g] = 0;
+        value_[variable] = 0;
+        for (std::size_t entry = 0; entry < entries; ++entry) {
+            if ((entry & 4095) == 4095 && limits_.cancelled && limits_.cancelled())
+                return false;
+            bucketSeconds(variable, bucket, seconds);
+            for (std::size_t k = 0; k < message.children.size(); ++k)
+                childBase[k] = entryOf(result_.messages_[message.children[k]]);  // at candidate 0
+            found.clear();
+            foundProvenance.clear();
+            if (goal_ != EliminationGoal::Frontier) {
+                // One point per entry: the best candidate with its children's best.
+                bool any = false;
+                Point best;
+                for (std::size_t x = 0; x < count; ++x) {
+                    Point sum{seconds[x], terms_.memoryBytes[variable][x]};
+                    candidate[0] = static_cast<std::uint32_t>(x);
+                    bool feasible = true;
+                    for (std::size_t k = 0; k < message.children.size() && feasible; ++k) {
+                        const Message& child = result_.messages_[message.children[k]];
+                        const std::size_t at = childBase[k] + x * childStride[k];
+                        feasible = child.offsets[at] < child.offsets[at + 1];
+                        if (feasible) {
+                            const Point& taken = child.points[child.offsets[at]];
+                            sum.seconds += taken.seconds;
+                            sum.bytes += taken.bytes;
+                            candidate[1 + k] = child.offsets[at];
+                        }
+                    }
+                    if (!feasible)
+                        continue;
+                    const bool better = goal_ == EliminationGoal::Fastest
+                                            ? std::pair{sum.seconds, sum.bytes} < std::pair{best.seconds, best.bytes}
+                                            : std::pair{sum.bytes, sum.seconds} < std::pair{best.bytes, best.seconds};
+                    if (!any || better) {
+                        any = true;
+                        best = sum;
+                        foundProvenance = candidate;
+                    }
+                }
+                if (any)
+                    found.push_back(best);
+            } else {
+                for (std::size_t x = 0; x < count; ++x) {
+                    const double bytes = terms_.memoryBytes[variable][x];
+                    if (bytes + outsideLeast > cap_)
+                        continue;
+                    partial.assign(1, Point{seconds[x], bytes});
+                    partialProvenance.assign(width, 0);
+                    partialProvenance[0] = static_cast<std::uint32_t>(x);
+                    for (std::size_t k = 0; k < message.children.size() && !partial.empty(); ++k) {
+                        const Message& child = result_.messages_[message.children[k]];
+                        const std::size_t at = childBase[k] + x * childStride[k];
+                        next.clear();
+                        nextProvenance.clear();
+                        for (std::size_t a = 0; a < partial.size(); ++a) {
+                            for (std::uint32_t b = child.offsets[at]; b < child.offsets[at + 1]; ++b) {
+                                const Point sum{partial[a].seconds + child.points[b].seconds,
+                                                partial[a].bytes + child.points[b].bytes};
+                                if (sum.bytes + outsideLeast > cap_)
+                                    continue;
+                                next.push_back(sum);
+                                nextProvenance.insert(nextProvenance.end(),
+                                                      partialProvenance.begin() + static_cast<std::ptrdiff_t>(a * width),
+                                                      partialProvenance.begin() + static_cast<std::ptrdiff_t>((a + 1) * width));
+                                nextProvenance[next.size() * width - width + 1 + k] = b;
+                            }
+                        }
+                        keepBest(goal_, next, nextProvenance, width);
+                        std::swap(partial, next);
+                        std::swap(partialProvenance, nextProvenance);
+                    }
+                    found.insert(found.end(), partial.begin(), partial.end());
+                    foundProvenance.insert(foundProvenance.end(), partialProvenance.begin(), partialProvenance.end());
+                }
+                keepBest(goal_, found, foundProvenance, width);
+            }
+            message.points.insert(message.points.end(), found.begin(), found.end());
+            message.provenance.insert(message.provenance.end(), foundProvenance.begin(), foundProvenance.end());
+            message.offsets.push_back(static_cast<std::uint32_t>(message.points.size()));
+            points_ += found.size();
+            if (points_ > limits_.maxPoints)
+                return false;
+            // The next combination of the scope's candidates (the last group fastest).
+            for (std::size_t i = message.scope.size(); i-- > 0;) {
+                const std::size_t g = message.scope[i];
+                if (++value_[g] < terms_.nodeSeconds[g].size())
+                    break;
+                value_[g] = 0;
+            }
+        }
+        result_.states_ += entries;
+        return true;
+    }
+
+    // The tables left without a scope (one per connected part of the interaction
+    // graph) added up.
+    void combineRoots()
+    {
+        const std::size_t width = result_.rootMessages_.size();
+        std::vector<Point> partial{Point{}};
+        std::vector<std::uint32_t> provenance(width, 0);
+        for (std::size_t k = 0; k < width; ++k) {
+            const Message& root = result_.messages_[result_.rootMessages_[k]];
+            std::vector<Point> next;
+            std::vector<std::uint32_t> nextProvenance;
+            for (std::size_t a = 0; a < partial.size(); ++a) {
+                for (std::uint32_t b = 0; b < root.points.size(); ++b) {
+                    const Point sum{partial[a].seconds + root.points[b].seconds, partial[a].bytes + root.points[b].bytes};
+                    if (sum.bytes > cap_)
+                        continue;
+                    next.push_back(sum);
+                    nextProvenance.insert(nextProvenance.end(), provenance.begin() + static_cast<std::ptrdiff_t>(a * width),
+                                          provenance.begin() + static_cast<std::ptrdiff_t>((a + 1) * width));
+                    nextProvenance[next.size() * width - width + k] = b;
+                }
+            }
+            keepBest(goal_, next, nextProvenance, width);
+            partial = std::move(next);
+            provenance = std::move(nextProvenance);
+        }
+        if (groups_ == 0)
+            partial.clear();
+        result_.root_ = std::move(partial);
+        result_.rootProvenance_ = std::move(provenance);
+    }
+
+    const SearchTerms& terms_;
+    EliminationGoal goal_;
+    double cap_;
+    const EliminationLimits& limits_;
+    TermElimination& result_;
+    std::size_t groups_;
+    std::vector<TimeFactor> factors_;
+    std::vector<double> leastBytes_;
+    std::vector<std::size_t> order_;
+    std::vector<std::size_t> position_;
+    std::vector<std::size_t> value_;  // the candidate of each group while filling
+    std::size_t points_ = 0;
+};
+
+std::optional<TermElimination> TermElimination::solve(const SearchTerms& terms, EliminationGoal goal,
+                                                      double memoryCapBytes, const EliminationLimits& limits)
+{
+    TermElimination result;
+    for (const std::vector<double>& candidates : terms.nodeSeconds) {
+        if (candidates.empty())
+            return result;  // a group with no candidate: no choice at all
+    }
+    TermEliminator eliminator(terms, goal, memoryCapBytes, limits, result);
+    if (!eliminator.run())
+        return std::nullopt;
+    return result;
+}
+
+std::vector<std::size_t> TermElimination::choice(std::size_t point) const
+{
+    std::vector<std::size_t> chosen(groups_, 0);
+    std::vector<std::pair<std::size_t, std::uint32_t>> pending;  // (message, point)
+    const std::size_t width = rootMessages_.size();
+    for (std::size_t k = 0; k < width; ++k)
+        pending.emplace_back(rootMessages_[k], rootProvenance_[point * width + k]);
+    while (!pending.empty()) {
+        const auto [id, taken] = pending.back();
+        pending.pop_back();
+        const Message& message = messages_[id];
+        const std::size_t stride = 1 + message.children.size();
+        chosen[message.variable] = message.provenance[taken * stride];
+        for (std::size_t k = 0; k < message.children.size(); ++k)
+            pending.emplace_back(message.children[k], message.provenance[taken * stride + 1 + k]);
+    }
+    return chosen;
+}
+
+std::optional<std::size_t> TermElimination::fastestWithin(double limitBytes) const
+{
+    std::optional<std::size_t> fastest;
+    for (std::size_t i = 0; i < root_.size() && root_[i].bytes <= limitBytes; ++i)
+        fastest = i;
+    return fastest;
+}
+
+}  // namespace tapestry

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "search/SearchTerms.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace tapestry {
+
+// What an elimination keeps of the choices it compares.
+enum class EliminationGoal : std::uint8_t {
+    Fastest,      // the least step time (the least memory among equals)
+    LeastMemory,  // the least memory estimate (the least step time among equals)
+    Frontier,     // every Pareto point of (step time, memory) whose memory is at most the cap
+};
+
+struct EliminationLimits {
+    // Above this many states in one step's table the problem counts as too entangled.
+    std::size_t maxStates = std::size_t{1} << 22;
+    // Above this many (time, memory) points kept in all tables together, likewise.
+    std::size_t maxPoints = std::size_t{1} << 24;
+    std::function<bool()> cancelled;  // polled while eliminating
+};
+
+// The exact optimum of SearchTerms' objective over one candidate per group, by variable
+// elimination (bucket elimination, Dechter 1999) over the groups' interaction graph: the
+// groups are eliminated one at a time in a greedy order that keeps the tables small,
+// each into a table over its remaining neighbours of the best the eliminated part can
+// do. A folded model's program is a few dozen groups on a ring of blocks, so the tables
+// stay at a few hundred thousand states and one elimination takes milliseconds, where
+// branch and bound on the integer program (ShardingIlp) takes seconds. Memory is
+// separable (a sum over groups), so with the Frontier goal each state keeps the Pareto
+// points of (time, memory) instead of one number: every memory limit at or below the
+// cap is then answered by one look-up (the search's limit, its retries, its Pareto
+// alternatives). Ties are broken the same way on every run: the result is a function
+// of the terms alone.
+class TermElimination {
+public:
+    // nullopt when some step would exceed `limits` (too entangled: the caller solves the
+    // integer program instead) or when cancelled. The cap only matters for Frontier.
+    [[nodiscard]] static std::optional<TermElimination> solve(const SearchTerms& terms, EliminationGoal goal,
+                                                              double memoryCapBytes = 0,
+                                                              const EliminationLimits& limits = {});
+
+    // The points found, by memory ascending and so by step time descending: one for
+    // Fastest and LeastMemory, none when no choice's memory is within the cap.
+    [[nodiscard]] std::size_t pointCount() const { return root_.size(); }
+    [[nodiscard]] double seconds(std::size_t point) const { return root_[point].seconds; }
+    [[nodiscard]] double memoryBytes(std::size_t point) const { return root_[point].bytes; }
+    // The candidate index per group of a point.
+    [[nodiscard]] std::vector<std::size_t> choice(std::size_t point) const;
+    // The fastest point whose memory is at most `limitBytes`.
+    [[nodiscard]] std::optional<std::size_t> fastestWithin(double limitBytes) const;
+    // States in all tables: the work the elimination did.
+    [[nodiscard]] std::size_t states() const { return states_; }
+
+    struct Point {
+        double seconds = 0;
+        double bytes = 0;
+    };
+    // One eliminated group's table over its remaining neighbours.
+    struct Message {
+        std::size_t variable = 0;
+        std::vector<std::size_t> scope;          // groups, ascending
+        std::vector<std::size_t> strides;        // entry = sum of candidate x stride over scope
+        std::vector<std::size_t> children;       // messages the eliminated group's table combined
+        std::vector<std::uint32_t> offsets;      // entry -> its points [offsets[e], offsets[e + 1])
+        std::vector<Point> points;
+        // Per point: the eliminated group's candidate, then the point taken from each child.
+        std::vector<std::uint32_t> provenance;
+    };
+
+private:
+    std::size_t groups_ = 0;
+    std::vector<Message> messages_;
+    std::vector<std::size_t> rootMessages_;
+    std::vector<Point> root_;
+    std::vector<std::uint32_t> rootProvenance_;  // per root point: the point of each root message
+    std::size_t states_ = 0;
+
+    friend class TermEliminator;
+};
+
+}  // namespace tapestry

@@ -128,6 +128,27 @@ std::string comparisonReport(const TechniqueComparison& comparison, const PlanCa
     return head + text;
 }
 
+// "groups of 12 GPUs (nodes of 4, NVLink domains of 72): kept inside a node, the best
+// plan on ... takes ..."
+std::string widthReport(const GroupWidthComparison& comparison, const Cluster& cluster, const PlanCandidate& best,
+                        double limitBytes)
+{
+    const std::string head = "groups of " + std::to_string(comparison.width) + " GPUs (nodes of " +
+                             std::to_string(comparison.nodeGpus) + ", NVLink domains of " +
+                             std::to_string(cluster.nvlinkDomainSize()) + "): ";
+    if (!comparison.insideNode)
+        return head + "no plan keeping them inside a node was found";
+    const PlanCandidate& inside = *comparison.insideNode;
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "kept inside a node, the best plan on %s (%s) %s %.2f GB and takes %.3f ms, %+.1f %% against %.3f ms",
+                  inside.meshText.c_str(), inside.plan.name.c_str(),
+                  inside.memoryBytes() > limitBytes ? "does not fit in" : "fits in", inside.memoryBytes() / 1e9,
+                  inside.stepSeconds() * 1e3, (inside.stepSeconds() / best.stepSeconds() - 1) * 100,
+                  best.stepSeconds() * 1e3);
+    return head + text;
+}
+
 void printCandidate(const char* label, const PlanEvaluation& evaluation)
 {
     const CostBreakdown& t = evaluation.total;
@@ -331,6 +352,19 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
             json.endObject();
         }
         json.endArray();
+        if (const auto& width = outcome->widthComparison) {
+            json.key("inside_node").beginObject();
+            json.key("widest_group").value(static_cast<std::int64_t>(width->width));
+            json.key("node_gpus").value(static_cast<std::int64_t>(width->nodeGpus));
+            json.key("found").value(width->insideNode != nullptr);
+            if (width->insideNode) {
+                json.key("mesh").value(width->insideNode->meshText);
+                json.key("step_seconds").value(width->insideNode->stepSeconds());
+                json.key("memory_bytes").value(width->insideNode->memoryBytes());
+                json.key("fits_in_memory").value(width->insideNode->memoryBytes() <= outcome->memoryLimitBytes);
+            }
+            json.endObject();
+        }
         json.key("workload").value(workloadText);
         json.key("best");
         writeBreakdownJson(json, chosen->evaluation.total, axisNames);
@@ -369,6 +403,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     }
     for (const TechniqueComparison& comparison : outcome->comparisons)
         std::printf("  why %s\n", comparisonReport(comparison, *chosen, outcome->memoryLimitBytes).c_str());
+    if (outcome->widthComparison)
+        std::printf("  why %s\n",
+                    widthReport(*outcome->widthComparison, cluster, *chosen, outcome->memoryLimitBytes).c_str());
     std::printf("\n");
     printBreakdown(chosen->evaluation.total, axisNames, chosen->evaluation.hbmBytes);
     std::printf("throughput                 %s\n",

@@ -59,6 +59,27 @@ int expertParallelDegree(const Plan& plan)
     return degree;
 }
 
+int groupWidth(const NodeStrategy& strategy, const std::vector<int>& axisSizes)
+{
+    int width = 1;
+    for (std::size_t a = 0; a < strategy.axes.size() && a < axisSizes.size(); ++a) {
+        if (strategy.axes[a] != AxisSplit::None && strategy.axes[a] != AxisSplit::Batch)
+            width *= axisSizes[a];
+    }
+    return width;
+}
+
+int widestGroup(const Plan& plan)
+{
+    std::vector<int> sizes;
+    for (const MeshAxis& axis : plan.mesh)
+        sizes.push_back(axis.size);
+    int widest = 1;
+    for (const NodeStrategy& strategy : plan.strategies)
+        widest = std::max(widest, groupWidth(strategy, sizes));
+    return widest;
+}
+
 const char* parallelTechniqueName(ParallelTechnique technique)
 {
     switch (technique) {

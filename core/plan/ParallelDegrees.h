@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace tapestry {
 
@@ -23,6 +24,13 @@ enum class ContextParallelVariant : std::uint8_t {
 // The product of the axes over which some node spreads experts (1 without): torchtitan's
 // expert parallel degree, Megatron-LM's --expert-model-parallel-size.
 [[nodiscard]] int expertParallelDegree(const Plan& plan);
+
+// The GPUs one tensor-, context- or expert-parallel group of a node with `strategy` spans
+// on a mesh of `axisSizes`: the product of the axes on which it splits anything but the
+// batch (1: data parallel or replicated only).
+[[nodiscard]] int groupWidth(const NodeStrategy& strategy, const std::vector<int>& axisSizes);
+// The widest such group of any node of the plan, on one pipeline stage's mesh.
+[[nodiscard]] int widestGroup(const Plan& plan);
 
 // The parallelism techniques a search can be asked to do without, to tell what each is
 // worth to the plan it found (SearchOptions::withheld).

@@ -102,7 +102,7 @@ ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse
 
 std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph& coarse, const FamilyTable& families,
                                        SearchMode mode, const ResolvedPins& pins, const std::vector<int>& axisSizes,
-                                       const std::vector<ParallelTechnique>& withheld)
+                                       const std::vector<ParallelTechnique>& withheld, int widest)
 {
     std::vector<CoarseNodeId> canonical = mode == SearchMode::Tap ? canonicalNodes(coarse, families)
                                                                   : std::vector<CoarseNodeId>{};
@@ -134,6 +134,10 @@ std::vector<StrategyGroup> buildGroups(const CostModel& costs, const CoarseGraph
                     std::erase_if(group.candidates, [&](const NodeStrategy& strategy) {
                         return usesTechnique(node.kind, strategy, technique);
                     });
+                if (widest > 0)
+                    std::erase_if(group.candidates, [&](const NodeStrategy& strategy) {
+                        return groupWidth(strategy, axisSizes) > widest;
+                    });
             }
             groups.push_back(std::move(group));
         }
@@ -147,7 +151,8 @@ std::vector<StrategyGroup> groupsFor(const CostModel& costs, const CoarseGraph& 
 {
     const DeviceMesh& mesh = costs.mesh();
     const ResolvedPins pins = resolvePins(options.pins, coarse, families, mesh.axisCount(), mesh.axes());
-    return buildGroups(costs, coarse, families, options.mode, pins, mesh.shape(), options.withheld);
+    return buildGroups(costs, coarse, families, options.mode, pins, mesh.shape(), options.withheld,
+                       options.widestGroup);
 }
 
 // Where a solve's progress falls in the whole search's.

@@ -38,6 +38,9 @@ struct SearchOptions {
     std::size_t alternatives = 3;            // extra Pareto points below the best plan's memory
     // Techniques no unpinned node may use (to price the best plan without them).
     std::vector<ParallelTechnique> withheld;
+    // The most GPUs a tensor-, context- or expert-parallel group may span (groupWidth;
+    // 0: any), to price the best plan with its groups kept inside one node.
+    int widestGroup = 0;
     // The stack the plans are for: a runnable stack restricts the search to what it
     // runs as is (searchStackMesh); Any searches every strategy per node (TAP).
     TrainingStack stack = TrainingStack::Any;

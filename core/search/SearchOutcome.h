@@ -28,6 +28,15 @@ struct TechniqueComparison {
     std::shared_ptr<const PlanCandidate> without;
 };
 
+// Why the best plan's tensor-, context- or expert-parallel groups reach beyond one node
+// (over a GB200 NVL72 rack's NVLink, or over InfiniBand): the best plan whose groups
+// keep to one node's GPUs (null when that search was cancelled or found nothing).
+struct GroupWidthComparison {
+    int width = 1;     // the best plan's widest group (widestGroup), in GPUs
+    int nodeGpus = 1;  // what the other plan's groups keep to: the cluster's GPUs per node
+    std::shared_ptr<const PlanCandidate> insideNode;
+};
+
 // What one search session has produced so far, or in the end. Immutable once
 // published: the session publishes a new snapshot for every change.
 struct SearchOutcome {
@@ -47,6 +56,8 @@ struct SearchOutcome {
     double seconds = 0;           // the session's wall time, once finished
     // Once finished: one per context- or expert-parallel technique the best plan uses.
     std::vector<TechniqueComparison> comparisons;
+    // Once finished, when the best plan has a group wider than a node.
+    std::optional<GroupWidthComparison> widthComparison;
 
     // The one best-plan rule of the CLI and the GUI: among the searched plans of every
     // mesh (best, alternatives, best so far; never an expert reference), the fastest

@@ -342,6 +342,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // the best priced so far.
     const bool nothingYet = !best && result && result->cancelled;
     for (const auto& expert : experts) {
+        if (expert && setup.options.widestGroup > 0 && widestGroup(expert->plan) > setup.options.widestGroup)
+            continue;  // a Megatron reference over a wider axis than the search may use
         if ((best && isPreferred(*expert, *best, limit)) || (nothingYet && expert && !best)) {
             auto kept = std::make_shared<PlanCandidate>(*expert);
             kept->role = PlanCandidate::Role::Best;
@@ -436,6 +438,39 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
     return comparisons;
 }
 
+// The best plan with every group kept inside one node, when the session's best plan has
+// a wider one: what a user asks first of a plan that spreads experts or tensors over a
+// GB200 rack's trays (or over InfiniBand). The searched meshes' plans that keep to a node
+// and the best plan's mesh searched again with its groups capped at a node.
+std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const FoldedModel>& model,
+                                                 const SearchSetup& setup, std::size_t index,
+                                                 const SearchOutcome& outcome, const PlanCandidate& best,
+                                                 const SearchSessionCallbacks& callbacks, SessionState& state)
+{
+    const int nodeGpus = setup.cluster.gpusPerNode;
+    const int width = widestGroup(best.plan);
+    // Pins may fix a wide group: no plan "inside a node" to compare with.
+    if (width <= nodeGpus || setup.options.widestGroup > 0 || !setup.options.pins.empty())
+        return std::nullopt;
+    state.report(index, SearchPhase::Comparison, 1.0);
+    SearchSetup capped = setup;
+    capped.options.widestGroup = nodeGpus;
+    capped.options.alternatives = 0;
+    capped.wholeGraphBaseline = false;
+    const std::vector<MeshAxis> axes = outcome.meshes.at(index).axes;
+    SearchSessionCallbacks quiet;
+    quiet.cancelled = callbacks.cancelled;
+    SessionState scratch({axes}, quiet);
+    searchMesh(model, capped, 0, axes, quiet, scratch);
+    GroupWidthComparison comparison{width, nodeGpus, scratch.finalSnapshot()->best()};
+    for (const auto& candidate : outcome.candidates) {
+        if (candidate->isSearched() && widestGroup(candidate->plan) <= nodeGpus &&
+            (!comparison.insideNode || isPreferred(*candidate, *comparison.insideNode, outcome.memoryLimitBytes)))
+            comparison.insideNode = candidate;
+    }
+    return comparison;
+}
+
 }  // namespace
 
 SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSetup setup)
@@ -515,8 +550,14 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
                                    : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state);
         }
     }
+    std::optional<GroupWidthComparison> width;
+    if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
+        const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
+        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state);
+    }
     for (ComparedSearch& each : compared)
         outcome->comparisons.push_back(std::move(each.comparison));
+    outcome->widthComparison = std::move(width);
     outcome->finished = true;
     outcome->cancelled = cancelled();
     for (const MeshOutcome& mesh : outcome->meshes) {

@@ -94,6 +94,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
                         "a pipeline of " + std::to_string(split.stages) + " stages needs at least as many blocks; " +
                             "the model has " + std::to_string(blocks));
     }
+    const Cluster stageCluster = pipelineStages(setup.cluster, split.stages).stageCluster;
     int devices = split.stages;
     for (const MeshAxis& axis : split.stageAxes)
         devices *= axis.size;
@@ -158,9 +159,14 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         Plan plan;
         try {
             plan = planFromTrainingStackSettings(settings, *model, trainingStackName(stack), devices).plan;
+            // The stack's own stage mesh must lie evenly on the NVLink domains: 16-GPU
+            // expert groups on 72-GPU racks would straddle two racks unevenly.
+            (void)DeviceMesh(splitPipelineAxis(planMeshAxes(plan)).stageAxes, stageCluster);
         } catch (const Error&) {
-            continue;  // the layout's expert ranks do not fit this mesh
+            continue;  // the layout's expert ranks do not fit this mesh or this cluster
         }
+        if (setup.options.widestGroup > 0 && widestGroup(plan) > setup.options.widestGroup)
+            continue;
         plan.origin = PlanOrigin::Search;
         plan.name = "tap";
         const std::vector<MeshAxis> stackAxes = planMeshAxes(plan);

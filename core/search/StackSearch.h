@@ -32,7 +32,9 @@ struct StackSearchOutcome {
 // and priced exactly; one the stack cannot run as is (stackInexpressible) is dropped.
 // Each plan is therefore exactly what an export to the stack writes. The best by
 // isPreferred; up to setup.options.alternatives Pareto points below its memory.
-// Layouts using a technique in setup.options.withheld are left out. Pins are refused
+// Layouts using a technique in setup.options.withheld, with a group wider than
+// setup.options.widestGroup, or whose stage mesh does not lie evenly on the cluster's
+// NVLink domains are left out. Pins are refused
 // (Error(InvalidArgument)): a stack lays out every layer itself. Polls `cancelled`
 // between layouts and reports `progress` in [0, 1].
 [[nodiscard]] StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model,

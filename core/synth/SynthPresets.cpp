@@ -93,6 +93,22 @@ ModelSpec mixtral()
     return s;
 }
 
+// Kimi K2's mixture of experts (huggingface.co/moonshotai/Kimi-K2-Instruct, config.json):
+// 61 layers of width 7,168, 384 experts with FFN 2,048 of which each token takes 8, 64
+// heads, a 163,840-token vocabulary, 4,096 positions in pretraining. Its multi-head
+// latent attention is written as plain attention of 64 heads, and its one shared expert
+// and first dense layer are left out: the routed experts hold almost all of its
+// 1.04 T parameters.
+ModelSpec kimiK2()
+{
+    ModelSpec s = llama(61, 7168, 64, 64, 2048);
+    s.family = ModelFamily::Moe;
+    s.vocab = 163840;
+    s.experts = 384;
+    s.topK = 8;
+    return s;
+}
+
 ModelSpec resnet(std::vector<std::int64_t> stageBlocks)
 {
     ModelSpec s;
@@ -128,6 +144,7 @@ const std::vector<SynthPreset>& presetTable()
         {"t5-base", "T5 base (v1.0)", t5(12, 768, 12)},
         {"t5-large", "T5 large (v1.0)", t5(24, 1024, 16)},
         {"mixtral-8x7b", "Mixtral 8x7B (8 experts, top-2)", mixtral()},
+        {"kimi-k2", "Kimi K2 1T (384 experts, top-8; plain attention for MLA)", kimiK2()},
         {"resnet50", "ResNet-50 (torchvision)", resnet({3, 4, 6, 3})},
         {"resnet101", "ResNet-101 (torchvision)", resnet({3, 4, 23, 3})},
         {"resnet152", "ResNet-152 (torchvision)", resnet({3, 8, 36, 3})},

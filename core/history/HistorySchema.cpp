@@ -124,6 +124,12 @@ DROP TABLE runs;
 ALTER TABLE runs_v3 RENAME TO runs;
 )sql";
 
+// Version 4: the run's FP8 recipe ("none", "per-tensor", "mxfp8": Workload::fp8), which
+// compute_type (bf16 under FP8 GEMMs) does not tell. Runs recorded before it had none.
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE runs ADD COLUMN fp8_recipe TEXT NOT NULL DEFAULT 'none';
+)sql";
+
 Error tooNew(const SqliteConnection& connection, int version)
 {
     return Error(ErrorCode::HistoryTooNew, connection.fileName(),
@@ -135,7 +141,8 @@ Error tooNew(const SqliteConnection& connection, int version)
 
 const std::vector<HistoryMigration>& historyMigrations()
 {
-    static const std::vector<HistoryMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+    static const std::vector<HistoryMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3},
+                                                                   {4, kVersion4}};
     return migrations;
 }
 
@@ -147,6 +154,11 @@ int historySchemaVersion()
 int oldestReadableSchemaVersion()
 {
     return 2;
+}
+
+int fp8RecipeSchemaVersion()
+{
+    return 4;
 }
 
 int storedSchemaVersion(SqliteConnection& connection)

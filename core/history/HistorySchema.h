@@ -19,8 +19,11 @@ struct HistoryMigration {
 // The version this code reads and writes: the last migration's.
 [[nodiscard]] int historySchemaVersion();
 // The oldest version this code reads without migrating it first, which a read-only file
-// cannot be: version 3 only added what writers use.
+// cannot be: version 3 only added what writers use, and a run read from a file before
+// version 4 has no FP8 recipe (HistoryStore reads 'none' for it).
 [[nodiscard]] int oldestReadableSchemaVersion();
+// The first version whose runs keep their FP8 recipe.
+[[nodiscard]] int fp8RecipeSchemaVersion();
 
 // The database's PRAGMA user_version (0 for a new, empty file). Reading it is the first
 // access to the file, so a file that is not a database fails here (HistoryCorrupt),

@@ -102,11 +102,15 @@ constexpr const char* kPlanColumns =
     "FROM plans p JOIN models m ON m.id = p.model_id JOIN meshes s ON s.id = p.mesh_id "
     "JOIN clusters c ON c.id = s.cluster_id ";
 
-constexpr const char* kRunColumns =
-    "SELECT r.id, r.model_id, r.cluster_id, r.command, r.mode, r.batch, r.sequence, r.compute_type, r.optimizer, "
-    "r.zero1, r.pins, r.memory_limit_bytes, r.status, r.message, r.started_at, r.finished_at, m.path, c.name, "
-    "(SELECT count(*) FROM plans WHERE run_id = r.id) "
-    "FROM runs r JOIN models m ON m.id = r.model_id JOIN clusters c ON c.id = r.cluster_id ";
+// A read-only file older than version 4 has no fp8_recipe column: its runs had none.
+std::string runColumns(int schemaVersion)
+{
+    return std::string("SELECT r.id, r.model_id, r.cluster_id, r.command, r.mode, r.batch, r.sequence, r.compute_type, "
+                       "r.optimizer, r.zero1, r.pins, r.memory_limit_bytes, r.status, r.message, r.started_at, "
+                       "r.finished_at, m.path, c.name, (SELECT count(*) FROM plans WHERE run_id = r.id), ") +
+           (schemaVersion >= fp8RecipeSchemaVersion() ? "r.fp8_recipe " : "'none' ") +
+           "FROM runs r JOIN models m ON m.id = r.model_id JOIN clusters c ON c.id = r.cluster_id ";
+}
 
 // Plans made for the model file at ?1 with another fingerprint than ?2, or for the
 // cluster named ?3 with another description than ?4.
@@ -178,6 +182,13 @@ RunRecord runFromRow(const SqliteStatement& row)
     run.modelPath = row.text(16);
     run.clusterName = row.text(17);
     run.planCount = static_cast<std::size_t>(row.integer(18));
+    const std::string recipe = row.text(19);
+    const std::optional<Fp8Recipe> fp8 = fp8RecipeFromName(recipe);
+    if (!fp8)
+        throw Error(ErrorCode::HistoryCorrupt, row.connection().fileName(),
+                    "run " + std::to_string(run.id.value()) + " has the FP8 recipe '" + recipe +
+                        "'; expected none, per-tensor or mxfp8");
+    run.settings.workload.fp8 = *fp8;
     return run;
 }
 
@@ -315,6 +326,7 @@ HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : 
         openForReadingOnly(options.busyTimeoutMs);
         version = storedSchemaVersion(*db_);
     }
+    schemaVersion_ = version;
     if (isReadOnly()) {
         if (version < oldestReadableSchemaVersion())
             throw Error(ErrorCode::HistoryReadOnly, file.string(),
@@ -325,6 +337,7 @@ HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : 
     if (refuseWritesIfDamaged())
         return;
     migrateHistory(*db_);
+    schemaVersion_ = historySchemaVersion();
     // WAL is a property of the file: set once, kept by every later connection. After
     // the migration, so that a file the migration refuses is left exactly as it was.
     db_->exec("PRAGMA journal_mode = WAL");
@@ -428,8 +441,8 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     const ModelRecordId modelId = storeModel(*db_, model);
     const ClusterRecordId clusterId = storeCluster(*db_, cluster);
     SqliteStatement insert(*db_, "INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, "
-                                 "compute_type, optimizer, zero1, pins, memory_limit_bytes, status, started_at, owner) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                 "compute_type, optimizer, zero1, pins, memory_limit_bytes, status, started_at, owner, "
+                                 "fp8_recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     insert.bind(settings.command);
     bindId(insert, modelId);
     bindId(insert, clusterId);
@@ -438,6 +451,7 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     insert.bind(dataTypeName(w.computeType)).bind(std::string_view(optimizerName(w.optimizer)));
     insert.bind(static_cast<std::int64_t>(w.zeroStage)).bind(joined(settings.pins, '\n')).bind(settings.memoryLimitBytes);
     insert.bind(std::string_view(runStatusName(RunStatus::Running))).bind(now()).bind(currentRunOwner());
+    insert.bind(std::string_view(fp8RecipeName(w.fp8)));
     insert.run();
     const RunId id = idFrom<RunId>(*db_, db_->lastInsertRowId());
     transaction.commit();
@@ -477,7 +491,7 @@ PlanRecordId HistoryStore::addPlan(const ModelRecord& model, const ClusterRecord
 
 RunRecord HistoryStore::run(RunId id) const
 {
-    SqliteStatement query(*db_, std::string(kRunColumns) + "WHERE r.id = ?");
+    SqliteStatement query(*db_, runColumns(schemaVersion_) + "WHERE r.id = ?");
     bindId(query, id);
     if (!query.step())
         throw Error(ErrorCode::HistoryRecordNotFound, file_.string(), "has no run " + std::to_string(id.value()));
@@ -507,7 +521,7 @@ PlanRecord HistoryStore::plan(PlanRecordId id) const
 
 std::vector<RunRecord> HistoryStore::recentRuns(std::size_t limit) const
 {
-    SqliteStatement query(*db_, std::string(kRunColumns) + "ORDER BY r.id DESC LIMIT ?");
+    SqliteStatement query(*db_, runColumns(schemaVersion_) + "ORDER BY r.id DESC LIMIT ?");
     query.bind(static_cast<std::int64_t>(limit));
     std::vector<RunRecord> runs;
     while (query.step())

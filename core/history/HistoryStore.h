@@ -94,6 +94,7 @@ private:
     std::unique_ptr<SqliteConnection> db_;
     std::filesystem::path privateCopy_;  // the folder of a private copy, removed with the store
     std::string readingNote_;
+    int schemaVersion_ = 0;  // of the file as this store reads it (a read-only one is not migrated)
 };
 
 }  // namespace tapestry

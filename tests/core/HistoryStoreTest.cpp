@@ -278,7 +278,7 @@ private slots:
         {
             SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
             QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
-            QCOMPARE(historySchemaVersion(), 3);
+            QCOMPARE(historySchemaVersion(), 4);
             SqliteStatement mode(db, "PRAGMA journal_mode");
             QVERIFY(mode.step());
             QCOMPARE(mode.text(0), std::string("wal"));
@@ -495,7 +495,7 @@ private slots:
         QCOMPARE(reopened.run(running).status, RunStatus::Finished);
     }
 
-    void version2RunsAreCarriedIntoVersion3()
+    void version2RunsAreCarriedForward()
     {
         QTemporaryDir dir;
         const fs::path file = dir.filePath(QStringLiteral("v2.sqlite")).toStdString();
@@ -521,10 +521,85 @@ private slots:
         QCOMPARE(store.run(RunId(std::uint32_t(5))).status, RunStatus::Interrupted);
         {
             SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
-            QCOMPARE(storedSchemaVersion(db), 3);
+            QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
             SqliteStatement check(db, "PRAGMA foreign_key_check");
             QVERIFY(!check.step());
         }
+    }
+
+    // A run's precision is its compute type and its FP8 recipe: MXFP8 GEMMs under bf16
+    // come back as mxfp8, not as bf16.
+    void runsKeepTheirFp8Recipe()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        HistoryStore store(file);
+        RunSettings mxfp8 = sampleSettings();
+        QVERIFY(setPrecision(mxfp8.workload, "mxfp8"));
+        RunSettings fp8 = sampleSettings();
+        QVERIFY(setPrecision(fp8.workload, "fp8"));
+        const RunId a = store.beginRun(sampleModel(), sampleCluster(), mxfp8);
+        const RunId b = store.beginRun(sampleModel(), sampleCluster(), fp8);
+        const RunId c = store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        QCOMPARE(store.run(a).settings.workload.fp8, Fp8Recipe::Block);
+        QCOMPARE(store.run(a).settings.workload.computeType, DataType::BFloat16);
+        QCOMPARE(precisionName(store.run(a).settings.workload), std::string("mxfp8"));
+        QCOMPARE(precisionName(store.run(b).settings.workload), std::string("fp8"));
+        QCOMPARE(store.run(c).settings.workload.fp8, Fp8Recipe::None);
+        QCOMPARE(store.recentRuns(3).front().settings.workload.fp8, Fp8Recipe::None);  // c, newest first
+        QCOMPARE(store.recentRuns(3).back().settings.workload.fp8, Fp8Recipe::Block);
+    }
+
+    // A version 3 file (before runs kept their FP8 recipe) opens, its runs read as
+    // without FP8, and new runs keep theirs; read-only, it is read as it lies.
+    void version3RunsReadWithoutFp8()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("v3.sqlite")).toStdString();
+        const std::string v3 = std::string(historyMigrations()[0].sql) + historyMigrations()[1].sql +
+                               historyMigrations()[2].sql +
+                               "INSERT INTO models VALUES (1, '00000000000000aa', '/models/llama.onnx', 549, 857216, 'pt');"
+                               "INSERT INTO clusters VALUES (1, 'dgx-h100x1', '{}');"
+                               "INSERT INTO runs (id, command, model_id, cluster_id, mode, batch, sequence, "
+                               "compute_type, optimizer, zero1, pins, status, started_at) VALUES (4, 'search', 1, 1, "
+                               "'tap', 8, 2048, 'bfloat16', 'adam', 0, '', 'finished', 0);"
+                               "PRAGMA user_version = 3;";
+        execute(file, v3);
+        fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        {
+            HistoryStore readOnly(file);
+            QVERIFY(readOnly.isReadOnly());
+            QCOMPARE(readOnly.run(RunId(std::uint32_t(4))).settings.workload.fp8, Fp8Recipe::None);
+            QCOMPARE(readOnly.recentRuns(5).size(), std::size_t(1));
+        }
+        fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+        HistoryStore store(file);
+        const RunRecord old = store.run(RunId(std::uint32_t(4)));
+        QCOMPARE(old.settings.workload.fp8, Fp8Recipe::None);
+        QCOMPARE(precisionName(old.settings.workload), std::string("bf16"));
+        RunSettings fp8 = sampleSettings();
+        QVERIFY(setPrecision(fp8.workload, "fp8"));
+        const RunId added = store.beginRun(sampleModel(), sampleCluster(), fp8);
+        QCOMPARE(store.run(added).settings.workload.fp8, Fp8Recipe::PerTensor);
+        SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+        QCOMPARE(storedSchemaVersion(db), 4);
+    }
+
+    // A recipe that no Tapestry writes is named, not taken for another.
+    void unknownFp8RecipeIsReported()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        RunId id;
+        {
+            HistoryStore store(file);
+            id = store.beginRun(sampleModel(), sampleCluster(), sampleSettings());
+        }
+        execute(file, "UPDATE runs SET fp8_recipe = 'fp4' WHERE id = " + std::to_string(id.value()));
+        HistoryStore store(file);
+        std::string text;
+        QCOMPARE(errorOf([&] { (void)store.run(id); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find("has the FP8 recipe 'fp4'") != std::string::npos, text.c_str());
     }
 
     void tablesWithoutSchemaVersionAreLeftAlone()

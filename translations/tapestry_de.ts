@@ -2658,8 +2658,12 @@
         <translation>Die Suche wurde durch einen unerwarteten Fehler beendet.</translation>
     </message>
     <message>
-        <source>mesh %1 of %2 (%3): %4</source>
-        <translation>Gitter %1 von %2 (%3): %4</translation>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 meshes searched · %3: %4</source>
+        <translation>%1 von %2 Gittern durchsucht · %3: %4</translation>
     </message>
 </context>
 <context>

@@ -2645,8 +2645,12 @@
         <translation>搜索因意外错误而停止。</translation>
     </message>
     <message>
-        <source>mesh %1 of %2 (%3): %4</source>
-        <translation>网格 %1/%2（%3）：%4</translation>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 meshes searched · %3: %4</source>
+        <translation>已搜索 %1/%2 个网格 · %3：%4</translation>
     </message>
 </context>
 <context>

@@ -6,9 +6,11 @@
 #include "cli/Formatting.h"
 #include "cli/HistoryRecording.h"
 #include "cli/ModelContext.h"
+#include "cli/SearchProgressBar.h"
 
 #include "base/Error.h"
 #include "base/JsonWriter.h"
+#include "cluster/MeshText.h"
 #include "cost/CostModel.h"
 #include "cost/ShapeBinder.h"
 #include "cost/WorkloadCheck.h"
@@ -221,12 +223,39 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
 
     const std::vector<std::vector<MeshAxis>> meshes = setup.meshes();
     SearchSessionCallbacks callbacks;
+    // On a terminal a bar under the lines says how many meshes are left and the best plan
+    // so far; elsewhere (a file, a pipe) the lines only, as they always were.
+    std::optional<SearchProgressBar> bar;
+    if (SearchProgressBar::isTerminal(stderr))
+        bar.emplace(stderr);
     callbacks.progress = [&](const SearchProgress& progress) {
-        if (progress.phase == SearchPhase::ExpertPlans)
-            std::fprintf(stderr, "searching %s ...\n", DeviceMesh(meshes[progress.mesh], cluster).toString().c_str());
-        else if (meshes.size() == 1 && progress.phase != SearchPhase::Baseline)
+        if (progress.phase == SearchPhase::ExpertPlans) {
+            const std::string line = "searching " + DeviceMesh(meshes[progress.mesh], cluster).toString() + " ...";
+            if (bar)
+                bar->line(line);
+            else
+                std::fprintf(stderr, "%s\n", line.c_str());
+        }
+        if (bar)
+            bar->setFraction(progress.fraction);
+        else if (progress.phase != SearchPhase::ExpertPlans && meshes.size() == 1 &&
+                 progress.phase != SearchPhase::Baseline)
             std::fprintf(stderr, "  %3.0f %% %s\n", progress.fraction * 100, searchPhaseName(progress.phase));
     };
+    if (bar) {
+        callbacks.changed = [&](const std::shared_ptr<const SearchOutcome>& found) {
+            std::string best;
+            if (const std::shared_ptr<const PlanCandidate> plan = found->best()) {
+                char text[64];
+                std::snprintf(text, sizeof text, "%.1f ms on ", plan->stepSeconds() * 1e3);
+                best = text + meshText(planMeshAxes(plan->plan)) +
+                       (plan->memoryBytes() <= found->memoryLimitBytes ? "" : " (does not fit)");
+            }
+            bar->setSearched(found->meshesSearched(), found->meshes.size(), best);
+        };
+        // Each best-so-far snapshot prices its plan: once a second is enough for the eye.
+        callbacks.bestSoFarInterval = std::chrono::seconds(1);
+    }
     const double wall = commandOptions.timeLimitSeconds;
     bool timedOut = false;
     if (wall > 0)
@@ -234,6 +263,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     // Several meshes (--mesh auto) are independent searches: one per core.
     const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
     const std::shared_ptr<const SearchOutcome> outcome = SearchSession(model, setup).run(callbacks, cores);
+    bar.reset();
     if (timedOut) {
         std::size_t searched = 0;
         for (const MeshOutcome& mesh : outcome->meshes)

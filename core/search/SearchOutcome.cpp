@@ -1,5 +1,7 @@
 #include "search/SearchOutcome.h"
 
+#include <algorithm>
+
 namespace tapestry {
 
 std::shared_ptr<const PlanCandidate> SearchOutcome::best() const
@@ -17,6 +19,12 @@ std::shared_ptr<const PlanCandidate> SearchOutcome::best() const
             chosen = candidate;
     }
     return chosen;
+}
+
+std::size_t SearchOutcome::meshesSearched() const
+{
+    return static_cast<std::size_t>(
+        std::count_if(meshes.begin(), meshes.end(), [](const MeshOutcome& mesh) { return mesh.search.has_value(); }));
 }
 
 const MeshOutcome* SearchOutcome::meshOf(const PlanCandidate& candidate) const

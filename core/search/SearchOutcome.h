@@ -64,6 +64,9 @@ struct SearchOutcome {
     // that fits the memory limit; when none fits, the one that uses the least memory
     // (the closest to fitting). Null when no plan was searched yet.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> best() const;
+    // How many meshes are searched to the end (or as far as a cancelled search got):
+    // the "k" of "k of N meshes" progress.
+    [[nodiscard]] std::size_t meshesSearched() const;
     // The mesh `candidate` belongs to; null when it is not one of this outcome's.
     [[nodiscard]] const MeshOutcome* meshOf(const PlanCandidate& candidate) const;
     // What a history records of a finished search: every candidate but best-so-far ones

@@ -15,6 +15,9 @@
 
 #include <utility>
 
+#include <fcntl.h>
+#include <pty.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -41,6 +44,41 @@ CliRun runCli(const QStringList& args)
     run.out = QString::fromUtf8(process.readAllStandardOutput());
     run.err = QString::fromUtf8(process.readAllStandardError());
     return run;
+}
+
+// `args` run with stderr on a pseudo-terminal (stdout thrown away): what a user at a
+// terminal sees of its progress. The exit code and the terminal's text.
+std::pair<int, QString> runCliOnTerminal(const QStringList& args)
+{
+    int terminal = -1;
+    int child = -1;
+    if (openpty(&terminal, &child, nullptr, nullptr, nullptr) != 0)
+        return {-1, QStringLiteral("openpty failed")};
+    std::vector<QByteArray> words{QByteArrayLiteral(TAPESTRY_CLI_PATH)};
+    for (const QString& arg : args)
+        words.push_back(arg.toLocal8Bit());
+    std::vector<char*> argv;
+    for (QByteArray& word : words)
+        argv.push_back(word.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDOUT_FILENO);
+        dup2(child, STDERR_FILENO);
+        close(terminal);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    close(child);
+    QByteArray seen;
+    char buffer[4096];
+    for (ssize_t n; (n = read(terminal, buffer, sizeof buffer)) > 0;)  // EIO once the child has gone
+        seen.append(buffer, n);
+    close(terminal);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, QString::fromUtf8(seen)};
 }
 
 QString dataFile(const char* name)
@@ -543,6 +581,51 @@ private slots:
                      "stopped at the time limit of 5 s \\([0-9.]+ s\\): [0-9]+ of 184 mesh\\(es\\) searched to the end"))),
                  qPrintable(run.err));
         QVERIFY(run.out.contains(QStringLiteral("best plan on")));
+    }
+
+    // --mesh auto over the 8 GPUs of dgx-h100x1: on a terminal a bar under the "searching"
+    // lines counts the meshes left down to 0 and names the best plan so far; to a pipe or
+    // file only the lines, as before.
+    void searchProgressBarOnlyOnATerminal()
+    {
+        const QStringList search{QStringLiteral("search"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--cluster"),
+                                 QStringLiteral("dgx-h100x1"), QStringLiteral("--mesh"), QStringLiteral("auto"),
+                                 QStringLiteral("--no-history")};
+        const CliRun piped = runCli(search);
+        QCOMPARE(piped.exitCode, 0);
+        const QStringList lines = piped.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() > 2);
+        for (const QString& line : lines)
+            QVERIFY2(line.startsWith(QStringLiteral("searching [")) && line.endsWith(QStringLiteral(" ...")),
+                     qPrintable(line));
+        const qsizetype meshes = lines.size();
+
+        const auto [exitCode, seen] = runCliOnTerminal(search);
+        QCOMPARE(exitCode, 0);
+        // Each redraw starts with a carriage return and "erase line"; the lines stay whole.
+        const QStringList draws = seen.split(QStringLiteral("\r\033[K"), Qt::SkipEmptyParts);
+        // The bars that count meshes (from the first mesh's first snapshot on).
+        static const QRegularExpression counted(QStringLiteral("^\\[[#.]{10}\\] +[0-9]+ %  ([0-9]+) of ([0-9]+) meshes left"));
+        QStringList bars;
+        for (const QString& draw : draws) {
+            if (counted.match(draw).hasMatch())
+                bars << draw;
+        }
+        QVERIFY2(!bars.isEmpty(), qPrintable(seen));
+        for (const QString& line : lines)
+            QVERIFY2(seen.contains(line), qPrintable(line));
+        QVERIFY2(bars.first().contains(QStringLiteral("  %1 of %1 meshes left").arg(meshes)), qPrintable(bars.first()));
+        QVERIFY2(bars.last().contains(QStringLiteral("  0 of %1 meshes left; best ").arg(meshes)), qPrintable(bars.last()));
+        QVERIFY2(QRegularExpression(QStringLiteral("best [0-9.]+ ms on [a-z]+=[0-9]+")).match(bars.last()).hasMatch(),
+                 qPrintable(bars.last()));
+        // The count only goes down; the bar is gone at the end.
+        qsizetype left = meshes;
+        for (const QString& bar : bars) {
+            const qsizetype now = counted.match(bar).captured(1).toLongLong();
+            QVERIFY(now <= left);
+            left = now;
+        }
+        QVERIFY2(seen.endsWith(QStringLiteral("\r\033[K")), qPrintable(seen.right(80)));
     }
 
     void synthRefusesSizesItsPresetHasNot()

@@ -36,15 +36,44 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPointer>
+#include <QStatusBar>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+
+#include <functional>
 #include <QToolButton>
 
 using namespace tapestry;
+
+// When `widget` is first painted once `armed` says so, in ms of `clock`: when a change
+// became visible.
+class FirstPaintAfter : public QObject {
+public:
+    FirstPaintAfter(QWidget* widget, std::function<bool()> armed, const QElapsedTimer& clock)
+        : armed_(std::move(armed)), clock_(clock)
+    {
+        widget->installEventFilter(this);
+    }
+    [[nodiscard]] qint64 at() const { return at_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint && at_ < 0 && armed_())
+            at_ = clock_.elapsed();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<bool()> armed_;
+    const QElapsedTimer& clock_;
+    qint64 at_ = -1;
+};
 
 class ExplorerTest : public QObject {
     Q_OBJECT
@@ -287,6 +316,81 @@ private slots:
         const auto* message = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchMessage"));
         QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
         QVERIFY2(longestGap < 500, qPrintable(QStringLiteral("GUI thread blocked for %1 ms").arg(longestGap)));
+    }
+
+    // An auto search (every mesh of 16 GPUs) says truthfully how far it got: how many
+    // meshes are searched of how many, and the fastest plan so far with its mesh. Cancel
+    // ends it within 200 ms of the press, keeping that plan (or a faster one found
+    // meanwhile), for the default target and for every per-node strategy.
+    void autoSearchProgressAndQuickCancel_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::newRow("megatron") << QStringLiteral("megatron");
+        QTest::newRow("any") << QStringLiteral("any");
+    }
+
+    void autoSearchProgressAndQuickCancel()
+    {
+        QFETCH(QString, target);
+        MainWindow window;
+        openLlama(window);
+        auto* targets = window.clusterPanel()->findChild<QComboBox*>(QStringLiteral("target"));
+        targets->setCurrentIndex(targets->findData(target));
+        window.clusterPanel()->setTimeLimit(60);
+        QVERIFY(window.clusterPanel()->chooseMesh({}));
+        const std::size_t meshCount = window.clusterPanel()->setup().meshes().size();
+        QVERIFY(meshCount > 2);
+
+        // The job's end (Start enabled again, the message says cancelled), and when the
+        // window showed it; the plan it kept opens after that.
+        QElapsedTimer clock;
+        qint64 endedAt = -1;
+        connect(window.session(), &ModelSession::searchFinished, this, [&] { endedAt = clock.elapsed(); });
+        window.startSearch();
+        const auto searchedMeshes = [&] {
+            const auto results = window.searchResults()->model()->results();
+            return results ? static_cast<qlonglong>(results->meshesSearched()) : 0;
+        };
+        // Two meshes searched: the third is running.
+        QTRY_VERIFY_WITH_TIMEOUT(searchedMeshes() >= 2, kTimeoutMs);
+        const auto* status = window.findChild<QLabel*>(QStringLiteral("searchStatus"));
+        const QRegularExpression counted(QStringLiteral("(\\d+) of (\\d+) meshes searched · "));
+        QTRY_VERIFY(counted.match(status->text()).hasMatch() && counted.match(status->text()).captured(1).toInt() >= 2);
+        QVERIFY2(window.isSearching(), "the search ended before it could be cancelled");
+        const QRegularExpressionMatch progress = counted.match(status->text());
+        QCOMPARE(progress.captured(2).toULongLong(), meshCount);
+        QVERIFY(progress.captured(1).toLongLong() <= searchedMeshes());
+        // The fastest plan so far that fits, with its mesh, above the list.
+        const std::shared_ptr<const SearchOutcome> before = window.searchResults()->model()->results();
+        const std::shared_ptr<const PlanCandidate> bestSoFar = before->best();
+        QVERIFY(bestSoFar && bestSoFar->memoryBytes() <= before->memoryLimitBytes);
+        const auto* message = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchMessage"));
+        QVERIFY2(message->text().contains(QStringLiteral("%L1 ms on %2")
+                                              .arg(bestSoFar->stepSeconds() * 1e3, 0, 'f', 1)
+                                              .arg(QString::fromStdString(bestSoFar->meshText))),
+                 qPrintable(message->text()));
+
+        FirstPaintAfter shown(window.statusBar(), [&] { return endedAt >= 0; }, clock);
+        clock.start();
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QTRY_VERIFY_WITH_TIMEOUT(endedAt >= 0, 5000);
+        QTRY_VERIFY(shown.at() >= 0);
+        qInfo("%s: the search ended %lld ms after Cancel, shown at %lld ms, after %lld of %zu meshes",
+              qPrintable(target), endedAt, shown.at(), progress.captured(1).toLongLong(), meshCount);
+        QVERIFY2(shown.at() < 200, qPrintable(QStringLiteral("the search ended %1 ms after Cancel; the window showed "
+                                                             "it at %2 ms")
+                                                  .arg(endedAt)
+                                                  .arg(shown.at())));
+        const std::shared_ptr<const SearchOutcome> after = window.searchResults()->model()->results();
+        QVERIFY(after->finished && after->cancelled);
+        QVERIFY(after->best());
+        QVERIFY(after->best()->stepSeconds() <= bestSoFar->stepSeconds());
+        QVERIFY(searchedMeshes() >= progress.captured(1).toLongLong());
+        QVERIFY(!window.isSearching());
+        QVERIFY(window.startSearchAction()->isEnabled());
+        QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
+        // Then the plan kept opens, as after any search.
+        QTRY_COMPARE(window.planInspector()->candidate(), after->best());
     }
 
     // Closing the window during a search asks first: Keep Searching keeps both; Cancel

@@ -38,6 +38,8 @@ public:
     // True while `job` is the latest and has not finished: its progress is to be shown.
     [[nodiscard]] bool isCurrent(JobId job) const { return job == latest_ && isBusy(); }
     [[nodiscard]] bool isBusy() const { return finished_ != latest_; }
+    // True once the running job was asked to stop and until it reports its result.
+    [[nodiscard]] bool isCancelling() const { return isBusy() && cancelled_ && *cancelled_; }
     // Asks the running job to stop; it still reports its (partial) result.
     void cancel()
     {

@@ -56,18 +56,20 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
     const JobId job = ticket.id;
     const std::shared_ptr<std::atomic_bool> cancelled = ticket.cancelled;
     // The worker posts to this object; the destructor waits for it, so `this` outlives it.
-    // "mesh 3 of 12 (dp=4,tp=4): Searching" where the setup has several meshes.
+    // "3 of 12 meshes searched · dp=4,tp=4: Searching" where the setup has several meshes.
     QStringList meshes;
     for (const std::vector<MeshAxis>& axes : setup.meshes())
         meshes << QString::fromStdString(meshText(axes));
-    auto report = [this, job, meshes](const SearchProgress& progress) {
+    // `total` is the snapshots' count (the setup's meshes less pipelines longer than the
+    // model has blocks; those come last), 0 before the first.
+    auto report = [this, job, meshes](const SearchProgress& progress, std::size_t searched, std::size_t total) {
         QString text = phaseText(progress.phase);
         if (meshes.size() > 1 && progress.mesh < static_cast<std::size_t>(meshes.size()) &&
-            progress.phase != SearchPhase::Done)
-            text = tr("mesh %1 of %2 (%3): %4")
-                       .arg(progress.mesh + 1)
-                       .arg(meshes.size())
-                       .arg(meshes[static_cast<qsizetype>(progress.mesh)], text);
+            progress.phase != SearchPhase::Done) {
+            const QString& mesh = meshes[static_cast<qsizetype>(progress.mesh)];
+            text = total == 0 ? tr("%1: %2").arg(mesh, text)
+                              : tr("%1 of %2 meshes searched · %3: %4").arg(searched).arg(total).arg(mesh, text);
+        }
         QMetaObject::invokeMethod(
             this, [this, job, text, fraction = progress.fraction] { PlanSearchJob::report(job, text, fraction); },
             Qt::QueuedConnection);
@@ -84,15 +86,25 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
             callbacks.cancelled = [cancelled] { return cancelled->load(); };
             Clock::time_point lastReport;
             SearchPhase lastPhase = SearchPhase::Done;
+            // The meshes searched to the end, as the latest snapshot says. The session
+            // calls its callbacks one at a time, so no lock guards these.
+            std::size_t searched = 0;
+            std::size_t total = 0;
+            std::size_t lastSearched = 0;
             callbacks.progress = [&](const SearchProgress& progress) {
                 const Clock::time_point now = Clock::now();
-                if (progress.phase == lastPhase && now - lastReport < kReportInterval)
+                if (progress.phase == lastPhase && searched == lastSearched && now - lastReport < kReportInterval)
                     return;
                 lastReport = now;
                 lastPhase = progress.phase;
-                report(progress);
+                lastSearched = searched;
+                report(progress, searched, total);
             };
-            callbacks.changed = publish;
+            callbacks.changed = [&](std::shared_ptr<const SearchOutcome> results) {
+                searched = results->meshesSearched();
+                total = results->meshes.size();
+                publish(std::move(results));
+            };
             callbacks.bestSoFarInterval = 3 * kReportInterval;
             SearchSession session(std::move(folded), std::move(setup));
             return session.run(callbacks);
@@ -142,7 +154,9 @@ void PlanSearchJob::report(JobId job, const QString& phase, double fraction)
 
 void PlanSearchJob::publish(JobId job, std::shared_ptr<const SearchOutcome> results)
 {
-    if (jobs_.isCurrent(job))
+    // Once cancelled, the final snapshot follows at once: showing the ones queued before
+    // it would only delay it.
+    if (jobs_.isCurrent(job) && !jobs_.isCancelling())
         emit resultsChanged(std::move(results));
 }
 

@@ -470,9 +470,14 @@ void MainWindow::onSearchFinished(const std::shared_ptr<const SearchOutcome>& re
     const QString message = PlanSearchJob::message(*results);
     resultsPanel_->setMessage(message);
     statusBar()->showMessage(message, kStatusTimeoutMs);
-    if (std::shared_ptr<const PlanCandidate> best = results->best())
-        openCandidate(best);
-    emit searchFinished();
+    // The search has ended: say so at once. Opening its best plan (inspector, editor,
+    // overlay) takes a few hundred ms on a busy machine, so it follows as an event of
+    // its own, and searchFinished with it.
+    QMetaObject::invokeMethod(this, [this, best = results->best()] {
+        if (best && session_->results() && best == session_->results()->best())
+            openCandidate(best);
+        emit searchFinished();
+    }, Qt::QueuedConnection);
 }
 
 void MainWindow::onSearchFailed(const QString& problem, const QString& detail)

@@ -89,7 +89,8 @@ signals:
     void loadFinished(bool succeeded);
     // A sharding problem was read and its window is shown.
     void problemOpened(tapestry::ShardingProblemWindow* window);
-    // A search ended (finished, cancelled or failed) and its results are on screen.
+    // A search ended (finished, cancelled or failed), its results are on screen and its
+    // best plan is open.
     void searchFinished();
 
 protected:

@@ -115,6 +115,14 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     computeFp8();
 }
 
+CostModel CostModel::withTechniques(Recomputation recompute, int zeroStage) const
+{
+    CostModel other(*this);
+    other.workload_.recompute = recompute;
+    other.workload_.zeroStage = zeroStage;
+    return other;
+}
+
 bool CostModel::isConstant(TensorId id) const
 {
     const Tensor& t = graph_.tensor(id);

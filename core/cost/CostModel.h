@@ -78,6 +78,11 @@ public:
     // the pipeline's stage count.
     [[nodiscard]] PlanEvaluation evaluate(const Plan& plan) const;
 
+    // This model with other training techniques. Recomputation and the ZeRO stage enter
+    // only the pricing of a plan, not the shapes and facts bound here, so the copy skips
+    // the binding (a search tries several techniques per mesh and micro-batch).
+    [[nodiscard]] CostModel withTechniques(Recomputation recompute, int zeroStage) const;
+
     // A tensor leaving its producer's coarse node.
     struct CrossingTensor {
         double bytes = 0;

@@ -2,6 +2,7 @@
 
 #include "fold/CoarsenPass.h"
 #include "fold/PrunePass.h"
+#include "graph/ModelFingerprint.h"
 
 namespace tapestry {
 
@@ -10,6 +11,7 @@ FoldedModel foldModel(std::shared_ptr<const Graph> graph)
     FoldedModel folded;
     folded.coarse = CoarsenPass{}.apply(*graph);
     folded.families = PrunePass{}.apply(*graph, folded.coarse);
+    folded.fingerprint = modelFingerprint(*graph);
     folded.source = std::move(graph);
     return folded;
 }

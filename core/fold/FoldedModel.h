@@ -5,6 +5,7 @@
 #include "graph/Graph.h"
 
 #include <memory>
+#include <string>
 
 namespace tapestry {
 
@@ -15,6 +16,7 @@ struct FoldedModel {
     std::shared_ptr<const Graph> source;
     CoarseGraph coarse;
     FamilyTable families;
+    std::string fingerprint;  // modelFingerprint(graph()), hashed once by foldModel
 
     [[nodiscard]] const Graph& graph() const { return *source; }
 };

@@ -2,7 +2,6 @@
 
 #include "fold/FoldedModel.h"
 #include "cluster/PipelineStages.h"
-#include "graph/ModelFingerprint.h"
 
 namespace tapestry {
 
@@ -12,28 +11,33 @@ PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup 
 {
     const PipelinedMesh split = splitPipelineAxis(mesh);
     const PipelineStages stages = tapestry::pipelineStages(setup_.cluster, split.stages);
-    stageCluster_ = stages.stageCluster;
-    mesh_ = std::make_unique<DeviceMesh>(split.stageAxes, stageCluster_);
+    stageCluster_ = std::make_shared<const Cluster>(stages.stageCluster);
+    mesh_ = std::make_shared<const DeviceMesh>(split.stageAxes, *stageCluster_);
     assumed.stages = split.stages;
     assumed.chunkStarts.clear();
-    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, stageCluster_, *mesh_,
+    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, *stageCluster_, *mesh_,
                                          setup_.workload, PipelineSetting{assumed, stages.boundaryLink});
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
 }
 
-std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
+PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage)
+    : folded_(bound.folded_),
+      setup_(bound.setup_),
+      stageCluster_(bound.stageCluster_),
+      mesh_(bound.mesh_),
+      meshText_(bound.meshText_),
+      costs_(std::make_unique<CostModel>(bound.costs_->withTechniques(recompute, zeroStage)))
 {
-    const PlanEvaluation evaluation = costs_->evaluate(plan);
-    return candidate(role, std::move(plan), evaluation);
+    setup_.workload.recompute = recompute;
+    setup_.workload.zeroStage = zeroStage;
 }
 
-std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role role, Plan plan,
-                                                            const PlanEvaluation& evaluation) const
+std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
 {
     auto candidate = std::make_shared<PlanCandidate>();
+    candidate->evaluation = costs_->evaluate(plan);
     candidate->role = role;
     candidate->plan = std::move(plan);
-    candidate->evaluation = evaluation;
     candidate->workload = costs_->workload();
     candidate->batchSource = costs_->shapes().batchSource();
     candidate->sequenceSource = costs_->shapes().sequenceSource();
@@ -43,8 +47,7 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
 
 PlanDocument PlanPricing::document(const PlanCandidate& candidate) const
 {
-    // Hashed here, not when built: a search builds dozens of pricings and documents few.
-    return planDocument(candidate, tapestry::modelFingerprint(folded_->graph()), setup_);
+    return planDocument(candidate, folded_->fingerprint, setup_);
 }
 
 PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint, const SearchSetup& setup)

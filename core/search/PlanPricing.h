@@ -26,6 +26,9 @@ public:
     // not fit the setup's cluster.
     PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup setup, const std::vector<MeshAxis>& mesh,
                 PipelineLayout assumed = {});
+    // `bound` with other training techniques (recomputation, ZeRO stage), sharing its
+    // cluster, mesh and bound shapes (CostModel::withTechniques).
+    PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage);
     PlanPricing(const PlanPricing&) = delete;
     PlanPricing& operator=(const PlanPricing&) = delete;
 
@@ -42,16 +45,15 @@ public:
     // does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
                                                              PlanCandidate::Role role = PlanCandidate::Role::Opened) const;
-    [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(PlanCandidate::Role role, Plan plan,
-                                                                 const PlanEvaluation& evaluation) const;
     // planDocument() of `candidate` with this pricing's model, cluster and workload.
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;
 
 private:
     std::shared_ptr<const FoldedModel> folded_;
     SearchSetup setup_;
-    Cluster stageCluster_;
-    std::unique_ptr<DeviceMesh> mesh_;
+    // Shared with the pricings made from this one: their cost models refer to them.
+    std::shared_ptr<const Cluster> stageCluster_;
+    std::shared_ptr<const DeviceMesh> mesh_;
     std::string meshText_;
     std::unique_ptr<CostModel> costs_;
 };

@@ -190,7 +190,8 @@ std::pair<std::shared_ptr<const PlanCandidate>, const PlanPricing*> bestOverGrou
 }
 
 void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
-                const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state)
+                const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state,
+                StackLayoutPrices& layoutPrices)
 {
     state.report(index, SearchPhase::ExpertPlans, 0.0);
     const PipelinedMesh split = splitPipelineAxis(axes);
@@ -208,7 +209,12 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     }
     // Per workload the search may choose (training techniques) a group of pricings, one
     // per micro-batch size a pipeline may use. The search runs once per group; the
-    // micro-batch sizes and pipeline layouts only re-price what it found.
+    // micro-batch sizes and pipeline layouts only re-price what it found. A stack's
+    // search prices its own plans: its groups hold only the first pricing each, for the
+    // expert plans.
+    const bool stackTarget = setup.options.stack != TrainingStack::Any;
+    if (stackTarget)
+        microBatches.resize(1);
     std::vector<PricingGroup> groups;
     // Without a pipeline, gradient accumulation is one more way to fit: each technique's
     // group at the whole batch is followed by one at micro-batches of 1, 2, 4 and 8
@@ -242,7 +248,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         if (!accumulate || perRank < 2)
             continue;
         PricingGroup accumulated;
-        for (std::int64_t microBatch = 1; microBatch <= 8 && microBatch < perRank; microBatch *= 2) {
+        for (std::int64_t microBatch = 1; microBatch <= (stackTarget ? 1 : 8) && microBatch < perRank;
+             microBatch *= 2) {
             SearchSetup variant = setup;
             variant.workload = workload;
             variant.workload.microBatch = microBatch;
@@ -269,9 +276,9 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     }
     state.pricedExperts(index, first, experts);
 
-    if (setup.options.stack != TrainingStack::Any) {
+    if (stackTarget) {
         StackSearchOutcome found = searchStackMesh(
-            model, setup, axes, callbacks.cancelled,
+            model, setup, axes, layoutPrices, callbacks.cancelled,
             [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
         std::vector<std::shared_ptr<const PlanCandidate>> candidates;
         if (found.best)
@@ -406,7 +413,8 @@ struct ComparedSearch {
 // technique the best plan uses: what a user asks first about a plan that uses one.
 std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
                                               const SearchSetup& setup, std::size_t index, const PlanCandidate& best,
-                                              const SearchSessionCallbacks& callbacks, SessionState& state)
+                                              const SearchSessionCallbacks& callbacks, SessionState& state,
+                                              StackLayoutPrices& layoutPrices)
 {
     std::vector<ComparedSearch> comparisons;
     for (const ParallelTechnique technique : {ParallelTechnique::Context, ParallelTechnique::Expert}) {
@@ -430,7 +438,7 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
         SearchSessionCallbacks quiet;
         quiet.cancelled = callbacks.cancelled;
         SessionState scratch({axes}, quiet);
-        searchMesh(model, without, 0, axes, quiet, scratch);
+        searchMesh(model, without, 0, axes, quiet, scratch, layoutPrices);
         const std::shared_ptr<SearchOutcome> found = scratch.finalSnapshot();
         const bool cancelled = found->meshes.front().search && found->meshes.front().search->cancelled;
         comparisons.push_back({{technique, degree, cancelled ? nullptr : found->best()}, found->meshes.front()});
@@ -445,7 +453,8 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
 std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const FoldedModel>& model,
                                                  const SearchSetup& setup, std::size_t index,
                                                  const SearchOutcome& outcome, const PlanCandidate& best,
-                                                 const SearchSessionCallbacks& callbacks, SessionState& state)
+                                                 const SearchSessionCallbacks& callbacks, SessionState& state,
+                                                 StackLayoutPrices& layoutPrices)
 {
     const int nodeGpus = setup.cluster.gpusPerNode;
     const int width = widestGroup(best.plan);
@@ -461,7 +470,7 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
     SearchSessionCallbacks quiet;
     quiet.cancelled = callbacks.cancelled;
     SessionState scratch({axes}, quiet);
-    searchMesh(model, capped, 0, axes, quiet, scratch);
+    searchMesh(model, capped, 0, axes, quiet, scratch, layoutPrices);
     GroupWidthComparison comparison{width, nodeGpus, scratch.finalSnapshot()->best()};
     for (const auto& candidate : outcome.candidates) {
         if (candidate->isSearched() && widestGroup(candidate->plan) <= nodeGpus &&
@@ -490,13 +499,14 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     }
     auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
     SessionState state(meshes, callbacks);
+    StackLayoutPrices layoutPrices;
 
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> failures(meshes.size());
     auto worker = [&] {
         for (std::size_t i = next++; i < meshes.size() && !cancelled(); i = next++) {
             try {
-                searchMesh(model_, setup_, i, meshes[i], callbacks, state);
+                searchMesh(model_, setup_, i, meshes[i], callbacks, state, layoutPrices);
             } catch (...) {
                 failures[i] = std::current_exception();
                 next = meshes.size();  // the other meshes' results would be thrown away
@@ -530,7 +540,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     std::vector<ComparedSearch> compared;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state);
+        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state, layoutPrices);
         // The search's program is linearized, its prices are not: searched without a
         // technique, the mesh can give a plan that prices better. Then that plan is the
         // best (with its own alternatives and comparisons), and the comparison is moot.
@@ -547,13 +557,13 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
                 searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state);
             outcome = state.finalSnapshot();
             compared = cancelled() ? std::vector<ComparedSearch>{}
-                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state);
+                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state, layoutPrices);
         }
     }
     std::optional<GroupWidthComparison> width;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state);
+        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state, layoutPrices);
     }
     for (ComparedSearch& each : compared)
         outcome->comparisons.push_back(std::move(each.comparison));

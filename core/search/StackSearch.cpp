@@ -10,6 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <optional>
+#include <string>
 
 namespace tapestry {
 
@@ -71,10 +74,179 @@ std::vector<std::shared_ptr<const PlanCandidate>> paretoBelow(std::vector<std::s
     return chosen;
 }
 
+// Keeps `frontier` to plans none of which another is both as fast and as small as
+// (and better in one): a plan off it is neither a search's best nor on its Pareto list.
+void addToFrontier(std::vector<std::shared_ptr<const PlanCandidate>>& frontier,
+                   std::shared_ptr<const PlanCandidate> candidate)
+{
+    const auto dominates = [](const PlanCandidate& a, const PlanCandidate& b) {
+        return a.stepSeconds() <= b.stepSeconds() && a.memoryBytes() <= b.memoryBytes() &&
+               (a.stepSeconds() < b.stepSeconds() || a.memoryBytes() < b.memoryBytes());
+    };
+    for (const auto& kept : frontier) {
+        if (dominates(*kept, *candidate))
+            return;
+    }
+    std::erase_if(frontier, [&](const auto& kept) { return dominates(*candidate, *kept); });
+    frontier.push_back(std::move(candidate));
+}
+
+// The key of a layout on a pipeline of `stages`: what planFromTrainingStackSettings
+// builds its plan from.
+std::string layoutKey(int stages, const TrainingStackSettings& layout)
+{
+    return std::to_string(stages) + "/" + std::to_string(layout.dataParallel) + "/" +
+           std::to_string(layout.contextParallel) + "/" + std::to_string(layout.tensorParallel) + "/" +
+           std::to_string(layout.sequenceParallel) + "/" + std::to_string(static_cast<int>(layout.contextVariant)) +
+           "/" + std::to_string(layout.expertParallel) + "/" + std::to_string(layout.expertTensorParallel);
+}
+
+// Everything one layout is priced with on one mesh.
+struct LayoutSearch {
+    const std::shared_ptr<const FoldedModel>& model;
+    const SearchSetup& setup;
+    TrainingStack stack;
+    bool pipelined;
+    std::size_t blocks;
+    int devices;
+    double limit;
+    const Cluster& stageCluster;
+    const std::vector<PipelineLayout>& pipelineLayouts;
+    const std::vector<Workload>& workloads;
+};
+
+// `layout` built as the stack builds it and priced under every workload, micro-batch
+// and pipeline layout the search tries; what the stack runs is kept on the frontier.
+LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings& layout)
+{
+    LayoutPrices prices;
+    TrainingStackSettings built = layout;
+    built.pipeline = search.pipelineLayouts.front();
+    built.workload = search.setup.workload;
+    Plan plan;
+    try {
+        plan = planFromTrainingStackSettings(built, *search.model, trainingStackName(search.stack), search.devices).plan;
+        // The stack's own stage mesh must lie evenly on the NVLink domains: 16-GPU
+        // expert groups on 72-GPU racks would straddle two racks unevenly.
+        (void)DeviceMesh(splitPipelineAxis(planMeshAxes(plan)).stageAxes, search.stageCluster);
+    } catch (const Error&) {
+        return prices;  // the layout's expert ranks do not fit this mesh or this cluster
+    }
+    prices.widestGroup = widestGroup(plan);
+    plan.origin = PlanOrigin::Search;
+    plan.name = "tap";
+    const std::vector<MeshAxis> stackAxes = planMeshAxes(plan);
+
+    // Prices `plan` under every pipeline layout with `pricing`; keeps what the stack
+    // runs. Returns whether some kept plan fits. The plan is the layout's by
+    // construction, so only the workload and pipeline are checked here
+    // (stackInexpressible would rebuild the plan to find the same).
+    const auto priceUnder = [&](const PlanPricing& pricing) {
+        TrainingStackSettings settings = layout;
+        settings.layers = static_cast<std::int64_t>(search.blocks);
+        settings.workload = pricing.costs().workload();
+        if (settings.workload.microBatch == 0)
+            settings.workload.microBatch = std::max<std::int64_t>(1, settings.workload.batch / layout.dataParallel);
+        bool fits = false;
+        for (const PipelineLayout& pipeline : search.pipelineLayouts) {
+            plan.pipeline = pipeline;
+            settings.pipeline = pipeline;
+            if (pipeline.active())
+                settings.pipeline.chunkStarts = chunkStarts(pipeline, search.blocks);
+            if (!stackSettingNotes(search.stack, settings).empty())
+                continue;
+            auto candidate = pricing.price(plan, PlanCandidate::Role::Best);
+            ++prices.priced;
+            fits = fits || candidate->memoryBytes() <= search.limit;
+            addToFrontier(prices.frontier, std::move(candidate));
+        }
+        return fits;
+    };
+
+    // One pricing per workload and micro-batch, each done once: whether some plan fit,
+    // or nothing when the micro-batch repeats a smaller one.
+    // The workloads differ only in their techniques: each micro-batch binds its shapes
+    // once, and the other workloads price with that binding.
+    std::map<std::pair<std::size_t, std::int64_t>, std::optional<bool>> done;
+    std::map<std::int64_t, std::unique_ptr<PlanPricing>> bound;
+    const auto priceWith = [&](std::size_t w, std::int64_t microBatch, bool accumulating) {
+        const auto [entry, fresh] = done.try_emplace({w, microBatch});
+        if (!fresh)
+            return entry->second;
+        const Workload& workload = search.workloads[w];
+        std::unique_ptr<PlanPricing>& first = bound[microBatch];
+        if (!first) {
+            SearchSetup variant = search.setup;
+            variant.workload = workload;
+            variant.workload.microBatch = microBatch;
+            first = std::make_unique<PlanPricing>(search.model, std::move(variant), stackAxes,
+                                                  search.pipelineLayouts.front());
+        }
+        const Workload& firstWorkload = first->costs().workload();
+        std::unique_ptr<PlanPricing> other;
+        if (firstWorkload.recompute != workload.recompute || firstWorkload.zeroStage != workload.zeroStage)
+            other = std::make_unique<PlanPricing>(*first, workload.recompute, workload.zeroStage);
+        const PlanPricing& pricing = other ? *other : *first;
+        const CostModel& costs = pricing.costs();
+        // A micro-batch beyond a rank's share of the batch repeats a smaller one; an
+        // accumulating one must leave at least two micro-steps.
+        const std::int64_t perStep = microBatch * costs.dataParallelDegree();
+        const bool repeats = accumulating ? perStep >= costs.workload().batch
+                                          : search.pipelined && microBatch > 1 && perStep > costs.workload().batch;
+        if (!repeats)
+            entry->second = priceUnder(pricing);
+        return entry->second;
+    };
+    const bool accumulates = !search.pipelined && search.setup.chooseMicroBatch && search.setup.workload.microBatch == 0;
+    const auto microBatchesOf = [&](const Workload& workload) {
+        return search.pipelined ? search.setup.pipelineMicroBatches() : std::vector<std::int64_t>{workload.microBatch};
+    };
+
+    // The layout's least memory first: the last workload (full recomputation, the highest
+    // ZeRO stage) at its smallest micro-batch. A layout that does not fit there fits
+    // nowhere (memory grows with the micro-batch and falls with each technique), and
+    // then that plan is all it offers: the closest to fitting.
+    const std::size_t leanest = search.workloads.size() - 1;
+    const std::int64_t leanestMicroBatch = accumulates ? 1 : microBatchesOf(search.workloads[leanest]).front();
+    if (priceWith(leanest, leanestMicroBatch, accumulates) == false)
+        return prices;
+
+    for (std::size_t w = 0; w < search.workloads.size(); ++w) {
+        bool fits = false;
+        for (const std::int64_t microBatch : microBatchesOf(search.workloads[w]))
+            fits = priceWith(w, microBatch, false).value_or(false) || fits;
+        // Gradient accumulation: another way to fit, tried only where the whole
+        // per-rank batch does not (with the same techniques it only adds time).
+        if (!accumulates || fits)
+            continue;
+        for (std::int64_t microBatch = 1; microBatch <= 8; microBatch *= 2) {
+            if (!priceWith(w, microBatch, true).has_value())
+                break;
+        }
+    }
+    return prices;
+}
+
 }  // namespace
 
+std::shared_ptr<const LayoutPrices> StackLayoutPrices::of(int stages, const TrainingStackSettings& layout,
+                                                          const std::function<LayoutPrices()>& price)
+{
+    const std::string key = layoutKey(stages, layout);
+    {
+        const std::scoped_lock hold(lock_);
+        if (const auto found = prices_.find(key); found != prices_.end())
+            return found->second;
+    }
+    // Priced outside the lock: two meshes pricing one layout at once price it alike.
+    auto priced = std::make_shared<const LayoutPrices>(price());
+    const std::scoped_lock hold(lock_);
+    return prices_.try_emplace(key, std::move(priced)).first->second;
+}
+
 StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
-                                   const std::vector<MeshAxis>& axes, const std::function<bool()>& cancelled,
+                                   const std::vector<MeshAxis>& axes, StackLayoutPrices& layoutPrices,
+                                   const std::function<bool()>& cancelled,
                                    const std::function<void(double)>& progress)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -106,46 +278,15 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
                (s.expertParallel > 1 && withholds(setup.options, ParallelTechnique::Expert));
     });
     const std::vector<Workload> workloads = stackWorkloads(setup, stack, pipelined);
+    const double limit = setup.options.memoryLimitBytes.value_or(static_cast<double>(setup.cluster.gpu.hbmBytes));
+    const Cluster stageCluster = pipelineStages(setup.cluster, split.stages).stageCluster;
+    const LayoutSearch search{model, setup, stack, pipelined, blocks, devices, limit, stageCluster, pipelineLayouts,
+                              workloads};
 
     StackSearchOutcome outcome;
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
     outcome.result.statistics.families = model->families.families.size();
-    std::vector<std::shared_ptr<const PlanCandidate>> priced;
-    double limit = setup.options.memoryLimitBytes.value_or(0);
-    bool limitKnown = setup.options.memoryLimitBytes.has_value();
-
-    // Prices `plan` (built from `layout`) under every pipeline layout with `pricing`;
-    // keeps what the stack runs. Returns whether some kept plan fits. The plan is the
-    // layout's by construction, so only the workload and pipeline are checked here
-    // (stackInexpressible would rebuild the plan to find the same).
-    auto priceLayouts = [&](const PlanPricing& pricing, Plan plan, const TrainingStackSettings& layout) {
-        if (!limitKnown) {
-            limit = pricing.costs().hbmBytes();
-            limitKnown = true;
-        }
-        TrainingStackSettings settings = layout;
-        settings.layers = static_cast<std::int64_t>(blocks);
-        settings.workload = pricing.costs().workload();
-        if (settings.workload.microBatch == 0)
-            settings.workload.microBatch = std::max<std::int64_t>(1, settings.workload.batch / layout.dataParallel);
-        bool fits = false;
-        for (const PipelineLayout& pipeline : pipelineLayouts) {
-            plan.pipeline = pipeline;
-            settings.pipeline = pipeline;
-            if (pipeline.active())
-                settings.pipeline.chunkStarts = chunkStarts(pipeline, blocks);
-            if (!stackSettingNotes(stack, settings).empty())
-                continue;
-            auto candidate = pricing.price(plan, PlanCandidate::Role::Best);
-            ++outcome.result.statistics.solves;
-            fits = fits || candidate->memoryBytes() <= limit;
-            if (!outcome.best || isPreferred(*candidate, *outcome.best, limit))
-                outcome.best = candidate;
-            priced.push_back(std::move(candidate));
-        }
-        return fits;
-    };
-
+    std::vector<std::shared_ptr<const PlanCandidate>> frontier;
     for (std::size_t l = 0; l < layouts.size(); ++l) {
         if (cancelled && cancelled()) {
             outcome.result.cancelled = true;
@@ -153,54 +294,17 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         }
         if (progress)
             progress(static_cast<double>(l) / static_cast<double>(layouts.size()));
-        TrainingStackSettings settings = layouts[l];
-        settings.pipeline = pipelineLayouts.front();
-        settings.workload = setup.workload;
-        Plan plan;
-        try {
-            plan = planFromTrainingStackSettings(settings, *model, trainingStackName(stack), devices).plan;
-            // The stack's own stage mesh must lie evenly on the NVLink domains: 16-GPU
-            // expert groups on 72-GPU racks would straddle two racks unevenly.
-            (void)DeviceMesh(splitPipelineAxis(planMeshAxes(plan)).stageAxes, stageCluster);
-        } catch (const Error&) {
-            continue;  // the layout's expert ranks do not fit this mesh or this cluster
-        }
-        if (setup.options.widestGroup > 0 && widestGroup(plan) > setup.options.widestGroup)
+        const std::shared_ptr<const LayoutPrices> prices =
+            layoutPrices.of(split.stages, layouts[l], [&] { return priceLayout(search, layouts[l]); });
+        if (setup.options.widestGroup > 0 && prices->widestGroup > setup.options.widestGroup)
             continue;
-        plan.origin = PlanOrigin::Search;
-        plan.name = "tap";
-        const std::vector<MeshAxis> stackAxes = planMeshAxes(plan);
-        for (const Workload& workload : workloads) {
-            std::vector<std::int64_t> microBatches{workload.microBatch};
-            if (pipelined)
-                microBatches = setup.pipelineMicroBatches();
-            bool fits = false;
-            for (const std::int64_t microBatch : microBatches) {
-                SearchSetup variant = setup;
-                variant.workload = workload;
-                variant.workload.microBatch = microBatch;
-                const PlanPricing pricing(model, std::move(variant), stackAxes, pipelineLayouts.front());
-                const CostModel& costs = pricing.costs();
-                // A micro-batch beyond a rank's share of the batch repeats a smaller one.
-                if (pipelined && microBatch > 1 && microBatch * costs.dataParallelDegree() > costs.workload().batch)
-                    continue;
-                fits = priceLayouts(pricing, plan, layouts[l]) || fits;
-            }
-            // Gradient accumulation: another way to fit, tried only where the whole
-            // per-rank batch does not (with the same techniques it only adds time).
-            if (pipelined || fits || !setup.chooseMicroBatch || setup.workload.microBatch != 0)
-                continue;
-            for (std::int64_t microBatch = 1; microBatch <= 8; microBatch *= 2) {
-                SearchSetup variant = setup;
-                variant.workload = workload;
-                variant.workload.microBatch = microBatch;
-                const PlanPricing pricing(model, std::move(variant), stackAxes, pipelineLayouts.front());
-                const CostModel& costs = pricing.costs();
-                if (microBatch * costs.dataParallelDegree() >= costs.workload().batch)
-                    break;
-                priceLayouts(pricing, plan, layouts[l]);
-            }
-        }
+        outcome.result.statistics.solves += prices->priced;
+        for (const auto& candidate : prices->frontier)
+            addToFrontier(frontier, candidate);
+    }
+    for (const auto& candidate : frontier) {
+        if (!outcome.best || isPreferred(*candidate, *outcome.best, limit))
+            outcome.best = candidate;
     }
 
     SearchResult& result = outcome.result;
@@ -216,7 +320,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         if (!result.fitsInMemory)
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
-        for (const auto& alternative : paretoBelow(priced, *outcome.best, setup.options.alternatives)) {
+        for (const auto& alternative : paretoBelow(frontier, *outcome.best, setup.options.alternatives)) {
             auto kept = std::make_shared<PlanCandidate>(*alternative);
             kept->role = PlanCandidate::Role::Alternative;
             result.alternatives.push_back({kept->plan, kept->evaluation});

@@ -3,9 +3,13 @@
 #include "search/PlanCandidate.h"
 #include "search/PlanSearch.h"
 #include "search/SearchSetup.h"
+#include "target/TrainingStackSettings.h"
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace tapestry {
@@ -18,6 +22,30 @@ struct StackSearchOutcome {
     std::shared_ptr<const PlanCandidate> best;                       // null when nothing could be priced
     std::vector<std::shared_ptr<const PlanCandidate>> alternatives;  // less memory, more time
     Workload workload;    // the best plan's: techniques chosen, batch resolved
+};
+
+// What one stack layout priced to on one pipeline depth: the plans it keeps (none both
+// as fast and as small as another: every best and Pareto point is among them) and how
+// many plans it priced.
+struct LayoutPrices {
+    std::vector<std::shared_ptr<const PlanCandidate>> frontier;
+    std::size_t priced = 0;
+    int widestGroup = 0;  // GPUs of the layout's widest tensor, context or expert group
+};
+
+// The layouts a search session has priced, shared by its meshes. A stack lays every
+// layout out on its own stage mesh from the degrees alone (planFromTrainingStackSettings),
+// so one layout on one pipeline depth prices the same on every mesh that offers it:
+// `--mesh auto` offers most layouts on several meshes. Shared between threads.
+class StackLayoutPrices {
+public:
+    // The prices of `layout` on `stages` pipeline stages; `price` prices it the first time.
+    [[nodiscard]] std::shared_ptr<const LayoutPrices> of(int stages, const TrainingStackSettings& layout,
+                                                         const std::function<LayoutPrices()>& price);
+
+private:
+    std::mutex lock_;
+    std::map<std::string, std::shared_ptr<const LayoutPrices>> prices_;
 };
 
 // The search for a training stack (setup.options.stack other than Any) on `axes` (a
@@ -34,11 +62,12 @@ struct StackSearchOutcome {
 // isPreferred; up to setup.options.alternatives Pareto points below its memory.
 // Layouts using a technique in setup.options.withheld, with a group wider than
 // setup.options.widestGroup, or whose stage mesh does not lie evenly on the cluster's
-// NVLink domains are left out. Pins are refused
-// (Error(InvalidArgument)): a stack lays out every layer itself. Polls `cancelled`
-// between layouts and reports `progress` in [0, 1].
+// NVLink domains are left out. Pins are refused (Error(InvalidArgument)): a stack lays
+// out every layer itself. Layouts priced on another mesh of the session come from
+// `layoutPrices`. Polls `cancelled` between layouts and reports `progress` in [0, 1].
 [[nodiscard]] StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model,
                                                  const SearchSetup& setup, const std::vector<MeshAxis>& axes,
+                                                 StackLayoutPrices& layoutPrices,
                                                  const std::function<bool()>& cancelled,
                                                  const std::function<void(double)>& progress);
 

@@ -4,7 +4,6 @@
 #include "cost/ExpertRouting.h"
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
-#include "graph/ModelFingerprint.h"
 #include "plan/ExpertPlans.h"
 
 #include <algorithm>
@@ -392,7 +391,7 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     document.workload = settings.workload;
     if (document.workload.batch == 0)
         document.workload.batch = (settings.rankBatch > 0 ? settings.rankBatch : document.workload.microBatch) * dataParallel;
-    document.modelFingerprint = modelFingerprint(model.graph());
+    document.modelFingerprint = model.fingerprint;
     return document;
 }
 

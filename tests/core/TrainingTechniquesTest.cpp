@@ -134,6 +134,35 @@ private slots:
                      layerRecomputed.time.recomputeSeconds));
     }
 
+    // A model re-targeted to other techniques (what a search does per mesh and
+    // micro-batch) prices every plan exactly as one bound with those techniques: no
+    // fact bound at construction may depend on recomputation or the ZeRO stage.
+    void otherTechniquesPriceAsAFreshBinding()
+    {
+        const FoldedModel m = gptWithDropout();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 4}, {"tp", 2}}, cluster);
+        Workload w = workload(16, 1024);
+        w.microBatch = 2;
+        const CostModel bound(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        for (const ExpertPlanKind kind : {ExpertPlanKind::DataParallel, ExpertPlanKind::MegatronSequenceParallel}) {
+            const Plan plan = makeExpertPlan(kind, m.coarse, mesh.axes());
+            for (const Recomputation recompute : {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
+                for (const int zero : {0, 1, 2, 3}) {
+                    Workload other = w;
+                    other.recompute = recompute;
+                    other.zeroStage = zero;
+                    const CostModel fresh(m.graph(), m.coarse, m.families, cluster, mesh, other);
+                    const CostBreakdown got = bound.withTechniques(recompute, zero).evaluate(plan).total;
+                    const CostBreakdown expected = fresh.evaluate(plan).total;
+                    QCOMPARE(got.time.stepSeconds(), expected.time.stepSeconds());
+                    QCOMPARE(got.memory.total(), expected.memory.total());
+                    QCOMPARE(got.time.recomputeSeconds, expected.time.recomputeSeconds);
+                }
+            }
+        }
+    }
+
     // ZeRO 3 (FSDP): per micro-step the parameters are gathered twice and the gradients
     // reduce-scattered once: 1.5x the all-reduce volume of ZeRO 0, per micro-step.
     void fsdpGathersAndScattersPerMicroStep()

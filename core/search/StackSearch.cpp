@@ -115,9 +115,16 @@ struct LayoutSearch {
     const std::vector<Workload>& workloads;
 };
 
+// The shapes bound on one stack mesh, one pricing per micro-batch: layouts that
+// differ only in flags (sequence parallelism, the context-parallel variant) share them.
+struct Bindings {
+    std::vector<MeshAxis> axes;
+    std::map<std::int64_t, std::unique_ptr<PlanPricing>> byMicroBatch;
+};
+
 // `layout` built as the stack builds it and priced under every workload, micro-batch
 // and pipeline layout the search tries; what the stack runs is kept on the frontier.
-LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings& layout)
+LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings& layout, Bindings& bindings)
 {
     LayoutPrices prices;
     TrainingStackSettings built = layout;
@@ -136,6 +143,10 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     plan.origin = PlanOrigin::Search;
     plan.name = "tap";
     const std::vector<MeshAxis> stackAxes = planMeshAxes(plan);
+    if (bindings.axes != stackAxes) {
+        bindings.axes = stackAxes;
+        bindings.byMicroBatch.clear();
+    }
 
     // Prices `plan` under every pipeline layout with `pricing`; keeps what the stack
     // runs. Returns whether some kept plan fits. The plan is the layout's by
@@ -168,13 +179,12 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // The workloads differ only in their techniques: each micro-batch binds its shapes
     // once, and the other workloads price with that binding.
     std::map<std::pair<std::size_t, std::int64_t>, std::optional<bool>> done;
-    std::map<std::int64_t, std::unique_ptr<PlanPricing>> bound;
     const auto priceWith = [&](std::size_t w, std::int64_t microBatch, bool accumulating) {
         const auto [entry, fresh] = done.try_emplace({w, microBatch});
         if (!fresh)
             return entry->second;
         const Workload& workload = search.workloads[w];
-        std::unique_ptr<PlanPricing>& first = bound[microBatch];
+        std::unique_ptr<PlanPricing>& first = bindings.byMicroBatch[microBatch];
         if (!first) {
             SearchSetup variant = search.setup;
             variant.workload = workload;
@@ -279,7 +289,6 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     });
     const std::vector<Workload> workloads = stackWorkloads(setup, stack, pipelined);
     const double limit = setup.options.memoryLimitBytes.value_or(static_cast<double>(setup.cluster.gpu.hbmBytes));
-    const Cluster stageCluster = pipelineStages(setup.cluster, split.stages).stageCluster;
     const LayoutSearch search{model, setup, stack, pipelined, blocks, devices, limit, stageCluster, pipelineLayouts,
                               workloads};
 
@@ -287,6 +296,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
     outcome.result.statistics.families = model->families.families.size();
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
+    Bindings bindings;
     for (std::size_t l = 0; l < layouts.size(); ++l) {
         if (cancelled && cancelled()) {
             outcome.result.cancelled = true;
@@ -295,7 +305,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         if (progress)
             progress(static_cast<double>(l) / static_cast<double>(layouts.size()));
         const std::shared_ptr<const LayoutPrices> prices =
-            layoutPrices.of(split.stages, layouts[l], [&] { return priceLayout(search, layouts[l]); });
+            layoutPrices.of(split.stages, layouts[l], [&] { return priceLayout(search, layouts[l], bindings); });
         if (setup.options.widestGroup > 0 && prices->widestGroup > setup.options.widestGroup)
             continue;
         outcome.result.statistics.solves += prices->priced;

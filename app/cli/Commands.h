@@ -18,5 +18,6 @@ Command declareSynth(CLI::App& app);
 Command declareExport(CLI::App& app, const char* argv0);
 Command declareImportPlan(CLI::App& app, const char* argv0);
 Command declareValidate(CLI::App& app, const char* argv0);
+Command declareCalibrate(CLI::App& app, const char* argv0);
 
 }  // namespace tapestry::cli

@@ -49,7 +49,7 @@ int main(int argc, char** argv)
         declareInspect(app),          declareFold(app),  declareEvaluate(app, argv[0]),
         declareSolve(app),            declareSearch(app, argv[0]), declareHistory(app),
         declareSynth(app),            declareExport(app, argv[0]), declareImportPlan(app, argv[0]),
-        declareValidate(app, argv[0]),
+        declareValidate(app, argv[0]),      declareCalibrate(app, argv[0]),
     };
 
     std::vector<std::string> args(argv + 1, argv + argc);

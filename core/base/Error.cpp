@@ -24,6 +24,7 @@ const char* errorCodeName(ErrorCode code)
     case ErrorCode::InvalidPlan: return "invalid-plan";
     case ErrorCode::InvalidShardingProblem: return "invalid-sharding-problem";
     case ErrorCode::InvalidPublishedRun: return "invalid-published-run";
+    case ErrorCode::CalibrationRefused: return "calibration-refused";
     case ErrorCode::InfeasibleProblem: return "infeasible-problem";
     case ErrorCode::HistoryCorrupt: return "history-corrupt";
     case ErrorCode::HistoryLocked: return "history-locked";

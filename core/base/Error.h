@@ -27,6 +27,7 @@ enum class ErrorCode {
     InvalidPlan,
     InvalidShardingProblem,
     InvalidPublishedRun,
+    CalibrationRefused,
     InfeasibleProblem,
     HistoryCorrupt,
     HistoryLocked,

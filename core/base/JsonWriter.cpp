@@ -1,6 +1,7 @@
 #include "base/JsonWriter.h"
 
 #include <cassert>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -139,6 +140,17 @@ JsonWriter& JsonWriter::value(double number)
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.17g", number);
     out_ += buffer;
+    return *this;
+}
+
+JsonWriter& JsonWriter::shortestValue(double number)
+{
+    if (!std::isfinite(number))
+        return value(number);
+    beforeValue();
+    char buffer[32];
+    const std::to_chars_result written = std::to_chars(buffer, buffer + sizeof buffer, number);
+    out_.append(buffer, written.ptr);
     return *this;
 }
 

@@ -24,6 +24,9 @@ public:
     JsonWriter& value(std::uint64_t number);
     JsonWriter& value(int number) { return value(static_cast<std::int64_t>(number)); }
     JsonWriter& value(double number);
+    // The shortest text that reads back as `number` (0.6, not 0.59999999999999998): for
+    // files that people read and edit by hand.
+    JsonWriter& shortestValue(double number);
     JsonWriter& value(bool flag);
     JsonWriter& null();
 

@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "base/JsonReader.h"
+#include "base/JsonWriter.h"
 #include "base/TextFile.h"
 
 #include <algorithm>
@@ -256,6 +257,75 @@ Cluster parseClusterJson(std::string_view text, const std::string& fileName)
         readCalibration(*calibration, fileName, in, cluster);
     in.rejectUnknown();
     return cluster;
+}
+
+namespace {
+
+void writeLink(JsonWriter& json, std::string_view key, const LinkSpec& link)
+{
+    json.key(key).beginObject();
+    json.key("bytesPerSecond").shortestValue(link.bytesPerSecond);
+    json.key("latencySeconds").shortestValue(link.latencySeconds);
+    json.endObject();
+}
+
+}  // namespace
+
+std::string clusterToJson(const Cluster& cluster)
+{
+    const GpuSpec defaults;
+    JsonWriter json;
+    json.beginObject();
+    json.key("name").value(cluster.name);
+    if (!cluster.notes.empty()) {
+        json.key("notes").beginArray();
+        for (const std::string& note : cluster.notes)
+            json.value(note);
+        json.endArray();
+    }
+    json.key("nodes").value(cluster.nodes);
+    json.key("gpusPerNode").value(cluster.gpusPerNode);
+    if (cluster.gpusPerNvlinkDomain > 0)
+        json.key("gpusPerNvlinkDomain").value(cluster.gpusPerNvlinkDomain);
+    const GpuSpec& gpu = cluster.gpu;
+    json.key("gpu").beginObject();
+    json.key("name").value(gpu.name);
+    json.key("peakFlopsPerSecond").shortestValue(gpu.peakFlopsPerSecond);
+    json.key("achievableFraction").shortestValue(gpu.achievableFraction);
+    json.key("attentionFraction").shortestValue(gpu.attentionFraction);
+    json.key("hbmBytes").value(static_cast<std::uint64_t>(gpu.hbmBytes));
+    json.key("hbmBytesPerSecond").shortestValue(gpu.hbmBytesPerSecond);
+    if (gpu.fp8.supported()) {
+        json.key("fp8").beginObject();
+        json.key("peakFlopsPerSecond").shortestValue(gpu.fp8.peakFlopsPerSecond);
+        json.key("achievableFraction").shortestValue(gpu.fp8.achievableFraction);
+        if (gpu.fp8.blockScaling != defaults.fp8.blockScaling)
+            json.key("blockScaling").value(gpu.fp8.blockScaling);
+        json.endObject();
+    }
+    json.endObject();
+    writeLink(json, "intraNode", cluster.intraNode);
+    writeLink(json, "interNode", cluster.interNode);
+    if (!cluster.curves.empty()) {
+        json.key("calibration").beginArray();
+        for (const auto& [key, curve] : cluster.curves) {
+            json.beginObject();
+            json.key("collective").value(collectiveKindName(key.first));
+            json.key("link").value(key.second == LinkClass::Intra ? "intra" : "inter");
+            json.key("points").beginArray();
+            for (const BusBandwidthCurve::Point& point : curve.points()) {
+                json.beginObject();
+                json.key("sizeBytes").shortestValue(point.sizeBytes);
+                json.key("busBytesPerSecond").shortestValue(point.busBytesPerSecond);
+                json.endObject();
+            }
+            json.endArray();
+            json.endObject();
+        }
+        json.endArray();
+    }
+    json.endObject();
+    return json.text() + "\n";
 }
 
 Cluster loadClusterFile(const std::filesystem::path& file)

@@ -34,6 +34,11 @@ namespace tapestry {
 // what is wrong"); syntax errors throw InvalidJson with line and column.
 [[nodiscard]] Cluster parseClusterJson(std::string_view text, const std::string& fileName);
 
+// The cluster as a file of the schema above that parseClusterJson reads back equal
+// (numbers in their shortest exact form; curves without their sources, which Cluster
+// does not keep). Optional fields at their defaults are left out.
+[[nodiscard]] std::string clusterToJson(const Cluster& cluster);
+
 // Reads and parses one cluster file; also the file errors of readTextFile.
 [[nodiscard]] Cluster loadClusterFile(const std::filesystem::path& file);
 

@@ -36,50 +36,51 @@ std::string presetFor(const std::string& gpu)
 // Achievable share of an InfiniBand NIC's line rate (the presets' 24 of 25 and 48 of 50 GB/s).
 constexpr double kNicShare = 0.96;
 
+// Why the plan space cannot express `run` on any cluster; empty when it can.
+std::string planSpaceGap(const PublishedRun& run)
+{
+    const PublishedRun::Training& t = run.training;
+    if (t.contextParallel > 1)
+        return "context parallelism (cp = " + std::to_string(t.contextParallel) + ") is not in the plan space yet";
+    if (run.model.layers < static_cast<std::int64_t>(t.pipelineParallel) * t.virtualStages)
+        return std::to_string(t.pipelineParallel) + " x " + std::to_string(t.virtualStages) + " pipeline chunks for " +
+               std::to_string(run.model.layers) +
+               " layers: the stack counts the embedding and the loss as layers, the plan space does not";
+    return {};
+}
+
+bool fromMegatron(const PublishedRun& run)
+{
+    return run.source.find("Megatron") != std::string::npos;
+}
+
 }  // namespace
 
 RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& clusterPresets)
 {
     RunPrediction prediction;
-    const PublishedRun::Training& t = run.training;
-    if (t.contextParallel > 1) {
-        prediction.skipped = "context parallelism (cp = " + std::to_string(t.contextParallel) +
-                             ") is not in the plan space yet";
+    prediction.skipped = planSpaceGap(run);
+    if (!prediction.skipped.empty())
         return prediction;
-    }
-    if (run.model.layers < static_cast<std::int64_t>(t.pipelineParallel) * t.virtualStages) {
-        prediction.skipped = std::to_string(t.pipelineParallel) + " x " + std::to_string(t.virtualStages) +
-                             " pipeline chunks for " + std::to_string(run.model.layers) +
-                             " layers: the stack counts the embedding and the loss as layers, the plan space does not";
-        return prediction;
-    }
     const std::string preset = presetFor(run.hardware.gpu);
     if (preset.empty()) {
         prediction.skipped = "no cluster preset for GPU " + run.hardware.gpu;
         return prediction;
     }
     Cluster cluster = loadClusterPreset(clusterPresets, preset);
-    if (run.hardware.gpusPerNode != cluster.gpusPerNode) {
-        prediction.skipped = std::to_string(run.hardware.gpusPerNode) + " GPUs per node; the " + preset + " preset has " +
-                             std::to_string(cluster.gpusPerNode);
-        return prediction;
-    }
     // The run's peak scales every precision's rate alike (FP8 is twice the 16-bit rate on all of them).
     cluster.gpu.fp8.peakFlopsPerSecond *= run.hardware.peakTflops * 1e12 / cluster.gpu.peakFlopsPerSecond;
     cluster.gpu.peakFlopsPerSecond = run.hardware.peakTflops * 1e12;
     cluster.interNode.bytesPerSecond = run.hardware.interNodeGbitPerGpu * 1e9 / 8 * kNicShare;
     if (run.hardware.gpusPerNvlinkDomain > 0)
         cluster.gpusPerNvlinkDomain = run.hardware.gpusPerNvlinkDomain;
-    PipelineStages stages;
-    try {
-        stages = pipelineStages(cluster.withNodes(run.hardware.nodes), t.pipelineParallel);
-    } catch (const Error& error) {
-        prediction.skipped = error.message();
-        return prediction;
-    }
-    cluster = stages.stageCluster;
+    return PreparedRun(run).price(cluster);
+}
 
-    const bool megatron = run.source.find("Megatron") != std::string::npos;
+PreparedRun::PreparedRun(const PublishedRun& run) : run_(run), skipped_(planSpaceGap(run))
+{
+    if (!skipped_.empty())
+        return;
     ModelSpec spec;
     spec.family = run.model.architecture == "llama" ? ModelFamily::Llama : ModelFamily::Gpt;
     spec.layers = run.model.layers;
@@ -91,9 +92,37 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     // Learned positions as GPT-3 has them; ALiBi or a longer table change little. Llama's
     // rotary positions have no table: its length only bounds the sequence.
     spec.maxPositions = spec.family == ModelFamily::Llama ? std::max<std::int64_t>(2048, run.model.sequence) : 2048;
-    spec.dropout = megatron;
-    const FoldedModel model = foldModel(synthesizeModel(spec, run.name));
-    const CoarseGraph& coarse = model.coarse;
+    spec.dropout = fromMegatron(run);
+    model_ = std::make_unique<const FoldedModel>(foldModel(synthesizeModel(spec, run.name)));
+}
+
+PreparedRun::PreparedRun(PreparedRun&&) noexcept = default;
+PreparedRun& PreparedRun::operator=(PreparedRun&&) noexcept = default;
+PreparedRun::~PreparedRun() = default;
+
+RunPrediction PreparedRun::price(const Cluster& givenCluster) const
+{
+    RunPrediction prediction;
+    prediction.skipped = skipped_;
+    if (!prediction.skipped.empty())
+        return prediction;
+    const PublishedRun& run = run_;
+    const PublishedRun::Training& t = run.training;
+    if (run.hardware.gpusPerNode != givenCluster.gpusPerNode) {
+        prediction.skipped = std::to_string(run.hardware.gpusPerNode) + " GPUs per node; the cluster " +
+                             givenCluster.name + " has " + std::to_string(givenCluster.gpusPerNode);
+        return prediction;
+    }
+    PipelineStages stages;
+    try {
+        stages = pipelineStages(givenCluster.withNodes(run.hardware.nodes), t.pipelineParallel);
+    } catch (const Error& error) {
+        prediction.skipped = error.message();
+        return prediction;
+    }
+    const Cluster& cluster = stages.stageCluster;
+    const bool megatron = fromMegatron(run);
+    const CoarseGraph& coarse = model_->coarse;
 
     const std::vector<MeshAxis> axes{{"dp", t.dataParallel}, {"tp", t.tensorParallel}};
     const DeviceMesh mesh(axes, cluster);
@@ -111,7 +140,7 @@ RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& c
     layout.stages = t.pipelineParallel;
     layout.virtualStages = t.virtualStages;
     layout.schedule = t.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
-    const CostModel costs(model.graph(), coarse, model.families, cluster, mesh, workload,
+    const CostModel costs(model_->graph(), coarse, model_->families, cluster, mesh, workload,
                           PipelineSetting{layout, stages.boundaryLink});
     Plan plan = makeExpertPlan(
         t.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron, coarse, axes);

@@ -1,12 +1,16 @@
 #pragma once
 
+#include "cluster/Cluster.h"
 #include "validation/PublishedRun.h"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tapestry {
+
+struct FoldedModel;
 
 // What the cost model predicts for a published run (tapestry-cli validate). The run's
 // model is synthesized from its architecture, its cluster built from the GPU's preset
@@ -30,6 +34,30 @@ struct RunPrediction {
 };
 
 [[nodiscard]] RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& clusterPresets);
+
+// A published run made ready to be priced on any cluster of its node shape: its model
+// synthesized and folded once, then priced by predictRun's rules on each cluster asked
+// (what calibration does many times over, with the cluster's figures changed).
+class PreparedRun {
+public:
+    // Throws what synthesis throws; a run the plan space cannot express is kept as skipped.
+    explicit PreparedRun(const PublishedRun& run);
+    PreparedRun(PreparedRun&&) noexcept;
+    PreparedRun& operator=(PreparedRun&&) noexcept;
+    ~PreparedRun();
+
+    [[nodiscard]] const PublishedRun& run() const { return run_; }
+    // Why no cluster can price the run; empty when it can be priced.
+    [[nodiscard]] const std::string& skipped() const { return skipped_; }
+    // The run on `cluster` repeated to the run's node count, exactly as the cluster says:
+    // nothing of the run's `hardware` but its node count is read here.
+    [[nodiscard]] RunPrediction price(const Cluster& cluster) const;
+
+private:
+    PublishedRun run_;
+    std::string skipped_;
+    std::unique_ptr<const FoldedModel> model_;
+};
 
 // Relative error predicted / measured - 1.
 [[nodiscard]] double relativeError(double predicted, double measured);

@@ -897,6 +897,69 @@ private slots:
         }
     }
 
+    // calibrate on ../shared/validation's H100 runs of MPT 760M and 1B writes a cluster
+    // file that evaluate and search take; asked for the inter-node bandwidth, which no
+    // single-node run can exercise, it refuses, naming the runs file.
+    void calibrateWritesAClusterTheOtherCommandsTake()
+    {
+        QFile shared(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/../../../shared/validation/published-runs.json"));
+        if (!shared.open(QIODevice::ReadOnly))
+            QSKIP("../shared/validation/published-runs.json is not beside the checkout");
+        const QJsonObject all = QJsonDocument::fromJson(shared.readAll()).object();
+        QJsonArray small;
+        QJsonArray oneNode;
+        for (const QJsonValue& run : all.value(QStringLiteral("cases")).toArray()) {
+            const QString name = run.toObject().value(QStringLiteral("name")).toString();
+            if (!name.startsWith(QLatin1String("mpt-760m-")) && !name.startsWith(QLatin1String("mpt-1b-")))
+                continue;
+            small.append(run);
+            if (name.contains(QLatin1String("-8xh100")))
+                oneNode.append(run);
+        }
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QJsonArray& cases) {
+            QFile file(dir.filePath(name));
+            file.open(QIODevice::WriteOnly);
+            file.write(QJsonDocument(QJsonObject{{QStringLiteral("cases"), cases}}).toJson());
+            return file.fileName();
+        };
+        const QString runs = write(QStringLiteral("runs.json"), small);
+        const QString cluster = dir.filePath(QStringLiteral("my-cluster.json"));
+        const CliRun calibrated = runCli({QStringLiteral("calibrate"), runs, QStringLiteral("--cluster"),
+                                          QStringLiteral("dgx-h100x1"), QStringLiteral("--fit"), QStringLiteral("gemm"),
+                                          QStringLiteral("-o"), cluster});
+        QCOMPARE(calibrated.exitCode, 0);
+        QVERIFY2(calibrated.out.contains(QRegularExpression(QStringLiteral(
+                     R"(fitted gpu.achievableFraction\s+0.6 -> 0\.\d+ .*\d+ runs exercise it)"))),
+                 qPrintable(calibrated.out));
+        QVERIFY2(calibrated.out.contains(QStringLiteral("%1 runs priced, 0 skipped").arg(small.size())),
+                 qPrintable(calibrated.out));
+        QVERIFY(calibrated.out.contains(QStringLiteral("wrote ") + cluster + QStringLiteral(" (cluster my-cluster)")));
+
+        const QString model = dataFile("gpt2.ts.stripped.onnx");
+        const CliRun evaluated = runCli({QStringLiteral("evaluate"), model, QStringLiteral("--cluster"), cluster,
+                                         QStringLiteral("--mesh"), QStringLiteral("8"), QStringLiteral("--plan"),
+                                         QStringLiteral("dp"), QStringLiteral("--no-history")});
+        QCOMPARE(evaluated.exitCode, 0);
+        QVERIFY2(evaluated.out.contains(QStringLiteral("cluster    my-cluster: 1 x 8 H100")), qPrintable(evaluated.out));
+        const CliRun searched = runCli({QStringLiteral("search"), model, QStringLiteral("--cluster"), cluster,
+                                        QStringLiteral("--mesh"), QStringLiteral("2x4"), QStringLiteral("--no-history")});
+        QCOMPARE(searched.exitCode, 0);
+
+        const CliRun refused = runCli({QStringLiteral("calibrate"), write(QStringLiteral("one-node.json"), oneNode),
+                                       QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"), QStringLiteral("--fit"),
+                                       QStringLiteral("gemm,inter"), QStringLiteral("-o"), cluster});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.err.contains(QStringLiteral("one-node.json: the runs cannot constrain inter "
+                                                     "(interNode.bytesPerSecond): 0 of ")),
+                 qPrintable(refused.err));
+        const CliRun unknown = runCli({QStringLiteral("calibrate"), runs, QStringLiteral("--cluster"),
+                                       QStringLiteral("dgx-h100x1"), QStringLiteral("--fit"), QStringLiteral("gemm,mfu"),
+                                       QStringLiteral("-o"), cluster});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains(QStringLiteral("--fit")), qPrintable(unknown.err));
+    }
+
     void historyIdBeyond32BitsDeletesNothing()
     {
         QTemporaryDir dir;

@@ -226,6 +226,23 @@ private slots:
         QVERIFY(c.curve(CollectiveKind::AllReduce, LinkClass::Intra) == nullptr);
     }
 
+    // What calibrate writes reads back equal: every preset, and a cluster with a curve
+    // and an NVLink domain; numbers in their shortest exact form, as the presets write them.
+    void clusterFilesWrittenReadBackEqual()
+    {
+        for (const std::string& name : clusterPresetNames(kPresetDir)) {
+            const Cluster c = preset(name);
+            QCOMPARE(parseClusterJson(clusterToJson(c), name + ".json"), c);
+        }
+        const Cluster curved = parseClusterJson(clusterJson({}, R"(, "gpusPerNvlinkDomain": 8, "calibration": [ {
+            "collective": "allGather", "link": "intra", "points": [ { "sizeBytes": 1e6, "busBytesPerSecond": 5e9 },
+            { "sizeBytes": 1e3, "busBytesPerSecond": 1e8 } ] } ])"), "tiny.json");
+        QCOMPARE(parseClusterJson(clusterToJson(curved), "written.json"), curved);
+        const std::string h100 = clusterToJson(preset("dgx-h100x1"));
+        QVERIFY(h100.find("\"achievableFraction\": 0.6,") != std::string::npos);
+        QVERIFY(h100.find("\"latencySeconds\": 3e-06") != std::string::npos);
+    }
+
     void mesh2x8OnTwoNodesIsInterThenIntra()
     {
         const DeviceMesh m = mesh2d(2, 8, preset("dgx-h100x2"));

@@ -28,6 +28,8 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::InvalidPlan: return tr("The plan does not fit this model or mesh.");
     case ErrorCode::InvalidShardingProblem: return tr("The file is not a valid sharding problem.");
     case ErrorCode::InvalidPublishedRun: return tr("The file is not a valid list of measured training runs.");
+    case ErrorCode::CalibrationRefused:
+        return tr("The measured runs cannot calibrate this cluster's figures without fitting noise.");
     case ErrorCode::InfeasibleProblem:
         return tr("No choice of strategies fits the memory limit; the problem has no solution.");
     case ErrorCode::HistoryCorrupt:

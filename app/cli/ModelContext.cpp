@@ -69,10 +69,10 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
         ->type_name("NAME,NAME");
     options.batchOption = command.add_option("--batch", options.workload.batch, "global batch in sequences (default: as the model says)")
         ->type_name("N")
-        ->check(wholeNumber(1, std::int64_t{1} << 24));
+        ->check(wholeNumber(1, kMaxWorkloadSize));
     options.sequenceOption = command.add_option("--seq", options.workload.sequence, "tokens per sequence (default: as the model says)")
         ->type_name("L")
-        ->check(wholeNumber(1, std::int64_t{1} << 24));
+        ->check(wholeNumber(1, kMaxWorkloadSize));
     options.optimizerOption = addChoice(command, "--optimizer", options.workload.optimizer,
               {{"adam", OptimizerKind::AdamMixedPrecision}, {"sgd", OptimizerKind::SgdMomentum}},
               "the optimizer whose states are kept (default adam)");
@@ -80,7 +80,7 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
                        "sequences per data-parallel rank and micro-step; gradients accumulate over the "
                        "micro-steps (default: the whole batch at once)")
         ->type_name("N")
-        ->check(wholeNumber(1, std::int64_t{1} << 24));
+        ->check(wholeNumber(1, kMaxWorkloadSize));
     const std::vector<std::string> precisions{"bf16", "fp16", "fp8", "mxfp8"};
     options.precisionOption = command
         .add_option_function<std::string>(

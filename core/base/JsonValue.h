@@ -33,6 +33,8 @@ public:
     {
         return std::holds_alternative<double>(data_) || std::holds_alternative<std::int64_t>(data_);
     }
+    // A number written as a whole number (JSON's 8 or a Python int), not as 8.0 or 8e0.
+    [[nodiscard]] bool isInteger() const { return std::holds_alternative<std::int64_t>(data_); }
     [[nodiscard]] bool isString() const { return std::holds_alternative<std::string>(data_); }
     [[nodiscard]] bool isArray() const { return std::holds_alternative<Array>(data_); }
     [[nodiscard]] bool isObject() const { return std::holds_alternative<Object>(data_); }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tapestry {
@@ -11,5 +12,9 @@ namespace tapestry {
 // whole text is valid. Names read from files go into JSON plan files, which must be
 // UTF-8 to be read back.
 [[nodiscard]] std::optional<std::size_t> firstInvalidUtf8Byte(std::string_view text);
+
+// Appends code point `c` to `text` as UTF-8; false (nothing appended) for a surrogate or a
+// code point past U+10FFFF, which UTF-8 cannot carry.
+[[nodiscard]] bool appendUtf8(std::string& text, char32_t c);
 
 }  // namespace tapestry

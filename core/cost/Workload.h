@@ -101,6 +101,11 @@ struct Workload {
 // Sets computeType and fp8 from such a name; false (and nothing set) for another name.
 [[nodiscard]] bool setPrecision(Workload& workload, std::string_view name);
 
+// The largest global batch, micro-batch and sequence the commands, plan files and imports
+// accept (2^24 sequences or tokens): far beyond any real step, and small enough that
+// products of sizes stay exact.
+constexpr std::int64_t kMaxWorkloadSize = std::int64_t{1} << 24;
+
 // The largest capacity factor the commands and plan files accept: beyond experts /
 // top-k every token reaches every expert, and no model has 1024 experts per token.
 constexpr double kMaxCapacityFactor = 1024;

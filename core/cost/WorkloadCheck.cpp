@@ -5,6 +5,8 @@
 #include "fold/FoldedModel.h"
 #include "plan/ParallelDegrees.h"
 
+#include <tuple>
+
 namespace tapestry {
 
 namespace {
@@ -34,6 +36,11 @@ void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, con
     const auto fail = [&](const std::string& field, const std::string& rule) {
         throw Error(code, source, field + ": " + rule);
     };
+    for (const auto& [field, size, what] : {std::tuple{&names.batch, workload.batch, "global batch"},
+                                            std::tuple{&names.sequence, workload.sequence, "sequence"},
+                                            std::tuple{&names.microBatch, workload.microBatch, "micro-batch"}})
+        if (size < 0 || size > kMaxWorkloadSize)
+            fail(*field, std::string(what) + " " + count(size) + " is not 1 to " + count(kMaxWorkloadSize));
     const std::int64_t batch = workload.batch;
     const std::int64_t micro = workload.microBatch;
     const std::int64_t dp = std::max<std::int64_t>(1, degrees.dataParallel);

@@ -53,6 +53,7 @@ struct WorkloadFieldNames {
 // "--batch: global batch 17 is not a multiple of micro-batch 1 x data-parallel 2". A batch,
 // sequence or micro-batch of 0 (not given: the model's or the search's) is not checked.
 // The rules, as Megatron-LM and torchtitan enforce them (neither rounds):
+// - the global batch, micro-batch and sequence are at most kMaxWorkloadSize;
 // - the global batch is a multiple of micro-batch x data-parallel size (of the
 //   data-parallel size without a micro-batch: every rank gets whole sequences), and
 //   equals micro-batch x data-parallel x accumulation where the input states the

@@ -1,9 +1,10 @@
 #include "export/TorchTitanTrainerConfig.h"
 
+#include "export/PythonLiteral.h"
 #include "export/TorchTitanConfig.h"
 
 #include "base/Error.h"
-#include "base/JsonReader.h"
+#include "base/TextPosition.h"
 #include "base/JsonWriter.h"
 #include "fold/FoldedModel.h"
 #include "target/StackRules.h"
@@ -63,81 +64,96 @@ std::string modelParts(const TrainingStackSettings& s)
     return text + "]";
 }
 
-// The `{ ... }` literal assigned to `name` in `text`, as JSON (True/False/None and
-// trailing commas turned into JSON's).
-std::string dictionaryJson(std::string_view text, const std::string& name, const std::string& fileName)
+// The fields of torchtitan's ParallelismConfig and TrainingConfig that the reader takes.
+const std::vector<std::string>& parallelismFields()
 {
-    const std::string head = name + " = {";
-    const std::size_t at = text.find(head);
-    if (at == std::string_view::npos || (at > 0 && text[at - 1] != '\n'))
-        throw Error(ErrorCode::InvalidPlan, fileName, "has no line '" + head + "'");
-    std::string json;
-    bool inString = false;
-    int depth = 0;
-    for (std::size_t i = at + head.size() - 1; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            json += c;
-            if (c == '\\' && i + 1 < text.size())
-                json += text[++i];
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '#') {  // a comment to the end of the line
-            while (i + 1 < text.size() && text[i + 1] != '\n')
-                ++i;
-            continue;
-        }
-        if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            while (!json.empty() && (json.back() == ' ' || json.back() == '\n' || json.back() == '\t'))
-                json.pop_back();
-            if (!json.empty() && json.back() == ',')
-                json.pop_back();
-            --depth;
-        } else if (std::isalpha(static_cast<unsigned char>(c))) {
-            std::size_t end = i;
-            while (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end])))
-                ++end;
-            const std::string_view word = text.substr(i, end - i);
-            json += word == "True" ? "true" : word == "False" ? "false" : word == "None" ? "null" : std::string(word);
-            i = end - 1;
-            continue;
-        }
-        json += c;
-        if (depth == 0)
-            return json;
-    }
-    throw Error(ErrorCode::InvalidPlan, fileName, name + " is not closed");
+    static const std::vector<std::string> fields{
+        "data_parallel_replicate_degree", "data_parallel_shard_degree", "fsdp_reshard_after_forward",
+        "tensor_parallel_degree",         "enable_sequence_parallel",   "context_parallel_degree",
+        "expert_parallel_degree",         "pipeline_parallel_degree",   "pipeline_parallel_schedule",
+        "module_fqns_per_model_part",     "num_pp_microbatches"};
+    return fields;
 }
 
-class Reader {
+const std::vector<std::string>& trainingFields()
+{
+    static const std::vector<std::string> fields{"num_tokens_per_microbatch_per_dp_rank", "num_tokens_per_train_step",
+                                                 "max_context_length", "mixed_precision_param",
+                                                 "mixed_precision_reduce"};
+    return fields;
+}
+
+// Whether `a` is within two single-character edits of `b`: a misspelt field name.
+bool nearlyEqual(const std::string& a, const std::string& b)
+{
+    if (a.size() + 2 < b.size() || b.size() + 2 < a.size())
+        return false;
+    std::vector<std::size_t> previous(b.size() + 1);
+    std::vector<std::size_t> current(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        previous[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        current[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1] ? 1 : 0)});
+        std::swap(previous, current);
+    }
+    return previous[b.size()] <= 2;
+}
+
+// One dictionary of the module (PARALLELISM, TRAINING): typed look-ups that name the
+// field in errors, and the fields it holds that the reader does not take.
+class Section {
 public:
-    Reader(const JsonValue& object, std::string section, const std::string& fileName)
-        : object_(object), section_(std::move(section)), fileName_(fileName)
+    Section(std::string_view text, std::string name, const std::vector<std::string>& fields, const std::string& fileName)
+        : name_(std::move(name)), fileName_(fileName)
     {
+        const std::optional<std::size_t> at = findPythonAssignment(text, name_, fileName);
+        if (!at)
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        "has no '" + name_ + " = {...}' (is it cut short, or not torchtitan's config?)");
+        object_ = readPythonLiteral(text, *at, fileName);
         if (!object_.isObject())
-            fail(section_, "is not a dictionary");
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        lineAndColumn(text, *at) + ": " + name_ + " is not a dictionary");
+        for (const auto& member : object_.asObject()) {
+            const std::string& key = member.first;
+            if (std::find(fields.begin(), fields.end(), key) != fields.end())
+                continue;
+            // torchtitan's dataclasses refuse a field they lack; a near miss of one read here
+            // would otherwise leave that field at its default.
+            if (key == "pipeline_parallel_module_fqns_per_model_part")
+                fail(key, "is not a torchtitan field: it is module_fqns_per_model_part");
+            for (const std::string& field : fields)
+                if (nearlyEqual(key, field))
+                    fail(key, "is not a torchtitan field: did you mean " + field + "?");
+            unread_.push_back(name_ + "[\"" + key + "\"]");
+        }
     }
 
     [[noreturn]] void fail(const std::string& key, const std::string& what) const
     {
-        throw Error(ErrorCode::InvalidPlan, fileName_, section_ + "[\"" + key + "\"] " + what);
+        throw Error(ErrorCode::InvalidPlan, fileName_, name_ + "[\"" + key + "\"] " + what);
     }
 
-    [[nodiscard]] std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t least = 1) const
+    // A whole number from `least` to `most` (a float, a bool or a string is not one).
+    [[nodiscard]] std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t least,
+                                       std::int64_t most) const
     {
         const JsonValue* value = object_.find(key);
         if (!value)
             return fallback;
-        const std::optional<std::int64_t> n = value->isNumber() ? value->asInteger() : std::nullopt;
-        if (!n || *n < least || *n > (std::int64_t{1} << 40))
-            fail(key, "is not a whole number from " + std::to_string(least));
-        return *n;
+        const std::string range = "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
+        if (value->isNumber() && !value->isInteger())
+            fail(key, "is a float; torchtitan takes " + range);
+        if (!value->isInteger() || *value->asInteger() < least || *value->asInteger() > most)
+            fail(key, "is not " + range);
+        return *value->asInteger();
+    }
+
+    [[nodiscard]] int degree(const std::string& key) const
+    {
+        return static_cast<int>(integer(key, 1, 1, kMaxDegree));
     }
 
     [[nodiscard]] std::string text(const std::string& key, const std::string& fallback) const
@@ -162,15 +178,75 @@ public:
 
     [[nodiscard]] const JsonValue* find(const std::string& key) const { return object_.find(key); }
 
+    // PARALLELISM["x"] for each field the reader does not take, in the file's order.
+    [[nodiscard]] const std::vector<std::string>& unread() const { return unread_; }
+
+    // As the TOML reader and planFromTrainingStackSettings bound a parallel size.
+    static constexpr std::int64_t kMaxDegree = std::int64_t{1} << 20;
+
 private:
-    const JsonValue& object_;
-    std::string section_;
+    std::string name_;
     const std::string& fileName_;
+    JsonValue object_;
+    std::vector<std::string> unread_;
 };
 
-int degree(std::int64_t n)
+// The blocks each model part holds, as chunk starts: parts of torchtitan's module names in
+// order (tok_embeddings in the first part, norm and output in the last, as Tapestry prices
+// them), each block once.
+std::vector<std::size_t> chunkStartsOfParts(const JsonValue& parts, const Section& parallelism, std::size_t blocks)
 {
-    return static_cast<int>(std::min<std::int64_t>(n, 1 << 20));
+    const std::string key = "module_fqns_per_model_part";
+    if (!parts.isArray())
+        parallelism.fail(key, "is not a list of lists of module names");
+    std::vector<std::size_t> starts;
+    std::vector<std::string> seen;
+    std::size_t next = 0;  // the block the next part must start with
+    const std::size_t count = parts.asArray().size();
+    for (std::size_t p = 0; p < count; ++p) {
+        const JsonValue& part = parts.asArray()[p];
+        if (!part.isArray())
+            parallelism.fail(key, "is not a list of lists of module names");
+        bool started = false;
+        for (const JsonValue& module : part.asArray()) {
+            if (!module.isString())
+                parallelism.fail(key, "holds a module name that is not a string");
+            const std::string& name = module.asString();
+            const std::string where = " (part " + std::to_string(p + 1) + " of " + std::to_string(count) + ")";
+            if (name == "tok_embeddings" || name == "norm" || name == "output") {
+                const bool first = name == "tok_embeddings";
+                if (p != (first ? 0 : count - 1))
+                    parallelism.fail(key, "puts " + name + " in part " + std::to_string(p + 1) + " of " +
+                                              std::to_string(count) + ": Tapestry prices " +
+                                              (first ? "the embedding in the first part" : "norm and output in the last"));
+                if (std::find(seen.begin(), seen.end(), name) != seen.end())
+                    parallelism.fail(key, "names " + name + " twice");
+                seen.push_back(name);
+                continue;
+            }
+            if (!name.starts_with("layers."))
+                parallelism.fail(key, "names '" + name + "'" + where +
+                                          ", not a module of torchtitan's decoder models (tok_embeddings, "
+                                          "layers.N, norm, output)");
+            std::size_t block = 0;
+            const char* first = name.data() + 7;
+            const char* last = name.data() + name.size();
+            const auto [end, error] = std::from_chars(first, last, block);
+            if (error != std::errc() || end != last || block != next || block >= blocks)
+                parallelism.fail(key, "names '" + name + "' where block layers." + std::to_string(next) +
+                                          " of the model's " + std::to_string(blocks) + " comes next");
+            if (!started)
+                starts.push_back(block);
+            started = true;
+            ++next;
+        }
+        if (!started)
+            parallelism.fail(key, "has a model part without a block" + std::string(" (part ") + std::to_string(p + 1) +
+                                      ")");
+    }
+    if (next != blocks)
+        parallelism.fail(key, "covers " + std::to_string(next) + " of the model's " + std::to_string(blocks) + " blocks");
+    return starts;
 }
 
 }  // namespace
@@ -207,7 +283,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     const std::int64_t rankBatch = w.batch / std::max(s.dataParallel, 1);
     if (s.pipeline.active()) {
         parallelism.push_back({"pipeline_parallel_schedule", std::string("\"") + torchTitanScheduleName(s.pipeline.schedule) + "\""});
-        parallelism.push_back({"pipeline_parallel_module_fqns_per_model_part", modelParts(s)});
+        parallelism.push_back({"module_fqns_per_model_part", modelParts(s)});
         parallelism.push_back({"num_pp_microbatches", number(rankBatch / std::max<std::int64_t>(w.microBatch, 1))});
     }
     const std::vector<Entry> training{
@@ -223,7 +299,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     for (const auto& [section, entries] : {std::pair<const char*, const std::vector<Entry>*>{"parallelism", &parallelism},
                                                   std::pair<const char*, const std::vector<Entry>*>{"training", &training}})
         for (const Entry& entry : *entries) {
-            if (entry.key == "pipeline_parallel_module_fqns_per_model_part")
+            if (entry.key == "module_fqns_per_model_part")
                 continue;  // a nested list: set it in Python
             const std::string flag = "#     --" + std::string(section) + ".";
             std::string value = entry.value;
@@ -269,43 +345,61 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
 
 bool isTorchTitanTrainerConfig(std::string_view text)
 {
-    return text.find("\nPARALLELISM = {") != std::string_view::npos && text.find("torchtitan") != std::string_view::npos;
+    if (text.find("torchtitan") == std::string_view::npos)
+        return false;
+    if (text.find("# torchtitan config for Tapestry plan") != std::string_view::npos)  // the export's title
+        return true;
+    // A line that starts with the dictionaries' names or imports torchtitan, however the
+    // rest is written: such a file gets this reader's errors, not a tp_plan's.
+    for (std::size_t line = 0; line < text.size();) {
+        const std::string_view rest = text.substr(line);
+        for (const std::string_view word : {"PARALLELISM", "TRAINING", "from torchtitan", "import torchtitan"}) {
+            const char next = rest.size() > word.size() ? rest[word.size()] : ' ';
+            if (rest.starts_with(word) && next != '_' && !std::isalnum(static_cast<unsigned char>(next)))
+                return true;
+        }
+        const std::size_t end = text.find_first_of("\n\r", line);
+        if (end == std::string_view::npos)
+            break;
+        line = end + 1;
+    }
+    return false;
 }
 
 TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const std::string& fileName,
                                                    const FoldedModel& model)
 {
-    const JsonValue parallelismJson = parseJson(dictionaryJson(text, "PARALLELISM", fileName), fileName);
-    const JsonValue trainingJson = parseJson(dictionaryJson(text, "TRAINING", fileName), fileName);
-    const Reader parallelism(parallelismJson, "PARALLELISM", fileName);
-    const Reader training(trainingJson, "TRAINING", fileName);
+    const Section parallelism(text, "PARALLELISM", parallelismFields(), fileName);
+    const Section training(text, "TRAINING", trainingFields(), fileName);
 
     TrainingStackSettings s;
     Workload& w = s.workload;
-    const int replicate = degree(parallelism.integer("data_parallel_replicate_degree", 1));
-    const std::int64_t shardValue = parallelism.integer("data_parallel_shard_degree", -1, -1);
-    if (shardValue == 0)
+    const std::int64_t replicate = parallelism.degree("data_parallel_replicate_degree");
+    const std::int64_t shard = parallelism.integer("data_parallel_shard_degree", -1, -1, Section::kMaxDegree);
+    if (shard == 0)
         parallelism.fail("data_parallel_shard_degree", "is 0: -1 (the GPUs left) or a degree from 1");
-    const int shard = degree(shardValue);
-    s.dataParallel = shard == -1 ? 0 : replicate * shard;
-    s.tensorParallel = degree(parallelism.integer("tensor_parallel_degree", 1));
-    s.sequenceParallel = s.tensorParallel > 1 && parallelism.flag("enable_sequence_parallel", true);
-    s.contextParallel = degree(parallelism.integer("context_parallel_degree", 1));
+    if (replicate * shard > Section::kMaxDegree)
+        parallelism.fail("data_parallel_shard_degree", "x data_parallel_replicate_degree is " +
+                                                           std::to_string(replicate * shard) + " ranks: over 2^20");
+    s.dataParallel = shard == -1 ? 0 : static_cast<int>(replicate * shard);
+    s.tensorParallel = parallelism.degree("tensor_parallel_degree");
+    const bool sequenceParallel = parallelism.flag("enable_sequence_parallel", true);
+    s.sequenceParallel = s.tensorParallel > 1 && sequenceParallel;
+    s.contextParallel = parallelism.degree("context_parallel_degree");
     if (s.contextParallel > 1)
         s.contextVariant = ContextParallelVariant::Ring;
-    s.expertParallel = degree(parallelism.integer("expert_parallel_degree", 1));
+    s.expertParallel = parallelism.degree("expert_parallel_degree");
     s.expertTensorParallel = 1;  // torchtitan's experts borrow the tensor-parallel ranks
+    const std::string reshard = parallelism.text("fsdp_reshard_after_forward", "default");
+    if (reshard != "default" && reshard != "always" && reshard != "never")
+        parallelism.fail("fsdp_reshard_after_forward", "\"" + reshard + "\" is not default, always or never");
     // Any shard dimension is FSDP (expert ranks beyond the context- and tensor-parallel
     // ones shard the dense parameters too).
-    if (shard == -1 || shard > 1) {
-        const std::string reshard = parallelism.text("fsdp_reshard_after_forward", "default");
-        if (reshard != "default" && reshard != "always" && reshard != "never")
-            parallelism.fail("fsdp_reshard_after_forward", "\"" + reshard + "\" is not default, always or never");
+    if (shard == -1 || shard > 1)
         w.zeroStage = reshard == "never" ? 2 : 3;
-    }
 
     PipelineLayout& pipeline = s.pipeline;
-    pipeline.stages = degree(parallelism.integer("pipeline_parallel_degree", 1));
+    pipeline.stages = parallelism.degree("pipeline_parallel_degree");
     const std::string schedule = parallelism.text("pipeline_parallel_schedule", "1F1B");
     std::optional<PipelineSchedule> parsed;
     for (const PipelineSchedule candidate : {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved})
@@ -315,66 +409,49 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
         parallelism.fail("pipeline_parallel_schedule",
                          "\"" + schedule + "\" is not a schedule Tapestry prices (1F1B, Interleaved1F1B, GPipe)");
     pipeline.schedule = *parsed;
-    const std::size_t blocks = modelBlocks(model.families).size();
-    if (const JsonValue* parts = parallelism.find("pipeline_parallel_module_fqns_per_model_part");
-        parts && !parts->isNull() && pipeline.stages > 1) {
-        const std::string key = "pipeline_parallel_module_fqns_per_model_part";
-        if (!parts->isArray())
-            parallelism.fail(key, "is not a list of lists of module names");
-        std::size_t next = 0;  // the block the next part must start with
-        for (const JsonValue& part : parts->asArray()) {
-            if (!part.isArray())
-                parallelism.fail(key, "is not a list of lists of module names");
-            bool started = false;
-            for (const JsonValue& module : part.asArray()) {
-                if (!module.isString())
-                    parallelism.fail(key, "holds a module name that is not a string");
-                const std::string& name = module.asString();
-                if (!name.starts_with("layers."))
-                    continue;  // tok_embeddings, norm, output
-                std::size_t block = 0;
-                const char* first = name.data() + 7;
-                const char* last = name.data() + name.size();
-                const auto [end, error] = std::from_chars(first, last, block);
-                if (error != std::errc() || end != last || block != next || block >= blocks)
-                    parallelism.fail(key, "names '" + name + "' where block layers." + std::to_string(next) +
-                                              " of the model's " + std::to_string(blocks) + " comes next");
-                if (!started)
-                    pipeline.chunkStarts.push_back(block);
-                started = true;
-                ++next;
-            }
-            if (!started)
-                parallelism.fail(key, "has a model part without a block");
-        }
-        if (next != blocks)
-            parallelism.fail(key, "covers " + std::to_string(next) + " of the model's " + std::to_string(blocks) +
-                                      " blocks");
+    const JsonValue* parts = parallelism.find("module_fqns_per_model_part");
+    if (parts && !parts->isNull() && pipeline.stages > 1) {
+        pipeline.chunkStarts = chunkStartsOfParts(*parts, parallelism, modelBlocks(model.families).size());
         const std::size_t chunks = pipeline.chunkStarts.size();
         if (chunks % static_cast<std::size_t>(pipeline.stages) != 0)
-            parallelism.fail(key, std::to_string(chunks) + " model parts are not a multiple of the " +
-                                      std::to_string(pipeline.stages) + " stages");
+            parallelism.fail("module_fqns_per_model_part", std::to_string(chunks) +
+                                                               " model parts are not a multiple of the " +
+                                                               std::to_string(pipeline.stages) + " stages");
         pipeline.virtualStages = static_cast<int>(chunks) / pipeline.stages;
         if (pipeline.virtualStages > 1 && pipeline.schedule != PipelineSchedule::Interleaved)
             parallelism.fail("pipeline_parallel_schedule", std::to_string(chunks) + " model parts on " +
                                                                std::to_string(pipeline.stages) +
                                                                " stages need Interleaved1F1B, not " + schedule);
     }
+    // Micro-batches per data-parallel rank and step: with a step size, the accumulation
+    // the workload check holds it to.
+    const std::int64_t microBatches = parallelism.integer("num_pp_microbatches", 0, 1, kMaxWorkloadSize);
 
-    w.sequence = training.integer("max_context_length", 2048);
-    const std::int64_t microTokens = training.integer("num_tokens_per_microbatch_per_dp_rank", 16384);
+    w.sequence = training.integer("max_context_length", 2048, 1, kMaxWorkloadSize);
+    const std::int64_t maxTokens = std::int64_t{1} << 40;
+    const std::int64_t microTokens = training.integer("num_tokens_per_microbatch_per_dp_rank", 16384, 1, maxTokens);
     if (microTokens % w.sequence != 0)
         training.fail("num_tokens_per_microbatch_per_dp_rank",
                       "is not a whole number of sequences of " + std::to_string(w.sequence) + " tokens");
     w.microBatch = microTokens / w.sequence;
-    const std::int64_t stepTokens = training.integer("num_tokens_per_train_step", -1, -1);
+    const std::int64_t stepTokens = training.integer("num_tokens_per_train_step", -1, -1, maxTokens);
+    if (stepTokens == 0)
+        training.fail("num_tokens_per_train_step", "is 0: -1 (one pass of the micro-batches) or a whole number of "
+                                                   "sequences");
     if (stepTokens > 0 && stepTokens % w.sequence != 0)
         training.fail("num_tokens_per_train_step", "is not a whole number of sequences of " +
                                                        std::to_string(w.sequence) + " tokens");
-    if (stepTokens > 0)
+    const std::int64_t passes = pipeline.stages > 1 ? std::max<std::int64_t>(microBatches, 1) : 1;
+    if (stepTokens > 0) {
         w.batch = stepTokens / w.sequence;
-    else
-        s.rankBatch = w.microBatch * (pipeline.stages > 1 ? parallelism.integer("num_pp_microbatches", 1) : 1);
+        if (pipeline.stages > 1)
+            s.accumulation = microBatches;
+    } else if (static_cast<double>(w.microBatch) * static_cast<double>(passes) > static_cast<double>(kMaxWorkloadSize)) {
+        parallelism.fail("num_pp_microbatches", "x " + std::to_string(w.microBatch) +
+                                                    " sequences per micro-batch is over 2^24 sequences per rank");
+    } else {
+        s.rankBatch = w.microBatch * passes;
+    }
     const std::string precision = training.text("mixed_precision_param", "bfloat16");
     if (precision != "bfloat16" && precision != "float32")
         training.fail("mixed_precision_param", "\"" + precision + "\" is not bfloat16 or float32");
@@ -386,16 +463,22 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     w.fp32MainGradients = reduce == "float32";
     w.attention = AttentionKernel::Fused;
 
-    const std::size_t at = text.find("\nACTIVATION_CHECKPOINT = \"");
-    if (at != std::string_view::npos) {
-        const std::size_t begin = at + 26;
-        const std::size_t end = text.find('"', begin);
-        const std::string_view mode = text.substr(begin, end == std::string_view::npos ? 0 : end - begin);
-        if (mode == "full")
-            w.recompute = Recomputation::Full;
-        else if (mode != "none")
+    if (const std::optional<std::size_t> at = findPythonAssignment(text, "ACTIVATION_CHECKPOINT", fileName)) {
+        const JsonValue mode = readPythonLiteral(text, *at, fileName);
+        if (!mode.isString() || (mode.asString() != "none" && mode.asString() != "full"))
             throw Error(ErrorCode::InvalidPlan, fileName,
-                        "ACTIVATION_CHECKPOINT \"" + std::string(mode) + "\" is not none or full");
+                        lineAndColumn(text, *at) + ": ACTIVATION_CHECKPOINT is not \"none\" or \"full\"");
+        if (mode.asString() == "full")
+            w.recompute = Recomputation::Full;
+    }
+
+    std::vector<std::string> unread = parallelism.unread();
+    unread.insert(unread.end(), training.unread().begin(), training.unread().end());
+    if (!unread.empty()) {
+        std::string list;
+        for (const std::string& field : unread)
+            list += (list.empty() ? "" : ", ") + field;
+        s.notes.push_back(std::to_string(unread.size()) + " field(s) not about the plan, ignored: " + list);
     }
     return s;
 }

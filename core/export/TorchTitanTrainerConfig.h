@@ -20,7 +20,7 @@ struct FoldedModel;
 // tensor-parallel ones come from the shard dimension), tensor_parallel_degree,
 // enable_sequence_parallel, context_parallel_degree, expert_parallel_degree (torchtitan's
 // experts borrow the tensor-parallel ranks first), pipeline_parallel_degree,
-// pipeline_parallel_schedule, pipeline_parallel_module_fqns_per_model_part (each chunk's
+// pipeline_parallel_schedule, module_fqns_per_model_part (each chunk's
 // modules as torchtitan's models name them: tok_embeddings, layers.N, norm, output) and
 // num_pp_microbatches; TRAINING: num_tokens_per_microbatch_per_dp_rank,
 // num_tokens_per_train_step, max_context_length, mixed_precision_param and
@@ -30,15 +30,22 @@ struct FoldedModel;
 [[nodiscard]] std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDocument& document,
                                                         int gpusPerNode);
 
-// Whether `text` reads as such a module: it assigns PARALLELISM and imports torchtitan.
+// Whether `text` reads as such a module: it names torchtitan, and a line starts with
+// PARALLELISM, TRAINING or an import of torchtitan, or it carries the export's title (so
+// that a broken or cut file gets this reader's errors).
 [[nodiscard]] bool isTorchTitanTrainerConfig(std::string_view text);
 
-// Reads the PARALLELISM and TRAINING dictionaries and ACTIVATION_CHECKPOINT back (Python
-// literals: numbers, strings, booleans, lists of strings). Absent keys take torchtitan's
-// defaults. Throws Error(InvalidPlan, fileName, ...) for a dictionary that is missing or
-// not a literal, a value of the wrong type, a degree below 1 (-1 for the shard degree),
-// an unknown schedule or checkpointing, token counts that are not whole sequences, and
-// model parts that name no block or do not make stages x v chunks in order.
+// Reads the PARALLELISM and TRAINING dictionaries and ACTIVATION_CHECKPOINT back as Python
+// reads them (readPythonLiteral: numbers, strings, booleans, lists), each assigned once.
+// Absent fields take torchtitan's defaults; fields the reader does not take are listed in
+// the settings' notes, but a near miss of one it takes is an error (torchtitan's
+// dataclasses refuse unknown fields). Throws Error(InvalidPlan, fileName, ...) for a
+// dictionary that is missing or not a literal, a value of the wrong type (a float for a
+// whole number too), a degree below 1 (-1 for the shard degree) or above 2^20, an unknown
+// schedule or checkpointing, token counts that are not whole sequences or a step of 0,
+// and model parts that name no block, a module torchtitan's decoders lack, or do not make
+// stages x v chunks in order. With a step size, num_pp_microbatches is the accumulation
+// importTrainingStackPlan's workload check holds it to.
 [[nodiscard]] TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const std::string& fileName,
                                                                  const FoldedModel& model);
 

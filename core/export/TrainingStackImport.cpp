@@ -43,8 +43,8 @@ WorkloadFieldNames torchTitanTrainerFieldNames(bool pipelined)
             "TRAINING[\"max_context_length\"]",
             "TRAINING[\"num_tokens_per_microbatch_per_dp_rank\"]",
             "capacity factor",
-            "gradient accumulation",
-            pipelined ? "PARALLELISM[\"pipeline_parallel_module_fqns_per_model_part\"]" : "PARALLELISM[\"pipeline_parallel_degree\"]",
+            "PARALLELISM[\"num_pp_microbatches\"]",
+            pipelined ? "PARALLELISM[\"module_fqns_per_model_part\"]" : "PARALLELISM[\"pipeline_parallel_degree\"]",
             "PARALLELISM[\"context_parallel_degree\"]",
             "PARALLELISM[\"expert_parallel_degree\"]"};
 }
@@ -66,6 +66,7 @@ WorkloadDegrees importedDegrees(const TrainingStackSettings& settings, const Pla
     degrees.contextParallel = settings.contextParallel;
     degrees.chunksPerContextRank = 2;
     degrees.expertParallel = settings.expertParallel;
+    degrees.accumulation = settings.accumulation;
     const ShapeBinder binder(model.graph(), document.workload);
     addModelExperts(degrees, model, binder);
     const std::int64_t micro = document.workload.microBatch > 0 ? document.workload.microBatch : 1;

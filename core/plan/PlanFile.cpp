@@ -57,8 +57,6 @@ NodeStrategy readSplits(const pb::NodeStrategy& in, std::size_t axes, const std:
 // The largest mesh axis and mesh a plan may name: 2^20 GPUs, ten times today's largest
 // clusters, keeps every product of sizes within int.
 constexpr std::int64_t kMaxMeshDevices = std::int64_t{1} << 20;
-// As the command line's --batch and --seq.
-constexpr std::int64_t kMaxWorkloadSize = std::int64_t{1} << 24;
 
 // What the protobuf JSON mapping cannot say about a plan: sizes within range, axis names
 // present and distinct, a known optimizer, costs that are numbers.

@@ -351,6 +351,16 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "says the model has " + std::to_string(settings.layers) + " layers; this model has " +
                         std::to_string(blocks) + " blocks");
+    // In floating point first: a file's sizes may multiply past 2^63.
+    const auto overTheLimit = [&](int dataParallel) {
+        if (static_cast<double>(settings.pipeline.stages) * settings.contextParallel * settings.tensorParallel *
+                std::max(dataParallel, 1) <= (1 << 20))
+            return;
+        TrainingStackSettings sizes = settings;
+        sizes.dataParallel = dataParallel;
+        throw Error(ErrorCode::InvalidPlan, fileName, "says " + trainingStackShape(sizes) + ": over 2^20 GPUs");
+    };
+    overTheLimit(settings.dataParallel);
     const std::int64_t modelParallel =
         std::int64_t{settings.pipeline.stages} * settings.contextParallel * settings.tensorParallel;
     int dataParallel = settings.dataParallel;
@@ -372,11 +382,7 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "says " + trainingStackShape(sizes) + "; the cluster has " + std::to_string(gpuCount));
     }
-    if (modelParallel * dataParallel > (1 << 20)) {
-        TrainingStackSettings sizes = settings;
-        sizes.dataParallel = dataParallel;
-        throw Error(ErrorCode::InvalidPlan, fileName, "says " + trainingStackShape(sizes) + ": over 2^20 GPUs");
-    }
+    overTheLimit(dataParallel);
     PlanDocument document;
     document.plan = stagePlan(settings, model, fileName, dataParallel);
     document.plan.origin = PlanOrigin::Import;
@@ -397,13 +403,15 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
 
 std::string trainingStackShape(const TrainingStackSettings& settings)
 {
-    const std::int64_t gpus = std::int64_t{settings.pipeline.stages} * settings.dataParallel *
-                              settings.contextParallel * settings.tensorParallel;
+    // A file's sizes may multiply past 2^63.
+    const double product = static_cast<double>(settings.pipeline.stages) * settings.dataParallel *
+                           settings.contextParallel * settings.tensorParallel;
+    const std::string gpus = product < 9e18 ? std::to_string(static_cast<std::int64_t>(product)) : "over 2^63";
     std::string text = "pipeline " + std::to_string(settings.pipeline.stages) + " x data parallel " +
                        std::to_string(settings.dataParallel);
     if (settings.contextParallel > 1)
         text += " x context parallel " + std::to_string(settings.contextParallel);
-    text += " x tensor parallel " + std::to_string(settings.tensorParallel) + " = " + std::to_string(gpus) + " GPUs";
+    text += " x tensor parallel " + std::to_string(settings.tensorParallel) + " = " + gpus + " GPUs";
     if (settings.expertParallel > 1)
         text += ", experts over " + std::to_string(settings.expertParallel);
     return text;

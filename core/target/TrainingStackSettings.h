@@ -38,6 +38,7 @@ struct TrainingStackSettings {
     // default); microBatch: sequences per data-parallel rank and micro-step.
     Workload workload;
     std::int64_t rankBatch = 0;  // imports: sequences per data-parallel rank and step (0: one micro-batch)
+    std::int64_t accumulation = 0;  // imports: micro-batches per rank and step as the file states them (0: not said)
     std::int64_t layers = 0;                   // the model's blocks as the file counts them (0: not said)
     std::vector<std::string> blockModulePaths;  // exports: each block's module path, "model.layers.7"
     // Exports: what the plan does that this layout cannot carry. Imports: what the file

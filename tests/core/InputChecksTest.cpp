@@ -1,12 +1,14 @@
 // Every input checked against itself: the workload check's rules, plan files that tell
 // absent from zero, the Megatron-LM reader's shell words, the torchtitan reader's TOML
-// 1.0, and mesh text. Each case is one of issue 29's reproductions or its legal twin.
+// 1.0 and Python literals, and mesh text. Each case is one of issue 29's reproductions or its legal twin.
 #include "base/Error.h"
+#include "base/JsonWriter.h"
 #include "base/TextFile.h"
 #include "cluster/MeshText.h"
 #include "cluster/PipelineStages.h"
 #include "cost/WorkloadCheck.h"
 #include "export/MegatronArguments.h"
+#include "export/PythonLiteral.h"
 #include "export/ShellWords.h"
 #include "export/TrainingStackImport.h"
 #include "FoldedTestModel.h"
@@ -17,9 +19,11 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 using namespace tapestry;
@@ -61,6 +65,79 @@ std::string importError(const std::string& text, const std::string& fileName, in
         return error.what();
     }
     return "accepted";
+}
+
+// A torchtitan config-registry module for gpt()'s 4 blocks on 8 GPUs: pipeline 2 x data
+// parallel 2 x tensor parallel 2, 16 sequences of 1024 tokens in micro-batches of 2 (4 per
+// rank and step), full recomputation.
+const std::string kTrainerConfig =
+    "from torchtitan.distributed.activation_checkpoint import FullAC\n"
+    "\n"
+    "PARALLELISM = {\n"
+    "    \"data_parallel_replicate_degree\": 2,\n"
+    "    \"data_parallel_shard_degree\": 1,\n"
+    "    \"tensor_parallel_degree\": 2,\n"
+    "    \"pipeline_parallel_degree\": 2,\n"
+    "    \"pipeline_parallel_schedule\": \"1F1B\",\n"
+    "    \"module_fqns_per_model_part\": [[\"tok_embeddings\", \"layers.0\"], [\"layers.1\", \"layers.2\", "
+    "\"layers.3\", \"norm\", \"output\"]],\n"
+    "    \"num_pp_microbatches\": 4,\n"
+    "}\n"
+    "TRAINING = {\n"
+    "    \"num_tokens_per_microbatch_per_dp_rank\": 2048,\n"
+    "    \"num_tokens_per_train_step\": 16384,\n"
+    "    \"max_context_length\": 1024,\n"
+    "}\n"
+    "ACTIVATION_CHECKPOINT = \"full\"\n";
+
+// `text` with the first `from` replaced by `to`.
+std::string edited(std::string text, const std::string& from, const std::string& to)
+{
+    const std::size_t at = text.find(from);
+    if (at == std::string::npos)
+        throw std::logic_error("not in the text: " + from);
+    return text.replace(at, from.size(), to);
+}
+
+std::string trainerConfig(const std::string& from, const std::string& to)
+{
+    return edited(kTrainerConfig, from, to);
+}
+
+// A value as compact JSON, floats with a decimal point so that they differ from integers.
+std::string dump(const JsonValue& value)
+{
+    if (value.isNull())
+        return "null";
+    if (value.isBool())
+        return value.asBool() ? "true" : "false";
+    if (value.isInteger())
+        return std::to_string(*value.asInteger());
+    if (value.isNumber()) {
+        std::string text = QString::number(value.asNumber()).toStdString();
+        return text.find_first_of(".e") == std::string::npos ? text + ".0" : text;
+    }
+    if (value.isString())
+        return jsonEscaped(value.asString());
+    std::string text;
+    if (value.isArray()) {
+        for (const JsonValue& item : value.asArray())
+            text += (text.empty() ? "" : ",") + dump(item);
+        return "[" + text + "]";
+    }
+    for (const auto& [key, member] : value.asObject())
+        text += (text.empty() ? "\"" : ",\"") + key + "\":" + dump(member);
+    return "{" + text + "}";
+}
+
+// A Python literal as dump() writes it, or the reader's error.
+std::string literal(const std::string& text)
+{
+    try {
+        return dump(readPythonLiteral(text, 0, "m.py"));
+    } catch (const Error& error) {
+        return error.what();
+    }
 }
 
 // gpt()'s Megatron plan on dp 2 x tp 4 as JSON, its workload changed by `edit`.
@@ -106,6 +183,12 @@ private slots:
         // 16 = 4 micro-steps x 2 sequences x 2 ranks; 0 (not given) is never checked.
         QCOMPARE(workloadError(workloadOf(16, 2), dp2), std::string("accepted"));
         QCOMPARE(workloadError(workloadOf(0, 3), dp2), std::string("accepted"));
+        // Sizes above 2^24, which plan files and the command line refuse, are refused for
+        // every reader: an import must not write a plan that cannot be read back.
+        QCOMPARE(workloadError(workloadOf(std::int64_t{1} << 25, 0), {}),
+                 std::string("cmd: --batch: global batch 33554432 is not 1 to 16777216"));
+        QCOMPARE(workloadError(workloadOf(16, 2, -1), {}), std::string("cmd: --seq: sequence -1 is not 1 to 16777216"));
+        QCOMPARE(workloadError(workloadOf(std::int64_t{1} << 24, 1, std::int64_t{1} << 24), {}), std::string("accepted"));
     }
 
     void statedAccumulationMustMatch()
@@ -250,6 +333,148 @@ private slots:
                                      "j.toml"),
                          "training.local_batch_size 8 is not a multiple of "
                          "parallelism.pipeline_parallel_microbatch_size 3"));
+    }
+
+    void pythonLiteralsAreReadAsPythonReadsThem()
+    {
+        QCOMPARE(literal("{'a': (1,), \"b\": (2), 'c': [0x1_0, -0o7, 0b11, 1_000, 1e3, .5]}  # note"),
+                 std::string("{\"a\":[1],\"b\":2,\"c\":[16,-7,3,1000,1000.0,0.5]}"));
+        QCOMPARE(literal("['\\x41\\u00e9\\101\\q', r'\\d', \"a\" 'b', u'c', \"\"\"x\"y\"\"\", True, False, None]"),
+                 std::string("[\"A\xC3\xA9" "A\\\\q\",\"\\\\d\",\"ab\",\"c\",\"x\\\"y\",true,false,null]"));
+        QCOMPARE(literal("{\n  'a': 1,  # one\r\n  'b': [\r    2,\n  ],\n}"), std::string("{\"a\":1,\"b\":[2]}"));
+        QCOMPARE(literal("9223372036854775807"), std::string("9223372036854775807"));
+        QCOMPARE(literal("-9223372036854775808"), std::string("-9223372036854775808"));
+        QCOMPARE(literal("9223372036854775808"),
+                 std::string("m.py: line 1, column 1: '9223372036854775808' is beyond what a 64-bit whole number holds"));
+        QCOMPARE(literal("08"), std::string("m.py: line 1, column 1: '08': Python does not allow leading zeros in a "
+                                            "whole number"));
+        QCOMPARE(literal("8_"), std::string("m.py: line 1, column 2: an underscore in a number goes between two digits"));
+        QCOMPARE(literal("{'a': 1, 'a': 2}"),
+                 std::string("m.py: line 1, column 10: key \"a\" is given twice (Python keeps the last)"));
+        QCOMPARE(literal("{'a': 32 * 2}"),
+                 std::string("m.py: line 1, column 10: expected ',' or '}' (Tapestry reads literal values, not "
+                             "expressions)"));
+        QCOMPARE(literal("[\n1,\nfalse]"),
+                 std::string("m.py: line 3, column 1: 'false' is a name, not a value: Tapestry reads numbers, strings, "
+                             "True, False, None, lists and dictionaries"));
+        QCOMPARE(literal("{'a': [1, 2}"), std::string("m.py: line 1, column 12: expected ',' or ']' (Tapestry reads "
+                                                      "literal values, not expressions)"));
+        QCOMPARE(literal("{'a': [1,\n"), std::string("m.py: line 2, column 1: the '[' at line 1, column 7 is not closed"));
+        QCOMPARE(literal("'abc\n'"), std::string("m.py: line 1, column 1: the string is not closed"));
+        QCOMPARE(literal("b'x'"),
+                 std::string("m.py: line 1, column 1: a string with prefix 'b' is not a literal Tapestry reads (plain, "
+                             "u or r strings are)"));
+        QCOMPARE(literal("'\\ud800'"),
+                 std::string("m.py: line 1, column 2: the escape is not a character (a surrogate or past U+10FFFF)"));
+        QCOMPARE(literal("1 + 2"), std::string("m.py: line 1, column 3: expected the end of the line after the value "
+                                               "(Tapestry reads literal values, not expressions)"));
+        QCOMPARE(literal(std::string(100, '[')), std::string("m.py: line 1, column 66: nesting is deeper than 64 levels"));
+        // Assignments: any spacing or annotation; twice, or changed in place, is refused.
+        QCOMPARE(findPythonAssignment("\xEF\xBB\xBFX = 1\n", "X", "m.py"), std::optional<std::size_t>(7));
+        QCOMPARE(findPythonAssignment("XY = 1\nX: dict={}\n", "X", "m.py"), std::optional<std::size_t>(15));
+        QCOMPARE(findPythonAssignment("# X = 1\n", "X", "m.py"), std::optional<std::size_t>());
+        const auto assignmentError = [](const std::string& text) {
+            try {
+                (void)findPythonAssignment(text, "X", "m.py");
+            } catch (const Error& error) {
+                return std::string(error.what());
+            }
+            return std::string("accepted");
+        };
+        QCOMPARE(assignmentError("X = {}\rX = {}\r"),
+                 std::string("m.py: line 2, column 1: assigns X again (first at line 1, column 1); Python keeps the "
+                             "last, so write it once"));
+        QCOMPARE(assignmentError("X = {}\nX[\"a\"] = 1\n"),
+                 std::string("m.py: line 2, column 1: changes or uses X outside its assignment; Tapestry reads the "
+                             "assigned literal alone, so write the value there"));
+    }
+
+    void torchTitanPythonConfigsAreReadAsPythonReadsThem()
+    {
+        const TrainingStackImport base = imported(kTrainerConfig, "plan.py", gpt(), 8);
+        QVERIFY(base.warnings.empty());
+        QCOMPARE(planMeshAxes(base.document.plan), (std::vector<MeshAxis>{{"pp", 2}, {"dp", 2}, {"tp", 2}}));
+        QCOMPARE(base.document.workload.batch, std::int64_t{16});
+        QCOMPARE(base.document.workload.microBatch, std::int64_t{2});
+        QCOMPARE(base.document.workload.recompute, Recomputation::Full);
+        // Legal Python the old reader refused or read as something else: each imports as the base.
+        std::string crOnly = kTrainerConfig;
+        std::replace(crOnly.begin(), crOnly.end(), '\n', '\r');
+        const std::vector<std::string> legal{
+            trainerConfig("\"1F1B\"", "'1F1B'"),
+            trainerConfig("16384", "16_384"),
+            trainerConfig("PARALLELISM = {", "PARALLELISM: dict={  # the plan"),
+            trainerConfig("ACTIVATION_CHECKPOINT = \"full\"", "ACTIVATION_CHECKPOINT='full'"),
+            trainerConfig("from torchtitan", "# PARALLELISM = {}\nfrom torchtitan"),
+            trainerConfig("[[\"tok_embeddings\", \"layers.0\"], [\"layers.1\", \"layers.2\", \"layers.3\", \"norm\", "
+                          "\"output\"]]",
+                          "((\"tok_embeddings\", \"lay\" \"ers.0\"),\n     (  # the rest\n      \"layers.1\", "
+                          "\"layers.2\", \"layers.3\", \"norm\", \"output\"))"),
+            crOnly,
+        };
+        for (const std::string& text : legal) {
+            const TrainingStackImport same = imported(text, "plan.py", gpt(), 8);
+            QVERIFY2(same.document.plan.pipeline == base.document.plan.pipeline, text.c_str());
+            QVERIFY2(same.document.plan.strategies == base.document.plan.strategies, text.c_str());
+            QVERIFY2(same.document.workload == base.document.workload, text.c_str());
+        }
+        // A field Tapestry does not take is listed; a near miss of one it takes is refused.
+        QCOMPARE(imported(trainerConfig("\"num_pp", "\"enable_async_tensor_parallel\": True,\n    \"num_pp"), "plan.py",
+                          gpt(), 8)
+                     .warnings,
+                 std::vector<std::string>{
+                     "1 field(s) not about the plan, ignored: PARALLELISM[\"enable_async_tensor_parallel\"]"});
+        const auto error = [](const std::string& from, const std::string& to) {
+            return importError(trainerConfig(from, to), "plan.py");
+        };
+        QCOMPARE(error("\"tensor_parallel_degree\"", "\"tensor_paralel_degree\""),
+                 std::string("plan.py: PARALLELISM[\"tensor_paralel_degree\"] is not a torchtitan field: did you mean "
+                             "tensor_parallel_degree?"));
+        QVERIFY(contains(error("\"module_fqns", "\"pipeline_parallel_module_fqns"),
+                         "is not a torchtitan field: it is module_fqns_per_model_part"));
+        // Values of the wrong type or out of range.
+        QCOMPARE(error("16384", "16384.0"),
+                 std::string("plan.py: TRAINING[\"num_tokens_per_train_step\"] is a float; torchtitan takes a whole "
+                             "number from -1 to 1099511627776"));
+        QVERIFY(contains(error("16384", "0"), "TRAINING[\"num_tokens_per_train_step\"] is 0"));
+        QVERIFY(contains(error("\"data_parallel_shard_degree\": 1", "\"data_parallel_shard_degree\": 1048576"),
+                         "PARALLELISM[\"data_parallel_shard_degree\"] x data_parallel_replicate_degree is 2097152 "
+                         "ranks: over 2^20"));
+        QVERIFY(contains(error("\"tensor_parallel_degree\": 2", "\"tensor_parallel_degree\": TP"),
+                         "plan.py: line 6, column 31: 'TP' is a name"));
+        QVERIFY(contains(error("\"data_parallel_shard_degree\": 1", "\"enable_sequence_parallel\": 1"),
+                         "PARALLELISM[\"enable_sequence_parallel\"] is not True or False"));
+        QVERIFY(contains(error("\"full\"", "\"selective\""),
+                         "plan.py: line 17, column 25: ACTIVATION_CHECKPOINT is not \"none\" or \"full\""));
+        // What the file's sizes say against each other and the model.
+        QCOMPARE(error("\"num_pp_microbatches\": 4", "\"num_pp_microbatches\": 3"),
+                 std::string("plan.py: PARALLELISM[\"num_pp_microbatches\"]: 3 x micro-batch 2 x data-parallel 2 = 12, "
+                             "not the global batch 16"));
+        QCOMPARE(importError(edited(trainerConfig("16384", "-1"), "\"num_pp_microbatches\": 4",
+                                    "\"num_pp_microbatches\": 16777216"),
+                             "plan.py"),
+                 std::string("plan.py: PARALLELISM[\"num_pp_microbatches\"] x 2 sequences per micro-batch is over 2^24 "
+                             "sequences per rank"));
+        QCOMPARE(importError(edited(trainerConfig("16384", "1099511627776"), "\"max_context_length\": 1024",
+                                    "\"max_context_length\": 2"),
+                             "plan.py"),
+                 std::string("plan.py: TRAINING[\"num_tokens_per_train_step\"]: global batch 549755813888 is not 1 to "
+                             "16777216"));
+        QVERIFY(contains(error("\"norm\", \"output\"", "\"nrom\", \"output\""),
+                         "names 'nrom' (part 2 of 2), not a module of torchtitan's decoder models"));
+        QVERIFY(contains(error("[[\"tok_embeddings\", \"layers.0\"], [", "[[\"layers.0\"], [\"tok_embeddings\", "),
+                         "puts tok_embeddings in part 2 of 2: Tapestry prices the embedding in the first part"));
+        // Files Python would run differently, cut short, or broken.
+        QVERIFY(contains(importError(kTrainerConfig + "PARALLELISM = {}\n", "plan.py"),
+                         "plan.py: line 18, column 1: assigns PARALLELISM again (first at line 3, column 1)"));
+        QVERIFY(contains(importError(kTrainerConfig + "PARALLELISM[\"tensor_parallel_degree\"] = 4\n", "plan.py"),
+                         "plan.py: line 18, column 1: changes or uses PARALLELISM outside its assignment"));
+        QCOMPARE(importError(kTrainerConfig.substr(0, kTrainerConfig.find("TRAINING")), "plan.py"),
+                 std::string("plan.py: has no 'TRAINING = {...}' (is it cut short, or not torchtitan's config?)"));
+        QCOMPARE(importError(kTrainerConfig.substr(0, kTrainerConfig.find("\"num_pp")), "plan.py"),
+                 std::string("plan.py: line 10, column 5: the '{' at line 3, column 15 is not closed"));
+        QCOMPARE(importError("from torchtitan.config import JobConfig\n", "plan.py"),
+                 std::string("plan.py: has no 'PARALLELISM = {...}' (is it cut short, or not torchtitan's config?)"));
     }
 
     // validate's cases: the campaign's inputs (fuzz/regressions/published-runs).

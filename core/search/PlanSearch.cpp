@@ -231,9 +231,11 @@ Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::siz
 }
 
 // Tap mode's solves of one search, exact by elimination (TermElimination): the terms are
-// priced once, each goal is eliminated at most once and every memory limit is then a
-// look-up. Where the elimination's tables would be too large, the integer program
-// (ShardingIlp) solves instead.
+// priced once and each goal eliminated once. Where the fastest choice does not fit, the
+// Pareto points up to the limit answer it, their tables bounded in seconds by a choice
+// that fits (from memory priced by Lagrange multipliers); the same points answer every
+// lower limit whose answer is within that bound. Where the elimination's tables would be
+// too large, the integer program (ShardingIlp) solves instead.
 class TapSolves {
 public:
     TapSolves(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
@@ -250,44 +252,89 @@ public:
             return std::nullopt;
         if (!terms_)
             terms_ = priceSearchTerms(costs_, coarse_, groups_, true);
-        const TermElimination* elimination = nullptr;
-        std::optional<std::size_t> point;
-        if (minimizeMemory) {
-            elimination = eliminated(leastMemory_, EliminationGoal::LeastMemory, 0, stats);
-            point = 0;
-        } else {
-            elimination = eliminated(fastest_, EliminationGoal::Fastest, 0, stats);
-            point = 0;
-            if (elimination && limit && elimination->pointCount() > 0 && elimination->memoryBytes(0) > *limit) {
-                // The fastest choice does not fit: the Pareto points up to the limit.
-                if (frontier_ && frontierCap_ < *limit)
-                    frontier_.reset();
-                frontierCap_ = frontier_ ? frontierCap_ : *limit;
-                elimination = eliminated(frontier_, EliminationGoal::Frontier, frontierCap_, stats);
-                point = elimination ? elimination->fastestWithin(*limit) : std::nullopt;
+        if (minimizeMemory || !limit) {
+            const auto goal = minimizeMemory ? EliminationGoal::LeastMemory : EliminationGoal::Fastest;
+            const TermElimination* found = eliminated(minimizeMemory ? leastMemory_ : fastest_, goal, {}, stats);
+            if (!found)
+                return std::nullopt;
+            return answer(*found, 0, minimizeMemory);
+        }
+        const TermElimination* fastest = eliminated(fastest_, EliminationGoal::Fastest, {}, stats);
+        if (!fastest)
+            return std::nullopt;
+        if (fastest->memoryBytes(0) <= *limit)
+            return answer(*fastest, 0, false);
+        if (frontier_ && frontierCap_ >= *limit) {
+            if (const std::optional<std::size_t> point = frontier_->fastestWithin(*limit))
+                return answer(*frontier_, *point, false);
+        }
+        const TermElimination* least = eliminated(leastMemory_, EliminationGoal::LeastMemory, {}, stats);
+        if (!least)
+            return std::nullopt;
+        if (least->memoryBytes(0) > *limit)
+            return infeasible();
+        // A bound on the answer: the fastest choice that fits among those that minimize
+        // seconds + price x bytes, the price found by chords between a choice that fits
+        // and one that does not (each chord's price moves to a corner of their hull).
+        double fitsSeconds = least->seconds(0);
+        double fitsBytes = least->memoryBytes(0);
+        double overSeconds = fastest->seconds(0);
+        double overBytes = fastest->memoryBytes(0);
+        for (int chord = 0; chord < 32; ++chord) {
+            const double price = (fitsSeconds - overSeconds) / (overBytes - fitsBytes);
+            std::optional<TermElimination> priced;
+            const TermElimination* corner = eliminated(priced, EliminationGoal::Fastest, {.secondsPerByte = price}, stats);
+            if (!corner)
+                return std::nullopt;
+            const double seconds = corner->seconds(0);
+            const double bytes = corner->memoryBytes(0);
+            // No corner below the chord: the hull's edge between the two.
+            if (seconds + price * bytes >= overSeconds + price * overBytes - 1e-12 * overSeconds)
+                break;
+            if (bytes <= *limit) {
+                fitsSeconds = seconds;
+                fitsBytes = bytes;
+            } else {
+                overSeconds = seconds;
+                overBytes = bytes;
             }
         }
-        if (!elimination)
+        // The Pareto points up to the limit no slower than that choice: the answer is one.
+        frontier_.reset();
+        frontierCap_ = *limit;
+        const TermElimination* frontier = eliminated(
+            frontier_, EliminationGoal::Frontier, {.memoryCapBytes = *limit, .secondsBound = fitsSeconds}, stats);
+        if (!frontier)
             return std::nullopt;
-        IlpResult result;
-        if (!point || *point >= elimination->pointCount()) {
-            result.status = IlpStatus::Infeasible;
-            return result;
-        }
-        result.status = IlpStatus::Optimal;
-        result.choice = elimination->choice(*point);
-        result.objective = minimizeMemory ? elimination->memoryBytes(*point) : elimination->seconds(*point);
-        result.bound = result.objective;
-        result.estimatedMemoryBytes = elimination->memoryBytes(*point);
-        return result;
+        if (const std::optional<std::size_t> point = frontier->fastestWithin(*limit))
+            return answer(*frontier, *point, false);
+        return infeasible();  // (unreachable: the choice that fits is within its bound)
     }
 
 private:
-    const TermElimination* eliminated(std::optional<TermElimination>& slot, EliminationGoal goal, double cap,
-                                      SearchStatistics& stats)
+    static IlpResult infeasible()
+    {
+        IlpResult result;
+        result.status = IlpStatus::Infeasible;
+        return result;
+    }
+
+    IlpResult answer(const TermElimination& elimination, std::size_t point, bool minimizeMemory) const
+    {
+        IlpResult result;
+        result.status = IlpStatus::Optimal;
+        result.choice = elimination.choice(point);
+        result.objective = minimizeMemory ? elimination.memoryBytes(point) : elimination.seconds(point);
+        result.bound = result.objective;
+        result.estimatedMemoryBytes = elimination.memoryBytes(point);
+        return result;
+    }
+
+    const TermElimination* eliminated(std::optional<TermElimination>& slot, EliminationGoal goal,
+                                      const EliminationBounds& bounds, SearchStatistics& stats)
     {
         if (!slot) {
-            slot = TermElimination::solve(*terms_, goal, cap, limits_);
+            slot = TermElimination::solve(*terms_, goal, bounds, limits_);
             if (!slot) {
                 tooWide_ = !(limits_.cancelled && limits_.cancelled());
                 return nullptr;

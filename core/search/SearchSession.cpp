@@ -172,6 +172,16 @@ double computeFloorSeconds(const PlanPricing& pricing)
 // is the one searched with), each with the same training techniques.
 using PricingGroup = std::vector<std::unique_ptr<PlanPricing>>;
 
+// The pricings of one training technique (a workload variant): at the whole batch, or
+// accumulating gradients over micro-batches of at most `perRank` sequences (built when
+// first needed: they matter only where the whole batch does not fit).
+struct TechniqueGroup {
+    Workload workload;
+    bool accumulates = false;
+    std::int64_t perRank = 0;
+    PricingGroup pricings;
+};
+
 // The best of `plan` over a group's micro-batch sizes and `layouts`, and which pricing gave it.
 std::pair<std::shared_ptr<const PlanCandidate>, const PlanPricing*> bestOverGroup(
     const PricingGroup& group, const Plan& plan, PlanCandidate::Role role, const std::vector<PipelineLayout>& layouts,
@@ -215,50 +225,48 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     const bool stackTarget = setup.options.stack != TrainingStack::Any;
     if (stackTarget)
         microBatches.resize(1);
-    std::vector<PricingGroup> groups;
     // Without a pipeline, gradient accumulation is one more way to fit: each technique's
     // group at the whole batch is followed by one at micro-batches of 1, 2, 4 and 8
     // sequences (searched at 1, the least memory, and re-priced at the others, as on a
-    // pipeline), searched only when the whole batch found nothing that fits (with the
-    // same techniques a smaller micro-batch only adds time).
-    std::vector<bool> accumulates;
+    // pipeline), built and searched only when the whole batch found nothing that fits
+    // (with the same techniques a smaller micro-batch only adds time).
+    std::vector<TechniqueGroup> groups;
     const bool accumulate = !pipelined && setup.chooseMicroBatch && setup.workload.microBatch == 0;
     const auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
+    auto variant = [&](const Workload& workload, std::int64_t microBatch) {
+        SearchSetup chosen = setup;
+        chosen.workload = workload;
+        chosen.workload.microBatch = microBatch;
+        return std::make_unique<PlanPricing>(model, std::move(chosen), axes, layouts.front());
+    };
     for (const Workload& workload : setup.workloadVariants(pipelined)) {
         // Each pricing binds the whole graph (seconds for 10,000 layers): a cancelled
         // session keeps the groups it has, at least one, for the expert plans.
         if (!groups.empty() && cancelled())
             break;
-        PricingGroup group;
+        TechniqueGroup group{workload, false, 0, {}};
         for (const std::int64_t microBatch : microBatches) {
-            SearchSetup variant = setup;
-            variant.workload = workload;
-            variant.workload.microBatch = microBatch;
-            auto pricing = std::make_unique<PlanPricing>(model, std::move(variant), axes, layouts.front());
+            auto pricing = variant(workload, microBatch);
             // A micro-batch beyond a rank's share of the batch repeats a smaller one.
             const CostModel& costs = pricing->costs();
-            if (!group.empty() && microBatch * costs.dataParallelDegree() > costs.workload().batch)
+            if (!group.pricings.empty() && microBatch * costs.dataParallelDegree() > costs.workload().batch)
                 continue;
-            group.push_back(std::move(pricing));
+            group.pricings.push_back(std::move(pricing));
         }
-        const CostModel& whole = group.front()->costs();
+        const CostModel& whole = group.pricings.front()->costs();
         const std::int64_t perRank = whole.workload().batch / std::max(1, whole.dataParallelDegree());
         groups.push_back(std::move(group));
-        accumulates.push_back(false);
-        if (!accumulate || perRank < 2)
-            continue;
-        PricingGroup accumulated;
-        for (std::int64_t microBatch = 1; microBatch <= (stackTarget ? 1 : 8) && microBatch < perRank;
-             microBatch *= 2) {
-            SearchSetup variant = setup;
-            variant.workload = workload;
-            variant.workload.microBatch = microBatch;
-            accumulated.push_back(std::make_unique<PlanPricing>(model, std::move(variant), axes, layouts.front()));
-        }
-        groups.push_back(std::move(accumulated));
-        accumulates.push_back(true);
+        if (accumulate && perRank >= 2)
+            groups.push_back(TechniqueGroup{workload, true, perRank, {}});
     }
-    const PlanPricing& first = *groups.front().front();
+    auto pricingsOf = [&](TechniqueGroup& group) -> const PricingGroup& {
+        for (std::int64_t microBatch = 1;
+             group.pricings.empty() && microBatch <= (stackTarget ? 1 : 8) && microBatch < group.perRank;
+             microBatch *= 2)
+            group.pricings.push_back(variant(group.workload, microBatch));
+        return group.pricings;
+    };
+    const PlanPricing& first = *groups.front().pricings.front();
     const double limit = setup.options.memoryLimitBytes.value_or(first.costs().hbmBytes());
     // The expert references, each with the techniques that suit it best, at the
     // smallest micro-batch, their layers split evenly.
@@ -266,9 +274,14 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     for (const ExpertPlanKind kind :
          {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
         std::shared_ptr<const PlanCandidate> chosen;
-        for (const PricingGroup& group : groups) {
-            auto priced = bestLayout(*group.front(), makeExpertPlan(kind, model->coarse, split.stageAxes),
+        bool wholeBatchFits = false;
+        for (TechniqueGroup& group : groups) {
+            if (group.accumulates && (wholeBatchFits || cancelled()))
+                continue;
+            auto priced = bestLayout(*pricingsOf(group).front(), makeExpertPlan(kind, model->coarse, split.stageAxes),
                                      PlanCandidate::Role::Expert, layouts, limit, false);
+            if (!group.accumulates)
+                wholeBatchFits = priced->memoryBytes() <= limit;
             if (!chosen || isPreferred(*priced, *chosen, limit))
                 chosen = std::move(priced);
         }
@@ -298,16 +311,17 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (g > 0 && callbacks.cancelled && callbacks.cancelled())
             break;
-        if (accumulates[g] && wholeBatchFits)
+        if (groups[g].accumulates && wholeBatchFits)
             continue;
-        if (!accumulates[g])
+        if (!groups[g].accumulates)
             wholeBatchFits = false;
-        const PlanPricing& pricing = *groups[g].front();
+        const PricingGroup& pricings = pricingsOf(groups[g]);
+        const PlanPricing& pricing = *pricings.front();
         // Techniques that only add time (recomputation, a higher ZeRO stage) cannot beat
         // a plan that fits and is already faster than their compute alone.
         if (best && best->memoryBytes() <= limit) {
             double floor = std::numeric_limits<double>::infinity();
-            for (const auto& each : groups[g])
+            for (const auto& each : pricings)
                 floor = std::min(floor, computeFloorSeconds(*each));
             if (floor >= best->stepSeconds())
                 continue;
@@ -333,8 +347,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         const PlanPricing* candidatePricing = &pricing;
         if (found.best)
             std::tie(candidate, candidatePricing) =
-                bestOverGroup(groups[g], found.best->plan, PlanCandidate::Role::Best, layouts, limit, true);
-        if (!accumulates[g])
+                bestOverGroup(pricings, found.best->plan, PlanCandidate::Role::Best, layouts, limit, true);
+        if (!groups[g].accumulates)
             wholeBatchFits = candidate && candidate->memoryBytes() <= limit;
         if (!result || (candidate && (!best || isPreferred(*candidate, *best, limit)))) {
             result = std::move(found);

@@ -93,9 +93,11 @@ std::vector<TimeFactor> timeFactors(const SearchTerms& terms)
 }
 
 // Keeps what the goal keeps of `points` (with `width` provenance entries each), in
-// place: the Pareto points by memory ascending, or the single best one. Exact ties keep
+// place: the Pareto points by memory ascending, or the single best one (Fastest: by
+// seconds + price x bytes). Exact ties keep
 // the earliest, so the result depends on the order of generation only.
-void keepBest(EliminationGoal goal, std::vector<Point>& points, std::vector<std::uint32_t>& provenance, std::size_t width)
+void keepBest(EliminationGoal goal, double price, std::vector<Point>& points, std::vector<std::uint32_t>& provenance,
+              std::size_t width)
 {
     if (points.size() <= 1)
         return;
@@ -116,7 +118,8 @@ void keepBest(EliminationGoal goal, std::vector<Point>& points, std::vector<std:
     } else {
         const bool byTime = goal == EliminationGoal::Fastest;
         auto key = [&](std::size_t i) {
-            return byTime ? std::pair{points[i].seconds, points[i].bytes} : std::pair{points[i].bytes, points[i].seconds};
+            return byTime ? std::pair{points[i].seconds + price * points[i].bytes, points[i].bytes}
+                          : std::pair{points[i].bytes, points[i].seconds};
         };
         std::size_t best = 0;
         for (std::size_t i = 1; i < points.size(); ++i) {
@@ -143,15 +146,24 @@ void keepBest(EliminationGoal goal, std::vector<Point>& points, std::vector<std:
 // Runs one elimination; a friend of TermElimination, whose tables it fills.
 class TermEliminator {
 public:
-    TermEliminator(const SearchTerms& terms, EliminationGoal goal, double cap, const EliminationLimits& limits,
-                   TermElimination& result)
-        : terms_(terms), goal_(goal), cap_(goal == EliminationGoal::Frontier ? cap : std::numeric_limits<double>::infinity()),
+    TermEliminator(const SearchTerms& terms, EliminationGoal goal, const EliminationBounds& bounds,
+                   const EliminationLimits& limits, TermElimination& result)
+        : terms_(terms), goal_(goal),
+          cap_(goal == EliminationGoal::Frontier ? bounds.memoryCapBytes : std::numeric_limits<double>::infinity()),
+          bound_(goal == EliminationGoal::Frontier ? bounds.secondsBound : std::numeric_limits<double>::infinity()),
+          price_(goal == EliminationGoal::Fastest ? bounds.secondsPerByte : 0.0),
+          // Partial sums are pruned with a little room, so that rounding in the order of
+          // addition never drops a choice that ends exactly at a bound.
+          partCap_(cap_ * (1 + kRoom)), partBound_(bound_ * (1 + kRoom)),
           limits_(limits), result_(result), groups_(terms.nodeSeconds.size()), factors_(timeFactors(terms)),
           value_(groups_, 0)
     {
         leastBytes_.resize(groups_);
-        for (std::size_t g = 0; g < groups_; ++g)
+        leastSeconds_.resize(groups_);
+        for (std::size_t g = 0; g < groups_; ++g) {
             leastBytes_[g] = *std::min_element(terms.memoryBytes[g].begin(), terms.memoryBytes[g].end());
+            leastSeconds_[g] = *std::min_element(terms.nodeSeconds[g].begin(), terms.nodeSeconds[g].end());
+        }
     }
 
     bool run()
@@ -166,7 +178,9 @@ public:
         std::vector<std::vector<std::size_t>> bucketMessages(groups_);
         // The memory the groups outside a table's part can add at least.
         const double leastTotal = std::accumulate(leastBytes_.begin(), leastBytes_.end(), 0.0);
+        const double leastSecondsTotal = std::accumulate(leastSeconds_.begin(), leastSeconds_.end(), 0.0);
         std::vector<double> partLeast;
+        std::vector<double> partLeastSeconds;
         for (const std::size_t variable : order_) {
             if (limits_.cancelled && limits_.cancelled())
                 return false;
@@ -174,16 +188,20 @@ public:
             message.variable = variable;
             message.children = bucketMessages[variable];
             double least = leastBytes_[variable];
+            double leastSeconds = leastSeconds_[variable];
             std::set<std::size_t> scope;
             for (const std::size_t f : bucketFactors[variable])
                 scope.insert(factors_[f].scope.begin(), factors_[f].scope.end());
             for (const std::size_t child : message.children) {
                 scope.insert(result_.messages_[child].scope.begin(), result_.messages_[child].scope.end());
                 least += partLeast[child];
+                leastSeconds += partLeastSeconds[child];
             }
             scope.erase(variable);
             message.scope.assign(scope.begin(), scope.end());
             partLeast.push_back(least);
+            partLeastSeconds.push_back(leastSeconds);
+            outsideSeconds_ = leastSecondsTotal - leastSeconds;
             if (!fill(message, bucketFactors[variable], leastTotal - least))
                 return false;
             const std::size_t id = result_.messages_.size();
@@ -391,9 +409,11 @@ private:
                     }
                     if (!feasible)
                         continue;
-                    const bool better = goal_ == EliminationGoal::Fastest
-                                            ? std::pair{sum.seconds, sum.bytes} < std::pair{best.seconds, best.bytes}
-                                            : std::pair{sum.bytes, sum.seconds} < std::pair{best.bytes, best.seconds};
+                    const bool better =
+                        goal_ == EliminationGoal::Fastest
+                            ? std::pair{sum.seconds + price_ * sum.bytes, sum.bytes} <
+                                  std::pair{best.seconds + price_ * best.bytes, best.bytes}
+                            : std::pair{sum.bytes, sum.seconds} < std::pair{best.bytes, best.seconds};
                     if (!any || better) {
                         any = true;
                         best = sum;
@@ -405,7 +425,7 @@ private:
             } else {
                 for (std::size_t x = 0; x < count; ++x) {
                     const double bytes = terms_.memoryBytes[variable][x];
-                    if (bytes + outsideLeast > cap_)
+                    if (bytes + outsideLeast > partCap_ || seconds[x] + outsideSeconds_ > partBound_)
                         continue;
                     partial.assign(1, Point{seconds[x], bytes});
                     partialProvenance.assign(width, 0);
@@ -419,7 +439,7 @@ private:
                             for (std::uint32_t b = child.offsets[at]; b < child.offsets[at + 1]; ++b) {
                                 const Point sum{partial[a].seconds + child.points[b].seconds,
                                                 partial[a].bytes + child.points[b].bytes};
-                                if (sum.bytes + outsideLeast > cap_)
+                                if (sum.bytes + outsideLeast > partCap_ || sum.seconds + outsideSeconds_ > partBound_)
                                     continue;
                                 next.push_back(sum);
                                 nextProvenance.insert(nextProvenance.end(),
@@ -428,14 +448,14 @@ private:
                                 nextProvenance[next.size() * width - width + 1 + k] = b;
                             }
                         }
-                        keepBest(goal_, next, nextProvenance, width);
+                        keepBest(goal_, price_, next, nextProvenance, width);
                         std::swap(partial, next);
                         std::swap(partialProvenance, nextProvenance);
                     }
                     found.insert(found.end(), partial.begin(), partial.end());
                     foundProvenance.insert(foundProvenance.end(), partialProvenance.begin(), partialProvenance.end());
                 }
-                keepBest(goal_, found, foundProvenance, width);
+                keepBest(goal_, price_, found, foundProvenance, width);
             }
             message.points.insert(message.points.end(), found.begin(), found.end());
             message.provenance.insert(message.provenance.end(), foundProvenance.begin(), foundProvenance.end());
@@ -469,7 +489,7 @@ private:
             for (std::size_t a = 0; a < partial.size(); ++a) {
                 for (std::uint32_t b = 0; b < root.points.size(); ++b) {
                     const Point sum{partial[a].seconds + root.points[b].seconds, partial[a].bytes + root.points[b].bytes};
-                    if (sum.bytes > cap_)
+                    if (sum.bytes > cap_ || sum.seconds > bound_)
                         continue;
                     next.push_back(sum);
                     nextProvenance.insert(nextProvenance.end(), provenance.begin() + static_cast<std::ptrdiff_t>(a * width),
@@ -477,7 +497,7 @@ private:
                     nextProvenance[next.size() * width - width + k] = b;
                 }
             }
-            keepBest(goal_, next, nextProvenance, width);
+            keepBest(goal_, price_, next, nextProvenance, width);
             partial = std::move(next);
             provenance = std::move(nextProvenance);
         }
@@ -488,13 +508,20 @@ private:
     }
 
     const SearchTerms& terms_;
+    static constexpr double kRoom = 1e-9;
     EliminationGoal goal_;
     double cap_;
+    double bound_;
+    double price_;
+    double partCap_;
+    double partBound_;
     const EliminationLimits& limits_;
     TermElimination& result_;
     std::size_t groups_;
     std::vector<TimeFactor> factors_;
     std::vector<double> leastBytes_;
+    std::vector<double> leastSeconds_;
+    double outsideSeconds_ = 0;  // the least the groups outside the table being filled add
     std::vector<std::size_t> order_;
     std::vector<std::size_t> position_;
     std::vector<std::size_t> value_;  // the candidate of each group while filling
@@ -502,14 +529,14 @@ private:
 };
 
 std::optional<TermElimination> TermElimination::solve(const SearchTerms& terms, EliminationGoal goal,
-                                                      double memoryCapBytes, const EliminationLimits& limits)
+                                                      const EliminationBounds& bounds, const EliminationLimits& limits)
 {
     TermElimination result;
     for (const std::vector<double>& candidates : terms.nodeSeconds) {
         if (candidates.empty())
             return result;  // a group with no candidate: no choice at all
     }
-    TermEliminator eliminator(terms, goal, memoryCapBytes, limits, result);
+    TermEliminator eliminator(terms, goal, bounds, limits, result);
     if (!eliminator.run())
         return std::nullopt;
     return result;

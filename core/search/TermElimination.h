@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -15,6 +16,17 @@ enum class EliminationGoal : std::uint8_t {
     Fastest,      // the least step time (the least memory among equals)
     LeastMemory,  // the least memory estimate (the least step time among equals)
     Frontier,     // every Pareto point of (step time, memory) whose memory is at most the cap
+};
+
+struct EliminationBounds {
+    // Frontier: only choices whose memory is at most this.
+    double memoryCapBytes = std::numeric_limits<double>::infinity();
+    // Frontier: only choices at most this slow (tables drop what cannot end below it,
+    // counting every group not yet added at its least seconds).
+    double secondsBound = std::numeric_limits<double>::infinity();
+    // Fastest: minimize seconds + this x bytes instead (memory priced by a Lagrange
+    // multiplier), the least memory among equals.
+    double secondsPerByte = 0;
 };
 
 struct EliminationLimits {
@@ -40,13 +52,13 @@ struct EliminationLimits {
 class TermElimination {
 public:
     // nullopt when some step would exceed `limits` (too entangled: the caller solves the
-    // integer program instead) or when cancelled. The cap only matters for Frontier.
+    // integer program instead) or when cancelled.
     [[nodiscard]] static std::optional<TermElimination> solve(const SearchTerms& terms, EliminationGoal goal,
-                                                              double memoryCapBytes = 0,
+                                                              const EliminationBounds& bounds = {},
                                                               const EliminationLimits& limits = {});
 
     // The points found, by memory ascending and so by step time descending: one for
-    // Fastest and LeastMemory, none when no choice's memory is within the cap.
+    // Fastest and LeastMemory, none when no choice is within the bounds.
     [[nodiscard]] std::size_t pointCount() const { return root_.size(); }
     [[nodiscard]] double seconds(std::size_t point) const { return root_[point].seconds; }
     [[nodiscard]] double memoryBytes(std::size_t point) const { return root_[point].bytes; }

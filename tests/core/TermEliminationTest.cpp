@@ -1,7 +1,8 @@
 // Tap mode's exact engine (TermElimination) against brute force and against the integer
 // program it replaced: on random programs of up to seven groups (pair terms, shared
 // conversions read by several groups, a ring through the groups as folded blocks make)
-// every goal's answer equals the best of all choices, for every memory limit; on
+// every goal's answer equals the best of all choices, for every memory limit, under a
+// bound on the seconds and with memory priced by a Lagrange multiplier; on
 // GPT-2's whole graph (a group per coarse node) its optimum equals CBC's proven optimum,
 // with and without a binding limit; a program too entangled for its tables is refused, not solved slowly.
 #include "FoldedTestModel.h"
@@ -192,7 +193,7 @@ private slots:
 
             // Every limit from below the least memory to above the fastest choice's.
             const double cap = fastest->memoryBytes(0) - 1e9;
-            const auto frontier = TermElimination::solve(terms, EliminationGoal::Frontier, cap);
+            const auto frontier = TermElimination::solve(terms, EliminationGoal::Frontier, {.memoryCapBytes = cap});
             QVERIFY(frontier);
             for (double limit = leastBytes - 1e9; limit <= cap; limit += 0.5e9) {
                 const double expected = bruteFastest(terms, limit);
@@ -209,6 +210,28 @@ private slots:
             for (std::size_t i = 1; i < frontier->pointCount(); ++i) {
                 QVERIFY(frontier->memoryBytes(i) > frontier->memoryBytes(i - 1));
                 QVERIFY(frontier->seconds(i) < frontier->seconds(i - 1));
+            }
+            // Bounded by the seconds of a middle point, the frontier keeps exactly the
+            // points at most that slow.
+            if (frontier->pointCount() > 0) {
+                const std::size_t middle = frontier->pointCount() / 2;
+                const auto bounded = TermElimination::solve(
+                    terms, EliminationGoal::Frontier, {.memoryCapBytes = cap, .secondsBound = frontier->seconds(middle)});
+                QVERIFY(bounded);
+                QCOMPARE(bounded->pointCount(), frontier->pointCount() - middle);
+                for (std::size_t i = 0; i < bounded->pointCount(); ++i) {
+                    QCOMPARE(bounded->memoryBytes(i), frontier->memoryBytes(middle + i));
+                    QVERIFY(near(bounded->seconds(i), frontier->seconds(middle + i)));
+                }
+            }
+            // With memory priced (a Lagrange multiplier), the least seconds + price x bytes.
+            for (const double price : {1e-11, 1e-10, 1e-9}) {
+                const auto priced = TermElimination::solve(terms, EliminationGoal::Fastest, {.secondsPerByte = price});
+                QVERIFY(priced);
+                double expected = std::numeric_limits<double>::infinity();
+                for (const auto& choice : all)
+                    expected = std::min(expected, secondsOf(terms, choice) + price * bytesOf(terms, choice));
+                QVERIFY(near(priced->seconds(0) + price * priced->memoryBytes(0), expected));
             }
         }
     }
@@ -230,7 +253,7 @@ private slots:
         const IlpResult bound = solveShardingIlp(program.costs, program.model.coarse, program.groups, limited);
         QCOMPARE(bound.status, IlpStatus::Optimal);
         QVERIFY(bound.objective > free.objective);
-        const auto frontier = TermElimination::solve(terms, EliminationGoal::Frontier, *limited.memoryLimitBytes);
+        const auto frontier = TermElimination::solve(terms, EliminationGoal::Frontier, {.memoryCapBytes = *limited.memoryLimitBytes});
         QVERIFY(frontier);
         const std::optional<std::size_t> point = frontier->fastestWithin(*limited.memoryLimitBytes);
         QVERIFY(point);
@@ -245,10 +268,10 @@ private slots:
         const SearchTerms terms = priceSearchTerms(program.costs, program.model.coarse, program.groups, true);
         EliminationLimits tight;
         tight.maxStates = 10;  // fewer than one pair of 4 x 4 candidates
-        QVERIFY(!TermElimination::solve(terms, EliminationGoal::Fastest, 0, tight));
+        QVERIFY(!TermElimination::solve(terms, EliminationGoal::Fastest, {}, tight));
         EliminationLimits cancelled;
         cancelled.cancelled = [] { return true; };
-        QVERIFY(!TermElimination::solve(terms, EliminationGoal::Fastest, 0, cancelled));
+        QVERIFY(!TermElimination::solve(terms, EliminationGoal::Fastest, {}, cancelled));
     }
 };
 

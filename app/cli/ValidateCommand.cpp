@@ -5,6 +5,7 @@
 #include "base/Error.h"
 #include "base/JsonWriter.h"
 #include "base/TextFile.h"
+#include "validation/ErrorRegimes.h"
 #include "validation/RunValidation.h"
 
 #include <chrono>
@@ -41,10 +42,16 @@ void printTextCase(const PublishedRun& run, const RunPrediction& p)
                 p.memoryBytes / kGib, p.parameterAndOptimizerBytes / kGib, measuredMemory);
 }
 
-void printTextSummary(const ValidationSummary& summary)
+void printTextSummary(const ValidationSummary& summary, const std::vector<RegimeError>& regimes)
 {
     std::printf("\n%zu cases priced, %zu skipped; |step-time error| median %.1f %%, max %.1f %%\n", summary.priced,
                 summary.skipped, 100 * summary.medianAbsoluteError, 100 * summary.maximumAbsoluteError);
+    if (regimes.empty())
+        return;
+    std::printf("\n%-10s %-20s %6s %10s %10s %10s\n", "by", "regime", "cases", "median", "max", "mean");
+    for (const RegimeError& r : regimes)
+        std::printf("%-10s %-20s %6zu %9.1f%% %9.1f%% %+9.1f%%\n", r.dimension.c_str(), r.regime.c_str(), r.cases,
+                    100 * r.medianAbsoluteError, 100 * r.maximumAbsoluteError, 100 * r.meanSignedError);
 }
 
 // One element of the "cases" array.
@@ -75,7 +82,7 @@ std::string caseJson(const PublishedRun& run, const RunPrediction& p)
     return json.text();
 }
 
-std::string summaryJson(const ValidationSummary& summary)
+std::string summaryJson(const ValidationSummary& summary, const std::vector<RegimeError>& regimes)
 {
     JsonWriter json;
     json.beginObject();
@@ -83,6 +90,16 @@ std::string summaryJson(const ValidationSummary& summary)
     json.key("skipped").value(static_cast<std::uint64_t>(summary.skipped));
     json.key("median_absolute_error").value(summary.medianAbsoluteError);
     json.key("maximum_absolute_error").value(summary.maximumAbsoluteError);
+    json.key("regimes").beginArray();
+    for (const RegimeError& r : regimes) {
+        json.beginObject().key("dimension").value(r.dimension).key("regime").value(r.regime);
+        json.key("cases").value(static_cast<std::uint64_t>(r.cases));
+        json.key("median_absolute_error").value(r.medianAbsoluteError);
+        json.key("maximum_absolute_error").value(r.maximumAbsoluteError);
+        json.key("mean_signed_error").value(r.meanSignedError);
+        json.endObject();
+    }
+    json.endArray();
     json.endObject();
     return json.text();
 }
@@ -98,6 +115,7 @@ int validate(const std::string& file, bool asJson, const char* argv0)
     const auto started = std::chrono::steady_clock::now();
     auto lastProgress = started;
     std::vector<double> errors;
+    ErrorRegimes regimes;
     std::size_t cases = 0;
     std::size_t skipped = 0;
     if (asJson)
@@ -116,9 +134,11 @@ int validate(const std::string& file, bool asJson, const char* argv0)
             throw Error(ErrorCode::InvalidPublishedRun, file,
                         "cases[" + std::to_string(cases) + "] (" + run.name +
                             "): its step prices to a number that is not finite: the hardware's figures are out of range");
-        if (prediction.skipped.empty())
-            errors.push_back(std::abs(relativeError(prediction.stepSeconds, run.measured.stepSeconds)));
-        else
+        if (prediction.skipped.empty()) {
+            const double error = relativeError(prediction.stepSeconds, run.measured.stepSeconds);
+            errors.push_back(std::abs(error));
+            regimes.add(run, error);
+        } else
             ++skipped;
         if (asJson)
             std::fputs(((cases > 0 ? ",\n" : "") + caseJson(run, prediction)).c_str(), stdout);
@@ -136,9 +156,9 @@ int validate(const std::string& file, bool asJson, const char* argv0)
         std::fputs("\r\033[K", stderr);
     const ValidationSummary summary = summarizeErrors(std::move(errors), skipped);
     if (asJson)
-        std::fputs(("\n],\n\"summary\": " + summaryJson(summary) + "}\n").c_str(), stdout);
+        std::fputs(("\n],\n\"summary\": " + summaryJson(summary, regimes.summary()) + "}\n").c_str(), stdout);
     else
-        printTextSummary(summary);
+        printTextSummary(summary, regimes.summary());
     return 0;
 }
 
@@ -153,8 +173,9 @@ Command declareValidate(CLI::App& app, const char* argv0)
     auto options = std::make_shared<Options>();
     CLI::App* command = app.add_subcommand(
         "validate", "price measured training runs (../shared/validation/published-runs.json's format) with the cost "
-                    "model: predicted vs measured step time and memory, median and maximum error; each case is "
-                    "printed as it is priced (progress on a terminal)");
+                    "model: predicted vs measured step time and memory, median and maximum error, overall and by "
+                    "regime (GPU, sequence length, GPU count, technique); each case is printed as it is priced "
+                    "(progress on a terminal)");
     command->add_option("CASES.json", options->file, "the measured runs")->required();
     command->add_flag("--json", options->json, "print JSON");
     return {command, [options, argv0] { return validate(options->file, options->json, argv0); }};

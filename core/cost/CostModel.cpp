@@ -188,10 +188,16 @@ void CostModel::computeOpFacts()
         OpFacts& facts = opFacts_[op.id.index()];
         if (role == OpRole::Auxiliary)
             continue;
+        auto noteScores = [&](TensorId t) {
+            if (!isScores(t))
+                return;
+            facts.scores = true;
+            facts.keys = static_cast<double>(binder_.extents(graph_.tensor(t).shape).back());
+        };
         for (const TensorId t : op.inputs)
-            facts.scores = facts.scores || isScores(t);
+            noteScores(t);
         for (const TensorId t : op.outputs)
-            facts.scores = facts.scores || isScores(t);
+            noteScores(t);
         facts.attentionOutput = role == OpRole::BatchedMatMul && facts.scores && !op.outputs.empty() &&
                                 !isScores(op.outputs[0]);
         const TensorShape& out = op.outputs.empty() || !op.outputs[0].isValid() ? TensorShape{}
@@ -665,7 +671,8 @@ bool CostModel::recomputes(const CoarseNode& node, bool scores) const
             workload_.attention == AttentionKernel::Unfused);
 }
 
-CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const Divisors& div) const
+CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const Divisors& div,
+                                          const Stepping& steps) const
 {
     const OpFacts& facts = opFacts_[id.index()];
     const GpuSpec& gpu = cluster_.gpu;
@@ -676,8 +683,9 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
         if (fused && node.kind == CoarseNodeKind::BatchedMatMul) {
             // FlashAttention: causal models skip the masked half of the scores; the
             // backward pass runs five matmuls to the forward's two (it recomputes QKᵀ).
+            // Ring attention streams one chunk of keys per kernel call.
             const double flops = facts.flops * (causal_ ? 0.5 : 1.0) / div.compute;
-            time.forward = fusedAttentionSeconds(gpu, flops);
+            time.forward = fusedAttentionSeconds(gpu, flops, facts.keys / div.ringSteps, causal_ ? facts.keys : 0.0);
             time.backward = 2.5 * time.forward;
             if (facts.attentionOutput && div.ringSteps > 1) {
                 // Ring attention runs one kernel per chunk step and folds each partial
@@ -689,18 +697,26 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
                 time.forward += merge;
                 time.backward += merge;
             }
-        } else if (nodeFacts_[node.id.index()].fp8 && coarse_.roles[id.index()] == OpRole::Linear) {
-            const Fp8LinearSeconds fp8 =
-                fp8LinearSeconds(gpu, workload_.fp8, facts.flops / div.compute, facts.inputBytes / div.input / dtypeBytes_,
-                                 facts.weightBytes / div.weights / dtypeBytes_, facts.outputBytes / div.output / dtypeBytes_);
-            time.forward = fp8.forward;
-            time.backward = fp8.backward;
-            weightCast = fp8.weightCast;
         } else {
-            const double bytes =
-                facts.inputBytes / div.input + facts.weightBytes / div.weights + facts.outputBytes / div.output;
-            time.forward = matmulSeconds(gpu, facts.flops / div.compute, bytes);
-            time.backward = 2 * time.forward;
+            // A GEMM per micro-step: its tokens are the micro-step's share, its weights
+            // whole every time (so a thin micro-batch reads them for few flops).
+            const double m = steps.microSteps;
+            const double flops = facts.flops / div.compute / m;
+            const double input = facts.inputBytes / div.input / m;
+            const double weights = facts.weightBytes / div.weights;
+            const double output = facts.outputBytes / div.output / m;
+            if (nodeFacts_[node.id.index()].fp8 && coarse_.roles[id.index()] == OpRole::Linear) {
+                const Fp8LinearSeconds fp8 = fp8LinearSeconds(gpu, workload_.fp8, flops, input / dtypeBytes_,
+                                                              weights / dtypeBytes_, output / dtypeBytes_);
+                time.forward = m * fp8.forward;
+                time.backward = m * fp8.backward;
+                weightCast = fp8.weightCast;
+            } else {
+                time.forward = m * matmulSeconds(gpu, flops, input + weights + output);
+                // The weight gradient in its precision, read back on every micro-step but the first.
+                const double gradient = weights / dtypeBytes_ * gradientBytesPerParameter() * (2 * m - 1) / m;
+                time.backward = m * linearBackwardSeconds(gpu, flops, input, weights, output, gradient);
+            }
         }
     }
     if (facts.memoryBoundBytes > 0 && !fused) {
@@ -834,7 +850,7 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
     double forward = 0;
     double backward = 0;
     for (const OpId op : node.ops) {
-        const OpCompute time = opCompute(op, node, div);
+        const OpCompute time = opCompute(op, node, div, steps);
         forward += time.forward;
         backward += time.backward;
     }
@@ -924,7 +940,7 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     StrategyTerms terms;
     double backward = 0;
     for (const OpId op : node.ops) {
-        const OpCompute time = opCompute(op, node, div);
+        const OpCompute time = opCompute(op, node, div, steps);
         terms.computeSeconds += time.forward + time.backward + time.recompute;
         backward += time.backward + time.recompute;
     }
@@ -1054,7 +1070,7 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         const NodeFacts& facts = nodeFacts_[node.id.index()];
         const Divisors& div = divisors[node.id.index()];
         for (const OpId id : node.ops) {
-            const OpCompute time = opCompute(id, node, div);
+            const OpCompute time = opCompute(id, node, div, steps);
             TimeBreakdown& t = result.perOp[id.index()].time;
             t.computeSeconds += time.forward + time.backward + time.recompute;
             t.recomputeSeconds += time.recompute;

@@ -215,6 +215,7 @@ private:
         double weightBytes = 0;
         double outputBytes = 0;
         bool scores = false;  // reads or writes an s x s attention tensor
+        double keys = 0;      // of those scores: the extent of their last (key) axis
         // Attention's last matmul (reads the scores, writes the attention output).
         bool attentionOutput = false;
     };
@@ -249,7 +250,8 @@ private:
         double backward = 0;
         double recompute = 0;
     };
-    [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div) const;
+    [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div,
+                                      const Stepping& steps) const;
     [[nodiscard]] bool recomputes(const CoarseNode& node, bool scores) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;

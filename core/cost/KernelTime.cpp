@@ -9,9 +9,27 @@ double matmulSeconds(const GpuSpec& gpu, double flops, double bytes)
     return std::max(flops / (gpu.peakFlopsPerSecond * gpu.achievableFraction), memoryBoundSeconds(gpu, bytes));
 }
 
-double fusedAttentionSeconds(const GpuSpec& gpu, double flops)
+double linearBackwardSeconds(const GpuSpec& gpu, double flops, double inputBytes, double weightBytes,
+                             double outputBytes, double weightGradientBytes)
 {
-    return flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction);
+    const double dgrad = matmulSeconds(gpu, flops, outputBytes + weightBytes + inputBytes);
+    const double wgrad = matmulSeconds(gpu, flops, inputBytes + outputBytes + weightGradientBytes);
+    return dgrad + wgrad;
+}
+
+double attentionTilingEfficiency(double keysPerCall, double causalSequence)
+{
+    const double keys = std::max(1.0, keysPerCall);
+    double efficiency = keys / (keys + kAttentionTileOverhead * kAttentionTile);
+    if (causalSequence > 0)
+        efficiency *= causalSequence / (causalSequence + kAttentionTile);
+    return efficiency;
+}
+
+double fusedAttentionSeconds(const GpuSpec& gpu, double flops, double keysPerCall, double causalSequence)
+{
+    return flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction *
+                    attentionTilingEfficiency(keysPerCall, causalSequence));
 }
 
 double memoryBoundSeconds(const GpuSpec& gpu, double bytes)

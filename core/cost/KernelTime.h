@@ -13,8 +13,8 @@ namespace tapestry {
 //   gpu.achievableFraction), bytes / (HBM x kHbmShare)). A small or thin matmul moves
 //   many bytes per flop and lands on the bandwidth side, which is how the GEMM
 //   efficiency falls with its size instead of one fixed fraction.
-// - Fused attention (FlashAttention): flops / (peak x gpu.attentionFraction); it keeps
-//   the s x s scores on chip, so it moves no score bytes.
+// - Fused attention (FlashAttention): flops / (peak x gpu.attentionFraction x tiling
+//   efficiency, below); it keeps the s x s scores on chip, so it moves no score bytes.
 // - Memory-bound kernels (normalizations, activations, residual adds, the optimizer):
 //   bytes / (HBM x kHbmShare).
 //
@@ -24,7 +24,35 @@ namespace tapestry {
 inline constexpr double kHbmShare = 0.8;
 
 [[nodiscard]] double matmulSeconds(const GpuSpec& gpu, double flops, double bytes);
-[[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, double flops);
+// The two backward GEMMs of a linear layer Y = X W, per device, each a roofline of its own:
+// dgrad (dX = dY Wᵀ) moves what the forward GEMM moves; wgrad (dW = Xᵀ dY) reads X and dY
+// and moves the weight gradient as the stack keeps it: `weightGradientBytes`, written in
+// its own precision and, when gradients accumulate over micro-steps, read first (Megatron-
+// LM's fused gradient accumulation runs wgrad with beta = 1 into the fp32 main gradient).
+// With few tokens per micro-step that traffic, not the math, bounds wgrad (2 x tokens
+// flops per weight against 8 bytes under fp32 accumulation): a thin micro-batch does not
+// reach the large-GEMM share.
+[[nodiscard]] double linearBackwardSeconds(const GpuSpec& gpu, double flops, double inputBytes, double weightBytes,
+                                           double outputBytes, double weightGradientBytes);
+// Fused attention kernels (FlashAttention-2 and -3, cuDNN's) give each block of
+// kAttentionTile queries to one thread block, which streams the keys past it in tiles of
+// kAttentionTile (FlashAttention-2, Dao 2023, sec. 3: blocks of 64-128; backward alike
+// with the roles swapped). Besides the key tiles, each query tile pays a fixed cost about
+// kAttentionTileOverhead tiles long: loading Q and filling the copy pipeline before its
+// first tile, the last rescale and writing O (or dQ) after: efficiency
+// keys / (keys + kAttentionTileOverhead x kAttentionTile). Under a causal mask the tiles
+// on the diagonal run whole and half masked: s x tile / 2 more than the s^2 / 2 computed
+// flops, efficiency s / (s + tile). gpu.attentionFraction is the share at long sequences;
+// at 512 keys the kernel reaches 2/3 of it, at 2,048 keys 8/9 (FlashAttention-2's own
+// benchmarks grow about so from 512 to 16k tokens), and a ring-attention step over 256
+// keys half.
+inline constexpr double kAttentionTile = 128;
+inline constexpr double kAttentionTileOverhead = 2;
+[[nodiscard]] double attentionTilingEfficiency(double keysPerCall, double causalSequence);
+// `keysPerCall`: the keys one kernel call streams past each query tile; `causalSequence`:
+// the whole sequence under a causal mask (0 without one).
+[[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, double flops, double keysPerCall,
+                                           double causalSequence);
 [[nodiscard]] double memoryBoundSeconds(const GpuSpec& gpu, double bytes);
 
 // One linear layer Y = X W in FP8 (Transformer Engine, torchao float8), per device.

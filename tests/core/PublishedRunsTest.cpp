@@ -13,6 +13,7 @@
 // 141. Step times follow from the paper's Eq. 3, F = 96 B s l h^2 (1 + s/6h + V/16lh).
 // The paper does not say which PTD-P schedule Table 2 used; it is priced as 1F1B.
 #include "FoldedTestModel.h"
+#include "validation/ErrorRegimes.h"
 #include "validation/RunValidation.h"
 
 #include <QTest>
@@ -161,6 +162,44 @@ private slots:
             QVERIFY2(predicted > previous * 1.1, qPrintable(text));
             previous = predicted;
         }
+    }
+
+    // validate's errors by regime: each run counts once in each dimension; the median,
+    // maximum and mean of a regime are those of its runs' errors.
+    void errorsGroupByRegime()
+    {
+        PublishedRun longRun = ptdp(1536);
+        longRun.model.sequence = 16384;
+        const std::vector<RunRegime> regimes = regimesOf(zero3(384));
+        QCOMPARE(regimes.size(), std::size_t{4});
+        QCOMPARE(regimes[0].regime, std::string("A100-SXM4-80GB"));
+        QCOMPARE(regimes[1].regime, std::string("<= 2048"));
+        QCOMPARE(regimes[2].regime, std::string("65-512"));
+        QCOMPARE(regimes[3].regime, std::string("DeepSpeed ZeRO-3"));
+        ErrorRegimes errors;
+        errors.add(zero3(384), -0.10);
+        errors.add(zero3(1536), 0.02);
+        errors.add(ptdp(1536), 0.06);
+        errors.add(longRun, -0.20);
+        const std::vector<RegimeError> summary = errors.summary();
+        auto find = [&](const char* dimension, const char* regime) {
+            for (const RegimeError& r : summary) {
+                if (r.dimension == dimension && r.regime == regime)
+                    return r;
+            }
+            return RegimeError{};
+        };
+        const RegimeError gpu = find("gpu", "A100-SXM4-80GB");
+        QCOMPARE(gpu.cases, std::size_t{4});
+        QVERIFY(std::abs(gpu.medianAbsoluteError - 0.08) < 1e-12);  // |errors| 0.02, 0.06, 0.10, 0.20
+        QVERIFY(std::abs(gpu.maximumAbsoluteError - 0.20) < 1e-12);
+        QVERIFY(std::abs(gpu.meanSignedError - (-0.055)) < 1e-12);
+        QCOMPARE(find("sequence", "> 8192").cases, std::size_t{1});
+        QCOMPARE(find("gpus", "> 512").cases, std::size_t{3});
+        QCOMPARE(find("technique", "pipeline").cases, std::size_t{2});
+        QVERIFY(std::abs(find("technique", "DeepSpeed ZeRO-3").medianAbsoluteError - 0.06) < 1e-12);
+        QCOMPARE(summary.front().dimension, std::string("gpu"));
+        QCOMPARE(summary.back().dimension, std::string("technique"));
     }
 };
 

@@ -133,8 +133,8 @@ private slots:
     }
 
     // GPT-3 175B on [2, 16, 4] (1536 x 2048 tokens, 16 DGX-H100): the search's best plan
-    // splits the sequence on tp (112.4 s without that, 113.2 s with it, exactly priced:
-    // the program is linearized). The plan found without the technique is then the
+    // splits the sequence on tp, while a plan without that is faster once exactly priced
+    // (113.1 s; the program is linearized). The plan found without the technique is then the
     // best, and no comparison says that leaving a technique out is faster.
     void sessionKeepsAFasterPlanFoundWithoutATechnique()
     {
@@ -148,7 +148,7 @@ private slots:
         const std::shared_ptr<const PlanCandidate> best = outcome->best();
         QVERIFY(best);
         QVERIFY(best->memoryBytes() <= outcome->memoryLimitBytes);
-        QVERIFY2(best->stepSeconds() < 113.0, qPrintable(QString::number(best->stepSeconds())));
+        QVERIFY2(best->stepSeconds() < 113.5, qPrintable(QString::number(best->stepSeconds())));
         for (const TechniqueComparison& comparison : outcome->comparisons) {
             if (comparison.without && comparison.without->memoryBytes() <= outcome->memoryLimitBytes)
                 QVERIFY2(comparison.without->stepSeconds() >= best->stepSeconds(),

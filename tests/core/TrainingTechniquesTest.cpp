@@ -197,14 +197,16 @@ private slots:
     }
 
     // Gradient accumulation: m micro-steps keep 1/m of the activations, compute the
-    // same, and synchronize the gradients once.
+    // same while their GEMMs stay math-bound (4,096 tokens per micro-step here; thinner
+    // ones pay for re-reading the weights and their gradients: test_kernel_shape), and
+    // synchronize the gradients once.
     void accumulationDividesActivationsNotGradientSync()
     {
         const FoldedModel m = gptWithDropout(2);
         const Cluster cluster = bandwidthOnlyCluster();
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
-        Workload whole = workload(64, 256);
+        Workload whole = workload(64, 2048);
         whole.overlap = false;
         Workload accumulated = whole;
         accumulated.microBatch = 2;  // 64 / (2 x 8) = 4 micro-steps

@@ -1,0 +1,75 @@
+// Kernel and collective times whose efficiency depends on shape, against closed forms a
+// reader can redo by hand (cost/KernelTime.h, cost/ZeroGatherOverhead.h).
+#include "FoldedTestModel.h"
+#include "CostChecks.h"
+#include "cost/KernelTime.h"
+#include "cost/ZeroGatherOverhead.h"
+
+#include <QTest>
+
+using namespace tapestry;
+using namespace tapestry::test;
+
+class KernelShapeTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    // GPT-3's fc1 (12288 x 49152, bf16) on one H100 with fp32 gradients accumulated over
+    // micro-steps. At 2048 tokens both backward GEMMs are math-bound; at 256 tokens wgrad
+    // moves the fp32 gradient twice (read, write: 8 bytes per weight) for 2 x 256 flops
+    // per weight and is bound by HBM, while dgrad stays math-bound.
+    void weightGradientTrafficBoundsThinMicroBatches()
+    {
+        const GpuSpec gpu = testCluster("dgx-h100x1").gpu;
+        const double weights = 12288.0 * 49152;
+        auto backward = [&](double tokens) {
+            const double flops = 2 * tokens * weights;
+            return linearBackwardSeconds(gpu, flops, tokens * 12288 * 2, weights * 2, tokens * 49152 * 2, weights * 8);
+        };
+        const double math = gpu.peakFlopsPerSecond * gpu.achievableFraction;
+        QVERIFY(near(backward(2048), 2 * (2 * 2048 * weights) / math));
+        const double dgrad = 2 * 256 * weights / math;
+        const double wgrad = (256.0 * 12288 * 2 + 256.0 * 49152 * 2 + weights * 8) / (gpu.hbmBytesPerSecond * kHbmShare);
+        QVERIFY(wgrad > dgrad);
+        QVERIFY2(near(backward(256), dgrad + wgrad), qPrintable(QString::number(backward(256))));
+    }
+
+    // Fused attention: a query tile pays two key tiles (256 keys) besides the keys it
+    // streams, so 512 keys reach 2/3 of the long-sequence share, 2,048 keys 8/9, a ring
+    // step over 256 keys 1/2; a causal mask adds half a tile per query row on the diagonal.
+    void attentionReachesItsShareOnlyOverManyKeys()
+    {
+        QVERIFY(near(attentionTilingEfficiency(512, 0), 2.0 / 3));
+        QVERIFY(near(attentionTilingEfficiency(2048, 0), 8.0 / 9));
+        QVERIFY(near(attentionTilingEfficiency(256, 0), 0.5));
+        QVERIFY(near(attentionTilingEfficiency(2048, 2048), 8.0 / 9 * 2048 / 2176));
+        QVERIFY(near(attentionTilingEfficiency(256, 2048), 0.5 * 2048 / 2176));
+        const GpuSpec gpu = testCluster("dgx-h100x1").gpu;
+        const double flops = 1e12;
+        QVERIFY(near(fusedAttentionSeconds(gpu, flops, 2048, 0),
+                     flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction) * 9 / 8));
+        // More keys per call is never slower.
+        double previous = fusedAttentionSeconds(gpu, flops, 64, 0);
+        for (double keys = 128; keys <= 131072; keys *= 2) {
+            const double seconds = fusedAttentionSeconds(gpu, flops, keys, 0);
+            QVERIFY(seconds < previous);
+            QVERIFY(seconds > flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction));
+            previous = seconds;
+        }
+    }
+
+    // DeepSpeed's work around one parameter gather: the launch, 7 us per rank, and the
+    // copy of the gathered tensor (read and written once) at HBM speed.
+    void deepSpeedGatherOverheadGrowsWithTheRanks()
+    {
+        const GpuSpec gpu = testCluster("dgx-a100x1").gpu;
+        const double bytes = 12288.0 * 12288 * 2;
+        const double copy = 2 * bytes / (gpu.hbmBytesPerSecond * kHbmShare);
+        QVERIFY(near(deepSpeedGatherOverheadSeconds(gpu, 8, bytes), 380e-6 + 8 * 7e-6 + copy));
+        QVERIFY(near(deepSpeedGatherOverheadSeconds(gpu, 1536, bytes) - deepSpeedGatherOverheadSeconds(gpu, 768, bytes),
+                     768 * 7e-6));
+    }
+};
+
+QTEST_APPLESS_MAIN(KernelShapeTest)
+#include "KernelShapeTest.moc"

@@ -1,6 +1,7 @@
 #include "export/MegatronArguments.h"
 
 #include "base/Error.h"
+#include "base/NearMiss.h"
 #include "export/ShellWords.h"
 #include "fold/FoldedModel.h"
 #include "target/StackRules.h"
@@ -81,6 +82,19 @@ const std::set<std::string>& valueFlags()
         "optimizer",                       "attention-backend",                  "cp-comm-type",
         "expert-tensor-parallel-size",     "moe-expert-capacity-factor",         "fp8-format",
         "fp8-recipe"};
+    return flags;
+}
+
+const std::set<std::string>& switchFlags();
+
+// Every flag the reader takes.
+const std::vector<std::string>& readFlags()
+{
+    static const std::vector<std::string> flags = [] {
+        std::vector<std::string> all(valueFlags().begin(), valueFlags().end());
+        all.insert(all.end(), switchFlags().begin(), switchFlags().end());
+        return all;
+    }();
     return flags;
 }
 
@@ -215,6 +229,10 @@ private:
                     values_[flag] = words[i + 1].text;
                 room = value ? 0 : 1;
             } else {
+                // Megatron-LM's argparse refuses a flag it lacks; ignoring a misspelt flag
+                // Tapestry reads would leave that setting at its default.
+                if (const std::optional<std::string> meant = misspeltName(flag, readFlags()))
+                    failAt(word, last + " is not a Megatron-LM flag: did you mean --" + *meant + "?");
                 if (std::find(ignored_.begin(), ignored_.end(), last) == ignored_.end())
                     ignored_.push_back(last);
                 room = kAny;

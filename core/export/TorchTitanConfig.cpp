@@ -1,6 +1,7 @@
 #include "export/TorchTitanConfig.h"
 
 #include "base/Error.h"
+#include "base/NearMiss.h"
 #include "base/JsonWriter.h"
 #include "fold/FoldedModel.h"
 #include "target/StackRules.h"
@@ -26,6 +27,20 @@ const char* recomputeMode(Recomputation recompute)
     return "none";
 }
 
+// The keys of a table that parseTorchTitanConfig reads.
+const std::vector<std::string>& keysRead(std::string_view section)
+{
+    static const std::vector<std::string> parallelism{
+        "data_parallel_replicate_degree", "data_parallel_shard_degree", "fsdp_reshard_after_forward",
+        "tensor_parallel_degree",         "context_parallel_degree",    "expert_parallel_degree",
+        "expert_tensor_parallel_degree",  "pipeline_parallel_degree",   "pipeline_parallel_schedule",
+        "pipeline_parallel_split_points", "pipeline_parallel_microbatch_size"};
+    static const std::vector<std::string> training{"local_batch_size", "global_batch_size", "seq_len",
+                                                   "mixed_precision_param"};
+    static const std::vector<std::string> checkpoint{"mode", "selective_ac_option"};
+    return section == "parallelism" ? parallelism : section == "training" ? training : checkpoint;
+}
+
 // A TOML 1.0 document (toml++), read by "section.key" with the line of each value for
 // messages.
 class TomlReader {
@@ -44,6 +59,13 @@ public:
             if (node && !node->is_table())
                 fail(lineOf(*node), std::string(section) + " is " + typeName(*node) + ", not a [" + section +
                                         "] table");
+            // torchtitan refuses a key its config lacks; ignoring a misspelt key the reader
+            // takes would leave that setting at its default.
+            if (node)
+                for (const auto& [key, value] : *node->as_table())
+                    if (const std::optional<std::string> meant = misspeltName(key.str(), keysRead(section)))
+                        fail(lineOf(value), std::string(section) + "." + std::string(key.str()) +
+                                                " is not a torchtitan key: did you mean " + *meant + "?");
         }
     }
 

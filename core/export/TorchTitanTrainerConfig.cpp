@@ -4,6 +4,7 @@
 #include "export/TorchTitanConfig.h"
 
 #include "base/Error.h"
+#include "base/NearMiss.h"
 #include "base/TextPosition.h"
 #include "base/JsonWriter.h"
 #include "fold/FoldedModel.h"
@@ -83,24 +84,6 @@ const std::vector<std::string>& trainingFields()
     return fields;
 }
 
-// Whether `a` is within two single-character edits of `b`: a misspelt field name.
-bool nearlyEqual(const std::string& a, const std::string& b)
-{
-    if (a.size() + 2 < b.size() || b.size() + 2 < a.size())
-        return false;
-    std::vector<std::size_t> previous(b.size() + 1);
-    std::vector<std::size_t> current(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        previous[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        current[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1] ? 1 : 0)});
-        std::swap(previous, current);
-    }
-    return previous[b.size()] <= 2;
-}
-
 // One dictionary of the module (PARALLELISM, TRAINING): typed look-ups that name the
 // field in errors, and the fields it holds that the reader does not take.
 class Section {
@@ -124,9 +107,8 @@ public:
             // would otherwise leave that field at its default.
             if (key == "pipeline_parallel_module_fqns_per_model_part")
                 fail(key, "is not a torchtitan field: it is module_fqns_per_model_part");
-            for (const std::string& field : fields)
-                if (nearlyEqual(key, field))
-                    fail(key, "is not a torchtitan field: did you mean " + field + "?");
+            if (const std::optional<std::string> meant = misspeltName(key, fields))
+                fail(key, "is not a torchtitan field: did you mean " + *meant + "?");
             unread_.push_back(name_ + "[\"" + key + "\"]");
         }
     }

@@ -7,6 +7,7 @@
 #include "cluster/MeshText.h"
 #include "cluster/PipelineStages.h"
 #include "cost/WorkloadCheck.h"
+#include "base/NearMiss.h"
 #include "export/MegatronArguments.h"
 #include "export/PythonLiteral.h"
 #include "export/ShellWords.h"
@@ -310,6 +311,32 @@ private slots:
                                      "a.sh"),
                          "a.sh: --global-batch-size: global batch 17 is not a multiple of micro-batch 1 x "
                          "data-parallel 4"));
+    }
+
+    // Each stack refuses a flag or field it lacks; a misspelling of one Tapestry reads is
+    // refused too (ignoring it would price that setting's default), other unknown names
+    // stay ignored and listed.
+    void misspeltNamesOfWhatTheReadersTakeAreRefused()
+    {
+        const std::vector<std::string> known{"local_batch_size", "global_batch_size", "seq_len"};
+        QCOMPARE(misspeltName("global_batch_siz", known), std::optional<std::string>("global_batch_size"));
+        QCOMPARE(misspeltName("locl_batch_size", known), std::optional<std::string>("local_batch_size"));
+        QCOMPARE(misspeltName("local_batch_size", known), std::optional<std::string>());  // a name it reads
+        QCOMPARE(misspeltName("seq_lenn", known), std::optional<std::string>("seq_len"));
+        QCOMPARE(misspeltName("seq_le", known), std::optional<std::string>());  // too short to tell
+        QCOMPARE(misspeltName("lcl_btch_sze", known), std::optional<std::string>());  // three edits away
+        QCOMPARE(importError("MEGATRON_ARGS=(\n    --tensor-model-paralel-size 2\n)\n", "a.sh"),
+                 std::string("a.sh: line 2: --tensor-model-paralel-size is not a Megatron-LM flag: did you mean "
+                             "--tensor-model-parallel-size?"));
+        QVERIFY(contains(imported("--tensor-model-parallel-size 2 --hidden-size 768 --num-attention-heads 12\n", "a.sh",
+                                  gpt(), 8)
+                             .warnings.front(),
+                         "2 flag(s) not about the plan, ignored: --hidden-size, --num-attention-heads"));
+        QCOMPARE(importError("[parallelism]\ntensor_paralel_degree = 2\n", "j.toml"),
+                 std::string("j.toml: line 2: parallelism.tensor_paralel_degree is not a torchtitan key: did you mean "
+                             "tensor_parallel_degree?"));
+        QCOMPARE(importError("[training]\nlocal_batch_size = 2\nseq_lenn = 1024\n", "j.toml"),
+                 std::string("j.toml: line 3: training.seq_lenn is not a torchtitan key: did you mean seq_len?"));
     }
 
     void torchTitanConfigsAreToml10()

@@ -368,9 +368,11 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
         if (gpuCount <= 0)
             throw Error(ErrorCode::InvalidPlan, fileName,
                         "does not say the data-parallel size: it follows from the GPU count, so give the cluster");
-        if (gpuCount % modelParallel != 0)
+        if (gpuCount % (modelParallel * settings.replicas) != 0)
             throw Error(ErrorCode::InvalidPlan, fileName,
                         "pipeline " + std::to_string(settings.pipeline.stages) +
+                            (settings.replicas > 1 ? " x data-parallel replicas " + std::to_string(settings.replicas)
+                                                   : std::string()) +
                             (settings.contextParallel > 1 ? " x context parallel " + std::to_string(settings.contextParallel)
                                                           : std::string()) +
                             " x tensor parallel " + std::to_string(settings.tensorParallel) +
@@ -395,6 +397,8 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     }
     validatePlan(document.plan, model.coarse);
     document.workload = settings.workload;
+    if (settings.dataParallel == 0 && settings.replicas > 1 && dataParallel == settings.replicas)
+        document.workload.zeroStage = 0;  // every data-parallel rank a replica: nothing sharded
     if (document.workload.batch == 0)
         document.workload.batch = (settings.rankBatch > 0 ? settings.rankBatch : document.workload.microBatch) * dataParallel;
     document.modelFingerprint = model.fingerprint;

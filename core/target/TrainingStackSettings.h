@@ -20,6 +20,10 @@ struct FoldedModel;
 struct TrainingStackSettings {
     int tensorParallel = 1;
     int dataParallel = 0;  // 0: whatever the GPU count leaves (Megatron-LM derives it from the world size)
+    // Imports with dataParallel 0: torchtitan's replicate degree beside a shard degree of
+    // -1. What the GPU count leaves must be a multiple of it; all of it replicates (DDP,
+    // ZeRO 0) when nothing is left to shard.
+    int replicas = 1;
     bool sequenceParallel = false;
     // Context parallelism (the sequence split through attention) between the tensor- and
     // data-parallel ranks, as ring attention or DeepSpeed-Ulysses.

@@ -355,6 +355,19 @@ private slots:
         QVERIFY(contains(importError("[[parallelism]]\ntensor_parallel_degree = 2\n", "j.toml"),
                          "parallelism is an array, not a [parallelism] table"));
         QVERIFY(contains(importError("[parallelism]\rtensor_parallel_degree = 2\r", "j.toml"), "j.toml: line 1:"));
+        // A replicate degree beside the default shard degree -1 (the GPUs left): torchtitan
+        // needs the rest to be a multiple of it, and shards nothing when the replicas are all.
+        QCOMPARE(importError("[parallelism]\ndata_parallel_replicate_degree = 3\ntensor_parallel_degree = 2\n", "j.toml"),
+                 std::string("j.toml: pipeline 1 x data-parallel replicas 3 x tensor parallel 2 does not divide the "
+                             "cluster's 8 GPUs"));
+        const auto zeroStageOf = [](int replicas) {
+            return imported("[parallelism]\ndata_parallel_replicate_degree = " + std::to_string(replicas) +
+                                "\ntensor_parallel_degree = 2\n",
+                            "j.toml", gpt(), 8)
+                .document.workload.zeroStage;
+        };
+        QCOMPARE(zeroStageOf(4), 0);  // 4 replicas x shard 1
+        QCOMPARE(zeroStageOf(2), 3);  // 2 replicas x shard 2 (FSDP)
         QVERIFY(contains(importError("[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_microbatch_size = 3\n"
                                      "[training]\nlocal_batch_size = 8\n",
                                      "j.toml"),

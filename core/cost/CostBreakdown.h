@@ -2,10 +2,10 @@
 
 #include "cluster/CollectiveKind.h"
 #include "cluster/LinkClass.h"
+#include "cost/AxisSeconds.h"
 
 #include <array>
 #include <cstddef>
-#include <vector>
 
 namespace tapestry {
 
@@ -24,7 +24,7 @@ struct TimeBreakdown {
     double optimizerSeconds = 0;  // the optimizer's update of the local parameters
     std::array<double, 4> byCollective{};  // indexed by CollectiveKind
     std::array<double, 2> byLink{};        // indexed by LinkClass
-    std::vector<double> byAxis;            // indexed by mesh axis
+    AxisSeconds byAxis;                    // indexed by mesh axis
     // The data-parallel part of the communication (gradient reduction, ZeRO gathers and
     // scatters): the only part that may hide under compute, so hiddenSeconds <= it.
     double dataParallelSeconds = 0;

@@ -988,6 +988,13 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
 
 PlanEvaluation CostModel::evaluate(const Plan& plan) const
 {
+    PlanEvaluation result;
+    evaluate(plan, result);
+    return result;
+}
+
+void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
+{
     validatePlan(plan, coarse_);
     if (plan.pipeline.stages != pipeline_.layout.stages)
         throw Error(ErrorCode::InvalidPlan, {},
@@ -1017,7 +1024,12 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
         axisSize[a] = mesh_.axis(a).size;
 
     const Stepping steps = steppingOf(plan);
-    PlanEvaluation result;
+    // Everything anew but the storage of the three big vectors (assigned below).
+    PlanEvaluation recycled = std::move(result);
+    result = PlanEvaluation{};
+    result.perOp = std::move(recycled.perOp);
+    result.perNode = std::move(recycled.perNode);
+    result.perFamily = std::move(recycled.perFamily);
     result.hbmBytes = hbmBytes();
     result.microBatches = steps.microSteps;
     result.dataParallelDegree = steps.dataParallel;
@@ -1260,7 +1272,6 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
             boundaryBytes.push_back(blockInputBytesPerDevice(plan, block->nodes.front(), steps));
         pricePipelineStages(result, plan, coarse_, families_, steps.microSteps, boundaryBytes, pipeline_.boundaryLink);
     }
-    return result;
 }
 
 }  // namespace tapestry

@@ -77,6 +77,9 @@ public:
     // Throws Error(InvalidPlan) if the plan does not fit the coarse graph, the mesh or
     // the pipeline's stage count.
     [[nodiscard]] PlanEvaluation evaluate(const Plan& plan) const;
+    // The same into `result`, reusing the storage of its per-op, per-node and per-family
+    // vectors (a search prices thousands of plans and keeps few).
+    void evaluate(const Plan& plan, PlanEvaluation& result) const;
 
     // This model with other training techniques. Recomputation and the ZeRO stage enter
     // only the pricing of a plan, not the shapes and facts bound here, so the copy skips

@@ -34,8 +34,15 @@ PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int 
 
 std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
 {
+    PlanEvaluation evaluation = costs_->evaluate(plan);
+    return candidate(role, std::move(plan), std::move(evaluation));
+}
+
+std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role role, Plan plan,
+                                                            PlanEvaluation evaluation) const
+{
     auto candidate = std::make_shared<PlanCandidate>();
-    candidate->evaluation = costs_->evaluate(plan);
+    candidate->evaluation = std::move(evaluation);
     candidate->role = role;
     candidate->plan = std::move(plan);
     candidate->workload = costs_->workload();

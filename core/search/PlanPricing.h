@@ -45,6 +45,9 @@ public:
     // does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
                                                              PlanCandidate::Role role = PlanCandidate::Role::Opened) const;
+    // `plan` with `evaluation`, what this cost model priced it at, in `role`.
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(PlanCandidate::Role role, Plan plan,
+                                                                 PlanEvaluation evaluation) const;
     // planDocument() of `candidate` with this pricing's model, cluster and workload.
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;
 

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace tapestry {
 
@@ -74,20 +75,32 @@ std::vector<std::shared_ptr<const PlanCandidate>> paretoBelow(std::vector<std::s
     return chosen;
 }
 
-// Keeps `frontier` to plans none of which another is both as fast and as small as
-// (and better in one): a plan off it is neither a search's best nor on its Pareto list.
+// Whether a plan of `stepSeconds` and `memoryBytes` is as fast and as small as one of
+// `seconds` and `bytes`, and better in one.
+bool dominates(double stepSeconds, double memoryBytes, double seconds, double bytes)
+{
+    return stepSeconds <= seconds && memoryBytes <= bytes && (stepSeconds < seconds || memoryBytes < bytes);
+}
+
+// Whether some plan of `frontier` dominates a plan of `seconds` and `bytes`.
+bool dominated(const std::vector<std::shared_ptr<const PlanCandidate>>& frontier, double seconds, double bytes)
+{
+    return std::any_of(frontier.begin(), frontier.end(), [&](const auto& kept) {
+        return dominates(kept->stepSeconds(), kept->memoryBytes(), seconds, bytes);
+    });
+}
+
+// Keeps `frontier` to plans none of which another dominates: a plan off it is neither
+// a search's best nor on its Pareto list.
 void addToFrontier(std::vector<std::shared_ptr<const PlanCandidate>>& frontier,
                    std::shared_ptr<const PlanCandidate> candidate)
 {
-    const auto dominates = [](const PlanCandidate& a, const PlanCandidate& b) {
-        return a.stepSeconds() <= b.stepSeconds() && a.memoryBytes() <= b.memoryBytes() &&
-               (a.stepSeconds() < b.stepSeconds() || a.memoryBytes() < b.memoryBytes());
-    };
-    for (const auto& kept : frontier) {
-        if (dominates(*kept, *candidate))
-            return;
-    }
-    std::erase_if(frontier, [&](const auto& kept) { return dominates(*candidate, *kept); });
+    if (dominated(frontier, candidate->stepSeconds(), candidate->memoryBytes()))
+        return;
+    std::erase_if(frontier, [&](const auto& kept) {
+        return dominates(candidate->stepSeconds(), candidate->memoryBytes(), kept->stepSeconds(),
+                         kept->memoryBytes());
+    });
     frontier.push_back(std::move(candidate));
 }
 
@@ -152,6 +165,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // runs. Returns whether some kept plan fits. The plan is the layout's by
     // construction, so only the workload and pipeline are checked here
     // (stackInexpressible would rebuild the plan to find the same).
+    PlanEvaluation scratch;
     const auto priceUnder = [&](const PlanPricing& pricing) {
         TrainingStackSettings settings = layout;
         settings.layers = static_cast<std::int64_t>(search.blocks);
@@ -166,10 +180,15 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
                 settings.pipeline.chunkStarts = chunkStarts(pipeline, search.blocks);
             if (!stackSettingNotes(search.stack, settings).empty())
                 continue;
-            auto candidate = pricing.price(plan, PlanCandidate::Role::Best);
+            pricing.costs().evaluate(plan, scratch);
             ++prices.priced;
-            fits = fits || candidate->memoryBytes() <= search.limit;
-            addToFrontier(prices.frontier, std::move(candidate));
+            const double seconds = scratch.total.time.stepSeconds();
+            const double bytes = scratch.total.memory.total();
+            fits = fits || bytes <= search.limit;
+            // Most plans are dominated: their evaluation's storage serves the next one.
+            if (!dominated(prices.frontier, seconds, bytes))
+                addToFrontier(prices.frontier,
+                              pricing.candidate(PlanCandidate::Role::Best, plan, std::exchange(scratch, {})));
         }
         return fits;
     };

@@ -56,11 +56,11 @@ Searched searchFor(const std::shared_ptr<const FoldedModel>& model, SearchSetup 
     return searched;
 }
 
-// The searched best plan for `stack` exports to it with no note, imports back as the same
-// plan with the same workload, and prices the same.
-void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, TrainingStack stack)
+// `searched`, the searched best plan for `stack`, exports to it with no note, imports
+// back as the same plan with the same workload, and prices the same.
+void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, TrainingStack stack,
+                     const Searched& searched)
 {
-    const Searched searched = searchFor(model, setup, stack);
     QVERIFY(searched.best);
     const PlanDocument& document = searched.document;
     const std::vector<std::string> inexpressible = stackInexpressible(stack, *model, document);
@@ -98,6 +98,11 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
              qPrintable(QString::number(priced->stepSeconds()) + QStringLiteral(" vs ") +
                         QString::number(searched.best->stepSeconds())));
     QVERIFY(near(priced->memoryBytes(), searched.best->memoryBytes(), 1e-3));
+}
+
+void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, TrainingStack stack)
+{
+    verifyRoundTrip(model, setup, stack, searchFor(model, setup, stack));
 }
 
 SearchSetup setupOf(const char* cluster, int nodes, std::vector<MeshAxis> mesh, std::int64_t batch, std::int64_t sequence)
@@ -205,6 +210,20 @@ private slots:
         QCOMPARE(searched.document.plan.pipeline.stages, 8);
         verifyRoundTrip(gpt3, setup, TrainingStack::Megatron);
         verifyRoundTrip(gpt3, setup, TrainingStack::TorchTitan);
+    }
+
+    // GPT-3 175B at its published workload (1536 x 2048) over every mesh of 128 H100s:
+    // whatever each stack's search picks (a pipeline, context parallelism) runs on it.
+    void gpt3OnEveryMeshRoundTripsThroughEachStack()
+    {
+        static const auto gpt3 = std::make_shared<const FoldedModel>(foldSynthPreset("gpt3-175b"));
+        const SearchSetup setup = setupOf("dgx-h100x16", 16, {}, 1536, 2048);
+        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan, TrainingStack::PyTorch}) {
+            const Searched searched = searchFor(gpt3, setup, stack);
+            QVERIFY(searched.best);
+            QVERIFY(searched.best->memoryBytes() <= searched.best->evaluation.hbmBytes);
+            verifyRoundTrip(gpt3, setup, stack, searched);
+        }
     }
 };
 

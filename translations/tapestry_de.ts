@@ -116,6 +116,10 @@
         <translation>Die Datei ist keine gültige Liste gemessener Trainingsläufe.</translation>
     </message>
     <message>
+        <source>The measured runs cannot calibrate this cluster&apos;s figures without fitting noise.</source>
+        <translation>Die gemessenen Läufe können die Werte dieses Clusters nicht kalibrieren, ohne Rauschen anzupassen.</translation>
+    </message>
+    <message>
         <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
         <translation>Keine Strategiewahl hält die Speichergrenze ein; das Problem hat keine Lösung.</translation>
     </message>
@@ -1006,6 +1010,118 @@
     <message>
         <source>Import nccl-tests Log…</source>
         <translation>nccl-tests-Protokoll importieren …</translation>
+    </message>
+    <message>
+        <source>Open Cluster File…</source>
+        <translation>Cluster-Datei öffnen …</translation>
+    </message>
+    <message>
+        <source>A cluster described in a JSON file, as resources/clusters and calibration write them</source>
+        <translation>Ein Cluster, beschrieben in einer JSON-Datei, wie resources/clusters und die Kalibrierung sie schreiben</translation>
+    </message>
+    <message>
+        <source>Calibrate to Measured Runs…</source>
+        <translation>An gemessene Läufe kalibrieren …</translation>
+    </message>
+    <message>
+        <source>Fit the GEMM and attention efficiencies and the link bandwidths to training runs you measured on this cluster (tapestry-cli validate&apos;s format); figures the runs cannot pin down are kept as they are.</source>
+        <translation>GEMM- und Attention-Effizienz sowie die Bandbreiten der Verbindungen an Trainingsläufe anpassen, die Sie auf diesem Cluster gemessen haben (Format von tapestry-cli validate); Werte, die die Läufe nicht festlegen können, bleiben, wie sie sind.</translation>
+    </message>
+    <message>
+        <source>Save Cluster File…</source>
+        <translation>Cluster-Datei speichern …</translation>
+    </message>
+    <message>
+        <source>Write this cluster with its edits as a JSON file that tapestry-cli --cluster and this panel read</source>
+        <translation>Diesen Cluster mit seinen Änderungen als JSON-Datei schreiben, die tapestry-cli --cluster und dieses Feld lesen</translation>
+    </message>
+    <message>
+        <source>Open Cluster File</source>
+        <translation>Cluster-Datei öffnen</translation>
+    </message>
+    <message>
+        <source>Cluster files (*.json);;All files (*)</source>
+        <translation>Cluster-Dateien (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2 %3</source>
+        <translation>%1 konnte nicht geöffnet werden: %2 %3</translation>
+    </message>
+    <message>
+        <source>%1 (file %2)</source>
+        <translation>%1 (Datei %2)</translation>
+    </message>
+    <message>
+        <source>Save Cluster File</source>
+        <translation>Cluster-Datei speichern</translation>
+    </message>
+    <message>
+        <source>Cluster files (*.json)</source>
+        <translation>Cluster-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2 %3</source>
+        <translation>%1 konnte nicht gespeichert werden: %2 %3</translation>
+    </message>
+    <message>
+        <source>Calibrate to Measured Runs</source>
+        <translation>An gemessene Läufe kalibrieren</translation>
+    </message>
+    <message>
+        <source>Measured runs (*.json);;All files (*)</source>
+        <translation>Gemessene Läufe (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Fitting the figures to the runs of %1…</source>
+        <translation>Werte werden an die Läufe aus %1 angepasst …</translation>
+    </message>
+    <message>
+        <source>Could not calibrate to %1: %2 %3</source>
+        <translation>Kalibrierung an %1 nicht möglich: %2 %3</translation>
+    </message>
+    <message>
+        <source>Could not calibrate to %1: %2</source>
+        <translation>Kalibrierung an %1 nicht möglich: %2</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency</source>
+        <translation>GEMM-Effizienz</translation>
+    </message>
+    <message>
+        <source>attention efficiency</source>
+        <translation>Attention-Effizienz</translation>
+    </message>
+    <message>
+        <source>FP8 GEMM efficiency</source>
+        <translation>FP8-GEMM-Effizienz</translation>
+    </message>
+    <message>
+        <source>intra-node bandwidth</source>
+        <translation>Bandbreite im Knoten</translation>
+    </message>
+    <message>
+        <source>inter-node bandwidth</source>
+        <translation>Bandbreite zwischen Knoten</translation>
+    </message>
+    <message>
+        <source>%L1 GB/s</source>
+        <translation>%L1 GB/s</translation>
+    </message>
+    <message>
+        <source>%L1 %</source>
+        <translation>%L1 %</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>Fitted to %1 runs of %2: %3. Step-time error of each run priced on the figures fitted to the others: median %4 → %5, max %6 → %7.</source>
+        <translation>An %1 Läufe aus %2 angepasst: %3. Fehler der Schrittzeit jedes Laufs, bewertet mit den an die übrigen Läufe angepassten Werten: Median %4 → %5, Maximum %6 → %7.</translation>
+    </message>
+    <message>
+        <source>%1 kept: %2</source>
+        <translation>%1 beibehalten: %2</translation>
     </message>
     <message>
         <source>Calibration</source>

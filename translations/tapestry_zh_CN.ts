@@ -116,6 +116,10 @@
         <translation>该文件不是有效的实测训练运行列表。</translation>
     </message>
     <message>
+        <source>The measured runs cannot calibrate this cluster&apos;s figures without fitting noise.</source>
+        <translation>这些实测运行无法在不拟合噪声的情况下校准此集群的数值。</translation>
+    </message>
+    <message>
         <source>No choice of strategies fits the memory limit; the problem has no solution.</source>
         <translation>没有任何策略组合能满足内存限制；该问题无解。</translation>
     </message>
@@ -1004,6 +1008,118 @@
     <message>
         <source>Import nccl-tests Log…</source>
         <translation>导入 nccl-tests 日志…</translation>
+    </message>
+    <message>
+        <source>Open Cluster File…</source>
+        <translation>打开集群文件…</translation>
+    </message>
+    <message>
+        <source>A cluster described in a JSON file, as resources/clusters and calibration write them</source>
+        <translation>以 JSON 文件描述的集群，格式与 resources/clusters 和校准所写的相同</translation>
+    </message>
+    <message>
+        <source>Calibrate to Measured Runs…</source>
+        <translation>按实测运行校准…</translation>
+    </message>
+    <message>
+        <source>Fit the GEMM and attention efficiencies and the link bandwidths to training runs you measured on this cluster (tapestry-cli validate&apos;s format); figures the runs cannot pin down are kept as they are.</source>
+        <translation>将 GEMM 与注意力效率以及链路带宽拟合到您在此集群上实测的训练运行（tapestry-cli validate 的格式）；运行无法确定的数值保持不变。</translation>
+    </message>
+    <message>
+        <source>Save Cluster File…</source>
+        <translation>保存集群文件…</translation>
+    </message>
+    <message>
+        <source>Write this cluster with its edits as a JSON file that tapestry-cli --cluster and this panel read</source>
+        <translation>将此集群连同修改写为 JSON 文件，供 tapestry-cli --cluster 和本面板读取</translation>
+    </message>
+    <message>
+        <source>Open Cluster File</source>
+        <translation>打开集群文件</translation>
+    </message>
+    <message>
+        <source>Cluster files (*.json);;All files (*)</source>
+        <translation>集群文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2 %3</source>
+        <translation>无法打开 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>%1 (file %2)</source>
+        <translation>%1（文件 %2）</translation>
+    </message>
+    <message>
+        <source>Save Cluster File</source>
+        <translation>保存集群文件</translation>
+    </message>
+    <message>
+        <source>Cluster files (*.json)</source>
+        <translation>集群文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2 %3</source>
+        <translation>无法保存 %1：%2 %3</translation>
+    </message>
+    <message>
+        <source>Calibrate to Measured Runs</source>
+        <translation>按实测运行校准</translation>
+    </message>
+    <message>
+        <source>Measured runs (*.json);;All files (*)</source>
+        <translation>实测运行 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Fitting the figures to the runs of %1…</source>
+        <translation>正在将数值拟合到 %1 中的运行…</translation>
+    </message>
+    <message>
+        <source>Could not calibrate to %1: %2 %3</source>
+        <translation>无法按 %1 校准：%2 %3</translation>
+    </message>
+    <message>
+        <source>Could not calibrate to %1: %2</source>
+        <translation>无法按 %1 校准：%2</translation>
+    </message>
+    <message>
+        <source>GEMM efficiency</source>
+        <translation>GEMM 效率</translation>
+    </message>
+    <message>
+        <source>attention efficiency</source>
+        <translation>注意力效率</translation>
+    </message>
+    <message>
+        <source>FP8 GEMM efficiency</source>
+        <translation>FP8 GEMM 效率</translation>
+    </message>
+    <message>
+        <source>intra-node bandwidth</source>
+        <translation>节点内带宽</translation>
+    </message>
+    <message>
+        <source>inter-node bandwidth</source>
+        <translation>节点间带宽</translation>
+    </message>
+    <message>
+        <source>%L1 GB/s</source>
+        <translation>%L1 GB/s</translation>
+    </message>
+    <message>
+        <source>%L1 %</source>
+        <translation>%L1%</translation>
+    </message>
+    <message>
+        <source>%1 %2 → %3</source>
+        <translation>%1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>Fitted to %1 runs of %2: %3. Step-time error of each run priced on the figures fitted to the others: median %4 → %5, max %6 → %7.</source>
+        <translation>已拟合到 %2 中的 %1 次运行：%3。每次运行以拟合到其余运行的数值计价时的步时误差：中位数 %4 → %5，最大 %6 → %7。</translation>
+    </message>
+    <message>
+        <source>%1 kept: %2</source>
+        <translation>%1 保持不变：%2</translation>
     </message>
     <message>
         <source>Calibration</source>

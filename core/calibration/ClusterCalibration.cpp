@@ -195,7 +195,7 @@ std::string shortNumber(double value)
 // The note the calibrated cluster carries: what was fitted from which runs, how well.
 std::string calibrationNote(const CalibrationResult& result, const std::string& runsFile)
 {
-    std::string note = "Calibrated by tapestry-cli calibrate on " + std::to_string(result.before.priced) +
+    std::string note = "Calibrated to " + std::to_string(result.before.priced) +
                        " measured runs of " + runsFile + ":";
     for (const FittedFigure& figure : result.fitted)
         note += std::string(" ") + calibrationFigureField(figure.figure) + " " + shortNumber(figure.before) + " -> " +

@@ -131,7 +131,7 @@ private slots:
         QVERIFY(result.leftOut.maximumAbsoluteError <= 0.01);
         QCOMPARE(result.cluster.notes.size(), preset.notes.size() + 1);
         const std::string& note = result.cluster.notes.back();
-        QVERIFY(note.find("on 5 measured runs of runs.json: gpu.achievableFraction 0.6 -> 0.49") != std::string::npos);
+        QVERIFY(note.find("Calibrated to 5 measured runs of runs.json: gpu.achievableFraction 0.6 -> 0.49") != std::string::npos);
         QVERIFY(note.find("Runs: s512, s1024, s2048, s4096, s8192.") != std::string::npos);
 
         const CalibrationResult again = calibrateCluster(preset, runs, kRunsFile, {});

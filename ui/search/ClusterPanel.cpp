@@ -2,11 +2,15 @@
 
 #include "common/ErrorText.h"
 #include "common/WheelGuard.h"
+#include "jobs/BackgroundTask.h"
+#include "jobs/JobOutcome.h"
 #include "plans/PlanOverlay.h"
 #include "plans/PlanSummary.h"
 #include "target/TrainingStack.h"
+#include "base/AtomicFile.h"
 #include "base/Error.h"
 #include "base/ResourceFiles.h"
+#include "base/TextFile.h"
 #include "cluster/ClusterFile.h"
 #include "cluster/MeshText.h"
 #include "cluster/NcclTestsLog.h"
@@ -95,24 +99,28 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     peakTflops_ = doubleBox(this, 100000, 0, tr(" TFLOP/s"));
     hbmGb_ = doubleBox(this, 10000, 0, tr(" GB"));
     hbmGb_->setObjectName(QStringLiteral("clusterHbm"));
-    intraGbps_ = doubleBox(this, 100000, 0, tr(" GB/s"));
+    intraGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
     interGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
     peakTflops_->setToolTip(tr("Dense peak of one GPU in the training dtype"));
-    gemmEfficiency_ = doubleBox(this, 100, 0, tr(" % of peak"));
+    gemmEfficiency_ = doubleBox(this, 100, 1, tr(" % of peak"));
     gemmEfficiency_->setObjectName(QStringLiteral("gemmEfficiency"));
     gemmEfficiency_->setRange(1, 100);
     gemmEfficiency_->setToolTip(tr("Share of the peak that large matrix multiplications (cuBLAS GEMMs) reach: every "
                                    "compute time rests on it. Measure it with a GEMM benchmark at your shapes."));
-    attentionEfficiency_ = doubleBox(this, 100, 0, tr(" % of peak"));
+    attentionEfficiency_ = doubleBox(this, 100, 1, tr(" % of peak"));
     attentionEfficiency_->setObjectName(QStringLiteral("attentionEfficiency"));
     attentionEfficiency_->setRange(1, 100);
     attentionEfficiency_->setToolTip(tr("Share of the peak that a fused attention kernel (FlashAttention) reaches."));
     intraGbps_->setToolTip(tr("Achievable bus bandwidth per GPU and direction inside a node"));
     interGbps_->setToolTip(tr("Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)"));
 
+    auto* openFile = new QPushButton(tr("Open Cluster File…"), this);
+    openFile->setObjectName(QStringLiteral("openClusterFile"));
+    openFile->setToolTip(tr("A cluster described in a JSON file, as resources/clusters and calibration write them"));
     auto* clusterBox = new QGroupBox(tr("Cluster"), this);
     auto* clusterForm = new QFormLayout(clusterBox);
     clusterForm->addRow(tr("Preset:"), preset_);
+    clusterForm->addRow(openFile);
     clusterForm->addRow(presetNote_);
     clusterForm->addRow(tr("Nodes:"), nodes_);
     clusterForm->addRow(tr("GPUs per node:"), gpusPerNode_);
@@ -255,11 +263,27 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     problem_->setWordWrap(true);
     problem_->setStyleSheet(QStringLiteral("color: #c62828"));
     problem_->hide();
+    calibrate_ = new QPushButton(tr("Calibrate to Measured Runs…"), this);
+    calibrate_->setObjectName(QStringLiteral("calibrateToRuns"));
+    calibrate_->setToolTip(tr("Fit the GEMM and attention efficiencies and the link bandwidths to training runs you "
+                              "measured on this cluster (tapestry-cli validate's format); figures the runs cannot "
+                              "pin down are kept as they are."));
+    auto* save = new QPushButton(tr("Save Cluster File…"), this);
+    save->setObjectName(QStringLiteral("saveClusterFile"));
+    save->setToolTip(tr("Write this cluster with its edits as a JSON file that tapestry-cli --cluster and this panel "
+                        "read"));
+    calibrationSummary_ = new QLabel(this);
+    calibrationSummary_->setObjectName(QStringLiteral("calibrationSummary"));
+    calibrationSummary_->setWordWrap(true);
+    calibrationSummary_->hide();
     auto* calibrationBox = new QGroupBox(tr("Calibration"), this);
     auto* calibrationLayout = new QVBoxLayout(calibrationBox);
     calibrationLayout->addWidget(ncclLink_);
     calibrationLayout->addWidget(import);
     calibrationLayout->addWidget(curveList_);
+    calibrationLayout->addWidget(calibrate_);
+    calibrationLayout->addWidget(calibrationSummary_);
+    calibrationLayout->addWidget(save);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -288,6 +312,9 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     connect(memoryHeadroom_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::limitFromHeadroom);
     connect(memoryLimitGb_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::headroomFromLimit);
     connect(import, &QPushButton::clicked, this, &ClusterPanel::chooseNcclLog);
+    connect(calibrate_, &QPushButton::clicked, this, &ClusterPanel::chooseRunsToCalibrate);
+    connect(save, &QPushButton::clicked, this, &ClusterPanel::chooseClusterFileToSave);
+    connect(openFile, &QPushButton::clicked, this, &ClusterPanel::chooseClusterFile);
     connect(precision_, &QComboBox::currentIndexChanged, this,
             [this] { emit precisionChanged(setup().workload.computeType); });
 
@@ -301,14 +328,23 @@ void ClusterPanel::loadPreset(const QString& name)
 {
     if (name.isEmpty())
         return;
+    // Items of cluster files hold their path; presets none.
+    const QString file = preset_->currentData().toString();
     try {
-        presetCluster_ = loadClusterPreset(presetDirectory(), name.toStdString());
+        presetCluster_ = file.isEmpty() ? loadClusterPreset(presetDirectory(), name.toStdString())
+                                        : loadClusterFile(file.toStdString());
     } catch (const Error& error) {
         problem_->setText(ErrorText::problem(error) + u' ' + ErrorText::detail(error));
         problem_->show();
         return;
     }
     problem_->hide();
+    calibrationSummary_->hide();
+    showCluster();
+}
+
+void ClusterPanel::showCluster()
+{
     presetNote_->setText(QString::fromStdString(presetCluster_.gpu.name));
     {
         const QSignalBlocker a(nodes_);
@@ -428,6 +464,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
 {
     const QVariantMap choices{
         {QStringLiteral("preset"), preset_->currentText()},
+        {QStringLiteral("clusterFile"), preset_->currentData().toString()},
         {QStringLiteral("nodes"), nodes_->value()},
         {QStringLiteral("gpusPerNode"), gpusPerNode_->value()},
         {QStringLiteral("peakTflops"), peakTflops_->value()},
@@ -457,7 +494,9 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
 bool ClusterPanel::recallFor(const QString& modelPath)
 {
     const QVariantMap choices = QSettings().value(choicesKey(modelPath)).toMap();
-    if (choices.isEmpty() || !choosePreset(choices.value(QStringLiteral("preset")).toString()))
+    const QString clusterFile = choices.value(QStringLiteral("clusterFile")).toString();
+    if (choices.isEmpty() || !(clusterFile.isEmpty() ? choosePreset(choices.value(QStringLiteral("preset")).toString())
+                                                      : openClusterFile(clusterFile)))
         return false;
     // In this order: the preset resets the numbers, the cluster's size refills the meshes.
     nodes_->setValue(choices.value(QStringLiteral("nodes")).toInt());
@@ -610,6 +649,167 @@ void ClusterPanel::showCurves()
     }
     if (shown.empty())
         curveList_->addItem(tr("No measured curves: collectives use the alpha-beta formulas."));
+}
+
+void ClusterPanel::showProblem(const QString& text)
+{
+    problem_->setText(text);
+    problem_->show();
+}
+
+void ClusterPanel::chooseClusterFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Cluster File"), QDir::homePath(),
+                                                      tr("Cluster files (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openClusterFile(path);
+}
+
+bool ClusterPanel::openClusterFile(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    Cluster cluster;
+    try {
+        cluster = loadClusterFile(absolute.toStdString());
+    } catch (const Error& error) {
+        showProblem(tr("Could not open %1: %2 %3")
+                        .arg(QFileInfo(path).fileName(), ErrorText::problem(error), ErrorText::detail(error)));
+        return false;
+    }
+    int index = preset_->findData(absolute);
+    if (index < 0) {
+        preset_->addItem(tr("%1 (file %2)").arg(QString::fromStdString(cluster.name), QFileInfo(path).fileName()),
+                         absolute);
+        index = preset_->count() - 1;
+    }
+    if (index == preset_->currentIndex())
+        loadPreset(preset_->currentText());
+    else
+        preset_->setCurrentIndex(index);
+    return true;
+}
+
+void ClusterPanel::chooseClusterFileToSave()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Cluster File"), QDir::homePath(),
+                                                      tr("Cluster files (*.json)"));
+    if (!path.isEmpty())
+        saveClusterFile(path);
+}
+
+bool ClusterPanel::saveClusterFile(const QString& path)
+{
+    Cluster cluster = editedCluster();
+    // Named as the file is, as tapestry-cli calibrate names what it writes.
+    cluster.name = QFileInfo(path).completeBaseName().toStdString();
+    try {
+        writeFileAtomically(path.toStdString(), clusterToJson(cluster));
+    } catch (const Error& error) {
+        showProblem(tr("Could not save %1: %2 %3")
+                        .arg(QFileInfo(path).fileName(), ErrorText::problem(error), ErrorText::detail(error)));
+        return false;
+    }
+    problem_->hide();
+    return true;
+}
+
+void ClusterPanel::chooseRunsToCalibrate()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Calibrate to Measured Runs"), QDir::homePath(),
+                                                      tr("Measured runs (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        calibrateToRuns(path);
+}
+
+void ClusterPanel::calibrateToRuns(const QString& path)
+{
+    using Outcome = JobOutcome<CalibrationResult>;
+    const JobTracker::Ticket ticket = calibration_.start();
+    const QString fileName = QFileInfo(path).fileName();
+    calibrate_->setEnabled(false);
+    problem_->hide();
+    calibrationSummary_->setText(tr("Fitting the figures to the runs of %1…").arg(fileName));
+    calibrationSummary_->show();
+    // The job holds its own copies; a panel closed meanwhile cancels it.
+    runInBackground(
+        this,
+        [cluster = editedCluster(), file = path.toStdString(), cancelled = ticket.cancelled] {
+            return Outcome::catching([&] {
+                CalibrationRequest request;
+                request.cancelled = [cancelled] { return cancelled->load(); };
+                return calibrateCluster(cluster, parsePublishedRuns(readTextFile(file), file), file, request);
+            });
+        },
+        [this, id = ticket.id, fileName](const Outcome& outcome) {
+            if (!calibration_.finish(id))
+                return;
+            calibrate_->setEnabled(true);
+            if (outcome.value && !outcome.value->cancelled) {
+                showCalibration(*outcome.value, fileName);
+                emit calibrationFinished(true);
+                return;
+            }
+            calibrationSummary_->hide();
+            if (outcome.error)
+                showProblem(tr("Could not calibrate to %1: %2 %3")
+                                .arg(fileName, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)));
+            else if (!outcome.value)
+                showProblem(tr("Could not calibrate to %1: %2").arg(fileName, outcome.unexpected));
+            emit calibrationFinished(false);
+        });
+}
+
+namespace {
+
+QString figureLabel(CalibrationFigure figure)
+{
+    switch (figure) {
+    case CalibrationFigure::Gemm: return ClusterPanel::tr("GEMM efficiency");
+    case CalibrationFigure::Attention: return ClusterPanel::tr("attention efficiency");
+    case CalibrationFigure::Fp8Gemm: return ClusterPanel::tr("FP8 GEMM efficiency");
+    case CalibrationFigure::IntraNode: return ClusterPanel::tr("intra-node bandwidth");
+    case CalibrationFigure::InterNode: return ClusterPanel::tr("inter-node bandwidth");
+    }
+    return {};
+}
+
+// A share of the peak in per cent, a bandwidth in GB/s.
+QString figureText(CalibrationFigure figure, double value)
+{
+    if (figure == CalibrationFigure::IntraNode || figure == CalibrationFigure::InterNode)
+        return ClusterPanel::tr("%L1 GB/s").arg(value / 1e9, 0, 'f', 1);
+    return ClusterPanel::tr("%L1 %").arg(100 * value, 0, 'f', 1);
+}
+
+QString percentText(double share)
+{
+    return ClusterPanel::tr("%L1 %").arg(100 * share, 0, 'f', 1);
+}
+
+}  // namespace
+
+void ClusterPanel::showCalibration(const CalibrationResult& result, const QString& runsFile)
+{
+    // The calibrated cluster replaces the preset's figures; choosing a preset again restores them.
+    presetCluster_ = result.cluster;
+    showCluster();
+    QStringList fitted;
+    for (const FittedFigure& figure : result.fitted)
+        fitted << tr("%1 %2 → %3").arg(figureLabel(figure.figure), figureText(figure.figure, figure.before),
+                                        figureText(figure.figure, figure.after));
+    calibrationSummary_->setText(
+        tr("Fitted to %1 runs of %2: %3. Step-time error of each run priced on the figures fitted to the others: "
+           "median %4 → %5, max %6 → %7.")
+            .arg(QString::number(result.before.priced), runsFile, fitted.join(QStringLiteral(", ")),
+                 percentText(result.before.medianAbsoluteError),
+                 percentText(result.leftOut.medianAbsoluteError), percentText(result.before.maximumAbsoluteError),
+                 percentText(result.leftOut.maximumAbsoluteError)));
+    // Why the other figures were kept, in the core's English like an error's detail.
+    QStringList kept;
+    for (const KeptFigure& figure : result.kept)
+        kept << tr("%1 kept: %2").arg(figureLabel(figure.figure), QString::fromStdString(figure.reason));
+    calibrationSummary_->setToolTip(kept.join(QLatin1Char('\n')));
+    calibrationSummary_->show();
 }
 
 }  // namespace tapestry

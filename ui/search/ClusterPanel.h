@@ -1,6 +1,8 @@
 #pragma once
 
+#include "jobs/JobTracker.h"
 #include "search/SearchSetup.h"
+#include "calibration/ClusterCalibration.h"
 #include "cluster/LinkClass.h"
 
 #include <QWidget>
@@ -10,6 +12,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QSpinBox;
 
 namespace tapestry {
@@ -19,7 +22,8 @@ namespace tapestry {
 // shares of the peak that GEMMs and attention reach, the mesh factorization or "auto"
 // (every one), the workload, the memory headroom kept free of the HBM, and nccl-tests
 // logs imported as bus bandwidth curves that replace the formula for their collective
-// and link class.
+// and link class, and the efficiency figures calibrated to measured runs; a cluster
+// file can be opened in place of a preset and the edited cluster saved as one.
 class ClusterPanel : public QWidget {
     Q_OBJECT
 
@@ -56,11 +60,25 @@ public:
     // (all_reduce_perf...) on `link`. Shows and returns false on failure.
     bool importNcclLog(const QString& path, LinkClass link);
 
+    // Fits the cluster's efficiency figures to the measured runs in `path` (validate's
+    // format, core/calibration) in the background; when done, the cluster takes the
+    // fitted figures and the panel says what was fitted and each run's leave-one-out
+    // error before and after; a refusal is shown as a problem.
+    void calibrateToRuns(const QString& path);
+    // A cluster file (resources/clusters' format, as calibrate writes it) as the cluster,
+    // offered in the preset list from then on. Shows and returns false on failure.
+    bool openClusterFile(const QString& path);
+    // Writes the cluster with the panel's edits as a cluster file named after the file.
+    // Shows and returns false on failure.
+    bool saveClusterFile(const QString& path);
+
     [[nodiscard]] QComboBox* presetBox() const { return preset_; }
 
 signals:
     // The workload's precision was chosen (and once at construction's end, bf16).
     void precisionChanged(tapestry::DataType type);
+    // A calibration ended: `fitted` false when it was refused or failed.
+    void calibrationFinished(bool fitted);
 
 public:
     [[nodiscard]] QComboBox* meshBox() const { return mesh_; }
@@ -72,10 +90,17 @@ private:
     void headroomFromLimit();
     void refillMeshes();
     void chooseNcclLog();
+    void chooseRunsToCalibrate();
+    void chooseClusterFile();
+    void chooseClusterFileToSave();
+    void showCluster();
     void showCurves();
+    void showCalibration(const CalibrationResult& result, const QString& runsFile);
+    void showProblem(const QString& text);
     [[nodiscard]] Cluster editedCluster() const;
 
     Cluster presetCluster_;
+    JobTracker calibration_;
     std::map<std::pair<CollectiveKind, LinkClass>, std::pair<BusBandwidthCurve, QString>> curves_;
 
     QComboBox* preset_ = nullptr;
@@ -105,6 +130,8 @@ private:
     QComboBox* target_ = nullptr;
     QComboBox* ncclLink_ = nullptr;
     QListWidget* curveList_ = nullptr;
+    QPushButton* calibrate_ = nullptr;
+    QLabel* calibrationSummary_ = nullptr;
     QLabel* problem_ = nullptr;
 };
 

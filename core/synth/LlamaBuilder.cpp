@@ -19,7 +19,12 @@ LlamaStem emitLlamaStem(TorchScriptEmitter& e, const ModelSpec& spec)
     stem.hidden = e.op("model/embed_tokens", "Gather",
                        {e.weight("model.embed_tokens.weight", {spec.vocab, spec.hidden}), "input_ids"},
                        {DataType::Float32, hiddenShape(kBatch, kSeq, spec.hidden)});
-    stem.mask = additiveMask(e, "model", "attention_mask", kBatch, kSeq);
+    // A left-to-right decoder: the padding mask plus the causal mask, as Hugging Face's
+    // LlamaModel builds them (its causal mask is what tells the cost model that fused
+    // attention computes half of the scores).
+    stem.mask = e.op("model", "Add",
+                     {additiveMask(e, "model", "attention_mask", kBatch, kSeq), causalMask(e, "model", "input_ids", kSeq)},
+                     {DataType::Float32, TensorShape({kBatch, Dimension::known(1), kSeq, kSeq})});
     stem.rotary = rotaryTables(e, "model/rotary_emb", "position_ids", kBatch, kSeq, spec.hidden / spec.heads);
     return stem;
 }

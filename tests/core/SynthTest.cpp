@@ -150,6 +150,26 @@ private slots:
         QCOMPARE(childrenNamed(ScopeTree::build(graph), "model", "layers."), 80);
     }
 
+    // Decoders mask the future as their Hugging Face modules do (a Trilu above the
+    // diagonal): the cost model reads causality from that mask, and fused attention then
+    // computes half of the scores. Llama-style stems (Llama, mixtures of experts) had only
+    // the padding mask, which priced their attention twice over.
+    void decodersCarryTheCausalMask()
+    {
+        for (const char* preset : {"gpt2-small", "llama3-8b", "mixtral-8x7b"}) {
+            ModelSpec spec = presetSpec(preset);
+            spec.layers = 1;
+            const Graph graph = synthesizeModel(spec, preset);
+            int upperTriangles = 0;
+            for (const Op& op : graph.ops()) {
+                const Attribute* upper = op.type == "Trilu" ? op.findAttribute("upper") : nullptr;
+                const auto* value = upper ? std::get_if<std::int64_t>(&upper->value) : nullptr;
+                upperTriangles += value && *value == 1 ? 1 : 0;
+            }
+            QVERIFY2(upperTriangles == 1, preset);
+        }
+    }
+
     void opNamesCarryTheModulePathAsTorchScriptDoes()
     {
         const Graph graph = roundTrip("llama2-7b");

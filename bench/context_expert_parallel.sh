@@ -23,7 +23,7 @@ done
 "$cli" synth --preset mixtral-8x7b -o "$work/mixtral.onnx" >/dev/null
 moe=(--cluster dgx-h100x4 --mesh 4x8 --seq 4096 --batch 64 --micro-batch 1 --no-history)
 echo "== Mixtral 8x7B, 4096 tokens, 4 x DGX-H100"
-"$cli" search "$work/mixtral.onnx" "${moe[@]}" -o "$work/mixtral.json" 2>/dev/null | grep -E "^workload|^\[|^  best|^  why"
+"$cli" search "$work/mixtral.onnx" "${moe[@]}" --target any -o "$work/mixtral.json" 2>/dev/null | grep -E "^workload|^\[|^  best|^  why"
 for plan in "$work/mixtral.json" megatron-sp; do
     echo "$(basename "$plan"): $("$cli" evaluate "$work/mixtral.onnx" "${moe[@]}" --zero 1 --plan "$plan" | summary)"
 done

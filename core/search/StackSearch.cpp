@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "cluster/PipelineStages.h"
+#include "cost/AttentionHeads.h"
 #include "cost/ExpertRouting.h"
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
@@ -301,7 +302,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         devices *= axis.size;
 
     std::vector<TrainingStackSettings> layouts =
-        stackLayouts(stack, split.stageAxes, expertCountOf(*model, setup.workload));
+        stackLayouts(stack, split.stageAxes, expertCountOf(*model, setup.workload),
+                     keyValueHeads(model->graph(), model->coarse, ShapeBinder(model->graph(), setup.workload)));
     std::erase_if(layouts, [&](const TrainingStackSettings& s) {
         return (s.contextParallel > 1 && withholds(setup.options, ParallelTechnique::Context)) ||
                (s.expertParallel > 1 && withholds(setup.options, ParallelTechnique::Expert));

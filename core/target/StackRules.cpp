@@ -145,12 +145,18 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
 }  // namespace
 
 std::vector<TrainingStackSettings> stackLayouts(TrainingStack stack, const std::vector<MeshAxis>& stageMesh,
-                                                int expertCount)
+                                                int expertCount, int keyValueHeads)
 {
     std::vector<TrainingStackSettings> layouts;
     if (stack == TrainingStack::Any)
         return layouts;
-    for (const auto& [dp, cp, tp] : roleDegrees(stageMesh)) {
+    // The most data-parallel first: the layout priced first is what a search stopped by
+    // its time limit early on has found.
+    const std::set<std::tuple<int, int, int>> degrees = roleDegrees(stageMesh);
+    for (auto each = degrees.rbegin(); each != degrees.rend(); ++each) {
+        const auto& [dp, cp, tp] = *each;
+        if (keyValueHeads > 0 && keyValueHeads % tp != 0)
+            continue;
         const std::vector<bool> sequenceParallel = tp > 1 ? std::vector<bool>{false, true} : std::vector<bool>{false};
         std::vector<ContextParallelVariant> variants{ContextParallelVariant::None};
         if (cp > 1) {

@@ -22,10 +22,13 @@ struct FoldedModel;
 // tp-cp-dp from the inside), and the degrees are the products of the axes of each role.
 // Then sequence parallelism on or off under tensor parallelism, ring attention or (Megatron-LM only) Ulysses under context parallelism, and for a model
 // with mixture-of-experts layers of `expertCount` experts every expert-parallel size that
-// divides it, with the experts tensor parallel or not (torchtitan: not). Degrees and flags only: pipeline,
+// divides it, with the experts tensor parallel or not (torchtitan: not). Tensor-parallel
+// sizes divide the model's `keyValueHeads` (0: no attention): Megatron-Core refuses
+// num_query_groups % tensor_model_parallel_size != 0, and torchtitan's and PyTorch's
+// tensor parallelism shard whole heads. Degrees and flags only: pipeline,
 // workload and layer count stay unset. Distinct layouts, in a fixed order. Any: none.
 [[nodiscard]] std::vector<TrainingStackSettings> stackLayouts(TrainingStack stack, const std::vector<MeshAxis>& stageMesh,
-                                                              int expertCount);
+                                                              int expertCount, int keyValueHeads = 0);
 
 // The ZeRO stages the search tries for `stack` (ZeRO 0 costs the same traffic as 1 and
 // more memory where both exist): Megatron-LM 1 (distributed optimizer) and 3 (FSDP2,

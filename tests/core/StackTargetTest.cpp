@@ -1,5 +1,7 @@
 // The search for a training stack returns plans the stack runs as is: exported to the
 // stack with no note, imported back as the same plan at the same price (issue 24).
+#include "cost/AttentionHeads.h"
+#include "cost/ShapeBinder.h"
 #include "export/ExportFormat.h"
 #include "plan/ParallelDegrees.h"
 #include "search/PlanPricing.h"
@@ -142,6 +144,26 @@ private slots:
         // With 8 experts every expert-parallel size divides 8.
         for (const TrainingStackSettings& s : stackLayouts(TrainingStack::Megatron, {{"dp", 4}, {"tp", 8}}, 8))
             QCOMPARE(8 % s.expertParallel, 0);
+    }
+
+    // Tensor parallelism shards whole key-value heads: Megatron-Core refuses
+    // num_query_groups % tensor_model_parallel_size != 0. The roles of [16, 9] give tp 1,
+    // 9 or 144, of which Llama 3's 8 key-value heads leave 1; those of [12, 12] tp 1, 12 or
+    // 144, of which GPT-2 small's 12 heads leave 1 and 12.
+    void tensorParallelSizesDivideTheKeyValueHeads()
+    {
+        const FoldedModel llama = foldSynthPreset("llama3-8b", 1);
+        const FoldedModel gpt = foldSynthPreset("gpt2-small", 1);
+        QCOMPARE(keyValueHeads(llama.graph(), llama.coarse, ShapeBinder(llama.graph(), workload(2, 1024))), 8);
+        QCOMPARE(keyValueHeads(gpt.graph(), gpt.coarse, ShapeBinder(gpt.graph(), workload(2, 1024))), 12);
+        std::set<int> tp;
+        for (const TrainingStackSettings& s : stackLayouts(TrainingStack::Megatron, {{"dp", 16}, {"tp", 9}}, 0, 8))
+            tp.insert(s.tensorParallel);
+        QCOMPARE(tp, (std::set<int>{1}));
+        tp.clear();
+        for (const TrainingStackSettings& s : stackLayouts(TrainingStack::TorchTitan, {{"dp", 12}, {"tp", 12}}, 0, 12))
+            tp.insert(s.tensorParallel);
+        QCOMPARE(tp, (std::set<int>{1, 12}));
     }
 
     void stackRulesNameWhatAStackCannotRun()

@@ -7,9 +7,7 @@ namespace tapestry {
 // Makes an assignment fit the memory limit greedily: while some time point is
 // overloaded, switch the node alive there whose cheaper-in-memory strategy costs the
 // least per unit of usage freed (edge costs with its neighbours as they are; moves that
-// add a forbidden cost, at or above kCostCap, only when nothing else helps). A node
-// tied to others by forced edges (ForcedGroups) switches with its whole group, each
-// member to its matching strategy, and only where no member's usage grows. Returns
+// add a forbidden cost, at or above kCostCap, only when nothing else helps). Returns
 // the repaired assignment; it is feasible whenever the problem is (each step frees
 // usage at the overloaded point, down to the smallest usages).
 [[nodiscard]] Assignment repairMemory(const ShardingProblem& problem, Assignment assignment);

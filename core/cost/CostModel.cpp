@@ -939,17 +939,9 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     const Divisors div = divisorsOf(node.kind, strategy, steps);
     StrategyTerms terms;
     double backward = 0;
-    for (const OpId op : node.ops) {
-        const OpCompute time = opCompute(op, node, div, steps);
-        terms.computeSeconds += time.forward + time.backward + time.recompute;
-        backward += time.backward + time.recompute;
-    }
+    terms.computeSeconds = computeSeconds(node, div, backward);
     const double localParameters = storedParameters(facts) / div.weights;
     const int zero = workload_.zeroStage;
-    const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
-    terms.computeSeconds += memoryBoundSeconds(
-        cluster_.gpu, optimizerParameters * (2.0 * optimizerStateBytesPerParameter(workload_.optimizer) +
-                                             gradientBytesPerParameter() + dtypeBytes_));
 
     double overlappable = 0;
     double waited = 0;
@@ -975,15 +967,47 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     for (const ParallelTransfer& t : ringAttention(id, strategy, div, steps))
         terms.communicationSeconds += t.exposedSeconds();
 
+    terms.memoryBytes = strategyMemoryBytes(id, strategy);
+    return terms;
+}
+
+double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, double& backward) const
+{
+    double seconds = 0;
+    for (const OpId op : node.ops) {
+        const OpCompute time = opCompute(op, node, div, assumed_);
+        seconds += time.forward + time.backward + time.recompute;
+        backward += time.backward + time.recompute;
+    }
+    const double localParameters = storedParameters(nodeFacts_[node.id.index()]) / div.weights;
+    const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.data : 1.0);
+    return seconds + memoryBoundSeconds(cluster_.gpu, optimizerParameters *
+                                                          (2.0 * optimizerStateBytesPerParameter(workload_.optimizer) +
+                                                           gradientBytesPerParameter() + dtypeBytes_));
+}
+
+double CostModel::strategyComputeSeconds(CoarseNodeId id, const NodeStrategy& strategy) const
+{
+    const CoarseNode& node = coarse_.node(id);
+    double backward = 0;
+    return computeSeconds(node, divisorsOf(node.kind, strategy, assumed_), backward);
+}
+
+double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strategy) const
+{
+    const CoarseNode& node = coarse_.node(id);
+    const NodeFacts& facts = nodeFacts_[id.index()];
+    const Stepping& steps = assumed_;
+    const Divisors div = divisorsOf(node.kind, strategy, steps);
+    const double localParameters = storedParameters(facts) / div.weights;
+    const int zero = workload_.zeroStage;
     const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0) +
                                              gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
                                              optimizerStateBytesPerParameter(workload_.optimizer) /
                                                  (zero >= 1 ? div.data : 1.0));
     const double p = pipeline_.layout.stages;
-    terms.memoryBytes = (states + nodeActivationBytes(node, div, steps) *
-                                    microBatchesInFlight(pipeline_.layout, 0, steps.microSteps)) /
-                         p;
-    return terms;
+    return (states + nodeActivationBytes(node, div, steps) * microBatchesInFlight(pipeline_.layout, 0, steps.microSteps)) /
+           p;
 }
 
 PlanEvaluation CostModel::evaluate(const Plan& plan) const

@@ -124,6 +124,11 @@ public:
         double memoryBytes = 0;
     };
     [[nodiscard]] StrategyTerms strategyTerms(CoarseNodeId node, const NodeStrategy& strategy) const;
+    // StrategyTerms::memoryBytes alone, without pricing the node's time (a searcher sums
+    // it over every member of a group), and StrategyTerms::computeSeconds alone, without
+    // its communication (a searcher's bound).
+    [[nodiscard]] double strategyMemoryBytes(CoarseNodeId node, const NodeStrategy& strategy) const;
+    [[nodiscard]] double strategyComputeSeconds(CoarseNodeId node, const NodeStrategy& strategy) const;
     [[nodiscard]] const std::vector<CrossingTensor>& crossingTensors() const { return crossing_; }
     // Per-step time of converting `tensor` from `from` to `to` along `axis` when its
     // producer uses `producer` (which fixes how the other axes shard it), in the forward
@@ -255,6 +260,9 @@ private:
     };
     [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div,
                                       const Stepping& steps) const;
+    // The node's compute with its optimizer step (at the assumed stepping); adds its
+    // backward and recomputed part to `backward`.
+    [[nodiscard]] double computeSeconds(const CoarseNode& node, const Divisors& div, double& backward) const;
     [[nodiscard]] bool recomputes(const CoarseNode& node, bool scores) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <exception>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -162,7 +163,7 @@ double computeFloorSeconds(const PlanPricing& pricing)
     for (const CoarseNode& node : pricing.folded()->coarse.nodes) {
         double least = std::numeric_limits<double>::infinity();
         for (const NodeStrategy& strategy : strategiesFor(node.kind, sizes))
-            least = std::min(least, costs.strategyTerms(node.id, strategy).computeSeconds);
+            least = std::min(least, costs.strategyComputeSeconds(node.id, strategy));
         total += least;
     }
     return total / costs.pipeline().layout.stages;
@@ -233,11 +234,18 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     std::vector<TechniqueGroup> groups;
     const bool accumulate = !pipelined && setup.chooseMicroBatch && setup.workload.microBatch == 0;
     const auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
+    // The workload variants differ only in recomputation and ZeRO stage: one binding of
+    // the shapes per micro-batch size serves them all (CostModel::withTechniques).
+    std::map<std::int64_t, std::unique_ptr<PlanPricing>> bindings;
     auto variant = [&](const Workload& workload, std::int64_t microBatch) {
-        SearchSetup chosen = setup;
-        chosen.workload = workload;
-        chosen.workload.microBatch = microBatch;
-        return std::make_unique<PlanPricing>(model, std::move(chosen), axes, layouts.front());
+        std::unique_ptr<PlanPricing>& bound = bindings[microBatch];
+        if (!bound) {
+            SearchSetup chosen = setup;
+            chosen.workload = workload;
+            chosen.workload.microBatch = microBatch;
+            bound = std::make_unique<PlanPricing>(model, std::move(chosen), axes, layouts.front());
+        }
+        return std::make_unique<PlanPricing>(*bound, workload.recompute, workload.zeroStage);
     };
     for (const Workload& workload : setup.workloadVariants(pipelined)) {
         // Each pricing binds the whole graph (seconds for 10,000 layers): a cancelled

@@ -155,7 +155,7 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
             const CostModel::StrategyTerms first = costs.strategyTerms(groups[g].members.front(), candidate);
             double bytes = 0;
             for (const CoarseNodeId member : groups[g].members)
-                bytes += costs.strategyTerms(member, candidate).memoryBytes;
+                bytes += costs.strategyMemoryBytes(member, candidate);
             terms.nodeSeconds[g].push_back(weight * (first.computeSeconds + first.communicationSeconds));
             terms.memoryBytes[g].push_back(bytes);
         }

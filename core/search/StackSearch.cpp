@@ -129,11 +129,13 @@ struct LayoutSearch {
     const std::vector<Workload>& workloads;
 };
 
-// The shapes bound on one stack mesh, one pricing per micro-batch: layouts that
-// differ only in flags (sequence parallelism, the context-parallel variant) share them.
+// What the layouts of one mesh's search share: the shapes bound on one stack mesh, one
+// pricing per micro-batch (layouts that differ only in flags, sequence parallelism or
+// the context-parallel variant, have the same), and the storage of the evaluation in hand.
 struct Bindings {
     std::vector<MeshAxis> axes;
     std::map<std::int64_t, std::unique_ptr<PlanPricing>> byMicroBatch;
+    PlanEvaluation scratch;
 };
 
 // `layout` built as the stack builds it and priced under every workload, micro-batch
@@ -166,7 +168,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // runs. Returns whether some kept plan fits. The plan is the layout's by
     // construction, so only the workload and pipeline are checked here
     // (stackInexpressible would rebuild the plan to find the same).
-    PlanEvaluation scratch;
+    PlanEvaluation& scratch = bindings.scratch;
     const auto priceUnder = [&](const PlanPricing& pricing) {
         TrainingStackSettings settings = layout;
         settings.layers = static_cast<std::int64_t>(search.blocks);

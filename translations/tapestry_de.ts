@@ -1315,10 +1315,6 @@
         <translation> % des HBM</translation>
     </message>
     <message>
-        <source>Kept free of each GPU&apos;s memory for what the cost model does not count: the caching allocator&apos;s fragmentation, the CUDA context and NCCL&apos;s buffers. %L1 % is a common allowance; 0 lets plans fill the HBM.</source>
-        <translation>Vom Speicher jeder GPU frei gehalten für das, was das Kostenmodell nicht zählt: Fragmentierung des Caching-Allokators, CUDA-Kontext und NCCL-Puffer. %L1 % ist ein üblicher Spielraum; 0 lässt Pläne den HBM füllen.</translation>
-    </message>
-    <message>
         <source>Per device: the HBM less the headroom; a plan fits when its peak stays below it.</source>
         <translation>Pro Gerät: der HBM abzüglich des Spielraums; ein Plan passt, wenn seine Spitze darunter bleibt.</translation>
     </message>
@@ -1341,6 +1337,42 @@
     <message>
         <source>Target:</source>
         <translation>Ziel:</translation>
+    </message>
+    <message>
+        <source>one node</source>
+        <translation>ein Knoten</translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation> GPUs</translation>
+    </message>
+    <message>
+        <source>GPUs joined by one NVLink fabric, a whole number of nodes: one node on DGX and HGX machines, a rack of 72 GPUs (18 nodes of 4) on GB200 NVL72. Mesh axes inside a domain use the fast link.</source>
+        <translation>GPUs, die ein NVLink-Fabric verbindet, eine ganze Zahl von Knoten: ein Knoten bei DGX- und HGX-Maschinen, ein Rack mit 72 GPUs (18 Knoten zu je 4) bei GB200 NVL72. Gitterachsen innerhalb einer Domäne nutzen die schnelle Verbindung.</translation>
+    </message>
+    <message>
+        <source>NVLink domain:</source>
+        <translation>NVLink-Domäne:</translation>
+    </message>
+    <message>
+        <source>Kept free of each GPU&apos;s memory for what the cost model does not count: the caching allocator&apos;s fragmentation, the CUDA context and NCCL&apos;s buffers; 5 to 10 % is a common allowance. 0, the default as in the CLI, lets plans fill the HBM.</source>
+        <translation>Vom Speicher jeder GPU freigehalten für das, was das Kostenmodell nicht zählt: die Fragmentierung des Caching-Allocators, den CUDA-Kontext und die Puffer von NCCL; 5 bis 10 % sind ein üblicher Spielraum. 0, die Vorgabe wie in der CLI, lässt Pläne den HBM füllen.</translation>
+    </message>
+    <message>
+        <source>In a domain:</source>
+        <translation>In einer Domäne:</translation>
+    </message>
+    <message>
+        <source>Between domains:</source>
+        <translation>Zwischen Domänen:</translation>
+    </message>
+    <message>
+        <source>Achievable bus bandwidth per GPU and direction inside an NVLink domain</source>
+        <translation>Erreichbare Busbandbreite pro GPU und Richtung innerhalb einer NVLink-Domäne</translation>
+    </message>
+    <message>
+        <source>Achievable bandwidth per GPU and direction between NVLink domains</source>
+        <translation>Erreichbare Bandbreite pro GPU und Richtung zwischen NVLink-Domänen</translation>
     </message>
 </context>
 <context>
@@ -3195,6 +3227,14 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
     <message>
         <source>Searching… the fastest plan so far that fits: %L1 ms on %2 (provisional: the search prices its final plans again and the best one can differ).</source>
         <translation>Suche läuft… der bisher schnellste passende Plan: %L1 ms auf %2 (vorläufig: Die Suche bepreist ihre endgültigen Pläne erneut, der beste kann abweichen).</translation>
+    </message>
+    <message>
+        <source>Why this plan</source>
+        <translation>Warum dieser Plan</translation>
+    </message>
+    <message>
+        <source>Step vs. memory</source>
+        <translation>Schritt über Speicher</translation>
     </message>
 </context>
 <context>

@@ -1312,10 +1312,6 @@
         <translation> % HBM</translation>
     </message>
     <message>
-        <source>Kept free of each GPU&apos;s memory for what the cost model does not count: the caching allocator&apos;s fragmentation, the CUDA context and NCCL&apos;s buffers. %L1 % is a common allowance; 0 lets plans fill the HBM.</source>
-        <translation>每个 GPU 内存中为成本模型未计入的部分预留：缓存分配器的碎片、CUDA 上下文和 NCCL 缓冲区。%L1 % 是常用余量；0 表示计划可占满 HBM。</translation>
-    </message>
-    <message>
         <source>Per device: the HBM less the headroom; a plan fits when its peak stays below it.</source>
         <translation>每设备：HBM 减去余量；计划峰值低于此值即可容纳。</translation>
     </message>
@@ -1338,6 +1334,42 @@
     <message>
         <source>Target:</source>
         <translation>目标：</translation>
+    </message>
+    <message>
+        <source>one node</source>
+        <translation>一个节点</translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation> 个 GPU</translation>
+    </message>
+    <message>
+        <source>GPUs joined by one NVLink fabric, a whole number of nodes: one node on DGX and HGX machines, a rack of 72 GPUs (18 nodes of 4) on GB200 NVL72. Mesh axes inside a domain use the fast link.</source>
+        <translation>由同一 NVLink 互连连接的 GPU，为整数个节点：DGX 和 HGX 机器上为一个节点，GB200 NVL72 上为一个 72 GPU 的机架（18 个节点，每个 4 个）。域内的网格轴使用快速链路。</translation>
+    </message>
+    <message>
+        <source>NVLink domain:</source>
+        <translation>NVLink 域：</translation>
+    </message>
+    <message>
+        <source>Kept free of each GPU&apos;s memory for what the cost model does not count: the caching allocator&apos;s fragmentation, the CUDA context and NCCL&apos;s buffers; 5 to 10 % is a common allowance. 0, the default as in the CLI, lets plans fill the HBM.</source>
+        <translation>为成本模型未计入的部分在每个 GPU 的内存中预留：缓存分配器的碎片、CUDA 上下文和 NCCL 的缓冲区；常见的预留为 5% 到 10%。0 为默认值（与 CLI 相同），允许方案占满 HBM。</translation>
+    </message>
+    <message>
+        <source>In a domain:</source>
+        <translation>域内：</translation>
+    </message>
+    <message>
+        <source>Between domains:</source>
+        <translation>域间：</translation>
+    </message>
+    <message>
+        <source>Achievable bus bandwidth per GPU and direction inside an NVLink domain</source>
+        <translation>NVLink 域内每个 GPU 每个方向可达到的总线带宽</translation>
+    </message>
+    <message>
+        <source>Achievable bandwidth per GPU and direction between NVLink domains</source>
+        <translation>NVLink 域之间每个 GPU 每个方向可达到的带宽</translation>
     </message>
 </context>
 <context>
@@ -3180,6 +3212,14 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
     <message>
         <source>Searching… the fastest plan so far that fits: %L1 ms on %2 (provisional: the search prices its final plans again and the best one can differ).</source>
         <translation>搜索中…目前可容纳的最快计划：%2 上 %L1 ms（暂定：搜索会重新为最终计划定价，最佳结果可能不同）。</translation>
+    </message>
+    <message>
+        <source>Why this plan</source>
+        <translation>为何选择此方案</translation>
+    </message>
+    <message>
+        <source>Step vs. memory</source>
+        <translation>步时间与内存</translation>
     </message>
 </context>
 <context>

@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFormLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
@@ -124,12 +125,12 @@ private slots:
         QCOMPARE(recalled.workload.capacityFactor, 1.25);
         QCOMPARE(recalled.chooseRecomputation, kept.chooseRecomputation);
         QCOMPARE(recalled.options.timeLimitSeconds, 7.0);
-        QCOMPARE(*recalled.options.memoryLimitBytes, *kept.options.memoryLimitBytes);
+        QCOMPARE(recalled.options.memoryLimitBytes, kept.options.memoryLimitBytes);
     }
 
-    // dgx-h100x2 is the default: 2 nodes of 8 H100 (80 GB), the 2 x 8 mesh chosen, the
-    // limit at the HBM less the default 10 % headroom, and "auto" first among the shapes
-    // meshShapes() allows.
+    // dgx-h100x2 is the default: 2 nodes of 8 H100 (80 GB), the 2 x 8 mesh chosen, no
+    // headroom (the limit is the HBM itself, as the CLI's without --memory-limit: no limit
+    // is passed), and "auto" first among the shapes meshShapes() allows.
     void presetFillsTheForm()
     {
         ClusterPanel panel;
@@ -147,7 +148,9 @@ private slots:
         QCOMPARE(setup.cluster.gpusPerNode, 8);
         QCOMPARE(setup.cluster.gpu.hbmBytes, std::uint64_t(80'000'000'000));
         QCOMPARE(setup.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 8}}));
-        QCOMPARE(*setup.options.memoryLimitBytes, 72e9);
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("memoryHeadroom"))->value(), 0.0);
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"))->value(), 80.0);
+        QVERIFY(!setup.options.memoryLimitBytes);
         // auto, the shapes, then the pipelined meshes (pp, dp, tp).
         const auto pipelined = pipelineMeshes(setup.cluster, setup.cluster.deviceCount());
         QCOMPARE(panel.meshBox()->count(), int(meshShapes(setup.cluster).size() + pipelined.size()) + 1);
@@ -170,10 +173,11 @@ private slots:
     }
 
     // Four nodes make 32 GPUs (the 4 x 8 mesh appears); a smaller HBM moves the limit
-    // with it (40 GB less 10 %); the preset itself is not changed by edits.
+    // with it (40 GB less a 10 % headroom); the preset itself is not changed by edits.
     void editsApplyToACopy()
     {
         ClusterPanel panel;
+        panel.findChild<QDoubleSpinBox*>(QStringLiteral("memoryHeadroom"))->setValue(10);
         panel.findChild<QSpinBox*>(QStringLiteral("clusterNodes"))->setValue(4);
         QVERIFY(panel.chooseMesh({4, 8}));
         panel.findChild<QDoubleSpinBox*>(QStringLiteral("clusterHbm"))->setValue(40);
@@ -186,6 +190,39 @@ private slots:
         QVERIFY(panel.choosePreset(QStringLiteral("dgx-h100x2")));
         QCOMPARE(panel.setup().cluster.nodes, 2);
         QCOMPARE(*panel.setup().options.memoryLimitBytes, 72e9);
+    }
+
+    // GB200 NVL72: 18 nodes of 4 GPUs in one NVLink domain of 72. The panel shows the
+    // domain and names the links by it; the domain reaches the search's cluster, and
+    // setting it to one node makes the node the domain again.
+    void nvlinkDomainBeyondANode()
+    {
+        ClusterPanel panel;
+        auto* domain = panel.findChild<QSpinBox*>(QStringLiteral("nvlinkDomain"));
+        QVERIFY(domain);
+        const auto labelOf = [&](const char* field) {
+            auto* form = qobject_cast<QFormLayout*>(panel.findChild<QDoubleSpinBox*>(QLatin1String(field))
+                                                        ->parentWidget()->layout());
+            return qobject_cast<QLabel*>(form->labelForField(panel.findChild<QDoubleSpinBox*>(QLatin1String(field))))
+                ->text();
+        };
+        QCOMPARE(domain->value(), 0);
+        QCOMPARE(domain->text(), QStringLiteral("one node"));
+        QCOMPARE(labelOf("intraBandwidth"), QStringLiteral("Intra-node:"));
+
+        QVERIFY(panel.choosePreset(QStringLiteral("gb200-nvl72x1")));
+        QCOMPARE(domain->value(), 72);
+        QCOMPARE(labelOf("intraBandwidth"), QStringLiteral("In a domain:"));
+        QCOMPARE(labelOf("interBandwidth"), QStringLiteral("Between domains:"));
+        Cluster cluster = panel.setup().cluster;
+        QCOMPARE(cluster.gpusPerNode, 4);
+        QCOMPARE(cluster.deviceCount(), 72);
+        QCOMPARE(cluster.nvlinkDomainSize(), 72);
+
+        domain->setValue(0);
+        cluster = panel.setup().cluster;
+        QCOMPARE(cluster.nvlinkDomainSize(), 4);
+        QCOMPARE(labelOf("intraBandwidth"), QStringLiteral("Intra-node:"));
     }
 
     // The efficiency shares start at the preset's (dgx-h100x2: achievableFraction 0.6,

@@ -2,6 +2,7 @@
 #include "windows/MainWindow.h"
 #include "common/QuantityFormat.h"
 #include "sharding/ShardingProblemWindow.h"
+#include "sharding/SolveProgressChart.h"
 #include "sharding/ShardingSolveJob.h"
 #include "solver/ShardingSolution.h"
 #include "ScratchGuiEnvironment.h"
@@ -16,6 +17,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
@@ -214,6 +216,32 @@ private slots:
         QVERIFY(costAxis);
         QVERIFY2(costAxis->min() <= 445 && costAxis->min() > 300 && costAxis->max() >= 500 && costAxis->max() < 700,
                  qPrintable(QStringLiteral("cost axis %1 to %2").arg(costAxis->min()).arg(costAxis->max())));
+    }
+
+    // Costs over decades (a first plan at 2,000,000, the best at 445): the cost axis is
+    // logarithmic from the decade under the lowest to the one over the highest, so the
+    // later improvements do not lie flat; back within a decade it is linear again.
+    void costsOverDecadesOnALogAxis()
+    {
+        SolveProgressChart chart;
+        chart.start(10);
+        chart.addBest(0.1, 2e6);
+        chart.addBest(0.5, 5000);
+        chart.addBest(2, 445);
+        auto* log = qobject_cast<QLogValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(log);
+        QCOMPARE(chart.chart()->axes(Qt::Vertical).size(), 1);
+        // Scaled to thousands (the title says so): 0.445 to 2,000 thousand.
+        QCOMPARE(log->min(), 0.1);
+        QCOMPARE(log->max(), 10000.0);
+        auto* line = qobject_cast<QLineSeries*>(chart.chart()->series().value(0));
+        QVERIFY(line && line->attachedAxes().contains(log));
+
+        chart.start(10);
+        chart.addBest(0.1, 500);
+        chart.addBest(0.2, 445);
+        QVERIFY(qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).value(0)));
+        QCOMPARE(chart.chart()->axes(Qt::Vertical).size(), 1);
     }
 
     void farIntervalEndsSolveAndShowTheirProfile()

@@ -25,6 +25,7 @@
 #include "history/PlanOfRecord.h"
 #include "history/PlanRecost.h"
 #include "plan/ExpertPlans.h"
+#include "target/TrainingStack.h"
 
 #include <QAction>
 #include <QDir>
@@ -469,15 +470,26 @@ void PlanWorkbench::exportPlan()
     std::optional<PlanDocument> document;
     if (editor_->current().candidate)
         document = editor_->pricing()->document(*editor_->current().candidate);
-    openExportDialog(std::move(document));
+    ExportDialog* dialog = openExportDialog(std::move(document));
+    // A plan searched for a stack is for that stack's files.
+    const std::optional<SearchSetup>& searched = session_->searchedSetup();
+    if (editor_->current().candidate && searched) {
+        switch (searched->options.stack) {
+        case TrainingStack::Megatron: dialog->setFormat(ExportFormat::Megatron); break;
+        case TrainingStack::TorchTitan: dialog->setFormat(ExportFormat::TorchTitan); break;
+        case TrainingStack::PyTorch: dialog->setFormat(ExportFormat::PyTorch); break;
+        case TrainingStack::Any: break;
+        }
+    }
 }
 
-void PlanWorkbench::openExportDialog(std::optional<PlanDocument> document)
+ExportDialog* PlanWorkbench::openExportDialog(std::optional<PlanDocument> document)
 {
     auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ExportDialog::written, this, &PlanWorkbench::message);
     dialog->open();
+    return dialog;
 }
 
 void PlanWorkbench::exportRecord(const PlanRecord& record)

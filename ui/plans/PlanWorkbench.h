@@ -17,6 +17,7 @@ class QMenu;
 namespace tapestry {
 
 class ClusterPanel;
+class ExportDialog;
 class GraphViewsPanel;
 class HistoryPanel;
 class HistoryRecorder;
@@ -100,7 +101,7 @@ private:
     [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
     void exportRecord(const PlanRecord& record);
     // The status bar says what the dialog wrote where.
-    void openExportDialog(std::optional<PlanDocument> document);
+    ExportDialog* openExportDialog(std::optional<PlanDocument> document);
     void recostRecord(const PlanRecord& record);
     void fitView();
     void reportProblem(const QString& title, const QString& text);

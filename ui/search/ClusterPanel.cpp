@@ -96,11 +96,22 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     nodes_->setRange(1, 4096);
     gpusPerNode_ = new QSpinBox(this);
     gpusPerNode_->setRange(1, 64);
+    // GPUs that one NVLink fabric joins: a node (0), or a rack of nodes (GB200 NVL72).
+    nvlinkDomain_ = new QSpinBox(this);
+    nvlinkDomain_->setObjectName(QStringLiteral("nvlinkDomain"));
+    nvlinkDomain_->setRange(0, 1 << 16);
+    nvlinkDomain_->setSpecialValueText(tr("one node"));
+    nvlinkDomain_->setSuffix(tr(" GPUs"));
+    nvlinkDomain_->setToolTip(tr("GPUs joined by one NVLink fabric, a whole number of nodes: one node on DGX and "
+                                 "HGX machines, a rack of 72 GPUs (18 nodes of 4) on GB200 NVL72. Mesh axes inside "
+                                 "a domain use the fast link."));
     peakTflops_ = doubleBox(this, 100000, 0, tr(" TFLOP/s"));
     hbmGb_ = doubleBox(this, 10000, 0, tr(" GB"));
     hbmGb_->setObjectName(QStringLiteral("clusterHbm"));
     intraGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
+    intraGbps_->setObjectName(QStringLiteral("intraBandwidth"));
     interGbps_ = doubleBox(this, 100000, 1, tr(" GB/s"));
+    interGbps_->setObjectName(QStringLiteral("interBandwidth"));
     peakTflops_->setToolTip(tr("Dense peak of one GPU in the training dtype"));
     gemmEfficiency_ = doubleBox(this, 100, 1, tr(" % of peak"));
     gemmEfficiency_->setObjectName(QStringLiteral("gemmEfficiency"));
@@ -111,8 +122,6 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     attentionEfficiency_->setObjectName(QStringLiteral("attentionEfficiency"));
     attentionEfficiency_->setRange(1, 100);
     attentionEfficiency_->setToolTip(tr("Share of the peak that a fused attention kernel (FlashAttention) reaches."));
-    intraGbps_->setToolTip(tr("Achievable bus bandwidth per GPU and direction inside a node"));
-    interGbps_->setToolTip(tr("Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)"));
 
     auto* openFile = new QPushButton(tr("Open Cluster File…"), this);
     openFile->setObjectName(QStringLiteral("openClusterFile"));
@@ -124,12 +133,16 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     clusterForm->addRow(presetNote_);
     clusterForm->addRow(tr("Nodes:"), nodes_);
     clusterForm->addRow(tr("GPUs per node:"), gpusPerNode_);
+    clusterForm->addRow(tr("NVLink domain:"), nvlinkDomain_);
     clusterForm->addRow(tr("Peak:"), peakTflops_);
     clusterForm->addRow(tr("GEMM efficiency:"), gemmEfficiency_);
     clusterForm->addRow(tr("Attention efficiency:"), attentionEfficiency_);
     clusterForm->addRow(tr("HBM:"), hbmGb_);
-    clusterForm->addRow(tr("Intra-node:"), intraGbps_);
-    clusterForm->addRow(tr("Inter-node:"), interGbps_);
+    intraLabel_ = new QLabel(this);
+    interLabel_ = new QLabel(this);
+    clusterForm->addRow(intraLabel_, intraGbps_);
+    clusterForm->addRow(interLabel_, interGbps_);
+    nameLinks();
 
     mesh_ = new QComboBox(this);
     mesh_->setObjectName(QStringLiteral("meshShape"));
@@ -205,9 +218,8 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     memoryHeadroom_->setRange(0, 90);
     memoryHeadroom_->setValue(kDefaultHeadroomPercent);
     memoryHeadroom_->setToolTip(tr("Kept free of each GPU's memory for what the cost model does not count: the "
-                                   "caching allocator's fragmentation, the CUDA context and NCCL's buffers. %L1 % is "
-                                   "a common allowance; 0 lets plans fill the HBM.")
-                                    .arg(kDefaultHeadroomPercent));
+                                   "caching allocator's fragmentation, the CUDA context and NCCL's buffers; 5 to 10 % "
+                                   "is a common allowance. 0, the default as in the CLI, lets plans fill the HBM."));
     memoryLimitGb_ = doubleBox(this, 10000, 1, tr(" GB"));
     memoryLimitGb_->setObjectName(QStringLiteral("memoryLimit"));
     memoryLimitGb_->setToolTip(tr("Per device: the HBM less the headroom; a plan fits when its peak stays below it."));
@@ -308,6 +320,11 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     connect(preset_, &QComboBox::currentTextChanged, this, &ClusterPanel::loadPreset);
     connect(nodes_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);
     connect(gpusPerNode_, &QSpinBox::valueChanged, this, &ClusterPanel::refillMeshes);
+    connect(gpusPerNode_, &QSpinBox::valueChanged, nvlinkDomain_, &QSpinBox::setSingleStep);
+    connect(nvlinkDomain_, &QSpinBox::valueChanged, this, [this] {
+        nameLinks();
+        refillMeshes();
+    });
     connect(hbmGb_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::limitFromHeadroom);
     connect(memoryHeadroom_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::limitFromHeadroom);
     connect(memoryLimitGb_, &QDoubleSpinBox::valueChanged, this, &ClusterPanel::headroomFromLimit);
@@ -349,9 +366,15 @@ void ClusterPanel::showCluster()
     {
         const QSignalBlocker a(nodes_);
         const QSignalBlocker b(gpusPerNode_);
+        const QSignalBlocker c(nvlinkDomain_);
         nodes_->setValue(presetCluster_.nodes);
         gpusPerNode_->setValue(presetCluster_.gpusPerNode);
+        nvlinkDomain_->setSingleStep(presetCluster_.gpusPerNode);
+        nvlinkDomain_->setValue(presetCluster_.gpusPerNvlinkDomain > presetCluster_.gpusPerNode
+                                    ? presetCluster_.gpusPerNvlinkDomain
+                                    : 0);
     }
+    nameLinks();
     peakTflops_->setValue(presetCluster_.gpu.peakFlopsPerSecond / 1e12);
     gemmEfficiency_->setValue(presetCluster_.gpu.achievableFraction * 100);
     attentionEfficiency_->setValue(presetCluster_.gpu.attentionFraction * 100);
@@ -361,6 +384,18 @@ void ClusterPanel::showCluster()
     interGbps_->setValue(presetCluster_.interNode.bytesPerSecond / 1e9);
     refillMeshes();
     showCurves();
+}
+
+void ClusterPanel::nameLinks()
+{
+    // Beyond a node the fast link is the domain's fabric and the slow one joins domains.
+    const bool rack = nvlinkDomain_->value() > gpusPerNode_->value();
+    intraLabel_->setText(rack ? tr("In a domain:") : tr("Intra-node:"));
+    interLabel_->setText(rack ? tr("Between domains:") : tr("Inter-node:"));
+    intraGbps_->setToolTip(rack ? tr("Achievable bus bandwidth per GPU and direction inside an NVLink domain")
+                                : tr("Achievable bus bandwidth per GPU and direction inside a node"));
+    interGbps_->setToolTip(rack ? tr("Achievable bandwidth per GPU and direction between NVLink domains")
+                                : tr("Achievable bandwidth per GPU and direction between nodes (one NIC per GPU)"));
 }
 
 void ClusterPanel::limitFromHeadroom()
@@ -398,6 +433,7 @@ Cluster ClusterPanel::editedCluster() const
 {
     Cluster cluster = nodes_->value() == presetCluster_.nodes ? presetCluster_ : presetCluster_.withNodes(nodes_->value());
     cluster.gpusPerNode = gpusPerNode_->value();
+    cluster.gpusPerNvlinkDomain = nvlinkDomain_->value();
     cluster.gpu.peakFlopsPerSecond = peakTflops_->value() * 1e12;
     cluster.gpu.achievableFraction = gemmEfficiency_->value() / 100;
     cluster.gpu.attentionFraction = attentionEfficiency_->value() / 100;
@@ -430,7 +466,9 @@ SearchSetup ClusterPanel::setup() const
     setup.workload.overlap = overlap_->isChecked();
     setup.workload.attention = static_cast<AttentionKernel>(attention_->currentData().toInt());
     setup.workload.capacityFactor = capacityFactor_->value();
-    setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
+    // No headroom: the GPU's memory itself, exactly as the CLI without --memory-limit.
+    if (memoryHeadroom_->value() > 0)
+        setup.options.memoryLimitBytes = memoryLimitGb_->value() * 1e9;
     setup.options.timeLimitSeconds = timeLimit_->value();
     setup.options.stack = trainingStackFromName(target_->currentData().toString().toStdString()).value_or(kDefaultTrainingStack);
     return setup;
@@ -467,6 +505,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("clusterFile"), preset_->currentData().toString()},
         {QStringLiteral("nodes"), nodes_->value()},
         {QStringLiteral("gpusPerNode"), gpusPerNode_->value()},
+        {QStringLiteral("nvlinkDomain"), nvlinkDomain_->value()},
         {QStringLiteral("peakTflops"), peakTflops_->value()},
         {QStringLiteral("gemmEfficiency"), gemmEfficiency_->value()},
         {QStringLiteral("attentionEfficiency"), attentionEfficiency_->value()},
@@ -501,6 +540,8 @@ bool ClusterPanel::recallFor(const QString& modelPath)
     // In this order: the preset resets the numbers, the cluster's size refills the meshes.
     nodes_->setValue(choices.value(QStringLiteral("nodes")).toInt());
     gpusPerNode_->setValue(choices.value(QStringLiteral("gpusPerNode")).toInt());
+    if (choices.contains(QStringLiteral("nvlinkDomain")))
+        nvlinkDomain_->setValue(choices.value(QStringLiteral("nvlinkDomain")).toInt());
     peakTflops_->setValue(choices.value(QStringLiteral("peakTflops")).toDouble());
     // Choices kept before the fields existed keep the preset's.
     if (choices.contains(QStringLiteral("gemmEfficiency")))

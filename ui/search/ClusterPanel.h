@@ -28,9 +28,10 @@ class ClusterPanel : public QWidget {
     Q_OBJECT
 
 public:
-    // Kept free of each GPU's HBM by default: allocator fragmentation, the CUDA context
-    // and NCCL's buffers take a few GB that no cost model counts.
-    static constexpr double kDefaultHeadroomPercent = 10;
+    // The one rule of the GUI and the CLI: the limit is the GPU's whole memory unless the
+    // user keeps some free (allocator fragmentation, the CUDA context and NCCL's buffers
+    // take a few GB that no cost model counts) or gives a limit (--memory-limit).
+    static constexpr double kDefaultHeadroomPercent = 0;
 
     explicit ClusterPanel(QWidget* parent = nullptr);
 
@@ -89,6 +90,8 @@ private:
     void limitFromHeadroom();
     void headroomFromLimit();
     void refillMeshes();
+    // The link rows say node or NVLink domain, whichever the fast link joins.
+    void nameLinks();
     void chooseNcclLog();
     void chooseRunsToCalibrate();
     void chooseClusterFile();
@@ -107,6 +110,9 @@ private:
     QLabel* presetNote_ = nullptr;
     QSpinBox* nodes_ = nullptr;
     QSpinBox* gpusPerNode_ = nullptr;
+    QSpinBox* nvlinkDomain_ = nullptr;  // 0: one node
+    QLabel* intraLabel_ = nullptr;
+    QLabel* interLabel_ = nullptr;
     QDoubleSpinBox* peakTflops_ = nullptr;
     QDoubleSpinBox* gemmEfficiency_ = nullptr;
     QDoubleSpinBox* attentionEfficiency_ = nullptr;

@@ -1,6 +1,7 @@
 #include "search/SearchResultsPanel.h"
 
 #include "plans/PlanInspector.h"
+#include "plans/PlanSummary.h"
 #include "search/ParetoChartView.h"
 #include "search/SearchOutcome.h"
 #include "plans/PlanThroughput.h"
@@ -10,6 +11,8 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -19,6 +22,17 @@
 #include <limits>
 
 namespace tapestry {
+
+namespace {
+
+QString capitalized(QString text)
+{
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+}  // namespace
 
 QString SearchResultsPanel::idleMessage()
 {
@@ -70,20 +84,37 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     chart_ = new ParetoChartView(this);
     chart_->setToolTip(tr("Click a point to inspect its plan."));
 
+    // The list takes the panel's whole height (on a laptop the panel is a quarter of the
+    // screen: text above it left three rows). Beside it, as tabs, why the search chose
+    // its plan (the workload, the comparisons) and the chart.
+    auto* why = new QWidget(this);
+    auto* whyLayout = new QVBoxLayout(why);
+    whyLayout->setContentsMargins(4, 4, 4, 4);
+    whyLayout->addWidget(workload_);
+    whyLayout->addWidget(techniques_);
+    whyLayout->addStretch(1);
+    auto* whyScroll = new QScrollArea(this);
+    whyScroll->setWidget(why);
+    whyScroll->setWidgetResizable(true);
+    whyScroll->setFrameShape(QFrame::NoFrame);
+    side_ = new QTabWidget(this);
+    side_->setObjectName(QStringLiteral("searchSide"));
+    side_->setDocumentMode(true);
+    side_->addTab(whyScroll, tr("Why this plan"));
+    side_->addTab(chart_, tr("Step vs. memory"));
+
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(table_);
-    split->addWidget(chart_);
-    // The list takes two thirds: its columns must not end beyond the view on a laptop.
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 1);
-    split->setSizes({1000, 500});
+    split->addWidget(side_);
+    // The list takes three fifths: its columns must not end beyond the view on a laptop.
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({1200, 800});
     split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(message_);
-    layout->addWidget(workload_);
-    layout->addWidget(techniques_);
     layout->addWidget(peakWarning_);
     layout->addWidget(split, 1);
 
@@ -113,7 +144,12 @@ void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results
     // The workload of the plan the search hands out (each row's tooltip has its own).
     const std::shared_ptr<const PlanCandidate> shown =
         !results ? nullptr : results->best() ? results->best() : results->candidates.empty() ? nullptr : results->candidates.front();
-    workload_->setText(shown ? PlanInspector::workloadText(*shown) : QString());
+    QString workload = shown ? PlanInspector::workloadText(*shown) : QString();
+    // Which stacks run the plan the search hands out, once it is final (it rebuilds the
+    // plan per stack: not for every snapshot).
+    if (shown && results->finished && folded_ && setup_)
+        workload += QStringLiteral(".\n") + capitalized(PlanSummary::runsOnText(*shown, *folded_, *setup_)) + u'.';
+    workload_->setText(workload);
     techniques_->hide();
     if (!results) {  // a new model or a new search: nothing of the last one stays
         message_->setText(idleMessage());
@@ -191,6 +227,8 @@ void SearchResultsPanel::showComparisons(const SearchOutcome& results)
 
 void SearchResultsPanel::setPricing(std::shared_ptr<const FoldedModel> folded, const SearchSetup* setup)
 {
+    folded_ = folded && setup ? folded : nullptr;
+    setup_ = folded && setup ? std::optional<SearchSetup>(*setup) : std::nullopt;
     model_->setThroughput(folded && setup ? std::make_shared<PlanThroughput>(std::move(folded), *setup) : nullptr);
 }
 

@@ -2,10 +2,14 @@
 
 #include <QWidget>
 
+#include "search/SearchSetup.h"
+
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 
 namespace tapestry {
@@ -17,8 +21,9 @@ struct SearchSetup;
 class ParetoChartView;
 class SearchResultsModel;
 
-// The candidates of the latest search, as a sortable list and as a step time against
-// peak memory chart side by side. Clicking a row or a point opens that plan.
+// The candidates of the latest search as a sortable list, and beside it (as tabs) why the
+// search chose its best plan and the step time against peak memory chart. Clicking a
+// row or a point opens that plan.
 class SearchResultsPanel : public QWidget {
     Q_OBJECT
 
@@ -58,7 +63,11 @@ private:
     QSortFilterProxyModel* sorted_ = nullptr;
     QTableView* table_ = nullptr;
     ParetoChartView* chart_ = nullptr;
+    QTabWidget* side_ = nullptr;  // why this plan | the chart
     std::shared_ptr<const PlanCandidate> bestSoFar_;  // the running search's, as shown
+    // What the results were searched with (setPricing): which stacks run the best plan.
+    std::shared_ptr<const FoldedModel> folded_;
+    std::optional<SearchSetup> setup_;
 };
 
 }  // namespace tapestry

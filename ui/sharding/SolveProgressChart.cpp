@@ -6,6 +6,7 @@
 #include "solver/ProblemReducer.h"
 
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -23,6 +24,9 @@ SolveProgressChart::SolveProgressChart(QWidget* parent) : QChartView(parent)
     time_->setLabelFormat(QStringLiteral("%.0f"));
     cost_ = new QValueAxis(chart());
     cost_->setLabelFormat(QStringLiteral("%.5g"));
+    logCost_ = new QLogValueAxis(this);
+    logCost_->setLabelFormat(QStringLiteral("%.3g"));
+    logCost_->setMinorTickCount(-1);  // 2..9 between the decades
     chart()->addAxis(time_, Qt::AlignBottom);
     chart()->addAxis(cost_, Qt::AlignLeft);
     best_ = new QLineSeries(chart());
@@ -81,6 +85,7 @@ void SolveProgressChart::redraw()
         best_->clear();
         bound_->clear();
         chart()->setTitle(tr("Searching for a plan within the limit…"));
+        useCostAxis(cost_);
         cost_->setRange(0, 1);
         return;
     }
@@ -112,12 +117,35 @@ void SolveProgressChart::redraw()
     chart()->setTitle(bounded ? scale.title(tr("Best cost so far; lower bound, gap %L1 %")
                                                 .arg(100.0 * (best - bounds_.last().y()) / best, 0, 'g', 3))
                               : scale.title(tr("Best cost so far")));
+    // Costs that span decades (a first plan far above the last): on a linear axis every
+    // later improvement would lie flat along the bottom, so the axis is logarithmic.
+    if (lowest > 0 && highest >= 10 * lowest) {
+        useCostAxis(logCost_);
+        logCost_->setRange(std::pow(10.0, std::floor(std::log10(lowest / scale.divisor))),
+                           std::pow(10.0, std::ceil(std::log10(highest / scale.divisor))));
+        return;
+    }
+    useCostAxis(cost_);
     // Close to the lowest cost is where the search spends its time: the first incumbent is
     // often far above, so the axis starts just under the lowest, not at zero.
     // One cost alone still gets an axis a few ticks wide around it.
     const double margin = std::max((highest - lowest) * 0.05, std::abs(lowest) * 0.02 + 1);
     cost_->setRange(std::max(0.0, lowest - margin) / scale.divisor, (highest + margin) / scale.divisor);
     cost_->applyNiceNumbers();
+}
+
+void SolveProgressChart::useCostAxis(QAbstractAxis* axis)
+{
+    QAbstractAxis* other = axis == cost_ ? static_cast<QAbstractAxis*>(logCost_) : cost_;
+    if (chart()->axes(Qt::Vertical).contains(axis))
+        return;
+    for (QLineSeries* series : {best_, bound_})
+        series->detachAxis(other);
+    chart()->removeAxis(other);  // the chart lets go of it: this view keeps it
+    other->setParent(this);
+    chart()->addAxis(axis, Qt::AlignLeft);
+    for (QLineSeries* series : {best_, bound_})
+        series->attachAxis(axis);
 }
 
 }  // namespace tapestry

@@ -370,7 +370,7 @@ private slots:
                                               .arg(QString::fromStdString(bestSoFar->meshText))),
                  qPrintable(message->text()));
 
-        FirstPaintAfter shown(window.statusBar(), [&] { return endedAt >= 0; }, clock);
+        FirstPaintAfter shown(window.statusBar(), [&] { return !window.isSearching(); }, clock);
         clock.start();
         QTest::keyClick(&window, Qt::Key_Escape);
         QTRY_VERIFY_WITH_TIMEOUT(endedAt >= 0, 5000);
@@ -389,8 +389,14 @@ private slots:
         QVERIFY(!window.isSearching());
         QVERIFY(window.startSearchAction()->isEnabled());
         QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
-        // Then the plan kept opens, as after any search.
+        // Then the plan kept opens, as after any search, and the results say which stacks
+        // run it: a plan searched for Megatron-LM runs there as is.
         QTRY_COMPARE(window.planInspector()->candidate(), after->best());
+        const auto* workload = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchWorkload"));
+        QTRY_VERIFY(workload->text().contains(QStringLiteral("Runs as is on")) ||
+                    workload->text().contains(QStringLiteral("Not runnable as is")));
+        if (target == QStringLiteral("megatron"))
+            QVERIFY2(workload->text().contains(QStringLiteral("Megatron-LM")), qPrintable(workload->text()));
     }
 
     // Closing the window during a search asks first: Keep Searching keeps both; Cancel

@@ -118,11 +118,13 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, ModelSession* session, GraphVi
     });
     connect(session_, &ModelSession::searchFailed, this,
             [this](const QString& problem) { recorder_->endSearch(RunStatus::Failed, problem.toStdString()); });
+    // Queued: the window shows the search's end first (MainWindow::onSearchFinished); the
+    // record is written before the best plan opens, which looks it up.
     connect(session_, &ModelSession::searchFinished, this, [this](const std::shared_ptr<const SearchOutcome>& results) {
         if (session_->folded() && session_->searchedSetup())
             recorder_->recordSearch(*session_->folded(), *session_->searchedSetup(), *results);
         refreshChoices();
-    });
+    }, Qt::QueuedConnection);
     connect(editor_, &PlanEditor::planChanged, this, &PlanWorkbench::showEdited);
     connect(editPanel_, &PlanEditPanel::expertStartRequested, this, &PlanWorkbench::startFromExpert);
     connect(editPanel_, &PlanEditPanel::hfTpPlanStartRequested, this, [this] {

@@ -144,12 +144,15 @@ void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results
     // The workload of the plan the search hands out (each row's tooltip has its own).
     const std::shared_ptr<const PlanCandidate> shown =
         !results ? nullptr : results->best() ? results->best() : results->candidates.empty() ? nullptr : results->candidates.front();
-    QString workload = shown ? PlanInspector::workloadText(*shown) : QString();
-    // Which stacks run the plan the search hands out, once it is final (it rebuilds the
-    // plan per stack: not for every snapshot).
+    workload_->setText(shown ? PlanInspector::workloadText(*shown) : QString());
+    // Which stacks run the plan the search hands out, once it is final. It rebuilds the
+    // plan per stack: not for every snapshot, and after the window has shown the end.
     if (shown && results->finished && folded_ && setup_)
-        workload += QStringLiteral(".\n") + capitalized(PlanSummary::runsOnText(*shown, *folded_, *setup_)) + u'.';
-    workload_->setText(workload);
+        QMetaObject::invokeMethod(this, [this, shown, results] {
+            if (model_->results() == results)
+                workload_->setText(PlanInspector::workloadText(*shown) + QStringLiteral(".\n") +
+                                   capitalized(PlanSummary::runsOnText(*shown, *folded_, *setup_)) + u'.');
+        }, Qt::QueuedConnection);
     techniques_->hide();
     if (!results) {  // a new model or a new search: nothing of the last one stays
         message_->setText(idleMessage());

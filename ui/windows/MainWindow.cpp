@@ -236,8 +236,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // them as well (the View menu shows and hides them), so the graph keeps the height.
     for (QDockWidget* dock : {resultsDock_, inspectorDock_, workbench_->compareDock()})
         dock->setTitleBarWidget(new QWidget(dock));
-    // After the workbench's own connection (slots run in the order connected): it records
-    // the search in the history before the best plan opened here looks up its record.
+    // After the workbench's own connection, queued (queued slots run in the order
+    // posted): it records the search in the history before the best plan, opened here
+    // as a queued event too, looks up its record.
     connect(session_, &ModelSession::searchFinished, this, &MainWindow::onSearchFinished);
     connect(workbench_, &PlanWorkbench::modelRequested, this, &MainWindow::openFile);
     connect(workbench_, &PlanWorkbench::message, this,
@@ -470,9 +471,11 @@ void MainWindow::onSearchFinished(const std::shared_ptr<const SearchOutcome>& re
     const QString message = PlanSearchJob::message(*results);
     resultsPanel_->setMessage(message);
     statusBar()->showMessage(message, kStatusTimeoutMs);
-    // The search has ended: say so at once. Opening its best plan (inspector, editor,
+    // The search has ended: show it at once. Opening its best plan (inspector, editor,
     // overlay) takes a few hundred ms on a busy machine, so it follows as an event of
-    // its own, and searchFinished with it.
+    // its own, and searchFinished with it. Widgets post their repaints at low priority,
+    // after that event: paint what changed now.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::UpdateRequest);
     QMetaObject::invokeMethod(this, [this, best = results->best()] {
         if (best && session_->results() && best == session_->results()->best())
             openCandidate(best);

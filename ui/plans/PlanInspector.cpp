@@ -86,14 +86,17 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
 
     charts_ = new BreakdownCharts(this);
 
-    auto* bar = new QHBoxLayout;
+    // The block and name filters sit beside the tabs (shown with Costs, whose table they
+    // filter): on a laptop the table keeps a row more.
+    auto* filters = new QWidget(this);
+    auto* bar = new QHBoxLayout(filters);
+    bar->setContentsMargins(8, 0, 0, 0);
     bar->addWidget(new QLabel(tr("Block:"), this));
     bar->addWidget(family_);
     bar->addWidget(search_, 1);
     auto* tablePane = new QWidget(this);
     auto* tableLayout = new QVBoxLayout(tablePane);
     tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->addLayout(bar);
     tableLayout->addWidget(table_, 1);
     tableLayout->addWidget(totals_);
 
@@ -145,6 +148,8 @@ PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)
     tabs_->addTab(trafficPane_, tr("Ring Attention and All-to-Alls"));
     tabs_->setTabEnabled(1, false);
     tabs_->setTabEnabled(2, false);
+    tabs_->setCornerWidget(filters, Qt::TopRightCorner);
+    connect(tabs_, &QTabWidget::currentChanged, filters, [this, filters] { filters->setVisible(tabs_->currentIndex() == 0); });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

@@ -106,10 +106,10 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(table_);
     split->addWidget(side_);
-    // The list takes three fifths: its columns must not end beyond the view on a laptop.
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({1200, 800});
+    // The list takes two thirds: its columns must not end beyond the view on a laptop.
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 1);
+    split->setSizes({1400, 700});
     split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);

@@ -49,6 +49,9 @@
 #                                  10 s solve: 680 time points against the usage limit
 #                                  (skipped when ../shared/iopddl is not there)
 #
+# The searched pictures search every per-node strategy (--target any, the search the
+# pictures showed before the Target choice existed; the GUI's default is Megatron-LM).
+#
 # The pictures come from the app itself: `tapestry --screenshot FILE [--view V] MODEL`
 # renders the window with QWidget::grab once the model has loaded and the chosen graph
 # view is drawn (with --search: once the search has finished; for a sharding problem, its
@@ -103,7 +106,7 @@ shot screenshot-coarse-llama3.png coarse tests/data/llama3_8b_shape.dynamo.strip
 shot screenshot-scope-llama3.png scope tests/data/llama3_8b_shape.dynamo.stripped.onnx
 shot screenshot-folded-resnet50.png folded tests/data/resnet50.ts.stripped.onnx
 shot screenshot-folded-gpt3.png folded "$scratch/gpt3-175b.onnx"
-search=(--window-size 1600x1000 --search --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048)
+search=(--window-size 1600x1000 --search --target any --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048)
 shot screenshot-search-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
   "${search[@]}" --show results --expand-block
 shot screenshot-inspector-llama3.png folded tests/data/llama3_8b_shape.dynamo.stripped.onnx \
@@ -114,7 +117,7 @@ shot screenshot-compare-llama3.png folded tests/data/llama3_8b_shape.dynamo.stri
   "${search[@]}" --show compare --edit mlp/down_proj
 gpt3=(--window-size 1600x1000 --cluster dgx-h100x16 --show timeline)
 shot screenshot-timeline-gpt3.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
-  --search --mesh pp=8,dp=2,tp=8 --batch 1536 --seq 2048
+  --search --target any --mesh pp=8,dp=2,tp=8 --batch 1536 --seq 2048
 "$BUILD_DIR/app/tapestry-cli" evaluate "$scratch/gpt3-175b.onnx" --cluster dgx-h100x16 --mesh pp=8,dp=2,tp=8 \
   --batch 1536 --seq 2048 --plan megatron-sp --micro-batch 1 --recompute selective --zero 1 \
   --schedule interleaved --virtual-stages 4 --no-history -o "$scratch/megatron-gpt3.json" >/dev/null
@@ -123,7 +126,7 @@ shot screenshot-timeline-megatron-gpt3.png folded "$scratch/gpt3-175b.onnx" "${g
 shot screenshot-timeline-megatron-gpt3-start.png folded "$scratch/gpt3-175b.onnx" "${gpt3[@]}" \
   --open-plan "$scratch/megatron-gpt3.json" --zoom 5
 llama=tests/data/llama3_8b_shape.dynamo.stripped.onnx
-laptop=(--search --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048)
+laptop=(--search --target any --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048)
 for language in en de; do
   shot_on 1366x768 "$language" "screenshot-laptop-search-$language.png" folded "$llama" "${laptop[@]}" --show results
   shot_on 1366x768 "$language" "screenshot-laptop-inspector-$language.png" folded "$llama" "${laptop[@]}" \
@@ -143,11 +146,11 @@ shot_on 1920x1080 en screenshot-fullhd-edit.png folded "$llama" "${laptop[@]}" -
 shot_on 1920x1080 en screenshot-fullhd-compare.png folded "$llama" "${laptop[@]}" --show compare --edit mlp/down_proj
 shot_on 1920x1080 en screenshot-fullhd-export.png folded "$llama" "${laptop[@]}" --show export
 # Context and expert parallelism: the README's two runs, searched in the GUI.
-long=(--window-size 1600x1000 --search --cluster dgx-h100x1 --nodes 8 --mesh 8x8 --batch 64 --seq 131072 --micro-batch 1)
+long=(--window-size 1600x1000 --search --target any --cluster dgx-h100x1 --nodes 8 --mesh 8x8 --batch 64 --seq 131072 --micro-batch 1)
 shot screenshot-context-parallel-llama3.png folded "$llama" "${long[@]}" --show traffic --expand-block \
   --select self_attn/MatMul
 "$BUILD_DIR/app/tapestry-cli" synth --preset mixtral-8x7b -o "$scratch/mixtral-8x7b.onnx" >/dev/null
-moe=(--window-size 1600x1000 --search --cluster dgx-h100x4 --mesh 4x8 --batch 64 --seq 4096 --micro-batch 1)
+moe=(--window-size 1600x1000 --search --target any --cluster dgx-h100x4 --mesh 4x8 --batch 64 --seq 4096 --micro-batch 1)
 shot screenshot-expert-parallel-mixtral.png folded "$scratch/mixtral-8x7b.onnx" "${moe[@]}" --show traffic \
   --expand-block --select experts
 problem=(--window-size 1280x800)

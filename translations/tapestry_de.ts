@@ -147,6 +147,10 @@
         <source>Other plans were derived from this plan.</source>
         <translation>Andere Pläne wurden von diesem Plan abgeleitet.</translation>
     </message>
+    <message>
+        <source>The measured runs cannot calibrate this cluster&apos;s figures without fitting noise.</source>
+        <translation>Die gemessenen Läufe können die Kennzahlen dieses Clusters nicht kalibrieren, ohne Rauschen anzupassen.</translation>
+    </message>
 </context>
 <context>
     <name>GraphNodeDetails</name>
@@ -719,6 +723,18 @@
     <message>
         <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare or export.</source>
         <translation>Unbekannter Bereich „%1“: results, inspector, timeline, traffic, edit, compare oder export verwenden.</translation>
+    </message>
+    <message>
+        <source>Training stack the search is for: megatron, torchtitan, pytorch or any.</source>
+        <translation>Trainings-Stack, für den gesucht wird: megatron, torchtitan, pytorch oder any.</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>Stack</translation>
+    </message>
+    <message>
+        <source>Unknown --target &apos;%1&apos;.</source>
+        <translation>Unbekanntes --target '%1'.</translation>
     </message>
 </context>
 <context>

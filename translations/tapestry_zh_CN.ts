@@ -147,6 +147,10 @@
         <source>Other plans were derived from this plan.</source>
         <translation>有其他方案是从这个方案派生的。</translation>
     </message>
+    <message>
+        <source>The measured runs cannot calibrate this cluster&apos;s figures without fitting noise.</source>
+        <translation>这些实测运行无法在不拟合噪声的情况下校准该集群的参数。</translation>
+    </message>
 </context>
 <context>
     <name>GraphNodeDetails</name>
@@ -718,6 +722,18 @@
     <message>
         <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare or export.</source>
         <translation>未知面板“%1”：请使用 results、inspector、timeline、traffic、edit、compare 或 export。</translation>
+    </message>
+    <message>
+        <source>Training stack the search is for: megatron, torchtitan, pytorch or any.</source>
+        <translation>搜索所针对的训练框架：megatron、torchtitan、pytorch 或 any。</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>Unknown --target &apos;%1&apos;.</source>
+        <translation>未知的 --target '%1'。</translation>
     </message>
 </context>
 <context>

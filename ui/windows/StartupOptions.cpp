@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "cluster/MeshText.h"
 #include "common/ErrorText.h"
+#include "target/TrainingStack.h"
 
 #include <QCommandLineParser>
 
@@ -42,6 +43,10 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     const QCommandLineOption mesh(QStringLiteral("mesh"), tr("Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8."),
                                   tr("mesh"));
     parser.addOption(mesh);
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    tr("Training stack the search is for: megatron, torchtitan, pytorch or any."),
+                                    tr("stack"));
+    parser.addOption(target);
     const QCommandLineOption batch(QStringLiteral("batch"), tr("Global batch in sequences."), tr("n"));
     parser.addOption(batch);
     const QCommandLineOption sequence(QStringLiteral("seq"), tr("Sequence length in tokens."), tr("n"));
@@ -101,6 +106,9 @@ StartupOptions StartupOptions::parse(const QCoreApplication& app)
     };
     options.search = parser.isSet(search);
     options.cluster = parser.value(cluster);
+    options.target = parser.value(target);
+    if (!options.target.isEmpty() && !trainingStackFromName(options.target.toStdString()))
+        fail(tr("Unknown --target '%1'.").arg(options.target));
     options.mesh = parser.value(mesh);
     if (!options.mesh.isEmpty()) {
         try {

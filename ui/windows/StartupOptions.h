@@ -11,7 +11,7 @@
 namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
-// [--nodes N] [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L] [--micro-batch N]
+// [--nodes N] [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L] [--micro-batch N] [--target STACK]
 // [--show results|inspector|timeline|traffic|edit|compare|export] [--expand-block] [--edit TEXT]]
 // [--open-plan PLAN.json] [--zoom F] [--select TEXT] [--window-size WxH] [--solve-seconds S]
 // [MODEL | PROBLEM]` asks for.
@@ -32,6 +32,7 @@ public:
     int batch = 0;           // 0: the panel's default (the model's)
     int sequence = 0;
     int microBatch = 0;      // 0: the panel's default
+    QString target;          // megatron, torchtitan, pytorch or any; empty: the panel's
     bool showInspector = false;  // raise the plan inspector rather than the results
     bool showTimeline = false;   // and its pipeline schedule tab
     bool showTraffic = false;    // or its ring attention and expert all-to-all tab

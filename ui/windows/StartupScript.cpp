@@ -16,6 +16,7 @@
 #include "sharding/ShardingProblemWindow.h"
 #include "windows/MainWindow.h"
 
+#include <QComboBox>
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
@@ -86,6 +87,10 @@ void StartupScript::applyClusterOptions()
         cluster->setSequence(options_.sequence);
     if (options_.microBatch > 0)
         cluster->setMicroBatch(options_.microBatch);
+    if (!options_.target.isEmpty()) {
+        auto* target = cluster->findChild<QComboBox*>(QStringLiteral("target"));
+        target->setCurrentIndex(target->findData(options_.target));
+    }
 }
 
 void StartupScript::start()

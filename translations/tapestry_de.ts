@@ -147,10 +147,6 @@
         <source>Other plans were derived from this plan.</source>
         <translation>Andere Pläne wurden von diesem Plan abgeleitet.</translation>
     </message>
-    <message>
-        <source>The measured runs cannot calibrate this cluster&apos;s figures without fitting noise.</source>
-        <translation>Die gemessenen Läufe können die Kennzahlen dieses Clusters nicht kalibrieren, ohne Rauschen anzupassen.</translation>
-    </message>
 </context>
 <context>
     <name>GraphNodeDetails</name>
@@ -734,7 +730,7 @@
     </message>
     <message>
         <source>Unknown --target &apos;%1&apos;.</source>
-        <translation>Unbekanntes --target '%1'.</translation>
+        <translation>Unbekanntes --target &apos;%1&apos;.</translation>
     </message>
 </context>
 <context>

@@ -147,10 +147,6 @@
         <source>Other plans were derived from this plan.</source>
         <translation>有其他方案是从这个方案派生的。</translation>
     </message>
-    <message>
-        <source>The measured runs cannot calibrate this cluster&apos;s figures without fitting noise.</source>
-        <translation>这些实测运行无法在不拟合噪声的情况下校准该集群的参数。</translation>
-    </message>
 </context>
 <context>
     <name>GraphNodeDetails</name>
@@ -733,7 +729,7 @@
     </message>
     <message>
         <source>Unknown --target &apos;%1&apos;.</source>
-        <translation>未知的 --target '%1'。</translation>
+        <translation>未知的 --target &apos;%1&apos;。</translation>
     </message>
 </context>
 <context>

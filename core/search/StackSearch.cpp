@@ -127,6 +127,7 @@ struct LayoutSearch {
     const Cluster& stageCluster;
     const std::vector<PipelineLayout>& pipelineLayouts;
     const std::vector<Workload>& workloads;
+    const std::function<bool()>& cancelled;
 };
 
 // What the layouts of one mesh's search share: the shapes bound on one stack mesh, one
@@ -205,6 +206,11 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         const auto [entry, fresh] = done.try_emplace({w, microBatch});
         if (!fresh)
             return entry->second;
+        // A layout may take a second of pricing on a deep model: cancel between pricings.
+        if (prices.cancelled || (search.cancelled && search.cancelled())) {
+            prices.cancelled = true;
+            return entry->second;
+        }
         const Workload& workload = search.workloads[w];
         std::unique_ptr<PlanPricing>& first = bindings.byMicroBatch[microBatch];
         if (!first) {
@@ -272,6 +278,8 @@ std::shared_ptr<const LayoutPrices> StackLayoutPrices::of(int stages, const Trai
     }
     // Priced outside the lock: two meshes pricing one layout at once price it alike.
     auto priced = std::make_shared<const LayoutPrices>(price());
+    if (priced->cancelled)
+        return priced;  // a part of the layout's prices: not for another mesh
     const std::scoped_lock hold(lock_);
     return prices_.try_emplace(key, std::move(priced)).first->second;
 }
@@ -313,7 +321,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     const std::vector<Workload> workloads = stackWorkloads(setup, stack, pipelined);
     const double limit = setup.options.memoryLimitBytes.value_or(static_cast<double>(setup.cluster.gpu.hbmBytes));
     const LayoutSearch search{model, setup, stack, pipelined, blocks, devices, limit, stageCluster, pipelineLayouts,
-                              workloads};
+                              workloads, cancelled};
 
     StackSearchOutcome outcome;
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
@@ -334,6 +342,10 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         outcome.result.statistics.solves += prices->priced;
         for (const auto& candidate : prices->frontier)
             addToFrontier(frontier, candidate);
+        if (prices->cancelled) {
+            outcome.result.cancelled = true;
+            break;
+        }
     }
     for (const auto& candidate : frontier) {
         if (!outcome.best || isPreferred(*candidate, *outcome.best, limit))

@@ -31,6 +31,7 @@ struct LayoutPrices {
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
     std::size_t priced = 0;
     int widestGroup = 0;  // GPUs of the layout's widest tensor, context or expert group
+    bool cancelled = false;  // the search was cancelled before every plan was priced
 };
 
 // The layouts a search session has priced, shared by its meshes. A stack lays every
@@ -64,7 +65,7 @@ private:
 // setup.options.widestGroup, or whose stage mesh does not lie evenly on the cluster's
 // NVLink domains are left out. Pins are refused (Error(InvalidArgument)): a stack lays
 // out every layer itself. Layouts priced on another mesh of the session come from
-// `layoutPrices`. Polls `cancelled` between layouts and reports `progress` in [0, 1].
+// `layoutPrices`. Polls `cancelled` between pricings and reports `progress` in [0, 1].
 [[nodiscard]] StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model,
                                                  const SearchSetup& setup, const std::vector<MeshAxis>& axes,
                                                  StackLayoutPrices& layoutPrices,

@@ -215,11 +215,11 @@ private slots:
     {
         static const auto mixtral = std::make_shared<const FoldedModel>(foldSynthPreset("mixtral-8x7b", 4));
         const SearchSetup setup = setupOf("dgx-h100x4", 4, {{"dp", 4}, {"tp", 8}}, 64, 4096);
-        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan}) {
+        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan, TrainingStack::PyTorch}) {
             const Searched searched = searchFor(mixtral, setup, stack);
             QVERIFY(searched.best);
             QCOMPARE(8 % expertParallelDegree(searched.document.plan), 0);
-            verifyRoundTrip(mixtral, setup, stack);
+            verifyRoundTrip(mixtral, setup, stack, searched);
         }
     }
 

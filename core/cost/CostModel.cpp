@@ -593,16 +593,30 @@ CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
     return steppingFor(degree);
 }
 
-double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const
-{
-    return blockInputBytesPerDevice(plan, first, steppingOf(plan));
-}
-
 double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const
 {
     const CoarseNode& node = coarse_.node(first);
     return nodeFacts_[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first), steps).input /
            steps.microSteps;
+}
+
+double CostModel::boundarySendSeconds(const Plan& plan, CoarseNodeId first, const Stepping& steps) const
+{
+    const double bytes = blockInputBytesPerDevice(plan, first, steps);
+    const NodeStrategy& strategy = plan.strategy(first);
+    const CoarseNodeKind kind = coarse_.node(first).kind;
+    double slices = 1;
+    double gather = 0;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        const AxisGroup& group = mesh_.group(a);
+        if (group.size <= 1 || group.span != GroupSpan::IntraNode ||
+            requiredInputLayout(kind, strategy.axes[a]) != AxisLayout::Replicated)
+            continue;
+        slices *= group.size;
+        gather += collectives_.price(CollectiveKind::AllGather, group, bytes).seconds();
+    }
+    const LinkSpec& link = pipeline_.boundaryLink;
+    return bytes / slices / link.bytesPerSecond + link.latencySeconds + gather;
 }
 
 double CostModel::storedParameters(const NodeFacts& facts) const
@@ -1291,10 +1305,10 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     }
     if (plan.pipeline.active()) {
         const std::vector<const BlockInstance*> blocks = modelBlocks(families_);
-        std::vector<double> boundaryBytes;
+        std::vector<double> boundarySeconds;
         for (const BlockInstance* block : blocks)
-            boundaryBytes.push_back(blockInputBytesPerDevice(plan, block->nodes.front(), steps));
-        pricePipelineStages(result, plan, coarse_, families_, steps.microSteps, boundaryBytes, pipeline_.boundaryLink);
+            boundarySeconds.push_back(boundarySendSeconds(plan, block->nodes.front(), steps));
+        pricePipelineStages(result, plan, coarse_, families_, steps.microSteps, boundarySeconds);
     }
 }
 

@@ -210,9 +210,6 @@ public:
     // over axes whose ranks divide the layer's experts (each rank keeps whole experts).
     // evaluate() refuses plans with others; searchers offer only these.
     [[nodiscard]] bool accepts(CoarseNodeId id, const NodeStrategy& strategy) const;
-    // Bytes per device and micro-batch that enter the block starting at `first` under
-    // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
-    [[nodiscard]] double blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first) const;
 
 private:
     struct OpFacts {
@@ -240,7 +237,15 @@ private:
     };
     [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy, const Stepping& steps) const;
     [[nodiscard]] Stepping steppingFor(int dataParallel) const;
+    // Bytes per device and micro-batch that enter the block starting at `first` under
+    // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
     [[nodiscard]] double blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const;
+    // The time of sending them across the stage boundary. A tensor replicated over an axis
+    // inside the NVLink domain (tensor parallelism without sequence parallelism) goes as
+    // Megatron-LM's scatter/gather does it (Narayanan et al., SC'21, sec. 4.1): each of
+    // the axis's n ranks sends a 1/n slice over its own link and the receiving stage
+    // all-gathers the slices over NVLink.
+    [[nodiscard]] double boundarySendSeconds(const Plan& plan, CoarseNodeId first, const Stepping& steps) const;
     struct PricedConversion {
         CollectiveKind kind;
         double bytes = 0;  // one call's S

@@ -18,8 +18,7 @@ double microBatchesInFlight(const PipelineLayout& layout, int stage, double micr
 }
 
 void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
-                         const FamilyTable& families, int microBatches, const std::vector<double>& boundaryBytes,
-                         const LinkSpec& boundaryLink)
+                         const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds)
 {
     const PipelineLayout& layout = plan.pipeline;
     const auto p = static_cast<std::size_t>(layout.stages);
@@ -39,9 +38,7 @@ void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const Coa
         const std::size_t end = c + 1 < chunks ? starts[c + 1] : blocks.size();
         stages[s].blockRanges.emplace_back(starts[c], end);
         // One micro-batch's activation forward out of the chunk and its gradient back in.
-        auto send = [&](std::size_t block) {
-            return 2 * (boundaryBytes.at(block) / boundaryLink.bytesPerSecond + boundaryLink.latencySeconds);
-        };
+        auto send = [&](std::size_t block) { return 2 * boundarySeconds.at(block); };
         if (end < blocks.size())
             p2p[s] += send(end) / 2;
         if (c > 0)

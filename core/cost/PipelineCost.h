@@ -25,17 +25,17 @@ struct PipelineSetting {
 // Prices a pipelined plan from its per-node evaluation (each node's costs over the step
 // on the devices of its stage) into `evaluation.stages` and `evaluation.total`.
 // Per stage and micro-batch: its nodes' compute and tensor-parallel traffic, plus one
-// micro-batch's block input sent forward and its gradient back over `boundaryLink` at
-// every chunk boundary it owns; once per step: the optimizer and the exposed
+// micro-batch's block input sent forward and its gradient back at every chunk boundary
+// it owns; once per step: the optimizer and the exposed
 // data-parallel traffic. The step is (m + f) x the slowest stage's micro-batch time +
 // the slowest per-step part, f = p - 1 (GPipe, 1F1B) or (p - 1)/v (interleaved); each
 // stage waits the rest of the step (its bubbleSeconds). Memory: each stage's
 // parameters, gradients and optimizer states, its activations times the micro-batches
 // in flight, the largest transient buffer. The total is the slowest stage's time and
-// the fullest stage's memory. `boundaryBytes[b]`: the bytes per device and micro-batch
-// entering block b. Throws Error(InvalidPlan) when the layout does not fit the blocks.
+// the fullest stage's memory. `boundarySeconds[b]`: the time of sending one micro-batch's
+// input of block b from the stage before (its gradient back takes as long).
+// Throws Error(InvalidPlan) when the layout does not fit the blocks.
 void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
-                         const FamilyTable& families, int microBatches, const std::vector<double>& boundaryBytes,
-                         const LinkSpec& boundaryLink);
+                         const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds);
 
 }  // namespace tapestry

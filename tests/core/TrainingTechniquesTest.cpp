@@ -6,6 +6,7 @@
 #include "CostChecks.h"
 #include "FoldedTestModel.h"
 #include "cluster/ClusterFile.h"
+#include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
 #include "cost/Overlap.h"
 #include "cost/PipelineCost.h"
@@ -379,6 +380,40 @@ private slots:
         for (const StageCost& stage : oneF.stages)
             fullest = std::max(fullest, stage.cost.memory.total());
         QCOMPARE(oneF.total.memory.total(), fullest);
+    }
+
+    // Two stages of one DGX H100 node each, tensor parallel 8 inside: a micro-batch's
+    // block input (b s h, replicated over tp without sequence parallelism) crosses the
+    // stage boundary as Megatron-LM's scatter/gather sends it (SC'21, sec. 4.1): each tp
+    // rank sends 1/8 over its own NIC, the next stage all-gathers it over NVLink. With
+    // sequence parallelism the input is already split 8 ways and nothing is gathered.
+    void pipelineSendsScatterOverTensorRanksAndGather()
+    {
+        const FoldedModel m = gptWithDropout(4);
+        const PipelineStages stages = pipelineStages(testCluster("dgx-h100x2"), 2);
+        const std::vector<MeshAxis> axes{{"dp", 1}, {"tp", 8}};
+        const DeviceMesh mesh(axes, stages.stageCluster);
+        Workload w = workload(8, 512);
+        w.microBatch = 1;
+        PipelineLayout layout;
+        layout.stages = 2;
+        const CostModel costs(m.graph(), m.coarse, m.families, stages.stageCluster, mesh, w,
+                              PipelineSetting{layout, stages.boundaryLink});
+        auto sendsPerMicroBatch = [&](ExpertPlanKind kind) {
+            Plan plan = makeExpertPlan(kind, m.coarse, axes);
+            plan.pipeline = layout;
+            const PlanEvaluation e = costs.evaluate(plan);
+            return e.total.time.pipelineSendSeconds / e.microBatches;
+        };
+        const double bsh = 1.0 * 512 * kHidden * 2;
+        const LinkSpec& inter = stages.boundaryLink;
+        const double sliced = bsh / 8 / inter.bytesPerSecond + inter.latencySeconds;
+        const double gather = ringGatherOrScatter(8, bsh, stages.stageCluster.intraNode);
+        QVERIFY2(near(sendsPerMicroBatch(ExpertPlanKind::Megatron), sliced + gather),
+                 qPrintable(QString::number(sendsPerMicroBatch(ExpertPlanKind::Megatron)) + QStringLiteral(" vs ") +
+                            QString::number(sliced + gather)));
+        QVERIFY2(near(sendsPerMicroBatch(ExpertPlanKind::MegatronSequenceParallel), sliced),
+                 qPrintable(QString::number(sendsPerMicroBatch(ExpertPlanKind::MegatronSequenceParallel))));
     }
 };
 

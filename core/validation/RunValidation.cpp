@@ -5,8 +5,8 @@
 #include "cost/CostModel.h"
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
-#include "plan/ExpertPlans.h"
 #include "synth/ModelSynthesizer.h"
+#include "target/TrainingStackSettings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,8 +40,6 @@ constexpr double kNicShare = 0.96;
 std::string planSpaceGap(const PublishedRun& run)
 {
     const PublishedRun::Training& t = run.training;
-    if (t.contextParallel > 1)
-        return "context parallelism (cp = " + std::to_string(t.contextParallel) + ") is not in the plan space yet";
     if (run.model.layers < static_cast<std::int64_t>(t.pipelineParallel) * t.virtualStages)
         return std::to_string(t.pipelineParallel) + " x " + std::to_string(t.virtualStages) + " pipeline chunks for " +
                std::to_string(run.model.layers) +
@@ -124,8 +122,6 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     const bool megatron = fromMegatron(run);
     const CoarseGraph& coarse = model_->coarse;
 
-    const std::vector<MeshAxis> axes{{"dp", t.dataParallel}, {"tp", t.tensorParallel}};
-    const DeviceMesh mesh(axes, cluster);
     Workload workload;
     workload.batch = t.globalBatch;
     workload.sequence = run.model.sequence;
@@ -136,15 +132,28 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
     workload.attention = run.model.attention == "flash" ? AttentionKernel::Fused : AttentionKernel::Unfused;
     workload.fp32MainGradients = megatron;
-    PipelineLayout layout;
-    layout.stages = t.pipelineParallel;
-    layout.virtualStages = t.virtualStages;
-    layout.schedule = t.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring
+    // attention, its default --cp-comm-type p2p), then data parallel.
+    TrainingStackSettings settings;
+    settings.tensorParallel = t.tensorParallel;
+    settings.dataParallel = t.dataParallel;
+    settings.sequenceParallel = t.sequenceParallel;
+    settings.contextParallel = t.contextParallel;
+    settings.contextVariant = t.contextParallel > 1 ? ContextParallelVariant::Ring : ContextParallelVariant::None;
+    settings.pipeline.stages = t.pipelineParallel;
+    settings.pipeline.virtualStages = t.virtualStages;
+    settings.pipeline.schedule = t.virtualStages > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+    settings.workload = workload;
+    Plan plan;
+    try {
+        plan = planFromTrainingStackSettings(settings, *model_, run.name, 0).plan;
+    } catch (const Error& error) {
+        prediction.skipped = error.message();
+        return prediction;
+    }
+    const DeviceMesh mesh(plan.mesh, cluster);
     const CostModel costs(model_->graph(), coarse, model_->families, cluster, mesh, workload,
-                          PipelineSetting{layout, stages.boundaryLink});
-    Plan plan = makeExpertPlan(
-        t.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron, coarse, axes);
-    plan.pipeline = layout;
+                          PipelineSetting{settings.pipeline, stages.boundaryLink});
     for (const CoarseNode& node : coarse.nodes)
         prediction.parameters += costs.facts(node.id).parameterElements;
     const PlanEvaluation evaluation = costs.evaluate(plan);

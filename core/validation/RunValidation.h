@@ -15,8 +15,9 @@ struct FoldedModel;
 // What the cost model predicts for a published run (tapestry-cli validate). The run's
 // model is synthesized from its architecture, its cluster built from the GPU's preset
 // (resources/clusters) with the run's node count and inter-node bandwidth, its
-// configuration turned into the expert plan it describes (Megatron tensor parallelism
-// on a [dp, tp] mesh, sequence parallelism when it says so; with pipeline parallelism,
+// configuration turned into the plan Megatron-LM runs for it (planFromTrainingStackSettings:
+// tensor parallelism on a [dp, tp] mesh, sequence parallelism when it says so, context
+// parallelism as ring attention on an axis "cp" between them; with pipeline parallelism,
 // that mesh is one stage's and the stages run 1F1B, interleaved when the run has
 // virtual stages, cost/PipelineCost.h) and its workload (global
 // and micro-batch, precision, ZeRO stage, recomputation, attention kernel; overlap on).

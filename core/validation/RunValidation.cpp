@@ -15,24 +15,6 @@ namespace tapestry {
 
 namespace {
 
-// Preset per GPU of the format; the presets' notes give their figures' sources.
-std::string presetFor(const std::string& gpu)
-{
-    if (gpu == "A100-SXM4-80GB")
-        return "dgx-a100x1";
-    if (gpu == "A100-SXM4-40GB")
-        return "dgx-a100-40gbx1";
-    if (gpu == "H100-SXM5-80GB")
-        return "dgx-h100x1";
-    if (gpu == "H200-SXM5-141GB")
-        return "dgx-h200x1";
-    if (gpu == "B200-SXM-180GB")
-        return "dgx-b200x1";
-    if (gpu == "GB200-NVL72")
-        return "gb200-nvl72x1";
-    return {};
-}
-
 // Achievable share of an InfiniBand NIC's line rate (the presets' 24 of 25 and 48 of 50 GB/s).
 constexpr double kNicShare = 0.96;
 
@@ -54,13 +36,30 @@ bool fromMegatron(const PublishedRun& run)
 
 }  // namespace
 
+std::string clusterPresetForGpu(const std::string& gpu)
+{
+    if (gpu == "A100-SXM4-80GB")
+        return "dgx-a100x1";
+    if (gpu == "A100-SXM4-40GB")
+        return "dgx-a100-40gbx1";
+    if (gpu == "H100-SXM5-80GB")
+        return "dgx-h100x1";
+    if (gpu == "H200-SXM5-141GB")
+        return "dgx-h200x1";
+    if (gpu == "B200-SXM-180GB")
+        return "dgx-b200x1";
+    if (gpu == "GB200-NVL72")
+        return "gb200-nvl72x1";
+    return {};
+}
+
 RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& clusterPresets)
 {
     RunPrediction prediction;
     prediction.skipped = planSpaceGap(run);
     if (!prediction.skipped.empty())
         return prediction;
-    const std::string preset = presetFor(run.hardware.gpu);
+    const std::string preset = clusterPresetForGpu(run.hardware.gpu);
     if (preset.empty()) {
         prediction.skipped = "no cluster preset for GPU " + run.hardware.gpu;
         return prediction;

@@ -34,6 +34,11 @@ struct RunPrediction {
     int microSteps = 1;
 };
 
+// The cluster preset a run's hardware.gpu is priced on ("dgx-h100x1" for
+// "H100-SXM5-80GB"); empty for a GPU without one. The presets' notes give their figures'
+// sources.
+[[nodiscard]] std::string clusterPresetForGpu(const std::string& gpu);
+
 [[nodiscard]] RunPrediction predictRun(const PublishedRun& run, const std::filesystem::path& clusterPresets);
 
 // A published run made ready to be priced on any cluster of its node shape: its model

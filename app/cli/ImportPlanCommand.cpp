@@ -44,11 +44,14 @@ int importPlan(const ImportPlanOptions& options, const char* argv0)
         if (cluster)
             document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
     } else if (file.ends_with(".py") || isHfTpPlan(text)) {
+        // Read first: a .py file of no kind Tapestry knows is refused for what it is, not
+        // for a missing --mesh.
+        const std::vector<HfTpPlanEntry> entries = parseHfTpPlan(text, file);
         if (options.mesh.empty())
             throw Error(ErrorCode::InvalidArgument, {},
                         "a tp_plan does not say its mesh: give --mesh AxB (tensor parallel on the last axis)");
         ImportedPlan imported =
-            planFromHfTpPlan(parseHfTpPlan(text, file), model.graph(), model.coarse, meshAxesFromOptions(options.mesh, options.axes, Cluster{}));
+            planFromHfTpPlan(entries, model.graph(), model.coarse, meshAxesFromOptions(options.mesh, options.axes, Cluster{}));
         for (const std::string& warning : imported.warnings)
             std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
         document.plan = std::move(imported.plan);

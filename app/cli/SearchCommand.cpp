@@ -268,13 +268,14 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         std::size_t searched = 0;
         for (const MeshOutcome& mesh : outcome->meshes)
             searched += mesh.search && !mesh.search->cancelled ? 1 : 0;
-        std::fprintf(stderr,
-                     "tapestry-cli search: note: stopped at the time limit of %g s (%.1f s): %zu of %zu mesh(es) "
-                     "searched to the end; the best plan found so far follows\n",
-                     wall, elapsed(), searched, meshes.size());
+        char stopped[160];
+        std::snprintf(stopped, sizeof stopped,
+                      "stopped at the time limit of %g s (%.1f s): %zu of %zu mesh(es) searched to the end", wall,
+                      elapsed(), searched, meshes.size());
         if (!outcome->best())
             throw Error(ErrorCode::InfeasibleProblem, commandOptions.model,
-                        "the time limit ended before a plan was found: give more");
+                        std::string(stopped) + ", no plan found yet: give more");
+        std::fprintf(stderr, "tapestry-cli search: note: %s; the best plan found so far follows\n", stopped);
     }
 
     if (emitFile) {

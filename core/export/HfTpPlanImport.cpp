@@ -80,8 +80,11 @@ private:
             else
                 ++at_;
         }
-        if (at_ == text_.size())
-            fail("no tp_plan dict: expected '{'");
+        if (at_ == text_.size())  // the file as a whole is of no kind import-plan reads
+            throw Error(ErrorCode::InvalidPlan, fileName_,
+                        "has no dict: it is neither a Hugging Face tp_plan ({'model.layers.*.mlp.up_proj': "
+                        "'colwise', ...}) nor a torchtitan config (PARALLELISM = {...}) nor a PyTorch export "
+                        "(export --format pytorch)");
     }
 
     void expect(char c)

@@ -65,6 +65,11 @@ std::string modelParts(const TrainingStackSettings& s)
     return text + "]";
 }
 
+// torchtitan's ParallelismConfig has named the model parts' field module_fqns_per_model_part
+// and, in its newer versions, this; the reader takes either (not both), the export writes
+// the first and tapestry_plan renames it where the running torchtitan has the second.
+constexpr const char* kNewPartsField = "pipeline_parallel_module_fqns_per_model_part";
+
 // The fields of torchtitan's ParallelismConfig and TrainingConfig that the reader takes.
 const std::vector<std::string>& parallelismFields()
 {
@@ -72,7 +77,7 @@ const std::vector<std::string>& parallelismFields()
         "data_parallel_replicate_degree", "data_parallel_shard_degree", "fsdp_reshard_after_forward",
         "tensor_parallel_degree",         "enable_sequence_parallel",   "context_parallel_degree",
         "expert_parallel_degree",         "pipeline_parallel_degree",   "pipeline_parallel_schedule",
-        "module_fqns_per_model_part",     "num_pp_microbatches"};
+        "module_fqns_per_model_part",     "num_pp_microbatches",        kNewPartsField};
     return fields;
 }
 
@@ -105,8 +110,6 @@ public:
                 continue;
             // torchtitan's dataclasses refuse a field they lack; a near miss of one read here
             // would otherwise leave that field at its default.
-            if (key == "pipeline_parallel_module_fqns_per_model_part")
-                fail(key, "is not a torchtitan field: it is module_fqns_per_model_part");
             if (const std::optional<std::string> meant = misspeltName(key, fields))
                 fail(key, "is not a torchtitan field: did you mean " + *meant + "?");
             unread_.push_back(name_ + "[\"" + key + "\"]");
@@ -176,9 +179,9 @@ private:
 // The blocks each model part holds, as chunk starts: parts of torchtitan's module names in
 // order (tok_embeddings in the first part, norm and output in the last, as Tapestry prices
 // them), each block once.
-std::vector<std::size_t> chunkStartsOfParts(const JsonValue& parts, const Section& parallelism, std::size_t blocks)
+std::vector<std::size_t> chunkStartsOfParts(const JsonValue& parts, const std::string& key, const Section& parallelism,
+                                            std::size_t blocks)
 {
-    const std::string key = "module_fqns_per_model_part";
     if (!parts.isArray())
         parallelism.fail(key, "is not a list of lists of module names");
     std::vector<std::size_t> starts;
@@ -313,9 +316,16 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     text += dictionary("TRAINING", training);
     text += std::string("ACTIVATION_CHECKPOINT = \"") + checkpointing + "\"\n\n\n";
     text += "def tapestry_plan(config):\n"
-            "    \"\"\"`config` (a Trainer.Config) with this plan's parallelism, batch and checkpointing.\"\"\"\n"
-            "    config.parallelism = replace(config.parallelism, **PARALLELISM)\n"
-            "    config.training = replace(config.training, **TRAINING)\n"
+            "    \"\"\"`config` (a Trainer.Config) with this plan's parallelism, batch and checkpointing.\"\"\"\n";
+    if (s.pipeline.active())
+        text += "    parallelism = dict(PARALLELISM)\n"
+                "    # Newer torchtitan names the model parts' field " + std::string(kNewPartsField) + ".\n"
+                "    if \"module_fqns_per_model_part\" not in {f.name for f in fields(config.parallelism)}:\n"
+                "        parallelism[\"" + kNewPartsField + "\"] = parallelism.pop(\"module_fqns_per_model_part\")\n"
+                "    config.parallelism = replace(config.parallelism, **parallelism)\n";
+    else
+        text += "    config.parallelism = replace(config.parallelism, **PARALLELISM)\n";
+    text += "    config.training = replace(config.training, **TRAINING)\n"
             "    if ACTIVATION_CHECKPOINT == \"full\":\n"
             "        config.activation_checkpoint = FullAC.Config()\n"
             "    else:  # the Trainer.Config default: no activation checkpointing\n"
@@ -392,12 +402,19 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
         parallelism.fail("pipeline_parallel_schedule",
                          "\"" + schedule + "\" is not a schedule Tapestry prices (1F1B, Interleaved1F1B, GPipe)");
     pipeline.schedule = *parsed;
-    const JsonValue* parts = parallelism.find("module_fqns_per_model_part");
+    std::string partsKey = "module_fqns_per_model_part";
+    if (parallelism.find(kNewPartsField)) {
+        if (parallelism.find(partsKey))
+            parallelism.fail(kNewPartsField, "and PARALLELISM[\"" + partsKey +
+                                                 "\"] both name the model parts: torchtitan has one of them");
+        partsKey = kNewPartsField;
+    }
+    const JsonValue* parts = parallelism.find(partsKey);
     if (parts && !parts->isNull() && pipeline.stages > 1) {
-        pipeline.chunkStarts = chunkStartsOfParts(*parts, parallelism, modelBlocks(model.families).size());
+        pipeline.chunkStarts = chunkStartsOfParts(*parts, partsKey, parallelism, modelBlocks(model.families).size());
         const std::size_t chunks = pipeline.chunkStarts.size();
         if (chunks % static_cast<std::size_t>(pipeline.stages) != 0)
-            parallelism.fail("module_fqns_per_model_part", std::to_string(chunks) +
+            parallelism.fail(partsKey, std::to_string(chunks) +
                                                                " model parts are not a multiple of the " +
                                                                std::to_string(pipeline.stages) + " stages");
         pipeline.virtualStages = static_cast<int>(chunks) / pipeline.stages;
@@ -406,9 +423,11 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
                                                                std::to_string(pipeline.stages) +
                                                                " stages need Interleaved1F1B, not " + schedule);
     }
-    // Micro-batches per data-parallel rank and step: with a step size, the accumulation
-    // the workload check holds it to.
-    const std::int64_t microBatches = parallelism.integer("num_pp_microbatches", 0, 1, kMaxWorkloadSize);
+    // torchtitan runs a step as gradient accumulation iterations, each one pass of the
+    // pipeline schedule over num_pp_microbatches micro-batches per rank (one without a
+    // pipeline): the passes' sequences per rank are rankBatch, and the step a whole
+    // number of passes (importTrainingStackPlan checks it with the data-parallel size).
+    const std::int64_t microBatches = parallelism.integer("num_pp_microbatches", 1, 1, kMaxWorkloadSize);
 
     w.sequence = training.integer("max_context_length", 2048, 1, kMaxWorkloadSize);
     const std::int64_t maxTokens = std::int64_t{1} << 40;
@@ -424,17 +443,13 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     if (stepTokens > 0 && stepTokens % w.sequence != 0)
         training.fail("num_tokens_per_train_step", "is not a whole number of sequences of " +
                                                        std::to_string(w.sequence) + " tokens");
-    const std::int64_t passes = pipeline.stages > 1 ? std::max<std::int64_t>(microBatches, 1) : 1;
-    if (stepTokens > 0) {
-        w.batch = stepTokens / w.sequence;
-        if (pipeline.stages > 1)
-            s.accumulation = microBatches;
-    } else if (static_cast<double>(w.microBatch) * static_cast<double>(passes) > static_cast<double>(kMaxWorkloadSize)) {
+    const std::int64_t perPass = pipeline.stages > 1 ? microBatches : 1;
+    if (static_cast<double>(w.microBatch) * static_cast<double>(perPass) > static_cast<double>(kMaxWorkloadSize))
         parallelism.fail("num_pp_microbatches", "x " + std::to_string(w.microBatch) +
                                                     " sequences per micro-batch is over 2^24 sequences per rank");
-    } else {
-        s.rankBatch = w.microBatch * passes;
-    }
+    s.rankBatch = w.microBatch * perPass;
+    if (stepTokens > 0)
+        w.batch = stepTokens / w.sequence;
     const std::string precision = training.text("mixed_precision_param", "bfloat16");
     if (precision != "bfloat16" && precision != "float32")
         training.fail("mixed_precision_param", "\"" + precision + "\" is not bfloat16 or float32");

@@ -21,7 +21,8 @@ struct FoldedModel;
 // enable_sequence_parallel, context_parallel_degree, expert_parallel_degree (torchtitan's
 // experts borrow the tensor-parallel ranks first), pipeline_parallel_degree,
 // pipeline_parallel_schedule, module_fqns_per_model_part (each chunk's
-// modules as torchtitan's models name them: tok_embeddings, layers.N, norm, output) and
+// modules as torchtitan's models name them: tok_embeddings, layers.N, norm, output;
+// tapestry_plan renames it where torchtitan's config has the newer name) and
 // num_pp_microbatches; TRAINING: num_tokens_per_microbatch_per_dp_rank,
 // num_tokens_per_train_step, max_context_length, mixed_precision_param and
 // mixed_precision_reduce (fp32 main gradients);
@@ -44,8 +45,10 @@ struct FoldedModel;
 // whole number too), a degree below 1 (-1 for the shard degree) or above 2^20, an unknown
 // schedule or checkpointing, token counts that are not whole sequences or a step of 0,
 // and model parts that name no block, a module torchtitan's decoders lack, or do not make
-// stages x v chunks in order. With a step size, num_pp_microbatches is the accumulation
-// importTrainingStackPlan's workload check holds it to.
+// stages x v chunks in order. The model parts are module_fqns_per_model_part or, as newer
+// torchtitan names the field, pipeline_parallel_module_fqns_per_model_part. A pipelined
+// step runs as passes of num_pp_microbatches micro-batches each (rankBatch; torchtitan's
+// gradient accumulation iterations), which importTrainingStackPlan checks.
 [[nodiscard]] TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const std::string& fileName,
                                                                  const FoldedModel& model);
 

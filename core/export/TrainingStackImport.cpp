@@ -43,7 +43,7 @@ WorkloadFieldNames torchTitanTrainerFieldNames(bool pipelined)
             "TRAINING[\"max_context_length\"]",
             "TRAINING[\"num_tokens_per_microbatch_per_dp_rank\"]",
             "capacity factor",
-            "PARALLELISM[\"num_pp_microbatches\"]",
+            "gradient accumulation",
             pipelined ? "PARALLELISM[\"module_fqns_per_model_part\"]" : "PARALLELISM[\"pipeline_parallel_degree\"]",
             "PARALLELISM[\"context_parallel_degree\"]",
             "PARALLELISM[\"expert_parallel_degree\"]"};
@@ -75,14 +75,43 @@ WorkloadDegrees importedDegrees(const TrainingStackSettings& settings, const Pla
     return degrees;
 }
 
+// torchtitan runs a pipelined step as whole passes of its schedule over rankBatch sequences
+// per data-parallel rank (gradient accumulation iterations), a bubble each; Tapestry prices
+// one schedule of all the step's micro-batches, one bubble, and says so.
+void checkPipelinePasses(const TrainingStackSettings& settings, const Workload& workload, std::int64_t dataParallel,
+                         const std::string& batchField, const std::string& fileName,
+                         std::vector<std::string>& warnings)
+{
+    if (settings.pipeline.stages <= 1 || settings.rankBatch <= 0 || workload.microBatch <= 0)
+        return;
+    const std::int64_t perPass = settings.rankBatch * dataParallel;  // at most 2^24 x 2^20
+    const std::int64_t microBatches = settings.rankBatch / workload.microBatch;
+    const std::string pass = std::to_string(perPass) + " sequences (" + std::to_string(microBatches) +
+                             " micro-batch(es) of " + std::to_string(workload.microBatch) + " per rank x data-parallel " +
+                             std::to_string(dataParallel) + ")";
+    if (workload.batch % perPass != 0)
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    batchField + ": global batch " + std::to_string(workload.batch) + " is not a multiple of " + pass +
+                        ", one pass of the pipeline schedule: torchtitan runs a step as whole passes");
+    const std::int64_t passes = workload.batch / perPass;
+    if (passes > 1)
+        warnings.push_back(batchField + ": torchtitan runs each step as " + std::to_string(passes) +
+                           " gradient accumulation passes of the pipeline schedule over " + pass +
+                           ", a bubble each; Tapestry prices one schedule of all " +
+                           std::to_string(passes * microBatches) +
+                           " micro-batches per rank, one bubble, so its step is shorter than torchtitan's");
+}
+
 TrainingStackImport importStack(TrainingStackSettings settings, const WorkloadFieldNames& names,
                                 const FoldedModel& model, const std::string& fileName, int gpuCount)
 {
     TrainingStackImport imported;
     imported.document = planFromTrainingStackSettings(settings, model, fileName, gpuCount);
-    checkWorkload(imported.document.workload, importedDegrees(settings, imported.document, model), names, fileName,
-                  ErrorCode::InvalidPlan);
+    const WorkloadDegrees degrees = importedDegrees(settings, imported.document, model);
+    checkWorkload(imported.document.workload, degrees, names, fileName, ErrorCode::InvalidPlan);
     imported.warnings = std::move(settings.notes);
+    checkPipelinePasses(settings, imported.document.workload, degrees.dataParallel, names.batch, fileName,
+                        imported.warnings);
     return imported;
 }
 

@@ -41,7 +41,10 @@ struct TrainingStackSettings {
     // batch: the global batch (0: rankBatch per data-parallel rank, both stacks'
     // default); microBatch: sequences per data-parallel rank and micro-step.
     Workload workload;
-    std::int64_t rankBatch = 0;  // imports: sequences per data-parallel rank and step (0: one micro-batch)
+    // Imports: sequences per data-parallel rank in one pass of the stack's schedule (0: one
+    // micro-batch). torchtitan runs a pipelined step as whole such passes (its gradient
+    // accumulation iterations), each a pipeline schedule with its own bubble.
+    std::int64_t rankBatch = 0;
     std::int64_t accumulation = 0;  // imports: micro-batches per rank and step as the file states them (0: not said)
     std::int64_t layers = 0;                   // the model's blocks as the file counts them (0: not said)
     std::vector<std::string> blockModulePaths;  // exports: each block's module path, "model.layers.7"

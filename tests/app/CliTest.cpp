@@ -814,6 +814,14 @@ private slots:
         QVERIFY2(imported.err.contains(brokenPlan + QStringLiteral(": line 1, column")) &&
                      !imported.err.contains(QStringLiteral("tp_plan")),
                  qPrintable(imported.err));
+        // A .py file of no kind import-plan reads was asked for --mesh, as if it were a tp_plan.
+        const QString script = write("train.py", "import torch\nmodel = torch.nn.Linear(2, 2)\n");
+        const CliRun unknown = runCli({QStringLiteral("import-plan"), script, QStringLiteral("--model"), model,
+                                       QStringLiteral("-o"), dir.filePath(QStringLiteral("out.json"))});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains(script + QStringLiteral(": has no dict: it is neither a Hugging Face tp_plan")) &&
+                     !unknown.err.contains(QStringLiteral("--mesh")),
+                 qPrintable(unknown.err));
         // A cluster with a bandwidth of 1e-300 B/s priced a step at inf ms.
         const QString cluster = write("slow.json", R"({"name": "slow", "nodes": 1, "gpusPerNode": 8,
             "gpu": {"name": "G", "peakFlopsPerSecond": 1e15, "hbmBytes": 80000000000, "hbmBytesPerSecond": 3e12},

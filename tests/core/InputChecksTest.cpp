@@ -373,6 +373,25 @@ private slots:
                                      "j.toml"),
                          "training.local_batch_size 8 is not a multiple of "
                          "parallelism.pipeline_parallel_microbatch_size 3"));
+        // A pipelined step beyond local_batch_size x data-parallel runs as several passes of
+        // the schedule (gradient accumulation iterations): priced as one and said; a global
+        // batch that is not whole passes is refused as torchtitan refuses it.
+        const std::string pipelined = "[parallelism]\npipeline_parallel_degree = 2\ntensor_parallel_degree = 2\n"
+                                      "[activation_checkpoint]\nmode = \"none\"\n[training]\nlocal_batch_size = 4\n"
+                                      "global_batch_size = ";
+        const TrainingStackImport passes = imported(pipelined + "24\n", "j.toml", gpt(), 8);
+        QCOMPARE(passes.document.workload.batch, std::int64_t{24});
+        QCOMPARE(passes.warnings,
+                 std::vector<std::string>{"training.global_batch_size: torchtitan runs each step as 3 gradient "
+                                          "accumulation passes of the pipeline schedule over 8 sequences (4 "
+                                          "micro-batch(es) of 1 per rank x data-parallel 2), a bubble each; Tapestry "
+                                          "prices one schedule of all 12 micro-batches per rank, one bubble, so its step "
+                                          "is shorter than torchtitan's"});
+        QVERIFY(imported(pipelined + "8\n", "j.toml", gpt(), 8).warnings.empty());
+        QCOMPARE(importError(pipelined + "12\n", "j.toml"),
+                 std::string("j.toml: training.global_batch_size: global batch 12 is not a multiple of 8 sequences (4 "
+                             "micro-batch(es) of 1 per rank x data-parallel 2), one pass of the pipeline schedule: "
+                             "torchtitan runs a step as whole passes"));
     }
 
     void pythonLiteralsAreReadAsPythonReadsThem()
@@ -470,8 +489,14 @@ private slots:
         QCOMPARE(error("\"tensor_parallel_degree\"", "\"tensor_paralel_degree\""),
                  std::string("plan.py: PARALLELISM[\"tensor_paralel_degree\"] is not a torchtitan field: did you mean "
                              "tensor_parallel_degree?"));
-        QVERIFY(contains(error("\"module_fqns", "\"pipeline_parallel_module_fqns"),
-                         "is not a torchtitan field: it is module_fqns_per_model_part"));
+        // Newer torchtitan's name for the model parts reads the same; both at once are refused.
+        const TrainingStackImport renamed =
+            imported(trainerConfig("\"module_fqns", "\"pipeline_parallel_module_fqns"), "plan.py", gpt(), 8);
+        QVERIFY(renamed.warnings.empty());
+        QVERIFY(renamed.document.plan.pipeline == base.document.plan.pipeline);
+        QVERIFY(contains(error("\"num_pp", "\"pipeline_parallel_module_fqns_per_model_part\": None,\n    \"num_pp"),
+                         "PARALLELISM[\"pipeline_parallel_module_fqns_per_model_part\"] and "
+                         "PARALLELISM[\"module_fqns_per_model_part\"] both name the model parts"));
         // Values of the wrong type or out of range.
         QCOMPARE(error("16384", "16384.0"),
                  std::string("plan.py: TRAINING[\"num_tokens_per_train_step\"] is a float; torchtitan takes a whole "
@@ -487,9 +512,24 @@ private slots:
         QVERIFY(contains(error("\"full\"", "\"selective\""),
                          "plan.py: line 17, column 25: ACTIVATION_CHECKPOINT is not \"none\" or \"full\""));
         // What the file's sizes say against each other and the model.
+        // torchtitan runs a step as whole passes of the pipeline schedule (gradient
+        // accumulation iterations): 16 sequences are 2 passes of 2 x 2 per rank x 2 ranks,
+        // priced as one schedule of 4 and said; 3 x 2 x 2 = 12 does not divide 16.
         QCOMPARE(error("\"num_pp_microbatches\": 4", "\"num_pp_microbatches\": 3"),
-                 std::string("plan.py: PARALLELISM[\"num_pp_microbatches\"]: 3 x micro-batch 2 x data-parallel 2 = 12, "
-                             "not the global batch 16"));
+                 std::string("plan.py: TRAINING[\"num_tokens_per_train_step\"]: global batch 16 is not a multiple of 12 "
+                             "sequences (3 micro-batch(es) of 2 per rank x data-parallel 2), one pass of the pipeline "
+                             "schedule: torchtitan runs a step as whole passes"));
+        const TrainingStackImport twoPasses =
+            imported(trainerConfig("\"num_pp_microbatches\": 4", "\"num_pp_microbatches\": 2"), "plan.py", gpt(), 8);
+        QVERIFY(twoPasses.document.workload == base.document.workload);
+        QCOMPARE(twoPasses.warnings,
+                 std::vector<std::string>{"TRAINING[\"num_tokens_per_train_step\"]: torchtitan runs each step as 2 "
+                                          "gradient accumulation passes of the pipeline schedule over 8 sequences (2 "
+                                          "micro-batch(es) of 2 per rank x data-parallel 2), a bubble each; Tapestry "
+                                          "prices one schedule of all 4 micro-batches per rank, one bubble, so its step "
+                                          "is shorter than torchtitan's"});
+        QCOMPARE(importError(trainerConfig("\"num_pp_microbatches\": 4", "\"num_pp_microbatches\": None"), "plan.py"),
+                 std::string("plan.py: PARALLELISM[\"num_pp_microbatches\"] is not a whole number from 1 to 16777216"));
         QCOMPARE(importError(edited(trainerConfig("16384", "-1"), "\"num_pp_microbatches\": 4",
                                     "\"num_pp_microbatches\": 16777216"),
                              "plan.py"),

@@ -2770,6 +2770,22 @@
 <context>
     <name>tapestry::PlanSearchJob</name>
     <message>
+        <source>Global batch</source>
+        <translation>Globaler Batch</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>Sequenz</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Mikro-Batch</translation>
+    </message>
+    <message>
+        <source>Capacity factor</source>
+        <translation>Kapazitätsfaktor</translation>
+    </message>
+    <message>
         <source>Grouping decisions</source>
         <translation>Entscheidungen werden gruppiert</translation>
     </message>

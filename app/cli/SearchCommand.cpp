@@ -12,7 +12,6 @@
 #include "base/JsonWriter.h"
 #include "cluster/MeshText.h"
 #include "cost/CostModel.h"
-#include "cost/ShapeBinder.h"
 #include "cost/WorkloadCheck.h"
 #include "graph/ModelFingerprint.h"
 #include "iopddl/IopddlWriter.h"
@@ -21,6 +20,7 @@
 #include "search/PlanPricing.h"
 #include "search/SearchRecords.h"
 #include "search/SearchSession.h"
+#include "search/SearchWorkloadCheck.h"
 #include "target/StackRules.h"
 #include "solver/SolutionEvaluator.h"
 
@@ -195,20 +195,12 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     setup.cluster = cluster;
     if (planning.mesh != "auto")
         setup.mesh = meshAxesFromOptions(planning.mesh, planning.axes, cluster);
-    // What the workload says of itself; the data-parallel degree is each plan's. The
-    // capacity factor against the most tokens a micro-step can hold: the whole batch, bound
-    // as the cost model binds it.
-    WorkloadDegrees degrees;
-    const ShapeBinder binder(model->graph(), workload,
-                             std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * std::int64_t{cluster.deviceCount()}));
-    addModelExperts(degrees, *model, binder);
-    degrees.tokensPerMicroStep = static_cast<double>(binder.batch()) * static_cast<double>(binder.sequence());
-    checkPlanningWorkload(workload, degrees, planning, {});
     setup.workload = workload;
     setup.options = options;
     setup.chooseRecomputation = !planning.recomputationGiven();
     setup.chooseZeroStage = !planning.zeroStageGiven();
     setup.wholeGraphBaseline = commandOptions.baseline;
+    checkSearchWorkload(*model, setup, commandLineFieldNames());
     HistoryRecording history(commandOptions.history, *model, cluster, searchRunSettings(setup));
     const std::optional<std::string> emitFile =
         commandOptions.emitIopddl.empty() ? std::nullopt : std::optional(commandOptions.emitIopddl);

@@ -107,6 +107,25 @@ private slots:
         QTest::qWait(200);
         QCOMPARE(finished.count(), 1);
     }
+
+    // The cluster panel's workload goes through the check the CLI's search makes: 16
+    // sequences in micro-batches of 3 are refused before any plan is priced.
+    void aWorkloadThatContradictsItselfIsRefusedBeforeSearching()
+    {
+        ModelSession session;
+        session.setModel(load("gpt2.ts.stripped.onnx"));
+        QTRY_VERIFY_WITH_TIMEOUT(session.folded(), kTimeoutMs);
+        QSignalSpy failed(&session, &ModelSession::searchFailed);
+        QSignalSpy finished(&session, &ModelSession::searchFinished);
+        SearchSetup odd = setup();
+        odd.workload.batch = 16;
+        odd.workload.microBatch = 3;
+        QVERIFY(session.startSearch(odd));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+        QCOMPARE(failed.first().at(1).toString(),
+                 QStringLiteral("Global batch: global batch 16 is not a multiple of micro-batch 3"));
+        QCOMPARE(finished.count(), 0);
+    }
 };
 
 QTEST_MAIN(ModelSessionTest)

@@ -7,6 +7,7 @@
 #include "search/SearchOutcome.h"
 #include "base/Error.h"
 #include "search/SearchSession.h"
+#include "search/SearchWorkloadCheck.h"
 #include "cluster/MeshText.h"
 
 #include <QStringList>
@@ -78,10 +79,18 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
         QMetaObject::invokeMethod(this, [this, job, results] { PlanSearchJob::publish(job, results); },
                                   Qt::QueuedConnection);
     };
+    // A workload that contradicts itself is refused as the CLI refuses it, naming the
+    // cluster panel's fields (the only ones a search's workload comes from).
+    WorkloadFieldNames names;
+    names.batch = tr("Global batch").toStdString();
+    names.sequence = tr("Sequence").toStdString();
+    names.microBatch = tr("Micro-batch").toStdString();
+    names.capacityFactor = tr("Capacity factor").toStdString();
     using Outcome = JobOutcome<std::shared_ptr<const SearchOutcome>>;
-    QFuture<Outcome> future = runInBackground(this, [folded = std::move(folded), setup = std::move(setup), cancelled,
-                                                     report, publish]() mutable {
+    QFuture<Outcome> future = runInBackground(this, [folded = std::move(folded), setup = std::move(setup), names,
+                                                     cancelled, report, publish]() mutable {
         return Outcome::catching([&] {
+            checkSearchWorkload(*folded, setup, names);
             SearchSessionCallbacks callbacks;
             callbacks.cancelled = [cancelled] { return cancelled->load(); };
             Clock::time_point lastReport;

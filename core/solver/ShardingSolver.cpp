@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -41,8 +42,17 @@ constexpr std::size_t kExactAnyNodesCells = 600'000;
 // exchanging the best assignment between rounds.
 constexpr double kLagrangianShare = 0.25;
 // While its own repaired plans still pay forbidden costs the Lagrangian search has not
-// settled and goes on, up to this share (the feasibility-first plan is the fallback).
+// settled and goes on, up to this share (the feasibility-first plan is the fallback),
 constexpr double kLagrangianMostShare = 0.6;
+// and up to this one while the best plan in hand costs more than the lower bound over
+// (1 - kFarFromBound): then the other searches are stuck far from what the relaxation
+// says is possible. With a tenth of a core per worker, public A's first allowed
+// Lagrangian plan takes about 5.5 CPU-seconds, past 60 % of its 60 s; the local search
+// takes it within 0.1 % of its best in seconds, while from the fallback plan (twice the
+// cost, 64 % above the bound) the rest of the time gains under 1 %. The fallback of the
+// planted diffusion-2d-65k, 7 % above its bound, is worth the searches' time instead.
+constexpr double kLagrangianFarShare = 0.85;
+constexpr double kFarFromBound = 0.3;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
 // How often the calling thread looks at the clock and the workers' findings, and how
@@ -52,6 +62,16 @@ constexpr auto kReportEvery = std::chrono::milliseconds(250);
 // How long to wait for workers to notice the stop before leaving them running (CBC can
 // overrun by seconds on a big region: model copies, LP start-ups it does not time).
 constexpr double kStopGraceSeconds = 0.2;
+// On a machine shared with other work the workers may get much less than a core each;
+// then a second Lagrangian search only halves the first one's speed, and the first plan
+// free of forbidden costs comes late (public A at 60 s with about a tenth of a core per
+// worker: after the limit). Measured over this share of the limit (within the bounds)
+// once the workers start: below this many CPU-seconds per worker per second, the
+// workers count as crowded.
+constexpr double kCrowdingWindowShare = 0.03;
+constexpr double kCrowdingWindowLeast = 0.5;
+constexpr double kCrowdingWindowMost = 2.0;
+constexpr double kCrowdedCpuPerWorker = 0.6;
 
 // Cheapest strategy per node when that fits; otherwise the smallest usage among the
 // strategies of allowed cost (the smallest of all where every one is forbidden), which
@@ -135,7 +155,24 @@ public:
 
     [[nodiscard]] const ShardingProblem& problem() const { return problem_; }
     [[nodiscard]] std::stop_token stopToken() const { return stop_.get_token(); }
-    void stop() { stop_.request_stop(); }
+    void stop()
+    {
+        stop_.request_stop();
+        yield_.request_stop();
+        lagrangian_.request_stop();
+    }
+    // The main Lagrangian search watches this token (and the search's stop).
+    [[nodiscard]] std::stop_token lagrangianToken() const { return lagrangian_.get_token(); }
+    void endLagrangian() { lagrangian_.request_stop(); }
+    // Work that helps only when the workers each have a core of their own watches this
+    // token: it is stopped too when they turn out to be crowded.
+    [[nodiscard]] std::stop_token yieldToken() const { return yield_.get_token(); }
+    void markCrowded()
+    {
+        crowded_ = true;
+        yield_.request_stop();
+    }
+    [[nodiscard]] bool crowded() const { return crowded_; }
 
     // Evaluated on the worker's thread; kept when feasible and cheaper.
     void offer(const Assignment& x)
@@ -185,6 +222,9 @@ public:
 private:
     const ShardingProblem problem_;
     std::stop_source stop_;
+    std::stop_source yield_;
+    std::stop_source lagrangian_;
+    std::atomic<bool> crowded_ = false;
     mutable std::mutex mutex_;
     Assignment best_;
     CostSum bestCost_ = 0;
@@ -237,10 +277,11 @@ private:
 
 // The Lagrangian search from the shared best, sharing what it finds. Past `softEnd` it
 // goes on while no plan it found avoids the forbidden costs.
-void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end)
+void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point softEnd, Clock::time_point end,
+                   std::stop_token stop)
 {
     const Assignment found = searchLagrangian(
-        search.problem(), search.best(), seed, softEnd, end, search.stopToken(),
+        search.problem(), search.best(), seed, softEnd, end, std::move(stop),
         [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); });
     search.offer(found);
 }
@@ -360,6 +401,9 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     const std::uint64_t seed = options.seed * 7919;
     const int threads = std::max(1, options.threads);
     std::vector<Worker> workers;
+    // When the large path's Lagrangian search, still without a plan free of forbidden
+    // costs, is ended unless the plans in hand are far above the bound.
+    auto lagrangianEnd = Clock::time_point::max();
     if (options.stop.stop_requested() || Clock::now() >= deadline) {
         // Stopped (or out of time) while reducing: the first assignment is the answer.
     } else if (result.exactEngine) {
@@ -383,12 +427,13 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             workers.emplace_back(search, [seed, k, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
                 if (binds)
-                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline);
+                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline, s.stopToken());
                 runLocalSearch(s, seed + 200 + static_cast<std::uint64_t>(k), deadline);
             });
     } else {
         const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
-        const auto lagrangianEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianMostShare);
+        lagrangianEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianMostShare);
+        const auto farEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianFarShare);
         for (int k = 0; k < threads; ++k) {
             const std::uint64_t own = seed + 10 * static_cast<std::uint64_t>(k);
             const bool regions = k == 1;
@@ -398,17 +443,19 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             // finds decides the rest (S at 60 s, seed 1: 1.544e9 with one, 1.529e9 with two).
             // The region worker then leaves: CBC on regions, which never uses a forbidden
             // cell, clears them where repairs of Lagrangian solutions leave them.
-            workers.emplace_back(search, [own, regions, feasibilityFirst, phaseEnd, lagrangianEnd, deadline](SharedSearch& s) {
+            workers.emplace_back(search, [own, regions, feasibilityFirst, phaseEnd, farEnd, deadline](SharedSearch& s) {
                 if (feasibilityFirst)
                     runUntilAllowed(s, own + 4, deadline);
-                if (regions)
-                    runLagrangian(s, own + 1, phaseEnd, phaseEnd);
-                else
-                    runLagrangian(s, own + 1, phaseEnd, lagrangianEnd);
-                if (regions)
+                if (regions) {
+                    runLagrangian(s, own + 1, phaseEnd, phaseEnd, s.yieldToken());
+                    // Crowded: the main Lagrangian search gets the CPU for the phase.
+                    while (s.crowded() && Clock::now() < phaseEnd && !s.stopToken().stop_requested())
+                        std::this_thread::sleep_for(kPoll);
                     runRegions(s, own + 3, deadline);
-                else
+                } else {
+                    runLagrangian(s, own + 1, phaseEnd, farEnd, s.lagrangianToken());
                     runLocalSearch(s, own + 2, deadline);
+                }
             });
         }
     }
@@ -429,11 +476,36 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             options.bounded(secondsBetween(start, Clock::now()), wholeBound(now.bound) + reducer.offset());
         }
     };
+    // Process CPU time (std::clock counts every thread's on POSIX systems) against the
+    // wall clock over the first moments of the workers.
+    const std::clock_t cpuAtStart = std::clock();
+    const auto workersStarted = Clock::now();
+    const double crowdingWindow = std::clamp(kCrowdingWindowShare * options.timeLimitSeconds, kCrowdingWindowLeast,
+                                             kCrowdingWindowMost);
+    bool crowdingMeasured = false;
+    const auto measureCrowding = [&] {
+        const double wall = secondsBetween(workersStarted, Clock::now());
+        if (crowdingMeasured || wall < crowdingWindow || workers.size() < 2)
+            return;
+        crowdingMeasured = true;
+        const double cpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC;
+        if (cpu / (wall * static_cast<double>(workers.size())) < kCrowdedCpuPerWorker)
+            search->markCrowded();
+    };
     const auto allFinished = [&] {
         return std::all_of(workers.begin(), workers.end(), [](const Worker& w) { return w.finished(); });
     };
     while (Clock::now() < deadline && !options.stop.stop_requested() && !allFinished()) {
         std::this_thread::sleep_for(kPoll);
+        measureCrowding();
+        if (Clock::now() >= lagrangianEnd) {
+            lagrangianEnd = Clock::time_point::max();
+            const SharedSearch::Snapshot now = search->snapshot();
+            const auto cost = static_cast<double>(now.cost) + static_cast<double>(reducer.offset());
+            const double bound = now.bound + static_cast<double>(reducer.offset());
+            if (now.cost < kCostCap && cost * (1 - kFarFromBound) <= bound)
+                search->endLagrangian();
+        }
         report(false);
     }
     search->stop();

@@ -677,10 +677,6 @@
         <translation>Sekunden</translation>
     </message>
     <message>
-        <source>Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8.</source>
-        <translation>Geräte-Mesh für die Suche, z. B. 2x8 oder pp=8,dp=2,tp=8.</translation>
-    </message>
-    <message>
         <source>mesh</source>
         <translation>Mesh</translation>
     </message>
@@ -732,6 +728,10 @@
         <source>Unknown --target &apos;%1&apos;.</source>
         <translation>Unbekanntes --target &apos;%1&apos;.</translation>
     </message>
+    <message>
+        <source>Device mesh for the search, e.g. 2x8, pp=8,dp=2,tp=8 or auto (every shape).</source>
+        <translation>Geräte-Mesh für die Suche, z. B. 2x8, pp=8,dp=2,tp=8 oder auto (jede Form).</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
@@ -777,6 +777,10 @@
     <message>
         <source>The difference is within the cost model&apos;s validated error (median %L1 %): the model does not tell these two plans apart; measure both before choosing.</source>
         <translation>Der Unterschied liegt innerhalb des validierten Fehlers des Kostenmodells (Median %L1 %): Das Modell unterscheidet diese beiden Pläne nicht; messen Sie beide, bevor Sie wählen.</translation>
+    </message>
+    <message>
+        <source>Why this plan: it prices exactly as %1 on %2 (%L3 ms, %L4 GB per device): the search found no faster plan than this expert layout.</source>
+        <translation>Warum dieser Plan: Er kostet genau so viel wie %1 auf %2 (%L3 ms, %L4 GB pro Gerät): Die Suche fand keinen schnelleren Plan als dieses Experten-Layout.</translation>
     </message>
 </context>
 <context>
@@ -2628,8 +2632,8 @@
         <translation>&lt;b&gt;%1&lt;/b&gt; auf %2: Schritt %L3 ms (%4), Speicher %L5 GB pro Gerät%6</translation>
     </message>
     <message>
-        <source>%1. %2.</source>
-        <translation>%1. %2.</translation>
+        <source>%1; %2.</source>
+        <translation>%1; %2.</translation>
     </message>
 </context>
 <context>
@@ -2760,10 +2764,10 @@
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2) auf %3: Schritt %L4 ms%5, Spitzenspeicher %L6 GB pro Gerät</translation>
     </message>
     <message numerus="yes">
-        <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms; peak memory %L3 GB per device (the busiest of %4 stages)</source>
+        <source>%Ln node(s) shown: compute %L1 ms and communication %L2 ms summed over the %4 stages; peak memory %L3 GB per device (the busiest stage)</source>
         <translation>
-            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms; Spitzenspeicher %L3 GB pro Gerät (die vollste von %4 Stufen)</numerusform>
-            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms, Kommunikation %L2 ms; Spitzenspeicher %L3 GB pro Gerät (die vollste von %4 Stufen)</numerusform>
+            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms und Kommunikation %L2 ms, summiert über die %4 Stufen; Spitzenspeicher %L3 GB pro Gerät (die vollste Stufe)</numerusform>
+            <numerusform>%Ln Knoten angezeigt: Rechnen %L1 ms und Kommunikation %L2 ms, summiert über die %4 Stufen; Spitzenspeicher %L3 GB pro Gerät (die vollste Stufe)</numerusform>
         </translation>
     </message>
 </context>
@@ -3205,6 +3209,14 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
     <message>
         <source>tok/s</source>
         <translation>Tok/s</translation>
+    </message>
+    <message>
+        <source>Searched: best of its mesh</source>
+        <translation>Gesucht: bester seines Meshes</translation>
+    </message>
+    <message>
+        <source>The search of each of these meshes found this plan: %1</source>
+        <translation>Die Suche jedes dieser Meshes fand diesen Plan: %1</translation>
     </message>
 </context>
 <context>

@@ -676,10 +676,6 @@
         <translation>秒数</translation>
     </message>
     <message>
-        <source>Device mesh for the search, e.g. 2x8 or pp=8,dp=2,tp=8.</source>
-        <translation>搜索使用的设备网格，例如 2x8 或 pp=8,dp=2,tp=8。</translation>
-    </message>
-    <message>
         <source>mesh</source>
         <translation>网格</translation>
     </message>
@@ -731,6 +727,10 @@
         <source>Unknown --target &apos;%1&apos;.</source>
         <translation>未知的 --target &apos;%1&apos;。</translation>
     </message>
+    <message>
+        <source>Device mesh for the search, e.g. 2x8, pp=8,dp=2,tp=8 or auto (every shape).</source>
+        <translation>搜索所用的设备网格，例如 2x8、pp=8,dp=2,tp=8 或 auto（尝试每种形状）。</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
@@ -776,6 +776,10 @@
     <message>
         <source>The difference is within the cost model&apos;s validated error (median %L1 %): the model does not tell these two plans apart; measure both before choosing.</source>
         <translation>差异在成本模型的验证误差之内（中位数 %L1 %）：模型无法区分这两个计划；选择前请实测两者。</translation>
+    </message>
+    <message>
+        <source>Why this plan: it prices exactly as %1 on %2 (%L3 ms, %L4 GB per device): the search found no faster plan than this expert layout.</source>
+        <translation>为什么是这个方案：它的代价与 %2 上的 %1 完全相同（%L3 ms，每设备 %L4 GB）：搜索没有找到比这个专家布局更快的方案。</translation>
     </message>
 </context>
 <context>
@@ -2618,8 +2622,8 @@
         <translation>&lt;b&gt;%1&lt;/b&gt; 于 %2：步 %L3 ms（%4），每设备内存 %L5 GB%6</translation>
     </message>
     <message>
-        <source>%1. %2.</source>
-        <translation>%1。%2。</translation>
+        <source>%1; %2.</source>
+        <translation>%1；%2。</translation>
     </message>
 </context>
 <context>
@@ -2748,9 +2752,9 @@
         <translation>&lt;b&gt;%1&lt;/b&gt;（%2）于 %3：步 %L4 ms%5，每设备峰值内存 %L6 GB</translation>
     </message>
     <message numerus="yes">
-        <source>%Ln node(s) shown: compute %L1 ms, communication %L2 ms; peak memory %L3 GB per device (the busiest of %4 stages)</source>
+        <source>%Ln node(s) shown: compute %L1 ms and communication %L2 ms summed over the %4 stages; peak memory %L3 GB per device (the busiest stage)</source>
         <translation>
-            <numerusform>显示 %Ln 个节点：计算 %L1 ms，通信 %L2 ms；每设备峰值内存 %L3 GB（%4 级中最满的一级）</numerusform>
+            <numerusform>显示 %Ln 个节点：计算 %L1 ms、通信 %L2 ms（%4 级之和）；每设备峰值内存 %L3 GB（最满的一级）</numerusform>
         </translation>
     </message>
 </context>
@@ -3191,6 +3195,14 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
     <message>
         <source>tok/s</source>
         <translation>tok/s</translation>
+    </message>
+    <message>
+        <source>Searched: best of its mesh</source>
+        <translation>搜索：其网格上的最优</translation>
+    </message>
+    <message>
+        <source>The search of each of these meshes found this plan: %1</source>
+        <translation>以下每个网格的搜索都找到了这个方案：%1</translation>
     </message>
 </context>
 <context>

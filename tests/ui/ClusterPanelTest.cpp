@@ -166,8 +166,14 @@ private slots:
 
         QVERIFY(panel.chooseMesh({}));
         // `auto` searches the pipelined meshes too.
-        QCOMPARE(panel.setup().meshes().size(),
-                 meshShapes(setup.cluster).size() + pipelineMeshes(setup.cluster, setup.cluster.deviceCount()).size());
+        const std::size_t every =
+            meshShapes(setup.cluster).size() + pipelineMeshes(setup.cluster, setup.cluster.deviceCount()).size();
+        QCOMPARE(panel.setup().meshes().size(), every);
+        // The command line's word for it (`--mesh auto`, as tapestry-cli takes it).
+        QVERIFY(panel.chooseMesh({2, 8}));
+        QVERIFY(panel.chooseMeshText(QStringLiteral("auto")));
+        QCOMPARE(panel.meshBox()->currentIndex(), 0);
+        QCOMPARE(panel.setup().meshes().size(), every);
         QVERIFY(!panel.chooseMesh({3, 5}));
         QVERIFY(!panel.choosePreset(QStringLiteral("no-such-cluster")));
     }

@@ -11,6 +11,9 @@
 #include "search/SearchResultsPanel.h"
 #include "plans/PlanThroughput.h"
 #include "plans/PlanDiffModel.h"
+#include "plans/PlanOverlay.h"
+#include "plans/PlanSummary.h"
+#include "graphview/GraphViewContent.h"
 #include "plans/StrategyChoicesModel.h"
 #include "cluster/ClusterFile.h"
 #include "plan/EditTargets.h"
@@ -164,6 +167,43 @@ private slots:
 
     // One row per coarse node; the columns add up to the plan's totals; the block filter
     // keeps exactly the nodes of that family's instances.
+    // Megatron-LM's layout on [8, 1] (dp, tp), as a stack search lays out dp 8: the
+    // column and row splits on the tensor axis of one GPU divide nothing. The summary says
+    // data parallel only (no "TP 1"), the graph colours the q projection data parallel,
+    // the cost table draws its tp split grey.
+    void axesOfOneGpuDivideNothing()
+    {
+        const std::vector<MeshAxis> axes{{"dp", 8}, {"tp", 1}};
+        const DeviceMesh mesh(axes, cluster_);
+        const CostModel costs(folded_->graph(), folded_->coarse, folded_->families, cluster_, mesh, Workload{});
+        auto candidate = std::make_shared<PlanCandidate>();
+        candidate->plan = makeExpertPlan(ExpertPlanKind::Megatron, folded_->coarse, axes);
+        candidate->evaluation = costs.evaluate(candidate->plan);
+        candidate->meshText = mesh.toString();
+        const QString summary = PlanSummary::text(*candidate, folded_->coarse, cluster_);
+        QVERIFY2(summary.startsWith(QStringLiteral("embedding, attention, MLP and head: DP 8 in a node; ")),
+                 qPrintable(summary));
+
+        const auto q = std::find_if(folded_->coarse.nodes.begin(), folded_->coarse.nodes.end(), [](const CoarseNode& node) {
+            return node.name.find("self_attn/q_proj") != std::string::npos;
+        });
+        QVERIFY(q != folded_->coarse.nodes.end());
+        QCOMPARE(candidate->plan.strategy(q->id).axes[1], AxisSplit::Column);
+        const PlanOverlay overlay(folded_, candidate);
+        ViewNodeRef ref;
+        ref.index = q->id.index();
+        QCOMPARE(overlay.colors(ref), QList<QColor>{PlanOverlay::color(StrategyClass::DataParallel)});
+
+        NodeCostModel model;
+        model.setPlan(folded_, candidate);
+        const int row = static_cast<int>(q->id.index());
+        QCOMPARE(model.index(row, NodeCostModel::FirstSplitColumn + 1).data().toString(), QStringLiteral("column"));
+        QCOMPARE(model.index(row, NodeCostModel::FirstSplitColumn + 1).data(Qt::DecorationRole).value<QColor>(),
+                 PlanOverlay::color(StrategyClass::Replicated));
+        QCOMPARE(model.index(row, NodeCostModel::FirstSplitColumn).data(Qt::DecorationRole).value<QColor>(),
+                 PlanOverlay::color(StrategyClass::DataParallel));
+    }
+
     void nodeTableAddsUpAndFilters()
     {
         NodeCostModel model;

@@ -58,11 +58,18 @@ private:
                                                             .arg(freeArea().height())));
     }
 
-    // Every column of `table` lies inside its view and on the screen.
+    // Every column of `table` lies inside its view and on the screen (the results'
+    // Origin column is hidden on a narrow list), and the plan's name has room for
+    // "Data parallel".
     static void checkColumnsVisible(const QTableView& table)
     {
         const QHeaderView* header = table.horizontalHeader();
+        QVERIFY2(header->sectionSize(SearchResultsModel::PlanColumn) >=
+                     table.fontMetrics().horizontalAdvance(QStringLiteral("Data parallel")),
+                 qPrintable(QStringLiteral("the plan column is %1 wide").arg(header->sectionSize(0))));
         for (int column = 0; column < header->count(); ++column) {
+            if (header->isSectionHidden(column))
+                continue;
             const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
             const QString name = table.model()->headerData(column, Qt::Horizontal).toString();
             QVERIFY2(header->sectionViewportPosition(column) >= 0 && right <= header->viewport()->width(),

@@ -12,6 +12,7 @@
 
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
+#include <QTableView>
 #include <QTest>
 
 using namespace tapestry;
@@ -123,6 +124,52 @@ private slots:
         QVERIFY(why->text().endsWith(QStringLiteral("The difference is within the cost model's validated error (median "
                                                     "6.6 %): the model does not tell these two plans apart; measure both "
                                                     "before choosing.")));
+        // 80 ms in 30 GB: the search found Megatron-LM's layout itself (not "0.0 % faster").
+        panel.setResults(snapshot({plan("best", PlanCandidate::Role::Best, 80, 30)}, true));
+        QCOMPARE(why->text(), QStringLiteral("Why this plan: it prices exactly as Megatron-LM on [2, 8] (dp, tp) (80.0 ms, "
+                                             "30.00 GB per device): the search found no faster plan than this expert "
+                                             "layout."));
+    }
+
+    // Three searched meshes whose searches found one plan (a stack lays [16], [2, 8] and
+    // [8, 2] out alike; two of them share its priced layout): one row, whose mesh tooltip names the three; the best of a
+    // fourth mesh, slower, is that mesh's best, not the search's fastest.
+    void onePlanFoundOnSeveralMeshesIsListedOnce()
+    {
+        SearchResultsPanel panel;
+        panel.resize(1000, 400);
+        panel.show();
+        auto outcome = std::make_shared<SearchOutcome>(*snapshot({}, true));
+        const char* meshes[] = {"[16] (d)", "[2, 8] (dp, tp)", "[8, 2] (dp, tp)", "[4, 4] (dp, tp)"};
+        for (const char* mesh : meshes) {
+            outcome->meshes.push_back(MeshOutcome{});
+            outcome->meshes.back().meshText = mesh;
+        }
+        outcome->candidateMeshes.assign(outcome->candidates.size(), 0);  // the experts
+        // Two meshes share one priced layout (the same object), a third prices it again.
+        const std::shared_ptr<const PlanCandidate> shared = plan("same", PlanCandidate::Role::Best, 60, 38);
+        for (std::size_t mesh = 0; mesh < 3; ++mesh) {
+            outcome->candidates.push_back(mesh < 2 ? shared : plan("same", PlanCandidate::Role::Best, 60, 38));
+            outcome->candidateMeshes.push_back(mesh);
+        }
+        outcome->candidates.push_back(plan("other", PlanCandidate::Role::Best, 70, 38));
+        outcome->candidateMeshes.push_back(3);
+        panel.setResults(outcome);
+        const QAbstractItemModel* shown = panel.findChild<QTableView*>(QStringLiteral("searchResultsTable"))->model();
+        QStringList names;
+        for (int row = 0; row < shown->rowCount(); ++row)
+            names << shown->index(row, SearchResultsModel::PlanColumn).data().toString();
+        names.sort();
+        QCOMPARE(names, (QStringList{QStringLiteral("Data parallel"), QStringLiteral("Megatron-LM"),
+                                     QStringLiteral("other"), QStringLiteral("same")}));
+        const int kept = panel.model()->rowOf(outcome->best().get());
+        QCOMPARE(kept, 2);  // the first of the three
+        QCOMPARE(panel.model()->index(kept, SearchResultsModel::MeshColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("The search of each of these meshes found this plan: [16] (d); [2, 8] (dp, tp); "
+                                "[8, 2] (dp, tp)"));
+        QVERIFY(!panel.model()->isRepeat(kept));
+        QVERIFY(panel.model()->isRepeat(3) && panel.model()->isRepeat(4));
+        QCOMPARE(role(panel, QStringLiteral("other")), QStringLiteral("Searched: best of its mesh"));
     }
 
     // A finished search says why its best plan uses context or expert parallelism: the

@@ -123,6 +123,9 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
         categories << tr("Outside blocks");
         rows.push_back(outside);
     }
+    // A row per stage needs the height of a label each, or Qt Charts cuts them all to
+    // "…" (16 stages); the charts scroll.
+    time_->setMinimumHeight(std::max(230, 120 + 18 * static_cast<int>(categories.size())));
     // A horizontal bar chart draws its first category at the bottom: reverse.
     std::reverse(categories.begin(), categories.end());
     std::reverse(rows.begin(), rows.end());

@@ -1,5 +1,7 @@
 #include "graphview/GraphViewPane.h"
 
+#include "common/ElidedLabel.h"
+
 #include "jobs/BackgroundTask.h"
 #include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
@@ -67,12 +69,10 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     search_->setMaximumWidth(280);
     search_->setToolTip(tr("Highlights matching boxes; Enter shows the next one."));
     matches_ = new QLabel(this);
-    status_ = new QLabel(this);
+    // The room between the search and the zoom buttons: a long status is cut there.
+    status_ = new ElidedLabel(22, this);
     status_->setObjectName(QStringLiteral("graphStatus"));
-    // A long status must not widen the pane past a laptop screen: it is cut, and the
-    // tooltip (set with the text) shows all of it.
-    status_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-    status_->setFixedWidth(status_->fontMetrics().averageCharWidth() * 22);
+    status_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     busy_ = new QProgressBar(this);
     busy_->setRange(0, 0);
     busy_->setMaximumWidth(100);
@@ -99,8 +99,7 @@ GraphViewPane::GraphViewPane(GraphViewKind kind, QWidget* parent) : QWidget(pare
     bar->setContentsMargins(0, 0, 0, 0);
     bar->addWidget(search_);
     bar->addWidget(matches_);
-    bar->addStretch(1);
-    bar->addWidget(status_);
+    bar->addWidget(status_, 1);
     bar->addWidget(busy_);
     bar->addSpacing(8);
     bar->addWidget(zoomOut);
@@ -389,9 +388,7 @@ void GraphViewPane::showMessage(const QString& text, bool offerFoldedView)
 
 void GraphViewPane::setStatus(const QString& text, bool busy)
 {
-    // Cut to the label's width (it sits beside the tabs); the tooltip has it whole.
-    status_->setText(status_->fontMetrics().elidedText(text, Qt::ElideRight, status_->minimumWidth()));
-    status_->setToolTip(text);
+    status_->setFullText(text);
     busy_->setVisible(busy);
 }
 

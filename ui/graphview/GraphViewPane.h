@@ -23,6 +23,7 @@ struct FoldedModel;
 struct LoadedModel;
 struct GraphViewContent;
 struct ViewNodeRef;
+class ElidedLabel;
 class GraphLegend;
 class GraphView;
 class PlanOverlay;
@@ -104,7 +105,7 @@ private:
     QWidget* bar_ = nullptr;
     QLineEdit* search_ = nullptr;
     QLabel* matches_ = nullptr;
-    QLabel* status_ = nullptr;
+    ElidedLabel* status_ = nullptr;
     QProgressBar* busy_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     GraphView* view_ = nullptr;

@@ -61,6 +61,9 @@ QVariant NodeCostModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DecorationRole && column >= FirstSplitColumn && column < computeColumn()) {
         const AxisSplit split = candidate_->plan.strategy(node.id).axes.at(static_cast<std::size_t>(column - FirstSplitColumn));
         const std::size_t axis = static_cast<std::size_t>(column - FirstSplitColumn);
+        // An axis of one GPU divides nothing: grey, as the graph draws it.
+        if (candidate_->plan.mesh.at(axis).size == 1)
+            return PlanOverlay::color(StrategyClass::Replicated);
         return PlanOverlay::color(PlanOverlay::classify(node.kind, NodeStrategy{{split}}, {contextVariants_.at(axis)}));
     }
     if (role != Qt::DisplayRole && role != SortRole)

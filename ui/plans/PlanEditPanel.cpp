@@ -169,7 +169,7 @@ void PlanEditPanel::onPlanChanged()
     if (PlanThroughput::abovePeak(throughput))
         title = QStringLiteral("<span style=\"color:#c62828\">⚠ %1</span>").arg(title);
     title_->setText(title + QStringLiteral("<br>") +
-                    tr("%1. %2.")
+                    tr("%1; %2.")
                         .arg(PlanSummary::text(*candidate, pricing.folded()->coarse, pricing.setup().cluster),
                              PlanSummary::runsOnText(*candidate, *pricing.folded(), pricing.setup()))
                         .toHtmlEscaped());

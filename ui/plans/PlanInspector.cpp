@@ -278,11 +278,11 @@ void PlanInspector::updateTotals()
         communication += filter_->index(row, model_->communicationColumn()).data(NodeCostModel::SortRole).toDouble();
         memory += filter_->index(row, model_->memoryColumn()).data(NodeCostModel::SortRole).toDouble();
     }
-    // On a pipeline each stage's devices hold only their stage's nodes: a sum over nodes
-    // of every stage is no device's memory.
+    // On a pipeline each stage's devices run only their stage's nodes: a sum over the
+    // nodes of every stage is no device's time (16 stages: 16 times a step) nor memory.
     if (candidate_->plan.pipeline.active()) {
-        totals_->setText(tr("%Ln node(s) shown: compute %L1 ms, communication %L2 ms; peak memory %L3 GB per device "
-                            "(the busiest of %4 stages)",
+        totals_->setText(tr("%Ln node(s) shown: compute %L1 ms and communication %L2 ms summed over the %4 stages; "
+                            "peak memory %L3 GB per device (the busiest stage)",
                             nullptr, filter_->rowCount())
                              .arg(compute, 0, 'f', 1)
                              .arg(communication, 0, 'f', 1)

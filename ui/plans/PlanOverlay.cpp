@@ -213,7 +213,13 @@ QString PlanOverlay::badge(const ViewNodeRef& ref) const
 
 StrategyClass PlanOverlay::classOf(CoarseNodeId node) const
 {
-    return classify(folded_->coarse.node(node).kind, candidate_->plan.strategy(node), contextVariants_);
+    // A split over an axis of one GPU divides nothing: the box shows what the others do.
+    NodeStrategy strategy = candidate_->plan.strategy(node);
+    for (std::size_t axis = 0; axis < strategy.axes.size() && axis < candidate_->plan.mesh.size(); ++axis) {
+        if (candidate_->plan.mesh[axis].size == 1)
+            strategy.axes[axis] = AxisSplit::None;
+    }
+    return classify(folded_->coarse.node(node).kind, strategy, contextVariants_);
 }
 
 QString PlanOverlay::splitsText(CoarseNodeId node) const

@@ -113,7 +113,8 @@ QString partText(const AxisTechniques& axes, const DeviceMesh& mesh, std::size_t
     };
     std::map<std::pair<Technique, QString>, Entry> entries;  // by the first technique, then the name
     for (std::size_t axis = 0; axis < axes.size(); ++axis) {
-        if (axes[axis].empty())
+        // A split over one GPU divides nothing ("TP 1" is no tensor parallelism).
+        if (axes[axis].empty() || mesh.group(firstStageAxis + axis).size == 1)
             continue;
         QStringList names;
         for (const Technique technique : axes[axis])

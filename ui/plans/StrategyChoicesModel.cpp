@@ -4,13 +4,20 @@
 
 #include <QFont>
 
+#include <cmath>
+
 namespace tapestry {
 
 namespace {
 
+// "+1.25", "-0.47"; a change that rounds to nothing is "0.00" (never "+0.00" or "-0.00").
 QString signedNumber(double value, int decimals)
 {
-    return (value > 0 ? QStringLiteral("+") : QString()) + QStringLiteral("%L1").arg(value, 0, 'f', decimals);
+    const double scale = std::pow(10.0, decimals);
+    const double shown = std::round(value * scale) / scale;
+    if (shown == 0)
+        return QStringLiteral("%L1").arg(0.0, 0, 'f', decimals);
+    return (shown > 0 ? QStringLiteral("+") : QString()) + QStringLiteral("%L1").arg(shown, 0, 'f', decimals);
 }
 
 }  // namespace

@@ -596,8 +596,8 @@ bool ClusterPanel::chooseMesh(const std::vector<int>& shape)
 
 bool ClusterPanel::chooseMeshText(const QString& text)
 {
-    int index = 0;
-    if (!text.isEmpty()) {
+    int index = 0;  // auto
+    if (!text.isEmpty() && text != QLatin1String("auto")) {
         try {
             index = mesh_->findData(QString::fromStdString(meshText(parseMeshText(text.toStdString()))));
         } catch (const Error&) {

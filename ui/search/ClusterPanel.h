@@ -43,7 +43,7 @@ public:
     // The preset's nodes, repeated to `nodes` machines (the meshes offered follow).
     void setNodes(int nodes);
     bool chooseMesh(const std::vector<int>& shape);
-    // A mesh as the command line writes it ("2x8", "pp=8,dp=2,tp=8"); empty: auto.
+    // A mesh as the command line writes it ("2x8", "pp=8,dp=2,tp=8", "auto"); empty: auto.
     bool chooseMeshText(const QString& text);
     void setBatch(int batch);
     void setSequence(int sequence);

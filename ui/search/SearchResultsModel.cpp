@@ -9,6 +9,7 @@
 #include <QColor>
 
 #include <algorithm>
+#include <set>
 
 namespace tapestry {
 
@@ -24,6 +25,14 @@ QString gigabytes(double bytes)
     return QStringLiteral("%L1").arg(bytes / 1e9, 0, 'f', 2);
 }
 
+// The same plan on the same devices with the same workload, priced alike.
+bool samePlan(const PlanCandidate& a, const PlanCandidate& b)
+{
+    return a.meshText == b.meshText && a.plan.mesh == b.plan.mesh && a.plan.pipeline == b.plan.pipeline &&
+           a.plan.strategies == b.plan.strategies && a.workload == b.workload &&
+           a.stepSeconds() == b.stepSeconds() && a.memoryBytes() == b.memoryBytes();
+}
+
 }  // namespace
 
 SearchResultsModel::SearchResultsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -33,6 +42,7 @@ void SearchResultsModel::setResults(std::shared_ptr<const SearchOutcome> results
     beginResetModel();
     results_ = std::move(results);
     throughputs_.clear();
+    markRepeats();
     if (results_ && pricing_) {
         for (const std::shared_ptr<const PlanCandidate>& candidate : results_->candidates) {
             if (const std::optional<Throughput> throughput = pricing_->of(*candidate))
@@ -52,6 +62,48 @@ std::optional<Throughput> SearchResultsModel::throughput(int row) const
     const std::shared_ptr<const PlanCandidate> c = candidate(row);
     const auto found = c ? throughputs_.find(c.get()) : throughputs_.end();
     return found == throughputs_.end() ? std::nullopt : std::optional<Throughput>(found->second);
+}
+
+void SearchResultsModel::markRepeats()
+{
+    repeats_.assign(results_ ? results_->candidates.size() : 0, false);
+    foundOn_.clear();
+    if (!results_)
+        return;
+    // Meshes that share a stack layout share its candidate: the same plan object can
+    // come several times, or an equal one. The best plan is the one kept of its kind
+    // (the window opens it), shown where it first comes.
+    std::vector<const PlanCandidate*> kept;
+    if (const std::shared_ptr<const PlanCandidate> best = results_->best())
+        kept.push_back(best.get());
+    std::set<const PlanCandidate*> shown;
+    for (std::size_t row = 0; row < results_->candidates.size(); ++row) {
+        const PlanCandidate& candidate = *results_->candidates[row];
+        if (!candidate.isSearched())
+            continue;
+        const auto same = std::find_if(kept.begin(), kept.end(), [&](const PlanCandidate* other) {
+            return other == &candidate || samePlan(*other, candidate);
+        });
+        const PlanCandidate* keeper = same == kept.end() ? &candidate : *same;
+        if (same == kept.end())
+            kept.push_back(&candidate);
+        repeats_[row] = keeper != &candidate || shown.count(&candidate) > 0;
+        if (!repeats_[row])
+            shown.insert(&candidate);
+        if (row < results_->candidateMeshes.size() && results_->candidateMeshes[row] < results_->meshes.size()) {
+            const QString mesh = QString::fromStdString(results_->meshes[results_->candidateMeshes[row]].meshText);
+            if (!foundOn_[keeper].contains(mesh))
+                foundOn_[keeper] << mesh;
+        }
+    }
+    // A plan found on one mesh only needs no list of meshes.
+    for (auto entry = foundOn_.begin(); entry != foundOn_.end();)
+        entry = entry->second.size() > 1 ? std::next(entry) : foundOn_.erase(entry);
+}
+
+bool SearchResultsModel::isRepeat(int row) const
+{
+    return row >= 0 && static_cast<std::size_t>(row) < repeats_.size() && repeats_[static_cast<std::size_t>(row)];
 }
 
 int SearchResultsModel::rowsAbovePeak() const
@@ -108,6 +160,9 @@ QString SearchResultsModel::roleLabel(const PlanCandidate& candidate, const Sear
     const bool fits = !results || candidate.memoryBytes() <= results->memoryLimitBytes;
     switch (candidate.role) {
     case PlanCandidate::Role::Best:
+        // Each searched mesh has a best plan; "fastest" is the search's own.
+        if (results && fits && results->best().get() != &candidate)
+            return tr("Searched: best of its mesh");
         return fits ? tr("Searched: fastest") : tr("Searched: least memory (none fits)");
     case PlanCandidate::Role::Alternative:
         if (const PlanCandidate* better = results ? dominatorOf(candidate, *results) : nullptr)
@@ -180,7 +235,11 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         if (c->role == PlanCandidate::Role::Expert || dominated)
             return QBrush(QColor(0x55, 0x55, 0x55));
     } else if (role == Qt::ToolTipRole && (index.column() == PlanColumn || index.column() == OriginColumn)) {
-        return QString(data(index, Qt::DisplayRole).toString() + u'\n' + PlanInspector::workloadText(*c));
+        // The plan's name and origin both: on a laptop the Origin column is hidden.
+        return QStringLiteral("%1 · %2\n%3").arg(planLabel(*c), roleLabel(*c, results_.get()),
+                                                 PlanInspector::workloadText(*c));
+    } else if (role == Qt::ToolTipRole && index.column() == MeshColumn && foundOn_.count(c.get())) {
+        return tr("The search of each of these meshes found this plan: %1").arg(foundOn_.at(c.get()).join(QStringLiteral("; ")));
     } else if (role == Qt::ToolTipRole && (index.column() == MfuColumn || index.column() == TokensColumn) && rate) {
         return tr("%1\nModel FLOPs (3 × forward, recomputation not counted) over the step time and the peak of "
                   "every GPU of the mesh.")

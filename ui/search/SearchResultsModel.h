@@ -3,10 +3,12 @@
 #include "cost/Throughput.h"
 
 #include <QAbstractTableModel>
+#include <QStringList>
 
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace tapestry {
 
@@ -36,6 +38,10 @@ public:
     [[nodiscard]] std::optional<Throughput> throughput(int row) const;
     // Rows whose plan prices above the GPU's peak (MFU over 100 %).
     [[nodiscard]] int rowsAbovePeak() const;
+    // A searched plan that another row already lists: several searched meshes can give
+    // one plan (a training stack lays [16], [2, 8] and [4, 4] out alike as dp 16). The
+    // kept row (the best plan when it is one of them) names every mesh in its tooltip.
+    [[nodiscard]] bool isRepeat(int row) const;
     [[nodiscard]] const std::shared_ptr<const SearchOutcome>& results() const { return results_; }
     // Null for an invalid row.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(int row) const;
@@ -60,9 +66,14 @@ public:
                                       int role = Qt::DisplayRole) const override;
 
 private:
+    void markRepeats();
+
     std::shared_ptr<const SearchOutcome> results_;
     std::shared_ptr<PlanThroughput> pricing_;
     std::map<const PlanCandidate*, Throughput> throughputs_;  // of results_'s candidates
+    std::vector<bool> repeats_;                               // per row: isRepeat
+    // Per kept row with repeats: the searched meshes whose search found its plan.
+    std::map<const PlanCandidate*, QStringList> foundOn_;
 };
 
 }  // namespace tapestry

@@ -10,6 +10,7 @@
 #include "search/WhyThisPlan.h"
 
 #include <QHeaderView>
+#include <QEvent>
 #include <QLabel>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -80,6 +81,7 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     table_->horizontalHeader()->setMinimumSectionSize(fontMetrics().averageCharWidth() * 6);
     table_->setWordWrap(false);
     table_->setToolTip(tr("Click a plan to inspect it."));
+    table_->installEventFilter(this);
 
     chart_ = new ParetoChartView(this);
     chart_->setToolTip(tr("Click a point to inspect its plan."));
@@ -126,6 +128,14 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
             table_->selectRow(sorted_->mapFromSource(model_->index(row, 0)).row());
         emit candidateOpened(std::move(candidate));
     });
+}
+
+bool SearchResultsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == table_ && event->type() == QEvent::Resize)
+        table_->setColumnHidden(SearchResultsModel::OriginColumn,
+                                table_->width() < table_->fontMetrics().averageCharWidth() * 110);
+    return QWidget::eventFilter(watched, event);
 }
 
 void SearchResultsPanel::setResults(std::shared_ptr<const SearchOutcome> results)

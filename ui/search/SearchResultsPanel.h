@@ -49,6 +49,11 @@ public:
 signals:
     void candidateOpened(std::shared_ptr<const tapestry::PlanCandidate> candidate);
 
+protected:
+    // On a list narrower than its columns (a laptop) the Origin column goes: the plan's
+    // name keeps the room, and its tooltip says the origin.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     [[nodiscard]] static QString idleMessage();
     void openRow(const QModelIndex& proxyIndex);

@@ -17,4 +17,10 @@ bool SearchResultsSortModel::lessThan(const QModelIndex& left, const QModelIndex
     return QSortFilterProxyModel::lessThan(left, right);
 }
 
+bool SearchResultsSortModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    const auto* results = qobject_cast<const SearchResultsModel*>(sourceModel());
+    return !sourceParent.isValid() && !(results && results->isRepeat(sourceRow));
+}
+
 }  // namespace tapestry

@@ -3,15 +3,25 @@
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tapestry {
 
 namespace {
 
+// "+1.2 ms", "-7.6 ms"; a change that rounds to nothing is "0.0 ms".
 QString signedMs(double seconds)
 {
-    return (seconds > 0 ? QStringLiteral("+") : QString()) + QStringLiteral("%L1 ms").arg(seconds * 1e3, 0, 'f', 1);
+    const double shown = std::round(seconds * 1e4) / 10;
+    if (shown == 0)
+        return QStringLiteral("%L1 ms").arg(0.0, 0, 'f', 1);
+    return (shown > 0 ? QStringLiteral("+") : QString()) + QStringLiteral("%L1 ms").arg(shown, 0, 'f', 1);
+}
+
+bool samePrice(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
 }
 
 }  // namespace
@@ -38,8 +48,21 @@ bool WhyThisPlan::withinModelError(const PlanCandidate& best, const PlanCandidat
     return std::abs(best.stepSeconds() / expert.stepSeconds() - 1) < kValidatedMedianError;
 }
 
+bool WhyThisPlan::pricedAlike(const PlanCandidate& best, const PlanCandidate& expert)
+{
+    return samePrice(best.stepSeconds(), expert.stepSeconds()) && samePrice(best.memoryBytes(), expert.memoryBytes());
+}
+
 QString WhyThisPlan::text(const PlanCandidate& best, const PlanCandidate& expert)
 {
+    // The search arrived at the expert layout itself (on a mesh of the same shape, or
+    // with axes of one GPU more): a comparison of differences would only read "0.0".
+    if (pricedAlike(best, expert))
+        return tr("Why this plan: it prices exactly as %1 on %2 (%L3 ms, %L4 GB per device): the search found "
+                  "no faster plan than this expert layout.")
+            .arg(SearchResultsModel::planLabel(expert), QString::fromStdString(expert.meshText))
+            .arg(best.stepSeconds() * 1e3, 0, 'f', 1)
+            .arg(best.memoryBytes() / 1e9, 0, 'f', 2);
     const TimeBreakdown& a = best.evaluation.total.time;
     const TimeBreakdown& b = expert.evaluation.total.time;
     const double change = best.stepSeconds() / expert.stepSeconds() - 1;

@@ -30,7 +30,11 @@ public:
     // [2, 8] (dp, tp): 2.8 % faster (compute −1.2 ms, exposed communication −7.6 ms),
     // 3.10 GB less memory per device. Within the cost model's validated error (median
     // 6.6 %): measure both before choosing."
+    // When the two price alike: "Why this plan: it prices exactly as Megatron-LM on ...: the
+    // search found no faster plan than this expert layout."
     [[nodiscard]] static QString text(const PlanCandidate& best, const PlanCandidate& expert);
+    // The same step time and memory (to rounding): the search found the expert's layout.
+    [[nodiscard]] static bool pricedAlike(const PlanCandidate& best, const PlanCandidate& expert);
     // Whether the difference between the two step times is below kValidatedMedianError.
     [[nodiscard]] static bool withinModelError(const PlanCandidate& best, const PlanCandidate& expert);
 };

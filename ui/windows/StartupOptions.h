@@ -3,15 +3,19 @@
 #include <QCoreApplication>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include "graphview/GraphViewKind.h"
 
+#include <variant>
 #include <vector>
+
+class QCommandLineParser;
 
 namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
-// [--nodes N] [--mesh AxB|pp=P,dp=D,tp=T] [--batch N] [--seq L] [--micro-batch N] [--target STACK]
+// [--nodes N] [--mesh AxB|pp=P,dp=D,tp=T|auto] [--batch N] [--seq L] [--micro-batch N] [--target STACK]
 // [--show results|inspector|timeline|traffic|edit|compare|export] [--expand-block] [--edit TEXT]]
 // [--open-plan PLAN.json] [--zoom F] [--select TEXT] [--window-size WxH] [--solve-seconds S]
 // [MODEL | PROBLEM]` asks for.
@@ -28,7 +32,7 @@ public:
     bool search = false;
     QString cluster;         // preset name; empty: the panel's default
     int nodes = 0;           // 0: the preset's
-    QString mesh;            // "2x8" or "pp=8,dp=2,tp=8"; empty: the panel's default
+    QString mesh;            // "2x8", "pp=8,dp=2,tp=8" or "auto"; empty: the panel's default
     int batch = 0;           // 0: the panel's default (the model's)
     int sequence = 0;
     int microBatch = 0;      // 0: the panel's default
@@ -51,8 +55,16 @@ public:
     // Solve the sharding problem for this many seconds once it is open (0: don't).
     int solveSeconds = 0;
 
-    // Handles --help and --version itself (prints and exits, like QCommandLineParser).
+    // Handles --help and --version itself (prints and exits, like QCommandLineParser); a
+    // bad option is printed and the process exits with status 2.
     [[nodiscard]] static StartupOptions parse(const QCoreApplication& app);
+    // The options `arguments` (the program's name first) ask for, or the message saying
+    // which option is wrong and why.
+    [[nodiscard]] static std::variant<StartupOptions, QString> fromArguments(const QStringList& arguments);
+
+private:
+    static void declareOptions(QCommandLineParser& parser);
+    static std::variant<StartupOptions, QString> read(const QCommandLineParser& parser);
 };
 
 }  // namespace tapestry

@@ -213,7 +213,7 @@ private slots:
     {
         const std::string file = testDataFile("validation/published-runs-fp8.json");
         const std::vector<PublishedRun> runs = parsePublishedRuns(readTextFile(file), file);
-        QCOMPARE(runs.size(), std::size_t{24});
+        QCOMPARE(runs.size(), std::size_t{26});
         std::vector<double> errors;
         std::size_t skipped = 0;
         for (const PublishedRun& run : runs) {
@@ -228,7 +228,7 @@ private slots:
             errors.push_back(std::abs(relativeError(prediction.stepSeconds, run.measured.stepSeconds)));
         }
         const ValidationSummary summary = summarizeErrors(errors, skipped);
-        QCOMPARE(summary.priced, std::size_t{23});
+        QCOMPARE(summary.priced, std::size_t{25});
         QCOMPARE(summary.skipped, std::size_t{1});
     }
 };

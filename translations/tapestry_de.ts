@@ -104,10 +104,6 @@
         <translation>Die Datei ist kein nccl-tests-Protokoll, das Tapestry lesen kann.</translation>
     </message>
     <message>
-        <source>The plan does not fit this model or mesh.</source>
-        <translation>Der Plan passt nicht zu diesem Modell oder Gitter.</translation>
-    </message>
-    <message>
         <source>The file is not a valid sharding problem.</source>
         <translation>Die Datei ist kein gültiges Sharding-Problem.</translation>
     </message>
@@ -146,6 +142,10 @@
     <message>
         <source>Other plans were derived from this plan.</source>
         <translation>Andere Pläne wurden von diesem Plan abgeleitet.</translation>
+    </message>
+    <message>
+        <source>The plan is not valid for this model and cluster.</source>
+        <translation>Der Plan ist für dieses Modell und diesen Cluster nicht gültig.</translation>
     </message>
 </context>
 <context>

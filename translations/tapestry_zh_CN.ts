@@ -104,10 +104,6 @@
         <translation>该文件不是 Tapestry 能读取的 nccl-tests 日志。</translation>
     </message>
     <message>
-        <source>The plan does not fit this model or mesh.</source>
-        <translation>该方案与此模型或设备网格不匹配。</translation>
-    </message>
-    <message>
         <source>The file is not a valid sharding problem.</source>
         <translation>该文件不是有效的切分问题。</translation>
     </message>
@@ -146,6 +142,10 @@
     <message>
         <source>Other plans were derived from this plan.</source>
         <translation>有其他方案是从这个方案派生的。</translation>
+    </message>
+    <message>
+        <source>The plan is not valid for this model and cluster.</source>
+        <translation>该方案对此模型和集群无效。</translation>
     </message>
 </context>
 <context>

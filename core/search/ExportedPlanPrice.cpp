@@ -57,6 +57,7 @@ std::optional<ExportedPlanPrice> exportedPlanPrice(ExportFormat format, const st
     price.planMemoryBytes = plan->memoryBytes();
     price.fileStepSeconds = file->stepSeconds();
     price.fileMemoryBytes = file->memoryBytes();
+    price.hbmBytes = static_cast<double>(cluster.gpu.hbmBytes);
     return price;
 }
 
@@ -68,7 +69,13 @@ std::string exportedPlanPriceComment(const ExportedPlanPrice& price, const char*
                   "# %s expresses, priced %.3f ms and %.2f GB per GPU against the plan's %.3f ms and %.2f GB.\n",
                   stack, stack, price.fileStepSeconds * 1e3, price.fileMemoryBytes / 1e9, price.planStepSeconds * 1e3,
                   price.planMemoryBytes / 1e9);
-    return text;
+    std::string comment = text;
+    // A Megatron-LM ZeRO-1 plan written for torchtitan runs as DDP: it may no longer fit.
+    if (price.hbmBytes > 0 && price.fileMemoryBytes > price.hbmBytes) {
+        std::snprintf(text, sizeof text, "# The file's plan does not fit in the GPU's %.2f GB.\n", price.hbmBytes / 1e9);
+        comment += text;
+    }
+    return comment;
 }
 
 }  // namespace tapestry

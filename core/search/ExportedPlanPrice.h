@@ -21,6 +21,7 @@ struct ExportedPlanPrice {
     double planMemoryBytes = 0;
     double fileStepSeconds = 0;
     double fileMemoryBytes = 0;
+    double hbmBytes = 0;  // the cluster's GPU memory: whether the file's plan fits
 };
 
 // For the Megatron-LM and torchtitan formats and a plan their stack does not run as is:
@@ -31,7 +32,8 @@ struct ExportedPlanPrice {
                                                                  const PlanDocument& document, const Cluster& cluster,
                                                                  const std::string& exported);
 
-// "# Tapestry prices ..." comment lines saying both prices, for the file's head.
+// "# Not the plan Tapestry priced ..." comment lines saying both prices (and when the
+// file's plan does not fit the GPU's memory), for the file's head.
 [[nodiscard]] std::string exportedPlanPriceComment(const ExportedPlanPrice& price, const char* stack);
 
 }  // namespace tapestry

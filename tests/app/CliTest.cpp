@@ -734,6 +734,39 @@ private slots:
         QCOMPARE(o.value(QStringLiteral("best")).toObject().value(QStringLiteral("step_seconds")).toDouble(), fastestStep);
     }
 
+    // Llama-3-8B's shape data parallel over 2 x 8 H100 with ZeRO 1 (Megatron-LM's
+    // distributed optimizer) written for torchtitan, which has no ZeRO 1: the file runs DDP,
+    // whose Adam states alone (8.03 B parameters x 16 bytes: bf16 weight and gradient, fp32
+    // master, m and v = 128 GB) exceed the 80 GB of an H100. The export says both prices and
+    // that the file's plan does not fit, on stderr and at the file's head.
+    void exportSaysWhenTheNearestStackPlanDoesNotFit()
+    {
+        QTemporaryDir dir;
+        const QString model = dataFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const QString plan = dir.filePath(QStringLiteral("zero1.json"));
+        const CliRun priced = runCli({QStringLiteral("evaluate"), model, QStringLiteral("--cluster"),
+                                      QStringLiteral("dgx-h100x2"), QStringLiteral("--mesh"), QStringLiteral("2x8"),
+                                      QStringLiteral("--plan"), QStringLiteral("dp"), QStringLiteral("--zero"),
+                                      QStringLiteral("1"), QStringLiteral("--batch"), QStringLiteral("16"),
+                                      QStringLiteral("--seq"), QStringLiteral("2048"), QStringLiteral("--no-history"),
+                                      QStringLiteral("-o"), plan});
+        QVERIFY2(priced.exitCode == 0, qPrintable(priced.err));
+        const QString titan = dir.filePath(QStringLiteral("titan.py"));
+        const CliRun written = runCli({QStringLiteral("export"), plan, QStringLiteral("--model"), model,
+                                       QStringLiteral("--format"), QStringLiteral("torchtitan"), QStringLiteral("-o"),
+                                       titan});
+        QVERIFY2(written.exitCode == 0, qPrintable(written.err));
+        const QRegularExpression filePrice(QStringLiteral("priced ([0-9.]+) ms and ([0-9.]+) GB per GPU"));
+        const QRegularExpressionMatch match = filePrice.match(written.err);
+        QVERIFY2(match.hasMatch(), qPrintable(written.err));
+        QVERIFY2(match.captured(2).toDouble() > 128, qPrintable(written.err));
+        QVERIFY2(written.err.contains(QStringLiteral("The file's plan does not fit in the GPU's 80.00 GB.")),
+                 qPrintable(written.err));
+        QFile file(titan);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(file.readAll()).contains(QStringLiteral("# The file's plan does not fit in the GPU's 80.00 GB.")));
+    }
+
     // A plan's devices (pipeline stages x its mesh) must be the GPUs of its cluster: the
     // one it names (a preset, or one scaled by --nodes) or --cluster. export and
     // import-plan accepted a [2, 8] plan made for the 8 GPUs of dgx-h100x1.

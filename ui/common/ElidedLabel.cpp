@@ -2,8 +2,8 @@
 
 namespace tapestry {
 
-ElidedLabel::ElidedLabel(int preferredCharacters, QWidget* parent)
-    : QLabel(parent), preferredCharacters_(preferredCharacters)
+ElidedLabel::ElidedLabel(int preferredCharacters, int minimumCharacters, QWidget* parent)
+    : QLabel(parent), preferredCharacters_(preferredCharacters), minimumCharacters_(minimumCharacters)
 {
 }
 
@@ -15,7 +15,7 @@ QSize ElidedLabel::sizeHint() const
 
 QSize ElidedLabel::minimumSizeHint() const
 {
-    return sizeHint();
+    return {fontMetrics().averageCharWidth() * minimumCharacters_, QLabel::minimumSizeHint().height()};
 }
 
 void ElidedLabel::setFullText(const QString& text)

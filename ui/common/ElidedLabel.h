@@ -4,14 +4,15 @@
 
 namespace tapestry {
 
-// A one-line label at least `preferredCharacters` wide that takes whatever more width its
-// layout leaves it and cuts its text to that width with "…" (the tooltip then holds the
-// whole text): a long status never widens a pane, and none is cut while there is room.
+// A one-line label that asks for `preferredCharacters` (average ones), never less than
+// `minimumCharacters`, takes whatever more width its layout leaves it and cuts its text
+// to its width with "…" (the tooltip then holds the whole text): a long status never
+// widens a pane, and none is cut while there is room.
 class ElidedLabel : public QLabel {
     Q_OBJECT
 
 public:
-    explicit ElidedLabel(int preferredCharacters, QWidget* parent = nullptr);
+    ElidedLabel(int preferredCharacters, int minimumCharacters, QWidget* parent = nullptr);
 
     void setFullText(const QString& text);
     [[nodiscard]] const QString& fullText() const { return fullText_; }
@@ -25,6 +26,7 @@ private:
     void elide();
 
     int preferredCharacters_;
+    int minimumCharacters_;
     QString fullText_;
 };
 

@@ -25,7 +25,7 @@ QString ErrorText::problem(const Error& error)
     case ErrorCode::InvalidCluster: return tr("The cluster description is not valid.");
     case ErrorCode::InvalidMesh: return tr("The device mesh is not valid.");
     case ErrorCode::InvalidNcclTestsLog: return tr("The file is not an nccl-tests log that Tapestry can read.");
-    case ErrorCode::InvalidPlan: return tr("The plan does not fit this model or mesh.");
+    case ErrorCode::InvalidPlan: return tr("The plan is not valid for this model and cluster.");
     case ErrorCode::InvalidShardingProblem: return tr("The file is not a valid sharding problem.");
     case ErrorCode::InvalidPublishedRun: return tr("The file is not a valid list of measured training runs.");
     case ErrorCode::CalibrationRefused:
@@ -47,14 +47,10 @@ QString ErrorText::problem(const Error& error)
 
 QString ErrorText::detail(const Error& error)
 {
-    // Kept in the core's English, like the context it carries, so the detail reads as
-    // one sentence that can be searched for or quoted in a bug report.
-    std::string text = error.message();
-    for (std::size_t i = 0; i < error.context().size(); ++i)
-        text += (i == 0 ? " (while " : "; while ") + error.context()[i];
-    if (!error.context().empty())
-        text += ')';
-    return QString::fromStdString(text);
+    // Kept in the core's English, like the context it carries, and as the command line
+    // prints it ("plan.json: is not a Tapestry plan: ..."): one sentence, with the file it
+    // is about, that can be searched for or quoted in a bug report.
+    return QString::fromStdString(error.what());
 }
 
 }  // namespace tapestry

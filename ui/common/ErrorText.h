@@ -15,7 +15,7 @@ class ErrorText {
 public:
     // One sentence saying what is wrong, e.g. "The file is not an ONNX model."
     [[nodiscard]] static QString problem(const Error& error);
-    // The core's message with its context: "bad dims (while importing node X)".
+    // The core's file, message and context: "model.onnx: bad dims (while importing node X)".
     [[nodiscard]] static QString detail(const Error& error);
 };
 

@@ -41,6 +41,8 @@ struct TimeBreakdown {
         return computeSeconds + exposedCommunicationSeconds() + pipelineSendSeconds + bubbleSeconds;
     }
     void add(const TimeBreakdown& other);
+    // Adds `count` times `other` (count equal parts priced once).
+    void add(const TimeBreakdown& other, double count);
 };
 
 // Per-device memory in bytes, by category.
@@ -53,12 +55,14 @@ struct MemoryBreakdown {
 
     [[nodiscard]] double total() const { return parameters + gradients + optimizerStates + activations + transient; }
     void add(const MemoryBreakdown& other);
+    void add(const MemoryBreakdown& other, double count);
 };
 
 struct CostBreakdown {
     TimeBreakdown time;
     MemoryBreakdown memory;
     void add(const CostBreakdown& other);
+    void add(const CostBreakdown& other, double count);
 };
 
 }  // namespace tapestry

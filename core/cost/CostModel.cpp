@@ -80,6 +80,15 @@ bool needsInputForBackward(const std::string& type)
            type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
 }
 
+// The data-parallel degree strategyTerms assumes (CostModel::microSteps).
+int assumedDataParallelDegree(const DeviceMesh& mesh)
+{
+    int degree = mesh.axisCount() == 1 ? mesh.axis(0).size : 1;
+    for (std::size_t a = 0; a + 1 < mesh.axisCount(); ++a)
+        degree *= mesh.axis(a).size;
+    return degree;
+}
+
 }  // namespace
 
 CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
@@ -89,7 +98,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
       coarse_(coarse),
       families_(families),
       cluster_(cluster),
-      mesh_(mesh),
+      mesh_(&mesh),
       workload_(workload),
       pipeline_(std::move(pipeline)),
       // Two sequences per GPU when nothing says otherwise (ShapeBinder's defaults).
@@ -101,10 +110,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
 {
     workload_.batch = binder_.batch();
     workload_.sequence = binder_.sequence();
-    int assumedDegree = mesh.axisCount() == 1 ? mesh.axis(0).size : 1;
-    for (std::size_t a = 0; a + 1 < mesh.axisCount(); ++a)
-        assumedDegree *= mesh.axis(a).size;
-    assumed_ = steppingFor(assumedDegree);
+    assumed_ = steppingFor(assumedDataParallelDegree(mesh));
     for (const Op& op : graph_.ops())
         causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
     computeOpFacts();
@@ -120,6 +126,18 @@ CostModel CostModel::withTechniques(Recomputation recompute, int zeroStage) cons
     CostModel other(*this);
     other.workload_.recompute = recompute;
     other.workload_.zeroStage = zeroStage;
+    return other;
+}
+
+CostModel CostModel::onMesh(const DeviceMesh& mesh) const
+{
+    if (mesh.deviceCount() != mesh_->deviceCount())
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "a cost model bound for " + std::to_string(mesh_->deviceCount()) + " devices cannot price " +
+                        mesh.toString());
+    CostModel other(*this);
+    other.mesh_ = &mesh;
+    other.assumed_ = other.steppingFor(assumedDataParallelDegree(mesh));
     return other;
 }
 
@@ -543,9 +561,9 @@ double CostModel::weightBytesPerParameter(const NodeFacts& facts) const
 bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     int degree = 1;
-    for (std::size_t a = 0; a < strategy.axes.size() && a < mesh_.axisCount(); ++a) {
+    for (std::size_t a = 0; a < strategy.axes.size() && a < mesh_->axisCount(); ++a) {
         if (strategy.axes[a] == AxisSplit::Expert)
-            degree *= mesh_.axis(a).size;
+            degree *= mesh_->axis(a).size;
     }
     // Each rank of the expert axes keeps experts / degree whole experts.
     const int experts = nodeFacts_.at(id.index()).experts;
@@ -572,7 +590,7 @@ CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
     // (expert parallelism carved from data parallelism) and not when it splits the
     // sequence (carved from context parallelism).
     double total = 0;
-    std::vector<double> batchWork(mesh_.axisCount(), 0.0);
+    std::vector<double> batchWork(mesh_->axisCount(), 0.0);
     for (const CoarseNode& node : coarse_.nodes) {
         const NodeFacts& facts = nodeFacts_[node.id.index()];
         const double work = facts.flops;
@@ -588,7 +606,7 @@ CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
     int degree = 1;
     for (std::size_t a = 0; a < batchWork.size(); ++a) {
         if (total > 0 && 2 * batchWork[a] > total)
-            degree *= mesh_.axis(a).size;
+            degree *= mesh_->axis(a).size;
     }
     return steppingFor(degree);
 }
@@ -608,7 +626,7 @@ double CostModel::boundarySendSeconds(const Plan& plan, CoarseNodeId first, cons
     double slices = 1;
     double gather = 0;
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-        const AxisGroup& group = mesh_.group(a);
+        const AxisGroup& group = mesh_->group(a);
         if (group.size <= 1 || group.span != GroupSpan::IntraNode ||
             requiredInputLayout(kind, strategy.axes[a]) != AxisLayout::Replicated)
             continue;
@@ -649,7 +667,7 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
                                  : static_cast<double>(workload_.batch);
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
         const AxisSplit split = strategy.axes[a];
-        const double n = mesh_.axis(a).size;
+        const double n = mesh_->axis(a).size;
         double divides = n;
         if (split == AxisSplit::Batch) {
             divides = std::clamp(sequences / batchSplit, 1.0, n);
@@ -790,10 +808,10 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     double parameterBytes = localParameters * dtypeBytes_;
     double gradientBytes = localParameters * gradientBytesPerParameter();
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-        const int n = mesh_.axis(a).size;
+        const int n = mesh_->axis(a).size;
         if (!synchronizesGradients(strategy.axes[a]) || n <= 1)
             continue;
-        const AxisGroup& group = mesh_.group(a);
+        const AxisGroup& group = mesh_->group(a);
         // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
         const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
         const double overhead = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
@@ -822,7 +840,7 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
             continue;
         for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
             const AxisLayout layout = outputLayout(strategy.axes[a]);
-            if (mesh_.axis(a).size <= 1 || (layout != AxisLayout::Hidden && layout != AxisLayout::Partial))
+            if (mesh_->axis(a).size <= 1 || (layout != AxisLayout::Hidden && layout != AxisLayout::Partial))
                 continue;
             double rowDiv = 1;
             double otherDiv = 1;
@@ -830,11 +848,11 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
                 const AxisLayout other = outputLayout(strategy.axes[b]);
                 if (b == a || !isSharded(other))
                     continue;
-                otherDiv *= mesh_.axis(b).size;
+                otherDiv *= mesh_->axis(b).size;
                 if (other != AxisLayout::Hidden)
-                    rowDiv *= mesh_.axis(b).size;
+                    rowDiv *= mesh_->axis(b).size;
             }
-            const AxisGroup& group = mesh_.group(a);
+            const AxisGroup& group = mesh_->group(a);
             if (layout == AxisLayout::Partial) {
                 // Summed into vocabulary shards first; its gradient gathered back.
                 const double bytes = output.bytes / otherDiv / steps.microSteps;
@@ -870,12 +888,12 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
     }
     const double times = steps.microSteps;
     for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-        const int n = mesh_.axis(a).size;
+        const int n = mesh_->axis(a).size;
         if (strategy.axes[a] != AxisSplit::Sequence || n <= 1)
             continue;
         // The keys of the whole axis: the tensor as the other axes shard it.
         const double bytes = facts.ringBytes * n / div.input / steps.microSteps;
-        const AxisGroup& group = mesh_.group(a);
+        const AxisGroup& group = mesh_->group(a);
         const CollectiveBreakdown gather = collectives_.price(CollectiveKind::AllGather, group, bytes);
         const CollectiveBreakdown scatter = collectives_.price(CollectiveKind::ReduceScatter, group, bytes);
         // n - 1 of the n chunk steps overlap a transfer (causal attention balanced by
@@ -902,7 +920,7 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
                                                                  const Stepping& steps) const
 {
     const std::optional<Conversion> needed = conversionBetween(from, to);
-    const double n = mesh_.axis(axis).size;
+    const double n = mesh_->axis(axis).size;
     if (!needed || n <= 1)
         return std::nullopt;
     // The other axes shard the tensor as its producer left it.
@@ -910,9 +928,9 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
     double otherHeadSplit = 1;
     for (std::size_t b = 0; b < producer.axes.size(); ++b) {
         if (b != axis && isSharded(outputLayout(producer.axes[b])))
-            otherDiv *= mesh_.axis(b).size;
+            otherDiv *= mesh_->axis(b).size;
         if (b != axis && outputLayout(producer.axes[b]) == AxisLayout::Hidden)
-            otherHeadSplit *= mesh_.axis(b).size;
+            otherHeadSplit *= mesh_->axis(b).size;
     }
     double full = tensor.bytes / otherDiv / steps.microSteps;
     // An expert's tensor holds its routed tokens and moves in one collective with its
@@ -934,7 +952,7 @@ std::optional<CostModel::PricedConversion> CostModel::conversion(const CrossingT
     }
     const double bytes = needed->perShard ? full / n : full;
     const bool repeated = forward && tensor.insideBlock && workload_.recompute == Recomputation::Full;
-    return PricedConversion{needed->kind, bytes, collectives_.price(needed->kind, mesh_.group(axis), bytes),
+    return PricedConversion{needed->kind, bytes, collectives_.price(needed->kind, mesh_->group(axis), bytes),
                             static_cast<double>(steps.microSteps) * (repeated ? 2.0 : 1.0) * share};
 }
 
@@ -961,12 +979,12 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     double waited = 0;
     if (zero < 2) {
         for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-            if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_.axis(a).size <= 1)
+            if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_->axis(a).size <= 1)
                 continue;
             // Bandwidth term per byte, read off a large message where latency is negligible.
             constexpr double kReferenceBytes = 1e12;
             const double perByte =
-                collectives_.price(CollectiveKind::AllReduce, mesh_.group(a), kReferenceBytes).seconds() /
+                collectives_.price(CollectiveKind::AllReduce, mesh_->group(a), kReferenceBytes).seconds() /
                 kReferenceBytes;
             overlappable += perByte * localParameters * gradientBytesPerParameter();
         }
@@ -1031,22 +1049,22 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     return result;
 }
 
-void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
+void CostModel::checkPlan(const Plan& plan) const
 {
     validatePlan(plan, coarse_);
     if (plan.pipeline.stages != pipeline_.layout.stages)
         throw Error(ErrorCode::InvalidPlan, {},
                     "plan '" + plan.name + "' runs " + std::to_string(plan.pipeline.stages) +
                         " pipeline stage(s); the cost model's mesh is one of " + std::to_string(pipeline_.layout.stages));
-    const std::size_t axisCount = mesh_.axisCount();
+    const std::size_t axisCount = mesh_->axisCount();
     if (plan.mesh.size() != axisCount)
         throw Error(ErrorCode::InvalidPlan, {}, "plan '" + plan.name + "' is for a mesh of " +
-                                                    std::to_string(plan.mesh.size()) + " axes, not " + mesh_.toString());
+                                                    std::to_string(plan.mesh.size()) + " axes, not " + mesh_->toString());
     for (std::size_t a = 0; a < axisCount; ++a) {
-        if (plan.mesh[a].size != mesh_.axis(a).size)
+        if (plan.mesh[a].size != mesh_->axis(a).size)
             throw Error(ErrorCode::InvalidPlan, {},
                         "plan '" + plan.name + "' sizes mesh axis '" + plan.mesh[a].name + "' " +
-                            std::to_string(plan.mesh[a].size) + ", the mesh is " + mesh_.toString());
+                            std::to_string(plan.mesh[a].size) + ", the mesh is " + mesh_->toString());
     }
     for (const CoarseNode& node : coarse_.nodes) {
         if (!accepts(node.id, plan.strategy(node.id)))
@@ -1057,10 +1075,172 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
                                        std::to_string(nodeFacts_[node.id.index()].experts) + " experts"
                                  : std::string("it is no expert of a mixture-of-experts layer")));
     }
-    std::vector<double> axisSize(axisCount);
-    for (std::size_t a = 0; a < axisCount; ++a)
-        axisSize[a] = mesh_.axis(a).size;
+}
 
+CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStrategy& strategy, const Divisors& div,
+                                          double consumedDiv, const std::function<double(std::size_t)>& producedDiv,
+                                          const Stepping& steps, const CostAt& at, StepSums& sums,
+                                          std::vector<ParallelTransfer>* transfers) const
+{
+    const NodeFacts& facts = nodeFacts_[node.id.index()];
+    const int zero = workload_.zeroStage;
+    const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer);
+    const double gradientBytes = gradientBytesPerParameter();
+    NodeShare share;
+    for (const OpId id : node.ops) {
+        const OpCompute time = opCompute(id, node, div, steps);
+        TimeBreakdown& t = at(id).time;
+        t.computeSeconds += time.forward + time.backward + time.recompute;
+        t.recomputeSeconds += time.recompute;
+        sums.forwardCompute += time.forward;
+        sums.backwardCompute += time.backward + time.recompute;
+    }
+    CostBreakdown& own = at(facts.costOp);
+    const double localParameters = storedParameters(facts) / div.weights;
+    share.localParameters = localParameters;
+    own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0);
+    own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.data : 1.0);
+    const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
+    own.memory.optimizerStates += optimizerParameters * optimizerBytes;
+    const double update =
+        memoryBoundSeconds(cluster_.gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
+    own.time.computeSeconds += update;
+    own.time.optimizerSeconds += update;
+
+    double activations = 0;
+    for (std::size_t s = 0; s < facts.savedActivations.size(); ++s) {
+        const SavedActivation& saved = facts.savedActivations[s];
+        if (saved.scores && workload_.attention == AttentionKernel::Fused)
+            continue;
+        const double divisor =
+            saved.asOutput ? std::max(div.output, consumedDiv) : std::max(div.input, producedDiv(s));
+        const double bytes = saved.bytes * facts.routedShare / divisor / steps.microSteps;
+        share.blockActivationBytes += bytes;
+        if (!(saved.scores && workload_.recompute == Recomputation::Selective && facts.block >= 0))
+            activations += bytes;
+    }
+    if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
+        activations = facts.blockInputBytes / div.input / steps.microSteps;
+    own.memory.activations += activations;
+    if (facts.block >= 0)
+        share.blockGatheredBytes = localParameters * dtypeBytes_;
+    share.transient = facts.transientBytes / div.output / steps.microSteps;
+    for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
+        addCollective(own.time, c.kind, c.axis, c.price, c.times);
+        own.time.byCollective[static_cast<std::size_t>(c.kind)] += c.overheadSeconds * c.times;
+        own.time.byAxis[c.axis] += c.overheadSeconds * c.times;
+        const double seconds = c.seconds();
+        own.time.dataParallelSeconds += seconds;
+        if (waitedFor(c))
+            continue;
+        share.overlappable += seconds;
+        (c.forward ? sums.shardedForward : sums.shardedBackward) += seconds;
+    }
+    for (const LossCollective& c : lossCollectives(node.id, strategy, steps))
+        addCollective(own.time, c.kind, c.axis, c.price, c.times);
+    for (ParallelTransfer& t : ringAttention(node.id, strategy, div, steps)) {
+        addCollective(own.time, t.kind, t.axis, t.price, t.times * t.exposedShare);
+        if (transfers)
+            transfers->push_back(std::move(t));
+    }
+    return share;
+}
+
+void CostModel::priceCrossing(const CrossingTensor& tensor, const Plan& plan, const std::vector<bool>& ulyssesAxis,
+                              const Stepping& steps, const std::function<CostBreakdown&(int)>& at,
+                              std::vector<ParallelTransfer>* transfers) const
+{
+    const NodeStrategy& producer = plan.strategy(tensor.producer);
+    for (std::size_t a = 0; a < mesh_->axisCount(); ++a) {
+        if (mesh_->axis(a).size <= 1)
+            continue;
+        const AxisLayout produced = outputLayout(producer.axes[a]);
+        // `consumer`: the node reading the tensor (forward) or whose input gradient it is.
+        auto charge = [&](AxisLayout from, AxisLayout to, int slot, bool forward, CoarseNodeId consumer) {
+            const auto priced = conversion(tensor, a, producer, from, to, forward, steps);
+            if (!priced)
+                return;
+            addCollective(at(slot).time, priced->kind, a, priced->price, priced->times);
+            if (!transfers)
+                return;
+            const bool swapsSequenceAndHeads = (from == AxisLayout::Sequence && to == AxisLayout::Hidden) ||
+                                               (from == AxisLayout::Hidden && to == AxisLayout::Sequence);
+            // Activations with gradients entering or leaving attention's core: q, k, v
+            // and the output (not masks, positions or an embedding's own conversion).
+            const bool atAttention = coarse_.node(tensor.producer).kind == CoarseNodeKind::BatchedMatMul ||
+                                     coarse_.node(consumer).kind == CoarseNodeKind::BatchedMatMul;
+            using Purpose = ParallelTransfer::Purpose;
+            const CoarseNodeId listedAt = forward ? consumer : tensor.producer;
+            if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient && atAttention)
+                transfers->push_back({listedAt, forward ? Purpose::UlyssesForward : Purpose::UlyssesBackward,
+                                      priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
+            // Tokens to their experts (a dispatch, or a combine's gradient) and back.
+            if (from == AxisLayout::Expert || to == AxisLayout::Expert)
+                transfers->push_back(
+                    {listedAt, (forward ? to : from) == AxisLayout::Expert ? Purpose::ExpertDispatch : Purpose::ExpertCombine,
+                     priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
+        };
+        std::vector<AxisLayout> forward;
+        std::vector<AxisLayout> backward;
+        for (std::size_t c = 0; c < tensor.consumers.size(); ++c) {
+            const CoarseNodeId consumer = tensor.consumers[c].first;
+            const CoarseNode& node = coarse_.node(consumer);
+            const AxisSplit split = plan.strategy(consumer).axes[a];
+            const AxisLayout needed = requiredInputLayout(node.kind, split);
+            if (std::find(forward.begin(), forward.end(), needed) == forward.end()) {
+                forward.push_back(needed);
+                charge(produced, needed, static_cast<int>(c), true, consumer);
+            }
+            if (!tensor.carriesGradient)
+                continue;
+            const AxisLayout gradient = inputGradientLayout(node.kind, split);
+            if (std::find(backward.begin(), backward.end(), gradient) == backward.end()) {
+                backward.push_back(gradient);
+                // Gradients of one tensor from several consumers are summed first,
+                // so each distinct layout converts once.
+                const AxisLayout target = produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
+                charge(gradient, target, -1, false, consumer);
+            }
+        }
+    }
+}
+
+double CostModel::chargeGradientSync(TimeBreakdown& time, std::size_t axis, const CollectiveBreakdown& price,
+                                     double share) const
+{
+    addCollective(time, CollectiveKind::AllReduce, axis, price, share);
+    time.dataParallelSeconds += price.seconds() * share;
+    return price.seconds() * share;
+}
+
+double CostModel::transientWithBlocks(double largest, double blockGathered, double blockActivation) const
+{
+    double transient = largest;
+    if (workload_.zeroStage >= 3 && blockCount_ > 0)  // the block in use and the prefetched next one
+        transient += 2 * blockGathered;
+    if (workload_.recompute == Recomputation::Full && blockCount_ > 0)
+        transient += blockActivation;
+    return transient;
+}
+
+double CostModel::hiddenShare(double gradientSync, double overlappableTotal, const StepSums& sums,
+                              const Stepping& steps) const
+{
+    if (!workload_.overlap || overlappableTotal <= 0)
+        return 0;
+    const int buckets = blockCount_ + 1;
+    const double m = steps.microSteps;
+    const double exposed =
+        exposedCommunicationSeconds(gradientSync, sums.backwardCompute / m, buckets) +
+        m * (exposedCommunicationSeconds(sums.shardedForward / m, sums.forwardCompute / m, buckets) +
+             exposedCommunicationSeconds(sums.shardedBackward / m, sums.backwardCompute / m, buckets));
+    return std::max(0.0, overlappableTotal - exposed) / overlappableTotal;
+}
+
+void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
+{
+    checkPlan(plan);
+    const std::size_t axisCount = mesh_->axisCount();
     const Stepping steps = steppingOf(plan);
     // Everything anew but the storage of the three big vectors (assigned below).
     PlanEvaluation recycled = std::move(result);
@@ -1075,8 +1255,6 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     empty.time.byAxis.assign(axisCount, 0.0);
     result.perOp.assign(graph_.opCount(), empty);
 
-    const int zero = workload_.zeroStage;
-    const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer);
     const double gradientBytes = gradientBytesPerParameter();
     std::vector<double> syncBytes(axisCount, 0.0);
     std::vector<std::vector<std::pair<OpId, double>>> syncShares(axisCount);
@@ -1084,10 +1262,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     // per step, under the last micro-step's backward) and the parameter gathers and
     // reduce-scatters of ZeRO 2/3 (every micro-step, under its forward or backward).
     std::vector<double> overlappable(graph_.opCount(), 0.0);
-    double forwardCompute = 0;
-    double backwardCompute = 0;
-    double shardedForward = 0;
-    double shardedBackward = 0;
+    StepSums sums;
     double largestTransient = -1;
     OpId transientOp;
     std::vector<double> blockGatheredBytes(static_cast<std::size_t>(blockCount_), 0.0);
@@ -1115,84 +1290,39 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
         }
     }
 
+    const CostAt perOp = [&](OpId op) -> CostBreakdown& { return result.perOp[op.index()]; };
     for (const CoarseNode& node : coarse_.nodes) {
         const NodeStrategy& strategy = plan.strategy(node.id);
         const NodeFacts& facts = nodeFacts_[node.id.index()];
-        const Divisors& div = divisors[node.id.index()];
-        for (const OpId id : node.ops) {
-            const OpCompute time = opCompute(id, node, div, steps);
-            TimeBreakdown& t = result.perOp[id.index()].time;
-            t.computeSeconds += time.forward + time.backward + time.recompute;
-            t.recomputeSeconds += time.recompute;
-            forwardCompute += time.forward;
-            backwardCompute += time.backward + time.recompute;
+        const NodeShare share = priceNode(
+            node, strategy, divisors[node.id.index()], consumedDiv[node.id.index()],
+            [&](std::size_t s) { return producedDiv[facts.savedActivations[s].tensor.index()]; }, steps, perOp, sums,
+            &result.parallelTransfers);
+        overlappable[facts.costOp.index()] += share.overlappable;
+        if (facts.block >= 0) {
+            blockActivationBytes[static_cast<std::size_t>(facts.block)] += share.blockActivationBytes;
+            blockGatheredBytes[static_cast<std::size_t>(facts.block)] += share.blockGatheredBytes;
         }
-        CostBreakdown& own = result.perOp[facts.costOp.index()];
-        const double localParameters = storedParameters(facts) / div.weights;
-        own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0);
-        own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.data : 1.0);
-        const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
-        own.memory.optimizerStates += optimizerParameters * optimizerBytes;
-        const double update =
-            memoryBoundSeconds(cluster_.gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
-        own.time.computeSeconds += update;
-        own.time.optimizerSeconds += update;
-
-        double activations = 0;
-        for (const SavedActivation& saved : facts.savedActivations) {
-            if (saved.scores && workload_.attention == AttentionKernel::Fused)
-                continue;
-            const double divisor = saved.asOutput ? std::max(div.output, consumedDiv[node.id.index()])
-                                                  : std::max(div.input, producedDiv[saved.tensor.index()]);
-            const double bytes = saved.bytes * facts.routedShare / divisor / steps.microSteps;
-            if (facts.block >= 0)
-                blockActivationBytes[static_cast<std::size_t>(facts.block)] += bytes;
-            if (!(saved.scores && workload_.recompute == Recomputation::Selective && facts.block >= 0))
-                activations += bytes;
-        }
-        if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
-            activations = facts.blockInputBytes / div.input / steps.microSteps;
-        own.memory.activations += activations;
-        if (facts.block >= 0)
-            blockGatheredBytes[static_cast<std::size_t>(facts.block)] += localParameters * dtypeBytes_;
-        if (facts.transientBytes / div.output / steps.microSteps > largestTransient) {
-            largestTransient = facts.transientBytes / div.output / steps.microSteps;
+        if (share.transient > largestTransient) {
+            largestTransient = share.transient;
             transientOp = facts.costOp;
         }
-        if (zero < 2) {
+        if (workload_.zeroStage < 2) {
             for (std::size_t a = 0; a < axisCount; ++a) {
-                if (synchronizesGradients(strategy.axes[a]) && localParameters > 0 && axisSize[a] > 1) {
-                    const double bytes = localParameters * gradientBytes;
+                if (synchronizesGradients(strategy.axes[a]) && share.localParameters > 0 && mesh_->axis(a).size > 1) {
+                    const double bytes = share.localParameters * gradientBytes;
                     syncBytes[a] += bytes;
                     syncShares[a].emplace_back(facts.costOp, bytes);
                 }
             }
         }
-        for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
-            addCollective(own.time, c.kind, c.axis, c.price, c.times);
-            own.time.byCollective[static_cast<std::size_t>(c.kind)] += c.overheadSeconds * c.times;
-            own.time.byAxis[c.axis] += c.overheadSeconds * c.times;
-            const double seconds = c.seconds();
-            own.time.dataParallelSeconds += seconds;
-            if (waitedFor(c))
-                continue;
-            overlappable[facts.costOp.index()] += seconds;
-            (c.forward ? shardedForward : shardedBackward) += seconds;
-        }
-        for (const LossCollective& c : lossCollectives(node.id, strategy, steps))
-            addCollective(own.time, c.kind, c.axis, c.price, c.times);
-        for (ParallelTransfer& t : ringAttention(node.id, strategy, div, steps)) {
-            addCollective(own.time, t.kind, t.axis, t.price, t.times * t.exposedShare);
-            result.parallelTransfers.push_back(std::move(t));
-        }
     }
     if (transientOp.isValid()) {
-        double transient = largestTransient;
-        if (zero >= 3 && !blockGatheredBytes.empty())  // the block in use and the prefetched next one
-            transient += 2 * *std::max_element(blockGatheredBytes.begin(), blockGatheredBytes.end());
-        if (workload_.recompute == Recomputation::Full && !blockActivationBytes.empty())
-            transient += *std::max_element(blockActivationBytes.begin(), blockActivationBytes.end());
-        result.perOp[transientOp.index()].memory.transient += transient;
+        const auto largest = [](const std::vector<double>& v) {
+            return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+        };
+        result.perOp[transientOp.index()].memory.transient +=
+            transientWithBlocks(largestTransient, largest(blockGatheredBytes), largest(blockActivationBytes));
     }
 
     // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per axis and step.
@@ -1200,13 +1330,10 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     for (std::size_t a = 0; a < axisCount; ++a) {
         if (syncBytes[a] <= 0)
             continue;
-        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_.group(a), syncBytes[a]);
+        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_->group(a), syncBytes[a]);
         gradientSync += price.seconds();
-        for (const auto& [op, bytes] : syncShares[a]) {
-            addCollective(result.perOp[op.index()].time, CollectiveKind::AllReduce, a, price, bytes / syncBytes[a]);
-            result.perOp[op.index()].time.dataParallelSeconds += price.seconds() * bytes / syncBytes[a];
-            overlappable[op.index()] += price.seconds() * bytes / syncBytes[a];
-        }
+        for (const auto& [op, bytes] : syncShares[a])
+            overlappable[op.index()] += chargeGradientSync(result.perOp[op.index()].time, a, price, bytes / syncBytes[a]);
     }
 
     // Resharding of tensors between coarse nodes, forward and backward.
@@ -1214,57 +1341,13 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     for (std::size_t a = 0; a < axisCount; ++a)
         ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a) == ContextParallelVariant::Ulysses;
     for (const CrossingTensor& tensor : crossing_) {
-        const NodeStrategy& producer = plan.strategy(tensor.producer);
-        for (std::size_t a = 0; a < axisCount; ++a) {
-            if (axisSize[a] <= 1)
-                continue;
-            const AxisLayout produced = outputLayout(producer.axes[a]);
-            // `consumer`: the node reading the tensor (forward) or whose input gradient it is.
-            auto charge = [&](AxisLayout from, AxisLayout to, OpId at, bool forward, CoarseNodeId consumer) {
-                const auto priced = conversion(tensor, a, producer, from, to, forward, steps);
-                if (!priced)
-                    return;
-                addCollective(result.perOp[at.index()].time, priced->kind, a, priced->price, priced->times);
-                const bool swapsSequenceAndHeads = (from == AxisLayout::Sequence && to == AxisLayout::Hidden) ||
-                                                   (from == AxisLayout::Hidden && to == AxisLayout::Sequence);
-                // Activations with gradients entering or leaving attention's core: q, k, v
-                // and the output (not masks, positions or an embedding's own conversion).
-                const bool atAttention = coarse_.node(tensor.producer).kind == CoarseNodeKind::BatchedMatMul ||
-                                         coarse_.node(consumer).kind == CoarseNodeKind::BatchedMatMul;
-                using Purpose = ParallelTransfer::Purpose;
-                const CoarseNodeId listedAt = forward ? consumer : tensor.producer;
-                if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient && atAttention)
-                    result.parallelTransfers.push_back({listedAt,
-                                                        forward ? Purpose::UlyssesForward : Purpose::UlyssesBackward,
-                                                        priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
-                // Tokens to their experts (a dispatch, or a combine's gradient) and back.
-                if (from == AxisLayout::Expert || to == AxisLayout::Expert)
-                    result.parallelTransfers.push_back(
-                        {listedAt, (forward ? to : from) == AxisLayout::Expert ? Purpose::ExpertDispatch : Purpose::ExpertCombine,
-                         priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
-            };
-            std::vector<AxisLayout> forward;
-            std::vector<AxisLayout> backward;
-            for (const auto& [consumer, consumerOp] : tensor.consumers) {
-                const CoarseNode& node = coarse_.node(consumer);
-                const AxisSplit split = plan.strategy(consumer).axes[a];
-                const AxisLayout needed = requiredInputLayout(node.kind, split);
-                if (std::find(forward.begin(), forward.end(), needed) == forward.end()) {
-                    forward.push_back(needed);
-                    charge(produced, needed, consumerOp, true, consumer);
-                }
-                if (!tensor.carriesGradient)
-                    continue;
-                const AxisLayout gradient = inputGradientLayout(node.kind, split);
-                if (std::find(backward.begin(), backward.end(), gradient) == backward.end()) {
-                    backward.push_back(gradient);
-                    // Gradients of one tensor from several consumers are summed first,
-                    // so each distinct layout converts once.
-                    const AxisLayout target = produced == AxisLayout::Partial ? AxisLayout::Replicated : produced;
-                    charge(gradient, target, tensor.producerOp, false, consumer);
-                }
-            }
-        }
+        priceCrossing(
+            tensor, plan, ulyssesAxis, steps,
+            [&](int slot) -> CostBreakdown& {
+                return result.perOp[(slot < 0 ? tensor.producerOp : tensor.consumers[static_cast<std::size_t>(slot)].second)
+                                        .index()];
+            },
+            &result.parallelTransfers);
     }
 
     // Overlap: the gradient reduction runs under the last micro-step's backward pass,
@@ -1272,16 +1355,9 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     double overlappableTotal = 0;
     for (const double seconds : overlappable)
         overlappableTotal += seconds;
-    if (workload_.overlap && overlappableTotal > 0) {
-        const int buckets = blockCount_ + 1;
-        const double m = steps.microSteps;
-        const double exposed =
-            exposedCommunicationSeconds(gradientSync, backwardCompute / m, buckets) +
-            m * (exposedCommunicationSeconds(shardedForward / m, forwardCompute / m, buckets) +
-                 exposedCommunicationSeconds(shardedBackward / m, backwardCompute / m, buckets));
-        const double hiddenShare = std::max(0.0, overlappableTotal - exposed) / overlappableTotal;
+    if (const double hidden = hiddenShare(gradientSync, overlappableTotal, sums, steps); hidden > 0) {
         for (std::size_t op = 0; op < overlappable.size(); ++op)
-            result.perOp[op].time.hiddenSeconds += overlappable[op] * hiddenShare;
+            result.perOp[op].time.hiddenSeconds += overlappable[op] * hidden;
     }
 
     // Aggregate upwards in a fixed order so that the parts add up to the totals.

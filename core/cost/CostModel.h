@@ -9,12 +9,15 @@
 #include "fold/FamilyTable.h"
 #include "plan/Plan.h"
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace tapestry {
 
 class Graph;
+struct PricingClasses;
 
 // Prices plans for one model, cluster, mesh and workload (cost-model.md, training.md).
 // Everything that does not depend on the plan (flops, bytes, parameters, tensors
@@ -80,11 +83,27 @@ public:
     // The same into `result`, reusing the storage of its per-op, per-node and per-family
     // vectors (a search prices thousands of plans and keeps few).
     void evaluate(const Plan& plan, PlanEvaluation& result) const;
+    // The same total, stages, micro-batches and data-parallel degree, without the
+    // per-op, per-node and per-family breakdowns and the transfer list (left empty):
+    // a plan that gives every instance of a top-level family its representative's
+    // strategies (as the stack searches build them) is priced one class of
+    // interchangeable nodes and tensors at a time (cost/PricingClasses.h), so its price
+    // does not grow with the model's depth; any other plan is priced by evaluate().
+    // Equal to evaluate()'s total up to rounding.
+    void evaluateTotals(const Plan& plan, PlanEvaluation& result) const;
+    // The classes evaluateTotals prices by (built on first use, shared by withTechniques
+    // copies: they depend on the bound shapes only).
+    [[nodiscard]] const PricingClasses& pricingClasses() const;
 
     // This model with other training techniques. Recomputation and the ZeRO stage enter
     // only the pricing of a plan, not the shapes and facts bound here, so the copy skips
     // the binding (a search tries several techniques per mesh and micro-batch).
     [[nodiscard]] CostModel withTechniques(Recomputation recompute, int zeroStage) const;
+    // This model on another stage mesh of as many devices (kept by reference, like the
+    // constructor's arguments): the shapes and facts bound here depend on the device
+    // count only, so the copy skips the binding (a stack search lays its layouts out on
+    // meshes of other axes). Throws Error(InvalidArgument) for another device count.
+    [[nodiscard]] CostModel onMesh(const DeviceMesh& mesh) const;
 
     // A tensor leaving its producer's coarse node.
     struct CrossingTensor {
@@ -137,7 +156,7 @@ public:
                                            AxisLayout from, AxisLayout to, bool forward) const;
 
     [[nodiscard]] const ShapeBinder& shapes() const { return binder_; }
-    [[nodiscard]] const DeviceMesh& mesh() const { return mesh_; }
+    [[nodiscard]] const DeviceMesh& mesh() const { return *mesh_; }
     [[nodiscard]] const Workload& workload() const { return workload_; }
     [[nodiscard]] const PipelineSetting& pipeline() const { return pipeline_; }
     [[nodiscard]] double hbmBytes() const;
@@ -236,6 +255,51 @@ private:
         double ringSteps = 1;
     };
     [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy, const Stepping& steps) const;
+    // Throws Error(InvalidPlan) if the plan does not fit this model (evaluate's checks).
+    void checkPlan(const Plan& plan) const;
+    // Sums over the step's nodes that the overlap of data-parallel traffic needs.
+    struct StepSums {
+        double forwardCompute = 0;
+        double backwardCompute = 0;
+        double shardedForward = 0;   // ZeRO 2/3 traffic that may hide under forward
+        double shardedBackward = 0;  // and under backward
+    };
+    // What one node keeps apart from its costs: the step-wide parts priced later.
+    struct NodeShare {
+        double localParameters = 0;
+        double overlappable = 0;           // its ZeRO 2/3 traffic that may hide (at its cost op)
+        double transient = 0;              // its transient buffer
+        double blockGatheredBytes = 0;     // its parameters gathered with its block (ZeRO 3)
+        double blockActivationBytes = 0;   // its activations, for its block's recomputation
+    };
+    using CostAt = std::function<CostBreakdown&(OpId)>;
+    // Prices one node's own costs under `plan` (compute, states, activations, its
+    // data-parallel, loss and ring-attention collectives) into `at` (per op: its ops'
+    // compute, the rest at its cost op), adds to `sums` and returns its share of the
+    // step-wide parts. `consumedDiv`: the least input divisor of the nodes reading its
+    // outputs (0: none); `producedDiv(saved)`: the output divisor of the node that made
+    // a saved tensor crossing into it (1: none).
+    NodeShare priceNode(const CoarseNode& node, const NodeStrategy& strategy, const Divisors& div,
+                        double consumedDiv, const std::function<double(std::size_t saved)>& producedDiv,
+                        const Stepping& steps, const CostAt& at, StepSums& sums,
+                        std::vector<ParallelTransfer>* transfers) const;
+    // Prices the resharding of one crossing tensor on every axis under `plan` into `at`:
+    // a consumer's forward conversion at `at(consumer index)`, the gradient's at `at(-1)`.
+    void priceCrossing(const CrossingTensor& tensor, const Plan& plan, const std::vector<bool>& ulyssesAxis,
+                       const Stepping& steps, const std::function<CostBreakdown&(int)>& at,
+                       std::vector<ParallelTransfer>* transfers) const;
+    // The ZeRO 3 prefetch and full recomputation's extra on the largest transient buffer,
+    // from the largest of the blocks' gathered parameters and activations.
+    [[nodiscard]] double transientWithBlocks(double largest, double blockGathered, double blockActivation) const;
+    // Hidden share of the overlappable communication (1 - exposed / overlappable).
+    [[nodiscard]] double hiddenShare(double gradientSync, double overlappableTotal, const StepSums& sums,
+                                     const Stepping& steps) const;
+    // Charges a node's `share` of an axis's gradient all-reduce `price`; returns the
+    // seconds charged (all of them may hide under backward).
+    double chargeGradientSync(TimeBreakdown& time, std::size_t axis, const CollectiveBreakdown& price,
+                              double share) const;
+    // Everything priceNode reads of a node's own facts, as numbers (PricingClasses).
+    [[nodiscard]] std::vector<double> pricedFacts(CoarseNodeId id) const;
     [[nodiscard]] Stepping steppingFor(int dataParallel) const;
     // Bytes per device and micro-batch that enter the block starting at `first` under
     // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
@@ -331,7 +395,7 @@ private:
     const CoarseGraph& coarse_;
     const FamilyTable& families_;
     const Cluster& cluster_;
-    const DeviceMesh& mesh_;
+    const DeviceMesh* mesh_;  // a pointer: onMesh copies the model onto another
     Workload workload_;
     PipelineSetting pipeline_;
     ShapeBinder binder_;
@@ -352,6 +416,9 @@ private:
         double rows = 0;
     };
     std::vector<ModelOutput> outputs_;
+    struct LazyClasses;
+    [[nodiscard]] static std::shared_ptr<LazyClasses> noClassesYet();
+    std::shared_ptr<LazyClasses> classes_ = noClassesYet();
 };
 
 }  // namespace tapestry

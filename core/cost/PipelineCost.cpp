@@ -17,61 +17,75 @@ double microBatchesInFlight(const PipelineLayout& layout, int stage, double micr
     return microBatches;
 }
 
+void StageNodes::add(const CostBreakdown& cost, double microBatches, double count)
+{
+    const TimeBreakdown& t = cost.time;
+    time.add(t, count);  // count 1 adds exactly what add(t) adds
+    // Per micro-batch: the compute and the tensor-parallel traffic; once per step:
+    // the optimizer and what of the data-parallel traffic stays exposed.
+    microBatchSeconds +=
+        count * (t.computeSeconds - t.optimizerSeconds + t.communicationSeconds() - t.dataParallelSeconds) /
+        microBatches;
+    perStepSeconds += count * (t.optimizerSeconds + t.dataParallelSeconds - t.hiddenSeconds);
+    memory.parameters += count * cost.memory.parameters;
+    memory.gradients += count * cost.memory.gradients;
+    memory.optimizerStates += count * cost.memory.optimizerStates;
+    memory.activations += count * cost.memory.activations;
+}
+
 void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
                          const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds)
 {
     const PipelineLayout& layout = plan.pipeline;
+    const std::vector<std::size_t> chunkOfNode = chunkOfNodes(layout, families, coarse.nodes.size());
+    const double m = std::max(1, microBatches);
+    std::vector<StageNodes> stages(static_cast<std::size_t>(layout.stages));
+    for (StageNodes& stage : stages)
+        stage.time.byAxis.assign(evaluation.total.time.byAxis.size(), 0.0);
+    double transient = 0;
+    for (const CoarseNode& node : coarse.nodes) {
+        const CostBreakdown& cost = evaluation.perNode[node.id.index()];
+        stages[chunkOfNode[node.id.index()] % stages.size()].add(cost, m);
+        transient = std::max(transient, cost.memory.transient);
+    }
+    priceStageNodes(evaluation, layout, modelBlocks(families).size(), std::move(stages), transient, microBatches,
+                    boundarySeconds);
+}
+
+void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, std::size_t blockCount,
+                     std::vector<StageNodes> nodes, double transient, int microBatches,
+                     const std::vector<double>& boundarySeconds)
+{
     const auto p = static_cast<std::size_t>(layout.stages);
-    const std::vector<const BlockInstance*> blocks = modelBlocks(families);
-    const std::vector<std::size_t> starts = chunkStarts(layout, blocks.size());
+    const std::vector<std::size_t> starts = chunkStarts(layout, blockCount);
     const std::size_t chunks = starts.size();
     const double m = std::max(1, microBatches);
 
-    const std::vector<std::size_t> chunkOfNode = chunkOfNodes(layout, families, coarse.nodes.size());
-
     std::vector<StageCost> stages(p);
-    const std::size_t axes = evaluation.total.time.byAxis.size();
-    std::vector<double> perStep(p, 0.0);
     std::vector<double> p2p(p, 0.0);
     for (std::size_t c = 0; c < chunks; ++c) {
         const std::size_t s = c % p;
-        const std::size_t end = c + 1 < chunks ? starts[c + 1] : blocks.size();
+        const std::size_t end = c + 1 < chunks ? starts[c + 1] : blockCount;
         stages[s].blockRanges.emplace_back(starts[c], end);
         // One micro-batch's activation forward out of the chunk and its gradient back in.
         auto send = [&](std::size_t block) { return 2 * boundarySeconds.at(block); };
-        if (end < blocks.size())
+        if (end < blockCount)
             p2p[s] += send(end) / 2;
         if (c > 0)
             p2p[s] += send(starts[c]) / 2;
     }
-    std::vector<double> activations(p, 0.0);
-    double transient = 0;
-    for (StageCost& stage : stages)
-        stage.cost.time.byAxis.assign(axes, 0.0);
-    for (const CoarseNode& node : coarse.nodes) {
-        const std::size_t s = chunkOfNode[node.id.index()] % p;
-        StageCost& stage = stages[s];
-        const CostBreakdown& cost = evaluation.perNode[node.id.index()];
-        const TimeBreakdown& t = cost.time;
-        stage.cost.time.add(t);
-        // Per micro-batch: the compute and the tensor-parallel traffic; once per step:
-        // the optimizer and what of the data-parallel traffic stays exposed.
-        stage.microBatchSeconds +=
-            (t.computeSeconds - t.optimizerSeconds + t.communicationSeconds() - t.dataParallelSeconds) / m;
-        perStep[s] += t.optimizerSeconds + t.dataParallelSeconds - t.hiddenSeconds;
-        stage.cost.memory.parameters += cost.memory.parameters;
-        stage.cost.memory.gradients += cost.memory.gradients;
-        stage.cost.memory.optimizerStates += cost.memory.optimizerStates;
-        activations[s] += cost.memory.activations;
-        transient = std::max(transient, cost.memory.transient);
-    }
     double slowest = 0;
     double slowestStep = 0;
     for (std::size_t s = 0; s < p; ++s) {
-        stages[s].microBatchSeconds += p2p[s];
-        stages[s].cost.time.pipelineSendSeconds = m * p2p[s];
-        slowest = std::max(slowest, stages[s].microBatchSeconds);
-        slowestStep = std::max(slowestStep, perStep[s]);
+        StageCost& stage = stages[s];
+        stage.cost.time = nodes[s].time;
+        stage.cost.memory.parameters = nodes[s].memory.parameters;
+        stage.cost.memory.gradients = nodes[s].memory.gradients;
+        stage.cost.memory.optimizerStates = nodes[s].memory.optimizerStates;
+        stage.microBatchSeconds = nodes[s].microBatchSeconds + p2p[s];
+        stage.cost.time.pipelineSendSeconds = m * p2p[s];
+        slowest = std::max(slowest, stage.microBatchSeconds);
+        slowestStep = std::max(slowestStep, nodes[s].perStepSeconds);
     }
     const double fill = layout.schedule == PipelineSchedule::Interleaved
                             ? (layout.stages - 1.0) / layout.virtualStages
@@ -82,9 +96,9 @@ void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const Coa
     for (std::size_t s = 0; s < p; ++s) {
         StageCost& stage = stages[s];
         stage.inFlightMicroBatches = microBatchesInFlight(layout, static_cast<int>(s), m);
-        stage.cost.memory.activations = activations[s] * stage.inFlightMicroBatches;
+        stage.cost.memory.activations = nodes[s].memory.activations * stage.inFlightMicroBatches;
         stage.cost.memory.transient = transient;
-        stage.cost.time.bubbleSeconds = std::max(0.0, step - (m * stage.microBatchSeconds + perStep[s]));
+        stage.cost.time.bubbleSeconds = std::max(0.0, step - (m * stage.microBatchSeconds + nodes[s].perStepSeconds));
         if (stage.microBatchSeconds > stages[bottleneck].microBatchSeconds)
             bottleneck = s;
         if (stage.cost.memory.total() > stages[fullest].cost.memory.total())

@@ -38,4 +38,19 @@ struct PipelineSetting {
 void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
                          const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds);
 
+// What pricePipelineStages adds up over one stage's nodes.
+struct StageNodes {
+    TimeBreakdown time;
+    double microBatchSeconds = 0;  // compute and tensor-parallel traffic of one micro-batch
+    double perStepSeconds = 0;     // the optimizer and the exposed data-parallel traffic
+    MemoryBreakdown memory;        // activations for one micro-batch; no transient
+    // Adds `count` nodes of costs `cost` (over the step of `microBatches` micro-batches).
+    void add(const CostBreakdown& cost, double microBatches, double count = 1);
+};
+// pricePipelineStages from each stage's sums over its nodes (`stages`, one per stage,
+// their time's byAxis sized) and the largest transient buffer of any node.
+void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, std::size_t blockCount,
+                     std::vector<StageNodes> stages, double transient, int microBatches,
+                     const std::vector<double>& boundarySeconds);
+
 }  // namespace tapestry

@@ -73,6 +73,9 @@ struct PlanEvaluation {
     // the order of the tensors they convert; their exposed part is in the nodes'
     // breakdowns like every collective.
     std::vector<ParallelTransfer> parallelTransfers;
+    // Priced by CostModel::evaluateTotals: the total and stages only (perOp, perNode,
+    // perFamily and parallelTransfers empty).
+    bool totalsOnly = false;
 
     [[nodiscard]] bool fitsInMemory() const { return total.memory.total() <= hbmBytes; }
 };

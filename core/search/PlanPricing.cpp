@@ -1,7 +1,8 @@
 #include "search/PlanPricing.h"
 
-#include "fold/FoldedModel.h"
+#include "base/Error.h"
 #include "cluster/PipelineStages.h"
+#include "fold/FoldedModel.h"
 
 namespace tapestry {
 
@@ -20,6 +21,19 @@ PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup 
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
 }
 
+PlanPricing::PlanPricing(const PlanPricing& bound, const std::vector<MeshAxis>& mesh)
+    : folded_(bound.folded_), setup_(bound.setup_), stageCluster_(bound.stageCluster_)
+{
+    const PipelinedMesh split = splitPipelineAxis(mesh);
+    if (split.stages != bound.pipelineStages())
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "a pricing for " + std::to_string(bound.pipelineStages()) + " pipeline stages cannot price " +
+                        std::to_string(split.stages));
+    mesh_ = std::make_shared<const DeviceMesh>(split.stageAxes, *stageCluster_);
+    costs_ = std::make_unique<CostModel>(bound.costs_->onMesh(*mesh_));
+    meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
+}
+
 PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage)
     : folded_(bound.folded_),
       setup_(bound.setup_),
@@ -35,6 +49,13 @@ PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int 
 std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
 {
     PlanEvaluation evaluation = costs_->evaluate(plan);
+    return candidate(role, std::move(plan), std::move(evaluation));
+}
+
+std::shared_ptr<const PlanCandidate> PlanPricing::priceTotals(Plan plan, PlanCandidate::Role role) const
+{
+    PlanEvaluation evaluation;
+    costs_->evaluateTotals(plan, evaluation);
     return candidate(role, std::move(plan), std::move(evaluation));
 }
 

@@ -29,6 +29,10 @@ public:
     // `bound` with other training techniques (recomputation, ZeRO stage), sharing its
     // cluster, mesh and bound shapes (CostModel::withTechniques).
     PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage);
+    // `bound` on another mesh of as many pipeline stages and devices, sharing its
+    // cluster and bound shapes (CostModel::onMesh). Throws Error(InvalidArgument) when
+    // the stages or devices differ.
+    PlanPricing(const PlanPricing& bound, const std::vector<MeshAxis>& mesh);
     PlanPricing(const PlanPricing&) = delete;
     PlanPricing& operator=(const PlanPricing&) = delete;
 
@@ -45,6 +49,9 @@ public:
     // does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
                                                              PlanCandidate::Role role = PlanCandidate::Role::Opened) const;
+    // The same priced by CostModel::evaluateTotals (its evaluation has no breakdowns by
+    // op, node or family when the plan lays every layer of a family out alike).
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> priceTotals(Plan plan, PlanCandidate::Role role) const;
     // `plan` with `evaluation`, what this cost model priced it at, in `role`.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(PlanCandidate::Role role, Plan plan,
                                                                  PlanEvaluation evaluation) const;

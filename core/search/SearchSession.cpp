@@ -129,14 +129,15 @@ private:
 
 // `plan` priced under each of `layouts` (whose stage count is the pricing's), its
 // chunks split evenly (as Megatron-LM splits layers); with `balance` the best of them
-// again with its chunks balanced by the stages' prices. The best by isPreferred.
+// again with its chunks balanced by the stages' prices. The best by isPreferred; without
+// `balance` its evaluation may be totals only (PlanPricing::priceTotals).
 std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan plan, PlanCandidate::Role role,
                                                 const std::vector<PipelineLayout>& layouts, double limit, bool balance)
 {
     std::shared_ptr<const PlanCandidate> chosen;
     for (const PipelineLayout& layout : layouts) {
         plan.pipeline = layout;
-        auto priced = pricing.price(plan, role);
+        auto priced = balance ? pricing.price(plan, role) : pricing.priceTotals(plan, role);
         if (!chosen || isPreferred(*priced, *chosen, limit))
             chosen = std::move(priced);
     }
@@ -282,17 +283,24 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     for (const ExpertPlanKind kind :
          {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
         std::shared_ptr<const PlanCandidate> chosen;
+        const PlanPricing* chosenPricing = nullptr;
         bool wholeBatchFits = false;
         for (TechniqueGroup& group : groups) {
             if (group.accumulates && (wholeBatchFits || cancelled()))
                 continue;
-            auto priced = bestLayout(*pricingsOf(group).front(), makeExpertPlan(kind, model->coarse, split.stageAxes),
+            const PlanPricing& pricing = *pricingsOf(group).front();
+            auto priced = bestLayout(pricing, makeExpertPlan(kind, model->coarse, split.stageAxes),
                                      PlanCandidate::Role::Expert, layouts, limit, false);
             if (!group.accumulates)
                 wholeBatchFits = priced->memoryBytes() <= limit;
-            if (!chosen || isPreferred(*priced, *chosen, limit))
+            if (!chosen || isPreferred(*priced, *chosen, limit)) {
                 chosen = std::move(priced);
+                chosenPricing = &pricing;
+            }
         }
+        // Compared by their totals; the one kept with its breakdowns.
+        if (chosen && chosen->evaluation.totalsOnly)
+            chosen = chosenPricing->price(chosen->plan, PlanCandidate::Role::Expert);
         experts.push_back(std::move(chosen));
     }
     state.pricedExperts(index, first, experts);

@@ -130,14 +130,49 @@ struct LayoutSearch {
     const std::function<bool()>& cancelled;
 };
 
-// What the layouts of one mesh's search share: the shapes bound on one stack mesh, one
-// pricing per micro-batch (layouts that differ only in flags, sequence parallelism or
-// the context-parallel variant, have the same), and the storage of the evaluation in hand.
+// What the layouts of one mesh's search share: the shapes bound once per micro-batch
+// (every stack mesh of the mesh has its devices: CostModel::onMesh), one pricing per
+// micro-batch on the stack mesh in hand (layouts that differ only in flags, sequence
+// parallelism or the context-parallel variant, have the same), and the storage of the
+// evaluation in hand.
 struct Bindings {
+    std::map<std::int64_t, std::unique_ptr<PlanPricing>> bound;
     std::vector<MeshAxis> axes;
     std::map<std::int64_t, std::unique_ptr<PlanPricing>> byMicroBatch;
     PlanEvaluation scratch;
+
+    // A pricing on `axes` of the setup's workload with `workload`'s techniques and
+    // `microBatch`, or other techniques where the shapes were bound before.
+    std::unique_ptr<PlanPricing> on(const LayoutSearch& search, const std::vector<MeshAxis>& stackAxes,
+                                    std::int64_t microBatch, const Workload& workload)
+    {
+        std::unique_ptr<PlanPricing>& first = bound[microBatch];
+        if (!first) {
+            SearchSetup variant = search.setup;
+            variant.workload = workload;
+            variant.workload.microBatch = microBatch;
+            first = std::make_unique<PlanPricing>(search.model, std::move(variant), stackAxes,
+                                                  search.pipelineLayouts.front());
+        }
+        return std::make_unique<PlanPricing>(*first, stackAxes);
+    }
 };
+
+// `candidate` (priced by its totals) priced again in full, in `role`: with the pricing
+// priceLayout built for it (the setup's workload with its techniques and micro-batch).
+std::shared_ptr<const PlanCandidate> withBreakdowns(const LayoutSearch& search, Bindings& bindings,
+                                                    const PlanCandidate& candidate, PlanCandidate::Role role)
+{
+    if (!candidate.evaluation.totalsOnly) {
+        auto kept = std::make_shared<PlanCandidate>(candidate);
+        kept->role = role;
+        return kept;
+    }
+    const Workload& techniques = candidate.workload;
+    const auto bound = bindings.on(search, planMeshAxes(candidate.plan), techniques.microBatch, techniques);
+    const PlanPricing pricing(*bound, techniques.recompute, techniques.zeroStage);
+    return pricing.candidate(role, candidate.plan, pricing.costs().evaluate(candidate.plan));
+}
 
 // `layout` built as the stack builds it and priced under every workload, micro-batch
 // and pipeline layout the search tries; what the stack runs is kept on the frontier.
@@ -184,7 +219,9 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
                 settings.pipeline.chunkStarts = chunkStarts(pipeline, search.blocks);
             if (!stackSettingNotes(search.stack, settings).empty())
                 continue;
-            pricing.costs().evaluate(plan, scratch);
+            // The stack lays every layer out alike: its totals price without growing with
+            // depth (the plans a search hands out are priced in full at its end).
+            pricing.costs().evaluateTotals(plan, scratch);
             ++prices.priced;
             const double seconds = scratch.total.time.stepSeconds();
             const double bytes = scratch.total.memory.total();
@@ -213,13 +250,8 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         }
         const Workload& workload = search.workloads[w];
         std::unique_ptr<PlanPricing>& first = bindings.byMicroBatch[microBatch];
-        if (!first) {
-            SearchSetup variant = search.setup;
-            variant.workload = workload;
-            variant.workload.microBatch = microBatch;
-            first = std::make_unique<PlanPricing>(search.model, std::move(variant), stackAxes,
-                                                  search.pipelineLayouts.front());
-        }
+        if (!first)
+            first = bindings.on(search, stackAxes, microBatch, workload);
         const Workload& firstWorkload = first->costs().workload();
         std::unique_ptr<PlanPricing> other;
         if (firstWorkload.recompute != workload.recompute || firstWorkload.zeroStage != workload.zeroStage)
@@ -347,10 +379,14 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             break;
         }
     }
+    std::shared_ptr<const PlanCandidate> best;
     for (const auto& candidate : frontier) {
-        if (!outcome.best || isPreferred(*candidate, *outcome.best, limit))
-            outcome.best = candidate;
+        if (!best || isPreferred(*candidate, *best, limit))
+            best = candidate;
     }
+    // Chosen by their totals; what the search hands out comes with its breakdowns.
+    if (best)
+        outcome.best = withBreakdowns(search, bindings, *best, PlanCandidate::Role::Best);
 
     SearchResult& result = outcome.result;
     result.memoryLimitBytes = limit;
@@ -365,9 +401,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         if (!result.fitsInMemory)
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
-        for (const auto& alternative : paretoBelow(frontier, *outcome.best, setup.options.alternatives)) {
-            auto kept = std::make_shared<PlanCandidate>(*alternative);
-            kept->role = PlanCandidate::Role::Alternative;
+        for (const auto& alternative : paretoBelow(frontier, *best, setup.options.alternatives)) {
+            auto kept = withBreakdowns(search, bindings, *alternative, PlanCandidate::Role::Alternative);
             result.alternatives.push_back({kept->plan, kept->evaluation});
             outcome.alternatives.push_back(std::move(kept));
         }

@@ -1,0 +1,280 @@
+// CostModel::evaluateTotals: a uniform plan priced one class of interchangeable nodes
+// and tensors at a time (cost/PricingClasses.h).
+#include "cost/CostModel.h"
+
+#include "cost/PricingClasses.h"
+#include "graph/Graph.h"
+#include "plan/ParallelDegrees.h"
+
+#include <algorithm>
+#include <mutex>
+
+namespace tapestry {
+
+struct CostModel::LazyClasses {
+    std::once_flag built;
+    PricingClasses classes;
+};
+
+std::shared_ptr<CostModel::LazyClasses> CostModel::noClassesYet()
+{
+    return std::make_shared<LazyClasses>();
+}
+
+std::vector<double> CostModel::pricedFacts(CoarseNodeId id) const
+{
+    const CoarseNode& node = coarse_.node(id);
+    const NodeFacts& f = nodeFacts_[id.index()];
+    std::vector<double> key{static_cast<double>(node.kind), f.flops, f.memoryBoundBytes, f.parameterElements,
+                            static_cast<double>(f.parameterTensors), f.tiedParameterElements, f.transientBytes,
+                            f.blockInputBytes, f.ringBytes, static_cast<double>(f.experts), f.routedShare,
+                            f.modelShare, f.fp8 ? 1.0 : 0.0, f.block >= 0 ? 1.0 : 0.0,
+                            f.block >= 0 ? blockParameterElements_[static_cast<std::size_t>(f.block)] : -1.0,
+                            static_cast<double>(f.savedActivations.size())};
+    for (const SavedActivation& saved : f.savedActivations) {
+        key.push_back(saved.bytes);
+        key.push_back(saved.asOutput ? 1.0 : 0.0);
+        key.push_back(saved.scores ? 1.0 : 0.0);
+    }
+    key.push_back(static_cast<double>(node.ops.size()));
+    for (const OpId op : node.ops) {
+        const OpFacts& o = opFacts_[op.index()];
+        key.insert(key.end(), {o.flops, o.memoryBoundBytes, o.inputBytes, o.weightBytes, o.outputBytes,
+                               o.scores ? 1.0 : 0.0, o.keys, o.attentionOutput ? 1.0 : 0.0,
+                               static_cast<double>(coarse_.roles[op.index()])});
+    }
+    for (const ModelOutput& output : outputs_) {
+        if (output.producer == id)
+            key.insert(key.end(), {-2.0, output.bytes, output.rows});
+    }
+    return key;
+}
+
+const PricingClasses& CostModel::pricingClasses() const
+{
+    std::call_once(classes_->built, [&] {
+        // Which crossing tensor each op's outputs leave through: a saved tensor crossing
+        // into a node is kept as its maker's output layout shards it.
+        std::vector<CoarseNodeId> makerOfOp(graph_.opCount());
+        std::vector<CrossingEnds> ends;
+        for (const CrossingTensor& tensor : crossing_) {
+            makerOfOp[tensor.producerOp.index()] = tensor.producer;
+            CrossingEnds end{tensor.producer, {}, {tensor.bytes, tensor.repeat, tensor.heads,
+                                                   tensor.carriesGradient ? 1.0 : 0.0, tensor.insideBlock ? 1.0 : 0.0,
+                                                   static_cast<double>(tensor.experts), tensor.expertTokens,
+                                                   tensor.routedCopies}};
+            for (const auto& consumer : tensor.consumers)
+                end.consumers.push_back(consumer.first);
+            ends.push_back(std::move(end));
+        }
+        const auto makers = [&](CoarseNodeId id) {
+            std::vector<CoarseNodeId> out;
+            for (const SavedActivation& saved : nodeFacts_[id.index()].savedActivations) {
+                const OpId producer = graph_.tensor(saved.tensor).producer;
+                out.push_back(producer.isValid() ? makerOfOp[producer.index()] : CoarseNodeId{});
+            }
+            return out;
+        };
+        classes_->classes =
+            buildPricingClasses(coarse_, families_, [&](CoarseNodeId id) { return pricedFacts(id); }, makers, ends);
+    });
+    return classes_->classes;
+}
+
+void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
+{
+    const PricingClasses& classes = pricingClasses();
+    if (!classes.uniform(plan)) {
+        evaluate(plan, result);
+        return;
+    }
+    checkPlan(plan);
+    const std::size_t axisCount = mesh_->axisCount();
+
+    // The plan's stepping (steppingOf) over the classes.
+    double work = 0;
+    std::vector<double> batchWork(axisCount, 0.0);
+    for (const PricingClasses::NodeClass& c : classes.nodes) {
+        const NodeFacts& facts = nodeFacts_[c.node.index()];
+        if (facts.flops <= 0 || facts.experts > 0)
+            continue;
+        work += c.count * facts.flops;
+        const NodeStrategy& strategy = plan.strategy(c.node);
+        for (std::size_t a = 0; a < axisCount && a < strategy.axes.size(); ++a) {
+            if (strategy.axes[a] == AxisSplit::Batch)
+                batchWork[a] += c.count * facts.flops;
+        }
+    }
+    int degree = 1;
+    for (std::size_t a = 0; a < axisCount; ++a) {
+        if (work > 0 && 2 * batchWork[a] > work)
+            degree *= mesh_->axis(a).size;
+    }
+    const Stepping steps = steppingFor(degree);
+
+    result = PlanEvaluation{};
+    result.totalsOnly = true;
+    result.hbmBytes = hbmBytes();
+    result.microBatches = steps.microSteps;
+    result.dataParallelDegree = steps.dataParallel;
+    CostBreakdown empty;
+    empty.time.byAxis.assign(axisCount, 0.0);
+
+    const auto divisorOf = [&](CoarseNodeId id) {
+        return divisorsOf(coarse_.node(id).kind, plan.strategy(id), steps);
+    };
+    const double gradientBytes = gradientBytesPerParameter();
+    std::vector<CostBreakdown> nodeCost(classes.nodes.size(), empty);
+    std::vector<NodeShare> shares(classes.nodes.size());
+    std::vector<double> overlappable(classes.nodes.size(), 0.0);
+    StepSums sums;
+    double largestTransient = -1;
+    std::vector<double> syncBytes(axisCount, 0.0);
+    for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
+        const PricingClasses::NodeClass& c = classes.nodes[k];
+        const CoarseNode& node = coarse_.node(c.node);
+        double consumedDiv = 0;
+        for (const CoarseNodeId reader : c.readers) {
+            const double input = divisorOf(reader).input;
+            consumedDiv = consumedDiv == 0 ? input : std::min(consumedDiv, input);
+        }
+        StepSums own;
+        shares[k] = priceNode(
+            node, plan.strategy(c.node), divisorOf(c.node), consumedDiv,
+            [&](std::size_t s) { return c.savedMakers[s].isValid() ? divisorOf(c.savedMakers[s]).output : 1.0; },
+            steps, [&](OpId) -> CostBreakdown& { return nodeCost[k]; }, own, nullptr);
+        sums.forwardCompute += c.count * own.forwardCompute;
+        sums.backwardCompute += c.count * own.backwardCompute;
+        sums.shardedForward += c.count * own.shardedForward;
+        sums.shardedBackward += c.count * own.shardedBackward;
+        overlappable[k] = shares[k].overlappable;
+        largestTransient = std::max(largestTransient, shares[k].transient);
+        if (workload_.zeroStage < 2) {
+            const NodeStrategy& strategy = plan.strategy(c.node);
+            for (std::size_t a = 0; a < axisCount; ++a) {
+                if (synchronizesGradients(strategy.axes[a]) && shares[k].localParameters > 0 && mesh_->axis(a).size > 1)
+                    syncBytes[a] += c.count * shares[k].localParameters * gradientBytes;
+            }
+        }
+    }
+    // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per axis and step.
+    double gradientSync = 0;
+    for (std::size_t a = 0; a < axisCount; ++a) {
+        if (syncBytes[a] <= 0)
+            continue;
+        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_->group(a), syncBytes[a]);
+        gradientSync += price.seconds();
+        for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
+            const NodeStrategy& strategy = plan.strategy(classes.nodes[k].node);
+            if (synchronizesGradients(strategy.axes[a]) && shares[k].localParameters > 0)
+                overlappable[k] += chargeGradientSync(nodeCost[k].time, a, price,
+                                                      shares[k].localParameters * gradientBytes / syncBytes[a]);
+        }
+    }
+    double overlappableTotal = 0;
+    for (std::size_t k = 0; k < classes.nodes.size(); ++k)
+        overlappableTotal += classes.nodes[k].count * overlappable[k];
+    if (const double hidden = hiddenShare(gradientSync, overlappableTotal, sums, steps); hidden > 0) {
+        for (std::size_t k = 0; k < classes.nodes.size(); ++k)
+            nodeCost[k].time.hiddenSeconds += overlappable[k] * hidden;
+    }
+
+    // Resharding of tensors between coarse nodes: each class's charges, per consumer.
+    std::vector<bool> ulyssesAxis(axisCount);
+    for (std::size_t a = 0; a < axisCount; ++a)
+        ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a) == ContextParallelVariant::Ulysses;
+    std::vector<std::vector<CostBreakdown>> charges(classes.tensors.size());
+    for (std::size_t t = 0; t < classes.tensors.size(); ++t) {
+        const CrossingTensor& tensor = crossing_[classes.tensors[t].tensor];
+        charges[t].assign(tensor.consumers.size() + 1, empty);
+        priceCrossing(tensor, plan, ulyssesAxis, steps,
+                      [&](int slot) -> CostBreakdown& { return charges[t][static_cast<std::size_t>(slot + 1)]; },
+                      nullptr);
+    }
+
+    // Each place's costs: the blocks of one kind alike.
+    const auto placeCost = [&](const PricingClasses::Place& place) {
+        CostBreakdown sum = empty;
+        for (const std::size_t k : place.nodeClasses)
+            sum.add(nodeCost[k]);
+        for (const PricingClasses::Charge& charge : place.charges)
+            sum.add(charges[charge.tensorClass][static_cast<std::size_t>(charge.consumer + 1)]);
+        return sum;
+    };
+    double blockGathered = 0;
+    double blockActivation = 0;
+    std::vector<CostBreakdown> kindCost;
+    for (const PricingClasses::Place& kind : classes.blockKinds) {
+        kindCost.push_back(placeCost(kind));
+        double gathered = 0;
+        double activation = 0;
+        for (const std::size_t k : kind.nodeClasses) {
+            gathered += shares[k].blockGatheredBytes;
+            activation += shares[k].blockActivationBytes;
+        }
+        blockGathered = std::max(blockGathered, gathered);
+        blockActivation = std::max(blockActivation, activation);
+    }
+    const CostBreakdown before = placeCost(classes.before);
+    const CostBreakdown after = placeCost(classes.after);
+    const double transient =
+        largestTransient < 0 ? 0.0 : transientWithBlocks(largestTransient, blockGathered, blockActivation);
+
+    const auto spreadCost = [&](const PricingClasses::Charge& charge) -> const CostBreakdown& {
+        return charges[charge.tensorClass][static_cast<std::size_t>(charge.consumer + 1)];
+    };
+    if (!plan.pipeline.active()) {
+        result.total = empty;
+        result.total.add(before);
+        for (std::size_t kind = 0; kind < kindCost.size(); ++kind)
+            result.total.add(kindCost[kind], classes.kindCount[kind]);
+        result.total.add(after);
+        for (const auto& [charge, place] : classes.spreadCharges)
+            result.total.add(spreadCost(charge));
+        result.total.memory.transient += transient;
+        return;
+    }
+    // Pipeline stages: the kinds of the blocks each stage runs.
+    const std::size_t p = static_cast<std::size_t>(plan.pipeline.stages);
+    const std::size_t blockCount = classes.kindOfBlock.size();
+    const std::vector<std::size_t> starts = chunkStarts(plan.pipeline, blockCount);
+    std::vector<std::vector<double>> kindsOnStage(p, std::vector<double>(kindCost.size(), 0.0));
+    std::vector<std::size_t> stageOfBlock(blockCount);
+    for (std::size_t c = 0; c < starts.size(); ++c) {
+        const std::size_t end = c + 1 < starts.size() ? starts[c + 1] : blockCount;
+        for (std::size_t b = starts[c]; b < end; ++b) {
+            kindsOnStage[c % p][classes.kindOfBlock[b]] += 1;
+            stageOfBlock[b] = c % p;
+        }
+    }
+    const std::size_t lastStage = (starts.size() - 1) % p;
+    const double m = steps.microSteps;
+    std::vector<StageNodes> stages(p);
+    for (std::size_t s = 0; s < p; ++s) {
+        stages[s].time.byAxis.assign(axisCount, 0.0);
+        if (s == 0)
+            stages[s].add(before, m);
+        for (std::size_t kind = 0; kind < kindCost.size(); ++kind) {
+            if (kindsOnStage[s][kind] > 0)
+                stages[s].add(kindCost[kind], m, kindsOnStage[s][kind]);
+        }
+    }
+    stages[lastStage].add(after, m);
+    for (const auto& [charge, place] : classes.spreadCharges) {
+        const std::size_t stage = place == PricingClasses::kBefore  ? 0
+                                  : place == PricingClasses::kAfter ? lastStage
+                                                                    : stageOfBlock[place];
+        stages[stage].add(spreadCost(charge), m);
+    }
+    std::vector<double> kindBoundary;
+    for (const PricingClasses::Place& kind : classes.blockKinds)
+        kindBoundary.push_back(boundarySendSeconds(plan, kind.first, steps));
+    std::vector<double> boundarySeconds;
+    for (std::size_t b = 0; b < blockCount; ++b)
+        boundarySeconds.push_back(kindBoundary[classes.kindOfBlock[b]]);
+    result.total.time.byAxis.assign(axisCount, 0.0);
+    priceStageNodes(result, plan.pipeline, blockCount, std::move(stages), transient, steps.microSteps,
+                    boundarySeconds);
+}
+
+}  // namespace tapestry

@@ -1,0 +1,172 @@
+#include "cost/PricingClasses.h"
+
+#include "plan/PipelineLayout.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tapestry {
+
+namespace {
+
+// Numbers a key is made of: node ids as their index.
+double keyOf(CoarseNodeId id)
+{
+    return id.isValid() ? static_cast<double>(id.index()) : -1.0;
+}
+
+}  // namespace
+
+bool PricingClasses::uniform(const Plan& plan) const
+{
+    for (std::size_t n = 0; n < representative.size(); ++n) {
+        const std::size_t r = representative[n].index();
+        if (r != n && plan.strategies[n] != plan.strategies[r])
+            return false;
+    }
+    return true;
+}
+
+PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable& families,
+                              const std::function<std::vector<double>(CoarseNodeId)>& nodeFacts,
+                              const std::function<std::vector<CoarseNodeId>(CoarseNodeId)>& savedMakers,
+                              const std::vector<CrossingEnds>& tensors)
+{
+    PricingClasses classes;
+    const std::size_t nodeCount = coarse.nodes.size();
+    for (const CoarseNode& node : coarse.nodes)
+        classes.representative.push_back(node.id);
+    for (const Family& family : families.families) {
+        if (family.parent.isValid())
+            continue;
+        const std::vector<CoarseNodeId>& first = family.representative().nodes;
+        for (const BlockInstance& instance : family.instances) {
+            const bool alike = instance.nodes.size() == first.size() &&
+                               std::equal(first.begin(), first.end(), instance.nodes.begin(), [&](auto a, auto b) {
+                                   return coarse.node(a).kind == coarse.node(b).kind;
+                               });
+            if (!alike)
+                continue;
+            for (std::size_t k = 0; k < first.size(); ++k)
+                classes.representative[instance.nodes[k].index()] = first[k];
+        }
+    }
+    const auto rep = [&](CoarseNodeId id) { return id.isValid() ? classes.representative[id.index()] : id; };
+
+    std::vector<std::vector<CoarseNodeId>> readers(nodeCount);
+    for (const CrossingEnds& tensor : tensors) {
+        std::vector<CoarseNodeId>& into = readers[tensor.producer.index()];
+        for (const CoarseNodeId consumer : tensor.consumers) {
+            if (std::find(into.begin(), into.end(), consumer) == into.end())
+                into.push_back(consumer);
+        }
+    }
+
+    // Nodes: same position, same facts, same neighbours' positions.
+    std::vector<std::size_t> classOf(nodeCount);
+    std::map<std::vector<double>, std::size_t> nodeKeys;
+    for (const CoarseNode& node : coarse.nodes) {
+        std::vector<double> key{keyOf(rep(node.id))};
+        const std::vector<double> facts = nodeFacts(node.id);
+        key.insert(key.end(), facts.begin(), facts.end());
+        std::vector<double> readBy;
+        for (const CoarseNodeId reader : readers[node.id.index()])
+            readBy.push_back(keyOf(rep(reader)));
+        std::sort(readBy.begin(), readBy.end());
+        readBy.erase(std::unique(readBy.begin(), readBy.end()), readBy.end());
+        key.push_back(static_cast<double>(readBy.size()));
+        key.insert(key.end(), readBy.begin(), readBy.end());
+        const std::vector<CoarseNodeId> makers = savedMakers(node.id);
+        key.push_back(static_cast<double>(makers.size()));
+        for (const CoarseNodeId maker : makers)
+            key.push_back(keyOf(rep(maker)));
+        const auto [found, fresh] = nodeKeys.try_emplace(std::move(key), classes.nodes.size());
+        if (fresh)
+            classes.nodes.push_back({node.id, 0, readers[node.id.index()], makers});
+        classes.nodes[found->second].count += 1;
+        classOf[node.id.index()] = found->second;
+    }
+
+    // Tensors: same facts, producer and consumers' positions.
+    std::vector<std::size_t> tensorClassOf(tensors.size());
+    std::map<std::vector<double>, std::size_t> tensorKeys;
+    for (std::size_t t = 0; t < tensors.size(); ++t) {
+        std::vector<double> key{keyOf(rep(tensors[t].producer)), static_cast<double>(tensors[t].consumers.size())};
+        for (const CoarseNodeId consumer : tensors[t].consumers)
+            key.push_back(keyOf(rep(consumer)));
+        key.insert(key.end(), tensors[t].facts.begin(), tensors[t].facts.end());
+        const auto [found, fresh] = tensorKeys.try_emplace(std::move(key), classes.tensors.size());
+        if (fresh)
+            classes.tensors.push_back({t, 0});
+        classes.tensors[found->second].count += 1;
+        tensorClassOf[t] = found->second;
+    }
+
+    // Places: each block, and the nodes outside blocks before and after them.
+    const std::vector<const BlockInstance*> blocks = modelBlocks(families);
+    constexpr std::size_t kBefore = PricingClasses::kBefore;
+    constexpr std::size_t kAfter = PricingClasses::kAfter;
+    std::vector<std::size_t> placeOf(nodeCount, kAfter);
+    if (!blocks.empty()) {
+        const std::size_t firstBlockNode = blocks.front()->nodes.front().index();
+        std::fill(placeOf.begin(), placeOf.begin() + static_cast<std::ptrdiff_t>(std::min(firstBlockNode, nodeCount)),
+                  kBefore);
+    }
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (const CoarseNodeId id : blocks[b]->nodes)
+            placeOf[id.index()] = b;
+    }
+    std::vector<PricingClasses::Place> blockPlaces(blocks.size());
+    const auto placeAt = [&](CoarseNodeId id) -> PricingClasses::Place& {
+        const std::size_t place = placeOf[id.index()];
+        return place == kBefore ? classes.before : place == kAfter ? classes.after : blockPlaces[place];
+    };
+    for (const CoarseNode& node : coarse.nodes)
+        placeAt(node.id).nodeClasses.push_back(classOf[node.id.index()]);
+    for (std::size_t t = 0; t < tensors.size(); ++t) {
+        const std::vector<CoarseNodeId>& consumers = tensors[t].consumers;
+        std::vector<std::size_t> readBlocks;
+        for (const CoarseNodeId consumer : consumers) {
+            const std::size_t place = placeOf[consumer.index()];
+            if (place != kBefore && place != kAfter &&
+                std::find(readBlocks.begin(), readBlocks.end(), place) == readBlocks.end())
+                readBlocks.push_back(place);
+        }
+        const bool spread = readBlocks.size() > 1;
+        const auto charge = [&](CoarseNodeId at, int consumer) {
+            const PricingClasses::Charge c{tensorClassOf[t], consumer};
+            if (spread)
+                classes.spreadCharges.emplace_back(c, placeOf[at.index()]);
+            else
+                placeAt(at).charges.push_back(c);
+        };
+        charge(tensors[t].producer, -1);
+        for (std::size_t c = 0; c < consumers.size(); ++c)
+            charge(consumers[c], static_cast<int>(c));
+    }
+    std::map<std::vector<double>, std::size_t> kindKeys;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        PricingClasses::Place& place = blockPlaces[b];
+        place.first = blocks[b]->nodes.front();
+        std::sort(place.nodeClasses.begin(), place.nodeClasses.end());
+        std::sort(place.charges.begin(), place.charges.end());
+        std::vector<double> key{static_cast<double>(classOf[place.first.index()])};
+        for (const std::size_t c : place.nodeClasses)
+            key.push_back(static_cast<double>(c));
+        key.push_back(-1);
+        for (const PricingClasses::Charge& charge : place.charges) {
+            key.push_back(static_cast<double>(charge.tensorClass));
+            key.push_back(charge.consumer);
+        }
+        const auto [found, fresh] = kindKeys.try_emplace(std::move(key), classes.blockKinds.size());
+        if (fresh) {
+            classes.blockKinds.push_back(std::move(place));
+            classes.kindCount.push_back(0);
+        }
+        classes.kindCount[found->second] += 1;
+        classes.kindOfBlock.push_back(found->second);
+    }
+    return classes;
+}
+
+}  // namespace tapestry

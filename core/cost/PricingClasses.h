@@ -1,0 +1,89 @@
+#pragma once
+
+#include "fold/CoarseGraph.h"
+#include "fold/FamilyTable.h"
+#include "plan/Plan.h"
+
+#include <cstddef>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace tapestry {
+
+// Classes of coarse nodes and crossing tensors that a cost model prices alike under a
+// uniform plan: one that gives every instance of a top-level family its representative's
+// strategies, as the stack searches lay every layer out. Two nodes are in one class when
+// they sit at the same position of their family's instances and everything their price
+// reads is equal (their own facts, and where the nodes around them sit: the makers of
+// their saved inputs, the readers of their outputs); tensors likewise (their facts,
+// producer and consumers). Pricing one member of each class and counting the members
+// then prices the whole model, however deep (CostModel::evaluateTotals). Costs land on
+// places (a block, or the nodes outside blocks), and blocks whose places hold the same
+// classes (the first block reads the embedding, the last feeds the head, the others
+// alike) are one kind.
+struct PricingClasses {
+    // Per node: the node at its position in its top-level family's representative, or
+    // itself (outside families, in the representative, or in an instance unlike it).
+    std::vector<CoarseNodeId> representative;
+
+    struct NodeClass {
+        CoarseNodeId node;  // the member priced
+        double count = 0;
+        std::vector<CoarseNodeId> readers;  // the nodes reading its outputs that cross nodes
+        // Per saved activation of the member: the node that made it, when it crosses
+        // into the member from another node (else invalid).
+        std::vector<CoarseNodeId> savedMakers;
+    };
+    std::vector<NodeClass> nodes;
+    struct TensorClass {
+        std::size_t tensor = 0;  // the member priced: an index into CostModel::crossingTensors()
+        double count = 0;
+    };
+    std::vector<TensorClass> tensors;
+
+    // A tensor class's conversions that land on a place: at the reader with `consumer`
+    // index in its consumers (forward), or at the producer (-1: the gradient's).
+    struct Charge {
+        std::size_t tensorClass = 0;
+        int consumer = -1;
+        auto operator<=>(const Charge&) const = default;
+    };
+    struct Place {
+        std::vector<std::size_t> nodeClasses;
+        std::vector<Charge> charges;
+        CoarseNodeId first;  // a block kind's first node (its input is what a stage boundary sends)
+    };
+    std::vector<Place> blockKinds;
+    std::vector<std::size_t> kindOfBlock;  // per block of modelBlocks()
+    std::vector<double> kindCount;
+    Place before;  // outside blocks, before the first (with the first pipeline chunk)
+    Place after;   // every other node outside blocks (with the last chunk)
+    // The conversions of tensors read in several blocks (a causal mask, rotary tables),
+    // each at its place: a block's index, or kBefore or kAfter. Only the first reader
+    // needing a layout converts, so the blocks' shares differ: they stay out of the kinds.
+    static constexpr std::size_t kBefore = static_cast<std::size_t>(-1);
+    static constexpr std::size_t kAfter = static_cast<std::size_t>(-2);
+    std::vector<std::pair<Charge, std::size_t>> spreadCharges;
+
+    // Whether `plan` gives every node its representative's strategy.
+    [[nodiscard]] bool uniform(const Plan& plan) const;
+};
+
+// The facts of a crossing tensor that its conversions read, and its producer and consumers.
+struct CrossingEnds {
+    CoarseNodeId producer;
+    std::vector<CoarseNodeId> consumers;
+    std::vector<double> facts;
+};
+
+// The classes of `coarse` with `families`. `nodeFacts(node)`: the node's facts as
+// numbers (equal for nodes that price alike given equal neighbours); `savedMakers(node)`:
+// per saved activation the node whose output crosses into it (or invalid); `tensors`:
+// the crossing tensors.
+[[nodiscard]] PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable& families,
+                                            const std::function<std::vector<double>(CoarseNodeId)>& nodeFacts,
+                                            const std::function<std::vector<CoarseNodeId>(CoarseNodeId)>& savedMakers,
+                                            const std::vector<CrossingEnds>& tensors);
+
+}  // namespace tapestry

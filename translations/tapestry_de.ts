@@ -321,6 +321,14 @@
         <source>%1 (*.%2)</source>
         <translation>%1 (*.%2)</translation>
     </message>
+    <message>
+        <source>Not the plan Tapestry priced: %1 does not run it as is. The file runs the nearest plan it expresses, priced %L2 ms and %L3 GB per GPU against the plan&apos;s %L4 ms and %L5 GB.</source>
+        <translation>Nicht der Plan, den Tapestry bewertet hat: %1 führt ihn nicht unverändert aus. Die Datei führt den nächsten Plan aus, den es ausdrücken kann, bewertet mit %L2 ms und %L3 GB pro GPU gegenüber %L4 ms und %L5 GB des Plans.</translation>
+    </message>
+    <message>
+        <source>It does not fit in the GPU&apos;s %L1 GB.</source>
+        <translation>Er passt nicht in die %L1 GB der GPU.</translation>
+    </message>
 </context>
 <context>
     <name>PlanOverlay</name>

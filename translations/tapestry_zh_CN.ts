@@ -320,6 +320,14 @@
         <source>%1 (*.%2)</source>
         <translation>%1（*.%2）</translation>
     </message>
+    <message>
+        <source>Not the plan Tapestry priced: %1 does not run it as is. The file runs the nearest plan it expresses, priced %L2 ms and %L3 GB per GPU against the plan&apos;s %L4 ms and %L5 GB.</source>
+        <translation>这不是 Tapestry 估价的方案：%1 无法原样运行它。文件运行的是它能表达的最接近的方案，估价为每 GPU %L2 ms 和 %L3 GB，而原方案为 %L4 ms 和 %L5 GB。</translation>
+    </message>
+    <message>
+        <source>It does not fit in the GPU&apos;s %L1 GB.</source>
+        <translation>它放不进 GPU 的 %L1 GB。</translation>
+    </message>
 </context>
 <context>
     <name>PlanOverlay</name>

@@ -50,23 +50,16 @@ int exportPlan(const ExportOptions& options, const char* argv0)
     const std::optional<ExportFormat> format = exportFormatFromName(options.format);
     if (!format)
         throw Error(ErrorCode::InvalidArgument, {}, "unknown --format '" + options.format + "'");
-    // Megatron-LM and torchtitan exports say where tensor parallelism leaves NVLink: the
-    // cluster's nodes, or its NVLink domains where they hold several nodes (GB200 NVL72).
-    const int gpusPerNode = cluster ? cluster->nvlinkDomainSize() : 0;
-    std::string text = renderExport(*format, model, document, {options.view, options.hfKeys, gpusPerNode});
+    const PlanExportText written = planExportText(*format, shared, document, {options.view, options.hfKeys}, cluster);
     // A plan the stack does not run as is: the file holds the nearest plan the stack
-    // expresses; say what both cost.
-    if (cluster) {
-        if (const std::optional<ExportedPlanPrice> price = exportedPlanPrice(*format, shared, document, *cluster, text)) {
-            const std::string comment = exportedPlanPriceComment(*price, options.format.c_str());
-            std::string said = comment;
-            for (std::size_t at = said.find("# "); at != std::string::npos; at = said.find("# ", at))
-                said.erase(at, 2);
-            std::fputs(("tapestry-cli export: " + said).c_str(), stderr);
-            text = comment + text;
-        }
+    // expresses, and its head says what both cost; so does stderr.
+    if (written.price) {
+        std::string said = exportedPlanPriceComment(*written.price, options.format.c_str());
+        for (std::size_t at = said.find("# "); at != std::string::npos; at = said.find("# ", at))
+            said.erase(at, 2);
+        std::fputs(("tapestry-cli export: " + said).c_str(), stderr);
     }
-    writeFileAtomically(options.output, text);
+    writeFileAtomically(options.output, written.text);
     std::printf("wrote %s (%s)\n", options.output.c_str(), options.format.c_str());
     return 0;
 }

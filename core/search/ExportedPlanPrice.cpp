@@ -61,6 +61,21 @@ std::optional<ExportedPlanPrice> exportedPlanPrice(ExportFormat format, const st
     return price;
 }
 
+PlanExportText planExportText(ExportFormat format, const std::shared_ptr<const FoldedModel>& model,
+                              const PlanDocument& document, ExportChoices choices, const std::optional<Cluster>& cluster)
+{
+    // The cluster's nodes, or its NVLink domains where they hold several nodes (GB200 NVL72).
+    if (cluster)
+        choices.gpusPerNode = cluster->nvlinkDomainSize();
+    PlanExportText result{renderExport(format, *model, document, choices), std::nullopt};
+    if (cluster) {
+        result.price = exportedPlanPrice(format, model, document, *cluster, result.text);
+        if (result.price)
+            result.text = exportedPlanPriceComment(*result.price, exportFormatName(format)) + result.text;
+    }
+    return result;
+}
+
 std::string exportedPlanPriceComment(const ExportedPlanPrice& price, const char* stack)
 {
     char text[512];

@@ -4,6 +4,7 @@
 #include "plan/PlanFile.h"
 #include "search/SearchSetup.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,19 @@ struct ExportedPlanPrice {
                                                                  const std::shared_ptr<const FoldedModel>& model,
                                                                  const PlanDocument& document, const Cluster& cluster,
                                                                  const std::string& exported);
+
+// What `export` writes, the CLI and the GUI alike: renderExport's text and, with the
+// cluster the plan runs on, Megatron-LM and torchtitan files that say where tensor
+// parallelism leaves NVLink, headed for a plan their stack does not run as is by the
+// prices of the file's nearest plan and of the plan (exportedPlanPriceComment; `price`
+// set). Throws what renderExport and pricing throw.
+struct PlanExportText {
+    std::string text;
+    std::optional<ExportedPlanPrice> price;
+};
+[[nodiscard]] PlanExportText planExportText(ExportFormat format, const std::shared_ptr<const FoldedModel>& model,
+                                            const PlanDocument& document, ExportChoices choices,
+                                            const std::optional<Cluster>& cluster);
 
 // "# Not the plan Tapestry priced ..." comment lines saying both prices (and when the
 // file's plan does not fit the GPU's memory), for the file's head.

@@ -9,6 +9,7 @@
 // files, Hugging Face tp_plans and torchtitan configs open, a broken one is reported naming the file.
 #include "search/ClusterPanel.h"
 #include "plans/ExportDialog.h"
+#include "search/ExportedPlanPrice.h"
 #include "fold/FoldedModel.h"
 #include "graphview/GraphNodeItem.h"
 #include "graphview/GraphView.h"
@@ -358,7 +359,7 @@ private slots:
         const std::shared_ptr<const FoldedModel> folded = window_->session()->folded();
         const PlanDocument document = editor().pricing()->document(*editor().current().candidate);
 
-        ExportDialog dialog(folded, document, GraphViewKind::Folded);
+        ExportDialog dialog(folded, document, GraphViewKind::Folded, std::nullopt);
         dialog.setFormat(ExportFormat::PyTorch);
         const QString file = temp_.filePath(QStringLiteral("plan.py"));
         dialog.setPath(file);
@@ -373,7 +374,7 @@ private slots:
         QCOMPARE(pyTorchFile.readAll().toStdString(),
                  exportPyTorchPlan(*folded, document));
 
-        ExportDialog json(folded, document, GraphViewKind::Folded);
+        ExportDialog json(folded, document, GraphViewKind::Folded, std::nullopt);
         json.setFormat(ExportFormat::PlanJson);
         const QString planFile = temp_.filePath(QStringLiteral("plan.json"));
         json.setPath(planFile);
@@ -384,8 +385,30 @@ private slots:
         const PlanDocument reread = loadPlanFile(planFile.toStdString(), folded->coarse, folded->families);
         QCOMPARE(reread.plan.strategies, document.plan.strategies);
 
+        // With the plan's cluster, as `tapestry-cli export --cluster`: a ZeRO-1 plan written
+        // for torchtitan (which has no ZeRO 1) is headed by what the file runs instead, priced,
+        // and the status bar says so.
+        PlanDocument zero1 = document;
+        zero1.workload.zeroStage = 1;
+        const Cluster& cluster = editor().pricing()->setup().cluster;
+        ExportDialog titan(folded, zero1, GraphViewKind::Folded, cluster);
+        titan.setFormat(ExportFormat::TorchTitan);
+        const QString titanFile = temp_.filePath(QStringLiteral("titan.py"));
+        titan.setPath(titanFile);
+        QSignalSpy titanMessage(&titan, &ExportDialog::written);
+        titan.accept();
+        QTRY_COMPARE_WITH_TIMEOUT(titanMessage.size(), 1, kTimeoutMs);
+        QVERIFY2(titanMessage.at(0).at(0).toString().contains(
+                     QStringLiteral("Not the plan Tapestry priced: torchtitan does not run it as is.")),
+                 qPrintable(titanMessage.at(0).at(0).toString()));
+        QFile titanText(titanFile);
+        QVERIFY(titanText.open(QIODevice::ReadOnly));
+        const std::string cli = planExportText(ExportFormat::TorchTitan, folded, zero1, {}, cluster).text;
+        QCOMPARE(titanText.readAll().toStdString(), cli);
+        QVERIFY(cli.starts_with("# Not the plan Tapestry priced: torchtitan does not run it as is"));
+
         // A folder that does not exist: the dialog stays and names the file.
-        ExportDialog failing(folded, document, GraphViewKind::Folded);
+        ExportDialog failing(folded, document, GraphViewKind::Folded, std::nullopt);
         failing.setPath(temp_.filePath(QStringLiteral("missing/plan.json")));
         QSignalSpy failed(&failing, &ExportDialog::exportFinished);
         failing.accept();

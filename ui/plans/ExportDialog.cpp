@@ -36,8 +36,9 @@ QString formatKey()
 }  // namespace
 
 ExportDialog::ExportDialog(std::shared_ptr<const FoldedModel> folded, std::optional<PlanDocument> document,
-                           GraphViewKind view, QWidget* parent)
-    : QDialog(parent), folded_(std::move(folded)), document_(std::move(document)), view_(view)
+                           GraphViewKind view, std::optional<Cluster> cluster, QWidget* parent)
+    : QDialog(parent), folded_(std::move(folded)), document_(std::move(document)), view_(view),
+      cluster_(std::move(cluster))
 {
     setObjectName(QStringLiteral("exportDialog"));
     setWindowTitle(tr("Export"));
@@ -166,22 +167,19 @@ void ExportDialog::askToReplace()
 
 void ExportDialog::write()
 {
-    using Outcome = JobOutcome<bool>;
+    using Outcome = JobOutcome<std::optional<ExportedPlanPrice>>;
     setExporting(true);
     const QString shownPath = QDir::toNativeSeparators(path());
     // The job holds its own copies: the dialog may be gone before it ends.
     runInBackground(
         this,
         [format = format(), folded = folded_, document = document_.value_or(PlanDocument{}), view = view_,
-         file = std::filesystem::path(path().toStdString())] {
-            return Outcome::catching([&] {
-                PlanExport::write(format, *folded, document, view, file);
-                return true;
-            });
+         cluster = cluster_, file = std::filesystem::path(path().toStdString())] {
+            return Outcome::catching([&] { return PlanExport::write(format, folded, document, view, cluster, file); });
         },
-        [this, shownPath](const Outcome& outcome) {
+        [this, shownPath, format = format()](const Outcome& outcome) {
             if (outcome.value)
-                finishExport({});
+                finishExport({}, *outcome.value ? PlanExport::nearestPlanText(format, **outcome.value) : QString());
             else if (outcome.error)
                 finishExport(tr("Could not export to %1: %2 %3")
                                  .arg(shownPath, ErrorText::problem(*outcome.error), ErrorText::detail(*outcome.error)));
@@ -206,7 +204,7 @@ void ExportDialog::setExporting(bool exporting)
     problem_->setText(exporting ? tr("Exporting…") : QString());
 }
 
-void ExportDialog::finishExport(const QString& problem)
+void ExportDialog::finishExport(const QString& problem, const QString& nearest)
 {
     setExporting(false);
     if (!problem.isEmpty()) {
@@ -217,7 +215,8 @@ void ExportDialog::finishExport(const QString& problem)
     QSettings settings;
     settings.setValue(folderKey(), QFileInfo(path()).absolutePath());
     settings.setValue(formatKey(), static_cast<int>(format()));
-    emit written(tr("Wrote %1 to %2.").arg(PlanExport::name(format()), QDir::toNativeSeparators(path())));
+    const QString wrote = tr("Wrote %1 to %2.").arg(PlanExport::name(format()), QDir::toNativeSeparators(path()));
+    emit written(nearest.isEmpty() ? wrote : wrote + u' ' + nearest);
     emit exportFinished(true);
     QDialog::accept();
 }

@@ -28,9 +28,11 @@ class ExportDialog : public QDialog {
 
 public:
     // `document` is the plan to export (none: only the graph pictures are offered);
-    // `view` is the graph view the pictures draw.
+    // `view` is the graph view the pictures draw; `cluster`, the GPUs the plan runs on
+    // (none: not known), prices what a stack's file runs when its stack does not run the
+    // plan as is, as `tapestry-cli export --cluster` does.
     ExportDialog(std::shared_ptr<const FoldedModel> folded, std::optional<PlanDocument> document, GraphViewKind view,
-                 QWidget* parent = nullptr);
+                 std::optional<Cluster> cluster, QWidget* parent = nullptr);
 
     [[nodiscard]] ExportFormat format() const;
     void setFormat(ExportFormat format);
@@ -44,7 +46,8 @@ signals:
     // After each export started by accept(): whether the file was written (if not, the
     // reason is on screen).
     void exportFinished(bool written);
-    // A file was written: what and where, for the status bar (translated).
+    // A file was written: what and where (and, for a stack that does not run the plan as
+    // is, what the file runs instead), for the status bar (translated).
     void written(const QString& message);
 
 public slots:
@@ -60,11 +63,13 @@ private:
     void write();
     void onFormatChanged();
     void setExporting(bool exporting);
-    void finishExport(const QString& problem);
+    // `nearest`: what the written file runs instead of the plan, for the status bar.
+    void finishExport(const QString& problem, const QString& nearest = {});
 
     std::shared_ptr<const FoldedModel> folded_;
     std::optional<PlanDocument> document_;
     GraphViewKind view_;
+    std::optional<Cluster> cluster_;
     QComboBox* format_ = nullptr;
     QLineEdit* path_ = nullptr;
     QLabel* problem_ = nullptr;

@@ -3,6 +3,7 @@
 #include "fold/FoldedModel.h"
 #include "base/AtomicFile.h"
 #include "export/ExportFormat.h"
+#include "plans/PlanSummary.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -102,11 +103,31 @@ QString PlanExport::filter(ExportFormat format)
     return tr("%1 (*.%2)").arg(name(format), suffix(format));
 }
 
-void PlanExport::write(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
-                       GraphViewKind view, const std::filesystem::path& file)
+std::optional<ExportedPlanPrice> PlanExport::write(ExportFormat format, const std::shared_ptr<const FoldedModel>& folded,
+                                                   const PlanDocument& document, GraphViewKind view,
+                                                   const std::optional<Cluster>& cluster,
+                                                   const std::filesystem::path& file)
 {
     const PictureView pictureView = view == GraphViewKind::Coarse ? PictureView::Coarse : PictureView::Folded;
-    writeFileAtomically(file, renderExport(format, folded, document, {pictureView, HfPlanKeys::Model}));
+    const PlanExportText written = planExportText(format, folded, document, {pictureView, HfPlanKeys::Model}, cluster);
+    writeFileAtomically(file, written.text);
+    return written.price;
+}
+
+QString PlanExport::nearestPlanText(ExportFormat format, const ExportedPlanPrice& price)
+{
+    // Only Megatron-LM's and torchtitan's files hold a nearest plan.
+    const TrainingStack stack = format == ExportFormat::Megatron ? TrainingStack::Megatron : TrainingStack::TorchTitan;
+    QString text = tr("Not the plan Tapestry priced: %1 does not run it as is. The file runs the nearest plan it "
+                      "expresses, priced %L2 ms and %L3 GB per GPU against the plan's %L4 ms and %L5 GB.")
+                       .arg(PlanSummary::stackName(stack))
+                       .arg(price.fileStepSeconds * 1e3, 0, 'f', 1)
+                       .arg(price.fileMemoryBytes / 1e9, 0, 'f', 2)
+                       .arg(price.planStepSeconds * 1e3, 0, 'f', 1)
+                       .arg(price.planMemoryBytes / 1e9, 0, 'f', 2);
+    if (price.hbmBytes > 0 && price.fileMemoryBytes > price.hbmBytes)
+        text += u' ' + tr("It does not fit in the GPU's %L1 GB.").arg(price.hbmBytes / 1e9, 0, 'f', 2);
+    return text;
 }
 
 }  // namespace tapestry

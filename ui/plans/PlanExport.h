@@ -3,12 +3,15 @@
 #include "graphview/GraphViewKind.h"
 #include "export/ExportFormat.h"
 #include "plan/PlanFile.h"
+#include "search/ExportedPlanPrice.h"
 
 #include <QCoreApplication>
 #include <QList>
 #include <QString>
 
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace tapestry {
@@ -35,11 +38,19 @@ public:
     // its name ("llama3_8b_shape-dp2xtp8-tap"); "graph" without either.
     [[nodiscard]] static QString defaultBaseName(const FoldedModel* folded, const PlanDocument* document);
 
-    // renderExport() written atomically to `file`; `view` is the picture's (the scope
-    // view is drawn as the folded one: Graphviz pictures exist for coarse and folded
-    // only). Throws Error (WriteFailed, file; or renderExport's).
-    static void write(ExportFormat format, const FoldedModel& folded, const PlanDocument& document,
-                      GraphViewKind view, const std::filesystem::path& file);
+    // planExportText() written atomically to `file`, as `tapestry-cli export` writes it;
+    // `view` is the picture's (the scope view is drawn as the folded one: Graphviz pictures
+    // exist for coarse and folded only); `cluster`, the GPUs the plan runs on, prices the
+    // nearest plan a stack's file runs when its stack does not run the plan as is: that
+    // price is returned (and heads the file). Throws Error (WriteFailed, file; or
+    // planExportText's).
+    static std::optional<ExportedPlanPrice> write(ExportFormat format, const std::shared_ptr<const FoldedModel>& folded,
+                                                  const PlanDocument& document, GraphViewKind view,
+                                                  const std::optional<Cluster>& cluster,
+                                                  const std::filesystem::path& file);
+    // "Not the plan Tapestry priced: torchtitan does not run it as is. ..." for the status
+    // bar: both prices, and whether the file's plan fits the GPU.
+    [[nodiscard]] static QString nearestPlanText(ExportFormat format, const ExportedPlanPrice& price);
 };
 
 }  // namespace tapestry

@@ -470,9 +470,12 @@ void PlanWorkbench::exportPlan()
         return;
     }
     std::optional<PlanDocument> document;
-    if (editor_->current().candidate)
+    std::optional<Cluster> cluster;
+    if (editor_->current().candidate) {
         document = editor_->pricing()->document(*editor_->current().candidate);
-    ExportDialog* dialog = openExportDialog(std::move(document));
+        cluster = editor_->pricing()->setup().cluster;
+    }
+    ExportDialog* dialog = openExportDialog(std::move(document), std::move(cluster));
     // A plan searched for a stack is for that stack's files.
     const std::optional<SearchSetup>& searched = session_->searchedSetup();
     if (editor_->current().candidate && searched) {
@@ -485,9 +488,11 @@ void PlanWorkbench::exportPlan()
     }
 }
 
-ExportDialog* PlanWorkbench::openExportDialog(std::optional<PlanDocument> document)
+ExportDialog* PlanWorkbench::openExportDialog(std::optional<PlanDocument> document, std::optional<Cluster> cluster)
 {
-    auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), window_);
+    if (cluster && (!document || cluster->deviceCount() != planDeviceCount(document->plan)))
+        cluster.reset();
+    auto* dialog = new ExportDialog(folded(), std::move(document), graphViews_->currentView(), std::move(cluster), window_);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ExportDialog::written, this, &PlanWorkbench::message);
     dialog->open();
@@ -500,7 +505,7 @@ void PlanWorkbench::exportRecord(const PlanRecord& record)
         if (!folded())
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
         PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
-        openExportDialog(std::move(document));
+        openExportDialog(std::move(document), clusterPanel_->setup().cluster);
     } catch (const Error& error) {
         reportProblem(tr("Could Not Export"), ErrorText::problem(error) + u' ' + ErrorText::detail(error));
     }

@@ -101,7 +101,8 @@ private:
     [[nodiscard]] PlanCompareView::Choice choiceOfRecord(const PlanRecord& record);
     void exportRecord(const PlanRecord& record);
     // The status bar says what the dialog wrote where.
-    ExportDialog* openExportDialog(std::optional<PlanDocument> document);
+    // `cluster`: the GPUs `document` runs on (dropped when they are not its GPUs).
+    ExportDialog* openExportDialog(std::optional<PlanDocument> document, std::optional<Cluster> cluster);
     void recostRecord(const PlanRecord& record);
     void fitView();
     void reportProblem(const QString& title, const QString& text);

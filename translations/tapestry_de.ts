@@ -900,6 +900,22 @@
 <context>
     <name>tapestry::ClusterPanel</name>
     <message>
+        <source>Global batch</source>
+        <translation>Globaler Batch</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>Sequenz</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>Mikro-Batch</translation>
+    </message>
+    <message>
+        <source>Capacity factor</source>
+        <translation>Kapazitätsfaktor</translation>
+    </message>
+    <message>
         <source> TFLOP/s</source>
         <translation> TFLOP/s</translation>
     </message>
@@ -2781,22 +2797,6 @@
 </context>
 <context>
     <name>tapestry::PlanSearchJob</name>
-    <message>
-        <source>Global batch</source>
-        <translation>Globaler Batch</translation>
-    </message>
-    <message>
-        <source>Sequence</source>
-        <translation>Sequenz</translation>
-    </message>
-    <message>
-        <source>Micro-batch</source>
-        <translation>Mikro-Batch</translation>
-    </message>
-    <message>
-        <source>Capacity factor</source>
-        <translation>Kapazitätsfaktor</translation>
-    </message>
     <message>
         <source>Grouping decisions</source>
         <translation>Entscheidungen werden gruppiert</translation>

@@ -898,6 +898,22 @@
 <context>
     <name>tapestry::ClusterPanel</name>
     <message>
+        <source>Global batch</source>
+        <translation>全局批大小</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Capacity factor</source>
+        <translation>容量因子</translation>
+    </message>
+    <message>
         <source> TFLOP/s</source>
         <translation> TFLOP/s</translation>
     </message>
@@ -2768,22 +2784,6 @@
 </context>
 <context>
     <name>tapestry::PlanSearchJob</name>
-    <message>
-        <source>Global batch</source>
-        <translation>全局批大小</translation>
-    </message>
-    <message>
-        <source>Sequence</source>
-        <translation>序列长度</translation>
-    </message>
-    <message>
-        <source>Micro-batch</source>
-        <translation>微批次</translation>
-    </message>
-    <message>
-        <source>Capacity factor</source>
-        <translation>容量因子</translation>
-    </message>
     <message>
         <source>Grouping decisions</source>
         <translation>正在分组决策</translation>

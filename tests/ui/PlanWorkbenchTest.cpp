@@ -69,6 +69,7 @@
 #include <QDir>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -682,6 +683,27 @@ private slots:
         QVERIFY(window_->planInspector()->timeline()->hasPipeline());
         QVERIFY(window_->planInspector()->tabs()->isTabEnabled(1));
         QVERIFY(panel->chooseMesh({2, 8}));
+    }
+
+    // The panel's workload is checked against the plan it starts, as evaluate checks its
+    // own: 17 sequences do not split over the 2 data-parallel ranks of 2 x 8.
+    void aPanelWorkloadThatContradictsThePlanIsRefused()
+    {
+        ClusterPanel* panel = window_->clusterPanel();
+        QVERIFY(panel->chooseMesh({2, 8}));
+        auto* batch = panel->findChild<QSpinBox*>(QStringLiteral("batchSize"));
+        QVERIFY(batch);
+        const int before = batch->value();
+        batch->setValue(17);
+        const std::shared_ptr<const PlanCandidate> shown = editor().current().candidate;
+        bench().startFromExpert(false);
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window_->findChild<QMessageBox*>(QStringLiteral("planErrorBox"))) != nullptr);
+        QVERIFY2(box->text().contains(QStringLiteral("Global batch: global batch 17 is not a multiple of data-parallel 2")),
+                 qPrintable(box->text()));
+        box->close();
+        QCOMPARE(editor().current().candidate, shown);
+        batch->setValue(before);
     }
 };
 

@@ -74,6 +74,14 @@ std::vector<MeshAxis> startMesh(const SearchSetup& setup)
     return meshes.front();
 }
 
+// The panel's workload against a plan started on its mesh, as evaluate checks its own
+// (the data-parallel degree is the plan's): "Global batch: global batch 17 is not a
+// multiple of micro-batch 1 x data-parallel 2".
+void checkPanelWorkload(const Workload& workload, const PlanPricing& pricing, const FoldedModel& model, const Plan& plan)
+{
+    checkWorkload(workload, workloadDegrees(pricing.costs(), model, plan), ClusterPanel::workloadFieldNames(), {});
+}
+
 }  // namespace
 
 PlanWorkbench::PlanWorkbench(QMainWindow* window, ModelSession* session, GraphViewsPanel* graphViews,
@@ -303,6 +311,7 @@ void PlanWorkbench::startFromExpert(bool sequenceParallel)
         Plan plan = makeExpertPlan(sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron,
                                    folded()->coarse, pricing->mesh().axes());
         plan.pipeline.stages = pricing->pipelineStages();
+        checkPanelWorkload(setup.workload, *pricing, *folded(), plan);
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(plan));
         const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
         origin_ = candidate;
@@ -328,6 +337,7 @@ void PlanWorkbench::startFromHfTpPlan(const QString& path)
         imported.plan.origin = PlanOrigin::Import;
         imported.plan.name = QFileInfo(path).completeBaseName().toStdString();
         imported.plan.pipeline.stages = pricing->pipelineStages();
+        checkPanelWorkload(setup.workload, *pricing, *folded(), imported.plan);
         startFromImport(std::move(imported.plan), std::move(pricing), fileName, imported.warnings);
     } catch (const Error& error) {
         reportProblem(tr("Could Not Open Plan"), tr("Could not open %1: %2 %3")

@@ -474,6 +474,16 @@ SearchSetup ClusterPanel::setup() const
     return setup;
 }
 
+WorkloadFieldNames ClusterPanel::workloadFieldNames()
+{
+    WorkloadFieldNames names;
+    names.batch = tr("Global batch").toStdString();
+    names.sequence = tr("Sequence").toStdString();
+    names.microBatch = tr("Micro-batch").toStdString();
+    names.capacityFactor = tr("Capacity factor").toStdString();
+    return names;
+}
+
 namespace {
 
 QString choicesKey(const QString& modelPath)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "jobs/JobTracker.h"
+#include "cost/WorkloadCheck.h"
 #include "search/SearchSetup.h"
 #include "calibration/ClusterCalibration.h"
 #include "cluster/LinkClass.h"
@@ -37,6 +38,8 @@ public:
 
     // The preset with the user's edits and curves, the chosen mesh, workload and limits.
     [[nodiscard]] SearchSetup setup() const;
+    // The workload fields as the panel labels them: checkWorkload's errors name these.
+    [[nodiscard]] static WorkloadFieldNames workloadFieldNames();
 
     // Select by name (an empty shape: auto); false when there is no such preset or mesh.
     bool choosePreset(const QString& name);

@@ -1,4 +1,5 @@
 #include "search/PlanSearchJob.h"
+#include "search/ClusterPanel.h"
 
 #include "jobs/BackgroundTask.h"
 #include "jobs/JobOutcome.h"
@@ -81,11 +82,7 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
     };
     // A workload that contradicts itself is refused as the CLI refuses it, naming the
     // cluster panel's fields (the only ones a search's workload comes from).
-    WorkloadFieldNames names;
-    names.batch = tr("Global batch").toStdString();
-    names.sequence = tr("Sequence").toStdString();
-    names.microBatch = tr("Micro-batch").toStdString();
-    names.capacityFactor = tr("Capacity factor").toStdString();
+    const WorkloadFieldNames names = ClusterPanel::workloadFieldNames();
     using Outcome = JobOutcome<std::shared_ptr<const SearchOutcome>>;
     QFuture<Outcome> future = runInBackground(this, [folded = std::move(folded), setup = std::move(setup), names,
                                                      cancelled, report, publish]() mutable {

@@ -1267,12 +1267,16 @@
         <translation>Fusioniert (FlashAttention)</translation>
     </message>
     <message>
+        <source>Fused (cuDNN)</source>
+        <translation>Fusioniert (cuDNN)</translation>
+    </message>
+    <message>
         <source>Unfused</source>
         <translation>Nicht fusioniert</translation>
     </message>
     <message>
-        <source>A fused kernel never writes the sequence × sequence scores to memory; unfused kernels keep them for the backward pass.</source>
-        <translation>Ein fusionierter Kernel schreibt die Sequenz × Sequenz-Scores nie in den Speicher; nicht fusionierte Kernel behalten sie für den Rückwärtsdurchlauf.</translation>
+        <source>A fused kernel never writes the sequence × sequence scores to memory; unfused kernels keep them for the backward pass. cuDNN&apos;s kernels (Transformer Engine&apos;s, what Megatron-LM runs) are faster than FlashAttention-2&apos;s on Hopper and later GPUs.</source>
+        <translation>Ein fusionierter Kernel schreibt die Sequenz × Sequenz-Scores nie in den Speicher; nicht fusionierte Kernel behalten sie für den Rückwärtsdurchlauf. Die Kernel von cuDNN (die von Transformer Engine, die Megatron-LM ausführt) sind auf Hopper- und neueren GPUs schneller als die von FlashAttention-2.</translation>
     </message>
     <message>
         <source>Micro-batch:</source>

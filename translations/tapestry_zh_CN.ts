@@ -1264,12 +1264,16 @@
         <translation>融合（FlashAttention）</translation>
     </message>
     <message>
+        <source>Fused (cuDNN)</source>
+        <translation>融合（cuDNN）</translation>
+    </message>
+    <message>
         <source>Unfused</source>
         <translation>未融合</translation>
     </message>
     <message>
-        <source>A fused kernel never writes the sequence × sequence scores to memory; unfused kernels keep them for the backward pass.</source>
-        <translation>融合内核从不将序列 × 序列的分数写入内存；未融合的内核会为反向传播保留它们。</translation>
+        <source>A fused kernel never writes the sequence × sequence scores to memory; unfused kernels keep them for the backward pass. cuDNN&apos;s kernels (Transformer Engine&apos;s, what Megatron-LM runs) are faster than FlashAttention-2&apos;s on Hopper and later GPUs.</source>
+        <translation>融合内核从不将序列 × 序列的分数写入内存；未融合的内核会为反向传播保留它们。cuDNN 的内核（Transformer Engine 的，即 Megatron-LM 所运行的）在 Hopper 及更新的 GPU 上比 FlashAttention-2 的更快。</translation>
     </message>
     <message>
         <source>Micro-batch:</source>

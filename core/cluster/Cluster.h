@@ -31,8 +31,14 @@ struct GpuSpec {
     double peakFlopsPerSecond = 0;
     // Share of the peak that large matmuls (cuBLAS GEMMs) reach; see cost/KernelTime.h.
     double achievableFraction = 0.5;
-    // Share of the peak that a fused attention kernel (FlashAttention) reaches.
+    // Share of the peak that FlashAttention-2's fused attention kernels reach.
     double attentionFraction = 0.35;
+    // How much faster cuDNN's fused attention (Transformer Engine's FusedAttention) runs than
+    // FlashAttention-2's on this GPU: on Hopper its warp-specialized kernels overlap the
+    // softmax with asynchronous tensor-core matmuls (FlashAttention-3 paper, Shah et al.
+    // 2024, Figs. 5-6, H100 SXM5, head dim 128, 16k tokens: causal forward 539 vs 335
+    // TFLOP/s, backward 516 vs 322: 1.6). 1 where no faster kernel is published (Ampere).
+    double cudnnAttentionSpeedup = 1.0;
     std::uint64_t hbmBytes = 0;
     double hbmBytesPerSecond = 0;
     Fp8Rate fp8;

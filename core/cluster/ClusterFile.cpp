@@ -167,6 +167,11 @@ GpuSpec readGpu(const JsonValue& value, const std::string& file)
         if (!(gpu.attentionFraction > 0 && gpu.attentionFraction <= 1))
             in.fail("gpu.attentionFraction", "must be in (0, 1]");
     }
+    if (const JsonValue* speedup = in.optional("cudnnAttentionSpeedup")) {
+        gpu.cudnnAttentionSpeedup = in.number("cudnnAttentionSpeedup", *speedup);
+        if (!(gpu.cudnnAttentionSpeedup > 0 && gpu.attentionFraction * gpu.cudnnAttentionSpeedup <= 1))
+            in.fail("gpu.cudnnAttentionSpeedup", "must be above 0, and times attentionFraction at most 1");
+    }
     gpu.hbmBytes = static_cast<std::uint64_t>(in.count("hbmBytes", kMaxBytes));
     gpu.hbmBytesPerSecond = in.within("hbmBytesPerSecond", kMinBytesPerSecond, kMaxBytesPerSecond);
     if (const JsonValue* fp8 = in.optional("fp8"))
@@ -293,6 +298,8 @@ std::string clusterToJson(const Cluster& cluster)
     json.key("peakFlopsPerSecond").shortestValue(gpu.peakFlopsPerSecond);
     json.key("achievableFraction").shortestValue(gpu.achievableFraction);
     json.key("attentionFraction").shortestValue(gpu.attentionFraction);
+    if (gpu.cudnnAttentionSpeedup != defaults.cudnnAttentionSpeedup)
+        json.key("cudnnAttentionSpeedup").shortestValue(gpu.cudnnAttentionSpeedup);
     json.key("hbmBytes").value(static_cast<std::uint64_t>(gpu.hbmBytes));
     json.key("hbmBytesPerSecond").shortestValue(gpu.hbmBytesPerSecond);
     if (gpu.fp8.supported()) {

@@ -16,7 +16,7 @@ namespace tapestry {
 //   { "name": str, "notes": [str]?, "nodes": int, "gpusPerNode": int,
 //     "gpusPerNvlinkDomain": int?,
 //     "gpu": { "name": str, "peakFlopsPerSecond": num, "achievableFraction": num?,
-//              "attentionFraction": num?,
+//              "attentionFraction": num?, "cudnnAttentionSpeedup": num? (1 when absent),
 //              "hbmBytes": int, "hbmBytesPerSecond": num,
 //              "fp8": { "peakFlopsPerSecond": num, "achievableFraction": num?,
 //                       "blockScaling": bool? }? },

@@ -344,7 +344,7 @@ void CostModel::computeNodeFacts()
             const Op& anchor = graph_.op(node.anchor);
             facts.flops = opFacts_[node.anchor.index()].flops;
             // A fused attention kernel never writes the s x s scores.
-            const bool fusedScores = isScores(anchor.outputs[0]) && workload_.attention == AttentionKernel::Fused;
+            const bool fusedScores = isScores(anchor.outputs[0]) && isFusedAttention(workload_.attention);
             facts.transientBytes = fusedScores ? 0.0 : bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
                 save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);
@@ -708,7 +708,7 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
 {
     const OpFacts& facts = opFacts_[id.index()];
     const GpuSpec& gpu = cluster_.gpu;
-    const bool fused = facts.scores && workload_.attention == AttentionKernel::Fused;
+    const bool fused = facts.scores && isFusedAttention(workload_.attention);
     OpCompute time;
     double weightCast = 0;  // FP8 weights are cast once per step, whatever the tokens and recomputation
     if (facts.flops > 0) {
@@ -717,7 +717,8 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
             // backward pass runs five matmuls to the forward's two (it recomputes QKᵀ).
             // Ring attention streams one chunk of keys per kernel call.
             const double flops = facts.flops * (causal_ ? 0.5 : 1.0) / div.compute;
-            time.forward = fusedAttentionSeconds(gpu, flops, facts.keys / div.ringSteps, causal_ ? facts.keys : 0.0);
+            time.forward = fusedAttentionSeconds(gpu, workload_.attention, flops, facts.keys / div.ringSteps,
+                                                 causal_ ? facts.keys : 0.0);
             time.backward = 2.5 * time.forward;
             if (facts.attentionOutput && div.ringSteps > 1) {
                 // Ring attention runs one kernel per chunk step and folds each partial
@@ -775,7 +776,7 @@ double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& di
         return facts.blockInputBytes / div.input / steps.microSteps;
     double bytes = 0;
     for (const SavedActivation& saved : facts.savedActivations) {
-        if (saved.scores && (workload_.attention == AttentionKernel::Fused ||
+        if (saved.scores && (isFusedAttention(workload_.attention) ||
                              (workload_.recompute == Recomputation::Selective && facts.block >= 0)))
             continue;
         bytes += saved.bytes / (saved.asOutput ? div.output : div.input);
@@ -1110,7 +1111,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     double activations = 0;
     for (std::size_t s = 0; s < facts.savedActivations.size(); ++s) {
         const SavedActivation& saved = facts.savedActivations[s];
-        if (saved.scores && workload_.attention == AttentionKernel::Fused)
+        if (saved.scores && isFusedAttention(workload_.attention))
             continue;
         const double divisor =
             saved.asOutput ? std::max(div.output, consumedDiv) : std::max(div.input, producedDiv(s));

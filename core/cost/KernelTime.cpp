@@ -26,9 +26,15 @@ double attentionTilingEfficiency(double keysPerCall, double causalSequence)
     return efficiency;
 }
 
-double fusedAttentionSeconds(const GpuSpec& gpu, double flops, double keysPerCall, double causalSequence)
+double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel)
 {
-    return flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction *
+    return gpu.attentionFraction * (kernel == AttentionKernel::Cudnn ? gpu.cudnnAttentionSpeedup : 1.0);
+}
+
+double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops, double keysPerCall,
+                             double causalSequence)
+{
+    return flops / (gpu.peakFlopsPerSecond * fusedAttentionShare(gpu, kernel) *
                     attentionTilingEfficiency(keysPerCall, causalSequence));
 }
 

@@ -49,10 +49,17 @@ inline constexpr double kHbmShare = 0.8;
 inline constexpr double kAttentionTile = 128;
 inline constexpr double kAttentionTileOverhead = 2;
 [[nodiscard]] double attentionTilingEfficiency(double keysPerCall, double causalSequence);
+// The share of the peak a fused attention kernel reaches at long sequences:
+// gpu.attentionFraction for FlashAttention-2's, times gpu.cudnnAttentionSpeedup for
+// cuDNN's (Cluster.h says where the speed-up comes from).
+[[nodiscard]] double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel);
 // `keysPerCall`: the keys one kernel call streams past each query tile; `causalSequence`:
-// the whole sequence under a causal mask (0 without one).
-[[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, double flops, double keysPerCall,
-                                           double causalSequence);
+// the whole sequence under a causal mask (0 without one). The tiling efficiency is the
+// same for both implementations: both tile queries and keys by 128 (FlashAttention-3
+// paper, Figs. 5-6: at 512 causal tokens FlashAttention-2 and cuDNN reach 0.57 and 0.58
+// of their 16k rates).
+[[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,
+                                           double keysPerCall, double causalSequence);
 [[nodiscard]] double memoryBoundSeconds(const GpuSpec& gpu, double bytes);
 
 // One linear layer Y = X W in FP8 (Transformer Engine, torchao float8), per device.

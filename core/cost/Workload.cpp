@@ -50,7 +50,12 @@ std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view na
 
 const char* attentionKernelName(AttentionKernel kernel)
 {
-    return kernel == AttentionKernel::Fused ? "fused" : "unfused";
+    switch (kernel) {
+    case AttentionKernel::Fused: return "fused";
+    case AttentionKernel::Unfused: return "unfused";
+    case AttentionKernel::Cudnn: return "cudnn";
+    }
+    return "fused";
 }
 
 std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
@@ -59,7 +64,14 @@ std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
         return AttentionKernel::Fused;
     if (name == "unfused")
         return AttentionKernel::Unfused;
+    if (name == "cudnn")
+        return AttentionKernel::Cudnn;
     return std::nullopt;
+}
+
+bool isFusedAttention(AttentionKernel kernel)
+{
+    return kernel != AttentionKernel::Unfused;
 }
 
 const char* fp8RecipeName(Fp8Recipe recipe)

@@ -29,12 +29,18 @@ enum class Recomputation : std::uint8_t {
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
 
 // How attention's core (QKᵀ, softmax, ·V) runs: as one fused kernel that never writes
-// the s×s scores to memory (FlashAttention, PyTorch SDPA), or as separate kernels
-// (Megatron-LM before FlashAttention).
-enum class AttentionKernel : std::uint8_t { Fused, Unfused };
+// the s×s scores to memory, or as separate kernels (Megatron-LM before FlashAttention).
+// Fused kernels differ in speed by implementation (cost/KernelTime.h): FlashAttention-2's
+// (flash-attn, PyTorch SDPA's flash backend; what gpu.attentionFraction measures), or
+// cuDNN's (Transformer Engine's FusedAttention, which Megatron-LM and NeMo run by default
+// on Hopper and later: its warp-specialized kernels use Hopper's asynchronous tensor cores).
+enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn };
 
+// "fused" (FlashAttention-2), "unfused", "cudnn".
 [[nodiscard]] const char* attentionKernelName(AttentionKernel kernel);
 [[nodiscard]] std::optional<AttentionKernel> attentionKernelFromName(std::string_view name);
+// Whether the kernel keeps the s×s scores on chip (every kernel but Unfused).
+[[nodiscard]] bool isFusedAttention(AttentionKernel kernel);
 
 // Whether the linear layers of the repeated blocks run their GEMMs in FP8 (E4M3 forward,
 // E5M2 gradients) as Transformer Engine and torchao's float8 do; attention, softmax,

@@ -291,6 +291,8 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--fp8-format e4m3 --fp8-recipe mxfp8");
     if (w.attention == AttentionKernel::Fused)
         args.push_back("--use-flash-attn");
+    else if (w.attention == AttentionKernel::Cudnn)
+        args.push_back("--attention-backend fused");
     if (w.optimizer == OptimizerKind::SgdMomentum)
         args.push_back("--optimizer sgd");
     if (w.fp32MainGradients)
@@ -446,8 +448,12 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     if (args.has("use-flash-attn"))
         w.attention = AttentionKernel::Fused;
     if (const std::optional<std::string> backend = args.text("attention-backend")) {
-        if (*backend == "flash" || *backend == "fused" || *backend == "auto")
+        // fused: Transformer Engine's cuDNN kernels; auto lets Transformer Engine choose
+        // among what is installed, priced as FlashAttention-2.
+        if (*backend == "flash" || *backend == "auto")
             w.attention = AttentionKernel::Fused;
+        else if (*backend == "fused")
+            w.attention = AttentionKernel::Cudnn;
         else if (*backend != "unfused" && *backend != "local")
             args.fail("--attention-backend '" + *backend + "' is not flash, fused, auto, unfused or local");
     }

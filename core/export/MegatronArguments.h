@@ -17,7 +17,8 @@ struct FoldedModel;
 // micro and global batch, recomputation (selective; full as --recompute-method uniform
 // --recompute-num-layers 1), --use-distributed-optimizer for ZeRO 1 and 2, --use-torch-fsdp2
 // for ZeRO 3 without a pipeline (Megatron-Core's FSDP2), --bf16 or
-// --fp16, --use-flash-attn for fused attention, --optimizer sgd,
+// --fp16, --use-flash-attn for fused attention (--attention-backend fused for cuDNN's),
+// --optimizer sgd,
 // --accumulate-allreduce-grads-in-fp32 and --overlap-grad-reduce; --context-parallel-size
 // with --cp-comm-type p2p (ring attention) or a2a (Ulysses), --expert-model-parallel-size
 // with --expert-tensor-parallel-size, and a capacity factor other than 1 as

@@ -31,6 +31,9 @@ std::string describeCluster(const Cluster& cluster)
     json.key("peak_flops").value(cluster.gpu.peakFlopsPerSecond);
     json.key("achievable_fraction").value(cluster.gpu.achievableFraction);
     json.key("attention_fraction").value(cluster.gpu.attentionFraction);
+    // Only when set, so that the descriptions of GPUs without it stay as they were.
+    if (cluster.gpu.cudnnAttentionSpeedup != 1)
+        json.key("cudnn_attention_speedup").value(cluster.gpu.cudnnAttentionSpeedup);
     json.key("hbm_bytes").value(cluster.gpu.hbmBytes);
     json.key("hbm_bytes_per_second").value(cluster.gpu.hbmBytesPerSecond);
     if (cluster.gpu.fp8.supported()) {

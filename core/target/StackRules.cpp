@@ -207,7 +207,7 @@ std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined)
 
 std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKernel attention)
 {
-    if (stack == TrainingStack::TorchTitan || attention == AttentionKernel::Fused)
+    if (stack == TrainingStack::TorchTitan || isFusedAttention(attention))
         return {Recomputation::None, Recomputation::Full};
     return {Recomputation::None, Recomputation::Selective, Recomputation::Full};
 }

@@ -129,7 +129,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.zeroStage = t.zeroStage;
     workload.zeroImplementation = zeroImplementationFromName(t.zeroImplementation).value_or(ZeroImplementation::Fsdp);
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
-    workload.attention = run.model.attention == "flash" ? AttentionKernel::Fused : AttentionKernel::Unfused;
+    workload.attention = attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
     workload.fp32MainGradients = megatron;
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring
     // attention, its default --cp-comm-type p2p), then data parallel.

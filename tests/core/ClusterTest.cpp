@@ -67,6 +67,7 @@ private slots:
         QCOMPARE(c.gpu.peakFlopsPerSecond, 989e12);
         QCOMPARE(c.gpu.achievableFraction, 0.6);  // cuBLAS GEMMs through PyTorch (preset notes)
         QCOMPARE(c.gpu.attentionFraction, 0.2);
+        QCOMPARE(c.gpu.cudnnAttentionSpeedup, 1.6);  // FlashAttention-3 paper, Figs. 5-6
         QCOMPARE(c.gpu.hbmBytes, std::uint64_t{80'000'000'000});
         QCOMPARE(c.gpu.hbmBytesPerSecond, 3.35e12);
         QCOMPARE(c.intraNode.bytesPerSecond, 370e9);  // NCCL bus bandwidth, not NVLink's 450
@@ -87,6 +88,7 @@ private slots:
         QCOMPARE(a.gpu.peakFlopsPerSecond, 312e12);
         QCOMPARE(a.intraNode.bytesPerSecond, 240e9);
         QCOMPARE(a.interNode.bytesPerSecond, 24e9);
+        QCOMPARE(a.gpu.cudnnAttentionSpeedup, 1.0);  // absent: no faster kernel than FlashAttention-2's on Ampere
         QCOMPARE(preset("dgx-a100x1").deviceCount(), 8);
         const Cluster small = preset("dgx-a100-40gbx1");
         QCOMPARE(small.gpu.hbmBytes, std::uint64_t{40'000'000'000});
@@ -189,6 +191,9 @@ private slots:
         const Error notWhole = errorOf(clusterJson(R"(, "achievableFraction": 1.5)"));
         QVERIFY(mentions(notWhole, "gpu.achievableFraction: must be in (0, 1]"));
 
+        QVERIFY(mentions(errorOf(clusterJson(R"(, "attentionFraction": 0.5, "cudnnAttentionSpeedup": 2.5)")),
+                         "gpu.cudnnAttentionSpeedup: must be above 0, and times attentionFraction at most 1"));
+
         const Error badCurve = errorOf(clusterJson({}, R"(, "calibration": [ { "collective": "broadcast",
             "link": "intra", "points": [ { "sizeBytes": 1024, "busBytesPerSecond": 1e9 } ] } ])"));
         QVERIFY(mentions(badCurve, "calibration[0].collective"));
@@ -240,6 +245,8 @@ private slots:
         QCOMPARE(parseClusterJson(clusterToJson(curved), "written.json"), curved);
         const std::string h100 = clusterToJson(preset("dgx-h100x1"));
         QVERIFY(h100.find("\"achievableFraction\": 0.6,") != std::string::npos);
+        QVERIFY(h100.find("\"cudnnAttentionSpeedup\": 1.6,") != std::string::npos);
+        QVERIFY(clusterToJson(preset("dgx-a100x1")).find("cudnnAttentionSpeedup") == std::string::npos);
         QVERIFY(h100.find("\"latencySeconds\": 3e-06") != std::string::npos);
     }
 

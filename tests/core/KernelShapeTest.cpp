@@ -46,16 +46,34 @@ private slots:
         QVERIFY(near(attentionTilingEfficiency(256, 2048), 0.5 * 2048 / 2176));
         const GpuSpec gpu = testCluster("dgx-h100x1").gpu;
         const double flops = 1e12;
-        QVERIFY(near(fusedAttentionSeconds(gpu, flops, 2048, 0),
+        QVERIFY(near(fusedAttentionSeconds(gpu, AttentionKernel::Fused, flops, 2048, 0),
                      flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction) * 9 / 8));
         // More keys per call is never slower.
-        double previous = fusedAttentionSeconds(gpu, flops, 64, 0);
+        double previous = fusedAttentionSeconds(gpu, AttentionKernel::Fused, flops, 64, 0);
         for (double keys = 128; keys <= 131072; keys *= 2) {
-            const double seconds = fusedAttentionSeconds(gpu, flops, keys, 0);
+            const double seconds = fusedAttentionSeconds(gpu, AttentionKernel::Fused, flops, keys, 0);
             QVERIFY(seconds < previous);
             QVERIFY(seconds > flops / (gpu.peakFlopsPerSecond * gpu.attentionFraction));
             previous = seconds;
         }
+    }
+
+    // The implementation: on H100, cuDNN's kernels (Transformer Engine's) at 1.6x
+    // FlashAttention-2's share, 0.32 of the peak, at every tiling efficiency alike; on
+    // A100 no faster kernel than FlashAttention-2's, so both at 0.5.
+    void cudnnAttentionIsFasterOnHopperOnly()
+    {
+        const GpuSpec h100 = testCluster("dgx-h100x1").gpu;
+        QVERIFY(near(fusedAttentionShare(h100, AttentionKernel::Fused), 0.2));
+        QVERIFY(near(fusedAttentionShare(h100, AttentionKernel::Cudnn), 0.32));
+        const double flops = 1e12;
+        for (const double keys : {512.0, 8192.0})
+            QVERIFY(near(fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, keys, keys) /
+                             fusedAttentionSeconds(h100, AttentionKernel::Cudnn, flops, keys, keys),
+                         1.6));
+        const GpuSpec a100 = testCluster("dgx-a100x1").gpu;
+        QVERIFY(near(fusedAttentionShare(a100, AttentionKernel::Cudnn), fusedAttentionShare(a100, AttentionKernel::Fused)));
+        QVERIFY(near(fusedAttentionShare(a100, AttentionKernel::Cudnn), 0.5));
     }
 
     // DeepSpeed's work around one parameter gather: the launch, 7 us per rank, and the

@@ -136,6 +136,13 @@ private slots:
         QVERIFY(back.document.workload == original.workload);
         QCOMPARE(back.document.plan.origin, PlanOrigin::Import);
         QCOMPARE(back.document.plan.name, std::string("gpt-pp"));
+
+        // cuDNN's attention is Transformer Engine's fused backend, and comes back as itself.
+        PlanDocument cudnn = original;
+        cudnn.workload.attention = AttentionKernel::Cudnn;
+        const std::string text = exportMegatronArguments(m, cudnn, 8);
+        QVERIFY2(contains(text, "    --attention-backend fused\n") && !contains(text, "--use-flash-attn"), text.c_str());
+        QVERIFY(imported(text, "gpt-pp.sh", m, 8).document.workload == cudnn.workload);
     }
 
     void megatronFullRecomputeAndUnevenFirstStage()

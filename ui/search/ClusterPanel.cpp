@@ -205,9 +205,11 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     attention_ = new QComboBox(this);
     attention_->setObjectName(QStringLiteral("attentionKernel"));
     attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionKernel::Fused));
+    attention_->addItem(tr("Fused (cuDNN)"), static_cast<int>(AttentionKernel::Cudnn));
     attention_->addItem(tr("Unfused"), static_cast<int>(AttentionKernel::Unfused));
     attention_->setToolTip(tr("A fused kernel never writes the sequence × sequence scores to memory; unfused "
-                              "kernels keep them for the backward pass."));
+                              "kernels keep them for the backward pass. cuDNN's kernels (Transformer Engine's, what "
+                              "Megatron-LM runs) are faster than FlashAttention-2's on Hopper and later GPUs."));
     capacityFactor_ = doubleBox(this, kMaxCapacityFactor, 2, QString());
     capacityFactor_->setObjectName(QStringLiteral("capacityFactor"));
     capacityFactor_->setValue(Workload{}.capacityFactor);

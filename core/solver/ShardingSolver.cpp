@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -62,16 +61,6 @@ constexpr auto kReportEvery = std::chrono::milliseconds(250);
 // How long to wait for workers to notice the stop before leaving them running (CBC can
 // overrun by seconds on a big region: model copies, LP start-ups it does not time).
 constexpr double kStopGraceSeconds = 0.2;
-// On a machine shared with other work the workers may get much less than a core each;
-// then a second Lagrangian search only halves the first one's speed, and the first plan
-// free of forbidden costs comes late (public A at 60 s with about a tenth of a core per
-// worker: after the limit). Measured over this share of the limit (within the bounds)
-// once the workers start: below this many CPU-seconds per worker per second, the
-// workers count as crowded.
-constexpr double kCrowdingWindowShare = 0.03;
-constexpr double kCrowdingWindowLeast = 0.5;
-constexpr double kCrowdingWindowMost = 2.0;
-constexpr double kCrowdedCpuPerWorker = 0.6;
 
 // Cheapest strategy per node when that fits; otherwise the smallest usage among the
 // strategies of allowed cost (the smallest of all where every one is forbidden), which
@@ -158,21 +147,11 @@ public:
     void stop()
     {
         stop_.request_stop();
-        yield_.request_stop();
         lagrangian_.request_stop();
     }
     // The main Lagrangian search watches this token (and the search's stop).
     [[nodiscard]] std::stop_token lagrangianToken() const { return lagrangian_.get_token(); }
     void endLagrangian() { lagrangian_.request_stop(); }
-    // Work that helps only when the workers each have a core of their own watches this
-    // token: it is stopped too when they turn out to be crowded.
-    [[nodiscard]] std::stop_token yieldToken() const { return yield_.get_token(); }
-    void markCrowded()
-    {
-        crowded_ = true;
-        yield_.request_stop();
-    }
-    [[nodiscard]] bool crowded() const { return crowded_; }
 
     // Evaluated on the worker's thread; kept when feasible and cheaper.
     void offer(const Assignment& x)
@@ -222,9 +201,7 @@ public:
 private:
     const ShardingProblem problem_;
     std::stop_source stop_;
-    std::stop_source yield_;
     std::stop_source lagrangian_;
-    std::atomic<bool> crowded_ = false;
     mutable std::mutex mutex_;
     Assignment best_;
     CostSum bestCost_ = 0;
@@ -447,10 +424,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
                 if (feasibilityFirst)
                     runUntilAllowed(s, own + 4, deadline);
                 if (regions) {
-                    runLagrangian(s, own + 1, phaseEnd, phaseEnd, s.yieldToken());
-                    // Crowded: the main Lagrangian search gets the CPU for the phase.
-                    while (s.crowded() && Clock::now() < phaseEnd && !s.stopToken().stop_requested())
-                        std::this_thread::sleep_for(kPoll);
+                    runLagrangian(s, own + 1, phaseEnd, phaseEnd, s.stopToken());
                     runRegions(s, own + 3, deadline);
                 } else {
                     runLagrangian(s, own + 1, phaseEnd, farEnd, s.lagrangianToken());
@@ -476,28 +450,11 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             options.bounded(secondsBetween(start, Clock::now()), wholeBound(now.bound) + reducer.offset());
         }
     };
-    // Process CPU time (std::clock counts every thread's on POSIX systems) against the
-    // wall clock over the first moments of the workers.
-    const std::clock_t cpuAtStart = std::clock();
-    const auto workersStarted = Clock::now();
-    const double crowdingWindow = std::clamp(kCrowdingWindowShare * options.timeLimitSeconds, kCrowdingWindowLeast,
-                                             kCrowdingWindowMost);
-    bool crowdingMeasured = false;
-    const auto measureCrowding = [&] {
-        const double wall = secondsBetween(workersStarted, Clock::now());
-        if (crowdingMeasured || wall < crowdingWindow || workers.size() < 2)
-            return;
-        crowdingMeasured = true;
-        const double cpu = static_cast<double>(std::clock() - cpuAtStart) / CLOCKS_PER_SEC;
-        if (cpu / (wall * static_cast<double>(workers.size())) < kCrowdedCpuPerWorker)
-            search->markCrowded();
-    };
     const auto allFinished = [&] {
         return std::all_of(workers.begin(), workers.end(), [](const Worker& w) { return w.finished(); });
     };
     while (Clock::now() < deadline && !options.stop.stop_requested() && !allFinished()) {
         std::this_thread::sleep_for(kPoll);
-        measureCrowding();
         if (Clock::now() >= lagrangianEnd) {
             lagrangianEnd = Clock::time_point::max();
             const SharedSearch::Snapshot now = search->snapshot();

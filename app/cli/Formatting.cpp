@@ -59,6 +59,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
     text += ", " + std::string(optimizerName(w.optimizer));
     if (w.zeroStage > 0)
         text += ", ZeRO-" + std::to_string(w.zeroStage);
+    if (w.zeroStage == 3 && w.zeroImplementation != ZeroImplementation::Fsdp)
+        text += " (" + std::string(zeroImplementationName(w.zeroImplementation)) + ")";
     text += ", recompute " + std::string(recomputationName(w.recompute));
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";

@@ -103,6 +103,10 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
         ->check(wholeNumber(0, 3));
     options.zero1Option = command.add_flag_callback(
         "--zero1", [&options] { options.workload.zeroStage = 1; }, "the same as --zero 1");
+    options.zeroImplementationOption = addChoice(command, "--zero-implementation", options.workload.zeroImplementation,
+              {{"fsdp", ZeroImplementation::Fsdp}, {"deepspeed", ZeroImplementation::DeepSpeed}},
+              "how ZeRO 3 gathers parameters: PyTorch FSDP's one gather per block, prefetched under compute, or "
+              "DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited for (default fsdp)");
     options.recomputeOption = addChoice(command, "--recompute", options.workload.recompute,
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
               "activation recomputation in the repeated blocks: none, the attention core (selective) or "
@@ -139,6 +143,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.optimizer = flags.optimizer;
     if (options.zeroStageGiven())
         workload.zeroStage = flags.zeroStage;
+    if (optionGiven(options.zeroImplementationOption))
+        workload.zeroImplementation = flags.zeroImplementation;
     if (options.recomputationGiven())
         workload.recompute = flags.recompute;
     if (optionGiven(options.overlapOption))

@@ -43,6 +43,7 @@ struct PlanningOptions {
     const CLI::Option* recomputeOption = nullptr;
     const CLI::Option* zeroOption = nullptr;
     const CLI::Option* zero1Option = nullptr;
+    const CLI::Option* zeroImplementationOption = nullptr;
     const CLI::Option* overlapOption = nullptr;
     const CLI::Option* attentionOption = nullptr;
     const CLI::Option* capacityFactorOption = nullptr;

@@ -190,6 +190,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     workload->set_recompute(recomputationName(document.workload.recompute));
     workload->set_overlap_off(!document.workload.overlap);
     workload->set_attention(attentionKernelName(document.workload.attention));
+    if (document.workload.zeroImplementation != ZeroImplementation::Fsdp)
+        workload->set_zero_implementation(zeroImplementationName(document.workload.zeroImplementation));
     if (document.workload.fp8 != Fp8Recipe::None)
         workload->set_fp8_recipe(fp8RecipeName(document.workload.fp8));
     workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
@@ -292,9 +294,14 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
         throw Error(ErrorCode::InvalidPlan, fileName, "workload.recompute is '" + w.recompute() + "', not none, selective or full");
     document.workload.overlap = !w.overlap_off();
     if (!w.attention().empty() && !attentionKernelFromName(w.attention()))
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused or unfused");
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused, cudnn or unfused");
     document.workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
     document.workload.fp32MainGradients = w.fp32_main_gradients();
+    if (!w.zero_implementation().empty() && !zeroImplementationFromName(w.zero_implementation()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp or deepspeed");
+    document.workload.zeroImplementation =
+        zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
     document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
         throw Error(ErrorCode::InvalidPlan, fileName,

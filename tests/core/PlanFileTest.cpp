@@ -175,6 +175,31 @@ private slots:
         QCOMPARE(planFromJson(older, "plan.json", m.coarse, m.families).workload.capacityFactor, 1.0);
     }
 
+    // The attention kernel and DeepSpeed's ZeRO-3 come back as written; a file without a
+    // ZeRO implementation is FSDP's (files written before the field), one with an unknown
+    // name is refused.
+    void attentionKernelAndZeroImplementationAreKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY(json.find("zero_implementation") == std::string::npos);
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload.zeroImplementation ==
+                ZeroImplementation::Fsdp);
+        document.workload.attention = AttentionKernel::Cudnn;
+        document.workload.zeroStage = 3;
+        document.workload.zeroImplementation = ZeroImplementation::DeepSpeed;
+        json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"zero_implementation\": \"deepspeed\"") != std::string::npos, json.c_str());
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
+        try {
+            (void)planFromJson(replaced(json, "\"deepspeed\"", "\"colossal\""), "plan.json", m.coarse, m.families);
+            QFAIL("an unknown ZeRO implementation was read");
+        } catch (const Error& error) {
+            QVERIFY(std::string(error.what()).find("workload.zero_implementation is 'colossal'") != std::string::npos);
+        }
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

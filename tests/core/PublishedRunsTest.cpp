@@ -13,6 +13,8 @@
 // 141. Step times follow from the paper's Eq. 3, F = 96 B s l h^2 (1 + s/6h + V/16lh).
 // The paper does not say which PTD-P schedule Table 2 used; it is priced as 1F1B.
 #include "FoldedTestModel.h"
+#include "cluster/MeshText.h"
+#include "search/SearchSession.h"
 #include "validation/ErrorRegimes.h"
 #include "validation/RunValidation.h"
 
@@ -159,6 +161,60 @@ private slots:
             QVERIFY2(std::abs(z.stepSeconds / measuredStepSeconds(m.zero3, m.gpus) - 1) < 0.10, qPrintable(text));
             QVERIFY2(predicted > 1, qPrintable(text));
             QVERIFY2(std::abs(predicted / measured - 1) < 0.12, qPrintable(text));
+            QVERIFY2(predicted > previous * 1.1, qPrintable(text));
+            previous = predicted;
+        }
+    }
+
+    // The search, not only the model: GPT-3 175B at Table 2's workload (fp16, full
+    // recomputation, unfused attention, DeepSpeed's ZeRO-3 where it shards parameters),
+    // searched on a data-parallel mesh over all GPUs (where only ZeRO-3 fits) and on
+    // PTD-P's mesh (pp 12 x dp x tp 8): the PTD-P mesh's plan is the faster at 384, 768 and
+    // 1536 A100s, by a ratio that grows with the GPUs as the measured one does (1.06, 1.69,
+    // 3.20). The data-parallel mesh leaves the search only ZeRO-3 (what
+    // zeroThreeFallsBehindPtdpAsTheGpusGrow prices); on PTD-P's mesh the search also picks
+    // the micro-batch and the schedule, so its plan may beat the paper's (micro-batch 1):
+    // the ratio is at least 0.9 of the measured one.
+    void searchPrefersPtdpToZeroThree()
+    {
+        auto model = std::make_shared<const FoldedModel>(foldSynthPreset("gpt3-175b"));
+        struct Measured {
+            int gpus;
+            double zero3;
+            double ptdp;
+        };
+        double previous = 0;
+        for (const Measured& m : {Measured{384, 144, 153}, Measured{768, 88, 149}, Measured{1536, 44, 141}}) {
+            auto searched = [&](const std::string& mesh) {
+                SearchSetup setup;
+                setup.cluster = testCluster("dgx-a100x1").withNodes(m.gpus / 8);
+                setup.mesh = parseMeshText(mesh);
+                setup.workload = workload(1536, 2048);
+                setup.workload.computeType = DataType::Float16;
+                setup.workload.recompute = Recomputation::Full;
+                setup.workload.attention = AttentionKernel::Unfused;
+                setup.workload.zeroImplementation = ZeroImplementation::DeepSpeed;
+                setup.chooseRecomputation = false;
+                const std::shared_ptr<const PlanCandidate> best = SearchSession(model, setup).run()->best();
+                if (!best)
+                    qFatal("no plan on %s", mesh.c_str());
+                return best;
+            };
+            const auto zero = searched("dp=" + std::to_string(m.gpus));
+            const auto ptdp = searched("pp=12,dp=" + std::to_string(m.gpus / 96) + ",tp=8");
+            const double predicted = zero->stepSeconds() / ptdp->stepSeconds();
+            const double measured = measuredStepSeconds(m.zero3, m.gpus) / measuredStepSeconds(m.ptdp, m.gpus);
+            const QString text = QStringLiteral("%1 GPUs: dp mesh %2 s (ZeRO %3), PTD-P mesh %4 s, ratio %5 (measured %6)")
+                                     .arg(m.gpus)
+                                     .arg(zero->stepSeconds())
+                                     .arg(zero->workload.zeroStage)
+                                     .arg(ptdp->stepSeconds())
+                                     .arg(predicted)
+                                     .arg(measured);
+            qInfo("%s", qPrintable(text));
+            QCOMPARE(zero->workload.zeroStage, 3);
+            QVERIFY2(predicted > 1, qPrintable(text));
+            QVERIFY2(predicted >= 0.9 * measured, qPrintable(text));
             QVERIFY2(predicted > previous * 1.1, qPrintable(text));
             previous = predicted;
         }

@@ -33,6 +33,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTest>
 #include <QUndoStack>
 
@@ -300,12 +301,19 @@ private slots:
         }
         QVERIFY(sets.contains(QStringLiteral("Pipeline sends")));
         QVERIFY(sets.contains(QStringLiteral("Bubble")));
+        // Every part named whole in the legend above the chart (a chart's own legend cut
+        // a pipeline's seven to "Comp…", "Optim…"), and no stage's name cut either.
+        for (const QString& set : sets)
+            QVERIFY2(charts.timeLegend()->text().contains(QString(set).replace(u' ', QStringLiteral("&nbsp;"))),
+                     qPrintable(charts.timeLegend()->text()));
+        QVERIFY(!charts.timeChart()->chart()->legend()->isVisible());
         QVERIFY(qAbs(bubble - candidate->evaluation.total.time.bubbleSeconds * 1e3) < 1e-9);
         auto* axis = qobject_cast<QBarCategoryAxis*>(charts.timeChart()->chart()->axes(Qt::Vertical).front());
         // The whole step and the 4 stages; no block rows (a block's instances run on every stage).
         QCOMPARE(axis->categories(), (QStringList{QStringLiteral("Stage 4"), QStringLiteral("Stage 3"),
                                                   QStringLiteral("Stage 2"), QStringLiteral("Stage 1"),
                                                   QStringLiteral("Whole step")}));
+        QVERIFY(!axis->truncateLabels());
 
         // The embedding runs on stage 1, the head on stage 4; the 8 blocks' family on all four.
         const PlanOverlay overlay(folded_, candidate);

@@ -5,6 +5,7 @@
 #include "search/SearchOutcome.h"
 
 #include <QBarCategoryAxis>
+#include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -65,6 +66,13 @@ BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
 {
     time_ = makeChartView(this, QStringLiteral("timeBreakdownChart"));
     memory_ = makeChartView(this, QStringLiteral("memoryBreakdownChart"));
+    // A pipeline's seven parts do not fit side by side under a chart beside the cost
+    // table: the chart's legend cut them to "Comp…", "Optim…"; this one wraps.
+    time_->chart()->legend()->hide();
+    timeLegend_ = new QLabel(this);
+    timeLegend_->setObjectName(QStringLiteral("timeBreakdownLegend"));
+    timeLegend_->setWordWrap(true);
+    timeLegend_->setTextFormat(Qt::RichText);
     timeParts_ = new QLabel(this);
     timeParts_->setObjectName(QStringLiteral("timeBreakdownParts"));
     timeParts_->setWordWrap(true);
@@ -73,6 +81,7 @@ BreakdownCharts::BreakdownCharts(QWidget* parent) : QWidget(parent)
     memory_->setMinimumHeight(170);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(timeLegend_);  // above: seen without scrolling
     layout->addWidget(time_, 1);
     layout->addWidget(timeParts_);
     layout->addWidget(memory_, 1);
@@ -83,6 +92,7 @@ void BreakdownCharts::setPlan(std::shared_ptr<const FoldedModel> folded, std::sh
     clearChart(time_->chart());
     clearChart(memory_->chart());
     time_->chart()->setTitle({});
+    timeLegend_->clear();
     timeParts_->clear();
     memory_->chart()->setTitle({});
     if (!folded || !candidate)
@@ -164,8 +174,17 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
         hidden->setBarWidth(0.2);
         chart->addSeries(hidden);
     }
+    QStringList legend;
+    for (QAbstractSeries* drawn : chart->series()) {
+        for (QBarSet* set : static_cast<QAbstractBarSeries*>(drawn)->barSets())
+            legend << QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
+                          .arg(set->color().name(), set->label().toHtmlEscaped().replace(u' ', QStringLiteral("&nbsp;")));
+    }
+    timeLegend_->setText(legend.join(QStringLiteral(" &nbsp; ")));
     auto* axisY = new QBarCategoryAxis(chart);
     axisY->append(categories);
+    // Short names ("Stage 16", "layers.# ×32"): the bars give way, not the names.
+    axisY->setTruncateLabels(false);
     auto* axisX = new QValueAxis(chart);
     axisX->setTitleText(tr("Time per device and step (ms)"));
     axisX->setLabelFormat(QStringLiteral("%.0f"));

@@ -28,12 +28,14 @@ public:
     [[nodiscard]] QChartView* timeChart() const { return time_; }
     [[nodiscard]] QChartView* memoryChart() const { return memory_; }
     [[nodiscard]] QLabel* timeParts() const { return timeParts_; }
+    [[nodiscard]] QLabel* timeLegend() const { return timeLegend_; }
 
 private:
     void showTime(const FoldedModel& folded, const PlanCandidate& candidate);
     void showMemory(const PlanCandidate& candidate);
 
     QChartView* time_ = nullptr;
+    QLabel* timeLegend_ = nullptr;  // the parts' colours, wrapped: a chart's own legend cuts them to "…"
     QLabel* timeParts_ = nullptr;  // the step's parts in numbers, under the time chart
     QChartView* memory_ = nullptr;
 };

@@ -95,7 +95,8 @@ private slots:
         for (const Generated& generated : generatedModels()) {
             const FoldedModel m = foldModel(synthesizeModel(generated.spec, generated.name));
             double parameters = 0;
-            for (const AttentionKernel attention : {AttentionKernel::Fused, AttentionKernel::Unfused}) {
+            for (const AttentionKernel attention :
+                 {AttentionKernel::Fused, AttentionKernel::Cudnn, AttentionKernel::Unfused}) {
                 for (const std::vector<MeshAxis>& axes : meshes()) {
                     const DeviceMesh mesh(axes, cluster);
                     std::vector<MeshAxis> renamed = axes;
@@ -137,8 +138,7 @@ private slots:
                                                   .arg(QString::fromLatin1(generated.name),
                                                        QString::fromStdString(mesh.toString()),
                                                        QString::fromStdString(plan.name),
-                                                       attention == AttentionKernel::Fused ? QStringLiteral("fused")
-                                                                                           : QStringLiteral("unfused"));
+                                                       QString::fromLatin1(attentionKernelName(attention)));
                         const double step = e.total.time.stepSeconds();
                         QVERIFY2(step > 0, qPrintable(where));
                         const double mfu =

@@ -20,7 +20,7 @@
 #                                  differ and the totals' delta
 #   screenshot-timeline-gpt3.png   the plan searched for GPT-3 175B on dgx-h100x16, mesh
 #                                  pp=8,dp=2,tp=8, batch 1536 x 2048: its pipeline schedule per
-#                                  stage (interleaved, 4 chunks), the steady state cut out
+#                                  stage (the schedule the search chose), the steady state cut out
 #   screenshot-timeline-megatron-gpt3.png  the Megatron-LM style plan of the same run (megatron-sp,
 #                                  interleaved with 4 chunks, micro-batch 1, selective
 #                                  recomputation, ZeRO 1) priced by tapestry-cli evaluate and

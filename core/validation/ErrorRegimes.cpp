@@ -10,7 +10,7 @@ namespace tapestry {
 
 namespace {
 
-const char* const kDimensions[] = {"gpu", "sequence", "gpus", "technique"};
+const char* const kDimensions[] = {"gpu", "sequence", "gpus", "technique", "attention", "recompute"};
 // The bands of the banded dimensions, in the order they are listed.
 const std::vector<std::string> kSequenceBands{"<= 2048", "2049-8192", "> 8192"};
 const std::vector<std::string> kGpuBands{"<= 8", "9-64", "65-512", "> 512"};
@@ -54,6 +54,16 @@ std::string techniqueOf(const PublishedRun::Training& t)
     return "data parallel";
 }
 
+// The attention kernel as people name it: the file's "flash" is FlashAttention-2's.
+std::string attentionOf(const std::string& attention)
+{
+    if (attention == "flash")
+        return "FlashAttention-2";
+    if (attention == "cudnn")
+        return "cuDNN";
+    return attention;
+}
+
 }  // namespace
 
 std::vector<RunRegime> regimesOf(const PublishedRun& run)
@@ -62,7 +72,9 @@ std::vector<RunRegime> regimesOf(const PublishedRun& run)
     return {{kDimensions[0], run.hardware.gpu},
             {kDimensions[1], sequenceBand(run.model.sequence)},
             {kDimensions[2], gpuBand(gpus)},
-            {kDimensions[3], techniqueOf(run.training)}};
+            {kDimensions[3], techniqueOf(run.training)},
+            {kDimensions[4], attentionOf(run.model.attention)},
+            {kDimensions[5], run.training.recompute}};
 }
 
 void ErrorRegimes::add(const PublishedRun& run, double signedError)

@@ -10,9 +10,10 @@
 namespace tapestry {
 
 // Where a run sits in each dimension along which the cost model's errors are known to
-// take shapes (issue 25): the GPU, the sequence length, the GPU count and the technique.
-// One regime per dimension: ("gpu", "H100-SXM5-80GB"), ("sequence", "2049-8192"),
-// ("gpus", "9-64"), ("technique", "FSDP / ZeRO-3").
+// take shapes (issue 25): the GPU, the sequence length, the GPU count, the technique, the
+// attention kernel and the recomputation. One regime per dimension: ("gpu",
+// "H100-SXM5-80GB"), ("sequence", "2049-8192"), ("gpus", "9-64"), ("technique",
+// "FSDP / ZeRO-3"), ("attention", "FlashAttention-2"), ("recompute", "full").
 struct RunRegime {
     std::string dimension;
     std::string regime;

@@ -238,11 +238,13 @@ private slots:
         PublishedRun longRun = ptdp(1536);
         longRun.model.sequence = 16384;
         const std::vector<RunRegime> regimes = regimesOf(zero3(384));
-        QCOMPARE(regimes.size(), std::size_t{4});
+        QCOMPARE(regimes.size(), std::size_t{6});
         QCOMPARE(regimes[0].regime, std::string("A100-SXM4-80GB"));
         QCOMPARE(regimes[1].regime, std::string("<= 2048"));
         QCOMPARE(regimes[2].regime, std::string("65-512"));
         QCOMPARE(regimes[3].regime, std::string("DeepSpeed ZeRO-3"));
+        QCOMPARE(regimes[4].regime, std::string("unfused"));
+        QCOMPARE(regimes[5].regime, std::string("full"));
         ErrorRegimes errors;
         errors.add(zero3(384), -0.10);
         errors.add(zero3(1536), 0.02);
@@ -266,7 +268,8 @@ private slots:
         QCOMPARE(find("technique", "pipeline").cases, std::size_t{2});
         QVERIFY(std::abs(find("technique", "DeepSpeed ZeRO-3").medianAbsoluteError - 0.06) < 1e-12);
         QCOMPARE(summary.front().dimension, std::string("gpu"));
-        QCOMPARE(summary.back().dimension, std::string("technique"));
+        QCOMPARE(find("recompute", "full").cases, std::size_t{4});
+        QCOMPARE(summary.back().dimension, std::string("recompute"));
     }
 };
 

@@ -47,11 +47,11 @@ CollectiveStage CollectiveCost::stage(CollectiveKind kind, LinkClass link, int g
     if (groupSize <= 1 || bytes <= 0)
         return result;
     const double factor = busBandwidthFactor(kind, groupSize);
-    if (const BusBandwidthCurve* curve = cluster_.curve(kind, link)) {
+    if (const BusBandwidthCurve* curve = cluster_->curve(kind, link)) {
         result.seconds = factor * bytes / curve->busBytesPerSecondAt(bytes);
         return result;
     }
-    const LinkSpec& spec = cluster_.link(link);
+    const LinkSpec& spec = cluster_->link(link);
     // Ring steps: 2(n-1) for AllReduce (reduce-scatter then all-gather), n-1 otherwise.
     const double steps = (kind == CollectiveKind::AllReduce ? 2.0 : 1.0) * (groupSize - 1);
     result.seconds = factor * bytes / spec.bytesPerSecond + steps * spec.latencySeconds;
@@ -87,12 +87,12 @@ CollectiveBreakdown CollectiveCost::price(CollectiveKind kind, const AxisGroup& 
     case CollectiveKind::AllGather:
         add(CollectiveKind::AllGather, LinkClass::Inter, k, bytes / m);
         add(CollectiveKind::AllGather, LinkClass::Intra, m, bytes);
-        useFlatRingLatency(out, cluster_, group.size, k);
+        useFlatRingLatency(out, *cluster_, group.size, k);
         break;
     case CollectiveKind::ReduceScatter:
         add(CollectiveKind::ReduceScatter, LinkClass::Intra, m, bytes);
         add(CollectiveKind::ReduceScatter, LinkClass::Inter, k, bytes / m);
-        useFlatRingLatency(out, cluster_, group.size, k);
+        useFlatRingLatency(out, *cluster_, group.size, k);
         break;
     case CollectiveKind::AllToAll:
         add(CollectiveKind::AllToAll, LinkClass::Intra, m, bytes / k);

@@ -55,7 +55,7 @@ struct CollectiveBreakdown {
 class CollectiveCost {
 public:
     // Keeps a reference: the cluster must outlive this object.
-    explicit CollectiveCost(const Cluster& cluster) : cluster_(cluster) {}
+    explicit CollectiveCost(const Cluster& cluster) : cluster_(&cluster) {}
 
     [[nodiscard]] CollectiveBreakdown price(CollectiveKind kind, const AxisGroup& group, double bytes) const;
 
@@ -63,7 +63,7 @@ public:
     [[nodiscard]] CollectiveStage stage(CollectiveKind kind, LinkClass link, int groupSize, double bytes) const;
 
 private:
-    const Cluster& cluster_;
+    const Cluster* cluster_;  // a pointer: copies assign
 };
 
 }  // namespace tapestry

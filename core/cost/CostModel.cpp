@@ -80,6 +80,12 @@ bool needsInputForBackward(const std::string& type)
            type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
 }
 
+// Two sequences per GPU when nothing says otherwise (ShapeBinder's defaults).
+std::int64_t defaultBatchOf(const DeviceMesh& mesh, int stages)
+{
+    return std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * static_cast<std::int64_t>(mesh.deviceCount()) * stages);
+}
+
 // The data-parallel degree strategyTerms assumes (CostModel::microSteps).
 int assumedDataParallelDegree(const DeviceMesh& mesh)
 {
@@ -97,14 +103,11 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     : graph_(graph),
       coarse_(coarse),
       families_(families),
-      cluster_(cluster),
+      cluster_(&cluster),
       mesh_(&mesh),
       workload_(workload),
       pipeline_(std::move(pipeline)),
-      // Two sequences per GPU when nothing says otherwise (ShapeBinder's defaults).
-      binder_(graph, workload,
-              std::max<std::int64_t>(ShapeBinder::kDefaultBatch,
-                                     2 * static_cast<std::int64_t>(mesh.deviceCount()) * pipeline_.layout.stages)),
+      binder_(graph, workload, defaultBatchOf(mesh, pipeline_.layout.stages)),
       collectives_(cluster),
       dtypeBytes_(dataTypeBits(workload.computeType) / 8.0)
 {
@@ -118,6 +121,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     computeCrossingTensors();
     computeBlocks();
     computeExperts();
+    checkFp8();
     computeFp8();
 }
 
@@ -129,15 +133,26 @@ CostModel CostModel::withTechniques(Recomputation recompute, int zeroStage) cons
     return other;
 }
 
-CostModel CostModel::onMesh(const DeviceMesh& mesh) const
+std::optional<CostModel> CostModel::rebound(const Cluster& cluster, const DeviceMesh& mesh,
+                                            const Workload& workload, PipelineSetting pipeline) const
 {
-    if (mesh.deviceCount() != mesh_->deviceCount())
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "a cost model bound for " + std::to_string(mesh_->deviceCount()) + " devices cannot price " +
-                        mesh.toString());
+    const ShapeBinder binder(graph_, workload, defaultBatchOf(mesh, pipeline.layout.stages));
+    if (binder.batch() != binder_.batch() || binder.sequence() != binder_.sequence() ||
+        binder.batchSource() != binder_.batchSource() || binder.sequenceSource() != binder_.sequenceSource() ||
+        workload.computeType != workload_.computeType || workload.attention != workload_.attention ||
+        workload.fp8 != workload_.fp8 || workload.capacityFactor != workload_.capacityFactor)
+        return std::nullopt;
     CostModel other(*this);
+    other.cluster_ = &cluster;
     other.mesh_ = &mesh;
+    other.workload_ = workload;
+    other.workload_.batch = binder.batch();
+    other.workload_.sequence = binder.sequence();
+    other.pipeline_ = std::move(pipeline);
+    other.binder_ = binder;
+    other.collectives_ = CollectiveCost(cluster);
     other.assumed_ = other.steppingFor(assumedDataParallelDegree(mesh));
+    other.checkFp8();
     return other;
 }
 
@@ -188,7 +203,7 @@ double CostModel::projectedBytes(TensorId id) const
 
 void CostModel::computeOpFacts()
 {
-    opFacts_.assign(graph_.opCount(), {});
+    bound_->ops.assign(graph_.opCount(), {});
     auto activationBytes = [&](TensorId id) {
         if (!id.isValid())
             return 0.0;
@@ -203,7 +218,7 @@ void CostModel::computeOpFacts()
     };
     for (const Op& op : graph_.ops()) {
         const OpRole role = coarse_.roles[op.id.index()];
-        OpFacts& facts = opFacts_[op.id.index()];
+        OpFacts& facts = bound_->ops[op.id.index()];
         if (role == OpRole::Auxiliary)
             continue;
         auto noteScores = [&](TensorId t) {
@@ -276,7 +291,7 @@ void CostModel::computeOpFacts()
 
 void CostModel::computeNodeFacts()
 {
-    nodeFacts_.assign(coarse_.nodes.size(), {});
+    bound_->nodes.assign(coarse_.nodes.size(), {});
     std::vector<bool> savedBefore(graph_.tensors().size(), false);
     // A parameter read by several nodes (a tied LM head reads the token embedding) is
     // one tensor, kept once: at the first node reading it.
@@ -287,7 +302,7 @@ void CostModel::computeNodeFacts()
                    : 0.0;
     };
     for (const CoarseNode& node : coarse_.nodes) {
-        NodeFacts& facts = nodeFacts_[node.id.index()];
+        NodeFacts& facts = bound_->nodes[node.id.index()];
         facts.costOp = node.anchor.isValid()      ? node.anchor
                        : !node.ops.empty()        ? node.ops.front()
                                                   : node.auxiliaryOps.front();
@@ -309,7 +324,7 @@ void CostModel::computeNodeFacts()
                 if (input.isValid())
                     pending.emplace_back(input, TensorId{});
             }
-            facts.memoryBoundBytes += opFacts_[id.index()].memoryBoundBytes;
+            facts.memoryBoundBytes += bound_->ops[id.index()].memoryBoundBytes;
             if (op.type == "Softmax" && op.outputs[0].isValid())
                 save(op.outputs[0], bytesOf(op.outputs[0], dtypeBytes_), true);
             if (op.type == "Dropout" && op.outputs.size() > 1 && op.outputs[1].isValid())
@@ -342,14 +357,14 @@ void CostModel::computeNodeFacts()
         }
         if (node.anchor.isValid()) {
             const Op& anchor = graph_.op(node.anchor);
-            facts.flops = opFacts_[node.anchor.index()].flops;
+            facts.flops = bound_->ops[node.anchor.index()].flops;
             // A fused attention kernel never writes the s x s scores.
             const bool fusedScores = isScores(anchor.outputs[0]) && isFusedAttention(workload_.attention);
             facts.transientBytes = fusedScores ? 0.0 : bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
                 save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);
                 save(anchor.inputs[1], bytesOf(anchor.inputs[1], dtypeBytes_), false);
-                if (opFacts_[node.anchor.index()].scores)
+                if (bound_->ops[node.anchor.index()].scores)
                     facts.ringBytes = projectedBytes(anchor.inputs[1]);
             } else if (node.kind != CoarseNodeKind::Embedding) {
                 // The activation operand: whichever input is not a (derived) constant.
@@ -420,7 +435,7 @@ void CostModel::computeCrossingTensors()
                     tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
                     const auto extents = binder_.extents(tensor.shape);
                     const double last = std::max<double>(1.0, static_cast<double>(extents.back()));
-                    outputs_.push_back({node.id, id, bytes, binder_.elementCount(tensor.shape) / last});
+                    bound_->outputs.push_back({node.id, id, bytes, binder_.elementCount(tensor.shape) / last});
                 }
                 CrossingTensor crossing;
                 for (const OpId consumer : tensor.consumers) {
@@ -451,7 +466,7 @@ void CostModel::computeCrossingTensors()
                 crossing.carriesGradient = carries[output.index()];
                 crossing.producer = node.id;
                 crossing.producerOp = id;
-                crossing_.push_back(std::move(crossing));
+                bound_->crossing.push_back(std::move(crossing));
             }
         }
     }
@@ -465,29 +480,29 @@ void CostModel::computeBlocks()
         for (const BlockInstance& instance : family.instances) {
             double parameters = 0;
             for (const CoarseNodeId id : instance.nodes) {
-                nodeFacts_[id.index()].block = blockCount_;
-                parameters += nodeFacts_[id.index()].parameterElements;
+                bound_->nodes[id.index()].block = blockCount_;
+                parameters += bound_->nodes[id.index()].parameterElements;
             }
-            blockParameterElements_.push_back(parameters);
+            bound_->blockParameterElements.push_back(parameters);
             ++blockCount_;
         }
     }
-    for (CrossingTensor& tensor : crossing_) {
-        const int block = nodeFacts_[tensor.producer.index()].block;
+    for (CrossingTensor& tensor : bound_->crossing) {
+        const int block = bound_->nodes[tensor.producer.index()].block;
         tensor.insideBlock = block >= 0 && std::all_of(tensor.consumers.begin(), tensor.consumers.end(), [&](const auto& c) {
-                                 return nodeFacts_[c.first.index()].block == block;
+                                 return bound_->nodes[c.first.index()].block == block;
                              });
         if (!tensor.carriesGradient)
             continue;
         // What enters a block is what full recomputation keeps, at the block's first node.
         std::set<int> entered;
         for (const auto& [consumer, op] : tensor.consumers) {
-            const int target = nodeFacts_[consumer.index()].block;
+            const int target = bound_->nodes[consumer.index()].block;
             if (target >= 0 && target != block)
                 entered.insert(target);
         }
         for (const int target : entered) {
-            for (NodeFacts& facts : nodeFacts_) {
+            for (NodeFacts& facts : bound_->nodes) {
                 if (facts.block == target) {
                     facts.blockInputBytes += tensor.bytes;
                     break;
@@ -504,20 +519,20 @@ void CostModel::computeExperts()
         const ExpertMembership& m = membership[node.id.index()];
         if (m.experts == 0)
             continue;
-        NodeFacts& facts = nodeFacts_[node.id.index()];
+        NodeFacts& facts = bound_->nodes[node.id.index()];
         facts.experts = m.experts;
         facts.routedShare = std::min(1.0, m.topK * workload_.capacityFactor / m.experts);
         facts.modelShare = std::min(1.0, static_cast<double>(m.topK) / m.experts);
     }
-    for (CrossingTensor& tensor : crossing_) {
-        const NodeFacts& producer = nodeFacts_[tensor.producer.index()];
+    for (CrossingTensor& tensor : bound_->crossing) {
+        const NodeFacts& producer = bound_->nodes[tensor.producer.index()];
         if (producer.experts > 0) {
             tensor.experts = producer.experts;
             tensor.expertTokens = producer.routedShare * producer.experts;
             continue;
         }
         for (const auto& [consumer, op] : tensor.consumers) {
-            const NodeFacts& facts = nodeFacts_[consumer.index()];
+            const NodeFacts& facts = bound_->nodes[consumer.index()];
             if (facts.experts > 0) {
                 tensor.routedCopies = facts.routedShare * facts.experts;
                 break;
@@ -526,22 +541,28 @@ void CostModel::computeExperts()
     }
 }
 
+void CostModel::checkFp8() const
+{
+    if (workload_.fp8 == Fp8Recipe::None)
+        return;
+    const Fp8Rate& fp8 = cluster_->gpu.fp8;
+    if (!fp8.supported())
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "FP8 training on " + cluster_->name + ": its GPU (" + cluster_->gpu.name +
+                        ") has no FP8 tensor cores (gpu.fp8 in the cluster file)");
+    if (workload_.fp8 == Fp8Recipe::Block && !fp8.blockScaling)
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "MXFP8 training on " + cluster_->name + ": its GPU (" + cluster_->gpu.name +
+                        ") has no block-scaled FP8 tensor cores (gpu.fp8.blockScaling; Blackwell has them)");
+}
+
 void CostModel::computeFp8()
 {
     if (workload_.fp8 == Fp8Recipe::None)
         return;
-    const Fp8Rate& fp8 = cluster_.gpu.fp8;
-    if (!fp8.supported())
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "FP8 training on " + cluster_.name + ": its GPU (" + cluster_.gpu.name +
-                        ") has no FP8 tensor cores (gpu.fp8 in the cluster file)");
-    if (workload_.fp8 == Fp8Recipe::Block && !fp8.blockScaling)
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "MXFP8 training on " + cluster_.name + ": its GPU (" + cluster_.gpu.name +
-                        ") has no block-scaled FP8 tensor cores (gpu.fp8.blockScaling; Blackwell has them)");
     const double savedShare = fp8StorageBytes(workload_.fp8) / dtypeBytes_;
     for (const CoarseNode& node : coarse_.nodes) {
-        NodeFacts& facts = nodeFacts_[node.id.index()];
+        NodeFacts& facts = bound_->nodes[node.id.index()];
         if (node.kind != CoarseNodeKind::Linear || facts.block < 0)
             continue;
         facts.fp8 = true;
@@ -566,7 +587,7 @@ bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
             degree *= mesh_->axis(a).size;
     }
     // Each rank of the expert axes keeps experts / degree whole experts.
-    const int experts = nodeFacts_.at(id.index()).experts;
+    const int experts = bound_->nodes.at(id.index()).experts;
     return degree == 1 || (experts > 0 && experts % degree == 0);
 }
 
@@ -592,7 +613,7 @@ CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
     double total = 0;
     std::vector<double> batchWork(mesh_->axisCount(), 0.0);
     for (const CoarseNode& node : coarse_.nodes) {
-        const NodeFacts& facts = nodeFacts_[node.id.index()];
+        const NodeFacts& facts = bound_->nodes[node.id.index()];
         const double work = facts.flops;
         if (work <= 0 || facts.experts > 0)
             continue;
@@ -614,7 +635,7 @@ CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
 double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const
 {
     const CoarseNode& node = coarse_.node(first);
-    return nodeFacts_[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first), steps).input /
+    return bound_->nodes[first.index()].blockInputBytes / divisorsOf(node.kind, plan.strategy(first), steps).input /
            steps.microSteps;
 }
 
@@ -646,7 +667,7 @@ double CostModel::storedParameters(const NodeFacts& facts) const
 
 double CostModel::hbmBytes() const
 {
-    return static_cast<double>(cluster_.gpu.hbmBytes);
+    return static_cast<double>(cluster_->gpu.hbmBytes);
 }
 
 double CostModel::gradientBytesPerParameter() const
@@ -696,7 +717,7 @@ bool CostModel::waitedFor(const DataParallelCollective&) const
 
 bool CostModel::recomputes(const CoarseNode& node, bool scores) const
 {
-    if (nodeFacts_[node.id.index()].block < 0)
+    if (bound_->nodes[node.id.index()].block < 0)
         return false;
     return workload_.recompute == Recomputation::Full ||
            (workload_.recompute == Recomputation::Selective && scores &&
@@ -706,8 +727,8 @@ bool CostModel::recomputes(const CoarseNode& node, bool scores) const
 CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const Divisors& div,
                                           const Stepping& steps) const
 {
-    const OpFacts& facts = opFacts_[id.index()];
-    const GpuSpec& gpu = cluster_.gpu;
+    const OpFacts& facts = bound_->ops[id.index()];
+    const GpuSpec& gpu = cluster_->gpu;
     const bool fused = facts.scores && isFusedAttention(workload_.attention);
     OpCompute time;
     double weightCast = 0;  // FP8 weights are cast once per step, whatever the tokens and recomputation
@@ -738,7 +759,7 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
             const double input = facts.inputBytes / div.input / m;
             const double weights = facts.weightBytes / div.weights;
             const double output = facts.outputBytes / div.output / m;
-            if (nodeFacts_[node.id.index()].fp8 && coarse_.roles[id.index()] == OpRole::Linear) {
+            if (bound_->nodes[node.id.index()].fp8 && coarse_.roles[id.index()] == OpRole::Linear) {
                 const Fp8LinearSeconds fp8 = fp8LinearSeconds(gpu, workload_.fp8, flops, input / dtypeBytes_,
                                                               weights / dtypeBytes_, output / dtypeBytes_);
                 time.forward = m * fp8.forward;
@@ -758,7 +779,7 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
         time.backward += 2 * forward;
     }
     // An expert computes its routed tokens only.
-    const double routed = nodeFacts_[node.id.index()].routedShare;
+    const double routed = bound_->nodes[node.id.index()].routedShare;
     time.forward *= routed;
     time.backward *= routed;
     if (recomputes(node, facts.scores))
@@ -771,7 +792,7 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
 // input-side divisor of this node only).
 double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const
 {
-    const NodeFacts& facts = nodeFacts_[node.id.index()];
+    const NodeFacts& facts = bound_->nodes[node.id.index()];
     if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
         return facts.blockInputBytes / div.input / steps.microSteps;
     double bytes = 0;
@@ -796,9 +817,9 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     // Collectives per pass that carry the node's parameters: its share of its block's one
     // call (FSDP gathers, and both implementations' bucketed gradient reduce-scatters);
     // one per parameter tensor for DeepSpeed's gathers. Each pays the latency.
-    const NodeFacts& facts = nodeFacts_[node.index()];
-    const double blockShare = facts.block >= 0 && blockParameterElements_[static_cast<std::size_t>(facts.block)] > 0
-                                  ? facts.parameterElements / blockParameterElements_[static_cast<std::size_t>(facts.block)]
+    const NodeFacts& facts = bound_->nodes[node.index()];
+    const double blockShare = facts.block >= 0 && bound_->blockParameterElements[static_cast<std::size_t>(facts.block)] > 0
+                                  ? facts.parameterElements / bound_->blockParameterElements[static_cast<std::size_t>(facts.block)]
                                   : 1.0;
     const double gatherCalls = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
                                    ? std::max(1, facts.parameterTensors)
@@ -816,7 +837,7 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
         // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
         const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
         const double overhead = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
-                                    ? deepSpeedGatherOverheadSeconds(cluster_.gpu, n, parameterBytes / gatherCalls)
+                                    ? deepSpeedGatherOverheadSeconds(cluster_->gpu, n, parameterBytes / gatherCalls)
                                     : 0.0;
         out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, true, overhead});
         if (workload_.zeroStage >= 3)
@@ -836,7 +857,7 @@ std::vector<CostModel::LossCollective> CostModel::lossCollectives(CoarseNodeId n
 {
     std::vector<LossCollective> out;
     const double times = steps.microSteps;
-    for (const ModelOutput& output : outputs_) {
+    for (const ModelOutput& output : bound_->outputs) {
         if (output.producer != node)
             continue;
         for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
@@ -876,7 +897,7 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
                                                       const Divisors& div, const Stepping& steps) const
 {
     std::vector<ParallelTransfer> out;
-    const NodeFacts& facts = nodeFacts_[id.index()];
+    const NodeFacts& facts = bound_->nodes[id.index()];
     if (facts.ringBytes <= 0)
         return out;
     const CoarseNode& node = coarse_.node(id);
@@ -967,7 +988,7 @@ double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t ax
 CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     const CoarseNode& node = coarse_.node(id);
-    const NodeFacts& facts = nodeFacts_[id.index()];
+    const NodeFacts& facts = bound_->nodes[id.index()];
     const Stepping& steps = assumed_;
     const Divisors div = divisorsOf(node.kind, strategy, steps);
     StrategyTerms terms;
@@ -1012,9 +1033,9 @@ double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, do
         seconds += time.forward + time.backward + time.recompute;
         backward += time.backward + time.recompute;
     }
-    const double localParameters = storedParameters(nodeFacts_[node.id.index()]) / div.weights;
+    const double localParameters = storedParameters(bound_->nodes[node.id.index()]) / div.weights;
     const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.data : 1.0);
-    return seconds + memoryBoundSeconds(cluster_.gpu, optimizerParameters *
+    return seconds + memoryBoundSeconds(cluster_->gpu, optimizerParameters *
                                                           (2.0 * optimizerStateBytesPerParameter(workload_.optimizer) +
                                                            gradientBytesPerParameter() + dtypeBytes_));
 }
@@ -1029,7 +1050,7 @@ double CostModel::strategyComputeSeconds(CoarseNodeId id, const NodeStrategy& st
 double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     const CoarseNode& node = coarse_.node(id);
-    const NodeFacts& facts = nodeFacts_[id.index()];
+    const NodeFacts& facts = bound_->nodes[id.index()];
     const Stepping& steps = assumed_;
     const Divisors div = divisorsOf(node.kind, strategy, steps);
     const double localParameters = storedParameters(facts) / div.weights;
@@ -1071,9 +1092,9 @@ void CostModel::checkPlan(const Plan& plan) const
         if (!accepts(node.id, plan.strategy(node.id)))
             throw Error(ErrorCode::InvalidPlan, {},
                         "plan '" + plan.name + "' spreads node '" + node.name + "' over experts, but " +
-                            (nodeFacts_[node.id.index()].experts > 0
+                            (bound_->nodes[node.id.index()].experts > 0
                                  ? "the ranks of its expert axes do not divide its layer's " +
-                                       std::to_string(nodeFacts_[node.id.index()].experts) + " experts"
+                                       std::to_string(bound_->nodes[node.id.index()].experts) + " experts"
                                  : std::string("it is no expert of a mixture-of-experts layer")));
     }
 }
@@ -1083,7 +1104,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
                                           const Stepping& steps, const CostAt& at, StepSums& sums,
                                           std::vector<ParallelTransfer>* transfers) const
 {
-    const NodeFacts& facts = nodeFacts_[node.id.index()];
+    const NodeFacts& facts = bound_->nodes[node.id.index()];
     const int zero = workload_.zeroStage;
     const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer);
     const double gradientBytes = gradientBytesPerParameter();
@@ -1104,7 +1125,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
     own.memory.optimizerStates += optimizerParameters * optimizerBytes;
     const double update =
-        memoryBoundSeconds(cluster_.gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
+        memoryBoundSeconds(cluster_->gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
     own.time.computeSeconds += update;
     own.time.optimizerSeconds += update;
 
@@ -1279,7 +1300,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     // (bias, dropout) run after the reduction, on the layout its consumers need
     // (sequence-sharded under Megatron's sequence parallelism).
     std::vector<double> consumedDiv(coarse_.nodes.size(), 0.0);
-    for (const CrossingTensor& tensor : crossing_) {
+    for (const CrossingTensor& tensor : bound_->crossing) {
         for (const TensorId out : graph_.op(tensor.producerOp).outputs) {
             if (out.isValid())
                 producedDiv[out.index()] = divisors[tensor.producer.index()].output;
@@ -1294,7 +1315,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     const CostAt perOp = [&](OpId op) -> CostBreakdown& { return result.perOp[op.index()]; };
     for (const CoarseNode& node : coarse_.nodes) {
         const NodeStrategy& strategy = plan.strategy(node.id);
-        const NodeFacts& facts = nodeFacts_[node.id.index()];
+        const NodeFacts& facts = bound_->nodes[node.id.index()];
         const NodeShare share = priceNode(
             node, strategy, divisors[node.id.index()], consumedDiv[node.id.index()],
             [&](std::size_t s) { return producedDiv[facts.savedActivations[s].tensor.index()]; }, steps, perOp, sums,
@@ -1341,7 +1362,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     std::vector<bool> ulyssesAxis(axisCount);
     for (std::size_t a = 0; a < axisCount; ++a)
         ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a) == ContextParallelVariant::Ulysses;
-    for (const CrossingTensor& tensor : crossing_) {
+    for (const CrossingTensor& tensor : bound_->crossing) {
         priceCrossing(
             tensor, plan, ulyssesAxis, steps,
             [&](int slot) -> CostBreakdown& {

@@ -99,11 +99,14 @@ public:
     // only the pricing of a plan, not the shapes and facts bound here, so the copy skips
     // the binding (a search tries several techniques per mesh and micro-batch).
     [[nodiscard]] CostModel withTechniques(Recomputation recompute, int zeroStage) const;
-    // This model on another stage mesh of as many devices (kept by reference, like the
-    // constructor's arguments): the shapes and facts bound here depend on the device
-    // count only, so the copy skips the binding (a stack search lays its layouts out on
-    // meshes of other axes). Throws Error(InvalidArgument) for another device count.
-    [[nodiscard]] CostModel onMesh(const DeviceMesh& mesh) const;
+    // This model for another stage cluster, mesh, workload and pipeline (kept by
+    // reference, like the constructor's arguments) that bind the same shapes and facts:
+    // the same batch and sequence as bound, compute type, attention kernel, FP8 recipe
+    // and capacity factor (the mesh, pipeline, micro-batch and techniques enter only the
+    // pricing). The copy skips the binding: a search prices many meshes and workloads.
+    // Nothing when the binding would differ. Throws as the constructor does for FP8.
+    [[nodiscard]] std::optional<CostModel> rebound(const Cluster& cluster, const DeviceMesh& mesh,
+                                                   const Workload& workload, PipelineSetting pipeline) const;
 
     // A tensor leaving its producer's coarse node.
     struct CrossingTensor {
@@ -148,7 +151,7 @@ public:
     // its communication (a searcher's bound).
     [[nodiscard]] double strategyMemoryBytes(CoarseNodeId node, const NodeStrategy& strategy) const;
     [[nodiscard]] double strategyComputeSeconds(CoarseNodeId node, const NodeStrategy& strategy) const;
-    [[nodiscard]] const std::vector<CrossingTensor>& crossingTensors() const { return crossing_; }
+    [[nodiscard]] const std::vector<CrossingTensor>& crossingTensors() const { return bound_->crossing; }
     // Per-step time of converting `tensor` from `from` to `to` along `axis` when its
     // producer uses `producer` (which fixes how the other axes shard it), in the forward
     // pass or the backward pass. Zero if no collective.
@@ -224,7 +227,7 @@ public:
         // Transformer Engine and torchao's recipes leave them).
         bool fp8 = false;
     };
-    [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return nodeFacts_.at(id.index()); }
+    [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return bound_->nodes.at(id.index()); }
     // Whether the node may take the strategy: the expert split only inside an expert,
     // over axes whose ranks divide the layer's experts (each rank keeps whole experts).
     // evaluate() refuses plans with others; searchers offer only these.
@@ -388,14 +391,16 @@ private:
     void computeOutputs();
     void computeExperts();
     void computeFp8();
+    // Throws Error(InvalidArgument) when the cluster's GPU cannot run the FP8 recipe.
+    void checkFp8() const;
     // Bytes per local parameter kept as weights: the 16-bit copy, plus the FP8 cache.
     [[nodiscard]] double weightBytesPerParameter(const NodeFacts& facts) const;
 
     const Graph& graph_;
     const CoarseGraph& coarse_;
     const FamilyTable& families_;
-    const Cluster& cluster_;
-    const DeviceMesh* mesh_;  // a pointer: onMesh copies the model onto another
+    const Cluster* cluster_;  // pointers: rebound copies the model onto others
+    const DeviceMesh* mesh_;
     Workload workload_;
     PipelineSetting pipeline_;
     ShapeBinder binder_;
@@ -404,10 +409,6 @@ private:
     Stepping assumed_;
     bool causal_ = false;
     int blockCount_ = 0;
-    std::vector<double> blockParameterElements_;  // per block instance
-    std::vector<OpFacts> opFacts_;
-    std::vector<NodeFacts> nodeFacts_;
-    std::vector<CrossingTensor> crossing_;
     // Graph outputs that reach the loss: (producer node, producer op, bytes, token rows).
     struct ModelOutput {
         CoarseNodeId producer;
@@ -415,7 +416,16 @@ private:
         double bytes = 0;
         double rows = 0;
     };
-    std::vector<ModelOutput> outputs_;
+    // What the constructor binds (written there only): shared by the copies withTechniques
+    // and rebound make, so that a copy costs no more than its few settings.
+    struct BoundFacts {
+        std::vector<double> blockParameterElements;  // per block instance
+        std::vector<OpFacts> ops;
+        std::vector<NodeFacts> nodes;
+        std::vector<CrossingTensor> crossing;
+        std::vector<ModelOutput> outputs;
+    };
+    std::shared_ptr<BoundFacts> bound_ = std::make_shared<BoundFacts>();
     struct LazyClasses;
     [[nodiscard]] static std::shared_ptr<LazyClasses> noClassesYet();
     std::shared_ptr<LazyClasses> classes_ = noClassesYet();

@@ -24,12 +24,12 @@ std::shared_ptr<CostModel::LazyClasses> CostModel::noClassesYet()
 std::vector<double> CostModel::pricedFacts(CoarseNodeId id) const
 {
     const CoarseNode& node = coarse_.node(id);
-    const NodeFacts& f = nodeFacts_[id.index()];
+    const NodeFacts& f = bound_->nodes[id.index()];
     std::vector<double> key{static_cast<double>(node.kind), f.flops, f.memoryBoundBytes, f.parameterElements,
                             static_cast<double>(f.parameterTensors), f.tiedParameterElements, f.transientBytes,
                             f.blockInputBytes, f.ringBytes, static_cast<double>(f.experts), f.routedShare,
                             f.modelShare, f.fp8 ? 1.0 : 0.0, f.block >= 0 ? 1.0 : 0.0,
-                            f.block >= 0 ? blockParameterElements_[static_cast<std::size_t>(f.block)] : -1.0,
+                            f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
                             static_cast<double>(f.savedActivations.size())};
     for (const SavedActivation& saved : f.savedActivations) {
         key.push_back(saved.bytes);
@@ -38,12 +38,12 @@ std::vector<double> CostModel::pricedFacts(CoarseNodeId id) const
     }
     key.push_back(static_cast<double>(node.ops.size()));
     for (const OpId op : node.ops) {
-        const OpFacts& o = opFacts_[op.index()];
+        const OpFacts& o = bound_->ops[op.index()];
         key.insert(key.end(), {o.flops, o.memoryBoundBytes, o.inputBytes, o.weightBytes, o.outputBytes,
                                o.scores ? 1.0 : 0.0, o.keys, o.attentionOutput ? 1.0 : 0.0,
                                static_cast<double>(coarse_.roles[op.index()])});
     }
-    for (const ModelOutput& output : outputs_) {
+    for (const ModelOutput& output : bound_->outputs) {
         if (output.producer == id)
             key.insert(key.end(), {-2.0, output.bytes, output.rows});
     }
@@ -57,7 +57,7 @@ const PricingClasses& CostModel::pricingClasses() const
         // into a node is kept as its maker's output layout shards it.
         std::vector<CoarseNodeId> makerOfOp(graph_.opCount());
         std::vector<CrossingEnds> ends;
-        for (const CrossingTensor& tensor : crossing_) {
+        for (const CrossingTensor& tensor : bound_->crossing) {
             makerOfOp[tensor.producerOp.index()] = tensor.producer;
             CrossingEnds end{tensor.producer, {}, {tensor.bytes, tensor.repeat, tensor.heads,
                                                    tensor.carriesGradient ? 1.0 : 0.0, tensor.insideBlock ? 1.0 : 0.0,
@@ -69,7 +69,7 @@ const PricingClasses& CostModel::pricingClasses() const
         }
         const auto makers = [&](CoarseNodeId id) {
             std::vector<CoarseNodeId> out;
-            for (const SavedActivation& saved : nodeFacts_[id.index()].savedActivations) {
+            for (const SavedActivation& saved : bound_->nodes[id.index()].savedActivations) {
                 const OpId producer = graph_.tensor(saved.tensor).producer;
                 out.push_back(producer.isValid() ? makerOfOp[producer.index()] : CoarseNodeId{});
             }
@@ -95,7 +95,7 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
     double work = 0;
     std::vector<double> batchWork(axisCount, 0.0);
     for (const PricingClasses::NodeClass& c : classes.nodes) {
-        const NodeFacts& facts = nodeFacts_[c.node.index()];
+        const NodeFacts& facts = bound_->nodes[c.node.index()];
         if (facts.flops <= 0 || facts.experts > 0)
             continue;
         work += c.count * facts.flops;
@@ -185,7 +185,7 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
         ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a) == ContextParallelVariant::Ulysses;
     std::vector<std::vector<CostBreakdown>> charges(classes.tensors.size());
     for (std::size_t t = 0; t < classes.tensors.size(); ++t) {
-        const CrossingTensor& tensor = crossing_[classes.tensors[t].tensor];
+        const CrossingTensor& tensor = bound_->crossing[classes.tensors[t].tensor];
         charges[t].assign(tensor.consumers.size() + 1, empty);
         priceCrossing(tensor, plan, ulyssesAxis, steps,
                       [&](int slot) -> CostBreakdown& { return charges[t][static_cast<std::size_t>(slot + 1)]; },

@@ -1,12 +1,23 @@
 #include "search/PlanPricing.h"
 
-#include "base/Error.h"
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
 
 namespace tapestry {
 
 PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup setup,
+                         const std::vector<MeshAxis>& mesh, PipelineLayout assumed)
+    : PlanPricing(nullptr, std::move(folded), std::move(setup), mesh, std::move(assumed))
+{
+}
+
+PlanPricing::PlanPricing(const PlanPricing& seed, SearchSetup setup, const std::vector<MeshAxis>& mesh,
+                         PipelineLayout assumed)
+    : PlanPricing(&seed, seed.folded_, std::move(setup), mesh, std::move(assumed))
+{
+}
+
+PlanPricing::PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedModel> folded, SearchSetup setup,
                          const std::vector<MeshAxis>& mesh, PipelineLayout assumed)
     : folded_(std::move(folded)), setup_(std::move(setup))
 {
@@ -16,21 +27,14 @@ PlanPricing::PlanPricing(std::shared_ptr<const FoldedModel> folded, SearchSetup 
     mesh_ = std::make_shared<const DeviceMesh>(split.stageAxes, *stageCluster_);
     assumed.stages = split.stages;
     assumed.chunkStarts.clear();
-    costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, *stageCluster_, *mesh_,
-                                         setup_.workload, PipelineSetting{assumed, stages.boundaryLink});
-    meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
-}
-
-PlanPricing::PlanPricing(const PlanPricing& bound, const std::vector<MeshAxis>& mesh)
-    : folded_(bound.folded_), setup_(bound.setup_), stageCluster_(bound.stageCluster_)
-{
-    const PipelinedMesh split = splitPipelineAxis(mesh);
-    if (split.stages != bound.pipelineStages())
-        throw Error(ErrorCode::InvalidArgument, {},
-                    "a pricing for " + std::to_string(bound.pipelineStages()) + " pipeline stages cannot price " +
-                        std::to_string(split.stages));
-    mesh_ = std::make_shared<const DeviceMesh>(split.stageAxes, *stageCluster_);
-    costs_ = std::make_unique<CostModel>(bound.costs_->onMesh(*mesh_));
+    const PipelineSetting pipeline{assumed, stages.boundaryLink};
+    if (seed) {
+        if (auto rebound = seed->costs_->rebound(*stageCluster_, *mesh_, setup_.workload, pipeline))
+            costs_ = std::make_unique<CostModel>(std::move(*rebound));
+    }
+    if (!costs_)
+        costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, *stageCluster_,
+                                             *mesh_, setup_.workload, pipeline);
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
 }
 

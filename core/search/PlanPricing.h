@@ -29,10 +29,11 @@ public:
     // `bound` with other training techniques (recomputation, ZeRO stage), sharing its
     // cluster, mesh and bound shapes (CostModel::withTechniques).
     PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage);
-    // `bound` on another mesh of as many pipeline stages and devices, sharing its
-    // cluster and bound shapes (CostModel::onMesh). Throws Error(InvalidArgument) when
-    // the stages or devices differ.
-    PlanPricing(const PlanPricing& bound, const std::vector<MeshAxis>& mesh);
+    // The same as the first constructor, with `seed`'s bound shapes when they are the
+    // same (CostModel::rebound: a search session binds them once for its meshes and
+    // workloads), else binding anew.
+    PlanPricing(const PlanPricing& seed, SearchSetup setup, const std::vector<MeshAxis>& mesh,
+                PipelineLayout assumed = {});
     PlanPricing(const PlanPricing&) = delete;
     PlanPricing& operator=(const PlanPricing&) = delete;
 
@@ -59,6 +60,9 @@ public:
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;
 
 private:
+    PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedModel> folded, SearchSetup setup,
+                const std::vector<MeshAxis>& mesh, PipelineLayout assumed);
+
     std::shared_ptr<const FoldedModel> folded_;
     SearchSetup setup_;
     // Shared with the pricings made from this one: their cost models refer to them.

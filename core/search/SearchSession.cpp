@@ -203,7 +203,7 @@ std::pair<std::shared_ptr<const PlanCandidate>, const PlanPricing*> bestOverGrou
 
 void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
                 const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state,
-                StackLayoutPrices& layoutPrices)
+                StackLayoutPrices& layoutPrices, SharedBindings& shared)
 {
     state.report(index, SearchPhase::ExpertPlans, 0.0);
     const PipelinedMesh split = splitPipelineAxis(axes);
@@ -244,7 +244,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
             SearchSetup chosen = setup;
             chosen.workload = workload;
             chosen.workload.microBatch = microBatch;
-            bound = std::make_unique<PlanPricing>(model, std::move(chosen), axes, layouts.front());
+            bound = shared.pricing(model, std::move(chosen), axes, layouts.front());
         }
         return std::make_unique<PlanPricing>(*bound, workload.recompute, workload.zeroStage);
     };
@@ -307,7 +307,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
 
     if (stackTarget) {
         StackSearchOutcome found = searchStackMesh(
-            model, setup, axes, layoutPrices, callbacks.cancelled,
+            model, setup, axes, layoutPrices, shared, callbacks.cancelled,
             [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
         std::vector<std::shared_ptr<const PlanCandidate>> candidates;
         if (found.best)
@@ -444,7 +444,7 @@ struct ComparedSearch {
 std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
                                               const SearchSetup& setup, std::size_t index, const PlanCandidate& best,
                                               const SearchSessionCallbacks& callbacks, SessionState& state,
-                                              StackLayoutPrices& layoutPrices)
+                                              StackLayoutPrices& layoutPrices, SharedBindings& shared)
 {
     std::vector<ComparedSearch> comparisons;
     for (const ParallelTechnique technique : {ParallelTechnique::Context, ParallelTechnique::Expert}) {
@@ -468,7 +468,7 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
         SearchSessionCallbacks quiet;
         quiet.cancelled = callbacks.cancelled;
         SessionState scratch({axes}, quiet);
-        searchMesh(model, without, 0, axes, quiet, scratch, layoutPrices);
+        searchMesh(model, without, 0, axes, quiet, scratch, layoutPrices, shared);
         const std::shared_ptr<SearchOutcome> found = scratch.finalSnapshot();
         const bool cancelled = found->meshes.front().search && found->meshes.front().search->cancelled;
         comparisons.push_back({{technique, degree, cancelled ? nullptr : found->best()}, found->meshes.front()});
@@ -484,7 +484,7 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
                                                  const SearchSetup& setup, std::size_t index,
                                                  const SearchOutcome& outcome, const PlanCandidate& best,
                                                  const SearchSessionCallbacks& callbacks, SessionState& state,
-                                                 StackLayoutPrices& layoutPrices)
+                                                 StackLayoutPrices& layoutPrices, SharedBindings& shared)
 {
     const int nodeGpus = setup.cluster.gpusPerNode;
     const int width = widestGroup(best.plan);
@@ -500,7 +500,7 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
     SearchSessionCallbacks quiet;
     quiet.cancelled = callbacks.cancelled;
     SessionState scratch({axes}, quiet);
-    searchMesh(model, capped, 0, axes, quiet, scratch, layoutPrices);
+    searchMesh(model, capped, 0, axes, quiet, scratch, layoutPrices, shared);
     GroupWidthComparison comparison{width, nodeGpus, scratch.finalSnapshot()->best()};
     for (const auto& candidate : outcome.candidates) {
         if (candidate->isSearched() && widestGroup(candidate->plan) <= nodeGpus &&
@@ -530,13 +530,14 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
     SessionState state(meshes, callbacks);
     StackLayoutPrices layoutPrices;
+    SharedBindings shared;
 
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> failures(meshes.size());
     auto worker = [&] {
         for (std::size_t i = next++; i < meshes.size() && !cancelled(); i = next++) {
             try {
-                searchMesh(model_, setup_, i, meshes[i], callbacks, state, layoutPrices);
+                searchMesh(model_, setup_, i, meshes[i], callbacks, state, layoutPrices, shared);
             } catch (...) {
                 failures[i] = std::current_exception();
                 next = meshes.size();  // the other meshes' results would be thrown away
@@ -570,7 +571,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     std::vector<ComparedSearch> compared;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state, layoutPrices);
+        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state, layoutPrices, shared);
         // The search's program is linearized, its prices are not: searched without a
         // technique, the mesh can give a plan that prices better. Then that plan is the
         // best (with its own alternatives and comparisons), and the comparison is moot.
@@ -587,13 +588,13 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
                 searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state);
             outcome = state.finalSnapshot();
             compared = cancelled() ? std::vector<ComparedSearch>{}
-                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state, layoutPrices);
+                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state, layoutPrices, shared);
         }
     }
     std::optional<GroupWidthComparison> width;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state, layoutPrices);
+        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state, layoutPrices, shared);
     }
     for (ComparedSearch& each : compared)
         outcome->comparisons.push_back(std::move(each.comparison));

@@ -128,40 +128,33 @@ struct LayoutSearch {
     const std::vector<PipelineLayout>& pipelineLayouts;
     const std::vector<Workload>& workloads;
     const std::function<bool()>& cancelled;
+    SharedBindings& shared;
 };
 
-// What the layouts of one mesh's search share: the shapes bound once per micro-batch
-// (every stack mesh of the mesh has its devices: CostModel::onMesh), one pricing per
-// micro-batch on the stack mesh in hand (layouts that differ only in flags, sequence
-// parallelism or the context-parallel variant, have the same), and the storage of the
-// evaluation in hand.
+// What the layouts of one mesh's search share: one pricing per micro-batch on the stack
+// mesh in hand (layouts that differ only in flags, sequence parallelism or the
+// context-parallel variant, have the same), and the storage of the evaluation in hand.
 struct Bindings {
-    std::map<std::int64_t, std::unique_ptr<PlanPricing>> bound;
     std::vector<MeshAxis> axes;
     std::map<std::int64_t, std::unique_ptr<PlanPricing>> byMicroBatch;
     PlanEvaluation scratch;
 
-    // A pricing on `axes` of the setup's workload with `workload`'s techniques and
-    // `microBatch`, or other techniques where the shapes were bound before.
-    std::unique_ptr<PlanPricing> on(const LayoutSearch& search, const std::vector<MeshAxis>& stackAxes,
-                                    std::int64_t microBatch, const Workload& workload)
+    // A pricing on `stackAxes` of the setup's workload with `workload`'s techniques and
+    // `microBatch` (with the session's bound shapes).
+    static std::unique_ptr<PlanPricing> on(const LayoutSearch& search, const std::vector<MeshAxis>& stackAxes,
+                                           std::int64_t microBatch, const Workload& workload)
     {
-        std::unique_ptr<PlanPricing>& first = bound[microBatch];
-        if (!first) {
-            SearchSetup variant = search.setup;
-            variant.workload = workload;
-            variant.workload.microBatch = microBatch;
-            first = std::make_unique<PlanPricing>(search.model, std::move(variant), stackAxes,
-                                                  search.pipelineLayouts.front());
-        }
-        return std::make_unique<PlanPricing>(*first, stackAxes);
+        SearchSetup variant = search.setup;
+        variant.workload = workload;
+        variant.workload.microBatch = microBatch;
+        return search.shared.pricing(search.model, std::move(variant), stackAxes, search.pipelineLayouts.front());
     }
 };
 
 // `candidate` (priced by its totals) priced again in full, in `role`: with the pricing
 // priceLayout built for it (the setup's workload with its techniques and micro-batch).
-std::shared_ptr<const PlanCandidate> withBreakdowns(const LayoutSearch& search, Bindings& bindings,
-                                                    const PlanCandidate& candidate, PlanCandidate::Role role)
+std::shared_ptr<const PlanCandidate> withBreakdowns(const LayoutSearch& search, const PlanCandidate& candidate,
+                                                    PlanCandidate::Role role)
 {
     if (!candidate.evaluation.totalsOnly) {
         auto kept = std::make_shared<PlanCandidate>(candidate);
@@ -169,7 +162,7 @@ std::shared_ptr<const PlanCandidate> withBreakdowns(const LayoutSearch& search, 
         return kept;
     }
     const Workload& techniques = candidate.workload;
-    const auto bound = bindings.on(search, planMeshAxes(candidate.plan), techniques.microBatch, techniques);
+    const auto bound = Bindings::on(search, planMeshAxes(candidate.plan), techniques.microBatch, techniques);
     const PlanPricing pricing(*bound, techniques.recompute, techniques.zeroStage);
     return pricing.candidate(role, candidate.plan, pricing.costs().evaluate(candidate.plan));
 }
@@ -251,7 +244,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         const Workload& workload = search.workloads[w];
         std::unique_ptr<PlanPricing>& first = bindings.byMicroBatch[microBatch];
         if (!first)
-            first = bindings.on(search, stackAxes, microBatch, workload);
+            first = Bindings::on(search, stackAxes, microBatch, workload);
         const Workload& firstWorkload = first->costs().workload();
         std::unique_ptr<PlanPricing> other;
         if (firstWorkload.recompute != workload.recompute || firstWorkload.zeroStage != workload.zeroStage)
@@ -318,7 +311,7 @@ std::shared_ptr<const LayoutPrices> StackLayoutPrices::of(int stages, const Trai
 
 StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
                                    const std::vector<MeshAxis>& axes, StackLayoutPrices& layoutPrices,
-                                   const std::function<bool()>& cancelled,
+                                   SharedBindings& shared, const std::function<bool()>& cancelled,
                                    const std::function<void(double)>& progress)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -353,7 +346,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     const std::vector<Workload> workloads = stackWorkloads(setup, stack, pipelined);
     const double limit = setup.options.memoryLimitBytes.value_or(static_cast<double>(setup.cluster.gpu.hbmBytes));
     const LayoutSearch search{model, setup, stack, pipelined, blocks, devices, limit, stageCluster, pipelineLayouts,
-                              workloads, cancelled};
+                              workloads, cancelled, shared};
 
     StackSearchOutcome outcome;
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
@@ -386,7 +379,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     }
     // Chosen by their totals; what the search hands out comes with its breakdowns.
     if (best)
-        outcome.best = withBreakdowns(search, bindings, *best, PlanCandidate::Role::Best);
+        outcome.best = withBreakdowns(search, *best, PlanCandidate::Role::Best);
 
     SearchResult& result = outcome.result;
     result.memoryLimitBytes = limit;
@@ -402,7 +395,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
         for (const auto& alternative : paretoBelow(frontier, *best, setup.options.alternatives)) {
-            auto kept = withBreakdowns(search, bindings, *alternative, PlanCandidate::Role::Alternative);
+            auto kept = withBreakdowns(search, *alternative, PlanCandidate::Role::Alternative);
             result.alternatives.push_back({kept->plan, kept->evaluation});
             outcome.alternatives.push_back(std::move(kept));
         }

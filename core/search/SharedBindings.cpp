@@ -1,0 +1,46 @@
+#include "search/SharedBindings.h"
+
+#include <utility>
+
+namespace tapestry {
+
+namespace {
+
+// What a cost model binds its shapes from: the workload's batch, sequence, compute type,
+// attention kernel, FP8 recipe and capacity factor, and the GPU count (the default batch).
+std::string bindingKey(const Workload& workload, const std::vector<MeshAxis>& mesh)
+{
+    int devices = 1;
+    for (const MeshAxis& axis : mesh)
+        devices *= axis.size;
+    return std::to_string(workload.batch) + "/" + std::to_string(workload.sequence) + "/" +
+           std::to_string(static_cast<int>(workload.computeType)) + "/" +
+           std::to_string(static_cast<int>(workload.attention)) + "/" + std::to_string(static_cast<int>(workload.fp8)) +
+           "/" + std::to_string(workload.capacityFactor) + "/" + std::to_string(devices);
+}
+
+}  // namespace
+
+std::unique_ptr<PlanPricing> SharedBindings::pricing(const std::shared_ptr<const FoldedModel>& model,
+                                                     SearchSetup setup, const std::vector<MeshAxis>& mesh,
+                                                     PipelineLayout assumed)
+{
+    const std::string key = bindingKey(setup.workload, mesh);
+    std::shared_ptr<const PlanPricing> seed;
+    {
+        const std::scoped_lock hold(lock_);
+        if (const auto found = seeds_.find(key); found != seeds_.end())
+            seed = found->second;
+    }
+    if (seed)
+        return std::make_unique<PlanPricing>(*seed, std::move(setup), mesh, std::move(assumed));
+    // Bound outside the lock: two threads binding at once bind alike.
+    auto bound = std::make_shared<const PlanPricing>(model, setup, mesh, assumed);
+    {
+        const std::scoped_lock hold(lock_);
+        seeds_.try_emplace(key, bound);
+    }
+    return std::make_unique<PlanPricing>(*bound, std::move(setup), mesh, std::move(assumed));
+}
+
+}  // namespace tapestry

@@ -573,15 +573,24 @@ private slots:
         timer.start();
         const CliRun run = runCli({QStringLiteral("search"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--nodes"),
                                    QStringLiteral("100000"), QStringLiteral("--mesh"), QStringLiteral("auto"),
-                                   // The whole search takes 3-4 s on two cores.
+                                   // The whole search takes several seconds on two cores.
                                    QStringLiteral("--time-limit"), QStringLiteral("1"), QStringLiteral("--no-history")});
         // The limit, and slack for a loaded machine to start and end the process.
         QVERIFY2(timer.elapsed() < 25000, qPrintable(QString::number(timer.elapsed())));
-        QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.err.contains(QRegularExpression(QStringLiteral(
-                     "stopped at the time limit of 1 s \\([0-9.]+ s\\): [0-9]+ of 184 mesh\\(es\\) searched to the end"))),
-                 qPrintable(run.err));
-        QVERIFY(run.out.contains(QStringLiteral("best plan on")));
+        // How far it got depends on the CPU the process had: on an idle machine some meshes are
+        // searched and the best plan so far is printed; on a crowded one there may be none yet,
+        // which is an error saying so. Either way it stopped at the limit and says how far it got.
+        const QString stopped = QStringLiteral("stopped at the time limit of 1 s \\([0-9.]+ s\\): ([0-9]+) of 184 "
+                                               "mesh\\(es\\) searched to the end");
+        const QRegularExpressionMatch match = QRegularExpression(stopped).match(run.err);
+        QVERIFY2(match.hasMatch(), qPrintable(run.err));
+        if (run.exitCode == 0) {
+            QVERIFY(run.out.contains(QStringLiteral("best plan on")));
+        } else {
+            QCOMPARE(run.exitCode, 1);
+            QCOMPARE(match.captured(1), QStringLiteral("0"));
+            QVERIFY2(run.err.contains(QStringLiteral("no plan found yet")), qPrintable(run.err));
+        }
     }
 
     // --mesh auto over the 8 GPUs of dgx-h100x1: on a terminal a bar under the "searching"

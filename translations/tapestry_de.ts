@@ -717,14 +717,6 @@
         <translation>Sequenzen je datenparallelem Rang und Mikroschritt für die Suche.</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), traffic (the inspector&apos;s ring attention and expert all-to-alls), edit, compare or export (the export dialog of the best plan, over the window).</source>
-        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), traffic (Ring-Attention und Experten-All-to-Alls im Inspektor), edit, compare oder export (der Exportdialog des besten Plans über dem Fenster).</translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare or export.</source>
-        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, traffic, edit, compare oder export verwenden.</translation>
-    </message>
-    <message>
         <source>Training stack the search is for: megatron, torchtitan, pytorch or any.</source>
         <translation>Trainings-Stack, für den gesucht wird: megatron, torchtitan, pytorch oder any.</translation>
     </message>
@@ -739,6 +731,14 @@
     <message>
         <source>Device mesh for the search, e.g. 2x8, pp=8,dp=2,tp=8 or auto (every shape).</source>
         <translation>Geräte-Mesh für die Suche, z. B. 2x8, pp=8,dp=2,tp=8 oder auto (jede Form).</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), traffic (the inspector&apos;s ring attention and expert all-to-alls), edit, compare, history (the runs and plans kept) or export (the export dialog of the best plan, over the window).</source>
+        <translation>Bereich, der nach einer Suche vorne liegt: results (Standard), inspector, timeline (der Pipeline-Ablauf im Inspektor), traffic (Ring-Attention und Experten-All-to-Alls im Inspektor), edit, compare, history (die gespeicherten Läufe und Pläne) oder export (der Exportdialog des besten Plans über dem Fenster).</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare, history or export.</source>
+        <translation>Unbekannter Bereich „%1“: results, inspector, timeline, traffic, edit, compare, history oder export verwenden.</translation>
     </message>
 </context>
 <context>
@@ -1812,6 +1812,10 @@
     <message>
         <source>(no model)</source>
         <translation>(kein Modell)</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
     </message>
 </context>
 <context>

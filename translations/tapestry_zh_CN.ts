@@ -716,14 +716,6 @@
         <translation>搜索时每个数据并行 rank 每个微步的序列数。</translation>
     </message>
     <message>
-        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), traffic (the inspector&apos;s ring attention and expert all-to-alls), edit, compare or export (the export dialog of the best plan, over the window).</source>
-        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、traffic（检查器中的环形注意力和专家 all-to-all）、edit、compare 或 export（最佳方案的导出对话框，位于窗口之上）。</translation>
-    </message>
-    <message>
-        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare or export.</source>
-        <translation>未知面板“%1”：请使用 results、inspector、timeline、traffic、edit、compare 或 export。</translation>
-    </message>
-    <message>
         <source>Training stack the search is for: megatron, torchtitan, pytorch or any.</source>
         <translation>搜索所针对的训练框架：megatron、torchtitan、pytorch 或 any。</translation>
     </message>
@@ -738,6 +730,14 @@
     <message>
         <source>Device mesh for the search, e.g. 2x8, pp=8,dp=2,tp=8 or auto (every shape).</source>
         <translation>搜索所用的设备网格，例如 2x8、pp=8,dp=2,tp=8 或 auto（尝试每种形状）。</translation>
+    </message>
+    <message>
+        <source>Panel to raise after a search: results (the default), inspector, timeline (the inspector&apos;s pipeline schedule), traffic (the inspector&apos;s ring attention and expert all-to-alls), edit, compare, history (the runs and plans kept) or export (the export dialog of the best plan, over the window).</source>
+        <translation>搜索后显示的面板：results（默认）、inspector、timeline（检查器中的流水线调度）、traffic（检查器中的环形注意力和专家 all-to-all）、edit、compare、history（保存的运行和方案）或 export（最佳方案的导出对话框，位于窗口之上）。</translation>
+    </message>
+    <message>
+        <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare, history or export.</source>
+        <translation>未知面板“%1”：请使用 results、inspector、timeline、traffic、edit、compare、history 或 export。</translation>
     </message>
 </context>
 <context>
@@ -1809,6 +1809,10 @@
     <message>
         <source>(no model)</source>
         <translation>（无模型）</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
     </message>
 </context>
 <context>

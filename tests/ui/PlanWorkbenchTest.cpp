@@ -548,7 +548,12 @@ private slots:
         const QModelIndex best = model.index(0, 0, run);
         QCOMPARE(model.data(best, HistoryTreeModel::PlanIdRole).toUInt(), first.value());
         QCOMPARE(model.rowCount(best), 1);
-        QCOMPARE(model.data(model.index(0, 0, best)).toString(), QStringLiteral("#3 llama dp2×tp8, edited: best/edit-1"));
+        // Under the run, whose row names the model: the id and the plan's name (the state
+        // and mesh have columns); the whole name in the tooltip.
+        QCOMPARE(model.data(best).toString(), QStringLiteral("#1 best"));
+        QCOMPARE(model.data(model.index(0, 0, best)).toString(), QStringLiteral("#3 best/edit-1"));
+        QCOMPARE(model.data(model.index(0, 0, best), Qt::ToolTipRole).toString(),
+                 QStringLiteral("#3 llama dp2×tp8, edited: best/edit-1"));
         const QModelIndex others = model.index(1, 0);
         QCOMPARE(model.rowCount(others), 1);
         QCOMPARE(model.data(model.index(0, 0, others)).toString(), QStringLiteral("#4 llama dp2×tp8, expert: megatron"));

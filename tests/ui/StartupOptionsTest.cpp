@@ -76,6 +76,10 @@ private slots:
         QCOMPARE(errorOf({QStringLiteral("--window-size"), QStringLiteral("big")}),
                  QStringLiteral("Bad window size 'big': write it as 1600x1000."));
         QVERIFY(errorOf({QStringLiteral("--no-such-option")}).contains(QStringLiteral("no-such-option")));
+        QCOMPARE(errorOf({QStringLiteral("--show"), QStringLiteral("histories")}),
+                 QStringLiteral("Unknown panel 'histories': use results, inspector, timeline, traffic, edit, compare, "
+                                "history or export."));
+        QVERIFY(optionsOf({QStringLiteral("--show"), QStringLiteral("history")}).showHistory);
     }
 };
 

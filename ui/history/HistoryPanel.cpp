@@ -18,6 +18,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace tapestry {
 
 HistoryPanel::HistoryPanel(HistoryRecorder* recorder, QWidget* parent) : QWidget(parent), recorder_(recorder)
@@ -32,6 +34,9 @@ HistoryPanel::HistoryPanel(HistoryRecorder* recorder, QWidget* parent) : QWidget
     view_->setUniformRowHeights(true);
     view_->setAlternatingRowColors(true);
     view_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // A run's name is long: sized in refresh(), its column leaves the step and memory
+    // in view on a laptop's dock (the name is cut, whole in the tooltip).
+    view_->header()->setSectionResizeMode(HistoryTreeModel::NameColumn, QHeaderView::Interactive);
     view_->header()->setStretchLastSection(false);
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("historyStatus"));
@@ -125,6 +130,12 @@ void HistoryPanel::refresh()
             const std::shared_ptr<const HistorySnapshot>& snapshot = *outcome.value;
             model_->setSnapshot(snapshot);
             view_->expandToDepth(0);
+            view_->resizeColumnToContents(HistoryTreeModel::NameColumn);
+            // At least "#12 tap/edit-1" wide, even while the dock was never shown.
+            const int least = view_->fontMetrics().averageCharWidth() * 20;
+            view_->setColumnWidth(HistoryTreeModel::NameColumn,
+                                  std::min(view_->columnWidth(HistoryTreeModel::NameColumn),
+                                           std::max(least, view_->width() * 2 / 5)));
             status_->setText(tr("History: %1").arg(QString::fromStdString(snapshot->file.string())));
         }
         updateButtons();

@@ -140,6 +140,8 @@ QVariant HistoryTreeModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         if (isPlan && node.plan.stale)
             return tr("Made for an earlier version of the model or cluster: re-cost it for the current one.");
+        if (isPlan)
+            return readableName(node.plan);
         if (node.kind == HistorySnapshot::Node::Kind::Run) {
             // What the plans had to fit in: the HBM less the headroom the run was given.
             const QString limit = node.run.settings.memoryLimitBytes
@@ -181,7 +183,18 @@ QVariant HistoryTreeModel::display(const HistorySnapshot::Node& node, int column
     }
     const PlanRecord& plan = node.plan;
     switch (column) {
-    case NameColumn: return readableName(plan);
+    case NameColumn: {
+        // Under a run, whose row names the model, and beside the state and mesh columns, the
+        // id and the plan's own name are what tells the rows apart: the long name (model,
+        // mesh, origin) pushed the step and memory beyond a laptop's dock. Elsewhere (plans
+        // outside runs, of any model) the whole name.
+        std::size_t above = node.parent;
+        while (snapshot_->nodes[above].kind == HistorySnapshot::Node::Kind::Plan)
+            above = snapshot_->nodes[above].parent;
+        if (snapshot_->nodes[above].kind == HistorySnapshot::Node::Kind::Run)
+            return tr("#%1 %2").arg(plan.id.value()).arg(QString::fromStdString(plan.name));
+        return readableName(plan);
+    }
     case StateColumn: {
         const QString origin = originText(plan.origin);
         return plan.stale ? tr("%1, stale").arg(origin) : origin;

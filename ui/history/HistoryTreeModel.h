@@ -11,7 +11,9 @@ namespace tapestry {
 // The history's lineage tree (runs, their plans, plans derived from them) as a thin
 // view over an immutable HistorySnapshot swapped in whole. Stale plans say so in the
 // state column and are drawn in the "disabled" text colour. PlanIdRole gives a plan
-// row's record id (0 elsewhere), StaleRole whether it is stale.
+// row's record id (0 elsewhere), StaleRole whether it is stale. A plan under a run reads
+// "#12 tap" (the run names the model, the columns the origin and mesh), elsewhere its
+// readableName, which its tooltip always holds.
 class HistoryTreeModel : public QAbstractItemModel {
     Q_OBJECT
 

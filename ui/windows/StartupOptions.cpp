@@ -47,8 +47,8 @@ void StartupOptions::declareOptions(QCommandLineParser& parser)
     parser.addOption(QCommandLineOption(QStringLiteral("show"),
                                   tr("Panel to raise after a search: results (the default), inspector, timeline "
                                      "(the inspector's pipeline schedule), traffic (the inspector's ring attention "
-                                     "and expert all-to-alls), edit, compare or export (the export dialog of the "
-                                     "best plan, over the window)."),
+                                     "and expert all-to-alls), edit, compare, history (the runs and plans kept) or "
+                                     "export (the export dialog of the best plan, over the window)."),
                                   tr("panel"), QStringLiteral("results")));
     parser.addOption(QCommandLineOption(QStringLiteral("expand-block"),
                                     tr("Open the first repeated block in the folded view.")));
@@ -137,9 +137,10 @@ std::variant<StartupOptions, QString> StartupOptions::read(const QCommandLinePar
     const QString show = parser.value(QStringLiteral("show"));
     const QStringList panels{QStringLiteral("results"), QStringLiteral("inspector"), QStringLiteral("timeline"),
                              QStringLiteral("traffic"), QStringLiteral("edit"),   QStringLiteral("compare"),
-                             QStringLiteral("export")};
+                             QStringLiteral("history"), QStringLiteral("export")};
     if (!panels.contains(show))
-        return tr("Unknown panel '%1': use results, inspector, timeline, traffic, edit, compare or export.").arg(show);
+        return tr("Unknown panel '%1': use results, inspector, timeline, traffic, edit, compare, history or export.")
+            .arg(show);
     options.showTimeline = show == QLatin1String("timeline");
     options.showTraffic = show == QLatin1String("traffic");
     options.showInspector = options.showTimeline || options.showTraffic || show == QLatin1String("inspector");
@@ -152,6 +153,7 @@ std::variant<StartupOptions, QString> StartupOptions::read(const QCommandLinePar
     }
     options.showCompare = show == QLatin1String("compare");
     options.showExport = show == QLatin1String("export");
+    options.showHistory = show == QLatin1String("history");
     options.edit = parser.value(QStringLiteral("edit"));
     options.expandBlock = parser.isSet(QStringLiteral("expand-block"));
     options.select = parser.value(QStringLiteral("select"));

@@ -16,7 +16,7 @@ namespace tapestry {
 
 // What `tapestry [--screenshot FILE [--view scope|coarse|folded]] [--search [--cluster NAME]
 // [--nodes N] [--mesh AxB|pp=P,dp=D,tp=T|auto] [--batch N] [--seq L] [--micro-batch N] [--target STACK]
-// [--show results|inspector|timeline|traffic|edit|compare|export] [--expand-block] [--edit TEXT]]
+// [--show results|inspector|timeline|traffic|edit|compare|history|export] [--expand-block] [--edit TEXT]]
 // [--open-plan PLAN.json] [--zoom F] [--select TEXT] [--window-size WxH] [--solve-seconds S]
 // [MODEL | PROBLEM]` asks for.
 struct StartupOptions {
@@ -43,6 +43,7 @@ public:
     double timelineZoom = 1;     // that schedule's time axis zoomed this much, from its start
     bool showCompare = false;    // compare the edited plan with the best one (needs --edit)
     bool showExport = false;     // open the export dialog; the picture is the whole screen
+    bool showHistory = false;    // raise the history of runs and plans
     // After the search, apply the first other strategy of the first edit target whose
     // name contains this (the plan editor shows it).
     QString edit;

@@ -4,6 +4,7 @@
 #include "graphview/GraphView.h"
 #include "graphview/GraphViewPane.h"
 #include "graphview/GraphViewsPanel.h"
+#include "history/HistoryPanel.h"
 #include "plans/PlanEditPanel.h"
 #include "plans/PlanEditor.h"
 #include "plans/PlanInspector.h"
@@ -122,6 +123,14 @@ void StartupScript::onViewShown(GraphViewKind shown)
 void StartupScript::showPlanPanels()
 {
     window_->showInspector(options_.showInspector);
+    if (options_.showHistory) {
+        for (QWidget* dock = window_->workbench()->historyPanel(); dock; dock = dock->parentWidget()) {
+            if (auto* found = qobject_cast<QDockWidget*>(dock)) {
+                found->raise();
+                break;
+            }
+        }
+    }
     // The docks keep the window's own arrangement; a schedule needs a row per stage.
     if (options_.showTimeline && options_.windowSize.isValid())
         window_->resizeDocks({window_->inspectorDock()}, {options_.windowSize.height() * 3 / 5}, Qt::Vertical);

@@ -3643,6 +3643,10 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
         <source>GB</source>
         <translation>GB</translation>
     </message>
+    <message>
+        <source>Does not fit in the GPU&apos;s %L1 GB.</source>
+        <translation>Passt nicht in die %L1 GB der GPU.</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::StrategyText</name>

@@ -3628,6 +3628,10 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
         <source>GB</source>
         <translation>GB</translation>
     </message>
+    <message>
+        <source>Does not fit in the GPU&apos;s %L1 GB.</source>
+        <translation>放不进 GPU 的 %L1 GB。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::StrategyText</name>

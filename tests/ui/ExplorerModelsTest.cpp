@@ -317,6 +317,17 @@ private slots:
                      step);
         }
         QCOMPARE(current, 1);
+        // With an HBM between the smallest and the largest choice: those above it are red.
+        const auto [least, most] = std::minmax_element(
+            choices->choices.begin(), choices->choices.end(),
+            [](const StrategyChoices::Choice& a, const StrategyChoices::Choice& b) { return a.memoryBytes < b.memoryBytes; });
+        QVERIFY(least->memoryBytes < most->memoryBytes);
+        const double hbm = (least->memoryBytes + most->memoryBytes) / 2;
+        model.setChoices(choices, axes, hbm);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const bool over = choices->choices[static_cast<std::size_t>(row)].memoryBytes > hbm;
+            QCOMPARE(model.index(row, StrategyChoicesModel::MemoryColumn).data(Qt::ForegroundRole).isValid(), over);
+        }
         model.setChoices(nullptr, {});
         QCOMPARE(model.rowCount(), 0);
     }

@@ -207,7 +207,8 @@ void PlanEditPanel::priceChoices()
         return Outcome::catching([&] {
             return std::make_shared<const StrategyChoices>(StrategyChoices::compute(*pricing, candidate->plan, target));
         });
-    }, [this, job, mesh = candidate->plan.mesh, name = QString::fromStdString(target.name)](const Outcome& outcome) {
+    }, [this, job, mesh = candidate->plan.mesh, hbm = candidate->evaluation.hbmBytes,
+        name = QString::fromStdString(target.name)](const Outcome& outcome) {
         if (!jobs_.finish(job))
             return;  // another target or plan was chosen meanwhile
         if (!outcome.value) {
@@ -218,7 +219,7 @@ void PlanEditPanel::priceChoices()
             updateButtons();
             return;
         }
-        model_->setChoices(*outcome.value, mesh);
+        model_->setChoices(*outcome.value, mesh, hbm);
         for (int row = 0; row < model_->rowCount(); ++row) {
             if (model_->choices()->choices[static_cast<std::size_t>(row)].current)
                 table_->selectRow(row);

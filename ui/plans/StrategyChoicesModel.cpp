@@ -2,6 +2,8 @@
 
 #include "plans/StrategyText.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QFont>
 
 #include <cmath>
@@ -24,11 +26,13 @@ QString signedNumber(double value, int decimals)
 
 StrategyChoicesModel::StrategyChoicesModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void StrategyChoicesModel::setChoices(std::shared_ptr<const StrategyChoices> choices, std::vector<MeshAxis> mesh)
+void StrategyChoicesModel::setChoices(std::shared_ptr<const StrategyChoices> choices, std::vector<MeshAxis> mesh,
+                                      double hbmBytes)
 {
     beginResetModel();
     choices_ = std::move(choices);
     mesh_ = std::move(mesh);
+    hbmBytes_ = hbmBytes;
     endResetModel();
 }
 
@@ -54,6 +58,11 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
         font.setBold(true);
         return font;
     }
+    const bool tooBig = hbmBytes_ > 0 && choice.memoryBytes > hbmBytes_;
+    if (role == Qt::ForegroundRole && tooBig && index.column() == MemoryColumn)
+        return QBrush(QColor(0xc6, 0x28, 0x28));
+    if (role == Qt::ToolTipRole && tooBig && index.column() == MemoryColumn)
+        return tr("Does not fit in the GPU's %L1 GB.").arg(hbmBytes_ / 1e9, 0, 'f', 2);
     if (role == Qt::TextAlignmentRole && index.column() != StrategyColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == SortRole) {

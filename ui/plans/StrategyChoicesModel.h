@@ -20,8 +20,10 @@ public:
 
     explicit StrategyChoicesModel(QObject* parent = nullptr);
 
-    // `mesh` names the axes in the strategy column. Null clears the table.
-    void setChoices(std::shared_ptr<const StrategyChoices> choices, std::vector<MeshAxis> mesh);
+    // `mesh` names the axes in the strategy column; a choice whose memory exceeds
+    // `hbmBytes` (the GPU's; 0: not known) is marked in red, as the results mark a plan
+    // that does not fit. Null clears the table.
+    void setChoices(std::shared_ptr<const StrategyChoices> choices, std::vector<MeshAxis> mesh, double hbmBytes = 0);
     [[nodiscard]] const std::shared_ptr<const StrategyChoices>& choices() const { return choices_; }
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
@@ -33,6 +35,7 @@ public:
 private:
     std::shared_ptr<const StrategyChoices> choices_;
     std::vector<MeshAxis> mesh_;
+    double hbmBytes_ = 0;
 };
 
 }  // namespace tapestry

@@ -4,8 +4,9 @@
 # (user + sys), wall seconds, CPU of the search alone (less the CPU of `fold` on the same
 # model: reading and folding), the best plan's step time and memory. With
 # `--compare OLD_CLI` another build's tapestry-cli (say the one before a change) searches
-# the same `any` case right after, and its CPU and plan step are printed beside: an
-# exhaustive reference for the plan cost. Prints the load average before and after;
+# the same case (both targets) right after, and its CPU and plan step are printed beside:
+# old and new side by side in one run, and for `any` an exhaustive reference for the
+# plan cost when OLD_CLI solves by CBC. Prints the load average before and after;
 # figures taken on a loaded machine say so.
 #   bench/search.sh [--compare OLD_CLI] [--only NAME]
 set -euo pipefail
@@ -61,8 +62,8 @@ run() {  # NAME MODEL SEARCH OPTIONS...
         total=$(cpu "$work/time")
         printf "%-20s %-9s %7s %7s %10s %22s" "$name" "$target" "$total" "$(wall "$work/time")" \
             "$(awk -v a="$total" -v b="$folded" 'BEGIN {printf "%.2f", a - b}')" "$(plan "$work/out.json")"
-        if [ -n "$old" ] && [ "$target" = any ]; then
-            /usr/bin/time -f "%U %S %e" -o "$work/old.time" "$old" search "$model" "$@" --target any --json \
+        if [ -n "$old" ]; then
+            /usr/bin/time -f "%U %S %e" -o "$work/old.time" "$old" search "$model" "$@" --target "$target" --json \
                 --no-history >"$work/old.json" 2>/dev/null
             printf "   | %9s %14s" "$(cpu "$work/old.time")" "$(plan "$work/old.json" | awk '{print $1, $2}')"
         fi

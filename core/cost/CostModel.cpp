@@ -1071,9 +1071,12 @@ PlanEvaluation CostModel::evaluate(const Plan& plan) const
     return result;
 }
 
-void CostModel::checkPlan(const Plan& plan) const
+void CostModel::checkPlan(const Plan& plan, const std::vector<CoarseNodeId>* only) const
 {
-    validatePlan(plan, coarse_);
+    if (only)
+        validatePlan(plan, coarse_, *only);
+    else
+        validatePlan(plan, coarse_);
     if (plan.pipeline.stages != pipeline_.layout.stages)
         throw Error(ErrorCode::InvalidPlan, {},
                     "plan '" + plan.name + "' runs " + std::to_string(plan.pipeline.stages) +
@@ -1088,7 +1091,7 @@ void CostModel::checkPlan(const Plan& plan) const
                         "plan '" + plan.name + "' sizes mesh axis '" + plan.mesh[a].name + "' " +
                             std::to_string(plan.mesh[a].size) + ", the mesh is " + mesh_->toString());
     }
-    for (const CoarseNode& node : coarse_.nodes) {
+    const auto check = [&](const CoarseNode& node) {
         if (!accepts(node.id, plan.strategy(node.id)))
             throw Error(ErrorCode::InvalidPlan, {},
                         "plan '" + plan.name + "' spreads node '" + node.name + "' over experts, but " +
@@ -1096,6 +1099,13 @@ void CostModel::checkPlan(const Plan& plan) const
                                  ? "the ranks of its expert axes do not divide its layer's " +
                                        std::to_string(bound_->nodes[node.id.index()].experts) + " experts"
                                  : std::string("it is no expert of a mixture-of-experts layer")));
+    };
+    if (only) {
+        for (const CoarseNodeId id : *only)
+            check(coarse_.node(id));
+    } else {
+        for (const CoarseNode& node : coarse_.nodes)
+            check(node);
     }
 }
 

@@ -258,8 +258,9 @@ private:
         double ringSteps = 1;
     };
     [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy, const Stepping& steps) const;
-    // Throws Error(InvalidPlan) if the plan does not fit this model (evaluate's checks).
-    void checkPlan(const Plan& plan) const;
+    // Throws Error(InvalidPlan) if the plan does not fit this model (evaluate's checks);
+    // with `only`, of those nodes' strategies (the others repeat theirs).
+    void checkPlan(const Plan& plan, const std::vector<CoarseNodeId>* only = nullptr) const;
     // Sums over the step's nodes that the overlap of data-parallel traffic needs.
     struct StepSums {
         double forwardCompute = 0;

@@ -84,11 +84,12 @@ const PricingClasses& CostModel::pricingClasses() const
 void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
 {
     const PricingClasses& classes = pricingClasses();
-    if (!classes.uniform(plan)) {
-        evaluate(plan, result);
+    if (plan.strategies.size() != coarse_.nodes.size() || !classes.uniform(plan)) {
+        evaluate(plan, result);  // checks the plan (and throws) or prices it node by node
         return;
     }
-    checkPlan(plan);
+    // Every node repeats its class's strategy (uniform, classes of one kind and facts).
+    checkPlan(plan, &classes.members);
     const std::size_t axisCount = mesh_->axisCount();
 
     // The plan's stepping (steppingOf) over the classes.

@@ -81,8 +81,10 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         for (const CoarseNodeId maker : makers)
             key.push_back(keyOf(rep(maker)));
         const auto [found, fresh] = nodeKeys.try_emplace(std::move(key), classes.nodes.size());
-        if (fresh)
+        if (fresh) {
             classes.nodes.push_back({node.id, 0, readers[node.id.index()], makers});
+            classes.members.push_back(node.id);
+        }
         classes.nodes[found->second].count += 1;
         classOf[node.id.index()] = found->second;
     }

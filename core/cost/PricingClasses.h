@@ -36,6 +36,7 @@ struct PricingClasses {
         std::vector<CoarseNodeId> savedMakers;
     };
     std::vector<NodeClass> nodes;
+    std::vector<CoarseNodeId> members;  // each class's member priced (NodeClass::node)
     struct TensorClass {
         std::size_t tensor = 0;  // the member priced: an index into CostModel::crossingTensors()
         double count = 0;

@@ -41,27 +41,47 @@ int planDeviceCount(const Plan& plan)
     return devices;
 }
 
-void validatePlan(const Plan& plan, const CoarseGraph& coarse)
+namespace {
+
+void validateShape(const Plan& plan, const CoarseGraph& coarse)
 {
     validatePipelineLayout(plan.pipeline);
     if (plan.strategies.size() != coarse.nodes.size())
         throw Error(ErrorCode::InvalidPlan, {},
                     "plan '" + plan.name + "' has " + std::to_string(plan.strategies.size()) +
                         " node strategies, the model has " + std::to_string(coarse.nodes.size()) + " coarse nodes");
-    for (const CoarseNode& node : coarse.nodes) {
-        const NodeStrategy& strategy = plan.strategies[node.id.index()];
-        if (strategy.axes.size() != plan.mesh.size())
+}
+
+void validateStrategy(const Plan& plan, const CoarseNode& node)
+{
+    const NodeStrategy& strategy = plan.strategies[node.id.index()];
+    if (strategy.axes.size() != plan.mesh.size())
+        throw Error(ErrorCode::InvalidPlan, {},
+                    "node '" + node.name + "' has " + std::to_string(strategy.axes.size()) + " axis splits for a " +
+                        std::to_string(plan.mesh.size()) + "-axis mesh");
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        if (!isLegalSplit(node.kind, strategy.axes[a]))
             throw Error(ErrorCode::InvalidPlan, {},
-                        "node '" + node.name + "' has " + std::to_string(strategy.axes.size()) +
-                            " axis splits for a " + std::to_string(plan.mesh.size()) + "-axis mesh");
-        for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-            if (!isLegalSplit(node.kind, strategy.axes[a]))
-                throw Error(ErrorCode::InvalidPlan, {},
-                            std::string("node '") + node.name + "' (" + coarseNodeKindName(node.kind) +
-                                ") cannot use split '" + axisSplitName(strategy.axes[a]) + "' on axis '" +
-                                plan.mesh[a].name + "'");
-        }
+                        std::string("node '") + node.name + "' (" + coarseNodeKindName(node.kind) +
+                            ") cannot use split '" + axisSplitName(strategy.axes[a]) + "' on axis '" +
+                            plan.mesh[a].name + "'");
     }
+}
+
+}  // namespace
+
+void validatePlan(const Plan& plan, const CoarseGraph& coarse)
+{
+    validateShape(plan, coarse);
+    for (const CoarseNode& node : coarse.nodes)
+        validateStrategy(plan, node);
+}
+
+void validatePlan(const Plan& plan, const CoarseGraph& coarse, const std::vector<CoarseNodeId>& nodes)
+{
+    validateShape(plan, coarse);
+    for (const CoarseNodeId id : nodes)
+        validateStrategy(plan, coarse.node(id));
 }
 
 }  // namespace tapestry

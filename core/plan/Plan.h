@@ -47,5 +47,8 @@ struct Plan {
 
 // Throws Error(InvalidPlan) naming the first coarse node whose strategy does not fit.
 void validatePlan(const Plan& plan, const CoarseGraph& coarse);
+// The same with the strategies of `nodes` only checked: for a plan whose other nodes
+// repeat theirs (its caller knows).
+void validatePlan(const Plan& plan, const CoarseGraph& coarse, const std::vector<CoarseNodeId>& nodes);
 
 }  // namespace tapestry

@@ -566,6 +566,27 @@ private slots:
         }
     }
 
+    // At their full size (816 nodes, about 810 after reduction, 700-750 with a choice)
+    // the Transformer-inference families with a planted optimum are solved by the
+    // portfolio to that optimum and proven optimal well within their contest limit.
+    void fullSizePlantedFamiliesAreProvenOptimal()
+    {
+        for (const char* name : {"ti-2d-816", "ti-3d-816", "ti-3d-816-wide"}) {
+            const ContestFamily& family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
+                                                        [&](const ContestFamily& f) { return f.name == name; });
+            const PlantedProblem planted = generatePlantedFamilyProblem(family, 1);
+            SolverOptions options;
+            options.timeLimitSeconds = family.seconds * kSlowdown;
+            const auto began = std::chrono::steady_clock::now();
+            const SolverResult result = solveShardingProblem(planted.problem, options);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+            QVERIFY2(result.provenOptimal, name);
+            QVERIFY2(seconds < family.seconds * kSlowdown, name);
+            QCOMPARE(costToString(evaluateSolution(planted.problem, result.assignment).cost),
+                     costToString(planted.optimalCost));
+        }
+    }
+
     // The repair makes the cheapest plan of a training-family problem (thousands of
     // tensors live at its peaks) fit, only ever moving a node to a smaller usage.
     void memoryRepairFitsALargeTrainingProblem()

@@ -25,6 +25,7 @@
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -220,7 +221,17 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     std::optional<SearchProgressBar> bar;
     if (SearchProgressBar::isTerminal(stderr))
         bar.emplace(stderr);
+    // The report after the search prices the chosen plan once more, which takes about what
+    // the first mesh took to bind the model's shapes and price its expert plans (seconds
+    // for thousands of layers): the search stops that much before --time-limit so that
+    // the whole command keeps to it.
+    std::optional<double> firstMeshStarted;  // the callbacks come one at a time
+    std::atomic<double> reportSeconds{0};
     callbacks.progress = [&](const SearchProgress& progress) {
+        if (progress.phase == SearchPhase::ExpertPlans && !firstMeshStarted)
+            firstMeshStarted = elapsed();
+        else if (progress.phase != SearchPhase::ExpertPlans && firstMeshStarted && reportSeconds == 0)
+            reportSeconds = elapsed() - *firstMeshStarted;
         if (progress.phase == SearchPhase::ExpertPlans) {
             const std::string line = "searching " + DeviceMesh(meshes[progress.mesh], cluster).toString() + " ...";
             if (bar)
@@ -251,7 +262,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     const double wall = commandOptions.timeLimitSeconds;
     bool timedOut = false;
     if (wall > 0)
-        callbacks.cancelled = [&] { return timedOut = timedOut || elapsed() >= wall; };
+        callbacks.cancelled = [&] { return timedOut = timedOut || elapsed() >= wall - reportSeconds; };
     // Several meshes (--mesh auto) are independent searches: one per core.
     const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
     const std::shared_ptr<const SearchOutcome> outcome = SearchSession(model, setup).run(callbacks, cores);

@@ -479,9 +479,12 @@ void CostModel::computeBlocks()
             continue;
         for (const BlockInstance& instance : family.instances) {
             double parameters = 0;
-            for (const CoarseNodeId id : instance.nodes) {
+            int linears = 0;
+            for (const CoarseNodeId id : instance.nodes) {  // ascending: forward order
                 bound_->nodes[id.index()].block = blockCount_;
                 parameters += bound_->nodes[id.index()].parameterElements;
+                if (coarse_.node(id).kind == CoarseNodeKind::Linear)
+                    bound_->nodes[id.index()].linearOrdinal = ++linears;
             }
             bound_->blockParameterElements.push_back(parameters);
             ++blockCount_;
@@ -715,13 +718,41 @@ bool CostModel::waitedFor(const DataParallelCollective&) const
     return workload_.zeroImplementation == ZeroImplementation::DeepSpeed;
 }
 
-bool CostModel::recomputes(const CoarseNode& node, bool scores) const
+bool CostModel::recomputesPerOp(const NodeFacts& facts) const
 {
-    if (bound_->nodes[node.id.index()].block < 0)
+    return facts.block >= 0 && workload_.recompute == Recomputation::Selective &&
+           workload_.selective == SelectiveRecomputation::EveryOtherMatmul;
+}
+
+bool CostModel::recomputes(const CoarseNode& node, const OpFacts& op) const
+{
+    const NodeFacts& facts = bound_->nodes[node.id.index()];
+    if (facts.block < 0)
         return false;
-    return workload_.recompute == Recomputation::Full ||
-           (workload_.recompute == Recomputation::Selective && scores &&
-            workload_.attention == AttentionKernel::Unfused);
+    if (workload_.recompute == Recomputation::Full)
+        return true;
+    if (workload_.recompute == Recomputation::None)
+        return false;
+    if (!recomputesPerOp(facts))  // Megatron-LM: attention's core, when its scores were written out
+        return op.scores && workload_.attention == AttentionKernel::Unfused;
+    // torchtitan keeps what SDPA returns and every odd-numbered matmul's output; the
+    // other matmuls and every elementwise op (a kept matmul's fused epilogue too) run again.
+    if (op.scores)
+        return !isFusedAttention(workload_.attention);
+    return !(op.flops > 0 && node.kind == CoarseNodeKind::Linear && facts.linearOrdinal % 2 == 1);
+}
+
+double CostModel::keptPerOpBytes(const CoarseNode& node, const Divisors& div) const
+{
+    const NodeFacts& facts = bound_->nodes[node.id.index()];
+    double bytes = facts.blockInputBytes / div.input;
+    for (const OpId id : node.ops) {
+        const OpFacts& op = bound_->ops[id.index()];
+        const bool keptMatmul = op.flops > 0 && node.kind == CoarseNodeKind::Linear && facts.linearOrdinal % 2 == 1;
+        if (keptMatmul || (op.attentionOutput && isFusedAttention(workload_.attention)))
+            bytes += op.outputBytes / div.output;
+    }
+    return bytes * facts.routedShare;
 }
 
 CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const Divisors& div,
@@ -782,8 +813,10 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
     const double routed = bound_->nodes[node.id.index()].routedShare;
     time.forward *= routed;
     time.backward *= routed;
-    if (recomputes(node, facts.scores))
+    if (recomputes(node, facts))
         time.recompute = time.forward;
+    else if (recomputesPerOp(bound_->nodes[node.id.index()]) && facts.memoryBoundBytes > 0 && !fused)
+        time.recompute = memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute) * routed;
     time.forward += weightCast;
     return time;
 }
@@ -795,6 +828,8 @@ double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& di
     const NodeFacts& facts = bound_->nodes[node.id.index()];
     if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
         return facts.blockInputBytes / div.input / steps.microSteps;
+    if (recomputesPerOp(facts))
+        return keptPerOpBytes(node, div) / steps.microSteps;
     double bytes = 0;
     for (const SavedActivation& saved : facts.savedActivations) {
         if (saved.scores && (isFusedAttention(workload_.attention) ||
@@ -1153,6 +1188,8 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     }
     if (facts.block >= 0 && workload_.recompute == Recomputation::Full)
         activations = facts.blockInputBytes / div.input / steps.microSteps;
+    if (recomputesPerOp(facts))
+        activations = keptPerOpBytes(node, div) / steps.microSteps;
     own.memory.activations += activations;
     if (facts.block >= 0)
         share.blockGatheredBytes = localParameters * dtypeBytes_;
@@ -1250,7 +1287,10 @@ double CostModel::transientWithBlocks(double largest, double blockGathered, doub
     double transient = largest;
     if (workload_.zeroStage >= 3 && blockCount_ > 0)  // the block in use and the prefetched next one
         transient += 2 * blockGathered;
-    if (workload_.recompute == Recomputation::Full && blockCount_ > 0)
+    // A block's backward holds again what its forward did not keep.
+    const bool perOp = workload_.recompute == Recomputation::Selective &&
+                       workload_.selective == SelectiveRecomputation::EveryOtherMatmul;
+    if ((workload_.recompute == Recomputation::Full || perOp) && blockCount_ > 0)
         transient += blockActivation;
     return transient;
 }

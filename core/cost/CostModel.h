@@ -226,6 +226,10 @@ public:
         // layers outside blocks, the embedding and the output head, stay in 16 bits as
         // Transformer Engine and torchao's recipes leave them).
         bool fp8 = false;
+        // A linear layer of a block instance: its place among the instance's linear layers
+        // in forward order (1 for the first); 0 for other nodes. torchtitan's op-level
+        // selective recomputation keeps the odd-numbered ones' outputs.
+        int linearOrdinal = 0;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return bound_->nodes.at(id.index()); }
     // Whether the node may take the strategy: the expert split only inside an expert,
@@ -336,7 +340,13 @@ private:
     // The node's compute with its optimizer step (at the assumed stepping); adds its
     // backward and recomputed part to `backward`.
     [[nodiscard]] double computeSeconds(const CoarseNode& node, const Divisors& div, double& backward) const;
-    [[nodiscard]] bool recomputes(const CoarseNode& node, bool scores) const;
+    // Whether backward runs the op's forward again under the workload's recomputation.
+    [[nodiscard]] bool recomputes(const CoarseNode& node, const OpFacts& op) const;
+    // torchtitan's op-level selective recomputation: whether it applies to the node (a
+    // block's), and the bytes the block keeps at it (its input at the first node, the
+    // outputs of an odd-numbered matmul and of attention) for one micro-step, undivided.
+    [[nodiscard]] bool recomputesPerOp(const NodeFacts& facts) const;
+    [[nodiscard]] double keptPerOpBytes(const CoarseNode& node, const Divisors& div) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.

@@ -25,6 +25,19 @@ enum class Recomputation : std::uint8_t {
     Full,       // each block keeps only its input and runs its forward again in backward
 };
 
+// What Recomputation::Selective recomputes, as the stack that runs it chooses.
+enum class SelectiveRecomputation : std::uint8_t {
+    // Megatron-LM's --recompute-granularity selective: attention's core, whose s² tensors
+    // are not kept (nothing with a fused attention kernel, which keeps none).
+    AttentionCore,
+    // torchtitan's op-level policy (selective_ac_option "op", parallelize_llama's
+    // _custom_policy): each block keeps the outputs of its odd-numbered matmuls (aten.mm
+    // in forward order: the first, third, ...) and of attention, and recomputes the
+    // even-numbered matmuls and every other op (norms, activations, rotary embedding,
+    // residual adds) from the block's input.
+    EveryOtherMatmul,
+};
+
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
 
@@ -87,6 +100,7 @@ struct Workload {
     int zeroStage = 0;
     ZeroImplementation zeroImplementation = ZeroImplementation::Fsdp;
     Recomputation recompute = Recomputation::None;
+    SelectiveRecomputation selective = SelectiveRecomputation::AttentionCore;
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.
     bool overlap = true;

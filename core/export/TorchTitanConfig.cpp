@@ -344,6 +344,7 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
         toml.fail(toml.lineOf("activation_checkpoint.mode"), "activation_checkpoint mode \"" + mode +
                                                                   "\" is not none, selective or full");
     if (w.recompute == Recomputation::Selective) {
+        w.selective = SelectiveRecomputation::EveryOtherMatmul;
         const std::string option = toml.string("activation_checkpoint.selective_ac_option").value_or("2");
         if (option != "op")
             s.notes.push_back("selective_ac_option \"" + option +

@@ -86,9 +86,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     if (w.zeroStage == 1)
         notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards everything (FSDP); "
                         "written as DDP");
-    if (w.recompute == Recomputation::Selective)
+    if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::EveryOtherMatmul)
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
-                        "saves matmul outputs and recomputes the other ops");
+                        "saves every second matmul's output and attention's and recomputes the other ops");
     if (w.attention == AttentionKernel::Unfused)
         notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
     if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)

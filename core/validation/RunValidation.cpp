@@ -34,6 +34,11 @@ bool fromMegatron(const PublishedRun& run)
     return run.source.find("Megatron") != std::string::npos;
 }
 
+bool fromTorchTitan(const PublishedRun& run)
+{
+    return run.source.find("torchtitan") != std::string::npos;
+}
+
 }  // namespace
 
 std::string clusterPresetForGpu(const std::string& gpu)
@@ -129,6 +134,8 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.zeroStage = t.zeroStage;
     workload.zeroImplementation = zeroImplementationFromName(t.zeroImplementation).value_or(ZeroImplementation::Fsdp);
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
+    if (fromTorchTitan(run))
+        workload.selective = SelectiveRecomputation::EveryOtherMatmul;
     workload.attention = attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
     workload.fp32MainGradients = megatron;
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring

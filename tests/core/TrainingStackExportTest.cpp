@@ -240,7 +240,10 @@ mixed_precision_param = "bfloat16"
         QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 1, 2, 3}));
         Workload expectedWorkload = document.workload;
         expectedWorkload.overlap = true;  // torchtitan has no switch for it: the default
+        // What "op" selects: torchtitan's op-level policy, which its export writes without a note.
+        expectedWorkload.selective = SelectiveRecomputation::EveryOtherMatmul;
         QVERIFY(back.document.workload == expectedWorkload);
+        QVERIFY(!contains(exportTorchTitanConfig(m, back.document, 8), "selective recomputation:"));
     }
 
     void torchTitanRoundTripsZeroStagesAndGPipe()

@@ -8,6 +8,7 @@
 #include "cluster/ClusterFile.h"
 #include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
+#include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/PipelineCost.h"
 #include "plan/ExpertPlans.h"
@@ -133,6 +134,76 @@ private slots:
         QVERIFY(layerRecomputed.time.recomputeSeconds > 0);
         QVERIFY(near(layerRecomputed.time.computeSeconds - layerKept.time.computeSeconds,
                      layerRecomputed.time.recomputeSeconds));
+    }
+
+    // torchtitan's op-level selective recomputation (parallelize_llama's _custom_policy):
+    // of a Llama block's seven matmuls in forward order (q, k, v, o, gate, up, down) the
+    // first, third, fifth and seventh keep their outputs, as does attention; the block
+    // keeps those and its input, 2sb(4h + h_kv + f) bytes in 16 bits, and runs again the
+    // forward of k, o, up and of every elementwise op (the kept matmuls' followers too), as
+    // full recomputation does.
+    void torchTitanKeepsEveryOtherMatmul()
+    {
+        ModelSpec spec = findSynthPreset("llama3-8b")->spec;
+        spec.layers = 3;
+        spec.hidden = 1024;
+        spec.heads = 16;
+        spec.kvHeads = 4;
+        spec.ffn = 2816;
+        spec.vocab = 32000;
+        const FoldedModel m = foldModel(synthesizeModel(spec, "llama"));
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        Workload w = workload(16, 512);
+        w.recompute = Recomputation::Selective;
+        w.selective = SelectiveRecomputation::EveryOtherMatmul;
+        const CostModel perOp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        w.recompute = Recomputation::Full;
+        const CostModel full(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        const PlanEvaluation kept = perOp.evaluate(plan);
+        const PlanEvaluation recomputed = full.evaluate(plan);
+
+        const double s = 512, b = 16.0 / 8, h = 1024, kv = 4 * (1024 / 16), f = 2816;
+        const double expected = 2 * s * b * (4 * h + kv + f);
+        QVERIFY2(near(layerMemory(m, kept, 1).activations, expected),
+                 qPrintable(compared(layerMemory(m, kept, 1).activations, expected)));
+
+        const std::vector<std::pair<std::string, int>> linears{{"q_proj", 1},  {"k_proj", 2},    {"v_proj", 3},
+                                                               {"o_proj", 4},  {"gate_proj", 5}, {"up_proj", 6},
+                                                               {"down_proj", 7}};
+        int seen = 0;
+        for (const CoarseNodeId id : m.families.families.front().instances.at(1).nodes) {
+            const CoarseNode& node = m.coarse.node(id);
+            const double again = kept.perNode[id.index()].time.recomputeSeconds;
+            const double whole = recomputed.perNode[id.index()].time.recomputeSeconds;
+            if (node.kind == CoarseNodeKind::Linear) {
+                const auto named = std::find_if(linears.begin(), linears.end(), [&](const auto& l) {
+                    return node.name.find("/" + l.first + "/") != std::string::npos;
+                });
+                QVERIFY2(named != linears.end(), node.name.c_str());
+                QCOMPARE(perOp.facts(id).linearOrdinal, named->second);
+                ++seen;
+                if (named->second % 2 == 1) {
+                    // Only its elementwise followers (rotary embedding, reshapes) run again.
+                    const double followers = memoryBoundSeconds(cluster.gpu, perOp.facts(id).memoryBoundBytes / 8);
+                    QVERIFY2(near(again, followers) && again < whole,
+                             qPrintable(QString::fromStdString(node.name + ": ") + compared(again, followers)));
+                    continue;
+                }
+            }
+            if (node.kind == CoarseNodeKind::BatchedMatMul) {
+                // SDPA's output is kept: at most the reshapes around the kernel run again.
+                const double followers = memoryBoundSeconds(cluster.gpu, perOp.facts(id).memoryBoundBytes / 8);
+                QVERIFY2(again <= followers * (1 + 1e-9) && again < whole,
+                         qPrintable(QString::fromStdString(node.name + ": ") + compared(again, followers)));
+                continue;
+            }
+            QVERIFY2(near(again, whole), qPrintable(QString::fromStdString(node.name + ": ") + compared(again, whole)));
+        }
+        QCOMPARE(seen, 7);
+        QVERIFY(kept.total.time.recomputeSeconds > 0.25 * recomputed.total.time.recomputeSeconds);
+        QVERIFY(kept.total.time.recomputeSeconds < recomputed.total.time.recomputeSeconds);
     }
 
     // A model re-targeted to other techniques (what a search does per mesh and

@@ -62,6 +62,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
     if (w.zeroStage == 3 && w.zeroImplementation != ZeroImplementation::Fsdp)
         text += " (" + std::string(zeroImplementationName(w.zeroImplementation)) + ")";
     text += ", recompute " + std::string(recomputationName(w.recompute));
+    if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::AttentionCore)
+        text += " (" + std::string(selectiveRecomputationName(w.selective)) + ")";
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
     if (w.capacityFactor != 1.0)

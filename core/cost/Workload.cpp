@@ -34,6 +34,20 @@ std::optional<Recomputation> recomputationFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* selectiveRecomputationName(SelectiveRecomputation selective)
+{
+    return selective == SelectiveRecomputation::EveryOtherMatmul ? "every-other-matmul" : "attention-core";
+}
+
+std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name)
+{
+    for (const SelectiveRecomputation s : {SelectiveRecomputation::AttentionCore, SelectiveRecomputation::EveryOtherMatmul}) {
+        if (name == selectiveRecomputationName(s))
+            return s;
+    }
+    return std::nullopt;
+}
+
 const char* zeroImplementationName(ZeroImplementation implementation)
 {
     return implementation == ZeroImplementation::DeepSpeed ? "deepspeed" : "fsdp";

@@ -40,6 +40,9 @@ enum class SelectiveRecomputation : std::uint8_t {
 
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
+// "attention-core", "every-other-matmul".
+[[nodiscard]] const char* selectiveRecomputationName(SelectiveRecomputation selective);
+[[nodiscard]] std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name);
 
 // How attention's core (QKᵀ, softmax, ·V) runs: as one fused kernel that never writes
 // the s×s scores to memory, or as separate kernels (Megatron-LM before FlashAttention).

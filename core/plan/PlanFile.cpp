@@ -192,6 +192,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     workload->set_attention(attentionKernelName(document.workload.attention));
     if (document.workload.zeroImplementation != ZeroImplementation::Fsdp)
         workload->set_zero_implementation(zeroImplementationName(document.workload.zeroImplementation));
+    if (document.workload.selective != SelectiveRecomputation::AttentionCore)
+        workload->set_selective_recomputation(selectiveRecomputationName(document.workload.selective));
     if (document.workload.fp8 != Fp8Recipe::None)
         workload->set_fp8_recipe(fp8RecipeName(document.workload.fp8));
     workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
@@ -302,6 +304,12 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
                     "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp or deepspeed");
     document.workload.zeroImplementation =
         zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
+    if (!w.selective_recomputation().empty() && !selectiveRecomputationFromName(w.selective_recomputation()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.selective_recomputation is '" + w.selective_recomputation() +
+                        "', not attention-core or every-other-matmul");
+    document.workload.selective =
+        selectiveRecomputationFromName(w.selective_recomputation()).value_or(SelectiveRecomputation::AttentionCore);
     document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
         throw Error(ErrorCode::InvalidPlan, fileName,

@@ -200,6 +200,32 @@ private slots:
         }
     }
 
+    // torchtitan's op-level selective recomputation comes back as written (an imported
+    // torchtitan config saved as a plan file prices the same); a file without the field
+    // recomputes Megatron-LM's attention core; an unknown policy is refused.
+    void selectiveRecomputationIsKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        document.workload.recompute = Recomputation::Selective;
+        std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY(json.find("selective_recomputation") == std::string::npos);
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload.selective ==
+                SelectiveRecomputation::AttentionCore);
+        document.workload.selective = SelectiveRecomputation::EveryOtherMatmul;
+        json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"selective_recomputation\": \"every-other-matmul\"") != std::string::npos, json.c_str());
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
+        try {
+            (void)planFromJson(replaced(json, "\"every-other-matmul\"", "\"every-third\""), "plan.json", m.coarse,
+                               m.families);
+            QFAIL("an unknown selective recomputation was read");
+        } catch (const Error& error) {
+            QVERIFY(std::string(error.what()).find("workload.selective_recomputation is 'every-third'") !=
+                    std::string::npos);
+        }
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

@@ -109,8 +109,8 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited for (default fsdp)");
     options.recomputeOption = addChoice(command, "--recompute", options.workload.recompute,
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
-              "activation recomputation in the repeated blocks: none, the attention core (selective) or "
-              "whole blocks (full) (default none)");
+              "activation recomputation in the repeated blocks: none, the attention core (selective; with "
+              "--target torchtitan its op-level policy) or whole blocks (full) (default none)");
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,

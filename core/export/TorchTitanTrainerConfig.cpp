@@ -278,7 +278,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
         {"mixed_precision_param", w.computeType == DataType::Float32 ? "\"float32\"" : "\"bfloat16\""},
         {"mixed_precision_reduce", w.fp32MainGradients ? "\"float32\"" : "\"bfloat16\""},
     };
-    const char* checkpointing = w.recompute == Recomputation::None ? "none" : "full";
+    const char* checkpointing = recomputationName(w.recompute);  // "none", "selective", "full"
 
     std::string overrides;
     for (const auto& [section, entries] : {std::pair<const char*, const std::vector<Entry>*>{"parallelism", &parallelism},
@@ -310,8 +310,9 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
          "output). The same settings as command-line overrides (without the model parts):"},
         notes);
     text += overrides;
-    text += "\nfrom dataclasses import fields, replace\n\n";
-    text += "from torchtitan.distributed.activation_checkpoint import FullAC\n\n";
+    text += s.pipeline.active() ? "\nfrom dataclasses import fields, replace\n\n"  // fields: the model parts' name
+                                : "\nfrom dataclasses import replace\n\n";
+    text += "from torchtitan.distributed.activation_checkpoint import FullAC, SelectiveAC\n\n";
     text += dictionary("PARALLELISM", parallelism);
     text += dictionary("TRAINING", training);
     text += std::string("ACTIVATION_CHECKPOINT = \"") + checkpointing + "\"\n\n\n";
@@ -328,9 +329,10 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     text += "    config.training = replace(config.training, **TRAINING)\n"
             "    if ACTIVATION_CHECKPOINT == \"full\":\n"
             "        config.activation_checkpoint = FullAC.Config()\n"
-            "    else:  # the Trainer.Config default: no activation checkpointing\n"
-            "        default = {f.name: f for f in fields(config)}[\"activation_checkpoint\"]\n"
-            "        config.activation_checkpoint = default.default_factory()\n"
+            "    elif ACTIVATION_CHECKPOINT == \"selective\":  # per op: keeps every second matmul's output\n"
+            "        config.activation_checkpoint = SelectiveAC.Config()\n"
+            "    else:  # not Trainer.Config's default, which is SelectiveAC\n"
+            "        config.activation_checkpoint = None\n"
             "    return config\n";
     return text;
 }
@@ -463,11 +465,14 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
 
     if (const std::optional<std::size_t> at = findPythonAssignment(text, "ACTIVATION_CHECKPOINT", fileName)) {
         const JsonValue mode = readPythonLiteral(text, *at, fileName);
-        if (!mode.isString() || (mode.asString() != "none" && mode.asString() != "full"))
+        const std::optional<Recomputation> recompute =
+            mode.isString() ? recomputationFromName(mode.asString()) : std::nullopt;
+        if (!recompute)
             throw Error(ErrorCode::InvalidPlan, fileName,
-                        lineAndColumn(text, *at) + ": ACTIVATION_CHECKPOINT is not \"none\" or \"full\"");
-        if (mode.asString() == "full")
-            w.recompute = Recomputation::Full;
+                        lineAndColumn(text, *at) + ": ACTIVATION_CHECKPOINT is not \"none\", \"selective\" or \"full\"");
+        w.recompute = *recompute;
+        // SelectiveAC: torchtitan's op-level policy.
+        w.selective = SelectiveRecomputation::EveryOtherMatmul;
     }
 
     std::vector<std::string> unread = parallelism.unread();

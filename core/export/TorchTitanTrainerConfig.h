@@ -26,8 +26,10 @@ struct FoldedModel;
 // num_pp_microbatches; TRAINING: num_tokens_per_microbatch_per_dp_rank,
 // num_tokens_per_train_step, max_context_length, mixed_precision_param and
 // mixed_precision_reduce (fp32 main gradients);
-// ACTIVATION_CHECKPOINT "none" or "full". '#' comments list what torchtitan cannot run as
-// the plan says (trainingStackSettings' notes and stackSettingNotes(TorchTitan)).
+// ACTIVATION_CHECKPOINT "none" (None), "selective" (SelectiveAC.Config: torchtitan's
+// op-level policy, SelectiveRecomputation::EveryOtherMatmul) or "full" (FullAC.Config).
+// '#' comments list what torchtitan cannot run as the plan says (trainingStackSettings'
+// notes and stackSettingNotes(TorchTitan)).
 [[nodiscard]] std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDocument& document,
                                                         int gpusPerNode);
 

@@ -103,6 +103,7 @@ PlanCostSummary costSummaryOf(const PlanEvaluation& evaluation)
 SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
 {
     searched.workload.recompute = chosen.recompute;
+    searched.workload.selective = chosen.selective;
     searched.workload.zeroStage = chosen.zeroStage;
     searched.workload.microBatch = chosen.microBatch;
     return searched;

@@ -78,10 +78,10 @@ private:
 [[nodiscard]] PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint,
                                         const SearchSetup& setup);
 
-// `searched` with the training techniques the search chose for a plan (recomputation,
-// ZeRO stage, micro-batch; from the workload it was priced for): what prices that plan,
-// or an edit of it, as the search did. Batch and sequence stay as given, so that a
-// workload line still says where they come from.
+// `searched` with the training techniques the search chose for a plan (recomputation and
+// what selective recomputation recomputes, ZeRO stage, micro-batch; from the workload it
+// was priced for): what prices that plan, or an edit of it, as the search did. Batch and
+// sequence stay as given, so that a workload line still says where they come from.
 [[nodiscard]] SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen);
 
 // The cost summary a plan file and the history keep (compute and exposed communication

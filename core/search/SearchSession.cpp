@@ -9,6 +9,7 @@
 #include "search/StackSearch.h"
 #include "search/StagePartition.h"
 #include "search/StrategySpace.h"
+#include "target/StackRules.h"
 
 #include <algorithm>
 #include <atomic>
@@ -515,6 +516,9 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
 SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSetup setup)
     : model_(std::move(model)), setup_(std::move(setup))
 {
+    // A stack's target prices selective recomputation as that stack runs it.
+    if (setup_.options.stack != TrainingStack::Any)
+        setup_.workload.selective = stackSelectiveRecomputation(setup_.options.stack);
 }
 
 std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallbacks& callbacks, unsigned parallelMeshes)

@@ -207,9 +207,15 @@ std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined)
 
 std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKernel attention)
 {
-    if (stack == TrainingStack::TorchTitan || isFusedAttention(attention))
+    if (stackSelectiveRecomputation(stack) == SelectiveRecomputation::AttentionCore && isFusedAttention(attention))
         return {Recomputation::None, Recomputation::Full};
     return {Recomputation::None, Recomputation::Selective, Recomputation::Full};
+}
+
+SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack)
+{
+    return stack == TrainingStack::TorchTitan ? SelectiveRecomputation::EveryOtherMatmul
+                                              : SelectiveRecomputation::AttentionCore;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

@@ -37,10 +37,13 @@ struct FoldedModel;
 // pipeline 1 where the stack has it, else 0 and 2 (a pipeline runs many micro-batches:
 // ZeRO 3 gathers for each).
 [[nodiscard]] std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined);
-// The recomputations the search tries: none and full, and selective where attention is
-// unfused (with a fused kernel it keeps no s x s tensors to drop); torchtitan's selective
-// checkpointing is another policy than Tapestry's, so none and full only.
+// The recomputations the search tries: none and full, and selective where it drops
+// something: Megatron-LM's and PyTorch's (attention's core) only with unfused attention
+// (a fused kernel keeps no s x s tensors), torchtitan's op-level policy always.
 [[nodiscard]] std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKernel attention);
+// What selective recomputation recomputes on `stack`: torchtitan's op-level policy
+// (SelectiveAC) every other matmul, the others (and Any) attention's core.
+[[nodiscard]] SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack);
 
 // What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`
 // that it cannot run as written: a ZeRO stage, recomputation, schedule, stage sizes,

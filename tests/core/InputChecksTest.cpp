@@ -509,8 +509,9 @@ private slots:
                          "plan.py: line 6, column 31: 'TP' is a name"));
         QVERIFY(contains(error("\"data_parallel_shard_degree\": 1", "\"enable_sequence_parallel\": 1"),
                          "PARALLELISM[\"enable_sequence_parallel\"] is not True or False"));
-        QVERIFY(contains(error("\"full\"", "\"selective\""),
-                         "plan.py: line 17, column 25: ACTIVATION_CHECKPOINT is not \"none\" or \"full\""));
+        QVERIFY(contains(error("\"full\"", "\"memory_budget\""),
+                         "plan.py: line 17, column 25: ACTIVATION_CHECKPOINT is not \"none\", \"selective\" or "
+                         "\"full\""));
         // What the file's sizes say against each other and the model.
         // torchtitan runs a step as whole passes of the pipeline schedule (gradient
         // accumulation iterations): 16 sequences are 2 passes of 2 x 2 per rank x 2 ranks,

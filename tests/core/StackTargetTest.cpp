@@ -86,6 +86,7 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
     QCOMPARE(back.document.workload.sequence, document.workload.sequence);
     QCOMPARE(back.document.workload.zeroStage, document.workload.zeroStage);
     QCOMPARE(back.document.workload.recompute, document.workload.recompute);
+    QCOMPARE(back.document.workload.selective, document.workload.selective);
 
     QCOMPARE(back.document.workload.capacityFactor, document.workload.capacityFactor);
     QCOMPARE(back.document.workload.overlap, document.workload.overlap);
@@ -194,6 +195,50 @@ private slots:
         const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
         const std::vector<TrainingStack> running = stacksRunning(*llama3(), megatron.document);
         QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
+    }
+
+    // A torchtitan target means torchtitan's selective recomputation (SelectiveAC, every
+    // other matmul's output kept): searched, priced, exported and read back as that policy,
+    // and offered with a fused attention kernel too (it drops more than attention's core).
+    void torchTitanTargetsRecomputeSelectivelyAsTorchTitanDoes()
+    {
+        QCOMPARE(stackSelectiveRecomputation(TrainingStack::TorchTitan), SelectiveRecomputation::EveryOtherMatmul);
+        QCOMPARE(stackSelectiveRecomputation(TrainingStack::Megatron), SelectiveRecomputation::AttentionCore);
+        const std::vector<Recomputation> all{Recomputation::None, Recomputation::Selective, Recomputation::Full};
+        QVERIFY(stackRecomputations(TrainingStack::TorchTitan, AttentionKernel::Fused) == all);
+        QVERIFY(stackRecomputations(TrainingStack::Megatron, AttentionKernel::Unfused) == all);
+        QVERIFY((stackRecomputations(TrainingStack::Megatron, AttentionKernel::Fused) ==
+                 std::vector<Recomputation>{Recomputation::None, Recomputation::Full}));
+
+        // The setup carries Megatron-LM's policy, as `search --recompute selective` gives it.
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
+        setup.workload.recompute = Recomputation::Selective;
+        setup.chooseRecomputation = false;
+        const Searched titan = searchFor(llama3(), setup, TrainingStack::TorchTitan);
+        QVERIFY(titan.best);
+        QCOMPARE(titan.best->workload.recompute, Recomputation::Selective);
+        QCOMPARE(titan.best->workload.selective, SelectiveRecomputation::EveryOtherMatmul);
+        QCOMPARE(titan.document.workload.selective, SelectiveRecomputation::EveryOtherMatmul);
+        const std::string text = renderExport(ExportFormat::TorchTitan, *llama3(), titan.document,
+                                              {PictureView::Folded, HfPlanKeys::Model, setup.cluster.gpusPerNode});
+        QVERIFY(contains(text, "ACTIVATION_CHECKPOINT = \"selective\""));
+        QVERIFY(contains(text, "config.activation_checkpoint = SelectiveAC.Config()"));
+        verifyRoundTrip(llama3(), setup, TrainingStack::TorchTitan, titan);
+
+        // The same plan keeps more without recomputation and less recomputing everything.
+        for (const Recomputation other : {Recomputation::None, Recomputation::Full}) {
+            SearchSetup priced = withChosenTechniques(setup, titan.best->workload);
+            priced.workload.recompute = other;
+            const PlanPricing pricing(llama3(), priced, planMeshAxes(titan.best->plan));
+            const double memory = pricing.price(titan.best->plan)->memoryBytes();
+            QVERIFY(other == Recomputation::None ? memory > titan.best->memoryBytes()
+                                                 : memory < titan.best->memoryBytes());
+        }
+
+        // Megatron-LM's target keeps its own policy.
+        const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
+        QVERIFY(megatron.best);
+        QCOMPARE(megatron.best->workload.selective, SelectiveRecomputation::AttentionCore);
     }
 
     void longSequencesRoundTripWithShardedSequences()

@@ -9,11 +9,13 @@
 #include "export/MegatronArguments.h"
 #include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
+#include "export/TorchTitanTrainerConfig.h"
 #include "export/TrainingStackImport.h"
 #include "FoldedTestModel.h"
 #include "TrainingStackImports.h"
 #include "plan/ExpertPlans.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -474,6 +476,57 @@ mixed_precision_param = "bfloat16"
                 QVERIFY2(compiled == QStringLiteral("ok\n"), qPrintable(compiled));
             }
 #endif
+    }
+
+    // Today's torchtitan config gets the checkpointing policy the plan was priced with:
+    // tapestry_plan run against torchtitan's classes as its config registry has them
+    // (torchtitan/distributed/activation_checkpoint.py: FullAC.Config, SelectiveAC.Config,
+    // None for no checkpointing; Trainer.Config's default is SelectiveAC.Config), and the
+    // reader takes "selective" as torchtitan's op-level policy.
+    void torchTitanPythonSetsTheCheckpointingPolicy()
+    {
+        const FoldedModel& m = gpt(8);
+        PlanDocument document = pipelinedPlan(m);
+        document.workload.zeroStage = 3;
+        document.workload.selective = SelectiveRecomputation::EveryOtherMatmul;
+        for (const auto& [recompute, policy] : {std::pair{Recomputation::None, "None"},
+                                                std::pair{Recomputation::Selective, "SelectiveAC.Config"},
+                                                std::pair{Recomputation::Full, "FullAC.Config"}}) {
+            document.workload.recompute = recompute;
+            const std::string text = exportTorchTitanTrainerConfig(m, document, 1);
+            QVERIFY2(!contains(text, "selective recomputation:"), text.c_str());  // no note: torchtitan runs it
+            const TrainingStackSettings back = parseTorchTitanTrainerConfig(text, "plan.py", m);
+            QCOMPARE(back.workload.recompute, recompute);
+            QCOMPARE(back.workload.selective, SelectiveRecomputation::EveryOtherMatmul);
+#ifdef TAPESTRY_PYTHON3
+            QTemporaryDir dir;
+            QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("torchtitan/distributed")));
+            writeTemporary(dir, "torchtitan/__init__.py", "");
+            writeTemporary(dir, "torchtitan/distributed/__init__.py", "");
+            writeTemporary(dir, "torchtitan/distributed/activation_checkpoint.py",
+                           "from dataclasses import dataclass\n"
+                           "class FullAC:\n    @dataclass\n    class Config:\n        pass\n"
+                           "class SelectiveAC:\n    @dataclass\n    class Config:\n        pass\n");
+            const std::string plan = writeTemporary(dir, "plan.py", text);
+            const std::string run = writeTemporary(
+                dir, "run.py",
+                "import dataclasses, importlib.util, sys\n"
+                "from torchtitan.distributed.activation_checkpoint import SelectiveAC\n"
+                "spec = importlib.util.spec_from_file_location('plan', sys.argv[1])\n"
+                "plan = importlib.util.module_from_spec(spec)\n"
+                "spec.loader.exec_module(plan)\n"
+                "def fields_of(name, keys):\n"
+                "    return dataclasses.make_dataclass(name, [(k, object, None) for k in keys])()\n"
+                "Trainer = dataclasses.make_dataclass('Config', [('parallelism', object), ('training', object),\n"
+                "    ('activation_checkpoint', object, dataclasses.field(default_factory=SelectiveAC.Config))])\n"
+                "config = plan.tapestry_plan(Trainer(fields_of('P', plan.PARALLELISM), fields_of('T', plan.TRAINING)))\n"
+                "ac = config.activation_checkpoint\n"
+                "print('None' if ac is None else type(ac).__qualname__)\n");
+            const QString printed = runTool(QStringLiteral(TAPESTRY_PYTHON3),
+                                            {QString::fromStdString(run), QString::fromStdString(plan)});
+            QCOMPARE(printed, QString::fromLatin1(policy) + QStringLiteral("\n"));
+#endif
+        }
     }
 };
 

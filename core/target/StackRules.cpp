@@ -69,6 +69,9 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         notes.push_back("sequence " + std::to_string(w.sequence) + ": Megatron-LM balances causal attention with two "
                         "chunks per context-parallel rank and needs a multiple of " +
                         std::to_string(2 * s.contextParallel));
+    if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::AttentionCore)
+        notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
+                        "recomputes attention's core");
     if (w.zeroStage == 2)
         notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
                         "whole gradient buffer per rank (ZeRO 1's memory)");
@@ -131,6 +134,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
 
 void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
 {
+    if (s.workload.recompute == Recomputation::Selective && s.workload.selective != SelectiveRecomputation::AttentionCore)
+        notes.push_back("torchtitan's op-level selective recomputation: the PyTorch export's checkpoint policy "
+                        "recomputes attention's core");
     if (s.workload.zeroStage < 2)
         notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
                         "FSDP2, which keeps gathered parameters from forward to backward at best (ZeRO 2's memory)");

@@ -184,6 +184,20 @@ private slots:
         s.workload.microBatch = 3;  // 16 is no multiple of 3 x 2
         QVERIFY(contains(stackSettingNotes(TrainingStack::PyTorch, s).front(), "not a multiple of micro-batch 3"));
         QVERIFY(stackSettingNotes(TrainingStack::Any, s).empty());
+
+        // torchtitan's op-level selective recomputation (an imported torchtitan config)
+        // runs on torchtitan only; the others recompute attention's core instead.
+        s.workload.microBatch = 8;
+        s.workload.zeroStage = 2;
+        s.workload.recompute = Recomputation::Selective;
+        s.workload.selective = SelectiveRecomputation::EveryOtherMatmul;
+        QVERIFY(stackSettingNotes(TrainingStack::TorchTitan, s).empty());
+        QVERIFY(contains(stackSettingNotes(TrainingStack::PyTorch, s).front(), "torchtitan's op-level"));
+        const std::vector<std::string> megatron = stackSettingNotes(TrainingStack::Megatron, s);
+        QVERIFY(std::any_of(megatron.begin(), megatron.end(),
+                            [](const std::string& note) { return contains(note, "torchtitan's op-level"); }));
+        s.workload.selective = SelectiveRecomputation::AttentionCore;
+        QVERIFY(stackSettingNotes(TrainingStack::PyTorch, s).empty());
     }
 
     void llamaOnTwoNodesRoundTripsThroughEachStack()

@@ -38,7 +38,10 @@ HfPlan hfPlan(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& 
               HfPlanKeys keys)
 {
     HfPlan result;
-    const std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, coarse, families, plan);
+    std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, coarse, families, plan);
+    // A weight split over one GPU shards nothing: a stack search lays a data-parallel plan
+    // out as [dp, 1] and tp_size=1 would only confuse.
+    std::erase_if(tables, [&](const ModuleStyleTable& t) { return plan.mesh.at(t.axis).size <= 1; });
     if (tables.empty())
         return result;
     const ModuleStyleTable& table = tables.back();
@@ -63,6 +66,24 @@ HfPlan hfPlan(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& 
     return result;
 }
 
+// The mesh axes besides the tensor-parallel one and the pipeline: what a tp_plan does not
+// carry and the trainer has to be told separately.
+std::string leftOutComment(const Plan& plan, const HfPlan& hf)
+{
+    std::vector<std::string> parts;
+    if (plan.pipeline.active())
+        parts.push_back("a pipeline of " + std::to_string(plan.pipeline.stages) + " stages");
+    for (const MeshAxis& axis : plan.mesh)
+        if (axis.size > 1 && axis.name != hf.axisName)
+            parts.push_back("mesh axis \"" + axis.name + "\" (" + std::to_string(axis.size) + " GPUs)");
+    if (parts.empty())
+        return {};
+    std::string text = "# A tp_plan holds tensor parallelism only; the plan also runs ";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    return text + ",\n# which the trainer (data parallelism, ZeRO/FSDP, pipeline) has to be set up to run.\n";
+}
+
 }  // namespace
 
 std::string exportHfTpPlanJson(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
@@ -73,7 +94,7 @@ std::string exportHfTpPlanJson(const Graph& graph, const CoarseGraph& coarse, co
     for (const auto& [key, style] : hfPlan(graph, coarse, families, plan, keys).entries)
         json.key(key).value(style);
     json.endObject();
-    return json.text() + "\n";
+    return json.text();  // ends with its newline
 }
 
 std::string exportHfTpPlanPython(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
@@ -97,6 +118,7 @@ std::string exportHfTpPlanPython(const Graph& graph, const CoarseGraph& coarse, 
         text += "# transformers 4.x names \"colwise_gather_output\" \"colwise_rep\" and \"rowwise_split_input\" "
                 "\"rowwise_rep\".\n";
     }
+    text += leftOutComment(plan, hf);
     text += variable + " = {\n";
     for (const auto& [key, style] : hf.entries)
         text += "    " + jsonEscaped(key) + ": " + jsonEscaped(style) + ",\n";

@@ -176,6 +176,27 @@ private slots:
         QVERIFY(contains(json, "  \"lm_head\": \"colwise_gather_output\"\n"));
     }
 
+    void hfTpPlanOfATensorAxisOfOneGpuShardsNothing()
+    {
+        // A stack search lays a data-parallel plan out as [dp, 1]: Megatron's splits on an
+        // axis of one GPU. The tp_plan is empty and says what it leaves to the trainer.
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, {{"dp", 16}, {"tp", 1}});
+        QCOMPARE(exportHfTpPlanJson(m.graph(), m.coarse, m.families, plan, HfPlanKeys::Model), std::string("{}\n"));
+        const std::string python = exportHfTpPlanPython(m.graph(), m.coarse, m.families, plan, HfPlanKeys::Model);
+        QVERIFY(contains(python, "# The plan is pure data parallel: no module is sharded.\n"));
+        QVERIFY(contains(python, "the plan also runs mesh axis \"dp\" (16 GPUs),\n"));
+        QVERIFY(!contains(python, "tp_size"));
+        QVERIFY(contains(python, "tp_plan = {\n}\n"));
+        // On a real tensor axis the other axes are named too.
+        const std::string megatron =
+            exportHfTpPlanPython(m.graph(), m.coarse, m.families, makeExpertPlan(ExpertPlanKind::Megatron, m.coarse,
+                                                                                 {{"dp", 2}, {"tp", 4}}),
+                                 HfPlanKeys::Model);
+        QVERIFY(contains(megatron, "tp_size=4)"));
+        QVERIFY(contains(megatron, "the plan also runs mesh axis \"dp\" (2 GPUs),\n"));
+    }
+
     void hfPythonDictWithSingleQuotesAndUnmatchedPatterns()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");

@@ -182,7 +182,8 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
     std::vector<std::string> notes = s.notes;
     const Workload& w = s.workload;
-    const bool sharded = w.zeroStage >= 2;
+    // ZeRO 1 as FSDP that keeps parameters gathered from forward to backward (ZeRO 2).
+    const bool sharded = w.zeroStage >= 1;
     for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
         notes.push_back(std::move(note));
     // torchtitan v0.2's TOML has no switch for it: its tensor parallelism always shards norms.
@@ -212,7 +213,7 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     text += "data_parallel_replicate_degree = " + std::to_string(replicate) + "\n";
     text += "data_parallel_shard_degree = " + std::to_string(shard) + "\n";
     if (sharded)
-        text += std::string("fsdp_reshard_after_forward = ") + (w.zeroStage == 2 ? "\"never\"" : "\"always\"") + "\n";
+        text += std::string("fsdp_reshard_after_forward = ") + (w.zeroStage == 3 ? "\"always\"" : "\"never\"") + "\n";
     text += "tensor_parallel_degree = " + std::to_string(s.tensorParallel) + "\n";
     text += "enable_async_tensor_parallel = false\n";
     if (s.contextParallel > 1)

@@ -243,7 +243,9 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
         notes.push_back(std::move(note));
     const Workload& w = s.workload;
-    const bool sharded = w.zeroStage >= 2;
+    // ZeRO 1 as FSDP that keeps parameters gathered from forward to backward (ZeRO 2): the
+    // distributed optimizer's traffic without DDP's whole optimizer state per rank.
+    const bool sharded = w.zeroStage >= 1;
     // Expert ranks beyond the context- and tensor-parallel ones come from the shard dimension.
     const int borrowed = s.contextParallel * s.tensorParallel;
     const int expertShard = s.expertParallel > borrowed && s.expertParallel % borrowed == 0
@@ -258,7 +260,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     std::vector<Entry> parallelism{
         {"data_parallel_replicate_degree", number(replicate)},
         {"data_parallel_shard_degree", number(shard)},
-        {"fsdp_reshard_after_forward", w.zeroStage == 2 ? "\"never\"" : "\"always\""},
+        {"fsdp_reshard_after_forward", w.zeroStage == 3 ? "\"always\"" : "\"never\""},
         {"tensor_parallel_degree", number(s.tensorParallel)},
         {"enable_sequence_parallel", boolean(s.sequenceParallel)},
         {"context_parallel_degree", number(s.contextParallel)},

@@ -87,8 +87,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
 {
     const Workload& w = s.workload;
     if (w.zeroStage == 1)
-        notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards everything (FSDP); "
-                        "written as DDP");
+        notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards parameters too "
+                        "(FSDP); written as FSDP that keeps parameters gathered from forward to backward "
+                        "(ZeRO 2: the same traffic, less memory)");
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::EveryOtherMatmul)
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
@@ -123,7 +124,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
                             "parallelism takes all " + std::to_string(borrowed) + " context-parallel" +
                             (s.expertTensorParallel == 1 ? std::string(" x tensor-parallel") : std::string()) +
                             " ranks and then data-parallel ones; written without expert parallelism");
-        else if (const int shard = s.expertParallel / borrowed; shard > 1 && w.zeroStage < 2)
+        else if (const int shard = s.expertParallel / borrowed; shard > 1 && w.zeroStage == 0)
             notes.push_back("torchtitan takes expert-parallel ranks from FSDP's shard dimension: data parallel " +
                             std::to_string(s.dataParallel) + " written as replicate " +
                             std::to_string(s.dataParallel / shard) + " x shard " + std::to_string(shard) +

@@ -747,35 +747,41 @@ private slots:
         QCOMPARE(o.value(QStringLiteral("best")).toObject().value(QStringLiteral("step_seconds")).toDouble(), fastestStep);
     }
 
-    // Llama-3-8B's shape data parallel over 2 x 8 H100 with ZeRO 1 (Megatron-LM's
-    // distributed optimizer) written for torchtitan, which has no ZeRO 1: the file runs DDP,
-    // whose Adam states alone (8.03 B parameters x 16 bytes: bf16 weight and gradient, fp32
-    // master, m and v = 128 GB) exceed the 80 GB of an H100. The export says both prices and
-    // that the file's plan does not fit, on stderr and at the file's head.
+    // Llama-2-70B's shape in a pipeline of 2 stages x data parallel 8 on 2 x 8 H100 with
+    // ZeRO 3, written for Megatron-LM, which runs FSDP only without a pipeline: the file runs
+    // the distributed optimizer (ZeRO 1), whose whole bf16 weights and gradients per stage
+    // (34.5 B parameters x 4 bytes = 138 GB, plus Adam's fp32 states over 8 ranks) exceed the
+    // 80 GB of an H100. The export says both prices and that the file's plan does not fit, on
+    // stderr and at the file's head.
     void exportSaysWhenTheNearestStackPlanDoesNotFit()
     {
         QTemporaryDir dir;
-        const QString model = dataFile("llama3_8b_shape.dynamo.stripped.onnx");
-        const QString plan = dir.filePath(QStringLiteral("zero1.json"));
+        const QString model = dir.filePath(QStringLiteral("llama2-70b.onnx"));
+        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("llama2-70b"),
+                         QStringLiteral("-o"), model})
+                     .exitCode,
+                 0);
+        const QString plan = dir.filePath(QStringLiteral("zero3.json"));
         const CliRun priced = runCli({QStringLiteral("evaluate"), model, QStringLiteral("--cluster"),
-                                      QStringLiteral("dgx-h100x2"), QStringLiteral("--mesh"), QStringLiteral("2x8"),
+                                      QStringLiteral("dgx-h100x2"), QStringLiteral("--mesh"), QStringLiteral("pp=2,dp=8"),
                                       QStringLiteral("--plan"), QStringLiteral("dp"), QStringLiteral("--zero"),
-                                      QStringLiteral("1"), QStringLiteral("--batch"), QStringLiteral("16"),
-                                      QStringLiteral("--seq"), QStringLiteral("2048"), QStringLiteral("--no-history"),
-                                      QStringLiteral("-o"), plan});
+                                      QStringLiteral("3"), QStringLiteral("--recompute"), QStringLiteral("full"),
+                                      QStringLiteral("--batch"), QStringLiteral("16"), QStringLiteral("--seq"),
+                                      QStringLiteral("2048"), QStringLiteral("--no-history"), QStringLiteral("-o"), plan});
         QVERIFY2(priced.exitCode == 0, qPrintable(priced.err));
-        const QString titan = dir.filePath(QStringLiteral("titan.py"));
+        QVERIFY2(priced.out.contains(QStringLiteral("(fits)")), qPrintable(priced.out));
+        const QString megatron = dir.filePath(QStringLiteral("megatron.sh"));
         const CliRun written = runCli({QStringLiteral("export"), plan, QStringLiteral("--model"), model,
-                                       QStringLiteral("--format"), QStringLiteral("torchtitan"), QStringLiteral("-o"),
-                                       titan});
+                                       QStringLiteral("--format"), QStringLiteral("megatron"), QStringLiteral("-o"),
+                                       megatron});
         QVERIFY2(written.exitCode == 0, qPrintable(written.err));
         const QRegularExpression filePrice(QStringLiteral("priced ([0-9.]+) ms and ([0-9.]+) GB per GPU"));
         const QRegularExpressionMatch match = filePrice.match(written.err);
         QVERIFY2(match.hasMatch(), qPrintable(written.err));
-        QVERIFY2(match.captured(2).toDouble() > 128, qPrintable(written.err));
+        QVERIFY2(match.captured(2).toDouble() > 138, qPrintable(written.err));
         QVERIFY2(written.err.contains(QStringLiteral("The file's plan does not fit in the GPU's 80.00 GB.")),
                  qPrintable(written.err));
-        QFile file(titan);
+        QFile file(megatron);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(file.readAll()).contains(QStringLiteral("# The file's plan does not fit in the GPU's 80.00 GB.")));
     }

@@ -280,8 +280,8 @@ private slots:
         QCOMPARE(expertParallelDegree(fromTitan.document.plan), 8);
         verifySamePrice(price(mixtral(), cluster, fromTitan.document), price(mixtral(), cluster, sharded));
 
-        // Without FSDP the shard degree covers the expert ranks, and the file says so.
-        const std::string replicated = exportTorchTitanConfig(mixtral(), document, 8);
+        // Without FSDP (DDP, ZeRO 0) the shard degree covers the expert ranks, and the file says so.
+        const std::string replicated = exportTorchTitanConfig(mixtral(), expertParallelPlan(0), 8);
         QVERIFY2(contains(replicated, "data_parallel_replicate_degree = 4\ndata_parallel_shard_degree = 8\n"),
                  replicated.c_str());
         QVERIFY2(contains(replicated, "data parallel 32 written as replicate 4 x shard 8"), replicated.c_str());

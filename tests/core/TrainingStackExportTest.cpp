@@ -265,11 +265,14 @@ mixed_precision_param = "bfloat16"
             QCOMPARE(back.document.plan.pipeline, document.plan.pipeline);
             QVERIFY2(back.document.workload == document.workload, text.c_str());
         }
-        // ZeRO 1 has no torchtitan form: written (and read back) as DDP, with a note.
+        // ZeRO 1 has no torchtitan form: written (and read back) as FSDP that keeps parameters
+        // gathered from forward to backward (ZeRO 2: the same traffic), with a note.
         PlanDocument zero1 = pipelinedPlan(m);
         const std::string text = exportTorchTitanConfig(m, zero1, 8);
         QVERIFY(contains(text, "#   - ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards"));
-        QCOMPARE(imported(text, "zero1.toml", m, 8).document.workload.zeroStage, 0);
+        QVERIFY2(contains(text, "data_parallel_replicate_degree = 1\n"), text.c_str());
+        QVERIFY2(contains(text, "fsdp_reshard_after_forward = \"never\"\n"), text.c_str());
+        QCOMPARE(imported(text, "zero1.toml", m, 8).document.workload.zeroStage, 2);
     }
 
     // A plan priced in FP8 exports Transformer Engine's FP8 flags and torchao's converters,

@@ -265,7 +265,8 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         callbacks.cancelled = [&] { return timedOut = timedOut || elapsed() >= wall - reportSeconds; };
     // Several meshes (--mesh auto) are independent searches: one per core.
     const unsigned cores = std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
-    const std::shared_ptr<const SearchOutcome> outcome = SearchSession(model, setup).run(callbacks, cores);
+    SearchSession session(model, setup);
+    const std::shared_ptr<const SearchOutcome> outcome = session.run(callbacks, cores);
     bar.reset();
     if (timedOut) {
         std::size_t searched = 0;
@@ -313,7 +314,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     // still says where batch and sequence come from).
     // On the plan's own mesh: a stack's plan lies on the stack's stage mesh (data,
     // expert, context and tensor axes), which may merge axes of the searched one.
-    const PlanPricing chosenPricing(model, withChosenTechniques(setup, chosen->workload), planMeshAxes(chosen->plan));
+    const std::unique_ptr<PlanPricing> chosenPricingOwner =
+        session.pricing(withChosenTechniques(setup, chosen->workload), planMeshAxes(chosen->plan));
+    const PlanPricing& chosenPricing = *chosenPricingOwner;
     const std::string workloadText = describeWorkload(chosenPricing.costs(), chosen->plan);
     if (!commandOptions.output.empty())
         savePlanFile(commandOptions.output, chosenPricing.document(*chosen), model->coarse, model->families);

@@ -286,12 +286,13 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         std::shared_ptr<const PlanCandidate> chosen;
         const PlanPricing* chosenPricing = nullptr;
         bool wholeBatchFits = false;
+        // Built once, priced under every technique group.
+        const Plan expert = makeExpertPlan(kind, model->coarse, split.stageAxes);
         for (TechniqueGroup& group : groups) {
             if (group.accumulates && (wholeBatchFits || cancelled()))
                 continue;
             const PlanPricing& pricing = *pricingsOf(group).front();
-            auto priced = bestLayout(pricing, makeExpertPlan(kind, model->coarse, split.stageAxes),
-                                     PlanCandidate::Role::Expert, layouts, limit, false);
+            auto priced = bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
             if (!group.accumulates)
                 wholeBatchFits = priced->memoryBytes() <= limit;
             if (!chosen || isPreferred(*priced, *chosen, limit)) {
@@ -413,7 +414,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
 // Pareto alternatives (plans that use less memory, searched on the workload the mesh's
 // best plan was found with) for the mesh of the session's best plan.
 void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
-                        const MeshOutcome& mesh, const SearchSessionCallbacks& callbacks, SessionState& state)
+                        const MeshOutcome& mesh, const SearchSessionCallbacks& callbacks, SessionState& state,
+                        SharedBindings& shared)
 {
     SearchSetup chosen = setup;
     chosen.workload = mesh.workload;
@@ -421,7 +423,8 @@ void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const S
     const std::vector<PipelineLayout> layouts = split.stages > 1
                                                     ? pipelineLayoutVariants(split.stages, modelBlocks(model->families).size())
                                                     : std::vector<PipelineLayout>{PipelineLayout{}};
-    const PlanPricing pricing(model, chosen, mesh.axes, layouts.front());
+    const std::unique_ptr<PlanPricing> bound = shared.pricing(model, chosen, mesh.axes, layouts.front());
+    const PlanPricing& pricing = *bound;
     const double limit = setup.options.memoryLimitBytes.value_or(pricing.costs().hbmBytes());
     SearchCallbacks quiet;
     quiet.cancelled = callbacks.cancelled;
@@ -534,7 +537,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
     SessionState state(meshes, callbacks);
     StackLayoutPrices layoutPrices;
-    SharedBindings shared;
+    SharedBindings& shared = *shared_;
 
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> failures(meshes.size());
@@ -567,7 +570,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         if (const std::shared_ptr<const PlanCandidate> best = found->best()) {
             for (std::size_t i = 0; i < found->meshes.size(); ++i) {
                 if (&found->meshes[i] == found->meshOf(*best) && found->meshes[i].search)
-                    searchAlternatives(model_, setup_, i, found->meshes[i], callbacks, state);
+                    searchAlternatives(model_, setup_, i, found->meshes[i], callbacks, state, shared);
             }
         }
     }
@@ -589,7 +592,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
                            faster->mesh.workload);
             outcome = state.finalSnapshot();
             if (setup_.options.alternatives > 0 && !cancelled())
-                searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state);
+                searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state, shared);
             outcome = state.finalSnapshot();
             compared = cancelled() ? std::vector<ComparedSearch>{}
                                    : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state, layoutPrices, shared);
@@ -615,6 +618,11 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     }
     outcome->seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return outcome;
+}
+
+std::unique_ptr<PlanPricing> SearchSession::pricing(SearchSetup setup, const std::vector<MeshAxis>& mesh)
+{
+    return shared_->pricing(model_, std::move(setup), mesh);
 }
 
 }  // namespace tapestry

@@ -3,11 +3,13 @@
 #include "search/SearchOutcome.h"
 #include "search/SearchPhase.h"
 #include "search/SearchSetup.h"
+#include "search/SharedBindings.h"
 
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace tapestry {
 
@@ -50,9 +52,15 @@ public:
     [[nodiscard]] std::shared_ptr<const SearchOutcome> run(const SearchSessionCallbacks& callbacks = {},
                                                            unsigned parallelMeshes = 1);
 
+    // What PlanPricing(model, setup, mesh) builds, with the shapes the session's runs
+    // bound when they are the same (SharedBindings): pricing a plan the search found
+    // again costs no binding, which grows with the model's depth.
+    [[nodiscard]] std::unique_ptr<PlanPricing> pricing(SearchSetup setup, const std::vector<MeshAxis>& mesh);
+
 private:
     std::shared_ptr<const FoldedModel> model_;
     SearchSetup setup_;
+    std::shared_ptr<SharedBindings> shared_ = std::make_shared<SharedBindings>();
 };
 
 }  // namespace tapestry

@@ -161,8 +161,11 @@ std::shared_ptr<const PlanCandidate> withBreakdowns(const LayoutSearch& search, 
         kept->role = role;
         return kept;
     }
+    // The setup's workload with the candidate's techniques, as priceLayout priced it: the
+    // candidate's own workload has batch and sequence resolved, which would bind anew.
     const Workload& techniques = candidate.workload;
-    const auto bound = Bindings::on(search, planMeshAxes(candidate.plan), techniques.microBatch, techniques);
+    const auto bound = Bindings::on(search, planMeshAxes(candidate.plan), techniques.microBatch,
+                                    withChosenTechniques(search.setup, techniques).workload);
     const PlanPricing pricing(*bound, techniques.recompute, techniques.zeroStage);
     return pricing.candidate(role, candidate.plan, pricing.costs().evaluate(candidate.plan));
 }

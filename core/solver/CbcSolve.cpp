@@ -9,6 +9,7 @@
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -41,7 +42,8 @@ struct Interrupt {
     }
 };
 
-// Ends the branch and bound between nodes; hands each new incumbent on.
+// Ends the branch and bound between nodes; hands each new incumbent and each better
+// bound on.
 class BranchHandler : public CbcEventHandler {
 public:
     BranchHandler(Interrupt* interrupt, int columns) : interrupt_(interrupt), columns_(columns) {}
@@ -53,6 +55,15 @@ public:
         if ((whichEvent == solution || whichEvent == heuristicSolution) && settings.onSolution && model_
             && model_->bestSolution() && model_->getNumCols() == columns_)
             settings.onSolution(model_->bestSolution(), model_->getObjValue());
+        // Only once the root is done (tree status and node events): during the root's
+        // cut passes the value read is the LP's of the moment.
+        if ((whichEvent == node || whichEvent == treeStatus) && settings.onBound && model_) {
+            const double bound = model_->getBestPossibleObjValue();
+            if (bound > reported_ && bound < 1e49) {
+                reported_ = bound;
+                settings.onBound(bound);
+            }
+        }
         return noAction;
     }
     CbcEventHandler* clone() const override { return new BranchHandler(*this); }
@@ -60,6 +71,7 @@ public:
 private:
     Interrupt* interrupt_;
     int columns_;
+    double reported_ = -std::numeric_limits<double>::infinity();
 };
 
 // Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
@@ -170,6 +182,8 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
     // An interrupted simplex solve can look like a proof; only an uninterrupted one is.
     outcome.provenOptimal = model.isProvenOptimal() && !interrupt.fired && !outcome.values.empty();
     outcome.provenInfeasible = model.isProvenInfeasible() && !interrupt.fired;
+    if (outcome.provenOptimal && settings.onBound)
+        settings.onBound(outcome.objective);  // closed at the root, no tree event came
     return outcome;
 }
 

@@ -47,6 +47,10 @@ struct CbcSettings {
     double startObjective = 0;
     // Each new incumbent's column values and objective, from the solving thread.
     std::function<void(const double* values, double objective)> onSolution;
+    // CBC's bound on the optimum each time it rises, from the root's (after its cuts)
+    // on, and the optimum when proven, from the solving thread: a solve cut off by the
+    // time still certifies what it had.
+    std::function<void(double bound)> onBound;
 };
 
 struct CbcOutcome {

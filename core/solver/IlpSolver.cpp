@@ -112,7 +112,7 @@ std::size_t ilpCellCount(const ShardingProblem& problem)
 
 IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start,
                         std::stop_token stop, const std::function<void(const Assignment&)>& improved,
-                        bool primalHeuristics)
+                        bool primalHeuristics, const std::function<void(double bound)>& bounded)
 {
     // The limit covers building the model too (seconds for a large one).
     const auto deadline = std::chrono::steady_clock::now()
@@ -329,6 +329,7 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     };
     if (improved)
         settings.onSolution = [&](const double* solution, double) { improved(decode(solution)); };
+    settings.onBound = bounded;
     const CbcOutcome solved = solveWithCbc(program, settings);
 
     IlpOutcome outcome;

@@ -28,7 +28,8 @@ struct IlpOutcome {
 // that is 0.2 M instead of 0.5 M columns and a proof in about a minute instead of none
 // in two. Costs at or above kCostCap are forbidden. `start`, when given, must fit the
 // memory limit; unless it uses a forbidden cost it is handed to CBC as its first
-// incumbent. Each incumbent CBC finds goes to `improved` (on the calling thread).
+// incumbent. Each incumbent CBC finds goes to `improved`, and its bound on the optimum
+// each time it rises (from the root's on) to `bounded` (both on the calling thread).
 // `primalHeuristics` off leaves finding solutions to the branch and bound (faster on a
 // whole problem whose LP is nearly integral; see CbcSettings::heuristics).
 // Meant for small or reduced problems; a call that cannot get CBC (busy with another
@@ -37,7 +38,8 @@ struct IlpOutcome {
 [[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
                                       const Assignment* start = nullptr, std::stop_token stop = {},
                                       const std::function<void(const Assignment&)>& improved = {},
-                                      bool primalHeuristics = true);
+                                      bool primalHeuristics = true,
+                                      const std::function<void(double bound)>& bounded = {});
 
 // The allowed cells of the edges that are not forced: about the number of columns of
 // solveWithIlp's model, which decides whether CBC can solve the problem in time.

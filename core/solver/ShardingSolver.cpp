@@ -390,8 +390,9 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         // guarantee a good answer if CBC runs out of time.
         workers.emplace_back(search, [seconds = secondsBetween(Clock::now(), deadline)](SharedSearch& s) {
             const Assignment incumbent = s.best();
-            const IlpOutcome exact = solveWithIlp(s.problem(), seconds, &incumbent, s.stopToken(),
-                                                  [&s](const Assignment& x) { s.offer(x); }, false);
+            const IlpOutcome exact = solveWithIlp(
+                s.problem(), seconds, &incumbent, s.stopToken(), [&s](const Assignment& x) { s.offer(x); }, false,
+                [&s](double bound) { s.raiseBound(bound); });
             if (!exact.assignment)
                 return;
             s.offer(*exact.assignment);

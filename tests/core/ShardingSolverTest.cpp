@@ -478,6 +478,30 @@ private slots:
         QVERIFY(forced > 30);  // most rounds have forced edges to merge
     }
 
+    // A vertex cover of an odd cycle of 21 nodes (strategy 1: in the cover, cost 1; no
+    // edge may leave both ends out): the linear relaxation takes every node half in
+    // (10.5), the optimum is 11. The exact engine hands on its bound as it rises (and
+    // the optimum once proven), never above the optimum nor below the relaxation.
+    void exactEngineHandsOnItsBound()
+    {
+        constexpr int kNodes = 21;
+        ShardingProblem problem;
+        problem.name = "odd-cycle-cover";
+        for (int i = 0; i < kNodes; ++i)
+            problem.nodes.push_back(ProblemNode{0, 0, {0, 1}, {0, 0}});
+        for (int i = 0; i < kNodes; ++i)
+            problem.edges.push_back(ProblemEdge{i, (i + 1) % kNodes, {kCostCap, 0, 0, 0}});
+        std::vector<double> bounds;
+        const IlpOutcome outcome =
+            solveWithIlp(problem, 30, nullptr, {}, {}, false, [&](double bound) { bounds.push_back(bound); });
+        QVERIFY(outcome.assignment && outcome.provenOptimal);
+        QCOMPARE(evaluateSolution(problem, *outcome.assignment).cost, CostSum{11});
+        QVERIFY(!bounds.empty());
+        for (const double bound : bounds)
+            QVERIFY2(bound >= 10.5 - 1e-6 && bound <= 11 + 1e-6, std::to_string(bound).c_str());
+        QCOMPARE(bounds.back(), 11.0);
+    }
+
     // Generated problems of the contest's families have its shape: deterministic, at most
     // the family's strategies per node (more on 3-D meshes), most nodes views hanging by
     // a forced edge, a limit that binds, and a plan that avoids every forbidden cost.

@@ -80,10 +80,10 @@ bool needsInputForBackward(const std::string& type)
            type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
 }
 
-// Two sequences per GPU when nothing says otherwise (ShapeBinder's defaults).
+// The default batch of a stage mesh repeated over `stages` pipeline stages.
 std::int64_t defaultBatchOf(const DeviceMesh& mesh, int stages)
 {
-    return std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * static_cast<std::int64_t>(mesh.deviceCount()) * stages);
+    return ShapeBinder::defaultBatchFor(std::int64_t{mesh.deviceCount()} * stages);
 }
 
 // The data-parallel degree strategyTerms assumes (CostModel::microSteps).

@@ -50,6 +50,13 @@ public:
     [[nodiscard]] bool isSequenceAxis(const TensorShape& shape, std::size_t axis) const;
 
     static constexpr std::int64_t kDefaultBatch = 8;
+    // The default batch of a run on `gpus` GPUs (every pipeline stage's): two sequences
+    // per GPU, at least kDefaultBatch. The cost model, the exports and the search's
+    // workload check all price this one.
+    [[nodiscard]] static constexpr std::int64_t defaultBatchFor(std::int64_t gpus)
+    {
+        return gpus * 2 > kDefaultBatch ? gpus * 2 : kDefaultBatch;
+    }
     static constexpr std::int64_t kDefaultSequence = 2048;
     static constexpr std::int64_t kShortestTrainingSequence = 128;
 

@@ -4,16 +4,12 @@
 #include "fold/FoldedModel.h"
 #include "search/SearchSetup.h"
 
-#include <algorithm>
-
 namespace tapestry {
 
 void checkSearchWorkload(const FoldedModel& model, const SearchSetup& setup, const WorkloadFieldNames& names)
 {
     WorkloadDegrees degrees;
-    const ShapeBinder binder(model.graph(), setup.workload,
-                             std::max<std::int64_t>(ShapeBinder::kDefaultBatch,
-                                                    2 * std::int64_t{setup.cluster.deviceCount()}));
+    const ShapeBinder binder(model.graph(), setup.workload, ShapeBinder::defaultBatchFor(setup.cluster.deviceCount()));
     addModelExperts(degrees, model, binder);
     degrees.tokensPerMicroStep = static_cast<double>(binder.batch()) * static_cast<double>(binder.sequence());
     checkWorkload(setup.workload, degrees, names, {});

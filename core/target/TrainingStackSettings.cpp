@@ -332,9 +332,7 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
         settings.pipeline.chunkStarts = chunkStarts(plan.pipeline, blocks.size());
 
     // The batch and sequence the plan was priced with (CostModel's binding and default).
-    const int stageDevices = planDeviceCount(plan) / plan.pipeline.stages;
-    const ShapeBinder binder(model.graph(), document.workload,
-                             std::max<std::int64_t>(ShapeBinder::kDefaultBatch, 2 * std::int64_t{stageDevices} * plan.pipeline.stages));
+    const ShapeBinder binder(model.graph(), document.workload, ShapeBinder::defaultBatchFor(planDeviceCount(plan)));
     settings.workload = document.workload;
     settings.workload.batch = binder.batch();
     settings.workload.sequence = binder.sequence();

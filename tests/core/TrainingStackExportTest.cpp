@@ -5,6 +5,8 @@
 // activation checkpointing and pipeline split points, and the files read by the tools
 // that run them (bash, Python's tomllib and parser) where those are installed.
 #include "base/Error.h"
+#include "cluster/PipelineStages.h"
+#include "cost/CostModel.h"
 #include "export/ExportFormat.h"
 #include "export/MegatronArguments.h"
 #include "export/PyTorchPlanExport.h"
@@ -145,6 +147,33 @@ private slots:
         const std::string text = exportMegatronArguments(m, cudnn, 8);
         QVERIFY2(contains(text, "    --attention-backend fused\n") && !contains(text, "--use-flash-attn"), text.c_str());
         QVERIFY(imported(text, "gpt-pp.sh", m, 8).document.workload == cudnn.workload);
+    }
+
+    // With no batch in the plan and none in the model, the cost model prices two sequences
+    // per GPU of the whole run, at least 8, and the exports write that batch: 16 for
+    // pipeline 2 x dp 2 x tp 2, 8 (not 4) for dp 2 alone.
+    void exportsTheDefaultBatchThePlanIsPricedWith()
+    {
+        QCOMPARE(ShapeBinder::defaultBatchFor(2), std::int64_t{8});
+        QCOMPARE(ShapeBinder::defaultBatchFor(8), std::int64_t{16});
+        const FoldedModel& m = gpt();
+        PlanDocument pipelined = pipelinedPlan(m);
+        PlanDocument dataParallel = pipelinedPlan(m);
+        dataParallel.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 2}});
+        dataParallel.plan.name = "gpt-dp";
+        for (const auto& [document, gpus, batch] : {std::tuple{&pipelined, 8, 16}, std::tuple{&dataParallel, 2, 8}}) {
+            document->workload.batch = 0;
+            Cluster cluster = testCluster("dgx-h100x1");
+            cluster.gpusPerNode = gpus;
+            const PipelineStages stages = pipelineStages(cluster, document->plan.pipeline.stages);
+            const DeviceMesh stageMesh(document->plan.mesh, stages.stageCluster);
+            const CostModel costs(m.graph(), m.coarse, m.families, stages.stageCluster, stageMesh, document->workload,
+                                  PipelineSetting{document->plan.pipeline, stages.boundaryLink});
+            QCOMPARE(costs.workload().batch, std::int64_t{batch});
+            QCOMPARE(trainingStackSettings(m, *document, 8).workload.batch, std::int64_t{batch});
+            const std::string text = exportMegatronArguments(m, *document, gpus);
+            QVERIFY2(contains(text, "    --global-batch-size " + std::to_string(batch) + "\n"), text.c_str());
+        }
     }
 
     void megatronFullRecomputeAndUnevenFirstStage()

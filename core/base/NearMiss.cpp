@@ -42,12 +42,12 @@ std::size_t editsBetween(std::string_view a, std::string_view b)
 
 }  // namespace
 
-std::optional<std::string> misspeltName(std::string_view word, const std::vector<std::string>& known)
+std::optional<std::string> nearestName(std::string_view word, const std::vector<std::string>& known)
 {
-    if (word.size() < kShortestMisspelling || std::find(known.begin(), known.end(), word) != known.end())
+    if (std::find(known.begin(), known.end(), word) != known.end())
         return std::nullopt;
     std::optional<std::string> closest;
-    std::size_t fewest = kMostEdits + 1;
+    std::size_t fewest = std::min(kMostEdits, word.size() / 2) + 1;
     for (const std::string& name : known) {
         const std::size_t edits = editsBetween(word, name);
         if (edits < fewest) {
@@ -56,6 +56,13 @@ std::optional<std::string> misspeltName(std::string_view word, const std::vector
         }
     }
     return closest;
+}
+
+std::optional<std::string> misspeltName(std::string_view word, const std::vector<std::string>& known)
+{
+    if (word.size() < kShortestMisspelling)
+        return std::nullopt;
+    return nearestName(word, known);
 }
 
 }  // namespace tapestry

@@ -15,4 +15,10 @@ namespace tapestry {
 // means at its default.
 [[nodiscard]] std::optional<std::string> misspeltName(std::string_view word, const std::vector<std::string>& known);
 
+// The name in `known` nearest `word`, for a "did you mean" hint on a word already
+// refused: within two single-character edits and at most half of `word`'s characters
+// ("mseh" -> "mesh"), the closest one if several are. nullopt when `word` is one of them,
+// or near none.
+[[nodiscard]] std::optional<std::string> nearestName(std::string_view word, const std::vector<std::string>& known);
+
 }  // namespace tapestry

@@ -3,6 +3,7 @@
 #include "base/AtomicFile.h"
 #include "base/Error.h"
 #include "base/JsonReader.h"
+#include "base/NearMiss.h"
 #include "base/TextFile.h"
 #include "cost/WorkloadCheck.h"
 #include "plan/plan.pb.h"
@@ -158,6 +159,49 @@ std::string firstFew(const std::vector<std::string>& names)
     return text;
 }
 
+// Refuses the first key that tapestry.planfile has no field for (protobuf's own error
+// says "Cannot find field"), naming where it is and the field it most likely means, or
+// the fields there are.
+void checkKeys(const JsonValue& value, const google::protobuf::Descriptor& message, const std::string& path,
+               const std::string& fileName)
+{
+    if (!value.isObject())
+        return;  // the wrong kind of value: protobuf's parser says so
+    std::vector<std::string> names;
+    for (int f = 0; f < message.field_count(); ++f)
+        names.push_back(message.field(f)->name());
+    const std::string prefix = path.empty() ? std::string() : path + ".";
+    for (const auto& [key, member] : value.asObject()) {
+        // protobuf's JSON mapping takes a field's name and its lowerCamelCase JSON name.
+        const google::protobuf::FieldDescriptor* field = nullptr;
+        for (int f = 0; f < message.field_count() && !field; ++f) {
+            if (message.field(f)->name() == key || message.field(f)->json_name() == key)
+                field = message.field(f);
+        }
+        if (!field) {
+            std::string text = prefix + key + " is not a plan field";
+            if (const std::optional<std::string> meant = nearestName(key, names)) {
+                text += ": did you mean " + prefix + *meant + "?";
+            } else {
+                text += " (" + (path.empty() ? std::string("a plan") : path) + " has ";
+                for (std::size_t i = 0; i < names.size(); ++i)
+                    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+                text += ")";
+            }
+            throw Error(ErrorCode::InvalidPlan, fileName, text);
+        }
+        if (field->message_type() == nullptr)
+            continue;
+        if (!field->is_repeated()) {
+            checkKeys(member, *field->message_type(), prefix + key, fileName);
+        } else if (member.isArray()) {
+            for (std::size_t i = 0; i < member.asArray().size(); ++i)
+                checkKeys(member.asArray()[i], *field->message_type(), prefix + key + "[" + std::to_string(i) + "]",
+                          fileName);
+        }
+    }
+}
+
 }  // namespace
 
 std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, const FamilyTable& families)
@@ -250,12 +294,15 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
 PlanDocument planFromJson(std::string_view json, const std::string& fileName, const CoarseGraph& coarse,
                           const FamilyTable& families)
 {
-    // Our own reader first: its syntax errors name the line and column.
+    // Our own reader first: its syntax errors name the line and column, and its keys the
+    // field a misspelt one means.
+    JsonValue tree;
     try {
-        (void)parseJson(json, fileName);
+        tree = parseJson(json, fileName);
     } catch (const Error& error) {
         throw Error(ErrorCode::InvalidPlan, fileName, error.message());
     }
+    checkKeys(tree, *pb::Plan::descriptor(), {}, fileName);
     pb::Plan in;
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = false;

@@ -38,7 +38,8 @@ inline constexpr int kPlanSchemaVersion = 1;
                                      const FamilyTable& families);
 
 // Reads a plan for this model. Throws Error(InvalidPlan, fileName, ...) for JSON that
-// is not a plan, an unknown split name or family, nodes the model does not have or
+// is not a plan, a key the plan has no field for (naming the nearest field), an unknown
+// split name or family, nodes the model does not have or
 // nodes the plan leaves out (naming the first few), or a split count that does not
 // match the mesh. Whether the fingerprint matches is the caller's to check (stale).
 [[nodiscard]] PlanDocument planFromJson(std::string_view json, const std::string& fileName,

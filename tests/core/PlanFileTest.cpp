@@ -144,6 +144,17 @@ private slots:
                                                   << "workload.capacity_factor is inf";
         QTest::newRow("capacity factor 2000") << "\"capacity_factor\": 1" << "\"capacity_factor\": 2000"
                                               << "up to 1024";
+        // A misspelt key: where it is and the field two or fewer edits away; a key near none,
+        // the fields there are.
+        QTest::newRow("misspelt workload key") << "\"recompute\"" << "\"recompte\""
+                                               << "workload.recompte is not a plan field: did you mean workload.recompute?";
+        QTest::newRow("misspelt top-level key") << "\"mesh\"" << "\"mseh\""
+                                                << "plan.json: mseh is not a plan field: did you mean mesh?";
+        QTest::newRow("misspelt key in a list") << "\"size\": 2" << "\"sizes\": 2"
+                                                << "mesh[0].sizes is not a plan field: did you mean mesh[0].size?";
+        QTest::newRow("unknown cost key") << "\"step_seconds\"" << "\"wall_clock\""
+                                          << "cost.wall_clock is not a plan field (cost has step_seconds, compute_seconds, "
+                                             "communication_seconds, memory_bytes and hbm_bytes)";
     }
 
     void badFieldsAreRefusedNamingTheFile()

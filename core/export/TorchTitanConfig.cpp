@@ -282,7 +282,7 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
         toml.fail(toml.lineOf("parallelism.data_parallel_shard_degree"),
                   "data parallel " + std::to_string(replicate) + " x " + std::to_string(shard) + " is over 2^20 GPUs");
     s.dataParallel = shard == -1 ? 0 : replicate * shard;
-    s.replicas = shard == -1 ? replicate : 1;
+    s.replicas = replicate;
     s.tensorParallel = degree(toml, "parallelism.tensor_parallel_degree", 1);
     s.sequenceParallel = s.tensorParallel > 1;
     Workload& w = s.workload;

@@ -378,7 +378,7 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
         parallelism.fail("data_parallel_shard_degree", "x data_parallel_replicate_degree is " +
                                                            std::to_string(replicate * shard) + " ranks: over 2^20");
     s.dataParallel = shard == -1 ? 0 : static_cast<int>(replicate * shard);
-    s.replicas = shard == -1 ? static_cast<int>(replicate) : 1;
+    s.replicas = static_cast<int>(replicate);
     s.tensorParallel = parallelism.degree("tensor_parallel_degree");
     const bool sequenceParallel = parallelism.flag("enable_sequence_parallel", true);
     s.sequenceParallel = s.tensorParallel > 1 && sequenceParallel;

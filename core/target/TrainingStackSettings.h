@@ -20,9 +20,9 @@ struct FoldedModel;
 struct TrainingStackSettings {
     int tensorParallel = 1;
     int dataParallel = 0;  // 0: whatever the GPU count leaves (Megatron-LM derives it from the world size)
-    // Imports with dataParallel 0: torchtitan's replicate degree beside a shard degree of
-    // -1. What the GPU count leaves must be a multiple of it; all of it replicates (DDP,
-    // ZeRO 0) when nothing is left to shard.
+    // Imports: torchtitan's replicate degree (HSDP's replicas beside a shard degree above
+    // 1). With dataParallel 0 (a shard degree of -1) what the GPU count leaves must be a
+    // multiple of it; all of it replicates (DDP, ZeRO 0) when nothing is left to shard.
     int replicas = 1;
     bool sequenceParallel = false;
     // Context parallelism (the sequence split through attention) between the tensor- and

@@ -272,14 +272,23 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         std::size_t searched = 0;
         for (const MeshOutcome& mesh : outcome->meshes)
             searched += mesh.search && !mesh.search->cancelled ? 1 : 0;
-        char stopped[160];
-        std::snprintf(stopped, sizeof stopped,
-                      "stopped at the time limit of %g s (%.1f s): %zu of %zu mesh(es) searched to the end", wall,
-                      elapsed(), searched, meshes.size());
-        if (!outcome->best())
-            throw Error(ErrorCode::InfeasibleProblem, commandOptions.model,
-                        std::string(stopped) + ", no plan found yet: give more");
-        std::fprintf(stderr, "tapestry-cli search: note: %s; the best plan found so far follows\n", stopped);
+        char stopped[200];
+        if (searched == outcome->meshes.size() && outcome->best()) {
+            // The plan is the search's own; only what it is compared with afterwards was cut.
+            std::snprintf(stopped, sizeof stopped,
+                          "every mesh was searched to the end; the time limit of %g s (%.1f s) cut short the "
+                          "alternatives and comparisons made after the search",
+                          wall, elapsed());
+            std::fprintf(stderr, "tapestry-cli search: note: %s\n", stopped);
+        } else {
+            std::snprintf(stopped, sizeof stopped,
+                          "stopped at the time limit of %g s (%.1f s): %zu of %zu mesh(es) searched to the end", wall,
+                          elapsed(), searched, meshes.size());
+            if (!outcome->best())
+                throw Error(ErrorCode::InfeasibleProblem, commandOptions.model,
+                            std::string(stopped) + ", no plan found yet: give more");
+            std::fprintf(stderr, "tapestry-cli search: note: %s; the best plan found so far follows\n", stopped);
+        }
     }
 
     if (emitFile) {

@@ -50,7 +50,7 @@ struct SearchOutcome {
     double hbmBytes = 0;          // capacity per device
     double memoryLimitBytes = 0;  // what the search had to fit in
     bool finished = false;
-    bool cancelled = false;
+    bool cancelled = false;  // the cancel callback stopped a search or a later comparison short
     bool anyFits = false;         // some mesh's search found a plan under the limit
     std::string detail;           // the last search message (why nothing fits, why it stopped)
     double seconds = 0;           // the session's wall time, once finished

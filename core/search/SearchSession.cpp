@@ -524,8 +524,19 @@ SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSet
         setup_.workload.selective = stackSelectiveRecomputation(setup_.options.stack);
 }
 
-std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallbacks& callbacks, unsigned parallelMeshes)
+std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallbacks& given, unsigned parallelMeshes)
 {
+    // Cancelled means a poll stopped something short: a limit that runs out after the
+    // last step was taken does not make a finished session a cancelled one.
+    std::atomic<bool> stopped{false};
+    SearchSessionCallbacks callbacks = given;
+    if (given.cancelled) {
+        callbacks.cancelled = [&stopped, &given] {
+            if (!stopped && given.cancelled())
+                stopped = true;
+            return stopped.load();
+        };
+    }
     const Clock::time_point start = Clock::now();
     std::vector<std::vector<MeshAxis>> meshes = setup_.meshes();
     if (setup_.mesh.empty()) {  // `auto`: only pipelines the model's blocks can fill
@@ -607,7 +618,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         outcome->comparisons.push_back(std::move(each.comparison));
     outcome->widthComparison = std::move(width);
     outcome->finished = true;
-    outcome->cancelled = cancelled();
+    outcome->cancelled = stopped;
     for (const MeshOutcome& mesh : outcome->meshes) {
         if (!mesh.search)
             continue;

@@ -132,6 +132,38 @@ private slots:
         QVERIFY(pinned->comparisons.empty());
     }
 
+    // A time limit that runs out once the last mesh is searched (the CLI's --time-limit)
+    // cuts only what comes after: the plan is the search's own, its mesh searched to the
+    // end, and the comparison with the plan without context parallelism is left out.
+    void aLimitAfterTheLastMeshCutsOnlyTheComparisons()
+    {
+        auto m = std::make_shared<const FoldedModel>(foldTestFile("llama.ts.stripped.onnx"));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.mesh = {{"dp", 2}, {"cp", 4}};
+        setup.workload = workload(2, 32768);
+        setup.options.alternatives = 0;
+        SearchSessionCallbacks never;
+        never.cancelled = [] { return false; };
+        const std::shared_ptr<const SearchOutcome> whole = SearchSession(m, setup).run(never);
+        QVERIFY(!whole->cancelled);
+        QCOMPARE(whole->comparisons.size(), std::size_t{1});
+
+        std::atomic<bool> everyMeshSearched{false};
+        SearchSessionCallbacks late;
+        late.changed = [&](const std::shared_ptr<const SearchOutcome>& found) {
+            everyMeshSearched = everyMeshSearched || found->meshesSearched() == found->meshes.size();
+        };
+        late.cancelled = [&] { return everyMeshSearched.load(); };
+        const std::shared_ptr<const SearchOutcome> cut = SearchSession(m, setup).run(late);
+        QVERIFY(cut->cancelled);
+        QCOMPARE(cut->meshesSearched(), std::size_t{1});
+        QVERIFY(!cut->meshes.front().search->cancelled);
+        QCOMPARE(cut->best()->plan.strategies, whole->best()->plan.strategies);
+        QCOMPARE(cut->best()->stepSeconds(), whole->best()->stepSeconds());
+        QVERIFY(cut->comparisons.empty());
+    }
+
     // GPT-3 175B on [2, 16, 4] (1536 x 2048 tokens, 16 DGX-H100): the search's best plan
     // splits the sequence on tp, while a plan without that is faster once exactly priced
     // (113.1 s; the program is linearized). The plan found without the technique is then the

@@ -581,6 +581,14 @@
         <source>%1 TB</source>
         <translation>%1 TB</translation>
     </message>
+    <message>
+        <source>%L1 ms</source>
+        <translation>%L1 ms</translation>
+    </message>
+    <message>
+        <source>%L1 s</source>
+        <translation>%L1 s</translation>
+    </message>
 </context>
 <context>
     <name>StartupOptions</name>
@@ -2838,16 +2846,16 @@
         <translation>Expertenpläne werden bewertet</translation>
     </message>
     <message>
-        <source>Search cancelled after %L1 s; the best plans found so far are kept.</source>
-        <translation>Suche nach %L1 s abgebrochen; die bisher besten Pläne bleiben erhalten.</translation>
+        <source>Search cancelled after %1; the best plans found so far are kept.</source>
+        <translation>Suche nach %1 abgebrochen; die bisher besten Pläne bleiben erhalten.</translation>
     </message>
     <message>
         <source>No searched plan fits in the memory limit (%1).</source>
         <translation>Kein gesuchter Plan passt in das Speicherlimit (%1).</translation>
     </message>
     <message>
-        <source>Search finished in %L1 s.</source>
-        <translation>Suche in %L1 s abgeschlossen.</translation>
+        <source>Search finished in %1.</source>
+        <translation>Suche in %1 abgeschlossen.</translation>
     </message>
     <message>
         <source>The search stopped with an unexpected error.</source>

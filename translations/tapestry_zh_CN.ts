@@ -580,6 +580,14 @@
         <source>%1 TB</source>
         <translation>%1 TB</translation>
     </message>
+    <message>
+        <source>%L1 ms</source>
+        <translation>%L1 毫秒</translation>
+    </message>
+    <message>
+        <source>%L1 s</source>
+        <translation>%L1 秒</translation>
+    </message>
 </context>
 <context>
     <name>StartupOptions</name>
@@ -2825,16 +2833,16 @@
         <translation>正在评估专家方案</translation>
     </message>
     <message>
-        <source>Search cancelled after %L1 s; the best plans found so far are kept.</source>
-        <translation>搜索在 %L1 秒后取消；保留目前找到的最佳方案。</translation>
+        <source>Search cancelled after %1; the best plans found so far are kept.</source>
+        <translation>搜索在 %1 后取消；保留目前找到的最佳方案。</translation>
     </message>
     <message>
         <source>No searched plan fits in the memory limit (%1).</source>
         <translation>没有搜索到的方案能放入内存上限（%1）。</translation>
     </message>
     <message>
-        <source>Search finished in %L1 s.</source>
-        <translation>搜索用时 %L1 秒完成。</translation>
+        <source>Search finished in %1.</source>
+        <translation>搜索完成，用时 %1。</translation>
     </message>
     <message>
         <source>The search stopped with an unexpected error.</source>

@@ -50,6 +50,26 @@ private slots:
         QCOMPARE(QuantityFormat::bytes(value), text);
     }
 
+    // A search of a small model takes milliseconds: "0.0 s" said nothing.
+    void durations_data()
+    {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("a few milliseconds") << 0.0042 << QStringLiteral("4.2 ms");
+        QTest::newRow("under 50 ms") << 0.035 << QStringLiteral("35 ms");
+        QTest::newRow("rounds up to 10 ms") << 0.00996 << QStringLiteral("10 ms");
+        QTest::newRow("rounds up to a second") << 0.9996 << QStringLiteral("1.0 s");
+        QTest::newRow("seconds") << 12.34 << QStringLiteral("12.3 s");
+        QTest::newRow("grouped") << 1234.5 << QStringLiteral("1,234.5 s");
+    }
+
+    void durations()
+    {
+        QFETCH(double, seconds);
+        QFETCH(QString, text);
+        QCOMPARE(QuantityFormat::duration(seconds), text);
+    }
+
     void exactUsesDigitGrouping() { QCOMPARE(QuantityFormat::exact(2191), QStringLiteral("2,191")); }
 
     void followsTheLocale()
@@ -57,6 +77,7 @@ private slots:
         QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
         QCOMPARE(QuantityFormat::bytes(16'060'522'496), QStringLiteral("16,1 GB"));
         QCOMPARE(QuantityFormat::exact(2191), QStringLiteral("2.191"));
+        QCOMPARE(QuantityFormat::duration(0.0042), QStringLiteral("4,2 ms"));
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
 };

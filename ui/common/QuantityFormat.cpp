@@ -68,4 +68,14 @@ QString QuantityFormat::cost(CostSum value)
     return QString::fromStdString(costToString(value));
 }
 
+QString QuantityFormat::duration(double seconds)
+{
+    // Rounded as shown: 0.9996 s reads "1.0 s", not "1000 ms".
+    if (seconds * 1e3 < 9.95)
+        return tr("%L1 ms").arg(seconds * 1e3, 0, 'f', 1);
+    if (seconds * 1e3 < 999.5)
+        return tr("%L1 ms").arg(seconds * 1e3, 0, 'f', 0);
+    return tr("%L1 s").arg(seconds, 0, 'f', 1);
+}
+
 }  // namespace tapestry

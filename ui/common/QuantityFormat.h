@@ -24,6 +24,9 @@ public:
     // A sharding problem's cost, exact and grouped like exact(); sums beyond 64 bits
     // (never seen in practice) as plain digits.
     [[nodiscard]] static QString cost(CostSum value);
+    // A wall time as a person reads it: "35 ms" under a second ("4.2 ms" under 10 ms),
+    // "12.3 s" from a second on.
+    [[nodiscard]] static QString duration(double seconds);
 };
 
 }  // namespace tapestry

@@ -1,9 +1,11 @@
 #include "search/PlanSearchJob.h"
+
 #include "search/ClusterPanel.h"
 
 #include "jobs/BackgroundTask.h"
 #include "jobs/JobOutcome.h"
 #include "common/ErrorText.h"
+#include "common/QuantityFormat.h"
 #include "fold/FoldedModel.h"
 #include "search/SearchOutcome.h"
 #include "base/Error.h"
@@ -136,10 +138,11 @@ QString PlanSearchJob::message(const SearchOutcome& results)
     if (!results.finished)
         return {};
     if (results.cancelled)
-        return tr("Search cancelled after %L1 s; the best plans found so far are kept.").arg(results.seconds, 0, 'f', 1);
+        return tr("Search cancelled after %1; the best plans found so far are kept.")
+            .arg(QuantityFormat::duration(results.seconds));
     if (!results.anyFits)
         return tr("No searched plan fits in the memory limit (%1).").arg(QString::fromStdString(results.detail));
-    return tr("Search finished in %L1 s.").arg(results.seconds, 0, 'f', 1);
+    return tr("Search finished in %1.").arg(QuantityFormat::duration(results.seconds));
 }
 
 void PlanSearchJob::cancel()

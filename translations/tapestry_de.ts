@@ -1235,12 +1235,16 @@
         <translation>Selektiv (Attention-Kern)</translation>
     </message>
     <message>
+        <source>Selective (every other matmul, torchtitan&apos;s)</source>
+        <translation>Selektiv (jede zweite Matrixmultiplikation, wie torchtitan)</translation>
+    </message>
+    <message>
         <source>Full (each block)</source>
         <translation>Vollständig (jeder Block)</translation>
     </message>
     <message>
-        <source>Activations recomputed in the backward pass instead of kept: less memory for more compute.</source>
-        <translation>Aktivierungen werden im Rückwärtsdurchlauf neu berechnet statt gespeichert: weniger Speicher für mehr Rechenaufwand.</translation>
+        <source>Activations recomputed in the backward pass instead of kept: less memory for more compute. Selective as the target runs it: Megatron-LM recomputes attention&apos;s core (nothing to recompute with fused attention), torchtitan keeps every other matmul&apos;s output and recomputes the rest.</source>
+        <translation>Aktivierungen werden im Rückwärtsdurchlauf neu berechnet statt gespeichert: weniger Speicher für mehr Rechenaufwand. Selektiv so, wie das Ziel es ausführt: Megatron-LM berechnet den Kern der Attention neu (bei fusionierter Attention gibt es nichts neu zu berechnen), torchtitan behält die Ausgabe jeder zweiten Matrixmultiplikation und berechnet den Rest neu.</translation>
     </message>
     <message>
         <source>0 (nothing sharded)</source>

@@ -1232,12 +1232,16 @@
         <translation>选择性（注意力核心）</translation>
     </message>
     <message>
+        <source>Selective (every other matmul, torchtitan&apos;s)</source>
+        <translation>选择性（每隔一个矩阵乘法，torchtitan 的方式）</translation>
+    </message>
+    <message>
         <source>Full (each block)</source>
         <translation>完全（每个块）</translation>
     </message>
     <message>
-        <source>Activations recomputed in the backward pass instead of kept: less memory for more compute.</source>
-        <translation>在反向传播中重新计算激活而不保存：以更多计算换取更少内存。</translation>
+        <source>Activations recomputed in the backward pass instead of kept: less memory for more compute. Selective as the target runs it: Megatron-LM recomputes attention&apos;s core (nothing to recompute with fused attention), torchtitan keeps every other matmul&apos;s output and recomputes the rest.</source>
+        <translation>在反向传播中重新计算激活而不保存：以更多计算换取更少内存。选择性重计算按目标框架的方式进行：Megatron-LM 重新计算注意力核心（使用融合注意力时无需重新计算），torchtitan 保留每隔一个矩阵乘法的输出并重新计算其余部分。</translation>
     </message>
     <message>
         <source>0 (nothing sharded)</source>

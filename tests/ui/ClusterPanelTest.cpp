@@ -361,12 +361,23 @@ private slots:
         auto* target = panel.findChild<QComboBox*>(QStringLiteral("target"));
         QVERIFY(target);
         QVERIFY(automatic.options.stack == kDefaultTrainingStack);
+        // Selective recomputation reads as what the target's search prices
+        // (stackSelectiveRecomputation): attention's core, or torchtitan's every other matmul.
+        const int selective = recompute->findData(static_cast<int>(Recomputation::Selective));
+        QCOMPARE(recompute->itemText(selective), QStringLiteral("Selective (attention core)"));
         target->setCurrentIndex(target->findData(QStringLiteral("torchtitan")));
         QVERIFY(panel.setup().options.stack == TrainingStack::TorchTitan);
+        QCOMPARE(recompute->itemText(selective), QStringLiteral("Selective (every other matmul, torchtitan's)"));
         panel.rememberFor(QStringLiteral("/models/titan.onnx"));
         ClusterPanel titan;
         QVERIFY(titan.recallFor(QStringLiteral("/models/titan.onnx")));
         QVERIFY(titan.setup().options.stack == TrainingStack::TorchTitan);
+        auto* titanRecompute = titan.findChild<QComboBox*>(QStringLiteral("recomputation"));
+        QCOMPARE(titanRecompute->itemText(titanRecompute->findData(static_cast<int>(Recomputation::Selective))),
+                 QStringLiteral("Selective (every other matmul, torchtitan's)"));
+        target->setCurrentIndex(target->findData(QStringLiteral("megatron")));
+        QCOMPARE(recompute->itemText(selective), QStringLiteral("Selective (attention core)"));
+        target->setCurrentIndex(target->findData(QStringLiteral("torchtitan")));
 
         // ZeRO 0 is a choice too, not Auto.
         zero->setCurrentIndex(zero->findText(QStringLiteral("0"), Qt::MatchStartsWith));

@@ -6,6 +6,7 @@
 #include "jobs/JobOutcome.h"
 #include "plans/PlanOverlay.h"
 #include "plans/PlanSummary.h"
+#include "target/StackRules.h"
 #include "target/TrainingStack.h"
 #include "base/AtomicFile.h"
 #include "base/Error.h"
@@ -71,6 +72,14 @@ QString axesText(const std::vector<MeshAxis>& axes)
     for (const MeshAxis& axis : axes)
         parts << QStringLiteral("%1 %2").arg(QString::fromStdString(axis.name)).arg(axis.size);
     return parts.join(QStringLiteral(" × "));
+}
+
+// What selective recomputation a search for `stack` prices (stackSelectiveRecomputation).
+QString selectiveLabel(TrainingStack stack)
+{
+    return stackSelectiveRecomputation(stack) == SelectiveRecomputation::EveryOtherMatmul
+               ? ClusterPanel::tr("Selective (every other matmul, torchtitan's)")
+               : ClusterPanel::tr("Selective (attention core)");
 }
 
 }  // namespace
@@ -184,10 +193,12 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     recompute_->setObjectName(QStringLiteral("recomputation"));
     recompute_->addItem(tr("Auto (the search chooses)"));
     recompute_->addItem(tr("None"), static_cast<int>(Recomputation::None));
-    recompute_->addItem(tr("Selective (attention core)"), static_cast<int>(Recomputation::Selective));
+    recompute_->addItem(selectiveLabel(kDefaultTrainingStack), static_cast<int>(Recomputation::Selective));
     recompute_->addItem(tr("Full (each block)"), static_cast<int>(Recomputation::Full));
     recompute_->setToolTip(tr("Activations recomputed in the backward pass instead of kept: less memory for more "
-                              "compute."));
+                              "compute. Selective as the target runs it: Megatron-LM recomputes attention's core "
+                              "(nothing to recompute with fused attention), torchtitan keeps every other matmul's "
+                              "output and recomputes the rest."));
     zeroStage_ = new QComboBox(this);
     zeroStage_->setObjectName(QStringLiteral("zeroStage"));
     zeroStage_->addItem(tr("Auto (the search chooses)"));
@@ -336,6 +347,11 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     connect(openFile, &QPushButton::clicked, this, &ClusterPanel::chooseClusterFile);
     connect(precision_, &QComboBox::currentIndexChanged, this,
             [this] { emit precisionChanged(setup().workload.computeType); });
+    connect(target_, &QComboBox::currentIndexChanged, this, [this] {
+        recompute_->setItemText(recompute_->findData(static_cast<int>(Recomputation::Selective)),
+                                selectiveLabel(trainingStackFromName(target_->currentData().toString().toStdString())
+                                                   .value_or(kDefaultTrainingStack)));
+    });
 
     const int preferred = preset_->findText(QStringLiteral("dgx-h100x2"));
     if (preset_->count() > 0)

@@ -135,7 +135,8 @@ private:
 
     // After a search, in the window's own arrangement: the folded graph takes at least a
     // third of the window, the editor's strategy table shows at least 8 rows, and the
-    // comparison draws both plans at least 180 px tall (their legend shared beside them).
+    // comparison draws both plans at least 180 px tall (their legend shared under them), with
+    // the table of differences beside them.
     static void checkRoomToWork(MainWindow& window)
     {
         QTest::qWait(200);  // the docks settle
@@ -171,6 +172,16 @@ private:
             QVERIFY2(drawn.height() >= 180 && drawn.width() >= 300,
                      qPrintable(QStringLiteral("compared plan %1 drawn %2x%3").arg(side).arg(drawn.width()).arg(drawn.height())));
         }
+        // Beside them the table of differences keeps room for a node's name and a
+        // strategy (at 1366 px in German it was 80 px wide, names cut to '…del/layers.').
+        const auto* differences = window.workbench()->compareView()->findChild<QTableView*>(QStringLiteral("compareTable"));
+        QVERIFY(differences);
+        const int character = differences->fontMetrics().averageCharWidth();
+        QVERIFY2(differences->width() >= 40 * character && differences->columnWidth(0) >= 18 * character,
+                 qPrintable(QStringLiteral("the compared plans' differences: %1 px wide, names %2 px, %3 px a character")
+                                .arg(differences->width())
+                                .arg(differences->columnWidth(0))
+                                .arg(character)));
         window.workbench()->compareDock()->hide();
         window.openCandidate(window.session()->results()->best());
     }

@@ -199,6 +199,14 @@ void GraphViewPane::setLegendShown(bool shown)
     updateLegend();
 }
 
+void GraphViewPane::setCompactBar()
+{
+    search_->hide();
+    matches_->hide();
+    status_->hide();
+    qobject_cast<QHBoxLayout*>(bar_->layout())->insertStretch(0, 1);
+}
+
 void GraphViewPane::setPlanOverlay(std::shared_ptr<const PlanOverlay> overlay)
 {
     if (kind_ == GraphViewKind::Scope)

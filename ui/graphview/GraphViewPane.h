@@ -70,6 +70,9 @@ public:
     void saveAs();
     // Drawings side by side share one legend beside them (the comparison).
     void setLegendShown(bool shown);
+    // Only the zoom, fit and save buttons in the bar, without the name search and the
+    // layout status: for drawings that are named above them (the compared plans).
+    void setCompactBar();
     // The search and zoom bar, taken out of the pane for the caller to place (the graph
     // views put it beside their tabs); it keeps working on this pane.
     [[nodiscard]] QWidget* takeBar();

@@ -30,9 +30,10 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
         boxes_[side] = new QComboBox(this);
         boxes_[side]->setObjectName(side == 0 ? QStringLiteral("compareA") : QStringLiteral("compareB"));
         boxes_[side]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        boxes_[side]->setMinimumContentsLength(24);
+        boxes_[side]->setMinimumContentsLength(16);
         panes_[side] = new GraphViewPane(GraphViewKind::Folded, this);
         panes_[side]->setLegendShown(false);
+        panes_[side]->setCompactBar();
         auto* column = new QWidget(this);
         auto* layout = new QVBoxLayout(column);
         layout->setContentsMargins(0, 0, 0, 0);
@@ -55,7 +56,10 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(PlanDiffModel::NodeColumn, QHeaderView::Stretch);
+    // The node's name ends in what it is ("…/mlp/down_proj/MatMul", the whole name in its
+    // tooltip); beside the drawings it keeps room to read that, the rest scrolls.
+    table_->horizontalHeader()->setSectionResizeMode(PlanDiffModel::NodeColumn, QHeaderView::Interactive);
+    table_->horizontalHeader()->resizeSection(PlanDiffModel::NodeColumn, fontMetrics().averageCharWidth() * 20);
     table_->setTextElideMode(Qt::ElideLeft);
     totals_ = new QLabel(this);
     totals_->setObjectName(QStringLiteral("compareTotals"));
@@ -65,17 +69,23 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
     legend->setObjectName(QStringLiteral("compareLegend"));
     legend->setEntries(PlanOverlay::legend());
 
-    // The table and the one legend of both drawings stand beside them: the drawings keep
-    // the dock's whole height.
+    // The one legend of both drawings runs under them, the totals and the table stand
+    // beside them with the dock's whole height: on a laptop's 1366 px the table keeps
+    // room for its columns, and the drawings give up only what their bars do not need.
+    auto* drawings = new QWidget(this);
+    auto* drawingsLayout = new QVBoxLayout(drawings);
+    drawingsLayout->setContentsMargins(0, 0, 0, 0);
+    drawingsLayout->addWidget(graphs, 1);
+    drawingsLayout->addWidget(legend);
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(totals_);
-    sideLayout->addWidget(legend);
     sideLayout->addWidget(table_, 1);
+    side->setMinimumWidth(fontMetrics().averageCharWidth() * 44);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(graphs);
+    split->addWidget(drawings);
     split->addWidget(side);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 1);

@@ -2251,6 +2251,10 @@
         <translation>Experten-Combine: Ausgaben der Experten zurück</translation>
     </message>
     <message>
+        <source>Expert weights: each copy&apos;s routing weight</source>
+        <translation>Experten-Gewichte: das Routing-Gewicht jeder Kopie</translation>
+    </message>
+    <message>
         <source>intra-node</source>
         <translation>im Knoten</translation>
     </message>

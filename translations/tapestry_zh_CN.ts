@@ -2247,6 +2247,10 @@
         <translation>专家合并：专家输出返回</translation>
     </message>
     <message>
+        <source>Expert weights: each copy&apos;s routing weight</source>
+        <translation>专家权重：每个副本的路由权重</translation>
+    </message>
+    <message>
         <source>intra-node</source>
         <translation>节点内</translation>
     </message>

@@ -527,6 +527,27 @@ void CostModel::computeExperts()
         facts.routedShare = std::min(1.0, m.topK * workload_.capacityFactor / m.experts);
         facts.modelShare = std::min(1.0, static_cast<double>(m.topK) / m.experts);
     }
+    // What an expert made holds its routed rows only: a memory-bound op outside the
+    // experts (the layer's combine) reads no more of it.
+    for (const Op& op : graph_.ops()) {
+        const OpRole role = coarse_.roles[op.id.index()];
+        const CoarseNodeId node = coarse_.nodeOf[op.id.index()];
+        if (role == OpRole::Auxiliary || role == OpRole::Embedding || isAnchorRole(role) ||
+            bound_->nodes[node.index()].experts > 0)
+            continue;
+        for (const TensorId input : op.inputs) {
+            if (!input.isValid() || isConstant(input) || !graph_.tensor(input).producer.isValid() ||
+                !graph_.tensor(input).shape.isRankKnown())
+                continue;
+            const NodeFacts& maker = bound_->nodes[coarse_.nodeOf[graph_.tensor(input).producer.index()].index()];
+            if (maker.experts == 0)
+                continue;
+            const double unread =
+                (1 - maker.routedShare) * binder_.elementCount(graph_.tensor(input).shape) * dtypeBytes_;
+            bound_->ops[op.id.index()].memoryBoundBytes -= unread;
+            bound_->nodes[node.index()].memoryBoundBytes -= unread;
+        }
+    }
     for (CrossingTensor& tensor : bound_->crossing) {
         const NodeFacts& producer = bound_->nodes[tensor.producer.index()];
         if (producer.experts > 0) {
@@ -534,12 +555,24 @@ void CostModel::computeExperts()
             tensor.expertTokens = producer.routedShare * producer.experts;
             continue;
         }
+        // Read by one expert alone (its routing weights): the expert's routed rows, moved
+        // with the layer's other experts' in one collective, as what an expert made.
+        std::set<std::string> readers;
+        const NodeFacts* reader = nullptr;
         for (const auto& [consumer, op] : tensor.consumers) {
             const NodeFacts& facts = bound_->nodes[consumer.index()];
             if (facts.experts > 0) {
-                tensor.routedCopies = facts.routedShare * facts.experts;
-                break;
+                readers.insert(membership[consumer.index()].expertScope);
+                reader = &facts;
             }
+        }
+        if (!reader)
+            continue;
+        if (readers.size() == 1 && reader->experts > 1) {
+            tensor.experts = reader->experts;
+            tensor.expertTokens = reader->routedShare * reader->experts;
+        } else {
+            tensor.routedCopies = reader->routedShare * reader->experts;
         }
     }
 }
@@ -1243,11 +1276,15 @@ void CostModel::priceCrossing(const CrossingTensor& tensor, const Plan& plan, co
             if (ulyssesAxis[a] && swapsSequenceAndHeads && tensor.carriesGradient && atAttention)
                 transfers->push_back({listedAt, forward ? Purpose::UlyssesForward : Purpose::UlyssesBackward,
                                       priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
-            // Tokens to their experts (a dispatch, or a combine's gradient) and back.
+            // Tokens to their experts (a dispatch, or a combine's gradient) and back; an
+            // expert's routing weights (made outside it, read by it alone) alike.
+            const bool weights = tensor.experts > 0 && bound_->nodes[tensor.producer.index()].experts == 0;
             if (from == AxisLayout::Expert || to == AxisLayout::Expert)
-                transfers->push_back(
-                    {listedAt, (forward ? to : from) == AxisLayout::Expert ? Purpose::ExpertDispatch : Purpose::ExpertCombine,
-                     priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
+                transfers->push_back({listedAt,
+                                      weights ? Purpose::ExpertWeights
+                                      : (forward ? to : from) == AxisLayout::Expert ? Purpose::ExpertDispatch
+                                                                                    : Purpose::ExpertCombine,
+                                      priced->kind, a, priced->bytes, priced->price, priced->times, 1.0});
         };
         std::vector<AxisLayout> forward;
         std::vector<AxisLayout> backward;

@@ -120,10 +120,11 @@ public:
         // Producer and every consumer lie in one block instance: full recomputation
         // converts it forward a second time.
         bool insideBlock = false;
-        // Mixture of experts: made inside an expert of a layer of `experts` (0: outside),
-        // the tensor holds `expertTokens` / experts of the dense graph's rows (its routed
-        // tokens); entering experts, each token reaches `routedCopies` of them (top-k x
-        // capacity factor).
+        // Mixture of experts: one expert's tensor, made inside it or read by it alone (its
+        // routing weights), in a layer of `experts` (0: neither); it holds `expertTokens` /
+        // experts of the dense graph's rows (the expert's routed tokens) and moves in one
+        // collective with the layer's other experts'. Entering every expert, each token
+        // reaches `routedCopies` of them (top-k x capacity factor).
         int experts = 0;
         double expertTokens = 1;
         double routedCopies = 1;

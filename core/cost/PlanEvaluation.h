@@ -24,6 +24,7 @@ struct ParallelTransfer {
         RingGradients,   // their gradients coming back in backward (a reduce-scatter's)
         ExpertDispatch,  // tokens to their experts, forward and backward
         ExpertCombine,   // the experts' outputs back, forward and backward
+        ExpertWeights,   // each routed copy's weight to the expert applying it, its gradient back
         // Ulysses: an activation between sequence and head splits on an axis where
         // attention runs Ulysses (q, k, v to heads and the output back), the layouts' all-to-all;
         // listed at the node that reads it (forward) or made it (its gradient, backward).

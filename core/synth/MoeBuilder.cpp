@@ -56,6 +56,13 @@ Graph buildMoe(const ModelSpec& spec, const std::string& graphName)
         const std::string moe = block + "/block_sparse_moe";
         const std::string normed = rmsNorm(e, block + "/post_attention_layernorm", x, hidden);
         const std::string routing = emitRouter(e, spec, moe, normed);
+        // Each expert weights its own output by its routing column, so only the copies
+        // routed to it are weighted (Megatron-LM applies the probabilities to the routed
+        // copies, HF Mixtral to the rows it gathered), and the combine sums those copies.
+        const std::vector<std::string> columns = e.opWithOutputs(
+            moe, "Split", {routing}, std::vector<TensorType>(static_cast<std::size_t>(spec.experts),
+                                                             f32(hiddenShape(kBatch, kSeq, 1))),
+            {{"axis", std::int64_t{-1}}});
         std::vector<std::string> expertOutputs;
         for (std::int64_t expert = 0; expert < spec.experts; ++expert) {
             const std::string scope = moe + "/experts." + std::to_string(expert);
@@ -64,11 +71,8 @@ Graph buildMoe(const ModelSpec& spec, const std::string& graphName)
             const std::string up = linear(e, scope + "/w3", normed, hidden, spec.ffn, false);
             const std::string product = e.op(scope, "Mul", {activated, up}, f32(wide));
             const std::string down = linear(e, scope + "/w2", product, wide, spec.hidden, false);
-            const std::string weight = e.op(moe, "Gather", {routing, e.int64Scalar(moe, expert)},
-                                            f32(TensorShape({kBatch, kSeq})), {{"axis", std::int64_t{2}}});
-            const std::string column =
-                e.op(moe, "Unsqueeze", {weight, e.int64s(moe, {2})}, f32(hiddenShape(kBatch, kSeq, 1)));
-            expertOutputs.push_back(e.op(moe, "Mul", {down, column}, f32(hidden)));
+            expertOutputs.push_back(
+                e.op(scope, "Mul", {down, columns[static_cast<std::size_t>(expert)]}, f32(hidden)));
         }
         const std::string mixed = e.op(moe, "Sum", expertOutputs, f32(hidden));
         x = e.op(block, "Add", {x, mixed}, f32(hidden));

@@ -2,7 +2,8 @@
 // computes only its routed share of the tokens; spread over an axis of ep ranks, the
 // experts' weights and optimizer states divide by ep and each MoE layer pays a dispatch
 // and a combine all-to-all of tokens x hidden x top-k x capacity factor bytes per rank,
-// forward and backward.
+// forward and backward, and sends each routed copy's weight (tokens x top-k x capacity
+// factor values) to the expert that applies it, forward, and its gradient back.
 #include "base/Error.h"
 #include "CostChecks.h"
 #include "FoldedTestModel.h"
@@ -12,6 +13,8 @@
 #include "search/PlanSearch.h"
 
 #include <QTest>
+
+#include <algorithm>
 
 using namespace tapestry;
 using namespace tapestry::test;
@@ -140,24 +143,29 @@ private slots:
         const CostBreakdown layer = instanceCost(m, e, 1);
         // A rank holds 32 / (4 x 8) = 1 sequence of 2048 tokens; each sends top-2 copies
         // of its 4096-wide bf16 hidden state (capacity factor 1): dispatch and combine,
-        // forward and backward.
+        // forward and backward; and one bf16 routing weight per copy, forward and backward.
         const double perRank = 1.0 * 2048 * 4096 * 2 * 2;
-        const double expected = 4 * allToAll(8, perRank, cluster.intraNode);
+        const double weights = 1.0 * 2048 * 2 * 2;
+        const double expected =
+            4 * allToAll(8, perRank, cluster.intraNode) + 2 * allToAll(8, weights, cluster.intraNode);
         const double measured = layer.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)];
         QVERIFY2(near(measured, expected),
                  qPrintable(QString::number(measured) + QStringLiteral(" vs ") + QString::number(expected)));
-        // The evaluation lists them (what the inspector shows): every call moves perRank
-        // bytes; a layer makes 2 dispatches and 2 combines per step (forward, backward).
-        double listedCalls = 0;
+        // The evaluation lists them (what the inspector shows): a layer makes 2 dispatches
+        // and 2 combines of perRank bytes per step (forward, backward) and sends the
+        // weights twice, each expert's eighth of one call.
+        double tokenCalls = 0;
+        double weightCalls = 0;
         double listedSeconds = 0;
         for (const ParallelTransfer& t : e.parallelTransfers) {
             QCOMPARE(t.kind, CollectiveKind::AllToAll);
-            QVERIFY(near(t.bytes, perRank));
+            QVERIFY(near(t.bytes, perRank) || near(t.bytes, weights));
             QCOMPARE(t.exposedShare, 1.0);
-            listedCalls += t.times;
+            (near(t.bytes, perRank) ? tokenCalls : weightCalls) += t.times;
             listedSeconds += t.exposedSeconds();
         }
-        QVERIFY(near(listedCalls, 2 * 4.0));  // two layers
+        QVERIFY(near(tokenCalls, 2 * 4.0));  // two layers
+        QVERIFY(near(weightCalls, 2 * 2.0));
         QVERIFY(near(listedSeconds, e.total.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)]));
         QCOMPARE(expertParallelDegree(ep), 8);
         QCOMPARE(expertParallelDegree(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes())), 1);
@@ -184,9 +192,11 @@ private slots:
             const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
             const PlanEvaluation e = costs.evaluate(expertParallelPlan(costs, m.coarse, mesh.axes(), 1));
             // One sequence of 2048 tokens per rank, top-2 copies of the bf16 4096-wide hidden
-            // state, times the capacity factor; dispatch and combine, forward and backward.
+            // state, times the capacity factor; dispatch and combine, forward and backward;
+            // the copies' weights forward and backward.
             const double perRank = 1.0 * 2048 * 4096 * 2 * 2 * capacity;
-            const double expected = 4 * allToAll(8, perRank, cluster.intraNode);
+            const double expected = 4 * allToAll(8, perRank, cluster.intraNode) +
+                                    2 * allToAll(8, perRank / 4096, cluster.intraNode);
             const double measured =
                 instanceCost(m, e, 1).time.byCollective[static_cast<std::size_t>(CollectiveKind::AllToAll)];
             QVERIFY2(near(measured, expected), qPrintable(QStringLiteral("capacity %1: %2 vs %3")
@@ -217,6 +227,56 @@ private slots:
         };
         // Top-2 of 8: a quarter of the dense graph's expert work; capacity 4 is all of it.
         QVERIFY(near(expertCompute(1.0) * 4, expertCompute(4.0)));
+    }
+
+    // A top-k layer's FLOPs and bytes in closed form. Each expert weights the copies routed
+    // to it (its routing column enters the expert) and the combine outside the experts
+    // sums what they made: top-k x capacity factor copies of a token's hidden state, not
+    // one per expert.
+    void aTopKLayerComputesAndCombinesItsRoutedCopies()
+    {
+        const FoldedModel m = mixtralLayers();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        for (const double capacity : {1.0, 1.25}) {
+            Workload w = workload(8, 1024);
+            w.capacityFactor = capacity;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const double tokens = 8.0 * 1024;  // the dense graph's tokens
+            const double hidden = 4096;
+            const double ffn = 14336;
+            const double copies = 2 * capacity;  // top-2
+            double expertFlops = 0;
+            double weighting = 0;
+            for (const CoarseNode& node : m.coarse.nodes) {
+                const auto& facts = costs.facts(node.id);
+                if (facts.experts == 0 || node.name.rfind("model/layers.0/", 0) != 0)
+                    continue;
+                expertFlops += facts.flops * facts.routedShare;
+                const bool weighs = std::any_of(node.ops.begin(), node.ops.end(), [&](OpId op) {
+                    for (const TensorId input : m.graph().op(op).inputs) {
+                        const OpId producer = input.isValid() ? m.graph().tensor(input).producer : OpId{};
+                        if (producer.isValid() && m.graph().op(producer).type == "Split")
+                            return true;
+                    }
+                    return false;
+                });
+                weighting += weighs ? facts.memoryBoundBytes * facts.routedShare : 0.0;
+            }
+            // w1, w3 (hidden -> ffn) and w2 (ffn -> hidden) on every routed copy, forward.
+            QVERIFY(near(expertFlops, copies * tokens * 3 * 2 * hidden * ffn));
+            // Each copy's weighting reads the expert's output and its weight, writes the product.
+            QVERIFY(near(weighting, copies * tokens * (2 * hidden + 1) * 2));
+            // The combine (one Sum outside the experts) reads the copies and writes a token's
+            // hidden state.
+            const CoarseNode* combine = nullptr;
+            for (const CoarseNode& node : m.coarse.nodes)
+                combine = node.name == "model/layers.0/block_sparse_moe" ? &node : combine;
+            QVERIFY(combine);
+            QCOMPARE(combine->ops.size(), std::size_t{1});
+            QCOMPARE(m.graph().op(combine->ops.front()).type, std::string("Sum"));
+            QVERIFY(near(costs.facts(combine->id).memoryBoundBytes, (copies + 1) * tokens * hidden * 2));
+        }
     }
 
     void searchSpreadsExpertsWhenTheyDoNotFitOtherwise()

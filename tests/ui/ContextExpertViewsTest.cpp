@@ -124,36 +124,42 @@ private slots:
 
         // The plan splits the batch on both axes: 64 sequences / (micro-batch 1 x 32 ranks)
         // = 2 micro-steps; a rank's 4096 tokens, each sent to top-2 experts as a 4096-wide
-        // bf16 row.
+        // bf16 row, with its bf16 routing weight.
         QCOMPARE(candidate->evaluation.microBatches, 2);
         const double perCall = 4096.0 * 4096 * 2 * 2;
         QCOMPARE(perCall, 67108864.0);
+        const double weightsPerCall = 4096.0 * 2 * 2;
         const double call = allToAll(8, perCall, setup.cluster.intraNode);
-        const double layer = 4 * 2 * call;
+        const double weightsCall = allToAll(8, weightsPerCall, setup.cluster.intraNode);
+        const double layer = 4 * 2 * call + 4 * weightsCall;
 
         auto* table = inspector.trafficPane()->findChild<QTableView*>(QStringLiteral("inspectorTraffic"));
         QVERIFY(table);
         const QAbstractItemModel& shown = *table->model();
-        QCOMPARE(shown.rowCount(), 4);  // 2 layers x (dispatch, combine)
+        QCOMPARE(shown.rowCount(), 6);  // 2 layers x (dispatch, combine, weights)
         using Column = ParallelTrafficModel::Column;
-        for (int row = 0; row < 4; ++row) {
+        const QString dispatch = QStringLiteral("Expert dispatch: tokens to their experts");
+        const QString combine = QStringLiteral("Expert combine: expert outputs back");
+        const QString weights = QStringLiteral("Expert weights: each copy's routing weight");
+        for (int row = 0; row < 6; ++row) {
             auto text = [&](int column) { return shown.index(row, column).data().toString(); };
-            QCOMPARE(text(Column::LayerColumn), row < 2 ? QStringLiteral("model/layers.0") : QStringLiteral("model/layers.1"));
-            QCOMPARE(text(Column::PurposeColumn), row % 2 == 0 ? QStringLiteral("Expert dispatch: tokens to their experts")
-                                                               : QStringLiteral("Expert combine: expert outputs back"));
+            QCOMPARE(text(Column::LayerColumn), row < 3 ? QStringLiteral("model/layers.0") : QStringLiteral("model/layers.1"));
+            const QString purpose = text(Column::PurposeColumn);
+            QVERIFY2(purpose == dispatch || purpose == combine || purpose == weights, qPrintable(purpose));
             QCOMPARE(text(Column::CollectiveColumn), QStringLiteral("all-to-all"));
             QCOMPARE(text(Column::AxisColumn), QStringLiteral("tp (8)"));
             QCOMPARE(text(Column::LinksColumn), QStringLiteral("8 GPUs, intra-node"));
-            QCOMPARE(text(Column::BytesColumn), QStringLiteral("67.109"));
-            QCOMPARE(text(Column::CallsColumn), QStringLiteral("4"));  // forward and backward, 2 micro-steps
+            // Forward and backward, 2 micro-steps; the weights as 8 experts' eighths of a call.
+            QCOMPARE(text(Column::CallsColumn), QStringLiteral("4"));
+            QCOMPARE(text(Column::BytesColumn), purpose == weights ? QStringLiteral("0.016") : QStringLiteral("67.109"));
             QVERIFY(near(shown.index(row, Column::TimeColumn).data(ParallelTrafficModel::SortRole).toDouble(),
-                         4 * call * 1e3));
+                         4 * (purpose == weights ? weightsCall : call) * 1e3));
             QCOMPARE(text(Column::HiddenColumn), QStringLiteral("0.0000"));
             QCOMPARE(text(Column::ExposedColumn), text(Column::TimeColumn));
         }
         const QString summary = inspector.trafficSummary()->text();
-        QCOMPARE(milliseconds(layer), QStringLiteral("1.4376"));
-        QVERIFY2(summary.contains(QStringLiteral("In model/layers.0: ring attention 0.0000 ms, Ulysses 0.0000 ms, experts 1.4376 ms.")),
+        QVERIFY2(summary.contains(QStringLiteral("In model/layers.0: ring attention 0.0000 ms, Ulysses 0.0000 ms, experts %1 ms.")
+                                      .arg(milliseconds(layer))),
                  qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("expert all-to-alls %1 ms (these two never hidden)").arg(milliseconds(2 * layer))),
                  qPrintable(summary));
@@ -166,15 +172,16 @@ private slots:
         // search places them: a rank's 512 tokens of its sequence chunk cross the
         // inter-node links.
         inspector.setPlan(mixtral_, pricing.price(expertsOver(pricing, 0, ExpertPlanKind::RingAttention)));
-        QCOMPARE(shown.rowCount(), 2 * (3 + 2));  // per layer 3 ring rows, dispatch and combine
+        QCOMPARE(shown.rowCount(), 2 * (3 + 3));  // per layer 3 ring rows, dispatch, combine and weights
         QCOMPARE(shown.index(3, Column::PurposeColumn).data().toString(),
                  QStringLiteral("Expert dispatch: tokens to their experts"));
         QCOMPARE(shown.index(3, Column::AxisColumn).data().toString(), QStringLiteral("dp (4)"));
         QCOMPARE(shown.index(3, Column::LinksColumn).data().toString(), QStringLiteral("4 GPUs, inter-node"));
         QCOMPARE(shown.index(3, Column::BytesColumn).data().toString(), QStringLiteral("8.389"));
-        const double acrossNodes = 4 * 16 * allToAll(4, perCall / 8, setup.cluster.interNode);
-        QCOMPARE(milliseconds(acrossNodes), QStringLiteral("9.5406"));  // the README's number
-        QVERIFY2(inspector.trafficSummary()->text().contains(QStringLiteral("experts 9.5406 ms.")),
+        const double acrossNodes = 4 * 16 * allToAll(4, perCall / 8, setup.cluster.interNode) +
+                                   2 * 16 * allToAll(4, weightsPerCall / 8, setup.cluster.interNode);
+        QCOMPARE(milliseconds(acrossNodes), QStringLiteral("10.1176"));  // the README's number
+        QVERIFY2(inspector.trafficSummary()->text().contains(QStringLiteral("experts 10.1176 ms.")),
                  qPrintable(inspector.trafficSummary()->text()));
 
         // A plan without context or expert parallelism has nothing to list.

@@ -22,7 +22,8 @@ ParallelTrafficModel::Technique ParallelTrafficModel::techniqueOf(ParallelTransf
     case ParallelTransfer::Purpose::UlyssesForward:
     case ParallelTransfer::Purpose::UlyssesBackward: return Technique::Ulysses;
     case ParallelTransfer::Purpose::ExpertDispatch:
-    case ParallelTransfer::Purpose::ExpertCombine: break;
+    case ParallelTransfer::Purpose::ExpertCombine:
+    case ParallelTransfer::Purpose::ExpertWeights: break;
     }
     return Technique::Experts;
 }
@@ -75,6 +76,7 @@ QString ParallelTrafficModel::purposeText(ParallelTransfer::Purpose purpose)
     case ParallelTransfer::Purpose::RingGradients: return tr("Ring attention: their gradients, backward");
     case ParallelTransfer::Purpose::ExpertDispatch: return tr("Expert dispatch: tokens to their experts");
     case ParallelTransfer::Purpose::ExpertCombine: return tr("Expert combine: expert outputs back");
+    case ParallelTransfer::Purpose::ExpertWeights: return tr("Expert weights: each copy's routing weight");
     case ParallelTransfer::Purpose::UlyssesForward: return tr("Ulysses: sequence and heads swapped, forward");
     case ParallelTransfer::Purpose::UlyssesBackward: return tr("Ulysses: their gradients swapped back, backward");
     }

@@ -16,6 +16,7 @@
 #include "graph/ModelFingerprint.h"
 #include "iopddl/IopddlWriter.h"
 #include "plan/ExpertPlans.h"
+#include "plan/ParallelDegrees.h"
 #include "plan/PlanFile.h"
 #include "search/PlanPricing.h"
 #include "search/SearchRecords.h"
@@ -132,24 +133,31 @@ std::string comparisonReport(const TechniqueComparison& comparison, const PlanCa
 }
 
 // "groups of 12 GPUs (nodes of 4, NVLink domains of 72): kept inside a node, the best
-// plan on ... takes ..."
+// plan on ... takes ...", or "groups of 4 GPUs (...): with a group wider than a node, the
+// best plan on ... (its widest group 8 GPUs) takes ..."
 std::string widthReport(const GroupWidthComparison& comparison, const Cluster& cluster, const PlanCandidate& best,
                         double limitBytes)
 {
-    const std::string head = "groups of " + std::to_string(comparison.width) + " GPUs (nodes of " +
-                             std::to_string(comparison.nodeGpus) + ", NVLink domains of " +
+    const bool beyond = comparison.reachesBeyondNode();
+    const std::string groups = comparison.width > 1 ? "groups of " + std::to_string(comparison.width) + " GPUs"
+                                                    : std::string("no tensor-, context- or expert-parallel groups");
+    const std::string head = groups + " (nodes of " + std::to_string(comparison.nodeGpus) + ", NVLink domains of " +
                              std::to_string(cluster.nvlinkDomainSize()) + "): ";
-    if (!comparison.insideNode)
-        return head + "no plan keeping them inside a node was found";
-    const PlanCandidate& inside = *comparison.insideNode;
-    char text[512];
-    std::snprintf(text, sizeof text,
-                  "kept inside a node, the best plan on %s (%s) %s %.2f GB and takes %.3f ms, %+.1f %% against %.3f ms",
-                  inside.meshText.c_str(), inside.plan.name.c_str(),
-                  inside.memoryBytes() > limitBytes ? "does not fit in" : "fits in", inside.memoryBytes() / 1e9,
-                  inside.stepSeconds() * 1e3, (inside.stepSeconds() / best.stepSeconds() - 1) * 100,
+    const std::shared_ptr<const PlanCandidate>& other = beyond ? comparison.insideNode : comparison.beyondNode;
+    if (!other)
+        return head + (beyond ? "no plan keeping them inside a node was found"
+                              : "no plan with a group wider than a node was found");
+    const std::string how = beyond ? "kept inside a node, the best plan on " + other->meshText + " (" +
+                                         other->plan.name + ")"
+                                   : "with a group wider than a node, the best plan on " + other->meshText + " (" +
+                                         other->plan.name + ", its widest group " +
+                                         std::to_string(widestGroup(other->plan)) + " GPUs)";
+    char text[256];
+    std::snprintf(text, sizeof text, " %s %.2f GB and takes %.3f ms, %+.1f %% against %.3f ms",
+                  other->memoryBytes() > limitBytes ? "does not fit in" : "fits in", other->memoryBytes() / 1e9,
+                  other->stepSeconds() * 1e3, (other->stepSeconds() / best.stepSeconds() - 1) * 100,
                   best.stepSeconds() * 1e3);
-    return head + text;
+    return head + how + text;
 }
 
 void printCandidate(const char* label, const PlanEvaluation& evaluation)
@@ -399,15 +407,18 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         }
         json.endArray();
         if (const auto& width = outcome->widthComparison) {
-            json.key("inside_node").beginObject();
+            const bool beyond = width->reachesBeyondNode();
+            const std::shared_ptr<const PlanCandidate>& other = beyond ? width->insideNode : width->beyondNode;
+            json.key(beyond ? "inside_node" : "beyond_node").beginObject();
             json.key("widest_group").value(static_cast<std::int64_t>(width->width));
             json.key("node_gpus").value(static_cast<std::int64_t>(width->nodeGpus));
-            json.key("found").value(width->insideNode != nullptr);
-            if (width->insideNode) {
-                json.key("mesh").value(width->insideNode->meshText);
-                json.key("step_seconds").value(width->insideNode->stepSeconds());
-                json.key("memory_bytes").value(width->insideNode->memoryBytes());
-                json.key("fits_in_memory").value(width->insideNode->memoryBytes() <= outcome->memoryLimitBytes);
+            json.key("found").value(other != nullptr);
+            if (other) {
+                json.key("mesh").value(other->meshText);
+                json.key("other_widest_group").value(static_cast<std::int64_t>(widestGroup(other->plan)));
+                json.key("step_seconds").value(other->stepSeconds());
+                json.key("memory_bytes").value(other->memoryBytes());
+                json.key("fits_in_memory").value(other->memoryBytes() <= outcome->memoryLimitBytes);
             }
             json.endObject();
         }

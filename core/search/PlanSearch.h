@@ -41,6 +41,10 @@ struct SearchOptions {
     // The most GPUs a tensor-, context- or expert-parallel group may span (groupWidth;
     // 0: any), to price the best plan with its groups kept inside one node.
     int widestGroup = 0;
+    // Only layouts with a group wider than this many GPUs (0: any), to price the best plan
+    // whose groups reach beyond one node. The stack searches honour it (a layout has one
+    // widest group); the per-node search does not.
+    int groupsWiderThan = 0;
     // The stack the plans are for: a runnable stack restricts the search to what it
     // runs as is (searchStackMesh); Any searches every strategy per node (TAP).
     TrainingStack stack = TrainingStack::Any;

@@ -29,12 +29,18 @@ struct TechniqueComparison {
 };
 
 // Why the best plan's tensor-, context- or expert-parallel groups reach beyond one node
-// (over a GB200 NVL72 rack's NVLink, or over InfiniBand): the best plan whose groups
-// keep to one node's GPUs (null when that search was cancelled or found nothing).
+// (over a GB200 NVL72 rack's NVLink, or over InfiniBand), or why they keep to one: the
+// best plan that does the other (null when that search was cancelled or found nothing).
 struct GroupWidthComparison {
     int width = 1;     // the best plan's widest group (widestGroup), in GPUs
-    int nodeGpus = 1;  // what the other plan's groups keep to: the cluster's GPUs per node
+    int nodeGpus = 1;  // the cluster's GPUs per node
+    // When the best plan's groups reach beyond a node: the best plan whose groups keep to one.
     std::shared_ptr<const PlanCandidate> insideNode;
+    // When they keep to a node (stack searches, on more than one node): the best plan with
+    // a group wider than a node.
+    std::shared_ptr<const PlanCandidate> beyondNode;
+
+    [[nodiscard]] bool reachesBeyondNode() const { return width > nodeGpus; }
 };
 
 // What one search session has produced so far, or in the end. Immutable once

@@ -381,8 +381,9 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // the best priced so far.
     const bool nothingYet = !best && result && result->cancelled;
     for (const auto& expert : experts) {
-        if (expert && setup.options.widestGroup > 0 && widestGroup(expert->plan) > setup.options.widestGroup)
-            continue;  // a Megatron reference over a wider axis than the search may use
+        if (expert && ((setup.options.widestGroup > 0 && widestGroup(expert->plan) > setup.options.widestGroup) ||
+                       widestGroup(expert->plan) <= setup.options.groupsWiderThan))
+            continue;  // a Megatron reference over other axes than the search may use
         if ((best && isPreferred(*expert, *best, limit)) || (nothingYet && expert && !best)) {
             auto kept = std::make_shared<PlanCandidate>(*expert);
             kept->role = PlanCandidate::Role::Best;
@@ -480,36 +481,50 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
     return comparisons;
 }
 
-// The best plan with every group kept inside one node, when the session's best plan has
-// a wider one: what a user asks first of a plan that spreads experts or tensors over a
-// GB200 rack's trays (or over InfiniBand). The searched meshes' plans that keep to a node
-// and the best plan's mesh searched again with its groups capped at a node.
+// What a user asks first of a plan on a GB200 rack or across DGX nodes: when the best
+// plan spreads experts or tensors beyond a node (over a rack's trays, or InfiniBand), the
+// best plan with every group kept inside one node; when it keeps them inside, the best
+// plan with a wider group (a stack search's layouts each have one widest group; the
+// per-node search cannot be asked for one). The searched meshes' plans on the other side
+// and the best plan's mesh searched again with its groups capped at a node, or every
+// searched mesh with a group beyond one (their layouts' prices are at hand).
 std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const FoldedModel>& model,
                                                  const SearchSetup& setup, std::size_t index,
                                                  const SearchOutcome& outcome, const PlanCandidate& best,
                                                  const SearchSessionCallbacks& callbacks, SessionState& state,
                                                  StackLayoutPrices& layoutPrices, SharedBindings& shared)
 {
-    const int nodeGpus = setup.cluster.gpusPerNode;
-    const int width = widestGroup(best.plan);
-    // Pins may fix a wide group: no plan "inside a node" to compare with.
-    if (width <= nodeGpus || setup.options.widestGroup > 0 || !setup.options.pins.empty())
+    GroupWidthComparison comparison{widestGroup(best.plan), setup.cluster.gpusPerNode, nullptr, nullptr};
+    const int nodeGpus = comparison.nodeGpus;
+    const bool beyond = comparison.reachesBeyondNode();
+    // Pins may fix a group's width: no plan on the other side to compare with.
+    if (setup.options.widestGroup > 0 || setup.options.groupsWiderThan > 0 || !setup.options.pins.empty())
+        return std::nullopt;
+    if (!beyond && (setup.options.stack == TrainingStack::Any || setup.cluster.deviceCount() <= nodeGpus))
         return std::nullopt;
     state.report(index, SearchPhase::Comparison, 1.0);
-    SearchSetup capped = setup;
-    capped.options.widestGroup = nodeGpus;
-    capped.options.alternatives = 0;
-    capped.wholeGraphBaseline = false;
-    const std::vector<MeshAxis> axes = outcome.meshes.at(index).axes;
+    SearchSetup other = setup;
+    (beyond ? other.options.widestGroup : other.options.groupsWiderThan) = nodeGpus;
+    other.options.alternatives = 0;
+    other.wholeGraphBaseline = false;
+    std::vector<std::vector<MeshAxis>> meshes;
+    for (std::size_t m = 0; m < outcome.meshes.size(); ++m) {
+        if (m == index || (!beyond && outcome.meshes[m].search))
+            meshes.push_back(outcome.meshes[m].axes);
+    }
     SearchSessionCallbacks quiet;
     quiet.cancelled = callbacks.cancelled;
-    SessionState scratch({axes}, quiet);
-    searchMesh(model, capped, 0, axes, quiet, scratch, layoutPrices, shared);
-    GroupWidthComparison comparison{width, nodeGpus, scratch.finalSnapshot()->best()};
+    SessionState scratch(meshes, quiet);
+    for (std::size_t m = 0; m < meshes.size(); ++m)
+        searchMesh(model, other, m, meshes[m], quiet, scratch, layoutPrices, shared);
+    std::shared_ptr<const PlanCandidate>& found = beyond ? comparison.insideNode : comparison.beyondNode;
+    found = scratch.finalSnapshot()->best();
+    if (found && (widestGroup(found->plan) > nodeGpus) == beyond)
+        found = nullptr;  // the search's fallback (an expert plan) on the wrong side
     for (const auto& candidate : outcome.candidates) {
-        if (candidate->isSearched() && widestGroup(candidate->plan) <= nodeGpus &&
-            (!comparison.insideNode || isPreferred(*candidate, *comparison.insideNode, outcome.memoryLimitBytes)))
-            comparison.insideNode = candidate;
+        if (candidate->isSearched() && (widestGroup(candidate->plan) > nodeGpus) != beyond &&
+            (!found || isPreferred(*candidate, *found, outcome.memoryLimitBytes)))
+            found = candidate;
     }
     return comparison;
 }

@@ -365,7 +365,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             progress(static_cast<double>(l) / static_cast<double>(layouts.size()));
         const std::shared_ptr<const LayoutPrices> prices =
             layoutPrices.of(split.stages, layouts[l], [&] { return priceLayout(search, layouts[l], bindings); });
-        if (setup.options.widestGroup > 0 && prices->widestGroup > setup.options.widestGroup)
+        if ((setup.options.widestGroup > 0 && prices->widestGroup > setup.options.widestGroup) ||
+            prices->widestGroup <= setup.options.groupsWiderThan)
             continue;
         outcome.result.statistics.solves += prices->priced;
         for (const auto& candidate : prices->frontier)

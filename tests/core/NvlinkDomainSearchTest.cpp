@@ -1,6 +1,7 @@
 // Searching plans across a GB200 NVL72 rack's NVLink domain (issue 27): expert groups
 // wider than a node where they pay, the "why" comparison with the best plan whose groups
-// keep to a node, and layouts whose groups would straddle two racks left out.
+// keep to a node; dense tensor groups kept to a node where wider ones do not pay, with the
+// comparison the other way; and layouts whose groups would straddle two racks left out.
 #include "FoldedTestModel.h"
 #include "plan/ParallelDegrees.h"
 #include "search/SearchSession.h"
@@ -28,11 +29,12 @@ std::shared_ptr<const FoldedModel> manyExperts(std::int64_t experts)
     return std::make_shared<const FoldedModel>(foldModel(synthesizeModel(spec, "many-experts")));
 }
 
-SearchSetup megatronOn(const Cluster& cluster, std::int64_t sequence)
+SearchSetup megatronOn(const Cluster& cluster, std::int64_t sequence, bool everyMesh = false)
 {
     SearchSetup setup;
     setup.cluster = cluster;
-    setup.mesh = {{"d", cluster.deviceCount()}};
+    if (!everyMesh)
+        setup.mesh = {{"d", cluster.deviceCount()}};
     setup.workload = workload(cluster.deviceCount(), sequence);
     setup.options.stack = TrainingStack::Megatron;
     setup.options.alternatives = 0;
@@ -88,19 +90,51 @@ private slots:
         QVERIFY(widestGroup(why.insideNode->plan) <= 4);
         QVERIFY(why.insideNode->stepSeconds() > best->stepSeconds());
 
-        // On DGX H100 nodes a group that wide crosses InfiniBand; where the search still
-        // takes one, the comparison says it pays there too.
+        // On DGX H100 nodes a group that wide crosses InfiniBand. Whichever side of a node
+        // the search's groups keep to, the comparison says what the other side costs.
         const Cluster dgx = testCluster("dgx-h100x1").withNodes(18);
         const std::shared_ptr<const SearchOutcome> h100 = SearchSession(model, megatronOn(dgx, 2048)).run();
         const std::shared_ptr<const PlanCandidate> h100Best = h100->best();
         QVERIFY(h100Best);
+        QVERIFY(h100->widthComparison);
+        QCOMPARE(h100->widthComparison->nodeGpus, 8);
         if (expertParallelDegree(h100Best->plan) > 8) {
             const std::vector<GroupSpan> spans = expertSpans(h100Best->plan, dgx);
             QVERIFY(std::find(spans.begin(), spans.end(), GroupSpan::IntraNode) == spans.end() ||
                     spans.size() > 1);
-            QVERIFY(h100->widthComparison && h100->widthComparison->insideNode);
-            QCOMPARE(h100->widthComparison->nodeGpus, 8);
+            QVERIFY(h100->widthComparison->insideNode);
             QVERIFY(h100->widthComparison->insideNode->stepSeconds() > h100Best->stepSeconds());
+        } else {
+            QVERIFY(h100->widthComparison->beyondNode);
+            QVERIFY(h100->widthComparison->beyondNode->stepSeconds() > h100Best->stepSeconds());
+        }
+    }
+
+    // A dense Llama-3-70B-shaped model (4 of its layers; 8 key-value heads, so tensor
+    // groups of 1, 2, 4 or 8) over every mesh of 144 GPUs: on two NVL72 racks and on 18
+    // DGX H100 alike the search keeps tensor and context groups inside a node (FSDP's
+    // gathers inside a rack already run at NVLink rate, a tensor group's traffic per GPU
+    // grows with its width), and says why: the best plan with a group wider than a node
+    // (over a rack's trays, or over InfiniBand) is slower.
+    void denseGroupsKeepToANodeAndSayWhy()
+    {
+        const auto model = std::make_shared<const FoldedModel>(foldSynthPreset("llama3-70b", 4));
+        for (const char* name : {"gb200-nvl72x2", "dgx-h100x1"}) {
+            const Cluster cluster = std::string(name) == "dgx-h100x1" ? testCluster(name).withNodes(18)
+                                                                      : testCluster(name);
+            QCOMPARE(cluster.deviceCount(), 144);
+            const std::shared_ptr<const SearchOutcome> outcome =
+                SearchSession(model, megatronOn(cluster, 8192, true)).run();
+            const std::shared_ptr<const PlanCandidate> best = outcome->best();
+            QVERIFY(best);
+            QVERIFY2(widestGroup(best->plan) <= cluster.gpusPerNode, name);
+            QVERIFY(outcome->widthComparison);
+            const GroupWidthComparison& why = *outcome->widthComparison;
+            QVERIFY(!why.reachesBeyondNode());
+            QCOMPARE(why.nodeGpus, cluster.gpusPerNode);
+            QVERIFY2(why.beyondNode, name);
+            QVERIFY(widestGroup(why.beyondNode->plan) > cluster.gpusPerNode);
+            QVERIFY2(why.beyondNode->stepSeconds() > best->stepSeconds(), name);
         }
     }
 

@@ -47,7 +47,7 @@ struct ContestFamily {
 };
 
 // At least one family per model, on 2-D and 3-D meshes, with and without cross-cuts
-// and infinity eliminations, from 800 to 65,000 nodes.
+// and infinity eliminations, from 600 to 65,000 nodes.
 [[nodiscard]] const std::vector<ContestFamily>& contestFamilies();
 
 // A problem of the family: tensors in topological order, each with a rank and

@@ -32,6 +32,12 @@ using Clock = std::chrono::steady_clock;
 // found nothing in 150 s, nor on the public A, M and S (1.6-2.7 M).
 constexpr std::size_t kExactNodes = 1'200;
 constexpr std::size_t kExactCells = 1'000'000;
+// CBC's share of the time: generated Transformer-inference problems of 816 nodes are
+// proven within a third of their limit on a machine loaded 13-35, and G in a tenth;
+// memory-tight diffusion problems of 600-1,200 nodes are not proven in several times
+// their limit (CBC explores a few nodes a second and finds no plan of its own), and
+// their plans gain more from the region re-solves and the local search.
+constexpr double kExactShare = 0.5;
 // And whatever its node count when its edges have at most this many cells in all: the
 // search's whole-graph problems (a few thousand nodes of few strategies) are proven
 // optimal in seconds.
@@ -385,28 +391,32 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     if (options.stop.stop_requested() || Clock::now() >= deadline) {
         // Stopped (or out of time) while reducing: the first assignment is the answer.
     } else if (result.exactEngine) {
-        // Exact: CBC on the whole reduced problem, handing on its incumbents; beside it
-        // the Lagrangian search (where the limit binds) and then the local search
-        // guarantee a good answer if CBC runs out of time.
-        workers.emplace_back(search, [seconds = secondsBetween(Clock::now(), deadline)](SharedSearch& s) {
+        // Exact: CBC on the whole reduced problem, handing on its incumbents and bound;
+        // beside it the Lagrangian search (where the limit binds) and then the local
+        // search. CBC not done by kExactShare of the time will not be: its thread turns
+        // to exact region re-solves, and the Lagrangian search gives way to the local search.
+        const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
+        workers.emplace_back(search, [exactEnd, deadline, seed](SharedSearch& s) {
             const Assignment incumbent = s.best();
             const IlpOutcome exact = solveWithIlp(
-                s.problem(), seconds, &incumbent, s.stopToken(), [&s](const Assignment& x) { s.offer(x); }, false,
-                [&s](double bound) { s.raiseBound(bound); });
-            if (!exact.assignment)
-                return;
-            s.offer(*exact.assignment);
-            s.raiseBound(exact.lowerBound);
-            if (exact.provenOptimal) {
-                s.markOptimal();
-                s.stop();
+                s.problem(), secondsBetween(Clock::now(), exactEnd), &incumbent, s.stopToken(),
+                [&s](const Assignment& x) { s.offer(x); }, false, [&s](double bound) { s.raiseBound(bound); });
+            if (exact.assignment) {
+                s.offer(*exact.assignment);
+                s.raiseBound(exact.lowerBound);
+                if (exact.provenOptimal) {
+                    s.markOptimal();
+                    s.stop();
+                    return;
+                }
             }
+            runRegions(s, seed + 3, deadline);
         });
         for (int k = 1; k < threads; ++k)
-            workers.emplace_back(search, [seed, k, deadline, binds = features.limitBinds](SharedSearch& s) {
+            workers.emplace_back(search, [seed, k, exactEnd, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
                 if (binds)
-                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), deadline, deadline, s.stopToken());
+                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), exactEnd, exactEnd, s.stopToken());
                 runLocalSearch(s, seed + 200 + static_cast<std::uint64_t>(k), deadline);
             });
     } else {

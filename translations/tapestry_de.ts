@@ -3624,8 +3624,8 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
 <context>
     <name>tapestry::StrategyChoicesModel</name>
     <message>
-        <source>Strategy</source>
-        <translation>Strategie</translation>
+        <source>Strategy (%1)</source>
+        <translation>Strategie (%1)</translation>
     </message>
     <message>
         <source>Δ step (ms)</source>

@@ -3609,8 +3609,8 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
 <context>
     <name>tapestry::StrategyChoicesModel</name>
     <message>
-        <source>Strategy</source>
-        <translation>策略</translation>
+        <source>Strategy (%1)</source>
+        <translation>策略（%1）</translation>
     </message>
     <message>
         <source>Δ step (ms)</source>

@@ -359,7 +359,8 @@ private slots:
             return *it;
         };
 
-        // An expert's first linear layer: "dp: batch, tp: expert", priced as the plan with it.
+        // An expert's first linear layer: "batch, expert" under "Strategy (dp, tp)", priced as
+        // the plan with it.
         const EditTarget w1 = targetNamed("experts.0/w1/MatMul");
         QCOMPARE(w1.kind, CoarseNodeKind::Linear);
         auto choices = listed(w1);
@@ -370,7 +371,9 @@ private slots:
         QCOMPARE(expert->stepSeconds, expertStep);
         const int expertRow = static_cast<int>(expert - choices->choices.begin());
         QCOMPARE(panel.choicesModel()->index(expertRow, StrategyChoicesModel::StrategyColumn).data().toString(),
-                 QStringLiteral("dp: batch, tp: expert"));
+                 QStringLiteral("batch, expert"));
+        QCOMPARE(panel.choicesModel()->headerData(StrategyChoicesModel::StrategyColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Strategy (dp, tp)"));
         QCOMPARE(panel.choicesModel()->index(expertRow, StrategyChoicesModel::StepColumn).data().toString(),
                  QStringLiteral("%L1").arg(expertStep * 1e3, 0, 'f', 2));
         QCOMPARE(panel.choicesModel()->index(expertRow, StrategyChoicesModel::StrategyColumn).data(Qt::ToolTipRole).toString(),

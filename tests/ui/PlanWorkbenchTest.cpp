@@ -116,10 +116,15 @@ private:
         QVERIFY(panel.selectTarget(QString::fromStdString(target->name)));
         QTRY_VERIFY_WITH_TIMEOUT(!panel.isPricing() && panel.choicesModel()->rowCount() > 1, kTimeoutMs);
         QCOMPARE(panel.choicesModel()->choices()->target.name, target->name);
-        // The strategy, cut in a narrow editor, is whole in its tooltip.
+        // The splits under a header naming the axes; the tooltip names each axis.
         const QModelIndex strategy = panel.choicesModel()->index(0, StrategyChoicesModel::StrategyColumn);
-        QCOMPARE(strategy.data(Qt::ToolTipRole).toString(), strategy.data().toString());
-        QVERIFY(strategy.data().toString().startsWith(QStringLiteral("dp: ")));
+        const NodeStrategy& first = panel.choicesModel()->choices()->choices.front().strategy;
+        QCOMPARE(first.axes.size(), std::size_t{2});
+        QCOMPARE(strategy.data().toString(), splitName(first.axes[0]) + QStringLiteral(", ") + splitName(first.axes[1]));
+        QCOMPARE(strategy.data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("dp: %1, tp: %2").arg(splitName(first.axes[0]), splitName(first.axes[1])));
+        QCOMPARE(panel.choicesModel()->headerData(StrategyChoicesModel::StrategyColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Strategy (dp, tp)"));
         appliedRow = -1;
         for (int row = 0; row < panel.choicesModel()->rowCount() && appliedRow < 0; ++row) {
             if (!panel.choicesModel()->choices()->choices[static_cast<std::size_t>(row)].current)

@@ -75,8 +75,10 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
         default: return {};
         }
     }
-    // A narrow editor cuts the strategy ("dp: batch, tp: …"); the tooltip has it whole,
-    // with what its context- or expert-parallel splits do.
+    // The cell lists the splits under a header naming the axes ("batch, none" under
+    // "Strategy (dp, tp)": a 1366 px editor cut "dp: batch, ep: batch, tp: …" before the
+    // split that differs); the tooltip has it whole, with what its context- or
+    // expert-parallel splits do.
     if (role == Qt::ToolTipRole && index.column() == StrategyColumn) {
         const QString meaning = parallelSplitText(choices_->target.kind, mesh_, choice.strategy);
         QString text = strategyText(mesh_, choice.strategy);
@@ -87,7 +89,7 @@ QVariant StrategyChoicesModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case StrategyColumn: return strategyText(mesh_, choice.strategy);
+    case StrategyColumn: return splitsText(choice.strategy);
     case StepColumn: return QStringLiteral("%L1").arg(choice.stepSeconds * 1e3, 0, 'f', 2);
     case StepDeltaColumn: return choice.current ? tr("current") : signedNumber(stepDelta * 1e3, 2);
     case MemoryColumn: return QStringLiteral("%L1").arg(choice.memoryBytes / 1e9, 0, 'f', 2);
@@ -103,7 +105,8 @@ QVariant StrategyChoicesModel::headerData(int section, Qt::Orientation orientati
     // Short headers leave the strategy its width in a narrow editor; the tooltip says more.
     const bool tip = role == Qt::ToolTipRole;
     switch (section) {
-    case StrategyColumn: return tip ? tr("The split of the node's tensors on each mesh axis") : tr("Strategy");
+    case StrategyColumn:
+        return tip ? tr("The split of the node's tensors on each mesh axis") : tr("Strategy (%1)").arg(meshAxisNames(mesh_));
     case StepColumn: return tip ? tr("The plan's step time with this strategy (ms)") : tr("ms");
     case StepDeltaColumn: return tip ? tr("Δ step (ms)") : QStringLiteral("Δ");
     case MemoryColumn: return tip ? tr("The plan's peak memory per device with this strategy (GB)") : tr("GB");

@@ -43,6 +43,22 @@ QString strategyText(const std::vector<MeshAxis>& mesh, const NodeStrategy& stra
     return parts.join(QStringLiteral(", "));
 }
 
+QString splitsText(const NodeStrategy& strategy)
+{
+    QStringList parts;
+    for (const AxisSplit split : strategy.axes)
+        parts << splitName(split);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString meshAxisNames(const std::vector<MeshAxis>& mesh)
+{
+    QStringList names;
+    for (const MeshAxis& axis : mesh)
+        names << QString::fromStdString(axis.name);
+    return names.join(QStringLiteral(", "));
+}
+
 QString parallelSplitText(CoarseNodeKind kind, const std::vector<MeshAxis>& mesh, const NodeStrategy& strategy)
 {
     QStringList lines;

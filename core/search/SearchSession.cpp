@@ -507,11 +507,20 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
     (beyond ? other.options.widestGroup : other.options.groupsWiderThan) = nodeGpus;
     other.options.alternatives = 0;
     other.wholeGraphBaseline = false;
+    // A group lies inside one pipeline stage: a stage of at most a node's GPUs has none wider.
+    auto stageGpus = [](const std::vector<MeshAxis>& axes) {
+        int gpus = 1;
+        for (const MeshAxis& axis : splitPipelineAxis(axes).stageAxes)
+            gpus *= axis.size;
+        return gpus;
+    };
     std::vector<std::vector<MeshAxis>> meshes;
     for (std::size_t m = 0; m < outcome.meshes.size(); ++m) {
-        if (m == index || (!beyond && outcome.meshes[m].search))
+        if (beyond ? m == index : outcome.meshes[m].search && stageGpus(outcome.meshes[m].axes) > nodeGpus)
             meshes.push_back(outcome.meshes[m].axes);
     }
+    if (meshes.empty())
+        return comparison;
     SearchSessionCallbacks quiet;
     quiet.cancelled = callbacks.cancelled;
     SessionState scratch(meshes, quiet);

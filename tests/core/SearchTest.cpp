@@ -35,6 +35,17 @@ Plan swapped(const Plan& plan)
     return out;
 }
 
+// Two sequences of 32k tokens on the [2, 4] mesh (dp, cp) of one DGX-H100, no alternatives.
+SearchSetup twoLongSequences()
+{
+    SearchSetup setup;
+    setup.cluster = testCluster("dgx-h100x1");
+    setup.mesh = {{"dp", 2}, {"cp", 4}};
+    setup.workload = workload(2, 32768);
+    setup.options.alternatives = 0;
+    return setup;
+}
+
 bool tensorParallel(AxisSplit split)
 {
     return split == AxisSplit::Column || split == AxisSplit::Row || split == AxisSplit::Head;
@@ -103,11 +114,7 @@ private slots:
     void sessionSaysWhatContextParallelismIsWorth()
     {
         auto m = std::make_shared<const FoldedModel>(foldTestFile("llama.ts.stripped.onnx"));
-        SearchSetup setup;
-        setup.cluster = testCluster("dgx-h100x1");
-        setup.mesh = {{"dp", 2}, {"cp", 4}};
-        setup.workload = workload(2, 32768);
-        setup.options.alternatives = 0;
+        SearchSetup setup = twoLongSequences();
         const std::shared_ptr<const SearchOutcome> outcome = SearchSession(m, setup).run();
         const std::shared_ptr<const PlanCandidate> best = outcome->best();
         QVERIFY(best);
@@ -138,11 +145,7 @@ private slots:
     void aLimitAfterTheLastMeshCutsOnlyTheComparisons()
     {
         auto m = std::make_shared<const FoldedModel>(foldTestFile("llama.ts.stripped.onnx"));
-        SearchSetup setup;
-        setup.cluster = testCluster("dgx-h100x1");
-        setup.mesh = {{"dp", 2}, {"cp", 4}};
-        setup.workload = workload(2, 32768);
-        setup.options.alternatives = 0;
+        SearchSetup setup = twoLongSequences();
         SearchSessionCallbacks never;
         never.cancelled = [] { return false; };
         const std::shared_ptr<const SearchOutcome> whole = SearchSession(m, setup).run(never);

@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "cost/ExpertRouting.h"
+#include "cost/FsdpGradientCopies.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/ZeroGatherOverhead.h"
@@ -472,6 +473,29 @@ void CostModel::computeCrossingTensors()
     }
 }
 
+void CostModel::markReplayStop(const BlockInstance& instance)
+{
+    // Backwards from the block's end: nodes that keep nothing, then the last linear layer
+    // (its input is saved before its GEMM runs). A node that keeps a tensor of its own
+    // making must run again, and so must everything before it.
+    std::vector<CoarseNodeId> tail;
+    for (auto it = instance.nodes.rbegin(); it != instance.nodes.rend(); ++it) {
+        const NodeFacts& facts = bound_->nodes[it->index()];
+        const bool keepsOwnTensor = std::any_of(facts.savedActivations.begin(), facts.savedActivations.end(),
+                                                [](const SavedActivation& saved) { return saved.asOutput; });
+        if (keepsOwnTensor)
+            return;
+        tail.push_back(*it);
+        if (coarse_.node(*it).kind == CoarseNodeKind::Linear) {
+            for (const CoarseNodeId id : tail)
+                bound_->nodes[id.index()].pastReplayStop = true;
+            return;
+        }
+        if (!facts.savedActivations.empty())
+            return;
+    }
+}
+
 void CostModel::computeBlocks()
 {
     for (const Family& family : families_.families) {
@@ -486,6 +510,7 @@ void CostModel::computeBlocks()
                 if (coarse_.node(id).kind == CoarseNodeKind::Linear)
                     bound_->nodes[id.index()].linearOrdinal = ++linears;
             }
+            markReplayStop(instance);
             bound_->blockParameterElements.push_back(parameters);
             ++blockCount_;
         }
@@ -711,6 +736,14 @@ double CostModel::gradientBytesPerParameter() const
     return workload_.fp32MainGradients ? 4.0 : dtypeBytes_;
 }
 
+double CostModel::fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const
+{
+    if (workload_.zeroStage < 2 || workload_.zeroImplementation != ZeroImplementation::Fsdp ||
+        workload_.fp32MainGradients || div.data <= 1)
+        return 0;
+    return steps.microSteps * fsdpGradientCopySeconds(cluster_->gpu, localParameters);
+}
+
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy,
                                           const Stepping& steps) const
 {
@@ -763,7 +796,7 @@ bool CostModel::recomputes(const CoarseNode& node, const OpFacts& op) const
     if (facts.block < 0)
         return false;
     if (workload_.recompute == Recomputation::Full)
-        return true;
+        return !(workload_.checkpointReplay == CheckpointReplay::StopsEarly && facts.pastReplayStop);
     if (workload_.recompute == Recomputation::None)
         return false;
     if (!recomputesPerOp(facts))  // Megatron-LM: attention's core, when its scores were written out
@@ -1103,7 +1136,9 @@ double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, do
     }
     const double localParameters = storedParameters(bound_->nodes[node.id.index()]) / div.weights;
     const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.data : 1.0);
-    return seconds + memoryBoundSeconds(cluster_->gpu, optimizerParameters *
+    const double gradientCopies = fsdpGradientSeconds(localParameters, div, assumed_);
+    backward += gradientCopies;
+    return seconds + gradientCopies + memoryBoundSeconds(cluster_->gpu, optimizerParameters *
                                                           (2.0 * optimizerStateBytesPerParameter(workload_.optimizer) +
                                                            gradientBytesPerParameter() + dtypeBytes_));
 }
@@ -1206,6 +1241,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
         memoryBoundSeconds(cluster_->gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
     own.time.computeSeconds += update;
     own.time.optimizerSeconds += update;
+    own.time.computeSeconds += fsdpGradientSeconds(localParameters, div, steps);
 
     double activations = 0;
     for (std::size_t s = 0; s < facts.savedActivations.size(); ++s) {

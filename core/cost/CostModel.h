@@ -231,6 +231,10 @@ public:
         // in forward order (1 for the first); 0 for other nodes. torchtitan's op-level
         // selective recomputation keeps the odd-numbered ones' outputs.
         int linearOrdinal = 0;
+        // A node of a block instance where CheckpointReplay::StopsEarly's replay has
+        // stopped: the instance's last linear layer and the nodes after it, when none of
+        // them keeps a tensor it makes itself (a dropout mask, a softmax output) for backward.
+        bool pastReplayStop = false;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return bound_->nodes.at(id.index()); }
     // Whether the node may take the strategy: the expert split only inside an expert,
@@ -350,6 +354,10 @@ private:
     [[nodiscard]] double keptPerOpBytes(const CoarseNode& node, const Divisors& div) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
+    // PyTorch FSDP's handling of a node's 16-bit gradients before their reduce-scatter
+    // (cost/FsdpGradientCopies.h), per step: ZeRO 2/3 over data axes that shard its
+    // `localParameters` (div.data > 1), FSDP as the implementation, no fp32 main gradients.
+    [[nodiscard]] double fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
     [[nodiscard]] double storedParameters(const NodeFacts& facts) const;
     // The data-parallel collectives of a node's local parameters over its data axes,
@@ -399,6 +407,8 @@ private:
     void computeOpFacts();
     void computeNodeFacts();
     void computeBlocks();
+    // Sets NodeFacts::pastReplayStop on the instance's nodes.
+    void markReplayStop(const BlockInstance& instance);
     void computeCrossingTensors();
     void computeOutputs();
     void computeExperts();

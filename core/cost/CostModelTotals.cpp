@@ -30,7 +30,8 @@ std::vector<double> CostModel::pricedFacts(CoarseNodeId id) const
                             f.blockInputBytes, f.ringBytes, static_cast<double>(f.experts), f.routedShare,
                             f.modelShare, f.fp8 ? 1.0 : 0.0, f.block >= 0 ? 1.0 : 0.0,
                             f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
-                            static_cast<double>(f.savedActivations.size()), static_cast<double>(f.linearOrdinal)};
+                            static_cast<double>(f.savedActivations.size()), static_cast<double>(f.linearOrdinal),
+                            f.pastReplayStop ? 1.0 : 0.0};
     for (const SavedActivation& saved : f.savedActivations) {
         key.push_back(saved.bytes);
         key.push_back(saved.asOutput ? 1.0 : 0.0);

@@ -38,6 +38,21 @@ enum class SelectiveRecomputation : std::uint8_t {
     EveryOtherMatmul,
 };
 
+// How Recomputation::Full runs a block's forward again in backward: as the stack's
+// checkpoint implementation replays it.
+enum class CheckpointReplay : std::uint8_t {
+    // The whole forward of the block: Megatron-LM's reentrant checkpoint
+    // (tensor_parallel.checkpoint) and every reentrant torch.utils.checkpoint.
+    WholeBlock,
+    // PyTorch's non-reentrant torch.utils.checkpoint (use_reentrant=False, what Composer's
+    // FSDP and torchtitan wrap blocks with) stops the replay as soon as every tensor the
+    // backward needs is back (early stop, the default since PyTorch 2.1: pytorch/pytorch
+    // pull request #96866, set_checkpoint_early_stop). Autograd saves a matmul's inputs
+    // before its kernel runs, so the block's last linear layer (whose input the replay
+    // has just made) and what follows it, saving nothing, are not run again.
+    StopsEarly,
+};
+
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
 // "attention-core", "every-other-matmul".
@@ -104,6 +119,8 @@ struct Workload {
     ZeroImplementation zeroImplementation = ZeroImplementation::Fsdp;
     Recomputation recompute = Recomputation::None;
     SelectiveRecomputation selective = SelectiveRecomputation::AttentionCore;
+    // Set by `validate` from a run's stack; the commands and plan files keep WholeBlock.
+    CheckpointReplay checkpointReplay = CheckpointReplay::WholeBlock;
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.
     bool overlap = true;

@@ -39,6 +39,13 @@ bool fromTorchTitan(const PublishedRun& run)
     return run.source.find("torchtitan") != std::string::npos;
 }
 
+// Stacks that wrap blocks in PyTorch's non-reentrant checkpoint: Composer's FSDP under
+// llm-foundry (activation_checkpointing_reentrant: false) and torchtitan.
+bool checkpointsWithPyTorch(const PublishedRun& run)
+{
+    return fromTorchTitan(run) || run.source.find("llm-foundry") != std::string::npos;
+}
+
 }  // namespace
 
 std::string clusterPresetForGpu(const std::string& gpu)
@@ -136,6 +143,8 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
     if (fromTorchTitan(run))
         workload.selective = SelectiveRecomputation::EveryOtherMatmul;
+    if (checkpointsWithPyTorch(run))
+        workload.checkpointReplay = CheckpointReplay::StopsEarly;
     workload.attention = attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
     workload.fp32MainGradients = megatron;
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring

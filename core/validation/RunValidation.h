@@ -23,7 +23,9 @@ struct FoldedModel;
 // and micro-batch, precision, ZeRO stage, recomputation, attention kernel; overlap on).
 // The software stack is read from the source: Megatron-LM runs keep fp32 main
 // gradients and train GPT with dropout 0.1, as Megatron-LM's GPT recipe does;
-// torchtitan runs recompute selectively by torchtitan's op-level policy.
+// torchtitan runs recompute selectively by torchtitan's op-level policy; llm-foundry and
+// torchtitan runs replay checkpointed blocks as PyTorch's non-reentrant checkpoint does
+// (CheckpointReplay::StopsEarly).
 // The same model prices every run: nothing here depends on which run it is.
 struct RunPrediction {
     std::string skipped;  // why the run cannot be priced yet; empty when it was

@@ -136,6 +136,52 @@ private slots:
                      layerRecomputed.time.recomputeSeconds));
     }
 
+    // PyTorch's non-reentrant checkpoint stops its replay once the backward has every
+    // tensor back (CheckpointReplay::StopsEarly): a block without dropout runs again all
+    // but its last matmul (the second MLP projection, whose input the replay has just made)
+    // and the residual add after it; with dropout after that matmul, whose mask the replay
+    // must make, it runs the whole block, as Megatron-LM's reentrant checkpoint always does.
+    void pyTorchCheckpointStopsBeforeTheLastMatmul()
+    {
+        ModelSpec spec = findSynthPreset("gpt2-small")->spec;
+        spec.layers = 3;
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        for (const bool dropout : {false, true}) {
+            spec.dropout = dropout;
+            const FoldedModel m = foldModel(synthesizeModel(spec, "gpt"));
+            Workload w = workload(16, 1024);
+            w.recompute = Recomputation::Full;
+            const CostModel whole(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            w.checkpointReplay = CheckpointReplay::StopsEarly;
+            const CostModel early(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+            const PlanEvaluation all = whole.evaluate(plan);
+            const PlanEvaluation stopped = early.evaluate(plan);
+            const std::vector<CoarseNodeId>& block = m.families.families.front().instances.at(1).nodes;
+            std::size_t lastLinear = 0;
+            for (std::size_t i = 0; i < block.size(); ++i) {
+                if (m.coarse.node(block[i]).kind == CoarseNodeKind::Linear)
+                    lastLinear = i;
+            }
+            QVERIFY(m.coarse.node(block[lastLinear]).name.find("mlp") != std::string::npos);
+            QCOMPARE(block.size(), lastLinear + 2);  // the residual add follows it
+            for (std::size_t i = 0; i < block.size(); ++i) {
+                const CoarseNode& node = m.coarse.node(block[i]);
+                const double again = stopped.perNode[block[i].index()].time.recomputeSeconds;
+                const double forward = all.perNode[block[i].index()].time.recomputeSeconds;
+                QVERIFY2(forward > 0, node.name.c_str());
+                const double expected = !dropout && i >= lastLinear ? 0.0 : forward;
+                QVERIFY2(near(again, expected), qPrintable(QString::fromStdString(node.name + ": ") + compared(again, expected)));
+                QCOMPARE(early.facts(block[i]).pastReplayStop, !dropout && i >= lastLinear);
+            }
+            // Nothing else changes: what the block keeps and everything outside recomputation.
+            QVERIFY(near(stopped.total.memory.total(), all.total.memory.total()));
+            QVERIFY(near(stopped.total.time.computeSeconds - stopped.total.time.recomputeSeconds,
+                         all.total.time.computeSeconds - all.total.time.recomputeSeconds));
+        }
+    }
+
     // torchtitan's op-level selective recomputation (parallelize_llama's _custom_policy):
     // of a Llama block's seven matmuls in forward order (q, k, v, o, gate, up, down) the
     // first, third, fifth and seventh keep their outputs, as does attention; the block
@@ -266,6 +312,49 @@ private slots:
         const PlanEvaluation d = ddp.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
         QVERIFY(near(d.total.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllReduce)], 2 * ring));
         QVERIFY(near(d.total.memory.parameters, 2 * p));
+    }
+
+    // PyTorch FSDP assembles, casts to fp32 and pre-divides every block's whole gradient on
+    // every micro-step before reduce-scattering it (cost/FsdpGradientCopies.h): 18 bytes per
+    // parameter through HBM at kHbmShare of its bandwidth, m times per step, whatever the
+    // ranks (each holds the block unsharded). Megatron-LM's fp32 main gradients and
+    // DeepSpeed's ZeRO have no such pass.
+    void fsdpCastsEachMicroStepsWholeGradient()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        for (const int nodes : {1, 2}) {
+            const Cluster cluster = bandwidthOnlyCluster().withNodes(nodes);
+            const int ranks = 8 * nodes;
+            const DeviceMesh mesh({{"dp", ranks}}, cluster);
+            const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+            Workload w = workload(64, 256);
+            w.microBatch = 2;  // 64 / (2 x 8) = 4 micro-steps on 8 ranks, 2 on 16
+            w.zeroStage = 1;
+            const CostModel zero1(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const int steps = zero1.evaluate(plan).microBatches;
+            QCOMPARE(steps, 32 / ranks);
+            const double p = parameterElements(zero1, m);
+            const double expected = steps * 18 * p / (cluster.gpu.hbmBytesPerSecond * kHbmShare);
+            for (const int zero : {2, 3}) {
+                w.zeroStage = zero;
+                const CostModel fsdp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+                const double got = fsdp.evaluate(plan).total.time.computeSeconds - zero1.evaluate(plan).total.time.computeSeconds;
+                QVERIFY2(near(got, expected), qPrintable(compared(got, expected)));
+                Workload other = w;
+                other.fp32MainGradients = true;
+                Workload base = other;
+                base.zeroStage = 1;
+                const CostModel megatron(m.graph(), m.coarse, m.families, cluster, mesh, other);
+                const CostModel megatronZero1(m.graph(), m.coarse, m.families, cluster, mesh, base);
+                QVERIFY(near(megatron.evaluate(plan).total.time.computeSeconds,
+                             megatronZero1.evaluate(plan).total.time.computeSeconds));
+                Workload deepSpeed = w;
+                deepSpeed.zeroImplementation = ZeroImplementation::DeepSpeed;
+                const CostModel deepSpeedCosts(m.graph(), m.coarse, m.families, cluster, mesh, deepSpeed);
+                QVERIFY(near(deepSpeedCosts.evaluate(plan).total.time.computeSeconds,
+                             zero1.evaluate(plan).total.time.computeSeconds));
+            }
+        }
     }
 
     // Gradient accumulation: m micro-steps keep 1/m of the activations, compute the

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Search speed (issue 26): for each case, `search --target any` (TAP over every per-node
 # split) and `--target megatron`, one line each: CPU seconds of the whole process
-# (user + sys), wall seconds, CPU of the search alone (less the CPU of `fold` on the same
-# model: reading and folding), the best plan's step time and memory. With
+# (user + sys), wall seconds, CPU of the search and its report alone (what `search --json`
+# gives as search_cpu_seconds, to the millisecond: reading and folding the model left
+# out; for a build without it, the process's CPU less `fold`'s on the same model), the
+# best plan's step time and memory. With
 # `--compare OLD_CLI` another build's tapestry-cli (say the one before a change) searches
 # the same case (both targets) right after, and its CPU and plan step are printed beside:
 # old and new side by side in one run, and for `any` an exhaustive reference for the
@@ -40,6 +42,12 @@ import json, sys
 b = json.load(open(sys.argv[1]))["best"]
 print("%11.1f ms %6.2f GB" % (b["step_seconds"] * 1e3, b["memory_bytes"]["total"] / 1e9))' "$1"
 }
+searchCpu() {  # search_cpu_seconds of search --json $1, else $2 less $3 (process less fold)
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("%.3f" % d["search_cpu_seconds"] if "search_cpu_seconds" in d else "%.2f" % (float(sys.argv[2]) - float(sys.argv[3])))' "$@"
+}
 foldCpu() {  # CPU seconds of reading and folding model $1
     /usr/bin/time -f "%U %S %e" -o "$work/fold.time" "$cli" fold "$1" >/dev/null
     cpu "$work/fold.time"
@@ -47,7 +55,7 @@ foldCpu() {  # CPU seconds of reading and folding model $1
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-20s %-9s %7s %7s %10s %22s" case target cpu_s wall_s search_cpu "best plan"
-[ -n "$old" ] && printf "   | %9s %14s" "old cpu_s" "old step"
+[ -n "$old" ] && printf "   | %9s %10s %14s" "old cpu_s" "old search" "old step"
 printf "\n"
 run() {  # NAME MODEL SEARCH OPTIONS...
     local name=$1 model=$2
@@ -61,11 +69,14 @@ run() {  # NAME MODEL SEARCH OPTIONS...
         local total
         total=$(cpu "$work/time")
         printf "%-20s %-9s %7s %7s %10s %22s" "$name" "$target" "$total" "$(wall "$work/time")" \
-            "$(awk -v a="$total" -v b="$folded" 'BEGIN {printf "%.2f", a - b}')" "$(plan "$work/out.json")"
+            "$(searchCpu "$work/out.json" "$total" "$folded")" "$(plan "$work/out.json")"
         if [ -n "$old" ]; then
             /usr/bin/time -f "%U %S %e" -o "$work/old.time" "$old" search "$model" "$@" --target "$target" --json \
                 --no-history >"$work/old.json" 2>/dev/null
-            printf "   | %9s %14s" "$(cpu "$work/old.time")" "$(plan "$work/old.json" | awk '{print $1, $2}')"
+            local oldTotal
+            oldTotal=$(cpu "$work/old.time")
+            printf "   | %9s %10s %14s" "$oldTotal" "$(searchCpu "$work/old.json" "$oldTotal" "$folded")" \
+                "$(plan "$work/old.json" | awk '{print $1, $2}')"
         fi
         printf "\n"
     done

@@ -39,6 +39,7 @@ QJsonObject withoutTimings(QJsonObject result)
         mesh = object;
     }
     result.insert(QStringLiteral("meshes"), meshes);
+    result.remove(QStringLiteral("search_cpu_seconds"));
     return result;
 }
 

@@ -14,6 +14,9 @@ namespace tapestry {
 struct CostModel::LazyClasses {
     std::once_flag built;
     PricingClasses classes;
+    // Per tensor class, its member with the consumers that may convert it only
+    // (PricingClasses::TensorClass::converting).
+    std::vector<CrossingTensor> converting;
 };
 
 std::shared_ptr<CostModel::LazyClasses> CostModel::noClassesYet()
@@ -78,6 +81,13 @@ const PricingClasses& CostModel::pricingClasses() const
         };
         classes_->classes =
             buildPricingClasses(coarse_, families_, [&](CoarseNodeId id) { return pricedFacts(id); }, makers, ends);
+        for (const PricingClasses::TensorClass& tensorClass : classes_->classes.tensors) {
+            CrossingTensor tensor = bound_->crossing[tensorClass.tensor];
+            tensor.consumers.clear();
+            for (const std::size_t c : tensorClass.converting)
+                tensor.consumers.push_back(bound_->crossing[tensorClass.tensor].consumers[c]);
+            classes_->converting.push_back(std::move(tensor));
+        }
     });
     return classes_->classes;
 }
@@ -184,13 +194,17 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
     // Resharding of tensors between coarse nodes: each class's charges, per consumer.
     std::vector<bool> ulyssesAxis(axisCount);
     for (std::size_t a = 0; a < axisCount; ++a)
-        ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a) == ContextParallelVariant::Ulysses;
+        ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a, classes.members) == ContextParallelVariant::Ulysses;
     std::vector<std::vector<CostBreakdown>> charges(classes.tensors.size());
     for (std::size_t t = 0; t < classes.tensors.size(); ++t) {
-        const CrossingTensor& tensor = bound_->crossing[classes.tensors[t].tensor];
-        charges[t].assign(tensor.consumers.size() + 1, empty);
-        priceCrossing(tensor, plan, ulyssesAxis, steps,
-                      [&](int slot) -> CostBreakdown& { return charges[t][static_cast<std::size_t>(slot + 1)]; },
+        // Only the consumers that may convert it are priced; each charge lands at its
+        // consumer's index among all of the tensor's.
+        const std::vector<std::size_t>& converting = classes.tensors[t].converting;
+        charges[t].assign(bound_->crossing[classes.tensors[t].tensor].consumers.size() + 1, empty);
+        priceCrossing(classes_->converting[t], plan, ulyssesAxis, steps,
+                      [&](int slot) -> CostBreakdown& {
+                          return charges[t][slot < 0 ? 0 : converting[static_cast<std::size_t>(slot)] + 1];
+                      },
                       nullptr);
     }
 

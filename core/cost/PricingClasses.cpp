@@ -82,7 +82,15 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             key.push_back(keyOf(rep(maker)));
         const auto [found, fresh] = nodeKeys.try_emplace(std::move(key), classes.nodes.size());
         if (fresh) {
-            classes.nodes.push_back({node.id, 0, readers[node.id.index()], makers});
+            std::vector<CoarseNodeId> firstReaders;
+            std::vector<CoarseNodeId> positions;
+            for (const CoarseNodeId reader : readers[node.id.index()]) {
+                if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
+                    continue;
+                positions.push_back(rep(reader));
+                firstReaders.push_back(reader);
+            }
+            classes.nodes.push_back({node.id, 0, std::move(firstReaders), makers});
             classes.members.push_back(node.id);
         }
         classes.nodes[found->second].count += 1;
@@ -98,8 +106,18 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             key.push_back(keyOf(rep(consumer)));
         key.insert(key.end(), tensors[t].facts.begin(), tensors[t].facts.end());
         const auto [found, fresh] = tensorKeys.try_emplace(std::move(key), classes.tensors.size());
-        if (fresh)
-            classes.tensors.push_back({t, 0});
+        if (fresh) {
+            PricingClasses::TensorClass tensorClass{t, 0, {}};
+            std::vector<CoarseNodeId> positions;
+            for (std::size_t c = 0; c < tensors[t].consumers.size(); ++c) {
+                const CoarseNodeId position = rep(tensors[t].consumers[c]);
+                if (std::find(positions.begin(), positions.end(), position) != positions.end())
+                    continue;
+                positions.push_back(position);
+                tensorClass.converting.push_back(c);
+            }
+            classes.tensors.push_back(std::move(tensorClass));
+        }
         classes.tensors[found->second].count += 1;
         tensorClassOf[t] = found->second;
     }

@@ -30,7 +30,10 @@ struct PricingClasses {
     struct NodeClass {
         CoarseNodeId node;  // the member priced
         double count = 0;
-        std::vector<CoarseNodeId> readers;  // the nodes reading its outputs that cross nodes
+        // The nodes reading its outputs that cross nodes, one per representative position
+        // (the others take the same strategy in a uniform plan): a mask's maker is read
+        // by every layer.
+        std::vector<CoarseNodeId> readers;
         // Per saved activation of the member: the node that made it, when it crosses
         // into the member from another node (else invalid).
         std::vector<CoarseNodeId> savedMakers;
@@ -40,6 +43,10 @@ struct PricingClasses {
     struct TensorClass {
         std::size_t tensor = 0;  // the member priced: an index into CostModel::crossingTensors()
         double count = 0;
+        // The member's consumers that may convert it (indices into its consumers): the
+        // first at each representative position. A later one at the same position needs
+        // the layouts the first needs, which only the first reader converts to.
+        std::vector<std::size_t> converting;
     };
     std::vector<TensorClass> tensors;
 

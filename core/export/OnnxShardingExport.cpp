@@ -153,7 +153,7 @@ OnnxShardingAnnotations onnxShardingAnnotations(const Graph& graph, const Coarse
             continue;
         const Op& op = graph.op(node.anchor);
         const WeightOperand weight = weightOperand(op);
-        const std::vector<AxisSplit>& splits = plan.strategy(node.id).axes;
+        const AxisSplits& splits = plan.strategy(node.id).axes;
         const std::size_t activation = weight.input == 0 ? 1 : 0;
         const std::array<std::pair<Operand, TensorId>, 3> operands = {
             std::pair{Operand::Input, activation < op.inputs.size() ? op.inputs[activation] : TensorId{}},

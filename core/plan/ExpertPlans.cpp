@@ -73,7 +73,7 @@ Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::v
     if (kind == ExpertPlanKind::DataParallel || mesh.empty()) {
         Plan plan;
         plan.mesh = mesh;
-        plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(mesh.size(), AxisSplit::Batch)});
+        plan.strategies.assign(coarse.nodes.size(), NodeStrategy{AxisSplits(mesh.size(), AxisSplit::Batch)});
         plan.name = expertPlanName(kind);
         return plan;
     }
@@ -81,7 +81,7 @@ Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::v
         Plan plan;
         plan.mesh = mesh;
         plan.name = expertPlanName(kind);
-        plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(mesh.size(), AxisSplit::Batch)});
+        plan.strategies.assign(coarse.nodes.size(), NodeStrategy{AxisSplits(mesh.size(), AxisSplit::Batch)});
         for (const CoarseNode& node : coarse.nodes) {
             AxisSplit& split = plan.strategies[node.id.index()].axes.back();
             if (node.kind == CoarseNodeKind::BatchedMatMul && kind == ExpertPlanKind::Ulysses)
@@ -110,20 +110,30 @@ Plan makeTensorParallelPlan(const CoarseGraph& coarse, const std::vector<MeshAxi
     plan.origin = PlanOrigin::Expert;
     plan.mesh = mesh;
     const std::size_t axes = mesh.size();
-    plan.strategies.assign(coarse.nodes.size(), NodeStrategy{std::vector<AxisSplit>(axes, AxisSplit::Batch)});
+    plan.strategies.assign(coarse.nodes.size(), NodeStrategy{AxisSplits(axes, AxisSplit::Batch)});
     if (axes == 0)
         return plan;
 
     const std::size_t tp = axes - 1;
-    std::vector<std::vector<CoarseNodeId>> producers(coarse.nodes.size());
+    // Each node's producers, all in one array (node by node: producers[first[n], first[n + 1])):
+    // a plan of a deep model is built for every layout a search tries.
+    std::vector<std::size_t> first(coarse.nodes.size() + 1, 0);
     for (const CoarseEdge& edge : coarse.edges)
-        producers[edge.to.index()].push_back(edge.from);
+        ++first[edge.to.index() + 1];
+    for (std::size_t n = 0; n < coarse.nodes.size(); ++n)
+        first[n + 1] += first[n];
+    std::vector<CoarseNodeId> producers(coarse.edges.size());
+    std::vector<std::size_t> filled(first.begin(), first.end() - 1);
+    for (const CoarseEdge& edge : coarse.edges)
+        producers[filled[edge.to.index()]++] = edge.from;
     // One pass in node order (a topological order): each node sees its producers' splits.
     for (const CoarseNode& node : coarse.nodes) {
         bool hiddenInput = false;
         bool partialInput = false;
         bool streamInput = false;  // partial or sequence-sharded: the residual stream under SP
-        for (const CoarseNodeId from : producers[node.id.index()]) {
+        const std::size_t n = node.id.index();
+        for (std::size_t p = first[n]; p < first[n + 1]; ++p) {
+            const CoarseNodeId from = producers[p];
             const AxisLayout layout = outputLayout(plan.strategies[from.index()].axes[tp]);
             hiddenInput = hiddenInput || layout == AxisLayout::Hidden;
             partialInput = partialInput || layout == AxisLayout::Partial;
@@ -144,7 +154,7 @@ Plan makeTensorParallelPlan(const CoarseGraph& coarse, const std::vector<MeshAxi
             throw Error(ErrorCode::InvalidPlan, {},
                         std::string("coarse node '") + node.name + "' (" + coarseNodeKindName(node.kind) +
                             ") cannot be split '" + axisSplitName(split) + "'");
-        const bool onStream = streamInput || (node.kind == CoarseNodeKind::Normalization && !producers[node.id.index()].empty());
+        const bool onStream = streamInput || (node.kind == CoarseNodeKind::Normalization && first[n + 1] > first[n]);
         if (sequenceParallel && !isAnchorKind(node.kind) && split == AxisSplit::None && onStream)
             split = AxisSplit::Sequence;
         plan.strategies[node.id.index()].axes[tp] = split;

@@ -6,11 +6,29 @@ namespace tapestry {
 
 namespace {
 
-bool anyNodeSplits(const Plan& plan, const CoarseGraph& coarse, std::size_t axis, CoarseNodeKind kind, AxisSplit split)
+// Whether a node of `kind` among `nodes` (all when null) splits `split` on `axis`.
+bool anyNodeSplits(const Plan& plan, const CoarseGraph& coarse, const std::vector<CoarseNodeId>* nodes,
+                   std::size_t axis, CoarseNodeKind kind, AxisSplit split)
 {
-    return std::any_of(coarse.nodes.begin(), coarse.nodes.end(), [&](const CoarseNode& node) {
+    const auto splits = [&](const CoarseNode& node) {
         return node.kind == kind && plan.strategy(node.id).axes.at(axis) == split;
-    });
+    };
+    if (!nodes)
+        return std::any_of(coarse.nodes.begin(), coarse.nodes.end(), splits);
+    return std::any_of(nodes->begin(), nodes->end(), [&](CoarseNodeId id) { return splits(coarse.node(id)); });
+}
+
+ContextParallelVariant variantOver(const Plan& plan, const CoarseGraph& coarse, std::size_t axis,
+                                   const std::vector<CoarseNodeId>* nodes)
+{
+    if (axis >= plan.mesh.size() || plan.mesh[axis].size <= 1)
+        return ContextParallelVariant::None;
+    if (anyNodeSplits(plan, coarse, nodes, axis, CoarseNodeKind::BatchedMatMul, AxisSplit::Sequence))
+        return ContextParallelVariant::Ring;
+    if (anyNodeSplits(plan, coarse, nodes, axis, CoarseNodeKind::BatchedMatMul, AxisSplit::Head) &&
+        anyNodeSplits(plan, coarse, nodes, axis, CoarseNodeKind::Linear, AxisSplit::Sequence))
+        return ContextParallelVariant::Ulysses;
+    return ContextParallelVariant::None;
 }
 
 }  // namespace
@@ -27,14 +45,13 @@ const char* contextParallelVariantName(ContextParallelVariant variant)
 
 ContextParallelVariant contextParallelVariant(const Plan& plan, const CoarseGraph& coarse, std::size_t axis)
 {
-    if (axis >= plan.mesh.size() || plan.mesh[axis].size <= 1)
-        return ContextParallelVariant::None;
-    if (anyNodeSplits(plan, coarse, axis, CoarseNodeKind::BatchedMatMul, AxisSplit::Sequence))
-        return ContextParallelVariant::Ring;
-    if (anyNodeSplits(plan, coarse, axis, CoarseNodeKind::BatchedMatMul, AxisSplit::Head) &&
-        anyNodeSplits(plan, coarse, axis, CoarseNodeKind::Linear, AxisSplit::Sequence))
-        return ContextParallelVariant::Ulysses;
-    return ContextParallelVariant::None;
+    return variantOver(plan, coarse, axis, nullptr);
+}
+
+ContextParallelVariant contextParallelVariant(const Plan& plan, const CoarseGraph& coarse, std::size_t axis,
+                                              const std::vector<CoarseNodeId>& nodes)
+{
+    return variantOver(plan, coarse, axis, &nodes);
 }
 
 int contextParallelDegree(const Plan& plan, const CoarseGraph& coarse)

@@ -18,6 +18,10 @@ enum class ContextParallelVariant : std::uint8_t {
 [[nodiscard]] const char* contextParallelVariantName(ContextParallelVariant variant);
 [[nodiscard]] ContextParallelVariant contextParallelVariant(const Plan& plan, const CoarseGraph& coarse,
                                                             std::size_t axis);
+// The same with the strategies of `nodes` only read: for a plan whose other nodes repeat
+// theirs (its caller knows, as validatePlan's).
+[[nodiscard]] ContextParallelVariant contextParallelVariant(const Plan& plan, const CoarseGraph& coarse,
+                                                            std::size_t axis, const std::vector<CoarseNodeId>& nodes);
 // The product of the axes with a context-parallel variant (1 without): what torchtitan
 // calls context_parallel_degree and Megatron-LM --context-parallel-size.
 [[nodiscard]] int contextParallelDegree(const Plan& plan, const CoarseGraph& coarse);

@@ -3,6 +3,7 @@
 #include "cluster/DeviceMesh.h"
 #include "fold/CoarseGraph.h"
 #include "plan/AxisSplit.h"
+#include "plan/AxisSplits.h"
 #include "plan/PipelineLayout.h"
 
 #include <optional>
@@ -14,7 +15,7 @@ namespace tapestry {
 
 // One coarse node's strategy: its split along each mesh axis.
 struct NodeStrategy {
-    std::vector<AxisSplit> axes;
+    AxisSplits axes;
     bool operator==(const NodeStrategy&) const = default;
 };
 

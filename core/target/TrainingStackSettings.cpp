@@ -44,7 +44,7 @@ std::vector<std::string> familyNodeNames(const CoarseGraph& coarse, const Family
     return names;
 }
 
-std::string splitsText(const std::vector<AxisSplit>& splits, const std::vector<std::string>& axisNames)
+std::string splitsText(const AxisSplits& splits, const std::vector<std::string>& axisNames)
 {
     std::string text;
     for (std::size_t a = 0; a < splits.size(); ++a)
@@ -79,9 +79,9 @@ void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& 
     std::map<std::string, Difference> differences;  // by family node name
     std::vector<std::string> order;
     for (const CoarseNode& node : model.coarse.nodes) {
-        const std::vector<AxisSplit>& splits = plan.strategy(node.id).axes;
-        const std::vector<AxisSplit>& megatron = reference.strategy(node.id).axes;
-        std::vector<AxisSplit> expected(splits.size(), megatron.front());
+        const AxisSplits& splits = plan.strategy(node.id).axes;
+        const AxisSplits& megatron = reference.strategy(node.id).axes;
+        AxisSplits expected(splits.size(), megatron.front());
         if (tpAxis != kNoAxis)
             expected[tpAxis] = megatron.back();
         const bool expert = std::find(splits.begin(), splits.end(), AxisSplit::Expert) != splits.end();
@@ -246,7 +246,7 @@ Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, 
             // expert once and leave it once (the activation between its linears too).
             if (membership[node.id.index()].experts == 0 || !isLegalSplit(node.kind, AxisSplit::Expert))
                 continue;
-            std::vector<AxisSplit>& axes = plan.strategies[node.id.index()].axes;
+            AxisSplits& axes = plan.strategies[node.id.index()].axes;
             for (std::size_t axis = 0; axis < tpAxis; ++axis)
                 if (mesh[axis].name == "ep" || (expertsOverCp && mesh[axis].name == "cp") ||
                     (expertsOverDp && mesh[axis].name == "dp"))

@@ -305,7 +305,7 @@ private slots:
             if (node.name != "model/layers.0/block_sparse_moe/experts.5/w2/MatMul")
                 continue;
             QCOMPARE(tensorParallel.strategy(node.id).axes,
-                     (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::Expert, AxisSplit::Row}));
+                     (AxisSplits{AxisSplit::Batch, AxisSplit::Expert, AxisSplit::Row}));
             ++checked;
         }
         QCOMPARE(checked, 1);

@@ -223,11 +223,11 @@ private slots:
                      "pattern 'layers.*.cross_attn.q_proj' matches no module of the model",
                      "Linear module 'lm_head' is not in the tp_plan: replicated on 'tp'"}));
         QCOMPARE(imported.plan.strategy(nodeNamed(m, "model/layers.1/mlp/gate_proj/MatMul").id).axes,
-                 (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::Column}));
+                 (AxisSplits{AxisSplit::Batch, AxisSplit::Column}));
         QCOMPARE(imported.plan.strategy(nodeNamed(m, "model/layers.1/self_attn/o_proj/MatMul").id).axes,
-                 (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::Row}));
+                 (AxisSplits{AxisSplit::Batch, AxisSplit::Row}));
         QCOMPARE(imported.plan.strategy(nodeNamed(m, "model/embed_tokens/Gather").id).axes,
-                 (std::vector<AxisSplit>{AxisSplit::Batch, AxisSplit::None}));
+                 (AxisSplits{AxisSplit::Batch, AxisSplit::None}));
     }
 
     void malformedTpPlanIsReportedWithItsPosition()

@@ -4,8 +4,9 @@
 // query attention) and mixture-of-experts-shaped models under every expert layout
 // (data, tensor, sequence, ring and Ulysses context, expert parallelism), every
 // recomputation and ZeRO stage, with and without micro-batches, without a pipeline and
-// on pipelines of even, uneven and interleaved chunks. Its classes do not grow with depth,
-// and a plan unlike across a family's instances is priced node by node.
+// on pipelines of even, uneven and interleaved chunks. Its classes, and the neighbours
+// they read, do not grow with depth, and a plan unlike across a family's instances is
+// priced node by node.
 #include "FoldedTestModel.h"
 #include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
@@ -199,9 +200,19 @@ private slots:
             QCOMPARE(members, static_cast<double>(m.coarse.nodes.size()));
             counts.push_back(classes.nodes.size());
             counts.push_back(classes.tensors.size());
+            // What a pricing reads besides the members: the readers of each node class and
+            // the consumers of each tensor class that may convert it (a mask or a rotary
+            // table is read by every layer: one reader per position in the block).
+            std::size_t neighbours = 0;
+            for (const PricingClasses::NodeClass& c : classes.nodes)
+                neighbours += c.readers.size();
+            for (const PricingClasses::TensorClass& t : classes.tensors)
+                neighbours += t.converting.size();
+            counts.push_back(neighbours);
         }
-        QCOMPARE(counts[0], counts[2]);
-        QCOMPARE(counts[1], counts[3]);
+        QCOMPARE(counts[0], counts[3]);
+        QCOMPARE(counts[1], counts[4]);
+        QCOMPARE(counts[2], counts[5]);
     }
 
     // A plan that splits one layer unlike the others is priced by evaluate() (its

@@ -342,7 +342,7 @@ private slots:
         };
         auto offers = [](const StrategyChoices& choices, AxisSplit split) {
             return std::find_if(choices.choices.begin(), choices.choices.end(), [&](const StrategyChoices::Choice& c) {
-                return c.strategy.axes == std::vector<AxisSplit>{AxisSplit::Batch, split};
+                return c.strategy.axes == AxisSplits{AxisSplit::Batch, split};
             });
         };
         const std::vector<EditTarget>& targets = editor.targets();

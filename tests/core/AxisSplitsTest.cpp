@@ -1,0 +1,55 @@
+// AxisSplits keeps std::vector's meaning across its inline and spilled storage.
+#include "plan/AxisSplits.h"
+
+#include <QTest>
+
+#include <stdexcept>
+
+using namespace tapestry;
+
+class AxisSplitsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void growsAndShrinksLikeAVector()
+    {
+        AxisSplits splits;
+        QVERIFY(splits.empty());
+        splits.push_back(AxisSplit::Batch);
+        splits.push_back(AxisSplit::Column);
+        QCOMPARE(splits.size(), std::size_t{2});
+        QCOMPARE(splits.front(), AxisSplit::Batch);
+        QCOMPARE(splits.back(), AxisSplit::Column);
+        splits.resize(AxisSplits::kInline + 2, AxisSplit::Sequence);  // spills: the first two are kept
+        QCOMPARE(splits.size(), AxisSplits::kInline + 2);
+        QCOMPARE(splits[0], AxisSplit::Batch);
+        QCOMPARE(splits[1], AxisSplit::Column);
+        QCOMPARE(splits.at(AxisSplits::kInline + 1), AxisSplit::Sequence);
+        splits.push_back(AxisSplit::Row);
+        QCOMPARE(splits.back(), AxisSplit::Row);
+        QCOMPARE(static_cast<std::size_t>(splits.end() - splits.begin()), AxisSplits::kInline + 3);
+        splits.resize(3);  // back inline: the first three are kept
+        QVERIFY(splits == (AxisSplits{AxisSplit::Batch, AxisSplit::Column, AxisSplit::Sequence}));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)splits.at(3));
+        const AxisSplits copy = splits;
+        splits.assign(2, AxisSplit::None);
+        QCOMPARE(copy.size(), std::size_t{3});
+        QCOMPARE(copy[1], AxisSplit::Column);
+        QVERIFY(splits == AxisSplits(2, AxisSplit::None));
+        QVERIFY(!(splits == copy));
+    }
+
+    void comparesTheAxesInUseOnly()
+    {
+        AxisSplits shrunk{AxisSplit::Batch, AxisSplit::Head};
+        shrunk.resize(1);
+        QVERIFY(shrunk == AxisSplits{AxisSplit::Batch});
+        AxisSplits wide(AxisSplits::kInline + 1, AxisSplit::Batch);
+        QVERIFY(wide == AxisSplits(AxisSplits::kInline + 1, AxisSplit::Batch));
+        wide[AxisSplits::kInline] = AxisSplit::Expert;
+        QVERIFY(!(wide == AxisSplits(AxisSplits::kInline + 1, AxisSplit::Batch)));
+    }
+};
+
+QTEST_GUILESS_MAIN(AxisSplitsTest)
+#include "AxisSplitsTest.moc"

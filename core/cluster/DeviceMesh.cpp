@@ -89,6 +89,9 @@ DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
 {
     if (axes_.empty())
         throw Error(ErrorCode::InvalidMesh, {}, "a mesh needs at least one axis");
+    if (axes_.size() > kMaxMeshAxes)
+        throw Error(ErrorCode::InvalidMesh, {},
+                    "a mesh of " + std::to_string(axes_.size()) + " axes: at most " + std::to_string(kMaxMeshAxes));
     std::set<std::string> names;
     long long product = 1;
     bool stoppedEarly = false;
@@ -123,6 +126,23 @@ DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
                         + std::to_string(domain) + " GPUs: some axis group would hold different numbers of GPUs on different "
                         + (domain == cluster.gpusPerNode ? "nodes" : "domains"));
     groups_ = std::move(*groups);
+}
+
+AxisGroup DeviceMesh::groupOf(AxisMask axes) const
+{
+    AxisGroup combined{1, 1, 1, GroupSpan::IntraNode};
+    for (std::size_t axis = 0; axis < groups_.size(); ++axis) {
+        if ((axes & (AxisMask{1} << axis)) == 0)
+            continue;
+        const AxisGroup& own = groups_[axis];
+        combined.size *= own.size;
+        combined.nodes *= own.nodes;
+        combined.gpusPerNode *= own.gpusPerNode;
+    }
+    combined.span = combined.nodes == 1        ? GroupSpan::IntraNode
+                    : combined.gpusPerNode == 1 ? GroupSpan::InterNode
+                                                : GroupSpan::Mixed;
+    return combined;
 }
 
 std::optional<std::size_t> DeviceMesh::findAxis(std::string_view name) const

@@ -3,6 +3,7 @@
 #include "cluster/Cluster.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,6 +44,10 @@ struct DevicePlacement {
     bool operator==(const DevicePlacement&) const = default;
 };
 
+// A set of mesh axes, bit i for axis i (a mesh has at most kMaxMeshAxes axes).
+using AxisMask = std::uint64_t;
+inline constexpr std::size_t kMaxMeshAxes = 64;
+
 // A logical mesh over a cluster. Devices are numbered row-major over the mesh (last axis
 // fastest) and device d runs on node d / gpusPerNode, local GPU d % gpusPerNode; NVLink
 // domains hold consecutive devices.
@@ -58,6 +63,11 @@ public:
     [[nodiscard]] std::size_t axisCount() const { return axes_.size(); }
     [[nodiscard]] const MeshAxis& axis(std::size_t index) const { return axes_.at(index); }
     [[nodiscard]] const AxisGroup& group(std::size_t axisIndex) const { return groups_.at(axisIndex); }
+    // The group of several axes at once (bit i: axis i), as one collective over the
+    // flattened sub-mesh sees it (DDP and FSDP over every data axis): n, k and m are the
+    // products of the axes' own, since devices run row-major over consecutive NVLink
+    // domains and every axis's groups are alike. No bit: a group of one device.
+    [[nodiscard]] AxisGroup groupOf(AxisMask axes) const;
     [[nodiscard]] std::optional<std::size_t> findAxis(std::string_view name) const;
     [[nodiscard]] int deviceCount() const { return deviceCount_; }
     [[nodiscard]] std::vector<int> shape() const;

@@ -10,6 +10,7 @@
 #include "plan/ParallelDegrees.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -928,28 +929,22 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     auto priced = [&](CollectiveKind kind, const AxisGroup& group, double bytes, double calls) {
         return collectives_.price(kind, group, bytes / calls);
     };
-    double parameterBytes = localParameters * dtypeBytes_;
-    double gradientBytes = localParameters * gradientBytesPerParameter();
-    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-        const int n = mesh_->axis(a).size;
-        if (!synchronizesGradients(strategy.axes[a]) || n <= 1)
-            continue;
-        const AxisGroup& group = mesh_->group(a);
-        // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
-        const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
-        const double overhead = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
-                                    ? deepSpeedGatherOverheadSeconds(cluster_->gpu, n, parameterBytes / gatherCalls)
-                                    : 0.0;
-        out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, true, overhead});
-        if (workload_.zeroStage >= 3)
-            out.push_back({CollectiveKind::AllGather, a, gather, times * gatherCalls, false, overhead});
-        out.push_back({CollectiveKind::ReduceScatter, a,
-                       priced(CollectiveKind::ReduceScatter, group, gradientBytes, blockShare), times * blockShare,
-                       false});
-        // The next data axis works on this axis's shard.
-        parameterBytes /= n;
-        gradientBytes /= n;
-    }
+    const AxisMask axes = gradientAxes(strategy);
+    if (axes == 0)
+        return out;
+    const double parameterBytes = localParameters * dtypeBytes_;
+    const double gradientBytes = localParameters * gradientBytesPerParameter();
+    const AxisGroup group = mesh_->groupOf(axes);
+    // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
+    const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
+    const double overhead = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
+                                ? deepSpeedGatherOverheadSeconds(cluster_->gpu, group.size, parameterBytes / gatherCalls)
+                                : 0.0;
+    out.push_back({CollectiveKind::AllGather, axes, gather, times * gatherCalls, true, overhead});
+    if (workload_.zeroStage >= 3)
+        out.push_back({CollectiveKind::AllGather, axes, gather, times * gatherCalls, false, overhead});
+    out.push_back({CollectiveKind::ReduceScatter, axes,
+                   priced(CollectiveKind::ReduceScatter, group, gradientBytes, blockShare), times * blockShare, false});
     return out;
 }
 
@@ -1101,13 +1096,11 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     double overlappable = 0;
     double waited = 0;
     if (zero < 2) {
-        for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
-            if (!synchronizesGradients(strategy.axes[a]) || localParameters <= 0 || mesh_->axis(a).size <= 1)
-                continue;
+        if (const AxisMask axes = gradientAxes(strategy); axes != 0 && localParameters > 0) {
             // Bandwidth term per byte, read off a large message where latency is negligible.
             constexpr double kReferenceBytes = 1e12;
             const double perByte =
-                collectives_.price(CollectiveKind::AllReduce, mesh_->group(a), kReferenceBytes).seconds() /
+                collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(axes), kReferenceBytes).seconds() /
                 kReferenceBytes;
             overlappable += perByte * localParameters * gradientBytesPerParameter();
         }
@@ -1264,9 +1257,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
         share.blockGatheredBytes = localParameters * dtypeBytes_;
     share.transient = facts.transientBytes / div.output / steps.microSteps;
     for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
-        addCollective(own.time, c.kind, c.axis, c.price, c.times);
-        own.time.byCollective[static_cast<std::size_t>(c.kind)] += c.overheadSeconds * c.times;
-        own.time.byAxis[c.axis] += c.overheadSeconds * c.times;
+        addCollectiveOver(own.time, c.kind, c.axes, c.price, c.times, c.overheadSeconds);
         const double seconds = c.seconds();
         own.time.dataParallelSeconds += seconds;
         if (waitedFor(c))
@@ -1347,10 +1338,40 @@ void CostModel::priceCrossing(const CrossingTensor& tensor, const Plan& plan, co
     }
 }
 
-double CostModel::chargeGradientSync(TimeBreakdown& time, std::size_t axis, const CollectiveBreakdown& price,
+AxisMask CostModel::gradientAxes(const NodeStrategy& strategy) const
+{
+    AxisMask axes = 0;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a)
+        if (synchronizesGradients(strategy.axes[a]) && mesh_->axis(a).size > 1)
+            axes |= AxisMask{1} << a;
+    return axes;
+}
+
+void CostModel::addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes,
+                                  const CollectiveBreakdown& price, double share, double overheadSeconds) const
+{
+    const double seconds = (price.seconds() + overheadSeconds) * share;
+    time.byCollective[static_cast<std::size_t>(kind)] += seconds;
+    time.byLink[static_cast<std::size_t>(LinkClass::Intra)] += price.seconds(LinkClass::Intra) * share;
+    time.byLink[static_cast<std::size_t>(LinkClass::Inter)] += price.seconds(LinkClass::Inter) * share;
+    if ((axes & (axes - 1)) == 0) {  // one axis
+        time.byAxis[static_cast<std::size_t>(std::countr_zero(axes))] += seconds;
+        return;
+    }
+    constexpr double kReferenceBytes = 1e9;
+    double total = 0;
+    for (std::size_t a = 0; a < mesh_->axisCount(); ++a)
+        if (axes & (AxisMask{1} << a))
+            total += collectives_.price(kind, mesh_->group(a), kReferenceBytes).seconds();
+    for (std::size_t a = 0; a < mesh_->axisCount(); ++a)
+        if (axes & (AxisMask{1} << a))
+            time.byAxis[a] += seconds * collectives_.price(kind, mesh_->group(a), kReferenceBytes).seconds() / total;
+}
+
+double CostModel::chargeGradientSync(TimeBreakdown& time, AxisMask axes, const CollectiveBreakdown& price,
                                      double share) const
 {
-    addCollective(time, CollectiveKind::AllReduce, axis, price, share);
+    addCollectiveOver(time, CollectiveKind::AllReduce, axes, price, share);
     time.dataParallelSeconds += price.seconds() * share;
     return price.seconds() * share;
 }
@@ -1401,8 +1422,14 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     result.perOp.assign(graph_.opCount(), empty);
 
     const double gradientBytes = gradientBytesPerParameter();
-    std::vector<double> syncBytes(axisCount, 0.0);
-    std::vector<std::vector<std::pair<OpId, double>>> syncShares(axisCount);
+    // Gradient buckets of ZeRO 0/1: the bytes each group of data axes all-reduces, and
+    // each op's share.
+    struct GradientBucket {
+        AxisMask axes = 0;
+        double bytes = 0;
+        std::vector<std::pair<OpId, double>> shares;
+    };
+    std::vector<GradientBucket> buckets;
     // Communication that may hide under compute, per op: the gradient reduction (once
     // per step, under the last micro-step's backward) and the parameter gathers and
     // reduce-scatters of ZeRO 2/3 (every micro-step, under its forward or backward).
@@ -1452,14 +1479,15 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
             largestTransient = share.transient;
             transientOp = facts.costOp;
         }
-        if (workload_.zeroStage < 2) {
-            for (std::size_t a = 0; a < axisCount; ++a) {
-                if (synchronizesGradients(strategy.axes[a]) && share.localParameters > 0 && mesh_->axis(a).size > 1) {
-                    const double bytes = share.localParameters * gradientBytes;
-                    syncBytes[a] += bytes;
-                    syncShares[a].emplace_back(facts.costOp, bytes);
-                }
-            }
+        if (const AxisMask axes = gradientAxes(strategy);
+            workload_.zeroStage < 2 && axes != 0 && share.localParameters > 0) {
+            auto bucket = std::find_if(buckets.begin(), buckets.end(),
+                                       [&](const GradientBucket& b) { return b.axes == axes; });
+            if (bucket == buckets.end())
+                bucket = buckets.insert(buckets.end(), GradientBucket{axes, 0.0, {}});
+            const double bytes = share.localParameters * gradientBytes;
+            bucket->bytes += bytes;
+            bucket->shares.emplace_back(facts.costOp, bytes);
         }
     }
     if (transientOp.isValid()) {
@@ -1470,15 +1498,16 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
             transientWithBlocks(largestTransient, largest(blockGatheredBytes), largest(blockActivationBytes));
     }
 
-    // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per axis and step.
+    // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per group of data axes
+    // and step.
     double gradientSync = 0;
-    for (std::size_t a = 0; a < axisCount; ++a) {
-        if (syncBytes[a] <= 0)
-            continue;
-        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_->group(a), syncBytes[a]);
+    for (const GradientBucket& bucket : buckets) {
+        const CollectiveBreakdown price =
+            collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(bucket.axes), bucket.bytes);
         gradientSync += price.seconds();
-        for (const auto& [op, bytes] : syncShares[a])
-            overlappable[op.index()] += chargeGradientSync(result.perOp[op.index()].time, a, price, bytes / syncBytes[a]);
+        for (const auto& [op, bytes] : bucket.shares)
+            overlappable[op.index()] +=
+                chargeGradientSync(result.perOp[op.index()].time, bucket.axes, price, bytes / bucket.bytes);
     }
 
     // Resharding of tensors between coarse nodes, forward and backward.

@@ -307,10 +307,18 @@ private:
     // Hidden share of the overlappable communication (1 - exposed / overlappable).
     [[nodiscard]] double hiddenShare(double gradientSync, double overlappableTotal, const StepSums& sums,
                                      const Stepping& steps) const;
-    // Charges a node's `share` of an axis's gradient all-reduce `price`; returns the
-    // seconds charged (all of them may hide under backward).
-    double chargeGradientSync(TimeBreakdown& time, std::size_t axis, const CollectiveBreakdown& price,
+    // Charges a node's `share` of the gradient all-reduce `price` over the axes `axes`;
+    // returns the seconds charged (all of them may hide under backward).
+    double chargeGradientSync(TimeBreakdown& time, AxisMask axes, const CollectiveBreakdown& price,
                               double share) const;
+    // The axes of more than one device over which a node under `strategy` synchronizes its
+    // gradients: DDP and FSDP run one collective over all of them (the flattened data
+    // mesh), not one per axis.
+    [[nodiscard]] AxisMask gradientAxes(const NodeStrategy& strategy) const;
+    // Adds `share` of a collective over `axes` (and the implementation's own seconds around
+    // it) to `time`; byAxis splits it over those axes by each axis's own bandwidth time.
+    void addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes, const CollectiveBreakdown& price,
+                           double share, double overheadSeconds = 0) const;
     // Everything priceNode reads of a node's own facts, as numbers (PricingClasses).
     [[nodiscard]] std::vector<double> pricedFacts(CoarseNodeId id) const;
     [[nodiscard]] Stepping steppingFor(int dataParallel) const;
@@ -360,11 +368,11 @@ private:
     [[nodiscard]] double fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
     [[nodiscard]] double storedParameters(const NodeFacts& facts) const;
-    // The data-parallel collectives of a node's local parameters over its data axes,
-    // per step: (kind, axis, price, overlappable in forward?) for each.
+    // The data-parallel collectives of a node's local parameters over its data axes (one
+    // group of them all), per step: (kind, axes, price, overlappable in forward?) for each.
     struct DataParallelCollective {
         CollectiveKind kind;
-        std::size_t axis;
+        AxisMask axes;  // one collective over all of them
         CollectiveBreakdown price;
         double times = 1;
         bool forward = false;  // a parameter gather before forward (else backward side)

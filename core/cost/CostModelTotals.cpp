@@ -141,7 +141,8 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
     std::vector<double> overlappable(classes.nodes.size(), 0.0);
     StepSums sums;
     double largestTransient = -1;
-    std::vector<double> syncBytes(axisCount, 0.0);
+    // ZeRO 0/1: the bytes each group of data axes all-reduces (class counts included).
+    std::vector<std::pair<AxisMask, double>> syncBytes;
     for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
         const PricingClasses::NodeClass& c = classes.nodes[k];
         const CoarseNode& node = coarse_.node(c.node);
@@ -161,26 +162,24 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
         sums.shardedBackward += c.count * own.shardedBackward;
         overlappable[k] = shares[k].overlappable;
         largestTransient = std::max(largestTransient, shares[k].transient);
-        if (workload_.zeroStage < 2) {
-            const NodeStrategy& strategy = plan.strategy(c.node);
-            for (std::size_t a = 0; a < axisCount; ++a) {
-                if (synchronizesGradients(strategy.axes[a]) && shares[k].localParameters > 0 && mesh_->axis(a).size > 1)
-                    syncBytes[a] += c.count * shares[k].localParameters * gradientBytes;
-            }
+        if (const AxisMask axes = gradientAxes(plan.strategy(c.node));
+            workload_.zeroStage < 2 && axes != 0 && shares[k].localParameters > 0) {
+            auto bucket = std::find_if(syncBytes.begin(), syncBytes.end(), [&](const auto& b) { return b.first == axes; });
+            if (bucket == syncBytes.end())
+                bucket = syncBytes.insert(syncBytes.end(), {axes, 0.0});
+            bucket->second += c.count * shares[k].localParameters * gradientBytes;
         }
     }
-    // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per axis and step.
+    // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per group of data axes
+    // and step.
     double gradientSync = 0;
-    for (std::size_t a = 0; a < axisCount; ++a) {
-        if (syncBytes[a] <= 0)
-            continue;
-        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_->group(a), syncBytes[a]);
+    for (const auto& [axes, bytes] : syncBytes) {
+        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(axes), bytes);
         gradientSync += price.seconds();
         for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
-            const NodeStrategy& strategy = plan.strategy(classes.nodes[k].node);
-            if (synchronizesGradients(strategy.axes[a]) && shares[k].localParameters > 0)
-                overlappable[k] += chargeGradientSync(nodeCost[k].time, a, price,
-                                                      shares[k].localParameters * gradientBytes / syncBytes[a]);
+            if (gradientAxes(plan.strategy(classes.nodes[k].node)) == axes && shares[k].localParameters > 0)
+                overlappable[k] += chargeGradientSync(nodeCost[k].time, axes, price,
+                                                      shares[k].localParameters * gradientBytes / bytes);
         }
     }
     double overlappableTotal = 0;

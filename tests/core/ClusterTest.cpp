@@ -7,6 +7,8 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 using namespace tapestry;
 
@@ -273,6 +275,77 @@ private slots:
         const DeviceMesh big = mesh2d(16, 8, preset("dgx-h100x16"));
         QCOMPARE(big.group(0), (AxisGroup{16, 16, 1, GroupSpan::InterNode}));
         QCOMPARE(big.group(1), (AxisGroup{8, 1, 8, GroupSpan::IntraNode}));
+    }
+
+    // The group of several axes at once (a collective over the flattened data mesh) is the
+    // product of the axes' own: checked against the devices it holds, counted per NVLink
+    // domain, on every 2- and 3-axis mesh of several clusters and every set of axes.
+    void groupsOfSeveralAxesAreTheProductsOfTheirOwn()
+    {
+        Cluster fours = preset("dgx-h100x4");
+        fours.gpusPerNode = 4;
+        fours.nodes = 8;
+        Cluster odd = preset("dgx-h100x2");
+        odd.nodes = 3;
+        odd.gpusPerNode = 4;
+        std::size_t checked = 0;
+        for (const Cluster& cluster : {preset("dgx-h100x2"), preset("dgx-h100x4"), preset("gb200-nvl72x2"), fours, odd}) {
+            const int n = cluster.deviceCount();
+            const int domain = cluster.nvlinkDomainSize();
+            std::vector<std::vector<int>> shapes;
+            for (int a = 1; a <= n; ++a)
+                for (int b = 1; a * b <= n; ++b)
+                    if (n % (a * b) == 0) {
+                        shapes.push_back({a, b, n / (a * b)});
+                        if (n / (a * b) == 1)
+                            shapes.push_back({a, b});
+                    }
+            for (const std::vector<int>& shape : shapes) {
+                std::vector<MeshAxis> axes;
+                for (std::size_t i = 0; i < shape.size(); ++i)
+                    axes.push_back({"a" + std::to_string(i), shape[i]});
+                std::optional<DeviceMesh> mesh;
+                try {
+                    mesh.emplace(axes, cluster);
+                } catch (const Error&) {
+                    continue;  // an axis straddles domains unevenly
+                }
+                for (unsigned set = 1; set < (1u << shape.size()); ++set) {
+                    std::vector<std::size_t> chosen;
+                    for (std::size_t i = 0; i < shape.size(); ++i)
+                        if (set & (1u << i))
+                            chosen.push_back(i);
+                    const AxisMask mask = set;
+                    // Device 0's group: every coordinate of the chosen axes, the others 0.
+                    std::map<int, int> perDomain;
+                    std::vector<int> coordinates(shape.size(), 0);
+                    for (bool more = true; more;) {
+                        ++perDomain[mesh->device(coordinates) / domain];
+                        more = false;
+                        for (const std::size_t i : chosen) {
+                            if (++coordinates[i] < shape[i]) {
+                                more = true;
+                                break;
+                            }
+                            coordinates[i] = 0;
+                        }
+                    }
+                    const AxisGroup group = mesh->groupOf(mask);
+                    QCOMPARE(group.nodes, static_cast<int>(perDomain.size()));
+                    for (const auto& [domainIndex, count] : perDomain)
+                        QCOMPARE(group.gpusPerNode, count);
+                    QCOMPARE(group.size, group.nodes * group.gpusPerNode);
+                    if (chosen.size() == 1)
+                        QCOMPARE(group, mesh->group(chosen.front()));
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked > 300);
+        // Data parallel over 2 nodes x 8 GPUs, whichever way the mesh factors it.
+        QCOMPARE(mesh2d(2, 8, preset("dgx-h100x2")).groupOf(AxisMask{0b11}), (AxisGroup{16, 2, 8, GroupSpan::Mixed}));
+        QCOMPARE(mesh2d(4, 4, preset("dgx-h100x2")).groupOf(AxisMask{0b11}), (AxisGroup{16, 2, 8, GroupSpan::Mixed}));
+        QCOMPARE(mesh2d(4, 4, preset("dgx-h100x2")).groupOf(AxisMask{0}), (AxisGroup{1, 1, 1, GroupSpan::IntraNode}));
     }
 
     void devicesAreRowMajorOnMeshAndCluster()

@@ -7,6 +7,9 @@
 // - no op is cheaper than its FLOPs spread over every device at the peak;
 // - the devices together hold at least one 16-bit copy of the parameters;
 // - renaming the mesh axes changes no price;
+// - data parallelism over 16 GPUs prices the same however the mesh factors it ([16],
+//   [2, 8], [4, 4], [8, 2], [2, 2, 4]): DDP and FSDP run one collective over the flattened
+//   data mesh, not one per axis;
 // - an expert split's ranks divide the expert count (else the plan is refused), and
 //   every axis an accepted expert split uses pays for moving the tokens (an all-to-all
 //   from split tokens, a gather back when the axis holds every token).
@@ -18,6 +21,8 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <optional>
 #include <random>
 
 using namespace tapestry;
@@ -190,6 +195,49 @@ private slots:
         QVERIFY(priced > 600);
         QVERIFY(expertSplits > 20);
         QVERIFY(refused > 0);
+    }
+
+    void dataParallelPricesTheSameHoweverTheMeshFactorsIt()
+    {
+        const Cluster cluster = testCluster("dgx-h100x2");
+        int compared = 0;
+        for (const Generated& generated : generatedModels()) {
+            const FoldedModel m = foldModel(synthesizeModel(generated.spec, generated.name));
+            for (const int zero : {0, 1, 2, 3}) {
+                for (const ZeroImplementation implementation : {ZeroImplementation::Fsdp, ZeroImplementation::DeepSpeed}) {
+                    if (zero < 3 && implementation == ZeroImplementation::DeepSpeed)
+                        continue;
+                    Workload w = workload(32, 1024);
+                    w.zeroStage = zero;
+                    w.zeroImplementation = implementation;
+                    std::optional<double> step;
+                    std::optional<double> memory;
+                    for (const std::vector<MeshAxis>& axes : meshes()) {
+                        const DeviceMesh mesh(axes, cluster);
+                        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+                        const PlanEvaluation e =
+                            costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, axes));
+                        const QString where = QStringLiteral("%1 ZeRO %2 on %3 axes")
+                                                  .arg(QString::fromLatin1(generated.name))
+                                                  .arg(zero)
+                                                  .arg(axes.size());
+                        if (!step) {
+                            step = e.total.time.stepSeconds();
+                            memory = e.total.memory.total();
+                            QVERIFY(e.total.time.dataParallelSeconds > 0);
+                            continue;
+                        }
+                        QVERIFY2(std::abs(e.total.time.stepSeconds() - *step) <= 1e-9 * *step,
+                                 qPrintable(where + QStringLiteral(": %1 s, one axis %2 s")
+                                                        .arg(e.total.time.stepSeconds())
+                                                        .arg(*step)));
+                        QVERIFY2(std::abs(e.total.memory.total() - *memory) <= 1e-9 * *memory, qPrintable(where));
+                        ++compared;
+                    }
+                }
+            }
+        }
+        QCOMPARE(compared, 3 * 5 * 4);
     }
 };
 

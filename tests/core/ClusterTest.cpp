@@ -372,6 +372,19 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({}, c));
         QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({{"dp", 4}, {"dp", 4}}, c));
         QVERIFY_THROWS_EXCEPTION(Error, (void)DeviceMesh({{"dp", 0}, {"tp", 16}}, c));
+        // Sets of axes are bit masks: a mesh of more than 64 axes (61 of one GPU here) is refused.
+        std::vector<MeshAxis> many;
+        for (int i = 0; i < 65; ++i)
+            many.push_back({"a" + std::to_string(i), i < 4 ? 2 : 1});
+        try {
+            (void)DeviceMesh(many, c);
+            QFAIL("a mesh of 65 axes must be an error");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::InvalidMesh);
+            QVERIFY(mentions(error, "a mesh of 65 axes: at most 64"));
+        }
+        many.pop_back();
+        QCOMPARE(DeviceMesh(many, c).groupOf(AxisMask{0b1111}), (AxisGroup{16, 2, 8, GroupSpan::Mixed}));
         // 3 nodes x 4 GPUs as [2, 6]: the first tp group holds 4 GPUs of node 0 and 2 of node 1.
         Cluster odd = c;
         odd.nodes = 3;

@@ -6,6 +6,7 @@
 #include "base/TextFile.h"
 #include "cluster/Cluster.h"
 #include "export/HfTpPlanImport.h"
+#include "export/OnnxShardingExport.h"
 #include "export/TrainingStackImport.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/PlanFile.h"
@@ -31,19 +32,23 @@ int importPlan(const ImportPlanOptions& options, const char* argv0)
 {
     const FoldedModel model = loadAndFold(options.model);
     const std::string& file = options.file;
-    const std::string text = readTextFile(file);
+    // An ONNX model exported with --format onnx carries the plan file in its metadata.
+    const bool onnx = file.ends_with(".onnx");
+    const std::string text = onnx ? std::string() : readTextFile(file);
     PlanDocument document;
     std::optional<Cluster> cluster;  // --cluster: the GPUs a Megatron-LM or torchtitan file runs on
     if (!options.cluster.cluster.empty())
         cluster = loadCluster(options.cluster.cluster, options.cluster.nodes, argv0);
-    if (std::optional<TrainingStackImport> stack =
-            importTrainingStackPlan(text, file, model, cluster ? cluster->deviceCount() : 0)) {
+    std::optional<TrainingStackImport> stack;
+    if (!onnx)
+        stack = importTrainingStackPlan(text, file, model, cluster ? cluster->deviceCount() : 0);
+    if (stack) {
         for (const std::string& warning : stack->warnings)
             std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
         document = std::move(stack->document);
         if (cluster)
             document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
-    } else if (file.ends_with(".py") || isHfTpPlan(text)) {
+    } else if (!onnx && (file.ends_with(".py") || isHfTpPlan(text))) {
         // Read first: a .py file of no kind Tapestry knows is refused for what it is, not
         // for a missing --mesh.
         const std::vector<HfTpPlanEntry> entries = parseHfTpPlan(text, file);
@@ -60,7 +65,8 @@ int importPlan(const ImportPlanOptions& options, const char* argv0)
         if (!options.cluster.cluster.empty())
             document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
     } else {
-        document = planFromJson(text, file, model.coarse, model.families);
+        document = onnx ? importShardedOnnxPlan(file, model.coarse, model.families)
+                        : planFromJson(text, file, model.coarse, model.families);
         if (!options.mesh.empty() && meshAxesFromOptions(options.mesh, options.axes, Cluster{}) != document.plan.mesh)
             throw Error(ErrorCode::InvalidPlan, file, "was made for another mesh than --mesh " + options.mesh);
         (void)checkPlanFitsCluster(document.plan, document.clusterName, file, options.cluster, argv0, "import-plan");
@@ -82,11 +88,12 @@ Command declareImportPlan(CLI::App& app, const char* argv0)
                        "Hugging Face tp_plan (JSON or .py dict; needs --mesh, tensor parallel on the last axis), "
                        "Megatron-LM arguments or a torchtitan config (Python or v0.2's TOML; both as "
                        "Megatron-LM's layout with their pipeline, context and expert parallelism and workload; "
-                       "--cluster gives the GPU count) into a plan file; warns about what the file says that the plan "
+                       "--cluster gives the GPU count), or the plan an ONNX export carries into a plan file; warns about what the file says that the plan "
                        "reads differently");
     command->add_option("FILE", options->file,
                         "a Tapestry plan (JSON), a PyTorch export (.py), a Hugging Face tp_plan (JSON or .py), "
-                        "Megatron-LM arguments or a torchtitan config (.py or .toml)")
+                        "Megatron-LM arguments, a torchtitan config (.py or .toml) or an ONNX model an ONNX export "
+                        "wrote (.onnx)")
         ->required();
     command->add_option("--model", options->model, "the ONNX model the plan is for")->type_name("MODEL")->required();
     command->add_option("--mesh", options->mesh, "the device mesh, e.g. 2x8 (needed for a tp_plan)")

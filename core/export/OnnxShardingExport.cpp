@@ -1,6 +1,8 @@
 #include "export/OnnxShardingExport.h"
 
 #include "graph/Graph.h"
+#include "base/Error.h"
+#include "onnx/OnnxShardingReader.h"
 #include "onnx/OnnxShardingWriter.h"
 
 #include <algorithm>
@@ -186,6 +188,19 @@ std::string exportShardedOnnx(const Graph& graph, const CoarseGraph& coarse, con
                               const PlanDocument& document)
 {
     return annotateOnnxModel(graph.info().sourcePath, onnxShardingAnnotations(graph, coarse, families, document));
+}
+
+PlanDocument importShardedOnnxPlan(const std::filesystem::path& file, const CoarseGraph& coarse,
+                                   const FamilyTable& families)
+{
+    const OnnxShardingAnnotations annotations = readOnnxShardingAnnotations(file);
+    const auto plan = std::find_if(annotations.metadata.begin(), annotations.metadata.end(),
+                                   [](const auto& entry) { return entry.first == kOnnxPlanMetadataKey; });
+    if (plan == annotations.metadata.end())
+        throw Error(ErrorCode::InvalidPlan, file.string(),
+                    std::string("an ONNX model without a Tapestry plan (no metadata \"") + kOnnxPlanMetadataKey +
+                        "\"; export --format onnx writes one)");
+    return planFromJson(plan->second, file.string(), coarse, families);
 }
 
 }  // namespace tapestry

@@ -3,6 +3,7 @@
 #include "onnx/OnnxShardingAnnotations.h"
 #include "plan/PlanFile.h"
 
+#include <filesystem>
 #include <string>
 
 namespace tapestry {
@@ -27,5 +28,11 @@ class Graph;
                                             const PlanDocument& document);
 
 inline constexpr const char* kOnnxPlanMetadataKey = "tapestry.plan";
+
+// The plan an exportShardedOnnx file carries under that metadata key, for the model whose
+// coarse graph and families are given. Throws what readOnnxShardingAnnotations and
+// planFromJson throw, and Error(InvalidPlan) naming the file when it carries no plan.
+[[nodiscard]] PlanDocument importShardedOnnxPlan(const std::filesystem::path& file, const CoarseGraph& coarse,
+                                                 const FamilyTable& families);
 
 }  // namespace tapestry

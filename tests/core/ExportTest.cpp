@@ -298,11 +298,28 @@ private slots:
         QCOMPARE(weight->deviceGroups.front(), (std::pair<std::int64_t, std::vector<std::int64_t>>{-1, {0, 4}}));
         QCOMPARE(weight->deviceGroups.back(), (std::pair<std::int64_t, std::vector<std::int64_t>>{-4, {3, 7}}));
 
-        // The plan itself rides along in the metadata for older readers.
-        const auto plan = std::find_if(back.metadata.begin(), back.metadata.end(),
-                                       [](const auto& entry) { return entry.first == kOnnxPlanMetadataKey; });
-        QVERIFY(plan != back.metadata.end());
-        QCOMPARE(planFromJson(plan->second, file, m.coarse, m.families).plan.strategies, document.plan.strategies);
+        // The plan file itself rides along in the metadata: import-plan reads it back whole.
+        PlanDocument withWorkload = document;
+        withWorkload.workload.zeroStage = 1;
+        withWorkload.workload.recompute = Recomputation::Full;
+        const std::string carriedFile = dir.filePath(QStringLiteral("carried.onnx")).toStdString();
+        {
+            const std::string bytes = exportShardedOnnx(m.graph(), m.coarse, m.families, withWorkload);
+            std::ofstream(carriedFile, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        }
+        const PlanDocument carried = importShardedOnnxPlan(carriedFile, m.coarse, m.families);
+        QCOMPARE(carried.plan.strategies, withWorkload.plan.strategies);
+        QCOMPARE(carried.plan.mesh, withWorkload.plan.mesh);
+        QVERIFY(carried.workload == withWorkload.workload);
+        // A model no ONNX export wrote carries none, and the error names the file.
+        const std::string plain = m.graph().info().sourcePath;
+        try {
+            (void)importShardedOnnxPlan(plain, m.coarse, m.families);
+            QFAIL("a model without the plan's metadata must be refused");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::InvalidPlan);
+            QVERIFY2(contains(error.what(), plain) && contains(error.what(), "without a Tapestry plan"), error.what());
+        }
 
         // Exporting an annotated model again replaces the annotations instead of adding more.
         FoldedModel again = foldTestFile("llama.ts.stripped.onnx");

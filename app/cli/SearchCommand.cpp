@@ -307,14 +307,14 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         const MeshOutcome& mesh = outcome->meshes.front();
         SearchSetup searched = setup;  // with the techniques the mesh's search used
         searched.workload = mesh.workload;
-        const PlanPricing pricing(model, searched, mesh.axes);
+        const std::unique_ptr<PlanPricing> pricing = session.pricing(searched, mesh.axes);
         SearchOptions emitted = options;
         if (setup.wholeGraphBaseline) {
             emitted.mode = SearchMode::WholeGraph;
             emitted.alternatives = 0;
         }
         const std::optional<SearchResult>& found = setup.wholeGraphBaseline ? mesh.baseline : mesh.search;
-        emitIopddl(*emitFile, pricing.costs(), *model, emitted, found ? found->best : std::nullopt);
+        emitIopddl(*emitFile, pricing->costs(), *model, emitted, found ? found->best : std::nullopt);
     }
     // With --json, stdout holds the JSON only; the baseline is part of it.
     if (!commandOptions.json) {

@@ -40,9 +40,8 @@ struct TimeBreakdown {
     {
         return computeSeconds + exposedCommunicationSeconds() + pipelineSendSeconds + bubbleSeconds;
     }
-    void add(const TimeBreakdown& other);
-    // Adds `count` times `other` (count equal parts priced once).
-    void add(const TimeBreakdown& other, double count);
+    // Adds `count` times `other` (count equal parts priced once; times 1 is exact).
+    void add(const TimeBreakdown& other, double count = 1.0);
 };
 
 // Per-device memory in bytes, by category.
@@ -54,15 +53,13 @@ struct MemoryBreakdown {
     double transient = 0;    // the largest temporary buffer (counted once, at its node)
 
     [[nodiscard]] double total() const { return parameters + gradients + optimizerStates + activations + transient; }
-    void add(const MemoryBreakdown& other);
-    void add(const MemoryBreakdown& other, double count);
+    void add(const MemoryBreakdown& other, double count = 1.0);
 };
 
 struct CostBreakdown {
     TimeBreakdown time;
     MemoryBreakdown memory;
-    void add(const CostBreakdown& other);
-    void add(const CostBreakdown& other, double count);
+    void add(const CostBreakdown& other, double count = 1.0);
 };
 
 }  // namespace tapestry

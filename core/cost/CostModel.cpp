@@ -46,14 +46,22 @@ std::optional<Conversion> conversionBetween(AxisLayout from, AxisLayout to)
     return Conversion{CollectiveKind::AllToAll, true};
 }
 
-void addCollective(TimeBreakdown& time, CollectiveKind kind, std::size_t axis, const CollectiveBreakdown& price,
-                   double share = 1.0)
+// Adds `share` of a collective (and the implementation's own seconds around it) to the
+// per-collective and per-link parts of `time`; returns the seconds added, for byAxis.
+double addCollectiveParts(TimeBreakdown& time, CollectiveKind kind, const CollectiveBreakdown& price, double share,
+                          double overheadSeconds = 0)
 {
-    const double seconds = price.seconds() * share;
+    const double seconds = (price.seconds() + overheadSeconds) * share;
     time.byCollective[static_cast<std::size_t>(kind)] += seconds;
     time.byLink[static_cast<std::size_t>(LinkClass::Intra)] += price.seconds(LinkClass::Intra) * share;
     time.byLink[static_cast<std::size_t>(LinkClass::Inter)] += price.seconds(LinkClass::Inter) * share;
-    time.byAxis[axis] += seconds;
+    return seconds;
+}
+
+void addCollective(TimeBreakdown& time, CollectiveKind kind, std::size_t axis, const CollectiveBreakdown& price,
+                   double share = 1.0)
+{
+    time.byAxis[axis] += addCollectiveParts(time, kind, price, share);
 }
 
 bool isParameter(const Graph& graph, TensorId id)
@@ -1350,22 +1358,23 @@ AxisMask CostModel::gradientAxes(const NodeStrategy& strategy) const
 void CostModel::addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes,
                                   const CollectiveBreakdown& price, double share, double overheadSeconds) const
 {
-    const double seconds = (price.seconds() + overheadSeconds) * share;
-    time.byCollective[static_cast<std::size_t>(kind)] += seconds;
-    time.byLink[static_cast<std::size_t>(LinkClass::Intra)] += price.seconds(LinkClass::Intra) * share;
-    time.byLink[static_cast<std::size_t>(LinkClass::Inter)] += price.seconds(LinkClass::Inter) * share;
+    const double seconds = addCollectiveParts(time, kind, price, share, overheadSeconds);
     if ((axes & (axes - 1)) == 0) {  // one axis
         time.byAxis[static_cast<std::size_t>(std::countr_zero(axes))] += seconds;
         return;
     }
     constexpr double kReferenceBytes = 1e9;
+    AxisSeconds own;
+    own.assign(mesh_->axisCount(), 0.0);
     double total = 0;
+    for (std::size_t a = 0; a < mesh_->axisCount(); ++a) {
+        if (axes & (AxisMask{1} << a)) {
+            own[a] = collectives_.price(kind, mesh_->group(a), kReferenceBytes).seconds();
+            total += own[a];
+        }
+    }
     for (std::size_t a = 0; a < mesh_->axisCount(); ++a)
-        if (axes & (AxisMask{1} << a))
-            total += collectives_.price(kind, mesh_->group(a), kReferenceBytes).seconds();
-    for (std::size_t a = 0; a < mesh_->axisCount(); ++a)
-        if (axes & (AxisMask{1} << a))
-            time.byAxis[a] += seconds * collectives_.price(kind, mesh_->group(a), kReferenceBytes).seconds() / total;
+        time.byAxis[a] += seconds * own[a] / total;
 }
 
 double CostModel::chargeGradientSync(TimeBreakdown& time, AxisMask axes, const CollectiveBreakdown& price,

@@ -107,7 +107,7 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         key.insert(key.end(), tensors[t].facts.begin(), tensors[t].facts.end());
         const auto [found, fresh] = tensorKeys.try_emplace(std::move(key), classes.tensors.size());
         if (fresh) {
-            PricingClasses::TensorClass tensorClass{t, 0, {}};
+            PricingClasses::TensorClass tensorClass{t, {}};
             std::vector<CoarseNodeId> positions;
             for (std::size_t c = 0; c < tensors[t].consumers.size(); ++c) {
                 const CoarseNodeId position = rep(tensors[t].consumers[c]);
@@ -118,7 +118,6 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             }
             classes.tensors.push_back(std::move(tensorClass));
         }
-        classes.tensors[found->second].count += 1;
         tensorClassOf[t] = found->second;
     }
 

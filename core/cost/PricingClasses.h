@@ -42,7 +42,6 @@ struct PricingClasses {
     std::vector<CoarseNodeId> members;  // each class's member priced (NodeClass::node)
     struct TensorClass {
         std::size_t tensor = 0;  // the member priced: an index into CostModel::crossingTensors()
-        double count = 0;
         // The member's consumers that may convert it (indices into its consumers): the
         // first at each representative position. A later one at the same position needs
         // the layouts the first needs, which only the first reader converts to.

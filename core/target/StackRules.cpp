@@ -5,6 +5,7 @@
 #include "cost/ExpertRouting.h"
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
+#include "plan/PhysicalLayout.h"
 
 #include <algorithm>
 #include <set>
@@ -265,20 +266,20 @@ std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedMod
     }
     if (!notes.empty())
         return notes;
-    // The layout must rebuild exactly this plan: the same stage mesh and splits.
+    // The layout must rebuild this plan on the devices: the same splits over the same
+    // ranks, however the two meshes factor them (a batch split over [2, 8] is the stack's
+    // data parallel 16, laid out as [16, 1]).
     try {
         const PlanDocument rebuilt = planFromTrainingStackSettings(settings, model, document.plan.name,
                                                                    planDeviceCount(document.plan));
-        std::vector<int> sizes;
-        std::vector<int> rebuiltSizes;
-        for (const MeshAxis& axis : document.plan.mesh)
-            sizes.push_back(axis.size);
-        for (const MeshAxis& axis : rebuilt.plan.mesh)
-            rebuiltSizes.push_back(axis.size);
-        if (sizes != rebuiltSizes)
+        const PhysicalLayout layout = physicalLayout(document.plan);
+        const PhysicalLayout rebuiltLayout = physicalLayout(rebuilt.plan);
+        if (layout == rebuiltLayout)
+            return notes;
+        if (layout.sizes != rebuiltLayout.sizes)
             notes.push_back("the stage mesh " + meshText(document.plan.mesh) + " is written as " + meshText(rebuilt.plan.mesh) +
                             " (the stack's rank order: data, expert, context, tensor from the outside in)");
-        else if (rebuilt.plan.strategies != document.plan.strategies)
+        else
             notes.push_back("the plan's splits differ from the layout the stack writes");
     } catch (const Error& error) {
         notes.push_back(error.message());

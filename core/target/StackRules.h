@@ -15,7 +15,8 @@ struct FoldedModel;
 // What each training stack runs, stated once (targets.md). The search asks these rules
 // which layouts and techniques to try, the exports which parts of a plan a stack cannot
 // carry; a plan that a stack runs as is exports to it with no note and imports back as
-// the same plan.
+// the same physical plan (physicalLayout: a batch split over [2, 8] comes back as the
+// stack's data parallel 16 on [16, 1]) at the same price.
 
 // The parallel layouts a stack runs on one pipeline stage's mesh `stageMesh`: each axis
 // takes one role, data outermost, then context, tensor innermost (the stacks' rank order,
@@ -54,8 +55,9 @@ struct FoldedModel;
 
 // Everything in `document`'s plan that `stack` cannot run as is: the layout's notes
 // (trainingStackSettings), stackSettingNotes, and a plan that the stack's layout does
-// not rebuild exactly (planFromTrainingStackSettings gives other splits or another
-// mesh). Empty: exporting to the stack writes exactly this plan. Any: always empty.
+// not rebuild on the devices (planFromTrainingStackSettings gives another physicalLayout:
+// other splits, or other sizes once batch-only axes are merged). Empty: exporting to the
+// stack writes this plan, on the stack's mesh. Any: always empty.
 [[nodiscard]] std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model,
                                                           const PlanDocument& document);
 

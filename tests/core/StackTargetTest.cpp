@@ -3,7 +3,9 @@
 #include "cost/AttentionHeads.h"
 #include "cost/ShapeBinder.h"
 #include "export/ExportFormat.h"
+#include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
+#include "plan/PhysicalLayout.h"
 #include "search/PlanPricing.h"
 #include "search/SearchSession.h"
 #include "target/StackRules.h"
@@ -209,6 +211,68 @@ private slots:
         const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
         const std::vector<TrainingStack> running = stacksRunning(*llama3(), megatron.document);
         QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
+    }
+
+    // Batch-only neighbouring axes merge and axes of one GPU drop out: data parallel on
+    // [2, 8], [16] and [16, 1] (whatever the last axis splits) is one layout; batch then
+    // tensor on [4, 2, 2] is [8, 2]'s; batch over non-neighbouring axes stays apart.
+    void physicalLayoutsMergeBatchOnlyAxes()
+    {
+        const CoarseGraph& coarse = llama3()->coarse;
+        const Plan dp28 = makeExpertPlan(ExpertPlanKind::DataParallel, coarse, {{"dp", 2}, {"tp", 8}});
+        const PhysicalLayout layout = physicalLayout(dp28);
+        QCOMPARE(layout.sizes, std::vector<int>{16});
+        QVERIFY(layout == physicalLayout(makeExpertPlan(ExpertPlanKind::DataParallel, coarse, {{"d", 16}})));
+        QVERIFY(layout == physicalLayout(makeExpertPlan(ExpertPlanKind::Megatron, coarse, {{"dp", 16}, {"tp", 1}})));
+        const PhysicalLayout megatron = physicalLayout(makeExpertPlan(ExpertPlanKind::Megatron, coarse, {{"dp", 8}, {"tp", 2}}));
+        QCOMPARE(megatron.sizes, (std::vector<int>{8, 2}));
+        QVERIFY(megatron ==
+                physicalLayout(makeExpertPlan(ExpertPlanKind::Megatron, coarse, {{"a", 4}, {"dp", 2}, {"tp", 2}})));
+        QVERIFY(!(megatron == layout));
+        // Batch, tensor, batch on [2, 2, 4]: the two data axes are not neighbours.
+        Plan apart = makeExpertPlan(ExpertPlanKind::Megatron, coarse, {{"a", 2}, {"tp", 2}});
+        apart.mesh.push_back({"b", 4});
+        for (NodeStrategy& strategy : apart.strategies)
+            strategy.axes.push_back(AxisSplit::Batch);
+        QCOMPARE(physicalLayout(apart).sizes, (std::vector<int>{2, 2, 4}));
+    }
+
+    // The free search lays data parallel 16 out as a batch split over both axes of
+    // [2, 8]: Megatron-LM runs it as is (data parallel 16 on its [16, 1]), and the export
+    // read back prices the same. One node replicated on the second axis is not data
+    // parallelism any more.
+    void batchOverEveryAxisIsPlainDataParallelism()
+    {
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
+        setup.workload.zeroStage = 1;
+        const PlanPricing pricing(llama3(), setup, setup.mesh);
+        const Plan dp28 = makeExpertPlan(ExpertPlanKind::DataParallel, llama3()->coarse, setup.mesh);
+        const std::shared_ptr<const PlanCandidate> searched = pricing.price(dp28);
+        const PlanDocument document = pricing.document(*searched);
+        const std::vector<std::string> notes = stackInexpressible(TrainingStack::Megatron, *llama3(), document);
+        QVERIFY2(notes.empty(), notes.empty() ? "" : notes.front().c_str());
+        const std::vector<TrainingStack> running = stacksRunning(*llama3(), document);
+        QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
+
+        const std::string text = renderExport(ExportFormat::Megatron, *llama3(), document,
+                                              {PictureView::Folded, HfPlanKeys::Model, setup.cluster.gpusPerNode});
+        QVERIFY2(!contains(text, "Not expressible"), text.c_str());
+        QVERIFY2(contains(text, "data parallel 16 x tensor parallel 1"), text.c_str());
+        const TrainingStackImport back = imported(text, "plan-megatron.sh", *llama3(), 16);
+        QCOMPARE(sizesOf(back.document.plan.mesh), (std::vector<int>{16, 1}));
+        QVERIFY(physicalLayout(back.document.plan) == physicalLayout(dp28));
+        SearchSetup again = setup;
+        again.workload = back.document.workload;
+        const PlanPricing backPricing(llama3(), again, planMeshAxes(back.document.plan));
+        const std::shared_ptr<const PlanCandidate> priced = backPricing.price(back.document.plan);
+        QVERIFY2(near(priced->stepSeconds(), searched->stepSeconds()),
+                 qPrintable(QString::number(priced->stepSeconds()) + QStringLiteral(" vs ") +
+                            QString::number(searched->stepSeconds())));
+        QVERIFY(near(priced->memoryBytes(), searched->memoryBytes()));
+
+        PlanDocument replicated = document;
+        replicated.plan.strategies.back().axes[1] = AxisSplit::None;
+        QVERIFY(!stackInexpressible(TrainingStack::Megatron, *llama3(), replicated).empty());
     }
 
     // A torchtitan target means torchtitan's selective recomputation (SelectiveAC, every

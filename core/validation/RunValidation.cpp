@@ -39,11 +39,16 @@ bool fromTorchTitan(const PublishedRun& run)
     return run.source.find("torchtitan") != std::string::npos;
 }
 
+bool fromLlmFoundry(const PublishedRun& run)
+{
+    return run.source.find("llm-foundry") != std::string::npos;
+}
+
 // Stacks that wrap blocks in PyTorch's non-reentrant checkpoint: Composer's FSDP under
 // llm-foundry (activation_checkpointing_reentrant: false) and torchtitan.
 bool checkpointsWithPyTorch(const PublishedRun& run)
 {
-    return fromTorchTitan(run) || run.source.find("llm-foundry") != std::string::npos;
+    return fromTorchTitan(run) || fromLlmFoundry(run);
 }
 
 }  // namespace
@@ -98,9 +103,15 @@ PreparedRun::PreparedRun(const PublishedRun& run) : run_(run), skipped_(planSpac
     spec.kvHeads = run.model.kvHeads;
     spec.ffn = run.model.ffnHidden;
     spec.vocab = run.model.vocab;
-    // Learned positions as GPT-3 has them; ALiBi or a longer table change little. Llama's
-    // rotary positions have no table: its length only bounds the sequence.
-    spec.maxPositions = spec.family == ModelFamily::Llama ? std::max<std::int64_t>(2048, run.model.sequence) : 2048;
+    // Learned positions as GPT-3 has them. llm-foundry's MPT keeps one row per token of
+    // its max_seq_len (learned_pos_emb, set to the run's sequence by its benchmark sweep):
+    // the source's parameter counts grow by exactly (sequence - 2048) x hidden from the
+    // 2048-token runs. Llama's rotary positions have no table: its length only bounds the
+    // sequence.
+    if (spec.family == ModelFamily::Llama)
+        spec.maxPositions = std::max<std::int64_t>(2048, run.model.sequence);
+    else
+        spec.maxPositions = fromLlmFoundry(run) ? run.model.sequence : 2048;
     spec.dropout = fromMegatron(run);
     model_ = std::make_unique<const FoldedModel>(foldModel(synthesizeModel(spec, run.name)));
 }

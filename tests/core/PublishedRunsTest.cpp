@@ -97,6 +97,25 @@ PublishedRun zero3(int gpus)
     return run;
 }
 
+// MPT-760M as llm-foundry's H100 table ran it (FSDP over 8 GPUs, no recomputation).
+PublishedRun mpt760m(std::int64_t sequence)
+{
+    PublishedRun run;
+    run.name = "mpt-760m-s" + std::to_string(sequence);
+    run.source = "MosaicML llm-foundry benchmarking README (8c8dd48f), table 'H100 80GB BF16'";
+    run.model = {"gpt", 24, 1536, 12, 12, 4 * 1536, 50368, sequence, "flash"};
+    run.hardware = {"H100-SXM5-80GB", 989, 8, 1, 400, 0};
+    run.training.precision = "bf16";
+    run.training.globalBatch = 16;
+    run.training.microBatch = 1;
+    run.training.gradientAccumulation = 2;
+    run.training.dataParallel = 8;
+    run.training.zeroStage = 3;
+    run.training.recompute = "none";
+    run.training.optimizer = "adam";
+    return run;
+}
+
 PublishedRun ptdp(int gpus)
 {
     PublishedRun run = gpt3(gpus);
@@ -139,6 +158,17 @@ private slots:
                                      .arg(run.training.zeroStage);
             QVERIFY2(std::abs(p.parameterAndOptimizerBytes / expected - 1) < 0.01, qPrintable(text));
         }
+    }
+
+    // llm-foundry's MPT learns one position row per token of its max_seq_len, which the
+    // benchmark sweep sets to the run's sequence: its table lists MPT-760M with 758,111,232
+    // parameters at 512 tokens, 760,470,528 at 2,048 and 807,656,448 at 32,768, apart by
+    // (sequence - 2048) x 1536 exactly.
+    void llmFoundryRunsLearnAPositionPerToken()
+    {
+        const double at2048 = predictRun(mpt760m(2048), clusterPresetDir()).parameters;
+        QCOMPARE(predictRun(mpt760m(512), clusterPresetDir()).parameters - at2048, 758111232.0 - 760470528.0);
+        QCOMPARE(predictRun(mpt760m(32768), clusterPresetDir()).parameters - at2048, 807656448.0 - 760470528.0);
     }
 
     // DeepSpeed ZeRO-3 (2021) gathers each parameter tensor and waits for it, over rings of

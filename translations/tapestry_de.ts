@@ -3247,8 +3247,13 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
         <translation>Gesucht: bester seines Meshes</translation>
     </message>
     <message>
-        <source>The search of each of these meshes found this plan: %1</source>
-        <translation>Die Suche jedes dieser Meshes fand diesen Plan: %1</translation>
+        <source>%1 +%2</source>
+        <comment>a mesh and how many more meshes gave the same plan</comment>
+        <translation>%1 +%2</translation>
+    </message>
+    <message>
+        <source>One plan on the devices, at the same price, found on %1 meshes (by the search or as the mesh&apos;s expert layout): %2</source>
+        <translation>Ein Plan auf den Geräten, zum selben Preis, gefunden auf %1 Meshes (von der Suche oder als Experten-Layout des Meshes): %2</translation>
     </message>
 </context>
 <context>

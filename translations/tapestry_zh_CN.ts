@@ -3233,8 +3233,13 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
         <translation>搜索：其网格上的最优</translation>
     </message>
     <message>
-        <source>The search of each of these meshes found this plan: %1</source>
-        <translation>以下每个网格的搜索都找到了这个方案：%1</translation>
+        <source>%1 +%2</source>
+        <comment>a mesh and how many more meshes gave the same plan</comment>
+        <translation>%1 +%2</translation>
+    </message>
+    <message>
+        <source>One plan on the devices, at the same price, found on %1 meshes (by the search or as the mesh&apos;s expert layout): %2</source>
+        <translation>在设备上是同一个方案，代价相同，在 %1 个网格上找到（由搜索找到，或作为该网格的专家布局）：%2</translation>
     </message>
 </context>
 <context>

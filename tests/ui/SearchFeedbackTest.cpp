@@ -164,12 +164,69 @@ private slots:
                                      QStringLiteral("other"), QStringLiteral("same")}));
         const int kept = panel.model()->rowOf(outcome->best().get());
         QCOMPARE(kept, 2);  // the first of the three
+        QCOMPARE(panel.model()->index(kept, SearchResultsModel::MeshColumn).data().toString(),
+                 QStringLiteral("[2, 8] (dp, tp) +2"));
         QCOMPARE(panel.model()->index(kept, SearchResultsModel::MeshColumn).data(Qt::ToolTipRole).toString(),
-                 QStringLiteral("The search of each of these meshes found this plan: [16] (d); [2, 8] (dp, tp); "
-                                "[8, 2] (dp, tp)"));
+                 QStringLiteral("One plan on the devices, at the same price, found on 3 meshes (by the search or as the "
+                                "mesh's expert layout): [16] (d); [2, 8] (dp, tp); [8, 2] (dp, tp)"));
         QVERIFY(!panel.model()->isRepeat(kept));
         QVERIFY(panel.model()->isRepeat(3) && panel.model()->isRepeat(4));
         QCOMPARE(role(panel, QStringLiteral("other")), QStringLiteral("Searched: best of its mesh"));
+    }
+
+    // Data parallel 16 is the expert layout of [16] and of [2, 8] (the batch over both
+    // axes) and the search's plan on [16, 1] (found by the searches of [16] and [2, 8]):
+    // one physical plan at one price, listed once, as the search's plan, "+1" mesh. The
+    // Megatron-LM layout of [2, 8] (tensor parallel on the second axis) at the same
+    // price, and a data-parallel plan priced otherwise, stay rows of their own.
+    void onePhysicalPlanOnSeveralMeshesIsOneRow()
+    {
+        const auto layout = [](const char* name, PlanCandidate::Role role, std::vector<MeshAxis> mesh,
+                               AxisSplits splits, double ms) {
+            auto candidate = std::const_pointer_cast<PlanCandidate>(plan(name, role, ms, 30));
+            candidate->plan.mesh = std::move(mesh);
+            candidate->plan.strategies.assign(3, NodeStrategy{splits});
+            candidate->meshText = "[";  // as DeviceMesh writes it: "[2, 8] (dp, tp)"
+            std::string names;
+            for (const MeshAxis& axis : candidate->plan.mesh) {
+                candidate->meshText += (names.empty() ? "" : ", ") + std::to_string(axis.size);
+                names += (names.empty() ? "" : ", ") + axis.name;
+            }
+            candidate->meshText += "] (" + names + ")";
+            return std::shared_ptr<const PlanCandidate>(candidate);
+        };
+        const auto batch = AxisSplit::Batch;
+        auto outcome = std::make_shared<SearchOutcome>();
+        outcome->memoryLimitBytes = 40 * kGB;
+        outcome->hbmBytes = 40 * kGB;
+        outcome->finished = true;
+        outcome->meshes.resize(2);
+        outcome->meshes[0].meshText = "[16] (d)";
+        outcome->meshes[1].meshText = "[2, 8] (dp, tp)";
+        const auto tap = layout("tap", PlanCandidate::Role::Best, {{"dp", 16}, {"tp", 1}}, {batch, AxisSplit::Column}, 60);
+        const auto add = [&](std::shared_ptr<const PlanCandidate> candidate, std::size_t mesh) {
+            outcome->candidates.push_back(std::move(candidate));
+            outcome->candidateMeshes.push_back(mesh);
+        };
+        add(layout("dp", PlanCandidate::Role::Expert, {{"d", 16}}, {batch}, 60), 0);
+        add(layout("dp", PlanCandidate::Role::Expert, {{"dp", 2}, {"tp", 8}}, {batch, batch}, 60), 1);
+        add(layout("megatron", PlanCandidate::Role::Expert, {{"dp", 2}, {"tp", 8}}, {batch, AxisSplit::Column}, 60), 1);
+        add(tap, 0);
+        add(tap, 1);
+        add(layout("slower", PlanCandidate::Role::Alternative, {{"dp", 2}, {"tp", 8}}, {batch, batch}, 70), 1);
+
+        SearchResultsModel model;
+        model.setResults(outcome);
+        QStringList shown;
+        for (int row = 0; row < model.rowCount(); ++row)
+            if (!model.isRepeat(row))
+                shown << model.index(row, SearchResultsModel::PlanColumn).data().toString();
+        QCOMPARE(shown, (QStringList{QStringLiteral("Megatron-LM"), QStringLiteral("tap"), QStringLiteral("slower")}));
+        QCOMPARE(model.index(3, SearchResultsModel::MeshColumn).data().toString(), QStringLiteral("[16, 1] (dp, tp) +1"));
+        QCOMPARE(model.index(3, SearchResultsModel::MeshColumn).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("One plan on the devices, at the same price, found on 2 meshes (by the search or as the "
+                                "mesh's expert layout): [16] (d); [2, 8] (dp, tp)"));
+        QCOMPARE(model.index(2, SearchResultsModel::MeshColumn).data().toString(), QStringLiteral("[2, 8] (dp, tp)"));
     }
 
     // A finished search says why its best plan uses context or expert parallelism: the

@@ -4,12 +4,13 @@
 #include "plans/PlanThroughput.h"
 #include "search/SearchOutcome.h"
 #include "plan/ExpertPlans.h"
+#include "plan/PhysicalLayout.h"
 
 #include <QBrush>
 #include <QColor>
 
 #include <algorithm>
-#include <set>
+#include <cmath>
 
 namespace tapestry {
 
@@ -25,12 +26,17 @@ QString gigabytes(double bytes)
     return QStringLiteral("%L1").arg(bytes / 1e9, 0, 'f', 2);
 }
 
-// The same plan on the same devices with the same workload, priced alike.
-bool samePlan(const PlanCandidate& a, const PlanCandidate& b)
+bool samePrice(double a, double b)
 {
-    return a.meshText == b.meshText && a.plan.mesh == b.plan.mesh && a.plan.pipeline == b.plan.pipeline &&
-           a.plan.strategies == b.plan.strategies && a.workload == b.workload &&
-           a.stepSeconds() == b.stepSeconds() && a.memoryBytes() == b.memoryBytes();
+    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+// Rows a search lists that can stand for each other: its plans and the expert layouts,
+// not a provisional best so far nor a plan opened from elsewhere.
+bool groupable(const PlanCandidate& candidate)
+{
+    return candidate.role == PlanCandidate::Role::Best || candidate.role == PlanCandidate::Role::Alternative ||
+           candidate.role == PlanCandidate::Role::Expert;
 }
 
 }  // namespace
@@ -66,39 +72,70 @@ std::optional<Throughput> SearchResultsModel::throughput(int row) const
 
 void SearchResultsModel::markRepeats()
 {
-    repeats_.assign(results_ ? results_->candidates.size() : 0, false);
+    const std::size_t rows = results_ ? results_->candidates.size() : 0;
+    repeats_.assign(rows, false);
     foundOn_.clear();
     if (!results_)
         return;
-    // Meshes that share a stack layout share its candidate: the same plan object can
-    // come several times, or an equal one. The best plan is the one kept of its kind
-    // (the window opens it), shown where it first comes.
-    std::vector<const PlanCandidate*> kept;
-    if (const std::shared_ptr<const PlanCandidate> best = results_->best())
-        kept.push_back(best.get());
-    std::set<const PlanCandidate*> shown;
-    for (std::size_t row = 0; row < results_->candidates.size(); ++row) {
-        const PlanCandidate& candidate = *results_->candidates[row];
-        if (!candidate.isSearched())
-            continue;
-        const auto same = std::find_if(kept.begin(), kept.end(), [&](const PlanCandidate* other) {
-            return other == &candidate || samePlan(*other, candidate);
+    // One physical plan (the same splits over the same ranks, pipeline and workload, at
+    // the same price) is one row, whichever meshes gave it: data parallel 16 comes from
+    // the search of [16], [2, 8], [4, 4] and [8, 2], as each mesh's expert layout and as a
+    // stack's [16, 1]. The kept row is the search's best when it is one of them (the window
+    // opens it), else the first searched row, else the first expert one.
+    const std::shared_ptr<const PlanCandidate> best = results_->best();
+    const auto rank = [&](std::size_t row) {
+        const PlanCandidate& c = *results_->candidates[row];
+        return &c == best.get() ? 0 : c.role == PlanCandidate::Role::Expert ? 2 : 1;
+    };
+    std::vector<std::size_t> order;
+    for (std::size_t row = 0; row < rows; ++row)
+        if (groupable(*results_->candidates[row]))
+            order.push_back(row);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
+
+    struct Group {
+        const PlanCandidate* keeper;
+        PhysicalLayout layout;
+        std::vector<std::size_t> rows;
+    };
+    std::vector<Group> groups;
+    for (const std::size_t row : order) {
+        const PlanCandidate& c = *results_->candidates[row];
+        PhysicalLayout layout = physicalLayout(c.plan);
+        const auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& group) {
+            const PlanCandidate& k = *group.keeper;
+            return &k == &c || (group.layout == layout && k.plan.pipeline == c.plan.pipeline &&
+                                k.workload == c.workload && samePrice(k.stepSeconds(), c.stepSeconds()) &&
+                                samePrice(k.memoryBytes(), c.memoryBytes()));
         });
-        const PlanCandidate* keeper = same == kept.end() ? &candidate : *same;
-        if (same == kept.end())
-            kept.push_back(&candidate);
-        repeats_[row] = keeper != &candidate || shown.count(&candidate) > 0;
-        if (!repeats_[row])
-            shown.insert(&candidate);
-        if (row < results_->candidateMeshes.size() && results_->candidateMeshes[row] < results_->meshes.size()) {
-            const QString mesh = QString::fromStdString(results_->meshes[results_->candidateMeshes[row]].meshText);
-            if (!foundOn_[keeper].contains(mesh))
-                foundOn_[keeper] << mesh;
+        if (same == groups.end()) {
+            groups.push_back({&c, std::move(layout), {row}});
+            continue;
         }
+        same->rows.push_back(row);
+        repeats_[row] = true;
     }
-    // A plan found on one mesh only needs no list of meshes.
-    for (auto entry = foundOn_.begin(); entry != foundOn_.end();)
-        entry = entry->second.size() > 1 ? std::next(entry) : foundOn_.erase(entry);
+    // The meshes each kept row stands for: those whose search listed one of its rows (the
+    // searched mesh, which a stack may have laid out on its own), its own first.
+    const auto searchedMesh = [&](std::size_t row) {
+        const bool known =
+            row < results_->candidateMeshes.size() && results_->candidateMeshes[row] < results_->meshes.size();
+        return QString::fromStdString(known ? results_->meshes[results_->candidateMeshes[row]].meshText
+                                            : results_->candidates[row]->meshText);
+    };
+    for (const Group& group : groups) {
+        QStringList meshes;
+        for (std::size_t row = 0; row < rows && meshes.isEmpty(); ++row)
+            if (results_->candidates[row].get() == group.keeper)
+                meshes << searchedMesh(row);
+        std::vector<std::size_t> members = group.rows;
+        std::sort(members.begin(), members.end());
+        for (const std::size_t row : members)
+            if (const QString mesh = searchedMesh(row); !meshes.contains(mesh))
+                meshes << mesh;
+        if (meshes.size() > 1)
+            foundOn_[group.keeper] = meshes;
+    }
 }
 
 bool SearchResultsModel::isRepeat(int row) const
@@ -204,7 +241,12 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case PlanColumn: return planLabel(*c);
         case OriginColumn: return roleLabel(*c, results_.get());
-        case MeshColumn: return QString::fromStdString(c->meshText);
+        case MeshColumn:
+            if (const auto found = foundOn_.find(c.get()); found != foundOn_.end())
+                return tr("%1 +%2", "a mesh and how many more meshes gave the same plan")
+                    .arg(QString::fromStdString(c->meshText))
+                    .arg(found->second.size() - 1);
+            return QString::fromStdString(c->meshText);
         case StepColumn: return milliseconds(time.stepSeconds());
         case MfuColumn:
             return rate ? QStringLiteral("%L1 %%2").arg(rate->modelFlopsUtilization * 100, 0, 'f', 1)
@@ -229,7 +271,8 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         if (index.column() >= StepColumn && index.column() <= MemoryColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     } else if (role == Qt::ForegroundRole) {
-        if ((index.column() == FitsColumn && !fits) || (index.column() == MfuColumn && abovePeak))
+        if (((index.column() == FitsColumn || index.column() == MemoryColumn) && !fits) ||
+            (index.column() == MfuColumn && abovePeak))
             return QBrush(QColor(0xc6, 0x28, 0x28));
         const bool dominated = c->role == PlanCandidate::Role::Alternative && dominatorOf(*c, *results_);
         if (c->role == PlanCandidate::Role::Expert || dominated)
@@ -238,8 +281,13 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         // The plan's name and origin both: on a laptop the Origin column is hidden.
         return QStringLiteral("%1 · %2\n%3").arg(planLabel(*c), roleLabel(*c, results_.get()),
                                                  PlanInspector::workloadText(*c));
-    } else if (role == Qt::ToolTipRole && index.column() == MeshColumn && foundOn_.count(c.get())) {
-        return tr("The search of each of these meshes found this plan: %1").arg(foundOn_.at(c.get()).join(QStringLiteral("; ")));
+    } else if (role == Qt::ToolTipRole && index.column() == MeshColumn && !foundOn_.count(c.get())) {
+        return QString::fromStdString(c->meshText);
+    } else if (role == Qt::ToolTipRole && index.column() == MeshColumn) {
+        return tr("One plan on the devices, at the same price, found on %1 meshes (by the search or as the mesh's "
+                  "expert layout): %2")
+            .arg(foundOn_.at(c.get()).size())
+            .arg(foundOn_.at(c.get()).join(QStringLiteral("; ")));
     } else if (role == Qt::ToolTipRole && (index.column() == MfuColumn || index.column() == TokensColumn) && rate) {
         return tr("%1\nModel FLOPs (3 × forward, recomputation not counted) over the step time and the peak of "
                   "every GPU of the mesh.")
@@ -248,7 +296,7 @@ QVariant SearchResultsModel::data(const QModelIndex& index, int role) const
         return tr("Compute %1 ms, communication %2 ms (%3 ms of it hidden under compute)")
             .arg(milliseconds(time.computeSeconds), milliseconds(time.communicationSeconds()),
                  milliseconds(time.hiddenSeconds));
-    } else if (role == Qt::ToolTipRole && index.column() == FitsColumn) {
+    } else if (role == Qt::ToolTipRole && (index.column() == FitsColumn || index.column() == MemoryColumn)) {
         return tr("%1 GB of %2 GB per device")
             .arg(gigabytes(c->memoryBytes()), gigabytes(results_->memoryLimitBytes));
     }

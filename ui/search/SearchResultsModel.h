@@ -38,9 +38,12 @@ public:
     [[nodiscard]] std::optional<Throughput> throughput(int row) const;
     // Rows whose plan prices above the GPU's peak (MFU over 100 %).
     [[nodiscard]] int rowsAbovePeak() const;
-    // A searched plan that another row already lists: several searched meshes can give
-    // one plan (a training stack lays [16], [2, 8] and [4, 4] out alike as dp 16). The
-    // kept row (the best plan when it is one of them) names every mesh in its tooltip.
+    // A plan that another row already lists as one physical plan (physicalLayout, the same
+    // pipeline and workload, the same price): several searched meshes can give one plan
+    // (data parallel 16 is the expert layout of [16], [2, 8], [4, 4] and [8, 2], and a
+    // training stack lays each out as [16, 1]). The kept row (the search's best when it is
+    // one of them, else a searched plan before an expert one) says how many more meshes in
+    // its mesh cell ("[16, 1] (dp, tp) +3") and names them in its tooltip.
     [[nodiscard]] bool isRepeat(int row) const;
     [[nodiscard]] const std::shared_ptr<const SearchOutcome>& results() const { return results_; }
     // Null for an invalid row.
@@ -72,7 +75,7 @@ private:
     std::shared_ptr<PlanThroughput> pricing_;
     std::map<const PlanCandidate*, Throughput> throughputs_;  // of results_'s candidates
     std::vector<bool> repeats_;                               // per row: isRepeat
-    // Per kept row with repeats: the searched meshes whose search found its plan.
+    // Per kept row with repeats on other meshes: the searched meshes that gave its plan, its own first.
     std::map<const PlanCandidate*, QStringList> foundOn_;
 };
 

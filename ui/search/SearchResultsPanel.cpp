@@ -73,8 +73,8 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
-    // The numbers keep their width; the plan's name and role share what is left and are
-    // cut (the tooltip has them whole), so no column ends beyond the view on a laptop.
+    // The numbers and meshes keep their width; the plan's name and role share what is left
+    // and are cut (the tooltip has them whole), so no column ends beyond the view on a laptop.
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(SearchResultsModel::PlanColumn, QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(SearchResultsModel::OriginColumn, QHeaderView::Stretch);
@@ -132,9 +132,15 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
 
 bool SearchResultsPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == table_ && event->type() == QEvent::Resize)
-        table_->setColumnHidden(SearchResultsModel::OriginColumn,
-                                table_->width() < table_->fontMetrics().averageCharWidth() * 110);
+    if (watched == table_ && event->type() == QEvent::Resize) {
+        // On a laptop the role is in the plan's tooltip, tokens/s in MFU's, and a plan that
+        // does not fit has its memory in red: the plan's name keeps room beside a pipelined
+        // mesh's ("[2, 4, 2, 1] (pp, dp, cp, tp)"), in German too.
+        const int characters = table_->width() / table_->fontMetrics().averageCharWidth();
+        table_->setColumnHidden(SearchResultsModel::OriginColumn, characters < 110);
+        table_->setColumnHidden(SearchResultsModel::TokensColumn, characters < 100);
+        table_->setColumnHidden(SearchResultsModel::FitsColumn, characters < 100);
+    }
     return QWidget::eventFilter(watched, event);
 }
 

@@ -4,7 +4,9 @@
 #include "cost/ShapeBinder.h"
 #include "cost/Workload.h"
 #include "plan/Plan.h"
+#include "search/DeferredEvaluation.h"
 
+#include <memory>
 #include <string>
 
 namespace tapestry {
@@ -18,7 +20,10 @@ struct PlanCandidate {
 
     Role role = Role::Best;
     Plan plan;  // carries its name, origin and mesh axes
+    // Its price: the totals, and the breakdowns too unless evaluation.totalsOnly (then
+    // breakdowns() prices them when first asked for).
     PlanEvaluation evaluation;
+    std::shared_ptr<const DeferredEvaluation> deferred;  // set with a totals-only evaluation
     // The workload it was priced for: batch and sequence resolved, and the training
     // techniques (recomputation, ZeRO stage) the search chose for it.
     Workload workload;
@@ -28,6 +33,13 @@ struct PlanCandidate {
     ShapeBinder::Source sequenceSource = ShapeBinder::Source::Workload;
     std::string meshText;  // "[2, 8] (dp, tp)"
 
+    // The evaluation with its breakdowns by op, node and family and its transfer list
+    // (priced on the first call for a totals-only candidate; its total equals
+    // evaluation's up to rounding). Safe from several threads.
+    [[nodiscard]] const PlanEvaluation& breakdowns() const
+    {
+        return evaluation.totalsOnly && deferred ? deferred->of(plan) : evaluation;
+    }
     [[nodiscard]] double stepSeconds() const { return evaluation.total.time.stepSeconds(); }
     [[nodiscard]] double memoryBytes() const { return evaluation.total.memory.total(); }
     [[nodiscard]] bool isSearched() const { return role == Role::Best || role == Role::Alternative || role == Role::BestSoFar; }

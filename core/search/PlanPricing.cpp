@@ -30,10 +30,10 @@ PlanPricing::PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedMo
     const PipelineSetting pipeline{assumed, stages.boundaryLink};
     if (seed) {
         if (auto rebound = seed->costs_->rebound(*stageCluster_, *mesh_, setup_.workload, pipeline))
-            costs_ = std::make_unique<CostModel>(std::move(*rebound));
+            costs_ = std::make_shared<const CostModel>(std::move(*rebound));
     }
     if (!costs_)
-        costs_ = std::make_unique<CostModel>(folded_->graph(), folded_->coarse, folded_->families, *stageCluster_,
+        costs_ = std::make_shared<const CostModel>(folded_->graph(), folded_->coarse, folded_->families, *stageCluster_,
                                              *mesh_, setup_.workload, pipeline);
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
 }
@@ -44,7 +44,7 @@ PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int 
       stageCluster_(bound.stageCluster_),
       mesh_(bound.mesh_),
       meshText_(bound.meshText_),
-      costs_(std::make_unique<CostModel>(bound.costs_->withTechniques(recompute, zeroStage)))
+      costs_(std::make_shared<const CostModel>(bound.costs_->withTechniques(recompute, zeroStage)))
 {
     setup_.workload.recompute = recompute;
     setup_.workload.zeroStage = zeroStage;
@@ -74,6 +74,12 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
     candidate->batchSource = costs_->shapes().batchSource();
     candidate->sequenceSource = costs_->shapes().sequenceSource();
     candidate->meshText = meshText_;
+    // The model, cluster and mesh go with the cost model, which refers to them.
+    if (candidate->evaluation.totalsOnly)
+        candidate->deferred = std::make_shared<const DeferredEvaluation>(
+            [folded = folded_, cluster = stageCluster_, mesh = mesh_, costs = costs_](const Plan& priced) {
+                return costs->evaluate(priced);
+            });
     return candidate;
 }
 

@@ -50,10 +50,12 @@ public:
     // does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
                                                              PlanCandidate::Role role = PlanCandidate::Role::Opened) const;
-    // The same priced by CostModel::evaluateTotals (its evaluation has no breakdowns by
-    // op, node or family when the plan lays every layer of a family out alike).
+    // The same priced by CostModel::evaluateTotals: when the plan lays every layer of a
+    // family out alike, its evaluation has the totals only, and the candidate prices its
+    // breakdowns when first asked for (PlanCandidate::breakdowns).
     [[nodiscard]] std::shared_ptr<const PlanCandidate> priceTotals(Plan plan, PlanCandidate::Role role) const;
-    // `plan` with `evaluation`, what this cost model priced it at, in `role`.
+    // `plan` with `evaluation`, what this cost model priced it at, in `role` (with a
+    // totals-only evaluation, its breakdowns priced by this model when asked for).
     [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(PlanCandidate::Role role, Plan plan,
                                                                  PlanEvaluation evaluation) const;
     // planDocument() of `candidate` with this pricing's model, cluster and workload.
@@ -65,11 +67,12 @@ private:
 
     std::shared_ptr<const FoldedModel> folded_;
     SearchSetup setup_;
-    // Shared with the pricings made from this one: their cost models refer to them.
+    // Shared with the pricings made from this one and with the candidates' deferred
+    // evaluations: their cost models refer to them.
     std::shared_ptr<const Cluster> stageCluster_;
     std::shared_ptr<const DeviceMesh> mesh_;
     std::string meshText_;
-    std::unique_ptr<CostModel> costs_;
+    std::shared_ptr<const CostModel> costs_;
 };
 
 // The one plan-document builder: a priced plan as a plan file and a history record keep

@@ -130,24 +130,24 @@ private:
 
 // `plan` priced under each of `layouts` (whose stage count is the pricing's), its
 // chunks split evenly (as Megatron-LM splits layers); with `balance` the best of them
-// again with its chunks balanced by the stages' prices. The best by isPreferred; without
-// `balance` its evaluation may be totals only (PlanPricing::priceTotals).
+// again with its chunks balanced by the stages' prices. The best by isPreferred, priced
+// by PlanPricing::priceTotals (its breakdowns when asked for).
 std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan plan, PlanCandidate::Role role,
                                                 const std::vector<PipelineLayout>& layouts, double limit, bool balance)
 {
     std::shared_ptr<const PlanCandidate> chosen;
     for (const PipelineLayout& layout : layouts) {
         plan.pipeline = layout;
-        auto priced = balance ? pricing.price(plan, role) : pricing.priceTotals(plan, role);
+        auto priced = pricing.priceTotals(plan, role);
         if (!chosen || isPreferred(*priced, *chosen, limit))
             chosen = std::move(priced);
     }
     if (balance && chosen->plan.pipeline.active()) {
         const FoldedModel& model = *pricing.folded();
         plan = chosen->plan;
-        plan.pipeline.chunkStarts = balancedChunkStarts(chosen->evaluation, plan.pipeline, model.coarse, model.families,
-                                                        pricing.costs().microSteps(), limit);
-        auto balanced = pricing.price(plan, role);
+        plan.pipeline.chunkStarts = balancedChunkStarts(chosen->breakdowns(), plan.pipeline, model.coarse,
+                                                        model.families, pricing.costs().microSteps(), limit);
+        auto balanced = pricing.priceTotals(plan, role);
         if (isPreferred(*balanced, *chosen, limit))
             chosen = std::move(balanced);
     }
@@ -284,7 +284,6 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     for (const ExpertPlanKind kind :
          {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
         std::shared_ptr<const PlanCandidate> chosen;
-        const PlanPricing* chosenPricing = nullptr;
         bool wholeBatchFits = false;
         // Built once, priced under every technique group.
         const Plan expert = makeExpertPlan(kind, model->coarse, split.stageAxes);
@@ -295,14 +294,9 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
             auto priced = bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
             if (!group.accumulates)
                 wholeBatchFits = priced->memoryBytes() <= limit;
-            if (!chosen || isPreferred(*priced, *chosen, limit)) {
+            if (!chosen || isPreferred(*priced, *chosen, limit))
                 chosen = std::move(priced);
-                chosenPricing = &pricing;
-            }
         }
-        // Compared by their totals; the one kept with its breakdowns.
-        if (chosen && chosen->evaluation.totalsOnly)
-            chosen = chosenPricing->price(chosen->plan, PlanCandidate::Role::Expert);
         experts.push_back(std::move(chosen));
     }
     state.pricedExperts(index, first, experts);
@@ -357,7 +351,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                 if (lastBest != Clock::time_point() && now - lastBest < callbacks.bestSoFarInterval)
                     return;
                 lastBest = now;
-                state.foundSoFar(index, pricing.price(plan, PlanCandidate::Role::BestSoFar));
+                state.foundSoFar(index, pricing.priceTotals(plan, PlanCandidate::Role::BestSoFar));
             };
         }
         SearchResult found = searchPlan(pricing.costs(), model->coarse, model->families, options, search);

@@ -151,23 +151,12 @@ struct Bindings {
     }
 };
 
-// `candidate` (priced by its totals) priced again in full, in `role`: with the pricing
-// priceLayout built for it (the setup's workload with its techniques and micro-batch).
-std::shared_ptr<const PlanCandidate> withBreakdowns(const LayoutSearch& search, const PlanCandidate& candidate,
-                                                    PlanCandidate::Role role)
+// `candidate` in `role` (its breakdowns, priced by its totals, come when asked for).
+std::shared_ptr<const PlanCandidate> inRole(const PlanCandidate& candidate, PlanCandidate::Role role)
 {
-    if (!candidate.evaluation.totalsOnly) {
-        auto kept = std::make_shared<PlanCandidate>(candidate);
-        kept->role = role;
-        return kept;
-    }
-    // The setup's workload with the candidate's techniques, as priceLayout priced it: the
-    // candidate's own workload has batch and sequence resolved, which would bind anew.
-    const Workload& techniques = candidate.workload;
-    const auto bound = Bindings::on(search, planMeshAxes(candidate.plan), techniques.microBatch,
-                                    withChosenTechniques(search.setup, techniques).workload);
-    const PlanPricing pricing(*bound, techniques.recompute, techniques.zeroStage);
-    return pricing.candidate(role, candidate.plan, pricing.costs().evaluate(candidate.plan));
+    auto kept = std::make_shared<PlanCandidate>(candidate);
+    kept->role = role;
+    return kept;
 }
 
 // `layout` built as the stack builds it and priced under every workload, micro-batch
@@ -216,7 +205,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
             if (!stackSettingNotes(search.stack, settings).empty())
                 continue;
             // The stack lays every layer out alike: its totals price without growing with
-            // depth (the plans a search hands out are priced in full at its end).
+            // depth (the breakdowns of the plans a search hands out when asked for).
             pricing.costs().evaluateTotals(plan, scratch);
             ++prices.priced;
             const double seconds = scratch.total.time.stepSeconds();
@@ -381,9 +370,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         if (!best || isPreferred(*candidate, *best, limit))
             best = candidate;
     }
-    // Chosen by their totals; what the search hands out comes with its breakdowns.
     if (best)
-        outcome.best = withBreakdowns(search, *best, PlanCandidate::Role::Best);
+        outcome.best = inRole(*best, PlanCandidate::Role::Best);
 
     SearchResult& result = outcome.result;
     result.memoryLimitBytes = limit;
@@ -399,7 +387,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
         for (const auto& alternative : paretoBelow(frontier, *best, setup.options.alternatives)) {
-            auto kept = withBreakdowns(search, *alternative, PlanCandidate::Role::Alternative);
+            auto kept = inRole(*alternative, PlanCandidate::Role::Alternative);
             result.alternatives.push_back({kept->plan, kept->evaluation});
             outcome.alternatives.push_back(std::move(kept));
         }

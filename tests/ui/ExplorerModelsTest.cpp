@@ -280,8 +280,8 @@ private slots:
                                        [&](const CoarseNode& n) { return QString::fromStdString(n.name) == first; });
         QVERIFY(node != folded_->coarse.nodes.end());
         QVERIFY(!(dp->plan.strategy(node->id) == megatron->plan.strategy(node->id)));
-        const double delta = megatron->evaluation.perNode[node->id.index()].time.stepSeconds() -
-                             dp->evaluation.perNode[node->id.index()].time.stepSeconds();
+        const double delta = megatron->breakdowns().perNode[node->id.index()].time.stepSeconds() -
+                             dp->breakdowns().perNode[node->id.index()].time.stepSeconds();
         QCOMPARE(model.index(0, PlanDiffModel::StepDeltaColumn).data(PlanDiffModel::SortRole).toDouble(), delta);
         model.setComparison(nullptr);
         QCOMPARE(model.rowCount(), 0);

@@ -253,8 +253,8 @@ private slots:
                      strategyText(b.plan.mesh, change.after));
             const std::size_t node = change.node.index();
             QCOMPARE(model.index(r, PlanDiffModel::StepDeltaColumn).data(PlanDiffModel::SortRole).toDouble(),
-                     edited->evaluation.perNode[node].time.stepSeconds() -
-                         origin->evaluation.perNode[node].time.stepSeconds());
+                     edited->breakdowns().perNode[node].time.stepSeconds() -
+                         origin->breakdowns().perNode[node].time.stepSeconds());
         }
         QVERIFY(diff.costDelta);
         QVERIFY(view.totals()->text().contains(QStringLiteral("32 node")));

@@ -121,14 +121,14 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
     if (stages.empty()) {
         TimeBreakdown outside;
         for (const CoarseNodeId node : folded.families.unfoldedNodes)
-            outside.add(candidate.evaluation.perNode.at(node.index()).time);
+            outside.add(candidate.breakdowns().perNode.at(node.index()).time);
         for (const Family& family : folded.families.families) {
             if (family.parent.isValid())
                 continue;
             // The block's own name ("layers.#"), not its path: a long label is cut to "…".
             const QString name = QString::fromStdString(family.name).section(u'/', -1);
             categories << tr("%1 ×%2").arg(name).arg(family.multiplicity());
-            rows.push_back(candidate.evaluation.perFamily.at(family.id.index()).time);
+            rows.push_back(candidate.breakdowns().perFamily.at(family.id.index()).time);
         }
         categories << tr("Outside blocks");
         rows.push_back(outside);

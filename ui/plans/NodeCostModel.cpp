@@ -50,7 +50,7 @@ QVariant NodeCostModel::data(const QModelIndex& index, int role) const
         return {};
     const std::size_t row = static_cast<std::size_t>(index.row());
     const CoarseNode& node = folded_->coarse.nodes[row];
-    const CostBreakdown& cost = candidate_->evaluation.perNode.at(row);
+    const CostBreakdown& cost = candidate_->breakdowns().perNode.at(row);
     const int column = index.column();
     if (role == FamilyRole)
         return QVariant::fromValue(familiesOfNode_[row]);

@@ -50,7 +50,7 @@ void ParallelTrafficModel::setPlan(std::shared_ptr<const FoldedModel> folded,
             }
         }
         std::map<std::tuple<QString, ParallelTransfer::Purpose, std::size_t>, std::size_t> rowOf;
-        for (const ParallelTransfer& t : candidate_->evaluation.parallelTransfers) {
+        for (const ParallelTransfer& t : candidate_->breakdowns().parallelTransfers) {
             const auto& [layer, order] = layerOf.at(t.node.index());
             const auto [it, added] = rowOf.try_emplace({layer, t.purpose, t.axis}, rows_.size());
             if (added)

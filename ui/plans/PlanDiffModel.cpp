@@ -39,8 +39,8 @@ QVariant PlanDiffModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !comparison_)
         return {};
     const NodeStrategyChange& change = comparison_->diff.changes.at(static_cast<std::size_t>(index.row()));
-    const CostBreakdown& a = comparison_->a->evaluation.perNode.at(change.node.index());
-    const CostBreakdown& b = comparison_->b->evaluation.perNode.at(change.node.index());
+    const CostBreakdown& a = comparison_->a->breakdowns().perNode.at(change.node.index());
+    const CostBreakdown& b = comparison_->b->breakdowns().perNode.at(change.node.index());
     const double stepDelta = b.time.stepSeconds() - a.time.stepSeconds();
     const double memoryDelta = b.memory.total() - a.memory.total();
     if (role == Qt::TextAlignmentRole && index.column() >= StepDeltaColumn)

@@ -204,7 +204,7 @@ QString PlanOverlay::badge(const ViewNodeRef& ref) const
 {
     std::array<double, 4> byCollective{};
     for (const CoarseNodeId node : nodesOf(ref)) {
-        const auto& time = candidate_->evaluation.perNode.at(node.index()).time.byCollective;
+        const auto& time = candidate_->breakdowns().perNode.at(node.index()).time.byCollective;
         for (std::size_t i = 0; i < byCollective.size(); ++i)
             byCollective[i] += time[i];
     }
@@ -240,7 +240,7 @@ QString PlanOverlay::html(const ViewNodeRef& ref) const
         return {};
     CostBreakdown cost;
     for (const CoarseNodeId node : nodes)
-        cost.add(candidate_->evaluation.perNode.at(node.index()));
+        cost.add(candidate_->breakdowns().perNode.at(node.index()));
     QString text = QStringLiteral("<b>%1</b><br>").arg(tr("Plan %1").arg(QString::fromStdString(candidate_->plan.name)).toHtmlEscaped());
     if (nodes.size() == 1) {
         text += tr("Strategy: %1 (%2)")
@@ -268,7 +268,7 @@ QString PlanOverlay::transfersHtml(const std::vector<CoarseNodeId>& nodes) const
     using Technique = ParallelTrafficModel::Technique;
     // (technique, axis) -> (seconds, hidden seconds), in the order they first appear.
     std::vector<std::pair<std::pair<Technique, std::size_t>, std::pair<double, double>>> sums;
-    for (const ParallelTransfer& t : candidate_->evaluation.parallelTransfers) {
+    for (const ParallelTransfer& t : candidate_->breakdowns().parallelTransfers) {
         if (std::find(nodes.begin(), nodes.end(), t.node) == nodes.end())
             continue;
         const std::pair key{ParallelTrafficModel::techniqueOf(t.purpose), t.axis};

@@ -115,7 +115,12 @@ PlanSearchJob::JobId PlanSearchJob::start(std::shared_ptr<const FoldedModel> fol
             };
             callbacks.bestSoFarInterval = 3 * kReportInterval;
             SearchSession session(std::move(folded), std::move(setup));
-            return session.run(callbacks);
+            std::shared_ptr<const SearchOutcome> outcome = session.run(callbacks);
+            // The views open on the best plan: its breakdowns priced here, off the GUI
+            // thread (the other plans' when first shown).
+            if (const std::shared_ptr<const PlanCandidate> best = outcome->best())
+                (void)best->breakdowns();
+            return outcome;
         });
     }, [this, job](const Outcome& outcome) {
         if (!jobs_.finish(job))

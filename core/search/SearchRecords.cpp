@@ -1,7 +1,6 @@
 #include "search/SearchRecords.h"
 
 #include "fold/FoldedModel.h"
-#include "graph/ModelFingerprint.h"
 #include "history/RecordsOf.h"
 #include "plan/AxisSplit.h"
 #include "search/PlanPricing.h"
@@ -29,10 +28,10 @@ RunSettings searchRunSettings(const SearchSetup& setup)
 std::vector<PlanRecord> searchRecordsOf(const FoldedModel& model, const SearchSetup& setup,
                                         const SearchOutcome& outcome)
 {
-    const std::string fingerprint = modelFingerprint(model.graph());
     std::vector<PlanRecord> records;
     for (const std::shared_ptr<const PlanCandidate>& candidate : outcome.recordedCandidates())
-        records.push_back(planRecordOf(planDocument(*candidate, fingerprint, setup), model.coarse, model.families));
+        records.push_back(
+            planRecordOf(planDocument(*candidate, model.fingerprint, setup), model.coarse, model.families));
     return records;
 }
 

@@ -8,6 +8,7 @@
 #include "plan/PhysicalLayout.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -245,30 +246,33 @@ std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingSt
     return notes;
 }
 
-std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model, const PlanDocument& document)
+namespace {
+
+// Experts that do not divide among the expert ranks of `settings`: no stack runs that.
+std::vector<std::string> expertNotes(const FoldedModel& model, const TrainingStackSettings& settings)
 {
     std::vector<std::string> notes;
-    if (stack == TrainingStack::Any)
+    if (settings.expertParallel <= 1)
         return notes;
-    const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
-    notes = settings.notes;
-    for (std::string& note : stackSettingNotes(stack, settings))
-        notes.push_back(std::move(note));
-    if (settings.expertParallel > 1) {
-        const std::vector<ExpertMembership> membership =
-            expertMembership(model.graph(), model.coarse, ShapeBinder(model.graph(), settings.workload));
-        for (const ExpertMembership& member : membership)
-            if (member.experts > 0 && member.experts % settings.expertParallel != 0) {
-                notes.push_back("experts spread over " + std::to_string(settings.expertParallel) + " ranks: a layer of " +
-                                std::to_string(member.experts) + " experts does not divide among them");
-                break;
-            }
-    }
-    if (!notes.empty())
-        return notes;
-    // The layout must rebuild this plan on the devices: the same splits over the same
-    // ranks, however the two meshes factor them (a batch split over [2, 8] is the stack's
-    // data parallel 16, laid out as [16, 1]).
+    const std::vector<ExpertMembership> membership =
+        expertMembership(model.graph(), model.coarse, ShapeBinder(model.graph(), settings.workload));
+    for (const ExpertMembership& member : membership)
+        if (member.experts > 0 && member.experts % settings.expertParallel != 0) {
+            notes.push_back("experts spread over " + std::to_string(settings.expertParallel) + " ranks: a layer of " +
+                            std::to_string(member.experts) + " experts does not divide among them");
+            break;
+        }
+    return notes;
+}
+
+// Where `settings`, the layout inferred from `document`'s plan, does not rebuild that
+// plan on the devices (the same for every stack): the same splits over the same ranks,
+// however the two meshes factor them (a batch split over [2, 8] is the stack's data
+// parallel 16, laid out as [16, 1]).
+std::vector<std::string> rebuildNotes(const FoldedModel& model, const PlanDocument& document,
+                                      const TrainingStackSettings& settings)
+{
+    std::vector<std::string> notes;
     try {
         const PlanDocument rebuilt = planFromTrainingStackSettings(settings, model, document.plan.name,
                                                                    planDeviceCount(document.plan));
@@ -287,12 +291,37 @@ std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedMod
     return notes;
 }
 
+}  // namespace
+
+std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model, const PlanDocument& document)
+{
+    if (stack == TrainingStack::Any)
+        return {};
+    const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
+    std::vector<std::string> notes = settings.notes;
+    for (std::string& note : stackSettingNotes(stack, settings))
+        notes.push_back(std::move(note));
+    for (std::string& note : expertNotes(model, settings))
+        notes.push_back(std::move(note));
+    return notes.empty() ? rebuildNotes(model, document, settings) : notes;
+}
+
 std::vector<TrainingStack> stacksRunning(const FoldedModel& model, const PlanDocument& document)
 {
+    // The layout is inferred, checked and rebuilt once: only its stack notes differ.
+    const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
+    if (!settings.notes.empty() || !expertNotes(model, settings).empty())
+        return {};
+    std::optional<bool> rebuildsExactly;
     std::vector<TrainingStack> running;
-    for (const TrainingStack stack : allTrainingStacks())
-        if (stack != TrainingStack::Any && stackInexpressible(stack, model, document).empty())
+    for (const TrainingStack stack : allTrainingStacks()) {
+        if (stack == TrainingStack::Any || !stackSettingNotes(stack, settings).empty())
+            continue;
+        if (!rebuildsExactly)
+            rebuildsExactly = rebuildNotes(model, document, settings).empty();
+        if (*rebuildsExactly)
             running.push_back(stack);
+    }
     return running;
 }
 

@@ -211,6 +211,56 @@ private slots:
         const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
         const std::vector<TrainingStack> running = stacksRunning(*llama3(), megatron.document);
         QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
+        // stacksRunning infers and rebuilds the layout once for every stack: the stacks
+        // stackInexpressible finds nothing in, one by one. The last node replicated over
+        // the tensor axis is a plan no stack writes.
+        PlanDocument replicated = megatron.document;
+        replicated.plan.strategies.back().axes[1] = AxisSplit::None;
+        for (const PlanDocument* document : {&megatron.document, static_cast<const PlanDocument*>(&replicated)}) {
+            const std::vector<TrainingStack> runs = stacksRunning(*llama3(), *document);
+            for (const TrainingStack stack : allTrainingStacks()) {
+                if (stack == TrainingStack::Any)
+                    continue;
+                QCOMPARE(std::find(runs.begin(), runs.end(), stack) != runs.end(),
+                         stackInexpressible(stack, *llama3(), *document).empty());
+            }
+        }
+        QVERIFY(stacksRunning(*llama3(), replicated).empty());
+    }
+
+    // What a search hands out is priced by its totals; its breakdowns by op, node and
+    // family come when first asked for, once, as a full evaluation prices them.
+    void searchedPlansPriceTheirBreakdownsWhenAsked()
+    {
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
+        setup.options.stack = TrainingStack::Megatron;
+        setup.options.alternatives = 2;
+        const std::shared_ptr<const SearchOutcome> outcome = SearchSession(llama3(), setup).run();
+        const std::shared_ptr<const PlanCandidate> best = outcome->best();
+        QVERIFY(best);
+        std::vector<std::shared_ptr<const PlanCandidate>> handedOut;
+        for (const auto& candidate : outcome->candidates)
+            if (candidate->isSearched() || candidate->role == PlanCandidate::Role::Expert)
+                handedOut.push_back(candidate);
+        QVERIFY(handedOut.size() >= 4);  // the best and the three expert references at least
+        for (const auto& candidate : handedOut) {
+            QVERIFY(candidate->evaluation.totalsOnly);
+            QVERIFY(candidate->evaluation.perNode.empty());
+            const PlanEvaluation& full = candidate->breakdowns();
+            QVERIFY(!full.totalsOnly);
+            QCOMPARE(&candidate->breakdowns(), &full);  // priced once
+            QCOMPARE(full.perNode.size(), llama3()->coarse.nodes.size());
+            QVERIFY(near(full.total.time.stepSeconds(), candidate->stepSeconds(), 1e-12));
+            QVERIFY(near(full.total.memory.total(), candidate->memoryBytes(), 1e-12));
+            // As a pricing of its own workload and mesh prices the plan in full.
+            const PlanPricing pricing(llama3(), withChosenTechniques(setup, candidate->workload),
+                                      planMeshAxes(candidate->plan));
+            const PlanEvaluation fresh = pricing.costs().evaluate(candidate->plan);
+            for (std::size_t n = 0; n < fresh.perNode.size(); ++n)
+                QVERIFY(near(full.perNode[n].time.stepSeconds(), fresh.perNode[n].time.stepSeconds(), 1e-12));
+            QCOMPARE(full.perFamily.size(), fresh.perFamily.size());
+            QCOMPARE(full.parallelTransfers.size(), fresh.parallelTransfers.size());
+        }
     }
 
     // Batch-only neighbouring axes merge and axes of one GPU drop out: data parallel on

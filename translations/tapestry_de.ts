@@ -2953,10 +2953,6 @@
         <translation>Plan öffnen</translation>
     </message>
     <message>
-        <source>Plans, tp_plans, Megatron-LM arguments and torchtitan configs (*.json *.py *.sh *.toml);;All files (*)</source>
-        <translation>Pläne, tp_plans, Megatron-LM-Argumente und torchtitan-Konfigurationen (*.json *.py *.sh *.toml);;Alle Dateien (*)</translation>
-    </message>
-    <message>
         <source>&amp;Save View as SVG/PNG…</source>
         <translation>Ansicht als SVG/PNG &amp;speichern…</translation>
     </message>
@@ -3054,6 +3050,10 @@
     <message>
         <source>Opening %1 for plan #%2…</source>
         <translation>Öffne %1 für Plan #%2…</translation>
+    </message>
+    <message>
+        <source>Plans, tp_plans, Megatron-LM arguments, torchtitan configs and ONNX exports (*.json *.py *.sh *.toml *.onnx);;All files (*)</source>
+        <translation>Pläne, tp_plans, Megatron-LM-Argumente, torchtitan-Konfigurationen und ONNX-Exporte (*.json *.py *.sh *.toml *.onnx);;Alle Dateien (*)</translation>
     </message>
 </context>
 <context>

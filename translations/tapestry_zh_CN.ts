@@ -2940,10 +2940,6 @@
         <translation>打开方案</translation>
     </message>
     <message>
-        <source>Plans, tp_plans, Megatron-LM arguments and torchtitan configs (*.json *.py *.sh *.toml);;All files (*)</source>
-        <translation>方案、tp_plan、Megatron-LM 参数与 torchtitan 配置 (*.json *.py *.sh *.toml);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>&amp;Save View as SVG/PNG…</source>
         <translation>将视图另存为 SVG/PNG(&amp;S)…</translation>
     </message>
@@ -3040,6 +3036,10 @@
     <message>
         <source>Opening %1 for plan #%2…</source>
         <translation>正在为计划 #%2 打开 %1…</translation>
+    </message>
+    <message>
+        <source>Plans, tp_plans, Megatron-LM arguments, torchtitan configs and ONNX exports (*.json *.py *.sh *.toml *.onnx);;All files (*)</source>
+        <translation>方案、tp_plan、Megatron-LM 参数、torchtitan 配置与 ONNX 导出 (*.json *.py *.sh *.toml *.onnx);;所有文件 (*)</translation>
     </message>
 </context>
 <context>

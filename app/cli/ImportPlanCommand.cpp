@@ -3,12 +3,8 @@
 #include "cli/ModelContext.h"
 
 #include "base/Error.h"
-#include "base/TextFile.h"
 #include "cluster/Cluster.h"
-#include "export/HfTpPlanImport.h"
-#include "export/OnnxShardingExport.h"
-#include "export/TrainingStackImport.h"
-#include "graph/ModelFingerprint.h"
+#include "export/PlanFileImport.h"
 #include "plan/PlanFile.h"
 
 #include <cstdio>
@@ -32,44 +28,36 @@ int importPlan(const ImportPlanOptions& options, const char* argv0)
 {
     const FoldedModel model = loadAndFold(options.model);
     const std::string& file = options.file;
-    // An ONNX model exported with --format onnx carries the plan file in its metadata.
-    const bool onnx = file.ends_with(".onnx");
-    const std::string text = onnx ? std::string() : readTextFile(file);
-    PlanDocument document;
     std::optional<Cluster> cluster;  // --cluster: the GPUs a Megatron-LM or torchtitan file runs on
     if (!options.cluster.cluster.empty())
         cluster = loadCluster(options.cluster.cluster, options.cluster.nodes, argv0);
-    std::optional<TrainingStackImport> stack;
-    if (!onnx)
-        stack = importTrainingStackPlan(text, file, model, cluster ? cluster->deviceCount() : 0);
-    if (stack) {
-        for (const std::string& warning : stack->warnings)
-            std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
-        document = std::move(stack->document);
+    const std::vector<MeshAxis> mesh =
+        options.mesh.empty() ? std::vector<MeshAxis>{} : meshAxesFromOptions(options.mesh, options.axes, Cluster{});
+    PlanFileImport imported = [&] {
+        try {
+            return importPlanFile(file, model, cluster ? cluster->deviceCount() : 0, mesh);
+        } catch (const Error& error) {
+            if (error.code() == ErrorCode::InvalidMesh && mesh.empty())  // a tp_plan: the option that gives it
+                throw Error(error.code(), error.file(), error.message() + ": give --mesh AxB");
+            throw;
+        }
+    }();
+    for (const std::string& warning : imported.warnings)
+        std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
+    PlanDocument& document = imported.document;
+    switch (imported.kind) {
+    case PlanFileKind::TrainingStack:
+    case PlanFileKind::HfTpPlan:
+        // The file's sizes (or --mesh) are checked when --cluster says which GPUs they are for.
         if (cluster)
             document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
-    } else if (!onnx && (file.ends_with(".py") || isHfTpPlan(text))) {
-        // Read first: a .py file of no kind Tapestry knows is refused for what it is, not
-        // for a missing --mesh.
-        const std::vector<HfTpPlanEntry> entries = parseHfTpPlan(text, file);
-        if (options.mesh.empty())
-            throw Error(ErrorCode::InvalidArgument, {},
-                        "a tp_plan does not say its mesh: give --mesh AxB (tensor parallel on the last axis)");
-        ImportedPlan imported =
-            planFromHfTpPlan(entries, model.graph(), model.coarse, meshAxesFromOptions(options.mesh, options.axes, Cluster{}));
-        for (const std::string& warning : imported.warnings)
-            std::fprintf(stderr, "tapestry-cli import-plan: warning: %s\n", warning.c_str());
-        document.plan = std::move(imported.plan);
-        document.modelFingerprint = modelFingerprint(model.graph());
-        // The mesh came from --mesh: checked when --cluster says which GPUs it is for.
-        if (!options.cluster.cluster.empty())
-            document.clusterName = checkPlanFitsCluster(document.plan, {}, file, options.cluster, argv0, "import-plan")->name;
-    } else {
-        document = onnx ? importShardedOnnxPlan(file, model.coarse, model.families)
-                        : planFromJson(text, file, model.coarse, model.families);
-        if (!options.mesh.empty() && meshAxesFromOptions(options.mesh, options.axes, Cluster{}) != document.plan.mesh)
+        break;
+    case PlanFileKind::Tapestry:
+    case PlanFileKind::ShardedOnnx:
+        if (!mesh.empty() && mesh != document.plan.mesh)
             throw Error(ErrorCode::InvalidPlan, file, "was made for another mesh than --mesh " + options.mesh);
         (void)checkPlanFitsCluster(document.plan, document.clusterName, file, options.cluster, argv0, "import-plan");
+        break;
     }
     validatePlan(document.plan, model.coarse);
     savePlanFile(options.output, document, model.coarse, model.families);

@@ -2,7 +2,7 @@
 
 #include "graph/Graph.h"
 #include "base/Error.h"
-#include "onnx/OnnxShardingReader.h"
+#include "onnx/OnnxMetadata.h"
 #include "onnx/OnnxShardingWriter.h"
 
 #include <algorithm>
@@ -193,14 +193,12 @@ std::string exportShardedOnnx(const Graph& graph, const CoarseGraph& coarse, con
 PlanDocument importShardedOnnxPlan(const std::filesystem::path& file, const CoarseGraph& coarse,
                                    const FamilyTable& families)
 {
-    const OnnxShardingAnnotations annotations = readOnnxShardingAnnotations(file);
-    const auto plan = std::find_if(annotations.metadata.begin(), annotations.metadata.end(),
-                                   [](const auto& entry) { return entry.first == kOnnxPlanMetadataKey; });
-    if (plan == annotations.metadata.end())
+    const std::optional<std::string> plan = onnxMetadataValue(file, kOnnxPlanMetadataKey);
+    if (!plan)
         throw Error(ErrorCode::InvalidPlan, file.string(),
                     std::string("an ONNX model without a Tapestry plan (no metadata \"") + kOnnxPlanMetadataKey +
                         "\"; export --format onnx writes one)");
-    return planFromJson(plan->second, file.string(), coarse, families);
+    return planFromJson(*plan, file.string(), coarse, families);
 }
 
 }  // namespace tapestry

@@ -2,14 +2,17 @@
 // tp_plan round trips and unmatched patterns, ONNX sharding annotations read back, and
 // graph pictures.
 #include "base/Error.h"
+#include "export/ExportFormat.h"
 #include "export/GraphPictureExport.h"
 #include "export/HfTpPlanExport.h"
 #include "export/HfTpPlanImport.h"
 #include "export/ModuleStyleTable.h"
 #include "export/OnnxShardingExport.h"
+#include "export/PlanFileImport.h"
 #include "export/PyTorchPlanExport.h"
 #include "FoldedTestModel.h"
 #include "onnx/OnnxImporter.h"
+#include "onnx/OnnxMetadata.h"
 #include "onnx/OnnxShardingReader.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
@@ -330,6 +333,62 @@ private slots:
             std::ofstream(twice, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         }
         QCOMPARE(readOnnxShardingAnnotations(twice), back);
+    }
+
+    // One dispatch reads every kind of plan file (import-plan and the GUI): each written
+    // by its export of Megatron-LM's plan on [2, 4] reads back as its kind with that plan;
+    // errors name the file.
+    void planFilesOfEveryKindReadThroughOneDispatch()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        QTemporaryDir dir;
+        const std::vector<MeshAxis> mesh{{"dp", 2}, {"tp", 4}};
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh);
+        document.modelFingerprint = m.fingerprint;
+        const auto write = [&](const char* name, const std::string& bytes) {
+            const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+            std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+            return path;
+        };
+        const std::string json = write("plan.json", renderExport(ExportFormat::PlanJson, m, document, {}));
+        const std::string onnx = write("plan.onnx", renderExport(ExportFormat::Onnx, m, document, {}));
+        const std::string megatron = write("plan.sh", renderExport(ExportFormat::Megatron, m, document, {}));
+        const std::string hf = write("tp_plan.json", renderExport(ExportFormat::HfJson, m, document, {}));
+        const std::pair<std::string, PlanFileKind> files[] = {{json, PlanFileKind::Tapestry},
+                                                              {onnx, PlanFileKind::ShardedOnnx},
+                                                              {megatron, PlanFileKind::TrainingStack},
+                                                              {hf, PlanFileKind::HfTpPlan}};
+        for (const auto& [file, kind] : files) {
+            const PlanFileImport imported = importPlanFile(file, m, 8, mesh);
+            QCOMPARE(imported.kind, kind);
+            QCOMPARE(imported.document.plan.strategies, document.plan.strategies);
+            QCOMPARE(imported.document.modelFingerprint, m.fingerprint);
+        }
+        QCOMPARE(importPlanFile(hf, m, 8, mesh).document.plan.name, std::string("tp_plan"));
+        QCOMPARE(importPlanFile(hf, m, 8, mesh).document.plan.origin, PlanOrigin::Import);
+        const auto refused = [&](const std::string& file, ErrorCode code, const char* what) {
+            try {
+                (void)importPlanFile(file, m, 8, {});
+                QFAIL("must be refused");
+            } catch (const Error& error) {
+                QCOMPARE(error.code(), code);
+                QVERIFY2(contains(error.what(), file) && contains(error.what(), what), error.what());
+            }
+        };
+        refused(hf, ErrorCode::InvalidMesh, "does not say its mesh");
+        refused(write("notes.onnx", "{\"name\": \"x\"}"), ErrorCode::NotOnnx, "is not an ONNX model");
+        refused(m.graph().info().sourcePath, ErrorCode::InvalidPlan, "without a Tapestry plan");
+
+        // What a drop opens as a plan: an ONNX export for this model, not the model itself,
+        // nor an export for another model, nor a text file.
+        QVERIFY(carriesPlanFor(onnx, m));
+        QVERIFY(!carriesPlanFor(m.graph().info().sourcePath, m));
+        QVERIFY(!carriesPlanFor(json, m));
+        PlanDocument other = document;
+        other.modelFingerprint = "another model";
+        QVERIFY(!carriesPlanFor(write("other.onnx", renderExport(ExportFormat::Onnx, m, other, {})), m));
+        QCOMPARE(onnxMetadataValue(onnx, "no such key"), std::nullopt);
     }
 
     void graphPicturesAreDotSvgAndPng()

@@ -39,6 +39,7 @@
 #include "search/StrategyChoices.h"
 #include "plans/StrategyChoicesModel.h"
 #include "plans/StrategyText.h"
+#include "export/ExportFormat.h"
 #include "export/HfTpPlanExport.h"
 #include "export/HfTpPlanImport.h"
 #include "export/PyTorchPlanExport.h"
@@ -647,7 +648,42 @@ private slots:
         QCOMPARE(opened.pipeline.chunkStarts, (std::vector<std::size_t>{0, 16}));
         QCOMPARE(opened.strategies,
                  makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, folded.coarse, {{"dp", 1}, {"tp", 8}}).strategies);
+        // An ONNX export (export --format onnx: the model with the plan file in its
+        // metadata) of data parallelism over [2, 8] opens as that plan, not as a model; the
+        // model on screen stays.
+        PlanDocument dataParallel;
+        dataParallel.plan = makeExpertPlan(ExpertPlanKind::DataParallel, folded.coarse, mesh);
+        dataParallel.modelFingerprint = folded.fingerprint;
+        const std::string exported = renderExport(ExportFormat::Onnx, folded, dataParallel, {});
+        const QString onnx = temp_.filePath(QStringLiteral("llama-dp.onnx"));
+        {
+            QFile file(onnx);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(exported.data(), static_cast<qint64>(exported.size()));
+        }
+        const std::shared_ptr<const FoldedModel> onScreen = window_->session()->folded();
+        drop(onnx);
+        QCOMPARE(editor().current().candidate->plan.mesh, mesh);
+        QCOMPARE(editor().current().candidate->plan.strategies, dataParallel.plan.strategies);
+        QCOMPARE(window_->session()->folded(), onScreen);
         const std::shared_ptr<const PlanCandidate> before = editor().current().candidate;
+
+        // A text file named .onnx is neither a plan nor a model: opened as a plan, the box
+        // names it.
+        const QString fake = temp_.filePath(QStringLiteral("notes.onnx"));
+        {
+            QFile file(fake);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{\"name\": \"x\"}");
+        }
+        bench().openPlanFile(fake);
+        QMessageBox* notOnnx = nullptr;
+        QTRY_VERIFY((notOnnx = window_->findChild<QMessageBox*>(QStringLiteral("planErrorBox"))) != nullptr);
+        QVERIFY2(notOnnx->text().contains(QStringLiteral("notes.onnx")) &&
+                     notOnnx->text().contains(QStringLiteral("is not an ONNX model")),
+                 qPrintable(notOnnx->text()));
+        delete notOnnx;
+        QCOMPARE(editor().current().candidate, before);
 
         drop(bad);
         QMessageBox* box = nullptr;

@@ -17,9 +17,8 @@
 #include "search/PlanPricing.h"
 #include "search/SearchOutcome.h"
 #include "base/Error.h"
-#include "base/TextFile.h"
-#include "export/HfTpPlanImport.h"
-#include "export/TrainingStackImport.h"
+#include "cluster/PipelineStages.h"
+#include "export/PlanFileImport.h"
 #include "history/RecordsOf.h"
 #include "history/HistoryStore.h"
 #include "history/PlanOfRecord.h"
@@ -139,7 +138,7 @@ PlanWorkbench::PlanWorkbench(QMainWindow* window, ModelSession* session, GraphVi
         const QString path = QFileDialog::getOpenFileName(window_, tr("Start From a Hugging Face tp_plan"), QString(),
                                                           tr("tp_plan files (*.json *.py);;All files (*)"));
         if (!path.isEmpty())
-            startFromHfTpPlan(path);
+            openPlanFile(path);
     });
     // Selecting a box in the coarse or folded view picks what the editor edits.
     for (const GraphViewKind kind : {GraphViewKind::Coarse, GraphViewKind::Folded}) {
@@ -185,7 +184,8 @@ void PlanWorkbench::addMenu(QMenu* planMenu, QMenu* viewMenu)
     export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* openPlan = planMenu->addAction(tr("&Open Plan File…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            window_, tr("Open Plan"), QString(), tr("Plans, tp_plans, Megatron-LM arguments and torchtitan configs (*.json *.py *.sh *.toml);;All files (*)"));
+            window_, tr("Open Plan"), QString(), tr("Plans, tp_plans, Megatron-LM arguments, torchtitan configs and ONNX exports (*.json *.py *.sh *.toml *.onnx);;"
+               "All files (*)"));
         if (!path.isEmpty())
             openPlanFile(path);
     });
@@ -323,28 +323,6 @@ void PlanWorkbench::startFromExpert(bool sequenceParallel)
     }
 }
 
-void PlanWorkbench::startFromHfTpPlan(const QString& path)
-{
-    const QString fileName = QFileInfo(path).fileName();
-    try {
-        if (!folded())
-            throw Error(ErrorCode::InvalidArgument, path.toStdString(), "no folded model on screen");
-        const std::string text = readTextFile(path.toStdString());
-        const SearchSetup setup = clusterPanel_->setup();
-        auto pricing = currentPricing(startMesh(setup), nullptr);
-        ImportedPlan imported = planFromHfTpPlan(parseHfTpPlan(text, fileName.toStdString()), folded()->graph(),
-                                                 folded()->coarse, pricing->mesh().axes());
-        imported.plan.origin = PlanOrigin::Import;
-        imported.plan.name = QFileInfo(path).completeBaseName().toStdString();
-        imported.plan.pipeline.stages = pricing->pipelineStages();
-        checkPanelWorkload(setup.workload, *pricing, *folded(), imported.plan);
-        startFromImport(std::move(imported.plan), std::move(pricing), fileName, imported.warnings);
-    } catch (const Error& error) {
-        reportProblem(tr("Could Not Open Plan"), tr("Could not open %1: %2 %3")
-                                                     .arg(fileName, ErrorText::problem(error), ErrorText::detail(error)));
-    }
-}
-
 void PlanWorkbench::startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,
                                     const std::vector<std::string>& warnings)
 {
@@ -367,20 +345,31 @@ void PlanWorkbench::openPlanFile(const QString& path)
         return;
     }
     try {
-        const std::string text = readTextFile(path.toStdString());
-        // Megatron-LM arguments and torchtitan configs run on the cluster panel's GPUs.
-        if (std::optional<TrainingStackImport> stack = importTrainingStackPlan(
-                text, fileName.toStdString(), *folded(), clusterPanel_->setup().cluster.deviceCount())) {
-            const Workload workload = stack->document.workload;
-            startFromImport(std::move(stack->document.plan),
-                            currentPricing(planMeshAxes(stack->document.plan), &workload), fileName, stack->warnings);
+        // Megatron-LM arguments and torchtitan configs run on the cluster panel's GPUs; a
+        // tp_plan lays tensor parallelism on the panel's mesh (one stage's, on a pipeline).
+        const SearchSetup setup = clusterPanel_->setup();
+        const std::vector<MeshAxis> panelMesh = startMesh(setup);
+        const PipelinedMesh split = splitPipelineAxis(panelMesh);
+        PlanFileImport imported =
+            importPlanFile(path.toStdString(), *folded(), setup.cluster.deviceCount(), split.stageAxes);
+        Plan& plan = imported.document.plan;
+        switch (imported.kind) {
+        case PlanFileKind::TrainingStack: {
+            const Workload workload = imported.document.workload;
+            startFromImport(std::move(plan), currentPricing(planMeshAxes(plan), &workload), fileName, imported.warnings);
             return;
         }
-        if (isHfTpPlan(text)) {
-            startFromHfTpPlan(path);
+        case PlanFileKind::HfTpPlan: {
+            auto pricing = currentPricing(panelMesh, nullptr);
+            plan.pipeline.stages = split.stages;
+            checkPanelWorkload(setup.workload, *pricing, *folded(), plan);
+            startFromImport(std::move(plan), std::move(pricing), fileName, imported.warnings);
             return;
         }
-        const PlanDocument document = planFromJson(text, fileName.toStdString(), folded()->coarse, folded()->families);
+        case PlanFileKind::Tapestry:
+        case PlanFileKind::ShardedOnnx: break;
+        }
+        const PlanDocument& document = imported.document;
         auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
         std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
         extraChoices_.append({choiceLabel(tr("file"), *candidate), candidate});

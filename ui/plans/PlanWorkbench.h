@@ -51,7 +51,8 @@ public:
 
     // A search result opened in the inspector: it becomes the plan being edited.
     void candidateOpened(const std::shared_ptr<const PlanCandidate>& candidate);
-    // A Tapestry plan or Hugging Face tp_plan file for the model on screen (menu, drop).
+    // A plan file of any kind importPlanFile reads (a Tapestry plan, an ONNX export, a
+    // training stack's file, a tp_plan) for the model on screen (menu, drop, --open-plan).
     void openPlanFile(const QString& path);
 
     [[nodiscard]] PlanEditor* editor() const { return editor_; }
@@ -90,7 +91,6 @@ private:
     // A box selected in a graph view: its edit target in the editor.
     void selectTargetOf(const ViewNodeRef& ref);
     void refreshChoices();
-    void startFromHfTpPlan(const QString& path);
     // Edits `plan`, imported from `fileName`, priced by `pricing`; the status bar names
     // the file and the first of `warnings`.
     void startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,

@@ -1,6 +1,7 @@
 #include "windows/MainWindow.h"
 
 #include "search/ClusterPanel.h"
+#include "export/PlanFileImport.h"
 #include "fold/FoldedModel.h"
 #include "graphview/GraphViewsPanel.h"
 #include "model/LoadedModel.h"
@@ -733,8 +734,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    // A sharding problem opens in its own window; a plan is opened for the model on
-    // screen; a model replaces it.
+    // A sharding problem opens in its own window; a plan (or an ONNX export carrying one
+    // for the model on screen) is opened for the model on screen; a model replaces it.
     if (const QString problem = problemFileIn(event->mimeData()); !problem.isEmpty()) {
         event->acceptProposedAction();
         openFile(problem);
@@ -749,6 +750,11 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (file.isEmpty())
         return;
     event->acceptProposedAction();
+    // An ONNX export of a plan for the model on screen opens as that plan.
+    if (const auto& folded = session_->folded(); folded && carriesPlanFor(file.toStdString(), *folded)) {
+        workbench_->openPlanFile(file);
+        return;
+    }
     openFile(file);
 }
 

@@ -1297,7 +1297,13 @@ void CostModel::priceCrossing(const CrossingTensor& tensor, const Plan& plan, co
             const auto priced = conversion(tensor, a, producer, from, to, forward, steps);
             if (!priced)
                 return;
-            addCollective(at(slot).time, priced->kind, a, priced->price, priced->times);
+            // A gather feeds the layer reading the tensor (forward: its consumer; backward,
+            // the gradient: its producer); a scatter drains the one that wrote partial sums.
+            const bool feeds = priced->kind == CollectiveKind::AllGather;
+            const CoarseNodeId gemmNode = feeds == forward ? consumer : tensor.producer;
+            const double exposed =
+                tensorParallelExposedShare(tensor, priced->kind, priced->price, a, gemmNode, plan, forward, steps);
+            addCollective(at(slot).time, priced->kind, a, priced->price, priced->times * exposed);
             if (!transfers)
                 return;
             const bool swapsSequenceAndHeads = (from == AxisLayout::Sequence && to == AxisLayout::Hidden) ||
@@ -1344,6 +1350,28 @@ void CostModel::priceCrossing(const CrossingTensor& tensor, const Plan& plan, co
             }
         }
     }
+}
+
+double CostModel::tensorParallelExposedShare(const CrossingTensor& tensor, CollectiveKind kind,
+                                             const CollectiveBreakdown& price, std::size_t axis,
+                                             CoarseNodeId gemmNode, const Plan& plan, bool forward,
+                                             const Stepping& steps) const
+{
+    const CoarseNode& node = coarse_.node(gemmNode);
+    const double seconds = price.seconds();
+    if (!workload_.tensorParallelOverlap || !tensor.insideBlock || node.kind != CoarseNodeKind::Linear ||
+        (kind != CollectiveKind::AllGather && kind != CollectiveKind::ReduceScatter) || seconds <= 0)
+        return 1.0;
+    const Divisors div = divisorsOf(node.kind, plan.strategy(gemmNode), steps);
+    double gemm = 0;
+    for (const OpId id : node.ops) {
+        if (bound_->ops[id.index()].flops <= 0)
+            continue;
+        const OpCompute time = opCompute(id, node, div, steps);
+        gemm += forward ? time.forward : time.backward;
+    }
+    const int chunks = mesh_->axis(axis).size;
+    return exposedCommunicationSeconds(seconds, gemm / steps.microSteps, chunks) / seconds;
 }
 
 AxisMask CostModel::gradientAxes(const NodeStrategy& strategy) const

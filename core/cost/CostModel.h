@@ -37,6 +37,8 @@ struct PricingClasses;
 //   micro-step: the producer's output layout converted to each distinct layout its
 //   consumers need (forward), each distinct input-gradient layout converted back
 //   (backward); full recomputation converts a block's inner tensors forward twice.
+//   Under Workload::tensorParallelOverlap a block's gathers and scatters count only the
+//   part the GEMM beside them does not hide (tensorParallelExposedShare).
 // - context parallelism: an attention core split on the sequence runs ring attention
 //   (ringAttention below), counted by the part its own compute does not hide; between
 //   sequence-split projections a head-split core is DeepSpeed-Ulysses, whose four
@@ -301,6 +303,15 @@ private:
     void priceCrossing(const CrossingTensor& tensor, const Plan& plan, const std::vector<bool>& ulyssesAxis,
                        const Stepping& steps, const std::function<CostBreakdown&(int)>& at,
                        std::vector<ParallelTransfer>* transfers) const;
+    // Under Workload::tensorParallelOverlap, the share of one gather or scatter of a
+    // crossing tensor inside a block that its GEMM does not hide: the GEMM of `gemmNode`
+    // (the linear layer the collective feeds or drains, in the same pass) runs in n
+    // chunks, each beside the transfer of the next (exposedCommunicationSeconds with n
+    // buckets, Overlap.h); 1 for every other collective.
+    [[nodiscard]] double tensorParallelExposedShare(const CrossingTensor& tensor, CollectiveKind kind,
+                                                    const CollectiveBreakdown& price, std::size_t axis,
+                                                    CoarseNodeId gemmNode, const Plan& plan, bool forward,
+                                                    const Stepping& steps) const;
     // The ZeRO 3 prefetch and full recomputation's extra on the largest transient buffer,
     // from the largest of the blocks' gathered parameters and activations.
     [[nodiscard]] double transientWithBlocks(double largest, double blockGathered, double blockActivation) const;

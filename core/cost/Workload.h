@@ -121,6 +121,12 @@ struct Workload {
     SelectiveRecomputation selective = SelectiveRecomputation::AttentionCore;
     // Set by `validate` from a run's stack; the commands and plan files keep WholeBlock.
     CheckpointReplay checkpointReplay = CheckpointReplay::WholeBlock;
+    // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in
+    // one chunk per rank, pipelined with the GEMM they feed or drain: Transformer Engine's
+    // userbuffers overlap (Megatron-LM --tp-comm-overlap, NeMo's ub_tp_comm_overlap,
+    // Megatron-Bridge's tp_comm_overlap). Set by `validate` for the NVIDIA recipes that
+    // enable it; the commands and plan files keep it off.
+    bool tensorParallelOverlap = false;
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.
     bool overlap = true;

@@ -39,6 +39,16 @@ bool fromTorchTitan(const PublishedRun& run)
     return run.source.find("torchtitan") != std::string::npos;
 }
 
+// NVIDIA's recipes (NeMo's launcher configs behind the DGX Cloud benchmarks,
+// ub_tp_comm_overlap: true; Megatron-Bridge's performance configs, tp_comm_overlap) overlap
+// sequence parallelism's gathers and scatters with the GEMMs beside them.
+bool overlapsTensorParallelism(const PublishedRun& run)
+{
+    const bool nvidiaRecipe = run.source.find("Megatron-Bridge") != std::string::npos ||
+                              run.source.find("DGX Cloud") != std::string::npos;
+    return nvidiaRecipe && run.training.tensorParallel > 1 && run.training.sequenceParallel;
+}
+
 bool fromLlmFoundry(const PublishedRun& run)
 {
     return run.source.find("llm-foundry") != std::string::npos;
@@ -156,6 +166,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
         workload.selective = SelectiveRecomputation::EveryOtherMatmul;
     if (checkpointsWithPyTorch(run))
         workload.checkpointReplay = CheckpointReplay::StopsEarly;
+    workload.tensorParallelOverlap = overlapsTensorParallelism(run);
     workload.attention = attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
     workload.fp32MainGradients = megatron;
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring

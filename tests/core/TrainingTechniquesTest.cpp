@@ -357,6 +357,52 @@ private slots:
         }
     }
 
+    // Transformer Engine's tensor-parallel overlap (Workload::tensorParallelOverlap) runs
+    // each gather or scatter of sequence parallelism inside a block in n chunks beside the
+    // n chunks of the GEMM it feeds or drains: with links fast enough that each chunk's
+    // transfer takes less than a GEMM chunk, only the first (or last) chunk shows, 1/n of
+    // the collective. Blocks repeat, so a block's share is what 4 layers cost over 2,
+    // halved; the rest (the embedding's scatter, the head's gather) is not overlapped.
+    void tensorParallelOverlapLeavesOneChunkPerCollective()
+    {
+        Cluster cluster = bandwidthOnlyCluster();
+        cluster.intraNode.bytesPerSecond = 1e13;
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        Workload plain = workload(8, 1024);
+        Workload overlapped = plain;
+        overlapped.tensorParallelOverlap = true;
+        struct Gathers {
+            double block = 0;
+            double rest = 0;
+            bool totalsAgree = true;  // evaluateTotals prices the same step
+        };
+        auto gathersAndScatters = [&](const Workload& w) -> Gathers {
+            double total[2] = {0, 0};
+            int i = 0;
+            bool agree = true;
+            for (const std::int64_t layers : {2, 4}) {
+                const FoldedModel m = gptWithDropout(layers);
+                const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, mesh.axes());
+                const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+                const PlanEvaluation e = costs.evaluate(plan);
+                const auto& c = e.total.time.byCollective;
+                total[i++] = c[static_cast<std::size_t>(CollectiveKind::AllGather)] +
+                             c[static_cast<std::size_t>(CollectiveKind::ReduceScatter)];
+                PlanEvaluation totals;
+                costs.evaluateTotals(plan, totals);
+                agree = agree && near(totals.total.time.stepSeconds(), e.total.time.stepSeconds(), 1e-9);
+            }
+            const double block = (total[1] - total[0]) / 2;
+            return Gathers{block, total[0] - 2 * block, agree};
+        };
+        const Gathers without = gathersAndScatters(plain);
+        const Gathers with = gathersAndScatters(overlapped);
+        QVERIFY(without.block > 0 && without.rest > 0);
+        QVERIFY(without.totalsAgree && with.totalsAgree);
+        QVERIFY2(near(with.block, without.block / 4, 1e-9), qPrintable(compared(with.block, without.block / 4)));
+        QVERIFY2(near(with.rest, without.rest, 1e-9), qPrintable(compared(with.rest, without.rest)));
+    }
+
     // Gradient accumulation: m micro-steps keep 1/m of the activations, compute the
     // same while their GEMMs stay math-bound (4,096 tokens per micro-step here; thinner
     // ones pay for re-reading the weights and their gradients: test_kernel_shape), and

@@ -2,6 +2,7 @@
 
 #include "solver/CbcSolve.h"
 #include "solver/ProblemReducer.h"
+#include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -111,8 +112,7 @@ std::size_t ilpCellCount(const ShardingProblem& problem)
 }
 
 IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds, const Assignment* start,
-                        std::stop_token stop, const std::function<void(const Assignment&)>& improved,
-                        bool primalHeuristics, const std::function<void(double bound)>& bounded)
+                        std::stop_token stop, bool primalHeuristics, const IlpHooks& hooks)
 {
     // The limit covers building the model too (seconds for a large one).
     const auto deadline = std::chrono::steady_clock::now()
@@ -264,9 +264,15 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
                 continue;  // this point can never overflow
             std::vector<int> cols;
             std::vector<double> values;
+            // A choice that alone takes more than the room is ruled out, and no choice
+            // counts for more than the room (each group takes one): the same integer
+            // points, a much tighter relaxation where the limit binds hard (a generated
+            // 800-node diffusion problem: root bound 5 % below the best plan instead of 11 %).
             for (const auto& [column, value] : terms) {
                 cols.push_back(column);
-                values.push_back(value);
+                values.push_back(std::min(value, room));
+                if (value > room)
+                    program.upper[static_cast<std::size_t>(column)] = 0.0;
             }
             program.addRow(cols, values, -std::numeric_limits<double>::max(), room);
         }
@@ -278,43 +284,44 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     settings.stopRequested = [&stop] { return stop.stop_requested(); };
     settings.solverDefaults = true;
     settings.heuristics = primalHeuristics;
-    std::vector<double> values;
-    if (start) {
-        // A start using a forbidden cost is not a solution of this model.
+    // A plan's column values and objective in this model; false when the model has no
+    // such point (a forbidden cost, or members of a group that disagree).
+    const auto columnsFor = [&](const Assignment& plan, std::vector<double>& values, double& cost) {
         values.assign(program.columnCount(), 0.0);
-        double cost = 0;
-        bool allowed = true;
+        cost = 0;
         std::vector<int> rootChoice(n, -1);
-        for (std::size_t i = 0; i < n && allowed; ++i) {
+        for (std::size_t i = 0; i < n; ++i) {
             const auto r = static_cast<std::size_t>(groups.root[i]);
-            const int R = groups.toRoot[i][static_cast<std::size_t>((*start)[i])];
-            allowed = R >= 0 && alive[r][static_cast<std::size_t>(R)]
-                      && (rootChoice[r] < 0 || rootChoice[r] == R);
+            const int R = groups.toRoot[i][static_cast<std::size_t>(plan[i])];
+            if (R < 0 || !alive[r][static_cast<std::size_t>(R)] || (rootChoice[r] >= 0 && rootChoice[r] != R))
+                return false;
             rootChoice[r] = R;
         }
-        for (std::size_t r = 0; r < n && allowed; ++r)
+        for (std::size_t r = 0; r < n; ++r)
             if (groups.root[r] == static_cast<int>(r)) {
                 const auto column = static_cast<std::size_t>(firstColumn[r] + rootChoice[r]);
                 values[column] = 1.0;
                 cost += program.objective[column];
             }
         for (const CellColumns& cells : cellColumns) {
-            if (!allowed)
-                break;
             const std::size_t width = groupCost[cells.second].size();
             const auto found = cells.column.find(static_cast<std::size_t>(rootChoice[cells.first]) * width
                                                  + static_cast<std::size_t>(rootChoice[cells.second]));
-            allowed = found != cells.column.end();
-            if (allowed) {
-                values[static_cast<std::size_t>(found->second)] = 1.0;
-                cost += program.objective[static_cast<std::size_t>(found->second)];
-            }
+            if (found == cells.column.end())
+                return false;
+            values[static_cast<std::size_t>(found->second)] = 1.0;
+            cost += program.objective[static_cast<std::size_t>(found->second)];
         }
-        if (allowed) {
-            settings.start = &values;
-            settings.startObjective = cost;
-        }
-    }
+        return true;
+    };
+    std::vector<double> values;
+    if (start && columnsFor(*start, values, settings.startObjective))
+        settings.start = &values;
+    if (hooks.incoming)
+        settings.incoming = [&](std::vector<double>& plan, double& objective) {
+            const std::optional<Assignment> x = hooks.incoming();
+            return x && evaluateSolution(problem, *x).feasible && columnsFor(*x, plan, objective);
+        };
     const auto decode = [&](const double* solution) {
         Assignment x(n, 0);
         for (std::size_t i = 0; i < n; ++i) {
@@ -327,9 +334,9 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
         }
         return x;
     };
-    if (improved)
-        settings.onSolution = [&](const double* solution, double) { improved(decode(solution)); };
-    settings.onBound = bounded;
+    if (hooks.improved)
+        settings.onSolution = [&](const double* solution, double) { hooks.improved(decode(solution)); };
+    settings.onBound = hooks.bounded;
     const CbcOutcome solved = solveWithCbc(program, settings);
 
     IlpOutcome outcome;

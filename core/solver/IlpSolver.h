@@ -16,6 +16,20 @@ struct IlpOutcome {
     double lowerBound = 0;
 };
 
+// What a caller hears from, and hands to, a running exact solve (each on the thread
+// that calls solveWithIlp).
+struct IlpHooks {
+    // Each incumbent CBC finds.
+    std::function<void(const Assignment&)> improved;
+    // CBC's bound on the optimum each time it rises (from the root's on).
+    std::function<void(double bound)> bounded;
+    // Polled between branch-and-bound nodes: a plan found elsewhere since the last poll
+    // (nullopt: none). One that fits the limit, avoids forbidden costs and beats CBC's
+    // incumbent replaces it: its cutoff then prunes the tree and fixes columns by reduced
+    // cost, so a good plan from another search shortens the proof.
+    std::function<std::optional<Assignment>()> incoming;
+};
+
 // Solves a ShardingProblem exactly with COIN-OR CBC (solveWithCbc, with its standalone
 // defaults), the model built in memory. Nodes joined by forced edges (each strategy
 // allowed with at most one of the neighbour's: a layout that must match) form groups
@@ -28,18 +42,14 @@ struct IlpOutcome {
 // that is 0.2 M instead of 0.5 M columns and a proof in about a minute instead of none
 // in two. Costs at or above kCostCap are forbidden. `start`, when given, must fit the
 // memory limit; unless it uses a forbidden cost it is handed to CBC as its first
-// incumbent. Each incumbent CBC finds goes to `improved`, and its bound on the optimum
-// each time it rises (from the root's on) to `bounded` (both on the calling thread).
-// `primalHeuristics` off leaves finding solutions to the branch and bound (faster on a
-// whole problem whose LP is nearly integral; see CbcSettings::heuristics).
+// incumbent. `primalHeuristics` off leaves finding solutions to the branch and bound
+// (faster on a whole problem whose LP is nearly integral; see CbcSettings::heuristics).
 // Meant for small or reduced problems; a call that cannot get CBC (busy with another
 // solve) before its time is up returns no assignment. A stop request ends the solve at
 // CBC's next event with the best solution found so far.
 [[nodiscard]] IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
                                       const Assignment* start = nullptr, std::stop_token stop = {},
-                                      const std::function<void(const Assignment&)>& improved = {},
-                                      bool primalHeuristics = true,
-                                      const std::function<void(double bound)>& bounded = {});
+                                      bool primalHeuristics = true, const IlpHooks& hooks = {});
 
 // The allowed cells of the edges that are not forced: about the number of columns of
 // solveWithIlp's model, which decides whether CBC can solve the problem in time.

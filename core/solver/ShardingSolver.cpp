@@ -33,14 +33,15 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kExactNodes = 1'200;
 constexpr std::size_t kExactCells = 1'000'000;
 // CBC's share of the time: generated Transformer-inference problems of 816 nodes are
-// proven within a third of their limit on a machine loaded 13-35, and G in a tenth;
-// memory-tight diffusion problems of 600-1,200 nodes are not proven in several times
-// their limit (CBC explores a few nodes a second and finds no plan of its own), and
-// their plans gain more from the region re-solves and the local search.
+// proven within a third of their limit on a machine loaded 13-35, and G in a tenth.
 constexpr double kExactShare = 0.5;
-// Unless by then its bound is within this share of the best plan: the generated
-// 600-node diffusion-3d-600-plain, 0.5 % apart at half its 60 s, is proven at 53 s.
-constexpr double kExactGapToKeep = 0.01;
+// Past it CBC goes on while its bound is within this share of the best plan; then its
+// tree is the search that finds the plans (the other searches' plans come in as
+// incumbents). Memory-tight generated diffusion problems of 589 and 790 nodes after
+// reduction, 2.4-2.7 % apart at half of 60 s: with CBC kept, 48,356,817 (optimal,
+// proven at 55 s in one run of two) and 80.2-81.6 M; ended at 1 %, 49,417,317 and
+// 80,142,762 (load 10-20).
+constexpr double kExactGapToKeep = 0.05;
 // And whatever its node count when its edges have at most this many cells in all: the
 // search's whole-graph problems (a few thousand nodes of few strategies) are proven
 // optimal in seconds.
@@ -335,6 +336,59 @@ CostSum wholeBound(double bound)
     return static_cast<CostSum>(std::ceil(bound - 1e-9 * bound - 1e-6));
 }
 
+// CBC on the whole problem from the shared best until `deadline` or a stop on `stop`,
+// handing on its incumbents and bound and taking the other searches' plans as they
+// come. Returns whether it proved its plan optimal (then the search stops).
+bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop)
+{
+    const Assignment incumbent = search.best();
+    int seen = search.snapshot().improvements;
+    IlpHooks hooks;
+    hooks.improved = [&search](const Assignment& x) { search.offer(x); };
+    hooks.bounded = [&search](double bound) { search.raiseBound(bound); };
+    hooks.incoming = [&search, &seen]() -> std::optional<Assignment> {
+        SharedSearch::Snapshot now = search.snapshot();
+        if (now.improvements == seen)
+            return std::nullopt;
+        seen = now.improvements;
+        return std::move(now.best);
+    };
+    const IlpOutcome exact =
+        solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), false, hooks);
+    if (!exact.assignment)
+        return false;
+    search.offer(*exact.assignment);
+    search.raiseBound(exact.lowerBound);
+    if (!exact.provenOptimal)
+        return false;
+    search.markOptimal();
+    search.stop();
+    return true;
+}
+
+// After the exact engine was ended short of its proof: region re-solves from the shared
+// best, and once that plan is within kExactGapToKeep of the bound (in the reduced
+// problem's costs, which makes the gap larger), CBC on the whole problem once more for
+// the rest of the time. Its cutoff then fixes most columns by reduced cost at the root:
+// the memory-tight generated 600-node diffusion problem, proven in 12 s from its
+// optimum, is not proven in 60 s from a plan 3 % above it.
+void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
+{
+    const std::stop_token stop = search.stopToken();
+    for (std::uint64_t round = 0; Clock::now() < deadline && !stop.stop_requested(); ++round) {
+        Assignment regions = search.best();
+        improveWithIlpRegions(search.problem(), regions, seed + round,
+                              std::min(deadline, after(Clock::now(), kRoundSeconds)), stop);
+        search.offer(regions);
+        const SharedSearch::Snapshot now = search.snapshot();
+        if (optimalityGap(now.cost, wholeBound(now.bound)) <= kExactGapToKeep) {
+            if (!runExact(search, deadline, stop))
+                runRegions(search, seed + round + 1, deadline);
+            return;
+        }
+    }
+}
+
 }  // namespace
 
 double optimalityGap(CostSum cost, CostSum lowerBound)
@@ -408,20 +462,8 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
         exactCheck = exactEnd;
         workers.emplace_back(search, [deadline, seed](SharedSearch& s) {
-            const Assignment incumbent = s.best();
-            const IlpOutcome exact = solveWithIlp(
-                s.problem(), secondsBetween(Clock::now(), deadline), &incumbent, s.exactToken(),
-                [&s](const Assignment& x) { s.offer(x); }, false, [&s](double bound) { s.raiseBound(bound); });
-            if (exact.assignment) {
-                s.offer(*exact.assignment);
-                s.raiseBound(exact.lowerBound);
-                if (exact.provenOptimal) {
-                    s.markOptimal();
-                    s.stop();
-                    return;
-                }
-            }
-            runRegions(s, seed + 3, deadline);
+            if (!runExact(s, deadline, s.exactToken()))
+                runRegionsThenExact(s, seed + 3, deadline);
         });
         for (int k = 1; k < threads; ++k)
             workers.emplace_back(search, [seed, k, exactEnd, deadline, binds = features.limitBinds](SharedSearch& s) {

@@ -64,6 +64,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
     text += ", recompute " + std::string(recomputationName(w.recompute));
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::AttentionCore)
         text += " (" + std::string(selectiveRecomputationName(w.selective)) + ")";
+    if (w.recompute == Recomputation::Full && w.checkpointReplay != CheckpointReplay::WholeBlock)
+        text += " (" + std::string(checkpointReplayName(w.checkpointReplay)) + ")";
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
     if (w.capacityFactor != 1.0)

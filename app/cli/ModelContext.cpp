@@ -111,6 +111,11 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
               "activation recomputation in the repeated blocks: none, the attention core (selective; with "
               "--target torchtitan its op-level policy) or whole blocks (full) (default none)");
+    options.checkpointReplayOption = addChoice(command, "--checkpoint-replay", options.workload.checkpointReplay,
+              {{"whole-block", CheckpointReplay::WholeBlock}, {"stops-early", CheckpointReplay::StopsEarly}},
+              "how full recomputation replays a block: whole, as Megatron-LM's checkpoint does, or stopping before "
+              "its last matmul, as PyTorch's non-reentrant checkpoint (torchtitan's) does (default whole-block; "
+              "search --target: as the stack does)");
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
@@ -147,6 +152,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.zeroImplementation = flags.zeroImplementation;
     if (options.recomputationGiven())
         workload.recompute = flags.recompute;
+    if (optionGiven(options.checkpointReplayOption))
+        workload.checkpointReplay = flags.checkpointReplay;
     if (optionGiven(options.overlapOption))
         workload.overlap = flags.overlap;
     if (optionGiven(options.attentionOption))

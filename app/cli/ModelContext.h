@@ -44,6 +44,7 @@ struct PlanningOptions {
     const CLI::Option* zeroOption = nullptr;
     const CLI::Option* zero1Option = nullptr;
     const CLI::Option* zeroImplementationOption = nullptr;
+    const CLI::Option* checkpointReplayOption = nullptr;
     const CLI::Option* overlapOption = nullptr;
     const CLI::Option* attentionOption = nullptr;
     const CLI::Option* capacityFactorOption = nullptr;
@@ -67,7 +68,7 @@ void addClusterOptions(CLI::App& command, std::string& cluster, int& nodes, cons
 
 // Declares --cluster, --nodes, --mesh (with `meshAuto`, also "auto"), --axes and the
 // workload's --batch, --seq, --micro-batch, --precision, --optimizer, --zero (--zero1),
-// --recompute, --overlap, --attention and --capacity-factor on `command`, bound to `options`.
+// --recompute, --checkpoint-replay, --overlap, --attention and --capacity-factor on `command`, bound to `options`.
 void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAuto);
 
 // The folder of cluster presets installed beside the executable `argv0`.

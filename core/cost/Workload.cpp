@@ -34,6 +34,20 @@ std::optional<Recomputation> recomputationFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* checkpointReplayName(CheckpointReplay replay)
+{
+    return replay == CheckpointReplay::StopsEarly ? "stops-early" : "whole-block";
+}
+
+std::optional<CheckpointReplay> checkpointReplayFromName(std::string_view name)
+{
+    for (const CheckpointReplay r : {CheckpointReplay::WholeBlock, CheckpointReplay::StopsEarly}) {
+        if (name == checkpointReplayName(r))
+            return r;
+    }
+    return std::nullopt;
+}
+
 const char* selectiveRecomputationName(SelectiveRecomputation selective)
 {
     return selective == SelectiveRecomputation::EveryOtherMatmul ? "every-other-matmul" : "attention-core";

@@ -55,6 +55,9 @@ enum class CheckpointReplay : std::uint8_t {
 
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
+// "whole-block", "stops-early".
+[[nodiscard]] const char* checkpointReplayName(CheckpointReplay replay);
+[[nodiscard]] std::optional<CheckpointReplay> checkpointReplayFromName(std::string_view name);
 // "attention-core", "every-other-matmul".
 [[nodiscard]] const char* selectiveRecomputationName(SelectiveRecomputation selective);
 [[nodiscard]] std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name);
@@ -119,7 +122,8 @@ struct Workload {
     ZeroImplementation zeroImplementation = ZeroImplementation::Fsdp;
     Recomputation recompute = Recomputation::None;
     SelectiveRecomputation selective = SelectiveRecomputation::AttentionCore;
-    // Set by `validate` from a run's stack; the commands and plan files keep WholeBlock.
+    // As the stack replays (withStackImplementations: torchtitan's and PyTorch's stop early);
+    // `validate` reads it from a run's stack, plan files keep it (workload.checkpoint_replay).
     CheckpointReplay checkpointReplay = CheckpointReplay::WholeBlock;
     // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in
     // one chunk per rank, pipelined with the GEMM they feed or drain: Transformer Engine's

@@ -408,6 +408,7 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     }
 
     Workload& w = s.workload;
+    w = withStackImplementations(w, TrainingStack::Megatron);
     w.sequence = args.number("seq-length").value_or(0);
     w.microBatch = args.number("micro-batch-size").value_or(1);
     w.batch = args.number("global-batch-size").value_or(0);  // 0 until the data-parallel size is known

@@ -286,6 +286,8 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
     s.tensorParallel = degree(toml, "parallelism.tensor_parallel_degree", 1);
     s.sequenceParallel = s.tensorParallel > 1;
     Workload& w = s.workload;
+    // torchtitan's checkpoint is PyTorch's non-reentrant one, its selective recomputation its op-level policy.
+    w = withStackImplementations(w, TrainingStack::TorchTitan);
     if (shard == -1 || shard > 1) {
         const std::string reshard = toml.string("parallelism.fsdp_reshard_after_forward").value_or("default");
         if (reshard != "default" && reshard != "always" && reshard != "never")
@@ -345,7 +347,6 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
         toml.fail(toml.lineOf("activation_checkpoint.mode"), "activation_checkpoint mode \"" + mode +
                                                                   "\" is not none, selective or full");
     if (w.recompute == Recomputation::Selective) {
-        w.selective = SelectiveRecomputation::EveryOtherMatmul;
         const std::string option = toml.string("activation_checkpoint.selective_ac_option").value_or("2");
         if (option != "op")
             s.notes.push_back("selective_ac_option \"" + option +

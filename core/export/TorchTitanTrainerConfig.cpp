@@ -370,6 +370,8 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
 
     TrainingStackSettings s;
     Workload& w = s.workload;
+    // torchtitan's checkpoint is PyTorch's non-reentrant one, its selective recomputation its op-level policy.
+    w = withStackImplementations(w, TrainingStack::TorchTitan);
     const std::int64_t replicate = parallelism.degree("data_parallel_replicate_degree");
     const std::int64_t shard = parallelism.integer("data_parallel_shard_degree", -1, -1, Section::kMaxDegree);
     if (shard == 0)
@@ -473,8 +475,6 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
             throw Error(ErrorCode::InvalidPlan, fileName,
                         lineAndColumn(text, *at) + ": ACTIVATION_CHECKPOINT is not \"none\", \"selective\" or \"full\"");
         w.recompute = *recompute;
-        // SelectiveAC: torchtitan's op-level policy.
-        w.selective = SelectiveRecomputation::EveryOtherMatmul;
     }
 
     std::vector<std::string> unread = parallelism.unread();

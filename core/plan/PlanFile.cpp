@@ -238,6 +238,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
         workload->set_zero_implementation(zeroImplementationName(document.workload.zeroImplementation));
     if (document.workload.selective != SelectiveRecomputation::AttentionCore)
         workload->set_selective_recomputation(selectiveRecomputationName(document.workload.selective));
+    if (document.workload.checkpointReplay != CheckpointReplay::WholeBlock)
+        workload->set_checkpoint_replay(checkpointReplayName(document.workload.checkpointReplay));
     if (document.workload.fp8 != Fp8Recipe::None)
         workload->set_fp8_recipe(fp8RecipeName(document.workload.fp8));
     workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
@@ -357,6 +359,11 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
                         "', not attention-core or every-other-matmul");
     document.workload.selective =
         selectiveRecomputationFromName(w.selective_recomputation()).value_or(SelectiveRecomputation::AttentionCore);
+    if (!w.checkpoint_replay().empty() && !checkpointReplayFromName(w.checkpoint_replay()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.checkpoint_replay is '" + w.checkpoint_replay() + "', not whole-block or stops-early");
+    document.workload.checkpointReplay =
+        checkpointReplayFromName(w.checkpoint_replay()).value_or(CheckpointReplay::WholeBlock);
     document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
         throw Error(ErrorCode::InvalidPlan, fileName,

@@ -537,9 +537,8 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
 SearchSession::SearchSession(std::shared_ptr<const FoldedModel> model, SearchSetup setup)
     : model_(std::move(model)), setup_(std::move(setup))
 {
-    // A stack's target prices selective recomputation as that stack runs it.
-    if (setup_.options.stack != TrainingStack::Any)
-        setup_.workload.selective = stackSelectiveRecomputation(setup_.options.stack);
+    // A stack's target prices each technique as that stack implements it.
+    setup_.workload = withStackImplementations(setup_.workload, setup_.options.stack);
 }
 
 std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallbacks& given, unsigned parallelMeshes)

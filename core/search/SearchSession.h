@@ -39,8 +39,8 @@ struct SearchSessionCallbacks {
 // micro-batch size, the schedule and virtual stages (SearchSetup.h) and balances the
 // stages (StagePartition.h). The Pareto alternatives are searched at the end, for the
 // mesh of the best plan only. The outcome's best() is the plan both show first.
-// A stack's search prices selective recomputation as that stack runs it
-// (stackSelectiveRecomputation; searchedSetup() says so).
+// A stack's search prices each technique as that stack implements it
+// (withStackImplementations; searchedSetup() says so).
 // Callbacks are called from the threads that search, one at a time.
 class SearchSession {
 public:

@@ -50,6 +50,21 @@ std::string listed(const std::vector<std::int64_t>& sizes)
     return text;
 }
 
+// Full recomputation replayed otherwise than `stack`'s checkpoint replays it (the price of
+// each block's backward differs by its last matmul).
+void replayNote(TrainingStack stack, const Workload& w, const char* stackName, std::vector<std::string>& notes)
+{
+    if (w.recompute != Recomputation::Full || w.checkpointReplay == stackCheckpointReplay(stack))
+        return;
+    if (w.checkpointReplay == CheckpointReplay::WholeBlock)
+        notes.push_back(std::string("full recomputation replaying whole blocks (Megatron-LM's reentrant checkpoint): ") +
+                        stackName + "'s non-reentrant checkpoint stops each replay before the block's last matmul");
+    else
+        notes.push_back(std::string("full recomputation stopping before each block's last matmul (PyTorch's "
+                                    "non-reentrant checkpoint): ") +
+                        stackName + "'s checkpoint replays the whole block");
+}
+
 void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
 {
     const Workload& w = s.workload;
@@ -74,6 +89,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::AttentionCore)
         notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
                         "recomputes attention's core");
+    replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     if (w.zeroStage == 2)
         notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
                         "whole gradient buffer per rank (ZeRO 1's memory)");
@@ -95,6 +111,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::EveryOtherMatmul)
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
+    replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     if (w.attention == AttentionKernel::Unfused)
         notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
     if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)
@@ -140,6 +157,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
     if (s.workload.recompute == Recomputation::Selective && s.workload.selective != SelectiveRecomputation::AttentionCore)
         notes.push_back("torchtitan's op-level selective recomputation: the PyTorch export's checkpoint policy "
                         "recomputes attention's core");
+    replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     if (s.workload.zeroStage < 2)
         notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
                         "FSDP2, which keeps gathered parameters from forward to backward at best (ZeRO 2's memory)");
@@ -221,10 +239,25 @@ std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKer
     return {Recomputation::None, Recomputation::Selective, Recomputation::Full};
 }
 
+CheckpointReplay stackCheckpointReplay(TrainingStack stack)
+{
+    return stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch ? CheckpointReplay::StopsEarly
+                                                                                 : CheckpointReplay::WholeBlock;
+}
+
 SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack)
 {
     return stack == TrainingStack::TorchTitan ? SelectiveRecomputation::EveryOtherMatmul
                                               : SelectiveRecomputation::AttentionCore;
+}
+
+Workload withStackImplementations(Workload workload, TrainingStack stack)
+{
+    if (stack == TrainingStack::Any)
+        return workload;
+    workload.selective = stackSelectiveRecomputation(stack);
+    workload.checkpointReplay = stackCheckpointReplay(stack);
+    return workload;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

@@ -45,6 +45,14 @@ struct FoldedModel;
 // What selective recomputation recomputes on `stack`: torchtitan's op-level policy
 // (SelectiveAC) every other matmul, the others (and Any) attention's core.
 [[nodiscard]] SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack);
+// How full recomputation replays a block on `stack`: torchtitan and PyTorch wrap blocks in
+// PyTorch's non-reentrant checkpoint (torchtitan's ptd_checkpoint_wrapper, the PyTorch
+// export's checkpoint_wrapper), which stops early; Megatron-LM (and Any) the whole block.
+[[nodiscard]] CheckpointReplay stackCheckpointReplay(TrainingStack stack);
+// `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
+// stackCheckpointReplay): what a search for the stack prices and what its files import as.
+// Any: unchanged.
+[[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
 
 // What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`
 // that it cannot run as written: a ZeRO stage, recomputation, schedule, stage sizes,

@@ -487,11 +487,13 @@ private slots:
                                      QStringLiteral("--no-history"), QStringLiteral("--json")};
         // The ZeRO stage and recomputation each stack writes as it is: Megatron-LM's
         // distributed optimizer and selective recomputation (attention's core), torchtitan's
-        // FSDP and full recomputation (v0.2's TOML; its selective recomputation is its
-        // op-level policy, which evaluate's --recompute selective is not: test_stack_targets
-        // round-trips that through a torchtitan search).
-        for (const auto& [format, zero, recompute] :
-             {std::tuple{"megatron", "1", "selective"}, std::tuple{"torchtitan-toml", "3", "full"}}) {
+        // FSDP and full recomputation replayed by PyTorch's non-reentrant checkpoint (v0.2's
+        // TOML; its selective recomputation is its op-level policy, which evaluate's
+        // --recompute selective is not: test_stack_targets round-trips that through a
+        // torchtitan search).
+        for (const auto& [format, zero, recompute, replay] :
+             {std::tuple{"megatron", "1", "selective", "whole-block"},
+              std::tuple{"torchtitan-toml", "3", "full", "stops-early"}}) {
             const QString name = QString::fromLatin1(format);
             const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));
             const CliRun priced = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"),
@@ -500,6 +502,7 @@ private slots:
                                                      QStringLiteral("32"), QStringLiteral("--seq"), QStringLiteral("4096"),
                                                      QStringLiteral("--micro-batch"), QStringLiteral("2"),
                                                      QStringLiteral("--recompute"), QString::fromLatin1(recompute),
+                                                     QStringLiteral("--checkpoint-replay"), QString::fromLatin1(replay),
                                                      QStringLiteral("--zero"), QString::fromLatin1(zero),
                                                      QStringLiteral("-o"), plan} +
                                          cluster);
@@ -528,6 +531,47 @@ private slots:
             };
             QCOMPARE(memory(b), memory(original));
         }
+        // Replayed whole (evaluate's default), full recomputation is not what torchtitan runs:
+        // exported with the cluster, the file is headed by the price of the plan it runs,
+        // which is what it imports back as.
+        const QString plan = dir.filePath(QStringLiteral("whole-block.json"));
+        QCOMPARE(runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x8"),
+                                    QStringLiteral("--plan"), QStringLiteral("megatron-sp"), QStringLiteral("--batch"),
+                                    QStringLiteral("32"), QStringLiteral("--seq"), QStringLiteral("4096"),
+                                    QStringLiteral("--recompute"), QStringLiteral("full"), QStringLiteral("--zero"),
+                                    QStringLiteral("3"), QStringLiteral("-o"), plan} +
+                        cluster)
+                     .exitCode,
+                 0);
+        const QString file = dir.filePath(QStringLiteral("whole-block.toml"));
+        QCOMPARE(runCli({QStringLiteral("export"), plan, QStringLiteral("--model"), model, QStringLiteral("--format"),
+                         QStringLiteral("torchtitan-toml"), QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
+                         QStringLiteral("-o"), file})
+                     .exitCode,
+                 0);
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(written.readAll());
+        QVERIFY2(text.contains(QStringLiteral("full recomputation replaying whole blocks")), qPrintable(text));
+        const QRegularExpressionMatch head =
+            QRegularExpression(QStringLiteral("expresses, priced ([0-9.]+) ms")).match(text);
+        QVERIFY2(head.hasMatch(), qPrintable(text));
+        const QString imported = dir.filePath(QStringLiteral("whole-block-back.json"));
+        QCOMPARE(runCli({QStringLiteral("import-plan"), file, QStringLiteral("--model"), model, QStringLiteral("--cluster"),
+                         QStringLiteral("dgx-h100x2"), QStringLiteral("-o"), imported})
+                     .exitCode,
+                 0);
+        const CliRun back = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--plan"), imported} +
+                                   cluster);
+        QCOMPARE(back.exitCode, 0);
+        const double stepMs = QJsonDocument::fromJson(back.out.toUtf8())
+                                  .object()
+                                  .value(QStringLiteral("total"))
+                                  .toObject()
+                                  .value(QStringLiteral("step_seconds"))
+                                  .toDouble() *
+                              1e3;
+        QCOMPARE(QString::number(stepMs, 'f', 3), head.captured(1));
     }
 
     void workloadsThatContradictThemselvesAreRefused()

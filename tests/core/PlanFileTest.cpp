@@ -237,6 +237,30 @@ private slots:
         }
     }
 
+    // How full recomputation replays a block comes back as written (a plan searched for
+    // torchtitan or PyTorch, whose checkpoint stops early, prices the same when evaluated
+    // again); a file without the field replays the whole block; an unknown value is refused.
+    void checkpointReplayIsKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        document.workload.recompute = Recomputation::Full;
+        std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY(json.find("checkpoint_replay") == std::string::npos);
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload.checkpointReplay ==
+                CheckpointReplay::WholeBlock);
+        document.workload.checkpointReplay = CheckpointReplay::StopsEarly;
+        json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"checkpoint_replay\": \"stops-early\"") != std::string::npos, json.c_str());
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
+        try {
+            (void)planFromJson(replaced(json, "\"stops-early\"", "\"halfway\""), "plan.json", m.coarse, m.families);
+            QFAIL("an unknown checkpoint replay was read");
+        } catch (const Error& error) {
+            QVERIFY(std::string(error.what()).find("workload.checkpoint_replay is 'halfway'") != std::string::npos);
+        }
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

@@ -332,6 +332,27 @@ private slots:
     {
         QCOMPARE(stackSelectiveRecomputation(TrainingStack::TorchTitan), SelectiveRecomputation::EveryOtherMatmul);
         QCOMPARE(stackSelectiveRecomputation(TrainingStack::Megatron), SelectiveRecomputation::AttentionCore);
+        // Full recomputation: torchtitan's and PyTorch's non-reentrant checkpoint stops its
+        // replay early, Megatron-LM's replays the whole block.
+        QCOMPARE(stackCheckpointReplay(TrainingStack::TorchTitan), CheckpointReplay::StopsEarly);
+        QCOMPARE(stackCheckpointReplay(TrainingStack::PyTorch), CheckpointReplay::StopsEarly);
+        QCOMPARE(stackCheckpointReplay(TrainingStack::Megatron), CheckpointReplay::WholeBlock);
+        // A full recomputation replayed otherwise than the stack replays it is noted (it
+        // prices differently); without full recomputation the replay changes nothing.
+        TrainingStackSettings replayed;
+        replayed.dataParallel = 1;
+        replayed.workload.batch = 8;
+        replayed.workload.recompute = Recomputation::Full;
+        const auto noted = [&](TrainingStack stack) {
+            const std::vector<std::string> notes = stackSettingNotes(stack, replayed);
+            return std::any_of(notes.begin(), notes.end(),
+                               [](const std::string& note) { return note.find("full recomputation") == 0; });
+        };
+        QVERIFY(noted(TrainingStack::TorchTitan) && noted(TrainingStack::PyTorch) && !noted(TrainingStack::Megatron));
+        replayed.workload.checkpointReplay = CheckpointReplay::StopsEarly;
+        QVERIFY(!noted(TrainingStack::TorchTitan) && !noted(TrainingStack::PyTorch) && noted(TrainingStack::Megatron));
+        replayed.workload.recompute = Recomputation::None;
+        QVERIFY(!noted(TrainingStack::Megatron));
         const std::vector<Recomputation> all{Recomputation::None, Recomputation::Selective, Recomputation::Full};
         QVERIFY(stackRecomputations(TrainingStack::TorchTitan, AttentionKernel::Fused) == all);
         QVERIFY(stackRecomputations(TrainingStack::Megatron, AttentionKernel::Unfused) == all);
@@ -347,6 +368,7 @@ private slots:
         QCOMPARE(titan.best->workload.recompute, Recomputation::Selective);
         QCOMPARE(titan.best->workload.selective, SelectiveRecomputation::EveryOtherMatmul);
         QCOMPARE(titan.document.workload.selective, SelectiveRecomputation::EveryOtherMatmul);
+        QCOMPARE(titan.document.workload.checkpointReplay, CheckpointReplay::StopsEarly);
         const std::string text = renderExport(ExportFormat::TorchTitan, *llama3(), titan.document,
                                               {PictureView::Folded, HfPlanKeys::Model, setup.cluster.gpusPerNode});
         QVERIFY(contains(text, "ACTIVATION_CHECKPOINT = \"selective\""));
@@ -367,6 +389,7 @@ private slots:
         const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
         QVERIFY(megatron.best);
         QCOMPARE(megatron.best->workload.selective, SelectiveRecomputation::AttentionCore);
+        QCOMPARE(megatron.best->workload.checkpointReplay, CheckpointReplay::WholeBlock);
     }
 
     void longSequencesRoundTripWithShardedSequences()

@@ -16,6 +16,7 @@
 #include "FoldedTestModel.h"
 #include "TrainingStackImports.h"
 #include "plan/ExpertPlans.h"
+#include "target/StackRules.h"
 
 #include <QDir>
 #include <QProcess>
@@ -269,10 +270,10 @@ mixed_precision_param = "bfloat16"
         QCOMPARE(back.document.plan.pipeline.virtualStages, 2);
         QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::Interleaved);
         QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 1, 2, 3}));
-        Workload expectedWorkload = document.workload;
-        expectedWorkload.overlap = true;  // torchtitan has no switch for it: the default
-        // What "op" selects: torchtitan's op-level policy, which its export writes without a note.
-        expectedWorkload.selective = SelectiveRecomputation::EveryOtherMatmul;
+        // torchtitan has no switch for overlap (the default); "op" selects its op-level policy,
+        // which its export writes without a note, and its checkpoint is non-reentrant.
+        Workload expectedWorkload = withStackImplementations(document.workload, TrainingStack::TorchTitan);
+        expectedWorkload.overlap = true;
         QVERIFY(back.document.workload == expectedWorkload);
         QVERIFY(!contains(exportTorchTitanConfig(m, back.document, 8), "selective recomputation:"));
     }
@@ -286,7 +287,15 @@ mixed_precision_param = "bfloat16"
             document.workload.zeroStage = zero;
             document.workload.recompute = Recomputation::Full;
             document.workload.microBatch = 2;
+            // Replayed whole, as Megatron-LM's checkpoint does: torchtitan's stops early, which
+            // the file's plan prices.
+            QVERIFY(contains(exportTorchTitanConfig(m, document, 8),
+                             "full recomputation replaying whole blocks (Megatron-LM's reentrant checkpoint): "
+                             "torchtitan's non-reentrant checkpoint stops each replay before the block's last matmul"));
+            // As a torchtitan search prices it: the file is that plan.
+            document.workload = withStackImplementations(document.workload, TrainingStack::TorchTitan);
             const std::string text = exportTorchTitanConfig(m, document, 8);
+            QVERIFY2(!contains(text, "Not expressible"), text.c_str());
             QVERIFY2(contains(text, "pipeline_parallel_schedule = \"GPipe\"\n"
                                     "pipeline_parallel_split_points = [\"transformer.h.3\"]\n"),
                      text.c_str());

@@ -28,7 +28,9 @@ run() { "$cli" "$@" --no-history >/dev/null; }
 # file runs as priced: at 2 x 32768 the search splits the embedding on both axes, at 4 x 4096
 # it splits a batch of 4 over 8 ranks.
 target=()
-if "$cli" search --help | grep -q -- "--target"; then target=(--target pytorch); fi
+# grep reads all of the help: with -q it may leave before the CLI has written it all, which
+# pipefail reads as a failure (and the plans would be searched without a target).
+if "$cli" search --help | grep -- "--target" >/dev/null; then target=(--target pytorch); fi
 run search "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 16 --seq 2048 "${target[@]}" -o searched-b16-s2048.json
 searched=(searched-b16-s2048:8:16)
 if [ ${#target[@]} -gt 0 ]; then

@@ -2570,6 +2570,15 @@
         <source>Δ memory (GB)</source>
         <translation>Δ Speicher (GB)</translation>
     </message>
+    <message>
+        <source>%1 ×%2</source>
+        <comment>a repeated block&apos;s position and how many of its instances changed</comment>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>%1: the same change in %2 instances of the repeated block; the deltas are their sum</source>
+        <translation>%1: dieselbe Änderung in %2 Instanzen des wiederholten Blocks; die Deltas sind ihre Summe</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanEditPanel</name>

@@ -2562,6 +2562,15 @@
         <source>Δ memory (GB)</source>
         <translation>Δ 内存 (GB)</translation>
     </message>
+    <message>
+        <source>%1 ×%2</source>
+        <comment>a repeated block&apos;s position and how many of its instances changed</comment>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>%1: the same change in %2 instances of the repeated block; the deltas are their sum</source>
+        <translation>%1：重复块的 %2 个实例中的相同更改；差值为它们的总和</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::PlanEditPanel</name>

@@ -193,9 +193,13 @@ int diff(HistoryStore& store, PlanRecordId idA, PlanRecordId idB, const std::str
         const std::string headA = "plan " + std::to_string(idA.value());
         const std::string headB = "plan " + std::to_string(idB.value());
         std::printf("  %-56s %-18s %s\n", "node", headA.c_str(), headB.c_str());
-        for (const NodeStrategyChange& change : result.changes)
-            std::printf("  %-56s %-18s %s\n", change.name.c_str(), splitsText(change.before).c_str(),
-                        splitsText(change.after).c_str());
+        // One edit of a repeated block is one line: "model/layers.#/mlp/down_proj/MatMul x32".
+        for (const StrategyChangeGroup& group : groupedChanges(result, model.coarse, model.families)) {
+            const std::string name =
+                group.nodes.size() > 1 ? group.name + " x" + std::to_string(group.nodes.size()) : group.name;
+            std::printf("  %-56s %-18s %s\n", name.c_str(), splitsText(group.before).c_str(),
+                        splitsText(group.after).c_str());
+        }
     }
     if (result.costDelta) {
         const PlanCostDelta& d = *result.costDelta;

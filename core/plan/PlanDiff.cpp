@@ -1,6 +1,10 @@
 #include "plan/PlanDiff.h"
 
 #include "base/Error.h"
+#include "plan/EditTargets.h"
+
+#include <algorithm>
+#include <map>
 
 namespace tapestry {
 
@@ -27,6 +31,34 @@ PlanDiff diffPlans(const PlanDocument& a, const PlanDocument& b, const CoarseGra
                                        b.cost->memoryBytes - a.cost->memoryBytes};
     }
     return diff;
+}
+
+std::vector<StrategyChangeGroup> groupedChanges(const PlanDiff& diff, const CoarseGraph& coarse,
+                                                const FamilyTable& families)
+{
+    const std::vector<EditTarget> targets = editTargets(coarse, families);
+    std::vector<std::size_t> targetOf(coarse.nodes.size(), 0);
+    for (std::size_t t = 0; t < targets.size(); ++t)
+        for (const CoarseNodeId id : targets[t].nodes)
+            targetOf[id.index()] = t;
+    std::vector<StrategyChangeGroup> groups;
+    std::map<std::size_t, std::vector<std::size_t>> groupsOfTarget;  // a position's changes, by how they change
+    for (const NodeStrategyChange& change : diff.changes) {
+        const std::size_t target = targetOf[change.node.index()];
+        std::vector<std::size_t>& ofTarget = groupsOfTarget[target];
+        const auto same = std::find_if(ofTarget.begin(), ofTarget.end(), [&](std::size_t g) {
+            return groups[g].before == change.before && groups[g].after == change.after;
+        });
+        const std::size_t g = same != ofTarget.end() ? *same : groups.size();
+        if (same == ofTarget.end()) {
+            ofTarget.push_back(g);
+            groups.push_back({change.name, change.before, change.after, {}});
+        }
+        groups[g].nodes.push_back(change.node);
+        if (groups[g].nodes.size() == 2)
+            groups[g].name = targets[target].name;
+    }
+    return groups;
 }
 
 }  // namespace tapestry

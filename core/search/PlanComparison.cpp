@@ -18,6 +18,7 @@ std::shared_ptr<const PlanComparison> PlanComparison::make(const FoldedModel& fo
     documentB.cost = costSummaryOf(b->evaluation);
     auto comparison = std::make_shared<PlanComparison>();
     comparison->diff = diffPlans(documentA, documentB, folded.coarse);
+    comparison->groups = groupedChanges(comparison->diff, folded.coarse, folded.families);
     comparison->a = std::move(a);
     comparison->b = std::move(b);
     return comparison;

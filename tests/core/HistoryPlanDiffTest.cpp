@@ -1,11 +1,14 @@
-// Plan diffs: which coarse nodes changed strategy between two plans of one model, and
-// by how much the cost summaries differ.
+// Plan diffs: which coarse nodes changed strategy between two plans of one model, how
+// they group by block position, and by how much the cost summaries differ.
 #include "base/Error.h"
 #include "fold/CoarsenPass.h"
 #include "fold/PrunePass.h"
 #include "plan/PlanDiff.h"
 #include "onnx/OnnxImporter.h"
+#include "plan/EditTargets.h"
 #include "plan/ExpertPlans.h"
+
+#include "FoldedTestModel.h"
 
 #include <QTest>
 
@@ -53,6 +56,48 @@ private slots:
 
         b.cost.reset();
         QVERIFY(!diffPlans(a, b, coarse).costDelta);  // no summary, no delta
+    }
+
+    // One edit of a repeated block's position (replicated on tp in every layer) is one
+    // group named after the position, with one node per layer; the same position changed
+    // two ways in two layers is two groups, each named after its node.
+    void oneEditOfARepeatedBlockIsOneGroup()
+    {
+        const FoldedModel m = test::foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument a;
+        a.plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, {{"dp", 2}, {"tp", 4}});
+        PlanDocument b = a;
+        std::vector<const EditTarget*> split;  // block positions Megatron-LM splits on tp
+        const std::vector<EditTarget> targets = editTargets(m.coarse, m.families);
+        for (const EditTarget& target : targets)
+            if (target.nodes.size() > 1 && isAnchorKind(target.kind) &&
+                a.plan.strategy(target.nodes.front()).axes[1] != AxisSplit::None)
+                split.push_back(&target);
+        QVERIFY(split.size() >= 2);
+        const EditTarget& everyLayer = *split[0];
+        const EditTarget& twoWays = *split[1];
+        for (const CoarseNodeId node : everyLayer.nodes)
+            b.plan.strategies[node.index()].axes[1] = AxisSplit::None;
+        b.plan.strategies[twoWays.nodes[0].index()].axes[1] = AxisSplit::None;
+        b.plan.strategies[twoWays.nodes[1].index()].axes[1] = AxisSplit::Batch;
+
+        const PlanDiff diff = diffPlans(a, b, m.coarse);
+        QCOMPARE(diff.changes.size(), everyLayer.nodes.size() + 2);
+        const std::vector<StrategyChangeGroup> groups = groupedChanges(diff, m.coarse, m.families);
+        QCOMPARE(groups.size(), std::size_t{3});
+        const auto named = [&](const std::string& name) {
+            return std::find_if(groups.begin(), groups.end(), [&](const StrategyChangeGroup& g) { return g.name == name; });
+        };
+        const auto block = named(everyLayer.name);
+        QVERIFY2(block != groups.end(), everyLayer.name.c_str());
+        QVERIFY(everyLayer.name.find('#') != std::string::npos);
+        QCOMPARE(block->nodes, everyLayer.nodes);
+        QCOMPARE(block->after.axes[1], AxisSplit::None);
+        for (std::size_t layer = 0; layer < 2; ++layer) {
+            const auto single = named(m.coarse.node(twoWays.nodes[layer]).name);
+            QVERIFY(single != groups.end());
+            QCOMPARE(single->nodes, std::vector<CoarseNodeId>{twoWays.nodes[layer]});
+        }
     }
 
     void planForAnotherGraphIsRejected()

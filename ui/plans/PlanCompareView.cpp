@@ -56,11 +56,13 @@ PlanCompareView::PlanCompareView(QWidget* parent) : QWidget(parent)
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The node's name ends in what it is ("…/mlp/down_proj/MatMul", the whole name in its
-    // tooltip); beside the drawings it keeps room to read that, the rest scrolls.
+    // The node's name ends in what it is and, for one edit of a repeated block, how many
+    // instances changed ("…/mlp/down_proj/MatMul ×32", the whole name in its tooltip);
+    // beside the drawings it keeps room to read that, the rest scrolls.
     table_->horizontalHeader()->setSectionResizeMode(PlanDiffModel::NodeColumn, QHeaderView::Interactive);
     table_->horizontalHeader()->resizeSection(PlanDiffModel::NodeColumn, fontMetrics().averageCharWidth() * 20);
     table_->setTextElideMode(Qt::ElideLeft);
+    table_->setWordWrap(false);  // a wrapped name shows its first line, cut on the right
     totals_ = new QLabel(this);
     totals_->setObjectName(QStringLiteral("compareTotals"));
     totals_->setWordWrap(true);

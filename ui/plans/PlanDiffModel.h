@@ -7,10 +7,12 @@
 namespace tapestry {
 
 struct PlanComparison;
+struct StrategyChangeGroup;
 
-// The nodes whose strategies differ between two plans: one row per PlanDiff change with
-// the node, its strategy in A and in B, and B minus A of the node's own step time and
-// memory per device. A thin view over an immutable PlanComparison; SortRole gives raw
+// The nodes whose strategies differ between two plans: one row per group of changes
+// (PlanComparison::groups: one edit of a repeated block is one row, groupName) with its
+// strategy in A and in B, and B minus A of its nodes' own step time and memory per
+// device, summed. A thin view over an immutable PlanComparison; SortRole gives raw
 // numbers (seconds, bytes).
 class PlanDiffModel : public QAbstractTableModel {
     Q_OBJECT
@@ -20,6 +22,10 @@ public:
     static constexpr int SortRole = Qt::UserRole;
 
     explicit PlanDiffModel(QObject* parent = nullptr);
+
+    // A group's name on its row: "model/layers.#/mlp/down_proj/MatMul ×32" for one edit
+    // of a repeated block, the node's name for a node alone.
+    [[nodiscard]] static QString groupName(const StrategyChangeGroup& group);
 
     // Null clears the table.
     void setComparison(std::shared_ptr<const PlanComparison> comparison);

@@ -13,6 +13,7 @@
 #include "windows/MainWindow.h"
 #include "plans/PlanCompareView.h"
 #include "plans/PlanEditPanel.h"
+#include "plans/PlanInspector.h"
 #include "plans/PlanWorkbench.h"
 #include "search/PlanCandidate.h"
 #include "search/SearchOutcome.h"
@@ -23,6 +24,7 @@
 #include <QChartView>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -155,6 +157,20 @@ private:
         QVERIFY(choices && choices->isVisible());
         const int rows = choices->viewport()->height() / choices->verticalHeader()->defaultSectionSize();
         QVERIFY2(rows >= 8, qPrintable(QStringLiteral("the editor's table holds %1 rows").arg(rows)));
+
+        // The inspector's cost table: at 1366 x 768 it showed 3-4 rows under the plan's
+        // summary, its tabs, scroll bar and footer; the bottom docks now take up to 35 % of
+        // the height (the graph keeps its third), the footer shows only under a filter, and
+        // the node's name keeps room for '…/self_attn/q_proj/MatMul', no more.
+        window.showInspector(true);
+        QTest::qWait(100);
+        const auto* costs = window.planInspector()->findChild<QTableView*>(QStringLiteral("inspectorTable"));
+        QVERIFY(costs && costs->isVisible() && costs->model()->rowCount() > 8);
+        const int costRows = costs->viewport()->height() / costs->verticalHeader()->defaultSectionSize();
+        QVERIFY2(costRows >= 5, qPrintable(QStringLiteral("the inspector's cost table holds %1 rows").arg(costRows)));
+        QVERIFY(costs->columnWidth(0) <= costs->fontMetrics().horizontalAdvance(QStringLiteral("…/self_attn/q_proj/MatMul")) + 12);
+        QVERIFY(!window.planInspector()->findChild<QLabel*>(QStringLiteral("inspectorTotals"))->isVisible());
+        window.showInspector(false);
 
         // Megatron-LM compared with the searched plan.
         std::shared_ptr<const PlanCandidate> megatron;

@@ -27,6 +27,17 @@
 
 namespace tapestry {
 
+namespace {
+
+// The node column keeps room for a path's end, "…/self_attn/q_proj/MatMul" (node names
+// are Latin whatever the language).
+int nodeColumnWidth(const QTableView& table)
+{
+    return table.fontMetrics().horizontalAdvance(QStringLiteral("…/self_attn/q_proj/MatMul")) + 12;
+}
+
+}  // namespace
+
 QString PlanInspector::workloadText(const PlanCandidate& candidate)
 {
     const Workload& workload = candidate.workload;
@@ -190,8 +201,9 @@ void PlanInspector::setPlan(std::shared_ptr<const FoldedModel> folded, std::shar
     }
     model_->setPlan(folded_, candidate_);
     if (model_->columnCount() > 0) {  // a header without sections cannot take a mode
+        // On a laptop the costs beside it show.
         table_->horizontalHeader()->setSectionResizeMode(NodeCostModel::NodeColumn, QHeaderView::Interactive);
-        table_->horizontalHeader()->resizeSection(NodeCostModel::NodeColumn, 260);
+        table_->horizontalHeader()->resizeSection(NodeCostModel::NodeColumn, nodeColumnWidth(*table_));
     }
     charts_->setPlan(folded_, candidate_);
     timeline_->setPlan(candidate_);
@@ -266,6 +278,8 @@ void PlanInspector::updateTraffic()
 
 void PlanInspector::updateTotals()
 {
+    // Of every node they are the plan's (the chart's whole step): the table keeps that row.
+    totals_->setVisible(candidate_ && filter_->rowCount() < model_->rowCount());
     if (!candidate_) {
         totals_->clear();
         return;

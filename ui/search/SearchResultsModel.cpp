@@ -104,9 +104,8 @@ void SearchResultsModel::markRepeats()
         PhysicalLayout layout = physicalLayout(c.plan);
         const auto same = std::find_if(groups.begin(), groups.end(), [&](const Group& group) {
             const PlanCandidate& k = *group.keeper;
-            return &k == &c || (group.layout == layout && k.plan.pipeline == c.plan.pipeline &&
-                                k.workload == c.workload && samePrice(k.stepSeconds(), c.stepSeconds()) &&
-                                samePrice(k.memoryBytes(), c.memoryBytes()));
+            return &k == &c || (samePrice(k.stepSeconds(), c.stepSeconds()) && samePrice(k.memoryBytes(), c.memoryBytes()) &&
+                                k.plan.pipeline == c.plan.pipeline && k.workload == c.workload && group.layout == layout);
         });
         if (same == groups.end()) {
             groups.push_back({&c, std::move(layout), {row}});

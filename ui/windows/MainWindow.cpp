@@ -426,8 +426,13 @@ void MainWindow::revealPlanDocks()
     const bool wasHidden = resultsDock_->isHidden() && inspectorDock_->isHidden();
     resultsDock_->show();
     inspectorDock_->show();
-    if (wasHidden && !layoutRestored_)
-        resizeDocks({resultsDock_, inspectorDock_}, {height() * 27 / 100, height() * 27 / 100}, Qt::Vertical);
+    if (!wasHidden || layoutRestored_)
+        return;
+    // A quarter of a tall window; on a laptop's 768 px that left the inspector's cost table
+    // 3-4 rows under its summary, tabs, scroll bar and footer, so 26 lines there as long as
+    // the graph keeps a third of the window (35 % of the height at most).
+    const int share = std::max(height() * 27 / 100, std::min(height() * 35 / 100, fontMetrics().height() * 26));
+    resizeDocks({resultsDock_, inspectorDock_}, {share, share}, Qt::Vertical);
 }
 
 bool MainWindow::isSearching() const

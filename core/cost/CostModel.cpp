@@ -675,31 +675,66 @@ CostModel::Stepping CostModel::steppingFor(int dataParallel) const
 
 CostModel::Stepping CostModel::steppingOf(const Plan& plan) const
 {
-    // Each anchor's forward work by the axes it splits the batch on. Experts are left out:
-    // they take their tokens from whichever ranks hold them, so an axis the experts
-    // spread over is data parallel when the rest of the model splits the batch on it
-    // (expert parallelism carved from data parallelism) and not when it splits the
-    // sequence (carved from context parallelism).
-    double total = 0;
-    std::vector<double> batchWork(mesh_->axisCount(), 0.0);
-    for (const CoarseNode& node : coarse_.nodes) {
-        const NodeFacts& facts = bound_->nodes[node.id.index()];
-        const double work = facts.flops;
-        if (work <= 0 || facts.experts > 0)
-            continue;
-        total += work;
-        const NodeStrategy& strategy = plan.strategy(node.id);
-        for (std::size_t a = 0; a < batchWork.size() && a < strategy.axes.size(); ++a) {
-            if (strategy.axes[a] == AxisSplit::Batch)
-                batchWork[a] += work;
-        }
+    BatchWork work{0, std::vector<double>(mesh_->axisCount(), 0.0)};
+    for (const CoarseNode& node : coarse_.nodes)
+        addBatchWork(work, node.id, plan.strategy(node.id), 1);
+    return steppingOf(work);
+}
+
+void CostModel::addBatchWork(BatchWork& work, CoarseNodeId node, const NodeStrategy& strategy, double count) const
+{
+    // Experts are left out: they take their tokens from whichever ranks hold them, so an
+    // axis the experts spread over is data parallel when the rest of the model splits
+    // the batch on it (expert parallelism carved from data parallelism) and not when it
+    // splits the sequence (carved from context parallelism).
+    const NodeFacts& facts = bound_->nodes[node.index()];
+    if (facts.flops <= 0 || facts.experts > 0)
+        return;
+    const double flops = count * facts.flops;
+    work.total += flops;
+    for (std::size_t a = 0; a < work.byAxis.size() && a < strategy.axes.size(); ++a) {
+        if (strategy.axes[a] == AxisSplit::Batch)
+            work.byAxis[a] += flops;
     }
+}
+
+CostModel::Stepping CostModel::steppingOf(const BatchWork& work) const
+{
     int degree = 1;
-    for (std::size_t a = 0; a < batchWork.size(); ++a) {
-        if (total > 0 && 2 * batchWork[a] > total)
+    for (std::size_t a = 0; a < work.byAxis.size(); ++a) {
+        if (work.total > 0 && 2 * work.byAxis[a] > work.total)
             degree *= mesh_->axis(a).size;
     }
     return steppingFor(degree);
+}
+
+void CostModel::addGradients(std::vector<GradientBucket>& buckets, const NodeStrategy& strategy,
+                             double localParameters, std::size_t where, double count) const
+{
+    const AxisMask axes = gradientAxes(strategy);
+    if (workload_.zeroStage >= 2 || axes == 0 || localParameters <= 0)
+        return;
+    auto bucket = std::find_if(buckets.begin(), buckets.end(), [&](const GradientBucket& b) { return b.axes == axes; });
+    if (bucket == buckets.end())
+        bucket = buckets.insert(buckets.end(), GradientBucket{axes, 0.0, {}});
+    const double bytes = localParameters * gradientBytesPerParameter();
+    bucket->bytes += count * bytes;
+    bucket->shares.emplace_back(where, bytes);
+}
+
+double CostModel::chargeGradients(const std::vector<GradientBucket>& buckets,
+                                  const std::function<TimeBreakdown&(std::size_t)>& at,
+                                  std::vector<double>& overlappable) const
+{
+    double gradientSync = 0;
+    for (const GradientBucket& bucket : buckets) {
+        const CollectiveBreakdown price =
+            collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(bucket.axes), bucket.bytes);
+        gradientSync += price.seconds();
+        for (const auto& [where, bytes] : bucket.shares)
+            overlappable[where] += chargeGradientSync(at(where), bucket.axes, price, bytes / bucket.bytes);
+    }
+    return gradientSync;
 }
 
 double CostModel::blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const
@@ -1458,14 +1493,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     empty.time.byAxis.assign(axisCount, 0.0);
     result.perOp.assign(graph_.opCount(), empty);
 
-    const double gradientBytes = gradientBytesPerParameter();
-    // Gradient buckets of ZeRO 0/1: the bytes each group of data axes all-reduces, and
-    // each op's share.
-    struct GradientBucket {
-        AxisMask axes = 0;
-        double bytes = 0;
-        std::vector<std::pair<OpId, double>> shares;
-    };
+    // Gradient buckets of ZeRO 0/1, each op's share at its index.
     std::vector<GradientBucket> buckets;
     // Communication that may hide under compute, per op: the gradient reduction (once
     // per step, under the last micro-step's backward) and the parameter gathers and
@@ -1516,16 +1544,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
             largestTransient = share.transient;
             transientOp = facts.costOp;
         }
-        if (const AxisMask axes = gradientAxes(strategy);
-            workload_.zeroStage < 2 && axes != 0 && share.localParameters > 0) {
-            auto bucket = std::find_if(buckets.begin(), buckets.end(),
-                                       [&](const GradientBucket& b) { return b.axes == axes; });
-            if (bucket == buckets.end())
-                bucket = buckets.insert(buckets.end(), GradientBucket{axes, 0.0, {}});
-            const double bytes = share.localParameters * gradientBytes;
-            bucket->bytes += bytes;
-            bucket->shares.emplace_back(facts.costOp, bytes);
-        }
+        addGradients(buckets, strategy, share.localParameters, facts.costOp.index(), 1);
     }
     if (transientOp.isValid()) {
         const auto largest = [](const std::vector<double>& v) {
@@ -1537,15 +1556,8 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
 
     // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per group of data axes
     // and step.
-    double gradientSync = 0;
-    for (const GradientBucket& bucket : buckets) {
-        const CollectiveBreakdown price =
-            collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(bucket.axes), bucket.bytes);
-        gradientSync += price.seconds();
-        for (const auto& [op, bytes] : bucket.shares)
-            overlappable[op.index()] +=
-                chargeGradientSync(result.perOp[op.index()].time, bucket.axes, price, bytes / bucket.bytes);
-    }
+    const double gradientSync = chargeGradients(
+        buckets, [&](std::size_t op) -> TimeBreakdown& { return result.perOp[op].time; }, overlappable);
 
     // Resharding of tensors between coarse nodes, forward and backward.
     std::vector<bool> ulyssesAxis(axisCount);

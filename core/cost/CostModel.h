@@ -333,6 +333,33 @@ private:
     // Everything priceNode reads of a node's own facts, as numbers (PricingClasses).
     [[nodiscard]] std::vector<double> pricedFacts(CoarseNodeId id) const;
     [[nodiscard]] Stepping steppingFor(int dataParallel) const;
+    // Forward work of the anchors outside experts, in all and by the mesh axes they split
+    // the batch on: what a plan's stepping follows (steppingOf). evaluate adds every node
+    // once, evaluateTotals each class's member times its count.
+    struct BatchWork {
+        double total = 0;
+        std::vector<double> byAxis;
+    };
+    void addBatchWork(BatchWork& work, CoarseNodeId node, const NodeStrategy& strategy, double count) const;
+    [[nodiscard]] Stepping steppingOf(const BatchWork& work) const;
+    // ZeRO 0/1's gradient synchronization: one bucketed all-reduce per group of data axes
+    // and step, each node (or class of alike nodes) charged its share where it lands
+    // (an op of evaluate's, a class of evaluateTotals').
+    struct GradientBucket {
+        AxisMask axes = 0;
+        double bytes = 0;                                    // every member's, counts included
+        std::vector<std::pair<std::size_t, double>> shares;  // (where it lands, one member's bytes)
+    };
+    // Adds `count` nodes' gradients under `strategy` (`localParameters` each) to their
+    // group's bucket, landing at `where`; nothing when they synchronize none.
+    void addGradients(std::vector<GradientBucket>& buckets, const NodeStrategy& strategy, double localParameters,
+                      std::size_t where, double count) const;
+    // Prices every bucket and charges each share to `at(where)`, adding the seconds that
+    // may hide under backward to overlappable[where]; returns the step's seconds of
+    // gradient synchronization.
+    double chargeGradients(const std::vector<GradientBucket>& buckets,
+                           const std::function<TimeBreakdown&(std::size_t)>& at,
+                           std::vector<double>& overlappable) const;
     // Bytes per device and micro-batch that enter the block starting at `first` under
     // `plan`: what a pipeline stage boundary before it sends forward (and its gradient back).
     [[nodiscard]] double blockInputBytesPerDevice(const Plan& plan, CoarseNodeId first, const Stepping& steps) const;

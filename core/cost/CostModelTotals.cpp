@@ -104,25 +104,10 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
     const std::size_t axisCount = mesh_->axisCount();
 
     // The plan's stepping (steppingOf) over the classes.
-    double work = 0;
-    std::vector<double> batchWork(axisCount, 0.0);
-    for (const PricingClasses::NodeClass& c : classes.nodes) {
-        const NodeFacts& facts = bound_->nodes[c.node.index()];
-        if (facts.flops <= 0 || facts.experts > 0)
-            continue;
-        work += c.count * facts.flops;
-        const NodeStrategy& strategy = plan.strategy(c.node);
-        for (std::size_t a = 0; a < axisCount && a < strategy.axes.size(); ++a) {
-            if (strategy.axes[a] == AxisSplit::Batch)
-                batchWork[a] += c.count * facts.flops;
-        }
-    }
-    int degree = 1;
-    for (std::size_t a = 0; a < axisCount; ++a) {
-        if (work > 0 && 2 * batchWork[a] > work)
-            degree *= mesh_->axis(a).size;
-    }
-    const Stepping steps = steppingFor(degree);
+    BatchWork work{0, std::vector<double>(axisCount, 0.0)};
+    for (const PricingClasses::NodeClass& c : classes.nodes)
+        addBatchWork(work, c.node, plan.strategy(c.node), c.count);
+    const Stepping steps = steppingOf(work);
 
     result = PlanEvaluation{};
     result.totalsOnly = true;
@@ -135,14 +120,13 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
     const auto divisorOf = [&](CoarseNodeId id) {
         return divisorsOf(coarse_.node(id).kind, plan.strategy(id), steps);
     };
-    const double gradientBytes = gradientBytesPerParameter();
     std::vector<CostBreakdown> nodeCost(classes.nodes.size(), empty);
     std::vector<NodeShare> shares(classes.nodes.size());
     std::vector<double> overlappable(classes.nodes.size(), 0.0);
     StepSums sums;
     double largestTransient = -1;
-    // ZeRO 0/1: the bytes each group of data axes all-reduces (class counts included).
-    std::vector<std::pair<AxisMask, double>> syncBytes;
+    // Gradient buckets of ZeRO 0/1, each class's share at its index.
+    std::vector<GradientBucket> buckets;
     for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
         const PricingClasses::NodeClass& c = classes.nodes[k];
         const CoarseNode& node = coarse_.node(c.node);
@@ -162,26 +146,12 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
         sums.shardedBackward += c.count * own.shardedBackward;
         overlappable[k] = shares[k].overlappable;
         largestTransient = std::max(largestTransient, shares[k].transient);
-        if (const AxisMask axes = gradientAxes(plan.strategy(c.node));
-            workload_.zeroStage < 2 && axes != 0 && shares[k].localParameters > 0) {
-            auto bucket = std::find_if(syncBytes.begin(), syncBytes.end(), [&](const auto& b) { return b.first == axes; });
-            if (bucket == syncBytes.end())
-                bucket = syncBytes.insert(syncBytes.end(), {axes, 0.0});
-            bucket->second += c.count * shares[k].localParameters * gradientBytes;
-        }
+        addGradients(buckets, plan.strategy(c.node), shares[k].localParameters, k, c.count);
     }
     // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per group of data axes
     // and step.
-    double gradientSync = 0;
-    for (const auto& [axes, bytes] : syncBytes) {
-        const CollectiveBreakdown price = collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(axes), bytes);
-        gradientSync += price.seconds();
-        for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
-            if (gradientAxes(plan.strategy(classes.nodes[k].node)) == axes && shares[k].localParameters > 0)
-                overlappable[k] += chargeGradientSync(nodeCost[k].time, axes, price,
-                                                      shares[k].localParameters * gradientBytes / bytes);
-        }
-    }
+    const double gradientSync = chargeGradients(
+        buckets, [&](std::size_t k) -> TimeBreakdown& { return nodeCost[k].time; }, overlappable);
     double overlappableTotal = 0;
     for (std::size_t k = 0; k < classes.nodes.size(); ++k)
         overlappableTotal += classes.nodes[k].count * overlappable[k];

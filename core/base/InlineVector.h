@@ -25,6 +25,24 @@ public:
         std::copy(values.begin(), values.end(), begin());
     }
     InlineVector(std::size_t count, T value) { assign(count, value); }
+    // Copies touch the heap block only when there is one (a plan copies one per node).
+    InlineVector(const InlineVector& other) : inline_(other.inline_), size_(other.size_)
+    {
+        if (size_ > kInline)
+            spilled_ = other.spilled_;
+    }
+    InlineVector& operator=(const InlineVector& other)
+    {
+        inline_ = other.inline_;
+        size_ = other.size_;
+        if (size_ > kInline)
+            spilled_ = other.spilled_;
+        else
+            spilled_.clear();
+        return *this;
+    }
+    InlineVector(InlineVector&&) noexcept = default;
+    InlineVector& operator=(InlineVector&&) noexcept = default;
 
     [[nodiscard]] std::size_t size() const { return size_; }
     [[nodiscard]] bool empty() const { return size_ == 0; }
@@ -75,9 +93,18 @@ public:
     }
     void clear() { assign(0, T{}); }
 
+    // Element by element: a few values, compared by the thousand (is a plan uniform?).
     bool operator==(const InlineVector& other) const
     {
-        return size_ == other.size_ && std::equal(begin(), end(), other.begin());
+        if (size_ != other.size_)
+            return false;
+        const T* mine = data();
+        const T* theirs = other.data();
+        for (std::size_t i = 0; i < size_; ++i) {
+            if (!(mine[i] == theirs[i]))
+                return false;
+        }
+        return true;
     }
 
 private:

@@ -138,7 +138,8 @@ std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan
     std::shared_ptr<const PlanCandidate> chosen;
     for (const PipelineLayout& layout : layouts) {
         plan.pipeline = layout;
-        auto priced = pricing.priceTotals(plan, role);
+        // The last layout's plan is not read again (balancing starts from the chosen one).
+        auto priced = pricing.priceTotals(&layout == &layouts.back() ? std::move(plan) : plan, role);
         if (!chosen || isPreferred(*priced, *chosen, limit))
             chosen = std::move(priced);
     }
@@ -147,7 +148,7 @@ std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan
         plan = chosen->plan;
         plan.pipeline.chunkStarts = balancedChunkStarts(chosen->breakdowns(), plan.pipeline, model.coarse,
                                                         model.families, pricing.costs().microSteps(), limit);
-        auto balanced = pricing.priceTotals(plan, role);
+        auto balanced = pricing.priceTotals(std::move(plan), role);
         if (isPreferred(*balanced, *chosen, limit))
             chosen = std::move(balanced);
     }

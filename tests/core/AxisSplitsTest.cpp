@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include <stdexcept>
+#include <utility>
 
 using namespace tapestry;
 
@@ -48,6 +49,28 @@ private slots:
         QVERIFY(wide == AxisSplits(AxisSplits::kInline + 1, AxisSplit::Batch));
         wide[AxisSplits::kInline] = AxisSplit::Expert;
         QVERIFY(!(wide == AxisSplits(AxisSplits::kInline + 1, AxisSplit::Batch)));
+    }
+
+    // Copies and assignments keep their own values whichever storage either side uses.
+    void copiesAcrossInlineAndSpilledStorage()
+    {
+        AxisSplits wide(AxisSplits::kInline + 2, AxisSplit::Row);
+        wide[AxisSplits::kInline + 1] = AxisSplit::Expert;
+        const AxisSplits narrow{AxisSplit::Batch, AxisSplit::Head};
+        AxisSplits copied(wide);
+        QVERIFY(copied == wide);
+        wide[AxisSplits::kInline + 1] = AxisSplit::None;
+        QCOMPARE(copied[AxisSplits::kInline + 1], AxisSplit::Expert);  // its own heap block
+        copied = narrow;  // spilled to inline
+        QVERIFY(copied == narrow);
+        copied.resize(AxisSplits::kInline + 1, AxisSplit::Column);  // grows again from the two kept
+        QCOMPARE(copied[1], AxisSplit::Head);
+        QCOMPARE(copied[AxisSplits::kInline], AxisSplit::Column);
+        AxisSplits assigned = narrow;
+        assigned = wide;  // inline to spilled
+        QVERIFY(assigned == wide);
+        AxisSplits moved = std::move(assigned);
+        QVERIFY(moved == wide);
     }
 };
 

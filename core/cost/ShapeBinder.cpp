@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace tapestry {
 
@@ -14,6 +15,15 @@ std::string lowercase(std::string text)
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return text;
+}
+
+// Whether `text` contains `word` (lower case) in any case, without copying it: a
+// pricing binds every dimension of every tensor it reads.
+bool mentions(std::string_view text, std::string_view word)
+{
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    return std::search(text.begin(), text.end(), word.begin(), word.end(),
+                       [&](char a, char b) { return lower(a) == b; }) != text.end();
 }
 
 bool isIntegerType(DataType type)
@@ -104,10 +114,9 @@ std::int64_t ShapeBinder::bind(const Dimension& dim, std::size_t axis) const
         return dim.value;
     }
     if (dim.isSymbolic()) {
-        const std::string name = lowercase(dim.symbol);
-        if (name.find("batch") != std::string::npos)
+        if (mentions(dim.symbol, "batch"))
             return batch_;
-        if (name.find("seq") != std::string::npos || name.find("length") != std::string::npos)
+        if (mentions(dim.symbol, "seq") || mentions(dim.symbol, "length"))
             return sequence_;
     }
     return axis == 0 ? batch_ : 1;
@@ -130,8 +139,7 @@ bool ShapeBinder::isSequenceAxis(const TensorShape& shape, std::size_t axis) con
         return false;
     const Dimension& dim = shape.dim(axis);
     if (dim.isSymbolic()) {
-        const std::string name = lowercase(dim.symbol);
-        return name.find("seq") != std::string::npos || name.find("length") != std::string::npos;
+        return mentions(dim.symbol, "seq") || mentions(dim.symbol, "length");
     }
     if (!dim.isKnown() || modelSequence_ <= 1 || dim.value != modelSequence_)
         return false;

@@ -237,6 +237,13 @@ private slots:
         QCOMPARE(bound.extents(TensorShape::ofExtents({1, 16, 16, 16})), (std::vector<std::int64_t>{8, 16, 2048, 2048}));
         const TensorShape symbolic({Dimension::symbolic("batch"), Dimension::symbolic("sequence"), Dimension::known(8)});
         QCOMPARE(bound.extents(symbolic), (std::vector<std::int64_t>{8, 2048, 8}));
+        // Exporters' symbols in any case: "Batch_Size", "SeqLen", "total_LENGTH"; any
+        // other symbol binds to 1 past the first axis.
+        const TensorShape named({Dimension::symbolic("Batch_Size"), Dimension::symbolic("SeqLen"),
+                                 Dimension::symbolic("total_LENGTH"), Dimension::symbolic("heads")});
+        QCOMPARE(bound.extents(named), (std::vector<std::int64_t>{8, 2048, 2048, 1}));
+        QVERIFY(bound.isSequenceAxis(named, 1) && bound.isSequenceAxis(named, 2));
+        QVERIFY(!bound.isSequenceAxis(named, 3));
     }
 
     void plansMustFitTheModelAndMesh()

@@ -1607,7 +1607,8 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
         std::vector<double> boundarySeconds;
         for (const BlockInstance* block : blocks)
             boundarySeconds.push_back(boundarySendSeconds(plan, block->nodes.front(), steps));
-        pricePipelineStages(result, plan, coarse_, families_, steps.microSteps, boundarySeconds);
+        pricePipelineStages(result, plan, coarse_, families_, steps.microSteps, boundarySeconds,
+                            workload_.pipelineSendOverlap);
     }
 }
 

@@ -259,7 +259,7 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
         boundarySeconds.push_back(kindBoundary[classes.kindOfBlock[b]]);
     result.total.time.byAxis.assign(axisCount, 0.0);
     priceStageNodes(result, plan.pipeline, blockCount, std::move(stages), transient, steps.microSteps,
-                    boundarySeconds);
+                    boundarySeconds, workload_.pipelineSendOverlap);
 }
 
 }  // namespace tapestry

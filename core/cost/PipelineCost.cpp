@@ -34,7 +34,8 @@ void StageNodes::add(const CostBreakdown& cost, double microBatches, double coun
 }
 
 void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
-                         const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds)
+                         const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds,
+                         bool sendsOverlap)
 {
     const PipelineLayout& layout = plan.pipeline;
     const std::vector<std::size_t> chunkOfNode = chunkOfNodes(layout, families, coarse.nodes.size());
@@ -49,12 +50,12 @@ void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const Coa
         transient = std::max(transient, cost.memory.transient);
     }
     priceStageNodes(evaluation, layout, modelBlocks(families).size(), std::move(stages), transient, microBatches,
-                    boundarySeconds);
+                    boundarySeconds, sendsOverlap);
 }
 
 void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, std::size_t blockCount,
                      std::vector<StageNodes> nodes, double transient, int microBatches,
-                     const std::vector<double>& boundarySeconds)
+                     const std::vector<double>& boundarySeconds, bool sendsOverlap)
 {
     const auto p = static_cast<std::size_t>(layout.stages);
     const std::vector<std::size_t> starts = chunkStarts(layout, blockCount);
@@ -75,6 +76,7 @@ void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, s
             p2p[s] += send(starts[c]) / 2;
     }
     double slowest = 0;
+    double slowestFilling = 0;  // a fill slot: compute and every send
     double slowestStep = 0;
     for (std::size_t s = 0; s < p; ++s) {
         StageCost& stage = stages[s];
@@ -82,15 +84,17 @@ void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, s
         stage.cost.memory.parameters = nodes[s].memory.parameters;
         stage.cost.memory.gradients = nodes[s].memory.gradients;
         stage.cost.memory.optimizerStates = nodes[s].memory.optimizerStates;
-        stage.microBatchSeconds = nodes[s].microBatchSeconds + p2p[s];
-        stage.cost.time.pipelineSendSeconds = m * p2p[s];
+        const double exposed = sendsOverlap ? std::max(0.0, p2p[s] - nodes[s].microBatchSeconds) : p2p[s];
+        stage.microBatchSeconds = nodes[s].microBatchSeconds + exposed;
+        stage.cost.time.pipelineSendSeconds = m * exposed;
         slowest = std::max(slowest, stage.microBatchSeconds);
+        slowestFilling = std::max(slowestFilling, nodes[s].microBatchSeconds + p2p[s]);
         slowestStep = std::max(slowestStep, nodes[s].perStepSeconds);
     }
     const double fill = layout.schedule == PipelineSchedule::Interleaved
                             ? (layout.stages - 1.0) / layout.virtualStages
                             : layout.stages - 1.0;
-    const double step = (m + fill) * slowest + slowestStep;
+    const double step = m * slowest + fill * slowestFilling + slowestStep;
     std::size_t bottleneck = 0;
     std::size_t fullest = 0;
     for (std::size_t s = 0; s < p; ++s) {

@@ -29,14 +29,20 @@ struct PipelineSetting {
 // it owns; once per step: the optimizer and the exposed
 // data-parallel traffic. The step is (m + f) x the slowest stage's micro-batch time +
 // the slowest per-step part, f = p - 1 (GPipe, 1F1B) or (p - 1)/v (interleaved); each
-// stage waits the rest of the step (its bubbleSeconds). Memory: each stage's
+// stage waits the rest of the step (its bubbleSeconds). With `sendsOverlap` (Megatron-
+// Core's overlap_p2p_comm) a steady-state micro-batch waits only for the part of its sends
+// that its stage's compute does not cover, max(0, sends - compute); the f fill slots still
+// pay compute and sends, as each hop of the fill waits for the stage before:
+// step = m x max_s(compute + exposed sends) + f x max_s(compute + sends) + per-step part.
+// Memory: each stage's
 // parameters, gradients and optimizer states, its activations times the micro-batches
 // in flight, the largest transient buffer. The total is the slowest stage's time and
 // the fullest stage's memory. `boundarySeconds[b]`: the time of sending one micro-batch's
 // input of block b from the stage before (its gradient back takes as long).
 // Throws Error(InvalidPlan) when the layout does not fit the blocks.
 void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const CoarseGraph& coarse,
-                         const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds);
+                         const FamilyTable& families, int microBatches, const std::vector<double>& boundarySeconds,
+                         bool sendsOverlap);
 
 // What pricePipelineStages adds up over one stage's nodes.
 struct StageNodes {
@@ -51,6 +57,6 @@ struct StageNodes {
 // their time's byAxis sized) and the largest transient buffer of any node.
 void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, std::size_t blockCount,
                      std::vector<StageNodes> stages, double transient, int microBatches,
-                     const std::vector<double>& boundarySeconds);
+                     const std::vector<double>& boundarySeconds, bool sendsOverlap);
 
 }  // namespace tapestry

@@ -131,6 +131,11 @@ struct Workload {
     // Megatron-Bridge's tp_comm_overlap). Set by `validate` for the NVIDIA recipes that
     // enable it; the commands and plan files keep it off.
     bool tensorParallelOverlap = false;
+    // A pipeline stage's sends run beside its other chunks' compute: Megatron-Core's
+    // interleaved schedule with overlap_p2p_comm (Megatron-Bridge sets it whenever pp > 1
+    // and vp > 1; NeMo's launcher configs, overlap_p2p_comm: true). Set by `validate` for
+    // those recipes; the commands and plan files keep it off (PipelineCost.h).
+    bool pipelineSendOverlap = false;
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.
     bool overlap = true;

@@ -39,14 +39,26 @@ bool fromTorchTitan(const PublishedRun& run)
     return run.source.find("torchtitan") != std::string::npos;
 }
 
-// NVIDIA's recipes (NeMo's launcher configs behind the DGX Cloud benchmarks,
-// ub_tp_comm_overlap: true; Megatron-Bridge's performance configs, tp_comm_overlap) overlap
-// sequence parallelism's gathers and scatters with the GEMMs beside them.
+// NVIDIA's recipes: NeMo's launcher configs behind the DGX Cloud benchmarks and
+// Megatron-Bridge's performance configs.
+bool fromNvidiaRecipe(const PublishedRun& run)
+{
+    return run.source.find("Megatron-Bridge") != std::string::npos || run.source.find("DGX Cloud") != std::string::npos;
+}
+
+// They overlap sequence parallelism's gathers and scatters with the GEMMs beside them
+// (NeMo's ub_tp_comm_overlap: true; Megatron-Bridge's tp_comm_overlap, which it turns off
+// below tp 2 or without sequence parallelism).
 bool overlapsTensorParallelism(const PublishedRun& run)
 {
-    const bool nvidiaRecipe = run.source.find("Megatron-Bridge") != std::string::npos ||
-                              run.source.find("DGX Cloud") != std::string::npos;
-    return nvidiaRecipe && run.training.tensorParallel > 1 && run.training.sequenceParallel;
+    return fromNvidiaRecipe(run) && run.training.tensorParallel > 1 && run.training.sequenceParallel;
+}
+
+// And a stage's sends with its compute under the interleaved schedule (Megatron-Bridge:
+// overlap_p2p_comm whenever pp > 1 and vp > 1; NeMo's launcher configs: overlap_p2p_comm: true).
+bool overlapsPipelineSends(const PublishedRun& run)
+{
+    return fromNvidiaRecipe(run) && run.training.pipelineParallel > 1 && run.training.virtualStages > 1;
 }
 
 bool fromLlmFoundry(const PublishedRun& run)
@@ -167,6 +179,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     if (checkpointsWithPyTorch(run))
         workload.checkpointReplay = CheckpointReplay::StopsEarly;
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);
+    workload.pipelineSendOverlap = overlapsPipelineSends(run);
     workload.attention = attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
     workload.fp32MainGradients = megatron;
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring

@@ -588,6 +588,40 @@ private slots:
         QCOMPARE(oneF.total.memory.total(), fullest);
     }
 
+    // Megatron-Core's overlap_p2p_comm (Workload::pipelineSendOverlap): in the steady state
+    // a stage's sends run beside its compute, which here is the longer, so the m
+    // micro-batches pay none of them; the fill slots still do. The step shrinks by exactly
+    // m x the bottleneck stage's sends per micro-batch.
+    void overlappedSendsLeaveTheFillToPay()
+    {
+        const FoldedModel m = gptWithDropout(4);
+        const PipelineStages stages = pipelineStages(testCluster("dgx-h100x2"), 2);
+        const std::vector<MeshAxis> axes{{"dp", 1}, {"tp", 8}};
+        const DeviceMesh mesh(axes, stages.stageCluster);
+        PipelineLayout layout;
+        layout.stages = 2;
+        layout.virtualStages = 2;
+        layout.schedule = PipelineSchedule::Interleaved;
+        Workload plain = workload(8, 512);
+        plain.microBatch = 1;
+        Workload overlapped = plain;
+        overlapped.pipelineSendOverlap = true;
+        Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, axes);
+        plan.pipeline = layout;
+        auto priced = [&](const Workload& w) {
+            const CostModel costs(m.graph(), m.coarse, m.families, stages.stageCluster, mesh, w,
+                                  PipelineSetting{layout, stages.boundaryLink});
+            return costs.evaluate(plan);
+        };
+        const PlanEvaluation a = priced(plain);
+        const PlanEvaluation b = priced(overlapped);
+        const double sends = a.total.time.pipelineSendSeconds / a.microBatches;
+        QVERIFY(sends > 0);
+        QCOMPARE(b.total.time.pipelineSendSeconds, 0.0);
+        const double saved = a.total.time.stepSeconds() - b.total.time.stepSeconds();
+        QVERIFY2(near(saved, a.microBatches * sends), qPrintable(compared(saved, a.microBatches * sends)));
+    }
+
     // Two stages of one DGX H100 node each, tensor parallel 8 inside: a micro-batch's
     // block input (b s h, replicated over tp without sequence parallelism) crosses the
     // stage boundary as Megatron-LM's scatter/gather sends it (SC'21, sec. 4.1): each tp

@@ -90,6 +90,8 @@ void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& 
                 expected[axis] = AxisSplit::Expert;
             else if (contextAxes[axis])
                 expected[axis] = contextReference.strategy(node.id).axes.back();
+            if (plan.mesh[axis].size == 1)
+                expected[axis] = splits[axis];  // a split over one GPU moves nothing (physicalLayout)
         }
         if (splits == expected)
             continue;

@@ -213,9 +213,14 @@ private slots:
         QVERIFY(std::find(running.begin(), running.end(), TrainingStack::Megatron) != running.end());
         // stacksRunning infers and rebuilds the layout once for every stack: the stacks
         // stackInexpressible finds nothing in, one by one. The last node replicated over
-        // the tensor axis is a plan no stack writes.
+        // an axis of several GPUs (the search lays data parallel 16 out on [16, 1]) is a
+        // plan no stack writes.
         PlanDocument replicated = megatron.document;
-        replicated.plan.strategies.back().axes[1] = AxisSplit::None;
+        const auto wide = std::find_if(replicated.plan.mesh.begin(), replicated.plan.mesh.end(),
+                                       [](const MeshAxis& axis) { return axis.size > 1; });
+        QVERIFY(wide != replicated.plan.mesh.end());
+        replicated.plan.strategies.back().axes[static_cast<std::size_t>(wide - replicated.plan.mesh.begin())] =
+            AxisSplit::None;
         for (const PlanDocument* document : {&megatron.document, static_cast<const PlanDocument*>(&replicated)}) {
             const std::vector<TrainingStack> runs = stacksRunning(*llama3(), *document);
             for (const TrainingStack stack : allTrainingStacks()) {
@@ -323,6 +328,38 @@ private slots:
         PlanDocument replicated = document;
         replicated.plan.strategies.back().axes[1] = AxisSplit::None;
         QVERIFY(!stackInexpressible(TrainingStack::Megatron, *llama3(), replicated).empty());
+    }
+
+    // A stack search lays data parallel 16 out as Megatron-LM's pattern on [16, 1]; an
+    // edit of a split on the axis of one GPU (the down projection's row to none) changes
+    // nothing on the devices: Megatron-LM still runs it as is.
+    void aSplitOverOneGpuIsNoDifference()
+    {
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 16}, {"tp", 1}}, 16, 2048);
+        setup.workload.zeroStage = 1;
+        const PlanPricing pricing(llama3(), setup, setup.mesh);
+        Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, llama3()->coarse, setup.mesh);
+        std::size_t edited = 0;
+        for (const CoarseNode& node : llama3()->coarse.nodes)
+            if (node.name.find("mlp/down_proj") != std::string::npos &&
+                plan.strategies[node.id.index()].axes[1] == AxisSplit::Row) {
+                plan.strategies[node.id.index()].axes[1] = AxisSplit::None;
+                ++edited;
+            }
+        QCOMPARE(edited, std::size_t{32});
+        const PlanDocument document = pricing.document(*pricing.price(plan));
+        const std::vector<std::string> notes = stackInexpressible(TrainingStack::Megatron, *llama3(), document);
+        QVERIFY2(notes.empty(), notes.empty() ? "" : notes.front().c_str());
+        // The same edit on a tensor axis of 8 GPUs is off Megatron-LM's pattern.
+        const std::vector<MeshAxis> wide{{"dp", 2}, {"tp", 8}};
+        Plan tensor = makeExpertPlan(ExpertPlanKind::Megatron, llama3()->coarse, wide);
+        for (const CoarseNode& node : llama3()->coarse.nodes)
+            if (node.name.find("mlp/down_proj") != std::string::npos)
+                tensor.strategies[node.id.index()].axes[1] = AxisSplit::None;
+        const PlanPricing widePricing(llama3(), setup, wide);
+        const std::vector<std::string> off =
+            stackInexpressible(TrainingStack::Megatron, *llama3(), widePricing.document(*widePricing.price(tensor)));
+        QVERIFY(!off.empty() && contains(off.front(), "mlp/down_proj"));
     }
 
     // A torchtitan target means torchtitan's selective recomputation (SelectiveAC, every

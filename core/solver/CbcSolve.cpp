@@ -55,12 +55,6 @@ public:
         if ((whichEvent == solution || whichEvent == heuristicSolution) && settings.onSolution && model_
             && model_->bestSolution() && model_->getNumCols() == columns_)
             settings.onSolution(model_->bestSolution(), model_->getObjValue());
-        // Between nodes only: a cutoff lowered while a node is processed trips CBC's
-        // check that the node's children are below it.
-        if (whichEvent == treeStatus && settings.incoming && model_ && model_->getNumCols() == columns_
-            && settings.incoming(incoming_, incomingObjective_)
-            && incomingObjective_ < model_->getMinimizationObjValue() - kIncomingMargin)
-            model_->setBestSolution(incoming_.data(), columns_, incomingObjective_, false);
         // Only once the root is done (tree status and node events): during the root's
         // cut passes the value read is the LP's of the moment.
         if ((whichEvent == node || whichEvent == treeStatus) && settings.onBound && model_) {
@@ -75,15 +69,9 @@ public:
     CbcEventHandler* clone() const override { return new BranchHandler(*this); }
 
 private:
-    // An incoming solution must beat the incumbent by this much (objectives are sums of
-    // whole costs; CBC's own objective may carry rounding).
-    static constexpr double kIncomingMargin = 0.5;
-
     Interrupt* interrupt_;
     int columns_;
     double reported_ = -std::numeric_limits<double>::infinity();
-    std::vector<double> incoming_;
-    double incomingObjective_ = 0;
 };
 
 // Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
@@ -162,10 +150,6 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
     // already knows; on a large model that takes seconds.
     if (settings.start)
         model.setBestSolution(settings.start->data(), columns, settings.startObjective, false);
-    // The tree status event, where incoming solutions are taken, comes every this many
-    // nodes (CBC's default on a model of over 2,000 columns: 100).
-    if (settings.incoming)
-        model.setPrintFrequency(1);
     BranchHandler branchHandler(&interrupt, columns);
     model.passInEventHandler(&branchHandler);
     const double seconds = std::max(0.01, std::chrono::duration<double>(end - Clock::now()).count());

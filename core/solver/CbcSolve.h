@@ -51,11 +51,6 @@ struct CbcSettings {
     // on, and the optimum when proven, from the solving thread: a solve cut off by the
     // time still certifies what it had.
     std::function<void(double bound)> onBound;
-    // Polled between branch-and-bound nodes: a solution found elsewhere (every column's
-    // value and its objective; false when none is new). When it beats CBC's incumbent it
-    // becomes the incumbent, so its cutoff prunes the tree and fixes columns by reduced
-    // cost from then on, and a finished search proves it optimal.
-    std::function<bool(std::vector<double>& values, double& objective)> incoming;
 };
 
 struct CbcOutcome {

@@ -2,7 +2,6 @@
 
 #include "solver/CbcSolve.h"
 #include "solver/ProblemReducer.h"
-#include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -317,11 +316,6 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     std::vector<double> values;
     if (start && columnsFor(*start, values, settings.startObjective))
         settings.start = &values;
-    if (hooks.incoming)
-        settings.incoming = [&](std::vector<double>& plan, double& objective) {
-            const std::optional<Assignment> x = hooks.incoming();
-            return x && evaluateSolution(problem, *x).feasible && columnsFor(*x, plan, objective);
-        };
     const auto decode = [&](const double* solution) {
         Assignment x(n, 0);
         for (std::size_t i = 0; i < n; ++i) {

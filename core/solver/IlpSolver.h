@@ -16,18 +16,13 @@ struct IlpOutcome {
     double lowerBound = 0;
 };
 
-// What a caller hears from, and hands to, a running exact solve (each on the thread
-// that calls solveWithIlp).
+// What a caller hears from a running exact solve (on the thread that calls
+// solveWithIlp).
 struct IlpHooks {
     // Each incumbent CBC finds.
     std::function<void(const Assignment&)> improved;
     // CBC's bound on the optimum each time it rises (from the root's on).
     std::function<void(double bound)> bounded;
-    // Polled between branch-and-bound nodes: a plan found elsewhere since the last poll
-    // (nullopt: none). One that fits the limit, avoids forbidden costs and beats CBC's
-    // incumbent replaces it: its cutoff then prunes the tree and fixes columns by reduced
-    // cost, so a good plan from another search shortens the proof.
-    std::function<std::optional<Assignment>()> incoming;
 };
 
 // Solves a ShardingProblem exactly with COIN-OR CBC (solveWithCbc, with its standalone

@@ -36,8 +36,7 @@ constexpr std::size_t kExactCells = 1'000'000;
 // proven within a third of their limit on a machine loaded 13-35, and G in a tenth.
 constexpr double kExactShare = 0.5;
 // Past it CBC goes on while its bound is within this share of the best plan; then its
-// tree is the search that finds the plans (the other searches' plans come in as
-// incumbents). Memory-tight generated diffusion problems of 589 and 790 nodes after
+// tree is the search that finds the plans. Memory-tight generated diffusion problems of 589 and 790 nodes after
 // reduction, 2.4-2.7 % apart at half of 60 s: with CBC kept, 48,356,817 (optimal,
 // proven at 55 s in one run of two) and 80.2-81.6 M; ended at 1 %, 49,417,317 and
 // 80,142,762 (load 10-20).
@@ -337,22 +336,13 @@ CostSum wholeBound(double bound)
 }
 
 // CBC on the whole problem from the shared best until `deadline` or a stop on `stop`,
-// handing on its incumbents and bound and taking the other searches' plans as they
-// come. Returns whether it proved its plan optimal (then the search stops).
+// handing on its incumbents and bound. Returns whether it proved its plan optimal (then the search stops).
 bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop)
 {
     const Assignment incumbent = search.best();
-    int seen = search.snapshot().improvements;
     IlpHooks hooks;
     hooks.improved = [&search](const Assignment& x) { search.offer(x); };
     hooks.bounded = [&search](double bound) { search.raiseBound(bound); };
-    hooks.incoming = [&search, &seen]() -> std::optional<Assignment> {
-        SharedSearch::Snapshot now = search.snapshot();
-        if (now.improvements == seen)
-            return std::nullopt;
-        seen = now.improvements;
-        return std::move(now.best);
-    };
     const IlpOutcome exact =
         solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), false, hooks);
     if (!exact.assignment)

@@ -569,7 +569,7 @@ private slots:
     // limit 2.5-fold at every time point, and the parameters, alive throughout, sit in
     // every time point's row) is proven optimal within its limit: the knapsack rows'
     // coefficients are cut down to their room, so the relaxation is tight enough for
-    // CBC's tree, and the other searches' plans become its incumbent as they come.
+    // CBC's tree.
     void memoryTightFamilyProblemIsProvenOptimal()
     {
         ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),

@@ -59,7 +59,7 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
     text += ", " + std::string(optimizerName(w.optimizer));
     if (w.zeroStage > 0)
         text += ", ZeRO-" + std::to_string(w.zeroStage);
-    if (w.zeroStage == 3 && w.zeroImplementation != ZeroImplementation::Fsdp)
+    if (w.zeroStage >= 2 && w.zeroImplementation != ZeroImplementation::Fsdp)
         text += " (" + std::string(zeroImplementationName(w.zeroImplementation)) + ")";
     text += ", recompute " + std::string(recomputationName(w.recompute));
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::AttentionCore)

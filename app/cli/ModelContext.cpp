@@ -104,9 +104,12 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
     options.zero1Option = command.add_flag_callback(
         "--zero1", [&options] { options.workload.zeroStage = 1; }, "the same as --zero 1");
     options.zeroImplementationOption = addChoice(command, "--zero-implementation", options.workload.zeroImplementation,
-              {{"fsdp", ZeroImplementation::Fsdp}, {"deepspeed", ZeroImplementation::DeepSpeed}},
-              "how ZeRO 3 gathers parameters: PyTorch FSDP's one gather per block, prefetched under compute, or "
-              "DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited for (default fsdp)");
+              {{"fsdp", ZeroImplementation::Fsdp}, {"fsdp2", ZeroImplementation::Fsdp2},
+               {"deepspeed", ZeroImplementation::DeepSpeed}},
+              "how ZeRO 2 and 3 move parameters and gradients: PyTorch FSDP's (fsdp, FSDP1) or fully_shard's "
+              "(fsdp2) one gather per block, prefetched under compute, each with its own copies around its "
+              "collectives, or DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited for (default "
+              "fsdp; search --target: as the stack does)");
     options.recomputeOption = addChoice(command, "--recompute", options.workload.recompute,
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
               "activation recomputation in the repeated blocks: none, the attention core (selective; with "

@@ -782,10 +782,10 @@ double CostModel::gradientBytesPerParameter() const
 
 double CostModel::fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const
 {
-    if (workload_.zeroStage < 2 || workload_.zeroImplementation != ZeroImplementation::Fsdp ||
-        workload_.fp32MainGradients || div.data <= 1)
+    if (workload_.fp32MainGradients || div.data <= 1)
         return 0;
-    return steps.microSteps * fsdpGradientCopySeconds(cluster_->gpu, localParameters);
+    return steps.microSteps * fsdpGradientCopySeconds(cluster_->gpu, localParameters, workload_.zeroImplementation,
+                                                      workload_.zeroStage);
 }
 
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy,

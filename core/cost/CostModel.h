@@ -400,9 +400,9 @@ private:
     [[nodiscard]] double keptPerOpBytes(const CoarseNode& node, const Divisors& div) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
-    // PyTorch FSDP's handling of a node's 16-bit gradients before their reduce-scatter
-    // (cost/FsdpGradientCopies.h), per step: ZeRO 2/3 over data axes that shard its
-    // `localParameters` (div.data > 1), FSDP as the implementation, no fp32 main gradients.
+    // PyTorch FSDP's copies of a node's unsharded parameters and 16-bit gradients around
+    // its collectives (cost/FsdpGradientCopies.h, FSDP1's or FSDP2's), per step: ZeRO 2/3
+    // over data axes that shard its `localParameters` (div.data > 1), no fp32 main gradients.
     [[nodiscard]] double fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
     [[nodiscard]] double storedParameters(const NodeFacts& facts) const;

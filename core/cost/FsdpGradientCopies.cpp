@@ -4,9 +4,23 @@
 
 namespace tapestry {
 
-double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters)
+double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage)
 {
-    return memoryBoundSeconds(gpu, unshardedParameters * kFsdpGradientBytesPerParameter);
+    if (zeroStage < 2)
+        return 0;
+    switch (implementation) {
+    case ZeroImplementation::Fsdp: return kFsdp1GradientBytesPerParameter;
+    case ZeroImplementation::Fsdp2:
+        return kFsdp2ReduceBytesPerParameter + (zeroStage >= 3 ? 2 : 1) * kFsdp2GatherCopyBytesPerParameter;
+    case ZeroImplementation::DeepSpeed: break;
+    }
+    return 0;
+}
+
+double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters, ZeroImplementation implementation,
+                               int zeroStage)
+{
+    return memoryBoundSeconds(gpu, unshardedParameters * fsdpCopyBytesPerParameter(implementation, zeroStage));
 }
 
 }  // namespace tapestry

@@ -1,34 +1,55 @@
 #pragma once
 
 #include "cluster/Cluster.h"
+#include "cost/Workload.h"
 
 namespace tapestry {
 
-// What PyTorch FSDP does to a wrapped block's gradients on every micro-step before it
-// reduce-scatters them, besides the collective itself (training.md, "ZeRO and FSDP").
-// Autograd leaves the block's gradients in the 16-bit parameter dtype over the whole,
-// unsharded block, and FSDP's post-backward hook (torch/distributed/fsdp/_runtime_utils.py,
-// _post_backward_hook and _reduce_grad) then, per parameter:
+// What PyTorch's FSDP copies through HBM on every micro-step around its collectives,
+// besides the collectives themselves (training.md, "ZeRO and FSDP"), per parameter of the
+// whole, unsharded block: each rank holds the block unsharded, so it does not shrink with
+// more ranks, and it is what makes a thin micro-batch of a large model slow at any GPU
+// count. Both implementations reduce in fp32 by default (Composer's DEFAULT mixed
+// precision, torchtitan's mixed_precision_reduce) from 16-bit gradients.
+//
+// FSDP1 (torch/distributed/fsdp/_runtime_utils.py, _post_backward_hook and _reduce_grad),
+// per flat parameter:
 // - assembles the flat gradient: the module's weights are views of the unsharded flat
 //   parameter, so autograd concatenates their gradients into it (SplitWithSizesBackward):
 //   reads 2 bytes, writes 2;
-// - casts it to the reduce dtype, fp32 under the mixed precision Composer's DEFAULT and
-//   torchtitan's default set (flat_param.grad.to(reduce_dtype)): reads 2, writes 4;
+// - casts it to the reduce dtype (flat_param.grad.to(reduce_dtype)): reads 2, writes 4;
 // - divides it by the pre-division factor before summing (_div_if_needed with
 //   _gradient_predivide_factor, above 1 for every group of 2 or more ranks): reads 4,
 //   writes 4.
-// kFsdpGradientBytesPerParameter = 18. FSDP2 (torchtitan's fully_shard) moves about as
-// much: its copy into the fp32 reduce-scatter buffer (2 + 4) and the copies out of the two
-// all-gather buffers (2 x (2 + 2)), 14 bytes. The work is on the whole block (every rank
-// holds it unsharded), so it does not shrink with more ranks: it is what makes a thin
-// micro-batch of a large model slow at any GPU count. Megatron-LM accumulates gradients
-// in fp32 main-gradient buffers inside the weight-gradient GEMM and reduces those
-// (cost/KernelTime.h, linearBackwardSeconds), so none of this applies to it.
-inline constexpr double kFsdpGradientBytesPerParameter = 18;
+// It gathers into the flat parameter's own storage: no copy after its all-gathers.
+// kFsdp1GradientBytesPerParameter = 18.
+//
+// FSDP2 (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py):
+// - foreach_reduce copies the parameters' gradients (each its own leaf: no concatenation)
+//   into the reduce-scatter buffer in the reduce dtype (chunk_cat widens while copying):
+//   reads 2, writes 4; with fp32 or bf16 it divides inside the collective (ReduceOp.AVG,
+//   _get_gradient_divide_factors), with no pass of its own;
+// - foreach_all_gather_copy_out copies every all-gather's output into the parameters
+//   (split_with_sizes_copy): reads 2, writes 2, once per gather.
+// kFsdp2ReduceBytesPerParameter = 6 plus kFsdp2GatherCopyBytesPerParameter = 4 per
+// gather: 14 under ZeRO 3 (gathered for forward and again for backward), 10 under ZeRO 2
+// (reshard_after_forward=False: one gather per micro-step).
+//
+// Megatron-LM accumulates gradients in fp32 main-gradient buffers inside the
+// weight-gradient GEMM and reduces those (cost/KernelTime.h, linearBackwardSeconds), and
+// DeepSpeed reduces its own buckets, so none of this applies to them.
+inline constexpr double kFsdp1GradientBytesPerParameter = 18;
+inline constexpr double kFsdp2ReduceBytesPerParameter = 6;
+inline constexpr double kFsdp2GatherCopyBytesPerParameter = 4;
+
+// Bytes per parameter of the unsharded block that `implementation` copies per micro-step
+// under `zeroStage` (2 or 3; 0 below 2 and for DeepSpeed).
+[[nodiscard]] double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage);
 
 // Seconds per micro-step for a block part of `unshardedParameters` on one GPU: memory-bound
 // kernels, on the critical path (the post-backward stream has the higher priority, and
 // memory-bound kernels beside a GEMM take its SMs).
-[[nodiscard]] double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters);
+[[nodiscard]] double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters,
+                                             ZeroImplementation implementation, int zeroStage);
 
 }  // namespace tapestry

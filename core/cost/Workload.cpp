@@ -64,12 +64,17 @@ std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string
 
 const char* zeroImplementationName(ZeroImplementation implementation)
 {
-    return implementation == ZeroImplementation::DeepSpeed ? "deepspeed" : "fsdp";
+    switch (implementation) {
+    case ZeroImplementation::Fsdp: return "fsdp";
+    case ZeroImplementation::Fsdp2: return "fsdp2";
+    case ZeroImplementation::DeepSpeed: return "deepspeed";
+    }
+    return "fsdp";
 }
 
 std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name)
 {
-    for (const ZeroImplementation z : {ZeroImplementation::Fsdp, ZeroImplementation::DeepSpeed}) {
+    for (const ZeroImplementation z : {ZeroImplementation::Fsdp, ZeroImplementation::Fsdp2, ZeroImplementation::DeepSpeed}) {
         if (name == zeroImplementationName(z))
             return z;
     }

@@ -89,16 +89,24 @@ enum class Fp8Recipe : std::uint8_t {
 [[nodiscard]] const char* fp8RecipeName(Fp8Recipe recipe);  // "none", "per-tensor", "mxfp8"
 [[nodiscard]] std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name);
 
-// How ZeRO 3 moves the parameters (training.md, "ZeRO and FSDP").
+// How ZeRO 2 and 3 move the parameters and gradients (training.md, "ZeRO and FSDP"):
+// where two implementations differ, the workload names the one a stack runs.
 enum class ZeroImplementation : std::uint8_t {
-    // PyTorch FSDP: one gather per wrapped block, the next block's prefetched under compute.
+    // PyTorch FSDP (FullyShardedDataParallel, "FSDP1", what Composer wraps): each wrapped
+    // block's parameters one flat parameter, one gather per block, the next block's
+    // prefetched under compute; its gradient copies cost/FsdpGradientCopies.h.
     Fsdp,
+    // PyTorch fully_shard ("FSDP2": torchtitan, the PyTorch export, Megatron-LM's
+    // --use-torch-fsdp2): per-parameter sharding, gathered and prefetched per block as
+    // FSDP1, with other copies around its collectives (cost/FsdpGradientCopies.h).
+    Fsdp2,
     // DeepSpeed ZeRO-3 as of 2021: one gather per parameter tensor, each waited for before
     // the next (DeepSpeed issue #1069 and pull request #1188, June 2021: every all-gather
     // synchronized the device), so the gathers do not hide under compute.
     DeepSpeed,
 };
 
+// "fsdp" (FSDP1), "fsdp2", "deepspeed".
 [[nodiscard]] const char* zeroImplementationName(ZeroImplementation implementation);
 [[nodiscard]] std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name);
 

@@ -111,6 +111,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.recompute = chosen.recompute;
     searched.workload.selective = chosen.selective;
     searched.workload.checkpointReplay = chosen.checkpointReplay;
+    searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.zeroStage = chosen.zeroStage;
     searched.workload.microBatch = chosen.microBatch;
     return searched;

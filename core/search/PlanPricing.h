@@ -81,8 +81,9 @@ private:
 [[nodiscard]] PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint,
                                         const SearchSetup& setup);
 
-// `searched` with the training techniques the search chose for a plan (recomputation and
-// what selective recomputation recomputes, ZeRO stage, micro-batch; from the workload it
+// `searched` with the training techniques the search chose for a plan (recomputation, what
+// selective recomputation recomputes and how full recomputation replays, ZeRO stage and
+// implementation, micro-batch; from the workload it
 // was priced for): what prices that plan, or an edit of it, as the search did. Batch and
 // sequence stay as given, so that a workload line still says where they come from.
 [[nodiscard]] SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen);

@@ -65,6 +65,18 @@ void replayNote(TrainingStack stack, const Workload& w, const char* stackName, s
                         stackName + "'s checkpoint replays the whole block");
 }
 
+// ZeRO 2 or 3 by another implementation than `stack`'s (its copies and gathers differ;
+// below ZeRO 2 no implementation moves anything of its own).
+void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* stackName,
+                            std::vector<std::string>& notes)
+{
+    if (w.zeroStage < 2 || w.zeroImplementation == stackZeroImplementation(stack))
+        return;
+    const char* written = w.zeroImplementation == ZeroImplementation::DeepSpeed ? "DeepSpeed's" : "FSDP1's";
+    notes.push_back("ZeRO stage " + std::to_string(w.zeroStage) + " priced as " + written + " gathers and copies: " +
+                    stackName + " runs FSDP2 (fully_shard), which copies otherwise");
+}
+
 void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
 {
     const Workload& w = s.workload;
@@ -90,6 +102,8 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    if (w.zeroStage == 3)  // ZeRO 2 is written as the distributed optimizer
+        zeroImplementationNote(TrainingStack::Megatron, w, "Megatron-LM's --use-torch-fsdp2", notes);
     if (w.zeroStage == 2)
         notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
                         "whole gradient buffer per rank (ZeRO 1's memory)");
@@ -112,6 +126,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     if (w.attention == AttentionKernel::Unfused)
         notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
     if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)
@@ -158,6 +173,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
         notes.push_back("torchtitan's op-level selective recomputation: the PyTorch export's checkpoint policy "
                         "recomputes attention's core");
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     if (s.workload.zeroStage < 2)
         notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
                         "FSDP2, which keeps gathered parameters from forward to backward at best (ZeRO 2's memory)");
@@ -251,12 +267,18 @@ SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack)
                                               : SelectiveRecomputation::AttentionCore;
 }
 
+ZeroImplementation stackZeroImplementation(TrainingStack stack)
+{
+    return stack == TrainingStack::Any ? ZeroImplementation::Fsdp : ZeroImplementation::Fsdp2;
+}
+
 Workload withStackImplementations(Workload workload, TrainingStack stack)
 {
     if (stack == TrainingStack::Any)
         return workload;
     workload.selective = stackSelectiveRecomputation(stack);
     workload.checkpointReplay = stackCheckpointReplay(stack);
+    workload.zeroImplementation = stackZeroImplementation(stack);
     return workload;
 }
 

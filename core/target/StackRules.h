@@ -49,9 +49,12 @@ struct FoldedModel;
 // PyTorch's non-reentrant checkpoint (torchtitan's ptd_checkpoint_wrapper, the PyTorch
 // export's checkpoint_wrapper), which stops early; Megatron-LM (and Any) the whole block.
 [[nodiscard]] CheckpointReplay stackCheckpointReplay(TrainingStack stack);
+// Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
+// PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
+[[nodiscard]] ZeroImplementation stackZeroImplementation(TrainingStack stack);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
-// stackCheckpointReplay): what a search for the stack prices and what its files import as.
-// Any: unchanged.
+// stackCheckpointReplay, stackZeroImplementation): what a search for the stack prices and
+// what its files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
 
 // What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`

@@ -6,6 +6,7 @@
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
 #include "synth/ModelSynthesizer.h"
+#include "target/StackRules.h"
 #include "target/TrainingStackSettings.h"
 
 #include <algorithm>
@@ -174,8 +175,12 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.zeroStage = t.zeroStage;
     workload.zeroImplementation = zeroImplementationFromName(t.zeroImplementation).value_or(ZeroImplementation::Fsdp);
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);
-    if (fromTorchTitan(run))
-        workload.selective = SelectiveRecomputation::EveryOtherMatmul;
+    // torchtitan as it implements each technique: its op-level selective recomputation,
+    // PyTorch's non-reentrant checkpoint, FSDP2 (fully_shard) where the file says FSDP.
+    if (fromTorchTitan(run) && workload.zeroImplementation == ZeroImplementation::Fsdp)
+        workload = withStackImplementations(workload, TrainingStack::TorchTitan);
+    else if (fromTorchTitan(run))
+        workload.selective = stackSelectiveRecomputation(TrainingStack::TorchTitan);
     if (checkpointsWithPyTorch(run))
         workload.checkpointReplay = CheckpointReplay::StopsEarly;
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);

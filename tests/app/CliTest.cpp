@@ -487,13 +487,13 @@ private slots:
                                      QStringLiteral("--no-history"), QStringLiteral("--json")};
         // The ZeRO stage and recomputation each stack writes as it is: Megatron-LM's
         // distributed optimizer and selective recomputation (attention's core), torchtitan's
-        // FSDP and full recomputation replayed by PyTorch's non-reentrant checkpoint (v0.2's
+        // FSDP2 and full recomputation replayed by PyTorch's non-reentrant checkpoint (v0.2's
         // TOML; its selective recomputation is its op-level policy, which evaluate's
         // --recompute selective is not: test_stack_targets round-trips that through a
         // torchtitan search).
-        for (const auto& [format, zero, recompute, replay] :
-             {std::tuple{"megatron", "1", "selective", "whole-block"},
-              std::tuple{"torchtitan-toml", "3", "full", "stops-early"}}) {
+        for (const auto& [format, zero, implementation, recompute, replay] :
+             {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block"},
+              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early"}}) {
             const QString name = QString::fromLatin1(format);
             const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));
             const CliRun priced = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"),
@@ -504,7 +504,8 @@ private slots:
                                                      QStringLiteral("--recompute"), QString::fromLatin1(recompute),
                                                      QStringLiteral("--checkpoint-replay"), QString::fromLatin1(replay),
                                                      QStringLiteral("--zero"), QString::fromLatin1(zero),
-                                                     QStringLiteral("-o"), plan} +
+                                                     QStringLiteral("--zero-implementation"),
+                                                     QString::fromLatin1(implementation), QStringLiteral("-o"), plan} +
                                          cluster);
             QCOMPARE(priced.exitCode, 0);
             const QJsonObject original = QJsonDocument::fromJson(priced.out.toUtf8()).object();

@@ -12,6 +12,7 @@
 #include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
 #include "export/TrainingStackImport.h"
+#include "target/StackRules.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
 #include "search/PlanSearch.h"
@@ -270,9 +271,10 @@ private slots:
         QCOMPARE(expertParallelDegree(back.document.plan), 8);
         verifySamePrice(price(mixtral(), cluster, back.document), original);
 
-        // torchtitan borrows expert ranks from FSDP's shard dimension: with FSDP (ZeRO 3)
-        // the plan comes back as it was.
-        const PlanDocument sharded = expertParallelPlan(3);
+        // torchtitan borrows expert ranks from FSDP's shard dimension: with FSDP (ZeRO 3,
+        // priced as torchtitan's FSDP2) the plan comes back as it was.
+        PlanDocument sharded = expertParallelPlan(3);
+        sharded.workload = withStackImplementations(sharded.workload, TrainingStack::TorchTitan);
         const std::string titan = exportTorchTitanConfig(mixtral(), sharded, 8);
         QVERIFY2(contains(titan, "data_parallel_replicate_degree = 1\ndata_parallel_shard_degree = 32\n"), titan.c_str());
         QVERIFY2(contains(titan, "expert_parallel_degree = 8\nexpert_tensor_parallel_degree = 1\n"), titan.c_str());

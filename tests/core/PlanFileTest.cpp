@@ -203,6 +203,12 @@ private slots:
         json = planToJson(document, m.coarse, m.families);
         QVERIFY2(json.find("\"zero_implementation\": \"deepspeed\"") != std::string::npos, json.c_str());
         QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
+        // FSDP2 (fully_shard), what the stacks run, apart from FSDP1.
+        PlanDocument fullyShard = document;
+        fullyShard.workload.zeroImplementation = ZeroImplementation::Fsdp2;
+        const std::string fsdp2 = planToJson(fullyShard, m.coarse, m.families);
+        QVERIFY2(fsdp2.find("\"zero_implementation\": \"fsdp2\"") != std::string::npos, fsdp2.c_str());
+        QVERIFY(planFromJson(fsdp2, "plan.json", m.coarse, m.families).workload == fullyShard.workload);
         try {
             (void)planFromJson(replaced(json, "\"deepspeed\"", "\"colossal\""), "plan.json", m.coarse, m.families);
             QFAIL("an unknown ZeRO implementation was read");

@@ -180,6 +180,9 @@ private slots:
         QVERIFY(stackSettingNotes(TrainingStack::Megatron, s).empty());
         s.workload.zeroStage = 2;
         QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{1});
+        // FSDP1's copies are not what torchtitan's FSDP2 makes; priced as FSDP2, it runs as is.
+        QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).front(), "FSDP1's gathers and copies"));
+        s.workload.zeroImplementation = ZeroImplementation::Fsdp2;
         QVERIFY(stackSettingNotes(TrainingStack::TorchTitan, s).empty());
         s.workload.zeroStage = 1;
         QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).front(), "ZeRO stage 1"));

@@ -317,8 +317,8 @@ private slots:
     // PyTorch FSDP assembles, casts to fp32 and pre-divides every block's whole gradient on
     // every micro-step before reduce-scattering it (cost/FsdpGradientCopies.h): 18 bytes per
     // parameter through HBM at kHbmShare of its bandwidth, m times per step, whatever the
-    // ranks (each holds the block unsharded). Megatron-LM's fp32 main gradients and
-    // DeepSpeed's ZeRO have no such pass.
+    // ranks (each holds the block unsharded); FSDP2 copies 10 (ZeRO 2) or 14 (ZeRO 3).
+    // Megatron-LM's fp32 main gradients and DeepSpeed's ZeRO have no such pass.
     void fsdpCastsEachMicroStepsWholeGradient()
     {
         const FoldedModel m = gptWithDropout(2);
@@ -340,6 +340,17 @@ private slots:
                 const CostModel fsdp(m.graph(), m.coarse, m.families, cluster, mesh, w);
                 const double got = fsdp.evaluate(plan).total.time.computeSeconds - zero1.evaluate(plan).total.time.computeSeconds;
                 QVERIFY2(near(got, expected), qPrintable(compared(got, expected)));
+                // FSDP2 (fully_shard): the reduce-scatter's copy-in with its cast to fp32 (2 + 4
+                // bytes) and a copy out of each all-gather (2 + 2): one gather per micro-step
+                // under ZeRO 2, two under ZeRO 3.
+                Workload fsdp2 = w;
+                fsdp2.zeroImplementation = ZeroImplementation::Fsdp2;
+                const CostModel fullyShard(m.graph(), m.coarse, m.families, cluster, mesh, fsdp2);
+                const double copies = zero == 3 ? 6 + 2 * 4 : 6 + 4;
+                const double expected2 = steps * copies * p / (cluster.gpu.hbmBytesPerSecond * kHbmShare);
+                const double got2 =
+                    fullyShard.evaluate(plan).total.time.computeSeconds - zero1.evaluate(plan).total.time.computeSeconds;
+                QVERIFY2(near(got2, expected2), qPrintable(compared(got2, expected2)));
                 Workload other = w;
                 other.fp32MainGradients = true;
                 Workload base = other;

@@ -182,27 +182,13 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
     std::vector<std::string> notes = s.notes;
     const Workload& w = s.workload;
-    // ZeRO 1 as FSDP that keeps parameters gathered from forward to backward (ZeRO 2).
-    const bool sharded = w.zeroStage >= 1;
     for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
         notes.push_back(std::move(note));
     // torchtitan v0.2's TOML has no switch for it: its tensor parallelism always shards norms.
     if (s.tensorParallel > 1 && !s.sequenceParallel)
         notes.push_back("torchtitan's tensor parallelism shards norms over the sequence (sequence parallelism); "
                         "this plan does not");
-    // torchtitan's expert parallelism borrows the context-parallel ranks (and with expert
-    // tensor parallelism 1 the tensor-parallel ones) and then FSDP's shard ranks.
-    const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
-    int expertParallel = s.expertParallel;
-    if (expertParallel > 1 && (expertParallel % borrowed != 0 || s.dataParallel % (expertParallel / borrowed) != 0))
-        expertParallel = 1;
-    const int expertShard = expertParallel > 1 ? expertParallel / borrowed : 1;
-    int replicate = sharded ? 1 : s.dataParallel;
-    int shard = sharded ? s.dataParallel : 1;
-    if (!sharded && expertShard > 1) {
-        replicate = s.dataParallel / expertShard;
-        shard = expertShard;
-    }
+    const TorchTitanDataParallel data = torchTitanDataParallel(s);
 
     std::string text = trainingStackComments(
         "torchtitan job config", "torchtitan", model, document, s,
@@ -210,16 +196,16 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
          "module paths as the ONNX model names them; torchtitan's own models name their blocks \"layers.N\"."},
         notes);
     text += "\n[parallelism]\n";
-    text += "data_parallel_replicate_degree = " + std::to_string(replicate) + "\n";
-    text += "data_parallel_shard_degree = " + std::to_string(shard) + "\n";
-    if (sharded)
-        text += std::string("fsdp_reshard_after_forward = ") + (w.zeroStage == 3 ? "\"always\"" : "\"never\"") + "\n";
+    text += "data_parallel_replicate_degree = " + std::to_string(data.replicate) + "\n";
+    text += "data_parallel_shard_degree = " + std::to_string(data.shard) + "\n";
+    if (data.sharded)
+        text += std::string("fsdp_reshard_after_forward = ") + (data.reshardAfterForward ? "\"always\"" : "\"never\"") + "\n";
     text += "tensor_parallel_degree = " + std::to_string(s.tensorParallel) + "\n";
     text += "enable_async_tensor_parallel = false\n";
     if (s.contextParallel > 1)
         text += "context_parallel_degree = " + std::to_string(s.contextParallel) + "\n";
-    if (expertParallel > 1) {
-        text += "expert_parallel_degree = " + std::to_string(expertParallel) + "\n";
+    if (data.expertParallel > 1) {
+        text += "expert_parallel_degree = " + std::to_string(data.expertParallel) + "\n";
         text += "expert_tensor_parallel_degree = " + std::to_string(s.expertTensorParallel) + "\n";
     }
     text += "pipeline_parallel_degree = " + std::to_string(s.pipeline.stages) + "\n";

@@ -243,28 +243,15 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
         notes.push_back(std::move(note));
     const Workload& w = s.workload;
-    // ZeRO 1 as FSDP that keeps parameters gathered from forward to backward (ZeRO 2): the
-    // distributed optimizer's traffic without DDP's whole optimizer state per rank.
-    const bool sharded = w.zeroStage >= 1;
-    // Expert ranks beyond the context- and tensor-parallel ones come from the shard dimension.
-    const int borrowed = s.contextParallel * s.tensorParallel;
-    const int expertShard = s.expertParallel > borrowed && s.expertParallel % borrowed == 0
-                                ? s.expertParallel / borrowed
-                                : 1;
-    int replicate = sharded ? 1 : s.dataParallel;
-    int shard = sharded ? s.dataParallel : 1;
-    if (!sharded && expertShard > 1 && s.dataParallel % expertShard == 0) {
-        replicate = s.dataParallel / expertShard;
-        shard = expertShard;
-    }
+    const TorchTitanDataParallel data = torchTitanDataParallel(s);
     std::vector<Entry> parallelism{
-        {"data_parallel_replicate_degree", number(replicate)},
-        {"data_parallel_shard_degree", number(shard)},
-        {"fsdp_reshard_after_forward", w.zeroStage == 3 ? "\"always\"" : "\"never\""},
+        {"data_parallel_replicate_degree", number(data.replicate)},
+        {"data_parallel_shard_degree", number(data.shard)},
+        {"fsdp_reshard_after_forward", data.reshardAfterForward ? "\"always\"" : "\"never\""},
         {"tensor_parallel_degree", number(s.tensorParallel)},
         {"enable_sequence_parallel", boolean(s.sequenceParallel)},
         {"context_parallel_degree", number(s.contextParallel)},
-        {"expert_parallel_degree", number(s.expertParallel)},
+        {"expert_parallel_degree", number(data.expertParallel)},
         {"pipeline_parallel_degree", number(s.pipeline.stages)},
     };
     const std::int64_t rankBatch = w.batch / std::max(s.dataParallel, 1);

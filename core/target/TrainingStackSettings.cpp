@@ -454,4 +454,23 @@ std::string trainingStackComments(const std::string& title, const std::string& s
     return text;
 }
 
+TorchTitanDataParallel torchTitanDataParallel(const TrainingStackSettings& settings)
+{
+    const TrainingStackSettings& s = settings;
+    TorchTitanDataParallel out;
+    out.sharded = s.workload.zeroStage >= 1;
+    out.reshardAfterForward = s.workload.zeroStage >= 3;
+    const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
+    if (s.expertParallel > 1 && s.expertParallel % borrowed == 0 && s.dataParallel % (s.expertParallel / borrowed) == 0)
+        out.expertParallel = s.expertParallel;
+    const int expertShard = out.expertParallel / borrowed;
+    out.replicate = out.sharded ? 1 : s.dataParallel;
+    out.shard = out.sharded ? s.dataParallel : 1;
+    if (!out.sharded && expertShard > 1) {
+        out.replicate = s.dataParallel / expertShard;
+        out.shard = expertShard;
+    }
+    return out;
+}
+
 }  // namespace tapestry

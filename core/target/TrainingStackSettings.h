@@ -74,6 +74,24 @@ struct TrainingStackSettings {
 [[nodiscard]] TrainingStackSettings trainingStackSettings(const FoldedModel& model, const PlanDocument& document,
                                                           int gpusPerNode);
 
+// How torchtitan lays out `settings`' data-parallel ranks, in both of its config forms:
+// FSDP's replicate and shard degrees (HSDP when both are above 1), whether it reshards
+// after forward, and the expert-parallel degree it is written with. ZeRO 1 is written as
+// FSDP that keeps parameters gathered from forward to backward (ZeRO 2: the distributed
+// optimizer's traffic without DDP's whole optimizer state per rank). Its expert
+// parallelism borrows the context-parallel ranks (and, with expert tensor parallelism 1,
+// the tensor-parallel ones) and then FSDP's shard ranks: without FSDP the shard degree
+// covers the expert ranks beyond the borrowed ones, and experts that do not fit so are
+// written without expert parallelism (stackSettingNotes says so).
+struct TorchTitanDataParallel {
+    int replicate = 1;
+    int shard = 1;
+    bool sharded = false;  // FSDP shards parameters (fsdp_reshard_after_forward applies)
+    bool reshardAfterForward = false;
+    int expertParallel = 1;
+};
+[[nodiscard]] TorchTitanDataParallel torchTitanDataParallel(const TrainingStackSettings& settings);
+
 // The expert plan `settings` describe: makeExpertPlan(Megatron, or
 // MegatronSequenceParallel) on the stage mesh {"dp", "tp"}, the pipeline and the
 // workload; origin Import, named after the file's stem. Context parallelism adds an axis

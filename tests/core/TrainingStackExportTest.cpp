@@ -526,6 +526,50 @@ mixed_precision_param = "bfloat16"
     // (torchtitan/distributed/activation_checkpoint.py: FullAC.Config, SelectiveAC.Config,
     // None for no checkpointing; Trainer.Config's default is SelectiveAC.Config), and the
     // reader takes "selective" as torchtitan's op-level policy.
+    // torchtitan's data-parallel layout (torchTitanDataParallel), which both of its config
+    // forms write: ZeRO 1-3 shard over every data rank (resharding after forward only under
+    // ZeRO 3); without FSDP the ranks replicate, except that the shard degree covers the
+    // expert ranks beyond the context- and tensor-parallel ones; experts that do not fit so
+    // are written without expert parallelism.
+    void torchTitanLaysDataParallelismOutOnce()
+    {
+        TrainingStackSettings s;
+        s.dataParallel = 32;
+        const auto layout = [&](int zero) {
+            s.workload.zeroStage = zero;
+            const TorchTitanDataParallel d = torchTitanDataParallel(s);
+            return std::tuple{d.replicate, d.shard, d.sharded, d.reshardAfterForward, d.expertParallel};
+        };
+        QVERIFY((layout(0) == std::tuple{32, 1, false, false, 1}));
+        QVERIFY((layout(1) == std::tuple{1, 32, true, false, 1}));
+        QVERIFY((layout(2) == std::tuple{1, 32, true, false, 1}));
+        QVERIFY((layout(3) == std::tuple{1, 32, true, true, 1}));
+        s.expertParallel = 8;
+        s.tensorParallel = 2;  // borrowed: 8 experts over tp 2 x 4 shard ranks
+        QVERIFY((layout(0) == std::tuple{8, 4, false, false, 8}));
+        QVERIFY((layout(3) == std::tuple{1, 32, true, true, 8}));
+        s.expertTensorParallel = 2;  // tensor-parallel experts borrow no tensor ranks: 8 shard ranks
+        QVERIFY((layout(0) == std::tuple{4, 8, false, false, 8}));
+        s.expertParallel = 3;  // 3 does not divide 32
+        QVERIFY((layout(0) == std::tuple{32, 1, false, false, 1}));
+
+        // Both forms write it: the TOML and the Python config of the same plan.
+        const FoldedModel& m = gpt();
+        PlanDocument document = pipelinedPlan(m);
+        for (const int zero : {0, 2, 3}) {
+            document.workload.zeroStage = zero;
+            const std::string toml = exportTorchTitanConfig(m, document, 8);
+            const std::string python = exportTorchTitanTrainerConfig(m, document, 8);
+            const TorchTitanDataParallel d = torchTitanDataParallel(trainingStackSettings(m, document, 8));
+            for (const auto& [key, value] : {std::pair{"data_parallel_replicate_degree", d.replicate},
+                                             std::pair{"data_parallel_shard_degree", d.shard}}) {
+                QVERIFY2(contains(toml, std::string(key) + " = " + std::to_string(value) + "\n"), toml.c_str());
+                QVERIFY2(contains(python, std::string("--parallelism.") + key + " " + std::to_string(value) + " "),
+                         python.c_str());
+            }
+        }
+    }
+
     void torchTitanPythonSetsTheCheckpointingPolicy()
     {
         const FoldedModel& m = gpt(8);

@@ -36,10 +36,9 @@ constexpr std::size_t kExactCells = 1'000'000;
 // proven within a third of their limit on a machine loaded 13-35, and G in a tenth.
 constexpr double kExactShare = 0.5;
 // Past it CBC goes on while its bound is within this share of the best plan; then its
-// tree is the search that finds the plans. Memory-tight generated diffusion problems of 589 and 790 nodes after
-// reduction, 2.4-2.7 % apart at half of 60 s: with CBC kept, 48,356,817 (optimal,
-// proven at 55 s in one run of two) and 80.2-81.6 M; ended at 1 %, 49,417,317 and
-// 80,142,762 (load 10-20).
+// tree is the search that finds the plans. A memory-tight generated diffusion problem of
+// 589 nodes after reduction, 2-3 % apart at half of 60 s, is proven optimal at 55 s when
+// kept (load 3-9); ended at 1 %, it stayed 2 % above the optimum (load 10-20).
 constexpr double kExactGapToKeep = 0.05;
 // And whatever its node count when its edges have at most this many cells in all: the
 // search's whole-graph problems (a few thousand nodes of few strategies) are proven

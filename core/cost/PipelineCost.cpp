@@ -61,6 +61,9 @@ void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, s
     const std::vector<std::size_t> starts = chunkStarts(layout, blockCount);
     const std::size_t chunks = starts.size();
     const double m = std::max(1, microBatches);
+    // Megatron-Core overlaps sends in its interleaved schedule only (Megatron-LM turns
+    // overlap_p2p_comm off for the others).
+    const bool sendsHidden = sendsOverlap && layout.schedule == PipelineSchedule::Interleaved;
 
     std::vector<StageCost> stages(p);
     std::vector<double> p2p(p, 0.0);
@@ -84,7 +87,7 @@ void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, s
         stage.cost.memory.parameters = nodes[s].memory.parameters;
         stage.cost.memory.gradients = nodes[s].memory.gradients;
         stage.cost.memory.optimizerStates = nodes[s].memory.optimizerStates;
-        const double exposed = sendsOverlap ? std::max(0.0, p2p[s] - nodes[s].microBatchSeconds) : p2p[s];
+        const double exposed = sendsHidden ? std::max(0.0, p2p[s] - nodes[s].microBatchSeconds) : p2p[s];
         stage.microBatchSeconds = nodes[s].microBatchSeconds + exposed;
         stage.cost.time.pipelineSendSeconds = m * exposed;
         slowest = std::max(slowest, stage.microBatchSeconds);

@@ -33,7 +33,8 @@ struct PipelineSetting {
 // Core's overlap_p2p_comm) a steady-state micro-batch waits only for the part of its sends
 // that its stage's compute does not cover, max(0, sends - compute); the f fill slots still
 // pay compute and sends, as each hop of the fill waits for the stage before:
-// step = m x max_s(compute + exposed sends) + f x max_s(compute + sends) + per-step part.
+// step = m x max_s(compute + exposed sends) + f x max_s(compute + sends) + per-step part;
+// only the interleaved schedule overlaps (Megatron-Core's other schedules wait).
 // Memory: each stage's
 // parameters, gradients and optimizer states, its activations times the micro-batches
 // in flight, the largest transient buffer. The total is the slowest stage's time and

@@ -140,9 +140,11 @@ struct Workload {
     // enable it; the commands and plan files keep it off.
     bool tensorParallelOverlap = false;
     // A pipeline stage's sends run beside its other chunks' compute: Megatron-Core's
-    // interleaved schedule with overlap_p2p_comm (Megatron-Bridge sets it whenever pp > 1
-    // and vp > 1; NeMo's launcher configs, overlap_p2p_comm: true). Set by `validate` for
-    // those recipes; the commands and plan files keep it off (PipelineCost.h).
+    // interleaved schedule with overlap_p2p_comm, on by default in Megatron-LM
+    // (--no-overlap-p2p-communication turns it off; Megatron-Bridge sets it whenever
+    // pp > 1 and vp > 1; NeMo's launcher configs, overlap_p2p_comm: true). Priced for
+    // interleaved schedules only (PipelineCost.h); a Megatron-LM search prices it
+    // (withStackImplementations), `validate` sets it for those recipes, plan files keep it.
     bool pipelineSendOverlap = false;
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.

@@ -103,7 +103,8 @@ const std::set<std::string>& switchFlags()
     static const std::set<std::string> flags = {"sequence-parallel", "use-distributed-optimizer", "use-torch-fsdp2",
                                                 "bf16", "fp16",
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
-                                                "overlap-grad-reduce", "moe-pad-expert-input-to-capacity"};
+                                                "overlap-grad-reduce", "moe-pad-expert-input-to-capacity",
+                                                "no-overlap-p2p-communication"};
     return flags;
 }
 
@@ -299,6 +300,9 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--accumulate-allreduce-grads-in-fp32");
     if (w.overlap)
         args.push_back("--overlap-grad-reduce");
+    // Megatron-LM overlaps an interleaved pipeline's sends unless told not to.
+    if (!w.pipelineSendOverlap && s.pipeline.active() && s.pipeline.schedule == PipelineSchedule::Interleaved)
+        args.push_back("--no-overlap-p2p-communication");
 
     std::string text = trainingStackComments(
         "Megatron-LM arguments", "Megatron-LM", model, document, s,
@@ -466,6 +470,7 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     }
     w.fp32MainGradients = args.has("accumulate-allreduce-grads-in-fp32");
     w.overlap = args.has("overlap-grad-reduce");
+    w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");
     if (const std::optional<double> capacity = args.capacityFactor("moe-expert-capacity-factor")) {
         w.capacityFactor = *capacity;
         if (!args.has("moe-pad-expert-input-to-capacity"))

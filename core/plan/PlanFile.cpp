@@ -243,6 +243,7 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     if (document.workload.fp8 != Fp8Recipe::None)
         workload->set_fp8_recipe(fp8RecipeName(document.workload.fp8));
     workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
+    workload->set_pipeline_send_overlap(document.workload.pipelineSendOverlap);
     workload->set_capacity_factor(document.workload.capacityFactor);
 
     std::vector<bool> written(coarse.nodes.size(), false);
@@ -365,6 +366,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     document.workload.checkpointReplay =
         checkpointReplayFromName(w.checkpoint_replay()).value_or(CheckpointReplay::WholeBlock);
     document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
+    document.workload.pipelineSendOverlap = w.pipeline_send_overlap();
     if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "workload.fp8Recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");

@@ -112,6 +112,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.selective = chosen.selective;
     searched.workload.checkpointReplay = chosen.checkpointReplay;
     searched.workload.zeroImplementation = chosen.zeroImplementation;
+    searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;
     searched.workload.zeroStage = chosen.zeroStage;
     searched.workload.microBatch = chosen.microBatch;
     return searched;

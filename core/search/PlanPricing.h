@@ -83,7 +83,7 @@ private:
 
 // `searched` with the training techniques the search chose for a plan (recomputation, what
 // selective recomputation recomputes and how full recomputation replays, ZeRO stage and
-// implementation, micro-batch; from the workload it
+// implementation, overlapped pipeline sends, micro-batch; from the workload it
 // was priced for): what prices that plan, or an edit of it, as the search did. Batch and
 // sequence stay as given, so that a workload line still says where they come from.
 [[nodiscard]] SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen);

@@ -77,6 +77,16 @@ void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* 
                     stackName + " runs FSDP2 (fully_shard), which copies otherwise");
 }
 
+// An interleaved pipeline priced with Megatron-LM's overlapped sends (overlap_p2p_comm),
+// exported to a stack whose schedule waits for them.
+void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std::vector<std::string>& notes)
+{
+    if (s.workload.pipelineSendOverlap && s.pipeline.active() && s.pipeline.schedule == PipelineSchedule::Interleaved)
+        notes.push_back(std::string("pipeline sends overlapped with the other chunks' compute (Megatron-LM's "
+                                    "overlap_p2p_comm): ") +
+                        stackName + " is priced waiting for them");
+}
+
 void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
 {
     const Workload& w = s.workload;
@@ -126,6 +136,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     if (w.attention == AttentionKernel::Unfused)
         notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
@@ -173,6 +184,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
         notes.push_back("torchtitan's op-level selective recomputation: the PyTorch export's checkpoint policy "
                         "recomputes attention's core");
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     if (s.workload.zeroStage < 2)
         notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
@@ -279,6 +291,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.selective = stackSelectiveRecomputation(stack);
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
+    workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
     return workload;
 }
 

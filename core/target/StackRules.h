@@ -53,7 +53,8 @@ struct FoldedModel;
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
 [[nodiscard]] ZeroImplementation stackZeroImplementation(TrainingStack stack);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
-// stackCheckpointReplay, stackZeroImplementation): what a search for the stack prices and
+// stackCheckpointReplay, stackZeroImplementation; Megatron-LM overlaps an interleaved
+// pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and
 // what its files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
 

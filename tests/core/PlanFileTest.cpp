@@ -267,6 +267,21 @@ private slots:
         }
     }
 
+    // Overlapped pipeline sends (a Megatron-LM search's) come back as written; a file
+    // without the field waits for them.
+    void pipelineSendOverlapIsKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY(json.find("pipeline_send_overlap") == std::string::npos);
+        QVERIFY(!planFromJson(json, "plan.json", m.coarse, m.families).workload.pipelineSendOverlap);
+        document.workload.pipelineSendOverlap = true;
+        json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"pipeline_send_overlap\": true") != std::string::npos, json.c_str());
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

@@ -430,6 +430,35 @@ private slots:
         QVERIFY(megatron.best);
         QCOMPARE(megatron.best->workload.selective, SelectiveRecomputation::AttentionCore);
         QCOMPARE(megatron.best->workload.checkpointReplay, CheckpointReplay::WholeBlock);
+        QVERIFY(megatron.best->workload.pipelineSendOverlap);
+        QVERIFY(!titan.best->workload.pipelineSendOverlap);
+    }
+
+    // Megatron-LM overlaps an interleaved pipeline's sends with the other chunks' compute
+    // by default (overlap_p2p_comm; --no-overlap-p2p-communication turns it off), so its
+    // searches price that; exported to torchtitan or PyTorch, whose schedules are priced
+    // waiting for the sends, such a plan is noted. 1F1B waits in every stack: no note.
+    void megatronOverlapsAnInterleavedPipelinesSends()
+    {
+        QVERIFY(withStackImplementations(Workload{}, TrainingStack::Megatron).pipelineSendOverlap);
+        QVERIFY(!withStackImplementations(Workload{}, TrainingStack::TorchTitan).pipelineSendOverlap);
+        QVERIFY(!withStackImplementations(Workload{}, TrainingStack::PyTorch).pipelineSendOverlap);
+        TrainingStackSettings settings;
+        settings.dataParallel = 1;
+        settings.workload.batch = 8;
+        settings.workload.pipelineSendOverlap = true;
+        settings.pipeline.stages = 2;
+        settings.pipeline.virtualStages = 2;
+        settings.pipeline.schedule = PipelineSchedule::Interleaved;
+        const auto noted = [&](TrainingStack stack) {
+            const std::vector<std::string> notes = stackSettingNotes(stack, settings);
+            return std::any_of(notes.begin(), notes.end(),
+                               [](const std::string& note) { return contains(note, "overlap_p2p_comm"); });
+        };
+        QVERIFY(noted(TrainingStack::TorchTitan) && noted(TrainingStack::PyTorch) && !noted(TrainingStack::Megatron));
+        settings.pipeline.virtualStages = 1;
+        settings.pipeline.schedule = PipelineSchedule::OneFOneB;
+        QVERIFY(!noted(TrainingStack::TorchTitan) && !noted(TrainingStack::PyTorch));
     }
 
     void longSequencesRoundTripWithShardedSequences()

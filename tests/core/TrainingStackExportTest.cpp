@@ -118,8 +118,10 @@ private slots:
     --bf16
     --use-flash-attn
     --overlap-grad-reduce
+    --no-overlap-p2p-communication
 )
 )";
+        // The plan's interleaved sends are priced waited for: Megatron-LM is told so.
         QVERIFY2(text.ends_with(expected), text.c_str());
         QVERIFY2(contains(text, "# pipeline 2 x data parallel 2 x tensor parallel 2 = 8 GPUs.\n"), text.c_str());
         // Megatron-LM's own layout: nothing to note.
@@ -129,8 +131,12 @@ private slots:
     void megatronRoundTripKeepsThePipelineAndWorkload()
     {
         const FoldedModel& m = gpt();
-        const PlanDocument original = pipelinedPlan(m);
-        const TrainingStackImport back = imported(exportMegatronArguments(m, original, 8), "gpt-pp.sh", m, 8);
+        PlanDocument original = pipelinedPlan(m);
+        original.workload = withStackImplementations(original.workload, TrainingStack::Megatron);
+        QVERIFY(original.workload.pipelineSendOverlap);  // Megatron-LM's default, written as no flag
+        const std::string written = exportMegatronArguments(m, original, 8);
+        QVERIFY2(!contains(written, "p2p-communication"), written.c_str());
+        const TrainingStackImport back = imported(written, "gpt-pp.sh", m, 8);
         QCOMPARE(back.warnings, std::vector<std::string>{});
         QCOMPARE(back.document.plan.strategies, original.plan.strategies);
         QCOMPARE(back.document.plan.mesh, (std::vector<MeshAxis>{{"dp", 2}, {"tp", 2}}));
@@ -150,6 +156,11 @@ private slots:
         const std::string text = exportMegatronArguments(m, cudnn, 8);
         QVERIFY2(contains(text, "    --attention-backend fused\n") && !contains(text, "--use-flash-attn"), text.c_str());
         QVERIFY(imported(text, "gpt-pp.sh", m, 8).document.workload == cudnn.workload);
+
+        // Sends priced waited for are written so, and come back so.
+        PlanDocument waiting = original;
+        waiting.workload.pipelineSendOverlap = false;
+        QVERIFY(!imported(exportMegatronArguments(m, waiting, 8), "gpt-pp.sh", m, 8).document.workload.pipelineSendOverlap);
     }
 
     // With no batch in the plan and none in the model, the cost model prices two sequences
@@ -328,7 +339,9 @@ mixed_precision_param = "bfloat16"
             QVERIFY2(contains(megatron, mx ? "--fp8-format e4m3 --fp8-recipe mxfp8" : "--fp8-format hybrid --fp8-recipe tensorwise"),
                      megatron.c_str());
             const TrainingStackImport back = imported(megatron, "fp8.sh", m, 8);
-            QVERIFY(back.document.workload == withStackImplementations(document.workload, TrainingStack::Megatron));
+            Workload expected = withStackImplementations(document.workload, TrainingStack::Megatron);
+            expected.pipelineSendOverlap = false;  // written --no-overlap-p2p-communication, as priced
+            QVERIFY(back.document.workload == expected);
             const std::string titan = exportTorchTitanConfig(m, document, 8);
             QVERIFY2(contains(titan, mx ? "converters = [\"quantize.linear.mx\"]\n\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\n"
                                         : "converters = [\"quantize.linear.float8\"]\n\n[quantize.linear.float8]\nrecipe_name = \"tensorwise\"\n"),

@@ -602,7 +602,8 @@ private slots:
     // Megatron-Core's overlap_p2p_comm (Workload::pipelineSendOverlap): in the steady state
     // a stage's sends run beside its compute, which here is the longer, so the m
     // micro-batches pay none of them; the fill slots still do. The step shrinks by exactly
-    // m x the bottleneck stage's sends per micro-batch.
+    // m x the bottleneck stage's sends per micro-batch. Megatron-Core's 1F1B schedule
+    // waits for its sends whatever the flag says: the same price either way.
     void overlappedSendsLeaveTheFillToPay()
     {
         const FoldedModel m = gptWithDropout(4);
@@ -631,6 +632,14 @@ private slots:
         QCOMPARE(b.total.time.pipelineSendSeconds, 0.0);
         const double saved = a.total.time.stepSeconds() - b.total.time.stepSeconds();
         QVERIFY2(near(saved, a.microBatches * sends), qPrintable(compared(saved, a.microBatches * sends)));
+
+        layout.virtualStages = 1;
+        layout.schedule = PipelineSchedule::OneFOneB;
+        plan.pipeline = layout;
+        const PlanEvaluation oneF = priced(plain);
+        QVERIFY(oneF.total.time.pipelineSendSeconds > 0);
+        QCOMPARE(priced(overlapped).total.time.stepSeconds(), oneF.total.time.stepSeconds());
+        QCOMPARE(priced(overlapped).total.time.pipelineSendSeconds, oneF.total.time.pipelineSendSeconds);
     }
 
     // Two stages of one DGX H100 node each, tensor parallel 8 inside: a micro-batch's

@@ -161,7 +161,7 @@ std::string firstFew(const std::vector<std::string>& names)
 
 // Refuses the first key that tapestry.planfile has no field for (protobuf's own error
 // says "Cannot find field"), naming where it is and the field it most likely means, or
-// the fields there are.
+// the fields there are, and a bool field holding anything but true or false.
 void checkKeys(const JsonValue& value, const google::protobuf::Descriptor& message, const std::string& path,
                const std::string& fileName)
 {
@@ -190,6 +190,9 @@ void checkKeys(const JsonValue& value, const google::protobuf::Descriptor& messa
             }
             throw Error(ErrorCode::InvalidPlan, fileName, text);
         }
+        // protobuf's parser takes a string for a bool without a word.
+        if (field->type() == google::protobuf::FieldDescriptor::TYPE_BOOL && !field->is_repeated() && !member.isBool())
+            throw Error(ErrorCode::InvalidPlan, fileName, prefix + key + " is not true or false");
         if (field->message_type() == nullptr)
             continue;
         if (!field->is_repeated()) {

@@ -144,6 +144,8 @@ private slots:
                                                   << "workload.capacity_factor is inf";
         QTest::newRow("capacity factor 2000") << "\"capacity_factor\": 1" << "\"capacity_factor\": 2000"
                                               << "up to 1024";
+        QTest::newRow("bool as a word") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"overlap_off\": \"yes\""
+                                        << "workload.overlap_off is not true or false";
         // A misspelt key: where it is and the field two or fewer edits away; a key near none,
         // the fields there are.
         QTest::newRow("misspelt workload key") << "\"recompute\"" << "\"recompte\""

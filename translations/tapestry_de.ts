@@ -508,6 +508,10 @@
         <translation>PP %1 %2</translation>
     </message>
     <message>
+        <source>sends overlapped with the other chunks&apos; compute</source>
+        <translation>Übertragungen überlappen mit der Rechnung der anderen Abschnitte</translation>
+    </message>
+    <message>
         <source>ZeRO %1</source>
         <translation>ZeRO %1</translation>
     </message>

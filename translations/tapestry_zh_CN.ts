@@ -507,6 +507,10 @@
         <translation>PP %1 %2</translation>
     </message>
     <message>
+        <source>sends overlapped with the other chunks&apos; compute</source>
+        <translation>发送与其他块的计算重叠</translation>
+    </message>
+    <message>
         <source>ZeRO %1</source>
         <translation>ZeRO %1</translation>
     </message>

@@ -53,6 +53,11 @@ void pricePipelineStages(PlanEvaluation& evaluation, const Plan& plan, const Coa
                     boundarySeconds, sendsOverlap);
 }
 
+bool pipelineSendsOverlapped(const PipelineLayout& layout, bool sendOverlap)
+{
+    return sendOverlap && layout.active() && layout.schedule == PipelineSchedule::Interleaved;
+}
+
 void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, std::size_t blockCount,
                      std::vector<StageNodes> nodes, double transient, int microBatches,
                      const std::vector<double>& boundarySeconds, bool sendsOverlap)
@@ -61,9 +66,7 @@ void priceStageNodes(PlanEvaluation& evaluation, const PipelineLayout& layout, s
     const std::vector<std::size_t> starts = chunkStarts(layout, blockCount);
     const std::size_t chunks = starts.size();
     const double m = std::max(1, microBatches);
-    // Megatron-Core overlaps sends in its interleaved schedule only (Megatron-LM turns
-    // overlap_p2p_comm off for the others).
-    const bool sendsHidden = sendsOverlap && layout.schedule == PipelineSchedule::Interleaved;
+    const bool sendsHidden = pipelineSendsOverlapped(layout, sendsOverlap);
 
     std::vector<StageCost> stages(p);
     std::vector<double> p2p(p, 0.0);

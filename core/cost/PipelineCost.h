@@ -22,6 +22,11 @@ struct PipelineSetting {
 // (1 + (p - 1)/(p v)).
 [[nodiscard]] double microBatchesInFlight(const PipelineLayout& layout, int stage, double microBatches);
 
+// Whether a pipeline run with Megatron-Core's overlap_p2p_comm (`sendOverlap`,
+// Workload::pipelineSendOverlap) overlaps its sends: Megatron-LM does so in the
+// interleaved schedule only and turns the flag off for the others.
+[[nodiscard]] bool pipelineSendsOverlapped(const PipelineLayout& layout, bool sendOverlap);
+
 // Prices a pipelined plan from its per-node evaluation (each node's costs over the step
 // on the devices of its stage) into `evaluation.stages` and `evaluation.total`.
 // Per stage and micro-batch: its nodes' compute and tensor-parallel traffic, plus one
@@ -34,7 +39,7 @@ struct PipelineSetting {
 // that its stage's compute does not cover, max(0, sends - compute); the f fill slots still
 // pay compute and sends, as each hop of the fill waits for the stage before:
 // step = m x max_s(compute + exposed sends) + f x max_s(compute + sends) + per-step part;
-// only the interleaved schedule overlaps (Megatron-Core's other schedules wait).
+// (pipelineSendsOverlapped).
 // Memory: each stage's
 // parameters, gradients and optimizer states, its activations times the micro-batches
 // in flight, the largest transient buffer. The total is the slowest stage's time and

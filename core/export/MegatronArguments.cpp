@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "base/NearMiss.h"
+#include "cost/PipelineCost.h"
 #include "export/ShellWords.h"
 #include "fold/FoldedModel.h"
 #include "target/StackRules.h"
@@ -300,8 +301,8 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--accumulate-allreduce-grads-in-fp32");
     if (w.overlap)
         args.push_back("--overlap-grad-reduce");
-    // Megatron-LM overlaps an interleaved pipeline's sends unless told not to.
-    if (!w.pipelineSendOverlap && s.pipeline.active() && s.pipeline.schedule == PipelineSchedule::Interleaved)
+    // Megatron-LM overlaps the sends wherever it can unless told not to.
+    if (pipelineSendsOverlapped(s.pipeline, true) && !w.pipelineSendOverlap)
         args.push_back("--no-overlap-p2p-communication");
 
     std::string text = trainingStackComments(

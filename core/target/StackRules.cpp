@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "cluster/MeshText.h"
 #include "cost/ExpertRouting.h"
+#include "cost/PipelineCost.h"
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
 #include "plan/PhysicalLayout.h"
@@ -81,7 +82,7 @@ void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* 
 // exported to a stack whose schedule waits for them.
 void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std::vector<std::string>& notes)
 {
-    if (s.workload.pipelineSendOverlap && s.pipeline.active() && s.pipeline.schedule == PipelineSchedule::Interleaved)
+    if (pipelineSendsOverlapped(s.pipeline, s.workload.pipelineSendOverlap))
         notes.push_back(std::string("pipeline sends overlapped with the other chunks' compute (Megatron-LM's "
                                     "overlap_p2p_comm): ") +
                         stackName + " is priced waiting for them");

@@ -206,6 +206,29 @@ private slots:
                  PlanOverlay::color(StrategyClass::DataParallel));
     }
 
+    // The summary says the sends overlap only where the price overlapped them: an
+    // interleaved pipeline of a workload with Megatron-LM's overlap_p2p_comm, not 1F1B.
+    void summarySaysWhenPipelineSendsOverlap()
+    {
+        const std::vector<MeshAxis> axes{{"dp", 2}, {"tp", 2}};
+        PlanCandidate candidate;
+        candidate.plan = makeExpertPlan(ExpertPlanKind::Megatron, folded_->coarse, axes);
+        candidate.plan.pipeline.stages = 2;
+        candidate.plan.pipeline.virtualStages = 2;
+        candidate.plan.pipeline.schedule = PipelineSchedule::Interleaved;
+        candidate.workload.pipelineSendOverlap = true;
+        const QString overlapped = QStringLiteral("sends overlapped with the other chunks' compute");
+        const QString interleaved = PlanSummary::text(candidate, folded_->coarse, cluster_);
+        QVERIFY2(interleaved.contains(overlapped), qPrintable(interleaved));
+        candidate.workload.pipelineSendOverlap = false;
+        QVERIFY(!PlanSummary::text(candidate, folded_->coarse, cluster_).contains(overlapped));
+        candidate.workload.pipelineSendOverlap = true;
+        candidate.plan.pipeline.virtualStages = 1;
+        candidate.plan.pipeline.schedule = PipelineSchedule::OneFOneB;
+        const QString oneFOneB = PlanSummary::text(candidate, folded_->coarse, cluster_);
+        QVERIFY2(oneFOneB.startsWith(QStringLiteral("PP 2")) && !oneFOneB.contains(overlapped), qPrintable(oneFOneB));
+    }
+
     void nodeTableAddsUpAndFilters()
     {
         NodeCostModel model;

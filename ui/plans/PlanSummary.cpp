@@ -1,6 +1,7 @@
 #include "plans/PlanSummary.h"
 
 #include "cluster/DeviceMesh.h"
+#include "cost/PipelineCost.h"
 #include "search/PlanCandidate.h"
 #include "search/PlanPricing.h"
 #include "target/StackRules.h"
@@ -236,6 +237,8 @@ QString PlanSummary::text(const PlanCandidate& candidate, const CoarseGraph& coa
                                 .arg(span)
                                 .arg(plan.pipeline.virtualStages)
                           : tr("PP %1 %2").arg(plan.pipeline.stages).arg(span));
+        if (pipelineSendsOverlapped(plan.pipeline, candidate.workload.pipelineSendOverlap))
+            sentences << tr("sends overlapped with the other chunks' compute");
     }
     for (const auto& [names, text] : lines)
         sentences << QStringLiteral("%1: %2").arg(joinedNames(names), text);

@@ -429,8 +429,15 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
                      const ProgressSpan& span) -> std::optional<SearchCandidate> {
         const Clock::time_point solveStart = Clock::now();
         std::optional<IlpResult> exact;
-        if (options.mode == SearchMode::Tap)
+        if (options.mode == SearchMode::Tap) {
             exact = tap.solve(limit, minimizeMemory, stats);
+            // An elimination stopped by a cancel does not hand over to the integer
+            // program, which prices and builds the whole program before it polls again.
+            if (!exact && cancelled()) {
+                result.cancelled = true;
+                return std::nullopt;
+            }
+        }
         const IlpResult solved =
             exact ? *exact
             : options.mode == SearchMode::Tap

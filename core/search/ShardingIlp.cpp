@@ -98,6 +98,11 @@ const char* ilpStatusName(IlpStatus status)
 IlpResult solveShardingIlp(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
                            const IlpOptions& options)
 {
+    if (options.cancelled && options.cancelled()) {
+        IlpResult result;
+        result.cancelled = true;
+        return result;  // nothing priced, built or solved
+    }
     const SearchTerms terms = priceSearchTerms(costs, coarse, groups, !options.minimizeMemory);
 
     MixedIntegerProgram program;

@@ -380,9 +380,14 @@ private:
         for (const std::size_t g : message.scope)
             value_[g] = 0;
         value_[variable] = 0;
+        const std::size_t entryWork = count * (width + bucket.size());
         for (std::size_t entry = 0; entry < entries; ++entry) {
-            if ((entry & 4095) == 4095 && limits_.cancelled && limits_.cancelled())
-                return false;
+            unpolledWork_ += entryWork;
+            if (unpolledWork_ >= EliminationLimits::kPollWork) {
+                unpolledWork_ = 0;
+                if (limits_.cancelled && limits_.cancelled())
+                    return false;
+            }
             bucketSeconds(variable, bucket, seconds);
             for (std::size_t k = 0; k < message.children.size(); ++k)
                 childBase[k] = entryOf(result_.messages_[message.children[k]]);  // at candidate 0
@@ -435,6 +440,7 @@ private:
                         const std::size_t at = childBase[k] + x * childStride[k];
                         next.clear();
                         nextProvenance.clear();
+                        unpolledWork_ += partial.size() * (child.offsets[at + 1] - child.offsets[at]);
                         for (std::size_t a = 0; a < partial.size(); ++a) {
                             for (std::uint32_t b = child.offsets[at]; b < child.offsets[at + 1]; ++b) {
                                 const Point sum{partial[a].seconds + child.points[b].seconds,
@@ -526,6 +532,7 @@ private:
     std::vector<std::size_t> position_;
     std::vector<std::size_t> value_;  // the candidate of each group while filling
     std::size_t points_ = 0;
+    std::size_t unpolledWork_ = 0;  // steps since `cancelled` was last polled
 };
 
 std::optional<TermElimination> TermElimination::solve(const SearchTerms& terms, EliminationGoal goal,

@@ -34,7 +34,12 @@ struct EliminationLimits {
     std::size_t maxStates = std::size_t{1} << 22;
     // Above this many (time, memory) points kept in all tables together, likewise.
     std::size_t maxPoints = std::size_t{1} << 24;
-    std::function<bool()> cancelled;  // polled while eliminating
+    // Polled before each group is eliminated and after about every kPollWork steps of
+    // filling its table (a step: one candidate of one table entry against one of the
+    // entry's factors or child tables, or one Pareto point combined): one entry can take
+    // long where candidates or points are many.
+    std::function<bool()> cancelled;
+    static constexpr std::size_t kPollWork = std::size_t{1} << 16;
 };
 
 // The exact optimum of SearchTerms' objective over one candidate per group, by variable

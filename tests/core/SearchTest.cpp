@@ -8,6 +8,8 @@
 #include "search/PlanPricing.h"
 #include "search/PlanSearch.h"
 #include "search/SearchSession.h"
+#include "search/ShardingIlp.h"
+#include "search/StrategySpace.h"
 
 #include <QTest>
 
@@ -432,6 +434,37 @@ private slots:
         QCOMPARE(result.statistics.solves, std::size_t{1});
         QVERIFY(result.alternatives.empty());
         QVERIFY(std::find(phases.begin(), phases.end(), SearchPhase::Alternatives) == phases.end());
+    }
+
+    // A cancel that stops the exact elimination ends the search: the integer program
+    // (which answers where the elimination is too entangled) is not started in its place.
+    void aCancelledEliminationStartsNoIntegerProgram()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-small", 3);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 1024));
+        // The first poll is the search's own before it solves, the next the elimination's.
+        int polls = 0;
+        SearchCallbacks callbacks;
+        callbacks.cancelled = [&] { return polls++ > 0; };
+        const SearchResult result = searchPlan(costs, m.coarse, m.families, fastestPlanOnly(), callbacks);
+        QVERIFY(result.cancelled);
+        QVERIFY(!result.best);
+        QCOMPARE(result.statistics.ilpColumns, std::size_t{0});
+        QCOMPARE(result.statistics.branchNodes, 0);
+        QVERIFY2(result.message.find("cancelled") != std::string::npos, result.message.c_str());
+
+        // Asked after a cancel, the integer program is neither priced nor built.
+        std::vector<StrategyGroup> groups;
+        for (const CoarseNode& node : m.coarse.nodes)
+            groups.push_back({{node.id}, strategiesFor(node.kind, mesh.shape())});
+        IlpOptions cancelled;
+        cancelled.cancelled = [] { return true; };
+        const IlpResult ilp = solveShardingIlp(costs, m.coarse, groups, cancelled);
+        QVERIFY(ilp.cancelled);
+        QCOMPARE(ilp.status, IlpStatus::NoSolution);
+        QCOMPARE(ilp.columns, std::size_t{0});
     }
 
     void wholeGraphCancellationStopsTheSolverWithAPlan()

@@ -273,6 +273,41 @@ private slots:
         cancelled.cancelled = [] { return true; };
         QVERIFY(!TermElimination::solve(terms, EliminationGoal::Fastest, {}, cancelled));
     }
+
+    // One table of many candidates, too few entries for a poll per entry to come often:
+    // the first group's table over the second's 1,024 candidates has 1,024 entries of
+    // 1,024 candidates each. The elimination still asks whether it was cancelled at
+    // least once per EliminationLimits::kPollWork candidate pairs.
+    void aLargeTablePollsForCancelWhileFilled()
+    {
+        constexpr std::size_t candidates = 1024;
+        SearchTerms terms;
+        terms.nodeSeconds.assign(2, std::vector<double>(candidates, 1.0));
+        terms.memoryBytes.assign(2, std::vector<double>(candidates, 1.0));
+        SearchTerms::PairTerm pair{0, 1, std::vector<std::vector<double>>(candidates, std::vector<double>(candidates))};
+        for (std::size_t a = 0; a < candidates; ++a) {
+            for (std::size_t b = 0; b < candidates; ++b)
+                pair.seconds[a][b] = a == b ? 0.0 : 1.0;
+        }
+        terms.pairs.push_back(std::move(pair));
+        std::size_t polls = 0;
+        EliminationLimits counted;
+        counted.cancelled = [&] {
+            ++polls;
+            return false;
+        };
+        const auto solved = TermElimination::solve(terms, EliminationGoal::Fastest, {}, counted);
+        QVERIFY(solved);
+        QCOMPARE(solved->seconds(0), 2.0);  // equal candidates: no pair cost
+        QVERIFY2(polls >= candidates * candidates / EliminationLimits::kPollWork,
+                 qPrintable(QString::number(polls)));
+        // Cancelled at the first poll inside the table: nothing is returned.
+        std::size_t asked = 0;
+        EliminationLimits cancelledInside;
+        cancelledInside.cancelled = [&] { return ++asked > 1; };
+        QVERIFY(!TermElimination::solve(terms, EliminationGoal::Fastest, {}, cancelledInside));
+        QCOMPARE(asked, std::size_t{2});
+    }
 };
 
 QTEST_APPLESS_MAIN(TermEliminationTest)

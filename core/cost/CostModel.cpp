@@ -687,6 +687,10 @@ void CostModel::addBatchWork(BatchWork& work, CoarseNodeId node, const NodeStrat
     // axis the experts spread over is data parallel when the rest of the model splits
     // the batch on it (expert parallelism carved from data parallelism) and not when it
     // splits the sequence (carved from context parallelism).
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        if (splitsWeights(strategy.axes[a]) && mesh_->axis(a).size > 1)
+            work.tensorAxes |= AxisMask{1} << a;
+    }
     const NodeFacts& facts = bound_->nodes[node.index()];
     if (facts.flops <= 0 || facts.experts > 0)
         return;
@@ -705,7 +709,9 @@ CostModel::Stepping CostModel::steppingOf(const BatchWork& work) const
         if (work.total > 0 && 2 * work.byAxis[a] > work.total)
             degree *= mesh_->axis(a).size;
     }
-    return steppingFor(degree);
+    Stepping steps = steppingFor(degree);
+    steps.tensorAxes = work.tensorAxes;
+    return steps;
 }
 
 void CostModel::addGradients(std::vector<GradientBucket>& buckets, const NodeStrategy& strategy,
@@ -782,7 +788,7 @@ double CostModel::gradientBytesPerParameter() const
 
 double CostModel::fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const
 {
-    if (workload_.fp32MainGradients || div.data <= 1)
+    if (workload_.fp32MainGradients || div.shard <= 1)
         return 0;
     return steps.microSteps * fsdpGradientCopySeconds(cluster_->gpu, localParameters, workload_.zeroImplementation,
                                                       workload_.zeroStage);
@@ -813,13 +819,12 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
             div.compute *= divides;
         if (splitsWeights(split) || split == AxisSplit::Hidden || split == AxisSplit::Expert)
             div.weights *= n;
-        if (synchronizesGradients(split))
-            div.data *= n;
         if (isSharded(requiredInputLayout(kind, split)))
             div.input *= divides;
         if (isSharded(outputLayout(split)))
             div.output *= divides;
     }
+    div.shard = mesh_->groupOf(shardAxes(strategy, steps)).size;
     return div;
 }
 
@@ -972,11 +977,18 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     auto priced = [&](CollectiveKind kind, const AxisGroup& group, double bytes, double calls) {
         return collectives_.price(kind, group, bytes / calls);
     };
-    const AxisMask axes = gradientAxes(strategy);
-    if (axes == 0)
-        return out;
     const double parameterBytes = localParameters * dtypeBytes_;
     const double gradientBytes = localParameters * gradientBytesPerParameter();
+    const AxisMask axes = shardAxes(strategy, steps);
+    if (const AxisMask summed = gradientAxes(strategy) & ~axes; summed != 0) {
+        // Sequence parallelism: the tensor ranks sum the gradients of their parameters
+        // (DTensor turns the partial gradient into a replicated one each backward).
+        out.push_back({CollectiveKind::AllReduce, summed,
+                       collectives_.price(CollectiveKind::AllReduce, mesh_->groupOf(summed), gradientBytes), times,
+                       false});
+    }
+    if (axes == 0)
+        return out;
     const AxisGroup group = mesh_->groupOf(axes);
     // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
     const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
@@ -1171,7 +1183,7 @@ double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, do
         backward += time.backward + time.recompute;
     }
     const double localParameters = storedParameters(bound_->nodes[node.id.index()]) / div.weights;
-    const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.data : 1.0);
+    const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.shard : 1.0);
     const double gradientCopies = fsdpGradientSeconds(localParameters, div, assumed_);
     backward += gradientCopies;
     return seconds + gradientCopies + memoryBoundSeconds(cluster_->gpu, optimizerParameters *
@@ -1194,10 +1206,10 @@ double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strat
     const Divisors div = divisorsOf(node.kind, strategy, steps);
     const double localParameters = storedParameters(facts) / div.weights;
     const int zero = workload_.zeroStage;
-    const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0) +
-                                             gradientBytesPerParameter() / (zero >= 2 ? div.data : 1.0) +
+    const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.shard : 1.0) +
+                                             gradientBytesPerParameter() / (zero >= 2 ? div.shard : 1.0) +
                                              optimizerStateBytesPerParameter(workload_.optimizer) /
-                                                 (zero >= 1 ? div.data : 1.0));
+                                                 (zero >= 1 ? div.shard : 1.0));
     const double p = pipeline_.layout.stages;
     return (states + nodeActivationBytes(node, div, steps) * microBatchesInFlight(pipeline_.layout, 0, steps.microSteps)) /
            p;
@@ -1269,9 +1281,9 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     CostBreakdown& own = at(facts.costOp);
     const double localParameters = storedParameters(facts) / div.weights;
     share.localParameters = localParameters;
-    own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.data : 1.0);
-    own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.data : 1.0);
-    const double optimizerParameters = localParameters / (zero >= 1 ? div.data : 1.0);
+    own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.shard : 1.0);
+    own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0);
+    const double optimizerParameters = localParameters / (zero >= 1 ? div.shard : 1.0);
     own.memory.optimizerStates += optimizerParameters * optimizerBytes;
     const double update =
         memoryBoundSeconds(cluster_->gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
@@ -1407,6 +1419,18 @@ double CostModel::tensorParallelExposedShare(const CrossingTensor& tensor, Colle
     }
     const int chunks = mesh_->axis(axis).size;
     return exposedCommunicationSeconds(seconds, gemm / steps.microSteps, chunks) / seconds;
+}
+
+AxisMask CostModel::shardAxes(const NodeStrategy& strategy, const Stepping& steps) const
+{
+    AxisMask axes = 0;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a) {
+        const AxisMask bit = AxisMask{1} << a;
+        const bool sequenceParallel = strategy.axes[a] == AxisSplit::Sequence && (steps.tensorAxes & bit) != 0;
+        if (synchronizesGradients(strategy.axes[a]) && mesh_->axis(a).size > 1 && !sequenceParallel)
+            axes |= bit;
+    }
+    return axes;
 }
 
 AxisMask CostModel::gradientAxes(const NodeStrategy& strategy) const

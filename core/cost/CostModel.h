@@ -55,15 +55,17 @@ struct PricingClasses;
 // - data parallelism over the axes a node splits its data on: ZeRO 0/1 all-reduce the
 //   gradients once per step (one bucket per axis); ZeRO 2 reduce-scatters them every
 //   micro-step and gathers the parameters before each forward; ZeRO 3 (FSDP) gathers
-//   them again before backward. With overlap the reduction hides under backward
-//   compute and the gathers under forward/backward compute (cost/Overlap.h), one
-//   bucket per block; tensor-parallel collectives are always exposed.
+//   them again before backward; ZeRO shards over data-parallel ranks only, so a
+//   sequence-parallel node's gradients are all-reduced over the tensor axis every
+//   micro-step under ZeRO 2/3 (Stepping::tensorAxes). With overlap the reduction hides
+//   under backward compute and the gathers under forward/backward compute
+//   (cost/Overlap.h), one bucket per block; tensor-parallel collectives are always exposed.
 // - FP8 (workload.fp8): the repeated blocks' linear layers run as cost/KernelTime.h's
 //   fp8LinearSeconds (GEMMs at the FP8 rate, quantization kernels, the weight cast once
 //   per step), keep their saved inputs as FP8 copies and an FP8 weight cache beside the
 //   16-bit weights (counted as parameters); everything else stays as it was.
 // - memory: parameters, gradients (fp32 main gradients if asked), optimizer states,
-//   divided over the data-parallel axes by the ZeRO stage; activations saved for
+//   divided over the data-parallel ranks by the ZeRO stage; activations saved for
 //   backward for one micro-batch (Korthikanti et al.'s accounting: anchor inputs,
 //   normalization inputs, softmax outputs, dropout masks, activation-function inputs;
 //   only each block's input under full recomputation; no s x s tensors under fused
@@ -169,17 +171,24 @@ public:
     // How a step is cut into micro-steps (training.md: B = m x b x d): d, the ranks a
     // micro-step spreads its micro-batches of b sequences over, and m, the micro-steps
     // per optimizer step (batch / (b x d), at least 1; 1 without a micro-batch size).
+    // With them, the plan's tensor axes: those on which some node splits its weights. A
+    // node that splits the sequence on one runs sequence parallelism, whose gradients the
+    // stacks sum over the tensor ranks and never shard there (Megatron-LM's distributed
+    // optimizer, FSDP and DeepSpeed shard over data-parallel ranks only).
     struct Stepping {
         int dataParallel = 1;
         int microSteps = 1;
+        AxisMask tensorAxes = 0;
     };
     // A plan's stepping: d is the product of the axes on which the anchors outside experts
     // carrying most of their forward work split the batch. Axis names never matter.
     [[nodiscard]] Stepping steppingOf(const Plan& plan) const;
     // The stepping strategyTerms() and conversionSeconds() assume while they price nodes
     // one by one without a plan: every axis but the last data-parallel (Megatron-LM's
-    // layout, tensor parallelism innermost), the one axis of a 1-D mesh. evaluate() uses
-    // the plan's own (PlanEvaluation::microBatches, dataParallelDegree).
+    // layout, tensor parallelism innermost), the one axis of a 1-D mesh, and no tensor axes
+    // (ZeRO shards over every axis a node sums its gradients on; the sequence-parallel
+    // nodes this leaves wrong are norms, of few parameters). evaluate() uses the plan's own
+    // (PlanEvaluation::microBatches, dataParallelDegree).
     [[nodiscard]] int microSteps() const { return assumed_.microSteps; }
     [[nodiscard]] int dataParallelDegree() const { return assumed_.dataParallel; }
     // Whether attention is causal (the graph builds a triangular mask: Trilu, or a
@@ -261,7 +270,9 @@ private:
     struct Divisors {
         double compute = 1;  // every split axis
         double weights = 1;  // axes that shard the weights
-        double data = 1;     // axes over which the weights are replicated and gradients summed
+        // Axes over which ZeRO shards the node's states: where it sums its gradients, but
+        // not where it splits the sequence on a tensor axis (Stepping::tensorAxes).
+        double shard = 1;
         double input = 1;    // axes that shard the node's activation input
         double output = 1;   // axes that shard its output
         // Chunk steps of ring attention: the product of the axes on which an attention
@@ -326,6 +337,8 @@ private:
     // gradients: DDP and FSDP run one collective over all of them (the flattened data
     // mesh), not one per axis.
     [[nodiscard]] AxisMask gradientAxes(const NodeStrategy& strategy) const;
+    // Those of them over which ZeRO shards the node's states (Divisors::shard).
+    [[nodiscard]] AxisMask shardAxes(const NodeStrategy& strategy, const Stepping& steps) const;
     // Adds `share` of a collective over `axes` (and the implementation's own seconds around
     // it) to `time`; byAxis splits it over those axes by each axis's own bandwidth time.
     void addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes, const CollectiveBreakdown& price,
@@ -339,6 +352,7 @@ private:
     struct BatchWork {
         double total = 0;
         std::vector<double> byAxis;
+        AxisMask tensorAxes = 0;  // Stepping::tensorAxes, from every node (experts too)
     };
     void addBatchWork(BatchWork& work, CoarseNodeId node, const NodeStrategy& strategy, double count) const;
     [[nodiscard]] Stepping steppingOf(const BatchWork& work) const;
@@ -402,7 +416,7 @@ private:
     [[nodiscard]] double gradientBytesPerParameter() const;
     // PyTorch FSDP's copies of a node's unsharded parameters and 16-bit gradients around
     // its collectives (cost/FsdpGradientCopies.h, FSDP1's or FSDP2's), per step: ZeRO 2/3
-    // over data axes that shard its `localParameters` (div.data > 1), no fp32 main gradients.
+    // over data axes that shard its `localParameters` (div.shard > 1), no fp32 main gradients.
     [[nodiscard]] double fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
     [[nodiscard]] double storedParameters(const NodeFacts& facts) const;

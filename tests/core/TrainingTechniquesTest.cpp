@@ -11,6 +11,7 @@
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/PipelineCost.h"
+#include "plan/AxisSplit.h"
 #include "plan/ExpertPlans.h"
 
 #include <QTest>
@@ -312,6 +313,57 @@ private slots:
         const PlanEvaluation d = ddp.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
         QVERIFY(near(d.total.time.byCollective[static_cast<std::size_t>(CollectiveKind::AllReduce)], 2 * ring));
         QVERIFY(near(d.total.memory.parameters, 2 * p));
+    }
+
+    // ZeRO shards a node's states over its data-parallel ranks only, as Megatron-LM's
+    // distributed optimizer, FSDP and DeepSpeed do: on [dp 2, tp 4] under Megatron's
+    // sequence parallelism, the norms (sequence split on tp) keep their states sharded 2
+    // ways, not 8, and sum their gradients over tp. Per device, with P_t the parameters of
+    // the nodes that split their weights on tp and P_r the rest: ZeRO 1 keeps 12 bytes of
+    // Adam states per (P_t / 4 + P_r) / 2; ZeRO 3 every state over 2, gathers the bf16
+    // parameters twice and reduce-scatters the bf16 gradients once per micro-step over dp
+    // ((n - 1)/n x S / B, n = 2), and all-reduces the norms' gradients over tp
+    // (2(n - 1)/n x S / B, n = 4) per micro-step.
+    void zeroShardsOverDataRanksOnly()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = bandwidthOnlyCluster();
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, mesh.axes());
+        Workload w = workload(8, 256);
+        w.microBatch = 2;  // 8 / (2 x 2) = 2 micro-steps
+        w.overlap = false;
+        w.zeroStage = 1;
+        const CostModel zero1(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        double split = 0;
+        double rest = 0;
+        double norms = 0;  // of `rest`, the sequence-parallel ones
+        for (const CoarseNode& node : m.coarse.nodes) {
+            const AxisSplits& axes = plan.strategy(node.id).axes;
+            QCOMPARE(axes[0], AxisSplit::Batch);
+            const double p = zero1.facts(node.id).parameterElements;
+            (splitsWeights(axes[1]) ? split : rest) += p;
+            if (axes[1] == AxisSplit::Sequence)
+                norms += p;
+        }
+        QVERIFY(norms > 0);
+        const double local = split / 4 + rest;
+        const PlanEvaluation e1 = zero1.evaluate(plan);
+        QCOMPARE(e1.microBatches, 2);
+        QVERIFY2(near(e1.total.memory.optimizerStates, 12 * local / 2),
+                 qPrintable(compared(e1.total.memory.optimizerStates, 12 * local / 2)));
+        QVERIFY(near(e1.total.memory.parameters, 2 * local));
+
+        w.zeroStage = 3;
+        const CostModel zero3(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation e3 = zero3.evaluate(plan);
+        QVERIFY(near(e3.total.memory.parameters, 2 * local / 2));
+        QVERIFY(near(e3.total.memory.gradients, 2 * local / 2));
+        QVERIFY(near(e3.total.memory.optimizerStates, 12 * local / 2));
+        const double bandwidth = cluster.intraNode.bytesPerSecond;
+        const double expected = 2 * (3 * 0.5 * 2 * local / bandwidth + 2 * 0.75 * 2 * norms / bandwidth);
+        QVERIFY2(near(e3.total.time.dataParallelSeconds, expected),
+                 qPrintable(compared(e3.total.time.dataParallelSeconds, expected)));
     }
 
     // PyTorch FSDP assembles, casts to fp32 and pre-divides every block's whole gradient on

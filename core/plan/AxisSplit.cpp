@@ -79,8 +79,18 @@ const std::vector<AxisSplit>& legalSplits(CoarseNodeKind kind)
 
 bool isLegalSplit(CoarseNodeKind kind, AxisSplit split)
 {
-    const auto& legal = legalSplits(kind);
-    return std::find(legal.begin(), legal.end(), split) != legal.end();
+    // Per kind, a bit per legal split: every node of every plan a search builds is checked.
+    constexpr std::size_t kinds = static_cast<std::size_t>(CoarseNodeKind::Elementwise) + 1;  // the last kind
+    static const std::array<std::uint32_t, kinds> legal = [] {
+        std::array<std::uint32_t, kinds> masks{};
+        for (std::size_t k = 0; k < masks.size(); ++k) {
+            for (const AxisSplit each : legalSplits(static_cast<CoarseNodeKind>(k)))
+                masks[k] |= 1u << static_cast<unsigned>(each);
+        }
+        return masks;
+    }();
+    const auto k = static_cast<std::size_t>(kind);
+    return k < kinds && (legal[k] >> static_cast<unsigned>(split) & 1u) != 0;
 }
 
 AxisLayout requiredInputLayout(CoarseNodeKind kind, AxisSplit split)

@@ -1,8 +1,11 @@
-// AxisSplits keeps std::vector's meaning across its inline and spilled storage.
+// AxisSplits keeps std::vector's meaning across its inline and spilled storage; isLegalSplit
+// answers what legalSplits lists.
+#include "plan/AxisSplit.h"
 #include "plan/AxisSplits.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -12,6 +15,26 @@ class AxisSplitsTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // Linear layers take every split but heads and hidden; normalization only batch and
+    // sequence (or none); isLegalSplit says what legalSplits lists, for every kind.
+    void legalSplitsPerKind()
+    {
+        QVERIFY(isLegalSplit(CoarseNodeKind::Linear, AxisSplit::Row));
+        QVERIFY(!isLegalSplit(CoarseNodeKind::Linear, AxisSplit::Head));
+        QVERIFY(isLegalSplit(CoarseNodeKind::Normalization, AxisSplit::Sequence));
+        QVERIFY(!isLegalSplit(CoarseNodeKind::Normalization, AxisSplit::Hidden));
+        QVERIFY(!isLegalSplit(CoarseNodeKind::Conv, AxisSplit::Sequence));
+        for (const CoarseNodeKind kind :
+             {CoarseNodeKind::Linear, CoarseNodeKind::Conv, CoarseNodeKind::Embedding, CoarseNodeKind::BatchedMatMul,
+              CoarseNodeKind::Normalization, CoarseNodeKind::Elementwise}) {
+            const std::vector<AxisSplit>& legal = legalSplits(kind);
+            for (int s = 0; s <= static_cast<int>(AxisSplit::Expert); ++s) {
+                const auto split = static_cast<AxisSplit>(s);
+                QCOMPARE(isLegalSplit(kind, split), std::find(legal.begin(), legal.end(), split) != legal.end());
+            }
+        }
+    }
+
     void growsAndShrinksLikeAVector()
     {
         AxisSplits splits;

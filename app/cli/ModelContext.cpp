@@ -112,8 +112,8 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "fsdp; search --target: as the stack does)");
     options.recomputeOption = addChoice(command, "--recompute", options.workload.recompute,
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
-              "activation recomputation in the repeated blocks: none, the attention core (selective; with "
-              "--target torchtitan its op-level policy) or whole blocks (full) (default none)");
+              "activation recomputation in the repeated blocks: none, the attention core (selective; for "
+              "search --target torchtitan its op-level policy) or whole blocks (full) (default none)");
     options.checkpointReplayOption = addChoice(command, "--checkpoint-replay", options.workload.checkpointReplay,
               {{"whole-block", CheckpointReplay::WholeBlock}, {"stops-early", CheckpointReplay::StopsEarly}},
               "how full recomputation replays a block: whole, as Megatron-LM's checkpoint does, or stopping before "

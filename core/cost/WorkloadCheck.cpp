@@ -63,7 +63,10 @@ void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, con
     if (degrees.virtualStages > 1 && degrees.pipelineStages < 2)
         fail(names.virtualStages, std::to_string(degrees.virtualStages) +
                                       " virtual stages need a pipeline of 2 or more stages");
-    const std::int64_t pieces = std::int64_t{std::max(1, degrees.contextParallel)} * std::max(1, degrees.chunksPerContextRank);
+    // Without context parallelism the stacks cut nothing (ViT's 197 tokens run whole).
+    const std::int64_t pieces = degrees.contextParallel > 1
+                                    ? std::int64_t{degrees.contextParallel} * std::max(1, degrees.chunksPerContextRank)
+                                    : 1;
     if (workload.sequence > 0 && pieces > 1 && workload.sequence % pieces != 0)
         fail(names.sequence, "sequence " + count(workload.sequence) + " does not split into " +
                                  (degrees.chunksPerContextRank > 1

@@ -21,7 +21,8 @@ struct WorkloadDegrees {
     int virtualStages = 1;
     int contextParallel = 1;  // ranks that split each sequence
     // Sequence chunks per context-parallel rank: 2 where the stack balances causal
-    // attention by giving each rank one chunk from each end (Megatron-LM, torchtitan).
+    // attention by giving each rank one chunk from each end (Megatron-LM, torchtitan);
+    // without context parallelism (contextParallel 1) no chunks are cut.
     int chunksPerContextRank = 1;
     int expertParallel = 1;  // ranks the experts of a layer spread over
     int experts = 0;         // experts of a mixture-of-experts layer (0: no such layer)

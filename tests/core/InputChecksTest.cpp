@@ -213,6 +213,10 @@ private slots:
         QVERIFY(contains(workloadError(workloadOf(8, 1, 4100), context),
                          "--seq: sequence 4100 does not split into 2 chunks x context-parallel 4 equal pieces"));
         QCOMPARE(workloadError(workloadOf(8, 1, 4096), context), std::string("accepted"));
+        // The stacks set two chunks per rank whatever the degree; one rank cuts nothing
+        // (ViT-L/16's 197 tokens).
+        context.contextParallel = 1;
+        QCOMPARE(workloadError(workloadOf(8, 1, 197), context), std::string("accepted"));
     }
 
     void expertsSplitOverExpertRanksAndCapacityLeavesThemWork()

@@ -326,6 +326,22 @@ mixed_precision_param = "bfloat16"
         QCOMPARE(imported(text, "zero1.toml", m, 8).document.workload.zeroStage, 2);
     }
 
+    // A sequence that no even count divides (ViT-L/16's 197 patches and class token) runs
+    // whole without context parallelism: both stacks' files are written and read back.
+    void oddSequencesRoundTripWithoutContextParallelism()
+    {
+        const FoldedModel& m = gpt();
+        PlanDocument document = pipelinedPlan(m);
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 8}});
+        document.workload.sequence = 197;
+        document.workload = withStackImplementations(document.workload, TrainingStack::Megatron);
+        QCOMPARE(imported(exportMegatronArguments(m, document, 8), "vit.sh", m, 8).document.workload.sequence,
+                 std::int64_t{197});
+        document.workload = withStackImplementations(document.workload, TrainingStack::TorchTitan);
+        QCOMPARE(imported(exportTorchTitanConfig(m, document, 8), "vit.toml", m, 8).document.workload.sequence,
+                 std::int64_t{197});
+    }
+
     // A plan priced in FP8 exports Transformer Engine's FP8 flags and torchao's converters,
     // and both read back as the same recipe; the PyTorch export names torchao's conversion.
     void fp8PlansExportTheirRecipes()

@@ -5,6 +5,7 @@
 #include "cost/PipelineCost.h"
 #include "cost/PlanEvaluation.h"
 #include "cost/ShapeBinder.h"
+#include "cost/UniformPlan.h"
 #include "cost/Workload.h"
 #include "fold/FamilyTable.h"
 #include "plan/Plan.h"
@@ -95,6 +96,12 @@ public:
     // does not grow with the model's depth; any other plan is priced by evaluate().
     // Equal to evaluate()'s total up to rounding.
     void evaluateTotals(const Plan& plan, PlanEvaluation& result) const;
+    // `plan` checked once to be priced by classes: nothing when some node does not
+    // repeat its family representative's strategy (or the plan is not of this graph).
+    [[nodiscard]] std::optional<UniformPlan> uniformPlan(Plan plan) const;
+    // evaluateTotals of a checked plan, without the check when this model shares the
+    // classes it was checked against (withTechniques and rebound copies do).
+    void evaluateTotals(const UniformPlan& plan, PlanEvaluation& result) const;
     // The classes evaluateTotals prices by (built on first use, shared by withTechniques
     // copies: they depend on the bound shapes only).
     [[nodiscard]] const PricingClasses& pricingClasses() const;
@@ -283,6 +290,8 @@ private:
     // Throws Error(InvalidPlan) if the plan does not fit this model (evaluate's checks);
     // with `only`, of those nodes' strategies (the others repeat theirs).
     void checkPlan(const Plan& plan, const std::vector<CoarseNodeId>* only = nullptr) const;
+    // evaluateTotals of a plan known to be uniform (PricingClasses::uniform).
+    void evaluateByClasses(const Plan& plan, PlanEvaluation& result) const;
     // Sums over the step's nodes that the overlap of data-parallel traffic needs.
     struct StepSums {
         double forwardCompute = 0;

@@ -99,6 +99,28 @@ void CostModel::evaluateTotals(const Plan& plan, PlanEvaluation& result) const
         evaluate(plan, result);  // checks the plan (and throws) or prices it node by node
         return;
     }
+    evaluateByClasses(plan, result);
+}
+
+std::optional<UniformPlan> CostModel::uniformPlan(Plan plan) const
+{
+    const PricingClasses& classes = pricingClasses();
+    if (plan.strategies.size() != coarse_.nodes.size() || !classes.uniform(plan))
+        return std::nullopt;
+    return UniformPlan(std::move(plan), std::shared_ptr<const PricingClasses>(classes_, &classes));
+}
+
+void CostModel::evaluateTotals(const UniformPlan& plan, PlanEvaluation& result) const
+{
+    if (plan.checkedBy_.get() == &pricingClasses())
+        evaluateByClasses(plan.plan(), result);
+    else
+        evaluateTotals(plan.plan(), result);
+}
+
+void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) const
+{
+    const PricingClasses& classes = pricingClasses();
     // Every node repeats its class's strategy (uniform, classes of one kind and facts).
     checkPlan(plan, &classes.members);
     const std::size_t axisCount = mesh_->axisCount();

@@ -63,6 +63,13 @@ std::shared_ptr<const PlanCandidate> PlanPricing::priceTotals(Plan plan, PlanCan
     return candidate(role, std::move(plan), std::move(evaluation));
 }
 
+std::shared_ptr<const PlanCandidate> PlanPricing::priceTotals(const UniformPlan& plan, PlanCandidate::Role role) const
+{
+    PlanEvaluation evaluation;
+    costs_->evaluateTotals(plan, evaluation);
+    return candidate(role, plan.plan(), std::move(evaluation));
+}
+
 std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role role, Plan plan,
                                                             PlanEvaluation evaluation) const
 {

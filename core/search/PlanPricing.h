@@ -54,6 +54,9 @@ public:
     // family out alike, its evaluation has the totals only, and the candidate prices its
     // breakdowns when first asked for (PlanCandidate::breakdowns).
     [[nodiscard]] std::shared_ptr<const PlanCandidate> priceTotals(Plan plan, PlanCandidate::Role role) const;
+    // The same of a plan checked once to be uniform (CostModel::uniformPlan).
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> priceTotals(const UniformPlan& plan,
+                                                                   PlanCandidate::Role role) const;
     // `plan` with `evaluation`, what this cost model priced it at, in `role` (with a
     // totals-only evaluation, its breakdowns priced by this model when asked for).
     [[nodiscard]] std::shared_ptr<const PlanCandidate> candidate(PlanCandidate::Role role, Plan plan,

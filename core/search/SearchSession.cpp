@@ -155,6 +155,22 @@ std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan
     return chosen;
 }
 
+// The best of a plan checked once to be uniform under each of `layouts` (whose stage
+// count is the pricing's), its chunks split evenly, priced by PlanPricing::priceTotals.
+std::shared_ptr<const PlanCandidate> bestUniformLayout(const PlanPricing& pricing, UniformPlan& plan,
+                                                       PlanCandidate::Role role,
+                                                       const std::vector<PipelineLayout>& layouts, double limit)
+{
+    std::shared_ptr<const PlanCandidate> chosen;
+    for (const PipelineLayout& layout : layouts) {
+        plan.setPipeline(layout);
+        auto priced = pricing.priceTotals(plan, role);
+        if (!chosen || isPreferred(*priced, *chosen, limit))
+            chosen = std::move(priced);
+    }
+    return chosen;
+}
+
 // A lower bound on the step of any plan a pricing prices: every node at its least
 // compute over the strategies it may take, spread evenly over the pipeline's stages
 // (communication, the bubble and uneven stages only add to it).
@@ -286,13 +302,15 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
          {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
         std::shared_ptr<const PlanCandidate> chosen;
         bool wholeBatchFits = false;
-        // Built once, priced under every technique group.
+        // Built and checked once, priced under every technique group.
         const Plan expert = makeExpertPlan(kind, model->coarse, split.stageAxes);
+        std::optional<UniformPlan> uniform = first.costs().uniformPlan(expert);
         for (TechniqueGroup& group : groups) {
             if (group.accumulates && (wholeBatchFits || cancelled()))
                 continue;
             const PlanPricing& pricing = *pricingsOf(group).front();
-            auto priced = bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
+            auto priced = uniform ? bestUniformLayout(pricing, *uniform, PlanCandidate::Role::Expert, layouts, limit)
+                                  : bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
             if (!group.accumulates)
                 wholeBatchFits = priced->memoryBytes() <= limit;
             if (!chosen || isPreferred(*priced, *chosen, limit))

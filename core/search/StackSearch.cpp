@@ -190,7 +190,16 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // construction, so only the workload and pipeline are checked here
     // (stackInexpressible would rebuild the plan to find the same).
     PlanEvaluation& scratch = bindings.scratch;
+    // The stack lays every layer out alike: the plan is checked for that once (with the
+    // first pricing; the others share its classes) and then priced by classes, without
+    // growing with depth (the breakdowns of the plans a search hands out when asked for).
+    std::optional<UniformPlan> uniform;
+    bool checked = false;
     const auto priceUnder = [&](const PlanPricing& pricing) {
+        if (!checked) {
+            uniform = pricing.costs().uniformPlan(plan);
+            checked = true;
+        }
         TrainingStackSettings settings = layout;
         settings.layers = static_cast<std::int64_t>(search.blocks);
         settings.workload = pricing.costs().workload();
@@ -198,23 +207,27 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
             settings.workload.microBatch = std::max<std::int64_t>(1, settings.workload.batch / layout.dataParallel);
         bool fits = false;
         for (const PipelineLayout& pipeline : search.pipelineLayouts) {
-            plan.pipeline = pipeline;
             settings.pipeline = pipeline;
             if (pipeline.active())
                 settings.pipeline.chunkStarts = chunkStarts(pipeline, search.blocks);
             if (!stackSettingNotes(search.stack, settings).empty())
                 continue;
-            // The stack lays every layer out alike: its totals price without growing with
-            // depth (the breakdowns of the plans a search hands out when asked for).
-            pricing.costs().evaluateTotals(plan, scratch);
+            if (uniform) {
+                uniform->setPipeline(pipeline);
+                pricing.costs().evaluateTotals(*uniform, scratch);
+            } else {
+                plan.pipeline = pipeline;
+                pricing.costs().evaluateTotals(plan, scratch);
+            }
             ++prices.priced;
             const double seconds = scratch.total.time.stepSeconds();
             const double bytes = scratch.total.memory.total();
             fits = fits || bytes <= search.limit;
             // Most plans are dominated: their evaluation's storage serves the next one.
             if (!dominated(prices.frontier, seconds, bytes))
-                addToFrontier(prices.frontier,
-                              pricing.candidate(PlanCandidate::Role::Best, plan, std::exchange(scratch, {})));
+                addToFrontier(prices.frontier, pricing.candidate(PlanCandidate::Role::Best,
+                                                                 uniform ? uniform->plan() : plan,
+                                                                 std::exchange(scratch, {})));
         }
         return fits;
     };

@@ -5,8 +5,8 @@
 // (data, tensor, sequence, ring and Ulysses context, expert parallelism), every
 // recomputation and ZeRO stage, with and without micro-batches, without a pipeline and
 // on pipelines of even, uneven and interleaved chunks. Its classes, and the neighbours
-// they read, do not grow with depth, and a plan unlike across a family's instances is
-// priced node by node.
+// they read, do not grow with depth, a plan unlike across a family's instances is
+// priced node by node, and a plan checked once to be uniform prices as the plan.
 #include "FoldedTestModel.h"
 #include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
@@ -232,6 +232,57 @@ private slots:
         costs.evaluateTotals(plan, totals);
         QCOMPARE(totals.perNode.size(), m.coarse.nodes.size());
         QVERIFY(compare(costs, plan).empty());
+    }
+
+    // A plan checked once (CostModel::uniformPlan) prices as the plan itself: on 2
+    // pipeline stages, under another pipeline layout set after the check, by a copy with
+    // other techniques (its classes shared: not checked again) and by a model bound on
+    // its own (other classes: checked again). A plan unlike across layers, or of another
+    // graph, is refused.
+    void aCheckedPlanPricesAsThePlan()
+    {
+        const FoldedModel m = smallModel("gpt2-small", 4);
+        Cluster nodes = testCluster("dgx-h100x1");
+        nodes.nodes = 2;
+        const PipelineStages split = pipelineStages(nodes, 2);
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, split.stageCluster);
+        PipelineLayout even;
+        even.stages = 2;
+        const PipelineSetting pipeline{even, split.boundaryLink};
+        const CostModel costs(m.graph(), m.coarse, m.families, split.stageCluster, mesh, workload(16, 256), pipeline);
+        const CostModel other(m.graph(), m.coarse, m.families, split.stageCluster, mesh, workload(16, 256), pipeline);
+        const CostModel recomputing = costs.withTechniques(Recomputation::Full, 3);
+
+        Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
+        plan.pipeline = even;
+        std::optional<UniformPlan> checked = costs.uniformPlan(plan);
+        QVERIFY(checked);
+        PipelineLayout interleaved;
+        interleaved.stages = 2;
+        interleaved.virtualStages = 2;
+        interleaved.schedule = PipelineSchedule::Interleaved;
+        for (const PipelineLayout& layout : {even, interleaved}) {
+            plan.pipeline = layout;
+            checked->setPipeline(layout);
+            for (const CostModel* model : {&costs, &recomputing, &other}) {
+                PlanEvaluation byPlan;
+                model->evaluateTotals(plan, byPlan);
+                PlanEvaluation byChecked;
+                model->evaluateTotals(*checked, byChecked);
+                QVERIFY(byChecked.totalsOnly);
+                QCOMPARE(byChecked.total.time.stepSeconds(), byPlan.total.time.stepSeconds());
+                QCOMPARE(byChecked.total.memory.total(), byPlan.total.memory.total());
+                QCOMPARE(byChecked.stages.size(), std::size_t{2});
+            }
+        }
+
+        Plan unlike = plan;
+        const CoarseNodeId third = m.families.families.front().instances[2].nodes.front();
+        unlike.strategies[third.index()].axes = {AxisSplit::Batch, AxisSplit::Batch};
+        QVERIFY(!costs.uniformPlan(unlike));
+        Plan shorter = plan;
+        shorter.strategies.pop_back();
+        QVERIFY(!costs.uniformPlan(shorter));
     }
 };
 

@@ -1,6 +1,7 @@
 #include "search/SearchSession.h"
 
 #include "base/Error.h"
+#include "cluster/MeshText.h"
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
 #include "plan/ExpertPlans.h"
@@ -14,10 +15,12 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <string>
 #include <thread>
 
 namespace tapestry {
@@ -128,6 +131,44 @@ private:
     double limitBytes_ = 0;
 };
 
+// The expert references of each mesh a session searched, priced once: its comparisons
+// search a mesh again with another group width or a technique withheld, which the
+// references do not read (a session's searches share its workload, cluster and limit).
+class ExpertReferences {
+public:
+    using Plans = std::vector<std::shared_ptr<const PlanCandidate>>;
+
+    // Those of `axes`: priced by `price` the first time (a cancelled pricing's part is
+    // not kept).
+    Plans of(const std::vector<MeshAxis>& axes, const std::function<Plans()>& price,
+             const std::function<bool()>& cancelled)
+    {
+        const std::string key = meshText(axes);
+        {
+            const std::scoped_lock hold(lock_);
+            if (const auto found = byMesh_.find(key); found != byMesh_.end())
+                return found->second;
+        }
+        Plans priced = price();
+        if (cancelled())
+            return priced;
+        const std::scoped_lock hold(lock_);
+        return byMesh_.try_emplace(key, std::move(priced)).first->second;
+    }
+
+private:
+    std::mutex lock_;
+    std::map<std::string, Plans> byMesh_;
+};
+
+// What the searches of one session share: the stack layouts' prices, the expert
+// references and the bound shapes.
+struct SessionPrices {
+    StackLayoutPrices layouts;
+    ExpertReferences experts;
+    SharedBindings& bindings;
+};
+
 // `plan` priced under each of `layouts` (whose stage count is the pricing's), its
 // chunks split evenly (as Megatron-LM splits layers); with `balance` the best of them
 // again with its chunks balanced by the stages' prices. The best by isPreferred, priced
@@ -221,7 +262,7 @@ std::pair<std::shared_ptr<const PlanCandidate>, const PlanPricing*> bestOverGrou
 
 void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup, std::size_t index,
                 const std::vector<MeshAxis>& axes, const SearchSessionCallbacks& callbacks, SessionState& state,
-                StackLayoutPrices& layoutPrices, SharedBindings& shared)
+                SessionPrices& prices)
 {
     state.report(index, SearchPhase::ExpertPlans, 0.0);
     const PipelinedMesh split = splitPipelineAxis(axes);
@@ -262,7 +303,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
             SearchSetup chosen = setup;
             chosen.workload = workload;
             chosen.workload.microBatch = microBatch;
-            bound = shared.pricing(model, std::move(chosen), axes, layouts.front());
+            bound = prices.bindings.pricing(model, std::move(chosen), axes, layouts.front());
         }
         return std::make_unique<PlanPricing>(*bound, workload.recompute, workload.zeroStage);
     };
@@ -297,32 +338,36 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     const double limit = setup.options.memoryLimitBytes.value_or(first.costs().hbmBytes());
     // The expert references, each with the techniques that suit it best, at the
     // smallest micro-batch, their layers split evenly.
-    std::vector<std::shared_ptr<const PlanCandidate>> experts;
-    for (const ExpertPlanKind kind :
-         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
-        std::shared_ptr<const PlanCandidate> chosen;
-        bool wholeBatchFits = false;
-        // Built and checked once, priced under every technique group.
-        const Plan expert = makeExpertPlan(kind, model->coarse, split.stageAxes);
-        std::optional<UniformPlan> uniform = first.costs().uniformPlan(expert);
-        for (TechniqueGroup& group : groups) {
-            if (group.accumulates && (wholeBatchFits || cancelled()))
-                continue;
-            const PlanPricing& pricing = *pricingsOf(group).front();
-            auto priced = uniform ? bestUniformLayout(pricing, *uniform, PlanCandidate::Role::Expert, layouts, limit)
-                                  : bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
-            if (!group.accumulates)
-                wholeBatchFits = priced->memoryBytes() <= limit;
-            if (!chosen || isPreferred(*priced, *chosen, limit))
-                chosen = std::move(priced);
+    const auto priceExperts = [&] {
+        ExpertReferences::Plans experts;
+        for (const ExpertPlanKind kind :
+             {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
+            std::shared_ptr<const PlanCandidate> chosen;
+            bool wholeBatchFits = false;
+            // Built and checked once, priced under every technique group.
+            const Plan expert = makeExpertPlan(kind, model->coarse, split.stageAxes);
+            std::optional<UniformPlan> uniform = first.costs().uniformPlan(expert);
+            for (TechniqueGroup& group : groups) {
+                if (group.accumulates && (wholeBatchFits || cancelled()))
+                    continue;
+                const PlanPricing& pricing = *pricingsOf(group).front();
+                auto priced = uniform ? bestUniformLayout(pricing, *uniform, PlanCandidate::Role::Expert, layouts, limit)
+                                      : bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
+                if (!group.accumulates)
+                    wholeBatchFits = priced->memoryBytes() <= limit;
+                if (!chosen || isPreferred(*priced, *chosen, limit))
+                    chosen = std::move(priced);
+            }
+            experts.push_back(std::move(chosen));
         }
-        experts.push_back(std::move(chosen));
-    }
+        return experts;
+    };
+    const ExpertReferences::Plans experts = prices.experts.of(axes, priceExperts, cancelled);
     state.pricedExperts(index, first, experts);
 
     if (stackTarget) {
         StackSearchOutcome found = searchStackMesh(
-            model, setup, axes, layoutPrices, shared, callbacks.cancelled,
+            model, setup, axes, prices.layouts, prices.bindings, callbacks.cancelled,
             [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
         std::vector<std::shared_ptr<const PlanCandidate>> candidates;
         if (found.best)
@@ -462,7 +507,7 @@ struct ComparedSearch {
 std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
                                               const SearchSetup& setup, std::size_t index, const PlanCandidate& best,
                                               const SearchSessionCallbacks& callbacks, SessionState& state,
-                                              StackLayoutPrices& layoutPrices, SharedBindings& shared)
+                                              SessionPrices& prices)
 {
     std::vector<ComparedSearch> comparisons;
     for (const ParallelTechnique technique : {ParallelTechnique::Context, ParallelTechnique::Expert}) {
@@ -486,7 +531,7 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
         SearchSessionCallbacks quiet;
         quiet.cancelled = callbacks.cancelled;
         SessionState scratch({axes}, quiet);
-        searchMesh(model, without, 0, axes, quiet, scratch, layoutPrices, shared);
+        searchMesh(model, without, 0, axes, quiet, scratch, prices);
         const std::shared_ptr<SearchOutcome> found = scratch.finalSnapshot();
         const bool cancelled = found->meshes.front().search && found->meshes.front().search->cancelled;
         comparisons.push_back({{technique, degree, cancelled ? nullptr : found->best()}, found->meshes.front()});
@@ -505,7 +550,7 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
                                                  const SearchSetup& setup, std::size_t index,
                                                  const SearchOutcome& outcome, const PlanCandidate& best,
                                                  const SearchSessionCallbacks& callbacks, SessionState& state,
-                                                 StackLayoutPrices& layoutPrices, SharedBindings& shared)
+                                                 SessionPrices& prices)
 {
     GroupWidthComparison comparison{widestGroup(best.plan), setup.cluster.gpusPerNode, nullptr, nullptr};
     const int nodeGpus = comparison.nodeGpus;
@@ -538,7 +583,7 @@ std::optional<GroupWidthComparison> compareWidth(const std::shared_ptr<const Fol
     quiet.cancelled = callbacks.cancelled;
     SessionState scratch(meshes, quiet);
     for (std::size_t m = 0; m < meshes.size(); ++m)
-        searchMesh(model, other, m, meshes[m], quiet, scratch, layoutPrices, shared);
+        searchMesh(model, other, m, meshes[m], quiet, scratch, prices);
     std::shared_ptr<const PlanCandidate>& found = beyond ? comparison.insideNode : comparison.beyondNode;
     found = scratch.finalSnapshot()->best();
     if (found && (widestGroup(found->plan) > nodeGpus) == beyond)
@@ -583,15 +628,15 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     }
     auto cancelled = [&] { return callbacks.cancelled && callbacks.cancelled(); };
     SessionState state(meshes, callbacks);
-    StackLayoutPrices layoutPrices;
     SharedBindings& shared = *shared_;
+    SessionPrices prices{{}, {}, shared};
 
     std::atomic<std::size_t> next{0};
     std::vector<std::exception_ptr> failures(meshes.size());
     auto worker = [&] {
         for (std::size_t i = next++; i < meshes.size() && !cancelled(); i = next++) {
             try {
-                searchMesh(model_, setup_, i, meshes[i], callbacks, state, layoutPrices, shared);
+                searchMesh(model_, setup_, i, meshes[i], callbacks, state, prices);
             } catch (...) {
                 failures[i] = std::current_exception();
                 next = meshes.size();  // the other meshes' results would be thrown away
@@ -625,7 +670,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
     std::vector<ComparedSearch> compared;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state, layoutPrices, shared);
+        compared = compareTechniques(model_, setup_, mesh, *best, callbacks, state, prices);
         // The search's program is linearized, its prices are not: searched without a
         // technique, the mesh can give a plan that prices better. Then that plan is the
         // best (with its own alternatives and comparisons), and the comparison is moot.
@@ -642,13 +687,13 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
                 searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state, shared);
             outcome = state.finalSnapshot();
             compared = cancelled() ? std::vector<ComparedSearch>{}
-                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state, layoutPrices, shared);
+                                   : compareTechniques(model_, setup_, mesh, *adopted, callbacks, state, prices);
         }
     }
     std::optional<GroupWidthComparison> width;
     if (const std::shared_ptr<const PlanCandidate> best = outcome->best(); best && !cancelled()) {
         const auto mesh = static_cast<std::size_t>(outcome->meshOf(*best) - outcome->meshes.data());
-        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state, layoutPrices, shared);
+        width = compareWidth(model_, setup_, mesh, *outcome, *best, callbacks, state, prices);
     }
     for (ComparedSearch& each : compared)
         outcome->comparisons.push_back(std::move(each.comparison));

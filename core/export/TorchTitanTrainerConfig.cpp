@@ -268,6 +268,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
         {"mixed_precision_reduce", w.fp32MainGradients ? "\"float32\"" : "\"bfloat16\""},
     };
     const char* checkpointing = recomputationName(w.recompute);  // "none", "selective", "full"
+    const char* float8 = w.fp8 == Fp8Recipe::PerTensor ? "\"tensorwise\"" : w.fp8 == Fp8Recipe::Block ? "\"mxfp8_cublas\"" : "None";
 
     std::string overrides;
     for (const auto& [section, entries] : {std::pair<const char*, const std::vector<Entry>*>{"parallelism", &parallelism},
@@ -296,7 +297,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
          "        return tapestry_plan(llama3_8b())",
          "and run: python -m torchtitan.train --module YOUR_REGISTRY --config llama3_8b_tapestry",
          "Pipeline model parts name modules as torchtitan's decoder models do (tok_embeddings, layers.N, norm,",
-         "output). The same settings as command-line overrides (without the model parts):"},
+         "output). The same settings as command-line overrides (without the model parts and FP8 converters):"},
         notes);
     text += overrides;
     text += s.pipeline.active() ? "\nfrom dataclasses import fields, replace\n\n"  // fields: the model parts' name
@@ -304,7 +305,8 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
     text += "from torchtitan.distributed.activation_checkpoint import FullAC, SelectiveAC\n\n";
     text += dictionary("PARALLELISM", parallelism);
     text += dictionary("TRAINING", training);
-    text += std::string("ACTIVATION_CHECKPOINT = \"") + checkpointing + "\"\n\n\n";
+    text += std::string("ACTIVATION_CHECKPOINT = \"") + checkpointing + "\"\n";
+    text += std::string("FLOAT8_RECIPE = ") + float8 + "  # torchao's recipe for the Linear layers; None: bf16\n\n\n";
     text += "def tapestry_plan(config):\n"
             "    \"\"\"`config` (a Trainer.Config) with this plan's parallelism, batch and checkpointing.\"\"\"\n";
     if (s.pipeline.active())
@@ -322,6 +324,13 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
             "        config.activation_checkpoint = SelectiveAC.Config()\n"
             "    else:  # not Trainer.Config's default, which is SelectiveAC\n"
             "        config.activation_checkpoint = None\n"
+            "    if FLOAT8_RECIPE is not None:  # FP8 Linear layers; the output head stays bf16\n"
+            "        if FLOAT8_RECIPE.startswith(\"mxfp8\"):\n"
+            "            from torchtitan.components.quantization.mx import MXLinearConverter as Converter\n"
+            "        else:\n"
+            "            from torchtitan.components.quantization.float8 import Float8LinearConverter as Converter\n"
+            "        config.model_converters.converters = [\n"
+            "            Converter.Config(recipe_name=FLOAT8_RECIPE, filter_fqns=[\"output\"])]\n"
             "    return config\n";
     return text;
 }
@@ -462,6 +471,19 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
             throw Error(ErrorCode::InvalidPlan, fileName,
                         lineAndColumn(text, *at) + ": ACTIVATION_CHECKPOINT is not \"none\", \"selective\" or \"full\"");
         w.recompute = *recompute;
+    }
+
+    if (const std::optional<std::size_t> at = findPythonAssignment(text, "FLOAT8_RECIPE", fileName)) {
+        const JsonValue recipe = readPythonLiteral(text, *at, fileName);
+        if (recipe.isString() && recipe.asString() == "tensorwise")
+            w.fp8 = Fp8Recipe::PerTensor;
+        else if (recipe.isString() && recipe.asString() == "mxfp8_cublas")
+            w.fp8 = Fp8Recipe::Block;
+        else if (!recipe.isNull())
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        lineAndColumn(text, *at) +
+                            ": FLOAT8_RECIPE is not None, \"tensorwise\" or \"mxfp8_cublas\" (the FP8 recipes "
+                            "Tapestry prices)");
     }
 
     std::vector<std::string> unread = parallelism.unread();

@@ -27,7 +27,10 @@ struct FoldedModel;
 // num_tokens_per_train_step, max_context_length, mixed_precision_param and
 // mixed_precision_reduce (fp32 main gradients);
 // ACTIVATION_CHECKPOINT "none" (None), "selective" (SelectiveAC.Config: torchtitan's
-// op-level policy, SelectiveRecomputation::EveryOtherMatmul) or "full" (FullAC.Config).
+// op-level policy, SelectiveRecomputation::EveryOtherMatmul) or "full" (FullAC.Config);
+// FLOAT8_RECIPE None, "tensorwise" (Float8LinearConverter, Fp8Recipe::PerTensor) or
+// "mxfp8_cublas" (MXLinearConverter, Fp8Recipe::Block), set as the config's model
+// converters, the output head left in bf16 as torchtitan's own FP8 configs do.
 // '#' comments list what torchtitan cannot run as the plan says (trainingStackSettings'
 // notes and stackSettingNotes(TorchTitan)).
 [[nodiscard]] std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDocument& document,
@@ -38,14 +41,14 @@ struct FoldedModel;
 // that a broken or cut file gets this reader's errors).
 [[nodiscard]] bool isTorchTitanTrainerConfig(std::string_view text);
 
-// Reads the PARALLELISM and TRAINING dictionaries and ACTIVATION_CHECKPOINT back as Python
+// Reads the PARALLELISM and TRAINING dictionaries, ACTIVATION_CHECKPOINT and FLOAT8_RECIPE back as Python
 // reads them (readPythonLiteral: numbers, strings, booleans, lists), each assigned once.
 // Absent fields take torchtitan's defaults; fields the reader does not take are listed in
 // the settings' notes, but a near miss of one it takes is an error (torchtitan's
 // dataclasses refuse unknown fields). Throws Error(InvalidPlan, fileName, ...) for a
 // dictionary that is missing or not a literal, a value of the wrong type (a float for a
 // whole number too), a degree below 1 (-1 for the shard degree) or above 2^20, an unknown
-// schedule or checkpointing, token counts that are not whole sequences or a step of 0,
+// schedule, checkpointing or FP8 recipe, token counts that are not whole sequences or a step of 0,
 // and model parts that name no block, a module torchtitan's decoders lack, or do not make
 // stages x v chunks in order. The model parts are module_fqns_per_model_part or, as newer
 // torchtitan names the field, pipeline_parallel_module_fqns_per_model_part. A pipelined

@@ -149,9 +149,6 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     if (!w.overlap)
         notes.push_back("no overlap of gradient reduction with backward: torchtitan's data parallelism always "
                         "overlaps it");
-    if (w.fp8 != Fp8Recipe::None)
-        notes.push_back("FP8 training: today's torchtitan config takes it as a model converter, which this export "
-                        "does not write (torchtitan-toml writes v0.2's)");
     if (s.contextVariant == ContextParallelVariant::Ulysses)
         notes.push_back("DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention (written as "
                         "ring attention over the same ranks)");

@@ -364,11 +364,28 @@ mixed_precision_param = "bfloat16"
                      titan.c_str());
             QVERIFY(contains(titan, "filter_fqns = [\"output\"]\n"));
             QCOMPARE(imported(titan, "fp8.toml", m, 8).document.workload.fp8, document.workload.fp8);
+            // Today's Python config sets torchao's converter on the Trainer.Config, and a
+            // torchtitan search's FP8 plan is that file's plan (no note).
+            const std::string python = exportTorchTitanTrainerConfig(m, document, 8);
+            QVERIFY2(contains(python, mx ? "FLOAT8_RECIPE = \"mxfp8_cublas\"" : "FLOAT8_RECIPE = \"tensorwise\""),
+                     python.c_str());
+            QVERIFY(contains(python, "config.model_converters.converters = [\n"));
+            QVERIFY2(!contains(python, "FP8 training"), python.c_str());
+            QCOMPARE(imported(python, "fp8.py", m, 8).document.workload.fp8, document.workload.fp8);
             QVERIFY(contains(exportPyTorchPlan(m, document), mx ? "torchao.prototype.mx_formats" : "torchao.float8.convert_to_float8_training"));
         }
         PlanDocument bf16 = pipelinedPlan(m);
         QVERIFY(!contains(exportMegatronArguments(m, bf16, 8), "--fp8"));
         QVERIFY(!contains(exportTorchTitanConfig(m, bf16, 8), "converters"));
+        const std::string python = exportTorchTitanTrainerConfig(m, bf16, 8);
+        QVERIFY(contains(python, "FLOAT8_RECIPE = None"));
+        QCOMPARE(imported(python, "bf16.py", m, 8).document.workload.fp8, Fp8Recipe::None);
+        // A recipe Tapestry does not price is refused, naming the line.
+        std::string rowwise = python;
+        rowwise.replace(rowwise.find("FLOAT8_RECIPE = None"), 20, "FLOAT8_RECIPE = \"rowwise\"");
+        QVERIFY2(contains(importError(rowwise, "rowwise.py"), "rowwise.py: ") &&
+                     contains(importError(rowwise, "rowwise.py"), "FLOAT8_RECIPE is not None, \"tensorwise\" or \"mxfp8_cublas\""),
+                 importError(rowwise, "rowwise.py").c_str());
         QVERIFY(!contains(exportPyTorchPlan(m, bf16), "torchao"));
     }
 
@@ -643,6 +660,58 @@ mixed_precision_param = "bfloat16"
             QCOMPARE(printed, QString::fromLatin1(policy) + QStringLiteral("\n"));
 #endif
         }
+    }
+
+    // tapestry_plan sets FP8 as torchtitan's own FP8 configs do: the model converter of the
+    // recipe (torchtitan/components/quantization/float8.py, Float8LinearConverter; mx.py,
+    // MXLinearConverter; each Config with recipe_name and filter_fqns) in
+    // Trainer.Config.model_converters.converters, the output head filtered out.
+    void torchTitanPythonSetsTheFp8Converters()
+    {
+#ifdef TAPESTRY_PYTHON3
+        const FoldedModel& m = gpt();
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("torchtitan/distributed")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("torchtitan/components/quantization")));
+        for (const char* package : {"torchtitan/__init__.py", "torchtitan/distributed/__init__.py",
+                                    "torchtitan/components/__init__.py", "torchtitan/components/quantization/__init__.py"})
+            writeTemporary(dir, package, "");
+        writeTemporary(dir, "torchtitan/distributed/activation_checkpoint.py",
+                       "class FullAC:\n    Config = dict\nclass SelectiveAC:\n    Config = dict\n");
+        const char* converter = "from dataclasses import dataclass, field\n"
+                                "class %s:\n    @dataclass(kw_only=True)\n    class Config:\n"
+                                "        recipe_name: str = 'default'\n"
+                                "        filter_fqns: list = field(default_factory=list)\n";
+        for (const auto& [file, name] : {std::pair{"torchtitan/components/quantization/float8.py", "Float8LinearConverter"},
+                                         std::pair{"torchtitan/components/quantization/mx.py", "MXLinearConverter"}}) {
+            char text[512];
+            std::snprintf(text, sizeof text, converter, name);
+            writeTemporary(dir, file, text);
+        }
+        const std::string run = writeTemporary(
+            dir, "run.py",
+            "import importlib.util, sys, types\n"
+            "spec = importlib.util.spec_from_file_location('plan', sys.argv[1])\n"
+            "plan = importlib.util.module_from_spec(spec)\n"
+            "spec.loader.exec_module(plan)\n"
+            "config = types.SimpleNamespace(parallelism=types.SimpleNamespace(), training=types.SimpleNamespace(),\n"
+            "    activation_checkpoint=None, model_converters=types.SimpleNamespace(converters=[]))\n"
+            "plan.replace = lambda obj, **kw: obj\n"
+            "for c in plan.tapestry_plan(config).model_converters.converters:\n"
+            "    print(type(c).__qualname__, c.recipe_name, c.filter_fqns)\n");
+        for (const auto& [precision, printed] :
+             {std::pair{"fp8", "Float8LinearConverter.Config tensorwise ['output']\n"},
+              std::pair{"mxfp8", "MXLinearConverter.Config mxfp8_cublas ['output']\n"}, std::pair{"bf16", ""}}) {
+            PlanDocument document = pipelinedPlan(m);
+            document.plan.pipeline = PipelineLayout{};  // no model parts to rename
+            QVERIFY(setPrecision(document.workload, precision));
+            const std::string plan = writeTemporary(dir, "plan.py", exportTorchTitanTrainerConfig(m, document, 8));
+            QCOMPARE(runTool(QStringLiteral(TAPESTRY_PYTHON3), {QString::fromStdString(run), QString::fromStdString(plan)}),
+                     QString::fromLatin1(printed));
+        }
+#else
+        QSKIP("no python3");
+#endif
     }
 };
 

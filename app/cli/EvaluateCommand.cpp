@@ -211,7 +211,9 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     HistoryRecording history(options.history, *model, cluster, {"evaluate", options.plan, document.workload, {}, {}});
     if (!options.output.empty())
         savePlanFile(options.output, document, model->coarse, model->families);
-    history.finish(RunStatus::Finished, {}, {planRecordOf(document, model->coarse, model->families)});
+    history.finish(RunStatus::Finished, {}, [&] {
+        return std::vector<PlanRecord>{planRecordOf(document, model->coarse, model->families)};
+    });
     if (options.json)
         printJson(*model, pricing, costs, plan, priced->evaluation);
     else

@@ -63,12 +63,13 @@ HistoryRecording::~HistoryRecording()
     }
 }
 
-void HistoryRecording::finish(RunStatus status, const std::string& message, const std::vector<PlanRecord>& plans)
+void HistoryRecording::finish(RunStatus status, const std::string& message,
+                              const std::function<std::vector<PlanRecord>()>& plans)
 {
     if (!store_ || !run_.isValid())
         return;
     try {
-        const std::vector<PlanRecordId> ids = store_->finishRun(run_, status, message, plans);
+        const std::vector<PlanRecordId> ids = store_->finishRun(run_, status, message, plans());
         run_ = RunId();
         std::string list;
         for (const PlanRecordId id : ids)

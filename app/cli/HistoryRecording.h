@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,7 +41,9 @@ public:
     HistoryRecording(const HistoryRecording&) = delete;
     HistoryRecording& operator=(const HistoryRecording&) = delete;
 
-    void finish(RunStatus status, const std::string& message, const std::vector<PlanRecord>& plans);
+    // Records the run's end and `plans()`, built only when recording (a plan's record
+    // writes it out whole, for every node).
+    void finish(RunStatus status, const std::string& message, const std::function<std::vector<PlanRecord>()>& plans);
 
 private:
     void warn(const std::exception& error);

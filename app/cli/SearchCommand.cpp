@@ -342,7 +342,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     if (!commandOptions.output.empty())
         savePlanFile(commandOptions.output, chosenPricing.document(*chosen), model->coarse, model->families);
     history.finish(outcome->cancelled ? RunStatus::Cancelled : RunStatus::Finished, outcome->detail,
-                   searchRecordsOf(*model, setup, *outcome));
+                   [&] { return searchRecordsOf(*model, setup, *outcome); });
 
     std::vector<std::string> axisNames;  // of one pipeline stage's mesh, which the breakdown's axes are
     for (const MeshAxis& axis : chosen->plan.mesh)

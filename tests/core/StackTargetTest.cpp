@@ -8,6 +8,7 @@
 #include "plan/PhysicalLayout.h"
 #include "search/PlanPricing.h"
 #include "search/SearchSession.h"
+#include "search/SearchWorkloadCheck.h"
 #include "target/StackRules.h"
 
 #include "CostChecks.h"
@@ -203,6 +204,37 @@ private slots:
                             [](const std::string& note) { return contains(note, "torchtitan's op-level"); }));
         s.workload.selective = SelectiveRecomputation::AttentionCore;
         QVERIFY(stackSettingNotes(TrainingStack::PyTorch, s).empty());
+    }
+
+    // A stack search the stack cannot run whatever the layout is refused up front with the
+    // stack's reasons, not answered "no layout that STACK runs on this mesh"; a workload
+    // the search may still change (ZeRO chosen) is searched.
+    void stackSearchesRefuseWorkloadsTheStackDoesNotRun()
+    {
+        const FoldedModel model = foldSynthPreset("gpt2-small", 2);
+        SearchSetup setup = setupOf("dgx-h100x1", 1, {{"dp", 8}}, 16, 1024);
+        const auto refusal = [&](TrainingStack stack) -> std::string {
+            setup.options.stack = stack;
+            try {
+                checkSearchWorkload(model, setup, commandLineFieldNames());
+            } catch (const Error& error) {
+                return error.what();
+            }
+            return "searched";
+        };
+        setup.workload.zeroStage = 1;
+        for (const TrainingStack stack : allTrainingStacks())
+            QCOMPARE(refusal(stack), std::string("searched"));
+        setup.chooseZeroStage = false;
+        QVERIFY2(contains(refusal(TrainingStack::TorchTitan), "torchtitan does not run this workload: ZeRO stage 1"),
+                 refusal(TrainingStack::TorchTitan).c_str());
+        QVERIFY(contains(refusal(TrainingStack::PyTorch), "pytorch does not run this workload: ZeRO stage 1"));
+        QCOMPARE(refusal(TrainingStack::Megatron), std::string("searched"));
+        QCOMPARE(refusal(TrainingStack::Any), std::string("searched"));
+        setup.chooseZeroStage = true;
+        QVERIFY(setPrecision(setup.workload, "fp8"));
+        QVERIFY(contains(refusal(TrainingStack::PyTorch), "pytorch does not run this workload: FP8 training"));
+        QCOMPARE(refusal(TrainingStack::TorchTitan), std::string("searched"));
     }
 
     void llamaOnTwoNodesRoundTripsThroughEachStack()

@@ -61,6 +61,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
         text += ", ZeRO-" + std::to_string(w.zeroStage);
     if (w.zeroStage >= 2 && w.zeroImplementation != ZeroImplementation::Fsdp)
         text += " (" + std::string(zeroImplementationName(w.zeroImplementation)) + ")";
+    if (w.zeroStage >= 2 && w.zeroReplicas > 1)
+        text += ", HSDP " + std::to_string(w.zeroReplicas) + " replicas";
     text += ", recompute " + std::string(recomputationName(w.recompute));
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::AttentionCore)
         text += " (" + std::string(selectiveRecomputationName(w.selective)) + ")";

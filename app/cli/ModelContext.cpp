@@ -110,6 +110,12 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "(fsdp2) one gather per block, prefetched under compute, each with its own copies around its "
               "collectives, or DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited for (default "
               "fsdp; search --target: as the stack does)");
+    options.zeroReplicasOption = command.add_option("--zero-replicas", options.workload.zeroReplicas,
+                       "HSDP under ZeRO 2/3: the data-parallel ranks as N replicas of a shard group (torchtitan's "
+                       "data_parallel_replicate_degree); each shards over its own ranks and the replicas all-reduce "
+                       "their gradient shards (default 1: one group of every rank)")
+        ->type_name("N")
+        ->check(wholeNumber(1, 1 << 20));
     options.recomputeOption = addChoice(command, "--recompute", options.workload.recompute,
               {{"none", Recomputation::None}, {"selective", Recomputation::Selective}, {"full", Recomputation::Full}},
               "activation recomputation in the repeated blocks: none, the attention core (selective; for "
@@ -153,6 +159,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.zeroStage = flags.zeroStage;
     if (optionGiven(options.zeroImplementationOption))
         workload.zeroImplementation = flags.zeroImplementation;
+    if (optionGiven(options.zeroReplicasOption))
+        workload.zeroReplicas = flags.zeroReplicas;
     if (options.recomputationGiven())
         workload.recompute = flags.recompute;
     if (optionGiven(options.checkpointReplayOption))

@@ -44,6 +44,7 @@ struct PlanningOptions {
     const CLI::Option* zeroOption = nullptr;
     const CLI::Option* zero1Option = nullptr;
     const CLI::Option* zeroImplementationOption = nullptr;
+    const CLI::Option* zeroReplicasOption = nullptr;
     const CLI::Option* checkpointReplayOption = nullptr;
     const CLI::Option* overlapOption = nullptr;
     const CLI::Option* attentionOption = nullptr;

@@ -16,6 +16,12 @@ std::string shapeText(const std::vector<int>& sizes)
     return text + "]";
 }
 
+AxisGroup groupOn(int size, int nodes, int gpusPerNode)
+{
+    const GroupSpan span = nodes == 1 ? GroupSpan::IntraNode : gpusPerNode == 1 ? GroupSpan::InterNode : GroupSpan::Mixed;
+    return {size, nodes, gpusPerNode, span};
+}
+
 // The group of the axis with `size` devices at device-number `stride` apart, or nullopt
 // when some group holds different numbers of GPUs on different nodes (or differs from
 // another group). Walks every device once: groups are visited in device order, and a
@@ -46,8 +52,7 @@ std::optional<AxisGroup> axisGroup(int size, long long stride, int deviceCount, 
         }
         if (runLength >= 0 && run != runLength)
             return std::nullopt;
-        AxisGroup group{size, nodes, run, GroupSpan::IntraNode};
-        group.span = nodes == 1 ? GroupSpan::IntraNode : run == 1 ? GroupSpan::InterNode : GroupSpan::Mixed;
+        const AxisGroup group = groupOn(size, nodes, run);
         if (shape && *shape != group)
             return std::nullopt;
         shape = group;
@@ -130,19 +135,18 @@ DeviceMesh::DeviceMesh(std::vector<MeshAxis> axes, const Cluster& cluster)
 
 AxisGroup DeviceMesh::groupOf(AxisMask axes) const
 {
-    AxisGroup combined{1, 1, 1, GroupSpan::IntraNode};
+    int size = 1;
+    int nodes = 1;
+    int gpusPerNode = 1;
     for (std::size_t axis = 0; axis < groups_.size(); ++axis) {
         if ((axes & (AxisMask{1} << axis)) == 0)
             continue;
         const AxisGroup& own = groups_[axis];
-        combined.size *= own.size;
-        combined.nodes *= own.nodes;
-        combined.gpusPerNode *= own.gpusPerNode;
+        size *= own.size;
+        nodes *= own.nodes;
+        gpusPerNode *= own.gpusPerNode;
     }
-    combined.span = combined.nodes == 1        ? GroupSpan::IntraNode
-                    : combined.gpusPerNode == 1 ? GroupSpan::InterNode
-                                                : GroupSpan::Mixed;
-    return combined;
+    return groupOn(size, nodes, gpusPerNode);
 }
 
 std::optional<std::size_t> DeviceMesh::findAxis(std::string_view name) const
@@ -213,6 +217,22 @@ std::vector<std::vector<int>> meshShapes(const Cluster& cluster)
             shapes.push_back({a, n / a});
     }
     return shapes;
+}
+
+std::optional<SplitGroup> splitGroup(const AxisGroup& group, int inner)
+{
+    if (inner < 1 || group.size % inner != 0)
+        return std::nullopt;
+    const int outer = group.size / inner;
+    const int perDomain = group.gpusPerNode;
+    if (inner <= perDomain) {
+        if (perDomain % inner != 0)
+            return std::nullopt;
+        return SplitGroup{groupOn(inner, 1, inner), groupOn(outer, group.nodes, perDomain / inner)};
+    }
+    if (inner % perDomain != 0)
+        return std::nullopt;
+    return SplitGroup{groupOn(inner, inner / perDomain, perDomain), groupOn(outer, outer, 1)};
 }
 
 }  // namespace tapestry

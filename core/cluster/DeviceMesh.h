@@ -87,6 +87,17 @@ private:
     int gpusPerNode_ = 1;
 };
 
+// `group`'s members, in device order, cut into groups of `inner` consecutive members
+// (HSDP's shard groups) and the groups of the members `inner` apart (its replicas). Nothing
+// when `inner` does not divide the group or the cut groups would hold different numbers of
+// GPUs in the NVLink domains they touch (`inner` neither divides the members per domain
+// nor is a multiple of them).
+struct SplitGroup {
+    AxisGroup inner;
+    AxisGroup outer;
+};
+[[nodiscard]] std::optional<SplitGroup> splitGroup(const AxisGroup& group, int inner);
+
 // Candidate mesh shapes for `--mesh auto`: the 1-D mesh [N] followed by every 2-D
 // factorization [a, b] with a, b >= 2 and a * b = N (a ascending), N = the cluster's GPU
 // count; shapes whose groups would not split evenly over NVLink domains are left out, so

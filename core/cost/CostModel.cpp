@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -824,7 +825,7 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
         if (isSharded(outputLayout(split)))
             div.output *= divides;
     }
-    div.shard = mesh_->groupOf(shardAxes(strategy, steps)).size;
+    div.shard = shardGroups(strategy, steps).shard.size;
     return div;
 }
 
@@ -979,7 +980,8 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     };
     const double parameterBytes = localParameters * dtypeBytes_;
     const double gradientBytes = localParameters * gradientBytesPerParameter();
-    const AxisMask axes = shardAxes(strategy, steps);
+    const ShardGroups groups = shardGroups(strategy, steps);
+    const AxisMask axes = groups.axes;
     if (const AxisMask summed = gradientAxes(strategy) & ~axes; summed != 0) {
         // Sequence parallelism: the tensor ranks sum the gradients of their parameters
         // (DTensor turns the partial gradient into a replicated one each backward).
@@ -989,7 +991,7 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     }
     if (axes == 0)
         return out;
-    const AxisGroup group = mesh_->groupOf(axes);
+    const AxisGroup& group = groups.shard;
     // Gathered before forward; ZeRO 3 frees them after use and gathers again for backward.
     const CollectiveBreakdown gather = priced(CollectiveKind::AllGather, group, parameterBytes, gatherCalls);
     const double overhead = workload_.zeroImplementation == ZeroImplementation::DeepSpeed
@@ -1000,6 +1002,12 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
         out.push_back({CollectiveKind::AllGather, axes, gather, times * gatherCalls, false, overhead});
     out.push_back({CollectiveKind::ReduceScatter, axes,
                    priced(CollectiveKind::ReduceScatter, group, gradientBytes, blockShare), times * blockShare, false});
+    // HSDP: FSDP2's foreach_reduce all-reduces each reduce-scatter's output over the
+    // replicas (torchtitan does not defer it to the last micro-step).
+    if (groups.replicas.size > 1)
+        out.push_back({CollectiveKind::AllReduce, axes,
+                       priced(CollectiveKind::AllReduce, groups.replicas, gradientBytes / group.size, blockShare),
+                       times * blockShare, false});
     return out;
 }
 
@@ -1431,6 +1439,23 @@ AxisMask CostModel::shardAxes(const NodeStrategy& strategy, const Stepping& step
             axes |= bit;
     }
     return axes;
+}
+
+CostModel::ShardGroups CostModel::shardGroups(const NodeStrategy& strategy, const Stepping& steps) const
+{
+    ShardGroups groups;
+    groups.axes = shardAxes(strategy, steps);
+    groups.shard = mesh_->groupOf(groups.axes);
+    for (int replicas = std::gcd(std::max(1, workload_.zeroReplicas), groups.shard.size); replicas > 1; --replicas) {
+        if (groups.shard.size % replicas != 0)
+            continue;
+        if (const auto split = splitGroup(groups.shard, groups.shard.size / replicas)) {
+            groups.shard = split->inner;
+            groups.replicas = split->outer;
+            break;
+        }
+    }
+    return groups;
 }
 
 AxisMask CostModel::gradientAxes(const NodeStrategy& strategy) const

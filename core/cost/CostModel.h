@@ -58,7 +58,9 @@ struct PricingClasses;
 //   micro-step and gathers the parameters before each forward; ZeRO 3 (FSDP) gathers
 //   them again before backward; ZeRO shards over data-parallel ranks only, so a
 //   sequence-parallel node's gradients are all-reduced over the tensor axis every
-//   micro-step under ZeRO 2/3 (Stepping::tensorAxes). With overlap the reduction hides
+//   micro-step under ZeRO 2/3 (Stepping::tensorAxes). Under HSDP (Workload::zeroReplicas)
+//   the gathers and reduce-scatters run within each shard group and the groups
+//   all-reduce their gradient shards every micro-step. With overlap the reduction hides
 //   under backward compute and the gathers under forward/backward compute
 //   (cost/Overlap.h), one bucket per block; tensor-parallel collectives are always exposed.
 // - FP8 (workload.fp8): the repeated blocks' linear layers run as cost/KernelTime.h's
@@ -346,8 +348,19 @@ private:
     // gradients: DDP and FSDP run one collective over all of them (the flattened data
     // mesh), not one per axis.
     [[nodiscard]] AxisMask gradientAxes(const NodeStrategy& strategy) const;
-    // Those of them over which ZeRO shards the node's states (Divisors::shard).
+    // Those of them over which ZeRO shards the node's states.
     [[nodiscard]] AxisMask shardAxes(const NodeStrategy& strategy, const Stepping& steps) const;
+    // The ranks of those axes as ZeRO groups them: under HSDP (Workload::zeroReplicas) the
+    // consecutive ranks each shards its states over (Divisors::shard) and the replicas of
+    // each, a rank apart in every shard group; without it one shard group of them all. A
+    // node whose ranks do not split into the workload's replicas (experts on fewer ranks)
+    // takes the largest count that divides both and splits evenly over NVLink domains.
+    struct ShardGroups {
+        AxisMask axes = 0;
+        AxisGroup shard;
+        AxisGroup replicas;
+    };
+    [[nodiscard]] ShardGroups shardGroups(const NodeStrategy& strategy, const Stepping& steps) const;
     // Adds `share` of a collective over `axes` (and the implementation's own seconds around
     // it) to `time`; byAxis splits it over those axes by each axis's own bandwidth time.
     void addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes, const CollectiveBreakdown& price,

@@ -128,6 +128,13 @@ struct Workload {
     // and again before backward).
     int zeroStage = 0;
     ZeroImplementation zeroImplementation = ZeroImplementation::Fsdp;
+    // Hybrid sharding (HSDP) under ZeRO 2/3: a node's data-parallel ranks form this many
+    // groups of consecutive ranks (the outermost ranks apart: torchtitan's
+    // data_parallel_replicate_degree, the first dimension of fully_shard's 2-D mesh); each
+    // group shards the states over its own ranks (data_parallel_shard_degree, with the
+    // context-parallel ranks) and the groups all-reduce their gradient shards every
+    // micro-step. 1: one group of every data-parallel rank.
+    int zeroReplicas = 1;
     Recomputation recompute = Recomputation::None;
     SelectiveRecomputation selective = SelectiveRecomputation::AttentionCore;
     // As the stack replays (withStackImplementations: torchtitan's and PyTorch's stop early);

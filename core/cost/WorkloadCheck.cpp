@@ -21,13 +21,14 @@ std::string count(std::int64_t n)
 WorkloadFieldNames commandLineFieldNames()
 {
     return {"--batch", "--seq", "--micro-batch", "--capacity-factor", "gradient accumulation", "--virtual-stages",
-            "the context-parallel size", "the expert-parallel size"};
+            "the context-parallel size", "the expert-parallel size", "--zero-replicas"};
 }
 
 WorkloadFieldNames planFileFieldNames()
 {
     return {"workload.batch", "workload.sequence", "workload.micro_batch", "workload.capacity_factor",
-            "gradient accumulation", "pipeline.virtual_stages", "the context-parallel axes", "the expert-parallel axes"};
+            "gradient accumulation", "pipeline.virtual_stages", "the context-parallel axes", "the expert-parallel axes",
+            "workload.zero_replicas"};
 }
 
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,
@@ -77,6 +78,14 @@ void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, con
     if (degrees.experts > 0 && degrees.expertParallel > 1 && degrees.experts % degrees.expertParallel != 0)
         fail(names.expertParallel, std::to_string(degrees.experts) + " experts per layer do not split over " +
                                        std::to_string(degrees.expertParallel) + " expert-parallel ranks");
+    if (workload.zeroReplicas < 1)
+        fail(names.zeroReplicas, std::to_string(workload.zeroReplicas) + " replicas: at least 1");
+    if (workload.zeroReplicas > 1 && workload.zeroStage < 2)
+        fail(names.zeroReplicas, std::to_string(workload.zeroReplicas) + " replicas of a shard group (HSDP) need ZeRO 2 "
+                                 "or 3; ZeRO " + std::to_string(workload.zeroStage) + " shards no gradients");
+    if (workload.zeroReplicas > 1 && dp > 1 && dp % workload.zeroReplicas != 0)
+        fail(names.zeroReplicas, std::to_string(workload.zeroReplicas) + " replicas do not divide data-parallel " +
+                                     count(dp));
     if (!isCapacityFactor(workload.capacityFactor))
         fail(names.capacityFactor, "capacity factor " + capacityFactorText(workload.capacityFactor) +
                                        " is not a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor));

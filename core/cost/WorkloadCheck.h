@@ -43,6 +43,7 @@ struct WorkloadFieldNames {
     std::string virtualStages;
     std::string contextParallel;
     std::string expertParallel;
+    std::string zeroReplicas;
 };
 
 // The names of tapestry-cli's options and of the plan file's fields.
@@ -62,6 +63,7 @@ struct WorkloadFieldNames {
 // - virtual pipeline stages need a pipeline of 2 or more stages;
 // - the sequence divides into context-parallel x chunks-per-rank pieces;
 // - the experts of a layer divide over the expert-parallel ranks;
+// - ZeRO replicas (HSDP) above 1 come with ZeRO 2 or 3 and divide the data-parallel ranks;
 // - the capacity factor is a number above 0 and up to kMaxCapacityFactor that leaves each
 //   expert at least one token of a micro-step.
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,

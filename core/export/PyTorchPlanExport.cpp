@@ -231,7 +231,7 @@ std::string flatName(const std::vector<std::string>& axes)
 }
 
 void addMeshFunctions(PythonParts& parts, const std::vector<std::string>& dataAxes,
-                      const std::vector<std::string>& contextAxes)
+                      const std::vector<std::string>& contextAxes, int replicas)
 {
     const std::string dataMeshName = dataAxes.empty() ? std::string() : flatName(dataAxes);
     parts.functions += "\n\ndef device_mesh(device_type=\"cuda\"):\n"
@@ -250,6 +250,19 @@ void addMeshFunctions(PythonParts& parts, const std::vector<std::string>& dataAx
                        "    \"\"\"The ranks that average their gradients: every batch and context axis, as one dimension\n"
                        "    (FSDP2 shards over it, as the plan shards ZeRO states over all of them).\"\"\"\n"
                        "    return mesh[" + pythonString(dataMeshName) + "]\n";
+    if (replicas <= 1)
+        return;
+    // One DeviceMesh over the same ranks with the data ranks cut in two dimensions, built once
+    // (each build makes its process groups).
+    parts.imports.insert("from torch.distributed.device_mesh import DeviceMesh");
+    parts.functions +=
+        "\n\ndef hsdp_mesh(mesh):\n"
+        "    \"\"\"HSDP's 2-D mesh of the data ranks: DATA_REPLICAS replicas (the outer ranks) of a shard group of\n"
+        "    consecutive ranks of DATA_AXES (fully_shard replicates over the first dimension, shards over the second).\"\"\"\n"
+        "    order = [MESH_AXES.index(a) for a in MESH_AXES if a not in DATA_AXES] + [MESH_AXES.index(a) for a in DATA_AXES]\n"
+        "    shard = data_mesh(mesh).size() // DATA_REPLICAS\n"
+        "    ranks = mesh.mesh.permute(order).reshape(-1, DATA_REPLICAS, shard)\n"
+        "    return DeviceMesh(mesh.device_type, ranks, mesh_dim_names=(\"rest\", \"replicate\", \"shard\"))[\"replicate\", \"shard\"]\n";
 }
 
 void addLocalBatch(PythonParts& parts, bool context)
@@ -338,6 +351,8 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
         constants += "CONTEXT_AXES = " + pythonStrings(contextAxes) + "  # the sequence splits over these (ring attention)\n";
     if (!dataAxes.empty())
         constants += "DATA_AXES = " + pythonStrings(dataAxes) + "  # the batch and context axes: gradients average over these\n";
+    if (!dataAxes.empty() && w.zeroStage >= 2 && w.zeroReplicas > 1)
+        constants += "DATA_REPLICAS = " + std::to_string(w.zeroReplicas) + "  # HSDP: replicas of a shard group of the data ranks\n";
 
     // Tensor parallelism: the module styles of the tensor-parallel axis.
     bool lossParallel = false;
@@ -388,7 +403,8 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     }
 
     // Functions.
-    addMeshFunctions(parts, dataAxes, contextAxes);
+    const int replicas = !dataAxes.empty() && w.zeroStage >= 2 ? std::max(1, w.zeroReplicas) : 1;
+    addMeshFunctions(parts, dataAxes, contextAxes, replicas);
     addLocalBatch(parts, !contextAxes.empty());
     if (checkpoint) {
         parts.imports.insert("from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import checkpoint_wrapper");
@@ -451,10 +467,15 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
                  "        parent, _, name = path.rpartition(\".\")\n"
                  "        model.get_submodule(parent).register_module(name, _checkpoint(block))\n";
     if (!dataAxes.empty()) {
+        std::string shardMesh = "data_mesh(mesh)";
+        if (replicas > 1) {
+            apply += "    shard_mesh = hsdp_mesh(mesh)\n";
+            shardMesh = "shard_mesh";
+        }
         if (blocks)
             apply += "    for _, block in _blocks(model):\n"
-                     "        fully_shard(block, mesh=data_mesh(mesh), reshard_after_forward=" + reshard + ")\n";
-        apply += "    fully_shard(model, mesh=data_mesh(mesh), reshard_after_forward=" + reshard + ")\n";
+                     "        fully_shard(block, mesh=" + shardMesh + ", reshard_after_forward=" + reshard + ")\n";
+        apply += "    fully_shard(model, mesh=" + shardMesh + ", reshard_after_forward=" + reshard + ")\n";
     }
     parts.functions += apply + "    return model\n";
 
@@ -539,7 +560,10 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     if (!contextAxes.empty())
         text += "#   the sequence split over " + joinedNames(contextAxes, ", ") + " (ring attention: context_parallel)\n";
     if (!dataAxes.empty())
-        text += "#   gradients averaged over " + joinedNames(dataAxes, " x ") + ": FSDP2 fully_shard over data_mesh()" +
+        text += "#   gradients averaged over " + joinedNames(dataAxes, " x ") + ": FSDP2 fully_shard over " +
+                (w.zeroStage >= 2 && w.zeroReplicas > 1
+                     ? "hsdp_mesh() (HSDP, " + std::to_string(w.zeroReplicas) + " replicas)"
+                     : std::string("data_mesh()")) +
                 (w.zeroStage >= 3 ? " (ZeRO 3)\n"
                                   : ", parameters kept gathered through the step (the plan's ZeRO " +
                                         std::to_string(w.zeroStage) + (w.zeroStage < 2 ? "; FSDP2 shards gradients and optimizer states too" : "") +

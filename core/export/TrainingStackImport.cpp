@@ -21,7 +21,8 @@ WorkloadFieldNames megatronFieldNames()
             "gradient accumulation",
             "--virtual-pipeline-model-parallel-size",
             "--context-parallel-size",
-            "--expert-model-parallel-size"};
+            "--expert-model-parallel-size",
+            "ZeRO replicas"};
 }
 
 WorkloadFieldNames torchTitanFieldNames(bool pipelined)
@@ -33,7 +34,8 @@ WorkloadFieldNames torchTitanFieldNames(bool pipelined)
             "gradient accumulation",
             "parallelism.pipeline_parallel_split_points",
             "parallelism.context_parallel_degree",
-            "parallelism.expert_parallel_degree"};
+            "parallelism.expert_parallel_degree",
+            "parallelism.data_parallel_replicate_degree"};
 }
 
 // The same for today's torchtitan config (TorchTitanTrainerConfig.h).
@@ -46,7 +48,8 @@ WorkloadFieldNames torchTitanTrainerFieldNames(bool pipelined)
             "gradient accumulation",
             pipelined ? "PARALLELISM[\"module_fqns_per_model_part\"]" : "PARALLELISM[\"pipeline_parallel_degree\"]",
             "PARALLELISM[\"context_parallel_degree\"]",
-            "PARALLELISM[\"expert_parallel_degree\"]"};
+            "PARALLELISM[\"expert_parallel_degree\"]",
+            "PARALLELISM[\"data_parallel_replicate_degree\"]"};
 }
 
 // The sizes the imported plan runs its workload with. Both stacks cut each sequence into
@@ -102,26 +105,6 @@ void checkPipelinePasses(const TrainingStackSettings& settings, const Workload& 
                            " micro-batches per rank, one bubble, so its step is shorter than torchtitan's");
 }
 
-// torchtitan's HSDP (replicas of a shard group of several ranks) shards within each group
-// and all-reduces gradients across the replicas. A plan's ZeRO shards over every
-// data-parallel rank: that is what the import prices, and it says so.
-void noteHybridSharding(const TrainingStackSettings& settings, const Workload& workload, std::int64_t dataParallel,
-                        std::vector<std::string>& warnings)
-{
-    if (settings.replicas <= 1 || workload.zeroStage < 2 || dataParallel <= settings.replicas)
-        return;
-    const std::string replicas = std::to_string(settings.replicas);
-    const std::string shard = std::to_string(dataParallel / settings.replicas);
-    const std::string all = std::to_string(dataParallel);
-    warnings.push_back("data_parallel_replicate_degree " + replicas + " x data_parallel_shard_degree " + shard +
-                       " is HSDP: torchtitan shards within each group of " + shard +
-                       " ranks and all-reduces gradients across the " + replicas +
-                       " replicas; a Tapestry plan shards over every data-parallel rank, so this one is priced as "
-                       "ZeRO-" + std::to_string(workload.zeroStage) + " over all " + all +
-                       " ranks: sharded states " + replicas + " times smaller per GPU than torchtitan's, and the "
-                       "gathers and reduce-scatters over " + all + " ranks instead of " + shard);
-}
-
 TrainingStackImport importStack(TrainingStackSettings settings, const WorkloadFieldNames& names,
                                 const FoldedModel& model, const std::string& fileName, int gpuCount)
 {
@@ -130,7 +113,6 @@ TrainingStackImport importStack(TrainingStackSettings settings, const WorkloadFi
     const WorkloadDegrees degrees = importedDegrees(settings, imported.document, model);
     checkWorkload(imported.document.workload, degrees, names, fileName, ErrorCode::InvalidPlan);
     imported.warnings = std::move(settings.notes);
-    noteHybridSharding(settings, imported.document.workload, degrees.dataParallel, imported.warnings);
     checkPipelinePasses(settings, imported.document.workload, degrees.dataParallel, names.batch, fileName,
                         imported.warnings);
     return imported;

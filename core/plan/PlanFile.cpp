@@ -103,6 +103,9 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
     if (workload.has_capacity_factor() && !isCapacityFactor(workload.capacity_factor()))
         fail("workload.capacity_factor is " + capacityFactorText(workload.capacity_factor()) +
              "; it is a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor) + " (leave it out for 1)");
+    if (workload.has_zero_replicas() && (workload.zero_replicas() < 1 || workload.zero_replicas() > kMaxMeshDevices))
+        fail("workload.zero_replicas is " + std::to_string(workload.zero_replicas()) + "; it is 1 to " +
+             std::to_string(kMaxMeshDevices) + " (leave it out for one shard group of every data-parallel rank)");
     if (!in.origin().empty() && !planOriginFromName(in.origin()))
         fail("origin is '" + in.origin() + "', not expert, search, edit or import");
     if (in.has_cost()) {
@@ -239,6 +242,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
     workload->set_attention(attentionKernelName(document.workload.attention));
     if (document.workload.zeroImplementation != ZeroImplementation::Fsdp)
         workload->set_zero_implementation(zeroImplementationName(document.workload.zeroImplementation));
+    if (document.workload.zeroReplicas != 1)
+        workload->set_zero_replicas(document.workload.zeroReplicas);
     if (document.workload.selective != SelectiveRecomputation::AttentionCore)
         workload->set_selective_recomputation(selectiveRecomputationName(document.workload.selective));
     if (document.workload.checkpointReplay != CheckpointReplay::WholeBlock)
@@ -357,6 +362,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
                     "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp or deepspeed");
     document.workload.zeroImplementation =
         zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
+    document.workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
     if (!w.selective_recomputation().empty() && !selectiveRecomputationFromName(w.selective_recomputation()))
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "workload.selective_recomputation is '" + w.selective_recomputation() +

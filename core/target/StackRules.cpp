@@ -118,6 +118,9 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
     if (w.zeroStage == 2)
         notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
                         "whole gradient buffer per rank (ZeRO 1's memory)");
+    if (w.zeroStage >= 2 && w.zeroReplicas > 1)
+        notes.push_back("HSDP (" + std::to_string(w.zeroReplicas) + " replicas of a shard group): Megatron-LM "
+                        "shards over every data-parallel rank");
     if (w.zeroStage == 3 && pipeline.active())
         notes.push_back("ZeRO stage 3 with a pipeline: Megatron-Core's FSDP2 (--use-torch-fsdp2) is written here "
                         "only without pipeline parallelism");
@@ -162,7 +165,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         // torchtitan's expert parallelism borrows the context-parallel ranks (and with
         // expert tensor parallelism 1 the tensor-parallel ones), then FSDP's shard ranks.
         const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
-        if (s.expertParallel % borrowed != 0 || s.dataParallel % (s.expertParallel / borrowed) != 0)
+        if (torchTitanDataParallel(s).expertParallel != s.expertParallel)
             notes.push_back("experts spread over " + std::to_string(s.expertParallel) + " GPUs: torchtitan's expert "
                             "parallelism takes all " + std::to_string(borrowed) + " context-parallel" +
                             (s.expertTensorParallel == 1 ? std::string(" x tensor-parallel") : std::string()) +

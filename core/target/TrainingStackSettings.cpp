@@ -399,6 +399,8 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     document.workload = settings.workload;
     if (settings.dataParallel == 0 && settings.replicas > 1 && dataParallel == settings.replicas)
         document.workload.zeroStage = 0;  // every data-parallel rank a replica: nothing sharded
+    else if (document.workload.zeroStage >= 2)
+        document.workload.zeroReplicas = settings.replicas;  // HSDP: each replica shards over its own ranks
     if (document.workload.batch == 0)
         document.workload.batch = (settings.rankBatch > 0 ? settings.rankBatch : document.workload.microBatch) * dataParallel;
     document.modelFingerprint = model.fingerprint;
@@ -461,11 +463,14 @@ TorchTitanDataParallel torchTitanDataParallel(const TrainingStackSettings& setti
     out.sharded = s.workload.zeroStage >= 1;
     out.reshardAfterForward = s.workload.zeroStage >= 3;
     const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
-    if (s.expertParallel > 1 && s.expertParallel % borrowed == 0 && s.dataParallel % (s.expertParallel / borrowed) == 0)
+    // HSDP's replicas; the expert ranks come from one replica's shard ranks.
+    const int replicas = s.workload.zeroStage >= 2 ? std::max(1, s.workload.zeroReplicas) : 1;
+    if (s.expertParallel > 1 && s.expertParallel % borrowed == 0 &&
+        (s.dataParallel / replicas) % (s.expertParallel / borrowed) == 0)
         out.expertParallel = s.expertParallel;
     const int expertShard = out.expertParallel / borrowed;
-    out.replicate = out.sharded ? 1 : s.dataParallel;
-    out.shard = out.sharded ? s.dataParallel : 1;
+    out.replicate = out.sharded ? replicas : s.dataParallel;
+    out.shard = out.sharded ? s.dataParallel / replicas : 1;
     if (!out.sharded && expertShard > 1) {
         out.replicate = s.dataParallel / expertShard;
         out.shard = expertShard;

@@ -348,6 +348,45 @@ private slots:
         QCOMPARE(mesh2d(4, 4, preset("dgx-h100x2")).groupOf(AxisMask{0}), (AxisGroup{1, 1, 1, GroupSpan::IntraNode}));
     }
 
+    // HSDP's groups: an axis's ranks cut into shard groups of b consecutive ranks and their
+    // replicas are the two axes of the mesh that factors the axis into (size / b, b).
+    void splitGroupIsTheFactoredMeshsAxes()
+    {
+        int checked = 0;
+        for (const char* name : {"dgx-h100x2", "dgx-h100x4"}) {
+            const Cluster c = preset(name);
+            const int devices = c.deviceCount();
+            for (const std::vector<int>& shape : std::vector<std::vector<int>>{
+                     {devices}, {2, devices / 2}, {devices / 2, 2}, {4, devices / 4}, {devices / 4, 4}}) {
+                std::vector<MeshAxis> axes;
+                for (std::size_t i = 0; i < shape.size(); ++i)
+                    axes.push_back({"a" + std::to_string(i), shape[i]});
+                const DeviceMesh mesh(axes, c);
+                for (std::size_t i = 0; i < shape.size(); ++i) {
+                    for (int inner = 1; inner <= shape[i]; ++inner) {
+                        if (shape[i] % inner != 0)
+                            continue;
+                        std::vector<MeshAxis> factored = axes;
+                        factored[i] = {"outer", shape[i] / inner};
+                        factored.insert(factored.begin() + static_cast<std::ptrdiff_t>(i) + 1, MeshAxis{"inner", inner});
+                        const auto split = splitGroup(mesh.group(i), inner);
+                        try {
+                            const DeviceMesh expected(factored, c);
+                            QVERIFY(split);
+                            QCOMPARE(split->inner, expected.group(i + 1));
+                            QCOMPARE(split->outer, expected.group(i));
+                        } catch (const Error&) {
+                            QVERIFY(!split);
+                        }
+                        ++checked;
+                    }
+                }
+            }
+        }
+        QVERIFY(checked > 40);
+        QVERIFY(!splitGroup(AxisGroup{16, 2, 8, GroupSpan::Mixed}, 3));
+    }
+
     void devicesAreRowMajorOnMeshAndCluster()
     {
         const DeviceMesh m = mesh2d(4, 4, preset("dgx-h100x2"));

@@ -372,30 +372,28 @@ private slots:
         };
         QCOMPARE(zeroStageOf(4), 0);  // 4 replicas x shard 1
         QCOMPARE(zeroStageOf(2), 3);  // 2 replicas x shard 2 (FSDP)
-        // 2 replicas x shard 2 is HSDP, which a plan cannot express: the import says what it prices.
-        const auto warningsOf = [](const std::string& parallelism) {
-            return imported("[parallelism]\n" + parallelism + "tensor_parallel_degree = 2\n", "j.toml", gpt(), 8).warnings;
+        // 2 replicas x shard 2 is HSDP: the plan's workload carries the replicas, without a word.
+        const auto importedFrom = [](const std::string& parallelism) {
+            return imported("[parallelism]\n" + parallelism + "tensor_parallel_degree = 2\n", "j.toml", gpt(), 8);
         };
-        const std::string hsdp = "data_parallel_replicate_degree 2 x data_parallel_shard_degree 2 is HSDP: torchtitan "
-                                 "shards within each group of 2 ranks and all-reduces gradients across the 2 replicas; "
-                                 "a Tapestry plan shards over every data-parallel rank, so this one is priced as ZeRO-3 "
-                                 "over all 4 ranks: sharded states 2 times smaller per GPU than torchtitan's, and the "
-                                 "gathers and reduce-scatters over 4 ranks instead of 2";
-        const auto saysHsdp = [&](const std::vector<std::string>& warnings) {
-            return std::any_of(warnings.begin(), warnings.end(),
-                               [](const std::string& warning) { return contains(warning, "HSDP"); });
-        };
-        const std::vector<std::string> twoReplicas = warningsOf("data_parallel_replicate_degree = 2\n");
-        QVERIFY(std::find(twoReplicas.begin(), twoReplicas.end(), hsdp) != twoReplicas.end());
-        QCOMPARE(warningsOf("data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 2\n"), twoReplicas);
-        QVERIFY(!saysHsdp(warningsOf("data_parallel_replicate_degree = 4\n")));
-        QVERIFY(!saysHsdp(warningsOf("data_parallel_shard_degree = 4\n")));
+        for (const std::string& parallelism :
+             {std::string("data_parallel_replicate_degree = 2\n"),
+              std::string("data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 2\n")}) {
+            const TrainingStackImport hsdp = importedFrom(parallelism);
+            QCOMPARE(hsdp.document.workload.zeroReplicas, 2);
+            QVERIFY(std::none_of(hsdp.warnings.begin(), hsdp.warnings.end(),
+                                 [](const std::string& warning) { return contains(warning, "replicate"); }));
+        }
+        QCOMPARE(importedFrom("data_parallel_replicate_degree = 4\n").document.workload.zeroReplicas, 1);  // DDP
+        QCOMPARE(importedFrom("data_parallel_shard_degree = 4\n").document.workload.zeroReplicas, 1);       // FSDP
         // The same from today's Python config: replicate 2 x shard 2 x pipeline 2, 32 sequences.
         QVERIFY(imported(kTrainerConfig, "job.py", gpt(), 8).warnings.empty());
         std::string trainer = edited(kTrainerConfig, "\"data_parallel_shard_degree\": 1", "\"data_parallel_shard_degree\": 2");
         trainer = edited(trainer, "\"tensor_parallel_degree\": 2", "\"tensor_parallel_degree\": 1");
         trainer = edited(trainer, "\"num_tokens_per_train_step\": 16384", "\"num_tokens_per_train_step\": 32768");
-        QCOMPARE(imported(trainer, "job.py", gpt(), 8).warnings, std::vector<std::string>{hsdp});
+        const TrainingStackImport hsdpTrainer = imported(trainer, "job.py", gpt(), 8);
+        QVERIFY(hsdpTrainer.warnings.empty());
+        QCOMPARE(hsdpTrainer.document.workload.zeroReplicas, 2);
         QVERIFY(contains(importError("[parallelism]\npipeline_parallel_degree = 2\npipeline_parallel_microbatch_size = 3\n"
                                      "[training]\nlocal_batch_size = 8\n",
                                      "j.toml"),

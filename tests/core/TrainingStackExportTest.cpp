@@ -598,6 +598,17 @@ mixed_precision_param = "bfloat16"
         QVERIFY((layout(0) == std::tuple{4, 8, false, false, 8}));
         s.expertParallel = 3;  // 3 does not divide 32
         QVERIFY((layout(0) == std::tuple{32, 1, false, false, 1}));
+        // HSDP: 4 replicas of 8 shard ranks, the experts' 8 ranks from one replica's shard ranks.
+        s.expertParallel = 8;
+        s.expertTensorParallel = 1;
+        s.workload.zeroReplicas = 4;
+        QVERIFY((layout(3) == std::tuple{4, 8, true, true, 8}));
+        QVERIFY((layout(2) == std::tuple{4, 8, true, false, 8}));
+        s.workload.zeroReplicas = 8;  // 4 shard ranks: 8 experts over tp 2 x 4
+        QVERIFY((layout(3) == std::tuple{8, 4, true, true, 8}));
+        s.workload.zeroReplicas = 16;  // 2 shard ranks leave no room for 8 / 2 expert ranks
+        QVERIFY((layout(3) == std::tuple{16, 2, true, true, 1}));
+        s.workload.zeroReplicas = 1;
 
         // Both forms write it: the TOML and the Python config of the same plan.
         const FoldedModel& m = gpt();
@@ -614,6 +625,49 @@ mixed_precision_param = "bfloat16"
                          python.c_str());
             }
         }
+    }
+
+    // HSDP (Workload::zeroReplicas): torchtitan's two forms write replicate 2 x shard 4 for 8
+    // data-parallel ranks and read it back as the same workload; the PyTorch export runs
+    // fully_shard on a 2-D mesh of the data ranks; Megatron-LM notes that it shards over all.
+    void hybridShardingRoundTripsThroughTheStacks()
+    {
+        const FoldedModel& m = gpt();
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 8}});
+        document.plan.name = "hsdp";
+        Workload& w = document.workload;
+        w.batch = 16;
+        w.sequence = 1024;
+        w.microBatch = 1;
+        w.zeroStage = 3;
+        w.zeroReplicas = 2;
+        w = withStackImplementations(w, TrainingStack::TorchTitan);
+        const std::string toml = exportTorchTitanConfig(m, document, 8);
+        const std::string python = exportTorchTitanTrainerConfig(m, document, 8);
+        QVERIFY2(!contains(toml, "Not expressible") && !contains(python, "Not expressible"), toml.c_str());
+        QVERIFY2(contains(toml, "data_parallel_replicate_degree = 2\ndata_parallel_shard_degree = 4\n"), toml.c_str());
+        QVERIFY2(contains(python, "\"data_parallel_replicate_degree\": 2,\n    \"data_parallel_shard_degree\": 4,"),
+                 python.c_str());
+        for (const auto& [text, name] : {std::pair{toml, "hsdp.toml"}, std::pair{python, "hsdp.py"}}) {
+            const TrainingStackImport back = imported(text, name, m, 8);
+            QVERIFY2(back.document.workload == document.workload, text.c_str());
+        }
+        QVERIFY(stacksRunning(m, document) == (std::vector{TrainingStack::PyTorch, TrainingStack::TorchTitan}));
+
+        const std::string pytorch = exportPyTorchPlan(m, document);
+        QVERIFY2(contains(pytorch, "DATA_REPLICAS = 2 "), pytorch.c_str());
+        QVERIFY2(contains(pytorch, "    shard_mesh = hsdp_mesh(mesh)\n    for _, block in _blocks(model):\n"
+                                   "        fully_shard(block, mesh=shard_mesh, reshard_after_forward=True)\n"),
+                 pytorch.c_str());
+        QVERIFY(imported(pytorch, "hsdp_plan.py", m, 8).document.workload == document.workload);
+        // One shard group: no 2-D mesh.
+        PlanDocument fsdp = document;
+        fsdp.workload.zeroReplicas = 1;
+        QVERIFY(!contains(exportPyTorchPlan(m, fsdp), "hsdp_mesh"));
+
+        QVERIFY(contains(exportMegatronArguments(m, document, 8),
+                         "HSDP (2 replicas of a shard group): Megatron-LM shards over every data-parallel rank"));
     }
 
     void torchTitanPythonSetsTheCheckpointingPolicy()

@@ -366,6 +366,47 @@ private slots:
                  qPrintable(compared(e3.total.time.dataParallelSeconds, expected)));
     }
 
+    // HSDP (Workload::zeroReplicas): 16 data-parallel ranks on two nodes of 8 as 2 replicas
+    // of a shard group of 8, one per node. Each rank keeps 1/8 of every state; per
+    // micro-step the bf16 parameters are gathered twice and the gradients reduce-scattered
+    // once within the node ((n - 1)/n x S / B_intra, n = 8), and each reduce-scatter's
+    // output, S / 8, is all-reduced over the 2 replicas across the nodes (2(n - 1)/n x
+    // S / 8 / B_inter, n = 2). One replica is FSDP over all 16 ranks: states / 16.
+    void hybridShardingShardsWithinAndReducesAcross()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = bandwidthOnlyCluster().withNodes(2);
+        const DeviceMesh mesh({{"dp", 16}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = workload(64, 256);
+        w.microBatch = 2;  // 64 / (2 x 16) = 2 micro-steps
+        w.overlap = false;
+        w.zeroStage = 3;
+        const CostModel fsdp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const double p = parameterElements(fsdp, m);
+        const PlanEvaluation whole = fsdp.evaluate(plan);
+        QCOMPARE(whole.microBatches, 2);
+        QVERIFY(near(whole.total.memory.optimizerStates, 12 * p / 16));
+        QVERIFY(near(whole.total.memory.parameters, 2 * p / 16));
+
+        w.zeroReplicas = 2;
+        const CostModel hsdp(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation e = hsdp.evaluate(plan);
+        QVERIFY(near(e.total.memory.parameters, 2 * p / 8));
+        QVERIFY(near(e.total.memory.gradients, 2 * p / 8));
+        QVERIFY(near(e.total.memory.optimizerStates, 12 * p / 8));
+        const TimeBreakdown& t = e.total.time;
+        const double within = 7.0 / 8 * 2 * p / cluster.intraNode.bytesPerSecond;
+        const double across = 2 * 0.5 * 2 * p / 8 / cluster.interNode.bytesPerSecond;
+        const auto seconds = [&](CollectiveKind kind) { return t.byCollective[static_cast<std::size_t>(kind)]; };
+        QVERIFY2(near(seconds(CollectiveKind::AllGather), 2 * 2 * within),
+                 qPrintable(compared(seconds(CollectiveKind::AllGather), 4 * within)));
+        QVERIFY(near(seconds(CollectiveKind::ReduceScatter), 2 * within));
+        QVERIFY2(near(seconds(CollectiveKind::AllReduce), 2 * across),
+                 qPrintable(compared(seconds(CollectiveKind::AllReduce), 2 * across)));
+        QVERIFY(near(t.dataParallelSeconds, 2 * (3 * within + across)));
+    }
+
     // PyTorch FSDP assembles, casts to fp32 and pre-divides every block's whole gradient on
     // every micro-step before reduce-scattering it (cost/FsdpGradientCopies.h): 18 bytes per
     // parameter through HBM at kHbmShare of its bandwidth, m times per step, whatever the

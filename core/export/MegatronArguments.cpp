@@ -255,7 +255,8 @@ private:
 std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
 {
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
-    std::vector<std::string> notes = s.notes;
+    std::vector<std::string> notes = stackModelNotes(TrainingStack::Megatron, model);
+    notes.insert(notes.end(), s.notes.begin(), s.notes.end());
     for (std::string& note : stackSettingNotes(TrainingStack::Megatron, s))
         notes.push_back(std::move(note));
     std::vector<std::string> args;

@@ -180,7 +180,8 @@ const char* torchTitanScheduleName(PipelineSchedule schedule)
 std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
 {
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
-    std::vector<std::string> notes = s.notes;
+    std::vector<std::string> notes = stackModelNotes(TrainingStack::TorchTitan, model);
+    notes.insert(notes.end(), s.notes.begin(), s.notes.end());
     const Workload& w = s.workload;
     for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
         notes.push_back(std::move(note));

@@ -239,7 +239,8 @@ std::vector<std::size_t> chunkStartsOfParts(const JsonValue& parts, const std::s
 std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDocument& document, int gpusPerNode)
 {
     const TrainingStackSettings s = trainingStackSettings(model, document, gpusPerNode);
-    std::vector<std::string> notes = s.notes;
+    std::vector<std::string> notes = stackModelNotes(TrainingStack::TorchTitan, model);
+    notes.insert(notes.end(), s.notes.begin(), s.notes.end());
     for (std::string& note : stackSettingNotes(TrainingStack::TorchTitan, s))
         notes.push_back(std::move(note));
     const Workload& w = s.workload;

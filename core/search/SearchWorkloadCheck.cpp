@@ -19,7 +19,10 @@ void checkSearchWorkload(const FoldedModel& model, const SearchSetup& setup, con
     const TrainingStack stack = setup.options.stack;
     if (stack == TrainingStack::Any)
         return;
-    std::vector<std::string> notes;
+    std::vector<std::string> notes = stackModelNotes(stack, model);
+    if (!notes.empty())
+        throw Error(ErrorCode::InvalidArgument, {},
+                    std::string(trainingStackName(stack)) + " does not run this model: " + notes.front());
     for (const Workload& variant : setup.workloadVariants()) {
         TrainingStackSettings alone;  // one GPU: only what the workload asks
         alone.workload = withStackImplementations(variant, stack);

@@ -362,12 +362,28 @@ std::vector<std::string> rebuildNotes(const FoldedModel& model, const PlanDocume
 
 }  // namespace
 
+std::vector<std::string> stackModelNotes(TrainingStack stack, const FoldedModel& model)
+{
+    if (stack != TrainingStack::Megatron && stack != TrainingStack::TorchTitan)
+        return {};
+    const bool attention = std::any_of(model.coarse.nodes.begin(), model.coarse.nodes.end(), [](const CoarseNode& node) {
+        return node.kind == CoarseNodeKind::BatchedMatMul;
+    });
+    if (attention)
+        return {};
+    return {std::string("a model without attention: ") +
+            (stack == TrainingStack::Megatron ? "Megatron-LM trains transformers (GPT, BERT, T5)"
+                                              : "torchtitan trains transformer language models") +
+            "; the PyTorch export runs it"};
+}
+
 std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model, const PlanDocument& document)
 {
     if (stack == TrainingStack::Any)
         return {};
     const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
-    std::vector<std::string> notes = settings.notes;
+    std::vector<std::string> notes = stackModelNotes(stack, model);
+    notes.insert(notes.end(), settings.notes.begin(), settings.notes.end());
     for (std::string& note : stackSettingNotes(stack, settings))
         notes.push_back(std::move(note));
     for (std::string& note : expertNotes(model, settings))
@@ -384,7 +400,8 @@ std::vector<TrainingStack> stacksRunning(const FoldedModel& model, const PlanDoc
     std::optional<bool> rebuildsExactly;
     std::vector<TrainingStack> running;
     for (const TrainingStack stack : allTrainingStacks()) {
-        if (stack == TrainingStack::Any || !stackSettingNotes(stack, settings).empty())
+        if (stack == TrainingStack::Any || !stackSettingNotes(stack, settings).empty() ||
+            !stackModelNotes(stack, model).empty())
             continue;
         if (!rebuildsExactly)
             rebuildsExactly = rebuildNotes(model, document, settings).empty();

@@ -65,9 +65,14 @@ struct FoldedModel;
 // Empty: it runs as is. Any: always empty.
 [[nodiscard]] std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings);
 
-// Everything in `document`'s plan that `stack` cannot run as is: the layout's notes
-// (trainingStackSettings), stackSettingNotes, and a plan that the stack's layout does
-// not rebuild on the devices (planFromTrainingStackSettings gives another physicalLayout:
+// What `stack` cannot train in `model` whatever the plan: Megatron-LM (GPT, BERT, T5) and
+// torchtitan (decoder language models) train transformers, so a model without attention
+// (no batched matmul: a convolutional network) runs on the PyTorch export only.
+[[nodiscard]] std::vector<std::string> stackModelNotes(TrainingStack stack, const FoldedModel& model);
+
+// Everything in `document`'s plan that `stack` cannot run as is: stackModelNotes, the
+// layout's notes (trainingStackSettings), stackSettingNotes, and a plan that the stack's
+// layout does not rebuild on the devices (planFromTrainingStackSettings gives another physicalLayout:
 // other splits, or other sizes once batch-only axes are merged). Empty: exporting to the
 // stack writes this plan, on the stack's mesh. Any: always empty.
 [[nodiscard]] std::vector<std::string> stackInexpressible(TrainingStack stack, const FoldedModel& model,

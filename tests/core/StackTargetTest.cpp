@@ -3,6 +3,7 @@
 #include "cost/AttentionHeads.h"
 #include "cost/ShapeBinder.h"
 #include "export/ExportFormat.h"
+#include "export/MegatronArguments.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
 #include "plan/PhysicalLayout.h"
@@ -235,6 +236,32 @@ private slots:
         QVERIFY(setPrecision(setup.workload, "fp8"));
         QVERIFY(contains(refusal(TrainingStack::PyTorch), "pytorch does not run this workload: FP8 training"));
         QCOMPARE(refusal(TrainingStack::TorchTitan), std::string("searched"));
+    }
+
+    // A convolutional network (no attention) trains on the PyTorch export only: its
+    // data-parallel plan runs on PyTorch alone, the other stacks' searches are refused
+    // and their exports say so.
+    void modelsWithoutAttentionRunOnThePyTorchExportOnly()
+    {
+        const FoldedModel resnet = foldSynthPreset("resnet50");
+        QCOMPARE(stackModelNotes(TrainingStack::PyTorch, resnet), std::vector<std::string>{});
+        QVERIFY(contains(stackModelNotes(TrainingStack::Megatron, resnet).at(0), "a model without attention"));
+        QVERIFY(contains(stackModelNotes(TrainingStack::TorchTitan, resnet).at(0), "a model without attention"));
+        QCOMPARE(stackModelNotes(TrainingStack::Megatron, foldSynthPreset("gpt2-small", 1)), std::vector<std::string>{});
+
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, resnet.coarse, {{"dp", 8}});
+        document.workload = workload(64, 1);
+        document.workload.zeroStage = 2;
+        document.workload.zeroImplementation = ZeroImplementation::Fsdp2;
+        QCOMPARE(stacksRunning(resnet, document), std::vector<TrainingStack>{TrainingStack::PyTorch});
+        QVERIFY(contains(exportMegatronArguments(resnet, document, 8), "#   - a model without attention"));
+
+        SearchSetup setup = setupOf("dgx-h100x1", 1, {{"dp", 8}}, 64, 1);
+        setup.options.stack = TrainingStack::Megatron;
+        QVERIFY_THROWS_EXCEPTION(Error, checkSearchWorkload(resnet, setup, commandLineFieldNames()));
+        setup.options.stack = TrainingStack::PyTorch;
+        checkSearchWorkload(resnet, setup, commandLineFieldNames());
     }
 
     void llamaOnTwoNodesRoundTripsThroughEachStack()

@@ -2,6 +2,10 @@
 
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
+#include "search/StrategySpace.h"
+
+#include <algorithm>
+#include <limits>
 
 namespace tapestry {
 
@@ -93,6 +97,21 @@ std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role 
 PlanDocument PlanPricing::document(const PlanCandidate& candidate) const
 {
     return planDocument(candidate, folded_->fingerprint, setup_);
+}
+
+std::optional<double> PlanPricing::computeFloorSeconds(const std::function<bool()>& cancelled) const
+{
+    const std::vector<int> sizes = costs_->mesh().shape();
+    double total = 0;
+    for (const CoarseNode& node : folded_->coarse.nodes) {
+        if (cancelled && cancelled())
+            return std::nullopt;
+        double least = std::numeric_limits<double>::infinity();
+        for (const NodeStrategy& strategy : strategiesFor(node.kind, sizes))
+            least = std::min(least, costs_->strategyComputeSeconds(node.id, strategy));
+        total += least;
+    }
+    return total / costs_->pipeline().layout.stages;
 }
 
 PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint, const SearchSetup& setup)

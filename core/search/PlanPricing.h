@@ -5,7 +5,9 @@
 #include "search/PlanCandidate.h"
 #include "search/SearchSetup.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,12 @@ public:
                                                                  PlanEvaluation evaluation) const;
     // planDocument() of `candidate` with this pricing's model, cluster and workload.
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;
+    // A lower bound on the step of any plan this pricing prices: every node at its least
+    // compute over the strategies it may take, spread evenly over the pipeline's stages
+    // (communication, the bubble and uneven stages only add to it). Nothing once
+    // `cancelled` says so: it is asked before each node (a deep model on a mesh of
+    // several axes has many strategies per node to price).
+    [[nodiscard]] std::optional<double> computeFloorSeconds(const std::function<bool()>& cancelled = {}) const;
 
 private:
     PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedModel> folded, SearchSetup setup,

@@ -9,7 +9,6 @@
 #include "search/PlanPricing.h"
 #include "search/StackSearch.h"
 #include "search/StagePartition.h"
-#include "search/StrategySpace.h"
 #include "target/StackRules.h"
 
 #include <algorithm>
@@ -212,23 +211,6 @@ std::shared_ptr<const PlanCandidate> bestUniformLayout(const PlanPricing& pricin
     return chosen;
 }
 
-// A lower bound on the step of any plan a pricing prices: every node at its least
-// compute over the strategies it may take, spread evenly over the pipeline's stages
-// (communication, the bubble and uneven stages only add to it).
-double computeFloorSeconds(const PlanPricing& pricing)
-{
-    const CostModel& costs = pricing.costs();
-    const std::vector<int> sizes = costs.mesh().shape();
-    double total = 0;
-    for (const CoarseNode& node : pricing.folded()->coarse.nodes) {
-        double least = std::numeric_limits<double>::infinity();
-        for (const NodeStrategy& strategy : strategiesFor(node.kind, sizes))
-            least = std::min(least, costs.strategyComputeSeconds(node.id, strategy));
-        total += least;
-    }
-    return total / costs.pipeline().layout.stages;
-}
-
 // The pricings of one searched workload: one per micro-batch size to try (the first
 // is the one searched with), each with the same training techniques.
 using PricingGroup = std::vector<std::unique_ptr<PlanPricing>>;
@@ -396,10 +378,16 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         // Techniques that only add time (recomputation, a higher ZeRO stage) cannot beat
         // a plan that fits and is already faster than their compute alone.
         if (best && best->memoryBytes() <= limit) {
-            double floor = std::numeric_limits<double>::infinity();
-            for (const auto& each : pricings)
-                floor = std::min(floor, computeFloorSeconds(*each));
-            if (floor >= best->stepSeconds())
+            std::optional<double> floor = std::numeric_limits<double>::infinity();
+            for (const auto& each : pricings) {
+                const std::optional<double> own = each->computeFloorSeconds(cancelled);
+                floor = own ? std::optional<double>(std::min(*floor, *own)) : std::nullopt;
+                if (!floor)
+                    break;
+            }
+            if (!floor)
+                break;  // cancelled
+            if (*floor >= best->stepSeconds())
                 continue;
         }
         SearchCallbacks search;
@@ -421,7 +409,11 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
         SearchResult found = searchPlan(pricing.costs(), model->coarse, model->families, options, search);
         std::shared_ptr<const PlanCandidate> candidate;
         const PlanPricing* candidatePricing = &pricing;
-        if (found.best)
+        if (found.best && cancelled())
+            // The plan found so far, priced as searched: pricing it under the group's other
+            // micro-batches and pipeline layouts would only delay the end of the search.
+            candidate = pricing.priceTotals(found.best->plan, PlanCandidate::Role::Best);
+        else if (found.best)
             std::tie(candidate, candidatePricing) =
                 bestOverGroup(pricings, found.best->plan, PlanCandidate::Role::Best, layouts, limit, true);
         if (!groups[g].accumulates)

@@ -39,7 +39,7 @@ struct EliminationLimits {
     // entry's factors or child tables, or one Pareto point combined): one entry can take
     // long where candidates or points are many.
     std::function<bool()> cancelled;
-    static constexpr std::size_t kPollWork = std::size_t{1} << 16;
+    static constexpr std::size_t kPollWork = std::size_t{1} << 14;
 };
 
 // The exact optimum of SearchTerms' objective over one candidate per group, by variable

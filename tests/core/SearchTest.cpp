@@ -225,6 +225,32 @@ private slots:
         QCOMPARE(pricing.price(best->plan)->stepSeconds(), best->stepSeconds());
     }
 
+    // The compute floor that skips techniques which cannot beat a plan found: at most
+    // the compute of every expert plan the pricing prices; a cancel raised before it
+    // starts ends it at the first node.
+    void computeFloorBoundsThePlansAndStopsWhenCancelled()
+    {
+        const auto m = std::make_shared<const FoldedModel>(foldSynthPreset("gpt2-small", 3));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.mesh = {{"dp", 2}, {"tp", 4}};
+        setup.workload = workload(8, 1024);
+        const PlanPricing pricing(m, setup, setup.mesh);
+        const std::optional<double> floor = pricing.computeFloorSeconds();
+        QVERIFY(floor && *floor > 0);
+        for (const ExpertPlanKind kind :
+             {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
+            const auto priced = pricing.price(makeExpertPlan(kind, m->coarse, setup.mesh));
+            QVERIFY2(*floor <= priced->evaluation.total.time.computeSeconds, priced->plan.name.c_str());
+        }
+        int asked = 0;
+        QVERIFY(!pricing.computeFloorSeconds([&] {
+            ++asked;
+            return true;
+        }));
+        QCOMPARE(asked, 1);
+    }
+
     void gpt2MediumNoWorseThanMegatron()
     {
         const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");

@@ -312,6 +312,13 @@ void CostModel::computeNodeFacts()
                    ? binder_.elementCount(graph_.tensor(id).shape) * elementBytes
                    : 0.0;
     };
+    // Per tensor, the last node (its index + 1) whose ops reached it: one array for all
+    // nodes, not a set per node.
+    std::vector<std::size_t> seenBy(graph_.tensors().size(), 0);
+    // (tensor, the Identity copy it is reached through or none): an exporter that merged
+    // equal initializers of different modules gives each its own Identity copy, a weight
+    // of its own (as countParameters counts them); a tied embedding is one weight.
+    std::vector<std::pair<TensorId, TensorId>> pending;
     for (const CoarseNode& node : coarse_.nodes) {
         NodeFacts& facts = bound_->nodes[node.id.index()];
         facts.costOp = node.anchor.isValid()      ? node.anchor
@@ -319,11 +326,8 @@ void CostModel::computeNodeFacts()
                                                   : node.auxiliaryOps.front();
         // Parameters: initializers the node's ops read, directly or through auxiliary
         // ops (transposed or Identity-copied weights), each once.
-        std::set<TensorId> seen;
-        // (tensor, the Identity copy it is reached through or none): an exporter that merged
-        // equal initializers of different modules gives each its own Identity copy, a weight
-        // of its own (as countParameters counts them); a tied embedding is one weight.
-        std::vector<std::pair<TensorId, TensorId>> pending;
+        const std::size_t visit = node.id.index() + 1;
+        pending.clear();
         bool nonlinear = false;
         auto save = [&](TensorId id, double bytes, bool asOutput) {
             if (id.isValid())
@@ -345,8 +349,9 @@ void CostModel::computeNodeFacts()
         while (!pending.empty()) {
             const auto [id, copy] = pending.back();
             pending.pop_back();
-            if (!seen.insert(id).second)
+            if (seenBy[id.index()] == visit)
                 continue;
+            seenBy[id.index()] = visit;
             const Tensor& tensor = graph_.tensor(id);
             if (isParameter(graph_, id)) {
                 const TensorId weight = copy.isValid() && !isEmbeddingTable(graph_, tensor) ? copy : id;

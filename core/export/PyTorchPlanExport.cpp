@@ -6,6 +6,7 @@
 #include "graph/Graph.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
+#include "target/StackRules.h"
 #include "target/TrainingStackSettings.h"
 
 #include <algorithm>
@@ -300,8 +301,18 @@ void addLocalBatch(PythonParts& parts, bool context)
 
 }  // namespace
 
-std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& document)
+PlanDocument pyTorchRunnablePlan(const FoldedModel& model, PlanDocument document)
 {
+    if (stackSettingNotes(TrainingStack::PyTorch, trainingStackSettings(model, document, 0)).empty())
+        return document;
+    document.workload = withStackImplementations(document.workload, TrainingStack::PyTorch);
+    document.workload.zeroStage = std::max(2, document.workload.zeroStage);
+    return document;
+}
+
+std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& asked)
+{
+    const PlanDocument document = pyTorchRunnablePlan(model, asked);
     const Graph& graph = model.graph();
     const Plan& plan = document.plan;
     // Plan files are checked when read; a plan built in memory is checked here, so the
@@ -317,7 +328,9 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     }
     validatePlan(plan, model.coarse);
     const std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, model.coarse, model.families, plan);
-    const AxisRoles roles = axisRoles(model, plan, tables);
+    AxisRoles roles = axisRoles(model, plan, tables);
+    for (std::string& note : stackSettingNotes(TrainingStack::PyTorch, trainingStackSettings(model, asked, 0)))
+        roles.notes.push_back(std::move(note));
     const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
     const Workload& w = settings.workload;
     const std::vector<std::string> batchAxes = axisNames(plan, roles.batch);
@@ -564,10 +577,7 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
                 (w.zeroStage >= 2 && w.zeroReplicas > 1
                      ? "hsdp_mesh() (HSDP, " + std::to_string(w.zeroReplicas) + " replicas)"
                      : std::string("data_mesh()")) +
-                (w.zeroStage >= 3 ? " (ZeRO 3)\n"
-                                  : ", parameters kept gathered through the step (the plan's ZeRO " +
-                                        std::to_string(w.zeroStage) + (w.zeroStage < 2 ? "; FSDP2 shards gradients and optimizer states too" : "") +
-                                        ")\n");
+                (w.zeroStage >= 3 ? " (ZeRO 3)\n" : ", parameters kept gathered through the step (ZeRO 2)\n");
     if (checkpoint)
         text += w.recompute == Recomputation::Full ? "#   full recomputation: checkpoint_wrapper around every block\n"
                                                    : "#   selective recomputation: checkpoint_wrapper recomputing attention's core\n";
@@ -604,7 +614,7 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
                 "# vocabulary. Shard(1) is the sequence dim of [batch, sequence, hidden] activations. Attention must\n"
                 "# reshape its projections with -1 heads (transformers' Llama does).\n";
     if (!roles.notes.empty()) {
-        text += "#\n# Not expressible in PyTorch (PLAN_DOCUMENT is the plan as priced; the code runs it as said):\n";
+        text += "#\n# Not expressible in PyTorch (PLAN_DOCUMENT: the plan's splits with the workload the code runs):\n";
         for (const std::string& note : roles.notes)
             text += "#   - " + commentLine(note) + "\n";
     }
@@ -618,7 +628,7 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& docu
     for (const std::string& line : parts.imports)
         if (line.starts_with("from torch"))
             text += line + "\n";
-    text += "\n# The plan as Tapestry priced it (tapestry-cli import-plan reads it back).\n";
+    text += "\n# The plan's splits and the workload this module runs (tapestry-cli import-plan reads it back).\n";
     text += std::string(kDocumentStart) + planToJson(document, model.coarse, model.families);
     if (!text.ends_with('\n'))
         text += '\n';

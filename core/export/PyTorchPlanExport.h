@@ -33,9 +33,17 @@ struct FoldedModel;
 //                             pipeline chunk (PIPELINE_CHUNKS, from the plan's chunk starts;
 //                             the blocks and end modules of other chunks set to None) and the
 //                             plan's schedule over them
-// and PLAN_DOCUMENT, the plan file's JSON, which importPyTorchPlanExport reads back. What the
-// plan does that the file cannot write is listed under "Not expressible in PyTorch".
+// and PLAN_DOCUMENT, the plan file's JSON of pyTorchRunnablePlan(document), which
+// importPyTorchPlanExport reads back. What the plan does that the file cannot write (the
+// axes' roles, stackSettingNotes(PyTorch)) is listed under "Not expressible in PyTorch".
 [[nodiscard]] std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& document);
+
+// `document` with the workload the module runs: unchanged where the PyTorch export runs it
+// as is (stackSettingNotes(PyTorch) empty), else each technique as the export implements
+// it (withStackImplementations: its checkpoint policy and replay, FSDP2's copies, pipeline
+// sends waited for) and ZeRO 0 and 1 as fully_shard keeping parameters gathered through
+// the step (ZeRO 2). The plan's splits are kept.
+[[nodiscard]] PlanDocument pyTorchRunnablePlan(const FoldedModel& model, PlanDocument document);
 
 // The plan a file written by exportPyTorchPlan carries (its PLAN_DOCUMENT), or nothing for
 // any other text. Throws planFromJson's errors, naming `fileName`.

@@ -1,5 +1,6 @@
 #include "search/ExportedPlanPrice.h"
 
+#include "export/PyTorchPlanExport.h"
 #include "export/TrainingStackImport.h"
 #include "fold/FoldedModel.h"
 #include "search/PlanPricing.h"
@@ -17,6 +18,7 @@ std::optional<TrainingStack> stackOf(ExportFormat format)
     case ExportFormat::Megatron: return TrainingStack::Megatron;
     case ExportFormat::TorchTitan:
     case ExportFormat::TorchTitanToml: return TrainingStack::TorchTitan;
+    case ExportFormat::PyTorch: return TrainingStack::PyTorch;
     default: return std::nullopt;
     }
 }
@@ -46,6 +48,10 @@ std::optional<ExportedPlanPrice> exportedPlanPrice(ExportFormat format, const st
         exported.find("Not expressible") != std::string::npos)
         price.inexpressible.push_back("what torchtitan v0.2's TOML cannot say");
     if (price.inexpressible.empty())
+        return std::nullopt;
+    // The PyTorch module carries the plan it runs when only the workload differs; what
+    // else it writes otherwise its code says, not its PLAN_DOCUMENT, so it is not priced.
+    if (format == ExportFormat::PyTorch && !stackInexpressible(*stack, *model, pyTorchRunnablePlan(*model, document)).empty())
         return std::nullopt;
     const std::optional<TrainingStackImport> written =
         importTrainingStackPlan(exported, "exported", *model, planDeviceCount(document.plan));

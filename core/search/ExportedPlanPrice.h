@@ -25,9 +25,10 @@ struct ExportedPlanPrice {
     double hbmBytes = 0;  // the cluster's GPU memory: whether the file's plan fits
 };
 
-// For the Megatron-LM and torchtitan formats and a plan their stack does not run as is:
-// `exported` (the file's text) read back and priced on `cluster` beside `document`; nothing
-// for other formats or a plan the stack runs as is. Throws what pricing throws.
+// For the Megatron-LM, torchtitan and PyTorch formats and a plan their stack does not run
+// as is: `exported` (the file's text) read back and priced on `cluster` beside `document`;
+// nothing for other formats, a plan the stack runs as is, or a PyTorch module whose code
+// runs other splits than its PLAN_DOCUMENT (pyTorchRunnablePlan). Throws what pricing throws.
 [[nodiscard]] std::optional<ExportedPlanPrice> exportedPlanPrice(ExportFormat format,
                                                                  const std::shared_ptr<const FoldedModel>& model,
                                                                  const PlanDocument& document, const Cluster& cluster,

@@ -148,7 +148,12 @@ private slots:
         QVERIFY2(contains(python, "#   - mesh axis 'cp' runs DeepSpeed-Ulysses attention; PyTorch's context_parallel is "
                                   "ring attention: written as ring attention\n"),
                  python.c_str());
-        const std::string ring = exportPyTorchPlan(llama(), contextParallelPlan(ExpertPlanKind::RingAttention));
+        PlanDocument ringPlan = contextParallelPlan(ExpertPlanKind::RingAttention);
+        // ZeRO 1 is noted: the module shards with FSDP2, keeping parameters gathered (ZeRO 2).
+        QVERIFY(contains(exportPyTorchPlan(llama(), ringPlan), "#   - ZeRO stage 1: the PyTorch export shards with FSDP2"));
+        ringPlan.workload.zeroStage = 2;
+        ringPlan.workload.zeroImplementation = ZeroImplementation::Fsdp2;
+        const std::string ring = exportPyTorchPlan(llama(), ringPlan);
         QVERIFY2(contains(ring, "        stack.enter_context(context_parallel(mesh[\"cp\"]))\n"), ring.c_str());
         QVERIFY2(contains(ring, "BATCH_AXES = ()  # the batch splits over these\nCONTEXT_AXES = (\"cp\",)"), ring.c_str());
         QVERIFY2(!contains(ring, "Not expressible"), ring.c_str());
@@ -212,9 +217,16 @@ private slots:
         pipelined.workload.zeroStage = 3;
         pipelined.workload.recompute = Recomputation::Full;
         documents.push_back(pipelined);
-        for (const PlanDocument& document : documents) {
+        for (const PlanDocument& given : documents) {
+            // Each workload as the export runs it (ZeRO 0 and 1 as FSDP2 keeping parameters
+            // gathered, ZeRO 2): the file has no note and reads back as that plan.
+            const PlanDocument document = pyTorchRunnablePlan(llama(), given);
+            QCOMPARE(document.workload.zeroStage, std::max(2, given.workload.zeroStage));
             const std::string python = exportPyTorchPlan(llama(), document);
             QVERIFY2(!contains(python, "Not expressible"), python.c_str());
+            // The plan as given reads back as the same plan too.
+            QVERIFY(imported(exportPyTorchPlan(llama(), given), "given.py", llama(), 8).document.workload ==
+                    document.workload);
             const TrainingStackImport back = imported(python, "plan.py", llama(), 8);
             QVERIFY(back.warnings.empty());
             QCOMPARE(back.document.plan.mesh, document.plan.mesh);

@@ -48,6 +48,8 @@ std::string pyTorchPlan(const FoldedModel& m, const Plan& plan)
 {
     PlanDocument document;
     document.plan = plan;
+    document.workload.zeroStage = 2;  // as the export shards: FSDP2 keeping parameters gathered
+    document.workload.zeroImplementation = ZeroImplementation::Fsdp2;
     return exportPyTorchPlan(m, document);
 }
 

@@ -40,22 +40,28 @@ if [ ${#target[@]} -gt 0 ]; then
     searched+=(searched-b2-s32768:2:16 searched-b4-s4096-30gb:4:16)
 fi
 # ... and reference layouts for what those may not use: sequence parallelism, ZeRO 3 with
-# selective recomputation, ring attention, context with tensor parallelism, a pipeline.
-run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 16 --seq 2048 --plan megatron-sp -o b16-s2048.json
+# selective recomputation, ring attention, context with tensor parallelism, a pipeline. Each
+# with the workload the export runs as is (FSDP2 over the data ranks: ZeRO 2 or 3 as
+# fully_shard makes them; full recomputation replayed by the non-reentrant checkpoint).
+fsdp2=(--zero-implementation fsdp2 --checkpoint-replay stops-early)
+run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 16 --seq 2048 --plan megatron-sp --zero 2 "${fsdp2[@]}" \
+    -o b16-s2048.json
 run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 4 --seq 4096 --plan megatron --zero 3 \
-    --recompute selective -o b4-s4096-zero3.json
+    --recompute selective "${fsdp2[@]}" -o b4-s4096-zero3.json
 run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --axes dp,cp --batch 2 --seq 32768 --plan cp-ring \
-    --recompute full -o b2-s32768-ring.json
+    --recompute full --zero 2 "${fsdp2[@]}" -o b2-s32768-ring.json
 run evaluate "$model" --cluster dgx-h100x1 --mesh pp=2,dp=2,tp=2 --batch 16 --seq 2048 --micro-batch 2 \
-    --plan megatron-sp -o pipeline-1f1b.json
+    --plan megatron-sp --zero 2 "${fsdp2[@]}" -o pipeline-1f1b.json
 # Context parallelism inside Megatron-LM's layout: tp 2 with sequence parallelism, cp 2, dp 2.
 echo "--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 2 --cp-comm-type p2p" \
      "--num-layers 32 --seq-length 32768 --micro-batch-size 1 --global-batch-size 2 --bf16" >megatron-cp.sh
-"$cli" import-plan megatron-cp.sh --model "$model" --cluster dgx-h100x1 -o b2-s32768-cp-tp.json >/dev/null
+"$cli" import-plan megatron-cp.sh --model "$model" --cluster dgx-h100x1 -o megatron-cp.json >/dev/null
+run evaluate "$model" --cluster dgx-h100x1 --plan megatron-cp.json --zero 2 "${fsdp2[@]}" -o b2-s32768-cp-tp.json
 # ... and without tensor parallelism: the plan keeps a "tp" axis of size 1 (dp 2 x cp 4 x tp 1).
 echo "--context-parallel-size 4 --cp-comm-type p2p --num-layers 32 --seq-length 32768 --micro-batch-size 1" \
      "--global-batch-size 2 --bf16" >megatron-cp4.sh
-"$cli" import-plan megatron-cp4.sh --model "$model" --cluster dgx-h100x1 -o b2-s32768-cp4.json >/dev/null
+"$cli" import-plan megatron-cp4.sh --model "$model" --cluster dgx-h100x1 -o megatron-cp4.json >/dev/null
+run evaluate "$model" --cluster dgx-h100x1 --plan megatron-cp4.json --zero 2 "${fsdp2[@]}" -o b2-s32768-cp4.json
 cases=("${searched[@]}" b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16 b2-s32768-cp4:2:16 pipeline-1f1b:8:16)
 
 # Each file writes its plan exactly (no "Not expressible" note); export -> import-plan gives the

@@ -136,11 +136,12 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     computeFp8();
 }
 
-CostModel CostModel::withTechniques(Recomputation recompute, int zeroStage) const
+CostModel CostModel::withTechniques(Recomputation recompute, int zeroStage, int zeroReplicas) const
 {
     CostModel other(*this);
     other.workload_.recompute = recompute;
     other.workload_.zeroStage = zeroStage;
+    other.workload_.zeroReplicas = zeroReplicas;
     return other;
 }
 

@@ -108,10 +108,10 @@ public:
     // copies: they depend on the bound shapes only).
     [[nodiscard]] const PricingClasses& pricingClasses() const;
 
-    // This model with other training techniques. Recomputation and the ZeRO stage enter
+    // This model with other training techniques. Recomputation and ZeRO (its stage and HSDP replicas) enter
     // only the pricing of a plan, not the shapes and facts bound here, so the copy skips
     // the binding (a search tries several techniques per mesh and micro-batch).
-    [[nodiscard]] CostModel withTechniques(Recomputation recompute, int zeroStage) const;
+    [[nodiscard]] CostModel withTechniques(Recomputation recompute, int zeroStage, int zeroReplicas) const;
     // This model for another stage cluster, mesh, workload and pipeline (kept by
     // reference, like the constructor's arguments) that bind the same shapes and facts:
     // the same batch and sequence as bound, compute type, attention kernel, FP8 recipe

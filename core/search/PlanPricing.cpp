@@ -42,16 +42,17 @@ PlanPricing::PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedMo
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
 }
 
-PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage)
+PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage, int zeroReplicas)
     : folded_(bound.folded_),
       setup_(bound.setup_),
       stageCluster_(bound.stageCluster_),
       mesh_(bound.mesh_),
       meshText_(bound.meshText_),
-      costs_(std::make_shared<const CostModel>(bound.costs_->withTechniques(recompute, zeroStage)))
+      costs_(std::make_shared<const CostModel>(bound.costs_->withTechniques(recompute, zeroStage, zeroReplicas)))
 {
     setup_.workload.recompute = recompute;
     setup_.workload.zeroStage = zeroStage;
+    setup_.workload.zeroReplicas = zeroReplicas;
 }
 
 std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
@@ -140,6 +141,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;
     searched.workload.zeroStage = chosen.zeroStage;
+    searched.workload.zeroReplicas = chosen.zeroReplicas;
     searched.workload.microBatch = chosen.microBatch;
     return searched;
 }

@@ -30,7 +30,7 @@ public:
                 PipelineLayout assumed = {});
     // `bound` with other training techniques (recomputation, ZeRO stage), sharing its
     // cluster, mesh and bound shapes (CostModel::withTechniques).
-    PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage);
+    PlanPricing(const PlanPricing& bound, Recomputation recompute, int zeroStage, int zeroReplicas);
     // The same as the first constructor, with `seed`'s bound shapes when they are the
     // same (CostModel::rebound: a search session binds them once for its meshes and
     // workloads), else binding anew.

@@ -287,7 +287,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
             chosen.workload.microBatch = microBatch;
             bound = prices.bindings.pricing(model, std::move(chosen), axes, layouts.front());
         }
-        return std::make_unique<PlanPricing>(*bound, workload.recompute, workload.zeroStage);
+        return std::make_unique<PlanPricing>(*bound, workload.recompute, workload.zeroStage, workload.zeroReplicas);
     };
     for (const Workload& workload : setup.workloadVariants(pipelined)) {
         // Each pricing binds the whole graph (seconds for 10,000 layers): a cancelled

@@ -232,6 +232,19 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         return fits;
     };
 
+    // The search's workloads, each ZeRO 2/3 one also as HSDP where the stack runs it
+    // (before it: the last stays the leanest).
+    std::vector<Workload> workloads;
+    for (const Workload& workload : search.workloads) {
+        if (workload.zeroStage >= 2 && workload.zeroReplicas == 1)
+            for (const int replicas : stackZeroReplicas(search.stack, layout, search.stageCluster.nvlinkDomainSize())) {
+                Workload hybrid = workload;
+                hybrid.zeroReplicas = replicas;
+                workloads.push_back(hybrid);
+            }
+        workloads.push_back(workload);
+    }
+
     // One pricing per workload and micro-batch, each done once: whether some plan fit,
     // or nothing when the micro-batch repeats a smaller one.
     // The workloads differ only in their techniques: each micro-batch binds its shapes
@@ -246,14 +259,15 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
             prices.cancelled = true;
             return entry->second;
         }
-        const Workload& workload = search.workloads[w];
+        const Workload& workload = workloads[w];
         std::unique_ptr<PlanPricing>& first = bindings.byMicroBatch[microBatch];
         if (!first)
             first = Bindings::on(search, stackAxes, microBatch, workload);
         const Workload& firstWorkload = first->costs().workload();
         std::unique_ptr<PlanPricing> other;
-        if (firstWorkload.recompute != workload.recompute || firstWorkload.zeroStage != workload.zeroStage)
-            other = std::make_unique<PlanPricing>(*first, workload.recompute, workload.zeroStage);
+        if (firstWorkload.recompute != workload.recompute || firstWorkload.zeroStage != workload.zeroStage ||
+            firstWorkload.zeroReplicas != workload.zeroReplicas)
+            other = std::make_unique<PlanPricing>(*first, workload.recompute, workload.zeroStage, workload.zeroReplicas);
         const PlanPricing& pricing = other ? *other : *first;
         const CostModel& costs = pricing.costs();
         // A micro-batch beyond a rank's share of the batch repeats a smaller one; an
@@ -274,14 +288,14 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // ZeRO stage) at its smallest micro-batch. A layout that does not fit there fits
     // nowhere (memory grows with the micro-batch and falls with each technique), and
     // then that plan is all it offers: the closest to fitting.
-    const std::size_t leanest = search.workloads.size() - 1;
-    const std::int64_t leanestMicroBatch = accumulates ? 1 : microBatchesOf(search.workloads[leanest]).front();
+    const std::size_t leanest = workloads.size() - 1;
+    const std::int64_t leanestMicroBatch = accumulates ? 1 : microBatchesOf(workloads[leanest]).front();
     if (priceWith(leanest, leanestMicroBatch, accumulates) == false)
         return prices;
 
-    for (std::size_t w = 0; w < search.workloads.size(); ++w) {
+    for (std::size_t w = 0; w < workloads.size(); ++w) {
         bool fits = false;
-        for (const std::int64_t microBatch : microBatchesOf(search.workloads[w]))
+        for (const std::int64_t microBatch : microBatchesOf(workloads[w]))
             fits = priceWith(w, microBatch, false).value_or(false) || fits;
         // Gradient accumulation: another way to fit, tried only where the whole
         // per-rank batch does not (with the same techniques it only adds time).

@@ -261,6 +261,19 @@ std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined)
     return pipelined ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
 }
 
+std::vector<int> stackZeroReplicas(TrainingStack stack, const TrainingStackSettings& layout, int domainSize)
+{
+    if ((stack != TrainingStack::TorchTitan && stack != TrainingStack::PyTorch) || layout.expertParallel > 1 ||
+        layout.tensorParallel < 1 || domainSize % layout.tensorParallel != 0)
+        return {};
+    // Ranks run tp, cp, dp from the inside: a domain holds domainSize / tp of the data ranks.
+    const int dataRanks = layout.dataParallel * layout.contextParallel;
+    const int shard = domainSize / layout.tensorParallel;
+    if (shard >= dataRanks || dataRanks % shard != 0 || shard % layout.contextParallel != 0)
+        return {};
+    return {dataRanks / shard};
+}
+
 std::vector<Recomputation> stackRecomputations(TrainingStack stack, AttentionKernel attention)
 {
     if (stackSelectiveRecomputation(stack) == SelectiveRecomputation::AttentionCore && isFusedAttention(attention))

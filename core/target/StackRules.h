@@ -38,6 +38,14 @@ struct FoldedModel;
 // pipeline 1 where the stack has it, else 0 and 2 (a pipeline runs many micro-batches:
 // ZeRO 3 gathers for each).
 [[nodiscard]] std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined);
+// The HSDP replicas (Workload::zeroReplicas) the search tries for a ZeRO 2/3 workload of
+// `layout` beside one shard group of every data rank: torchtitan and PyTorch (fully_shard
+// on a 2-D mesh) shard within each NVLink domain of `domainSize` GPUs and replicate across
+// them, when the layout's data ranks (data x context parallel, outside the tensor-parallel
+// ones) span several domains, fill whole ones, and no experts borrow them. Empty: none
+// (Megatron-LM and Any, or no such cut).
+[[nodiscard]] std::vector<int> stackZeroReplicas(TrainingStack stack, const TrainingStackSettings& layout,
+                                                 int domainSize);
 // The recomputations the search tries: none and full, and selective where it drops
 // something: Megatron-LM's and PyTorch's (attention's core) only with unfused attention
 // (a fused kernel keeps no s x s tensors), torchtitan's op-level policy always.

@@ -160,7 +160,7 @@ private slots:
                     for (const Recomputation recompute :
                          {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
                         for (const int zero : {0, 1, 2, 3}) {
-                            const CostModel costs = bound.withTechniques(recompute, zero);
+                            const CostModel costs = bound.withTechniques(recompute, zero, 1);
                             for (Plan plan : plansFor(costs, m.coarse, mesh.axes())) {
                                 plan.pipeline = layout;
                                 const std::string difference = compare(costs, plan);
@@ -251,7 +251,7 @@ private slots:
         const PipelineSetting pipeline{even, split.boundaryLink};
         const CostModel costs(m.graph(), m.coarse, m.families, split.stageCluster, mesh, workload(16, 256), pipeline);
         const CostModel other(m.graph(), m.coarse, m.families, split.stageCluster, mesh, workload(16, 256), pipeline);
-        const CostModel recomputing = costs.withTechniques(Recomputation::Full, 3);
+        const CostModel recomputing = costs.withTechniques(Recomputation::Full, 3, 1);
 
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, m.coarse, mesh.axes());
         plan.pipeline = even;

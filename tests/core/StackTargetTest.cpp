@@ -89,6 +89,7 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
     QCOMPARE(back.document.workload.batch, document.workload.batch);
     QCOMPARE(back.document.workload.sequence, document.workload.sequence);
     QCOMPARE(back.document.workload.zeroStage, document.workload.zeroStage);
+    QCOMPARE(back.document.workload.zeroReplicas, document.workload.zeroReplicas);
     QCOMPARE(back.document.workload.recompute, document.workload.recompute);
     QCOMPARE(back.document.workload.selective, document.workload.selective);
 
@@ -491,6 +492,48 @@ private slots:
         QCOMPARE(megatron.best->workload.checkpointReplay, CheckpointReplay::WholeBlock);
         QVERIFY(megatron.best->workload.pipelineSendOverlap);
         QVERIFY(!titan.best->workload.pipelineSendOverlap);
+    }
+
+    // HSDP where torchtitan and PyTorch run it: shard groups inside an NVLink domain,
+    // replicated across them. Llama-3-8B under ZeRO 3 on 2 x 8 GPUs joined by 2.5 GB/s
+    // per GPU (20 Gb/s Ethernet), 4 micro-steps: FSDP over all 16 gathers twice per
+    // micro-step across the nodes, more than the compute hides, HSDP only inside them (and
+    // all-reduces 1/8 of the gradients across), so the torchtitan search takes 2 replicas
+    // of 8 (more memory, less time), exports them and reads them back at its price;
+    // Megatron-LM's search shards over every rank.
+    void torchTitanSearchesShardWithinNodesWhereThatIsFaster()
+    {
+        TrainingStackSettings layout;
+        layout.dataParallel = 16;
+        QVERIFY(stackZeroReplicas(TrainingStack::TorchTitan, layout, 8) == std::vector<int>{2});
+        QVERIFY(stackZeroReplicas(TrainingStack::PyTorch, layout, 8) == std::vector<int>{2});
+        QVERIFY(stackZeroReplicas(TrainingStack::Megatron, layout, 8).empty());
+        QVERIFY(stackZeroReplicas(TrainingStack::TorchTitan, layout, 16).empty());  // one domain
+        layout.dataParallel = 4;
+        layout.tensorParallel = 4;  // 2 data ranks per domain of 8
+        QVERIFY(stackZeroReplicas(TrainingStack::TorchTitan, layout, 8) == std::vector<int>{2});
+        layout.contextParallel = 4;  // the context ranks span domains: no cut
+        QVERIFY(stackZeroReplicas(TrainingStack::TorchTitan, layout, 8).empty());
+
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 16}}, 64, 2048);
+        setup.workload.zeroStage = 3;
+        setup.chooseZeroStage = false;
+        setup.workload.microBatch = 1;
+        setup.cluster.interNode.bytesPerSecond = 2.5e9;
+        const Searched titan = searchFor(llama3(), setup, TrainingStack::TorchTitan);
+        QVERIFY(titan.best);
+        QCOMPARE(titan.best->workload.zeroReplicas, 2);
+        QCOMPARE(titan.document.workload.zeroReplicas, 2);
+        SearchSetup whole = withChosenTechniques(setup, titan.best->workload);
+        whole.workload.zeroReplicas = 1;
+        const PlanPricing fsdp(llama3(), whole, planMeshAxes(titan.best->plan));
+        const std::shared_ptr<const PlanCandidate> overAll = fsdp.price(titan.best->plan);
+        QVERIFY(overAll->stepSeconds() > titan.best->stepSeconds());
+        QVERIFY(overAll->memoryBytes() < titan.best->memoryBytes());
+        verifyRoundTrip(llama3(), setup, TrainingStack::TorchTitan, titan);
+        const Searched megatron = searchFor(llama3(), setup, TrainingStack::Megatron);
+        QVERIFY(megatron.best);
+        QCOMPARE(megatron.best->workload.zeroReplicas, 1);
     }
 
     // Megatron-LM overlaps an interleaved pipeline's sends with the other chunks' compute

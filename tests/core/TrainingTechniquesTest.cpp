@@ -272,7 +272,7 @@ private slots:
                     other.recompute = recompute;
                     other.zeroStage = zero;
                     const CostModel fresh(m.graph(), m.coarse, m.families, cluster, mesh, other);
-                    const CostBreakdown got = bound.withTechniques(recompute, zero).evaluate(plan).total;
+                    const CostBreakdown got = bound.withTechniques(recompute, zero, 1).evaluate(plan).total;
                     const CostBreakdown expected = fresh.evaluate(plan).total;
                     QCOMPARE(got.time.stepSeconds(), expected.time.stepSeconds());
                     QCOMPARE(got.memory.total(), expected.memory.total());

@@ -190,7 +190,7 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     checkWorkload(workload, degrees,
                   {trainingField + "global_batch", path + ".model.sequence", trainingField + "micro_batch", "capacity factor",
                    trainingField + "gradient_accumulation", trainingField + "virtual_stages", trainingField + "context_parallel",
-                   "expert parallelism"},
+                   "expert parallelism", "ZeRO replicas"},
                   file, ErrorCode::InvalidPublishedRun);
 
     const CaseFields measured(top.required("measured"), file, path + ".measured");

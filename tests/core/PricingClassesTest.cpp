@@ -155,8 +155,10 @@ private slots:
                 for (const int microBatch : {0, 2}) {
                     Workload w = workload(16, 256);
                     w.microBatch = microBatch;
+                    PipelineLayout stages;
+                    stages.stages = layout.stages;
                     const CostModel bound(m.graph(), m.coarse, m.families, split.stageCluster, mesh, w,
-                                          PipelineSetting{PipelineLayout{layout.stages}, split.boundaryLink});
+                                          PipelineSetting{stages, split.boundaryLink});
                     for (const Recomputation recompute :
                          {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
                         for (const int zero : {0, 1, 2, 3}) {

@@ -1,6 +1,7 @@
 #include "search/PlanPricing.h"
 
 #include "cluster/PipelineStages.h"
+#include "cost/PricingClasses.h"
 #include "fold/FoldedModel.h"
 #include "search/StrategySpace.h"
 
@@ -104,13 +105,15 @@ std::optional<double> PlanPricing::computeFloorSeconds(const std::function<bool(
 {
     const std::vector<int> sizes = costs_->mesh().shape();
     double total = 0;
-    for (const CoarseNode& node : folded_->coarse.nodes) {
+    // The nodes of one pricing class compute alike under every strategy: one member
+    // each, times their count (the floor does not grow with depth).
+    for (const PricingClasses::NodeClass& members : costs_->pricingClasses().nodes) {
         if (cancelled && cancelled())
             return std::nullopt;
         double least = std::numeric_limits<double>::infinity();
-        for (const NodeStrategy& strategy : strategiesFor(node.kind, sizes))
-            least = std::min(least, costs_->strategyComputeSeconds(node.id, strategy));
-        total += least;
+        for (const NodeStrategy& strategy : strategiesFor(folded_->coarse.node(members.node).kind, sizes))
+            least = std::min(least, costs_->strategyComputeSeconds(members.node, strategy));
+        total += members.count * least;
     }
     return total / costs_->pipeline().layout.stages;
 }

@@ -67,9 +67,9 @@ public:
     [[nodiscard]] PlanDocument document(const PlanCandidate& candidate) const;
     // A lower bound on the step of any plan this pricing prices: every node at its least
     // compute over the strategies it may take, spread evenly over the pipeline's stages
-    // (communication, the bubble and uneven stages only add to it). Nothing once
-    // `cancelled` says so: it is asked before each node (a deep model on a mesh of
-    // several axes has many strategies per node to price).
+    // (communication, the bubble and uneven stages only add to it), priced one member
+    // per pricing class. Nothing once `cancelled` says so: it is asked before each class
+    // (a mesh of several axes has many strategies per node to price).
     [[nodiscard]] std::optional<double> computeFloorSeconds(const std::function<bool()>& cancelled = {}) const;
 
 private:

@@ -2,6 +2,7 @@
 // inside nodes unless the links are equal, memory limits, pins, agreement with the
 // whole-graph baseline (by the general solver), and cancellation of both.
 #include "base/Error.h"
+#include "cost/PricingClasses.h"
 #include "FoldedTestModel.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
@@ -14,7 +15,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
+#include <limits>
 #include <thread>
 
 using namespace tapestry;
@@ -225,9 +228,9 @@ private slots:
         QCOMPARE(pricing.price(best->plan)->stepSeconds(), best->stepSeconds());
     }
 
-    // The compute floor that skips techniques which cannot beat a plan found: at most
-    // the compute of every expert plan the pricing prices; a cancel raised before it
-    // starts ends it at the first node.
+    // The compute floor that skips techniques which cannot beat a plan found: every
+    // node's least compute over its strategies, summed (priced one node per class), at
+    // most the compute of every expert plan; a cancel raised before it ends it at once.
     void computeFloorBoundsThePlansAndStopsWhenCancelled()
     {
         const auto m = std::make_shared<const FoldedModel>(foldSynthPreset("gpt2-small", 3));
@@ -238,6 +241,16 @@ private slots:
         const PlanPricing pricing(m, setup, setup.mesh);
         const std::optional<double> floor = pricing.computeFloorSeconds();
         QVERIFY(floor && *floor > 0);
+        // Node by node, as defined (the pricing prices one node per class).
+        double nodeByNode = 0;
+        for (const CoarseNode& node : m->coarse.nodes) {
+            double least = std::numeric_limits<double>::infinity();
+            for (const NodeStrategy& strategy : strategiesFor(node.kind, pricing.costs().mesh().shape()))
+                least = std::min(least, pricing.costs().strategyComputeSeconds(node.id, strategy));
+            nodeByNode += least;
+        }
+        QVERIFY(std::abs(*floor - nodeByNode) <= 1e-12 * nodeByNode);
+        QVERIFY(pricing.costs().pricingClasses().nodes.size() < m->coarse.nodes.size());
         for (const ExpertPlanKind kind :
              {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel}) {
             const auto priced = pricing.price(makeExpertPlan(kind, m->coarse, setup.mesh));

@@ -51,6 +51,10 @@ struct CbcSettings {
     // on, and the optimum when proven, from the solving thread: a solve cut off by the
     // time still certifies what it had.
     std::function<void(double bound)> onBound;
+    // The objective of a solution known elsewhere (a search running beside CBC), polled
+    // between the tree's nodes: CBC then drops every node whose bound is not below it,
+    // as if it held that solution.
+    std::function<double()> knownObjective;
 };
 
 struct CbcOutcome {
@@ -60,6 +64,9 @@ struct CbcOutcome {
     bool provenOptimal = false;
     bool provenInfeasible = false;
     bool stopped = false;  // by stopRequested or the time (then nothing is proven)
+    // The search ran to its end: no solution is cheaper than both `values` (when any)
+    // and the last knownObjective it read.
+    bool complete = false;
     int branchNodes = 0;
 };
 

@@ -331,9 +331,15 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     if (hooks.improved)
         settings.onSolution = [&](const double* solution, double) { hooks.improved(decode(solution)); };
     settings.onBound = hooks.bounded;
+    if (hooks.knownCost)
+        settings.knownObjective = [&hooks] {
+            const CostSum known = hooks.knownCost();
+            return known < kCostCap ? static_cast<double>(known) : std::numeric_limits<double>::infinity();
+        };
     const CbcOutcome solved = solveWithCbc(program, settings);
 
     IlpOutcome outcome;
+    outcome.complete = solved.complete;
     if (solved.values.empty())
         return outcome;
     outcome.assignment = decode(solved.values.data());

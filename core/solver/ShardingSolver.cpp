@@ -335,21 +335,24 @@ CostSum wholeBound(double bound)
 }
 
 // CBC on the whole problem from the shared best until `deadline` or a stop on `stop`,
-// handing on its incumbents and bound. Returns whether it proved its plan optimal (then the search stops).
+// handing on its incumbents and bound, and pruning by the shared best. Returns whether
+// its search ran to the end, which proves the shared best optimal (then the search stops).
 bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop)
 {
     const Assignment incumbent = search.best();
     IlpHooks hooks;
     hooks.improved = [&search](const Assignment& x) { search.offer(x); };
     hooks.bounded = [&search](double bound) { search.raiseBound(bound); };
+    hooks.knownCost = [&search] { return search.bestCost(); };
     const IlpOutcome exact =
         solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), false, hooks);
-    if (!exact.assignment)
+    if (exact.assignment)
+        search.offer(*exact.assignment);
+    if (!exact.complete) {
+        if (exact.assignment)
+            search.raiseBound(exact.lowerBound);
         return false;
-    search.offer(*exact.assignment);
-    search.raiseBound(exact.lowerBound);
-    if (!exact.provenOptimal)
-        return false;
+    }
     search.markOptimal();
     search.stop();
     return true;

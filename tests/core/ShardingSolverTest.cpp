@@ -8,6 +8,7 @@
 #include "iopddl/IopddlReader.h"
 #include "iopddl/SolutionLine.h"
 #include "iopddl/StressProblem.h"
+#include "solver/CbcSolve.h"
 #include "solver/IlpSolver.h"
 #include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
@@ -24,7 +25,9 @@
 
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -501,6 +504,46 @@ private slots:
         for (const double bound : bounds)
             QVERIFY2(bound >= 10.5 - 1e-6 && bound <= 11 + 1e-6, std::to_string(bound).c_str());
         QCOMPARE(bounds.back(), 11.0);
+    }
+
+    // CBC prunes its tree by an objective known elsewhere (CbcSettings::knownObjective).
+    // Vertex covers of three odd cycles of 21 nodes, each node in the cover at cost 2, as
+    // a plain branch and bound: the relaxation takes every node half in (63); a branch on
+    // a node of a cycle leaves a path there whose relaxation is whole (+1), so plans
+    // appear only three branches deep, at the optimum 66. Known at 66, the tree is pruned
+    // before it gets there: the search runs to its end with no solution of its own, which
+    // proves the known one optimal. Known at 67, or not at all, it finds 66 and proves it.
+    void cbcPrunesByAnObjectiveKnownElsewhere()
+    {
+        constexpr int kCycles = 3;
+        constexpr int kNodes = 21;
+        MixedIntegerProgram program;
+        for (int i = 0; i < kCycles * kNodes; ++i)
+            program.addColumn(2.0, 0.0, 1.0, true);
+        for (int c = 0; c < kCycles; ++c)
+            for (int i = 0; i < kNodes; ++i)
+                program.addRow({c * kNodes + i, c * kNodes + (i + 1) % kNodes}, {1.0, 1.0}, 1.0,
+                               std::numeric_limits<double>::max());
+        for (const std::optional<double> known : {std::optional<double>(66), std::optional<double>(67), std::optional<double>()}) {
+            CbcSettings settings;
+            settings.timeLimitSeconds = 30;
+            if (known)
+                settings.knownObjective = [known] { return *known; };
+            std::vector<double> bounds;
+            settings.onBound = [&](double bound) { bounds.push_back(bound); };
+            const CbcOutcome outcome = solveWithCbc(program, settings);
+            QVERIFY(outcome.complete);
+            if (known == 66.0) {
+                QVERIFY(outcome.values.empty() && !outcome.provenOptimal && !outcome.provenInfeasible);
+            } else {
+                QVERIFY(outcome.provenOptimal);
+                QCOMPARE(outcome.objective, 66.0);
+            }
+            QVERIFY(!bounds.empty());
+            for (const double bound : bounds)
+                QVERIFY2(bound >= 63 - 1e-6 && bound <= 66 + 1e-6, std::to_string(bound).c_str());
+            QCOMPARE(bounds.back(), 66.0);
+        }
     }
 
     // Generated problems of the contest's families have its shape: deterministic, at most

@@ -185,6 +185,7 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         classes.kindCount[found->second] += 1;
         classes.kindOfBlock.push_back(found->second);
     }
+    classes.classOf = std::move(classOf);
     return classes;
 }
 

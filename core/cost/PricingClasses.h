@@ -40,6 +40,7 @@ struct PricingClasses {
     };
     std::vector<NodeClass> nodes;
     std::vector<CoarseNodeId> members;  // each class's member priced (NodeClass::node)
+    std::vector<std::size_t> classOf;   // per node: its class (an index into `nodes`)
     struct TensorClass {
         std::size_t tensor = 0;  // the member priced: an index into CostModel::crossingTensors()
         // The member's consumers that may convert it (indices into its consumers): the

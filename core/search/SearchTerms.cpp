@@ -1,7 +1,9 @@
 #include "search/SearchTerms.h"
 
 #include "base/Error.h"
+#include "cost/PricingClasses.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -148,14 +150,25 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
     SearchTerms terms;
     terms.nodeSeconds.resize(groups.size());
     terms.memoryBytes.resize(groups.size());
+    // The members of one pricing class need the same memory under a strategy: each
+    // class's is priced once per candidate (and summed member by member, as before).
+    const std::vector<std::size_t>& classOf = costs.pricingClasses().classOf;
+    std::vector<std::pair<std::size_t, double>> classBytes;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const double weight = static_cast<double>(groups[g].members.size());
         for (const NodeStrategy& candidate : groups[g].candidates) {
             // Every member has the same facts up to its own weights; price the first.
             const CostModel::StrategyTerms first = costs.strategyTerms(groups[g].members.front(), candidate);
             double bytes = 0;
-            for (const CoarseNodeId member : groups[g].members)
-                bytes += costs.strategyMemoryBytes(member, candidate);
+            classBytes.clear();
+            for (const CoarseNodeId member : groups[g].members) {
+                const std::size_t k = classOf[member.index()];
+                auto priced = std::find_if(classBytes.begin(), classBytes.end(),
+                                           [&](const auto& entry) { return entry.first == k; });
+                if (priced == classBytes.end())
+                    priced = classBytes.insert(classBytes.end(), {k, costs.strategyMemoryBytes(member, candidate)});
+                bytes += priced->second;
+            }
             terms.nodeSeconds[g].push_back(weight * (first.computeSeconds + first.communicationSeconds));
             terms.memoryBytes[g].push_back(bytes);
         }

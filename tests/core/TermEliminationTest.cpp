@@ -4,7 +4,8 @@
 // every goal's answer equals the best of all choices, for every memory limit, under a
 // bound on the seconds and with memory priced by a Lagrange multiplier; on
 // GPT-2's whole graph (a group per coarse node) its optimum equals CBC's proven optimum,
-// with and without a binding limit; a program too entangled for its tables is refused, not solved slowly.
+// with and without a binding limit; a program too entangled for its tables is refused, not solved slowly;
+// a folded group's memory term is its members' sum.
 #include "FoldedTestModel.h"
 #include "search/ShardingIlp.h"
 #include "search/StrategySpace.h"
@@ -234,6 +235,52 @@ private slots:
                 QVERIFY(near(priced->seconds(0) + price * priced->memoryBytes(0), expected));
             }
         }
+    }
+
+    // A group of a block position across the layers holds every layer's node: its
+    // memory under each candidate is the sum of its members' (priced once per pricing
+    // class: the same sum, to the bit).
+    void aFoldedGroupsMemoryIsItsMembersSum()
+    {
+        const FoldedModel model = foldSynthPreset("gpt2-small", 4);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        const CostModel costs(model.graph(), model.coarse, model.families, cluster, mesh, workload(8, 1024));
+        std::vector<StrategyGroup> groups;
+        std::vector<bool> grouped(model.coarse.nodes.size(), false);
+        for (const Family& family : model.families.families) {
+            if (family.parent.isValid())
+                continue;
+            const std::vector<CoarseNodeId>& first = family.representative().nodes;
+            for (std::size_t k = 0; k < first.size(); ++k) {
+                StrategyGroup group{{}, strategiesFor(model.coarse.node(first[k]).kind, mesh.shape())};
+                for (const BlockInstance& instance : family.instances) {
+                    if (k < instance.nodes.size() && !grouped[instance.nodes[k].index()] &&
+                        model.coarse.node(instance.nodes[k]).kind == model.coarse.node(first[k]).kind) {
+                        group.members.push_back(instance.nodes[k]);
+                        grouped[instance.nodes[k].index()] = true;
+                    }
+                }
+                if (!group.members.empty())
+                    groups.push_back(std::move(group));
+            }
+        }
+        for (const CoarseNode& node : model.coarse.nodes) {
+            if (!grouped[node.id.index()])
+                groups.push_back({{node.id}, strategiesFor(node.kind, mesh.shape())});
+        }
+        const SearchTerms terms = priceSearchTerms(costs, model.coarse, groups, false);
+        std::size_t widest = 0;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            widest = std::max(widest, groups[g].members.size());
+            for (std::size_t c = 0; c < groups[g].candidates.size(); ++c) {
+                double bytes = 0;
+                for (const CoarseNodeId member : groups[g].members)
+                    bytes += costs.strategyMemoryBytes(member, groups[g].candidates[c]);
+                QVERIFY(terms.memoryBytes[g][c] == bytes);
+            }
+        }
+        QCOMPARE(widest, std::size_t{4});
     }
 
     void optimumEqualsTheIntegerProgramsOnGpt2()

@@ -798,7 +798,14 @@ double CostModel::fsdpGradientSeconds(double localParameters, const Divisors& di
     if (workload_.fp32MainGradients || div.shard <= 1)
         return 0;
     return steps.microSteps * fsdpGradientCopySeconds(cluster_->gpu, localParameters, workload_.zeroImplementation,
-                                                      workload_.zeroStage);
+                                                      workload_.zeroStage, reduceScatterBytesPerParameter());
+}
+
+double CostModel::reduceScatterBytesPerParameter() const
+{
+    if (workload_.fp32MainGradients || workload_.zeroImplementation == ZeroImplementation::DeepSpeed)
+        return gradientBytesPerParameter();
+    return dataTypeBits(workload_.gradientReduceType) / 8.0;
 }
 
 CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy,
@@ -986,6 +993,7 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     };
     const double parameterBytes = localParameters * dtypeBytes_;
     const double gradientBytes = localParameters * gradientBytesPerParameter();
+    const double reducedBytes = localParameters * reduceScatterBytesPerParameter();
     const ShardGroups groups = shardGroups(strategy, steps);
     const AxisMask axes = groups.axes;
     if (const AxisMask summed = gradientAxes(strategy) & ~axes; summed != 0) {
@@ -1007,12 +1015,12 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     if (workload_.zeroStage >= 3)
         out.push_back({CollectiveKind::AllGather, axes, gather, times * gatherCalls, false, overhead});
     out.push_back({CollectiveKind::ReduceScatter, axes,
-                   priced(CollectiveKind::ReduceScatter, group, gradientBytes, blockShare), times * blockShare, false});
+                   priced(CollectiveKind::ReduceScatter, group, reducedBytes, blockShare), times * blockShare, false});
     // HSDP: FSDP2's foreach_reduce all-reduces each reduce-scatter's output over the
     // replicas (torchtitan does not defer it to the last micro-step).
     if (groups.replicas.size > 1)
         out.push_back({CollectiveKind::AllReduce, axes,
-                       priced(CollectiveKind::AllReduce, groups.replicas, gradientBytes / group.size, blockShare),
+                       priced(CollectiveKind::AllReduce, groups.replicas, reducedBytes / group.size, blockShare),
                        times * blockShare, false});
     return out;
 }

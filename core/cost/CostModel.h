@@ -436,6 +436,9 @@ private:
     [[nodiscard]] double keptPerOpBytes(const CoarseNode& node, const Divisors& div) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
+    // What ZeRO 2/3's reduce-scatter carries per parameter: PyTorch FSDP's gradients in
+    // Workload::gradientReduceType; Megatron-LM's fp32 main gradients and DeepSpeed's as held.
+    [[nodiscard]] double reduceScatterBytesPerParameter() const;
     // PyTorch FSDP's copies of a node's unsharded parameters and 16-bit gradients around
     // its collectives (cost/FsdpGradientCopies.h, FSDP1's or FSDP2's), per step: ZeRO 2/3
     // over data axes that shard its `localParameters` (div.shard > 1), no fp32 main gradients.

@@ -10,14 +10,16 @@ namespace tapestry {
 // whole, unsharded block: each rank holds the block unsharded, so it does not shrink with
 // more ranks, and it is what makes a thin micro-batch of a large model slow at any GPU
 // count. Both implementations reduce in fp32 by default (Composer's DEFAULT mixed
-// precision, torchtitan's mixed_precision_reduce) from 16-bit gradients.
+// precision, torchtitan's mixed_precision_reduce) from 16-bit gradients; the counts below
+// are for that, and `reduceBytes` (2 for a 16-bit reduce dtype) replaces the 4 fp32 bytes.
 //
 // FSDP1 (torch/distributed/fsdp/_runtime_utils.py, _post_backward_hook and _reduce_grad),
 // per flat parameter:
 // - assembles the flat gradient: the module's weights are views of the unsharded flat
 //   parameter, so autograd concatenates their gradients into it (SplitWithSizesBackward):
 //   reads 2 bytes, writes 2;
-// - casts it to the reduce dtype (flat_param.grad.to(reduce_dtype)): reads 2, writes 4;
+// - casts it to the reduce dtype (flat_param.grad.to(reduce_dtype)): reads 2, writes 4
+//   (nothing when the reduce dtype is the gradient's own);
 // - divides it by the pre-division factor before summing (_div_if_needed with
 //   _gradient_predivide_factor, above 1 for every group of 2 or more ranks): reads 4,
 //   writes 4.
@@ -43,13 +45,14 @@ inline constexpr double kFsdp2ReduceBytesPerParameter = 6;
 inline constexpr double kFsdp2GatherCopyBytesPerParameter = 4;
 
 // Bytes per parameter of the unsharded block that `implementation` copies per micro-step
-// under `zeroStage` (2 or 3; 0 below 2 and for DeepSpeed).
-[[nodiscard]] double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage);
+// under `zeroStage` (2 or 3; 0 below 2 and for DeepSpeed), reducing 16-bit gradients in a
+// type of `reduceBytes`: 18 and 14 (ZeRO 3) or 10 (ZeRO 2) above for 4, 8 and 12 or 8 for 2.
+[[nodiscard]] double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage, double reduceBytes);
 
 // Seconds per micro-step for a block part of `unshardedParameters` on one GPU: memory-bound
 // kernels, on the critical path (the post-backward stream has the higher priority, and
 // memory-bound kernels beside a GEMM take its SMs).
 [[nodiscard]] double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters,
-                                             ZeroImplementation implementation, int zeroStage);
+                                             ZeroImplementation implementation, int zeroStage, double reduceBytes);
 
 }  // namespace tapestry

@@ -157,8 +157,15 @@ struct Workload {
     // overlap the previous block's compute.
     bool overlap = true;
     AttentionKernel attention = AttentionKernel::Fused;
-    // Megatron-LM accumulates and all-reduces gradients in fp32 ("main gradients").
+    // Megatron-LM accumulates and all-reduces gradients in fp32 ("main gradients"),
+    // written by the weight-gradient GEMM into fp32 buffers.
     bool fp32MainGradients = false;
+    // The type PyTorch FSDP's ZeRO 2/3 reduce-scatters 16-bit gradients in (torchtitan's
+    // mixed_precision_reduce, MixedPrecision's reduce_dtype): fp32 by default in both
+    // FSDP1 and torchtitan, or the compute type. It sets the reduce-scatter's bytes and the
+    // copies around it (cost/FsdpGradientCopies.h); Megatron-LM's main gradients and
+    // DeepSpeed reduce as they hold their gradients.
+    DataType gradientReduceType = DataType::Float32;
     // Mixture-of-experts routing: each expert takes up to capacityFactor x its even
     // share (top-k / experts) of the tokens; 1 is dropless routing's average.
     // isCapacityFactor says which values are one.

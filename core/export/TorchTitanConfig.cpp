@@ -36,7 +36,7 @@ const std::vector<std::string>& keysRead(std::string_view section)
         "expert_tensor_parallel_degree",  "pipeline_parallel_degree",   "pipeline_parallel_schedule",
         "pipeline_parallel_split_points", "pipeline_parallel_microbatch_size"};
     static const std::vector<std::string> training{"local_batch_size", "global_batch_size", "seq_len",
-                                                   "mixed_precision_param"};
+                                                   "mixed_precision_param", "mixed_precision_reduce"};
     static const std::vector<std::string> checkpoint{"mode", "selective_ac_option"};
     return section == "parallelism" ? parallelism : section == "training" ? training : checkpoint;
 }
@@ -231,6 +231,8 @@ std::string exportTorchTitanConfig(const FoldedModel& model, const PlanDocument&
     text += "seq_len = " + std::to_string(w.sequence) + "\n";
     text += std::string("mixed_precision_param = \"") + (w.computeType == DataType::Float32 ? "float32" : "bfloat16") +
             "\"\n";
+    text += std::string("mixed_precision_reduce = \"") +
+            (w.gradientReduceType == DataType::Float32 ? "float32" : "bfloat16") + "\"\n";
     if (w.fp8 != Fp8Recipe::None) {
         // torchao's converters swap nn.Linear for FP8 linears; the output head stays bf16.
         const bool mx = w.fp8 == Fp8Recipe::Block;
@@ -365,6 +367,11 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
     else
         toml.fail(toml.lineOf("training.mixed_precision_param"),
                   "mixed_precision_param \"" + precision + "\" is not bfloat16 or float32");
+    const std::string reduce = toml.string("training.mixed_precision_reduce").value_or("float32");
+    if (reduce != "bfloat16" && reduce != "float32")
+        toml.fail(toml.lineOf("training.mixed_precision_reduce"),
+                  "mixed_precision_reduce \"" + reduce + "\" is not bfloat16 or float32");
+    w.gradientReduceType = reduce == "float32" ? DataType::Float32 : DataType::BFloat16;
     for (const std::string& converter : toml.strings("model.converters")) {
         if (converter == "quantize.linear.float8" || converter == "float8")
             w.fp8 = Fp8Recipe::PerTensor;

@@ -266,7 +266,7 @@ std::string exportTorchTitanTrainerConfig(const FoldedModel& model, const PlanDo
         {"num_tokens_per_train_step", number(w.batch * w.sequence)},
         {"max_context_length", number(w.sequence)},
         {"mixed_precision_param", w.computeType == DataType::Float32 ? "\"float32\"" : "\"bfloat16\""},
-        {"mixed_precision_reduce", w.fp32MainGradients ? "\"float32\"" : "\"bfloat16\""},
+        {"mixed_precision_reduce", w.gradientReduceType == DataType::Float32 ? "\"float32\"" : "\"bfloat16\""},
     };
     const char* checkpointing = recomputationName(w.recompute);  // "none", "selective", "full"
     const char* float8 = w.fp8 == Fp8Recipe::PerTensor ? "\"tensorwise\"" : w.fp8 == Fp8Recipe::Block ? "\"mxfp8_cublas\"" : "None";
@@ -457,11 +457,11 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     if (precision != "bfloat16" && precision != "float32")
         training.fail("mixed_precision_param", "\"" + precision + "\" is not bfloat16 or float32");
     w.computeType = precision == "float32" ? DataType::Float32 : DataType::BFloat16;
-    // Gradients reduced in fp32: torchtitan's default, Megatron-LM's main gradients.
+    // FSDP's reduce dtype, fp32 by default (torchtitan keeps 16-bit gradients: no main gradients).
     const std::string reduce = training.text("mixed_precision_reduce", "float32");
     if (reduce != "bfloat16" && reduce != "float32")
         training.fail("mixed_precision_reduce", "\"" + reduce + "\" is not bfloat16 or float32");
-    w.fp32MainGradients = reduce == "float32";
+    w.gradientReduceType = reduce == "float32" ? DataType::Float32 : DataType::BFloat16;
     w.attention = AttentionKernel::Fused;
 
     if (const std::optional<std::size_t> at = findPythonAssignment(text, "ACTIVATION_CHECKPOINT", fileName)) {

@@ -20,6 +20,9 @@ namespace {
 
 namespace pb = tapestry::planfile;
 
+// The types workload.gradient_reduce_type names.
+constexpr DataType kReduceTypes[] = {DataType::Float32, DataType::BFloat16, DataType::Float16};
+
 // "model/layers.7/self_attn/q_proj/MatMul" in instance "model/layers.7" ->
 // "self_attn/q_proj/MatMul"; the instance's own node ("model/layers.7") -> ".".
 std::string relativeName(const std::string& nodeName, const std::string& instanceScope)
@@ -244,6 +247,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
         workload->set_zero_implementation(zeroImplementationName(document.workload.zeroImplementation));
     if (document.workload.zeroReplicas != 1)
         workload->set_zero_replicas(document.workload.zeroReplicas);
+    if (document.workload.gradientReduceType != DataType::Float32)
+        workload->set_gradient_reduce_type(std::string(dataTypeName(document.workload.gradientReduceType)));
     if (document.workload.selective != SelectiveRecomputation::AttentionCore)
         workload->set_selective_recomputation(selectiveRecomputationName(document.workload.selective));
     if (document.workload.checkpointReplay != CheckpointReplay::WholeBlock)
@@ -363,6 +368,17 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     document.workload.zeroImplementation =
         zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
     document.workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
+    document.workload.gradientReduceType = DataType::Float32;
+    if (!w.gradient_reduce_type().empty()) {
+        const auto named = std::find_if(std::begin(kReduceTypes), std::end(kReduceTypes), [&](DataType type) {
+            return w.gradient_reduce_type() == dataTypeName(type);
+        });
+        if (named == std::end(kReduceTypes))
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        "workload.gradient_reduce_type is '" + w.gradient_reduce_type() +
+                            "', not float32, bfloat16 or float16");
+        document.workload.gradientReduceType = *named;
+    }
     if (!w.selective_recomputation().empty() && !selectiveRecomputationFromName(w.selective_recomputation()))
         throw Error(ErrorCode::InvalidPlan, fileName,
                     "workload.selective_recomputation is '" + w.selective_recomputation() +

@@ -149,6 +149,12 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
                         ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
     if (w.optimizer == OptimizerKind::SgdMomentum)
         notes.push_back("SGD with momentum: torchtitan's optimizers are Adam and AdamW");
+    if (w.fp32MainGradients)
+        notes.push_back("fp32 main gradients (Megatron-LM's, accumulated by the GEMMs): torchtitan keeps 16-bit "
+                        "gradients and reduces them in mixed_precision_reduce");
+    if (w.gradientReduceType == DataType::Float16)
+        notes.push_back("gradients reduced in fp16: torchtitan's mixed_precision_reduce is bfloat16 or float32 "
+                        "(written as bfloat16)");
     if (!w.overlap)
         notes.push_back("no overlap of gradient reduction with backward: torchtitan's data parallelism always "
                         "overlaps it");

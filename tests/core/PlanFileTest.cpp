@@ -144,6 +144,11 @@ private slots:
                                                   << "workload.capacity_factor is inf";
         QTest::newRow("capacity factor 2000") << "\"capacity_factor\": 1" << "\"capacity_factor\": 2000"
                                               << "up to 1024";
+        QTest::newRow("no replicas") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"zero_replicas\": 0"
+                                     << "workload.zero_replicas is 0; it is 1 to";
+        QTest::newRow("reduce type int8") << "\"capacity_factor\": 1"
+                                          << "\"capacity_factor\": 1, \"gradient_reduce_type\": \"int8\""
+                                          << "workload.gradient_reduce_type is 'int8', not float32, bfloat16 or float16";
         QTest::newRow("bool as a word") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"overlap_off\": \"yes\""
                                         << "workload.overlap_off is not true or false";
         // A misspelt key: where it is and the field two or fewer edits away; a key near none,

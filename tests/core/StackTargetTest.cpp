@@ -97,6 +97,7 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
     QCOMPARE(back.document.workload.overlap, document.workload.overlap);
     QCOMPARE(back.document.workload.attention, document.workload.attention);
     QCOMPARE(back.document.workload.fp32MainGradients, document.workload.fp32MainGradients);
+    QCOMPARE(back.document.workload.gradientReduceType, document.workload.gradientReduceType);
     QCOMPARE(back.document.workload.computeType, document.workload.computeType);
     SearchSetup imported = setup;
     imported.workload = back.document.workload;
@@ -496,11 +497,13 @@ private slots:
 
     // HSDP where torchtitan and PyTorch run it: shard groups inside an NVLink domain,
     // replicated across them. Llama-3-8B under ZeRO 3 on 2 x 8 GPUs joined by 2.5 GB/s
-    // per GPU (20 Gb/s Ethernet), 4 micro-steps: FSDP over all 16 gathers twice per
-    // micro-step across the nodes, more than the compute hides, HSDP only inside them (and
-    // all-reduces 1/8 of the gradients across), so the torchtitan search takes 2 replicas
-    // of 8 (more memory, less time), exports them and reads them back at its price;
-    // Megatron-LM's search shards over every rank.
+    // per GPU (20 Gb/s Ethernet), 4 micro-steps, gradients reduced in bf16
+    // (mixed_precision_reduce): FSDP over all 16 gathers twice and reduce-scatters once
+    // per micro-step across the nodes (3 x P / 8 bytes per GPU), more than the compute
+    // hides; HSDP gathers only inside them and all-reduces 1/8 of the gradients across
+    // (P / 4), so the torchtitan search takes 2 replicas of 8 (more memory, less time),
+    // exports them and reads them back at its price; Megatron-LM's search shards over every
+    // rank. (With fp32 reduction both cross the nodes with P / 2: HSDP gains nothing.)
     void torchTitanSearchesShardWithinNodesWhereThatIsFaster()
     {
         TrainingStackSettings layout;
@@ -520,6 +523,7 @@ private slots:
         setup.chooseZeroStage = false;
         setup.workload.microBatch = 1;
         setup.cluster.interNode.bytesPerSecond = 2.5e9;
+        setup.workload.gradientReduceType = DataType::BFloat16;
         const Searched titan = searchFor(llama3(), setup, TrainingStack::TorchTitan);
         QVERIFY(titan.best);
         QCOMPARE(titan.best->workload.zeroReplicas, 2);

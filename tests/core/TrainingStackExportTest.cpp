@@ -272,6 +272,7 @@ local_batch_size = 8
 global_batch_size = 16
 seq_len = 1024
 mixed_precision_param = "bfloat16"
+mixed_precision_reduce = "float32"
 )";
         QVERIFY2(text.ends_with(expected), text.c_str());
         QVERIFY2(contains(text, "#   - selective recomputation: Tapestry recomputes attention's core"), text.c_str());
@@ -668,6 +669,40 @@ mixed_precision_param = "bfloat16"
 
         QVERIFY(contains(exportMegatronArguments(m, document, 8),
                          "HSDP (2 replicas of a shard group): Megatron-LM shards over every data-parallel rank"));
+    }
+
+    // FSDP's reduce type (Workload::gradientReduceType) is torchtitan's
+    // mixed_precision_reduce in both config forms, read back as the same workload (and
+    // through the PyTorch export's plan); Megatron-LM's fp32 main gradients are another
+    // thing, which torchtitan does not run: noted.
+    void torchTitanWritesFsdpsReduceType()
+    {
+        const FoldedModel& m = gpt();
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 8}});
+        document.plan.name = "reduce";
+        Workload& w = document.workload;
+        w.batch = 16;
+        w.sequence = 1024;
+        w.microBatch = 1;
+        w.zeroStage = 2;
+        w = withStackImplementations(w, TrainingStack::TorchTitan);
+        for (const auto& [type, name] : {std::pair{DataType::Float32, "float32"}, std::pair{DataType::BFloat16, "bfloat16"}}) {
+            w.gradientReduceType = type;
+            const std::string toml = exportTorchTitanConfig(m, document, 8);
+            const std::string python = exportTorchTitanTrainerConfig(m, document, 8);
+            QVERIFY2(contains(toml, std::string("mixed_precision_reduce = \"") + name + "\"\n"), toml.c_str());
+            QVERIFY2(contains(python, std::string("\"mixed_precision_reduce\": \"") + name + "\""), python.c_str());
+            QVERIFY2(!contains(toml, "Not expressible") && !contains(python, "Not expressible"), python.c_str());
+            for (const auto& [text, file] : {std::pair{toml, "reduce.toml"}, std::pair{python, "reduce.py"}})
+                QVERIFY2(imported(text, file, m, 8).document.workload == document.workload, text.c_str());
+            QVERIFY(imported(exportPyTorchPlan(m, document), "reduce_plan.py", m, 8).document.workload ==
+                    document.workload);
+        }
+        w.fp32MainGradients = true;
+        QVERIFY(contains(exportTorchTitanTrainerConfig(m, document, 8),
+                         "fp32 main gradients (Megatron-LM's, accumulated by the GEMMs): torchtitan keeps 16-bit "
+                         "gradients and reduces them in mixed_precision_reduce"));
     }
 
     void torchTitanPythonSetsTheCheckpointingPolicy()

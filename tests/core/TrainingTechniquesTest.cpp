@@ -283,7 +283,8 @@ private slots:
     }
 
     // ZeRO 3 (FSDP): per micro-step the parameters are gathered twice and the gradients
-    // reduce-scattered once: 1.5x the all-reduce volume of ZeRO 0, per micro-step.
+    // reduce-scattered once (in FSDP's reduce type: fp32 by default, the compute type if
+    // asked): 1.5x the all-reduce volume of ZeRO 0 per micro-step with a 16-bit reduce.
     void fsdpGathersAndScattersPerMicroStep()
     {
         const FoldedModel m = gptWithDropout(2);
@@ -301,8 +302,14 @@ private slots:
         const TimeBreakdown& t = e.total.time;
         QVERIFY2(near(t.byCollective[static_cast<std::size_t>(CollectiveKind::AllGather)], 2 * 2 * ring),
                  qPrintable(compared(t.byCollective[static_cast<std::size_t>(CollectiveKind::AllGather)], 4 * ring)));
-        QVERIFY(near(t.byCollective[static_cast<std::size_t>(CollectiveKind::ReduceScatter)], 2 * ring));
+        QVERIFY(near(t.byCollective[static_cast<std::size_t>(CollectiveKind::ReduceScatter)], 2 * 2 * ring));
         QCOMPARE(t.byCollective[static_cast<std::size_t>(CollectiveKind::AllReduce)], 0.0);
+        Workload bf16 = w;
+        bf16.gradientReduceType = DataType::BFloat16;
+        const CostModel reducedInBf16(m.graph(), m.coarse, m.families, cluster, mesh, bf16);
+        QVERIFY(near(reducedInBf16.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()))
+                         .total.time.byCollective[static_cast<std::size_t>(CollectiveKind::ReduceScatter)],
+                     2 * ring));
         // Every state is sharded 8 ways.
         QVERIFY(near(e.total.memory.parameters, 2 * p / 8));
         QVERIFY(near(e.total.memory.optimizerStates, 12 * p / 8));
@@ -321,8 +328,8 @@ private slots:
     // ways, not 8, and sum their gradients over tp. Per device, with P_t the parameters of
     // the nodes that split their weights on tp and P_r the rest: ZeRO 1 keeps 12 bytes of
     // Adam states per (P_t / 4 + P_r) / 2; ZeRO 3 every state over 2, gathers the bf16
-    // parameters twice and reduce-scatters the bf16 gradients once per micro-step over dp
-    // ((n - 1)/n x S / B, n = 2), and all-reduces the norms' gradients over tp
+    // parameters twice and reduce-scatters the gradients in fp32 once per micro-step over
+    // dp ((n - 1)/n x S / B, n = 2), and all-reduces the norms' bf16 gradients over tp
     // (2(n - 1)/n x S / B, n = 4) per micro-step.
     void zeroShardsOverDataRanksOnly()
     {
@@ -361,17 +368,17 @@ private slots:
         QVERIFY(near(e3.total.memory.gradients, 2 * local / 2));
         QVERIFY(near(e3.total.memory.optimizerStates, 12 * local / 2));
         const double bandwidth = cluster.intraNode.bytesPerSecond;
-        const double expected = 2 * (3 * 0.5 * 2 * local / bandwidth + 2 * 0.75 * 2 * norms / bandwidth);
+        const double expected = 2 * ((2 + 2 + 4) * 0.5 * local / bandwidth + 2 * 0.75 * 2 * norms / bandwidth);
         QVERIFY2(near(e3.total.time.dataParallelSeconds, expected),
                  qPrintable(compared(e3.total.time.dataParallelSeconds, expected)));
     }
 
     // HSDP (Workload::zeroReplicas): 16 data-parallel ranks on two nodes of 8 as 2 replicas
     // of a shard group of 8, one per node. Each rank keeps 1/8 of every state; per
-    // micro-step the bf16 parameters are gathered twice and the gradients reduce-scattered
-    // once within the node ((n - 1)/n x S / B_intra, n = 8), and each reduce-scatter's
-    // output, S / 8, is all-reduced over the 2 replicas across the nodes (2(n - 1)/n x
-    // S / 8 / B_inter, n = 2). One replica is FSDP over all 16 ranks: states / 16.
+    // micro-step the bf16 parameters are gathered twice and the fp32 gradients
+    // reduce-scattered once within the node ((n - 1)/n x S / B_intra, n = 8), and each
+    // reduce-scatter's output, S / 8, is all-reduced over the 2 replicas across the nodes
+    // (2(n - 1)/n x S / 8 / B_inter, n = 2). One replica is FSDP over all 16 ranks: states / 16.
     void hybridShardingShardsWithinAndReducesAcross()
     {
         const FoldedModel m = gptWithDropout(2);
@@ -396,15 +403,15 @@ private slots:
         QVERIFY(near(e.total.memory.gradients, 2 * p / 8));
         QVERIFY(near(e.total.memory.optimizerStates, 12 * p / 8));
         const TimeBreakdown& t = e.total.time;
-        const double within = 7.0 / 8 * 2 * p / cluster.intraNode.bytesPerSecond;
-        const double across = 2 * 0.5 * 2 * p / 8 / cluster.interNode.bytesPerSecond;
+        const double within = 7.0 / 8 * 2 * p / cluster.intraNode.bytesPerSecond;  // bf16; the fp32 scatter twice
+        const double across = 2 * 0.5 * 4 * p / 8 / cluster.interNode.bytesPerSecond;
         const auto seconds = [&](CollectiveKind kind) { return t.byCollective[static_cast<std::size_t>(kind)]; };
         QVERIFY2(near(seconds(CollectiveKind::AllGather), 2 * 2 * within),
                  qPrintable(compared(seconds(CollectiveKind::AllGather), 4 * within)));
-        QVERIFY(near(seconds(CollectiveKind::ReduceScatter), 2 * within));
+        QVERIFY(near(seconds(CollectiveKind::ReduceScatter), 2 * 2 * within));
         QVERIFY2(near(seconds(CollectiveKind::AllReduce), 2 * across),
                  qPrintable(compared(seconds(CollectiveKind::AllReduce), 2 * across)));
-        QVERIFY(near(t.dataParallelSeconds, 2 * (3 * within + across)));
+        QVERIFY(near(t.dataParallelSeconds, 2 * (4 * within + across)));
     }
 
     // PyTorch FSDP assembles, casts to fp32 and pre-divides every block's whole gradient on
@@ -444,6 +451,19 @@ private slots:
                 const double got2 =
                     fullyShard.evaluate(plan).total.time.computeSeconds - zero1.evaluate(plan).total.time.computeSeconds;
                 QVERIFY2(near(got2, expected2), qPrintable(compared(got2, expected2)));
+                // Reduced in bf16: FSDP2's copy-in writes 2 bytes instead of 4; FSDP1 casts
+                // nothing and divides in bf16 (2 + 2 assembling, 2 + 2 dividing).
+                for (const auto& [implementation, bytes] :
+                     {std::pair{ZeroImplementation::Fsdp2, copies - 2}, std::pair{ZeroImplementation::Fsdp, 8.0}}) {
+                    Workload bf16 = w;
+                    bf16.zeroImplementation = implementation;
+                    bf16.gradientReduceType = DataType::BFloat16;
+                    const CostModel reduced(m.graph(), m.coarse, m.families, cluster, mesh, bf16);
+                    const double expected3 = steps * bytes * p / (cluster.gpu.hbmBytesPerSecond * kHbmShare);
+                    const double got3 =
+                        reduced.evaluate(plan).total.time.computeSeconds - zero1.evaluate(plan).total.time.computeSeconds;
+                    QVERIFY2(near(got3, expected3), qPrintable(compared(got3, expected3)));
+                }
                 Workload other = w;
                 other.fp32MainGradients = true;
                 Workload base = other;

@@ -301,13 +301,14 @@ void addLocalBatch(PythonParts& parts, bool context)
 
 }  // namespace
 
-PlanDocument pyTorchRunnablePlan(const FoldedModel& model, PlanDocument document)
+PlanDocument pyTorchRunnablePlan(const FoldedModel& model, const PlanDocument& document)
 {
     if (stackSettingNotes(TrainingStack::PyTorch, trainingStackSettings(model, document, 0)).empty())
         return document;
-    document.workload = withStackImplementations(document.workload, TrainingStack::PyTorch);
-    document.workload.zeroStage = std::max(2, document.workload.zeroStage);
-    return document;
+    PlanDocument runs = document;
+    runs.workload = withStackImplementations(document.workload, TrainingStack::PyTorch);
+    runs.workload.zeroStage = std::max(2, document.workload.zeroStage);
+    return stackInexpressible(TrainingStack::PyTorch, model, runs).empty() ? runs : document;
 }
 
 std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& asked)
@@ -614,7 +615,9 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
                 "# vocabulary. Shard(1) is the sequence dim of [batch, sequence, hidden] activations. Attention must\n"
                 "# reshape its projections with -1 heads (transformers' Llama does).\n";
     if (!roles.notes.empty()) {
-        text += "#\n# Not expressible in PyTorch (PLAN_DOCUMENT: the plan's splits with the workload the code runs):\n";
+        text += document.workload == asked.workload
+                    ? "#\n# Not expressible in PyTorch (PLAN_DOCUMENT is the plan as priced; the code runs it as said):\n"
+                    : "#\n# Not expressible in PyTorch (PLAN_DOCUMENT is the plan the code runs):\n";
         for (const std::string& note : roles.notes)
             text += "#   - " + commentLine(note) + "\n";
     }
@@ -628,7 +631,9 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
     for (const std::string& line : parts.imports)
         if (line.starts_with("from torch"))
             text += line + "\n";
-    text += "\n# The plan's splits and the workload this module runs (tapestry-cli import-plan reads it back).\n";
+    text += document.workload == asked.workload && !roles.notes.empty()
+                ? "\n# The plan as Tapestry priced it (tapestry-cli import-plan reads it back).\n"
+                : "\n# The plan this module runs (tapestry-cli import-plan reads it back).\n";
     text += std::string(kDocumentStart) + planToJson(document, model.coarse, model.families);
     if (!text.ends_with('\n'))
         text += '\n';

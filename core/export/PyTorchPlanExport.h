@@ -38,12 +38,13 @@ struct FoldedModel;
 // axes' roles, stackSettingNotes(PyTorch)) is listed under "Not expressible in PyTorch".
 [[nodiscard]] std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& document);
 
-// `document` with the workload the module runs: unchanged where the PyTorch export runs it
-// as is (stackSettingNotes(PyTorch) empty), else each technique as the export implements
-// it (withStackImplementations: its checkpoint policy and replay, FSDP2's copies, pipeline
-// sends waited for) and ZeRO 0 and 1 as fully_shard keeping parameters gathered through
-// the step (ZeRO 2). The plan's splits are kept.
-[[nodiscard]] PlanDocument pyTorchRunnablePlan(const FoldedModel& model, PlanDocument document);
+// The plan the module runs where only the workload keeps the PyTorch export from running
+// `document` as is: each technique as the export implements it (withStackImplementations:
+// its checkpoint policy and replay, FSDP2's copies, pipeline sends waited for) and ZeRO 0
+// and 1 as fully_shard keeping parameters gathered through the step (ZeRO 2). `document`
+// itself where the export runs it as is, or where its code also runs other splits (Ulysses
+// as ring attention, ...: what the notes list, which no plan file says).
+[[nodiscard]] PlanDocument pyTorchRunnablePlan(const FoldedModel& model, const PlanDocument& document);
 
 // The plan a file written by exportPyTorchPlan carries (its PLAN_DOCUMENT), or nothing for
 // any other text. Throws planFromJson's errors, naming `fileName`.

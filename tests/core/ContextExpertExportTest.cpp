@@ -148,6 +148,10 @@ private slots:
         QVERIFY2(contains(python, "#   - mesh axis 'cp' runs DeepSpeed-Ulysses attention; PyTorch's context_parallel is "
                                   "ring attention: written as ring attention\n"),
                  python.c_str());
+        // Its code runs other splits than any plan file says: the file keeps the plan as
+        // priced, ZeRO 1 included, and says so.
+        QVERIFY(contains(python, "(PLAN_DOCUMENT is the plan as priced; the code runs it as said)"));
+        QVERIFY(imported(python, "ulysses.py", llama(), 8).document.workload == document.workload);
         PlanDocument ringPlan = contextParallelPlan(ExpertPlanKind::RingAttention);
         // ZeRO 1 is noted: the module shards with FSDP2, keeping parameters gathered (ZeRO 2).
         QVERIFY(contains(exportPyTorchPlan(llama(), ringPlan), "#   - ZeRO stage 1: the PyTorch export shards with FSDP2"));

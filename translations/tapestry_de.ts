@@ -1287,6 +1287,10 @@
         <translation>Fusioniert (cuDNN)</translation>
     </message>
     <message>
+        <source>Fused (Triton, llm-foundry)</source>
+        <translation>Fusioniert (Triton, llm-foundry)</translation>
+    </message>
+    <message>
         <source>Unfused</source>
         <translation>Nicht fusioniert</translation>
     </message>

@@ -1284,6 +1284,10 @@
         <translation>融合（cuDNN）</translation>
     </message>
     <message>
+        <source>Fused (Triton, llm-foundry)</source>
+        <translation>融合（Triton，llm-foundry）</translation>
+    </message>
+    <message>
         <source>Unfused</source>
         <translation>未融合</translation>
     </message>

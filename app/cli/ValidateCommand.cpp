@@ -48,9 +48,9 @@ void printTextSummary(const ValidationSummary& summary, const std::vector<Regime
                 summary.skipped, 100 * summary.medianAbsoluteError, 100 * summary.maximumAbsoluteError);
     if (regimes.empty())
         return;
-    std::printf("\n%-10s %-20s %6s %10s %10s %10s\n", "by", "regime", "cases", "median", "max", "mean");
+    std::printf("\n%-10s %-21s %6s %10s %10s %10s\n", "by", "regime", "cases", "median", "max", "mean");
     for (const RegimeError& r : regimes)
-        std::printf("%-10s %-20s %6zu %9.1f%% %9.1f%% %+9.1f%%\n", r.dimension.c_str(), r.regime.c_str(), r.cases,
+        std::printf("%-10s %-21s %6zu %9.1f%% %9.1f%% %+9.1f%%\n", r.dimension.c_str(), r.regime.c_str(), r.cases,
                     100 * r.medianAbsoluteError, 100 * r.maximumAbsoluteError, 100 * r.meanSignedError);
 }
 

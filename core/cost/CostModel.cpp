@@ -894,13 +894,13 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
     double weightCast = 0;  // FP8 weights are cast once per step, whatever the tokens and recomputation
     if (facts.flops > 0) {
         if (fused && node.kind == CoarseNodeKind::BatchedMatMul) {
-            // FlashAttention: causal models skip the masked half of the scores; the
-            // backward pass runs five matmuls to the forward's two (it recomputes QKᵀ).
-            // Ring attention streams one chunk of keys per kernel call.
+            // FlashAttention: causal models skip the masked half of the scores. Ring
+            // attention streams one chunk of keys per kernel call.
             const double flops = facts.flops * (causal_ ? 0.5 : 1.0) / div.compute;
-            time.forward = fusedAttentionSeconds(gpu, workload_.attention, flops, facts.keys / div.ringSteps,
-                                                 causal_ ? facts.keys : 0.0);
-            time.backward = 2.5 * time.forward;
+            const double keys = facts.keys / div.ringSteps;
+            const double causalSequence = causal_ ? facts.keys : 0.0;
+            time.forward = fusedAttentionSeconds(gpu, workload_.attention, flops, keys, causalSequence);
+            time.backward = fusedAttentionBackwardSeconds(gpu, workload_.attention, flops, keys, causalSequence);
             if (facts.attentionOutput && div.ringSteps > 1) {
                 // Ring attention runs one kernel per chunk step and folds each partial
                 // output into the running one (rescaled by the new softmax maximum; dq

@@ -28,7 +28,20 @@ double attentionTilingEfficiency(double keysPerCall, double causalSequence)
 
 double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel)
 {
-    return gpu.attentionFraction * (kernel == AttentionKernel::Cudnn ? gpu.cudnnAttentionSpeedup : 1.0);
+    switch (kernel) {
+    case AttentionKernel::Cudnn: return gpu.attentionFraction * gpu.cudnnAttentionSpeedup;
+    case AttentionKernel::Triton: return gpu.attentionFraction / kTritonForwardSlowdown;
+    case AttentionKernel::Fused:
+    case AttentionKernel::Unfused: break;
+    }
+    return gpu.attentionFraction;
+}
+
+double fusedAttentionBackwardShare(const GpuSpec& gpu, AttentionKernel kernel)
+{
+    if (kernel == AttentionKernel::Triton)
+        return gpu.attentionFraction / kTritonBackwardSlowdown;
+    return fusedAttentionShare(gpu, kernel);
 }
 
 double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops, double keysPerCall,
@@ -36,6 +49,14 @@ double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double 
 {
     return flops / (gpu.peakFlopsPerSecond * fusedAttentionShare(gpu, kernel) *
                     attentionTilingEfficiency(keysPerCall, causalSequence));
+}
+
+double fusedAttentionBackwardSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops, double keysPerCall,
+                                     double causalSequence)
+{
+    return kAttentionBackwardFlops * flops /
+           (gpu.peakFlopsPerSecond * fusedAttentionBackwardShare(gpu, kernel) *
+            attentionTilingEfficiency(keysPerCall, causalSequence));
 }
 
 double memoryBoundSeconds(const GpuSpec& gpu, double bytes)

@@ -49,10 +49,24 @@ inline constexpr double kHbmShare = 0.8;
 inline constexpr double kAttentionTile = 128;
 inline constexpr double kAttentionTileOverhead = 2;
 [[nodiscard]] double attentionTilingEfficiency(double keysPerCall, double causalSequence);
-// The share of the peak a fused attention kernel reaches at long sequences:
+// The share of the peak a fused attention kernel's forward pass reaches at long sequences:
 // gpu.attentionFraction for FlashAttention-2's, times gpu.cudnnAttentionSpeedup for
-// cuDNN's (Cluster.h says where the speed-up comes from).
+// cuDNN's (Cluster.h says where the speed-up comes from), over kTritonForwardSlowdown for
+// the Triton FlashAttention (below).
 [[nodiscard]] double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel);
+// The backward pass's share: the forward's for FlashAttention-2 and cuDNN (FlashAttention-3
+// paper, Figs. 5-6, H100, head dim 128, 16k causal tokens: FlashAttention-2 335 forward and
+// 322 backward TFLOP/s, cuDNN 539 and 516: within 5 %), FlashAttention-2's over
+// kTritonBackwardSlowdown for the Triton kernel.
+[[nodiscard]] double fusedAttentionBackwardShare(const GpuSpec& gpu, AttentionKernel kernel);
+// The Triton FlashAttention (FlashAttention's algorithm written in Triton: one program per
+// query tile forward, per key tile backward, dq summed in fp32; what llm-foundry's
+// attn_impl: triton runs) against FlashAttention-2 on the same GPU: "FlashAttention-2 is
+// around 1.3-1.5x faster than FlashAttention in Triton in the forward pass and around 2x
+// faster in the backward pass" (Dao 2023, FlashAttention-2 paper, sec. 4.1, A100 80GB,
+// sequences 512-16k, head dim 64 and 128, causal or not). The middle of the forward range.
+inline constexpr double kTritonForwardSlowdown = 1.4;
+inline constexpr double kTritonBackwardSlowdown = 2.0;
 // `keysPerCall`: the keys one kernel call streams past each query tile; `causalSequence`:
 // the whole sequence under a causal mask (0 without one). The tiling efficiency is the
 // same for both implementations: both tile queries and keys by 128 (FlashAttention-3
@@ -60,6 +74,11 @@ inline constexpr double kAttentionTileOverhead = 2;
 // of their 16k rates).
 [[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,
                                            double keysPerCall, double causalSequence);
+// The backward pass of the same call: five matmuls to the forward's two (it recomputes
+// QKᵀ), 2.5 x the forward's flops, at the kernel's backward share and the same tiling.
+inline constexpr double kAttentionBackwardFlops = 2.5;
+[[nodiscard]] double fusedAttentionBackwardSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,
+                                                   double keysPerCall, double causalSequence);
 [[nodiscard]] double memoryBoundSeconds(const GpuSpec& gpu, double bytes);
 
 // One linear layer Y = X W in FP8 (Transformer Engine, torchao float8), per device.

@@ -87,6 +87,7 @@ const char* attentionKernelName(AttentionKernel kernel)
     case AttentionKernel::Fused: return "fused";
     case AttentionKernel::Unfused: return "unfused";
     case AttentionKernel::Cudnn: return "cudnn";
+    case AttentionKernel::Triton: return "triton";
     }
     return "fused";
 }
@@ -99,6 +100,8 @@ std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
         return AttentionKernel::Unfused;
     if (name == "cudnn")
         return AttentionKernel::Cudnn;
+    if (name == "triton")
+        return AttentionKernel::Triton;
     return std::nullopt;
 }
 

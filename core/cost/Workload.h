@@ -67,10 +67,12 @@ enum class CheckpointReplay : std::uint8_t {
 // Fused kernels differ in speed by implementation (cost/KernelTime.h): FlashAttention-2's
 // (flash-attn, PyTorch SDPA's flash backend; what gpu.attentionFraction measures), or
 // cuDNN's (Transformer Engine's FusedAttention, which Megatron-LM and NeMo run by default
-// on Hopper and later: its warp-specialized kernels use Hopper's asynchronous tensor cores).
-enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn };
+// on Hopper and later: its warp-specialized kernels use Hopper's asynchronous tensor cores),
+// or the Triton FlashAttention (FlashAttention's first algorithm in Triton, slower than
+// FlashAttention-2, backward most: llm-foundry's attn_impl: triton, its default in 2023).
+enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn, Triton };
 
-// "fused" (FlashAttention-2), "unfused", "cudnn".
+// "fused" (FlashAttention-2), "unfused", "cudnn", "triton".
 [[nodiscard]] const char* attentionKernelName(AttentionKernel kernel);
 [[nodiscard]] std::optional<AttentionKernel> attentionKernelFromName(std::string_view name);
 // Whether the kernel keeps the s×s scores on chip (every kernel but Unfused).

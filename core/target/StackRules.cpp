@@ -88,6 +88,13 @@ void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std:
                         stackName + " is priced waiting for them");
 }
 
+// None of the stacks runs the Triton FlashAttention; each writes FlashAttention-2.
+void tritonAttentionNote(const Workload& w, const std::string& stack, std::vector<std::string>& notes)
+{
+    if (w.attention == AttentionKernel::Triton)
+        notes.push_back("the Triton FlashAttention: " + stack + " runs FlashAttention-2 (written so), faster");
+}
+
 void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)
 {
     const Workload& w = s.workload;
@@ -113,6 +120,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    tritonAttentionNote(w, "Megatron-LM", notes);
     if (w.zeroStage == 3)  // ZeRO 2 is written as the distributed optimizer
         zeroImplementationNote(TrainingStack::Megatron, w, "Megatron-LM's --use-torch-fsdp2", notes);
     if (w.zeroStage == 2)
@@ -144,6 +152,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     if (w.attention == AttentionKernel::Unfused)
         notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
+    tritonAttentionNote(w, "torchtitan", notes);
     if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float32)
         notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
                         ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
@@ -193,6 +202,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    tritonAttentionNote(s.workload, "the PyTorch export", notes);
     if (s.workload.zeroStage < 2)
         notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
                         "FSDP2, which keeps gathered parameters from forward to backward at best (ZeRO 2's memory)");

@@ -54,14 +54,16 @@ std::string techniqueOf(const PublishedRun::Training& t)
     return "data parallel";
 }
 
-// The attention kernel as people name it: the file's "flash" is FlashAttention-2's.
-std::string attentionOf(const std::string& attention)
+// The attention kernel a run is priced with, as people name it.
+std::string attentionOf(const PublishedRun& run)
 {
-    if (attention == "flash")
-        return "FlashAttention-2";
-    if (attention == "cudnn")
-        return "cuDNN";
-    return attention;
+    switch (attentionKernelOf(run)) {
+    case AttentionKernel::Fused: return "FlashAttention-2";
+    case AttentionKernel::Cudnn: return "cuDNN";
+    case AttentionKernel::Triton: return "Triton FlashAttention";
+    case AttentionKernel::Unfused: break;
+    }
+    return "unfused";
 }
 
 }  // namespace
@@ -73,7 +75,7 @@ std::vector<RunRegime> regimesOf(const PublishedRun& run)
             {kDimensions[1], sequenceBand(run.model.sequence)},
             {kDimensions[2], gpuBand(gpus)},
             {kDimensions[3], techniqueOf(run.training)},
-            {kDimensions[4], attentionOf(run.model.attention)},
+            {kDimensions[4], attentionOf(run)},
             {kDimensions[5], run.training.recompute}};
 }
 

@@ -76,6 +76,16 @@ bool checkpointsWithPyTorch(const PublishedRun& run)
 
 }  // namespace
 
+AttentionKernel attentionKernelOf(const PublishedRun& run)
+{
+    // llm-foundry's benchmark sweep ran MosaicML's Triton FlashAttention whatever the table
+    // calls it: submit_benchmarks.py's --attn_impl defaults to triton and sets it on every
+    // model (the sweep does not override it), as the MPT yamls' attn_config.attn_impl does.
+    if (fromLlmFoundry(run) && run.model.attention == "flash")
+        return AttentionKernel::Triton;
+    return attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
+}
+
 std::string clusterPresetForGpu(const std::string& gpu)
 {
     if (gpu == "A100-SXM4-80GB")
@@ -185,7 +195,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
         workload.checkpointReplay = CheckpointReplay::StopsEarly;
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);
     workload.pipelineSendOverlap = overlapsPipelineSends(run);
-    workload.attention = attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
+    workload.attention = attentionKernelOf(run);
     workload.fp32MainGradients = megatron;
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring
     // attention, its default --cp-comm-type p2p), then data parallel.

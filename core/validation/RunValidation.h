@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/Cluster.h"
+#include "cost/Workload.h"
 #include "validation/PublishedRun.h"
 
 #include <filesystem>
@@ -25,7 +26,8 @@ struct FoldedModel;
 // gradients and train GPT with dropout 0.1, as Megatron-LM's GPT recipe does;
 // torchtitan runs recompute selectively by torchtitan's op-level policy; llm-foundry and
 // torchtitan runs replay checkpointed blocks as PyTorch's non-reentrant checkpoint does
-// (CheckpointReplay::StopsEarly).
+// (CheckpointReplay::StopsEarly); llm-foundry runs' FlashAttention is its Triton kernel
+// (attentionKernelOf).
 // The same model prices every run: nothing here depends on which run it is.
 struct RunPrediction {
     std::string skipped;  // why the run cannot be priced yet; empty when it was
@@ -36,6 +38,11 @@ struct RunPrediction {
     double parameters = 0;                  // of the synthesized model
     int microSteps = 1;
 };
+
+// The attention kernel a run is priced with: its model.attention as the file names it,
+// unless its stack is known to have run another kernel under that name (llm-foundry's
+// "flash" runs: the Triton FlashAttention).
+[[nodiscard]] AttentionKernel attentionKernelOf(const PublishedRun& run);
 
 // The cluster preset a run's hardware.gpu is priced on ("dgx-h100x1" for
 // "H100-SXM5-80GB"); empty for a GPU without one. The presets' notes give their figures'

@@ -68,7 +68,7 @@ private slots:
         QCOMPARE(c.deviceCount(), 16);
         QCOMPARE(c.gpu.peakFlopsPerSecond, 989e12);
         QCOMPARE(c.gpu.achievableFraction, 0.6);  // cuBLAS GEMMs through PyTorch (preset notes)
-        QCOMPARE(c.gpu.attentionFraction, 0.2);
+        QCOMPARE(c.gpu.attentionFraction, 0.337);  // FlashAttention-2 on H100 (preset notes)
         QCOMPARE(c.gpu.cudnnAttentionSpeedup, 1.6);  // FlashAttention-3 paper, Figs. 5-6
         QCOMPARE(c.gpu.hbmBytes, std::uint64_t{80'000'000'000});
         QCOMPARE(c.gpu.hbmBytesPerSecond, 3.35e12);

@@ -171,6 +171,26 @@ private slots:
         QCOMPARE(predictRun(mpt760m(32768), clusterPresetDir()).parameters - at2048, 807656448.0 - 760470528.0);
     }
 
+    // llm-foundry's benchmark sweep ran its Triton FlashAttention under the table's "flash"
+    // (submit_benchmarks.py's --attn_impl defaults to triton): validate prices and files the
+    // MPT runs under that kernel, slower than FlashAttention-2; another source's "flash" is
+    // FlashAttention-2's.
+    void llmFoundryRunsPriceTheTritonKernel()
+    {
+        const PublishedRun mpt = mpt760m(8192);
+        QVERIFY(attentionKernelOf(mpt) == AttentionKernel::Triton);
+        QCOMPARE(regimesOf(mpt)[4].regime, std::string("Triton FlashAttention"));
+        PublishedRun elsewhere = mpt;
+        elsewhere.source = "torchtitan Llama 3.1 8B benchmark on H100";
+        QVERIFY(attentionKernelOf(elsewhere) == AttentionKernel::Fused);
+        QCOMPARE(regimesOf(elsewhere)[4].regime, std::string("FlashAttention-2"));
+        PublishedRun flashAttention2 = mpt;
+        flashAttention2.model.attention = "fused";  // the same stack, told FlashAttention-2
+        QVERIFY(attentionKernelOf(flashAttention2) == AttentionKernel::Fused);
+        QVERIFY(predictRun(mpt, clusterPresetDir()).stepSeconds >
+                predictRun(flashAttention2, clusterPresetDir()).stepSeconds);
+    }
+
     // DeepSpeed ZeRO-3 (2021) gathers each parameter tensor and waits for it, over rings of
     // hundreds of ranks, with host work per rank of the ring around every gather
     // (cost/ZeroGatherOverhead.h): as the GPUs grow, its step stops shrinking while

@@ -217,6 +217,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     attention_->setObjectName(QStringLiteral("attentionKernel"));
     attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionKernel::Fused));
     attention_->addItem(tr("Fused (cuDNN)"), static_cast<int>(AttentionKernel::Cudnn));
+    attention_->addItem(tr("Fused (Triton, llm-foundry)"), static_cast<int>(AttentionKernel::Triton));
     attention_->addItem(tr("Unfused"), static_cast<int>(AttentionKernel::Unfused));
     attention_->setToolTip(tr("A fused kernel never writes the sequence × sequence scores to memory; unfused "
                               "kernels keep them for the backward pass. cuDNN's kernels (Transformer Engine's, what "

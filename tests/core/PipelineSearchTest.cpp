@@ -157,7 +157,11 @@ private slots:
         QCOMPARE(best->plan.pipeline.stages, 2);
         QCOMPARE(best->evaluation.stages.size(), std::size_t{2});
         QVERIFY(best->workload.microBatch >= 1 && best->workload.microBatch <= 8);
-        QCOMPARE(best->evaluation.microBatches, int(64 / (2 * best->workload.microBatch)));
+        // Its micro-batches split the batch over its data ranks: dp, or dp x tp when the plan
+        // splits the batch over the tensor axis too.
+        const int dataRanks = best->evaluation.dataParallelDegree;
+        QVERIFY(dataRanks == 2 || dataRanks == 4);
+        QCOMPARE(best->evaluation.microBatches, int(64 / (dataRanks * best->workload.microBatch)));
         QVERIFY(best->memoryBytes() <= outcome->memoryLimitBytes);
         for (const auto& expert : outcome->meshes.front().experts) {
             QCOMPARE(expert->plan.pipeline.stages, 2);

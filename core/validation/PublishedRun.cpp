@@ -126,8 +126,9 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.model.vocab = model.count("vocab", 1e8);
     run.model.sequence = model.count("sequence", 1e8);
     run.model.attention = model.text("attention");
-    if (run.model.attention != "flash" && run.model.attention != "cudnn" && run.model.attention != "unfused")
-        model.fail("attention", "is '" + run.model.attention + "', not flash, cudnn or unfused");
+    if (run.model.attention != "flash" && run.model.attention != "cudnn" && run.model.attention != "triton" &&
+        run.model.attention != "unfused")
+        model.fail("attention", "is '" + run.model.attention + "', not flash, cudnn, triton or unfused");
     if (run.model.hidden % run.model.heads != 0)
         model.fail("hidden", "is not divisible by heads");
 

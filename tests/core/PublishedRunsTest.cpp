@@ -14,6 +14,7 @@
 // 141. Step times follow from the paper's Eq. 3, F = 96 B s l h^2 (1 + s/6h + V/16lh).
 // The paper does not say which PTD-P schedule Table 2 used; it is priced as 1F1B.
 #include "FoldedTestModel.h"
+#include "base/Error.h"
 #include "cluster/MeshText.h"
 #include "search/SearchSession.h"
 #include "validation/ErrorRegimes.h"
@@ -189,6 +190,28 @@ private slots:
         QVERIFY(attentionKernelOf(flashAttention2) == AttentionKernel::Fused);
         QVERIFY(predictRun(mpt, clusterPresetDir()).stepSeconds >
                 predictRun(flashAttention2, clusterPresetDir()).stepSeconds);
+        // A file may name the kernel itself; an unknown name is refused, naming the field.
+        const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
+            "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128,
+            "attention": "ATTENTION"}, "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989,
+            "gpus_per_node": 8, "nodes": 1, "inter_node_gbit_per_gpu": 400}, "training": {"precision": "bf16",
+            "global_batch": 8, "micro_batch": 1, "gradient_accumulation": 1, "data_parallel": 8, "tensor_parallel": 1,
+            "pipeline_parallel": 1, "virtual_stages": 1, "sequence_parallel": false, "context_parallel": 1,
+            "zero_stage": 0, "recompute": "none", "optimizer": "adam"}, "measured": {"step_seconds": 1}}]})";
+        auto named = [&](const std::string& attention) {
+            std::string text = json;
+            text.replace(text.find("ATTENTION"), 9, attention);
+            return parsePublishedRuns(text, "runs.json");
+        };
+        QVERIFY(attentionKernelOf(named("triton").front()) == AttentionKernel::Triton);
+        try {
+            (void)named("xformers");
+            QFAIL("an unknown attention kernel was read");
+        } catch (const Error& error) {
+            QVERIFY2(error.message().find("attention") != std::string::npos &&
+                         error.message().find("triton") != std::string::npos,
+                     error.message().c_str());
+        }
     }
 
     // DeepSpeed ZeRO-3 (2021) gathers each parameter tensor and waits for it, over rings of

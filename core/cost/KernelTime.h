@@ -65,11 +65,14 @@ inline constexpr double kAttentionTileOverhead = 2;
 // around 1.3-1.5x faster than FlashAttention in Triton in the forward pass and around 2x
 // faster in the backward pass" (Dao 2023, FlashAttention-2 paper, sec. 4.1, A100 80GB,
 // sequences 512-16k, head dim 64 and 128, causal or not). The middle of the forward range.
+// The paper timed Triton's own triton.ops.flash_attention, a sibling of llm-foundry's kernel
+// (both FlashAttention's first algorithm in Triton, tiles of 128); llm-foundry's docstring
+// says the same of its own: forward faster than FlashAttention's CUDA one, backward slower.
 inline constexpr double kTritonForwardSlowdown = 1.4;
 inline constexpr double kTritonBackwardSlowdown = 2.0;
 // `keysPerCall`: the keys one kernel call streams past each query tile; `causalSequence`:
 // the whole sequence under a causal mask (0 without one). The tiling efficiency is the
-// same for both implementations: both tile queries and keys by 128 (FlashAttention-3
+// same for every implementation: each tiles queries and keys by 128 (FlashAttention-3
 // paper, Figs. 5-6: at 512 causal tokens FlashAttention-2 and cuDNN reach 0.57 and 0.58
 // of their 16k rates).
 [[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,

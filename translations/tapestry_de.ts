@@ -2805,6 +2805,10 @@
         <translation>Bewertet für %1 × %2, %3, %4, ZeRO-Stufe %5</translation>
     </message>
     <message>
+        <source> (HSDP: %1 replicas of a shard group)</source>
+        <translation> (HSDP: %1 Replikate einer Shard-Gruppe)</translation>
+    </message>
+    <message>
         <source>Costs</source>
         <translation>Kosten</translation>
     </message>

@@ -2793,6 +2793,10 @@
         <translation>按 %1 × %2、%3、%4、ZeRO 阶段 %5 计价</translation>
     </message>
     <message>
+        <source> (HSDP: %1 replicas of a shard group)</source>
+        <translation>（HSDP：分片组的 %1 个副本）</translation>
+    </message>
+    <message>
         <source>Costs</source>
         <translation>成本</translation>
     </message>

@@ -12,6 +12,7 @@
 #include "plans/PlanThroughput.h"
 #include "plans/PlanDiffModel.h"
 #include "plans/PlanOverlay.h"
+#include "plans/PlanInspector.h"
 #include "plans/PlanSummary.h"
 #include "graphview/GraphViewContent.h"
 #include "plans/StrategyChoicesModel.h"
@@ -227,6 +228,17 @@ private slots:
         candidate.plan.pipeline.schedule = PipelineSchedule::OneFOneB;
         const QString oneFOneB = PlanSummary::text(candidate, folded_->coarse, cluster_);
         QVERIFY2(oneFOneB.startsWith(QStringLiteral("PP 2")) && !oneFOneB.contains(overlapped), qPrintable(oneFOneB));
+    }
+
+    // The workload line names HSDP's replicas where the plan is priced so.
+    void workloadLineNamesHybridSharding()
+    {
+        PlanCandidate candidate;
+        candidate.workload.zeroStage = 3;
+        QVERIFY(!PlanInspector::workloadText(candidate).contains(QStringLiteral("HSDP")));
+        candidate.workload.zeroReplicas = 2;
+        QVERIFY2(PlanInspector::workloadText(candidate).endsWith(QStringLiteral("ZeRO stage 3 (HSDP: 2 replicas of a shard group)")),
+                 qPrintable(PlanInspector::workloadText(candidate)));
     }
 
     void nodeTableAddsUpAndFilters()

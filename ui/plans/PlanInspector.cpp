@@ -52,9 +52,12 @@ QString PlanInspector::workloadText(const PlanCandidate& candidate)
     const QString recompute = workload.recompute == Recomputation::Full        ? tr("full recomputation")
                               : workload.recompute == Recomputation::Selective ? tr("selective recomputation")
                                                                                : tr("no recomputation");
-    return tr("Priced for %1 × %2, %3, %4, ZeRO stage %5")
-        .arg(batch, sequence, microBatch, recompute)
-        .arg(workload.zeroStage);
+    QString text = tr("Priced for %1 × %2, %3, %4, ZeRO stage %5")
+                       .arg(batch, sequence, microBatch, recompute)
+                       .arg(workload.zeroStage);
+    if (workload.zeroStage >= 2 && workload.zeroReplicas > 1)
+        text += tr(" (HSDP: %1 replicas of a shard group)").arg(workload.zeroReplicas);
+    return text;
 }
 
 PlanInspector::PlanInspector(QWidget* parent) : QWidget(parent)

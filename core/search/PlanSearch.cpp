@@ -457,7 +457,10 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
         const Clock::time_point evaluateStart = Clock::now();
         SearchCandidate candidate;
         candidate.plan = expand(groups, solved.choice, coarse, costs, options.pins, name);
-        candidate.evaluation = costs.evaluate(candidate.plan);
+        if (options.totalsOnly)
+            costs.evaluateTotals(candidate.plan, candidate.evaluation);
+        else
+            costs.evaluate(candidate.plan, candidate.evaluation);
         stats.evaluateSeconds += secondsSince(evaluateStart);
         // (The integer program publishes its incumbents as it finds them.)
         if ((exact || options.mode == SearchMode::WholeGraph) && callbacks.bestSoFar && !minimizeMemory)

@@ -48,6 +48,11 @@ struct SearchOptions {
     // The stack the plans are for: a runnable stack restricts the search to what it
     // runs as is (searchStackMesh); Any searches every strategy per node (TAP).
     TrainingStack stack = TrainingStack::Any;
+    // Each solve's plan priced by its totals only (CostModel::evaluateTotals: the plan
+    // lays every family's instances out alike unless pinned one by one, so its price does
+    // not grow with the model's depth), its evaluation's breakdowns left empty: for a
+    // caller that prices again what it keeps (SearchSession).
+    bool totalsOnly = false;
 };
 
 // The fastest plan alone, without Pareto alternatives.

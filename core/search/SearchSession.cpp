@@ -365,6 +365,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     Clock::time_point lastBest;
     SearchOptions options = setup.options;
     options.alternatives = 0;  // searched for the session's best mesh only, at the end
+    options.totalsOnly = true;  // what is kept is priced again (bestOverGroup)
     bool wholeBatchFits = false;  // the technique's whole-batch group before an accumulating one
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (g > 0 && callbacks.cancelled && callbacks.cancelled())
@@ -480,7 +481,9 @@ void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const S
     SearchCallbacks quiet;
     quiet.cancelled = callbacks.cancelled;
     quiet.progress = [&](SearchPhase phase, double fraction) { state.report(index, phase, fraction); };
-    SearchResult searched = searchPlan(pricing.costs(), model->coarse, model->families, setup.options, quiet);
+    SearchOptions options = setup.options;
+    options.totalsOnly = true;  // each alternative is priced again (bestLayout)
+    SearchResult searched = searchPlan(pricing.costs(), model->coarse, model->families, options, quiet);
     std::vector<std::shared_ptr<const PlanCandidate>> alternatives;
     for (const SearchCandidate& alternative : searched.alternatives)
         alternatives.push_back(

@@ -354,6 +354,35 @@ private slots:
         QVERIFY2(none.message.find("smallest peak") != std::string::npos, none.message.c_str());
     }
 
+    // A search asked for totals only finds the same plans, best and alternatives, at the
+    // same totals (evaluateTotals equals evaluate up to rounding), without breakdowns.
+    void aTotalsOnlySearchFindsTheSamePlansAtTheSamePrice()
+    {
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        SearchOptions options;
+        options.memoryLimitBytes = 20e9;  // below the fastest plan's peak: alternatives below it
+        const SearchResult full = searchPlan(costs, m.coarse, m.families, options);
+        options.totalsOnly = true;
+        const SearchResult totals = searchPlan(costs, m.coarse, m.families, options);
+        QVERIFY(full.best && totals.best);
+        QVERIFY(!full.alternatives.empty());
+        QCOMPARE(totals.alternatives.size(), full.alternatives.size());
+        auto same = [](const SearchCandidate& a, const SearchCandidate& b) {
+            QVERIFY(a.plan.strategies == b.plan.strategies);
+            QVERIFY(b.evaluation.totalsOnly && b.evaluation.perNode.empty() && !a.evaluation.perNode.empty());
+            const double step = a.evaluation.total.time.stepSeconds();
+            const double bytes = a.evaluation.total.memory.total();
+            QVERIFY(std::abs(b.evaluation.total.time.stepSeconds() - step) <= 1e-12 * step);
+            QVERIFY(std::abs(b.evaluation.total.memory.total() - bytes) <= 1e-12 * bytes);
+        };
+        same(*full.best, *totals.best);
+        for (std::size_t i = 0; i < full.alternatives.size(); ++i)
+            same(full.alternatives[i], totals.alternatives[i]);
+    }
+
     void pinsAreHonouredAndTheRestStaysOptimal()
     {
         const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");

@@ -1,6 +1,7 @@
 #include "search/SearchSetup.h"
 
 #include "cluster/PipelineStages.h"
+#include "target/StackRules.h"
 
 #include <string>
 
@@ -20,15 +21,11 @@ std::vector<std::vector<MeshAxis>> SearchSetup::meshes() const
 
 std::vector<Workload> SearchSetup::workloadVariants(bool pipelined) const
 {
-    std::vector<Recomputation> recomputations{workload.recompute};
-    if (chooseRecomputation) {
-        recomputations = {Recomputation::None, Recomputation::Full};
-        if (workload.attention == AttentionKernel::Unfused)
-            recomputations.insert(recomputations.begin() + 1, Recomputation::Selective);
-    }
-    std::vector<int> stages{workload.zeroStage};
-    if (chooseZeroStage)
-        stages = pipelined ? std::vector<int>{1} : std::vector<int>{1, 2, 3};
+    const std::vector<Recomputation> recomputations = chooseRecomputation
+                                                          ? stackRecomputations(options.stack, workload.attention)
+                                                          : std::vector<Recomputation>{workload.recompute};
+    const std::vector<int> stages =
+        chooseZeroStage ? stackZeroStages(options.stack, pipelined) : std::vector<int>{workload.zeroStage};
     std::vector<Workload> variants;
     for (const Recomputation recompute : recomputations) {
         for (const int stage : stages) {

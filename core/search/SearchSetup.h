@@ -33,12 +33,12 @@ struct SearchSetup {
     // The meshes to search: `mesh` (its "pp" axis first), or every shape of the cluster
     // named by namedMeshAxes followed by the cluster's pipelineMeshes.
     [[nodiscard]] std::vector<std::vector<MeshAxis>> meshes() const;
-    // The workloads to search each mesh with: the workload, with every recomputation
-    // (none, full; selective too with unfused attention, where it differs from none) and
-    // every ZeRO stage from 1 (stage 0 costs the same traffic as 1 and more memory) that
-    // the search may choose; on a pipelined mesh ZeRO 1 only: ZeRO 2 and 3 reduce-scatter
-    // or gather every micro-batch, and a pipeline runs many (Megatron-LM pairs pipelines
-    // with its distributed optimizer, ZeRO 1; DeepSpeed refuses ZeRO 2 and 3 with them).
+    // The workloads to search each mesh with: the workload, with every recomputation and
+    // ZeRO stage the search may choose among those the target stack runs
+    // (stackRecomputations, stackZeroStages; for any stack: none and full recomputation,
+    // selective too with unfused attention where it differs from none, and ZeRO 1 to 3,
+    // ZeRO 1 only on a pipelined mesh). The expert references are priced with the same
+    // variants, so a search for a stack compares its plan with references the stack runs.
     [[nodiscard]] std::vector<Workload> workloadVariants(bool pipelined = false) const;
     // The micro-batch sizes to try on a pipelined mesh: the workload's, or 1, 2, 4 and 8
     // sequences when it sets none and chooseMicroBatch.

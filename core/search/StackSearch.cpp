@@ -35,25 +35,6 @@ bool withholds(const SearchOptions& options, ParallelTechnique technique)
     return std::find(options.withheld.begin(), options.withheld.end(), technique) != options.withheld.end();
 }
 
-// The workloads (training techniques, before the micro-batch) the search tries.
-std::vector<Workload> stackWorkloads(const SearchSetup& setup, TrainingStack stack, bool pipelined)
-{
-    const std::vector<int> stages =
-        setup.chooseZeroStage ? stackZeroStages(stack, pipelined) : std::vector<int>{setup.workload.zeroStage};
-    const std::vector<Recomputation> recomputations = setup.chooseRecomputation
-                                                          ? stackRecomputations(stack, setup.workload.attention)
-                                                          : std::vector<Recomputation>{setup.workload.recompute};
-    std::vector<Workload> workloads;
-    for (const Recomputation recompute : recomputations)
-        for (const int stage : stages) {
-            Workload w = setup.workload;
-            w.recompute = recompute;
-            w.zeroStage = stage;
-            workloads.push_back(w);
-        }
-    return workloads;
-}
-
 // Pareto points below `best`'s memory: each uses less memory than the one before.
 std::vector<std::shared_ptr<const PlanCandidate>> paretoBelow(std::vector<std::shared_ptr<const PlanCandidate>> all,
                                                               const PlanCandidate& best, std::size_t count)
@@ -362,7 +343,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
         return (s.contextParallel > 1 && withholds(setup.options, ParallelTechnique::Context)) ||
                (s.expertParallel > 1 && withholds(setup.options, ParallelTechnique::Expert));
     });
-    const std::vector<Workload> workloads = stackWorkloads(setup, stack, pipelined);
+    const std::vector<Workload> workloads = setup.workloadVariants(pipelined);
     const double limit = setup.options.memoryLimitBytes.value_or(static_cast<double>(setup.cluster.gpu.hbmBytes));
     const LayoutSearch search{model, setup, stack, pipelined, blocks, devices, limit, stageCluster, pipelineLayouts,
                               workloads, cancelled, shared};

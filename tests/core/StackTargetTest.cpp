@@ -297,6 +297,29 @@ private slots:
         QVERIFY(stacksRunning(*llama3(), replicated).empty());
     }
 
+    // "Why this plan" compares a stack's plan with the expert references: they are priced
+    // with what the stack runs, or a torchtitan search would be measured against a ZeRO-1
+    // data-parallel plan torchtitan cannot run.
+    void expertReferencesRunOnTheTargetStack()
+    {
+        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan, TrainingStack::PyTorch}) {
+            SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 16}}, 64, 1024);
+            setup.options.stack = stack;
+            const std::shared_ptr<const SearchOutcome> outcome = SearchSession(llama3(), setup).run();
+            const std::vector<int> stages = stackZeroStages(stack, false);
+            int experts = 0;
+            for (const auto& candidate : outcome->candidates) {
+                if (candidate->role != PlanCandidate::Role::Expert)
+                    continue;
+                ++experts;
+                QVERIFY2(std::find(stages.begin(), stages.end(), candidate->workload.zeroStage) != stages.end(),
+                         trainingStackName(stack));
+                QCOMPARE(candidate->workload.zeroImplementation, stackZeroImplementation(stack));
+            }
+            QCOMPARE(experts, 3);
+        }
+    }
+
     // What a search hands out is priced by its totals; its breakdowns by op, node and
     // family come when first asked for, once, as a full evaluation prices them.
     void searchedPlansPriceTheirBreakdownsWhenAsked()

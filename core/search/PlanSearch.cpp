@@ -54,6 +54,8 @@ ResolvedPins resolvePins(const std::vector<Pin>& pins, const CoarseGraph& coarse
 {
     ResolvedPins resolved{std::vector<std::optional<NodeStrategy>>(coarse.nodes.size()),
                           std::vector<bool>(coarse.nodes.size(), false)};
+    if (pins.empty())
+        return resolved;  // no index of every node's name (a deep model has thousands)
     std::map<std::string, CoarseNodeId> byName;
     for (const CoarseNode& node : coarse.nodes)
         byName.emplace(node.name, node.id);

@@ -4,7 +4,6 @@
 #include "cost/PricingClasses.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <tuple>
 
@@ -20,6 +19,44 @@ struct Pattern {
     std::vector<std::size_t> consumers;
     double weight = 0;
 };
+
+// The crossing tensors merged by pattern: those that connect the same groups the same
+// way (producer group, consumer groups, bytes, whether a gradient comes back), each
+// pattern standing for its last tensor, ordered by those keys. A folded model's tensors
+// repeat one block's few patterns: each tensor is matched among its producer group's
+// patterns, without allocating.
+std::vector<Pattern> mergedPatterns(const std::vector<CostModel::CrossingTensor>& tensors,
+                                    const std::vector<std::size_t>& groupOf, std::size_t groupCount)
+{
+    std::vector<Pattern> patterns;
+    std::vector<std::vector<std::size_t>> byProducer(groupCount);  // indices into patterns
+    std::vector<std::size_t> consumers;  // the tensor in hand's consumer groups, ascending
+    for (const CostModel::CrossingTensor& tensor : tensors) {
+        consumers.clear();
+        for (const auto& consumer : tensor.consumers)
+            consumers.push_back(groupOf[consumer.first.index()]);
+        std::sort(consumers.begin(), consumers.end());
+        consumers.erase(std::unique(consumers.begin(), consumers.end()), consumers.end());
+        const std::size_t producer = groupOf[tensor.producer.index()];
+        std::vector<std::size_t>& known = byProducer[producer];
+        auto same = std::find_if(known.begin(), known.end(), [&](std::size_t p) {
+            return patterns[p].consumers == consumers && patterns[p].tensor->bytes == tensor.bytes &&
+                   patterns[p].tensor->carriesGradient == tensor.carriesGradient;
+        });
+        if (same == known.end()) {
+            same = known.insert(known.end(), patterns.size());
+            patterns.push_back({&tensor, producer, consumers, 0});
+        }
+        Pattern& pattern = patterns[*same];
+        pattern.tensor = &tensor;
+        pattern.weight += 1;
+    }
+    const auto key = [](const Pattern& p) {
+        return std::tie(p.producer, p.consumers, p.tensor->bytes, p.tensor->carriesGradient);
+    };
+    std::sort(patterns.begin(), patterns.end(), [&](const Pattern& a, const Pattern& b) { return key(a) < key(b); });
+    return patterns;
+}
 
 AxisLayout gradientTarget(AxisLayout produced)
 {
@@ -176,22 +213,8 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
     if (!withConversions)
         return terms;
 
-    // Merge tensors that connect the same groups the same way.
-    std::map<std::tuple<std::size_t, std::vector<std::size_t>, double, bool>, Pattern> patterns;
-    for (const CostModel::CrossingTensor& tensor : costs.crossingTensors()) {
-        std::set<std::size_t> consumerGroups;
-        for (const auto& consumer : tensor.consumers)
-            consumerGroups.insert(groupOf[consumer.first.index()]);
-        const std::vector<std::size_t> consumers(consumerGroups.begin(), consumerGroups.end());
-        const std::size_t producer = groupOf[tensor.producer.index()];
-        Pattern& pattern = patterns[{producer, consumers, tensor.bytes, tensor.carriesGradient}];
-        pattern.tensor = &tensor;
-        pattern.producer = producer;
-        pattern.consumers = consumers;
-        pattern.weight += 1;
-    }
     TermPricer pricer(costs, coarse, groups, terms);
-    for (const auto& [key, pattern] : patterns) {
+    for (const Pattern& pattern : mergedPatterns(costs.crossingTensors(), groupOf, groups.size())) {
         if (pattern.consumers.size() == 1)
             pricer.addPair(pattern);
         else

@@ -271,7 +271,8 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // then that plan is all it offers: the closest to fitting.
     const std::size_t leanest = workloads.size() - 1;
     const std::int64_t leanestMicroBatch = accumulates ? 1 : microBatchesOf(workloads[leanest]).front();
-    if (priceWith(leanest, leanestMicroBatch, accumulates) == false)
+    const std::optional<bool> leanestFits = priceWith(leanest, leanestMicroBatch, accumulates);
+    if (leanestFits == false)
         return prices;
 
     for (std::size_t w = 0; w < workloads.size(); ++w) {
@@ -282,8 +283,13 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         // per-rank batch does not (with the same techniques it only adds time).
         if (!accumulates || fits)
             continue;
+        // Past a micro-batch that does not fit, none does. A plan that does not fit
+        // matters only where nothing of the layout fits (its leanest is then the closest
+        // to fitting): where the leanest fits, every search reading these prices has a
+        // plan that fits, which it prefers, and its Pareto points fit too.
         for (std::int64_t microBatch = 1; microBatch <= 8; microBatch *= 2) {
-            if (!priceWith(w, microBatch, true).has_value())
+            const std::optional<bool> fitted = priceWith(w, microBatch, true);
+            if (!fitted || (!*fitted && leanestFits == true))
                 break;
         }
     }

@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -318,6 +319,48 @@ private slots:
             }
             QCOMPARE(experts, 3);
         }
+    }
+
+    // Where the whole batch does not fit, a stack search accumulates gradients over
+    // micro-batches of 1, 2, 4 and 8 sequences and stops at the first that does not fit
+    // (memory grows with the micro-batch): its best is still the best of searches that
+    // each fix one micro-batch, and fits.
+    void accumulatingStopsAtAMicroBatchThatDoesNotFit()
+    {
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 128, 4096);
+        setup.options.stack = TrainingStack::Megatron;
+        setup.options.alternatives = 0;
+        setup.options.memoryLimitBytes = 12e9;
+        const auto bestOf = [&](const SearchSetup& s) { return SearchSession(llama3(), s).run()->best(); };
+        const std::shared_ptr<const PlanCandidate> accumulated = bestOf(setup);
+        QVERIFY(accumulated && accumulated->memoryBytes() <= 12e9);
+        QVERIFY(accumulated->workload.microBatch >= 1 && accumulated->workload.microBatch <= 8);
+
+        SearchSetup fixed = setup;
+        fixed.chooseMicroBatch = false;
+        const std::shared_ptr<const PlanCandidate> whole = bestOf(fixed);
+        QVERIFY(whole && whole->memoryBytes() > 12e9);  // so the search accumulated
+        double fastest = std::numeric_limits<double>::infinity();
+        for (const std::int64_t microBatch : {1, 2, 4, 8}) {
+            fixed.workload.microBatch = microBatch;
+            const std::shared_ptr<const PlanCandidate> found = bestOf(fixed);
+            if (found && found->memoryBytes() <= 12e9)
+                fastest = std::min(fastest, found->stepSeconds());
+            // The rule the search stops by, on the plan it found (a micro-batch beyond a
+            // rank's 8 sequences is the whole batch again).
+            const PlanPricing lower(llama3(), withChosenTechniques(setup, [&] {
+                Workload w = accumulated->workload;
+                w.microBatch = microBatch;
+                return w;
+            }()), planMeshAxes(accumulated->plan));
+            const PlanPricing higher(llama3(), withChosenTechniques(setup, [&] {
+                Workload w = accumulated->workload;
+                w.microBatch = 2 * microBatch;
+                return w;
+            }()), planMeshAxes(accumulated->plan));
+            QVERIFY(lower.price(accumulated->plan)->memoryBytes() <= higher.price(accumulated->plan)->memoryBytes());
+        }
+        QCOMPARE(accumulated->stepSeconds(), fastest);
     }
 
     // What a search hands out is priced by its totals; its breakdowns by op, node and

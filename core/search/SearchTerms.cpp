@@ -188,24 +188,35 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
     terms.nodeSeconds.resize(groups.size());
     terms.memoryBytes.resize(groups.size());
     // The members of one pricing class need the same memory under a strategy: each
-    // class's is priced once per candidate (and summed member by member, as before).
+    // class's is priced once per candidate (its first member), and summed member by member.
     const std::vector<std::size_t>& classOf = costs.pricingClasses().classOf;
-    std::vector<std::pair<std::size_t, double>> classBytes;
+    std::vector<std::size_t> classes;    // a group's classes, in the order of their first members
+    std::vector<CoarseNodeId> priced;    // their first members
+    std::vector<std::size_t> slotOf;     // per member: its class's place in `classes`
+    std::vector<double> classBytes;      // per class: its memory under the candidate in hand
     for (std::size_t g = 0; g < groups.size(); ++g) {
+        classes.clear();
+        priced.clear();
+        slotOf.clear();
+        for (const CoarseNodeId member : groups[g].members) {
+            const std::size_t k = classOf[member.index()];
+            const auto slot = static_cast<std::size_t>(std::find(classes.begin(), classes.end(), k) - classes.begin());
+            if (slot == classes.size()) {
+                classes.push_back(k);
+                priced.push_back(member);
+            }
+            slotOf.push_back(slot);
+        }
         const double weight = static_cast<double>(groups[g].members.size());
         for (const NodeStrategy& candidate : groups[g].candidates) {
             // Every member has the same facts up to its own weights; price the first.
             const CostModel::StrategyTerms first = costs.strategyTerms(groups[g].members.front(), candidate);
-            double bytes = 0;
             classBytes.clear();
-            for (const CoarseNodeId member : groups[g].members) {
-                const std::size_t k = classOf[member.index()];
-                auto priced = std::find_if(classBytes.begin(), classBytes.end(),
-                                           [&](const auto& entry) { return entry.first == k; });
-                if (priced == classBytes.end())
-                    priced = classBytes.insert(classBytes.end(), {k, costs.strategyMemoryBytes(member, candidate)});
-                bytes += priced->second;
-            }
+            for (const CoarseNodeId member : priced)
+                classBytes.push_back(costs.strategyMemoryBytes(member, candidate));
+            double bytes = 0;
+            for (const std::size_t slot : slotOf)
+                bytes += classBytes[slot];
             terms.nodeSeconds[g].push_back(weight * (first.computeSeconds + first.communicationSeconds));
             terms.memoryBytes[g].push_back(bytes);
         }

@@ -722,10 +722,10 @@ CostModel::Stepping CostModel::steppingOf(const BatchWork& work) const
 }
 
 void CostModel::addGradients(std::vector<GradientBucket>& buckets, const NodeStrategy& strategy,
-                             double localParameters, std::size_t where, double count) const
+                             double localParameters, std::size_t where, double count, const Stepping& steps) const
 {
     const AxisMask axes = gradientAxes(strategy);
-    if (workload_.zeroStage >= 2 || axes == 0 || localParameters <= 0)
+    if (axes == 0 || localParameters <= 0 || zeroStageOf(strategy, steps) >= 2)
         return;
     auto bucket = std::find_if(buckets.begin(), buckets.end(), [&](const GradientBucket& b) { return b.axes == axes; });
     if (bucket == buckets.end())
@@ -975,7 +975,8 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
                                                                               const Stepping& steps) const
 {
     std::vector<DataParallelCollective> out;
-    if (workload_.zeroStage < 2 || localParameters <= 0)
+    const int zero = zeroStageOf(strategy, steps);
+    if (zero < 2 || localParameters <= 0)
         return out;
     const double times = steps.microSteps;
     // Collectives per pass that carry the node's parameters: its share of its block's one
@@ -1012,7 +1013,7 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
                                 ? deepSpeedGatherOverheadSeconds(cluster_->gpu, group.size, parameterBytes / gatherCalls)
                                 : 0.0;
     out.push_back({CollectiveKind::AllGather, axes, gather, times * gatherCalls, true, overhead});
-    if (workload_.zeroStage >= 3)
+    if (zero >= 3)
         out.push_back({CollectiveKind::AllGather, axes, gather, times * gatherCalls, false, overhead});
     out.push_back({CollectiveKind::ReduceScatter, axes,
                    priced(CollectiveKind::ReduceScatter, group, reducedBytes, blockShare), times * blockShare, false});
@@ -1168,7 +1169,7 @@ CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStr
     double backward = 0;
     terms.computeSeconds = computeSeconds(node, div, backward);
     const double localParameters = storedParameters(facts) / div.weights;
-    const int zero = workload_.zeroStage;
+    const int zero = zeroStageOf(strategy, steps);
 
     double overlappable = 0;
     double waited = 0;
@@ -1330,7 +1331,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     if (recomputesPerOp(facts))
         activations = keptPerOpBytes(node, div) / steps.microSteps;
     own.memory.activations += activations;
-    if (facts.block >= 0)
+    if (facts.block >= 0 && zeroStageOf(strategy, steps) >= 3)
         share.blockGatheredBytes = localParameters * dtypeBytes_;
     share.transient = facts.transientBytes / div.output / steps.microSteps;
     for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
@@ -1472,6 +1473,11 @@ CostModel::ShardGroups CostModel::shardGroups(const NodeStrategy& strategy, cons
     return groups;
 }
 
+int CostModel::zeroStageOf(const NodeStrategy& strategy, const Stepping& steps) const
+{
+    return effectiveZeroStage(workload_.zeroStage, mesh_->groupOf(shardAxes(strategy, steps)).size);
+}
+
 AxisMask CostModel::gradientAxes(const NodeStrategy& strategy) const
 {
     AxisMask axes = 0;
@@ -1607,7 +1613,7 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
             largestTransient = share.transient;
             transientOp = facts.costOp;
         }
-        addGradients(buckets, strategy, share.localParameters, facts.costOp.index(), 1);
+        addGradients(buckets, strategy, share.localParameters, facts.costOp.index(), 1, steps);
     }
     if (transientOp.isValid()) {
         const auto largest = [](const std::vector<double>& v) {

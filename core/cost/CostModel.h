@@ -58,7 +58,8 @@ struct PricingClasses;
 //   micro-step and gathers the parameters before each forward; ZeRO 3 (FSDP) gathers
 //   them again before backward; ZeRO shards over data-parallel ranks only, so a
 //   sequence-parallel node's gradients are all-reduced over the tensor axis every
-//   micro-step under ZeRO 2/3 (Stepping::tensorAxes). Under HSDP (Workload::zeroReplicas)
+//   micro-step under ZeRO 2/3 (Stepping::tensorAxes); a node with no shard ranks runs as
+//   ZeRO 0 whatever the stage (effectiveZeroStage). Under HSDP (Workload::zeroReplicas)
 //   the gathers and reduce-scatters run within each shard group and the groups
 //   all-reduce their gradient shards every micro-step. With overlap the reduction hides
 //   under backward compute and the gathers under forward/backward compute
@@ -361,6 +362,9 @@ private:
         AxisGroup replicas;
     };
     [[nodiscard]] ShardGroups shardGroups(const NodeStrategy& strategy, const Stepping& steps) const;
+    // The ZeRO stage the node runs at: the workload's over its shard ranks, 0 over none
+    // (effectiveZeroStage).
+    [[nodiscard]] int zeroStageOf(const NodeStrategy& strategy, const Stepping& steps) const;
     // Adds `share` of a collective over `axes` (and the implementation's own seconds around
     // it) to `time`; byAxis splits it over those axes by each axis's own bandwidth time.
     void addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes, const CollectiveBreakdown& price,
@@ -378,8 +382,8 @@ private:
     };
     void addBatchWork(BatchWork& work, CoarseNodeId node, const NodeStrategy& strategy, double count) const;
     [[nodiscard]] Stepping steppingOf(const BatchWork& work) const;
-    // ZeRO 0/1's gradient synchronization: one bucketed all-reduce per group of data axes
-    // and step, each node (or class of alike nodes) charged its share where it lands
+    // ZeRO 0/1's gradient synchronization (a node's effective stage: zeroStageOf): one
+    // bucketed all-reduce per group of data axes and step, each node (or class of alike nodes) charged its share where it lands
     // (an op of evaluate's, a class of evaluateTotals').
     struct GradientBucket {
         AxisMask axes = 0;
@@ -389,7 +393,7 @@ private:
     // Adds `count` nodes' gradients under `strategy` (`localParameters` each) to their
     // group's bucket, landing at `where`; nothing when they synchronize none.
     void addGradients(std::vector<GradientBucket>& buckets, const NodeStrategy& strategy, double localParameters,
-                      std::size_t where, double count) const;
+                      std::size_t where, double count, const Stepping& steps) const;
     // Prices every bucket and charges each share to `at(where)`, adding the seconds that
     // may hide under backward to overlappable[where]; returns the step's seconds of
     // gradient synchronization.

@@ -168,7 +168,7 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
         sums.shardedBackward += c.count * own.shardedBackward;
         overlappable[k] = shares[k].overlappable;
         largestTransient = std::max(largestTransient, shares[k].transient);
-        addGradients(buckets, plan.strategy(c.node), shares[k].localParameters, k, c.count);
+        addGradients(buckets, plan.strategy(c.node), shares[k].localParameters, k, c.count, steps);
     }
     // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per group of data axes
     // and step.

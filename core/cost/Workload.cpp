@@ -62,6 +62,11 @@ std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string
     return std::nullopt;
 }
 
+int effectiveZeroStage(int zeroStage, int shardRanks)
+{
+    return shardRanks > 1 ? zeroStage : 0;
+}
+
 const char* zeroImplementationName(ZeroImplementation implementation)
 {
     switch (implementation) {

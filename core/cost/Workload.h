@@ -108,6 +108,13 @@ enum class ZeroImplementation : std::uint8_t {
     DeepSpeed,
 };
 
+// The ZeRO stage that `shardRanks` data-parallel ranks run `zeroStage` at: over one rank
+// ZeRO shards nothing and runs as stage 0 (no gathers or reduce-scatters; gradients
+// reduced once per step where other ranks sum them), and no stack wraps anything in FSDP.
+// The cost model applies it per node (over the node's shard ranks), the exports per plan
+// (over its data and context ranks).
+[[nodiscard]] int effectiveZeroStage(int zeroStage, int shardRanks);
+
 // "fsdp" (FSDP1), "fsdp2", "deepspeed".
 [[nodiscard]] const char* zeroImplementationName(ZeroImplementation implementation);
 [[nodiscard]] std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name);

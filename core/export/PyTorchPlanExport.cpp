@@ -336,9 +336,12 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
     const Workload& w = settings.workload;
     const std::vector<std::string> batchAxes = axisNames(plan, roles.batch);
     const std::vector<std::string> contextAxes = axisNames(plan, roles.context);
-    // Batch and context axes in the mesh's order (a sub-mesh names its axes in that order).
+    // Batch and context axes in the mesh's order (a sub-mesh names its axes in that order);
+    // those of one rank average nothing, and without any other FSDP shards nothing
+    // (effectiveZeroStage).
     std::vector<std::size_t> dataAxisIndices = roles.batch;
     dataAxisIndices.insert(dataAxisIndices.end(), roles.context.begin(), roles.context.end());
+    std::erase_if(dataAxisIndices, [&](std::size_t axis) { return plan.mesh[axis].size <= 1; });
     std::sort(dataAxisIndices.begin(), dataAxisIndices.end());
     const std::vector<std::string> dataAxes = axisNames(plan, dataAxisIndices);
     const bool blocks = !settings.blockModulePaths.empty();

@@ -216,7 +216,11 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // The search's workloads, each ZeRO 2/3 one also as HSDP where the stack runs it
     // (before it: the last stays the leanest).
     std::vector<Workload> workloads;
-    for (const Workload& workload : search.workloads) {
+    for (Workload workload : search.workloads) {
+        // Without data or context ranks every stage runs as ZeRO 0: priced once, as that.
+        workload.zeroStage = effectiveZeroStage(workload.zeroStage, layout.dataParallel * layout.contextParallel);
+        if (std::find(workloads.begin(), workloads.end(), workload) != workloads.end())
+            continue;
         if (workload.zeroStage >= 2 && workload.zeroReplicas == 1)
             for (const int replicas : stackZeroReplicas(search.stack, layout, search.stageCluster.nvlinkDomainSize())) {
                 Workload hybrid = workload;

@@ -203,7 +203,8 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     tritonAttentionNote(s.workload, "the PyTorch export", notes);
-    if (s.workload.zeroStage < 2)
+    // FSDP applies over the data and context ranks (data parallel 0: the GPUs left, any number).
+    if (s.workload.zeroStage < 2 && (s.dataParallel != 1 || s.contextParallel > 1))
         notes.push_back("ZeRO stage " + std::to_string(s.workload.zeroStage) + ": the PyTorch export shards with "
                         "FSDP2, which keeps gathered parameters from forward to backward at best (ZeRO 2's memory)");
     if (s.contextVariant == ContextParallelVariant::Ulysses)

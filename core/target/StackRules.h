@@ -36,7 +36,8 @@ struct FoldedModel;
 // not with a pipeline); torchtitan 0 (DDP), 2 and 3 (FSDP, resharding never or always
 // after forward); PyTorch 2 and 3 (its export shards with FSDP2); Any 1 to 3. On a
 // pipeline 1 where the stack has it, else 0 and 2 (a pipeline runs many micro-batches:
-// ZeRO 3 gathers for each).
+// ZeRO 3 gathers for each). A layout without data or context ranks runs each as ZeRO 0
+// (effectiveZeroStage), and the PyTorch export applies no FSDP there.
 [[nodiscard]] std::vector<int> stackZeroStages(TrainingStack stack, bool pipelined);
 // The HSDP replicas (Workload::zeroReplicas) the search tries for a ZeRO 2/3 workload of
 // `layout` beside one shard group of every data rank: torchtitan and PyTorch (fully_shard

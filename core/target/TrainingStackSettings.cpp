@@ -338,6 +338,9 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
     settings.workload = document.workload;
     settings.workload.batch = binder.batch();
     settings.workload.sequence = binder.sequence();
+    // No data or context ranks: no stack shards anything (nor wraps it in FSDP).
+    settings.workload.zeroStage =
+        effectiveZeroStage(settings.workload.zeroStage, settings.dataParallel * settings.contextParallel);
     if (settings.workload.microBatch == 0)
         settings.workload.microBatch = std::max<std::int64_t>(1, settings.workload.batch / settings.dataParallel);
     return settings;
@@ -399,7 +402,9 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     document.workload = settings.workload;
     if (settings.dataParallel == 0 && settings.replicas > 1 && dataParallel == settings.replicas)
         document.workload.zeroStage = 0;  // every data-parallel rank a replica: nothing sharded
-    else if (document.workload.zeroStage >= 2)
+    document.workload.zeroStage =
+        effectiveZeroStage(document.workload.zeroStage, dataParallel * settings.contextParallel);
+    if (document.workload.zeroStage >= 2)
         document.workload.zeroReplicas = settings.replicas;  // HSDP: each replica shards over its own ranks
     if (document.workload.batch == 0)
         document.workload.batch = (settings.rankBatch > 0 ? settings.rankBatch : document.workload.microBatch) * dataParallel;

@@ -63,7 +63,8 @@ struct TrainingStackSettings {
 // product of the rest, the expert-parallel size expertParallelDegree; sequence
 // parallel when a normalization is sequence-split on the tensor-parallel axis; chunk
 // starts resolved; the workload's batch, sequence and micro-batch bound as CostModel
-// binds them (micro-batch 0: the whole per-rank batch). Notes say, grouped by family,
+// binds them (micro-batch 0: the whole per-rank batch), its ZeRO stage the one the data
+// and context ranks run (effectiveZeroStage: 0 without any). Notes say, grouped by family,
 // which nodes the plan splits unlike Megatron-LM's pattern (makeExpertPlan), weights split
 // on a second axis, a tensor-parallel axis that is not the innermost, tensor parallelism
 // across nodes (when `gpusPerNode` > 0 tells), a global batch that is not a multiple
@@ -101,6 +102,7 @@ struct TorchTitanDataParallel {
 // "dp" or an axis "ep" cut from its inside (or from the inside of "cp", when the
 // expert-parallel size is smaller). `gpuCount` (0: unknown) fixes a data-parallel size of
 // 0 and must equal pipeline x data-parallel x context-parallel x tensor-parallel size.
+// The workload's ZeRO stage is the one its data and context ranks run (effectiveZeroStage).
 // Throws Error(InvalidPlan, fileName, ...) when the sizes do not multiply to the GPU
 // count, the data-parallel size is unknown without a GPU count, the file's layer count
 // is not the model's block count, the pipeline does not fit the model's blocks, the

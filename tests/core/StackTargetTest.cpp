@@ -633,6 +633,44 @@ private slots:
         QVERIFY(!noted(TrainingStack::TorchTitan) && !noted(TrainingStack::PyTorch));
     }
 
+    // A layout without data ranks shards nothing: each ZeRO stage runs as ZeRO 0
+    // (effectiveZeroStage). Llama-3-8B on pipeline 2 x 4 GPUs, a batch of 7 (no data
+    // parallelism divides it) at 2048 tokens: the PyTorch search (ZeRO 2 on a pipeline
+    // wherever there are data ranks) lays the 4 GPUs out as tensor parallelism and returns
+    // ZeRO 0, its file applies no FSDP, and the plan reads back at its price from the
+    // PyTorch, torchtitan and Megatron-LM files alike.
+    void aLayoutWithoutDataRanksRunsAsZeroZero()
+    {
+        SearchSetup setup = setupOf("dgx-h100x1", 1, {{"pp", 2}, {"dp", 1}, {"tp", 4}}, 7, 2048);
+        const Searched searched = searchFor(llama3(), setup, TrainingStack::PyTorch);
+        QVERIFY(searched.best);
+        const TrainingStackSettings layout = trainingStackSettings(*llama3(), searched.document, 0);
+        QCOMPARE(layout.dataParallel * layout.contextParallel, 1);
+        QCOMPARE(searched.best->workload.zeroStage, 0);
+        QVERIFY(searched.best->evaluation.microBatches > 1);
+        const std::string text = renderExport(ExportFormat::PyTorch, *llama3(), searched.document, {});
+        QVERIFY2(!contains(text, "fully_shard") && !contains(text, "DATA_AXES"), text.c_str());
+        verifyRoundTrip(llama3(), setup, TrainingStack::PyTorch, searched);
+        for (const auto& [format, fileName] : {std::pair{ExportFormat::TorchTitan, "plan-torchtitan.py"},
+                                               std::pair{ExportFormat::Megatron, "plan-megatron.sh"}}) {
+            const std::string file = renderExport(format, *llama3(), searched.document, {});
+            const TrainingStackImport back = imported(file, fileName, *llama3(), planDeviceCount(searched.document.plan));
+            QCOMPARE(back.document.workload.zeroStage, 0);
+            SearchSetup read = setup;
+            read.workload = back.document.workload;
+            const PlanPricing pricing(llama3(), read, planMeshAxes(back.document.plan));
+            QVERIFY(near(pricing.price(back.document.plan)->stepSeconds(), searched.best->stepSeconds(), 1e-9));
+        }
+        // The same plan at ZeRO 2 prices as ZeRO 0 and says nothing of ZeRO to any stack.
+        PlanDocument zero2 = searched.document;
+        zero2.workload.zeroStage = 2;
+        for (const TrainingStack stack : {TrainingStack::PyTorch, TrainingStack::TorchTitan, TrainingStack::Megatron})
+            QVERIFY(stackInexpressible(stack, *llama3(), zero2).empty());
+        setup.workload = zero2.workload;
+        const PlanPricing pricing(llama3(), setup, planMeshAxes(zero2.plan));
+        QCOMPARE(pricing.price(zero2.plan)->stepSeconds(), searched.best->stepSeconds());
+    }
+
     void longSequencesRoundTripWithShardedSequences()
     {
         // Llama-3-8B at 131072 tokens on 8 DGX-H100 nodes: sequence-sharded activations

@@ -373,6 +373,48 @@ private slots:
                  qPrintable(compared(e3.total.time.dataParallelSeconds, expected)));
     }
 
+    // ZeRO shards over a node's data ranks: with none every stage runs as ZeRO 0
+    // (effectiveZeroStage). GPT-2-wide layers on [dp 1, tp 8] with the sequence-parallel
+    // plan, 4 micro-steps of 2: the sequence-parallel norms' bf16 gradients (2 bytes per
+    // parameter) are all-reduced over tp once per step, 2 x 7/8 x 2 P / B, at every stage
+    // (ZeRO 2/3 priced them per micro-step, four times that), and nothing is gathered or
+    // reduce-scattered: the step and the memory are ZeRO 0's.
+    void zeroShardsNothingWithoutDataRanks()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = bandwidthOnlyCluster();
+        const DeviceMesh mesh({{"dp", 1}, {"tp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, mesh.axes());
+        Workload w = workload(8, 256);
+        w.microBatch = 2;
+        w.overlap = false;
+        const CostModel zero0(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        double norms = 0;
+        for (const CoarseNode& node : m.coarse.nodes)
+            if (plan.strategy(node.id).axes[1] == AxisSplit::Sequence)
+                norms += zero0.facts(node.id).parameterElements;
+        QVERIFY(norms > 0);
+        const PlanEvaluation e0 = zero0.evaluate(plan);
+        QCOMPARE(e0.microBatches, 4);
+        const double expected = 2 * 0.875 * 2 * norms / cluster.intraNode.bytesPerSecond;
+        QVERIFY2(near(e0.total.time.dataParallelSeconds, expected),
+                 qPrintable(compared(e0.total.time.dataParallelSeconds, expected)));
+        for (const int stage : {1, 2, 3}) {
+            w.zeroStage = stage;
+            const CostModel zero(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const PlanEvaluation e = zero.evaluate(plan);
+            QVERIFY2(near(e.total.time.dataParallelSeconds, expected),
+                     qPrintable(compared(e.total.time.dataParallelSeconds, expected)));
+            QCOMPARE(e.total.time.stepSeconds(), e0.total.time.stepSeconds());
+            QCOMPARE(e.total.memory.total(), e0.total.memory.total());
+            PlanEvaluation totals;
+            zero.evaluateTotals(plan, totals);
+            QVERIFY(near(totals.total.time.stepSeconds(), e0.total.time.stepSeconds()));
+        }
+        QCOMPARE(effectiveZeroStage(3, 1), 0);
+        QCOMPARE(effectiveZeroStage(3, 2), 3);
+    }
+
     // HSDP (Workload::zeroReplicas): 16 data-parallel ranks on two nodes of 8 as 2 replicas
     // of a shard group of 8, one per node. Each rank keeps 1/8 of every state; per
     // micro-step the bf16 parameters are gathered twice and the fp32 gradients

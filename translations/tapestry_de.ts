@@ -531,6 +531,10 @@
         <source>runs as is on %1</source>
         <translation>läuft so auf %1</translation>
     </message>
+    <message>
+        <source>priced with %1&apos;s implementations, %2</source>
+        <translation>mit den Implementierungen von %1 bewertet, %2</translation>
+    </message>
 </context>
 <context>
     <name>PlanThroughput</name>

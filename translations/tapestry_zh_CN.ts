@@ -530,6 +530,10 @@
         <source>runs as is on %1</source>
         <translation>可原样运行于 %1</translation>
     </message>
+    <message>
+        <source>priced with %1&apos;s implementations, %2</source>
+        <translation>按 %1 的实现计价，%2</translation>
+    </message>
 </context>
 <context>
     <name>PlanThroughput</name>

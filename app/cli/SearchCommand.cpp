@@ -391,6 +391,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         json.endArray();
         json.key("best_mesh").value(chosenMesh.meshText);
         json.key("target").value(trainingStackName(options.stack));
+        json.key("implementations").value(trainingStackName(implementingStack(chosen->workload)));
         json.key("plan_mesh").value(chosen->meshText);
         json.key("runs_on").beginArray();
         for (const TrainingStack stack : stacksRunning(*model, chosenPricing.document(*chosen)))
@@ -454,7 +455,11 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     }
     std::printf("\nbest plan on %s%s\n", chosenMesh.meshText.c_str(),
                 chosenSearch.message.empty() ? "" : (": " + chosenSearch.message).c_str());
-    std::printf("  target %s: %s\n", trainingStackName(options.stack),
+    const TrainingStack implementations = implementingStack(chosen->workload);
+    std::printf("  target %s: %s%s\n", trainingStackName(options.stack),
+                implementations != options.stack
+                    ? ("priced with " + std::string(trainingStackName(implementations)) + "'s implementations, ").c_str()
+                    : "",
                 runnableStacksText(stacksRunning(*model, chosenPricing.document(*chosen))).c_str());
     if (chosen->meshText != chosenMesh.meshText)
         std::printf("  laid out on %s as the stack orders its ranks\n", chosen->meshText.c_str());

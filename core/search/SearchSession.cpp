@@ -12,6 +12,7 @@
 #include "target/StackRules.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <functional>
@@ -160,13 +161,42 @@ private:
     std::map<std::string, Plans> byMesh_;
 };
 
-// What the searches of one session share: the stack layouts' prices, the expert
+// What the searches of one session share: each stack's layouts' prices, the expert
 // references and the bound shapes.
 struct SessionPrices {
-    StackLayoutPrices layouts;
+    std::array<StackLayoutPrices, 4> layouts;  // by TrainingStack
     ExpertReferences experts;
     SharedBindings& bindings;
+
+    StackLayoutPrices& layoutsOf(TrainingStack stack) { return layouts.at(static_cast<std::size_t>(stack)); }
 };
+
+// The best plan of each training stack's own search on `axes` (each stack's layouts,
+// priced with its implementations: withStackImplementations) that `best` does not beat,
+// with the workload it was priced with; none where `best` is preferred to them all.
+// Pins keep a search to `any`; a stack that does not train the model has no layouts.
+StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
+                                 const std::vector<MeshAxis>& axes, const PlanCandidate* best, double limit,
+                                 SessionPrices& prices, const std::function<bool()>& cancelled)
+{
+    StackSearchOutcome chosen;
+    if (!setup.options.pins.empty())
+        return chosen;
+    for (const TrainingStack stack : allTrainingStacks()) {
+        if (stack == TrainingStack::Any || !stackModelNotes(stack, *model).empty() || (cancelled && cancelled()))
+            continue;
+        SearchSetup own = setup;
+        own.options.stack = stack;
+        own.options.alternatives = 0;
+        own.workload = withStackImplementations(setup.workload, stack);
+        StackSearchOutcome found =
+            searchStackMesh(model, own, axes, prices.layoutsOf(stack), prices.bindings, cancelled, {});
+        const PlanCandidate* incumbent = chosen.best ? chosen.best.get() : best;
+        if (found.best && (!incumbent || isPreferred(*found.best, *incumbent, limit)))
+            chosen = std::move(found);
+    }
+    return chosen;
+}
 
 // `plan` priced under each of `layouts` (whose stage count is the pricing's), its
 // chunks split evenly (as Megatron-LM splits layers); with `balance` the best of them
@@ -349,7 +379,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
 
     if (stackTarget) {
         StackSearchOutcome found = searchStackMesh(
-            model, setup, axes, prices.layouts, prices.bindings, callbacks.cancelled,
+            model, setup, axes, prices.layoutsOf(setup.options.stack), prices.bindings, callbacks.cancelled,
             [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
         std::vector<std::shared_ptr<const PlanCandidate>> candidates;
         if (found.best)
@@ -445,6 +475,17 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     if (nothingYet && best)
         result->message = "cancelled before the search found a plan: the expert plan '" + best->plan.name +
                           "' is the best priced so far";
+    // `any` is the best plan on any stack: a stack's own plan, priced with that stack's
+    // implementations (overlapped pipeline sends, FSDP2, HSDP), where it beats the plans
+    // priced with none in particular. Its workload carries them (implementingStack).
+    Workload chosenWorkload = chosenPricing->costs().workload();
+    if (StackSearchOutcome stackPlan = bestStackPlan(model, setup, axes, best.get(), limit, prices, cancelled);
+        stackPlan.best && result) {
+        result->message = std::string(trainingStackName(implementingStack(stackPlan.workload))) +
+                          "'s own layout, priced with its implementations, priced better than every searched plan";
+        best = std::move(stackPlan.best);
+        chosenWorkload = stackPlan.workload;
+    }
 
     std::optional<SearchResult> baseline;
     if (setup.wholeGraphBaseline && !(callbacks.cancelled && callbacks.cancelled())) {
@@ -460,7 +501,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     std::vector<std::shared_ptr<const PlanCandidate>> found;
     if (best)
         found.push_back(best);
-    state.searched(index, std::move(*result), std::move(baseline), std::move(found), chosenPricing->costs().workload());
+    state.searched(index, std::move(*result), std::move(baseline), std::move(found), chosenWorkload);
 }
 
 // Pareto alternatives (plans that use less memory, searched on the workload the mesh's

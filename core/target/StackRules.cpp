@@ -326,6 +326,14 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     return workload;
 }
 
+TrainingStack implementingStack(const Workload& workload)
+{
+    for (const TrainingStack stack : allTrainingStacks())
+        if (stack != TrainingStack::Any && withStackImplementations(workload, stack) == workload)
+            return stack;
+    return TrainingStack::Any;
+}
+
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)
 {
     std::vector<std::string> notes;

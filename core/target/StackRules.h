@@ -66,6 +66,11 @@ struct FoldedModel;
 // pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and
 // what its files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
+// The stack whose implementations `workload` was priced with: the one that
+// withStackImplementations leaves it unchanged for (each stack's differ), else Any (FSDP1,
+// whole-block replay, sends waited for: no stack's in particular). An `any` search's plan
+// carries a stack's where that stack's own layout was the best plan.
+[[nodiscard]] TrainingStack implementingStack(const Workload& workload);
 
 // What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`
 // that it cannot run as written: a ZeRO stage, recomputation, schedule, stage sizes,

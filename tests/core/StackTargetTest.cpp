@@ -43,6 +43,13 @@ const std::shared_ptr<const FoldedModel>& llama3()
     return model;
 }
 
+// GPT-3 175B's shape with 32 layers.
+const std::shared_ptr<const FoldedModel>& gpt3With32Layers()
+{
+    static const auto model = std::make_shared<const FoldedModel>(foldSynthPreset("gpt3-175b", 32));
+    return model;
+}
+
 struct Searched {
     std::shared_ptr<const PlanCandidate> best;
     PlanDocument document;
@@ -700,13 +707,37 @@ private slots:
 
     void pipelinedGptRoundTrips()
     {
-        static const auto gpt3 = std::make_shared<const FoldedModel>(foldSynthPreset("gpt3-175b", 32));
+        const auto& gpt3 = gpt3With32Layers();
         const SearchSetup setup = setupOf("dgx-h100x2", 16, {{"pp", 8}, {"dp", 2}, {"tp", 8}}, 512, 2048);
         const Searched searched = searchFor(gpt3, setup, TrainingStack::Megatron);
         QVERIFY(searched.best);
         QCOMPARE(searched.document.plan.pipeline.stages, 8);
         verifyRoundTrip(gpt3, setup, TrainingStack::Megatron);
         verifyRoundTrip(gpt3, setup, TrainingStack::TorchTitan);
+    }
+
+    // `any` is the best plan on any stack. GPT-3 (32 layers) on pipeline 8 x dp 2 x tp 8 at
+    // 512 x 2048: Megatron-LM's interleaved schedule overlaps its sends with the other
+    // chunks' compute (overlap_p2p_comm), which no plan priced with `any`'s own
+    // implementations does, and its layout is the best plan there. The any search returns
+    // a plan no stack's search is preferred to, priced with Megatron-LM's implementations
+    // (implementingStack), and it round-trips through Megatron-LM's files at its price.
+    void anySearchIsTheBestPlanOnAnyStack()
+    {
+        const auto& gpt3 = gpt3With32Layers();
+        const SearchSetup setup = setupOf("dgx-h100x2", 16, {{"pp", 8}, {"dp", 2}, {"tp", 8}}, 512, 2048);
+        const Searched any = searchFor(gpt3, setup, TrainingStack::Any);
+        QVERIFY(any.best);
+        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan, TrainingStack::PyTorch}) {
+            const Searched own = searchFor(gpt3, setup, stack);
+            QVERIFY(own.best);
+            QVERIFY2(!isPreferred(*own.best, *any.best, any.best->evaluation.hbmBytes), trainingStackName(stack));
+        }
+        for (const TrainingStack stack : allTrainingStacks())
+            QCOMPARE(implementingStack(withStackImplementations(Workload{}, stack)), stack);
+        QCOMPARE(implementingStack(any.best->workload), TrainingStack::Megatron);
+        QVERIFY(any.best->workload.pipelineSendOverlap);
+        verifyRoundTrip(gpt3, setup, TrainingStack::Megatron, any);
     }
 
     // GPT-3 175B at its published workload (1536 x 2048) over every mesh of 128 H100s:

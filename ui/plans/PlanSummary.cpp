@@ -176,7 +176,12 @@ QString PlanSummary::runsOnText(const PlanCandidate& candidate, const FoldedMode
     } catch (const Error&) {
         return tr("not runnable as is");
     }
-    return names.isEmpty() ? tr("not runnable as is") : tr("runs as is on %1").arg(joinedNames(names));
+    const QString runs = names.isEmpty() ? tr("not runnable as is") : tr("runs as is on %1").arg(joinedNames(names));
+    // An `any` search's plan that is a stack's own layout, priced as that stack runs it.
+    const TrainingStack implementations = implementingStack(candidate.workload);
+    if (implementations == TrainingStack::Any || implementations == setup.options.stack)
+        return runs;
+    return tr("priced with %1's implementations, %2").arg(stackName(implementations), runs);
 }
 
 QString PlanSummary::text(const PlanCandidate& candidate, const CoarseGraph& coarse, const Cluster& cluster)

@@ -173,8 +173,9 @@ struct SessionPrices {
 
 // The best plan of each training stack's own search on `axes` (each stack's layouts,
 // priced with its implementations: withStackImplementations) that `best` does not beat,
-// with the workload it was priced with; none where `best` is preferred to them all.
-// Pins keep a search to `any`; a stack that does not train the model has no layouts.
+// with the workload it was priced with and the stack's alternatives to it; none where
+// `best` is preferred to them all. Pins keep a search to `any`; a stack that does not
+// train the model has no layouts.
 StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
                                  const std::vector<MeshAxis>& axes, const PlanCandidate* best, double limit,
                                  SessionPrices& prices, const std::function<bool()>& cancelled)
@@ -187,7 +188,6 @@ StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model
             continue;
         SearchSetup own = setup;
         own.options.stack = stack;
-        own.options.alternatives = 0;
         own.workload = withStackImplementations(setup.workload, stack);
         StackSearchOutcome found =
             searchStackMesh(model, own, axes, prices.layoutsOf(stack), prices.bindings, cancelled, {});
@@ -479,12 +479,15 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // implementations (overlapped pipeline sends, FSDP2, HSDP), where it beats the plans
     // priced with none in particular. Its workload carries them (implementingStack).
     Workload chosenWorkload = chosenPricing->costs().workload();
+    std::vector<std::shared_ptr<const PlanCandidate>> stackAlternatives;
     if (StackSearchOutcome stackPlan = bestStackPlan(model, setup, axes, best.get(), limit, prices, cancelled);
         stackPlan.best && result) {
         result->message = std::string(trainingStackName(implementingStack(stackPlan.workload))) +
                           "'s own layout, priced with its implementations, priced better than every searched plan";
+        result->alternatives = std::move(stackPlan.result.alternatives);
         best = std::move(stackPlan.best);
         chosenWorkload = stackPlan.workload;
+        stackAlternatives = std::move(stackPlan.alternatives);
     }
 
     std::optional<SearchResult> baseline;
@@ -501,6 +504,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     std::vector<std::shared_ptr<const PlanCandidate>> found;
     if (best)
         found.push_back(best);
+    found.insert(found.end(), stackAlternatives.begin(), stackAlternatives.end());
     state.searched(index, std::move(*result), std::move(baseline), std::move(found), chosenWorkload);
 }
 
@@ -697,7 +701,9 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         const std::shared_ptr<const SearchOutcome> found = state.finalSnapshot();
         if (const std::shared_ptr<const PlanCandidate> best = found->best()) {
             for (std::size_t i = 0; i < found->meshes.size(); ++i) {
-                if (&found->meshes[i] == found->meshOf(*best) && found->meshes[i].search)
+                // A stack's own plan came with that stack's alternatives (bestStackPlan).
+                if (&found->meshes[i] == found->meshOf(*best) && found->meshes[i].search &&
+                    implementingStack(best->workload) == TrainingStack::Any)
                     searchAlternatives(model_, setup_, i, found->meshes[i], callbacks, state, shared);
             }
         }
@@ -719,7 +725,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
             state.searched(mesh, std::move(*faster->mesh.search), outcome->meshes[mesh].baseline, {adopted},
                            faster->mesh.workload);
             outcome = state.finalSnapshot();
-            if (setup_.options.alternatives > 0 && !cancelled())
+            if (setup_.options.alternatives > 0 && !cancelled() && implementingStack(adopted->workload) == TrainingStack::Any)
                 searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state, shared);
             outcome = state.finalSnapshot();
             compared = cancelled() ? std::vector<ComparedSearch>{}

@@ -23,6 +23,7 @@
 #include "search/StrategyChoices.h"
 #include "cost/CostModel.h"
 #include "plan/ExpertPlans.h"
+#include "target/StackRules.h"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
@@ -239,6 +240,23 @@ private slots:
         candidate.workload.zeroReplicas = 2;
         QVERIFY2(PlanInspector::workloadText(candidate).endsWith(QStringLiteral("ZeRO stage 3 (HSDP: 2 replicas of a shard group)")),
                  qPrintable(PlanInspector::workloadText(candidate)));
+    }
+
+    // An `any` search's plan that is a stack's own layout says whose implementations priced
+    // it; a plan priced as the targeted stack, or with no stack's, does not.
+    void runsOnTextNamesTheImplementingStack()
+    {
+        PlanCandidate candidate = *results_->candidates[1];
+        SearchSetup setup;
+        setup.cluster = cluster_;
+        setup.options.stack = TrainingStack::Any;
+        const QString priced = QStringLiteral("priced with Megatron-LM's implementations, ");
+        QVERIFY(!PlanSummary::runsOnText(candidate, *folded_, setup).startsWith(QStringLiteral("priced with")));
+        candidate.workload = withStackImplementations(candidate.workload, TrainingStack::Megatron);
+        QVERIFY2(PlanSummary::runsOnText(candidate, *folded_, setup).startsWith(priced),
+                 qPrintable(PlanSummary::runsOnText(candidate, *folded_, setup)));
+        setup.options.stack = TrainingStack::Megatron;
+        QVERIFY(!PlanSummary::runsOnText(candidate, *folded_, setup).startsWith(QStringLiteral("priced with")));
     }
 
     void nodeTableAddsUpAndFilters()

@@ -403,10 +403,10 @@ private slots:
         QVERIFY(window.startSearchAction()->isEnabled());
         QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));
         // Then the plan kept opens, as after any search, and the results say which stacks
-        // run it.
+        // run it (after the stack whose implementations priced it, where that is a stack's own layout).
         QTRY_COMPARE(window.planInspector()->candidate(), after->best());
         const auto* workload = window.searchResults()->findChild<QLabel*>(QStringLiteral("searchWorkload"));
-        QTRY_VERIFY(workload->text().contains(QStringLiteral("Runs as is on")) ||
+        QTRY_VERIFY(workload->text().contains(QStringLiteral("runs as is on"), Qt::CaseInsensitive) ||
                     workload->text().contains(QStringLiteral("Not runnable as is")));
     }
 

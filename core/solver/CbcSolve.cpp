@@ -66,7 +66,11 @@ void applyKnownObjective(CbcModel& model, const CbcSettings& settings)
 // bound on, and lowers the cutoff to a solution known elsewhere.
 class BranchHandler : public CbcEventHandler {
 public:
-    BranchHandler(Interrupt* interrupt, int columns) : interrupt_(interrupt), columns_(columns) {}
+    // `treeBound`: the best bound read at the tree's events.
+    BranchHandler(Interrupt* interrupt, int columns, double* treeBound)
+        : interrupt_(interrupt), columns_(columns), treeBound_(treeBound)
+    {
+    }
     CbcAction event(CbcEvent whichEvent) override
     {
         if (interrupt_->due())
@@ -79,11 +83,18 @@ public:
             settings.onSolution(model_->bestSolution(), model_->getObjValue());
         // Only once the root is done (tree status and node events): during the root's
         // cut passes the value read is the LP's of the moment.
-        if ((whichEvent == node || whichEvent == treeStatus) && settings.onBound && model_) {
+        if ((whichEvent == node || whichEvent == treeStatus) && model_) {
             const double bound = model_->getBestPossibleObjValue();
-            if (bound > reported_ && bound < 1e49) {
-                reported_ = bound;
-                settings.onBound(bound);
+            if (bound > *treeBound_ && bound < 1e49) {
+                *treeBound_ = bound;
+                if (settings.onBound)
+                    settings.onBound(bound);
+            }
+            // After the bound: a caller may stop the search on seeing the relaxation.
+            if (!rootRelaxationSent_ && settings.solverDefaults && settings.onRootRelaxation
+                && model_->continuousSolution() && model_->getNumCols() == columns_) {
+                rootRelaxationSent_ = true;
+                settings.onRootRelaxation(model_->continuousSolution());
             }
         }
         return noAction;
@@ -93,7 +104,8 @@ public:
 private:
     Interrupt* interrupt_;
     int columns_;
-    double reported_ = -std::numeric_limits<double>::infinity();
+    double* treeBound_;
+    bool rootRelaxationSent_ = false;
 };
 
 // Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
@@ -176,10 +188,12 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
     // before the solve it slowed the root of a generated 392-node diffusion problem from
     // 3 to 10 s and sent the tree away from the optimum it proves in 20 s without.
     // Tree status events come every this many nodes (CBC's default is 100 on a model
-    // over 2,000 columns, a minute of its tree there); each scans the open nodes.
-    if (settings.knownObjective)
+    // over 2,000 columns, a minute of its tree there); each scans the open nodes. The
+    // first one hands on the root's relaxation.
+    if (settings.knownObjective || settings.onRootRelaxation)
         model.setPrintFrequency(1);
-    BranchHandler branchHandler(&interrupt, columns);
+    double treeBound = -std::numeric_limits<double>::infinity();
+    BranchHandler branchHandler(&interrupt, columns, &treeBound);
     model.passInEventHandler(&branchHandler);
     const double seconds = std::max(0.01, std::chrono::duration<double>(end - Clock::now()).count());
     if (settings.solverDefaults) {
@@ -201,7 +215,11 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
 
     outcome.stopped = interrupt.fired;
     outcome.branchNodes = model.getNodeCount();
-    outcome.bound = model.getBestPossibleObjValue();
+    // Stopped in its tree, CBC's own figure can be its incumbent's objective (a search
+    // stopped at its first tree event read so); the best bound read at a tree event holds.
+    outcome.bound = interrupt.fired && treeBound > -std::numeric_limits<double>::infinity()
+                        ? treeBound
+                        : model.getBestPossibleObjValue();
     // After a stop the model may hold no solution, or one of a presolved model; only a
     // full-width one is the program's.
     if (const double* best = model.bestSolution(); best && model.getNumCols() == columns) {

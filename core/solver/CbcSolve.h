@@ -51,6 +51,9 @@ struct CbcSettings {
     // on, and the optimum when proven, from the solving thread: a solve cut off by the
     // time still certifies what it had.
     std::function<void(double bound)> onBound;
+    // With solverDefaults: the root's linear relaxation after its cuts (every column's
+    // value), once, as the tree begins (the plain branch and bound keeps no copy of it).
+    std::function<void(const double* values)> onRootRelaxation;
     // The objective of a solution known elsewhere (a search running beside CBC), polled
     // between the tree's nodes: CBC then drops every node whose bound is not below it,
     // as if it held that solution.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
 namespace tapestry {
 
@@ -19,6 +20,9 @@ constexpr double kMaxSize = 2'000'000;
 // Roots are the costliest of a few random nodes: regions go where the cost is.
 constexpr int kRootTournament = 4;
 constexpr std::size_t kMemoryPartners = 8;
+// Weight below which a relaxation does not agree with a plan's strategy (the LP's own
+// rounding noise is far smaller).
+constexpr double kAgreement = 0.999;
 
 class RegionPicker {
 public:
@@ -153,6 +157,36 @@ bool improveWithIlpRegions(const ShardingProblem& problem, Assignment& assignmen
         }
     }
     return improved;
+}
+
+std::vector<int> disagreeingNodes(const ShardingProblem& problem, const Assignment& assignment,
+                                  const std::vector<std::vector<double>>& weights)
+{
+    std::vector<int> nodes;
+    for (std::size_t i = 0; i < problem.nodes.size(); ++i)
+        if (problem.nodes[i].strategyCount() > 1 && weights[i][static_cast<std::size_t>(assignment[i])] < kAgreement)
+            nodes.push_back(static_cast<int>(i));
+    return nodes;
+}
+
+bool improveWithRelaxation(const ShardingProblem& problem, Assignment& assignment,
+                           const std::vector<std::vector<double>>& weights,
+                           std::chrono::steady_clock::time_point deadline, std::stop_token stop)
+{
+    const std::vector<int> freeNodes = disagreeingNodes(problem, assignment, weights);
+    if (freeNodes.empty())
+        return false;
+    const Subproblem sub(problem, assignment, freeNodes);
+    const double seconds = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    const IlpOutcome outcome = solveWithIlp(sub.problem(), seconds, &sub.current(), std::move(stop));
+    if (!outcome.assignment)
+        return false;
+    const SolutionEvaluation before = evaluateSolution(sub.problem(), sub.current());
+    const SolutionEvaluation after = evaluateSolution(sub.problem(), *outcome.assignment);
+    if (!after.feasible || after.cost >= before.cost)
+        return false;
+    sub.apply(*outcome.assignment, assignment);
+    return true;
 }
 
 }  // namespace tapestry

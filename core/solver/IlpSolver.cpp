@@ -331,6 +331,18 @@ IlpOutcome solveWithIlp(const ShardingProblem& problem, double timeLimitSeconds,
     if (hooks.improved)
         settings.onSolution = [&](const double* solution, double) { hooks.improved(decode(solution)); };
     settings.onBound = hooks.bounded;
+    if (hooks.relaxed)
+        settings.onRootRelaxation = [&](const double* solution) {
+            std::vector<std::vector<double>> weights(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto r = static_cast<std::size_t>(groups.root[i]);
+                weights[i].assign(static_cast<std::size_t>(problem.nodes[i].strategyCount()), 0.0);
+                for (std::size_t R = 0; R < groupCost[r].size(); ++R)
+                    if (const int s = strategyOf(i, static_cast<int>(R)); s >= 0)
+                        weights[i][static_cast<std::size_t>(s)] = solution[firstColumn[r] + static_cast<int>(R)];
+            }
+            hooks.relaxed(weights);
+        };
     if (hooks.knownCost)
         settings.knownObjective = [&hooks] {
             const CostSum known = hooks.knownCost();

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <stop_token>
+#include <vector>
 
 namespace tapestry {
 
@@ -32,6 +33,9 @@ struct IlpHooks {
     // 3 s of finding it, and finding it took 4 to 107 s in runs whose models differed
     // only in how the memory rows were written).
     std::function<CostSum()> knownCost;
+    // The root's relaxation after CBC's cuts, once: per node, the weight of each of its
+    // strategies (they sum to 1).
+    std::function<void(const std::vector<std::vector<double>>& weights)> relaxed;
 };
 
 // Solves a ShardingProblem exactly with COIN-OR CBC (solveWithCbc, with its standalone

@@ -60,7 +60,9 @@ struct SolverResult {
 // it is small (at most about a thousand nodes with a choice, and an exact model,
 // ilpCellCount, that grows with the strategies per node, of at most a million
 // columns; or any node count with at most 600k edge cells), one worker runs CBC on all of it without primal heuristics, handing on its
-// incumbents (past half the time only while
+// incumbents; where the root's relaxation disagrees with the best plan, CBC stops there
+// and that neighbourhood is solved exactly (RINS) before CBC runs again, pruning by the
+// better plan (past half the time only while
 // its bound is within 5 % of the best plan; else it turns to region re-solves, and to
 // CBC on the whole once more when they bring the plan that close), and the other the
 // Lagrangian search where the limit binds (the cheapest plan overflows it), then the

@@ -9,6 +9,7 @@
 #include "iopddl/SolutionLine.h"
 #include "iopddl/StressProblem.h"
 #include "solver/CbcSolve.h"
+#include "solver/IlpNeighbourhoodSearch.h"
 #include "solver/IlpSolver.h"
 #include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
@@ -544,6 +545,97 @@ private slots:
                 QVERIFY2(bound >= 63 - 1e-6 && bound <= 66 + 1e-6, std::to_string(bound).c_str());
             QCOMPARE(bounds.back(), 66.0);
         }
+    }
+
+    // Where CBC's tree begins (a memory-tight family problem of 300 nodes, reduced), the
+    // exact engine hands on its root's relaxation once: per node, a weight in [0, 1] for
+    // each strategy, summing to 1, none on a strategy the problem forbids. A stop
+    // requested on seeing it ends the solve there, unproven, its bound still handed on.
+    void exactEngineHandsOnItsRootRelaxation()
+    {
+        ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
+                                             [](const ContestFamily& f) { return f.name == "diffusion-3d-1k-plain"; });
+        family.nodes = 300;
+        const ProblemReducer reducer(generateFamilyProblem(family, 1));
+        const ShardingProblem& problem = reducer.reduced();
+        std::stop_source stop;
+        int relaxations = 0;
+        std::vector<double> bounds;
+        IlpHooks hooks;
+        hooks.bounded = [&](double bound) { bounds.push_back(bound); };
+        hooks.relaxed = [&](const std::vector<std::vector<double>>& weights) {
+            ++relaxations;
+            QCOMPARE(weights.size(), problem.nodes.size());
+            for (std::size_t i = 0; i < weights.size(); ++i) {
+                QCOMPARE(weights[i].size(), problem.nodes[i].costs.size());
+                double sum = 0;
+                for (std::size_t s = 0; s < weights[i].size(); ++s) {
+                    QVERIFY(weights[i][s] >= -1e-9 && weights[i][s] <= 1 + 1e-9);
+                    QVERIFY(problem.nodes[i].costs[s] < kCostCap || weights[i][s] < 1e-9);
+                    sum += weights[i][s];
+                }
+                QVERIFY(std::abs(sum - 1) < 1e-6);
+            }
+            stop.request_stop();
+        };
+        const IlpOutcome outcome = solveWithIlp(problem, 60 * kSlowdown, nullptr, stop.get_token(), false, hooks);
+        QCOMPARE(relaxations, 1);
+        QVERIFY(!outcome.complete && !outcome.provenOptimal);
+        QVERIFY(!bounds.empty());
+    }
+
+    // The relaxation-induced neighbourhood frees exactly the nodes with a choice whose
+    // plan strategy holds less than all of the relaxation's weight (here 3, 4 and 5 of a
+    // chain of 7; node 6 has one strategy), and returns the best plan that keeps the
+    // others: the enumeration of the 27 plans that move only the freed nodes.
+    void relaxationNeighbourhoodIsWhereThePlanDisagrees()
+    {
+        std::mt19937 random(5);
+        std::uniform_int_distribution<std::int64_t> cost(0, 99);
+        ShardingProblem problem;
+        problem.name = "chain";
+        for (int i = 0; i < 7; ++i) {
+            ProblemNode node{0, 0, {}, {}};
+            for (int s = 0; s < (i == 6 ? 1 : 3); ++s) {
+                node.costs.push_back(cost(random));
+                node.usages.push_back(0);
+            }
+            problem.nodes.push_back(node);
+        }
+        problem.nodes[5].costs[0] = 1000;  // the plan's worst choice: moving it gains
+        for (int i = 0; i + 1 < 7; ++i) {
+            ProblemEdge edge{i, i + 1, {}};
+            for (int cell = 0; cell < problem.nodes[static_cast<std::size_t>(i)].strategyCount()
+                                          * problem.nodes[static_cast<std::size_t>(i) + 1].strategyCount();
+                 ++cell)
+                edge.costs.push_back(cost(random));
+            problem.edges.push_back(edge);
+        }
+        const Assignment plan(7, 0);
+        std::vector<std::vector<double>> weights(7, {1.0, 0.0, 0.0});
+        weights[3] = {0.5, 0.5, 0.0};
+        weights[4] = {0.998, 0.002, 0.0};
+        weights[5] = {0.0, 0.0, 1.0};
+        weights[6] = {1.0};
+        QCOMPARE(disagreeingNodes(problem, plan, weights), (std::vector<int>{3, 4, 5}));
+
+        CostSum best = evaluateSolution(problem, plan).cost;
+        for (int k = 0; k < 27; ++k) {
+            Assignment moved = plan;
+            moved[3] = k % 3;
+            moved[4] = k / 3 % 3;
+            moved[5] = k / 9;
+            best = std::min(best, evaluateSolution(problem, moved).cost);
+        }
+        Assignment improved = plan;
+        QVERIFY(improveWithRelaxation(problem, improved, weights,
+                                      std::chrono::steady_clock::now() + std::chrono::seconds(30)));
+        QCOMPARE(costToString(evaluateSolution(problem, improved).cost), costToString(best));
+        for (const int i : {0, 1, 2, 6})
+            QCOMPARE(improved[static_cast<std::size_t>(i)], 0);
+        // From its own optimum it finds nothing better.
+        QVERIFY(!improveWithRelaxation(problem, improved, weights,
+                                       std::chrono::steady_clock::now() + std::chrono::seconds(30)));
     }
 
     // Generated problems of the contest's families have its shape: deterministic, at most

@@ -1367,8 +1367,12 @@
         <translation>Anteil der Spitzenleistung, den große Matrixmultiplikationen (cuBLAS-GEMMs) erreichen: Jede Rechenzeit beruht darauf. Messen Sie ihn mit einem GEMM-Benchmark in Ihren Formen.</translation>
     </message>
     <message>
-        <source>Share of the peak that a fused attention kernel (FlashAttention) reaches.</source>
-        <translation>Anteil der Spitzenleistung, den ein fusionierter Attention-Kernel (FlashAttention) erreicht.</translation>
+        <source> % of peak at 16k tokens</source>
+        <translation> % der Spitze bei 16k Tokens</translation>
+    </message>
+    <message>
+        <source>Share of the peak that FlashAttention-2&apos;s forward pass reaches at 16k tokens, head dim 128, without a causal mask. Each attention call runs at the share the kernel&apos;s published curve gives it: shorter sequences, a causal mask and the backward pass reach less, cuDNN&apos;s kernel more.</source>
+        <translation>Anteil der Spitzenleistung, den der Vorwärtsdurchlauf von FlashAttention-2 bei 16k Tokens, Kopfdimension 128 und ohne kausale Maske erreicht. Jeder Attention-Aufruf läuft mit dem Anteil, den die veröffentlichte Kurve des Kernels ihm gibt: kürzere Sequenzen, eine kausale Maske und der Rückwärtsdurchlauf erreichen weniger, der Kernel von cuDNN mehr.</translation>
     </message>
     <message>
         <source>GEMM efficiency:</source>

@@ -1364,8 +1364,12 @@
         <translation>大型矩阵乘法（cuBLAS GEMM）达到的峰值比例：所有计算时间都基于它。请用您的形状运行 GEMM 基准测试来测量。</translation>
     </message>
     <message>
-        <source>Share of the peak that a fused attention kernel (FlashAttention) reaches.</source>
-        <translation>融合注意力内核（FlashAttention）达到的峰值比例。</translation>
+        <source> % of peak at 16k tokens</source>
+        <translation> % 峰值（16k 词元）</translation>
+    </message>
+    <message>
+        <source>Share of the peak that FlashAttention-2&apos;s forward pass reaches at 16k tokens, head dim 128, without a causal mask. Each attention call runs at the share the kernel&apos;s published curve gives it: shorter sequences, a causal mask and the backward pass reach less, cuDNN&apos;s kernel more.</source>
+        <translation>FlashAttention-2 前向传播在 16k 词元、头维度 128、无因果掩码时达到的峰值比例。每次注意力调用按该内核公布的曲线所给的比例运行：更短的序列、因果掩码和反向传播达到的比例更低，cuDNN 的内核更高。</translation>
     </message>
     <message>
         <source>GEMM efficiency:</source>

@@ -264,6 +264,11 @@ void CostModel::computeOpFacts()
                         k = a.front();
                 }
                 facts.flops = 2.0 * binder_.elementCount(out) * static_cast<double>(k);
+                // QKᵀ contracts over the head dimension; scores x V writes it.
+                if (facts.scores && role == OpRole::BatchedMatMul) {
+                    const std::vector<std::int64_t> o = binder_.extents(out);
+                    facts.headDim = static_cast<double>(facts.attentionOutput ? (o.empty() ? 0 : o.back()) : k);
+                }
             }
             for (const TensorId input : op.inputs) {
                 if (!input.isValid())
@@ -897,10 +902,13 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
             // FlashAttention: causal models skip the masked half of the scores. Ring
             // attention streams one chunk of keys per kernel call.
             const double flops = facts.flops * (causal_ ? 0.5 : 1.0) / div.compute;
-            const double keys = facts.keys / div.ringSteps;
-            const double causalSequence = causal_ ? facts.keys : 0.0;
-            time.forward = fusedAttentionSeconds(gpu, workload_.attention, flops, keys, causalSequence);
-            time.backward = fusedAttentionBackwardSeconds(gpu, workload_.attention, flops, keys, causalSequence);
+            AttentionCall call;
+            call.keys = facts.keys / div.ringSteps;
+            call.causalSequence = causal_ ? facts.keys : 0.0;
+            if (facts.headDim > 0)
+                call.headDim = facts.headDim;
+            time.forward = fusedAttentionSeconds(gpu, workload_.attention, flops, call);
+            time.backward = fusedAttentionBackwardSeconds(gpu, workload_.attention, flops, call);
             if (facts.attentionOutput && div.ringSteps > 1) {
                 // Ring attention runs one kernel per chunk step and folds each partial
                 // output into the running one (rescaled by the new softmax maximum; dq

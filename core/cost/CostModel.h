@@ -273,6 +273,7 @@ private:
         double outputBytes = 0;
         bool scores = false;  // reads or writes an s x s attention tensor
         double keys = 0;      // of those scores: the extent of their last (key) axis
+        double headDim = 0;   // of attention's matmuls: the head dimension (0: not attention's)
         // Attention's last matmul (reads the scores, writes the attention output).
         bool attentionOutput = false;
     };

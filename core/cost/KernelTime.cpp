@@ -17,15 +17,6 @@ double linearBackwardSeconds(const GpuSpec& gpu, double flops, double inputBytes
     return dgrad + wgrad;
 }
 
-double attentionTilingEfficiency(double keysPerCall, double causalSequence)
-{
-    const double keys = std::max(1.0, keysPerCall);
-    double efficiency = keys / (keys + kAttentionTileOverhead * kAttentionTile);
-    if (causalSequence > 0)
-        efficiency *= causalSequence / (causalSequence + kAttentionTile);
-    return efficiency;
-}
-
 double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel)
 {
     switch (kernel) {
@@ -44,19 +35,18 @@ double fusedAttentionBackwardShare(const GpuSpec& gpu, AttentionKernel kernel)
     return fusedAttentionShare(gpu, kernel);
 }
 
-double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops, double keysPerCall,
-                             double causalSequence)
+double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops, const AttentionCall& call)
 {
     return flops / (gpu.peakFlopsPerSecond * fusedAttentionShare(gpu, kernel) *
-                    attentionTilingEfficiency(keysPerCall, causalSequence));
+                    attentionRateShape(kernel, AttentionPass::Forward, call));
 }
 
-double fusedAttentionBackwardSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops, double keysPerCall,
-                                     double causalSequence)
+double fusedAttentionBackwardSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,
+                                     const AttentionCall& call)
 {
     return kAttentionBackwardFlops * flops /
            (gpu.peakFlopsPerSecond * fusedAttentionBackwardShare(gpu, kernel) *
-            attentionTilingEfficiency(keysPerCall, causalSequence));
+            attentionRateShape(kernel, AttentionPass::Backward, call));
 }
 
 double memoryBoundSeconds(const GpuSpec& gpu, double bytes)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cluster/Cluster.h"
+#include "cost/AttentionKernelRate.h"
 #include "cost/Workload.h"
 
 namespace tapestry {
@@ -13,8 +14,9 @@ namespace tapestry {
 //   gpu.achievableFraction), bytes / (HBM x kHbmShare)). A small or thin matmul moves
 //   many bytes per flop and lands on the bandwidth side, which is how the GEMM
 //   efficiency falls with its size instead of one fixed fraction.
-// - Fused attention (FlashAttention): flops / (peak x gpu.attentionFraction x tiling
-//   efficiency, below); it keeps the s x s scores on chip, so it moves no score bytes.
+// - Fused attention (FlashAttention): flops / (peak x gpu.attentionFraction x the kernel's
+//   published rate curve, AttentionKernelRate.h); it keeps the s x s scores on chip, so it
+//   moves no score bytes.
 // - Memory-bound kernels (normalizations, activations, residual adds, the optimizer):
 //   bytes / (HBM x kHbmShare).
 //
@@ -34,29 +36,14 @@ inline constexpr double kHbmShare = 0.8;
 // reach the large-GEMM share.
 [[nodiscard]] double linearBackwardSeconds(const GpuSpec& gpu, double flops, double inputBytes, double weightBytes,
                                            double outputBytes, double weightGradientBytes);
-// Fused attention kernels (FlashAttention-2 and -3, cuDNN's) give each block of
-// kAttentionTile queries to one thread block, which streams the keys past it in tiles of
-// kAttentionTile (FlashAttention-2, Dao 2023, sec. 3: blocks of 64-128; backward alike
-// with the roles swapped). Besides the key tiles, each query tile pays a fixed cost about
-// kAttentionTileOverhead tiles long: loading Q and filling the copy pipeline before its
-// first tile, the last rescale and writing O (or dQ) after: efficiency
-// keys / (keys + kAttentionTileOverhead x kAttentionTile). Under a causal mask the tiles
-// on the diagonal run whole and half masked: s x tile / 2 more than the s^2 / 2 computed
-// flops, efficiency s / (s + tile). gpu.attentionFraction is the share at long sequences;
-// at 512 keys the kernel reaches 2/3 of it, at 2,048 keys 8/9 (FlashAttention-2's own
-// benchmarks grow about so from 512 to 16k tokens), and a ring-attention step over 256
-// keys half.
-inline constexpr double kAttentionTile = 128;
-inline constexpr double kAttentionTileOverhead = 2;
-[[nodiscard]] double attentionTilingEfficiency(double keysPerCall, double causalSequence);
-// The share of the peak a fused attention kernel's forward pass reaches at long sequences:
-// gpu.attentionFraction for FlashAttention-2's, times gpu.cudnnAttentionSpeedup for
-// cuDNN's (Cluster.h says where the speed-up comes from), over kTritonForwardSlowdown for
-// the Triton FlashAttention (below).
+// The share of the peak a fused attention kernel's forward pass reaches at 16k keys, head
+// dim 128, without a mask: gpu.attentionFraction for FlashAttention-2's, times
+// gpu.cudnnAttentionSpeedup for cuDNN's (Cluster.h says where the speed-up comes from), over
+// kTritonForwardSlowdown for the Triton FlashAttention (below). AttentionKernelRate.h shapes
+// it by the call's length, head dimension and mask.
 [[nodiscard]] double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel);
-// The backward pass's share: the forward's for FlashAttention-2 and cuDNN (FlashAttention-3
-// paper, Figs. 5-6, H100, head dim 128, 16k causal tokens: FlashAttention-2 335 forward and
-// 322 backward TFLOP/s, cuDNN 539 and 516: within 5 %), FlashAttention-2's over
+// The same reference for the backward pass: the forward's for FlashAttention-2 and cuDNN
+// (their own backward curves carry how much slower it runs), FlashAttention-2's over
 // kTritonBackwardSlowdown for the Triton kernel.
 [[nodiscard]] double fusedAttentionBackwardShare(const GpuSpec& gpu, AttentionKernel kernel);
 // The Triton FlashAttention (FlashAttention's algorithm written in Triton: one program per
@@ -66,22 +53,19 @@ inline constexpr double kAttentionTileOverhead = 2;
 // faster in the backward pass" (Dao 2023, FlashAttention-2 paper, sec. 4.1, A100 80GB,
 // sequences 512-16k, head dim 64 and 128, causal or not). The middle of the forward range.
 // The paper timed Triton's own triton.ops.flash_attention, a sibling of llm-foundry's kernel
-// (both FlashAttention's first algorithm in Triton, tiles of 128); llm-foundry's docstring
-// says the same of its own: forward faster than FlashAttention's CUDA one, backward slower.
+// (both FlashAttention's first algorithm in Triton); llm-foundry's docstring says the same of
+// its own: forward faster than FlashAttention's CUDA one, backward slower. A run or plan
+// prices it only where it names it (`--attention triton`, "triton" in a file).
 inline constexpr double kTritonForwardSlowdown = 1.4;
 inline constexpr double kTritonBackwardSlowdown = 2.0;
-// `keysPerCall`: the keys one kernel call streams past each query tile; `causalSequence`:
-// the whole sequence under a causal mask (0 without one). The tiling efficiency is the
-// same for every implementation: each tiles queries and keys by 128 (FlashAttention-3
-// paper, Figs. 5-6: at 512 causal tokens FlashAttention-2 and cuDNN reach 0.57 and 0.58
-// of their 16k rates).
+// One fused kernel call's forward: flops / (peak x share x attentionRateShape).
 [[nodiscard]] double fusedAttentionSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,
-                                           double keysPerCall, double causalSequence);
+                                           const AttentionCall& call);
 // The backward pass of the same call: five matmuls to the forward's two (it recomputes
-// QKᵀ), 2.5 x the forward's flops, at the kernel's backward share and the same tiling.
+// QKᵀ), 2.5 x the forward's flops, at the kernel's backward curve.
 inline constexpr double kAttentionBackwardFlops = 2.5;
 [[nodiscard]] double fusedAttentionBackwardSeconds(const GpuSpec& gpu, AttentionKernel kernel, double flops,
-                                                   double keysPerCall, double causalSequence);
+                                                   const AttentionCall& call);
 [[nodiscard]] double memoryBoundSeconds(const GpuSpec& gpu, double bytes);
 
 // One linear layer Y = X W in FP8 (Transformer Engine, torchao float8), per device.

@@ -23,7 +23,7 @@ struct PublishedRun {
         std::int64_t ffnHidden = 0;
         std::int64_t vocab = 0;
         std::int64_t sequence = 0;
-        std::string attention;  // "flash", "cudnn", "triton" or "unfused"
+        std::string attention;  // "flash" (FlashAttention-2), "cudnn", "triton" (the Triton FlashAttention) or "unfused"
     } model;
     struct Hardware {
         // "A100-SXM4-80GB", "A100-SXM4-40GB", "H100-SXM5-80GB", "H200-SXM5-141GB",

@@ -78,11 +78,6 @@ bool checkpointsWithPyTorch(const PublishedRun& run)
 
 AttentionKernel attentionKernelOf(const PublishedRun& run)
 {
-    // llm-foundry's benchmark sweep ran MosaicML's Triton FlashAttention whatever the table
-    // calls it: submit_benchmarks.py's --attn_impl defaults to triton and sets it on every
-    // model (the sweep does not override it), as the MPT yamls' attn_config.attn_impl does.
-    if (fromLlmFoundry(run) && run.model.attention == "flash")
-        return AttentionKernel::Triton;
     return attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
 }
 

@@ -26,8 +26,8 @@ struct FoldedModel;
 // gradients and train GPT with dropout 0.1, as Megatron-LM's GPT recipe does;
 // torchtitan runs recompute selectively by torchtitan's op-level policy; llm-foundry and
 // torchtitan runs replay checkpointed blocks as PyTorch's non-reentrant checkpoint does
-// (CheckpointReplay::StopsEarly); llm-foundry runs' FlashAttention is its Triton kernel
-// (attentionKernelOf).
+// (CheckpointReplay::StopsEarly). The attention kernel is what the run's model.attention
+// names, never read from the source (attentionKernelOf).
 // The same model prices every run: nothing here depends on which run it is.
 struct RunPrediction {
     std::string skipped;  // why the run cannot be priced yet; empty when it was
@@ -39,9 +39,8 @@ struct RunPrediction {
     int microSteps = 1;
 };
 
-// The attention kernel a run is priced with: its model.attention as the file names it,
-// unless its stack is known to have run another kernel under that name (llm-foundry's
-// "flash" runs: the Triton FlashAttention).
+// The attention kernel a run is priced with: its model.attention as the file names it
+// ("flash": FlashAttention-2; "cudnn", "triton" and "unfused" as PublishedRun.h lists them).
 [[nodiscard]] AttentionKernel attentionKernelOf(const PublishedRun& run);
 
 // The cluster preset a run's hardware.gpu is priced on ("dgx-h100x1" for

@@ -1054,7 +1054,7 @@ private slots:
 
         const CliRun refused = runCli({QStringLiteral("calibrate"), write(QStringLiteral("one-node.json"), oneNode),
                                        QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"), QStringLiteral("--fit"),
-                                       QStringLiteral("gemm,inter"), QStringLiteral("-o"), cluster});
+                                       QStringLiteral("inter"), QStringLiteral("-o"), cluster});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains(QStringLiteral("one-node.json: the runs cannot constrain inter "
                                                      "(interNode.bytesPerSecond): 0 of ")),

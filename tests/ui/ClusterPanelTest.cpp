@@ -232,7 +232,7 @@ private slots:
     }
 
     // The efficiency shares start at the preset's (dgx-h100x2: achievableFraction 0.6,
-    // attentionFraction 0.337) and reach the cluster as fractions; the headroom and the
+    // attentionFraction 0.374) and reach the cluster as fractions; the headroom and the
     // limit set each other; both are kept for the model like the other choices.
     void efficiencyAndHeadroomAreEditable()
     {
@@ -243,7 +243,7 @@ private slots:
         auto* limit = panel.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
         QVERIFY(gemm && attention && headroom && limit);
         QCOMPARE(gemm->value(), 60.0);
-        QCOMPARE(attention->value(), 33.7);
+        QCOMPARE(attention->value(), 37.4);
         QCOMPARE(headroom->value(), ClusterPanel::kDefaultHeadroomPercent);
 
         gemm->setValue(62);

@@ -1778,6 +1778,10 @@
         <translation>Lauf %1: %2 %3 von %4</translation>
     </message>
     <message>
+        <source>Run %1: %2 %3 for %4 of %5</source>
+        <translation>Lauf %1: %2 %3 für %4 von %5</translation>
+    </message>
+    <message>
         <source>%1, stale</source>
         <translation>%1, veraltet</translation>
     </message>

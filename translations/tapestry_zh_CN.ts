@@ -1775,6 +1775,10 @@
         <translation>运行 %1：%4 的 %2 %3</translation>
     </message>
     <message>
+        <source>Run %1: %2 %3 for %4 of %5</source>
+        <translation>运行 %1：%5 的 %2 %3（面向 %4）</translation>
+    </message>
+    <message>
         <source>%1, stale</source>
         <translation>%1，已过期</translation>
     </message>

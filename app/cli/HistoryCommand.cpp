@@ -76,12 +76,13 @@ std::string fileName(const std::string& path)
 int list(HistoryStore& store, std::size_t limit)
 {
     std::printf("history %s\n\nruns, newest first\n", store.file().string().c_str());
-    std::printf("  %4s  %-10s %-9s %-9s %-28s %-24s %-16s %8s %5s\n", "id", "status", "command", "precision",
-                "model", "cluster", "started", "seconds", "plans");
+    std::printf("  %4s  %-10s %-9s %-10s %-9s %-28s %-24s %-16s %8s %5s\n", "id", "status", "command", "target",
+                "precision", "model", "cluster", "started", "seconds", "plans");
     for (const RunRecord& run : store.recentRuns(limit)) {
         const std::string seconds = run.finishedAt ? std::to_string(*run.finishedAt - run.startedAt).substr(0, 6) : "-";
-        std::printf("  %4u  %-10s %-9s %-9s %-28s %-24s %-16s %8s %5zu\n", run.id.value(), runStatusName(run.status),
-                    run.settings.command.c_str(), precisionName(run.settings.workload).c_str(),
+        const std::string target = run.settings.target.empty() ? "-" : run.settings.target;  // before schema 5
+        std::printf("  %4u  %-10s %-9s %-10s %-9s %-28s %-24s %-16s %8s %5zu\n", run.id.value(), runStatusName(run.status),
+                    run.settings.command.c_str(), target.c_str(), precisionName(run.settings.workload).c_str(),
                     fileName(run.modelPath).c_str(), run.clusterName.c_str(), timeText(run.startedAt).c_str(),
                     seconds.c_str(), run.planCount);
     }

@@ -47,6 +47,7 @@ struct RunSettings {
     Workload workload;
     std::vector<std::string> pins;  // as given: "NODE=split,split"
     std::optional<double> memoryLimitBytes;
+    std::string target;  // the stack a search was for ("megatron", "any", ...); "" when not recorded
 };
 
 struct RunRecord {

@@ -130,6 +130,16 @@ constexpr const char* kVersion4 = R"sql(
 ALTER TABLE runs ADD COLUMN fp8_recipe TEXT NOT NULL DEFAULT 'none';
 )sql";
 
+// Version 5: the run's whole workload as the plan files write it (workload_json: the
+// micro-batch, recomputation, ZeRO implementation and replicas, reduce type, kernels and
+// the rest that the columns above leave out) and the stack it was searched for (target:
+// "megatron", "any", ...). Runs recorded before it keep '' in both and read as the
+// columns above say, every other field at its default, as they always read.
+constexpr const char* kVersion5 = R"sql(
+ALTER TABLE runs ADD COLUMN workload_json TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN target TEXT NOT NULL DEFAULT '';
+)sql";
+
 Error tooNew(const SqliteConnection& connection, int version)
 {
     return Error(ErrorCode::HistoryTooNew, connection.fileName(),
@@ -142,7 +152,7 @@ Error tooNew(const SqliteConnection& connection, int version)
 const std::vector<HistoryMigration>& historyMigrations()
 {
     static const std::vector<HistoryMigration> migrations = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3},
-                                                                   {4, kVersion4}};
+                                                                   {4, kVersion4}, {5, kVersion5}};
     return migrations;
 }
 
@@ -159,6 +169,11 @@ int oldestReadableSchemaVersion()
 int fp8RecipeSchemaVersion()
 {
     return 4;
+}
+
+int runWorkloadSchemaVersion()
+{
+    return 5;
 }
 
 int storedSchemaVersion(SqliteConnection& connection)

@@ -24,6 +24,8 @@ struct HistoryMigration {
 [[nodiscard]] int oldestReadableSchemaVersion();
 // The first version whose runs keep their FP8 recipe.
 [[nodiscard]] int fp8RecipeSchemaVersion();
+// The first version whose runs keep their whole workload and target stack.
+[[nodiscard]] int runWorkloadSchemaVersion();
 
 // The database's PRAGMA user_version (0 for a new, empty file). Reading it is the first
 // access to the file, so a file that is not a database fails here (HistoryCorrupt),

@@ -6,6 +6,7 @@
 #include "history/SqliteConnection.h"
 #include "history/SqliteStatement.h"
 #include "history/SqliteTransaction.h"
+#include "plan/PlanFile.h"
 
 #include <unistd.h>
 
@@ -102,13 +103,15 @@ constexpr const char* kPlanColumns =
     "FROM plans p JOIN models m ON m.id = p.model_id JOIN meshes s ON s.id = p.mesh_id "
     "JOIN clusters c ON c.id = s.cluster_id ";
 
-// A read-only file older than version 4 has no fp8_recipe column: its runs had none.
+// A read-only file older than version 4 has no fp8_recipe column: its runs had none;
+// older than version 5, no workload_json or target: those runs read as the columns say.
 std::string runColumns(int schemaVersion)
 {
     return std::string("SELECT r.id, r.model_id, r.cluster_id, r.command, r.mode, r.batch, r.sequence, r.compute_type, "
                        "r.optimizer, r.zero1, r.pins, r.memory_limit_bytes, r.status, r.message, r.started_at, "
                        "r.finished_at, m.path, c.name, (SELECT count(*) FROM plans WHERE run_id = r.id), ") +
-           (schemaVersion >= fp8RecipeSchemaVersion() ? "r.fp8_recipe " : "'none' ") +
+           (schemaVersion >= fp8RecipeSchemaVersion() ? "r.fp8_recipe, " : "'none', ") +
+           (schemaVersion >= runWorkloadSchemaVersion() ? "r.workload_json, r.target " : "'', '' ") +
            "FROM runs r JOIN models m ON m.id = r.model_id JOIN clusters c ON c.id = r.cluster_id ";
 }
 
@@ -189,6 +192,17 @@ RunRecord runFromRow(const SqliteStatement& row)
                     "run " + std::to_string(run.id.value()) + " has the FP8 recipe '" + recipe +
                         "'; expected none, per-tensor or mxfp8");
     run.settings.workload.fp8 = *fp8;
+    // Since version 5 the whole workload; the columns above say the same of what they hold.
+    if (const std::string json = row.text(20); !json.empty()) {
+        try {
+            run.settings.workload = workloadFromJson(json, row.connection().fileName());
+        } catch (const Error& error) {
+            throw Error(ErrorCode::HistoryCorrupt, row.connection().fileName(),
+                        "run " + std::to_string(run.id.value()) + " has a workload Tapestry cannot read: " +
+                            error.message());
+        }
+    }
+    run.settings.target = row.text(21);
     return run;
 }
 
@@ -442,7 +456,8 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     const ClusterRecordId clusterId = storeCluster(*db_, cluster);
     SqliteStatement insert(*db_, "INSERT INTO runs (command, model_id, cluster_id, mode, batch, sequence, "
                                  "compute_type, optimizer, zero1, pins, memory_limit_bytes, status, started_at, owner, "
-                                 "fp8_recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                 "fp8_recipe, workload_json, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                 "?, ?)");
     insert.bind(settings.command);
     bindId(insert, modelId);
     bindId(insert, clusterId);
@@ -451,7 +466,7 @@ RunId HistoryStore::beginRun(const ModelRecord& model, const ClusterRecord& clus
     insert.bind(dataTypeName(w.computeType)).bind(std::string_view(optimizerName(w.optimizer)));
     insert.bind(static_cast<std::int64_t>(w.zeroStage)).bind(joined(settings.pins, '\n')).bind(settings.memoryLimitBytes);
     insert.bind(std::string_view(runStatusName(RunStatus::Running))).bind(now()).bind(currentRunOwner());
-    insert.bind(std::string_view(fp8RecipeName(w.fp8)));
+    insert.bind(std::string_view(fp8RecipeName(w.fp8))).bind(workloadToJson(w)).bind(settings.target);
     insert.run();
     const RunId id = idFrom<RunId>(*db_, db_->lastInsertRowId());
     transaction.commit();

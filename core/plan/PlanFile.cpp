@@ -62,6 +62,35 @@ NodeStrategy readSplits(const pb::NodeStrategy& in, std::size_t axes, const std:
 // clusters, keeps every product of sizes within int.
 constexpr std::int64_t kMaxMeshDevices = std::int64_t{1} << 20;
 
+// What the protobuf JSON mapping cannot say about a workload: sizes within range, a known
+// optimizer and compute type, a capacity factor and replicas that are numbers Tapestry prices.
+void checkWorkloadFields(const pb::Workload& workload, const std::string& fileName)
+{
+    auto fail = [&](const std::string& what) { throw Error(ErrorCode::InvalidPlan, fileName, what); };
+    const auto checkSize = [&](bool present, std::int64_t value, const char* field, const char* absent) {
+        if (present && (value < 1 || value > kMaxWorkloadSize))
+            fail(std::string("workload.") + field + " is " + std::to_string(value) + "; it is 1 to " +
+                 std::to_string(kMaxWorkloadSize) + " (leave it out for " + absent + ")");
+    };
+    checkSize(workload.has_batch(), workload.batch(), "batch", "the model's own");
+    checkSize(workload.has_sequence(), workload.sequence(), "sequence", "the model's own");
+    checkSize(workload.has_micro_batch(), workload.micro_batch(), "micro_batch", "the whole per-rank batch at once");
+    if (!workload.optimizer().empty() && workload.optimizer() != "adam" && workload.optimizer() != "sgd")
+        fail("workload.optimizer is '" + workload.optimizer() + "', not adam or sgd");
+    if (!workload.compute_type().empty() && workload.compute_type() != dataTypeName(DataType::BFloat16) &&
+        workload.compute_type() != dataTypeName(DataType::Float16) &&
+        workload.compute_type() != dataTypeName(DataType::Float32))
+        fail("workload.compute_type is '" + workload.compute_type() + "', not " +
+             std::string(dataTypeName(DataType::BFloat16)) + ", " + std::string(dataTypeName(DataType::Float16)) +
+             " or " + std::string(dataTypeName(DataType::Float32)));
+    if (workload.has_capacity_factor() && !isCapacityFactor(workload.capacity_factor()))
+        fail("workload.capacity_factor is " + capacityFactorText(workload.capacity_factor()) +
+             "; it is a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor) + " (leave it out for 1)");
+    if (workload.has_zero_replicas() && (workload.zero_replicas() < 1 || workload.zero_replicas() > kMaxMeshDevices))
+        fail("workload.zero_replicas is " + std::to_string(workload.zero_replicas()) + "; it is 1 to " +
+             std::to_string(kMaxMeshDevices) + " (leave it out for one shard group of every data-parallel rank)");
+}
+
 // What the protobuf JSON mapping cannot say about a plan: sizes within range, axis names
 // present and distinct, a known optimizer, costs that are numbers.
 void checkFields(const pb::Plan& in, const std::string& fileName)
@@ -86,29 +115,7 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
         if (devices > kMaxMeshDevices)
             fail("the mesh has more than " + std::to_string(kMaxMeshDevices) + " devices");
     }
-    const pb::Workload& workload = in.workload();
-    const auto checkSize = [&](bool present, std::int64_t value, const char* field, const char* absent) {
-        if (present && (value < 1 || value > kMaxWorkloadSize))
-            fail(std::string("workload.") + field + " is " + std::to_string(value) + "; it is 1 to " +
-                 std::to_string(kMaxWorkloadSize) + " (leave it out for " + absent + ")");
-    };
-    checkSize(workload.has_batch(), workload.batch(), "batch", "the model's own");
-    checkSize(workload.has_sequence(), workload.sequence(), "sequence", "the model's own");
-    checkSize(workload.has_micro_batch(), workload.micro_batch(), "micro_batch", "the whole per-rank batch at once");
-    if (!workload.optimizer().empty() && workload.optimizer() != "adam" && workload.optimizer() != "sgd")
-        fail("workload.optimizer is '" + workload.optimizer() + "', not adam or sgd");
-    if (!workload.compute_type().empty() && workload.compute_type() != dataTypeName(DataType::BFloat16) &&
-        workload.compute_type() != dataTypeName(DataType::Float16) &&
-        workload.compute_type() != dataTypeName(DataType::Float32))
-        fail("workload.compute_type is '" + workload.compute_type() + "', not " +
-             std::string(dataTypeName(DataType::BFloat16)) + ", " + std::string(dataTypeName(DataType::Float16)) +
-             " or " + std::string(dataTypeName(DataType::Float32)));
-    if (workload.has_capacity_factor() && !isCapacityFactor(workload.capacity_factor()))
-        fail("workload.capacity_factor is " + capacityFactorText(workload.capacity_factor()) +
-             "; it is a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor) + " (leave it out for 1)");
-    if (workload.has_zero_replicas() && (workload.zero_replicas() < 1 || workload.zero_replicas() > kMaxMeshDevices))
-        fail("workload.zero_replicas is " + std::to_string(workload.zero_replicas()) + "; it is 1 to " +
-             std::to_string(kMaxMeshDevices) + " (leave it out for one shard group of every data-parallel rank)");
+    checkWorkloadFields(in.workload(), fileName);
     if (!in.origin().empty() && !planOriginFromName(in.origin()))
         fail("origin is '" + in.origin() + "', not expert, search, edit or import");
     if (in.has_cost()) {
@@ -211,6 +218,100 @@ void checkKeys(const JsonValue& value, const google::protobuf::Descriptor& messa
     }
 }
 
+void writeWorkload(const Workload& w, pb::Workload& out)
+{
+    // 0 is "not set" in memory and absent in the file.
+    if (w.batch > 0)
+        out.set_batch(w.batch);
+    if (w.sequence > 0)
+        out.set_sequence(w.sequence);
+    out.set_compute_type(std::string(dataTypeName(w.computeType)));
+    out.set_optimizer(optimizerName(w.optimizer));
+    out.set_zero_stage(w.zeroStage);
+    if (w.microBatch > 0)
+        out.set_micro_batch(w.microBatch);
+    out.set_recompute(recomputationName(w.recompute));
+    out.set_overlap_off(!w.overlap);
+    out.set_attention(attentionKernelName(w.attention));
+    if (w.zeroImplementation != ZeroImplementation::Fsdp)
+        out.set_zero_implementation(zeroImplementationName(w.zeroImplementation));
+    if (w.zeroReplicas != 1)
+        out.set_zero_replicas(w.zeroReplicas);
+    if (w.gradientReduceType != DataType::Float32)
+        out.set_gradient_reduce_type(std::string(dataTypeName(w.gradientReduceType)));
+    if (w.selective != SelectiveRecomputation::AttentionCore)
+        out.set_selective_recomputation(selectiveRecomputationName(w.selective));
+    if (w.checkpointReplay != CheckpointReplay::WholeBlock)
+        out.set_checkpoint_replay(checkpointReplayName(w.checkpointReplay));
+    if (w.fp8 != Fp8Recipe::None)
+        out.set_fp8_recipe(fp8RecipeName(w.fp8));
+    out.set_fp32_main_gradients(w.fp32MainGradients);
+    out.set_pipeline_send_overlap(w.pipelineSendOverlap);
+    out.set_capacity_factor(w.capacityFactor);
+}
+
+// The workload `w` says (checkWorkloadFields first); throws Error(InvalidPlan, fileName,
+// ...) for a name Tapestry does not price.
+Workload readWorkload(const pb::Workload& w, const std::string& fileName)
+{
+    Workload workload;
+    workload.batch = w.batch();
+    workload.sequence = w.sequence();
+    workload.optimizer =
+        w.optimizer() == "sgd" ? OptimizerKind::SgdMomentum : OptimizerKind::AdamMixedPrecision;
+    for (const DataType type : {DataType::BFloat16, DataType::Float16, DataType::Float32}) {
+        if (w.compute_type() == dataTypeName(type))
+            workload.computeType = type;
+    }
+    workload.zeroStage = w.zero_stage() != 0 ? w.zero_stage() : w.zero1() ? 1 : 0;
+    if (workload.zeroStage < 0 || workload.zeroStage > 3)
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.zero_stage is " + std::to_string(w.zero_stage()) + ", not 0 to 3");
+    workload.microBatch = w.micro_batch();
+    workload.recompute = recomputationFromName(w.recompute()).value_or(Recomputation::None);
+    if (!w.recompute().empty() && !recomputationFromName(w.recompute()))
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.recompute is '" + w.recompute() + "', not none, selective or full");
+    workload.overlap = !w.overlap_off();
+    if (!w.attention().empty() && !attentionKernelFromName(w.attention()))
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused, cudnn or unfused");
+    workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
+    workload.fp32MainGradients = w.fp32_main_gradients();
+    if (!w.zero_implementation().empty() && !zeroImplementationFromName(w.zero_implementation()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp or deepspeed");
+    workload.zeroImplementation =
+        zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
+    workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
+    workload.gradientReduceType = DataType::Float32;
+    if (!w.gradient_reduce_type().empty()) {
+        const auto named = std::find_if(std::begin(kReduceTypes), std::end(kReduceTypes), [&](DataType type) {
+            return w.gradient_reduce_type() == dataTypeName(type);
+        });
+        if (named == std::end(kReduceTypes))
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        "workload.gradient_reduce_type is '" + w.gradient_reduce_type() +
+                            "', not float32, bfloat16 or float16");
+        workload.gradientReduceType = *named;
+    }
+    if (!w.selective_recomputation().empty() && !selectiveRecomputationFromName(w.selective_recomputation()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.selective_recomputation is '" + w.selective_recomputation() +
+                        "', not attention-core or every-other-matmul");
+    workload.selective =
+        selectiveRecomputationFromName(w.selective_recomputation()).value_or(SelectiveRecomputation::AttentionCore);
+    if (!w.checkpoint_replay().empty() && !checkpointReplayFromName(w.checkpoint_replay()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.checkpoint_replay is '" + w.checkpoint_replay() + "', not whole-block or stops-early");
+    workload.checkpointReplay =
+        checkpointReplayFromName(w.checkpoint_replay()).value_or(CheckpointReplay::WholeBlock);
+    workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
+    workload.pipelineSendOverlap = w.pipeline_send_overlap();
+    if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
+        throw Error(ErrorCode::InvalidPlan, fileName,
+                    "workload.fp8Recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");
+    workload.fp8 = fp8RecipeFromName(w.fp8_recipe()).value_or(Fp8Recipe::None);
+    return workload;
+}
+
 }  // namespace
 
 std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, const FamilyTable& families)
@@ -229,35 +330,7 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
         a->set_name(axis.name);
         a->set_size(axis.size);
     }
-    pb::Workload* workload = out.mutable_workload();
-    // 0 is "not set" in memory and absent in the file.
-    if (document.workload.batch > 0)
-        workload->set_batch(document.workload.batch);
-    if (document.workload.sequence > 0)
-        workload->set_sequence(document.workload.sequence);
-    workload->set_compute_type(std::string(dataTypeName(document.workload.computeType)));
-    workload->set_optimizer(optimizerName(document.workload.optimizer));
-    workload->set_zero_stage(document.workload.zeroStage);
-    if (document.workload.microBatch > 0)
-        workload->set_micro_batch(document.workload.microBatch);
-    workload->set_recompute(recomputationName(document.workload.recompute));
-    workload->set_overlap_off(!document.workload.overlap);
-    workload->set_attention(attentionKernelName(document.workload.attention));
-    if (document.workload.zeroImplementation != ZeroImplementation::Fsdp)
-        workload->set_zero_implementation(zeroImplementationName(document.workload.zeroImplementation));
-    if (document.workload.zeroReplicas != 1)
-        workload->set_zero_replicas(document.workload.zeroReplicas);
-    if (document.workload.gradientReduceType != DataType::Float32)
-        workload->set_gradient_reduce_type(std::string(dataTypeName(document.workload.gradientReduceType)));
-    if (document.workload.selective != SelectiveRecomputation::AttentionCore)
-        workload->set_selective_recomputation(selectiveRecomputationName(document.workload.selective));
-    if (document.workload.checkpointReplay != CheckpointReplay::WholeBlock)
-        workload->set_checkpoint_replay(checkpointReplayName(document.workload.checkpointReplay));
-    if (document.workload.fp8 != Fp8Recipe::None)
-        workload->set_fp8_recipe(fp8RecipeName(document.workload.fp8));
-    workload->set_fp32_main_gradients(document.workload.fp32MainGradients);
-    workload->set_pipeline_send_overlap(document.workload.pipelineSendOverlap);
-    workload->set_capacity_factor(document.workload.capacityFactor);
+    writeWorkload(document.workload, *out.mutable_workload());
 
     std::vector<bool> written(coarse.nodes.size(), false);
     for (const Family& family : families.families) {
@@ -341,61 +414,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
         plan.mesh.push_back({axis.name(), axis.size()});
     document.modelFingerprint = in.model_fingerprint();
     document.clusterName = in.cluster();
-    document.workload.batch = in.workload().batch();
-    document.workload.sequence = in.workload().sequence();
-    document.workload.optimizer =
-        in.workload().optimizer() == "sgd" ? OptimizerKind::SgdMomentum : OptimizerKind::AdamMixedPrecision;
-    const pb::Workload& w = in.workload();
-    for (const DataType type : {DataType::BFloat16, DataType::Float16, DataType::Float32}) {
-        if (w.compute_type() == dataTypeName(type))
-            document.workload.computeType = type;
-    }
-    document.workload.zeroStage = w.zero_stage() != 0 ? w.zero_stage() : w.zero1() ? 1 : 0;
-    if (document.workload.zeroStage < 0 || document.workload.zeroStage > 3)
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.zero_stage is " + std::to_string(w.zero_stage()) + ", not 0 to 3");
-    document.workload.microBatch = w.micro_batch();
-    document.workload.recompute = recomputationFromName(w.recompute()).value_or(Recomputation::None);
-    if (!w.recompute().empty() && !recomputationFromName(w.recompute()))
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.recompute is '" + w.recompute() + "', not none, selective or full");
-    document.workload.overlap = !w.overlap_off();
-    if (!w.attention().empty() && !attentionKernelFromName(w.attention()))
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused, cudnn or unfused");
-    document.workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
-    document.workload.fp32MainGradients = w.fp32_main_gradients();
-    if (!w.zero_implementation().empty() && !zeroImplementationFromName(w.zero_implementation()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp or deepspeed");
-    document.workload.zeroImplementation =
-        zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
-    document.workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
-    document.workload.gradientReduceType = DataType::Float32;
-    if (!w.gradient_reduce_type().empty()) {
-        const auto named = std::find_if(std::begin(kReduceTypes), std::end(kReduceTypes), [&](DataType type) {
-            return w.gradient_reduce_type() == dataTypeName(type);
-        });
-        if (named == std::end(kReduceTypes))
-            throw Error(ErrorCode::InvalidPlan, fileName,
-                        "workload.gradient_reduce_type is '" + w.gradient_reduce_type() +
-                            "', not float32, bfloat16 or float16");
-        document.workload.gradientReduceType = *named;
-    }
-    if (!w.selective_recomputation().empty() && !selectiveRecomputationFromName(w.selective_recomputation()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.selective_recomputation is '" + w.selective_recomputation() +
-                        "', not attention-core or every-other-matmul");
-    document.workload.selective =
-        selectiveRecomputationFromName(w.selective_recomputation()).value_or(SelectiveRecomputation::AttentionCore);
-    if (!w.checkpoint_replay().empty() && !checkpointReplayFromName(w.checkpoint_replay()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.checkpoint_replay is '" + w.checkpoint_replay() + "', not whole-block or stops-early");
-    document.workload.checkpointReplay =
-        checkpointReplayFromName(w.checkpoint_replay()).value_or(CheckpointReplay::WholeBlock);
-    document.workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
-    document.workload.pipelineSendOverlap = w.pipeline_send_overlap();
-    if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.fp8Recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");
-    document.workload.fp8 = fp8RecipeFromName(w.fp8_recipe()).value_or(Fp8Recipe::None);
+    document.workload = readWorkload(in.workload(), fileName);
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),
@@ -467,6 +486,38 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
         throw Error(ErrorCode::InvalidPlan, fileName, error.message());
     }
     return document;
+}
+
+std::string workloadToJson(const Workload& workload)
+{
+    pb::Workload out;
+    writeWorkload(workload, out);
+    google::protobuf::util::JsonPrintOptions options;
+    options.preserve_proto_field_names = true;
+    std::string json;
+    const auto status = google::protobuf::util::MessageToJsonString(out, &json, options);
+    if (!status.ok())
+        throw Error(ErrorCode::InvalidPlan, {}, "cannot write the workload as JSON: " + status.ToString());
+    return json;
+}
+
+Workload workloadFromJson(std::string_view json, const std::string& fileName)
+{
+    JsonValue tree;
+    try {
+        tree = parseJson(json, fileName);
+    } catch (const Error& error) {
+        throw Error(ErrorCode::InvalidPlan, fileName, error.message());
+    }
+    checkKeys(tree, *pb::Workload::descriptor(), "workload", fileName);
+    pb::Workload in;
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = false;
+    const auto status = google::protobuf::util::JsonStringToMessage(std::string(json), &in, options);
+    if (!status.ok())
+        throw Error(ErrorCode::InvalidPlan, fileName, "is not a Tapestry workload: " + std::string(status.message()));
+    checkWorkloadFields(in, fileName);
+    return readWorkload(in, fileName);
 }
 
 PlanDocument loadPlanFile(const std::filesystem::path& file, const CoarseGraph& coarse, const FamilyTable& families)

@@ -45,6 +45,12 @@ inline constexpr int kPlanSchemaVersion = 1;
 [[nodiscard]] PlanDocument planFromJson(std::string_view json, const std::string& fileName,
                                         const CoarseGraph& coarse, const FamilyTable& families);
 
+// A workload alone as one line of JSON, the plan file's `workload` object (what a history
+// run keeps), and back: workloadFromJson checks it as planFromJson checks a plan's
+// workload (Error(InvalidPlan, fileName, ...) naming the field).
+[[nodiscard]] std::string workloadToJson(const Workload& workload);
+[[nodiscard]] Workload workloadFromJson(std::string_view json, const std::string& fileName);
+
 [[nodiscard]] PlanDocument loadPlanFile(const std::filesystem::path& file, const CoarseGraph& coarse,
                                         const FamilyTable& families);
 // Writes atomically (a temporary file renamed over the target).

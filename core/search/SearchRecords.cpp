@@ -14,6 +14,7 @@ RunSettings searchRunSettings(const SearchSetup& setup)
     RunSettings settings;
     settings.command = "search";
     settings.mode = setup.options.mode == SearchMode::Tap ? "tap" : "whole-graph";
+    settings.target = trainingStackName(setup.options.stack);
     settings.workload = setup.workload;
     for (const Pin& pin : setup.options.pins) {
         std::string text = pin.target + "=";

@@ -278,7 +278,7 @@ private slots:
         {
             SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
             QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
-            QCOMPARE(historySchemaVersion(), 4);
+            QCOMPARE(historySchemaVersion(), 5);
             SqliteStatement mode(db, "PRAGMA journal_mode");
             QVERIFY(mode.step());
             QCOMPARE(mode.text(0), std::string("wal"));
@@ -582,7 +582,109 @@ private slots:
         const RunId added = store.beginRun(sampleModel(), sampleCluster(), fp8);
         QCOMPARE(store.run(added).settings.workload.fp8, Fp8Recipe::PerTensor);
         SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
-        QCOMPARE(storedSchemaVersion(db), 4);
+        QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
+    }
+
+    // Runs keep their whole workload and the stack they were searched for (schema 5): what
+    // the columns of earlier versions left out comes back as it was asked.
+    void runsKeepTheirWholeWorkloadAndTarget()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("h.sqlite")).toStdString();
+        HistoryStore store(file);
+        RunSettings asked = sampleSettings();
+        asked.target = "torchtitan";
+        Workload& w = asked.workload;
+        w.microBatch = 2;
+        w.zeroStage = 3;
+        w.zeroReplicas = 2;
+        w.zeroImplementation = ZeroImplementation::Fsdp2;
+        w.gradientReduceType = DataType::BFloat16;
+        w.recompute = Recomputation::Selective;
+        w.selective = SelectiveRecomputation::EveryOtherMatmul;
+        w.checkpointReplay = CheckpointReplay::StopsEarly;
+        w.pipelineSendOverlap = true;
+        w.attention = AttentionKernel::Triton;
+        w.capacityFactor = 1.25;
+        w.overlap = false;
+        QVERIFY(setPrecision(w, "mxfp8"));
+        const RunId id = store.beginRun(sampleModel(), sampleCluster(), asked);
+        const RunRecord read = store.run(id);
+        QVERIFY(read.settings.workload == w);
+        QCOMPARE(read.settings.target, std::string("torchtitan"));
+        QVERIFY(store.recentRuns(1).front().settings.workload == w);
+        // One that no Tapestry writes is reported, naming the run.
+        execute(file, "UPDATE runs SET workload_json = '{\"zero_implementation\": \"zero++\"}' WHERE id = " +
+                          std::to_string(id.value()));
+        std::string text;
+        QCOMPARE(errorOf([&] { (void)store.run(id); }, &text), ErrorCode::HistoryCorrupt);
+        QVERIFY2(text.find("run " + std::to_string(id.value())) != std::string::npos &&
+                     text.find("zero_implementation") != std::string::npos,
+                 text.c_str());
+    }
+
+    // A version 4 file, made by that schema's own SQL, migrates without losing a field: its
+    // runs read as before (batch, sequence, precision, optimizer, ZeRO stage, pins, limit,
+    // status, times, plans), with no target and every other workload field at its default,
+    // and new runs keep their whole workload beside them.
+    void version4RunsAreCarriedForward()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("v4.sqlite")).toStdString();
+        std::string v4;
+        for (std::size_t m = 0; m < 4; ++m)
+            v4 += historyMigrations()[m].sql;
+        execute(file, v4 +
+                          "INSERT INTO models VALUES (1, '00000000000000aa', '/models/llama.onnx', 549, 857216, 'pt');"
+                          "INSERT INTO clusters VALUES (1, 'dgx-h100x1', '{}');"
+                          "INSERT INTO meshes VALUES (1, 1, '2x4', 'dp,tp');"
+                          "INSERT INTO runs (id, command, model_id, cluster_id, mode, batch, sequence, compute_type, "
+                          "optimizer, zero1, pins, memory_limit_bytes, status, message, started_at, finished_at, "
+                          "owner, fp8_recipe) VALUES (7, 'search', 1, 1, 'tap', 16, 4096, 'bfloat16', 'sgd', 3, "
+                          "'model/layers.#=batch,column', 4e10, 'finished', 'done', 10, 25, '', 'mxfp8');"
+                          "INSERT INTO plans (id, run_id, model_id, mesh_id, name, origin, pins, plan_json, created_at) "
+                          "VALUES (9, 7, 1, 1, 'kept', 'search', '', '{}', 25);"
+                          "PRAGMA user_version = 4;");
+        fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        std::optional<RunRecord> readOnly;
+        {
+            HistoryStore store(file);
+            QVERIFY(store.isReadOnly());
+            readOnly = store.run(RunId(std::uint32_t(7)));
+        }
+        fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+        HistoryStore store(file);
+        const RunRecord old = store.run(RunId(std::uint32_t(7)));
+        for (const RunRecord& run : {*readOnly, old}) {
+            Workload expected;
+            expected.batch = 16;
+            expected.sequence = 4096;
+            expected.optimizer = OptimizerKind::SgdMomentum;
+            expected.zeroStage = 3;
+            QVERIFY(setPrecision(expected, "mxfp8"));
+            QVERIFY(run.settings.workload == expected);
+            QCOMPARE(run.settings.target, std::string());
+            QCOMPARE(run.settings.command, std::string("search"));
+            QCOMPARE(run.settings.mode, std::string("tap"));
+            QCOMPARE(run.settings.pins, std::vector<std::string>{"model/layers.#=batch,column"});
+            QCOMPARE(run.settings.memoryLimitBytes, std::optional<double>(4e10));
+            QCOMPARE(run.status, RunStatus::Finished);
+            QCOMPARE(run.message, std::string("done"));
+            QCOMPARE(run.startedAt, 10.0);
+            QCOMPARE(run.finishedAt, std::optional<double>(25));
+            QCOMPARE(run.planCount, std::size_t(1));
+        }
+        RunSettings asked = sampleSettings();
+        asked.target = "megatron";
+        asked.workload.zeroReplicas = 2;
+        asked.workload.zeroStage = 2;
+        const RunId added = store.beginRun(sampleModel(), sampleCluster(), asked);
+        QVERIFY(store.run(added).settings.workload == asked.workload);
+        QCOMPARE(store.run(added).settings.target, std::string("megatron"));
+        SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+        QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
+        SqliteStatement check(db, "PRAGMA foreign_key_check");
+        QVERIFY(!check.step());
     }
 
     // A recipe that no Tapestry writes is named, not taken for another.

@@ -531,6 +531,7 @@ private slots:
             RunSettings settings;
             settings.command = "search";
             settings.mode = "tap";
+            settings.target = "torchtitan";
             const RunId run = store.beginRun(model, cluster, settings);
             PlanRecord plan;
             plan.json = "{}";
@@ -556,7 +557,9 @@ private slots:
         model.setSnapshot(std::make_shared<const HistorySnapshot>(HistorySnapshot::read(file)));
         QCOMPARE(model.rowCount(), 2);  // the run, then the plans outside runs
         const QModelIndex run = model.index(0, 0);
-        QVERIFY(model.data(run).toString().startsWith(QStringLiteral("Run 1: search tap")));
+        // The stack the run searched for (history schema 5).
+        QVERIFY2(model.data(run).toString().startsWith(QStringLiteral("Run 1: search tap for torchtitan of ")),
+                 qPrintable(model.data(run).toString()));
         QCOMPARE(model.rowCount(run), 2);
         const QModelIndex best = model.index(0, 0, run);
         QCOMPARE(model.data(best, HistoryTreeModel::PlanIdRole).toUInt(), first.value());

@@ -1,5 +1,7 @@
 #include "history/HistoryTreeModel.h"
 
+#include "plans/PlanSummary.h"
+
 #include <QDateTime>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -167,11 +169,18 @@ QVariant HistoryTreeModel::display(const HistorySnapshot::Node& node, int column
     if (node.kind == Kind::Run) {
         const RunRecord& run = node.run;
         switch (column) {
-        case NameColumn:
+        case NameColumn: {
+            const QString model = QFileInfo(QString::fromStdString(run.modelPath)).fileName();
+            // Runs recorded since history schema 5 name the stack they searched for.
+            if (const std::optional<TrainingStack> stack = trainingStackFromName(run.settings.target))
+                return tr("Run %1: %2 %3 for %4 of %5")
+                    .arg(run.id.value())
+                    .arg(QString::fromStdString(run.settings.command), QString::fromStdString(run.settings.mode),
+                         PlanSummary::stackName(*stack), model);
             return tr("Run %1: %2 %3 of %4")
                 .arg(run.id.value())
-                .arg(QString::fromStdString(run.settings.command), QString::fromStdString(run.settings.mode),
-                     QFileInfo(QString::fromStdString(run.modelPath)).fileName());
+                .arg(QString::fromStdString(run.settings.command), QString::fromStdString(run.settings.mode), model);
+        }
         case StateColumn: return QString::fromLatin1(runStatusName(run.status));
         case StepColumn:  // how long the run took
             return run.finishedAt ? QVariant(tr("took %L1 s").arg(*run.finishedAt - run.startedAt, 0, 'f', 1))

@@ -141,6 +141,8 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     // From 1 Mbit/s to a thousand times today's 400 Gbit/s links.
     run.hardware.interNodeGbitPerGpu = hardware.measure("inter_node_gbit_per_gpu", 1e-3, 4e5);
     run.hardware.gpusPerNvlinkDomain = static_cast<int>(hardware.countOr("gpus_per_nvlink_domain", 0));
+    if (hardware.has("hbm_tb_per_s"))
+        run.hardware.hbmTbPerSecond = hardware.measure("hbm_tb_per_s", 1e-3, 1e3);
 
     const CaseFields training(top.required("training"), file, path + ".training");
     run.training.precision = training.text("precision");

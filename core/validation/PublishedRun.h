@@ -34,6 +34,8 @@ struct PublishedRun {
         int nodes = 0;
         double interNodeGbitPerGpu = 0;
         int gpusPerNvlinkDomain = 0;  // 0: the GPU's preset's
+        // The run's HBM bandwidth where its GPUs differ from the preset's (TB/s); 0: the preset's.
+        double hbmTbPerSecond = 0;
     } hardware;
     struct Training {
         std::string precision;  // "fp16", "bf16", "fp8" (bf16 with per-tensor FP8 GEMMs) or "mxfp8"

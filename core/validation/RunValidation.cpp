@@ -161,9 +161,13 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
                              givenCluster.name + " has " + std::to_string(givenCluster.gpusPerNode);
         return prediction;
     }
+    // The run's own GPUs where the file says they differ from the preset's.
+    Cluster onItsHardware = givenCluster.withNodes(run.hardware.nodes);
+    if (run.hardware.hbmTbPerSecond > 0)
+        onItsHardware.gpu.hbmBytesPerSecond = run.hardware.hbmTbPerSecond * 1e12;
     PipelineStages stages;
     try {
-        stages = pipelineStages(givenCluster.withNodes(run.hardware.nodes), t.pipelineParallel);
+        stages = pipelineStages(onItsHardware, t.pipelineParallel);
     } catch (const Error& error) {
         prediction.skipped = error.message();
         return prediction;

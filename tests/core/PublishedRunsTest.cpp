@@ -211,6 +211,47 @@ private slots:
         }
     }
 
+    // A run on GPUs whose HBM differs from the preset's says so (hardware.hbm_tb_per_s) and
+    // is priced on it wherever it is priced (validate, calibrate, the held-out bench all call
+    // PreparedRun::price): MPT-760M's memory-bound kernels at 2.4 instead of 3.35 TB/s make
+    // its step longer, its GEMMs (math-bound at 2,048 tokens) do not change. A value out of
+    // range is refused, naming the field.
+    void runsCarryTheirOwnHbmBandwidth()
+    {
+        const PublishedRun sxm = mpt760m(2048);
+        PublishedRun slower = sxm;
+        slower.hardware.hbmTbPerSecond = 2.4;
+        const Cluster preset = testCluster("dgx-h100x1");
+        const double a = PreparedRun(sxm).price(preset).stepSeconds;
+        const double b = PreparedRun(slower).price(preset).stepSeconds;
+        QVERIFY2(b > a * 1.01 && b < a * 3.35 / 2.4, qPrintable(QStringLiteral("%1 -> %2 s").arg(a).arg(b)));
+        QCOMPARE(predictRun(slower, clusterPresetDir()).stepSeconds, b);
+        PublishedRun sameHbm = sxm;
+        sameHbm.hardware.hbmTbPerSecond = preset.gpu.hbmBytesPerSecond / 1e12;
+        QCOMPARE(PreparedRun(sameHbm).price(preset).stepSeconds, a);
+
+        const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
+            "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128,
+            "attention": "flash"}, "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989,
+            "gpus_per_node": 8, "nodes": 1, "inter_node_gbit_per_gpu": 400, "hbm_tb_per_s": HBM}, "training":
+            {"precision": "bf16", "global_batch": 8, "micro_batch": 1, "gradient_accumulation": 1,
+            "data_parallel": 8, "tensor_parallel": 1, "pipeline_parallel": 1, "virtual_stages": 1,
+            "sequence_parallel": false, "context_parallel": 1, "zero_stage": 0, "recompute": "none",
+            "optimizer": "adam"}, "measured": {"step_seconds": 1}}]})";
+        auto withHbm = [&](const std::string& hbm) {
+            std::string text = json;
+            text.replace(text.find("HBM"), 3, hbm);
+            return parsePublishedRuns(text, "runs.json");
+        };
+        QCOMPARE(withHbm("2.4").front().hardware.hbmTbPerSecond, 2.4);
+        try {
+            (void)withHbm("2400");
+            QFAIL("an HBM bandwidth of 2,400 TB/s was read");
+        } catch (const Error& error) {
+            QVERIFY2(error.message().find("hbm_tb_per_s") != std::string::npos, error.message().c_str());
+        }
+    }
+
     // DeepSpeed ZeRO-3 (2021) gathers each parameter tensor and waits for it, over rings of
     // hundreds of ranks, with host work per rank of the ring around every gather
     // (cost/ZeroGatherOverhead.h): as the GPUs grow, its step stops shrinking while

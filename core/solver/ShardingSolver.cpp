@@ -42,19 +42,26 @@ constexpr double kExactShare = 0.5;
 // 589 nodes after reduction, 2-3 % apart at half of 60 s, is proven optimal at 55 s when
 // kept (load 3-9); ended at 1 %, it stayed 2 % above the optimum (load 10-20).
 constexpr double kExactGapToKeep = 0.05;
-// The neighbourhood where CBC's root relaxation disagrees with the best plan is
-// re-solved while that gains, at most this many times, each solve taking at most this
-// share of the time left. On generated diffusion problems of 600, 800 and 1,200 nodes,
-// from plans 3.5, 1.9 and 1.8 % above their optimum or best known, the first solve
-// took 2.6, 7 and 15 s (load 6) and came within 0.46 %, 0.0 % and below it (where
-// the 1,200-node one's CBC tree finds no plan in a whole limit); the second gained
-// nothing, nor did freeing the neighbours too.
-constexpr int kRelaxationRounds = 3;
-constexpr double kRelaxationShare = 0.6;
 // And whatever its node count when its edges have at most this many cells in all: the
 // search's whole-graph problems (a few thousand nodes of few strategies) are proven
 // optimal in seconds.
 constexpr std::size_t kExactAnyNodesCells = 600'000;
+// The neighbourhood where CBC's root relaxation disagrees with the best plan is
+// re-solved while that gains, at most this many times, each solve taking at most this
+// share of the time left. On generated diffusion problems of 600, 800 and 1,200 nodes,
+// from plans 3.5, 1.9 and 1.8 % above their optimum or best known, the first solve
+// took 2.6, 7 and 15 s (load 6) and came within 0.46, 0.0 and 0.11 % of it (where the
+// 1,200-node one's CBC tree finds no plan in a whole limit); the second gained nothing.
+// Freeing the neighbours too gained nothing on the first, 0.1 % in 27 s on the last.
+constexpr int kRelaxationRounds = 3;
+constexpr double kRelaxationShare = 0.8;
+// Only when the best plan is more than this share above the root's bound (in the
+// reduced problem's costs): nearer, CBC's tree closes the gap itself within seconds,
+// and a second root costs more than the neighbourhood gains (diffusion-3d-600-plain,
+// 1.1 % at its root: proven in 8 s, in 15 s after the stop, and not at a quarter of its
+// limit; ti-2d-816, 0.4 %). From 2.7 % (diffusion-3d-1k-plain) CBC's tree found no plan
+// in a whole limit, from 4.3 % (a 400-node diffusion problem) it took 22 s.
+constexpr double kRelaxationGap = 0.015;
 // Large problems: share of the time for the Lagrangian phase, then rounds in which
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
@@ -349,9 +356,10 @@ CostSum wholeBound(double bound)
 
 // CBC on the whole problem from the shared best until `deadline` or a stop on `stop`,
 // handing on its incumbents and bound, and pruning by the shared best. With
-// `relaxation`, CBC ends after its root when the root's relaxation disagrees with the
-// shared best somewhere, and leaves that relaxation there. Returns whether its search
-// ran to the end, which proves the shared best optimal (then the search stops).
+// `relaxation`, CBC ends after its root when the shared best is more than
+// kRelaxationGap above the bound and the root's relaxation disagrees with it somewhere,
+// and leaves that relaxation there. Returns whether its search ran to the end, which
+// proves the shared best optimal (then the search stops).
 bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop,
               std::vector<std::vector<double>>* relaxation = nullptr)
 {
@@ -364,7 +372,9 @@ bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token 
     hooks.knownCost = [&search] { return search.bestCost(); };
     if (relaxation)
         hooks.relaxed = [&](const std::vector<std::vector<double>>& weights) {
-            if (disagreeingNodes(search.problem(), search.best(), weights).empty())
+            const SharedSearch::Snapshot now = search.snapshot();
+            if (optimalityGap(now.cost, wholeBound(now.bound)) <= kRelaxationGap
+                || disagreeingNodes(search.problem(), now.best, weights).empty())
                 return;
             *relaxation = weights;
             own.request_stop();

@@ -277,7 +277,8 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
     Workload& w = s.workload;
     // torchtitan's checkpoint is PyTorch's non-reentrant one, its selective recomputation its op-level policy.
     w = withStackImplementations(w, TrainingStack::TorchTitan);
-    if (shard == -1 || shard > 1) {
+    // torchtitan's ParallelDims.fsdp_enabled: FSDP over dp_shard x cp whenever either is above 1.
+    if (shard == -1 || shard > 1 || s.contextParallel > 1) {
         const std::string reshard = toml.string("parallelism.fsdp_reshard_after_forward").value_or("default");
         if (reshard != "default" && reshard != "always" && reshard != "never")
             toml.fail(toml.lineOf("parallelism.fsdp_reshard_after_forward"),

@@ -390,8 +390,9 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     if (reshard != "default" && reshard != "always" && reshard != "never")
         parallelism.fail("fsdp_reshard_after_forward", "\"" + reshard + "\" is not default, always or never");
     // Any shard dimension is FSDP (expert ranks beyond the context- and tensor-parallel
-    // ones shard the dense parameters too).
-    if (shard == -1 || shard > 1)
+    // ones shard the dense parameters too), and so is context parallelism
+    // (ParallelDims.fsdp_enabled: FSDP over dp_shard x cp).
+    if (shard == -1 || shard > 1 || s.contextParallel > 1)
         w.zeroStage = reshard == "never" ? 2 : 3;
 
     PipelineLayout& pipeline = s.pipeline;

@@ -174,14 +174,15 @@ struct SessionPrices {
 // The best plan of each training stack's own search on `axes` (each stack's layouts,
 // priced with its implementations: withStackImplementations) that `best` does not beat,
 // with the workload it was priced with and the stack's alternatives to it; none where
-// `best` is preferred to them all. Pins keep a search to `any`; a stack that does not
+// `best` is preferred to them all. Pins, or a workload that names its own implementations
+// (DeepSpeed's ZeRO: namesImplementations), keep a search to `any`; a stack that does not
 // train the model has no layouts.
 StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
                                  const std::vector<MeshAxis>& axes, const PlanCandidate* best, double limit,
                                  SessionPrices& prices, const std::function<bool()>& cancelled)
 {
     StackSearchOutcome chosen;
-    if (!setup.options.pins.empty())
+    if (!setup.options.pins.empty() || namesImplementations(setup.workload))
         return chosen;
     for (const TrainingStack stack : allTrainingStacks()) {
         if (stack == TrainingStack::Any || !stackModelNotes(stack, *model).empty() || (cancelled && cancelled()))

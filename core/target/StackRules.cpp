@@ -144,6 +144,11 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         notes.push_back("ZeRO stage 1: torchtitan's data parallelism replicates (DDP) or shards parameters too "
                         "(FSDP); written as FSDP that keeps parameters gathered from forward to backward "
                         "(ZeRO 2: the same traffic, less memory)");
+    // torchtitan's ParallelDims.fsdp_enabled: dp_shard > 1 or cp > 1.
+    if (w.zeroStage == 0 && s.contextParallel > 1)
+        notes.push_back("ZeRO stage 0 with context parallelism: torchtitan shards parameters over the context-parallel "
+                        "ranks (FSDP) whenever context_parallel_degree is above 1; written as FSDP that keeps "
+                        "parameters gathered from forward to backward (ZeRO 2)");
     if (w.recompute == Recomputation::Selective && w.selective != SelectiveRecomputation::EveryOtherMatmul)
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
@@ -332,6 +337,14 @@ TrainingStack implementingStack(const Workload& workload)
         if (stack != TrainingStack::Any && withStackImplementations(workload, stack) == workload)
             return stack;
     return TrainingStack::Any;
+}
+
+bool namesImplementations(const Workload& workload)
+{
+    const Workload unnamed;
+    return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
+           workload.zeroImplementation != unnamed.zeroImplementation ||
+           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

@@ -71,6 +71,10 @@ struct FoldedModel;
 // whole-block replay, sends waited for: no stack's in particular). An `any` search's plan
 // carries a stack's where that stack's own layout was the best plan.
 [[nodiscard]] TrainingStack implementingStack(const Workload& workload);
+// Whether `workload` names implementations of its own: one of the techniques
+// withStackImplementations sets is not a default Workload's (DeepSpeed's ZeRO, a replay
+// that stops early, ...). An `any` search prices such a workload as named, not as a stack runs it.
+[[nodiscard]] bool namesImplementations(const Workload& workload);
 
 // What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`
 // that it cannot run as written: a ZeRO stage, recomputation, schedule, stage sizes,

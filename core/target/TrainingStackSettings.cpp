@@ -465,7 +465,8 @@ TorchTitanDataParallel torchTitanDataParallel(const TrainingStackSettings& setti
 {
     const TrainingStackSettings& s = settings;
     TorchTitanDataParallel out;
-    out.sharded = s.workload.zeroStage >= 1;
+    // torchtitan runs FSDP whenever context parallelism is on (ParallelDims.fsdp_enabled).
+    out.sharded = s.workload.zeroStage >= 1 || s.contextParallel > 1;
     out.reshardAfterForward = s.workload.zeroStage >= 3;
     const int borrowed = s.contextParallel * (s.expertTensorParallel == 1 ? s.tensorParallel : 1);
     // HSDP's replicas; the expert ranks come from one replica's shard ranks.

@@ -77,9 +77,10 @@ struct TrainingStackSettings {
 
 // How torchtitan lays out `settings`' data-parallel ranks, in both of its config forms:
 // FSDP's replicate and shard degrees (HSDP when both are above 1), whether it reshards
-// after forward, and the expert-parallel degree it is written with. ZeRO 1 is written as
-// FSDP that keeps parameters gathered from forward to backward (ZeRO 2: the distributed
-// optimizer's traffic without DDP's whole optimizer state per rank). Its expert
+// after forward, and the expert-parallel degree it is written with. ZeRO 1, and ZeRO 0
+// with context parallelism (torchtitan shards over dp_shard x cp whenever cp > 1), are
+// written as FSDP that keeps parameters gathered from forward to backward (ZeRO 2: the
+// distributed optimizer's traffic without DDP's whole optimizer state per rank). Its expert
 // parallelism borrows the context-parallel ranks (and, with expert tensor parallelism 1,
 // the tensor-parallel ones) and then FSDP's shard ranks: without FSDP the shard degree
 // covers the expert ranks beyond the borrowed ones, and experts that do not fit so are

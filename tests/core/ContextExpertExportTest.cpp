@@ -11,6 +11,7 @@
 #include "export/MegatronArguments.h"
 #include "export/PyTorchPlanExport.h"
 #include "export/TorchTitanConfig.h"
+#include "export/TorchTitanTrainerConfig.h"
 #include "export/TrainingStackImport.h"
 #include "target/StackRules.h"
 #include "plan/ExpertPlans.h"
@@ -128,6 +129,33 @@ private slots:
         const TrainingStackImport fromTitan = imported(titan, "cp.toml", llama(), 8);
         QCOMPARE(contextParallelDegree(fromTitan.document.plan, llama().coarse), 8);
         QCOMPARE(fromTitan.document.plan.strategies, back.strategies);
+    }
+
+    // torchtitan shards parameters over the context-parallel ranks whenever context
+    // parallelism is on (ParallelDims.fsdp_enabled: dp_shard > 1 or cp > 1). Llama-3-8B with
+    // ring attention over 8 GPUs: at ZeRO 0 the plan is noted and written as FSDP keeping
+    // parameters gathered (ZeRO 2), and both of torchtitan's forms read back as ZeRO 2, at
+    // ZeRO 2's price; at ZeRO 2 nothing is noted.
+    void torchTitanShardsOverContextParallelRanks()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        PlanDocument document = contextParallelPlan(ExpertPlanKind::RingAttention);
+        document.workload = withStackImplementations(document.workload, TrainingStack::TorchTitan);
+        document.workload.zeroStage = 0;
+        QVERIFY(!stackInexpressible(TrainingStack::TorchTitan, llama(), document).empty());
+        PlanDocument zero2 = document;
+        zero2.workload.zeroStage = 2;
+        QVERIFY(stackInexpressible(TrainingStack::TorchTitan, llama(), zero2).empty());
+        const std::string toml = exportTorchTitanConfig(llama(), document, 8);
+        QVERIFY2(contains(toml, "ZeRO stage 0 with context parallelism") &&
+                     contains(toml, "fsdp_reshard_after_forward = \"never\"\n"),
+                 toml.c_str());
+        const std::string python = exportTorchTitanTrainerConfig(llama(), document, 8);
+        for (const auto& [text, fileName] : {std::pair{toml, "cp.toml"}, std::pair{python, "cp.py"}}) {
+            const TrainingStackImport back = imported(text, fileName, llama(), 8);
+            QCOMPARE(back.document.workload.zeroStage, 2);
+            verifySamePrice(price(llama(), cluster, back.document), price(llama(), cluster, zero2));
+        }
     }
 
     void ulyssesIsAllToAllInMegatronAndRingInTorchTitan()

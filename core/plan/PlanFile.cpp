@@ -272,12 +272,12 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
         throw Error(ErrorCode::InvalidPlan, fileName, "workload.recompute is '" + w.recompute() + "', not none, selective or full");
     workload.overlap = !w.overlap_off();
     if (!w.attention().empty() && !attentionKernelFromName(w.attention()))
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused, cudnn or unfused");
+        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused, unfused, cudnn or triton");
     workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
     workload.fp32MainGradients = w.fp32_main_gradients();
     if (!w.zero_implementation().empty() && !zeroImplementationFromName(w.zero_implementation()))
         throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp or deepspeed");
+                    "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp, fsdp2 or deepspeed");
     workload.zeroImplementation =
         zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
     workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
@@ -307,7 +307,7 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
     if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
         throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.fp8Recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");
+                    "workload.fp8_recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");
     workload.fp8 = fp8RecipeFromName(w.fp8_recipe()).value_or(Fp8Recipe::None);
     return workload;
 }

@@ -149,6 +149,14 @@ private slots:
         QTest::newRow("reduce type int8") << "\"capacity_factor\": 1"
                                           << "\"capacity_factor\": 1, \"gradient_reduce_type\": \"int8\""
                                           << "workload.gradient_reduce_type is 'int8', not float32, bfloat16 or float16";
+        // Every value the reader takes, and the field under its key in the file.
+        QTest::newRow("attention kernel") << "\"attention\": \"fused\"" << "\"attention\": \"xformers\""
+                                          << "workload.attention is 'xformers', not fused, unfused, cudnn or triton";
+        QTest::newRow("zero implementation")
+            << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"zero_implementation\": \"colossal\""
+            << "workload.zero_implementation is 'colossal', not fsdp, fsdp2 or deepspeed";
+        QTest::newRow("fp8 recipe") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"fp8_recipe\": \"fp4\""
+                                    << "workload.fp8_recipe is 'fp4', not none, per-tensor or mxfp8";
         QTest::newRow("bool as a word") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"overlap_off\": \"yes\""
                                         << "workload.overlap_off is not true or false";
         // A misspelt key: where it is and the field two or fewer edits away; a key near none,

@@ -351,15 +351,17 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         JsonWriter json;
         json.beginObject();
         json.key("meshes").beginArray();
-        for (const MeshOutcome& mesh : outcome->meshes) {
+        for (std::size_t m = 0; m < outcome->meshes.size(); ++m) {
+            const MeshOutcome& mesh = outcome->meshes[m];
             if (!mesh.search)
                 continue;  // cancelled before this mesh
             const SearchResult& result = *mesh.search;
+            const std::shared_ptr<const PlanCandidate> meshBest = outcome->bestOn(m);
             json.beginObject();
             json.key("mesh").value(mesh.meshText);
-            json.key("fits_in_memory").value(result.fitsInMemory);
+            json.key("fits_in_memory").value(meshBest && meshBest->memoryBytes() <= outcome->memoryLimitBytes);
             json.key("message").value(result.message);
-            json.key("step_seconds").value(result.best ? result.best->evaluation.total.time.stepSeconds() : -1.0);
+            json.key("step_seconds").value(meshBest ? meshBest->stepSeconds() : -1.0);
             json.key("megatron_step_seconds").value(megatronStepSeconds(mesh));
             const SearchStatistics& s = result.statistics;
             json.key("statistics").beginObject();
@@ -391,7 +393,7 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
         json.endArray();
         json.key("best_mesh").value(chosenMesh.meshText);
         json.key("target").value(trainingStackName(options.stack));
-        json.key("implementations").value(trainingStackName(implementingStack(chosen->workload)));
+        json.key("implementations").value(trainingStackName(chosen->implementations));
         json.key("plan_mesh").value(chosen->meshText);
         json.key("runs_on").beginArray();
         for (const TrainingStack stack : stacksRunning(*model, chosenPricing.document(*chosen)))
@@ -441,21 +443,23 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
     }
 
     std::printf("workload         %s\n", workloadText.c_str());
-    for (const MeshOutcome& mesh : outcome->meshes) {
+    for (std::size_t m = 0; m < outcome->meshes.size(); ++m) {
+        const MeshOutcome& mesh = outcome->meshes[m];
         if (!mesh.search)
             continue;
-        const SearchResult& result = *mesh.search;
-        const SearchStatistics& s = result.statistics;
+        // The mesh's best plan, which may be an expert's or a stack's own plan, not the solve's.
+        const std::shared_ptr<const PlanCandidate> meshBest = outcome->bestOn(m);
+        const SearchStatistics& s = mesh.search->statistics;
         std::printf("%-16s %s: %zu decisions (%zu anchors) for %zu coarse nodes, %zu solves, %d branch nodes, "
                     "%zu elimination states, %.3f s; step %.3f ms (Megatron %.3f ms)%s\n",
                     mesh.meshText.c_str(), ilpStatusName(s.status), s.decisionGroups, s.anchorGroups, s.coarseNodes,
                     s.solves, s.branchNodes, s.eliminationStates, s.totalSeconds,
-                    result.best ? result.best->evaluation.total.time.stepSeconds() * 1e3 : 0.0,
-                    megatronStepSeconds(mesh) * 1e3, result.fitsInMemory ? "" : "  (does not fit)");
+                    meshBest ? meshBest->stepSeconds() * 1e3 : 0.0, megatronStepSeconds(mesh) * 1e3,
+                    meshBest && meshBest->memoryBytes() <= outcome->memoryLimitBytes ? "" : "  (does not fit)");
     }
     std::printf("\nbest plan on %s%s\n", chosenMesh.meshText.c_str(),
                 chosenSearch.message.empty() ? "" : (": " + chosenSearch.message).c_str());
-    const TrainingStack implementations = implementingStack(chosen->workload);
+    const TrainingStack implementations = chosen->implementations;
     std::printf("  target %s: %s%s\n", trainingStackName(options.stack),
                 implementations != options.stack
                     ? ("priced with " + std::string(trainingStackName(implementations)) + "'s implementations, ").c_str()

@@ -5,6 +5,7 @@
 #include "cost/Workload.h"
 #include "plan/Plan.h"
 #include "search/DeferredEvaluation.h"
+#include "target/TrainingStack.h"
 
 #include <memory>
 #include <string>
@@ -27,6 +28,10 @@ struct PlanCandidate {
     // The workload it was priced for: batch and sequence resolved, and the training
     // techniques (recomputation, ZeRO stage) the search chose for it.
     Workload workload;
+    // The stack whose own search found it, priced with that stack's implementations
+    // (withStackImplementations); Any: found or priced with none in particular. Set by the
+    // search, never guessed from `workload`: an `any` workload may name the same ones.
+    TrainingStack implementations = TrainingStack::Any;
     // Where its batch and sequence come from: Default when the model does not fix them
     // (or fixes only an exporter's trace-time dummy) and the workload left them unset.
     ShapeBinder::Source batchSource = ShapeBinder::Source::Workload;

@@ -21,6 +21,15 @@ std::shared_ptr<const PlanCandidate> SearchOutcome::best() const
     return chosen;
 }
 
+std::shared_ptr<const PlanCandidate> SearchOutcome::bestOn(std::size_t mesh) const
+{
+    for (std::size_t i = 0; i < candidates.size() && i < candidateMeshes.size(); ++i) {
+        if (candidateMeshes[i] == mesh && candidates[i]->role == PlanCandidate::Role::Best)
+            return candidates[i];
+    }
+    return nullptr;
+}
+
 std::size_t SearchOutcome::meshesSearched() const
 {
     return static_cast<std::size_t>(

@@ -70,6 +70,9 @@ struct SearchOutcome {
     // that fits the memory limit; when none fits, the one that uses the least memory
     // (the closest to fitting). Null when no plan was searched yet.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> best() const;
+    // The best plan of meshes[mesh]: its search's, or an expert's or a stack's own plan
+    // that priced better (what the mesh's step is). Null before the mesh is searched.
+    [[nodiscard]] std::shared_ptr<const PlanCandidate> bestOn(std::size_t mesh) const;
     // How many meshes are searched to the end (or as far as a cancelled search got):
     // the "k" of "k of N meshes" progress.
     [[nodiscard]] std::size_t meshesSearched() const;

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -478,12 +479,12 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                           "' is the best priced so far";
     // `any` is the best plan on any stack: a stack's own plan, priced with that stack's
     // implementations (overlapped pipeline sends, FSDP2, HSDP), where it beats the plans
-    // priced with none in particular. Its workload carries them (implementingStack).
+    // priced with none in particular. The plan says which stack (PlanCandidate::implementations).
     Workload chosenWorkload = chosenPricing->costs().workload();
     std::vector<std::shared_ptr<const PlanCandidate>> stackAlternatives;
     if (StackSearchOutcome stackPlan = bestStackPlan(model, setup, axes, best.get(), limit, prices, cancelled);
         stackPlan.best && result) {
-        result->message = std::string(trainingStackName(implementingStack(stackPlan.workload))) +
+        result->message = std::string(trainingStackName(stackPlan.best->implementations)) +
                           "'s own layout, priced with its implementations, priced better than every searched plan";
         result->alternatives = std::move(stackPlan.result.alternatives);
         best = std::move(stackPlan.best);
@@ -537,10 +538,12 @@ void searchAlternatives(const std::shared_ptr<const FoldedModel>& model, const S
     state.alternatives(index, std::move(searched.alternatives), std::move(alternatives));
 }
 
-// A comparison and the search of the mesh that gave it.
+// A comparison and the search of the mesh that gave it, with the alternatives a stack's
+// own plan came with (bestStackPlan).
 struct ComparedSearch {
     TechniqueComparison comparison;
     MeshOutcome mesh;
+    std::vector<std::shared_ptr<const PlanCandidate>> alternatives;
 };
 
 // The best plan's mesh searched again without each context- or expert-parallel
@@ -566,7 +569,6 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
         state.report(index, SearchPhase::Comparison, 1.0);
         SearchSetup without = setup;
         without.options.withheld.push_back(technique);
-        without.options.alternatives = 0;
         without.wholeGraphBaseline = false;
         const std::vector<MeshAxis> axes = planMeshAxes(best.plan);
         SearchSessionCallbacks quiet;
@@ -575,7 +577,11 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
         searchMesh(model, without, 0, axes, quiet, scratch, prices);
         const std::shared_ptr<SearchOutcome> found = scratch.finalSnapshot();
         const bool cancelled = found->meshes.front().search && found->meshes.front().search->cancelled;
-        comparisons.push_back({{technique, degree, cancelled ? nullptr : found->best()}, found->meshes.front()});
+        std::vector<std::shared_ptr<const PlanCandidate>> alternatives;
+        std::copy_if(found->candidates.begin(), found->candidates.end(), std::back_inserter(alternatives),
+                     [](const auto& candidate) { return candidate->role == PlanCandidate::Role::Alternative; });
+        comparisons.push_back(
+            {{technique, degree, cancelled ? nullptr : found->best()}, found->meshes.front(), std::move(alternatives)});
     }
     return comparisons;
 }
@@ -704,7 +710,7 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
             for (std::size_t i = 0; i < found->meshes.size(); ++i) {
                 // A stack's own plan came with that stack's alternatives (bestStackPlan).
                 if (&found->meshes[i] == found->meshOf(*best) && found->meshes[i].search &&
-                    implementingStack(best->workload) == TrainingStack::Any)
+                    best->implementations == TrainingStack::Any)
                     searchAlternatives(model_, setup_, i, found->meshes[i], callbacks, state, shared);
             }
         }
@@ -723,10 +729,13 @@ std::shared_ptr<const SearchOutcome> SearchSession::run(const SearchSessionCallb
         if (faster != compared.end() && faster->mesh.search) {
             auto adopted = std::make_shared<PlanCandidate>(*faster->comparison.without);
             adopted->role = PlanCandidate::Role::Best;
-            state.searched(mesh, std::move(*faster->mesh.search), outcome->meshes[mesh].baseline, {adopted},
+            std::vector<std::shared_ptr<const PlanCandidate>> kept{adopted};
+            kept.insert(kept.end(), faster->alternatives.begin(), faster->alternatives.end());
+            state.searched(mesh, std::move(*faster->mesh.search), outcome->meshes[mesh].baseline, std::move(kept),
                            faster->mesh.workload);
             outcome = state.finalSnapshot();
-            if (setup_.options.alternatives > 0 && !cancelled() && implementingStack(adopted->workload) == TrainingStack::Any)
+            // A stack's own plan came with that stack's alternatives.
+            if (setup_.options.alternatives > 0 && !cancelled() && adopted->implementations == TrainingStack::Any)
                 searchAlternatives(model_, setup_, mesh, outcome->meshes[mesh], callbacks, state, shared);
             outcome = state.finalSnapshot();
             compared = cancelled() ? std::vector<ComparedSearch>{}

@@ -132,11 +132,14 @@ struct Bindings {
     }
 };
 
-// `candidate` in `role` (its breakdowns, priced by its totals, come when asked for).
-std::shared_ptr<const PlanCandidate> inRole(const PlanCandidate& candidate, PlanCandidate::Role role)
+// `candidate` in `role`, found by `stack`'s search (its breakdowns, priced by its totals,
+// come when asked for).
+std::shared_ptr<const PlanCandidate> inRole(const PlanCandidate& candidate, PlanCandidate::Role role,
+                                            TrainingStack stack)
 {
     auto kept = std::make_shared<PlanCandidate>(candidate);
     kept->role = role;
+    kept->implementations = stack;
     return kept;
 }
 
@@ -389,7 +392,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             best = candidate;
     }
     if (best)
-        outcome.best = inRole(*best, PlanCandidate::Role::Best);
+        outcome.best = inRole(*best, PlanCandidate::Role::Best, stack);
 
     SearchResult& result = outcome.result;
     result.memoryLimitBytes = limit;
@@ -405,7 +408,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
         for (const auto& alternative : paretoBelow(frontier, *best, setup.options.alternatives)) {
-            auto kept = inRole(*alternative, PlanCandidate::Role::Alternative);
+            auto kept = inRole(*alternative, PlanCandidate::Role::Alternative, stack);
             result.alternatives.push_back({kept->plan, kept->evaluation});
             outcome.alternatives.push_back(std::move(kept));
         }

@@ -331,14 +331,6 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     return workload;
 }
 
-TrainingStack implementingStack(const Workload& workload)
-{
-    for (const TrainingStack stack : allTrainingStacks())
-        if (stack != TrainingStack::Any && withStackImplementations(workload, stack) == workload)
-            return stack;
-    return TrainingStack::Any;
-}
-
 bool namesImplementations(const Workload& workload)
 {
     const Workload unnamed;

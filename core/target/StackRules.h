@@ -66,11 +66,6 @@ struct FoldedModel;
 // pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and
 // what its files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
-// The stack whose implementations `workload` was priced with: the one that
-// withStackImplementations leaves it unchanged for (each stack's differ), else Any (FSDP1,
-// whole-block replay, sends waited for: no stack's in particular). An `any` search's plan
-// carries a stack's where that stack's own layout was the best plan.
-[[nodiscard]] TrainingStack implementingStack(const Workload& workload);
 // Whether `workload` names implementations of its own: one of the techniques
 // withStackImplementations sets is not a default Workload's (DeepSpeed's ZeRO, a replay
 // that stops early, ...). An `any` search prices such a workload as named, not as a stack runs it.

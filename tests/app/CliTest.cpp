@@ -742,6 +742,40 @@ private slots:
         QVERIFY(baseline.value(QStringLiteral("bound_seconds")).toDouble() <= wholeGraph * (1 + 1e-9));
     }
 
+    // Each mesh's step is that of its best plan, which may be an expert's or a stack's
+    // own plan rather than the solve's. Llama-2-13B's shape with 4 layers on every mesh of
+    // 8 H100s: the expert 'dp' beats the solve on [8], so the best plan's mesh reads
+    // exactly the best plan's step, and no mesh reads faster than it.
+    void searchMeshStepsAreTheirBestPlans()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("llama2-4.onnx"));
+        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("llama2-13b"),
+                         QStringLiteral("--layers"), QStringLiteral("4"), QStringLiteral("-o"), model})
+                     .exitCode,
+                 0);
+        const CliRun run = runCli({QStringLiteral("search"), model, QStringLiteral("--cluster"),
+                                   QStringLiteral("dgx-h100x1"), QStringLiteral("--mesh"), QStringLiteral("auto"),
+                                   QStringLiteral("--batch"), QStringLiteral("16"), QStringLiteral("--seq"),
+                                   QStringLiteral("4096"), QStringLiteral("--target"), QStringLiteral("any"),
+                                   QStringLiteral("--json"), QStringLiteral("--no-history")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        const double best = o.value(QStringLiteral("best")).toObject().value(QStringLiteral("step_seconds")).toDouble();
+        QVERIFY2(best > 0, qPrintable(run.out));
+        bool bestMeshListed = false;
+        for (const QJsonValue& each : o.value(QStringLiteral("meshes")).toArray()) {
+            const QJsonObject mesh = each.toObject();
+            const double step = mesh.value(QStringLiteral("step_seconds")).toDouble();
+            QVERIFY2(step >= best, qPrintable(mesh.value(QStringLiteral("mesh")).toString()));
+            if (mesh.value(QStringLiteral("mesh")) == o.value(QStringLiteral("best_mesh"))) {
+                bestMeshListed = true;
+                QCOMPARE(step, best);
+            }
+        }
+        QVERIFY(bestMeshListed);
+    }
+
     // export writes the plan for the training stacks, and import-plan reads the Hugging
     // Face tp_plan back to the same plan (exported again, the same text); search --mesh
     // auto --json tries every mesh of the cluster and names the fastest fitting one.

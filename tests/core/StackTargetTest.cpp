@@ -721,7 +721,8 @@ private slots:
     // chunks' compute (overlap_p2p_comm), which no plan priced with `any`'s own
     // implementations does, and its layout is the best plan there. The any search returns
     // a plan no stack's search is preferred to, priced with Megatron-LM's implementations
-    // (implementingStack), and it round-trips through Megatron-LM's files at its price.
+    // (the plan says so: PlanCandidate::implementations), and it round-trips through
+    // Megatron-LM's files at its price.
     void anySearchIsTheBestPlanOnAnyStack()
     {
         const auto& gpt3 = gpt3With32Layers();
@@ -733,11 +734,40 @@ private slots:
             QVERIFY(own.best);
             QVERIFY2(!isPreferred(*own.best, *any.best, any.best->evaluation.hbmBytes), trainingStackName(stack));
         }
-        for (const TrainingStack stack : allTrainingStacks())
-            QCOMPARE(implementingStack(withStackImplementations(Workload{}, stack)), stack);
-        QCOMPARE(implementingStack(any.best->workload), TrainingStack::Megatron);
+        QCOMPARE(any.best->implementations, TrainingStack::Megatron);
         QVERIFY(any.best->workload.pipelineSendOverlap);
         verifyRoundTrip(gpt3, setup, TrainingStack::Megatron, any);
+    }
+
+    // Which stack's implementations priced a plan is what its search says, not what its
+    // workload looks like. Llama-3-8B on [2, 8] (dp, tp) with FSDP2 and a replay that
+    // stops early, as PyTorch runs them: the `any` search prices the workload as named
+    // (namesImplementations), its plan is none of the stacks' own, and it gets the Pareto
+    // alternatives every `any` plan gets (each slower and smaller than it). The plan of a
+    // stack's own search carries that stack, and so do the alternatives it keeps.
+    void anyPlansSayWhoseImplementationsPricedThem()
+    {
+        SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
+        setup.workload = withStackImplementations(setup.workload, TrainingStack::PyTorch);
+        setup.options.alternatives = 2;
+        for (const TrainingStack stack : {TrainingStack::Any, TrainingStack::PyTorch}) {
+            setup.options.stack = stack;
+            const std::shared_ptr<const SearchOutcome> outcome = SearchSession(llama3(), setup).run();
+            const std::shared_ptr<const PlanCandidate> best = outcome->best();
+            QVERIFY(best);
+            QCOMPARE(best->implementations, stack);
+            std::size_t alternatives = 0;
+            for (const auto& candidate : outcome->candidates) {
+                if (candidate->role != PlanCandidate::Role::Alternative)
+                    continue;
+                ++alternatives;
+                QCOMPARE(candidate->implementations, stack);
+                QVERIFY(candidate->stepSeconds() > best->stepSeconds());
+                QVERIFY(candidate->memoryBytes() < best->memoryBytes());
+            }
+            QVERIFY2(alternatives > 0, trainingStackName(stack));
+            QCOMPARE(outcome->meshOf(*best)->search->alternatives.size(), alternatives);
+        }
     }
 
     // GPT-3 175B at its published workload (1536 x 2048) over every mesh of 128 H100s:

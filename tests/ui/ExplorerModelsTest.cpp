@@ -243,7 +243,8 @@ private slots:
     }
 
     // An `any` search's plan that is a stack's own layout says whose implementations priced
-    // it; a plan priced as the targeted stack, or with no stack's, does not.
+    // it; a plan priced as the targeted stack, or with no stack's, does not, even where its
+    // workload names the same implementations as a stack's (an `any` workload may).
     void runsOnTextNamesTheImplementingStack()
     {
         PlanCandidate candidate = *results_->candidates[1];
@@ -253,6 +254,8 @@ private slots:
         const QString priced = QStringLiteral("priced with Megatron-LM's implementations, ");
         QVERIFY(!PlanSummary::runsOnText(candidate, *folded_, setup).startsWith(QStringLiteral("priced with")));
         candidate.workload = withStackImplementations(candidate.workload, TrainingStack::Megatron);
+        QVERIFY(!PlanSummary::runsOnText(candidate, *folded_, setup).startsWith(QStringLiteral("priced with")));
+        candidate.implementations = TrainingStack::Megatron;
         QVERIFY2(PlanSummary::runsOnText(candidate, *folded_, setup).startsWith(priced),
                  qPrintable(PlanSummary::runsOnText(candidate, *folded_, setup)));
         setup.options.stack = TrainingStack::Megatron;

@@ -178,7 +178,7 @@ QString PlanSummary::runsOnText(const PlanCandidate& candidate, const FoldedMode
     }
     const QString runs = names.isEmpty() ? tr("not runnable as is") : tr("runs as is on %1").arg(joinedNames(names));
     // An `any` search's plan that is a stack's own layout, priced as that stack runs it.
-    const TrainingStack implementations = implementingStack(candidate.workload);
+    const TrainingStack implementations = candidate.implementations;
     if (implementations == TrainingStack::Any || implementations == setup.options.stack)
         return runs;
     return tr("priced with %1's implementations, %2").arg(stackName(implementations), runs);

@@ -31,7 +31,7 @@ public:
     // "runs as is on Megatron-LM and torchtitan", or "not runnable as is" (StackRules'
     // stacksRunning of the plan priced with `setup`), after "priced with Megatron-LM's
     // implementations, " where the plan carries another stack's than `setup` targets
-    // (implementingStack: an `any` search's plan that is a stack's own layout).
+    // (PlanCandidate::implementations: an `any` search's plan that is a stack's own layout).
     [[nodiscard]] static QString runsOnText(const PlanCandidate& candidate, const FoldedModel& folded,
                                             const SearchSetup& setup);
     // "PyTorch", "Megatron-LM", "torchtitan", "any (study)".

@@ -1446,6 +1446,14 @@
         <source>Achievable bandwidth per GPU and direction between NVLink domains</source>
         <translation>Erreichbare Bandbreite pro GPU und Richtung zwischen NVLink-Domänen</translation>
     </message>
+    <message>
+        <source>%1 does not train this model: %2</source>
+        <translation>%1 trainiert dieses Modell nicht: %2</translation>
+    </message>
+    <message>
+        <source>Target %1: %2 does not train this model (%3).</source>
+        <translation>Ziel %1: %2 trainiert dieses Modell nicht (%3).</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>

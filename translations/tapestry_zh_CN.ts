@@ -1443,6 +1443,14 @@
         <source>Achievable bandwidth per GPU and direction between NVLink domains</source>
         <translation>NVLink 域之间每个 GPU 每个方向可达到的带宽</translation>
     </message>
+    <message>
+        <source>%1 does not train this model: %2</source>
+        <translation>%1 不训练此模型：%2</translation>
+    </message>
+    <message>
+        <source>Target %1: %2 does not train this model (%3).</source>
+        <translation>目标 %1：%2 不训练此模型（%3）。</translation>
+    </message>
 </context>
 <context>
     <name>tapestry::CostSplitChart</name>

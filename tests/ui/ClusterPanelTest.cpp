@@ -7,6 +7,7 @@
 #include "cluster/NcclTestsLog.h"
 #include "cluster/PipelineStages.h"
 #include "validation/RunValidation.h"
+#include "FoldedTestModel.h"
 #include "ScratchGuiEnvironment.h"
 
 #include <QCheckBox>
@@ -21,6 +22,7 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QApplication>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -391,6 +393,38 @@ private slots:
         QVERIFY(zero->currentText().startsWith(QStringLiteral("Auto")));
         QVERIFY(panel.setup().chooseRecomputation);
         QVERIFY(panel.setup().chooseZeroStage);
+    }
+
+    // A convolutional network trains on the PyTorch export only: Megatron-LM and
+    // torchtitan stay listed but disabled, saying why, and the default target (Megatron-LM)
+    // gives way to PyTorch, with a message; a transformer offers every stack again.
+    void targetsThatCannotTrainTheModelAreNotOffered()
+    {
+        ClusterPanel panel;
+        auto* target = panel.findChild<QComboBox*>(QStringLiteral("target"));
+        const auto* items = qobject_cast<const QStandardItemModel*>(target->model());
+        QVERIFY(items);
+        const auto item = [&](const char* name) { return items->item(target->findData(QString::fromLatin1(name))); };
+        QVERIFY(panel.setup().options.stack == TrainingStack::Megatron);
+        QSignalSpy replaced(&panel, &ClusterPanel::targetReplaced);
+
+        panel.offerTargetsFor(test::foldSynthPreset("resnet50"));
+        QVERIFY(!item("megatron")->isEnabled());
+        QVERIFY(!item("torchtitan")->isEnabled());
+        QVERIFY(item("pytorch")->isEnabled());
+        QVERIFY(item("any")->isEnabled());
+        QVERIFY2(item("megatron")->toolTip().contains(QStringLiteral("a model without attention")),
+                 qPrintable(item("megatron")->toolTip()));
+        QVERIFY(panel.setup().options.stack == TrainingStack::PyTorch);
+        QCOMPARE(replaced.size(), 1);
+        QVERIFY2(replaced.front().front().toString().contains(QStringLiteral("Megatron-LM does not train this model")),
+                 qPrintable(replaced.front().front().toString()));
+
+        panel.offerTargetsFor(test::foldSynthPreset("gpt2-small", 2));
+        for (const char* name : {"any", "pytorch", "megatron", "torchtitan"})
+            QVERIFY2(item(name)->isEnabled() && item(name)->toolTip().isEmpty(), name);
+        QVERIFY(panel.setup().options.stack == TrainingStack::PyTorch);  // a choice that runs is kept
+        QCOMPARE(replaced.size(), 1);
     }
 
     void ncclLogBecomesACurve()

@@ -16,6 +16,7 @@
 #include "cluster/MeshText.h"
 #include "cluster/NcclTestsLog.h"
 #include "cluster/PipelineStages.h"
+#include "fold/FoldedModel.h"
 
 #include <QCheckBox>
 #include <QCollator>
@@ -33,6 +34,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -673,6 +675,33 @@ void ClusterPanel::chooseNcclLog()
                                                       tr("nccl-tests logs (*.log *.txt);;All files (*)"));
     if (!path.isEmpty())
         importNcclLog(path, static_cast<LinkClass>(ncclLink_->currentData().toInt()));
+}
+
+void ClusterPanel::offerTargetsFor(const FoldedModel& model)
+{
+    auto* items = qobject_cast<QStandardItemModel*>(target_->model());
+    std::vector<std::string> currentNotes;
+    int firstRunning = -1;
+    for (int i = 0; i < target_->count(); ++i) {
+        const TrainingStack stack =
+            trainingStackFromName(target_->itemData(i).toString().toStdString()).value_or(TrainingStack::Any);
+        const std::vector<std::string> notes = stackModelNotes(stack, model);
+        items->item(i)->setEnabled(notes.empty());
+        items->item(i)->setToolTip(notes.empty() ? QString()
+                                                 : tr("%1 does not train this model: %2")
+                                                       .arg(PlanSummary::stackName(stack),
+                                                            QString::fromStdString(notes.front())));
+        if (i == target_->currentIndex())
+            currentNotes = notes;
+        if (notes.empty() && stack != TrainingStack::Any && firstRunning < 0)
+            firstRunning = i;
+    }
+    if (currentNotes.empty() || firstRunning < 0)
+        return;
+    const QString replaced = target_->currentText();
+    target_->setCurrentIndex(firstRunning);
+    emit targetReplaced(tr("Target %1: %2 does not train this model (%3).")
+                            .arg(target_->currentText(), replaced, QString::fromStdString(currentNotes.front())));
 }
 
 bool ClusterPanel::importNcclLog(const QString& path, LinkClass link)

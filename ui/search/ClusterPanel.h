@@ -25,6 +25,8 @@ namespace tapestry {
 // logs imported as bus bandwidth curves that replace the formula for their collective
 // and link class, and the efficiency figures calibrated to measured runs; a cluster
 // file can be opened in place of a preset and the edited cluster saved as one.
+struct FoldedModel;
+
 class ClusterPanel : public QWidget {
     Q_OBJECT
 
@@ -60,6 +62,12 @@ public:
     void rememberFor(const QString& modelPath) const;
     bool recallFor(const QString& modelPath);
 
+    // Offers the targets that train `model` (stackModelNotes): a stack that does not (a
+    // convolutional network on Megatron-LM) stays listed, disabled, its reason in the
+    // tooltip; a chosen target that does not train the model gives way to the first stack
+    // that does, and targetReplaced says why.
+    void offerTargetsFor(const FoldedModel& model);
+
     // Reads an nccl-tests log and adds its curve for the collective its file name names
     // (all_reduce_perf...) on `link`. Shows and returns false on failure.
     bool importNcclLog(const QString& path, LinkClass link);
@@ -83,6 +91,8 @@ signals:
     void precisionChanged(tapestry::DataType type);
     // A calibration ended: `fitted` false when it was refused or failed.
     void calibrationFinished(bool fitted);
+    // offerTargetsFor chose another target: `reason` says why, for the status bar.
+    void targetReplaced(const QString& reason);
 
 public:
     [[nodiscard]] QComboBox* meshBox() const { return mesh_; }

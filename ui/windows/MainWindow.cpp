@@ -229,6 +229,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     createDocks();
     connect(clusterPanel_, &ClusterPanel::precisionChanged, summaryView_, &ModelSummaryView::setPrecision);
+    // A target that cannot train the model on screen is not offered (its search would fail).
+    connect(session_, &ModelSession::foldFinished, clusterPanel_, [this](const std::shared_ptr<const FoldedModel>& folded) {
+        if (folded)
+            clusterPanel_->offerTargetsFor(*folded);
+    });
+    connect(clusterPanel_, &ClusterPanel::targetReplaced, this,
+            [this](const QString& reason) { statusBar()->showMessage(reason, kStatusTimeoutMs); });
     workbench_ = new PlanWorkbench(this, session_, graphViews_, clusterPanel_, inspectorDock_);
     tabifyDockWidget(modelDock_, workbench_->editDock());
     tabifyDockWidget(workbench_->editDock(), workbench_->historyDock());

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 namespace tapestry {
 
@@ -250,6 +251,20 @@ void writeWorkload(const Workload& w, pb::Workload& out)
     out.set_capacity_factor(w.capacityFactor);
 }
 
+// The value named `text` by `fromName`, or `absent` for an empty name; throws
+// Error(InvalidPlan, fileName, ...) naming `key` and the `accepted` names otherwise.
+template <typename Value, typename FromName>
+Value namedValue(const std::string& text, FromName fromName, Value absent, const std::string& fileName,
+                 const char* key, const char* accepted)
+{
+    if (text.empty())
+        return absent;
+    if (const std::optional<Value> named = fromName(text))
+        return *named;
+    throw Error(ErrorCode::InvalidPlan, fileName,
+                std::string("workload.") + key + " is '" + text + "', not " + accepted);
+}
+
 // The workload `w` says (checkWorkloadFields first); throws Error(InvalidPlan, fileName,
 // ...) for a name Tapestry does not price.
 Workload readWorkload(const pb::Workload& w, const std::string& fileName)
@@ -267,19 +282,15 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     if (workload.zeroStage < 0 || workload.zeroStage > 3)
         throw Error(ErrorCode::InvalidPlan, fileName, "workload.zero_stage is " + std::to_string(w.zero_stage()) + ", not 0 to 3");
     workload.microBatch = w.micro_batch();
-    workload.recompute = recomputationFromName(w.recompute()).value_or(Recomputation::None);
-    if (!w.recompute().empty() && !recomputationFromName(w.recompute()))
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.recompute is '" + w.recompute() + "', not none, selective or full");
+    workload.recompute = namedValue(w.recompute(), recomputationFromName, Recomputation::None, fileName, "recompute",
+                                    "none, selective or full");
     workload.overlap = !w.overlap_off();
-    if (!w.attention().empty() && !attentionKernelFromName(w.attention()))
-        throw Error(ErrorCode::InvalidPlan, fileName, "workload.attention is '" + w.attention() + "', not fused, unfused, cudnn or triton");
-    workload.attention = attentionKernelFromName(w.attention()).value_or(AttentionKernel::Fused);
+    workload.attention = namedValue(w.attention(), attentionKernelFromName, AttentionKernel::Fused, fileName,
+                                    "attention", "fused, unfused, cudnn or triton");
     workload.fp32MainGradients = w.fp32_main_gradients();
-    if (!w.zero_implementation().empty() && !zeroImplementationFromName(w.zero_implementation()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.zero_implementation is '" + w.zero_implementation() + "', not fsdp, fsdp2 or deepspeed");
-    workload.zeroImplementation =
-        zeroImplementationFromName(w.zero_implementation()).value_or(ZeroImplementation::Fsdp);
+    workload.zeroImplementation = namedValue(w.zero_implementation(), zeroImplementationFromName,
+                                             ZeroImplementation::Fsdp, fileName, "zero_implementation",
+                                             "fsdp, fsdp2 or deepspeed");
     workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
     workload.gradientReduceType = DataType::Float32;
     if (!w.gradient_reduce_type().empty()) {
@@ -292,23 +303,15 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
                             "', not float32, bfloat16 or float16");
         workload.gradientReduceType = *named;
     }
-    if (!w.selective_recomputation().empty() && !selectiveRecomputationFromName(w.selective_recomputation()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.selective_recomputation is '" + w.selective_recomputation() +
-                        "', not attention-core or every-other-matmul");
-    workload.selective =
-        selectiveRecomputationFromName(w.selective_recomputation()).value_or(SelectiveRecomputation::AttentionCore);
-    if (!w.checkpoint_replay().empty() && !checkpointReplayFromName(w.checkpoint_replay()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.checkpoint_replay is '" + w.checkpoint_replay() + "', not whole-block or stops-early");
-    workload.checkpointReplay =
-        checkpointReplayFromName(w.checkpoint_replay()).value_or(CheckpointReplay::WholeBlock);
+    workload.selective = namedValue(w.selective_recomputation(), selectiveRecomputationFromName,
+                                    SelectiveRecomputation::AttentionCore, fileName, "selective_recomputation",
+                                    "attention-core or every-other-matmul");
+    workload.checkpointReplay = namedValue(w.checkpoint_replay(), checkpointReplayFromName, CheckpointReplay::WholeBlock,
+                                           fileName, "checkpoint_replay", "whole-block or stops-early");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
-    if (!w.fp8_recipe().empty() && !fp8RecipeFromName(w.fp8_recipe()))
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.fp8_recipe is '" + w.fp8_recipe() + "', not none, per-tensor or mxfp8");
-    workload.fp8 = fp8RecipeFromName(w.fp8_recipe()).value_or(Fp8Recipe::None);
+    workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",
+                              "none, per-tensor or mxfp8");
     return workload;
 }
 

@@ -61,6 +61,22 @@ PlanDocument pipelinedPlan(const FoldedModel& m)
     return document;
 }
 
+// Data parallel over 8 GPUs at 16 x 1024, micro-batch 1, ZeRO `zeroStage` as torchtitan
+// implements it.
+PlanDocument torchTitanDataParallelPlan(const FoldedModel& m, const char* name, int zeroStage)
+{
+    PlanDocument document;
+    document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 8}});
+    document.plan.name = name;
+    Workload& w = document.workload;
+    w.batch = 16;
+    w.sequence = 1024;
+    w.microBatch = 1;
+    w.zeroStage = zeroStage;
+    w = withStackImplementations(w, TrainingStack::TorchTitan);
+    return document;
+}
+
 std::vector<std::size_t> resolvedStarts(const FoldedModel& m, const PipelineLayout& layout)
 {
     return chunkStarts(layout, modelBlocks(m.families).size());
@@ -634,16 +650,8 @@ mixed_precision_reduce = "float32"
     void hybridShardingRoundTripsThroughTheStacks()
     {
         const FoldedModel& m = gpt();
-        PlanDocument document;
-        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 8}});
-        document.plan.name = "hsdp";
-        Workload& w = document.workload;
-        w.batch = 16;
-        w.sequence = 1024;
-        w.microBatch = 1;
-        w.zeroStage = 3;
-        w.zeroReplicas = 2;
-        w = withStackImplementations(w, TrainingStack::TorchTitan);
+        PlanDocument document = torchTitanDataParallelPlan(m, "hsdp", 3);
+        document.workload.zeroReplicas = 2;
         const std::string toml = exportTorchTitanConfig(m, document, 8);
         const std::string python = exportTorchTitanTrainerConfig(m, document, 8);
         QVERIFY2(!contains(toml, "Not expressible") && !contains(python, "Not expressible"), toml.c_str());
@@ -678,15 +686,8 @@ mixed_precision_reduce = "float32"
     void torchTitanWritesFsdpsReduceType()
     {
         const FoldedModel& m = gpt();
-        PlanDocument document;
-        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 8}});
-        document.plan.name = "reduce";
+        PlanDocument document = torchTitanDataParallelPlan(m, "reduce", 2);
         Workload& w = document.workload;
-        w.batch = 16;
-        w.sequence = 1024;
-        w.microBatch = 1;
-        w.zeroStage = 2;
-        w = withStackImplementations(w, TrainingStack::TorchTitan);
         for (const auto& [type, name] : {std::pair{DataType::Float32, "float32"}, std::pair{DataType::BFloat16, "bfloat16"}}) {
             w.gradientReduceType = type;
             const std::string toml = exportTorchTitanConfig(m, document, 8);

@@ -370,8 +370,8 @@ private:
     // it) to `time`; byAxis splits it over those axes by each axis's own bandwidth time.
     void addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes, const CollectiveBreakdown& price,
                            double share, double overheadSeconds = 0) const;
-    // Everything priceNode reads of a node's own facts, as numbers (PricingClasses).
-    [[nodiscard]] std::vector<double> pricedFacts(CoarseNodeId id) const;
+    // Appends everything priceNode reads of a node's own facts, as numbers (PricingClasses).
+    void pricedFacts(CoarseNodeId id, std::vector<double>& into) const;
     [[nodiscard]] Stepping steppingFor(int dataParallel) const;
     // Forward work of the anchors outside experts, in all and by the mesh axes they split
     // the batch on: what a plan's stepping follows (steppingOf). evaluate adds every node

@@ -24,34 +24,31 @@ std::shared_ptr<CostModel::LazyClasses> CostModel::noClassesYet()
     return std::make_shared<LazyClasses>();
 }
 
-std::vector<double> CostModel::pricedFacts(CoarseNodeId id) const
+void CostModel::pricedFacts(CoarseNodeId id, std::vector<double>& into) const
 {
     const CoarseNode& node = coarse_.node(id);
     const NodeFacts& f = bound_->nodes[id.index()];
-    std::vector<double> key{static_cast<double>(node.kind), f.flops, f.memoryBoundBytes, f.parameterElements,
-                            static_cast<double>(f.parameterTensors), f.tiedParameterElements, f.transientBytes,
-                            f.blockInputBytes, f.ringBytes, static_cast<double>(f.experts), f.routedShare,
-                            f.modelShare, f.fp8 ? 1.0 : 0.0, f.block >= 0 ? 1.0 : 0.0,
-                            f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
-                            static_cast<double>(f.savedActivations.size()), static_cast<double>(f.linearOrdinal),
-                            f.pastReplayStop ? 1.0 : 0.0};
-    for (const SavedActivation& saved : f.savedActivations) {
-        key.push_back(saved.bytes);
-        key.push_back(saved.asOutput ? 1.0 : 0.0);
-        key.push_back(saved.scores ? 1.0 : 0.0);
-    }
-    key.push_back(static_cast<double>(node.ops.size()));
+    into.insert(into.end(),
+                {static_cast<double>(node.kind), f.flops, f.memoryBoundBytes, f.parameterElements,
+                 static_cast<double>(f.parameterTensors), f.tiedParameterElements, f.transientBytes, f.blockInputBytes,
+                 f.ringBytes, static_cast<double>(f.experts), f.routedShare, f.modelShare, f.fp8 ? 1.0 : 0.0,
+                 f.block >= 0 ? 1.0 : 0.0,
+                 f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
+                 static_cast<double>(f.savedActivations.size()), static_cast<double>(f.linearOrdinal),
+                 f.pastReplayStop ? 1.0 : 0.0});
+    for (const SavedActivation& saved : f.savedActivations)
+        into.insert(into.end(), {saved.bytes, saved.asOutput ? 1.0 : 0.0, saved.scores ? 1.0 : 0.0});
+    into.push_back(static_cast<double>(node.ops.size()));
     for (const OpId op : node.ops) {
         const OpFacts& o = bound_->ops[op.index()];
-        key.insert(key.end(), {o.flops, o.memoryBoundBytes, o.inputBytes, o.weightBytes, o.outputBytes,
-                               o.scores ? 1.0 : 0.0, o.keys, o.attentionOutput ? 1.0 : 0.0,
-                               static_cast<double>(coarse_.roles[op.index()])});
+        into.insert(into.end(), {o.flops, o.memoryBoundBytes, o.inputBytes, o.weightBytes, o.outputBytes,
+                                 o.scores ? 1.0 : 0.0, o.keys, o.attentionOutput ? 1.0 : 0.0,
+                                 static_cast<double>(coarse_.roles[op.index()])});
     }
     for (const ModelOutput& output : bound_->outputs) {
         if (output.producer == id)
-            key.insert(key.end(), {-2.0, output.bytes, output.rows});
+            into.insert(into.end(), {-2.0, output.bytes, output.rows});
     }
-    return key;
 }
 
 const PricingClasses& CostModel::pricingClasses() const
@@ -71,16 +68,15 @@ const PricingClasses& CostModel::pricingClasses() const
                 end.consumers.push_back(consumer.first);
             ends.push_back(std::move(end));
         }
-        const auto makers = [&](CoarseNodeId id) {
-            std::vector<CoarseNodeId> out;
+        const auto makers = [&](CoarseNodeId id, std::vector<CoarseNodeId>& into) {
             for (const SavedActivation& saved : bound_->nodes[id.index()].savedActivations) {
                 const OpId producer = graph_.tensor(saved.tensor).producer;
-                out.push_back(producer.isValid() ? makerOfOp[producer.index()] : CoarseNodeId{});
+                into.push_back(producer.isValid() ? makerOfOp[producer.index()] : CoarseNodeId{});
             }
-            return out;
         };
-        classes_->classes =
-            buildPricingClasses(coarse_, families_, [&](CoarseNodeId id) { return pricedFacts(id); }, makers, ends);
+        classes_->classes = buildPricingClasses(
+            coarse_, families_, [&](CoarseNodeId id, std::vector<double>& into) { pricedFacts(id, into); }, makers,
+            ends);
         for (const PricingClasses::TensorClass& tensorClass : classes_->classes.tensors) {
             CrossingTensor tensor = bound_->crossing[tensorClass.tensor];
             tensor.consumers.clear();

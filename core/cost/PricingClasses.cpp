@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace tapestry {
 
@@ -28,27 +29,37 @@ bool PricingClasses::uniform(const Plan& plan) const
 }
 
 PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable& families,
-                              const std::function<std::vector<double>(CoarseNodeId)>& nodeFacts,
-                              const std::function<std::vector<CoarseNodeId>(CoarseNodeId)>& savedMakers,
-                              const std::vector<CrossingEnds>& tensors)
+                                   const std::function<void(CoarseNodeId, std::vector<double>&)>& nodeFacts,
+                                   const std::function<void(CoarseNodeId, std::vector<CoarseNodeId>&)>& savedMakers,
+                                   const std::vector<CrossingEnds>& tensors)
 {
     PricingClasses classes;
     const std::size_t nodeCount = coarse.nodes.size();
     for (const CoarseNode& node : coarse.nodes)
         classes.representative.push_back(node.id);
+    // Per node of an instance like its representative: the node at its position in the
+    // instance before (when that one is alike too), whose class it most likely shares.
+    std::vector<CoarseNodeId> before(nodeCount);
     for (const Family& family : families.families) {
         if (family.parent.isValid())
             continue;
         const std::vector<CoarseNodeId>& first = family.representative().nodes;
+        const BlockInstance* previous = nullptr;
         for (const BlockInstance& instance : family.instances) {
             const bool alike = instance.nodes.size() == first.size() &&
                                std::equal(first.begin(), first.end(), instance.nodes.begin(), [&](auto a, auto b) {
                                    return coarse.node(a).kind == coarse.node(b).kind;
                                });
-            if (!alike)
+            if (!alike) {
+                previous = nullptr;
                 continue;
-            for (std::size_t k = 0; k < first.size(); ++k)
+            }
+            for (std::size_t k = 0; k < first.size(); ++k) {
                 classes.representative[instance.nodes[k].index()] = first[k];
+                if (previous)
+                    before[instance.nodes[k].index()] = previous->nodes[k];
+            }
+            previous = &instance;
         }
     }
     const auto rep = [&](CoarseNodeId id) { return id.isValid() ? classes.representative[id.index()] : id; };
@@ -62,51 +73,92 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         }
     }
 
-    // Nodes: same position, same facts, same neighbours' positions.
+    // Nodes: same position, same facts, same neighbours' positions. The key is built in
+    // one buffer and compared first with the class of the node before (nodeKeys holds
+    // each class's key once).
     std::vector<std::size_t> classOf(nodeCount);
     std::map<std::vector<double>, std::size_t> nodeKeys;
+    std::vector<const std::vector<double>*> nodeClassKey;
+    std::vector<double> key;
+    std::vector<double> readBy;
+    std::vector<CoarseNodeId> makers;
     for (const CoarseNode& node : coarse.nodes) {
-        std::vector<double> key{keyOf(rep(node.id))};
-        const std::vector<double> facts = nodeFacts(node.id);
-        key.insert(key.end(), facts.begin(), facts.end());
-        std::vector<double> readBy;
+        key.assign(1, keyOf(rep(node.id)));
+        nodeFacts(node.id, key);
+        readBy.clear();
         for (const CoarseNodeId reader : readers[node.id.index()])
             readBy.push_back(keyOf(rep(reader)));
         std::sort(readBy.begin(), readBy.end());
         readBy.erase(std::unique(readBy.begin(), readBy.end()), readBy.end());
         key.push_back(static_cast<double>(readBy.size()));
         key.insert(key.end(), readBy.begin(), readBy.end());
-        const std::vector<CoarseNodeId> makers = savedMakers(node.id);
+        makers.clear();
+        savedMakers(node.id, makers);
         key.push_back(static_cast<double>(makers.size()));
         for (const CoarseNodeId maker : makers)
             key.push_back(keyOf(rep(maker)));
-        const auto [found, fresh] = nodeKeys.try_emplace(std::move(key), classes.nodes.size());
-        if (fresh) {
-            std::vector<CoarseNodeId> firstReaders;
-            std::vector<CoarseNodeId> positions;
-            for (const CoarseNodeId reader : readers[node.id.index()]) {
-                if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
-                    continue;
-                positions.push_back(rep(reader));
-                firstReaders.push_back(reader);
+        const CoarseNodeId previous = before[node.id.index()];
+        std::size_t found = 0;
+        if (previous.isValid() && previous < node.id && *nodeClassKey[classOf[previous.index()]] == key) {
+            found = classOf[previous.index()];
+        } else {
+            const auto [at, fresh] = nodeKeys.try_emplace(key, classes.nodes.size());
+            found = at->second;
+            if (fresh) {
+                nodeClassKey.push_back(&at->first);
+                std::vector<CoarseNodeId> firstReaders;
+                std::vector<CoarseNodeId> positions;
+                for (const CoarseNodeId reader : readers[node.id.index()]) {
+                    if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
+                        continue;
+                    positions.push_back(rep(reader));
+                    firstReaders.push_back(reader);
+                }
+                classes.nodes.push_back({node.id, 0, std::move(firstReaders), makers});
+                classes.members.push_back(node.id);
             }
-            classes.nodes.push_back({node.id, 0, std::move(firstReaders), makers});
-            classes.members.push_back(node.id);
         }
-        classes.nodes[found->second].count += 1;
-        classOf[node.id.index()] = found->second;
+        classes.nodes[found].count += 1;
+        classOf[node.id.index()] = found;
     }
 
-    // Tensors: same facts, producer and consumers' positions.
+    // Tensors: same facts, producer and consumers' positions. A tensor made by a node
+    // with a node before is compared first with the one that node made in its place.
+    std::vector<std::size_t> firstMade(nodeCount, tensors.size());
+    std::vector<std::size_t> madeCount(nodeCount, 0);
+    std::vector<bool> madeTogether(nodeCount, true);  // its tensors are consecutive
+    for (std::size_t t = 0; t < tensors.size(); ++t) {
+        const std::size_t p = tensors[t].producer.index();
+        if (madeCount[p] == 0)
+            firstMade[p] = t;
+        else if (firstMade[p] + madeCount[p] != t)
+            madeTogether[p] = false;
+        ++madeCount[p];
+    }
+    const auto madeBefore = [&](std::size_t t) -> std::optional<std::size_t> {
+        const std::size_t p = tensors[t].producer.index();
+        const CoarseNodeId previous = before[p];
+        if (!previous.isValid() || !(previous < tensors[t].producer) || !madeTogether[p] ||
+            !madeTogether[previous.index()] || madeCount[previous.index()] != madeCount[p])
+            return std::nullopt;
+        return firstMade[previous.index()] + (t - firstMade[p]);
+    };
     std::vector<std::size_t> tensorClassOf(tensors.size());
     std::map<std::vector<double>, std::size_t> tensorKeys;
+    std::vector<const std::vector<double>*> tensorClassKey;
     for (std::size_t t = 0; t < tensors.size(); ++t) {
-        std::vector<double> key{keyOf(rep(tensors[t].producer)), static_cast<double>(tensors[t].consumers.size())};
+        key.assign({keyOf(rep(tensors[t].producer)), static_cast<double>(tensors[t].consumers.size())});
         for (const CoarseNodeId consumer : tensors[t].consumers)
             key.push_back(keyOf(rep(consumer)));
         key.insert(key.end(), tensors[t].facts.begin(), tensors[t].facts.end());
-        const auto [found, fresh] = tensorKeys.try_emplace(std::move(key), classes.tensors.size());
+        const std::optional<std::size_t> previous = madeBefore(t);
+        if (previous && *tensorClassKey[tensorClassOf[*previous]] == key) {
+            tensorClassOf[t] = tensorClassOf[*previous];
+            continue;
+        }
+        const auto [found, fresh] = tensorKeys.try_emplace(key, classes.tensors.size());
         if (fresh) {
+            tensorClassKey.push_back(&found->first);
             PricingClasses::TensorClass tensorClass{t, {}};
             std::vector<CoarseNodeId> positions;
             for (std::size_t c = 0; c < tensors[t].consumers.size(); ++c) {
@@ -169,7 +221,7 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         place.first = blocks[b]->nodes.front();
         std::sort(place.nodeClasses.begin(), place.nodeClasses.end());
         std::sort(place.charges.begin(), place.charges.end());
-        std::vector<double> key{static_cast<double>(classOf[place.first.index()])};
+        key.assign(1, static_cast<double>(classOf[place.first.index()]));
         for (const std::size_t c : place.nodeClasses)
             key.push_back(static_cast<double>(c));
         key.push_back(-1);
@@ -177,7 +229,7 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             key.push_back(static_cast<double>(charge.tensorClass));
             key.push_back(charge.consumer);
         }
-        const auto [found, fresh] = kindKeys.try_emplace(std::move(key), classes.blockKinds.size());
+        const auto [found, fresh] = kindKeys.try_emplace(key, classes.blockKinds.size());
         if (fresh) {
             classes.blockKinds.push_back(std::move(place));
             classes.kindCount.push_back(0);

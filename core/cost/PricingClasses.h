@@ -85,13 +85,16 @@ struct CrossingEnds {
     std::vector<double> facts;
 };
 
-// The classes of `coarse` with `families`. `nodeFacts(node)`: the node's facts as
-// numbers (equal for nodes that price alike given equal neighbours); `savedMakers(node)`:
-// per saved activation the node whose output crosses into it (or invalid); `tensors`:
-// the crossing tensors.
-[[nodiscard]] PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable& families,
-                                            const std::function<std::vector<double>(CoarseNodeId)>& nodeFacts,
-                                            const std::function<std::vector<CoarseNodeId>(CoarseNodeId)>& savedMakers,
-                                            const std::vector<CrossingEnds>& tensors);
+// The classes of `coarse` with `families`. `nodeFacts(node, into)`: appends the node's
+// facts as numbers (equal for nodes that price alike given equal neighbours);
+// `savedMakers(node, into)`: appends per saved activation the node whose output crosses
+// into it (or invalid); `tensors`: the crossing tensors. A node of a family instance is
+// first compared with the node at its position in the instance before (and a tensor
+// with the one made there), so a deep model's classes cost a key comparison per node.
+[[nodiscard]] PricingClasses buildPricingClasses(
+    const CoarseGraph& coarse, const FamilyTable& families,
+    const std::function<void(CoarseNodeId, std::vector<double>&)>& nodeFacts,
+    const std::function<void(CoarseNodeId, std::vector<CoarseNodeId>&)>& savedMakers,
+    const std::vector<CrossingEnds>& tensors);
 
 }  // namespace tapestry

@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "cost/ExpertRouting.h"
+#include "cost/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
@@ -127,9 +128,10 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     assumed_ = steppingFor(assumedDataParallelDegree(mesh));
     for (const Op& op : graph_.ops())
         causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
-    computeOpFacts();
-    computeNodeFacts();
-    computeCrossingTensors();
+    const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
+    computeOpFacts(repeats);
+    computeNodeFacts(repeats);
+    computeCrossingTensors(repeats);
     computeBlocks();
     computeExperts();
     checkFp8();
@@ -213,7 +215,7 @@ double CostModel::projectedBytes(TensorId id) const
     return smallest;
 }
 
-void CostModel::computeOpFacts()
+void CostModel::computeOpFacts(const InstanceRepeats& repeats)
 {
     bound_->ops.assign(graph_.opCount(), {});
     auto activationBytes = [&](TensorId id) {
@@ -231,7 +233,7 @@ void CostModel::computeOpFacts()
     for (const Op& op : graph_.ops()) {
         const OpRole role = coarse_.roles[op.id.index()];
         OpFacts& facts = bound_->ops[op.id.index()];
-        if (role == OpRole::Auxiliary)
+        if (role == OpRole::Auxiliary || repeats.opBefore[op.id.index()].isValid())
             continue;
         auto noteScores = [&](TensorId t) {
             if (!isScores(t))
@@ -304,9 +306,11 @@ void CostModel::computeOpFacts()
         }
         facts.memoryBoundBytes = bytes;
     }
+    for (const OpId op : repeats.repeatedOps)
+        bound_->ops[op.index()] = bound_->ops[repeats.opBefore[op.index()].index()];
 }
 
-void CostModel::computeNodeFacts()
+void CostModel::computeNodeFacts(const InstanceRepeats& repeats)
 {
     bound_->nodes.assign(coarse_.nodes.size(), {});
     std::vector<bool> savedBefore(graph_.tensors().size(), false);
@@ -327,6 +331,19 @@ void CostModel::computeNodeFacts()
     std::vector<std::pair<TensorId, TensorId>> pending;
     for (const CoarseNode& node : coarse_.nodes) {
         NodeFacts& facts = bound_->nodes[node.id.index()];
+        // In an instance that repeats the one before: the facts at its position there, on
+        // its own tensors; its own weights are counted below.
+        const CoarseNodeId before = repeats.nodeBefore[node.id.index()];
+        if (before.isValid()) {
+            facts = bound_->nodes[before.index()];
+            facts.parameterElements = 0;
+            facts.parameterTensors = 0;
+            facts.tiedParameterElements = 0;
+            for (SavedActivation& saved : facts.savedActivations) {
+                saved.tensor = repeats.next(graph_, coarse_, saved.tensor);
+                savedBefore[saved.tensor.index()] = true;
+            }
+        }
         facts.costOp = node.anchor.isValid()      ? node.anchor
                        : !node.ops.empty()        ? node.ops.front()
                                                   : node.auxiliaryOps.front();
@@ -345,6 +362,8 @@ void CostModel::computeNodeFacts()
                 if (input.isValid())
                     pending.emplace_back(input, TensorId{});
             }
+            if (before.isValid())
+                continue;
             facts.memoryBoundBytes += bound_->ops[id.index()].memoryBoundBytes;
             if (op.type == "Softmax" && op.outputs[0].isValid())
                 save(op.outputs[0], bytesOf(op.outputs[0], dtypeBytes_), true);
@@ -377,6 +396,8 @@ void CostModel::computeNodeFacts()
                 }
             }
         }
+        if (before.isValid())
+            continue;
         if (node.anchor.isValid()) {
             const Op& anchor = graph_.op(node.anchor);
             facts.flops = bound_->ops[node.anchor.index()].flops;
@@ -414,7 +435,7 @@ void CostModel::computeNodeFacts()
     }
 }
 
-void CostModel::computeCrossingTensors()
+void CostModel::computeCrossingTensors(const InstanceRepeats& repeats)
 {
     // Which activations carry gradients: those downstream of a parameter.
     std::vector<bool> carries(graph_.tensors().size(), false);
@@ -444,14 +465,23 @@ void CostModel::computeCrossingTensors()
         }
     }
 
+    // Per tensor, its index in bound_->crossing (or -1): where an op of a repeating
+    // instance finds the sizes of its predecessor's tensor.
+    std::vector<std::ptrdiff_t> crossingOf(graph_.tensors().size(), -1);
     for (const CoarseNode& node : coarse_.nodes) {
         for (const OpId id : node.ops) {
-            for (const TensorId output : graph_.op(id).outputs) {
+            const std::vector<TensorId>& outputs = graph_.op(id).outputs;
+            for (std::size_t slot = 0; slot < outputs.size(); ++slot) {
+                const TensorId output = outputs[slot];
                 if (!output.isValid())
                     continue;
                 const Tensor& tensor = graph_.tensor(output);
+                const OpId before = repeats.opBefore[id.index()];
+                const std::ptrdiff_t was = before.isValid() ? crossingOf[graph_.op(before).outputs[slot].index()] : -1;
                 const double bytes =
-                    tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_ : 0.0;
+                    was >= 0                     ? bound_->crossing[static_cast<std::size_t>(was)].bytes
+                    : tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_
+                                                 : 0.0;
                 // A model output reaches the loss.
                 if (tensor.isGraphOutput && carries[output.index()] && isFloatingPoint(tensor.dtype) &&
                     tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
@@ -478,7 +508,10 @@ void CostModel::computeCrossingTensors()
                                                        [&](const auto& c) {
                                                            return coarse_.node(c.first).kind == CoarseNodeKind::BatchedMatMul;
                                                        });
-                if (intoAttention && bytes > 0 && tensor.shape.isRankKnown() && tensor.shape.rank() == 4) {
+                if (was >= 0) {
+                    crossing.repeat = bound_->crossing[static_cast<std::size_t>(was)].repeat;
+                    crossing.heads = bound_->crossing[static_cast<std::size_t>(was)].heads;
+                } else if (intoAttention && bytes > 0 && tensor.shape.isRankKnown() && tensor.shape.rank() == 4) {
                     const double unrepeated = projectedBytes(output);
                     if (unrepeated > 0 && unrepeated < bytes) {
                         crossing.repeat = bytes / unrepeated;
@@ -488,6 +521,7 @@ void CostModel::computeCrossingTensors()
                 crossing.carriesGradient = carries[output.index()];
                 crossing.producer = node.id;
                 crossing.producerOp = id;
+                crossingOf[output.index()] = static_cast<std::ptrdiff_t>(bound_->crossing.size());
                 bound_->crossing.push_back(std::move(crossing));
             }
         }
@@ -536,6 +570,12 @@ void CostModel::computeBlocks()
             ++blockCount_;
         }
     }
+    // Each block's first node in node order.
+    std::vector<std::size_t> firstOfBlock(static_cast<std::size_t>(blockCount_), bound_->nodes.size());
+    for (std::size_t n = bound_->nodes.size(); n-- > 0;) {
+        if (const int block = bound_->nodes[n].block; block >= 0)
+            firstOfBlock[static_cast<std::size_t>(block)] = n;
+    }
     for (CrossingTensor& tensor : bound_->crossing) {
         const int block = bound_->nodes[tensor.producer.index()].block;
         tensor.insideBlock = block >= 0 && std::all_of(tensor.consumers.begin(), tensor.consumers.end(), [&](const auto& c) {
@@ -550,14 +590,8 @@ void CostModel::computeBlocks()
             if (target >= 0 && target != block)
                 entered.insert(target);
         }
-        for (const int target : entered) {
-            for (NodeFacts& facts : bound_->nodes) {
-                if (facts.block == target) {
-                    facts.blockInputBytes += tensor.bytes;
-                    break;
-                }
-            }
-        }
+        for (const int target : entered)
+            bound_->nodes[firstOfBlock[static_cast<std::size_t>(target)]].blockInputBytes += tensor.bytes;
     }
 }
 

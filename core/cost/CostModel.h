@@ -18,6 +18,7 @@
 namespace tapestry {
 
 class Graph;
+struct InstanceRepeats;
 struct PricingClasses;
 
 // Prices plans for one model, cluster, mesh and workload (cost-model.md, training.md).
@@ -494,12 +495,14 @@ private:
     // The smallest form of an activation on its way from the projection that made it
     // (NodeFacts::ringBytes).
     [[nodiscard]] double projectedBytes(TensorId id) const;
-    void computeOpFacts();
-    void computeNodeFacts();
+    // The facts of an op or node of a block instance that repeats the one before it are
+    // copied from there (cost/InstanceRepeats.h): a deep model binds a few blocks.
+    void computeOpFacts(const InstanceRepeats& repeats);
+    void computeNodeFacts(const InstanceRepeats& repeats);
     void computeBlocks();
     // Sets NodeFacts::pastReplayStop on the instance's nodes.
     void markReplayStop(const BlockInstance& instance);
-    void computeCrossingTensors();
+    void computeCrossingTensors(const InstanceRepeats& repeats);
     void computeOutputs();
     void computeExperts();
     void computeFp8();

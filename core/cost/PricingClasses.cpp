@@ -211,8 +211,11 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             else
                 placeAt(at).charges.push_back(c);
         };
+        // Only the consumers that may convert it pay (TensorClass::converting): the
+        // others' charges stay empty, and a tensor every layer reads would add one per
+        // layer to every pricing.
         charge(tensors[t].producer, -1);
-        for (std::size_t c = 0; c < consumers.size(); ++c)
+        for (const std::size_t c : classes.tensors[tensorClassOf[t]].converting)
             charge(consumers[c], static_cast<int>(c));
     }
     std::map<std::vector<double>, std::size_t> kindKeys;

@@ -478,16 +478,17 @@ void CostModel::computeCrossingTensors(const InstanceRepeats& repeats)
                 const Tensor& tensor = graph_.tensor(output);
                 const OpId before = repeats.opBefore[id.index()];
                 const std::ptrdiff_t was = before.isValid() ? crossingOf[graph_.op(before).outputs[slot].index()] : -1;
-                const double bytes =
-                    was >= 0                     ? bound_->crossing[static_cast<std::size_t>(was)].bytes
-                    : tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_
-                                                 : 0.0;
+                const auto bytesOf = [&] {
+                    return was >= 0                     ? bound_->crossing[static_cast<std::size_t>(was)].bytes
+                           : tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_
+                                                        : 0.0;
+                };
                 // A model output reaches the loss.
                 if (tensor.isGraphOutput && carries[output.index()] && isFloatingPoint(tensor.dtype) &&
                     tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
                     const auto extents = binder_.extents(tensor.shape);
                     const double last = std::max<double>(1.0, static_cast<double>(extents.back()));
-                    bound_->outputs.push_back({node.id, id, bytes, binder_.elementCount(tensor.shape) / last});
+                    bound_->outputs.push_back({node.id, id, bytesOf(), binder_.elementCount(tensor.shape) / last});
                 }
                 CrossingTensor crossing;
                 for (const OpId consumer : tensor.consumers) {
@@ -503,6 +504,7 @@ void CostModel::computeCrossingTensors(const InstanceRepeats& repeats)
                 }
                 if (crossing.consumers.empty())
                     continue;
+                const double bytes = bytesOf();
                 crossing.bytes = bytes;
                 const bool intoAttention = std::all_of(crossing.consumers.begin(), crossing.consumers.end(),
                                                        [&](const auto& c) {

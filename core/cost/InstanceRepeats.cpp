@@ -62,9 +62,16 @@ private:
     [[nodiscard]] End endOf(OpId op, std::size_t instance, bool maker) const
     {
         End end;
-        end.role = coarse_.roles[op.index()];
-        end.kind = coarse_.node(coarse_.nodeOf[op.index()]).kind;
         const InstanceRepeats::Place& place = repeats_.places[op.index()];
+        // An op of the instance itself is compared with its counterpart by sameOp.
+        if (place.instance == static_cast<std::int32_t>(instance)) {
+            end.offset = 0;
+            end.node = place.node;
+            end.op = place.op;
+            return end;
+        }
+        end.role = coarse_.roles[op.index()];
+        end.kind = coarse_.nodes[coarse_.nodeOf[op.index()].index()].kind;
         if (place.instance >= 0 && repeats_.familyOf[static_cast<std::size_t>(place.instance)] ==
                                        repeats_.familyOf[instance]) {
             const auto at = static_cast<std::int64_t>(place.instance);

@@ -1283,8 +1283,8 @@
         <translation>Die Gradientenreduktion läuft unter dem Rückwärtsdurchlauf und FSDP-Gathers unter dem vorigen Block, soweit dieses Rechnen sie verdecken kann.</translation>
     </message>
     <message>
-        <source>Fused (FlashAttention)</source>
-        <translation>Fusioniert (FlashAttention)</translation>
+        <source>Fused (FlashAttention-2)</source>
+        <translation>Fusioniert (FlashAttention-2)</translation>
     </message>
     <message>
         <source>Fused (cuDNN)</source>
@@ -1293,6 +1293,10 @@
     <message>
         <source>Fused (Triton, llm-foundry)</source>
         <translation>Fusioniert (Triton, llm-foundry)</translation>
+    </message>
+    <message>
+        <source>Fused (FlashAttention 1.x)</source>
+        <translation>Fusioniert (FlashAttention 1.x)</translation>
     </message>
     <message>
         <source>Unfused</source>

@@ -1280,8 +1280,8 @@
         <translation>梯度归约与反向传播重叠，FSDP 收集与前一个块重叠，以该计算能隐藏的部分为限。</translation>
     </message>
     <message>
-        <source>Fused (FlashAttention)</source>
-        <translation>融合（FlashAttention）</translation>
+        <source>Fused (FlashAttention-2)</source>
+        <translation>融合（FlashAttention-2）</translation>
     </message>
     <message>
         <source>Fused (cuDNN)</source>
@@ -1290,6 +1290,10 @@
     <message>
         <source>Fused (Triton, llm-foundry)</source>
         <translation>融合（Triton，llm-foundry）</translation>
+    </message>
+    <message>
+        <source>Fused (FlashAttention 1.x)</source>
+        <translation>融合（FlashAttention 1.x）</translation>
     </message>
     <message>
         <source>Unfused</source>

@@ -129,10 +129,10 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
               {{"fused", AttentionKernel::Fused}, {"cudnn", AttentionKernel::Cudnn}, {"triton", AttentionKernel::Triton},
-               {"unfused", AttentionKernel::Unfused}},
-              "attention as one fused kernel, FlashAttention-2's (fused), cuDNN's (cudnn, Transformer Engine's) or the "
-              "Triton FlashAttention (triton, llm-foundry's attn_impl: triton), or separate kernels that write the "
-              "scores (default fused)");
+               {"flash1", AttentionKernel::FlashAttention1}, {"unfused", AttentionKernel::Unfused}},
+              "attention as one fused kernel, FlashAttention-2's (fused), cuDNN's (cudnn, Transformer Engine's), the "
+              "Triton FlashAttention (triton, llm-foundry's attn_impl: triton) or FlashAttention 1.x's (flash1), or "
+              "separate kernels that write the scores (default fused)");
     options.capacityFactorOption = command
         .add_option("--capacity-factor", options.workload.capacityFactor,
                     "mixture-of-experts routing: each expert takes up to this times its even share (top-k / "

@@ -22,16 +22,18 @@ struct AttentionCall {
     double headDim = 128;
 };
 
-// The kernel's rate on `call` over its forward rate at 16k keys, head dim 128, no mask
-// (FlashAttention-2: 370 TFLOP/s on H100; cuDNN: 595). The Triton FlashAttention takes
-// FlashAttention-2's curves (KernelTime.h prices its slowdown). Between the published
-// lengths (512 to 16k keys, by octaves) the rate is interpolated in log2 of the length and
-// flat beyond 16k; below 512 keys it falls as the 512 and 1k figures' hyperbola
-// rate(L) ~ L / (L + a) goes on. Head dims between 64 and 128 interpolate; outside,
-// the nearest of the two. A causal mask multiplies by the forward's published causal over
-// unmasked rate at the whole sequence's length, backward alike (the FlashAttention-3 paper's
-// backward figures are unmasked; the diagonal tiles and the skipped ones are the same in
-// both passes).
+// The kernel's rate on `call` over its reference: the forward rate at 16k keys, head dim
+// 128, no mask (FlashAttention-2: 370 TFLOP/s on H100; cuDNN: 595). The Triton
+// FlashAttention takes FlashAttention-2's curves (KernelTime.h prices its slowdown).
+// FlashAttention (1.x) has FlashAttention-2's reference and its curves times its published
+// rate over FlashAttention-2's at the call's length, head dimension and mask (the
+// FlashAttention-2 paper's Fig. 4, A100: 0.47 to 0.69). Between the published lengths (512
+// to 16k keys, by octaves) the rate is interpolated in log2 of the length and flat beyond
+// 16k; below 512 keys it falls as the 512 and 1k figures' hyperbola rate(L) ~ L / (L + a)
+// goes on. Head dims between 64 and 128 interpolate; outside, the nearest of the two. A
+// causal mask multiplies by the forward's published causal over unmasked rate at the whole
+// sequence's length, backward alike (the FlashAttention-3 paper's backward figures are
+// unmasked; the diagonal tiles and the skipped ones are the same in both passes).
 [[nodiscard]] double attentionRateShape(AttentionKernel kernel, AttentionPass pass, const AttentionCall& call);
 
 }  // namespace tapestry

@@ -23,6 +23,7 @@ double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel)
     case AttentionKernel::Cudnn: return gpu.attentionFraction * gpu.cudnnAttentionSpeedup;
     case AttentionKernel::Triton: return gpu.attentionFraction / kTritonForwardSlowdown;
     case AttentionKernel::Fused:
+    case AttentionKernel::FlashAttention1:
     case AttentionKernel::Unfused: break;
     }
     return gpu.attentionFraction;

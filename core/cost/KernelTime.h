@@ -37,7 +37,8 @@ inline constexpr double kHbmShare = 0.8;
 [[nodiscard]] double linearBackwardSeconds(const GpuSpec& gpu, double flops, double inputBytes, double weightBytes,
                                            double outputBytes, double weightGradientBytes);
 // The share of the peak a fused attention kernel's forward pass reaches at 16k keys, head
-// dim 128, without a mask: gpu.attentionFraction for FlashAttention-2's, times
+// dim 128, without a mask: gpu.attentionFraction for FlashAttention-2's (and for
+// FlashAttention 1.x's, whose rate curve AttentionKernelRate.h sets against it), times
 // gpu.cudnnAttentionSpeedup for cuDNN's (Cluster.h says where the speed-up comes from), over
 // kTritonForwardSlowdown for the Triton FlashAttention (below). AttentionKernelRate.h shapes
 // it by the call's length, head dimension and mask.

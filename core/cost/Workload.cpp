@@ -93,13 +93,14 @@ const char* attentionKernelName(AttentionKernel kernel)
     case AttentionKernel::Unfused: return "unfused";
     case AttentionKernel::Cudnn: return "cudnn";
     case AttentionKernel::Triton: return "triton";
+    case AttentionKernel::FlashAttention1: return "flash1";
     }
     return "fused";
 }
 
 std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
 {
-    if (name == "fused" || name == "flash")
+    if (name == "fused")
         return AttentionKernel::Fused;
     if (name == "unfused")
         return AttentionKernel::Unfused;
@@ -107,6 +108,8 @@ std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
         return AttentionKernel::Cudnn;
     if (name == "triton")
         return AttentionKernel::Triton;
+    if (name == "flash1")
+        return AttentionKernel::FlashAttention1;
     return std::nullopt;
 }
 

@@ -64,15 +64,19 @@ enum class CheckpointReplay : std::uint8_t {
 
 // How attention's core (QKᵀ, softmax, ·V) runs: as one fused kernel that never writes
 // the s×s scores to memory, or as separate kernels (Megatron-LM before FlashAttention).
-// Fused kernels differ in speed by implementation (cost/KernelTime.h): FlashAttention-2's
-// (flash-attn, PyTorch SDPA's flash backend; what gpu.attentionFraction measures), or
-// cuDNN's (Transformer Engine's FusedAttention, which Megatron-LM and NeMo run by default
-// on Hopper and later: its warp-specialized kernels use Hopper's asynchronous tensor cores),
-// or the Triton FlashAttention (FlashAttention's first algorithm in Triton, slower than
-// FlashAttention-2, backward most: llm-foundry's attn_impl: triton, its default in 2023).
-enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn, Triton };
+// Fused kernels differ in speed by implementation (cost/AttentionKernelRate.h):
+// FlashAttention-2's (flash-attn 2.x, PyTorch SDPA's flash backend since 2.2; what
+// gpu.attentionFraction measures), cuDNN's (Transformer Engine's FusedAttention, which
+// Megatron-LM and NeMo run by default on Hopper and later: its warp-specialized kernels use
+// Hopper's asynchronous tensor cores), the Triton FlashAttention (FlashAttention's first
+// algorithm in Triton, slower than FlashAttention-2, backward most: llm-foundry's
+// attn_impl: triton), or FlashAttention itself (flash-attn 1.x, Dao et al. 2022: one thread
+// block per batch and head, about half FlashAttention-2's rate; llm-foundry's attn_impl:
+// flash before FlashAttention-2, July 2023).
+enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn, Triton, FlashAttention1 };
 
-// "fused" (FlashAttention-2), "unfused", "cudnn", "triton".
+// "fused" (FlashAttention-2), "unfused", "cudnn", "triton", "flash1" (FlashAttention 1.x):
+// the names of plan files and the command line.
 [[nodiscard]] const char* attentionKernelName(AttentionKernel kernel);
 [[nodiscard]] std::optional<AttentionKernel> attentionKernelFromName(std::string_view name);
 // Whether the kernel keeps the s×s scores on chip (every kernel but Unfused).

@@ -292,7 +292,8 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--fp8-format hybrid --fp8-recipe tensorwise");
     else if (w.fp8 == Fp8Recipe::Block)
         args.push_back("--fp8-format e4m3 --fp8-recipe mxfp8");
-    if (w.attention == AttentionKernel::Fused || w.attention == AttentionKernel::Triton)
+    if (w.attention == AttentionKernel::Fused || w.attention == AttentionKernel::Triton ||
+        w.attention == AttentionKernel::FlashAttention1)
         args.push_back("--use-flash-attn");
     else if (w.attention == AttentionKernel::Cudnn)
         args.push_back("--attention-backend fused");

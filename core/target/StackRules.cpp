@@ -88,11 +88,14 @@ void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std:
                         stackName + " is priced waiting for them");
 }
 
-// None of the stacks runs the Triton FlashAttention; each writes FlashAttention-2.
+// None of the stacks runs the Triton FlashAttention or FlashAttention 1.x; each writes
+// FlashAttention-2.
 void tritonAttentionNote(const Workload& w, const std::string& stack, std::vector<std::string>& notes)
 {
     if (w.attention == AttentionKernel::Triton)
         notes.push_back("the Triton FlashAttention: " + stack + " runs FlashAttention-2 (written so), faster");
+    else if (w.attention == AttentionKernel::FlashAttention1)
+        notes.push_back("FlashAttention 1.x: " + stack + " runs FlashAttention-2 (written so), faster");
 }
 
 void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& notes)

@@ -61,6 +61,7 @@ std::string attentionOf(const PublishedRun& run)
     case AttentionKernel::Fused: return "FlashAttention-2";
     case AttentionKernel::Cudnn: return "cuDNN";
     case AttentionKernel::Triton: return "Triton FlashAttention";
+    case AttentionKernel::FlashAttention1: return "FlashAttention";
     case AttentionKernel::Unfused: break;
     }
     return "unfused";

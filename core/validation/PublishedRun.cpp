@@ -126,9 +126,8 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.model.vocab = model.count("vocab", 1e8);
     run.model.sequence = model.count("sequence", 1e8);
     run.model.attention = model.text("attention");
-    if (run.model.attention != "flash" && run.model.attention != "cudnn" && run.model.attention != "triton" &&
-        run.model.attention != "unfused")
-        model.fail("attention", "is '" + run.model.attention + "', not flash, cudnn, triton or unfused");
+    if (!publishedAttentionKernel(run.model.attention))
+        model.fail("attention", "is '" + run.model.attention + "', not flash, flash2, cudnn, triton or unfused");
     if (run.model.hidden % run.model.heads != 0)
         model.fail("hidden", "is not divisible by heads");
 
@@ -205,6 +204,17 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 }
 
 }  // namespace
+
+std::optional<AttentionKernel> publishedAttentionKernel(std::string_view name)
+{
+    if (name == "flash")
+        return AttentionKernel::FlashAttention1;
+    if (name == "flash2")
+        return AttentionKernel::Fused;
+    if (name == "cudnn" || name == "triton" || name == "unfused")
+        return attentionKernelFromName(name);
+    return std::nullopt;
+}
 
 void forEachPublishedRun(std::string_view json, const std::string& fileName,
                          const std::function<void(const PublishedRun&)>& each)

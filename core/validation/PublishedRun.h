@@ -1,5 +1,7 @@
 #pragma once
 
+#include "cost/Workload.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -23,7 +25,7 @@ struct PublishedRun {
         std::int64_t ffnHidden = 0;
         std::int64_t vocab = 0;
         std::int64_t sequence = 0;
-        std::string attention;  // "flash" (FlashAttention-2), "cudnn", "triton" (the Triton FlashAttention) or "unfused"
+        std::string attention;  // the kernel by the format's names (publishedAttentionKernel)
     } model;
     struct Hardware {
         // "A100-SXM4-80GB", "A100-SXM4-40GB", "H100-SXM5-80GB", "H200-SXM5-141GB",
@@ -59,6 +61,16 @@ struct PublishedRun {
         std::optional<double> memoryGibActivationsFirstStage;
     } measured;
 };
+
+// The attention kernel that model.attention names in the format: "flash" is FlashAttention
+// (flash-attn 1.x, Dao et al. 2022: what the format's README calls MosaicML's kernel, run
+// before FlashAttention-2 was released), "flash2" FlashAttention-2 (flash-attn 2.x,
+// PyTorch's scaled_dot_product_attention on its flash backend since PyTorch 2.2), "cudnn"
+// cuDNN's fused attention (Transformer Engine on Hopper and later), "triton" the Triton
+// FlashAttention (llm-foundry's attn_impl: triton), "unfused" separate kernels that write
+// the scores out; nullopt for another name. Plan files name the kernels otherwise
+// (attentionKernelName).
+[[nodiscard]] std::optional<AttentionKernel> publishedAttentionKernel(std::string_view name);
 
 // Reads text in the format of ../shared/validation/published-runs.json, calling `each`
 // with every case in order as soon as it is read; the cases are not kept, so memory stays

@@ -78,7 +78,7 @@ bool checkpointsWithPyTorch(const PublishedRun& run)
 
 AttentionKernel attentionKernelOf(const PublishedRun& run)
 {
-    return attentionKernelFromName(run.model.attention).value_or(AttentionKernel::Unfused);
+    return publishedAttentionKernel(run.model.attention).value_or(AttentionKernel::Unfused);
 }
 
 std::string clusterPresetForGpu(const std::string& gpu)

@@ -20,14 +20,14 @@ namespace {
 
 const std::string kRunsFile = "runs.json";
 
-// GPT-2 small on one DGX H100, data parallel over its 8 GPUs, FlashAttention: priced in
+// GPT-2 small on one DGX H100, data parallel over its 8 GPUs, FlashAttention-2: priced in
 // milliseconds, and its steps move with both the GEMM and the attention share.
 PublishedRun smallRun(const std::string& name, std::int64_t sequence, double measuredSeconds)
 {
     PublishedRun run;
     run.name = name;
     run.source = "test";
-    run.model = {"gpt", 12, 768, 12, 12, 3072, 50257, sequence, "flash"};
+    run.model = {"gpt", 12, 768, 12, 12, 3072, 50257, sequence, "flash2"};
     run.hardware = {"H100-SXM5-80GB", 989, 8, 1, 400, 0};
     run.training.precision = "bf16";
     run.training.globalBatch = 64;

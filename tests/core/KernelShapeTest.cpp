@@ -136,6 +136,35 @@ private slots:
         }
     }
 
+    // FlashAttention 1.x against FlashAttention-2 on the same call, both passes alike: their
+    // published forward + backward rates' ratio (FlashAttention-2 paper, Fig. 4, A100,
+    // TFLOP/s): unmasked head dim 128 at 512 keys 74 / 131, at 8k 98 / 203 (held beyond);
+    // causal head dim 64 at 2k 77 / 140; log2-linear between lengths (1,448 keys halfway
+    // between 1k's 91 / 181 and 2k's 95 / 196), head dim 96 halfway between 64's and 128's
+    // (4k unmasked: 108 / 175 and 95 / 201).
+    void flashAttention1RunsAtItsPublishedShareOfFlashAttention2()
+    {
+        const GpuSpec h100 = testCluster("dgx-h100x1").gpu;
+        QVERIFY(near(fusedAttentionShare(h100, AttentionKernel::FlashAttention1), h100.attentionFraction));
+        const double flops = 1e12;
+        auto share = [&](double keys, double causalSequence, double headDim) {
+            const AttentionCall call{keys, causalSequence, headDim};
+            const double forward = fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, call) /
+                                   fusedAttentionSeconds(h100, AttentionKernel::FlashAttention1, flops, call);
+            const double backward = fusedAttentionBackwardSeconds(h100, AttentionKernel::Fused, flops, call) /
+                                    fusedAttentionBackwardSeconds(h100, AttentionKernel::FlashAttention1, flops, call);
+            return near(forward, backward) ? forward : -1;
+        };
+        QVERIFY2(near(share(512, 0, 128), 74.0 / 131), qPrintable(QString::number(share(512, 0, 128))));
+        QVERIFY(near(share(8192, 0, 128), 98.0 / 203));
+        QVERIFY(near(share(65536, 0, 128), 98.0 / 203));
+        QVERIFY(near(share(2048, 2048, 64), 77.0 / 140));
+        QVERIFY(near(share(std::sqrt(1024.0 * 2048), 0, 128), (91.0 / 181 + 95.0 / 196) / 2));
+        QVERIFY(near(share(4096, 0, 96), (108.0 / 175 + 95.0 / 201) / 2));
+        // Below 512 keys the 512 ratio (the kernels' own curves fall as FlashAttention-2's).
+        QVERIFY(near(share(256, 256, 128), 53.0 / 99));
+    }
+
     // DeepSpeed's work around one parameter gather: the launch, 7 us per rank, and the
     // copy of the gathered tensor (read and written once) at HBM speed.
     void deepSpeedGatherOverheadGrowsWithTheRanks()

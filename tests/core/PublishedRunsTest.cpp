@@ -173,20 +173,26 @@ private slots:
     }
 
     // A run's attention kernel is what its own model.attention names, whatever its source:
-    // "flash" is FlashAttention-2 for an llm-foundry run as for any other; "triton" prices the
-    // Triton FlashAttention, slower; an unknown name is refused, naming the field.
+    // "flash" is FlashAttention (1.x), as the format says of MosaicML's runs; "flash2" is
+    // FlashAttention-2, faster; "triton" the Triton FlashAttention; an unknown name is
+    // refused, naming the field.
     void attentionKernelComesFromTheRunsOwnField()
     {
         const PublishedRun mpt = mpt760m(8192);
         QVERIFY(mpt.source.find("llm-foundry") != std::string::npos);
         QCOMPARE(mpt.model.attention, std::string("flash"));
-        QVERIFY(attentionKernelOf(mpt) == AttentionKernel::Fused);
-        QCOMPARE(regimesOf(mpt)[4].regime, std::string("FlashAttention-2"));
+        QVERIFY(attentionKernelOf(mpt) == AttentionKernel::FlashAttention1);
+        QCOMPARE(regimesOf(mpt)[4].regime, std::string("FlashAttention"));
+        PublishedRun flash2 = mpt;
+        flash2.model.attention = "flash2";
+        QVERIFY(attentionKernelOf(flash2) == AttentionKernel::Fused);
+        QCOMPARE(regimesOf(flash2)[4].regime, std::string("FlashAttention-2"));
+        QVERIFY(predictRun(flash2, clusterPresetDir()).stepSeconds < predictRun(mpt, clusterPresetDir()).stepSeconds);
         PublishedRun triton = mpt;
         triton.model.attention = "triton";
         QVERIFY(attentionKernelOf(triton) == AttentionKernel::Triton);
         QCOMPARE(regimesOf(triton)[4].regime, std::string("Triton FlashAttention"));
-        QVERIFY(predictRun(triton, clusterPresetDir()).stepSeconds > predictRun(mpt, clusterPresetDir()).stepSeconds);
+        QVERIFY(predictRun(triton, clusterPresetDir()).stepSeconds > predictRun(flash2, clusterPresetDir()).stepSeconds);
         // A file may name the kernel itself; an unknown name is refused, naming the field.
         const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
             "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128,
@@ -201,13 +207,17 @@ private slots:
             return parsePublishedRuns(text, "runs.json");
         };
         QVERIFY(attentionKernelOf(named("triton").front()) == AttentionKernel::Triton);
-        try {
-            (void)named("xformers");
-            QFAIL("an unknown attention kernel was read");
-        } catch (const Error& error) {
-            QVERIFY2(error.message().find("attention") != std::string::npos &&
-                         error.message().find("triton") != std::string::npos,
-                     error.message().c_str());
+        QVERIFY(attentionKernelOf(named("flash2").front()) == AttentionKernel::Fused);
+        // Plan files' names are not the format's: "fused" is refused here.
+        for (const char* other : {"xformers", "fused"}) {
+            try {
+                (void)named(other);
+                QFAIL("an unknown attention kernel was read");
+            } catch (const Error& error) {
+                QVERIFY2(error.message().find("attention") != std::string::npos &&
+                             error.message().find("flash2") != std::string::npos,
+                         error.message().c_str());
+            }
         }
     }
 

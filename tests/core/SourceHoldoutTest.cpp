@@ -17,13 +17,13 @@ namespace {
 const std::filesystem::path kPresets =
     std::filesystem::path(TAPESTRY_TEST_DATA_DIR) / ".." / ".." / "resources" / "clusters";
 
-// GPT-2 small, data parallel over one node's 8 GPUs, FlashAttention (as ClusterCalibrationTest).
+// GPT-2 small, data parallel over one node's 8 GPUs, FlashAttention-2 (as ClusterCalibrationTest).
 PublishedRun smallRun(const std::string& name, const std::string& source, std::int64_t sequence)
 {
     PublishedRun run;
     run.name = name;
     run.source = source;
-    run.model = {"gpt", 12, 768, 12, 12, 3072, 50257, sequence, "flash"};
+    run.model = {"gpt", 12, 768, 12, 12, 3072, 50257, sequence, "flash2"};
     run.hardware = {"H100-SXM5-80GB", 989, 8, 1, 400, 0};
     run.training.precision = "bf16";
     run.training.globalBatch = 64;

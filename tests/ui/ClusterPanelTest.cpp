@@ -39,7 +39,7 @@ class ClusterPanelTest : public QObject {
 private:
     static QString ncclLog(const char* name) { return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/nccl/") + QLatin1String(name); }
 
-    // GPT-2 small on one DGX H100 (data parallel 8, FlashAttention) at each sequence, in
+    // GPT-2 small on one DGX H100 (data parallel 8, FlashAttention-2) at each sequence, in
     // validate's format, with the step `truth` prices: what a cluster with its figures
     // would measure.
     static QString writeRuns(const QString& path, const std::vector<int>& sequences, const Cluster& truth)
@@ -53,7 +53,7 @@ private:
                  QJsonObject{{QStringLiteral("architecture"), QStringLiteral("gpt")}, {QStringLiteral("layers"), 12},
                              {QStringLiteral("hidden"), 768}, {QStringLiteral("heads"), 12},
                              {QStringLiteral("ffn_hidden"), 3072}, {QStringLiteral("vocab"), 50257},
-                             {QStringLiteral("sequence"), sequence}, {QStringLiteral("attention"), QStringLiteral("flash")}}},
+                             {QStringLiteral("sequence"), sequence}, {QStringLiteral("attention"), QStringLiteral("flash2")}}},
                 {QStringLiteral("hardware"),
                  QJsonObject{{QStringLiteral("gpu"), QStringLiteral("H100-SXM5-80GB")},
                              {QStringLiteral("peak_tflops_bf16"), 989}, {QStringLiteral("gpus_per_node"), 8},

@@ -107,7 +107,7 @@ private slots:
     // Every finished search sets its best plan against the fastest expert layout that fits
     // (Megatron-LM at 80 ms in 30 GB; data parallel needs 50 GB of the 40): the step time
     // difference split into compute and exposed communication, the memory difference, and
-    // whether the difference is within the cost model's validated error (median 10.9 %).
+    // whether the difference is within the cost model's validated error (median 5.2 %).
     void whyThisPlanAgainstTheBestExpert()
     {
         SearchResultsPanel panel;
@@ -122,7 +122,7 @@ private slots:
         panel.setResults(snapshot({plan("best", PlanCandidate::Role::Best, 78, 38)}, true));
         QVERIFY2(why->text().contains(QStringLiteral("2.5 % faster")), qPrintable(why->text()));
         QVERIFY(why->text().endsWith(QStringLiteral("The difference is within the cost model's validated error (median "
-                                                    "10.9 %): the model does not tell these two plans apart; measure both "
+                                                    "5.2 %): the model does not tell these two plans apart; measure both "
                                                     "before choosing.")));
         // 80 ms in 30 GB: the search found Megatron-LM's layout itself (not "0.0 % faster").
         panel.setResults(snapshot({plan("best", PlanCandidate::Role::Best, 80, 30)}, true));

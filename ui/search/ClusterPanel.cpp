@@ -220,9 +220,10 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
                             "block, as far as that compute can hide them."));
     attention_ = new QComboBox(this);
     attention_->setObjectName(QStringLiteral("attentionKernel"));
-    attention_->addItem(tr("Fused (FlashAttention)"), static_cast<int>(AttentionKernel::Fused));
+    attention_->addItem(tr("Fused (FlashAttention-2)"), static_cast<int>(AttentionKernel::Fused));
     attention_->addItem(tr("Fused (cuDNN)"), static_cast<int>(AttentionKernel::Cudnn));
     attention_->addItem(tr("Fused (Triton, llm-foundry)"), static_cast<int>(AttentionKernel::Triton));
+    attention_->addItem(tr("Fused (FlashAttention 1.x)"), static_cast<int>(AttentionKernel::FlashAttention1));
     attention_->addItem(tr("Unfused"), static_cast<int>(AttentionKernel::Unfused));
     attention_->setToolTip(tr("A fused kernel never writes the sequence × sequence scores to memory; unfused "
                               "kernels keep them for the backward pass. cuDNN's kernels (Transformer Engine's, what "

@@ -129,6 +129,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     for (const Op& op : graph_.ops())
         causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
     const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
+    bound_->copiedFrom = repeats.nodeBefore;
     computeOpFacts(repeats);
     computeNodeFacts(repeats);
     computeCrossingTensors(repeats);

@@ -371,8 +371,16 @@ private:
     // it) to `time`; byAxis splits it over those axes by each axis's own bandwidth time.
     void addCollectiveOver(TimeBreakdown& time, CollectiveKind kind, AxisMask axes, const CollectiveBreakdown& price,
                            double share, double overheadSeconds = 0) const;
-    // Appends everything priceNode reads of a node's own facts, as numbers (PricingClasses).
+    // Appends everything priceNode reads of a node's own facts, as numbers (PricingClasses):
+    // those bound with the shapes (computeOpFacts, computeNodeFacts), then those set after
+    // (weights, blocks, experts, FP8: the later facts).
     void pricedFacts(CoarseNodeId id, std::vector<double>& into) const;
+    void laterFacts(CoarseNodeId id, std::vector<double>& into) const;
+    // Whether pricedFacts of `a` equals that of `b`, told without building them: `a`'s
+    // bound facts were copied from `b` (an instance repeating the one before) and their
+    // later facts agree. False when it cannot tell.
+    [[nodiscard]] bool copiedAlike(CoarseNodeId a, CoarseNodeId b, std::vector<double>& scratchA,
+                                   std::vector<double>& scratchB) const;
     [[nodiscard]] Stepping steppingFor(int dataParallel) const;
     // Forward work of the anchors outside experts, in all and by the mesh axes they split
     // the batch on: what a plan's stepping follows (steppingOf). evaluate adds every node
@@ -535,6 +543,8 @@ private:
     // and rebound make, so that a copy costs no more than its few settings.
     struct BoundFacts {
         std::vector<double> blockParameterElements;  // per block instance
+        // Per node: the node its bound facts were copied from (InstanceRepeats::nodeBefore).
+        std::vector<CoarseNodeId> copiedFrom;
         std::vector<OpFacts> ops;
         std::vector<NodeFacts> nodes;
         std::vector<CrossingTensor> crossing;

@@ -28,27 +28,47 @@ void CostModel::pricedFacts(CoarseNodeId id, std::vector<double>& into) const
 {
     const CoarseNode& node = coarse_.node(id);
     const NodeFacts& f = bound_->nodes[id.index()];
-    into.insert(into.end(),
-                {static_cast<double>(node.kind), f.flops, f.memoryBoundBytes, f.parameterElements,
-                 static_cast<double>(f.parameterTensors), f.tiedParameterElements, f.transientBytes, f.blockInputBytes,
-                 f.ringBytes, static_cast<double>(f.experts), f.routedShare, f.modelShare, f.fp8 ? 1.0 : 0.0,
-                 f.block >= 0 ? 1.0 : 0.0,
-                 f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
-                 static_cast<double>(f.savedActivations.size()), static_cast<double>(f.linearOrdinal),
-                 f.pastReplayStop ? 1.0 : 0.0});
+    into.insert(into.end(), {static_cast<double>(node.kind), f.flops, f.transientBytes, f.ringBytes,
+                             static_cast<double>(f.savedActivations.size())});
     for (const SavedActivation& saved : f.savedActivations)
-        into.insert(into.end(), {saved.bytes, saved.asOutput ? 1.0 : 0.0, saved.scores ? 1.0 : 0.0});
+        into.insert(into.end(), {saved.asOutput ? 1.0 : 0.0, saved.scores ? 1.0 : 0.0});
     into.push_back(static_cast<double>(node.ops.size()));
     for (const OpId op : node.ops) {
         const OpFacts& o = bound_->ops[op.index()];
-        into.insert(into.end(), {o.flops, o.memoryBoundBytes, o.inputBytes, o.weightBytes, o.outputBytes,
-                                 o.scores ? 1.0 : 0.0, o.keys, o.attentionOutput ? 1.0 : 0.0,
-                                 static_cast<double>(coarse_.roles[op.index()])});
+        into.insert(into.end(), {o.flops, o.inputBytes, o.weightBytes, o.outputBytes, o.scores ? 1.0 : 0.0, o.keys,
+                                 o.attentionOutput ? 1.0 : 0.0, static_cast<double>(coarse_.roles[op.index()])});
     }
+    laterFacts(id, into);
+}
+
+void CostModel::laterFacts(CoarseNodeId id, std::vector<double>& into) const
+{
+    const NodeFacts& f = bound_->nodes[id.index()];
+    into.insert(into.end(), {f.memoryBoundBytes, f.parameterElements, static_cast<double>(f.parameterTensors),
+                             f.tiedParameterElements, f.blockInputBytes, static_cast<double>(f.experts),
+                             f.routedShare, f.modelShare, f.fp8 ? 1.0 : 0.0, f.block >= 0 ? 1.0 : 0.0,
+                             f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
+                             static_cast<double>(f.linearOrdinal), f.pastReplayStop ? 1.0 : 0.0});
+    for (const SavedActivation& saved : f.savedActivations)
+        into.push_back(saved.bytes);  // FP8 keeps some as 8-bit copies
+    for (const OpId op : coarse_.node(id).ops)
+        into.push_back(bound_->ops[op.index()].memoryBoundBytes);  // less what experts do not route
     for (const ModelOutput& output : bound_->outputs) {
         if (output.producer == id)
             into.insert(into.end(), {-2.0, output.bytes, output.rows});
     }
+}
+
+bool CostModel::copiedAlike(CoarseNodeId a, CoarseNodeId b, std::vector<double>& scratchA,
+                            std::vector<double>& scratchB) const
+{
+    if (bound_->copiedFrom[a.index()] != b)
+        return false;
+    scratchA.clear();
+    scratchB.clear();
+    laterFacts(a, scratchA);
+    laterFacts(b, scratchB);
+    return scratchA == scratchB;
 }
 
 const PricingClasses& CostModel::pricingClasses() const
@@ -60,10 +80,11 @@ const PricingClasses& CostModel::pricingClasses() const
         std::vector<CrossingEnds> ends;
         for (const CrossingTensor& tensor : bound_->crossing) {
             makerOfOp[tensor.producerOp.index()] = tensor.producer;
-            CrossingEnds end{tensor.producer, {}, {tensor.bytes, tensor.repeat, tensor.heads,
-                                                   tensor.carriesGradient ? 1.0 : 0.0, tensor.insideBlock ? 1.0 : 0.0,
-                                                   static_cast<double>(tensor.experts), tensor.expertTokens,
-                                                   tensor.routedCopies}};
+            CrossingEnds end{tensor.producer,
+                             {},
+                             {tensor.bytes, tensor.repeat, tensor.heads, tensor.carriesGradient ? 1.0 : 0.0,
+                              tensor.insideBlock ? 1.0 : 0.0, static_cast<double>(tensor.experts),
+                              tensor.expertTokens, tensor.routedCopies}};
             for (const auto& consumer : tensor.consumers)
                 end.consumers.push_back(consumer.first);
             ends.push_back(std::move(end));
@@ -74,9 +95,11 @@ const PricingClasses& CostModel::pricingClasses() const
                 into.push_back(producer.isValid() ? makerOfOp[producer.index()] : CoarseNodeId{});
             }
         };
+        std::vector<double> scratchA;
+        std::vector<double> scratchB;
         classes_->classes = buildPricingClasses(
-            coarse_, families_, [&](CoarseNodeId id, std::vector<double>& into) { pricedFacts(id, into); }, makers,
-            ends);
+            coarse_, families_, [&](CoarseNodeId id, std::vector<double>& into) { pricedFacts(id, into); },
+            [&](CoarseNodeId a, CoarseNodeId b) { return copiedAlike(a, b, scratchA, scratchB); }, makers, ends);
         for (const PricingClasses::TensorClass& tensorClass : classes_->classes.tensors) {
             CrossingTensor tensor = bound_->crossing[tensorClass.tensor];
             tensor.consumers.clear();

@@ -30,6 +30,7 @@ bool PricingClasses::uniform(const Plan& plan) const
 
 PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable& families,
                                    const std::function<void(CoarseNodeId, std::vector<double>&)>& nodeFacts,
+                                   const std::function<bool(CoarseNodeId, CoarseNodeId)>& sameFacts,
                                    const std::function<void(CoarseNodeId, std::vector<CoarseNodeId>&)>& savedMakers,
                                    const std::vector<CrossingEnds>& tensors)
 {
@@ -73,49 +74,62 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         }
     }
 
-    // Nodes: same position, same facts, same neighbours' positions. The key is built in
-    // one buffer and compared first with the class of the node before (nodeKeys holds
-    // each class's key once).
+    // Nodes: same position, same facts, same neighbours' positions. A node with a node
+    // before is compared first with that one's class: its facts where sameFacts can
+    // tell, else its whole key (built in one buffer); nodeKeys holds each class's key once.
     std::vector<std::size_t> classOf(nodeCount);
     std::map<std::vector<double>, std::size_t> nodeKeys;
-    std::vector<const std::vector<double>*> nodeClassKey;
+    struct KnownKey {
+        const std::vector<double>* key = nullptr;
+        std::size_t neighbours = 0;  // where the neighbours' positions start in it
+    };
+    std::vector<KnownKey> nodeClassKey;
     std::vector<double> key;
-    std::vector<double> readBy;
+    std::vector<double> neighbours;  // the readers' positions, then the makers'
     std::vector<CoarseNodeId> makers;
     for (const CoarseNode& node : coarse.nodes) {
-        key.assign(1, keyOf(rep(node.id)));
-        nodeFacts(node.id, key);
-        readBy.clear();
+        neighbours.clear();
         for (const CoarseNodeId reader : readers[node.id.index()])
-            readBy.push_back(keyOf(rep(reader)));
-        std::sort(readBy.begin(), readBy.end());
-        readBy.erase(std::unique(readBy.begin(), readBy.end()), readBy.end());
-        key.push_back(static_cast<double>(readBy.size()));
-        key.insert(key.end(), readBy.begin(), readBy.end());
+            neighbours.push_back(keyOf(rep(reader)));
+        std::sort(neighbours.begin(), neighbours.end());
+        neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+        neighbours.insert(neighbours.begin(), static_cast<double>(neighbours.size()));
         makers.clear();
         savedMakers(node.id, makers);
-        key.push_back(static_cast<double>(makers.size()));
+        neighbours.push_back(static_cast<double>(makers.size()));
         for (const CoarseNodeId maker : makers)
-            key.push_back(keyOf(rep(maker)));
+            neighbours.push_back(keyOf(rep(maker)));
         const CoarseNodeId previous = before[node.id.index()];
+        const KnownKey* known =
+            previous.isValid() && previous < node.id ? &nodeClassKey[classOf[previous.index()]] : nullptr;
         std::size_t found = 0;
-        if (previous.isValid() && previous < node.id && *nodeClassKey[classOf[previous.index()]] == key) {
+        if (known && sameFacts(node.id, previous) &&
+            std::equal(known->key->begin() + static_cast<std::ptrdiff_t>(known->neighbours), known->key->end(),
+                       neighbours.begin(), neighbours.end())) {
             found = classOf[previous.index()];
         } else {
-            const auto [at, fresh] = nodeKeys.try_emplace(key, classes.nodes.size());
-            found = at->second;
-            if (fresh) {
-                nodeClassKey.push_back(&at->first);
-                std::vector<CoarseNodeId> firstReaders;
-                std::vector<CoarseNodeId> positions;
-                for (const CoarseNodeId reader : readers[node.id.index()]) {
-                    if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
-                        continue;
-                    positions.push_back(rep(reader));
-                    firstReaders.push_back(reader);
+            key.assign(1, keyOf(rep(node.id)));
+            nodeFacts(node.id, key);
+            const std::size_t factsEnd = key.size();
+            key.insert(key.end(), neighbours.begin(), neighbours.end());
+            if (known && *known->key == key) {
+                found = classOf[previous.index()];
+            } else {
+                const auto [at, fresh] = nodeKeys.try_emplace(key, classes.nodes.size());
+                found = at->second;
+                if (fresh) {
+                    nodeClassKey.push_back({&at->first, factsEnd});
+                    std::vector<CoarseNodeId> firstReaders;
+                    std::vector<CoarseNodeId> positions;
+                    for (const CoarseNodeId reader : readers[node.id.index()]) {
+                        if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
+                            continue;
+                        positions.push_back(rep(reader));
+                        firstReaders.push_back(reader);
+                    }
+                    classes.nodes.push_back({node.id, 0, std::move(firstReaders), makers});
+                    classes.members.push_back(node.id);
                 }
-                classes.nodes.push_back({node.id, 0, std::move(firstReaders), makers});
-                classes.members.push_back(node.id);
             }
         }
         classes.nodes[found].count += 1;

@@ -4,6 +4,7 @@
 #include "fold/FamilyTable.h"
 #include "plan/Plan.h"
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <utility>
@@ -82,18 +83,21 @@ struct PricingClasses {
 struct CrossingEnds {
     CoarseNodeId producer;
     std::vector<CoarseNodeId> consumers;
-    std::vector<double> facts;
+    std::array<double, 8> facts{};
 };
 
 // The classes of `coarse` with `families`. `nodeFacts(node, into)`: appends the node's
 // facts as numbers (equal for nodes that price alike given equal neighbours);
-// `savedMakers(node, into)`: appends per saved activation the node whose output crosses
-// into it (or invalid); `tensors`: the crossing tensors. A node of a family instance is
-// first compared with the node at its position in the instance before (and a tensor
-// with the one made there), so a deep model's classes cost a key comparison per node.
+// `sameFacts(a, b)`: whether a's facts equal b's, where that is known without building
+// them (false: unknown); `savedMakers(node, into)`: appends per saved activation the node
+// whose output crosses into it (or invalid); `tensors`: the crossing tensors. A node of a
+// family instance is first compared with the node at its position in the instance
+// before (and a tensor with the one made there), so a deep model's classes cost a
+// comparison of neighbours per node.
 [[nodiscard]] PricingClasses buildPricingClasses(
     const CoarseGraph& coarse, const FamilyTable& families,
     const std::function<void(CoarseNodeId, std::vector<double>&)>& nodeFacts,
+    const std::function<bool(CoarseNodeId, CoarseNodeId)>& sameFacts,
     const std::function<void(CoarseNodeId, std::vector<CoarseNodeId>&)>& savedMakers,
     const std::vector<CrossingEnds>& tensors);
 

@@ -168,6 +168,10 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.training.recompute = training.text("recompute");
     if (run.training.recompute != "none" && run.training.recompute != "selective" && run.training.recompute != "full")
         training.fail("recompute", "is '" + run.training.recompute + "', not none, selective or full");
+    run.training.activationOffloadLayers = training.countOr("activation_offload_layers", 0);
+    if (run.training.activationOffloadLayers > run.model.layers)
+        training.fail("activation_offload_layers", "is more than the model's " + std::to_string(run.model.layers) +
+                                                       " layers");
     run.training.optimizer = training.text("optimizer");
     if (run.training.optimizer != "adam")
         training.fail("optimizer", "is '" + run.training.optimizer + "'; the format describes Adam runs (adam)");

@@ -53,6 +53,9 @@ struct PublishedRun {
         int zeroStage = 0;
         std::string zeroImplementation = "fsdp";  // "fsdp" or "deepspeed" (how ZeRO 3 gathers)
         std::string recompute;  // "none", "selective", "full"
+        // Blocks whose saved activations the stack moves to host memory in forward and back
+        // in backward (Megatron-LM's --cpu-offloading-num-layers); 0: none.
+        std::int64_t activationOffloadLayers = 0;
         std::string optimizer;  // "adam"
     } training;
     struct Measured {

@@ -19,7 +19,7 @@ namespace {
 // Achievable share of an InfiniBand NIC's line rate (the presets' 24 of 25 and 48 of 50 GB/s).
 constexpr double kNicShare = 0.96;
 
-// Why the plan space cannot express `run` on any cluster; empty when it can.
+// Why the plan space or the cost model cannot express `run` on any cluster; empty when it can.
 std::string planSpaceGap(const PublishedRun& run)
 {
     const PublishedRun::Training& t = run.training;
@@ -27,6 +27,9 @@ std::string planSpaceGap(const PublishedRun& run)
         return std::to_string(t.pipelineParallel) + " x " + std::to_string(t.virtualStages) + " pipeline chunks for " +
                std::to_string(run.model.layers) +
                " layers: the stack counts the embedding and the loss as layers, the plan space does not";
+    if (t.activationOffloadLayers > 0)
+        return "activations of " + std::to_string(t.activationOffloadLayers) +
+               " layers offloaded to host memory: the cost model prices neither the copies nor the memory they free";
     return {};
 }
 

@@ -128,6 +128,22 @@ PublishedRun ptdp(int gpus)
     return run;
 }
 
+// A two-layer GPT on one DGX H100 in the format, read back: its model.attention is
+// `attention`, and `hardware` and `training` (", \"key\": value" each) add fields.
+std::vector<PublishedRun> twoLayerRun(const std::string& attention, const std::string& hardware = {},
+                                      const std::string& training = {})
+{
+    const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
+        "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128, "attention": ")" +
+                             attention + R"("}, "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989,
+        "gpus_per_node": 8, "nodes": 1, "inter_node_gbit_per_gpu": 400)" +
+                             hardware + R"(}, "training": {"precision": "bf16", "global_batch": 8, "micro_batch": 1,
+        "gradient_accumulation": 1, "data_parallel": 8, "tensor_parallel": 1, "pipeline_parallel": 1,
+        "virtual_stages": 1, "sequence_parallel": false, "context_parallel": 1, "zero_stage": 0, "recompute": "none",
+        "optimizer": "adam")" + training + R"(}, "measured": {"step_seconds": 1}}]})";
+    return parsePublishedRuns(json, "runs.json");
+}
+
 }  // namespace
 
 class PublishedRunsTest : public QObject {
@@ -194,24 +210,12 @@ private slots:
         QCOMPARE(regimesOf(triton)[4].regime, std::string("Triton FlashAttention"));
         QVERIFY(predictRun(triton, clusterPresetDir()).stepSeconds > predictRun(flash2, clusterPresetDir()).stepSeconds);
         // A file may name the kernel itself; an unknown name is refused, naming the field.
-        const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
-            "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128,
-            "attention": "ATTENTION"}, "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989,
-            "gpus_per_node": 8, "nodes": 1, "inter_node_gbit_per_gpu": 400}, "training": {"precision": "bf16",
-            "global_batch": 8, "micro_batch": 1, "gradient_accumulation": 1, "data_parallel": 8, "tensor_parallel": 1,
-            "pipeline_parallel": 1, "virtual_stages": 1, "sequence_parallel": false, "context_parallel": 1,
-            "zero_stage": 0, "recompute": "none", "optimizer": "adam"}, "measured": {"step_seconds": 1}}]})";
-        auto named = [&](const std::string& attention) {
-            std::string text = json;
-            text.replace(text.find("ATTENTION"), 9, attention);
-            return parsePublishedRuns(text, "runs.json");
-        };
-        QVERIFY(attentionKernelOf(named("triton").front()) == AttentionKernel::Triton);
-        QVERIFY(attentionKernelOf(named("flash2").front()) == AttentionKernel::Fused);
+        QVERIFY(attentionKernelOf(twoLayerRun("triton").front()) == AttentionKernel::Triton);
+        QVERIFY(attentionKernelOf(twoLayerRun("flash2").front()) == AttentionKernel::Fused);
         // Plan files' names are not the format's: "fused" is refused here.
         for (const char* other : {"xformers", "fused"}) {
             try {
-                (void)named(other);
+                (void)twoLayerRun(other);
                 QFAIL("an unknown attention kernel was read");
             } catch (const Error& error) {
                 QVERIFY2(error.message().find("attention") != std::string::npos &&
@@ -240,25 +244,38 @@ private slots:
         sameHbm.hardware.hbmTbPerSecond = preset.gpu.hbmBytesPerSecond / 1e12;
         QCOMPARE(PreparedRun(sameHbm).price(preset).stepSeconds, a);
 
-        const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
-            "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128,
-            "attention": "flash"}, "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989,
-            "gpus_per_node": 8, "nodes": 1, "inter_node_gbit_per_gpu": 400, "hbm_tb_per_s": HBM}, "training":
-            {"precision": "bf16", "global_batch": 8, "micro_batch": 1, "gradient_accumulation": 1,
-            "data_parallel": 8, "tensor_parallel": 1, "pipeline_parallel": 1, "virtual_stages": 1,
-            "sequence_parallel": false, "context_parallel": 1, "zero_stage": 0, "recompute": "none",
-            "optimizer": "adam"}, "measured": {"step_seconds": 1}}]})";
-        auto withHbm = [&](const std::string& hbm) {
-            std::string text = json;
-            text.replace(text.find("HBM"), 3, hbm);
-            return parsePublishedRuns(text, "runs.json");
-        };
+        auto withHbm = [](const std::string& hbm) { return twoLayerRun("flash", ", \"hbm_tb_per_s\": " + hbm); };
         QCOMPARE(withHbm("2.4").front().hardware.hbmTbPerSecond, 2.4);
         try {
             (void)withHbm("2400");
             QFAIL("an HBM bandwidth of 2,400 TB/s was read");
         } catch (const Error& error) {
             QVERIFY2(error.message().find("hbm_tb_per_s") != std::string::npos, error.message().c_str());
+        }
+    }
+
+    // A run that offloads activations to host memory (training.activation_offload_layers,
+    // Megatron-LM's --cpu-offloading-num-layers) is read and skipped with the reason: the
+    // cost model prices neither the copies nor the memory they free. More offloaded layers
+    // than the model has is refused, naming the field.
+    void activationOffloadIsSkippedWithTheReason()
+    {
+        auto offloading = [](const std::string& layers) {
+            return twoLayerRun("flash2", {}, ", \"activation_offload_layers\": " + layers);
+        };
+        const PublishedRun run = offloading("1").front();
+        QCOMPARE(run.training.activationOffloadLayers, std::int64_t{1});
+        const RunPrediction prediction = predictRun(run, clusterPresetDir());
+        QVERIFY2(prediction.skipped.find("activations of 1 layers offloaded to host memory") != std::string::npos,
+                 prediction.skipped.c_str());
+        PublishedRun kept = run;
+        kept.training.activationOffloadLayers = 0;
+        QVERIFY(predictRun(kept, clusterPresetDir()).skipped.empty());
+        try {
+            (void)offloading("3");
+            QFAIL("3 offloaded layers of 2 were read");
+        } catch (const Error& error) {
+            QVERIFY2(error.message().find("activation_offload_layers") != std::string::npos, error.message().c_str());
         }
     }
 

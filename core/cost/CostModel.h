@@ -109,6 +109,18 @@ public:
     // The classes evaluateTotals prices by (built on first use, shared by withTechniques
     // copies: they depend on the bound shapes only).
     [[nodiscard]] const PricingClasses& pricingClasses() const;
+    // What each block of a uniform plan costs (in modelBlocks() order), the nodes before
+    // the first block and after the last, and the largest transient buffer: evaluate()'s
+    // per-node costs summed over each block's nodes (up to rounding), priced by classes,
+    // so without growing with depth. What balancing a pipeline's stages reads. Nothing for
+    // a plan unlike across a family's instances.
+    struct BlockCosts {
+        std::vector<CostBreakdown> blocks;
+        CostBreakdown before;
+        CostBreakdown after;
+        double transient = 0;
+    };
+    [[nodiscard]] std::optional<BlockCosts> blockCosts(const Plan& plan) const;
 
     // This model with other training techniques. Recomputation and ZeRO (its stage and HSDP replicas) enter
     // only the pricing of a plan, not the shapes and facts bound here, so the copy skips
@@ -297,6 +309,18 @@ private:
     void checkPlan(const Plan& plan, const std::vector<CoarseNodeId>* only = nullptr) const;
     // evaluateTotals of a plan known to be uniform (PricingClasses::uniform).
     void evaluateByClasses(const Plan& plan, PlanEvaluation& result) const;
+    // A uniform plan priced class by class: each block kind's costs, the nodes before and
+    // after the blocks, the charges of every tensor class (per slot: the producer's, then
+    // each consumer's) and the step's transient buffer.
+    struct ClassCosts {
+        Stepping steps;
+        std::vector<CostBreakdown> kinds;
+        CostBreakdown before;
+        CostBreakdown after;
+        std::vector<std::vector<CostBreakdown>> charges;
+        double transient = 0;
+    };
+    [[nodiscard]] ClassCosts costsByClass(const Plan& plan) const;
     // Sums over the step's nodes that the overlap of data-parallel traffic needs.
     struct StepSums {
         double forwardCompute = 0;

@@ -129,6 +129,27 @@ std::optional<UniformPlan> CostModel::uniformPlan(Plan plan) const
     return UniformPlan(std::move(plan), std::shared_ptr<const PricingClasses>(classes_, &classes));
 }
 
+std::optional<CostModel::BlockCosts> CostModel::blockCosts(const Plan& plan) const
+{
+    const PricingClasses& classes = pricingClasses();
+    if (plan.strategies.size() != coarse_.nodes.size() || !classes.uniform(plan))
+        return std::nullopt;
+    ClassCosts costs = costsByClass(plan);
+    BlockCosts out;
+    for (const std::size_t kind : classes.kindOfBlock)
+        out.blocks.push_back(costs.kinds[kind]);
+    out.before = std::move(costs.before);
+    out.after = std::move(costs.after);
+    for (const auto& [charge, place] : classes.spreadCharges) {
+        CostBreakdown& at = place == PricingClasses::kBefore  ? out.before
+                            : place == PricingClasses::kAfter ? out.after
+                                                              : out.blocks[place];
+        at.add(costs.charges[charge.tensorClass][static_cast<std::size_t>(charge.consumer + 1)]);
+    }
+    out.transient = costs.transient;
+    return out;
+}
+
 void CostModel::evaluateTotals(const UniformPlan& plan, PlanEvaluation& result) const
 {
     if (plan.checkedBy_.get() == &pricingClasses())
@@ -137,7 +158,7 @@ void CostModel::evaluateTotals(const UniformPlan& plan, PlanEvaluation& result) 
         evaluateTotals(plan.plan(), result);
 }
 
-void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) const
+CostModel::ClassCosts CostModel::costsByClass(const Plan& plan) const
 {
     const PricingClasses& classes = pricingClasses();
     // Every node repeats its class's strategy (uniform, classes of one kind and facts).
@@ -148,16 +169,11 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
     BatchWork work{0, std::vector<double>(axisCount, 0.0)};
     for (const PricingClasses::NodeClass& c : classes.nodes)
         addBatchWork(work, c.node, plan.strategy(c.node), c.count);
-    const Stepping steps = steppingOf(work);
-
-    result = PlanEvaluation{};
-    result.totalsOnly = true;
-    result.hbmBytes = hbmBytes();
-    result.microBatches = steps.microSteps;
-    result.dataParallelDegree = steps.dataParallel;
+    ClassCosts out;
+    out.steps = steppingOf(work);
+    const Stepping& steps = out.steps;
     CostBreakdown empty;
     empty.time.byAxis.assign(axisCount, 0.0);
-
     const auto divisorOf = [&](CoarseNodeId id) {
         return divisorsOf(coarse_.node(id).kind, plan.strategy(id), steps);
     };
@@ -205,7 +221,8 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
     std::vector<bool> ulyssesAxis(axisCount);
     for (std::size_t a = 0; a < axisCount; ++a)
         ulyssesAxis[a] = contextParallelVariant(plan, coarse_, a, classes.members) == ContextParallelVariant::Ulysses;
-    std::vector<std::vector<CostBreakdown>> charges(classes.tensors.size());
+    std::vector<std::vector<CostBreakdown>>& charges = out.charges;
+    charges.resize(classes.tensors.size());
     for (std::size_t t = 0; t < classes.tensors.size(); ++t) {
         // Only the consumers that may convert it are priced; each charge lands at its
         // consumer's index among all of the tensor's.
@@ -229,9 +246,8 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
     };
     double blockGathered = 0;
     double blockActivation = 0;
-    std::vector<CostBreakdown> kindCost;
     for (const PricingClasses::Place& kind : classes.blockKinds) {
-        kindCost.push_back(placeCost(kind));
+        out.kinds.push_back(placeCost(kind));
         double gathered = 0;
         double activation = 0;
         for (const std::size_t k : kind.nodeClasses) {
@@ -241,13 +257,32 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
         blockGathered = std::max(blockGathered, gathered);
         blockActivation = std::max(blockActivation, activation);
     }
-    const CostBreakdown before = placeCost(classes.before);
-    const CostBreakdown after = placeCost(classes.after);
-    const double transient =
-        largestTransient < 0 ? 0.0 : transientWithBlocks(largestTransient, blockGathered, blockActivation);
+    out.before = placeCost(classes.before);
+    out.after = placeCost(classes.after);
+    out.transient = largestTransient < 0 ? 0.0 : transientWithBlocks(largestTransient, blockGathered, blockActivation);
+    return out;
+}
+
+void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) const
+{
+    const PricingClasses& classes = pricingClasses();
+    const ClassCosts costs = costsByClass(plan);
+    const Stepping& steps = costs.steps;
+    const std::vector<CostBreakdown>& kindCost = costs.kinds;
+    const CostBreakdown& before = costs.before;
+    const CostBreakdown& after = costs.after;
+    const double transient = costs.transient;
+    const std::size_t axisCount = mesh_->axisCount();
+    result = PlanEvaluation{};
+    result.totalsOnly = true;
+    result.hbmBytes = hbmBytes();
+    result.microBatches = steps.microSteps;
+    result.dataParallelDegree = steps.dataParallel;
+    CostBreakdown empty;
+    empty.time.byAxis.assign(axisCount, 0.0);
 
     const auto spreadCost = [&](const PricingClasses::Charge& charge) -> const CostBreakdown& {
-        return charges[charge.tensorClass][static_cast<std::size_t>(charge.consumer + 1)];
+        return costs.charges[charge.tensorClass][static_cast<std::size_t>(charge.consumer + 1)];
     };
     if (!plan.pipeline.active()) {
         result.total = empty;

@@ -218,8 +218,13 @@ std::shared_ptr<const PlanCandidate> bestLayout(const PlanPricing& pricing, Plan
     if (balance && chosen->plan.pipeline.active()) {
         const FoldedModel& model = *pricing.folded();
         plan = chosen->plan;
-        plan.pipeline.chunkStarts = balancedChunkStarts(chosen->breakdowns(), plan.pipeline, model.coarse,
-                                                        model.families, pricing.costs().microSteps(), limit);
+        // A plan alike across layers is balanced by its blocks' prices by class; any other
+        // by its prices node by node.
+        const std::optional<CostModel::BlockCosts> blocks = pricing.costs().blockCosts(plan);
+        plan.pipeline.chunkStarts =
+            blocks ? balancedChunkStarts(*blocks, plan.pipeline, pricing.costs().microSteps(), limit)
+                   : balancedChunkStarts(chosen->breakdowns(), plan.pipeline, model.coarse, model.families,
+                                         pricing.costs().microSteps(), limit);
         auto balanced = pricing.priceTotals(std::move(plan), role);
         if (isPreferred(*balanced, *chosen, limit))
             chosen = std::move(balanced);

@@ -32,36 +32,16 @@ Load loadOf(const CostBreakdown& cost, double microBatches)
             m.parameters + m.gradients + m.optimizerStates, m.activations};
 }
 
-}  // namespace
-
-std::vector<std::size_t> balancedChunkStarts(const PlanEvaluation& evaluation, const PipelineLayout& layout,
-                                             const CoarseGraph& coarse, const FamilyTable& families, int microBatches,
-                                             double memoryLimitBytes)
+// The chunk starts over blocks of loads `block`, the nodes before them costing `first`
+// and those after `last` (balancedChunkStarts).
+std::vector<std::size_t> balancedStarts(const std::vector<Load>& block, const Load& first, const Load& last,
+                                        double transient, const PipelineLayout& layout, double m,
+                                        double memoryLimitBytes)
 {
-    const std::vector<const BlockInstance*> blocks = modelBlocks(families);
-    const std::size_t n = blocks.size();
+    const std::size_t n = block.size();
     const auto chunks = static_cast<std::size_t>(layout.chunks());
     if (n < chunks)
         return chunkStarts(layout, n);  // throws, saying why
-    const double m = std::max(1, microBatches);
-
-    std::vector<Load> block(n);
-    std::vector<bool> inBlock(coarse.nodes.size(), false);
-    for (std::size_t b = 0; b < n; ++b) {
-        for (const CoarseNodeId id : blocks[b]->nodes) {
-            block[b].add(loadOf(evaluation.perNode[id.index()], m));
-            inBlock[id.index()] = true;
-        }
-    }
-    Load first;  // the nodes before the first block (embedding)
-    Load last;   // the other nodes outside blocks (head, loss)
-    double transient = 0;
-    const CoarseNodeId firstBlockNode = blocks.front()->nodes.front();
-    for (const CoarseNode& node : coarse.nodes) {
-        transient = std::max(transient, evaluation.perNode[node.id.index()].memory.transient);
-        if (!inBlock[node.id.index()])
-            (node.id < firstBlockNode ? first : last).add(loadOf(evaluation.perNode[node.id.index()], m));
-    }
     const bool checkMemory = layout.virtualStages == 1;
     auto fitsMemory = [&](const Load& load, std::size_t chunk) {
         const double inFlight = microBatchesInFlight(layout, static_cast<int>(chunk % layout.stages), m);
@@ -112,6 +92,48 @@ std::vector<std::size_t> balancedChunkStarts(const PlanEvaluation& evaluation, c
         (partition(mid, memory) ? high : low) = mid;
     }
     return *partition(high, memory);
+}
+
+}  // namespace
+
+std::vector<std::size_t> balancedChunkStarts(const PlanEvaluation& evaluation, const PipelineLayout& layout,
+                                             const CoarseGraph& coarse, const FamilyTable& families, int microBatches,
+                                             double memoryLimitBytes)
+{
+    const std::vector<const BlockInstance*> blocks = modelBlocks(families);
+    const std::size_t n = blocks.size();
+    if (n < static_cast<std::size_t>(layout.chunks()))
+        return chunkStarts(layout, n);  // throws, saying why
+    const double m = std::max(1, microBatches);
+    std::vector<Load> block(n);
+    std::vector<bool> inBlock(coarse.nodes.size(), false);
+    for (std::size_t b = 0; b < n; ++b) {
+        for (const CoarseNodeId id : blocks[b]->nodes) {
+            block[b].add(loadOf(evaluation.perNode[id.index()], m));
+            inBlock[id.index()] = true;
+        }
+    }
+    Load first;  // the nodes before the first block (embedding)
+    Load last;   // the other nodes outside blocks (head, loss)
+    double transient = 0;
+    const CoarseNodeId firstBlockNode = blocks.front()->nodes.front();
+    for (const CoarseNode& node : coarse.nodes) {
+        transient = std::max(transient, evaluation.perNode[node.id.index()].memory.transient);
+        if (!inBlock[node.id.index()])
+            (node.id < firstBlockNode ? first : last).add(loadOf(evaluation.perNode[node.id.index()], m));
+    }
+    return balancedStarts(block, first, last, transient, layout, m, memoryLimitBytes);
+}
+
+std::vector<std::size_t> balancedChunkStarts(const CostModel::BlockCosts& costs, const PipelineLayout& layout,
+                                             int microBatches, double memoryLimitBytes)
+{
+    const double m = std::max(1, microBatches);
+    std::vector<Load> block;
+    for (const CostBreakdown& cost : costs.blocks)
+        block.push_back(loadOf(cost, m));
+    return balancedStarts(block, loadOf(costs.before, m), loadOf(costs.after, m), costs.transient, layout, m,
+                          memoryLimitBytes);
 }
 
 }  // namespace tapestry

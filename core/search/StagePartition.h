@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cost/CostModel.h"
 #include "cost/PlanEvaluation.h"
 #include "fold/FamilyTable.h"
 #include "plan/PipelineLayout.h"
@@ -21,5 +22,10 @@ namespace tapestry {
 [[nodiscard]] std::vector<std::size_t> balancedChunkStarts(const PlanEvaluation& evaluation, const PipelineLayout& layout,
                                                            const CoarseGraph& coarse, const FamilyTable& families,
                                                            int microBatches, double memoryLimitBytes);
+// The same balanced by the costs of each block, of the nodes before and after the blocks
+// and of the transient buffer (CostModel::blockCosts: a uniform plan priced by classes).
+[[nodiscard]] std::vector<std::size_t> balancedChunkStarts(const CostModel::BlockCosts& costs,
+                                                           const PipelineLayout& layout, int microBatches,
+                                                           double memoryLimitBytes);
 
 }  // namespace tapestry

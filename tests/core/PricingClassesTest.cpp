@@ -4,18 +4,22 @@
 // query attention) and mixture-of-experts-shaped models under every expert layout
 // (data, tensor, sequence, ring and Ulysses context, expert parallelism), every
 // recomputation and ZeRO stage, with and without micro-batches, without a pipeline and
-// on pipelines of even, uneven and interleaved chunks. Its classes, and the neighbours
+// on pipelines of even, uneven and interleaved chunks, and so does each block's price on a
+// pipeline (what balancing its stages reads). Its classes, and the neighbours
 // they read, do not grow with depth, a plan unlike across a family's instances is
 // priced node by node, and a plan checked once to be uniform prices as the plan.
 #include "FoldedTestModel.h"
 #include "cluster/PipelineStages.h"
 #include "cost/CostModel.h"
 #include "cost/PricingClasses.h"
+#include "plan/PipelineLayout.h"
 #include "plan/ExpertPlans.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 using namespace tapestry;
@@ -98,6 +102,50 @@ std::string compare(const CostModel& costs, const Plan& plan)
     return {};
 }
 
+// CostModel::blockCosts of `plan` equals evaluate()'s per-node costs summed over each
+// block, the nodes before the first block and after the last, and its largest
+// transient buffer; returns what differs ("" when nothing).
+std::string compareBlocks(const CostModel& costs, const FoldedModel& m, const Plan& plan)
+{
+    const std::optional<CostModel::BlockCosts> byClass = costs.blockCosts(plan);
+    if (!byClass)
+        return "not priced by classes";
+    const PlanEvaluation byNode = costs.evaluate(plan);
+    const std::vector<const BlockInstance*> blocks = modelBlocks(m.families);
+    if (byClass->blocks.size() != blocks.size())
+        return "block count";
+    CostBreakdown empty;
+    empty.time.byAxis.assign(costs.mesh().axisCount(), 0.0);
+    std::vector<bool> inBlock(m.coarse.nodes.size(), false);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        CostBreakdown sum = empty;
+        for (const CoarseNodeId id : blocks[b]->nodes) {
+            sum.add(byNode.perNode[id.index()]);
+            inBlock[id.index()] = true;
+        }
+        sum.memory.transient = byClass->blocks[b].memory.transient;  // compared below, as the whole step's
+        if (std::string d = differenceOf(sum, byClass->blocks[b]); !d.empty())
+            return "block " + std::to_string(b) + " " + d;
+    }
+    CostBreakdown before = empty;
+    CostBreakdown after = empty;
+    double transient = 0;
+    for (const CoarseNode& node : m.coarse.nodes) {
+        transient = std::max(transient, byNode.perNode[node.id.index()].memory.transient);
+        if (!inBlock[node.id.index()])
+            (node.id < blocks.front()->nodes.front() ? before : after).add(byNode.perNode[node.id.index()]);
+    }
+    before.memory.transient = byClass->before.memory.transient;
+    after.memory.transient = byClass->after.memory.transient;
+    if (std::string d = differenceOf(before, byClass->before); !d.empty())
+        return "before the blocks " + d;
+    if (std::string d = differenceOf(after, byClass->after); !d.empty())
+        return "after the blocks " + d;
+    if (!close(transient, byClass->transient))
+        return "transient";
+    return {};
+}
+
 // The expert plans on `axes`, and for a mixture of experts the data-parallel plan with
 // its experts spread over the first axis.
 std::vector<Plan> plansFor(const CostModel& costs, const CoarseGraph& coarse, const std::vector<MeshAxis>& axes)
@@ -132,6 +180,7 @@ private slots:
     {
         const Cluster cluster = testCluster("dgx-h100x1");
         int compared = 0;
+        int blocksCompared = 0;
         for (const char* preset : {"gpt2-small", "llama3-8b", "mixtral-8x7b"}) {
             const FoldedModel m = smallModel(preset, 6);
             // No pipeline; 2 even stages; 3 uneven stages (1, 3 and 2 blocks); 2 stages of
@@ -165,7 +214,11 @@ private slots:
                             const CostModel costs = bound.withTechniques(recompute, zero, 1);
                             for (Plan plan : plansFor(costs, m.coarse, mesh.axes())) {
                                 plan.pipeline = layout;
-                                const std::string difference = compare(costs, plan);
+                                std::string difference = compare(costs, plan);
+                                if (difference.empty() && plan.pipeline.active()) {
+                                    difference = compareBlocks(costs, m, plan);
+                                    ++blocksCompared;
+                                }
                                 QVERIFY2(difference.empty(),
                                          (std::string(preset) + ", " + std::to_string(layout.stages) +
                                           " stages, plan " + plan.name + ", micro-batch " + std::to_string(microBatch) +
@@ -180,6 +233,7 @@ private slots:
             }
         }
         QVERIFY(compared > 3 * 4 * 2 * 3 * 4 * 5);
+        QVERIFY(blocksCompared > 3 * 3 * 2 * 3 * 4 * 5);
     }
 
     // 6 and 12 layers: the same classes and block kinds (the first block, the last, the

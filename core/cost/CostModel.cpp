@@ -1204,6 +1204,11 @@ double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t ax
     return priced ? priced->price.seconds() * priced->times : 0.0;
 }
 
+CostModel::ConversionKey CostModel::conversionKey() const
+{
+    return {bound_.get(), mesh_, cluster_, assumed_.microSteps, workload_.recompute == Recomputation::Full};
+}
+
 CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     const CoarseNode& node = coarse_.node(id);

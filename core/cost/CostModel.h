@@ -185,6 +185,20 @@ public:
     // pass or the backward pass. Zero if no collective.
     [[nodiscard]] double conversionSeconds(const CrossingTensor& tensor, std::size_t axis, const NodeStrategy& producer,
                                            AxisLayout from, AxisLayout to, bool forward) const;
+    // Everything conversionSeconds() reads besides its arguments: two models with equal
+    // keys price every conversion alike (as withTechniques copies do that differ in the
+    // ZeRO stage, or in a recomputation other than full), so a searcher may price a
+    // model's tensor terms once for both.
+    struct ConversionKey {
+        const void* facts = nullptr;  // the crossing tensors (shared by the copies)
+        const DeviceMesh* mesh = nullptr;
+        const Cluster* cluster = nullptr;
+        int microSteps = 1;
+        bool recomputesBlocks = false;  // full recomputation converts a block's tensors twice
+
+        bool operator==(const ConversionKey&) const = default;
+    };
+    [[nodiscard]] ConversionKey conversionKey() const;
 
     [[nodiscard]] const ShapeBinder& shapes() const { return binder_; }
     [[nodiscard]] const DeviceMesh& mesh() const { return *mesh_; }

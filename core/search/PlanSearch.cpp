@@ -1,6 +1,7 @@
 #include "search/PlanSearch.h"
 
 #include "base/Error.h"
+#include "search/SearchTerms.h"
 #include "search/StrategySpace.h"
 #include "search/TermElimination.h"
 #include "solver/ShardingSolver.h"
@@ -241,8 +242,8 @@ Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::siz
 class TapSolves {
 public:
     TapSolves(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
-              std::function<bool()> cancelled)
-        : costs_(costs), coarse_(coarse), groups_(groups)
+              std::function<bool()> cancelled, ConversionTermsCache* conversions)
+        : costs_(costs), coarse_(coarse), groups_(groups), conversions_(conversions)
     {
         limits_.cancelled = std::move(cancelled);
     }
@@ -253,7 +254,8 @@ public:
         if (tooWide_)
             return std::nullopt;
         if (!terms_)
-            terms_ = priceSearchTerms(costs_, coarse_, groups_, true);
+            terms_ = conversions_ ? priceSearchTerms(costs_, coarse_, groups_, conversions_->of(costs_, coarse_, groups_))
+                                  : priceSearchTerms(costs_, coarse_, groups_, true);
         if (minimizeMemory || !limit) {
             const auto goal = minimizeMemory ? EliminationGoal::LeastMemory : EliminationGoal::Fastest;
             const TermElimination* found = eliminated(minimizeMemory ? leastMemory_ : fastest_, goal, {}, stats);
@@ -350,6 +352,7 @@ private:
     const CoarseGraph& coarse_;
     const std::vector<StrategyGroup>& groups_;
     EliminationLimits limits_;
+    ConversionTermsCache* conversions_;
     std::optional<SearchTerms> terms_;
     std::optional<TermElimination> fastest_;
     std::optional<TermElimination> leastMemory_;
@@ -409,7 +412,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     result.memoryLimitBytes = options.memoryLimitBytes.value_or(costs.hbmBytes());
 
     const std::string prefix = options.mode == SearchMode::Tap ? "tap" : "whole-graph";
-    TapSolves tap(costs, coarse, groups, callbacks.cancelled);
+    TapSolves tap(costs, coarse, groups, callbacks.cancelled, options.conversionTerms.get());
     auto solveIlp = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name) {
         IlpOptions ilp;
         ilp.memoryLimitBytes = limit;

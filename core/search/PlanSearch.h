@@ -8,12 +8,15 @@
 #include "target/TrainingStack.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace tapestry {
+
+class ConversionTermsCache;
 
 enum class SearchMode : std::uint8_t {
     Tap,         // fold: one decision per family position, searched once, replicated
@@ -53,6 +56,10 @@ struct SearchOptions {
     // not grow with the model's depth), its evaluation's breakdowns left empty: for a
     // caller that prices again what it keeps (SearchSession).
     bool totalsOnly = false;
+    // The tensor terms earlier searches on this mesh priced (TAP mode), reused where the
+    // cost model converts alike over the same groups (a search per ZeRO stage); none:
+    // priced anew.
+    std::shared_ptr<ConversionTermsCache> conversionTerms;
 };
 
 // The fastest plan alone, without Pareto alternatives.

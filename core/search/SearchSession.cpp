@@ -7,6 +7,7 @@
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
 #include "search/PlanPricing.h"
+#include "search/SearchTerms.h"
 #include "search/StackSearch.h"
 #include "search/StagePartition.h"
 #include "target/StackRules.h"
@@ -403,6 +404,7 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     SearchOptions options = setup.options;
     options.alternatives = 0;  // searched for the session's best mesh only, at the end
     options.totalsOnly = true;  // what is kept is priced again (bestOverGroup)
+    options.conversionTerms = std::make_shared<ConversionTermsCache>();
     bool wholeBatchFits = false;  // the technique's whole-batch group before an accumulating one
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (g > 0 && callbacks.cancelled && callbacks.cancelled())

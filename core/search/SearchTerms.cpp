@@ -66,7 +66,7 @@ AxisLayout gradientTarget(AxisLayout produced)
 class TermPricer {
 public:
     TermPricer(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
-               SearchTerms& terms)
+               ConversionTerms& terms)
         : costs_(costs), coarse_(coarse), groups_(groups), terms_(terms)
     {
     }
@@ -94,8 +94,10 @@ public:
             return seconds * pattern.weight;
         };
         if (producer == consumer) {
-            for (std::size_t p = 0; p < producerCandidates.size(); ++p)
-                terms_.nodeSeconds[producer][p] += pairSeconds(producerCandidates[p], producerCandidates[p]);
+            std::vector<double> within;
+            for (const NodeStrategy& candidate : producerCandidates)
+                within.push_back(pairSeconds(candidate, candidate));
+            terms_.withinGroups.emplace_back(producer, std::move(within));
             return;
         }
         SearchTerms::PairTerm term{producer, consumer,
@@ -166,13 +168,11 @@ private:
     const CostModel& costs_;
     const CoarseGraph& coarse_;
     const std::vector<StrategyGroup>& groups_;
-    SearchTerms& terms_;
+    ConversionTerms& terms_;
 };
 
-}  // namespace
-
-SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
-                             bool withConversions)
+// Per coarse node its group; throws naming a node in none.
+std::vector<std::size_t> groupOfNodes(const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups)
 {
     std::vector<std::size_t> groupOf(coarse.nodes.size(), SIZE_MAX);
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -183,7 +183,12 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
         if (groupOf[node.id.index()] == SIZE_MAX)
             throw Error(ErrorCode::InvalidArgument, {}, "search: coarse node '" + node.name + "' is in no group");
     }
+    return groupOf;
+}
 
+// The node terms alone.
+SearchTerms priceNodeTerms(const CostModel& costs, const std::vector<StrategyGroup>& groups)
+{
     SearchTerms terms;
     terms.nodeSeconds.resize(groups.size());
     terms.memoryBytes.resize(groups.size());
@@ -221,17 +226,58 @@ SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, 
             terms.memoryBytes[g].push_back(bytes);
         }
     }
-    if (!withConversions)
-        return terms;
+    return terms;
+}
 
+}  // namespace
+
+ConversionTerms priceConversionTerms(const CostModel& costs, const CoarseGraph& coarse,
+                                     const std::vector<StrategyGroup>& groups)
+{
+    ConversionTerms terms;
     TermPricer pricer(costs, coarse, groups, terms);
-    for (const Pattern& pattern : mergedPatterns(costs.crossingTensors(), groupOf, groups.size())) {
+    for (const Pattern& pattern : mergedPatterns(costs.crossingTensors(), groupOfNodes(coarse, groups), groups.size())) {
         if (pattern.consumers.size() == 1)
             pricer.addPair(pattern);
         else
             pricer.addShared(pattern);
     }
     return terms;
+}
+
+SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
+                             const ConversionTerms& conversions)
+{
+    (void)groupOfNodes(coarse, groups);  // every node in a group
+    SearchTerms terms = priceNodeTerms(costs, groups);
+    for (const auto& [group, seconds] : conversions.withinGroups) {
+        for (std::size_t c = 0; c < seconds.size(); ++c)
+            terms.nodeSeconds[group][c] += seconds[c];
+    }
+    terms.pairs = conversions.pairs;
+    terms.sharedConversions = conversions.sharedConversions;
+    return terms;
+}
+
+const ConversionTerms& ConversionTermsCache::of(const CostModel& costs, const CoarseGraph& coarse,
+                                                const std::vector<StrategyGroup>& groups)
+{
+    const CostModel::ConversionKey key = costs.conversionKey();
+    for (const std::unique_ptr<Entry>& entry : entries_) {
+        if (entry->key == key && entry->groups == groups)
+            return entry->terms;
+    }
+    entries_.push_back(std::make_unique<Entry>(Entry{key, groups, priceConversionTerms(costs, coarse, groups)}));
+    return entries_.back()->terms;
+}
+
+SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
+                             bool withConversions)
+{
+    if (withConversions)
+        return priceSearchTerms(costs, coarse, groups, priceConversionTerms(costs, coarse, groups));
+    (void)groupOfNodes(coarse, groups);  // every node in a group
+    return priceNodeTerms(costs, groups);
 }
 
 }  // namespace tapestry

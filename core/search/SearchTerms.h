@@ -4,6 +4,7 @@
 #include "search/StrategyGroup.h"
 
 #include <cstddef>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,16 @@ struct SearchTerms {
     std::vector<SharedConversion> sharedConversions;
 };
 
+// The terms of the tensors between nodes: the pairs, the shared conversions, and what
+// tensors read within one group add to its node terms (per candidate, in the order
+// added). They read only the cost model's conversions (CostModel::ConversionKey) and
+// the groups: a search that tries several ZeRO stages prices them once.
+struct ConversionTerms {
+    std::vector<SearchTerms::PairTerm> pairs;
+    std::vector<SearchTerms::SharedConversion> sharedConversions;
+    std::vector<std::pair<std::size_t, std::vector<double>>> withinGroups;
+};
+
 // Prices the terms. Every coarse node must be in exactly one group; throws
 // Error(InvalidArgument) naming a node that is in none. Tensors that connect the same
 // groups the same way are merged with their multiplicity, which is what makes a folded
@@ -48,5 +59,31 @@ struct SearchTerms {
 // priced (for minimizing memory, where tensors cost nothing).
 [[nodiscard]] SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse,
                                            const std::vector<StrategyGroup>& groups, bool withConversions);
+// The node terms priced, the tensor terms taken from `conversions` (priced over the same
+// groups by a model of the same ConversionKey): equal to priceSearchTerms's.
+[[nodiscard]] SearchTerms priceSearchTerms(const CostModel& costs, const CoarseGraph& coarse,
+                                           const std::vector<StrategyGroup>& groups,
+                                           const ConversionTerms& conversions);
+[[nodiscard]] ConversionTerms priceConversionTerms(const CostModel& costs, const CoarseGraph& coarse,
+                                                   const std::vector<StrategyGroup>& groups);
+
+// The tensor terms of one mesh's searches, each kept with the conversions and groups it
+// was priced for. One mesh's searches run one after another: not for several threads.
+class ConversionTermsCache {
+public:
+    // Those of `costs` over `groups`, priced on first use.
+    const ConversionTerms& of(const CostModel& costs, const CoarseGraph& coarse,
+                              const std::vector<StrategyGroup>& groups);
+    // How many sets of terms were priced.
+    [[nodiscard]] std::size_t size() const { return entries_.size(); }
+
+private:
+    struct Entry {
+        CostModel::ConversionKey key;
+        std::vector<StrategyGroup> groups;
+        ConversionTerms terms;
+    };
+    std::vector<std::unique_ptr<Entry>> entries_;
+};
 
 }  // namespace tapestry

@@ -11,6 +11,8 @@ namespace tapestry {
 struct StrategyGroup {
     std::vector<CoarseNodeId> members;
     std::vector<NodeStrategy> candidates;  // one if pinned
+
+    bool operator==(const StrategyGroup&) const = default;
 };
 
 }  // namespace tapestry

@@ -3,6 +3,7 @@
 // whole-graph baseline (by the general solver), and cancellation of both.
 #include "base/Error.h"
 #include "cost/PricingClasses.h"
+#include "search/SearchTerms.h"
 #include "FoldedTestModel.h"
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <atomic>
 #include <limits>
+#include <set>
 #include <thread>
 
 using namespace tapestry;
@@ -381,6 +383,43 @@ private slots:
         same(*full.best, *totals.best);
         for (std::size_t i = 0; i < full.alternatives.size(); ++i)
             same(full.alternatives[i], totals.alternatives[i]);
+    }
+
+    // Searches that differ in their ZeRO stage (or in a recomputation other than full)
+    // convert tensors alike: with one ConversionTermsCache they price the tensor terms
+    // once per conversion key, and find the plans a search pricing them anew finds, at
+    // the same price, alternatives included.
+    void searchesShareTensorTermsWhereTheyConvertAlike()
+    {
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        const CostModel bound(m.graph(), m.coarse, m.families, cluster, mesh, workload(16, 1024));
+        SearchOptions fresh;
+        fresh.memoryLimitBytes = 20e9;
+        SearchOptions sharing = fresh;
+        sharing.conversionTerms = std::make_shared<ConversionTermsCache>();
+        std::set<std::pair<int, bool>> keys;
+        for (const Recomputation recompute : {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
+            for (const int zero : {0, 1, 2, 3}) {
+                const CostModel costs = bound.withTechniques(recompute, zero, 1);
+                const SearchResult a = searchPlan(costs, m.coarse, m.families, fresh);
+                const SearchResult b = searchPlan(costs, m.coarse, m.families, sharing);
+                QVERIFY(a.best && b.best);
+                QVERIFY(a.best->plan.strategies == b.best->plan.strategies);
+                QCOMPARE(b.best->evaluation.total.time.stepSeconds(), a.best->evaluation.total.time.stepSeconds());
+                QCOMPARE(b.alternatives.size(), a.alternatives.size());
+                for (std::size_t i = 0; i < a.alternatives.size(); ++i)
+                    QVERIFY(a.alternatives[i].plan.strategies == b.alternatives[i].plan.strategies);
+                const CostModel::ConversionKey key = costs.conversionKey();
+                QVERIFY(key.facts != nullptr);
+                keys.insert({key.microSteps, key.recomputesBlocks});
+            }
+        }
+        // Twelve searches, two ways of converting (without and with full recomputation):
+        // two sets of tensor terms priced.
+        QCOMPARE(keys.size(), std::size_t{2});
+        QCOMPARE(sharing.conversionTerms->size(), std::size_t{2});
     }
 
     void pinsAreHonouredAndTheRestStaysOptimal()

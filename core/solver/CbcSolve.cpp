@@ -4,10 +4,13 @@
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
 #include <CbcTree.hpp>
+#include <CglCutGenerator.hpp>
 #include <ClpEventHandler.hpp>
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <OsiClpSolverInterface.hpp>
+#include <OsiCuts.hpp>
+#include <OsiRowCut.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -75,15 +78,21 @@ public:
     {
         if (interrupt_->due())
             return stop;
+        // The primal heuristics run sub-models of their own (fixed or preprocessed
+        // copies) that send events here too: their bounds, solutions and relaxations are
+        // not the program's (a 16-column sub-model's bound of 81.9 M on a problem whose
+        // optimum is 79.9 M).
+        if (!model_ || model_->parentModel())
+            return noAction;
         const CbcSettings& settings = interrupt_->settings;
-        if (whichEvent == treeStatus && model_)
+        if (whichEvent == treeStatus)
             applyKnownObjective(*model_, settings);
-        if ((whichEvent == solution || whichEvent == heuristicSolution) && settings.onSolution && model_
+        if ((whichEvent == solution || whichEvent == heuristicSolution) && settings.onSolution
             && model_->bestSolution() && model_->getNumCols() == columns_)
             settings.onSolution(model_->bestSolution(), model_->getObjValue());
         // Only once the root is done (tree status and node events): during the root's
         // cut passes the value read is the LP's of the moment.
-        if ((whichEvent == node || whichEvent == treeStatus) && model_) {
+        if (whichEvent == node || whichEvent == treeStatus) {
             const double bound = model_->getBestPossibleObjValue();
             if (bound > *treeBound_ && bound < 1e49) {
                 *treeBound_ = bound;
@@ -106,6 +115,31 @@ private:
     int columns_;
     double* treeBound_;
     bool rootRelaxationSent_ = false;
+};
+
+// The caller's separator (CbcSettings::separate) as one of CBC's cut generators. Only
+// on the program's own columns: heuristics' sub-models differ.
+class CallerCuts : public CglCutGenerator {
+public:
+    CallerCuts(const CbcSettings& settings, int columns) : settings_(&settings), columns_(columns) {}
+    void generateCuts(const OsiSolverInterface& solver, OsiCuts& cuts, const CglTreeInfo) override
+    {
+        if (solver.getNumCols() != columns_)
+            return;
+        for (const RowCut& found : settings_->separate(solver.getColSolution())) {
+            OsiRowCut cut;
+            cut.setRow(static_cast<int>(found.columns.size()), found.columns.data(), found.values.data());
+            cut.setLb(-solver.getInfinity());
+            cut.setUb(found.upper);
+            cut.setGloballyValid(true);
+            cuts.insert(cut);
+        }
+    }
+    CglCutGenerator* clone() const override { return new CallerCuts(*this); }
+
+private:
+    const CbcSettings* settings_;
+    int columns_;
 };
 
 // Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
@@ -192,6 +226,9 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
     // first one hands on the root's relaxation.
     if (settings.knownObjective || settings.onRootRelaxation)
         model.setPrintFrequency(1);
+    CallerCuts callerCuts(settings, columns);
+    if (settings.separate)
+        model.addCutGenerator(&callerCuts, 1, "caller");
     double treeBound = -std::numeric_limits<double>::infinity();
     BranchHandler branchHandler(&interrupt, columns, &treeBound);
     model.passInEventHandler(&branchHandler);

@@ -26,6 +26,13 @@ struct MixedIntegerProgram {
     [[nodiscard]] std::size_t rowCount() const { return rowLower.size(); }
 };
 
+// A row sum of values * columns <= upper that every integer solution of a program keeps.
+struct RowCut {
+    std::vector<int> columns;
+    std::vector<double> values;
+    double upper = 0;
+};
+
 struct CbcSettings {
     // Counted from when CBC is free (it is not reentrant: one solve at a time in the
     // process, the others wait).
@@ -58,6 +65,10 @@ struct CbcSettings {
     // between the tree's nodes: CBC then drops every node whose bound is not below it,
     // as if it held that solution.
     std::function<double()> knownObjective;
+    // Valid inequalities that the caller can separate and CBC's own generators do not
+    // find (covers of knapsack rows whose binaries come in choose-one groups): asked
+    // with the LP solution at every cut pass, at the root and in the tree.
+    std::function<std::vector<RowCut>(const double* values)> separate;
 };
 
 struct CbcOutcome {

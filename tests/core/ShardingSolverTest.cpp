@@ -11,6 +11,7 @@
 #include "solver/CbcSolve.h"
 #include "solver/IlpNeighbourhoodSearch.h"
 #include "solver/IlpSolver.h"
+#include "solver/KnapsackCovers.h"
 #include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
 #include "solver/MemoryRepair.h"
@@ -185,6 +186,57 @@ ShardingProblem randomForcedProblem(std::mt19937& random, bool limited)
     }
     if (limited)
         problem.usageLimit = std::max(evaluateSolution(problem, planted).peakUsage, static_cast<std::int64_t>(pick(4, 16)));
+    return problem;
+}
+
+// A random problem of choose-one knapsacks: every strategy of a node trades cost for
+// usage (the cheaper, the larger), some nodes live throughout and the others a while,
+// a few edges price pairs, and the limit sits a third of the way from the smallest
+// possible peak to the cheapest plan's, so that it binds.
+ShardingProblem randomKnapsackProblem(std::mt19937& random)
+{
+    const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
+    ShardingProblem problem;
+    const int nodes = pick(4, 7);
+    for (int i = 0; i < nodes; ++i) {
+        ProblemNode node;
+        const bool throughout = pick(0, 2) == 0;
+        node.lo = throughout ? 0 : pick(0, 4);
+        node.hi = throughout ? 6 : node.lo + pick(1, 2);
+        int usage = pick(8, 16);
+        int cost = 0;
+        for (int s = pick(2, 4); s > 0; --s) {
+            node.costs.push_back(cost);
+            node.usages.push_back(usage);
+            usage = std::max(1, usage - pick(1, 6));
+            cost += pick(1, 9);
+        }
+        problem.nodes.push_back(node);
+    }
+    for (int e = pick(0, nodes - 1); e > 0; --e) {
+        ProblemEdge edge;
+        edge.u = pick(0, nodes - 2);
+        edge.v = pick(edge.u + 1, nodes - 1);
+        const auto cells = problem.nodes[static_cast<std::size_t>(edge.u)].costs.size()
+                           * problem.nodes[static_cast<std::size_t>(edge.v)].costs.size();
+        for (std::size_t k = 0; k < cells; ++k)
+            edge.costs.push_back(pick(0, 6));
+        problem.edges.push_back(edge);
+    }
+    std::int64_t least = 0;
+    std::int64_t cheapest = 0;
+    for (std::int64_t t = 0; t < 6; ++t) {
+        std::int64_t leastNow = 0;
+        std::int64_t cheapestNow = 0;
+        for (const ProblemNode& node : problem.nodes)
+            if (node.lo <= t && t < node.hi) {
+                leastNow += node.usages.back();
+                cheapestNow += node.usages.front();
+            }
+        least = std::max(least, leastNow);
+        cheapest = std::max(cheapest, cheapestNow);
+    }
+    problem.usageLimit = least + (cheapest - least) / 3;
     return problem;
 }
 
@@ -480,6 +532,108 @@ private slots:
             QCOMPARE(costToString(evaluateSolution(problem, *exact.assignment).cost), costToString(expected->first));
         }
         QVERIFY(forced > 30);  // most rounds have forced edges to merge
+    }
+
+    // A cover of a memory row: group A weighs 5 or 3 (half each at the point), group B
+    // 5 (0.3 at the point, its other strategies weigh nothing), room 7. The row holds
+    // at the point (5.5), but A at 3 or more and B at 5 exceed the room (8), so
+    // x_A5 + x_A3 + x_B5 <= 1, which the point breaks by 0.3 (A's threshold cannot go
+    // lower: 3 is its lightest column).
+    void coverOfAChoiceKnapsackAtAFractionalPoint()
+    {
+        ChoiceKnapsack row;
+        row.columns = {0, 1, 3};
+        row.weights = {5, 3, 5};
+        row.groups = {0, 0, 1};
+        row.room = 7;
+        const std::vector<double> x = {0.5, 0.5, 0.0, 0.3, 0.7};
+        const std::optional<RowCut> cut = violatedCover(row, x.data(), 0.01);
+        QVERIFY(cut);
+        std::vector<int> columns = cut->columns;
+        std::sort(columns.begin(), columns.end());
+        QCOMPARE(columns, (std::vector<int>{0, 1, 3}));
+        QCOMPARE(cut->values, (std::vector<double>{1, 1, 1}));
+        QCOMPARE(cut->upper, 1.0);
+        QVERIFY(!violatedCover(row, x.data(), 0.31));  // violated by 0.3 only
+        row.room = 8;                                  // then A at 3 and B at 5 fit
+        QVERIFY(!violatedCover(row, x.data(), 0.01));
+    }
+
+    // Covers found at random fractional points of random multiple-choice knapsack rows
+    // hold at every integer point of the row (each group takes one of its columns or
+    // one of weight 0 outside the row).
+    void coversHoldAtEveryIntegerPointOfTheRow()
+    {
+        std::mt19937 random(5);
+        const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
+        int found = 0;
+        for (int round = 0; round < 300; ++round) {
+            ChoiceKnapsack row;
+            std::vector<std::vector<int>> columnsOf(static_cast<std::size_t>(pick(2, 5)));
+            std::vector<double> x;
+            for (std::size_t g = 0; g < columnsOf.size(); ++g) {
+                double left = 1;
+                for (int k = pick(1, 3); k > 0; --k) {
+                    const int column = static_cast<int>(x.size());
+                    const double share = left * std::uniform_real_distribution<double>(0, 1)(random);
+                    x.push_back(share);
+                    left -= share;
+                    columnsOf[g].push_back(column);
+                    row.columns.push_back(column);
+                    row.weights.push_back(pick(1, 9));
+                    row.groups.push_back(static_cast<int>(g));
+                }
+            }
+            row.room = pick(3, 20);
+            const std::optional<RowCut> cut = violatedCover(row, x.data(), 0.01);
+            if (!cut)
+                continue;
+            ++found;
+            // Every choice per group: a column of the row or none (index = size).
+            std::vector<std::size_t> choice(columnsOf.size(), 0);
+            while (true) {
+                double weight = 0;
+                std::vector<double> point(x.size(), 0.0);
+                for (std::size_t g = 0; g < columnsOf.size(); ++g)
+                    if (choice[g] < columnsOf[g].size()) {
+                        const int column = columnsOf[g][choice[g]];
+                        point[static_cast<std::size_t>(column)] = 1;
+                        weight += row.weights[static_cast<std::size_t>(column)];
+                    }
+                if (weight <= row.room) {
+                    double lhs = 0;
+                    for (std::size_t k = 0; k < cut->columns.size(); ++k)
+                        lhs += cut->values[k] * point[static_cast<std::size_t>(cut->columns[k])];
+                    QVERIFY(lhs <= cut->upper + 1e-9);
+                }
+                std::size_t g = 0;
+                for (; g < choice.size(); ++g) {
+                    if (++choice[g] <= columnsOf[g].size())
+                        break;
+                    choice[g] = 0;
+                }
+                if (g == choice.size())
+                    break;
+            }
+        }
+        QVERIFY(found > 50);  // most rounds' points break some cover
+    }
+
+    // With the memory rows' covers in the model, the exact engine's proven optimum of
+    // problems where the limit binds (choose-one knapsacks at every time point, some
+    // nodes in all of them) is the enumeration's.
+    void exactEngineMatchesBruteForceOnBindingKnapsacks()
+    {
+        std::mt19937 random(41);
+        for (int round = 0; round < 40; ++round) {
+            const ShardingProblem problem = randomKnapsackProblem(random);
+            const auto expected = bruteForce(problem);
+            QVERIFY(expected);
+            const IlpOutcome exact = solveWithIlp(problem, 10);
+            QVERIFY(exact.assignment && exact.provenOptimal);
+            QVERIFY(evaluateSolution(problem, *exact.assignment).feasible);
+            QCOMPARE(costToString(evaluateSolution(problem, *exact.assignment).cost), costToString(expected->first));
+        }
     }
 
     // A vertex cover of an odd cycle of 21 nodes (strategy 1: in the cover, cost 1; no

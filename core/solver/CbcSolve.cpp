@@ -13,6 +13,7 @@
 #include <OsiRowCut.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -117,15 +118,29 @@ private:
     bool rootRelaxationSent_ = false;
 };
 
+// At the root the caller's cuts are asked for while the pass before lifted the bound by
+// at least this share of it. A separator that finds one weak cut per pass keeps CBC's
+// root passes going: on a generated 1,200-node diffusion problem, covers at every pass
+// took the root from 3.7 to 21 s (41 passes, the last thirty lifting it by about 1e-6
+// each); stopped so, 11.8 s, with 96 % of the lift (load 8-11).
+constexpr double kRootRise = 1e-5;
+
 // The caller's separator (CbcSettings::separate) as one of CBC's cut generators. Only
 // on the program's own columns: heuristics' sub-models differ.
 class CallerCuts : public CglCutGenerator {
 public:
     CallerCuts(const CbcSettings& settings, int columns) : settings_(&settings), columns_(columns) {}
-    void generateCuts(const OsiSolverInterface& solver, OsiCuts& cuts, const CglTreeInfo) override
+    void generateCuts(const OsiSolverInterface& solver, OsiCuts& cuts, const CglTreeInfo info) override
     {
         if (solver.getNumCols() != columns_)
             return;
+        if (!info.inTree) {
+            const double objective = solver.getObjValue();
+            const double rise = objective - lastRootObjective_;
+            lastRootObjective_ = objective;
+            if (rise < kRootRise * std::abs(objective))
+                return;
+        }
         for (const RowCut& found : settings_->separate(solver.getColSolution())) {
             OsiRowCut cut;
             cut.setRow(static_cast<int>(found.columns.size()), found.columns.data(), found.values.data());
@@ -140,6 +155,7 @@ public:
 private:
     const CbcSettings* settings_;
     int columns_;
+    double lastRootObjective_ = -std::numeric_limits<double>::infinity();
 };
 
 // Ends a simplex solve between iterations (the root LP, strong branching, heuristics).
@@ -228,7 +244,7 @@ CbcOutcome solveWithCbc(const MixedIntegerProgram& program, const CbcSettings& s
         model.setPrintFrequency(1);
     CallerCuts callerCuts(settings, columns);
     if (settings.separate)
-        model.addCutGenerator(&callerCuts, 1, "caller");
+        model.addCutGenerator(&callerCuts, -1, "caller");  // in the tree too, unless CBC finds it idle at the root
     double treeBound = -std::numeric_limits<double>::infinity();
     BranchHandler branchHandler(&interrupt, columns, &treeBound);
     model.passInEventHandler(&branchHandler);

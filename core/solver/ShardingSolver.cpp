@@ -37,8 +37,9 @@ constexpr std::size_t kExactCells = 1'000'000;
 // CBC's share of the time: generated Transformer-inference problems of 816 nodes are
 // proven within a third of their limit on a machine loaded 13-35, and G in a tenth.
 constexpr double kExactShare = 0.5;
-// Past it CBC goes on while its bound is within this share of the best plan; then its
-// tree is the search that finds the plans. A memory-tight generated diffusion problem of
+// Past it CBC goes on while its bound is within this share of the best plan and its
+// root's relaxation agrees with that plan (otherwise that neighbourhood is re-solved
+// first, see runExactWorker); then its tree is the search that finds the plans. A memory-tight generated diffusion problem of
 // 589 nodes after reduction, 2-3 % apart at half of 60 s, is proven optimal at 55 s when
 // kept (load 3-9); ended at 1 %, it stayed 2 % above the optimum (load 10-20).
 constexpr double kExactGapToKeep = 0.05;
@@ -47,21 +48,12 @@ constexpr double kExactGapToKeep = 0.05;
 // optimal in seconds.
 constexpr std::size_t kExactAnyNodesCells = 600'000;
 // The neighbourhood where CBC's root relaxation disagrees with the best plan is
-// re-solved while that gains, at most this many times, each solve taking at most this
-// share of the time left. On generated diffusion problems of 600, 800 and 1,200 nodes,
-// from plans 3.5, 1.9 and 1.8 % above their optimum or best known, the first solve
-// took 2.6, 7 and 15 s (load 6) and came within 0.46, 0.0 and 0.11 % of it (where the
-// 1,200-node one's CBC tree finds no plan in a whole limit); the second gained nothing.
-// Freeing the neighbours too gained nothing on the first, 0.1 % in 27 s on the last.
-constexpr int kRelaxationRounds = 3;
+// re-solved while that gains, each solve taking at most this share of the time left. On
+// generated diffusion problems of 600, 800 and 1,200 nodes, from plans 3.5, 1.9 and
+// 1.8 % above their optimum or best known, the first solve took 2.6, 7 and 15 s (load
+// 6) and came within 0.46, 0.0 and 0.11 % of it (where the 1,200-node one's CBC tree
+// finds no plan in a whole limit).
 constexpr double kRelaxationShare = 0.8;
-// Only when the best plan is more than this share above the root's bound (in the
-// reduced problem's costs): nearer, CBC's tree closes the gap itself within seconds,
-// and a second root costs more than the neighbourhood gains (diffusion-3d-600-plain,
-// 1.1 % at its root: proven in 8 s, in 15 s after the stop, and not at a quarter of its
-// limit; ti-2d-816, 0.4 %). From 2.7 % (diffusion-3d-1k-plain) CBC's tree found no plan
-// in a whole limit, from 4.3 % (a 400-node diffusion problem) it took 22 s.
-constexpr double kRelaxationGap = 0.015;
 // Large problems: share of the time for the Lagrangian phase, then rounds in which
 // one thread re-solves regions exactly and the other runs the tree local search,
 // exchanging the best assignment between rounds.
@@ -207,6 +199,21 @@ public:
         const std::lock_guard lock(mutex_);
         provenOptimal_ = true;
     }
+    // CBC's root relaxation (per node, each strategy's weight), the first one handed on.
+    void keepRelaxation(const std::vector<std::vector<double>>& weights)
+    {
+        const std::lock_guard lock(mutex_);
+        if (relaxation_.empty())
+            relaxation_ = weights;
+    }
+    [[nodiscard]] std::vector<std::vector<double>> relaxation() const
+    {
+        const std::lock_guard lock(mutex_);
+        return relaxation_;
+    }
+    // Whether CBC on the whole problem found a plan better than the shared best.
+    void markTreeFound() { treeFound_ = true; }
+    [[nodiscard]] bool treeFound() const { return treeFound_; }
 
     struct Snapshot {
         Assignment best;
@@ -242,6 +249,8 @@ private:
     int improvements_ = 0;
     double bound_ = -std::numeric_limits<double>::infinity();
     bool provenOptimal_ = false;
+    std::vector<std::vector<double>> relaxation_;
+    std::atomic<bool> treeFound_ = false;
 };
 
 // A thread that may be joined or left running at the deadline.
@@ -355,32 +364,22 @@ CostSum wholeBound(double bound)
 }
 
 // CBC on the whole problem from the shared best until `deadline` or a stop on `stop`,
-// handing on its incumbents and bound, and pruning by the shared best. With
-// `relaxation`, CBC ends after its root when the shared best is more than
-// kRelaxationGap above the bound and the root's relaxation disagrees with it somewhere,
-// and leaves that relaxation there. Returns whether its search ran to the end, which
-// proves the shared best optimal (then the search stops).
-bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop,
-              std::vector<std::vector<double>>* relaxation = nullptr)
+// handing on its incumbents, bound and root relaxation, and pruning by the shared best.
+// Returns whether its search ran to the end, which proves the shared best optimal (then
+// the search stops).
+bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop)
 {
     const Assignment incumbent = search.best();
-    std::stop_source own;
-    const std::stop_callback forward(stop, [&own] { own.request_stop(); });
     IlpHooks hooks;
-    hooks.improved = [&search](const Assignment& x) { search.offer(x); };
+    hooks.improved = [&search](const Assignment& x) {
+        if (search.offer(x))
+            search.markTreeFound();
+    };
     hooks.bounded = [&search](double bound) { search.raiseBound(bound); };
     hooks.knownCost = [&search] { return search.bestCost(); };
-    if (relaxation)
-        hooks.relaxed = [&](const std::vector<std::vector<double>>& weights) {
-            const SharedSearch::Snapshot now = search.snapshot();
-            if (optimalityGap(now.cost, wholeBound(now.bound)) <= kRelaxationGap
-                || disagreeingNodes(search.problem(), now.best, weights).empty())
-                return;
-            *relaxation = weights;
-            own.request_stop();
-        };
-    const IlpOutcome exact = solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent,
-                                          own.get_token(), false, hooks);
+    hooks.relaxed = [&search](const std::vector<std::vector<double>>& weights) { search.keepRelaxation(weights); };
+    const IlpOutcome exact =
+        solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), false, hooks);
     if (exact.assignment)
         search.offer(*exact.assignment);
     if (!exact.complete) {
@@ -416,27 +415,33 @@ void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_p
     }
 }
 
-// The exact engine's worker. CBC on the whole problem; when its root's relaxation
-// disagrees with the shared best, CBC stops there (its bound handed on) and that
+// The exact engine's worker. CBC on the whole problem until the watch in
+// solveShardingProblem ends it short of its proof (at kExactShare of the time, when its
+// bound is far, or when its tree has found no better plan and its root's relaxation
+// disagrees with the shared best). Then that
 // neighbourhood is re-solved exactly (improveWithRelaxation, each solve up to
-// kRelaxationShare of the time left) while it gains, then CBC on the whole once more,
-// pruning by the better plan. Ended short of its proof (see the watch in
-// solveShardingProblem), region re-solves follow (runRegionsThenExact).
+// kRelaxationShare of the time left, again from each better plan while one gains),
+// and CBC on the whole once more, pruning by the better plan; or, with no neighbourhood
+// to solve, region re-solves (runRegionsThenExact). CBC's tree goes on while it finds
+// plans, since it then proves them (ti-3d-816: its root's bound 0.013 % below the
+// optimum, proven 13 s later, load 8); where the memory rows bind hard it finds none (the
+// 800-node diffusion problem: none below 80.14 M, 0.30 % above its bound, in a whole
+// limit, where the neighbourhood found 79,904,804, 0.0003 % above the optimum).
 void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
 {
-    std::vector<std::vector<double>> relaxation;
-    if (runExact(search, deadline, search.exactToken(), &relaxation))
+    if (runExact(search, deadline, search.exactToken()))
         return;
-    if (!relaxation.empty()) {
-        const std::stop_token stop = search.stopToken();
-        for (int round = 0; round < kRelaxationRounds && Clock::now() < deadline && !stop.stop_requested(); ++round) {
+    const std::stop_token stop = search.stopToken();
+    const std::vector<std::vector<double>> relaxation = search.relaxation();
+    if (!relaxation.empty() && !disagreeingNodes(search.problem(), search.best(), relaxation).empty()) {
+        while (Clock::now() < deadline && !stop.stop_requested()) {
             Assignment plan = search.best();
             const auto roundEnd = after(Clock::now(), kRelaxationShare * secondsBetween(Clock::now(), deadline));
             if (!improveWithRelaxation(search.problem(), plan, relaxation, roundEnd, stop))
                 break;
             search.offer(plan);
         }
-        if (runExact(search, deadline, search.exactToken()))
+        if (runExact(search, deadline, stop))
             return;
     }
     runRegionsThenExact(search, seed + 3, deadline);
@@ -582,7 +587,11 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             exactCheck = Clock::time_point::max();
             const SharedSearch::Snapshot now = search->snapshot();
             const CostSum cost = now.cost + reducer.offset();
-            if (!now.provenOptimal && optimalityGap(cost, wholeBound(now.bound) + reducer.offset()) > kExactGapToKeep)
+            const bool far = optimalityGap(cost, wholeBound(now.bound) + reducer.offset()) > kExactGapToKeep;
+            const std::vector<std::vector<double>> relaxation = search->relaxation();
+            const bool neighbourhood = !search->treeFound() && !relaxation.empty()
+                                       && !disagreeingNodes(reduced, now.best, relaxation).empty();
+            if (!now.provenOptimal && (far || neighbourhood))
                 search->endExact();
         }
         report(false);

@@ -37,9 +37,12 @@ void printTextCase(const PublishedRun& run, const RunPrediction& p)
     char measuredMemory[32] = "-";
     if (run.measured.memoryGibParametersAndOptimizer)
         std::snprintf(measuredMemory, sizeof measuredMemory, "%.1f", *run.measured.memoryGibParametersAndOptimizer);
-    std::printf("%-40s %10.3f %10.3f %+7.1f%% %10.1f %10.1f %8s\n", run.name.c_str(), p.stepSeconds,
+    std::printf("%-40s %10.3f %10.3f %+7.1f%% %10.1f %10.1f %8s", run.name.c_str(), p.stepSeconds,
                 run.measured.stepSeconds, 100 * relativeError(p.stepSeconds, run.measured.stepSeconds),
                 p.memoryBytes / kGib, p.parameterAndOptimizerBytes / kGib, measuredMemory);
+    if (p.memoryBytes > p.deviceMemoryBytes)
+        std::printf("   above the GPU's %.1f GiB: cannot run as priced", p.deviceMemoryBytes / kGib);
+    std::printf("\n");
 }
 
 void printTextSummary(const ValidationSummary& summary, const std::vector<RegimeError>& regimes)
@@ -63,6 +66,7 @@ std::string caseJson(const PublishedRun& run, const RunPrediction& p)
         json.key("predicted").beginObject();
         json.key("step_seconds").value(p.stepSeconds);
         json.key("memory_bytes").value(p.memoryBytes);
+        json.key("device_memory_bytes").value(p.deviceMemoryBytes);
         json.key("memory_bytes_parameters_and_optimizer").value(p.parameterAndOptimizerBytes);
         json.key("memory_bytes_activations").value(p.activationBytes);
         json.key("micro_steps").value(static_cast<std::int64_t>(p.microSteps));

@@ -228,6 +228,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     const MemoryBreakdown& memory = evaluation.total.memory;
     prediction.stepSeconds = evaluation.total.time.stepSeconds();
     prediction.memoryBytes = memory.total();
+    prediction.deviceMemoryBytes = static_cast<double>(cluster.gpu.hbmBytes);
     prediction.parameterAndOptimizerBytes = memory.parameters + memory.gradients + memory.optimizerStates;
     // The first stage keeps the most micro-batches in flight.
     prediction.activationBytes =

@@ -225,6 +225,24 @@ private slots:
         }
     }
 
+    // A layout whose predicted peak is above its GPU's memory cannot run as priced, and the
+    // prediction carries that memory to say so: MPT-760M at 2,048 tokens fits the H100
+    // preset's 80 GB; at 32,768 tokens with 4 sequences per micro-batch and no recomputation
+    // it does not.
+    void layoutsAboveTheGpusMemoryAreSeen()
+    {
+        const RunPrediction fits = predictRun(mpt760m(2048), clusterPresetDir());
+        QCOMPARE(fits.deviceMemoryBytes, 80e9);
+        QVERIFY(fits.memoryBytes < fits.deviceMemoryBytes);
+        PublishedRun crowded = mpt760m(32768);
+        crowded.training.globalBatch = 32;
+        crowded.training.microBatch = 4;
+        crowded.training.gradientAccumulation = 1;
+        const RunPrediction over = predictRun(crowded, clusterPresetDir());
+        QVERIFY2(over.skipped.empty(), over.skipped.c_str());
+        QVERIFY2(over.memoryBytes > over.deviceMemoryBytes, qPrintable(QString::number(over.memoryBytes)));
+    }
+
     // A run on GPUs whose HBM differs from the preset's says so (hardware.hbm_tb_per_s) and
     // is priced on it wherever it is priced (validate, calibrate, the held-out bench all call
     // PreparedRun::price): MPT-760M's memory-bound kernels at 2.4 instead of 3.35 TB/s make

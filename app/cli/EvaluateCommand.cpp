@@ -16,6 +16,7 @@
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
 #include "search/PlanPricing.h"
+#include "target/StackRules.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -69,6 +70,8 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
                      "re-costing it for this one\n",
                      name.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
     document.workload = workloadOverPlanFile(document.workload, planning);
+    // An option that changes what the implementations are leaves the plan priced with none in particular.
+    document.implementations = implementationsNamed(document.implementations, document.workload);
     PipelineLayout& pipeline = document.plan.pipeline;
     if (optionGiven(options.virtualStagesOption) && options.virtualStages != pipeline.virtualStages) {
         if (!pipeline.active())
@@ -84,8 +87,10 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
 }
 
 void printText(const FoldedModel& model, const Cluster& cluster, const PlanPricing& pricing, const CostModel& costs,
-               const Plan& plan, const PlanEvaluation& evaluation)
+               const PlanCandidate& priced)
 {
+    const Plan& plan = priced.plan;
+    const PlanEvaluation& evaluation = priced.evaluation;
     const DeviceMesh& mesh = pricing.mesh();  // one pipeline stage's
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : mesh.axes())
@@ -106,7 +111,11 @@ void printText(const FoldedModel& model, const Cluster& cluster, const PlanPrici
                     g.nodes, multiNodeDomains ? "NVLink domain(s)" : "node(s)", g.gpusPerNode, groupSpanName(g.span));
     }
     std::printf("workload   %s\n", describeWorkload(costs, plan).c_str());
-    std::printf("plan       %s\n\n", plan.name.c_str());
+    if (priced.implementations == TrainingStack::Any)
+        std::printf("plan       %s\n\n", plan.name.c_str());
+    else
+        std::printf("plan       %s, priced with %s's implementations\n\n", plan.name.c_str(),
+                    trainingStackName(priced.implementations));
     printBreakdown(evaluation.total, axisNames, evaluation.hbmBytes);
     std::printf("throughput                 %s\n",
                 describeThroughput(costs, model.coarse, cluster.gpu.peakFlopsPerSecond,
@@ -139,9 +148,11 @@ void printText(const FoldedModel& model, const Cluster& cluster, const PlanPrici
     }
 }
 
-void printJson(const FoldedModel& model, const PlanPricing& pricing, const CostModel& costs, const Plan& plan,
-               const PlanEvaluation& evaluation)
+void printJson(const FoldedModel& model, const PlanPricing& pricing, const CostModel& costs,
+               const PlanCandidate& priced)
 {
+    const Plan& plan = priced.plan;
+    const PlanEvaluation& evaluation = priced.evaluation;
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : pricing.mesh().axes())
         axisNames.push_back(axis.name);
@@ -152,6 +163,7 @@ void printJson(const FoldedModel& model, const PlanPricing& pricing, const CostM
     json.key("batch").value(costs.shapes().batch());
     json.key("sequence").value(costs.shapes().sequence());
     json.key("plan").value(plan.name);
+    json.key("implementations").value(trainingStackName(priced.implementations));
     json.key("hbm_bytes").value(evaluation.hbmBytes);
     json.key("fits_in_memory").value(evaluation.fitsInMemory());
     json.key("total");
@@ -203,7 +215,8 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
     const CostModel& costs = pricing.costs();
     checkPlanningWorkload(chosen.workload, workloadDegrees(costs, *model, plan), options.planning,
                           planFile ? options.plan : std::string());
-    const std::shared_ptr<const PlanCandidate> priced = pricing.price(plan);
+    const std::shared_ptr<const PlanCandidate> priced =
+        pricing.price(plan, PlanCandidate::Role::Opened, chosen.implementations);
     PlanDocument document = pricing.document(*priced);
     // The plan file says which workload it was priced for, also when the model or the
     // defaults chose its batch and sequence.
@@ -215,9 +228,9 @@ int evaluate(const EvaluateOptions& options, const char* argv0)
         return std::vector<PlanRecord>{planRecordOf(document, model->coarse, model->families)};
     });
     if (options.json)
-        printJson(*model, pricing, costs, plan, priced->evaluation);
+        printJson(*model, pricing, costs, *priced);
     else
-        printText(*model, cluster, pricing, costs, plan, priced->evaluation);
+        printText(*model, cluster, pricing, costs, *priced);
     return 0;
 }
 

@@ -406,6 +406,9 @@ int search(const SearchCommandOptions& commandOptions, const char* argv0)
             json.key("degree").value(static_cast<std::int64_t>(comparison.degree));
             json.key("found").value(comparison.without != nullptr);
             if (comparison.without) {
+                json.key("plan").value(comparison.without->plan.name);
+                json.key("implementations").value(trainingStackName(comparison.without->implementations));
+                json.key("mesh").value(comparison.without->meshText);
                 json.key("step_seconds").value(comparison.without->stepSeconds());
                 json.key("memory_bytes").value(comparison.without->memoryBytes());
                 json.key("fits_in_memory").value(comparison.without->memoryBytes() <= outcome->memoryLimitBytes);

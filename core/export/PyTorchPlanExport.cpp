@@ -299,21 +299,43 @@ void addLocalBatch(PythonParts& parts, bool context)
     parts.functions += "    return x\n";
 }
 
+// The plan the export runs (pyTorchRunnablePlan) with its stack settings, and what the
+// plan asked for that the export does not run as written (stackSettingNotes of the asked
+// plan's settings): each computed once.
+struct RunnablePlan {
+    PlanDocument document;
+    TrainingStackSettings settings;
+    std::vector<std::string> askedNotes;
+};
+
+RunnablePlan runnablePlan(const FoldedModel& model, const PlanDocument& asked)
+{
+    RunnablePlan runnable{asked, trainingStackSettings(model, asked, 0), {}};
+    runnable.askedNotes = stackSettingNotes(TrainingStack::PyTorch, runnable.settings);
+    if (runnable.askedNotes.empty())
+        return runnable;
+    PlanDocument runs = asked;
+    runs.workload = withStackImplementations(asked.workload, TrainingStack::PyTorch);
+    runs.workload.zeroStage = std::max(2, asked.workload.zeroStage);
+    runs.implementations = TrainingStack::PyTorch;
+    if (stackInexpressible(TrainingStack::PyTorch, model, runs).empty()) {
+        runnable.settings = trainingStackSettings(model, runs, 0);
+        runnable.document = std::move(runs);
+    }
+    return runnable;
+}
+
 }  // namespace
 
 PlanDocument pyTorchRunnablePlan(const FoldedModel& model, const PlanDocument& document)
 {
-    if (stackSettingNotes(TrainingStack::PyTorch, trainingStackSettings(model, document, 0)).empty())
-        return document;
-    PlanDocument runs = document;
-    runs.workload = withStackImplementations(document.workload, TrainingStack::PyTorch);
-    runs.workload.zeroStage = std::max(2, document.workload.zeroStage);
-    return stackInexpressible(TrainingStack::PyTorch, model, runs).empty() ? runs : document;
+    return runnablePlan(model, document).document;
 }
 
 std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& asked)
 {
-    const PlanDocument document = pyTorchRunnablePlan(model, asked);
+    RunnablePlan runnable = runnablePlan(model, asked);
+    const PlanDocument& document = runnable.document;
     const Graph& graph = model.graph();
     const Plan& plan = document.plan;
     // Plan files are checked when read; a plan built in memory is checked here, so the
@@ -330,9 +352,9 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
     validatePlan(plan, model.coarse);
     const std::vector<ModuleStyleTable> tables = moduleStyleTables(graph, model.coarse, model.families, plan);
     AxisRoles roles = axisRoles(model, plan, tables);
-    for (std::string& note : stackSettingNotes(TrainingStack::PyTorch, trainingStackSettings(model, asked, 0)))
+    for (std::string& note : runnable.askedNotes)
         roles.notes.push_back(std::move(note));
-    const TrainingStackSettings settings = trainingStackSettings(model, document, 0);
+    const TrainingStackSettings& settings = runnable.settings;
     const Workload& w = settings.workload;
     const std::vector<std::string> batchAxes = axisNames(plan, roles.batch);
     const std::vector<std::string> contextAxes = axisNames(plan, roles.context);

@@ -105,11 +105,14 @@ void checkPipelinePasses(const TrainingStackSettings& settings, const Workload& 
                            " micro-batches per rank, one bubble, so its step is shorter than torchtitan's");
 }
 
-TrainingStackImport importStack(TrainingStackSettings settings, const WorkloadFieldNames& names,
+// A file of `stack`: its plan priced with that stack's implementations (the parsers set
+// its workload's: withStackImplementations).
+TrainingStackImport importStack(TrainingStack stack, TrainingStackSettings settings, const WorkloadFieldNames& names,
                                 const FoldedModel& model, const std::string& fileName, int gpuCount)
 {
     TrainingStackImport imported;
     imported.document = planFromTrainingStackSettings(settings, model, fileName, gpuCount);
+    imported.document.implementations = stack;
     const WorkloadDegrees degrees = importedDegrees(settings, imported.document, model);
     checkWorkload(imported.document.workload, degrees, names, fileName, ErrorCode::InvalidPlan);
     imported.warnings = std::move(settings.notes);
@@ -123,7 +126,8 @@ TrainingStackImport importStack(TrainingStackSettings settings, const WorkloadFi
 TrainingStackImport importMegatronArguments(std::string_view text, const std::string& fileName,
                                             const FoldedModel& model, int gpuCount)
 {
-    return importStack(parseMegatronArguments(text, fileName, model), megatronFieldNames(), model, fileName, gpuCount);
+    return importStack(TrainingStack::Megatron, parseMegatronArguments(text, fileName, model), megatronFieldNames(),
+                       model, fileName, gpuCount);
 }
 
 TrainingStackImport importTorchTitanConfig(std::string_view text, const std::string& fileName,
@@ -131,7 +135,7 @@ TrainingStackImport importTorchTitanConfig(std::string_view text, const std::str
 {
     TrainingStackSettings settings = parseTorchTitanConfig(text, fileName, model);
     const WorkloadFieldNames names = torchTitanFieldNames(settings.pipeline.stages > 1);
-    return importStack(std::move(settings), names, model, fileName, gpuCount);
+    return importStack(TrainingStack::TorchTitan, std::move(settings), names, model, fileName, gpuCount);
 }
 
 std::optional<TrainingStackImport> importTrainingStackPlan(std::string_view text, const std::string& fileName,
@@ -143,7 +147,7 @@ std::optional<TrainingStackImport> importTrainingStackPlan(std::string_view text
     if (isTorchTitanTrainerConfig(text)) {
         TrainingStackSettings settings = parseTorchTitanTrainerConfig(text, fileName, model);
         const WorkloadFieldNames names = torchTitanTrainerFieldNames(settings.pipeline.stages > 1);
-        return importStack(std::move(settings), names, model, fileName, gpuCount);
+        return importStack(TrainingStack::TorchTitan, std::move(settings), names, model, fileName, gpuCount);
     }
     if (isTorchTitanConfig(text) || fileName.ends_with(".toml"))
         return importTorchTitanConfig(text, fileName, model, gpuCount);

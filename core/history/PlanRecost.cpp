@@ -17,7 +17,8 @@ PlanRecordId recostPlan(HistoryStore& store, PlanRecordId stale, const std::shar
     setup.cluster = cluster;
     setup.workload = stored.workload;
     const PlanPricing pricing(model, setup, planMeshAxes(stored.plan));
-    const PlanDocument document = pricing.document(*pricing.price(stored.plan));
+    const PlanDocument document =
+        pricing.document(*pricing.price(stored.plan, PlanCandidate::Role::Opened, stored.implementations));
     const ModelRecord current = modelRecordOf(model->graph());
 
     PlanRecord recosted = planRecordOf(document, model->coarse, model->families);

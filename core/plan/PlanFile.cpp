@@ -119,6 +119,8 @@ void checkFields(const pb::Plan& in, const std::string& fileName)
     checkWorkloadFields(in.workload(), fileName);
     if (!in.origin().empty() && !planOriginFromName(in.origin()))
         fail("origin is '" + in.origin() + "', not expert, search, edit or import");
+    if (!in.implementations().empty() && !trainingStackFromName(in.implementations()))
+        fail("implementations is '" + in.implementations() + "', not pytorch, megatron, torchtitan or any");
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         const std::pair<const char*, double> fields[] = {
@@ -334,6 +336,8 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
         a->set_size(axis.size);
     }
     writeWorkload(document.workload, *out.mutable_workload());
+    if (document.implementations != TrainingStack::Any)
+        out.set_implementations(trainingStackName(document.implementations));
 
     std::vector<bool> written(coarse.nodes.size(), false);
     for (const Family& family : families.families) {
@@ -418,6 +422,7 @@ PlanDocument planFromJson(std::string_view json, const std::string& fileName, co
     document.modelFingerprint = in.model_fingerprint();
     document.clusterName = in.cluster();
     document.workload = readWorkload(in.workload(), fileName);
+    document.implementations = trainingStackFromName(in.implementations()).value_or(TrainingStack::Any);
     if (in.has_cost()) {
         const pb::CostSummary& c = in.cost();
         document.cost = PlanCostSummary{c.step_seconds(), c.compute_seconds(), c.communication_seconds(),

@@ -3,6 +3,7 @@
 #include "cost/Workload.h"
 #include "fold/FamilyTable.h"
 #include "plan/Plan.h"
+#include "target/TrainingStack.h"
 
 #include <filesystem>
 #include <optional>
@@ -26,6 +27,10 @@ struct PlanDocument {
     std::string modelFingerprint;
     std::string clusterName;
     Workload workload;
+    // The stack whose implementations `workload` names (PlanCandidate::implementations:
+    // a stack's own search found the plan, or it was read from that stack's file); Any:
+    // none in particular, also for files written before the field existed.
+    TrainingStack implementations = TrainingStack::Any;
     std::optional<PlanCostSummary> cost;  // the breakdown it was priced with
 };
 

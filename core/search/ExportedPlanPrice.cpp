@@ -30,7 +30,7 @@ std::shared_ptr<const PlanCandidate> priced(const std::shared_ptr<const FoldedMo
     setup.cluster = cluster;
     setup.workload = document.workload;
     const PlanPricing pricing(model, setup, planMeshAxes(document.plan));
-    return pricing.price(document.plan);
+    return pricing.price(document.plan, PlanCandidate::Role::Opened, document.implementations);
 }
 
 }  // namespace

@@ -56,10 +56,13 @@ PlanPricing::PlanPricing(const PlanPricing& bound, Recomputation recompute, int 
     setup_.workload.zeroReplicas = zeroReplicas;
 }
 
-std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role) const
+std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate::Role role,
+                                                        TrainingStack implementations) const
 {
     PlanEvaluation evaluation = costs_->evaluate(plan);
-    return candidate(role, std::move(plan), std::move(evaluation));
+    std::shared_ptr<PlanCandidate> priced = newCandidate(role, std::move(plan), std::move(evaluation));
+    priced->implementations = implementations;
+    return priced;
 }
 
 std::shared_ptr<const PlanCandidate> PlanPricing::priceTotals(Plan plan, PlanCandidate::Role role) const
@@ -78,6 +81,12 @@ std::shared_ptr<const PlanCandidate> PlanPricing::priceTotals(const UniformPlan&
 
 std::shared_ptr<const PlanCandidate> PlanPricing::candidate(PlanCandidate::Role role, Plan plan,
                                                             PlanEvaluation evaluation) const
+{
+    return newCandidate(role, std::move(plan), std::move(evaluation));
+}
+
+std::shared_ptr<PlanCandidate> PlanPricing::newCandidate(PlanCandidate::Role role, Plan plan,
+                                                         PlanEvaluation evaluation) const
 {
     auto candidate = std::make_shared<PlanCandidate>();
     candidate->evaluation = std::move(evaluation);
@@ -125,6 +134,7 @@ PlanDocument planDocument(const PlanCandidate& candidate, const std::string& mod
     document.modelFingerprint = modelFingerprint;
     document.clusterName = setup.cluster.name;
     document.workload = candidate.workload;
+    document.implementations = candidate.implementations;
     document.cost = costSummaryOf(candidate.evaluation);
     return document;
 }

@@ -48,10 +48,13 @@ public:
     [[nodiscard]] int pipelineStages() const { return costs_->pipeline().layout.stages; }
     [[nodiscard]] const CostModel& costs() const { return *costs_; }
 
-    // The plan priced by this cost model, in `role`. Throws Error(InvalidPlan) when it
-    // does not fit.
+    // The plan priced by this cost model, in `role`, saying it is priced with the
+    // `implementations` of a stack (PlanCandidate::implementations: a plan file's, or the
+    // plan an edit starts from; this pricing's workload names them). Throws
+    // Error(InvalidPlan) when it does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
-                                                             PlanCandidate::Role role = PlanCandidate::Role::Opened) const;
+                                                             PlanCandidate::Role role = PlanCandidate::Role::Opened,
+                                                             TrainingStack implementations = TrainingStack::Any) const;
     // The same priced by CostModel::evaluateTotals: when the plan lays every layer of a
     // family out alike, its evaluation has the totals only, and the candidate prices its
     // breakdowns when first asked for (PlanCandidate::breakdowns).
@@ -73,6 +76,9 @@ public:
     [[nodiscard]] std::optional<double> computeFloorSeconds(const std::function<bool()>& cancelled = {}) const;
 
 private:
+    // What candidate() returns, before it is handed out as const.
+    [[nodiscard]] std::shared_ptr<PlanCandidate> newCandidate(PlanCandidate::Role role, Plan plan,
+                                                      PlanEvaluation evaluation) const;
     PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedModel> folded, SearchSetup setup,
                 const std::vector<MeshAxis>& mesh, PipelineLayout assumed);
 
@@ -88,7 +94,7 @@ private:
 
 // The one plan-document builder: a priced plan as a plan file and a history record keep
 // it, with the model's fingerprint, the cluster's name, the workload it was priced for
-// and the cost summary.
+// (and whose implementations it names) and the cost summary.
 [[nodiscard]] PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint,
                                         const SearchSetup& setup);
 

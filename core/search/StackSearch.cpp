@@ -132,14 +132,22 @@ struct Bindings {
     }
 };
 
-// `candidate` in `role`, found by `stack`'s search (its breakdowns, priced by its totals,
-// come when asked for).
+// What a stack's search names its plans: "megatron-layout", its Pareto alternatives
+// "megatron-layout-1", ... (a TAP search's are "tap", "tap-1", ...).
+std::string layoutPlanName(TrainingStack stack)
+{
+    return std::string(trainingStackName(stack)) + "-layout";
+}
+
+// `candidate` in `role`, found by `stack`'s search, named `name` (its breakdowns, priced
+// by its totals, come when asked for).
 std::shared_ptr<const PlanCandidate> inRole(const PlanCandidate& candidate, PlanCandidate::Role role,
-                                            TrainingStack stack)
+                                            TrainingStack stack, std::string name)
 {
     auto kept = std::make_shared<PlanCandidate>(candidate);
     kept->role = role;
     kept->implementations = stack;
+    kept->plan.name = std::move(name);
     return kept;
 }
 
@@ -162,7 +170,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     }
     prices.widestGroup = widestGroup(plan);
     plan.origin = PlanOrigin::Search;
-    plan.name = "tap";
+    plan.name = layoutPlanName(search.stack);
     const std::vector<MeshAxis> stackAxes = planMeshAxes(plan);
     if (bindings.axes != stackAxes) {
         bindings.axes = stackAxes;
@@ -392,7 +400,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             best = candidate;
     }
     if (best)
-        outcome.best = inRole(*best, PlanCandidate::Role::Best, stack);
+        outcome.best = inRole(*best, PlanCandidate::Role::Best, stack, layoutPlanName(stack));
 
     SearchResult& result = outcome.result;
     result.memoryLimitBytes = limit;
@@ -408,7 +416,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
         for (const auto& alternative : paretoBelow(frontier, *best, setup.options.alternatives)) {
-            auto kept = inRole(*alternative, PlanCandidate::Role::Alternative, stack);
+            auto kept = inRole(*alternative, PlanCandidate::Role::Alternative, stack,
+                               layoutPlanName(stack) + "-" + std::to_string(outcome.alternatives.size() + 1));
             result.alternatives.push_back({kept->plan, kept->evaluation});
             outcome.alternatives.push_back(std::move(kept));
         }

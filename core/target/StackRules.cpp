@@ -334,6 +334,11 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     return workload;
 }
 
+TrainingStack implementationsNamed(TrainingStack recorded, const Workload& workload)
+{
+    return withStackImplementations(workload, recorded) == workload ? recorded : TrainingStack::Any;
+}
+
 bool namesImplementations(const Workload& workload)
 {
     const Workload unnamed;

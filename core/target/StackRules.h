@@ -66,6 +66,11 @@ struct FoldedModel;
 // pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and
 // what its files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
+// `recorded` (the stack whose implementations a plan was priced with) where `workload` is
+// still priced with them (withStackImplementations leaves it as it is), else Any: a
+// workload changed since, by an option that names another implementation, names none
+// in particular.
+[[nodiscard]] TrainingStack implementationsNamed(TrainingStack recorded, const Workload& workload);
 // Whether `workload` names implementations of its own: one of the techniques
 // withStackImplementations sets is not a default Workload's (DeepSpeed's ZeRO, a replay
 // that stops early, ...). An `any` search prices such a workload as named, not as a stack runs it.

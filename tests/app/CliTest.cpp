@@ -144,15 +144,25 @@ OptionsByCommand helpCommands(const QString& help)
     return options;
 }
 
+// The synth preset `preset` with `layers` layers written into `dir` as `file`: its path,
+// or an empty one when synth failed.
+QString synthesized(const QTemporaryDir& dir, const char* preset, int layers, const char* file)
+{
+    const QString model = dir.filePath(QString::fromLatin1(file));
+    return runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QString::fromLatin1(preset),
+                   QStringLiteral("--layers"), QString::number(layers), QStringLiteral("-o"), model})
+                   .exitCode == 0
+               ? model
+               : QString();
+}
+
 // gpt2-small with 2 layers synthesized into `dir`, and its Megatron plan on [2, 4] of
 // dgx-h100x1 written by evaluate: {model, plan}, or empty paths when a step failed.
 std::pair<QString, QString> gpt2MegatronPlan(const QTemporaryDir& dir)
 {
-    const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
+    const QString model = synthesized(dir, "gpt2-small", 2, "gpt2-2.onnx");
     const QString plan = dir.filePath(QStringLiteral("megatron.json"));
-    if (runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
-                QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
-                .exitCode != 0 ||
+    if (model.isEmpty() ||
         runCli({QStringLiteral("evaluate"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
                 QStringLiteral("--plan"), QStringLiteral("megatron"), QStringLiteral("--no-history"),
                 QStringLiteral("-o"), plan})
@@ -593,11 +603,8 @@ private slots:
         QVERIFY2(search.err.contains(QStringLiteral("a micro-step alone takes 32 sequences")), qPrintable(search.err));
         // Experts that take less than a token each priced a step as if they did no work.
         QTemporaryDir dir;
-        const QString moe = dir.filePath(QStringLiteral("moe.onnx"));
-        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("mixtral-8x7b"),
-                         QStringLiteral("--layers"), QStringLiteral("1"), QStringLiteral("-o"), moe})
-                     .exitCode,
-                 0);
+        const QString moe = synthesized(dir, "mixtral-8x7b", 1, "moe.onnx");
+        QVERIFY(!moe.isEmpty());
         for (const QString& command : {QStringLiteral("evaluate"), QStringLiteral("search")}) {
             const CliRun idle = runCli({command, moe, QStringLiteral("--capacity-factor"), QStringLiteral("5e-324"),
                                         QStringLiteral("--no-history")});
@@ -717,11 +724,8 @@ private slots:
     void searchBaselineJsonPrintsOnlyJson()
     {
         QTemporaryDir dir;
-        const QString model = dir.filePath(QStringLiteral("gpt2-2.onnx"));
-        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("gpt2-small"),
-                         QStringLiteral("--layers"), QStringLiteral("2"), QStringLiteral("-o"), model})
-                     .exitCode,
-                 0);
+        const QString model = synthesized(dir, "gpt2-small", 2, "gpt2-2.onnx");
+        QVERIFY(!model.isEmpty());
         // Overlap off: hiding communication under compute is priced exactly only after the
         // search (its program linearizes it), and the two optima are compared exactly.
         const CliRun run = runCli({QStringLiteral("search"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
@@ -749,11 +753,8 @@ private slots:
     void searchMeshStepsAreTheirBestPlans()
     {
         QTemporaryDir dir;
-        const QString model = dir.filePath(QStringLiteral("llama2-4.onnx"));
-        QCOMPARE(runCli({QStringLiteral("synth"), QStringLiteral("--preset"), QStringLiteral("llama2-13b"),
-                         QStringLiteral("--layers"), QStringLiteral("4"), QStringLiteral("-o"), model})
-                     .exitCode,
-                 0);
+        const QString model = synthesized(dir, "llama2-13b", 4, "llama2-4.onnx");
+        QVERIFY(!model.isEmpty());
         const CliRun run = runCli({QStringLiteral("search"), model, QStringLiteral("--cluster"),
                                    QStringLiteral("dgx-h100x1"), QStringLiteral("--mesh"), QStringLiteral("auto"),
                                    QStringLiteral("--batch"), QStringLiteral("16"), QStringLiteral("--seq"),
@@ -774,6 +775,61 @@ private slots:
             }
         }
         QVERIFY(bestMeshListed);
+    }
+
+    // A plan found by a stack's own search is named by it and says whose implementations
+    // priced it, in its plan file, evaluate, its export's header and what import-plan
+    // reads back, at the searched price throughout. Llama-2-13B's shape with 4 layers,
+    // torchtitan on [2, 4] of 8 H100s, 16 x 4096. An option that names another ZeRO
+    // implementation prices it with none in particular.
+    void aStackSearchsPlanKeepsItsNameAndImplementations()
+    {
+        QTemporaryDir dir;
+        const QString model = synthesized(dir, "llama2-13b", 4, "llama2-4.onnx");
+        QVERIFY(!model.isEmpty());
+        const QStringList cluster = {QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"),
+                                     QStringLiteral("--no-history"), QStringLiteral("--json")};
+        const QString plan = dir.filePath(QStringLiteral("torchtitan-plan.json"));
+        const CliRun search = runCli(QStringList{QStringLiteral("search"), model, QStringLiteral("--mesh"),
+                                                 QStringLiteral("2x4"), QStringLiteral("--batch"), QStringLiteral("16"),
+                                                 QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--target"),
+                                                 QStringLiteral("torchtitan"), QStringLiteral("-o"), plan} +
+                                     cluster);
+        QVERIFY2(search.exitCode == 0, qPrintable(search.err));
+        const QJsonObject searched = QJsonDocument::fromJson(search.out.toUtf8()).object();
+        QCOMPARE(searched.value(QStringLiteral("implementations")).toString(), QStringLiteral("torchtitan"));
+        const double step = searched.value(QStringLiteral("best")).toObject().value(QStringLiteral("step_seconds")).toDouble();
+        QVERIFY(step > 0);
+        const auto evaluated = [&](const QString& file, const QStringList& options = {}) {
+            const CliRun run = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--plan"), file} +
+                                      options + cluster);
+            return QJsonDocument::fromJson(run.out.toUtf8()).object();
+        };
+        const QJsonObject reopened = evaluated(plan);
+        QCOMPARE(reopened.value(QStringLiteral("plan")).toString(), QStringLiteral("torchtitan-layout"));
+        QCOMPARE(reopened.value(QStringLiteral("implementations")).toString(), QStringLiteral("torchtitan"));
+        QCOMPARE(reopened.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble(), step);
+
+        const QString exported = dir.filePath(QStringLiteral("plan-torchtitan.py"));
+        QCOMPARE(runCli({QStringLiteral("export"), plan, QStringLiteral("--model"), model, QStringLiteral("--format"),
+                         QStringLiteral("torchtitan"), QStringLiteral("-o"), exported})
+                     .exitCode,
+                 0);
+        QFile file(exported);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.startsWith(QStringLiteral("# torchtitan config for Tapestry plan \"torchtitan-layout\"")),
+                 qPrintable(text.left(200)));
+        const QString back = dir.filePath(QStringLiteral("back.json"));
+        const CliRun read = runCli({QStringLiteral("import-plan"), exported, QStringLiteral("--model"), model,
+                                    QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"), QStringLiteral("-o"), back});
+        QVERIFY2(read.exitCode == 0, qPrintable(read.err));
+        const QJsonObject imported = evaluated(back);
+        QCOMPARE(imported.value(QStringLiteral("implementations")).toString(), QStringLiteral("torchtitan"));
+        QCOMPARE(imported.value(QStringLiteral("total")).toObject().value(QStringLiteral("step_seconds")).toDouble(), step);
+
+        const QJsonObject fsdp1 = evaluated(plan, {QStringLiteral("--zero-implementation"), QStringLiteral("fsdp")});
+        QCOMPARE(fsdp1.value(QStringLiteral("implementations")).toString(), QStringLiteral("any"));
     }
 
     // export writes the plan for the training stacks, and import-plan reads the Hugging

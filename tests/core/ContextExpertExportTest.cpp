@@ -254,6 +254,9 @@ private slots:
             // gathered, ZeRO 2): the file has no note and reads back as that plan.
             const PlanDocument document = pyTorchRunnablePlan(llama(), given);
             QCOMPARE(document.workload.zeroStage, std::max(2, given.workload.zeroStage));
+            // The workload the export runs is PyTorch's implementations, and the plan says so.
+            if (!(document.workload == given.workload))
+                QCOMPARE(document.implementations, TrainingStack::PyTorch);
             const std::string python = exportPyTorchPlan(llama(), document);
             QVERIFY2(!contains(python, "Not expressible"), python.c_str());
             // The plan as given reads back as the same plan too.
@@ -261,6 +264,7 @@ private slots:
                     document.workload);
             const TrainingStackImport back = imported(python, "plan.py", llama(), 8);
             QVERIFY(back.warnings.empty());
+            QCOMPARE(back.document.implementations, document.implementations);
             QCOMPARE(back.document.plan.mesh, document.plan.mesh);
             QCOMPARE(back.document.plan.strategies, document.plan.strategies);
             QCOMPARE(back.document.plan.pipeline.stages, document.plan.pipeline.stages);

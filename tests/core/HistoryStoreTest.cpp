@@ -14,6 +14,7 @@
 #include "history/SqliteTransaction.h"
 #include "onnx/OnnxImporter.h"
 #include "plan/ExpertPlans.h"
+#include "target/StackRules.h"
 
 #include <QTemporaryDir>
 #include "FoldedTestModel.h"
@@ -233,6 +234,10 @@ private slots:
         document.plan.name = "megatron";
         document.modelFingerprint = "0123456789abcdef";  // made for an older export
         document.clusterName = cluster.name;
+        // Found by Megatron-LM's own search: priced with its implementations, which the
+        // re-costed plan keeps (in its plan JSON: the history's schema is unchanged).
+        document.workload = withStackImplementations(Workload{}, TrainingStack::Megatron);
+        document.implementations = TrainingStack::Megatron;
         document.cost = PlanCostSummary{1, 1, 0, 1, 1};
         PlanRecord old = samplePlan("megatron", 1);
         old.json = planToJson(document, coarse, families);
@@ -253,9 +258,11 @@ private slots:
         QCOMPARE(recosted.notes.size(), std::size_t(1));
         // The price is the cost model's for the same strategies on this model.
         const DeviceMesh mesh(document.plan.mesh, cluster);
-        const CostModel costs(graph, coarse, families, cluster, mesh, Workload{});
+        const CostModel costs(graph, coarse, families, cluster, mesh, document.workload);
         QCOMPARE(recosted.cost->stepSeconds, costs.evaluate(document.plan).total.time.stepSeconds());
-        QCOMPARE(planFromJson(recosted.json, "recosted", coarse, families).plan.strategies, document.plan.strategies);
+        const PlanDocument back = planFromJson(recosted.json, "recosted", coarse, families);
+        QCOMPARE(back.plan.strategies, document.plan.strategies);
+        QCOMPARE(back.implementations, TrainingStack::Megatron);
     }
 
     void version1DatabaseIsMigrated()

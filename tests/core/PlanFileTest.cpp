@@ -297,6 +297,28 @@ private slots:
         QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
     }
 
+    // Which stack's implementations priced the plan (a stack's own search found it) comes
+    // back as written; a file without the field, as every file written before it, is
+    // priced with none in particular; an unknown stack is refused naming the file.
+    void implementationsAreKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("implementations") == std::string::npos, json.c_str());
+        QCOMPARE(planFromJson(json, "plan.json", m.coarse, m.families).implementations, TrainingStack::Any);
+        document.implementations = TrainingStack::TorchTitan;
+        json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"implementations\": \"torchtitan\"") != std::string::npos, json.c_str());
+        QCOMPARE(planFromJson(json, "plan.json", m.coarse, m.families).implementations, TrainingStack::TorchTitan);
+        QCOMPARE(planFromJson(replaced(json, "\"torchtitan\"", "\"any\""), "plan.json", m.coarse, m.families)
+                     .implementations,
+                 TrainingStack::Any);
+        std::string message;
+        QCOMPARE(errorOf(replaced(json, "\"torchtitan\"", "\"deepspeed\""), m, &message), ErrorCode::InvalidPlan);
+        QCOMPARE(message, std::string("plan.json: implementations is 'deepspeed', not pytorch, megatron, torchtitan or any"));
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

@@ -90,6 +90,7 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
                                                                     : "plan-megatron.sh";
     const TrainingStackImport back = imported(text, fileName, *model, planDeviceCount(document.plan));
     QVERIFY2(back.warnings.empty(), back.warnings.empty() ? "" : back.warnings.front().c_str());
+    QCOMPARE(back.document.implementations, stack);
     QCOMPARE(sizesOf(back.document.plan.mesh), sizesOf(document.plan.mesh));
     QVERIFY(back.document.plan.strategies == document.plan.strategies);
     QCOMPARE(back.document.plan.pipeline.stages, document.plan.pipeline.stages);
@@ -110,7 +111,9 @@ void verifyRoundTrip(const std::shared_ptr<const FoldedModel>& model, const Sear
     SearchSetup imported = setup;
     imported.workload = back.document.workload;
     const PlanPricing pricing(model, imported, planMeshAxes(back.document.plan));
-    const std::shared_ptr<const PlanCandidate> priced = pricing.price(back.document.plan);
+    const std::shared_ptr<const PlanCandidate> priced =
+        pricing.price(back.document.plan, PlanCandidate::Role::Opened, back.document.implementations);
+    QCOMPARE(pricing.document(*priced).implementations, stack);
     QVERIFY2(near(priced->stepSeconds(), searched.best->stepSeconds(), 1e-3),
              qPrintable(QString::number(priced->stepSeconds()) + QStringLiteral(" vs ") +
                         QString::number(searched.best->stepSeconds())));
@@ -739,6 +742,35 @@ private slots:
         verifyRoundTrip(gpt3, setup, TrainingStack::Megatron, any);
     }
 
+    // A plan is named by the search that found it: Megatron-LM's own search names its plan
+    // "megatron-layout" (also where `any` takes it), not "tap" (the TAP search's). Its plan
+    // file says whose implementations priced it, and read back it prices exactly as
+    // searched, saying so again.
+    void aStacksPlanIsNamedByItsSearchAndKeepsItsImplementations()
+    {
+        const auto& gpt3 = gpt3With32Layers();
+        const SearchSetup setup = setupOf("dgx-h100x2", 16, {{"pp", 8}, {"dp", 2}, {"tp", 8}}, 512, 2048);
+        for (const TrainingStack stack : {TrainingStack::Any, TrainingStack::Megatron}) {
+            const Searched searched = searchFor(gpt3, setup, stack);
+            QVERIFY(searched.best);
+            QCOMPARE(searched.best->plan.name, std::string("megatron-layout"));
+            QCOMPARE(searched.document.implementations, TrainingStack::Megatron);
+            const PlanDocument back = planFromJson(planToJson(searched.document, gpt3->coarse, gpt3->families),
+                                                   "plan.json", gpt3->coarse, gpt3->families);
+            QCOMPARE(back.plan.name, std::string("megatron-layout"));
+            QCOMPARE(back.implementations, TrainingStack::Megatron);
+            SearchSetup reopened = setup;
+            reopened.workload = back.workload;
+            const PlanPricing pricing(gpt3, reopened, planMeshAxes(back.plan));
+            const std::shared_ptr<const PlanCandidate> priced =
+                pricing.price(back.plan, PlanCandidate::Role::Opened, back.implementations);
+            // (The search priced totals only, this the whole breakdown: the same up to rounding.)
+            QVERIFY(near(priced->stepSeconds(), searched.best->stepSeconds()));
+            QVERIFY(near(priced->memoryBytes(), searched.best->memoryBytes()));
+            QCOMPARE(priced->implementations, TrainingStack::Megatron);
+        }
+    }
+
     // Which stack's implementations priced a plan is what its search says, not what its
     // workload looks like. Llama-3-8B on [2, 8] (dp, tp) with FSDP2 and a replay that
     // stops early, as PyTorch runs them: the `any` search prices the workload as named
@@ -756,11 +788,17 @@ private slots:
             const std::shared_ptr<const PlanCandidate> best = outcome->best();
             QVERIFY(best);
             QCOMPARE(best->implementations, stack);
+            // A stack's own search names its plans "pytorch-layout", "pytorch-layout-1", ...
+            const std::string name = "pytorch-layout";
+            if (stack == TrainingStack::PyTorch)
+                QCOMPARE(best->plan.name, name);
             std::size_t alternatives = 0;
             for (const auto& candidate : outcome->candidates) {
                 if (candidate->role != PlanCandidate::Role::Alternative)
                     continue;
                 ++alternatives;
+                if (stack == TrainingStack::PyTorch)
+                    QCOMPARE(candidate->plan.name, name + "-" + std::to_string(alternatives));
                 QCOMPARE(candidate->implementations, stack);
                 QVERIFY(candidate->stepSeconds() > best->stepSeconds());
                 QVERIFY(candidate->memoryBytes() < best->memoryBytes());

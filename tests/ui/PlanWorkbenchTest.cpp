@@ -46,6 +46,7 @@
 #include "history/RecordsOf.h"
 #include "history/HistoryStore.h"
 #include "plan/ExpertPlans.h"
+#include "target/StackRules.h"
 
 #include <QAbstractItemModelTester>
 #include <QBarSet>
@@ -739,6 +740,68 @@ private slots:
         QVERIFY(window_->planInspector()->timeline()->hasPipeline());
         QVERIFY(window_->planInspector()->tabs()->isTabEnabled(1));
         QVERIFY(panel->chooseMesh({2, 8}));
+    }
+
+    // A plan priced with a stack's implementations keeps saying so, and its price, when
+    // it is opened from its file, edited, and reopened from the history: Megatron-LM's
+    // layout priced with torchtitan's implementations (FSDP2, its recomputation policy)
+    // while the panel targets Megatron-LM.
+    void implementationsSurviveFilesEditsAndTheHistory()
+    {
+        const std::shared_ptr<const FoldedModel> folded = window_->session()->folded();
+        QCOMPARE(window_->clusterPanel()->setup().options.stack, TrainingStack::Megatron);
+        const std::vector<MeshAxis> mesh{{"dp", 2}, {"tp", 8}};
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::Megatron, folded->coarse, mesh);
+        document.plan.name = "torchtitan-layout";
+        document.workload = withStackImplementations(window_->clusterPanel()->setup().workload, TrainingStack::TorchTitan);
+        document.workload.zeroStage = 2;
+        document.implementations = TrainingStack::TorchTitan;
+        const QString file = temp_.filePath(QStringLiteral("torchtitan-layout.json"));
+        savePlanFile(file.toStdString(), document, folded->coarse, folded->families);
+        SearchSetup setup = window_->clusterPanel()->setup();
+        setup.workload = document.workload;
+        const PlanPricing own(folded, setup, mesh);
+        const auto label = [this] {
+            return window_->findChild<QLabel*>(QStringLiteral("editTitle"))->text();
+        };
+        const QString priced = QStringLiteral("priced with torchtitan's implementations");
+
+        bench().openPlanFile(file);
+        std::shared_ptr<const PlanCandidate> opened = editor().current().candidate;
+        QCOMPARE(opened->plan.name, document.plan.name);
+        QCOMPARE(opened->implementations, TrainingStack::TorchTitan);
+        QCOMPARE(opened->stepSeconds(), own.costs().evaluate(document.plan).total.time.stepSeconds());
+        QVERIFY2(label().contains(priced), qPrintable(label()));
+
+        // An edit is priced with the same workload, so with the same implementations.
+        const std::vector<EditTarget>& targets = editor().targets();
+        const auto target = std::find_if(targets.begin(), targets.end(), [](const EditTarget& t) {
+            return t.name.find("mlp/down_proj") != std::string::npos && t.nodes.size() == 32;
+        });
+        QVERIFY(target != targets.end());
+        NodeStrategy replicated;
+        replicated.axes.push_back(AxisSplit::Batch);
+        replicated.axes.push_back(AxisSplit::None);
+        editor().setStrategy(*target, replicated);
+        const std::shared_ptr<const PlanCandidate> edited = editor().current().candidate;
+        QVERIFY(edited != opened);
+        QCOMPARE(edited->plan.name, std::string("torchtitan-layout/edit-1"));
+        QCOMPARE(edited->implementations, TrainingStack::TorchTitan);
+        QCOMPARE(edited->stepSeconds(), own.costs().evaluate(edited->plan).total.time.stepSeconds());
+        QVERIFY2(label().contains(priced), qPrintable(label()));
+
+        // The history keeps the edit with its implementations; reopened, it prices as before.
+        const PlanRecordId record = editor().current().record;
+        QVERIFY(record.isValid());
+        emit bench().historyPanel()->openRequested(bench().recorder()->store()->plan(record));
+        const std::shared_ptr<const PlanCandidate> reopened = editor().current().candidate;
+        QVERIFY(reopened != edited);
+        QCOMPARE(reopened->plan.strategies, edited->plan.strategies);
+        QCOMPARE(reopened->implementations, TrainingStack::TorchTitan);
+        QCOMPARE(reopened->stepSeconds(), edited->stepSeconds());
+        QCOMPARE(reopened->memoryBytes(), edited->memoryBytes());
+        QVERIFY2(label().contains(priced), qPrintable(label()));
     }
 
     // The panel's workload is checked against the plan it starts, as evaluate checks its

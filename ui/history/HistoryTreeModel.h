@@ -19,7 +19,8 @@ class HistoryTreeModel : public QAbstractItemModel {
 
 public:
     // "#12 llama3_8b_shape pp2×dp1×tp8, searched: tap": the model's file, the mesh and
-    // where the plan came from before its own name (a search names every plan "tap").
+    // where the plan came from before its own name (a search names its plans "tap" or
+    // "megatron-layout", ...: many runs have one).
     [[nodiscard]] static QString readableName(const PlanRecord& plan);
 
     enum Column { NameColumn, StateColumn, StepColumn, MemoryColumn, MeshColumn, TagsColumn, CreatedColumn,

@@ -105,7 +105,9 @@ void PlanEditor::pushVersion(Plan plan, const QString& actionText)
         plan.parent = before.candidate->plan.name;
     }
     PlanVersion after;
-    after.candidate = pricing_->price(std::move(plan));
+    // The workload stays the one the plan was opened with, and so do the implementations it names.
+    after.candidate = pricing_->price(std::move(plan), PlanCandidate::Role::Opened,
+                                      before.candidate ? before.candidate->implementations : TrainingStack::Any);
     after.record = recorder_->recordPlan(*pricing_, *after.candidate, before.record);
     undo_->push(new PlanVersionCommand(this, before, std::move(after), actionText));
 }

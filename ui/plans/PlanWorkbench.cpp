@@ -323,10 +323,11 @@ void PlanWorkbench::startFromExpert(bool sequenceParallel)
     }
 }
 
-void PlanWorkbench::startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,
-                                    const std::vector<std::string>& warnings)
+void PlanWorkbench::startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, TrainingStack implementations,
+                                    const QString& fileName, const std::vector<std::string>& warnings)
 {
-    std::shared_ptr<const PlanCandidate> candidate = pricing->price(std::move(plan));
+    std::shared_ptr<const PlanCandidate> candidate =
+        pricing->price(std::move(plan), PlanCandidate::Role::Opened, implementations);
     const PlanRecordId record = recorder_->recordPlan(*pricing, *candidate, {});
     origin_ = candidate;
     editor_->open(std::move(pricing), {candidate, record});
@@ -355,15 +356,16 @@ void PlanWorkbench::openPlanFile(const QString& path)
         Plan& plan = imported.document.plan;
         switch (imported.kind) {
         case PlanFileKind::TrainingStack: {
-            const Workload workload = imported.document.workload;
-            startFromImport(std::move(plan), currentPricing(planMeshAxes(plan), &workload), fileName, imported.warnings);
+            auto pricing = currentPricing(planMeshAxes(plan), &imported.document.workload);
+            startFromImport(std::move(plan), std::move(pricing), imported.document.implementations, fileName,
+                            imported.warnings);
             return;
         }
         case PlanFileKind::HfTpPlan: {
             auto pricing = currentPricing(panelMesh, nullptr);
             plan.pipeline.stages = split.stages;
             checkPanelWorkload(setup.workload, *pricing, *folded(), plan);
-            startFromImport(std::move(plan), std::move(pricing), fileName, imported.warnings);
+            startFromImport(std::move(plan), std::move(pricing), TrainingStack::Any, fileName, imported.warnings);
             return;
         }
         case PlanFileKind::Tapestry:
@@ -371,7 +373,7 @@ void PlanWorkbench::openPlanFile(const QString& path)
         }
         const PlanDocument& document = imported.document;
         auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
-        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan, PlanCandidate::Role::Opened, document.implementations);
         extraChoices_.append({choiceLabel(tr("file"), *candidate), candidate});
         origin_ = candidate;
         editor_->open(std::move(pricing), {candidate, {}});
@@ -390,7 +392,7 @@ PlanCompareView::Choice PlanWorkbench::choiceOfRecord(const PlanRecord& record)
     const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
     auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
     PlanCompareView::Choice choice;
-    choice.candidate = pricing->price(document.plan);
+    choice.candidate = pricing->price(document.plan, PlanCandidate::Role::Opened, document.implementations);
     choice.label = choiceLabel(tr("#%1").arg(record.id.value()), *choice.candidate);
     recorder_->remember(choice.candidate, record.id);
     extraChoices_.append(choice);
@@ -424,7 +426,7 @@ void PlanWorkbench::openRecord(const PlanRecord& record)
             throw Error(ErrorCode::InvalidArgument, {}, "no folded model on screen");
         const PlanDocument document = planOfRecord(record, recorder_->path(), *folded());
         auto pricing = currentPricing(planMeshAxes(document.plan), &document.workload);
-        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan);
+        std::shared_ptr<const PlanCandidate> candidate = pricing->price(document.plan, PlanCandidate::Role::Opened, document.implementations);
         extraChoices_.append({choiceLabel(tr("#%1").arg(record.id.value()), *candidate), candidate});
         recorder_->remember(candidate, record.id);
         origin_ = candidate;

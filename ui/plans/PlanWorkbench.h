@@ -2,6 +2,7 @@
 
 #include "plans/PlanCompareView.h"
 #include "history/HistoryRecords.h"
+#include "target/TrainingStack.h"
 
 #include <QObject>
 #include <QString>
@@ -91,10 +92,11 @@ private:
     // A box selected in a graph view: its edit target in the editor.
     void selectTargetOf(const ViewNodeRef& ref);
     void refreshChoices();
-    // Edits `plan`, imported from `fileName`, priced by `pricing`; the status bar names
-    // the file and the first of `warnings`.
-    void startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, const QString& fileName,
-                         const std::vector<std::string>& warnings);
+    // Edits `plan`, imported from `fileName`, priced by `pricing` (with the
+    // `implementations` of the stack whose file it is); the status bar names the file and
+    // the first of `warnings`.
+    void startFromImport(Plan plan, std::shared_ptr<const PlanPricing> pricing, TrainingStack implementations,
+                         const QString& fileName, const std::vector<std::string>& warnings);
     // Opens the record in the editor; a record of another model opens that model first.
     void openRecord(const PlanRecord& record);
     [[nodiscard]] bool isOfModelOnScreen(const PlanRecord& record) const;

@@ -138,6 +138,9 @@ bool SearchResultsPanel::eventFilter(QObject* watched, QEvent* event)
         // mesh's ("[2, 4, 2, 1] (pp, dp, cp, tp)"), in German too.
         const int characters = table_->width() / table_->fontMetrics().averageCharWidth();
         table_->setColumnHidden(SearchResultsModel::OriginColumn, characters < 110);
+        // Without the role, only the name is cut: in the middle, so that it keeps the
+        // search that found it and its number ("mega…ut-2": megatron-layout-2).
+        table_->setTextElideMode(characters < 110 ? Qt::ElideMiddle : Qt::ElideRight);
         table_->setColumnHidden(SearchResultsModel::TokensColumn, characters < 100);
         table_->setColumnHidden(SearchResultsModel::FitsColumn, characters < 100);
     }

@@ -16,7 +16,6 @@
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
 #include "search/PlanPricing.h"
-#include "target/StackRules.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -70,8 +69,6 @@ PlanDocument planFromOptions(const EvaluateOptions& options, const FoldedModel& 
                      "re-costing it for this one\n",
                      name.c_str(), document.modelFingerprint.c_str(), fingerprint.c_str());
     document.workload = workloadOverPlanFile(document.workload, planning);
-    // An option that changes what the implementations are leaves the plan priced with none in particular.
-    document.implementations = implementationsNamed(document.implementations, document.workload);
     PipelineLayout& pipeline = document.plan.pipeline;
     if (optionGiven(options.virtualStagesOption) && options.virtualStages != pipeline.virtualStages) {
         if (!pipeline.active())

@@ -4,6 +4,7 @@
 #include "cost/PricingClasses.h"
 #include "fold/FoldedModel.h"
 #include "search/StrategySpace.h"
+#include "target/StackRules.h"
 
 #include <algorithm>
 #include <limits>
@@ -61,7 +62,9 @@ std::shared_ptr<const PlanCandidate> PlanPricing::price(Plan plan, PlanCandidate
 {
     PlanEvaluation evaluation = costs_->evaluate(plan);
     std::shared_ptr<PlanCandidate> priced = newCandidate(role, std::move(plan), std::move(evaluation));
-    priced->implementations = implementations;
+    // Only while this workload still names them: an option or a hand-edited file that
+    // names another ZeRO implementation or replay prices with none in particular.
+    priced->implementations = implementationsNamed(implementations, priced->workload);
     return priced;
 }
 

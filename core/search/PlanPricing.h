@@ -50,8 +50,9 @@ public:
 
     // The plan priced by this cost model, in `role`, saying it is priced with the
     // `implementations` of a stack (PlanCandidate::implementations: a plan file's, or the
-    // plan an edit starts from; this pricing's workload names them). Throws
-    // Error(InvalidPlan) when it does not fit.
+    // plan an edit starts from) where this pricing's workload names them
+    // (implementationsNamed), else with none in particular. Throws Error(InvalidPlan) when
+    // it does not fit.
     [[nodiscard]] std::shared_ptr<const PlanCandidate> price(Plan plan,
                                                              PlanCandidate::Role role = PlanCandidate::Role::Opened,
                                                              TrainingStack implementations = TrainingStack::Any) const;

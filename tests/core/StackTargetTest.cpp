@@ -745,7 +745,7 @@ private slots:
     // A plan is named by the search that found it: Megatron-LM's own search names its plan
     // "megatron-layout" (also where `any` takes it), not "tap" (the TAP search's). Its plan
     // file says whose implementations priced it, and read back it prices exactly as
-    // searched, saying so again.
+    // searched, saying so again, until its workload names another implementation.
     void aStacksPlanIsNamedByItsSearchAndKeepsItsImplementations()
     {
         const auto& gpt3 = gpt3With32Layers();
@@ -768,6 +768,12 @@ private slots:
             QVERIFY(near(priced->stepSeconds(), searched.best->stepSeconds()));
             QVERIFY(near(priced->memoryBytes(), searched.best->memoryBytes()));
             QCOMPARE(priced->implementations, TrainingStack::Megatron);
+            // A workload that names another implementation (an option, a hand-edited file)
+            // is Megatron-LM's no more.
+            reopened.workload.zeroImplementation = ZeroImplementation::Fsdp;
+            const PlanPricing fsdp1(gpt3, reopened, planMeshAxes(back.plan));
+            QCOMPARE(fsdp1.price(back.plan, PlanCandidate::Role::Opened, back.implementations)->implementations,
+                     TrainingStack::Any);
         }
     }
 

@@ -3332,12 +3332,12 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
         <translation>Warum %1 (Grad %2): ohne sie findet die Suche keinen Plan auf %3.</translation>
     </message>
     <message>
-        <source>Why %1 (degree %2): without it no plan on %3 fits; the closest needs %L4 GB of the %L5 GB.</source>
-        <translation>Warum %1 (Grad %2): ohne sie passt kein Plan auf %3; der knappste braucht %L4 GB der %L5 GB.</translation>
+        <source>Why %1 (degree %2): without it no plan on %3 fits; the closest (%6) needs %L4 GB of the %L5 GB.</source>
+        <translation>Warum %1 (Grad %2): ohne sie passt kein Plan auf %3; der knappste (%6) braucht %L4 GB der %L5 GB.</translation>
     </message>
     <message>
-        <source>Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.</source>
-        <translation>Warum %1 (Grad %2): ohne sie braucht der beste Plan auf %3 %L4 ms, %L5 % länger.</translation>
+        <source>Why %1 (degree %2): without it the best plan on %3 (%6) takes %L4 ms, %L5 % longer.</source>
+        <translation>Warum %1 (Grad %2): ohne sie braucht der beste Plan auf %3 (%6) %L4 ms, %L5 % länger.</translation>
     </message>
     <message numerus="yes">
         <source>⚠ %n plan(s) price above the GPU&apos;s peak (MFU over 100 %): a defect of the cost model, not a result; do not trust their step times.</source>

@@ -3318,12 +3318,12 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
         <translation>为何使用%1（度 %2）：不使用它，搜索在 %3 上找不到计划。</translation>
     </message>
     <message>
-        <source>Why %1 (degree %2): without it no plan on %3 fits; the closest needs %L4 GB of the %L5 GB.</source>
-        <translation>为何使用%1（度 %2）：不使用它，%3 上没有计划能放下；最接近的需要 %L4 GB（上限 %L5 GB）。</translation>
+        <source>Why %1 (degree %2): without it no plan on %3 fits; the closest (%6) needs %L4 GB of the %L5 GB.</source>
+        <translation>为何使用%1（度 %2）：不使用它，%3 上没有计划能放下；最接近的（%6）需要 %L4 GB（上限 %L5 GB）。</translation>
     </message>
     <message>
-        <source>Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.</source>
-        <translation>为何使用%1（度 %2）：不使用它，%3 上的最佳计划需要 %L4 ms，慢 %L5 %。</translation>
+        <source>Why %1 (degree %2): without it the best plan on %3 (%6) takes %L4 ms, %L5 % longer.</source>
+        <translation>为何使用%1（度 %2）：不使用它，%3 上的最佳计划（%6）需要 %L4 ms，慢 %L5 %。</translation>
     </message>
     <message numerus="yes">
         <source>⚠ %n plan(s) price above the GPU&apos;s peak (MFU over 100 %): a defect of the cost model, not a result; do not trust their step times.</source>

@@ -230,7 +230,7 @@ private slots:
     }
 
     // A finished search says why its best plan uses context or expert parallelism: the
-    // same mesh without it is slower (by 66 / 60 - 1 = 10 %) or does not fit.
+    // same mesh without it is slower (by 66 / 60 - 1 = 10 %) or does not fit, naming that plan.
     void finishedSearchSaysWhyItUsesATechnique()
     {
         SearchResultsPanel panel;
@@ -245,10 +245,11 @@ private slots:
         const QStringList lines = why->text().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 3);  // the best expert layout first (whyThisPlanAgainstTheBestExpert)
         QVERIFY(lines[0].startsWith(QStringLiteral("Why this plan: ")));
+        // Each names the plan it compares with (a stack's own is "megatron-layout", not "tap").
         QCOMPARE(lines[1], QStringLiteral("Why context parallelism (degree 4): without it the best plan on [2, 8] (dp, tp) "
-                                          "takes 66.0 ms, 10.0 % longer."));
+                                          "(without-cp) takes 66.0 ms, 10.0 % longer."));
         QCOMPARE(lines[2], QStringLiteral("Why expert parallelism (degree 8): without it no plan on [2, 8] (dp, tp) fits; "
-                                          "the closest needs 55.0 GB of the 40.0 GB."));
+                                          "the closest (without-ep) needs 55.0 GB of the 40.0 GB."));
         // A new search hides it until it finishes.
         panel.setResults(snapshot({plan("incumbent", PlanCandidate::Role::BestSoFar, 70, 35)}));
         QVERIFY(!why->isVisible());

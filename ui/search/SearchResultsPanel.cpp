@@ -227,19 +227,21 @@ void SearchResultsPanel::showComparisons(const SearchOutcome& results)
                          .arg(comparison.degree)
                          .arg(mesh);
         else if (without->memoryBytes() > results.memoryLimitBytes)
-            lines << tr("Why %1 (degree %2): without it no plan on %3 fits; the closest needs %L4 GB of the %L5 GB.")
+            lines << tr("Why %1 (degree %2): without it no plan on %3 fits; the closest (%6) needs %L4 GB of the %L5 GB.")
                          .arg(technique)
                          .arg(comparison.degree)
                          .arg(mesh)
                          .arg(without->memoryBytes() / 1e9, 0, 'f', 1)
-                         .arg(results.memoryLimitBytes / 1e9, 0, 'f', 1);
+                         .arg(results.memoryLimitBytes / 1e9, 0, 'f', 1)
+                         .arg(SearchResultsModel::planLabel(*without));
         else if (best)
-            lines << tr("Why %1 (degree %2): without it the best plan on %3 takes %L4 ms, %L5 % longer.")
+            lines << tr("Why %1 (degree %2): without it the best plan on %3 (%6) takes %L4 ms, %L5 % longer.")
                          .arg(technique)
                          .arg(comparison.degree)
                          .arg(mesh)
                          .arg(without->stepSeconds() * 1e3, 0, 'f', 1)
-                         .arg((without->stepSeconds() / best->stepSeconds() - 1) * 100, 0, 'f', 1);
+                         .arg((without->stepSeconds() / best->stepSeconds() - 1) * 100, 0, 'f', 1)
+                         .arg(SearchResultsModel::planLabel(*without));
     }
     if (const std::shared_ptr<const PlanCandidate> expert = WhyThisPlan::bestExpert(results); best && expert)
         lines.prepend(WhyThisPlan::text(*best, *expert));

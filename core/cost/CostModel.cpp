@@ -695,7 +695,9 @@ void CostModel::computeFp8()
 
 double CostModel::weightBytesPerParameter(const NodeFacts& facts) const
 {
-    return dtypeBytes_ + (facts.fp8 ? fp8WeightCacheBytes(workload_.fp8) : 0.0);
+    if (!facts.fp8)
+        return dtypeBytes_;
+    return (workload_.fp8Parameters ? 0.0 : dtypeBytes_) + fp8WeightCacheBytes(workload_.fp8);
 }
 
 bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const

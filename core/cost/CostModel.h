@@ -68,7 +68,8 @@ struct PricingClasses;
 // - FP8 (workload.fp8): the repeated blocks' linear layers run as cost/KernelTime.h's
 //   fp8LinearSeconds (GEMMs at the FP8 rate, quantization kernels, the weight cast once
 //   per step), keep their saved inputs as FP8 copies and an FP8 weight cache beside the
-//   16-bit weights (counted as parameters); everything else stays as it was.
+//   16-bit weights (counted as parameters), or instead of them under fp8Parameters;
+//   everything else stays as it was.
 // - memory: parameters, gradients (fp32 main gradients if asked), optimizer states,
 //   divided over the data-parallel ranks by the ZeRO stage; activations saved for
 //   backward for one micro-batch (Korthikanti et al.'s accounting: anchor inputs,
@@ -554,7 +555,8 @@ private:
     void computeFp8();
     // Throws Error(InvalidArgument) when the cluster's GPU cannot run the FP8 recipe.
     void checkFp8() const;
-    // Bytes per local parameter kept as weights: the 16-bit copy, plus the FP8 cache.
+    // Bytes per local parameter kept as weights: the 16-bit copy (none for an FP8 layer under
+    // Workload::fp8Parameters), plus the FP8 copy and its transpose of an FP8 layer.
     [[nodiscard]] double weightBytesPerParameter(const NodeFacts& facts) const;
 
     const Graph& graph_;

@@ -147,6 +147,9 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.training.precision = training.text("precision");
     if (Workload probe; run.training.precision == "fp32" || !setPrecision(probe, run.training.precision))
         training.fail("precision", "is '" + run.training.precision + "', not fp16, bf16, fp8 or mxfp8");
+    run.training.fp8Parameters = training.has("fp8_parameters") && training.flag("fp8_parameters");
+    if (run.training.fp8Parameters && run.training.precision != "fp8" && run.training.precision != "mxfp8")
+        training.fail("fp8_parameters", "is true for a " + run.training.precision + " run (FP8 weights need fp8 or mxfp8)");
     run.training.globalBatch = training.count("global_batch");
     run.training.microBatch = training.count("micro_batch");
     const bool accumulationGiven = training.has("gradient_accumulation");

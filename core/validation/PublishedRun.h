@@ -41,6 +41,8 @@ struct PublishedRun {
     } hardware;
     struct Training {
         std::string precision;  // "fp16", "bf16", "fp8" (bf16 with per-tensor FP8 GEMMs) or "mxfp8"
+        // Under fp8 or mxfp8: the FP8 layers' weights are kept in FP8 only (Workload::fp8Parameters).
+        bool fp8Parameters = false;
         std::int64_t globalBatch = 0;
         std::int64_t microBatch = 0;
         std::int64_t gradientAccumulation = 1;

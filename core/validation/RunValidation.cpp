@@ -184,6 +184,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.sequence = run.model.sequence;
     workload.microBatch = t.microBatch;
     (void)setPrecision(workload, t.precision);  // the reader accepted only names it knows
+    workload.fp8Parameters = t.fp8Parameters;
     workload.zeroStage = t.zeroStage;
     workload.zeroImplementation = zeroImplementationFromName(t.zeroImplementation).value_or(ZeroImplementation::Fsdp);
     workload.recompute = recomputationFromName(t.recompute).value_or(Recomputation::None);

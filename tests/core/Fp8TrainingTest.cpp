@@ -127,6 +127,43 @@ private slots:
         QVERIFY(near(b.total.memory.parameters - a.total.memory.parameters, blockParameters * 2));
     }
 
+    // FP8 weights without a 16-bit copy (Workload::fp8Parameters: Transformer Engine's
+    // fp8_model_init, Megatron-LM's --fp8-param-gather): each FP8 layer keeps its FP8 copy and
+    // its transpose, 1 + 1 bytes per parameter (MXFP8: 1 + 1/32 each, a scale byte per 32), and
+    // nothing else moves. With Megatron-LM's distributed optimizer over 8 data-parallel ranks
+    // (fp32 main gradients unsharded, fp32 main weights and Adam's two moments sharded) a
+    // GPU holds, per parameter, 2 (16-bit or FP8 + transpose) + 4 + 12 / 8 bytes.
+    void fp8WeightsReplaceTheSixteenBitCopy()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-xl", 2);
+        const Cluster b200 = testCluster("dgx-b200x1");
+        const std::vector<MeshAxis> axes{{"dp", 8}};
+        Workload w = workload(64, 1024);
+        w.zeroStage = 1;
+        w.fp32MainGradients = true;
+        QVERIFY(setPrecision(w, "fp8"));
+        const CostModel cache(m.graph(), m.coarse, m.families, b200, DeviceMesh(axes, b200), w);
+        double total = 0, fp8 = 0;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            total += cache.facts(node.id).parameterElements;
+            fp8 += cache.facts(node.id).fp8 ? cache.facts(node.id).parameterElements : 0.0;
+        }
+        QVERIFY(fp8 > 0 && fp8 < total);  // the embedding and the head stay 16-bit
+        const PlanEvaluation withCopy = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
+        w.fp8Parameters = true;
+        const PlanEvaluation fp8Only = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
+        QVERIFY(near(withCopy.total.memory.parameters, 2 * total + 2 * fp8));
+        QVERIFY(near(fp8Only.total.memory.parameters, 2 * total));
+        QCOMPARE(fp8Only.total.memory.gradients, withCopy.total.memory.gradients);
+        QCOMPARE(fp8Only.total.memory.optimizerStates, withCopy.total.memory.optimizerStates);
+        QCOMPARE(fp8Only.total.memory.activations, withCopy.total.memory.activations);
+        const MemoryBreakdown& mem = fp8Only.total.memory;
+        QVERIFY(near(mem.parameters + mem.gradients + mem.optimizerStates, total * (2 + 4 + 12.0 / 8)));
+        QVERIFY(setPrecision(w, "mxfp8"));
+        const PlanEvaluation mx = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
+        QVERIFY(near(mx.total.memory.parameters, 2 * (total - fp8) + 2 * (1 + 1.0 / 32) * fp8));
+    }
+
     void gpusWithoutFp8AreRefused()
     {
         const FoldedModel m = foldSynthPreset("gpt2-small", 1);
@@ -208,7 +245,7 @@ private slots:
     }
 
     // tests/data/validation/published-runs-fp8.json: every case reads, and every one is
-    // priced but Megatron-Bridge's 405B MXFP8 run, whose 16 x 8 pipeline chunks outnumber
+    // priced within its GPU's memory but Megatron-Bridge's 405B MXFP8 run, whose 16 x 8 pipeline chunks outnumber
     // its 126 layers (the stack counts the embedding and the loss as layers), and its two
     // GB200 70B Megatron-FSDP runs, which offload 40 layers' activations to the CPU.
     void theFp8ValidationFileIsPriced()
@@ -228,6 +265,9 @@ private slots:
                 continue;
             }
             QVERIFY(prediction.stepSeconds > 0);
+            // Every one ran, so none may need more memory than its GPU has.
+            QVERIFY2(prediction.memoryBytes <= prediction.deviceMemoryBytes,
+                     (run.name + ": " + std::to_string(prediction.memoryBytes / (1 << 30)) + " GiB").c_str());
             errors.push_back(std::abs(relativeError(prediction.stepSeconds, run.measured.stepSeconds)));
         }
         const ValidationSummary summary = summarizeErrors(errors, skipped);

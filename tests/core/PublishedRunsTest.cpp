@@ -225,6 +225,21 @@ private slots:
         }
     }
 
+    // training.fp8_parameters says a run keeps its FP8 layers' weights in FP8 only; it is
+    // refused, naming the field, for a run that has no FP8 layers.
+    void fp8ParametersNeedAnFp8Run()
+    {
+        QVERIFY(!twoLayerRun("flash2").front().training.fp8Parameters);
+        try {
+            (void)twoLayerRun("flash2", {}, R"(, "fp8_parameters": true)");
+            QFAIL("FP8 weights of a bf16 run were read");
+        } catch (const Error& error) {
+            QVERIFY2(error.message().find("fp8_parameters") != std::string::npos &&
+                         error.message().find("bf16") != std::string::npos,
+                     error.message().c_str());
+        }
+    }
+
     // A layout whose predicted peak is above its GPU's memory cannot run as priced, and the
     // prediction carries that memory to say so: MPT-760M at 2,048 tokens fits the H100
     // preset's 80 GB; at 32,768 tokens with 4 sequences per micro-batch and no recomputation

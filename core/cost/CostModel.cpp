@@ -700,6 +700,11 @@ double CostModel::weightBytesPerParameter(const NodeFacts& facts) const
     return (workload_.fp8Parameters ? 0.0 : dtypeBytes_) + fp8WeightCacheBytes(workload_.fp8);
 }
 
+double CostModel::gatheredBytesPerParameter(const NodeFacts& facts) const
+{
+    return facts.fp8 && workload_.fp8Parameters ? fp8StorageBytes(workload_.fp8) : dtypeBytes_;
+}
+
 bool CostModel::accepts(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     int degree = 1;
@@ -1039,7 +1044,7 @@ std::vector<CostModel::DataParallelCollective> CostModel::shardedDataParallel(Co
     auto priced = [&](CollectiveKind kind, const AxisGroup& group, double bytes, double calls) {
         return collectives_.price(kind, group, bytes / calls);
     };
-    const double parameterBytes = localParameters * dtypeBytes_;
+    const double parameterBytes = localParameters * gatheredBytesPerParameter(facts);
     const double gradientBytes = localParameters * gradientBytesPerParameter();
     const double reducedBytes = localParameters * reduceScatterBytesPerParameter();
     const ShardGroups groups = shardGroups(strategy, steps);
@@ -1384,7 +1389,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
         activations = keptPerOpBytes(node, div) / steps.microSteps;
     own.memory.activations += activations;
     if (facts.block >= 0 && zeroStageOf(strategy, steps) >= 3)
-        share.blockGatheredBytes = localParameters * dtypeBytes_;
+        share.blockGatheredBytes = localParameters * gatheredBytesPerParameter(facts);
     share.transient = facts.transientBytes / div.output / steps.microSteps;
     for (const DataParallelCollective& c : shardedDataParallel(node.id, strategy, localParameters, steps)) {
         addCollectiveOver(own.time, c.kind, c.axes, c.price, c.times, c.overheadSeconds);

@@ -164,6 +164,40 @@ private slots:
         QVERIFY(near(mx.total.memory.parameters, 2 * (total - fp8) + 2 * (1 + 1.0 / 32) * fp8));
     }
 
+    // Under ZeRO 3 such a run gathers its FP8 layers' weights in FP8 (Megatron's
+    // fp8_param_gather: 1 byte per parameter instead of 2) and holds them so: the two blocks
+    // gathered at a time (the one in use and the prefetched next) take 2 x (2 x the block's
+    // other parameters + 1 x its FP8 ones), and the gathers take less time.
+    void fp8WeightsAreGatheredInFp8()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-xl", 2);
+        const Cluster h100 = testCluster("dgx-h100x1");
+        const std::vector<MeshAxis> axes{{"dp", 8}};
+        Workload w = workload(64, 1024);
+        w.zeroStage = 3;
+        QVERIFY(setPrecision(w, "fp8"));
+        const CostModel costs(m.graph(), m.coarse, m.families, h100, DeviceMesh(axes, h100), w);
+        std::vector<double> blockFp8, blockOther;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            const CostModel::NodeFacts& facts = costs.facts(node.id);
+            if (facts.block < 0)
+                continue;
+            const auto b = static_cast<std::size_t>(facts.block);
+            blockFp8.resize(std::max(blockFp8.size(), b + 1));
+            blockOther.resize(blockFp8.size());
+            (facts.fp8 ? blockFp8 : blockOther)[b] += facts.parameterElements;
+        }
+        QCOMPARE(blockFp8.size(), std::size_t{2});
+        QCOMPARE(blockFp8[0], blockFp8[1]);
+        const PlanEvaluation sixteen = priced(m, h100, axes, w, ExpertPlanKind::DataParallel);
+        w.fp8Parameters = true;
+        const PlanEvaluation eight = priced(m, h100, axes, w, ExpertPlanKind::DataParallel);
+        const double drop = sixteen.total.memory.transient - eight.total.memory.transient;
+        QVERIFY(near(drop, 2 * blockFp8[0] * (2 - 1)));
+        QVERIFY(blockOther[0] > 0);
+        QVERIFY(eight.total.time.dataParallelSeconds < sixteen.total.time.dataParallelSeconds);
+    }
+
     void gpusWithoutFp8AreRefused()
     {
         const FoldedModel m = foldSynthPreset("gpt2-small", 1);

@@ -10,6 +10,7 @@
 #include "cluster/ClusterFile.h"
 #include "validation/PublishedRun.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -93,6 +94,8 @@ int calibrate(const Options& options, const char* argv0)
 {
     const Cluster cluster = loadCluster(options.cluster, options.nodes, argv0);
     const std::vector<PublishedRun> runs = parsePublishedRuns(readTextFile(options.runs), options.runs);
+    if (std::any_of(runs.begin(), runs.end(), namesPlainFlash))
+        std::fprintf(stderr, "%s\n", plainFlashNote(options.runs).c_str());
     CalibrationRequest request;
     if (!options.fit.empty())
         request.figures = figuresFromList(options.fit);

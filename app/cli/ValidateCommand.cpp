@@ -6,6 +6,7 @@
 #include "base/JsonWriter.h"
 #include "base/TextFile.h"
 #include "validation/ErrorRegimes.h"
+#include "validation/PublishedRun.h"
 #include "validation/RunValidation.h"
 
 #include <chrono>
@@ -122,11 +123,16 @@ int validate(const std::string& file, bool asJson, const char* argv0)
     ErrorRegimes regimes;
     std::size_t cases = 0;
     std::size_t skipped = 0;
+    bool notedPlainFlash = false;
     if (asJson)
         std::fputs("{\n\"cases\": [\n", stdout);
     else
         printTextHeader();
     forEachPublishedRun(text, file, [&](const PublishedRun& run) {
+        if (namesPlainFlash(run) && !notedPlainFlash) {
+            notedPlainFlash = true;
+            std::fprintf(stderr, "%s\n", plainFlashNote(file).c_str());
+        }
         RunPrediction prediction;
         try {
             prediction = predictRun(run, presets);

@@ -127,7 +127,7 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.model.sequence = model.count("sequence", 1e8);
     run.model.attention = model.text("attention");
     if (!publishedAttentionKernel(run.model.attention))
-        model.fail("attention", "is '" + run.model.attention + "', not flash, flash2, cudnn, triton or unfused");
+        model.fail("attention", "is '" + run.model.attention + "', not flash1, flash2, cudnn, triton, unfused or flash (read as flash1)");
     if (run.model.hidden % run.model.heads != 0)
         model.fail("hidden", "is not divisible by heads");
 
@@ -214,13 +214,25 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 
 std::optional<AttentionKernel> publishedAttentionKernel(std::string_view name)
 {
-    if (name == "flash")
+    if (name == "flash" || name == "flash1")
         return AttentionKernel::FlashAttention1;
     if (name == "flash2")
         return AttentionKernel::Fused;
     if (name == "cudnn" || name == "triton" || name == "unfused")
         return attentionKernelFromName(name);
     return std::nullopt;
+}
+
+bool namesPlainFlash(const PublishedRun& run)
+{
+    return run.model.attention == "flash";
+}
+
+std::string plainFlashNote(const std::string& fileName)
+{
+    return "note: " + fileName +
+           ": model.attention \"flash\" is read as FlashAttention 1.x (flash1); runs that used FlashAttention-2 "
+           "should say \"flash2\"";
 }
 
 void forEachPublishedRun(std::string_view json, const std::string& fileName,

@@ -67,7 +67,7 @@ struct PublishedRun {
     } measured;
 };
 
-// The attention kernel that model.attention names in the format: "flash" is FlashAttention
+// The attention kernel that model.attention names in the format: "flash1" is FlashAttention
 // (flash-attn 1.x, Dao et al. 2022: what the format's README calls MosaicML's kernel, run
 // before FlashAttention-2 was released), "flash2" FlashAttention-2 (flash-attn 2.x,
 // PyTorch's scaled_dot_product_attention on its flash backend since PyTorch 2.2), "cudnn"
@@ -75,7 +75,15 @@ struct PublishedRun {
 // FlashAttention (llm-foundry's attn_impl: triton), "unfused" separate kernels that write
 // the scores out; nullopt for another name. Plan files name the kernels otherwise
 // (attentionKernelName).
+// Plain "flash" reads as "flash1" (the shared file's MosaicML runs pinned flash-attn 1.0.3),
+// never silently: see plainFlashNote.
 [[nodiscard]] std::optional<AttentionKernel> publishedAttentionKernel(std::string_view name);
+// Whether `run` names its kernel plain "flash", which older documentation of the format
+// called FlashAttention-2.
+[[nodiscard]] bool namesPlainFlash(const PublishedRun& run);
+// The note printed once for a file with such runs: how the word is read and what a
+// FlashAttention-2 run should say instead.
+[[nodiscard]] std::string plainFlashNote(const std::string& fileName);
 
 // Reads text in the format of ../shared/validation/published-runs.json, calling `each`
 // with every case in order as soon as it is read; the cases are not kept, so memory stays

@@ -1096,6 +1096,43 @@ private slots:
     // calibrate on ../shared/validation's H100 runs of MPT 760M and 1B writes a cluster
     // file that evaluate and search take; asked for the inter-node bandwidth, which no
     // single-node run can exercise, it refuses, naming the runs file.
+    // A run file that says plain "flash" is read as FlashAttention 1.x, never silently:
+    // validate says so once per file, however many runs say it; flash1 and flash2 get no note.
+    void validateNotesThatPlainFlashIsFlashAttentionOne()
+    {
+        QTemporaryDir dir;
+        const auto validateRuns = [&](const QString& first, const QString& second) {
+            const auto run = [](const QString& attention) {
+                return QStringLiteral(R"({"name": "n", "source": "s", "model": {"architecture": "gpt", "layers": 2,
+                    "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128, "attention": "%1"},
+                    "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989, "gpus_per_node": 8, "nodes": 1,
+                    "inter_node_gbit_per_gpu": 400}, "training": {"precision": "bf16", "global_batch": 8,
+                    "micro_batch": 1, "gradient_accumulation": 1, "data_parallel": 8, "tensor_parallel": 1,
+                    "pipeline_parallel": 1, "virtual_stages": 1, "sequence_parallel": false, "context_parallel": 1,
+                    "zero_stage": 0, "recompute": "none", "optimizer": "adam"}, "measured": {"step_seconds": 1}})")
+                    .arg(attention);
+            };
+            QFile file(dir.filePath(first + QStringLiteral("-runs.json")));
+            file.open(QIODevice::WriteOnly);
+            file.write((QStringLiteral("{\"cases\": [") + run(first) + QStringLiteral(", ") + run(second) +
+                        QStringLiteral("]}"))
+                           .toUtf8());
+            file.close();
+            return runCli({QStringLiteral("validate"), file.fileName()});
+        };
+        const CliRun plain = validateRuns(QStringLiteral("flash"), QStringLiteral("flash"));
+        QCOMPARE(plain.exitCode, 0);
+        QCOMPARE(plain.err.count(QStringLiteral("is read as FlashAttention 1.x")), 1);
+        QVERIFY2(plain.err.contains(QStringLiteral("flash-runs.json: model.attention \"flash\"")) &&
+                     plain.err.contains(QStringLiteral("should say \"flash2\"")),
+                 qPrintable(plain.err));
+        for (const QString& named : {QStringLiteral("flash1"), QStringLiteral("flash2")}) {
+            const CliRun explicitRun = validateRuns(named, named);
+            QCOMPARE(explicitRun.exitCode, 0);
+            QVERIFY2(!explicitRun.err.contains(QStringLiteral("FlashAttention 1.x")), qPrintable(explicitRun.err));
+        }
+    }
+
     void calibrateWritesAClusterTheOtherCommandsTake()
     {
         QFile shared(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/../../../shared/validation/published-runs.json"));
@@ -1125,6 +1162,8 @@ private slots:
                                           QStringLiteral("dgx-h100x1"), QStringLiteral("--fit"), QStringLiteral("gemm"),
                                           QStringLiteral("-o"), cluster});
         QCOMPARE(calibrated.exitCode, 0);
+        // MosaicML's runs say plain "flash": calibrate notes how it reads the word, once.
+        QCOMPARE(calibrated.err.count(QStringLiteral("\"flash\" is read as FlashAttention 1.x")), 1);
         QVERIFY2(calibrated.out.contains(QRegularExpression(QStringLiteral(
                      R"(fitted gpu.achievableFraction\s+0.6 -> 0\.\d+ .*\d+ runs exercise it)"))),
                  qPrintable(calibrated.out));

@@ -151,7 +151,11 @@ private slots:
                                           << "workload.gradient_reduce_type is 'int8', not float32, bfloat16 or float16";
         // Every value the reader takes, and the field under its key in the file.
         QTest::newRow("attention kernel") << "\"attention\": \"fused\"" << "\"attention\": \"xformers\""
-                                          << "workload.attention is 'xformers', not fused, unfused, cudnn or triton";
+                                          << "workload.attention is 'xformers', not fused, unfused, cudnn, triton or flash1";
+        // The validate format's "flash" is ambiguous here: the error says what to write instead.
+        QTest::newRow("attention flash") << "\"attention\": \"fused\"" << "\"attention\": \"flash\""
+                                         << "workload.attention is 'flash': write fused for FlashAttention-2 "
+                                            "(the validate format's flash2) or flash1 for FlashAttention 1.x";
         QTest::newRow("zero implementation")
             << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"zero_implementation\": \"colossal\""
             << "workload.zero_implementation is 'colossal', not fsdp, fsdp2 or deepspeed";

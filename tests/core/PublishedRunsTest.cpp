@@ -212,6 +212,16 @@ private slots:
         // A file may name the kernel itself; an unknown name is refused, naming the field.
         QVERIFY(attentionKernelOf(twoLayerRun("triton").front()) == AttentionKernel::Triton);
         QVERIFY(attentionKernelOf(twoLayerRun("flash2").front()) == AttentionKernel::Fused);
+        // "flash1" names FlashAttention 1.x explicitly; plain "flash" reads the same, with a note.
+        const PublishedRun flash1 = twoLayerRun("flash1").front();
+        QVERIFY(attentionKernelOf(flash1) == AttentionKernel::FlashAttention1);
+        QVERIFY(!namesPlainFlash(flash1));
+        QVERIFY(namesPlainFlash(twoLayerRun("flash").front()));
+        QVERIFY(attentionKernelOf(twoLayerRun("flash").front()) == AttentionKernel::FlashAttention1);
+        const std::string note = plainFlashNote("runs.json");
+        QVERIFY2(note.find("runs.json") != std::string::npos && note.find("FlashAttention 1.x") != std::string::npos &&
+                     note.find("\"flash2\"") != std::string::npos,
+                 note.c_str());
         // Plan files' names are not the format's: "fused" is refused here.
         for (const char* other : {"xformers", "fused"}) {
             try {
@@ -219,6 +229,7 @@ private slots:
                 QFAIL("an unknown attention kernel was read");
             } catch (const Error& error) {
                 QVERIFY2(error.message().find("attention") != std::string::npos &&
+                             error.message().find("flash1") != std::string::npos &&
                              error.message().find("flash2") != std::string::npos,
                          error.message().c_str());
             }

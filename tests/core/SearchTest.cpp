@@ -19,6 +19,7 @@
 #include <cmath>
 #include <atomic>
 #include <limits>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -420,6 +421,64 @@ private slots:
         // two sets of tensor terms priced.
         QCOMPARE(keys.size(), std::size_t{2});
         QCOMPARE(sharing.conversionTerms->size(), std::size_t{2});
+    }
+
+    // The cache's key tells apart models that convert differently over the same crossing
+    // tensors, mesh and cluster: another micro-step count (a rebound copy with another
+    // micro-batch) or full recomputation. Each gets its own entry, and the cached terms
+    // are exactly those priced afresh for that model.
+    void tensorTermsCacheKeysOnMicroStepsAndFullRecomputation()
+    {
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        Workload fourSteps = workload(16, 1024);
+        fourSteps.microBatch = 2;  // 16 / (2 x dp 2)
+        const CostModel four(m.graph(), m.coarse, m.families, cluster, mesh, fourSteps);
+        Workload oneStep = fourSteps;
+        oneStep.microBatch = 8;
+        const std::optional<CostModel> one = four.rebound(cluster, mesh, oneStep, four.pipeline());
+        QVERIFY(one);
+        QCOMPARE(four.microSteps(), 4);
+        QCOMPARE(one->microSteps(), 1);
+        const CostModel recomputing = four.withTechniques(Recomputation::Full, 0, 1);
+        // The same crossing tensors, mesh and cluster: only the micro-steps or recomputation differ.
+        QVERIFY(four.conversionKey().facts == one->conversionKey().facts);
+        QVERIFY(four.conversionKey().facts == recomputing.conversionKey().facts);
+        QVERIFY(!(four.conversionKey() == one->conversionKey()));
+        QVERIFY(!(four.conversionKey() == recomputing.conversionKey()));
+
+        std::vector<StrategyGroup> groups;
+        for (const CoarseNode& node : m.coarse.nodes)
+            groups.push_back({{node.id}, strategiesFor(node.kind, mesh.shape())});
+        // Every price the terms hold, in order.
+        const auto seconds = [](const ConversionTerms& terms) {
+            std::vector<double> all;
+            for (const SearchTerms::PairTerm& pair : terms.pairs)
+                for (const std::vector<double>& row : pair.seconds)
+                    all.insert(all.end(), row.begin(), row.end());
+            for (const SearchTerms::SharedConversion& shared : terms.sharedConversions)
+                for (const auto& [candidate, price] : shared.price)
+                    all.push_back(price);
+            for (const auto& [group, within] : terms.withinGroups)
+                all.insert(all.end(), within.begin(), within.end());
+            return all;
+        };
+        ConversionTermsCache cache;
+        const std::vector<double> cachedFour = seconds(cache.of(four, m.coarse, groups));
+        const std::vector<double> cachedOne = seconds(cache.of(*one, m.coarse, groups));
+        const std::vector<double> cachedRecomputing = seconds(cache.of(recomputing, m.coarse, groups));
+        QCOMPARE(cache.size(), std::size_t{3});
+        QVERIFY(cachedFour == seconds(priceConversionTerms(four, m.coarse, groups)));
+        QVERIFY(cachedOne == seconds(priceConversionTerms(*one, m.coarse, groups)));
+        QVERIFY(cachedRecomputing == seconds(priceConversionTerms(recomputing, m.coarse, groups)));
+        // The three price differently, so a key that merged any two would price one wrongly.
+        QVERIFY(!cachedFour.empty());
+        QVERIFY(cachedFour != cachedOne);
+        QVERIFY(cachedFour != cachedRecomputing);
+        // Asked again, each model finds its own entry.
+        QVERIFY(seconds(cache.of(*one, m.coarse, groups)) == cachedOne);
+        QCOMPARE(cache.size(), std::size_t{3});
     }
 
     void pinsAreHonouredAndTheRestStaysOptimal()

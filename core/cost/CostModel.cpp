@@ -1,6 +1,7 @@
 #include "cost/CostModel.h"
 
 #include "base/Error.h"
+#include "cost/ConstantTensor.h"
 #include "cost/ExpertRouting.h"
 #include "cost/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
@@ -173,9 +174,7 @@ std::optional<CostModel> CostModel::rebound(const Cluster& cluster, const Device
 
 bool CostModel::isConstant(TensorId id) const
 {
-    const Tensor& t = graph_.tensor(id);
-    return t.role == TensorRole::Initializer ||
-           (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
+    return isDerivedConstant(graph_, coarse_, id);
 }
 
 bool CostModel::isScores(TensorId id) const

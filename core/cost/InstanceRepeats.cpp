@@ -1,5 +1,7 @@
 #include "cost/InstanceRepeats.h"
 
+#include "base/Error.h"
+#include "cost/ConstantTensor.h"
 #include "graph/Graph.h"
 
 #include <algorithm>
@@ -85,12 +87,7 @@ private:
         return end;
     }
 
-    [[nodiscard]] bool isConstant(TensorId id) const
-    {
-        const Tensor& t = graph_.tensor(id);
-        return t.role == TensorRole::Initializer ||
-               (t.producer.isValid() && coarse_.roles[t.producer.index()] == OpRole::Auxiliary);
-    }
+    [[nodiscard]] bool isConstant(TensorId id) const { return isDerivedConstant(graph_, coarse_, id); }
 
     // A follower with one activation input: a walk back to a projection passes it.
     [[nodiscard]] bool passesWalks(OpId op) const
@@ -186,7 +183,14 @@ TensorId InstanceRepeats::next(const Graph& graph, const CoarseGraph& coarse, Te
     if (!maker.isValid() || places[maker.index()].instance < 0)
         return tensor;
     const Place& place = places[maker.index()];
-    const BlockInstance& instance = *instances[static_cast<std::size_t>(place.instance) + 1];
+    // Only a repeating instance's tensors move, and each has a successor in its family;
+    // anything else is a caller's mistake, refused rather than read out of bounds.
+    const auto after = static_cast<std::size_t>(place.instance) + 1;
+    if (after >= instances.size() || familyOf[after] != familyOf[after - 1])
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "InstanceRepeats::next: tensor " + graph.tensor(tensor).name +
+                        " is made in the last instance of its family, which has no next");
+    const BlockInstance& instance = *instances[after];
     const CoarseNode& node = coarse.node(instance.nodes[static_cast<std::size_t>(place.node)]);
     const OpId op = place.op >= 0 ? node.ops[static_cast<std::size_t>(place.op)]
                                   : node.auxiliaryOps[static_cast<std::size_t>(-1 - place.op)];

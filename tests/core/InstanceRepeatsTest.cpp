@@ -3,6 +3,7 @@
 // them takes its bound facts from there, moved onto its own tensors; the first layers,
 // the last and any layer unlike its neighbours are bound op by op.
 #include "FoldedTestModel.h"
+#include "base/Error.h"
 #include "cost/CostModel.h"
 #include "cost/InstanceRepeats.h"
 #include "graph/Graph.h"
@@ -64,6 +65,22 @@ private slots:
             }
         }
         QCOMPARE(pattern, std::string("---rr-"));
+    }
+
+    // next() moves a tensor of layer 3 to the same output of the same op of layer 4; a
+    // tensor of the last layer has no next layer and is refused, not read past the end.
+    void nextMovesOneLayerOnAndRefusesTheLast()
+    {
+        const FoldedModel m = gptModel(6);
+        const InstanceRepeats repeats = findInstanceRepeats(m.graph(), m.coarse, m.families);
+        QCOMPARE(repeats.instances.size(), std::size_t{6});
+        const auto firstOutput = [&](std::size_t instance) {
+            const CoarseNode& node = m.coarse.node(repeats.instances[instance]->nodes.front());
+            return m.graph().op(node.ops.front()).outputs.front();
+        };
+        QCOMPARE(repeats.next(m.graph(), m.coarse, firstOutput(2)), firstOutput(3));
+        QCOMPARE(repeats.next(m.graph(), m.coarse, firstOutput(4)), firstOutput(5));
+        QVERIFY_THROWS_EXCEPTION(Error, (void)repeats.next(m.graph(), m.coarse, firstOutput(5)));
     }
 
     // The facts of the repeating layer 5 equal those of layer 3, bound op by op, and its

@@ -1180,6 +1180,10 @@
         <translation>%1 beibehalten: %2</translation>
     </message>
     <message>
+        <source>Runs that say “flash” are read as FlashAttention 1.x; runs of FlashAttention-2 should say “flash2”.</source>
+        <translation>Läufe mit „flash“ werden als FlashAttention 1.x gelesen; Läufe mit FlashAttention-2 sollten „flash2“ angeben.</translation>
+    </message>
+    <message>
         <source>Calibration</source>
         <translation>Kalibrierung</translation>
     </message>

@@ -1178,6 +1178,10 @@
         <translation>%1 保持不变：%2</translation>
     </message>
     <message>
+        <source>Runs that say “flash” are read as FlashAttention 1.x; runs of FlashAttention-2 should say “flash2”.</source>
+        <translation>标注为“flash”的运行按 FlashAttention 1.x 读取；使用 FlashAttention-2 的运行应标注为“flash2”。</translation>
+    </message>
+    <message>
         <source>Calibration</source>
         <translation>校准</translation>
     </message>

@@ -10,7 +10,6 @@
 #include "cluster/ClusterFile.h"
 #include "validation/PublishedRun.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -94,8 +93,6 @@ int calibrate(const Options& options, const char* argv0)
 {
     const Cluster cluster = loadCluster(options.cluster, options.nodes, argv0);
     const std::vector<PublishedRun> runs = parsePublishedRuns(readTextFile(options.runs), options.runs);
-    if (std::any_of(runs.begin(), runs.end(), namesPlainFlash))
-        std::fprintf(stderr, "%s\n", plainFlashNote(options.runs).c_str());
     CalibrationRequest request;
     if (!options.fit.empty())
         request.figures = figuresFromList(options.fit);
@@ -109,6 +106,8 @@ int calibrate(const Options& options, const char* argv0)
     CalibrationResult result = calibrateCluster(cluster, runs, options.runs, request);
     if (request.progress)
         std::fputs("\r\033[K", stderr);
+    if (result.readsPlainFlash)
+        std::fprintf(stderr, "%s\n", plainFlashNote(options.runs).c_str());
     // Named as the file is, so that the file dropped into resources/clusters is that preset.
     result.cluster.name = std::filesystem::path(options.output).stem().string();
     writeFileAtomically(options.output, clusterToJson(result.cluster));

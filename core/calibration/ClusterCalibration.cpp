@@ -466,7 +466,9 @@ private:
 CalibrationResult calibrateCluster(const Cluster& cluster, const std::vector<PublishedRun>& runs,
                                    const std::string& runsFile, const CalibrationRequest& request)
 {
-    return Calibration(cluster, runs, runsFile, request).run();
+    CalibrationResult result = Calibration(cluster, runs, runsFile, request).run();
+    result.readsPlainFlash = std::any_of(runs.begin(), runs.end(), namesPlainFlash);
+    return result;
 }
 
 }  // namespace tapestry

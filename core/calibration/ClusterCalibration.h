@@ -89,6 +89,8 @@ struct CalibrationResult {
     ValidationSummary fittedIn; // on the figures fitted to every run (in sample)
     ValidationSummary leftOut;  // each run on the figures fitted to the others
     bool cancelled = false;
+    // Some run says plain "flash", read as FlashAttention 1.x: tell the user (plainFlashNote).
+    bool readsPlainFlash = false;
 };
 
 // Throws Error(CalibrationRefused, runsFile, why) when the runs cannot constrain a figure

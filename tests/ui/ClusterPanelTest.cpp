@@ -39,10 +39,11 @@ class ClusterPanelTest : public QObject {
 private:
     static QString ncclLog(const char* name) { return QStringLiteral(TAPESTRY_TEST_DATA_DIR "/nccl/") + QLatin1String(name); }
 
-    // GPT-2 small on one DGX H100 (data parallel 8, FlashAttention-2) at each sequence, in
-    // validate's format, with the step `truth` prices: what a cluster with its figures
-    // would measure.
-    static QString writeRuns(const QString& path, const std::vector<int>& sequences, const Cluster& truth)
+    // GPT-2 small on one DGX H100 (data parallel 8, FlashAttention-2 unless `attention`
+    // names another kernel) at each sequence, in validate's format, with the step `truth`
+    // prices: what a cluster with its figures would measure.
+    static QString writeRuns(const QString& path, const std::vector<int>& sequences, const Cluster& truth,
+                             const QString& attention = QStringLiteral("flash2"))
     {
         QJsonArray cases;
         for (const int sequence : sequences) {
@@ -53,7 +54,7 @@ private:
                  QJsonObject{{QStringLiteral("architecture"), QStringLiteral("gpt")}, {QStringLiteral("layers"), 12},
                              {QStringLiteral("hidden"), 768}, {QStringLiteral("heads"), 12},
                              {QStringLiteral("ffn_hidden"), 3072}, {QStringLiteral("vocab"), 50257},
-                             {QStringLiteral("sequence"), sequence}, {QStringLiteral("attention"), QStringLiteral("flash2")}}},
+                             {QStringLiteral("sequence"), sequence}, {QStringLiteral("attention"), attention}}},
                 {QStringLiteral("hardware"),
                  QJsonObject{{QStringLiteral("gpu"), QStringLiteral("H100-SXM5-80GB")},
                              {QStringLiteral("peak_tflops_bf16"), 989}, {QStringLiteral("gpus_per_node"), 8},
@@ -477,6 +478,7 @@ private slots:
         QVERIFY(!summary->isHidden());
         QVERIFY2(summary->text().startsWith(QStringLiteral("Fitted to 5 runs of runs.json: GEMM efficiency 60.0 % → ")),
                  qPrintable(summary->text()));
+        QVERIFY2(!summary->text().contains(QStringLiteral("FlashAttention 1.x")), qPrintable(summary->text()));
         if (const QString pictures = qEnvironmentVariable("TAPESTRY_TEST_PICTURES"); !pictures.isEmpty())
             panel.grab().save(pictures + QStringLiteral("/cluster-panel-calibrated.png"));
 
@@ -506,6 +508,27 @@ private slots:
         QVERIFY2(problem->text().contains(QStringLiteral("two.json")) &&
                      problem->text().contains(QStringLiteral("a fit of even one figure needs 3")),
                  qPrintable(problem->text()));
+    }
+
+    // Runs that say plain "flash" are priced as FlashAttention 1.x, and the summary says so.
+    void calibrationSaysHowItReadsPlainFlash()
+    {
+        QTemporaryDir dir;
+        ClusterPanel panel;
+        Cluster truth = panel.setup().cluster;
+        truth.gpu.achievableFraction = 0.5;
+        const QString runs = writeRuns(dir.filePath(QStringLiteral("flash.json")), {512, 1024, 2048}, truth,
+                                       QStringLiteral("flash"));
+        QVERIFY(!runs.isEmpty());
+        QSignalSpy finished(&panel, &ClusterPanel::calibrationFinished);
+        panel.calibrateToRuns(runs);
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        const auto* summary = panel.findChild<QLabel*>(QStringLiteral("calibrationSummary"));
+        QVERIFY2(summary->text().startsWith(QStringLiteral("Fitted to 3 runs of flash.json")) &&
+                     summary->text().endsWith(QStringLiteral("Runs that say “flash” are read as FlashAttention 1.x; "
+                                                             "runs of FlashAttention-2 should say “flash2”.")),
+                 qPrintable(summary->text()));
     }
 };
 

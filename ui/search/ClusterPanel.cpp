@@ -906,7 +906,10 @@ void ClusterPanel::showCalibration(const CalibrationResult& result, const QStrin
             .arg(QString::number(result.before.priced), runsFile, fitted.join(QStringLiteral(", ")),
                  percentText(result.before.medianAbsoluteError),
                  percentText(result.leftOut.medianAbsoluteError), percentText(result.before.maximumAbsoluteError),
-                 percentText(result.leftOut.maximumAbsoluteError)));
+                 percentText(result.leftOut.maximumAbsoluteError)) +
+        (result.readsPlainFlash ? u' ' + tr("Runs that say “flash” are read as FlashAttention 1.x; runs of "
+                                            "FlashAttention-2 should say “flash2”.")
+                                : QString()));
     // Why the other figures were kept, in the core's English like an error's detail.
     QStringList kept;
     for (const KeptFigure& figure : result.kept)

@@ -322,6 +322,19 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     return workload;
 }
 
+// Plan files are indented for people to read; a workload stored in a history column is one line.
+std::string messageJson(const google::protobuf::Message& message, bool indented, const std::string& what)
+{
+    google::protobuf::util::JsonPrintOptions options;
+    options.add_whitespace = indented;
+    options.preserve_proto_field_names = true;
+    std::string json;
+    const auto status = google::protobuf::util::MessageToJsonString(message, &json, options);
+    if (!status.ok())
+        throw Error(ErrorCode::InvalidPlan, {}, "cannot write the " + what + " as JSON: " + status.ToString());
+    return json;
+}
+
 }  // namespace
 
 std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, const FamilyTable& families)
@@ -382,14 +395,7 @@ std::string planToJson(const PlanDocument& document, const CoarseGraph& coarse, 
         cost->set_memory_bytes(document.cost->memoryBytes);
         cost->set_hbm_bytes(document.cost->hbmBytes);
     }
-    google::protobuf::util::JsonPrintOptions options;
-    options.add_whitespace = true;
-    options.preserve_proto_field_names = true;
-    std::string json;
-    const auto status = google::protobuf::util::MessageToJsonString(out, &json, options);
-    if (!status.ok())
-        throw Error(ErrorCode::InvalidPlan, {}, "cannot write the plan as JSON: " + status.ToString());
-    return json;
+    return messageJson(out, true, "plan");
 }
 
 PlanDocument planFromJson(std::string_view json, const std::string& fileName, const CoarseGraph& coarse,
@@ -505,13 +511,7 @@ std::string workloadToJson(const Workload& workload)
 {
     pb::Workload out;
     writeWorkload(workload, out);
-    google::protobuf::util::JsonPrintOptions options;
-    options.preserve_proto_field_names = true;
-    std::string json;
-    const auto status = google::protobuf::util::MessageToJsonString(out, &json, options);
-    if (!status.ok())
-        throw Error(ErrorCode::InvalidPlan, {}, "cannot write the workload as JSON: " + status.ToString());
-    return json;
+    return messageJson(out, false, "workload");
 }
 
 Workload workloadFromJson(std::string_view json, const std::string& fileName)

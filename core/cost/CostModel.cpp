@@ -1,7 +1,7 @@
 #include "cost/CostModel.h"
 
 #include "base/Error.h"
-#include "cost/ConstantTensor.h"
+#include "cost/ActivationWalk.h"
 #include "cost/ExpertRouting.h"
 #include "cost/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
@@ -195,18 +195,8 @@ double CostModel::projectedBytes(TensorId id) const
     // Back through ops with one activation input (reshapes, transposes, rotary
     // embedding, the repeat of grouped-query attention) to the projection.
     for (int step = 0; step < 64; ++step) {
-        const OpId producer = graph_.tensor(id).producer;
-        if (!producer.isValid() || coarse_.roles[producer.index()] != OpRole::Follower)
-            break;
-        TensorId next;
-        int activations = 0;
-        for (const TensorId input : graph_.op(producer).inputs) {
-            if (input.isValid() && !isConstant(input)) {
-                next = input;
-                ++activations;
-            }
-        }
-        if (activations != 1)
+        const TensorId next = activationWalkedBackThrough(graph_, coarse_, graph_.tensor(id).producer);
+        if (!next.isValid())
             break;
         id = next;
         if (const double bytes = bytesOf(id); bytes > 0)

@@ -1,7 +1,7 @@
 #include "cost/InstanceRepeats.h"
 
 #include "base/Error.h"
-#include "cost/ConstantTensor.h"
+#include "cost/ActivationWalk.h"
 #include "graph/Graph.h"
 
 #include <algorithm>
@@ -87,17 +87,10 @@ private:
         return end;
     }
 
-    [[nodiscard]] bool isConstant(TensorId id) const { return isDerivedConstant(graph_, coarse_, id); }
-
-    // A follower with one activation input: a walk back to a projection passes it.
+    // A walk back to a projection (CostModel::projectedBytes) passes `op`.
     [[nodiscard]] bool passesWalks(OpId op) const
     {
-        if (coarse_.roles[op.index()] != OpRole::Follower)
-            return false;
-        int activations = 0;
-        for (const TensorId input : graph_.op(op).inputs)
-            activations += input.isValid() && !isConstant(input) ? 1 : 0;
-        return activations == 1;
+        return activationWalkedBackThrough(graph_, coarse_, op).isValid();
     }
 
     [[nodiscard]] bool sameTensor(TensorId s, std::size_t a, TensorId t, std::size_t b) const

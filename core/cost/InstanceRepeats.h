@@ -23,6 +23,14 @@ class Graph;
 // (ops' flops and bytes, saved activations, crossing tensors' sizes) is then its
 // predecessor's, moved by one instance; what depends on which weight is read (parameter
 // counts, ties) is not covered and is counted per node.
+// Ops at one position are compared by role, type, arity and their tensors, never by
+// their attributes: that rests on the family table. Two exact copies of a representative
+// share its block signature (fold/BlockSignature.h: blockSignature, which PrunePass
+// groups instances by), and it spells out every op's domain, type and attributes; a folded
+// variant, which may differ in them, is never compared. A family built otherwise would
+// need the attributes compared here.
+// The walk rule that decides which tensors may move (a follower of one activation) is
+// the cost model's own (cost/ActivationWalk.h).
 struct InstanceRepeats {
     // Per op of a repeating instance: the op at its position in the instance before.
     std::vector<OpId> opBefore;

@@ -553,6 +553,23 @@ struct ComparedSearch {
     std::vector<std::shared_ptr<const PlanCandidate>> alternatives;
 };
 
+// The best plan's mesh for its search without `technique`: a training stack's layout
+// names an axis for it ("cp", "ep"), which the plan found without it does not use that
+// way; then the stage axes are named as an unnamed shape's (namedMeshAxes), so no line
+// shows a plan without expert parallelism on an axis called "ep". Names price nothing.
+std::vector<MeshAxis> axesWithout(const std::vector<MeshAxis>& axes, ParallelTechnique technique)
+{
+    const std::string named = technique == ParallelTechnique::Expert ? "ep" : "cp";
+    if (std::none_of(axes.begin(), axes.end(), [&](const MeshAxis& axis) { return axis.name == named; }))
+        return axes;
+    PipelinedMesh split = splitPipelineAxis(axes);
+    std::vector<int> sizes;
+    for (const MeshAxis& axis : split.stageAxes)
+        sizes.push_back(axis.size);
+    split.stageAxes = namedMeshAxes(sizes);
+    return split.wholeAxes();
+}
+
 // The best plan's mesh searched again without each context- or expert-parallel
 // technique the best plan uses: what a user asks first about a plan that uses one.
 std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const FoldedModel>& model,
@@ -577,7 +594,7 @@ std::vector<ComparedSearch> compareTechniques(const std::shared_ptr<const Folded
         SearchSetup without = setup;
         without.options.withheld.push_back(technique);
         without.wholeGraphBaseline = false;
-        const std::vector<MeshAxis> axes = planMeshAxes(best.plan);
+        const std::vector<MeshAxis> axes = axesWithout(planMeshAxes(best.plan), technique);
         SearchSessionCallbacks quiet;
         quiet.cancelled = callbacks.cancelled;
         SessionState scratch({axes}, quiet);

@@ -147,6 +147,31 @@ private slots:
         QVERIFY(pinned->comparisons.empty());
     }
 
+    // Mixtral's blocks (two) on 16 H100s, any stack: Megatron-LM's own layout wins, its
+    // experts on the axis it names "ep" of [2, 8, 1] (dp, ep, tp). The plan searched without
+    // expert parallelism uses that axis otherwise, so it is shown on the same sizes named
+    // as an unnamed shape's, not on an axis called "ep".
+    void aPlanWithoutExpertsIsNotShownOnAnAxisNamedForThem()
+    {
+        auto m = std::make_shared<const FoldedModel>(foldSynthPreset("mixtral-8x7b", 2));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x2");
+        setup.mesh = {{"d", 16}};
+        setup.workload = workload(64, 2048);
+        setup.options.stack = TrainingStack::Any;
+        const std::shared_ptr<const SearchOutcome> outcome = SearchSession(m, setup).run();
+        const std::shared_ptr<const PlanCandidate> best = outcome->best();
+        QVERIFY(best);
+        QCOMPARE(best->meshText, std::string("[2, 8, 1] (dp, ep, tp)"));
+        QCOMPARE(outcome->comparisons.size(), std::size_t{1});
+        const TechniqueComparison& comparison = outcome->comparisons.front();
+        QCOMPARE(comparison.technique, ParallelTechnique::Expert);
+        QCOMPARE(comparison.degree, 8);
+        QVERIFY(comparison.without);
+        QCOMPARE(expertParallelDegree(comparison.without->plan), 1);
+        QCOMPARE(comparison.without->meshText, std::string("[2, 8, 1] (a0, a1, a2)"));
+    }
+
     // A time limit that runs out once the last mesh is searched (the CLI's --time-limit)
     // cuts only what comes after: the plan is the search's own, its mesh searched to the
     // end, and the comparison with the plan without context parallelism is left out.

@@ -238,15 +238,21 @@ private slots:
     }
 
     // A finished search says why its best plan uses context or expert parallelism: the
-    // same mesh without it is slower (by 66 / 60 - 1 = 10 %) or does not fit, naming that plan.
+    // same mesh without it is slower (by 66 / 60 - 1 = 10 %) or does not fit, naming that
+    // plan and the mesh that plan lies on (a stack's own, or the best plan's axes named
+    // otherwise), not the best plan's "ep" axis.
     void finishedSearchSaysWhyItUsesATechnique()
     {
         SearchResultsPanel panel;
         panel.resize(1000, 400);
         panel.show();
-        auto outcome = std::make_shared<SearchOutcome>(*snapshot({plan("best", PlanCandidate::Role::Best, 60, 38)}, true));
+        auto best = std::make_shared<PlanCandidate>(*plan("best", PlanCandidate::Role::Best, 60, 38));
+        best->meshText = "[2, 8, 1] (dp, ep, tp)";
+        auto withoutExperts = std::make_shared<PlanCandidate>(*plan("without-ep", PlanCandidate::Role::Best, 50, 55));
+        withoutExperts->meshText = "[2, 8, 1] (a0, a1, a2)";
+        auto outcome = std::make_shared<SearchOutcome>(*snapshot({best}, true));
         outcome->comparisons = {{ParallelTechnique::Context, 4, plan("without-cp", PlanCandidate::Role::Best, 66, 30)},
-                                {ParallelTechnique::Expert, 8, plan("without-ep", PlanCandidate::Role::Best, 50, 55)}};
+                                {ParallelTechnique::Expert, 8, withoutExperts}};
         panel.setResults(outcome);
         const auto* why = panel.findChild<QLabel*>(QStringLiteral("searchTechniques"));
         QVERIFY(why->isVisible());
@@ -256,7 +262,7 @@ private slots:
         // Each names the plan it compares with (a stack's own is "megatron-layout", not "tap").
         QCOMPARE(lines[1], QStringLiteral("Why context parallelism (degree 4): without it the best plan on [2, 8] (dp, tp) "
                                           "(without-cp) takes 66.0 ms, 10.0 % longer."));
-        QCOMPARE(lines[2], QStringLiteral("Why expert parallelism (degree 8): without it no plan on [2, 8] (dp, tp) fits; "
+        QCOMPARE(lines[2], QStringLiteral("Why expert parallelism (degree 8): without it no plan on [2, 8, 1] (a0, a1, a2) fits; "
                                           "the closest (without-ep) needs 55.0 GB of the 40.0 GB."));
         // A new search hides it until it finishes.
         panel.setResults(snapshot({plan("incumbent", PlanCandidate::Role::BestSoFar, 70, 35)}));

@@ -219,8 +219,11 @@ void SearchResultsPanel::showComparisons(const SearchOutcome& results)
     for (const TechniqueComparison& comparison : results.comparisons) {
         const QString technique =
             comparison.technique == ParallelTechnique::Context ? tr("context parallelism") : tr("expert parallelism");
-        const QString mesh = QString::fromStdString(best ? best->meshText : std::string());
         const PlanCandidate* without = comparison.without.get();
+        // The plan without the technique may lie on a mesh of its own (a stack's layout),
+        // or on the best plan's with its axes named otherwise.
+        const QString mesh = QString::fromStdString(without ? without->meshText
+                                                            : best ? best->meshText : std::string());
         if (!without)
             lines << tr("Why %1 (degree %2): without it the search finds no plan on %3.")
                          .arg(technique)

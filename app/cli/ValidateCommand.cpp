@@ -109,12 +109,17 @@ std::string summaryJson(const ValidationSummary& summary, const std::vector<Regi
     return json.text();
 }
 
-// Prices the cases as they are read and prints each at once: memory stays that of the
-// file's text and one case, however many cases it holds.
+// Reads every case first, so that a bad one is refused (naming the file and the run)
+// before anything is printed; then prices the cases as they are read again and prints each
+// at once: memory stays that of the file's text and one case, however many cases it holds.
 int validate(const std::string& file, bool asJson, const char* argv0)
 {
     const std::filesystem::path presets = clusterPresetFolder(argv0);
     const std::string text = readTextFile(file);
+    bool plainFlash = false;
+    forEachPublishedRun(text, file, [&](const PublishedRun& run) { plainFlash = plainFlash || namesPlainFlash(run); });
+    if (plainFlash)
+        std::fprintf(stderr, "%s\n", plainFlashNote(file).c_str());
     // Progress on a terminal that does not show the rows themselves.
     const bool progress = isatty(STDERR_FILENO) && (asJson || !isatty(STDOUT_FILENO));
     const auto started = std::chrono::steady_clock::now();
@@ -123,16 +128,11 @@ int validate(const std::string& file, bool asJson, const char* argv0)
     ErrorRegimes regimes;
     std::size_t cases = 0;
     std::size_t skipped = 0;
-    bool notedPlainFlash = false;
     if (asJson)
         std::fputs("{\n\"cases\": [\n", stdout);
     else
         printTextHeader();
     forEachPublishedRun(text, file, [&](const PublishedRun& run) {
-        if (namesPlainFlash(run) && !notedPlainFlash) {
-            notedPlainFlash = true;
-            std::fprintf(stderr, "%s\n", plainFlashNote(file).c_str());
-        }
         RunPrediction prediction;
         try {
             prediction = predictRun(run, presets);

@@ -156,6 +156,27 @@ QString synthesized(const QTemporaryDir& dir, const char* preset, int layers, co
                : QString();
 }
 
+// A runs file (validate's format) in `dir` named `stem`-runs.json: one small GPT run on
+// 8 H100 per entry of `attentions`, named "run0", "run1", ... and saying that kernel.
+QString runsFile(const QTemporaryDir& dir, const QString& stem, const QStringList& attentions)
+{
+    QStringList cases;
+    for (const QString& attention : attentions)
+        cases << QStringLiteral(R"({"name": "run%1", "source": "s", "model": {"architecture": "gpt", "layers": 2,
+            "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128, "attention": "%2"},
+            "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989, "gpus_per_node": 8, "nodes": 1,
+            "inter_node_gbit_per_gpu": 400}, "training": {"precision": "bf16", "global_batch": 8,
+            "micro_batch": 1, "gradient_accumulation": 1, "data_parallel": 8, "tensor_parallel": 1,
+            "pipeline_parallel": 1, "virtual_stages": 1, "sequence_parallel": false, "context_parallel": 1,
+            "zero_stage": 0, "recompute": "none", "optimizer": "adam"}, "measured": {"step_seconds": 1}})")
+                     .arg(cases.size())
+                     .arg(attention);
+    QFile file(dir.filePath(stem + QStringLiteral("-runs.json")));
+    file.open(QIODevice::WriteOnly);
+    file.write((QStringLiteral("{\"cases\": [") + cases.join(QStringLiteral(", ")) + QStringLiteral("]}")).toUtf8());
+    return file.fileName();
+}
+
 // gpt2-small with 2 layers synthesized into `dir`, and its Megatron plan on [2, 4] of
 // dgx-h100x1 written by evaluate: {model, plan}, or empty paths when a step failed.
 std::pair<QString, QString> gpt2MegatronPlan(const QTemporaryDir& dir)
@@ -1093,32 +1114,13 @@ private slots:
         }
     }
 
-    // calibrate on ../shared/validation's H100 runs of MPT 760M and 1B writes a cluster
-    // file that evaluate and search take; asked for the inter-node bandwidth, which no
-    // single-node run can exercise, it refuses, naming the runs file.
     // A run file that says plain "flash" is read as FlashAttention 1.x, never silently:
     // validate says so once per file, however many runs say it; flash1 and flash2 get no note.
     void validateNotesThatPlainFlashIsFlashAttentionOne()
     {
         QTemporaryDir dir;
         const auto validateRuns = [&](const QString& first, const QString& second) {
-            const auto run = [](const QString& attention) {
-                return QStringLiteral(R"({"name": "n", "source": "s", "model": {"architecture": "gpt", "layers": 2,
-                    "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128, "attention": "%1"},
-                    "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989, "gpus_per_node": 8, "nodes": 1,
-                    "inter_node_gbit_per_gpu": 400}, "training": {"precision": "bf16", "global_batch": 8,
-                    "micro_batch": 1, "gradient_accumulation": 1, "data_parallel": 8, "tensor_parallel": 1,
-                    "pipeline_parallel": 1, "virtual_stages": 1, "sequence_parallel": false, "context_parallel": 1,
-                    "zero_stage": 0, "recompute": "none", "optimizer": "adam"}, "measured": {"step_seconds": 1}})")
-                    .arg(attention);
-            };
-            QFile file(dir.filePath(first + QStringLiteral("-runs.json")));
-            file.open(QIODevice::WriteOnly);
-            file.write((QStringLiteral("{\"cases\": [") + run(first) + QStringLiteral(", ") + run(second) +
-                        QStringLiteral("]}"))
-                           .toUtf8());
-            file.close();
-            return runCli({QStringLiteral("validate"), file.fileName()});
+            return runCli({QStringLiteral("validate"), runsFile(dir, first, {first, second})});
         };
         const CliRun plain = validateRuns(QStringLiteral("flash"), QStringLiteral("flash"));
         QCOMPARE(plain.exitCode, 0);
@@ -1133,6 +1135,35 @@ private slots:
         }
     }
 
+    // A bad case is refused before anything is printed, the good one before it included:
+    // no table header, no row, no note; the error names the file and the run.
+    void validateRefusesABadCaseBeforePrintingAnything()
+    {
+        QTemporaryDir dir;
+        const QString file = runsFile(dir, QStringLiteral("bad"),
+                                      {QStringLiteral("flash"), QStringLiteral("flash2"), QStringLiteral("xformers")});
+        for (const QStringList& json : {QStringList{}, QStringList{QStringLiteral("--json")}}) {
+            const CliRun refused = runCli(QStringList{QStringLiteral("validate"), file} + json);
+            QCOMPARE(refused.exitCode, 1);
+            QCOMPARE(refused.out, QString());
+            QVERIFY2(refused.err.startsWith(QStringLiteral("tapestry-cli validate: error: ") + file +
+                                            QStringLiteral(": cases[2] (run2).model.attention: is 'xformers'")) &&
+                         refused.err.count(QLatin1Char('\n')) == 1,
+                     qPrintable(refused.err));
+        }
+        // Without the bad case the same runs are priced, a row each.
+        const CliRun priced =
+            runCli({QStringLiteral("validate"), runsFile(dir, QStringLiteral("good"),
+                                                         {QStringLiteral("flash"), QStringLiteral("flash2")})});
+        QCOMPARE(priced.exitCode, 0);
+        QVERIFY2(priced.out.startsWith(QStringLiteral("case ")) && priced.out.contains(QStringLiteral("\nrun0 ")) &&
+                     priced.out.contains(QStringLiteral("\nrun1 ")),
+                 qPrintable(priced.out));
+    }
+
+    // calibrate on ../shared/validation's H100 runs of MPT 760M and 1B writes a cluster
+    // file that evaluate and search take; asked for the inter-node bandwidth, which no
+    // single-node run can exercise, it refuses, naming the runs file.
     void calibrateWritesAClusterTheOtherCommandsTake()
     {
         QFile shared(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/../../../shared/validation/published-runs.json"));

@@ -80,6 +80,8 @@ public:
     // "[4, 4] (dp, tp)"
     [[nodiscard]] std::string toString() const;
 
+    bool operator==(const DeviceMesh&) const = default;
+
 private:
     std::vector<MeshAxis> axes_;
     std::vector<AxisGroup> groups_;

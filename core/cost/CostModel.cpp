@@ -1202,7 +1202,7 @@ double CostModel::conversionSeconds(const CrossingTensor& tensor, std::size_t ax
 
 CostModel::ConversionKey CostModel::conversionKey() const
 {
-    return {bound_.get(), mesh_, cluster_, assumed_.microSteps, workload_.recompute == Recomputation::Full};
+    return {bound_, *mesh_, *cluster_, assumed_.microSteps, workload_.recompute == Recomputation::Full};
 }
 
 CostModel::StrategyTerms CostModel::strategyTerms(CoarseNodeId id, const NodeStrategy& strategy) const

@@ -82,6 +82,8 @@ struct PricingClasses;
 //   and the plan's pipeline has `pipeline`'s stages; every node is priced on its
 //   stage's devices and PipelineCost.h adds the stages up.
 class CostModel {
+    struct BoundFacts;  // what the constructor binds (defined below)
+
 public:
     // Keeps references to all arguments but the pipeline; they must outlive the model.
     CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families, const Cluster& cluster,
@@ -190,10 +192,12 @@ public:
     // keys price every conversion alike (as withTechniques copies do that differ in the
     // ZeRO stage, or in a recomputation other than full), so a searcher may price a
     // model's tensor terms once for both.
+    // It owns or copies what it names, so a key kept past its model never matches
+    // another model's facts or mesh that happen to sit at the same address.
     struct ConversionKey {
-        const void* facts = nullptr;  // the crossing tensors (shared by the copies)
-        const DeviceMesh* mesh = nullptr;
-        const Cluster* cluster = nullptr;
+        std::shared_ptr<const BoundFacts> facts;  // the crossing tensors (shared by the copies)
+        DeviceMesh mesh;                          // by value: its axes and groups
+        Cluster cluster;                          // by value: what the collectives price from
         int microSteps = 1;
         bool recomputesBlocks = false;  // full recomputation converts a block's tensors twice
 

@@ -68,7 +68,9 @@ struct ConversionTerms {
                                                    const std::vector<StrategyGroup>& groups);
 
 // The tensor terms of one mesh's searches, each kept with the conversions and groups it
-// was priced for. One mesh's searches run one after another: not for several threads.
+// was priced for. Its keys hold the crossing tensors and copy the mesh and cluster, so it
+// may outlive the models it priced. Its searches run one after another: not for several
+// threads.
 class ConversionTermsCache {
 public:
     // Those of `costs` over `groups`, priced on first use.

@@ -54,6 +54,30 @@ SearchSetup twoLongSequences()
     return setup;
 }
 
+// Every price a set of tensor terms holds, in order.
+std::vector<double> termSeconds(const ConversionTerms& terms)
+{
+    std::vector<double> all;
+    for (const SearchTerms::PairTerm& pair : terms.pairs)
+        for (const std::vector<double>& row : pair.seconds)
+            all.insert(all.end(), row.begin(), row.end());
+    for (const SearchTerms::SharedConversion& shared : terms.sharedConversions)
+        for (const auto& [candidate, price] : shared.price)
+            all.push_back(price);
+    for (const auto& [group, within] : terms.withinGroups)
+        all.insert(all.end(), within.begin(), within.end());
+    return all;
+}
+
+// One group per coarse node, each with every strategy on `mesh`.
+std::vector<StrategyGroup> groupPerNode(const CoarseGraph& coarse, const DeviceMesh& mesh)
+{
+    std::vector<StrategyGroup> groups;
+    for (const CoarseNode& node : coarse.nodes)
+        groups.push_back({{node.id}, strategiesFor(node.kind, mesh.shape())});
+    return groups;
+}
+
 bool tensorParallel(AxisSplit split)
 {
     return split == AxisSplit::Column || split == AxisSplit::Row || split == AxisSplit::Head;
@@ -473,37 +497,60 @@ private slots:
         QVERIFY(!(four.conversionKey() == one->conversionKey()));
         QVERIFY(!(four.conversionKey() == recomputing.conversionKey()));
 
-        std::vector<StrategyGroup> groups;
-        for (const CoarseNode& node : m.coarse.nodes)
-            groups.push_back({{node.id}, strategiesFor(node.kind, mesh.shape())});
-        // Every price the terms hold, in order.
-        const auto seconds = [](const ConversionTerms& terms) {
-            std::vector<double> all;
-            for (const SearchTerms::PairTerm& pair : terms.pairs)
-                for (const std::vector<double>& row : pair.seconds)
-                    all.insert(all.end(), row.begin(), row.end());
-            for (const SearchTerms::SharedConversion& shared : terms.sharedConversions)
-                for (const auto& [candidate, price] : shared.price)
-                    all.push_back(price);
-            for (const auto& [group, within] : terms.withinGroups)
-                all.insert(all.end(), within.begin(), within.end());
-            return all;
-        };
+        const std::vector<StrategyGroup> groups = groupPerNode(m.coarse, mesh);
         ConversionTermsCache cache;
-        const std::vector<double> cachedFour = seconds(cache.of(four, m.coarse, groups));
-        const std::vector<double> cachedOne = seconds(cache.of(*one, m.coarse, groups));
-        const std::vector<double> cachedRecomputing = seconds(cache.of(recomputing, m.coarse, groups));
+        const std::vector<double> cachedFour = termSeconds(cache.of(four, m.coarse, groups));
+        const std::vector<double> cachedOne = termSeconds(cache.of(*one, m.coarse, groups));
+        const std::vector<double> cachedRecomputing = termSeconds(cache.of(recomputing, m.coarse, groups));
         QCOMPARE(cache.size(), std::size_t{3});
-        QVERIFY(cachedFour == seconds(priceConversionTerms(four, m.coarse, groups)));
-        QVERIFY(cachedOne == seconds(priceConversionTerms(*one, m.coarse, groups)));
-        QVERIFY(cachedRecomputing == seconds(priceConversionTerms(recomputing, m.coarse, groups)));
+        QVERIFY(cachedFour == termSeconds(priceConversionTerms(four, m.coarse, groups)));
+        QVERIFY(cachedOne == termSeconds(priceConversionTerms(*one, m.coarse, groups)));
+        QVERIFY(cachedRecomputing == termSeconds(priceConversionTerms(recomputing, m.coarse, groups)));
         // The three price differently, so a key that merged any two would price one wrongly.
         QVERIFY(!cachedFour.empty());
         QVERIFY(cachedFour != cachedOne);
         QVERIFY(cachedFour != cachedRecomputing);
         // Asked again, each model finds its own entry.
-        QVERIFY(seconds(cache.of(*one, m.coarse, groups)) == cachedOne);
+        QVERIFY(termSeconds(cache.of(*one, m.coarse, groups)) == cachedOne);
         QCOMPARE(cache.size(), std::size_t{3});
+    }
+
+    // A cache kept past the models it priced: a model rebound onto another mesh made in
+    // the storage of a destroyed one (same crossing tensors, same mesh address) gets its
+    // own entry and its own terms; one on an equal mesh made elsewhere shares the entry.
+    void tensorTermsCacheComparesTheMeshNotItsAddress()
+    {
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const Workload w = workload(16, 1024);
+        const DeviceMesh wide({{"dp", 2}, {"tp", 4}}, cluster);
+        const CostModel bound(m.graph(), m.coarse, m.families, cluster, wide, w);
+        ConversionTermsCache cache;
+        std::optional<DeviceMesh> mesh;
+        mesh.emplace(std::vector<MeshAxis>{{"dp", 2}, {"tp", 4}}, cluster);
+        const DeviceMesh* address = &*mesh;
+        // [2, 4] and [4, 2] offer the same strategies per node: the groups are equal.
+        const std::vector<StrategyGroup> groups = groupPerNode(m.coarse, *mesh);
+        std::vector<double> first;
+        {
+            const std::optional<CostModel> onFirst = bound.rebound(cluster, *mesh, w, bound.pipeline());
+            QVERIFY(onFirst);
+            first = termSeconds(cache.of(*onFirst, m.coarse, groups));
+        }
+        mesh.emplace(std::vector<MeshAxis>{{"dp", 4}, {"tp", 2}}, cluster);
+        QCOMPARE(&*mesh, address);
+        QVERIFY(groupPerNode(m.coarse, *mesh) == groups);
+        const std::optional<CostModel> onSecond = bound.rebound(cluster, *mesh, w, bound.pipeline());
+        QVERIFY(onSecond);
+        QVERIFY(onSecond->conversionKey().facts == bound.conversionKey().facts);
+        QCOMPARE(onSecond->microSteps(), bound.microSteps());
+        const std::vector<double> second = termSeconds(cache.of(*onSecond, m.coarse, groups));
+        QCOMPARE(cache.size(), std::size_t{2});
+        QVERIFY(second == termSeconds(priceConversionTerms(*onSecond, m.coarse, groups)));
+        QVERIFY(second != first);  // tensor parallelism over 2 GPUs, not 4: other conversions
+        // `wide` is another object equal to the first mesh: its terms are the first's.
+        QVERIFY(termSeconds(cache.of(bound, m.coarse, groups)) == first);
+        QCOMPARE(cache.size(), std::size_t{2});
     }
 
     void pinsAreHonouredAndTheRestStaysOptimal()

@@ -92,30 +92,33 @@ std::vector<TimeFactor> timeFactors(const SearchTerms& terms)
     return factors;
 }
 
+// What keepBest reuses from call to call: a frontier elimination calls it once per
+// table entry, candidate and child table, mostly on a few points, so allocating its
+// buffers each time cost more than the keeping.
+struct KeepScratch {
+    struct Ranked {
+        double bytes;
+        double seconds;
+        std::uint32_t index;
+    };
+    std::vector<Ranked> ranked;
+    std::vector<Point> points;
+    std::vector<std::uint32_t> provenance;
+};
+
 // Keeps what the goal keeps of `points` (with `width` provenance entries each), in
 // place: the Pareto points by memory ascending, or the single best one (Fastest: by
 // seconds + price x bytes). Exact ties keep
 // the earliest, so the result depends on the order of generation only.
 void keepBest(EliminationGoal goal, double price, std::vector<Point>& points, std::vector<std::uint32_t>& provenance,
-              std::size_t width)
+              std::size_t width, KeepScratch& scratch)
 {
     if (points.size() <= 1)
         return;
-    std::vector<std::size_t> order(points.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::vector<std::size_t> kept;
-    if (goal == EliminationGoal::Frontier) {
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return points[a].bytes < points[b].bytes || (points[a].bytes == points[b].bytes && points[a].seconds < points[b].seconds);
-        });
-        double fastest = std::numeric_limits<double>::infinity();
-        for (const std::size_t i : order) {
-            if (points[i].seconds < fastest) {
-                kept.push_back(i);
-                fastest = points[i].seconds;
-            }
-        }
-    } else {
+    const auto provenanceOf = [&](std::size_t i) {
+        return provenance.begin() + static_cast<std::ptrdiff_t>(i * width);
+    };
+    if (goal != EliminationGoal::Frontier) {
         const bool byTime = goal == EliminationGoal::Fastest;
         auto key = [&](std::size_t i) {
             return byTime ? std::pair{points[i].seconds + price * points[i].bytes, points[i].bytes}
@@ -126,19 +129,36 @@ void keepBest(EliminationGoal goal, double price, std::vector<Point>& points, st
             if (key(i) < key(best))
                 best = i;
         }
-        kept.push_back(best);
+        points.front() = points[best];
+        points.resize(1);
+        std::copy(provenanceOf(best), provenanceOf(best + 1), provenance.begin());
+        provenance.resize(width);
+        return;
     }
-    std::vector<Point> keptPoints;
-    std::vector<std::uint32_t> keptProvenance;
-    keptPoints.reserve(kept.size());
-    keptProvenance.reserve(kept.size() * width);
-    for (const std::size_t i : kept) {
-        keptPoints.push_back(points[i]);
-        keptProvenance.insert(keptProvenance.end(), provenance.begin() + static_cast<std::ptrdiff_t>(i * width),
-                              provenance.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
+    // By memory, then seconds, then generation: the order a stable sort by the first two gives.
+    std::vector<KeepScratch::Ranked>& ranked = scratch.ranked;
+    ranked.clear();
+    for (std::size_t i = 0; i < points.size(); ++i)
+        ranked.push_back({points[i].bytes, points[i].seconds, static_cast<std::uint32_t>(i)});
+    std::sort(ranked.begin(), ranked.end(), [](const KeepScratch::Ranked& a, const KeepScratch::Ranked& b) {
+        if (a.bytes != b.bytes)
+            return a.bytes < b.bytes;
+        if (a.seconds != b.seconds)
+            return a.seconds < b.seconds;
+        return a.index < b.index;
+    });
+    scratch.points.clear();
+    scratch.provenance.clear();
+    double fastest = std::numeric_limits<double>::infinity();
+    for (const KeepScratch::Ranked& each : ranked) {
+        if (each.seconds < fastest) {
+            scratch.points.push_back(points[each.index]);
+            scratch.provenance.insert(scratch.provenance.end(), provenanceOf(each.index), provenanceOf(each.index + 1));
+            fastest = each.seconds;
+        }
     }
-    points = std::move(keptPoints);
-    provenance = std::move(keptProvenance);
+    std::swap(points, scratch.points);
+    std::swap(provenance, scratch.provenance);
 }
 
 }  // namespace
@@ -454,14 +474,14 @@ private:
                                 nextProvenance[next.size() * width - width + 1 + k] = b;
                             }
                         }
-                        keepBest(goal_, price_, next, nextProvenance, width);
+                        keepBest(goal_, price_, next, nextProvenance, width, kept_);
                         std::swap(partial, next);
                         std::swap(partialProvenance, nextProvenance);
                     }
                     found.insert(found.end(), partial.begin(), partial.end());
                     foundProvenance.insert(foundProvenance.end(), partialProvenance.begin(), partialProvenance.end());
                 }
-                keepBest(goal_, price_, found, foundProvenance, width);
+                keepBest(goal_, price_, found, foundProvenance, width, kept_);
             }
             message.points.insert(message.points.end(), found.begin(), found.end());
             message.provenance.insert(message.provenance.end(), foundProvenance.begin(), foundProvenance.end());
@@ -503,7 +523,7 @@ private:
                     nextProvenance[next.size() * width - width + k] = b;
                 }
             }
-            keepBest(goal_, price_, next, nextProvenance, width);
+            keepBest(goal_, price_, next, nextProvenance, width, kept_);
             partial = std::move(next);
             provenance = std::move(nextProvenance);
         }
@@ -531,6 +551,7 @@ private:
     std::vector<std::size_t> order_;
     std::vector<std::size_t> position_;
     std::vector<std::size_t> value_;  // the candidate of each group while filling
+    KeepScratch kept_;
     std::size_t points_ = 0;
     std::size_t unpolledWork_ = 0;  // steps since `cancelled` was last polled
 };

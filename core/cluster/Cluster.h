@@ -13,12 +13,17 @@
 namespace tapestry {
 
 // The FP8 tensor cores of a GPU: dense FP8 FLOP/s, the share of it that FP8 GEMMs of
-// training sizes reach, and whether the tensor cores apply per-block scales themselves
-// (MXFP8: 32-element blocks with an 8-bit exponent scale, Blackwell and later).
+// training sizes reach, whether the tensor cores apply per-block scales themselves
+// (MXFP8: 32-element blocks with an 8-bit exponent scale, Blackwell and later), and
+// whether its FP8 GEMMs take operands in any layout. Hopper's take only the TN layout, so
+// a per-tensor-scaled operand that backward reads transposed needs a transposed FP8 copy;
+// data-center Blackwell's take any (Transformer Engine's nvte_is_non_tn_fp8_gemm_supported:
+// compute capability 10.x and 13+), and its quantizers then write no transpose.
 struct Fp8Rate {
     double peakFlopsPerSecond = 0;  // 0: no FP8 tensor cores
     double achievableFraction = 0.5;
     bool blockScaling = false;
+    bool anyLayout = false;
 
     [[nodiscard]] bool supported() const { return peakFlopsPerSecond > 0; }
     bool operator==(const Fp8Rate&) const = default;

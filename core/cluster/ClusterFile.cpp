@@ -147,6 +147,11 @@ Fp8Rate readFp8(const JsonValue& value, const std::string& file)
             in.fail("gpu.fp8.blockScaling", std::string("must be true or false, not ") + block->kindName());
         fp8.blockScaling = block->asBool();
     }
+    if (const JsonValue* layout = in.optional("anyLayout")) {
+        if (!layout->isBool())
+            in.fail("gpu.fp8.anyLayout", std::string("must be true or false, not ") + layout->kindName());
+        fp8.anyLayout = layout->asBool();
+    }
     in.rejectUnknown();
     return fp8;
 }
@@ -308,6 +313,8 @@ std::string clusterToJson(const Cluster& cluster)
         json.key("achievableFraction").shortestValue(gpu.fp8.achievableFraction);
         if (gpu.fp8.blockScaling != defaults.fp8.blockScaling)
             json.key("blockScaling").value(gpu.fp8.blockScaling);
+        if (gpu.fp8.anyLayout != defaults.fp8.anyLayout)
+            json.key("anyLayout").value(gpu.fp8.anyLayout);
         json.endObject();
     }
     json.endObject();

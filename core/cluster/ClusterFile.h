@@ -19,7 +19,7 @@ namespace tapestry {
 //              "attentionFraction": num?, "cudnnAttentionSpeedup": num? (1 when absent),
 //              "hbmBytes": int, "hbmBytesPerSecond": num,
 //              "fp8": { "peakFlopsPerSecond": num, "achievableFraction": num?,
-//                       "blockScaling": bool? }? },
+//                       "blockScaling": bool?, "anyLayout": bool? }? },
 //     "intraNode": { "bytesPerSecond": num, "latencySeconds": num },
 //     "interNode": { "bytesPerSecond": num, "latencySeconds": num },
 //     "calibration": [ { "collective": "allReduce"|"allGather"|"reduceScatter"|"allToAll",

@@ -72,12 +72,18 @@ double fp8WeightCacheBytes(Fp8Recipe recipe)
 
 namespace {
 
-// Bytes the quantizing kernel moves per element of a 16-bit tensor.
-double quantizeBytes(Fp8Recipe recipe)
+}  // namespace
+
+double fp8QuantizeBytes(const Fp8Rate& fp8, Fp8Recipe recipe)
 {
+    if (recipe == Fp8Recipe::None)
+        return 0;
     const double amaxPass = recipe == Fp8Recipe::PerTensor ? 2 : 0;
-    return amaxPass + 2 + 2 * fp8StorageBytes(recipe);
+    const double copies = recipe == Fp8Recipe::PerTensor && fp8.anyLayout ? 1 : 2;
+    return amaxPass + 2 + copies * fp8StorageBytes(recipe);
 }
+
+namespace {
 
 // The rate of block-scaled (MXFP8) GEMMs against per-tensor-scaled FP8 ones of the same
 // shapes: Transformer Engine's GEMM profiling guide measured the twelve GEMMs of a layer
@@ -101,7 +107,7 @@ Fp8LinearSeconds fp8LinearSeconds(const GpuSpec& gpu, Fp8Recipe recipe, double f
     const double operand = fp8StorageBytes(recipe);
     const double gemm = std::max(flops / fp8GemmFlopsPerSecond(gpu, recipe),
                                  memoryBoundSeconds(gpu, (inputElements + weightElements) * operand + outputElements * 2));
-    const double perElement = quantizeBytes(recipe);
+    const double perElement = fp8QuantizeBytes(gpu.fp8, recipe);
     Fp8LinearSeconds time;
     time.forward = gemm + memoryBoundSeconds(gpu, inputElements * perElement);
     time.backward = 2 * gemm + memoryBoundSeconds(gpu, outputElements * perElement);

@@ -74,12 +74,7 @@ inline constexpr double kAttentionBackwardFlops = 2.5;
 // at gpu.fp8.achievableFraction (MXFP8's block-scaled GEMMs about 5 % slower, as
 // Transformer Engine measured them on Blackwell), reading one-byte operands (plus MXFP8's scales) and
 // writing 16-bit results, and every operand is quantized first by a memory-bound kernel
-// that reads the 16-bit tensor and writes the FP8 copy and its transpose (Hopper's FP8
-// GEMMs take only the TN layout, so dgrad and wgrad need transposed copies; MXFP8 writes
-// row-wise and column-wise copies with their block scales):
-// - per-tensor (current) scaling reads the tensor once more before, for its amax:
-//   2 + 2 + 1 + 1 bytes per element;
-// - MXFP8 computes each block's scale while casting: 2 + 2 (1 + 1/32) bytes per element.
+// (fp8QuantizeBytes).
 // X is quantized in forward, the output gradient dY in backward (dgrad and wgrad read it),
 // the weight once per optimizer step (`weightCast`): Transformer Engine keeps the FP8
 // weights for the micro-batches after the first and torchao computes FSDP's FP8 scales
@@ -91,6 +86,23 @@ struct Fp8LinearSeconds {
 };
 [[nodiscard]] Fp8LinearSeconds fp8LinearSeconds(const GpuSpec& gpu, Fp8Recipe recipe, double flops,
                                                 double inputElements, double weightElements, double outputElements);
+
+// Bytes the quantizing kernel moves per element of a 16-bit tensor: it reads the tensor and
+// writes the FP8 copies the three GEMMs read.
+// - Per-tensor (current) scaling reads the tensor once more before, for its amax, and
+//   writes the FP8 copy and, where the GPU's FP8 GEMMs take only the TN layout (Hopper:
+//   dgrad and wgrad read the operand transposed), its transpose: 2 + 2 + 1 + 1 bytes; one
+//   copy where they take any layout (gpu.fp8.anyLayout, data-center Blackwell: Transformer
+//   Engine's quantizer creates the transpose only when !nvte_is_non_tn_fp8_gemm_supported()):
+//   2 + 2 + 1.
+// - MXFP8 computes each block's scale while casting, and writes row-wise and column-wise
+//   copies on every GPU, as their 32-element blocks run along different axes:
+//   2 + 2 (1 + 1/32).
+// Transformer Engine's GEMM profiling guide checks the ratio: on a B300 its autocast and
+// pre-quantized timings of a layer's twelve GEMMs differ by 9.147 - 6.812 = 2.335 ms under
+// current scaling and 8.984 - 7.161 = 1.823 ms under MXFP8, 0.781 (2 + 2.0625) / 5 = 0.8125
+// here, (2 + 2.0625) / 6 = 0.677 with a transpose (docs/examples/gemm_profiling).
+[[nodiscard]] double fp8QuantizeBytes(const Fp8Rate& fp8, Fp8Recipe recipe);
 
 // Bytes per element of one FP8 copy of a tensor under `recipe` (MXFP8 adds a scale byte
 // per 32 elements): what a saved FP8 activation takes.

@@ -41,6 +41,9 @@ std::string describeCluster(const Cluster& cluster)
         json.key("peak_flops").value(cluster.gpu.fp8.peakFlopsPerSecond);
         json.key("achievable_fraction").value(cluster.gpu.fp8.achievableFraction);
         json.key("block_scaling").value(cluster.gpu.fp8.blockScaling);
+        // Only when set, as cudnn_attention_speedup: descriptions of Hopper stay as they were.
+        if (cluster.gpu.fp8.anyLayout)
+            json.key("any_layout").value(true);
         json.endObject();
     }
     json.endObject();

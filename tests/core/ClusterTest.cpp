@@ -138,10 +138,13 @@ private slots:
         QCOMPARE(h200.gpu.hbmBytes, std::uint64_t{141'000'000'000});
         QCOMPARE(h200.gpu.fp8.peakFlopsPerSecond, 1979e12);  // dense; the datasheet doubles it with sparsity
         QVERIFY(!h200.gpu.fp8.blockScaling);
+        QVERIFY(!h200.gpu.fp8.anyLayout);  // Hopper's FP8 GEMMs take TN only
         QCOMPARE(h200.nvlinkDomainSize(), 8);
         const Cluster b200 = preset("dgx-b200x1");
         QCOMPARE(b200.gpu.peakFlopsPerSecond, 2250e12);
         QVERIFY(b200.gpu.fp8.blockScaling);
+        QVERIFY(b200.gpu.fp8.anyLayout);
+        QVERIFY(preset("gb200-nvl72x1").gpu.fp8.anyLayout);
         const Cluster nvl = preset("gb200-nvl72x2");
         QCOMPARE(nvl.deviceCount(), 144);
         QCOMPARE(nvl.gpusPerNode, 4);
@@ -170,6 +173,8 @@ private slots:
         QCOMPARE(rack.withNodes(20).nvlinkDomainSize(), 8);
         QVERIFY(mentions(errorOf(clusterJson(R"(, "fp8": {"peakFlopsPerSecond": 200e12, "blockScaling": 1})")),
                          "gpu.fp8.blockScaling: must be true or false"));
+        QVERIFY(mentions(errorOf(clusterJson(R"(, "fp8": {"peakFlopsPerSecond": 200e12, "anyLayout": "yes"})")),
+                         "gpu.fp8.anyLayout: must be true or false"));
         QVERIFY(mentions(errorOf(clusterJson(R"(, "fp8": {"peakFlopsPerSecond": 200e12, "achievableFraction": 2})")),
                          "gpu.fp8.achievableFraction: must be in (0, 1]"));
     }

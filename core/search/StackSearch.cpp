@@ -8,6 +8,7 @@
 #include "fold/FoldedModel.h"
 #include "search/PlanPricing.h"
 #include "target/StackRules.h"
+#include "target/StagePlans.h"
 
 #include <algorithm>
 #include <chrono>
@@ -114,11 +115,13 @@ struct LayoutSearch {
 
 // What the layouts of one mesh's search share: one pricing per micro-batch on the stack
 // mesh in hand (layouts that differ only in flags, sequence parallelism or the
-// context-parallel variant, have the same), and the storage of the evaluation in hand.
+// context-parallel variant, have the same), the storage of the evaluation in hand, and
+// the layouts' stage plans.
 struct Bindings {
     std::vector<MeshAxis> axes;
     std::map<std::int64_t, std::unique_ptr<PlanPricing>> byMicroBatch;
     PlanEvaluation scratch;
+    StagePlans plans;
 
     // A pricing on `stackAxes` of the setup's workload with `workload`'s techniques and
     // `microBatch` (with the session's bound shapes).
@@ -161,7 +164,9 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     built.workload = search.setup.workload;
     Plan plan;
     try {
-        plan = planFromTrainingStackSettings(built, *search.model, trainingStackName(search.stack), search.devices).plan;
+        plan = planFromTrainingStackSettings(built, *search.model, trainingStackName(search.stack), search.devices,
+                                             &bindings.plans)
+                   .plan;
         // The stack's own stage mesh must lie evenly on the NVLink domains: 16-GPU
         // expert groups on 72-GPU racks would straddle two racks unevenly.
         (void)DeviceMesh(splitPipelineAxis(planMeshAxes(plan)).stageAxes, search.stageCluster);
@@ -373,7 +378,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
     outcome.result.statistics.families = model->families.families.size();
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
-    Bindings bindings;
+    Bindings bindings{{}, {}, {}, StagePlans(model)};
     for (std::size_t l = 0; l < layouts.size(); ++l) {
         if (cancelled && cancelled()) {
             outcome.result.cancelled = true;

@@ -5,6 +5,7 @@
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
 #include "plan/ExpertPlans.h"
+#include "target/StagePlans.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -63,14 +64,17 @@ void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& 
                                 : settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
                                                             : ExpertPlanKind::Megatron;
     const Plan reference = makeExpertPlan(kind, model.coarse, {{"dp", settings.dataParallel}, {"tp", settings.tensorParallel}});
-    const Plan contextReference = makeExpertPlan(settings.contextVariant == ContextParallelVariant::Ulysses
-                                                     ? ExpertPlanKind::Ulysses
-                                                     : ExpertPlanKind::RingAttention,
-                                                 model.coarse, {{"cp", settings.contextParallel}});
+    // Context parallelism's pattern only where some axis runs it.
+    const bool context = std::find(contextAxes.begin(), contextAxes.end(), true) != contextAxes.end();
+    const Plan contextReference = context ? makeExpertPlan(settings.contextVariant == ContextParallelVariant::Ulysses
+                                                               ? ExpertPlanKind::Ulysses
+                                                               : ExpertPlanKind::RingAttention,
+                                                           model.coarse, {{"cp", settings.contextParallel}})
+                                          : Plan{};
     std::vector<std::string> axisNames;
     for (const MeshAxis& axis : plan.mesh)
         axisNames.push_back(axis.name);
-    const std::vector<std::string> names = familyNodeNames(model.coarse, model.families);
+    std::vector<std::string> names;  // named at the first difference: most plans a search checks have none
     struct Difference {
         std::size_t count = 0;
         std::string plan;
@@ -95,6 +99,8 @@ void notePatternDifferences(TrainingStackSettings& settings, const FoldedModel& 
         }
         if (splits == expected)
             continue;
+        if (names.empty())
+            names = familyNodeNames(model.coarse, model.families);
         const std::string& name = names[node.id.index()];
         auto [entry, added] = differences.try_emplace(name);
         if (added) {
@@ -175,8 +181,19 @@ void noteExpertParallelism(TrainingStackSettings& settings, const Plan& plan, co
 }
 
 // The stage mesh and plan of planFromTrainingStackSettings.
+// What a stage plan without expert parallelism depends on besides the axis sizes.
+StagePlans::Kind stagePlanKind(const TrainingStackSettings& settings)
+{
+    ContextParallelVariant context = ContextParallelVariant::None;
+    if (settings.contextParallel > 1)
+        context = settings.contextVariant == ContextParallelVariant::Ulysses ? ContextParallelVariant::Ulysses
+                                                                             : ContextParallelVariant::Ring;
+    return {settings.sequenceParallel, context};
+}
+
+// `built`: the strategies of a plan of the same kind (stagePlanKind), built before.
 Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, const std::string& fileName,
-               int dataParallel)
+               int dataParallel, const std::vector<NodeStrategy>* built)
 {
     auto fail = [&](const std::string& what) { throw Error(ErrorCode::InvalidPlan, fileName, what); };
     const int tp = settings.tensorParallel;
@@ -225,6 +242,12 @@ Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, 
             mesh.push_back({"cp", cp});
     }
     mesh.push_back({"tp", tp});
+    if (built) {
+        Plan plan;
+        plan.mesh = std::move(mesh);
+        plan.strategies = *built;
+        return plan;
+    }
 
     Plan plan = makeExpertPlan(settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
                                                          : ExpertPlanKind::Megatron,
@@ -347,7 +370,7 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
 }
 
 PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings, const FoldedModel& model,
-                                           const std::string& fileName, int gpuCount)
+                                           const std::string& fileName, int gpuCount, StagePlans* plans)
 {
     const std::size_t blocks = modelBlocks(model.families).size();
     if (settings.layers > 0 && static_cast<std::size_t>(settings.layers) != blocks)
@@ -389,7 +412,10 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     }
     overTheLimit(dataParallel);
     PlanDocument document;
-    document.plan = stagePlan(settings, model, fileName, dataParallel);
+    StagePlans* keeping = plans && plans->of(model) && settings.expertParallel <= 1 ? plans : nullptr;
+    const StagePlans::Kind kind = stagePlanKind(settings);
+    const std::vector<NodeStrategy>* built = keeping ? keeping->find(kind) : nullptr;
+    document.plan = stagePlan(settings, model, fileName, dataParallel, built);
     document.plan.origin = PlanOrigin::Import;
     document.plan.name = std::filesystem::path(fileName).stem().string();
     document.plan.pipeline = settings.pipeline;
@@ -398,7 +424,12 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     } catch (const Error& error) {
         throw Error(ErrorCode::InvalidPlan, fileName, error.message());
     }
-    validatePlan(document.plan, model.coarse);
+    if (built)
+        validatePlan(document.plan, model.coarse, {});  // its strategies were checked when first built
+    else
+        validatePlan(document.plan, model.coarse);
+    if (keeping && !built)
+        keeping->add(kind, document.plan.strategies);
     document.workload = settings.workload;
     if (settings.dataParallel == 0 && settings.replicas > 1 && dataParallel == settings.replicas)
         document.workload.zeroStage = 0;  // every data-parallel rank a replica: nothing sharded

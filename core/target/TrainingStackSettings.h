@@ -11,6 +11,7 @@
 namespace tapestry {
 
 struct FoldedModel;
+class StagePlans;
 
 // What the configurations of Megatron-LM and torchtitan say about a training run: one
 // tensor-parallel size with Megatron-LM's layer pattern (column-parallel fan-out, row-parallel
@@ -110,10 +111,11 @@ struct TorchTitanDataParallel {
 // expert sizes do not fit those ranks (an expert tensor-parallel size other than 1 or the
 // tensor-parallel size; an expert-parallel size that neither divides nor is a multiple
 // of the context-parallel ranks, or does not divide the ranks it takes), or the model has
-// no mixture-of-experts layer to spread.
+// no mixture-of-experts layer to spread. With `plans` (of this model), a plan of a kind
+// built before copies its strategies instead of building and checking them again.
 [[nodiscard]] PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings,
                                                          const FoldedModel& model, const std::string& fileName,
-                                                         int gpuCount);
+                                                         int gpuCount, StagePlans* plans = nullptr);
 
 // A block's module path as PyTorch names it: "model/layers.7" -> "model.layers.7".
 [[nodiscard]] std::string blockModulePath(const BlockInstance& block);

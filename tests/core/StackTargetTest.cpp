@@ -11,6 +11,7 @@
 #include "search/SearchSession.h"
 #include "search/SearchWorkloadCheck.h"
 #include "target/StackRules.h"
+#include "target/StagePlans.h"
 
 #include "CostChecks.h"
 #include "FoldedTestModel.h"
@@ -141,6 +142,40 @@ class StackTargetTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // A search's layouts keep their stage plans by kind: each layout built with them is
+    // the plan built without (mesh and strategies), one plan is built per kind (sequence
+    // parallelism and the context-parallel variant: 2 x 3), and plans kept for another
+    // model are left alone.
+    void layoutsCopyTheStagePlanOfTheirKind()
+    {
+        const std::shared_ptr<const FoldedModel>& model = llama3();
+        StagePlans plans(model);
+        StagePlans others(gpt3With32Layers());
+        const std::vector<std::pair<int, ContextParallelVariant>> contexts{
+            {1, ContextParallelVariant::None}, {2, ContextParallelVariant::Ring}, {2, ContextParallelVariant::Ulysses}};
+        for (const int tp : {1, 2, 4, 8}) {
+            for (const bool sequenceParallel : {false, true}) {
+                for (const auto& [cp, variant] : contexts) {
+                    TrainingStackSettings settings;
+                    settings.dataParallel = 0;
+                    settings.tensorParallel = tp;
+                    settings.sequenceParallel = sequenceParallel;
+                    settings.contextParallel = cp;
+                    settings.contextVariant = variant;
+                    settings.workload = workload(16, 4096);
+                    const Plan fresh = planFromTrainingStackSettings(settings, *model, "fresh", 16).plan;
+                    const Plan kept = planFromTrainingStackSettings(settings, *model, "fresh", 16, &plans).plan;
+                    QVERIFY(kept.mesh == fresh.mesh);
+                    QVERIFY(kept.strategies == fresh.strategies);
+                    QVERIFY(planFromTrainingStackSettings(settings, *model, "fresh", 16, &others).plan.strategies ==
+                            fresh.strategies);
+                }
+            }
+        }
+        QCOMPARE(plans.size(), std::size_t{6});
+        QCOMPARE(others.size(), std::size_t{0});
+    }
+
     void layoutsFollowTheStacksRankOrder()
     {
         // On [2, 8] each axis is data, context or tensor parallel, data outermost and

@@ -1,5 +1,6 @@
 #include "cli/Formatting.h"
 
+#include "cost/AttentionKernelNames.h"
 #include "cost/CostModel.h"
 #include "cost/Throughput.h"
 

@@ -20,7 +20,7 @@ namespace tapestry::cli {
 [[nodiscard]] std::string humanBytes(std::uint64_t bytes);
 // The workload a cost model prices `plan` with, and where its batch and sequence come from:
 // "batch 16 x sequence 2048, micro-batch 2 per data-parallel rank (4 micro-steps of 2
-//  ranks), bf16, adam, ZeRO-1, recompute selective, overlap on, fused attention"
+//  ranks), bf16, adam, ZeRO-1, recompute selective, overlap on, flash2 attention"
 [[nodiscard]] std::string describeWorkload(const CostModel& costs, const Plan& plan);
 // "449 tokens/s per GPU, MFU 47.6 %" for a step of `stepSeconds` (cost/Throughput.h).
 [[nodiscard]] std::string describeThroughput(const CostModel& costs, const CoarseGraph& coarse,

@@ -7,6 +7,7 @@
 #include "cluster/ClusterFile.h"
 #include "cluster/MeshText.h"
 #include "cluster/PipelineStages.h"
+#include "cost/AttentionKernelNames.h"
 #include "onnx/OnnxImporter.h"
 
 #include <algorithm>
@@ -128,11 +129,10 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
-              {{"fused", AttentionKernel::Fused}, {"cudnn", AttentionKernel::Cudnn}, {"triton", AttentionKernel::Triton},
-               {"flash1", AttentionKernel::FlashAttention1}, {"unfused", AttentionKernel::Unfused}},
-              "attention as one fused kernel, FlashAttention-2's (fused), cuDNN's (cudnn, Transformer Engine's), the "
-              "Triton FlashAttention (triton, llm-foundry's attn_impl: triton) or FlashAttention 1.x's (flash1), or "
-              "separate kernels that write the scores (default fused)");
+              attentionKernelChoices(AttentionNameReader::PlanFile),
+              "attention as one fused kernel, FlashAttention-2's (flash2; fused, its name before, is read the same), "
+              "cuDNN's (cudnn, Transformer Engine's), the Triton FlashAttention (triton, llm-foundry's attn_impl: "
+              "triton) or FlashAttention 1.x's (flash1), or separate kernels that write the scores (default flash2)");
     options.capacityFactorOption = command
         .add_option("--capacity-factor", options.workload.capacityFactor,
                     "mixture-of-experts routing: each expert takes up to this times its even share (top-k / "

@@ -45,7 +45,8 @@ const char* exercisedBy(CalibrationFigure figure)
 {
     switch (figure) {
     case CalibrationFigure::Gemm: return "runs whose steps are mostly matrix multiplications";
-    case CalibrationFigure::Attention: return "runs with fused attention (model.attention flash), at several sequence lengths";
+    case CalibrationFigure::Attention:
+        return "runs with fused attention (model.attention other than unfused), at several sequence lengths";
     case CalibrationFigure::Fp8Gemm: return "runs in fp8 or mxfp8";
     case CalibrationFigure::IntraNode:
         return "runs whose collectives inside a node are not hidden by compute (tensor parallelism, small "

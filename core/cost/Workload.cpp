@@ -86,33 +86,6 @@ std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view na
     return std::nullopt;
 }
 
-const char* attentionKernelName(AttentionKernel kernel)
-{
-    switch (kernel) {
-    case AttentionKernel::Fused: return "fused";
-    case AttentionKernel::Unfused: return "unfused";
-    case AttentionKernel::Cudnn: return "cudnn";
-    case AttentionKernel::Triton: return "triton";
-    case AttentionKernel::FlashAttention1: return "flash1";
-    }
-    return "fused";
-}
-
-std::optional<AttentionKernel> attentionKernelFromName(std::string_view name)
-{
-    if (name == "fused")
-        return AttentionKernel::Fused;
-    if (name == "unfused")
-        return AttentionKernel::Unfused;
-    if (name == "cudnn")
-        return AttentionKernel::Cudnn;
-    if (name == "triton")
-        return AttentionKernel::Triton;
-    if (name == "flash1")
-        return AttentionKernel::FlashAttention1;
-    return std::nullopt;
-}
-
 bool isFusedAttention(AttentionKernel kernel)
 {
     return kernel != AttentionKernel::Unfused;

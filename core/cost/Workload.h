@@ -75,10 +75,7 @@ enum class CheckpointReplay : std::uint8_t {
 // flash before FlashAttention-2, July 2023).
 enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn, Triton, FlashAttention1 };
 
-// "fused" (FlashAttention-2), "unfused", "cudnn", "triton", "flash1" (FlashAttention 1.x):
-// the names of plan files and the command line.
-[[nodiscard]] const char* attentionKernelName(AttentionKernel kernel);
-[[nodiscard]] std::optional<AttentionKernel> attentionKernelFromName(std::string_view name);
+// Their names: cost/AttentionKernelNames.h.
 // Whether the kernel keeps the s×s scores on chip (every kernel but Unfused).
 [[nodiscard]] bool isFusedAttention(AttentionKernel kernel);
 

@@ -5,6 +5,7 @@
 #include "base/JsonReader.h"
 #include "base/NearMiss.h"
 #include "base/TextFile.h"
+#include "cost/AttentionKernelNames.h"
 #include "cost/WorkloadCheck.h"
 #include "plan/plan.pb.h"
 
@@ -287,13 +288,13 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.recompute = namedValue(w.recompute(), recomputationFromName, Recomputation::None, fileName, "recompute",
                                     "none, selective or full");
     workload.overlap = !w.overlap_off();
-    // Plan files never wrote "flash"; a hand-written one may mean either generation.
-    if (w.attention() == "flash")
-        throw Error(ErrorCode::InvalidPlan, fileName,
-                    "workload.attention is 'flash': write fused for FlashAttention-2 (the validate format's flash2) "
-                    "or flash1 for FlashAttention 1.x");
-    workload.attention = namedValue(w.attention(), attentionKernelFromName, AttentionKernel::Fused, fileName,
-                                    "attention", "fused, unfused, cudnn, triton or flash1");
+    if (!w.attention().empty()) {
+        const std::optional<AttentionKernel> kernel = attentionKernelFromName(w.attention(), AttentionNameReader::PlanFile);
+        if (!kernel)
+            throw Error(ErrorCode::InvalidPlan, fileName,
+                        "workload.attention " + attentionKernelRefusal(w.attention(), AttentionNameReader::PlanFile));
+        workload.attention = *kernel;
+    }
     workload.fp32MainGradients = w.fp32_main_gradients();
     workload.zeroImplementation = namedValue(w.zero_implementation(), zeroImplementationFromName,
                                              ZeroImplementation::Fsdp, fileName, "zero_implementation",

@@ -3,6 +3,7 @@
 #include "base/Error.h"
 #include "base/JsonReader.h"
 #include "base/TextFile.h"
+#include "cost/AttentionKernelNames.h"
 #include "cost/WorkloadCheck.h"
 #include "cost/Workload.h"
 
@@ -126,8 +127,8 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.model.vocab = model.count("vocab", 1e8);
     run.model.sequence = model.count("sequence", 1e8);
     run.model.attention = model.text("attention");
-    if (!publishedAttentionKernel(run.model.attention))
-        model.fail("attention", "is '" + run.model.attention + "', not flash1, flash2, cudnn, triton, unfused or flash (read as flash1)");
+    if (!attentionKernelFromName(run.model.attention, AttentionNameReader::RunFile))
+        model.fail("attention", attentionKernelRefusal(run.model.attention, AttentionNameReader::RunFile));
     if (run.model.hidden % run.model.heads != 0)
         model.fail("hidden", "is not divisible by heads");
 
@@ -211,17 +212,6 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 }
 
 }  // namespace
-
-std::optional<AttentionKernel> publishedAttentionKernel(std::string_view name)
-{
-    if (name == "flash" || name == "flash1")
-        return AttentionKernel::FlashAttention1;
-    if (name == "flash2")
-        return AttentionKernel::Fused;
-    if (name == "cudnn" || name == "triton" || name == "unfused")
-        return attentionKernelFromName(name);
-    return std::nullopt;
-}
 
 bool namesPlainFlash(const PublishedRun& run)
 {

@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "cluster/ClusterFile.h"
+#include "cost/AttentionKernelNames.h"
 #include "cost/CostModel.h"
 #include "cluster/PipelineStages.h"
 #include "fold/FoldedModel.h"
@@ -81,7 +82,7 @@ bool checkpointsWithPyTorch(const PublishedRun& run)
 
 AttentionKernel attentionKernelOf(const PublishedRun& run)
 {
-    return publishedAttentionKernel(run.model.attention).value_or(AttentionKernel::Unfused);
+    return attentionKernelFromName(run.model.attention, AttentionNameReader::RunFile).value_or(AttentionKernel::Unfused);
 }
 
 std::string clusterPresetForGpu(const std::string& gpu)

@@ -40,8 +40,8 @@ struct RunPrediction {
     int microSteps = 1;
 };
 
-// The attention kernel a run is priced with: its model.attention as the format names it
-// (publishedAttentionKernel: "flash" is FlashAttention 1.x, "flash2" FlashAttention-2).
+// The attention kernel a run is priced with: its model.attention as the run format reads
+// it (cost/AttentionKernelNames.h: "flash" is FlashAttention 1.x, "flash2" FlashAttention-2).
 [[nodiscard]] AttentionKernel attentionKernelOf(const PublishedRun& run);
 
 // The cluster preset a run's hardware.gpu is priced on ("dgx-h100x1" for

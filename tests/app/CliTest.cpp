@@ -467,6 +467,27 @@ private slots:
         QVERIFY(run.out.isEmpty());
     }
 
+    // --attention takes the kernels' names (flash2 for FlashAttention-2) and "fused", its
+    // name before, at the same price; plain "flash" is refused with every name it takes.
+    void attentionTakesFlash2AndFusedAlike()
+    {
+        const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama.ts.stripped.onnx"),
+                                      QStringLiteral("--mesh"), QStringLiteral("2x4"), QStringLiteral("--no-history"),
+                                      QStringLiteral("--attention")};
+        const CliRun flash2 = runCli(evaluate + QStringList{QStringLiteral("flash2")});
+        const CliRun fused = runCli(evaluate + QStringList{QStringLiteral("fused")});
+        QCOMPARE(flash2.exitCode, 0);
+        QVERIFY2(flash2.out.contains(QStringLiteral(", flash2 attention")), qPrintable(flash2.out));
+        QCOMPARE(fused.out, flash2.out);
+        const CliRun flash1 = runCli(evaluate + QStringList{QStringLiteral("flash1")});
+        QCOMPARE(flash1.exitCode, 0);
+        QVERIFY(flash1.out != flash2.out);
+        const CliRun plain = runCli(evaluate + QStringList{QStringLiteral("flash")});
+        QCOMPARE(plain.exitCode, 2);
+        QVERIFY2(plain.err.contains(QStringLiteral("needs flash2, cudnn, triton, flash1, unfused or fused, not 'flash'")),
+                 qPrintable(plain.err));
+    }
+
     // A plan file is priced with the workload it stores; an option replaces only what it names.
     void evaluatePlanFileKeepsItsWorkload()
     {

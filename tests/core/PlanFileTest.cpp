@@ -150,12 +150,14 @@ private slots:
                                           << "\"capacity_factor\": 1, \"gradient_reduce_type\": \"int8\""
                                           << "workload.gradient_reduce_type is 'int8', not float32, bfloat16 or float16";
         // Every value the reader takes, and the field under its key in the file.
-        QTest::newRow("attention kernel") << "\"attention\": \"fused\"" << "\"attention\": \"xformers\""
-                                          << "workload.attention is 'xformers', not fused, unfused, cudnn, triton or flash1";
+        QTest::newRow("attention kernel") << "\"attention\": \"flash2\"" << "\"attention\": \"xformers\""
+                                          << "workload.attention is 'xformers', not flash2, cudnn, triton, flash1, "
+                                             "unfused or fused (read as flash2)";
         // The validate format's "flash" is ambiguous here: the error says what to write instead.
-        QTest::newRow("attention flash") << "\"attention\": \"fused\"" << "\"attention\": \"flash\""
-                                         << "workload.attention is 'flash': write fused for FlashAttention-2 "
-                                            "(the validate format's flash2) or flash1 for FlashAttention 1.x";
+        QTest::newRow("attention flash") << "\"attention\": \"flash2\"" << "\"attention\": \"flash\""
+                                         << "workload.attention is 'flash', not flash2, cudnn, triton, flash1, unfused "
+                                            "or fused (read as flash2): write flash2 for FlashAttention-2 or flash1 "
+                                            "for FlashAttention 1.x";
         QTest::newRow("zero implementation")
             << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"zero_implementation\": \"colossal\""
             << "workload.zero_implementation is 'colossal', not fsdp, fsdp2 or deepspeed";
@@ -234,6 +236,20 @@ private slots:
         } catch (const Error& error) {
             QVERIFY(std::string(error.what()).find("workload.zero_implementation is 'colossal'") != std::string::npos);
         }
+    }
+
+    // FlashAttention-2 is written "flash2", as the validate format names it; a file
+    // written before that says "fused" and opens as the same workload.
+    void flashAttentionTwoIsWrittenFlash2AndFusedStillOpens()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        const PlanDocument document = megatron(m);
+        QVERIFY(document.workload.attention == AttentionKernel::Fused);
+        const std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"attention\": \"flash2\"") != std::string::npos, json.c_str());
+        const std::string older = replaced(json, "\"attention\": \"flash2\"", "\"attention\": \"fused\"");
+        QVERIFY(planFromJson(older, "plan.json", m.coarse, m.families).workload == document.workload);
+        QCOMPARE(planToJson(planFromJson(older, "plan.json", m.coarse, m.families), m.coarse, m.families), json);
     }
 
     // torchtitan's op-level selective recomputation comes back as written (an imported

@@ -15,6 +15,7 @@
 //   from split tokens, a gather back when the axis holds every token).
 #include "FoldedTestModel.h"
 #include "base/Error.h"
+#include "cost/AttentionKernelNames.h"
 #include "cost/CostModel.h"
 #include "cost/Throughput.h"
 #include "plan/ExpertPlans.h"

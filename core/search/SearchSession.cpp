@@ -11,6 +11,7 @@
 #include "search/StackSearch.h"
 #include "search/StagePartition.h"
 #include "target/StackRules.h"
+#include "target/StagePlans.h"
 
 #include <algorithm>
 #include <array>
@@ -186,6 +187,7 @@ StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model
     StackSearchOutcome chosen;
     if (!setup.options.pins.empty() || namesImplementations(setup.workload))
         return chosen;
+    StagePlans stagePlans(model);  // the stacks' layouts lay a stage out alike
     for (const TrainingStack stack : allTrainingStacks()) {
         if (stack == TrainingStack::Any || !stackModelNotes(stack, *model).empty() || (cancelled && cancelled()))
             continue;
@@ -193,7 +195,7 @@ StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model
         own.options.stack = stack;
         own.workload = withStackImplementations(setup.workload, stack);
         StackSearchOutcome found =
-            searchStackMesh(model, own, axes, prices.layoutsOf(stack), prices.bindings, cancelled, {});
+            searchStackMesh(model, own, axes, prices.layoutsOf(stack), prices.bindings, stagePlans, cancelled, {});
         const PlanCandidate* incumbent = chosen.best ? chosen.best.get() : best;
         if (found.best && (!incumbent || isPreferred(*found.best, *incumbent, limit)))
             chosen = std::move(found);
@@ -386,8 +388,9 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     state.pricedExperts(index, first, experts);
 
     if (stackTarget) {
+        StagePlans stagePlans(model);
         StackSearchOutcome found = searchStackMesh(
-            model, setup, axes, prices.layoutsOf(setup.options.stack), prices.bindings, callbacks.cancelled,
+            model, setup, axes, prices.layoutsOf(setup.options.stack), prices.bindings, stagePlans, callbacks.cancelled,
             [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
         std::vector<std::shared_ptr<const PlanCandidate>> candidates;
         if (found.best)

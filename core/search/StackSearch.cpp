@@ -8,7 +8,6 @@
 #include "fold/FoldedModel.h"
 #include "search/PlanPricing.h"
 #include "target/StackRules.h"
-#include "target/StagePlans.h"
 
 #include <algorithm>
 #include <chrono>
@@ -111,17 +110,16 @@ struct LayoutSearch {
     const std::vector<Workload>& workloads;
     const std::function<bool()>& cancelled;
     SharedBindings& shared;
+    StagePlans& plans;
 };
 
 // What the layouts of one mesh's search share: one pricing per micro-batch on the stack
 // mesh in hand (layouts that differ only in flags, sequence parallelism or the
-// context-parallel variant, have the same), the storage of the evaluation in hand, and
-// the layouts' stage plans.
+// context-parallel variant, have the same), and the storage of the evaluation in hand.
 struct Bindings {
     std::vector<MeshAxis> axes;
     std::map<std::int64_t, std::unique_ptr<PlanPricing>> byMicroBatch;
     PlanEvaluation scratch;
-    StagePlans plans;
 
     // A pricing on `stackAxes` of the setup's workload with `workload`'s techniques and
     // `microBatch` (with the session's bound shapes).
@@ -165,7 +163,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     Plan plan;
     try {
         plan = planFromTrainingStackSettings(built, *search.model, trainingStackName(search.stack), search.devices,
-                                             &bindings.plans)
+                                             &search.plans)
                    .plan;
         // The stack's own stage mesh must lie evenly on the NVLink domains: 16-GPU
         // expert groups on 72-GPU racks would straddle two racks unevenly.
@@ -337,7 +335,8 @@ std::shared_ptr<const LayoutPrices> StackLayoutPrices::of(int stages, const Trai
 
 StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
                                    const std::vector<MeshAxis>& axes, StackLayoutPrices& layoutPrices,
-                                   SharedBindings& shared, const std::function<bool()>& cancelled,
+                                   SharedBindings& shared, StagePlans& stagePlans,
+                                   const std::function<bool()>& cancelled,
                                    const std::function<void(double)>& progress)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -372,13 +371,13 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     const std::vector<Workload> workloads = setup.workloadVariants(pipelined);
     const double limit = setup.options.memoryLimitBytes.value_or(static_cast<double>(setup.cluster.gpu.hbmBytes));
     const LayoutSearch search{model, setup, stack, pipelined, blocks, devices, limit, stageCluster, pipelineLayouts,
-                              workloads, cancelled, shared};
+                              workloads, cancelled, shared, stagePlans};
 
     StackSearchOutcome outcome;
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
     outcome.result.statistics.families = model->families.families.size();
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
-    Bindings bindings{{}, {}, {}, StagePlans(model)};
+    Bindings bindings;
     for (std::size_t l = 0; l < layouts.size(); ++l) {
         if (cancelled && cancelled()) {
             outcome.result.cancelled = true;

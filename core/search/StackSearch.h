@@ -4,6 +4,7 @@
 #include "search/PlanSearch.h"
 #include "search/SearchSetup.h"
 #include "search/SharedBindings.h"
+#include "target/StagePlans.h"
 #include "target/TrainingStackSettings.h"
 
 #include <functional>
@@ -66,12 +67,13 @@ private:
 // setup.options.widestGroup, or whose stage mesh does not lie evenly on the cluster's
 // NVLink domains are left out. Pins are refused (Error(InvalidArgument)): a stack lays
 // out every layer itself. Layouts priced on another mesh of the session come from
-// `layoutPrices`, shapes bound before from `bindings`. Polls `cancelled` between pricings
-// and reports `progress` in [0, 1].
+// `layoutPrices`, shapes bound before from `bindings`, stage plans built before (on this
+// mesh, for any stack: a layout's plan is the same on each) from `stagePlans`. Polls
+// `cancelled` between pricings and reports `progress` in [0, 1].
 [[nodiscard]] StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& model,
                                                  const SearchSetup& setup, const std::vector<MeshAxis>& axes,
                                                  StackLayoutPrices& layoutPrices, SharedBindings& bindings,
-                                                 const std::function<bool()>& cancelled,
+                                                 StagePlans& stagePlans, const std::function<bool()>& cancelled,
                                                  const std::function<void(double)>& progress);
 
 }  // namespace tapestry

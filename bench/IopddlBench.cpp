@@ -15,10 +15,12 @@
 // regression shows in one run under the same load.
 //   bench_iopddl [FOLDER] [--scales 1,0.25] [--seed N] [--stress] [--families] [--planted] [--only NAME]
 //                [--problem FILE SECONDS ...] [--write-stress FOLDER] [--write-families FOLDER]
-//                [--compare OLD_BENCH] [--progress]
+//                [--family-nodes N] [--compare OLD_BENCH] [--progress]
 // --planted runs, beside or instead of the families, each family's problem with a planted
 // optimum (generatePlantedFamilyProblem: costs and limit changed so that a known plan is
 // optimal by a Lagrangian certificate), named NAME-planted and scored against that optimum.
+// --family-nodes N makes each --families problem N nodes long (named FAMILY@N, no best
+// known), at its family's limit: whether problems of a few hundred nodes are proven.
 // --progress prints each better cost and lower bound, with its time, on stderr.
 #include "iopddl/FamilyProblem.h"
 #include "iopddl/IopddlReader.h"
@@ -97,10 +99,12 @@ struct Run {
 struct Previous {
     std::string cost = "-";
     std::string wall = "-";
+    bool proven = false;
 };
 
 // Another build's bench on one problem file at one limit: its cost and wall time (four
-// columns before and one after the "fits" column of its result line).
+// columns before and one after the "fits" column of its result line), and whether it
+// proved the cost optimal.
 Previous runPrevious(const std::string& bench, const std::filesystem::path& file, double limit, std::uint64_t seed)
 {
     const std::string command = "'" + bench + "' /nonexistent --scales 1 --seed " + std::to_string(seed) + " --problem '"
@@ -122,6 +126,7 @@ Previous runPrevious(const std::string& bench, const std::filesystem::path& file
     if (fits - columns.begin() >= 5 && fits + 1 != columns.end()) {
         previous.cost = *(fits - 4);
         previous.wall = *(fits + 1);
+        previous.proven = std::find(fits, columns.end(), "optimal") != columns.end();
     }
     return previous;
 }
@@ -168,6 +173,7 @@ int main(int argc, char** argv)
     std::optional<std::filesystem::path> writeFamilies;
     std::optional<std::string> compare;
     bool progress = false;
+    int familyNodes = 0;
     std::vector<Run> extra;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -181,6 +187,8 @@ int main(int argc, char** argv)
             progress = true;
         else if (arg == "--families")
             families = true;
+        else if (arg == "--family-nodes" && i + 1 < argc)
+            familyNodes = std::atoi(argv[++i]);
         else if (arg == "--planted")
             planted = true;
         else if (arg == "--write-families" && i + 1 < argc)
@@ -240,9 +248,12 @@ int main(int argc, char** argv)
             runs.push_back({"stress-" + std::to_string(shape.nodes), shape.seconds, std::nullopt,
                             [shape] { return tapestry::generateStressProblem(shape.nodes, 1); }, std::nullopt});
     if (families)
-        for (const tapestry::ContestFamily& family : tapestry::contestFamilies()) {
-            const auto best = kFamilyBest.find(family.name);
-            runs.push_back({family.name, family.seconds,
+        for (tapestry::ContestFamily family : tapestry::contestFamilies()) {
+            const auto best = familyNodes > 0 ? kFamilyBest.end() : kFamilyBest.find(family.name);
+            const std::string name = familyNodes > 0 ? family.name + "@" + std::to_string(familyNodes) : family.name;
+            if (familyNodes > 0)
+                family.nodes = familyNodes;
+            runs.push_back({name, family.seconds,
                             best == kFamilyBest.end() ? std::nullopt : std::optional<double>(best->second),
                             [family] { return tapestry::generateFamilyProblem(family, 1); }, std::nullopt});
         }
@@ -305,7 +316,8 @@ int main(int argc, char** argv)
             std::string previous;
             if (compare) {
                 const Previous old = runPrevious(*compare, *run.file, limit, seed);
-                previous = " | " + old.cost + " " + scoreOf(std::atof(old.cost.c_str())) + " " + old.wall;
+                previous = " | " + old.cost + " " + scoreOf(std::atof(old.cost.c_str())) + " " + old.wall
+                           + (old.proven ? " optimal" : "");
             }
             std::printf("%-22s %7zu %7zu %6.0f %7zu %24s %7s %16s %7.4f%% %4s %8.1f %s%s%s%s\n", run.name.c_str(),
                         problem.nodes.size(), problem.edges.size(), limit, result.reducedNodes,

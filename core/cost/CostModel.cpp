@@ -67,6 +67,18 @@ void addCollective(TimeBreakdown& time, CollectiveKind kind, std::size_t axis, c
     time.byAxis[axis] += addCollectiveParts(time, kind, price, share);
 }
 
+// Unfused attention as Megatron-LM runs it: one kernel scales, masks and softmaxes the
+// scores (FusedScaleMaskSoftmax), then dropout runs as a kernel of its own
+// (torch.nn.Dropout: reads the probabilities, writes its output and a one-byte mask; its
+// backward reads the gradient and the mask and writes one: the same 2 + 1 + 2 bytes per
+// score element). Fused with the softmax, as a node's memory-bound ops are priced, the
+// probabilities would cross memory once (2 bytes per score element) instead of
+// 2 + 2 + 2 + 1 (the softmax's write, dropout's read, its output and mask).
+bool dropoutRunsApart(const Op& op, bool scores, AttentionKernel attention)
+{
+    return attention == AttentionKernel::Unfused && scores && op.type == "Dropout";
+}
+
 bool isParameter(const Graph& graph, TensorId id)
 {
     const Tensor& tensor = graph.tensor(id);
@@ -216,9 +228,13 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats)
     };
     // A node's memory-bound ops run as one fused kernel: what another op of the same
     // node's fused part produced or consumes never goes through memory.
+    auto runsApart = [&](OpId id) {
+        const Op& op = graph_.op(id);
+        return dropoutRunsApart(op, !op.outputs.empty() && isScores(op.outputs[0]), workload_.attention);
+    };
     auto isFollowerIn = [&](OpId op, CoarseNodeId node) {
         return op.isValid() && coarse_.nodeOf[op.index()] == node && coarse_.node(node).anchor != op &&
-               coarse_.roles[op.index()] != OpRole::Auxiliary;
+               coarse_.roles[op.index()] != OpRole::Auxiliary && !runsApart(op);
     };
     for (const Op& op : graph_.ops()) {
         const OpRole role = coarse_.roles[op.id.index()];
@@ -278,6 +294,14 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats)
         }
         const CoarseNodeId node = coarse_.nodeOf[op.id.index()];
         double bytes = 0;
+        if (runsApart(op.id)) {
+            // Its own kernel: the probabilities in, the output and the one-byte mask out.
+            bytes = activationBytes(op.inputs[0]) + activationBytes(op.outputs[0]);
+            if (op.outputs.size() > 1 && op.outputs[1].isValid())
+                bytes += binder_.elementCount(graph_.tensor(op.outputs[1]).shape);
+            facts.memoryBoundBytes = bytes;
+            continue;
+        }
         if (role != OpRole::Embedding) {
             for (const TensorId input : op.inputs) {
                 if (input.isValid() && !isFollowerIn(graph_.tensor(input).producer, node))
@@ -977,7 +1001,9 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
     if (facts.memoryBoundBytes > 0 && !fused) {
         const double forward = memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute);
         time.forward += forward;
-        time.backward += 2 * forward;
+        // Backward moves about twice the forward's bytes (the gradient in and out, the
+        // input or output read again); a dropout kernel of its own, the same bytes.
+        time.backward += (dropoutRunsApart(graph_.op(id), facts.scores, workload_.attention) ? 1.0 : 2.0) * forward;
     }
     // An expert computes its routed tokens only.
     const double routed = bound_->nodes[node.id.index()].routedShare;

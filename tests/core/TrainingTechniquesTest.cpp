@@ -109,6 +109,39 @@ private slots:
         QVERIFY(se.total.time.recomputeSeconds > 0);
     }
 
+    // Unfused attention as Megatron-LM runs it: the scale-mask-softmax kernel, then dropout
+    // as a kernel of its own, which reads the probabilities and writes its output and a
+    // one-byte mask (2 + 2 + 1 bytes per score element) and moves the same bytes backward.
+    // Priced fused into the softmax (any other kernel's facts), the scores node writes the
+    // dropout's output only: 5 b a s^2 bytes fewer.
+    void unfusedDropoutOfTheScoresRunsApart()
+    {
+        const FoldedModel m = gptWithDropout(2);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        Workload w = workload(16, 512);
+        w.attention = AttentionKernel::Unfused;
+        const CostModel unfused(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        w.attention = AttentionKernel::Cudnn;
+        const CostModel fused(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation e = unfused.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+        const double scores = 16.0 * kHeads * 512 * 512;  // b a s^2 elements of one layer
+        int dropouts = 0;
+        for (const Op& op : m.graph().ops()) {
+            const CoarseNodeId node = m.coarse.nodeOf[op.id.index()];
+            if (op.type != "Dropout" || m.coarse.node(node).kind != CoarseNodeKind::BatchedMatMul)
+                continue;  // the dropouts after the projections stay as they were
+            ++dropouts;
+            const double more = unfused.facts(node).memoryBoundBytes - fused.facts(node).memoryBoundBytes;
+            QVERIFY2(near(more, 5 * scores), qPrintable(compared(more, 5 * scores)));
+            // Forward and backward alike, for the 2 of the 16 sequences each GPU runs.
+            const double once = memoryBoundSeconds(cluster.gpu, 5 * scores / 8);
+            const double priced = e.perOp[op.id.index()].time.computeSeconds;
+            QVERIFY2(near(priced, 2 * once), qPrintable(compared(priced, 2 * once)));
+        }
+        QCOMPARE(dropouts, 2);
+    }
+
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.
     void fullRecomputationKeepsLayerInputs()
     {

@@ -38,7 +38,9 @@ constexpr KernelCurves kCudnn{
 // 1k, 2k, 4k and 8k keys in the FlashAttention-2 paper (Dao 2023, arXiv 2307.08691, Fig. 4:
 // A100 80GB SXM4, BF16, batch x sequence = 16k tokens, hidden 2,048). Panel (c) was
 // checked against the paper's source figure (figs/flash2_causal_True_hdim_64_fwd_bwd_speed.pdf,
-// its 30 bar labels); the 16k bars are not used: the transcriptions of panels (a), (b) and
+// its 30 bar labels); panels (a), (b) and (d) are one third-party transcription of the bar
+// labels, which agrees with (c)'s source where both exist but was not checked against their
+// own figures. The 16k bars are not used: the transcriptions of panels (a), (b) and
 // (d) at 16k disagree with themselves, and (c)'s 16k ratio, 171/97 = 1.76, is its 8k one
 // (1.79) within 2 %, so the ratio is held flat from 8k. The paper has no per-pass
 // (forward or backward) bars of FlashAttention that read reliably: both passes take the

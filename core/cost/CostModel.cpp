@@ -614,6 +614,8 @@ void CostModel::computeBlocks()
 void CostModel::computeExperts()
 {
     const std::vector<ExpertMembership> membership = expertMembership(graph_, coarse_, binder_);
+    if (std::none_of(membership.begin(), membership.end(), [](const ExpertMembership& m) { return m.experts > 0; }))
+        return;  // no expert: nothing below reads or changes anything
     for (const CoarseNode& node : coarse_.nodes) {
         const ExpertMembership& m = membership[node.id.index()];
         if (m.experts == 0)

@@ -222,7 +222,8 @@ private slots:
         QVERIFY2(note.find("runs.json") != std::string::npos && note.find("FlashAttention 1.x") != std::string::npos &&
                      note.find("\"flash2\"") != std::string::npos,
                  note.c_str());
-        // Plan files' names are not the format's: "fused" is refused here.
+        // "fused", which plan files read as FlashAttention-2, is refused here: Megatron-LM's
+        // fused attention backend is cuDNN's.
         for (const char* other : {"xformers", "fused"}) {
             try {
                 (void)twoLayerRun(other);

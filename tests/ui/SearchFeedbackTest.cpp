@@ -4,6 +4,7 @@
 // listed before, the line above says none fits yet until one does, the roles say what
 // each plan is, an alternative Megatron-LM beats on both counts is called dominated, and
 // the chart labels only the Pareto frontier, without overlaps.
+#include "common/MiddleElidingDelegate.h"
 #include "search/ParetoChartView.h"
 #include "search/SearchOutcome.h"
 #include "search/SearchResultsModel.h"
@@ -12,6 +13,7 @@
 
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
+#include <QStandardItemModel>
 #include <QTableView>
 #include <QTest>
 
@@ -267,6 +269,33 @@ private slots:
         // A new search hides it until it finishes.
         panel.setResults(snapshot({plan("incumbent", PlanCandidate::Role::BestSoFar, 70, 35)}));
         QVERIFY(!why->isVisible());
+    }
+
+    // Only the plan's name is cut in the middle ("mega…ut-2" keeps megatron-layout-2's
+    // number); the mesh and every other column are cut at the right, wide or narrow.
+    void onlyThePlanNameIsCutInTheMiddle()
+    {
+        struct Opened : MiddleElidingDelegate {
+            using MiddleElidingDelegate::initStyleOption;
+        };
+        QStandardItemModel names(1, 1);
+        names.setItem(0, 0, new QStandardItem(QStringLiteral("megatron-layout-2")));
+        QStyleOptionViewItem option;
+        Opened().initStyleOption(&option, names.index(0, 0));
+        QCOMPARE(option.textElideMode, Qt::ElideMiddle);
+        QCOMPARE(option.text, QStringLiteral("megatron-layout-2"));
+
+        SearchResultsPanel panel;
+        panel.show();
+        auto* table = panel.findChild<QTableView*>(QStringLiteral("searchResultsTable"));
+        for (const int width : {500, 1600}) {
+            panel.resize(width, 400);
+            QTest::qWait(20);
+            QCOMPARE(table->textElideMode(), Qt::ElideRight);
+            for (int column = 0; column < panel.model()->columnCount(); ++column)
+                QCOMPARE(qobject_cast<MiddleElidingDelegate*>(table->itemDelegateForColumn(column)) != nullptr,
+                         column == SearchResultsModel::PlanColumn);
+        }
     }
 
     void rolesSayWhatEachPlanIs()

@@ -1,5 +1,6 @@
 #include "search/SearchResultsPanel.h"
 
+#include "common/MiddleElidingDelegate.h"
 #include "plans/PlanInspector.h"
 #include "plans/PlanSummary.h"
 #include "search/ParetoChartView.h"
@@ -80,6 +81,9 @@ SearchResultsPanel::SearchResultsPanel(QWidget* parent) : QWidget(parent)
     table_->horizontalHeader()->setSectionResizeMode(SearchResultsModel::OriginColumn, QHeaderView::Stretch);
     table_->horizontalHeader()->setMinimumSectionSize(fontMetrics().averageCharWidth() * 6);
     table_->setWordWrap(false);
+    // A plan's name is cut in the middle, so that it keeps the search that found it and its
+    // number ("mega…ut-2": megatron-layout-2); the other columns at the right.
+    table_->setItemDelegateForColumn(SearchResultsModel::PlanColumn, new MiddleElidingDelegate(table_));
     table_->setToolTip(tr("Click a plan to inspect it."));
     table_->installEventFilter(this);
 
@@ -138,9 +142,6 @@ bool SearchResultsPanel::eventFilter(QObject* watched, QEvent* event)
         // mesh's ("[2, 4, 2, 1] (pp, dp, cp, tp)"), in German too.
         const int characters = table_->width() / table_->fontMetrics().averageCharWidth();
         table_->setColumnHidden(SearchResultsModel::OriginColumn, characters < 110);
-        // Without the role, only the name is cut: in the middle, so that it keeps the
-        // search that found it and its number ("mega…ut-2": megatron-layout-2).
-        table_->setTextElideMode(characters < 110 ? Qt::ElideMiddle : Qt::ElideRight);
         table_->setColumnHidden(SearchResultsModel::TokensColumn, characters < 100);
         table_->setColumnHidden(SearchResultsModel::FitsColumn, characters < 100);
     }

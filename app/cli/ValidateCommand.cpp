@@ -42,7 +42,9 @@ void printTextCase(const PublishedRun& run, const RunPrediction& p)
                 run.measured.stepSeconds, 100 * relativeError(p.stepSeconds, run.measured.stepSeconds),
                 p.memoryBytes / kGib, p.parameterAndOptimizerBytes / kGib, measuredMemory);
     if (p.memoryBytes > p.deviceMemoryBytes)
-        std::printf("   above the GPU's %.1f GiB: cannot run as priced", p.deviceMemoryBytes / kGib);
+        std::printf("   above the %.1f GiB the cluster plans with (gpu.hbmBytes, under the card's own): cannot run "
+                    "as priced",
+                    p.deviceMemoryBytes / kGib);
     std::printf("\n");
 }
 

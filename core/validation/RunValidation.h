@@ -33,7 +33,9 @@ struct RunPrediction {
     std::string skipped;  // why the run cannot be priced yet; empty when it was
     double stepSeconds = 0;
     double memoryBytes = 0;                 // peak per device
-    double deviceMemoryBytes = 0;           // the GPU's own; a peak above it cannot run as priced
+    // What the cluster plans with per GPU (gpu.hbmBytes: the presets keep it under the card's
+    // own, for the CUDA context and NCCL's buffers); a peak above it cannot run as priced.
+    double deviceMemoryBytes = 0;
     double parameterAndOptimizerBytes = 0;  // parameters, gradients and optimizer states per device
     double activationBytes = 0;             // saved activations per device
     double parameters = 0;                  // of the synthesized model

@@ -1182,6 +1182,32 @@ private slots:
                  qPrintable(priced.out));
     }
 
+    // A 6.6 B-parameter GPT with Adam and no ZeRO on 8 H100 keeps about 16 bytes per
+    // parameter on every GPU, above the 74.5 GiB (80e9 bytes) the H100 preset plans with:
+    // validate marks it, naming that limit as the preset's, not as the card's memory.
+    void validateMarksAPeakAboveThePlanningLimit()
+    {
+        QTemporaryDir dir;
+        const QString small = runsFile(dir, QStringLiteral("big"), {QStringLiteral("flash2")});
+        QFile file(small);
+        file.open(QIODevice::ReadOnly);
+        const QString big = QString::fromUtf8(file.readAll())
+                                .replace(QStringLiteral(R"("layers": 2,)"), QStringLiteral(R"("layers": 32,)"))
+                                .replace(QStringLiteral(R"("hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128)"),
+                                         QStringLiteral(R"("hidden": 4096, "heads": 32, "ffn_hidden": 16384, "vocab": 50304)"));
+        file.close();
+        QVERIFY(big.contains(QStringLiteral(R"("hidden": 4096)")));
+        file.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        file.write(big.toUtf8());
+        file.close();
+        const CliRun validated = runCli({QStringLiteral("validate"), small});
+        QCOMPARE(validated.exitCode, 0);
+        QVERIFY2(validated.out.contains(
+                     QStringLiteral("above the 74.5 GiB the cluster plans with (gpu.hbmBytes, under the card's own): "
+                                    "cannot run as priced")),
+                 qPrintable(validated.out));
+    }
+
     // calibrate on ../shared/validation's H100 runs of MPT 760M and 1B writes a cluster
     // file that evaluate and search take; asked for the inter-node bandwidth, which no
     // single-node run can exercise, it refuses, naming the runs file.

@@ -252,8 +252,8 @@ private slots:
         }
     }
 
-    // A layout whose predicted peak is above its GPU's memory cannot run as priced, and the
-    // prediction carries that memory to say so: MPT-760M at 2,048 tokens fits the H100
+    // A layout whose predicted peak is above what its cluster plans with per GPU (gpu.hbmBytes)
+    // cannot run as priced, and the prediction carries that memory to say so: MPT-760M at 2,048 tokens fits the H100
     // preset's 80 GB; at 32,768 tokens with 4 sequences per micro-batch and no recomputation
     // it does not.
     void layoutsAboveTheGpusMemoryAreSeen()

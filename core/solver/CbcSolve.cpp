@@ -122,12 +122,12 @@ private:
 // at least this share of it. A separator that finds one weak cut per pass keeps CBC's
 // root passes going: on a generated 1,200-node diffusion problem, covers at every pass
 // took the root from 7.3 s without them to 52 s (50 passes, the last forty lifting it by
-// about 1e-6 each). Measured on nine generated problems of seven families (590-1,190
+// about 3e-6 of it each). Measured on nine generated problems of seven families (590-1,190
 // nodes after reduction; load 11-15), tenfold each way: at 1e-4 that problem keeps 3 %
 // of the lift instead of 96 %; at 1e-6 four problems of three families close 1-97 % of
 // the gap left to their optimum for 1.3-2.2 times the root's time, the other five
-// nothing; at 1e-5 no root takes more than about twice its time without covers. Between
-// 1e-5 and 1e-6 neither is better everywhere (README, session 15).
+// little or nothing; at 1e-5 no root takes more than about twice its time without
+// covers. Between 1e-5 and 1e-6 neither is better everywhere (README, session 15).
 constexpr double kRootRise = 1e-5;
 
 // The caller's separator (CbcSettings::separate) as one of CBC's cut generators. Only

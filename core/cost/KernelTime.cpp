@@ -70,10 +70,6 @@ double fp8WeightCacheBytes(Fp8Recipe recipe)
     return 2 * fp8StorageBytes(recipe);
 }
 
-namespace {
-
-}  // namespace
-
 double fp8QuantizeBytes(const Fp8Rate& fp8, Fp8Recipe recipe)
 {
     if (recipe == Fp8Recipe::None)

@@ -345,21 +345,24 @@ void runUntilAllowed(SharedSearch& search, std::uint64_t seed, Clock::time_point
 }
 
 // Waits until the exact engine on the whole problem ends (its proof, its end short of
-// one, or the search's stop).
-void awaitExactEnd(const SharedSearch& search, Clock::time_point deadline)
+// one, or the search's stop) or another search finds a better plan.
+void awaitExactOrBetterPlan(const SharedSearch& search, Clock::time_point deadline)
 {
     const std::stop_token stop = search.stopToken();
     const std::stop_token exact = search.exactToken();
-    while (Clock::now() < deadline && !stop.stop_requested() && !exact.stop_requested())
+    const int seen = search.snapshot().improvements;
+    while (Clock::now() < deadline && !stop.stop_requested() && !exact.stop_requested()
+           && search.snapshot().improvements == seen)
         std::this_thread::sleep_for(kPoll);
 }
 
 // Rounds of the feasible local search, each starting from the shared best. Beside the
 // exact engine (`besideExact`) a round that improves nothing leaves the time to CBC's
-// tree until the engine ends: the two share the process's CPU time, and on a machine
-// shared with other work that is all they get (the generated 800-node diffusion
-// problem at load 10: with the local search running CBC's tree found the optimum at
-// 55 s and did not prove it in 60; without, proven at 58 s).
+// tree until the tree finds a better plan (the local search polishes it: CBC proves an
+// optimum soon after it is known) or the engine ends: the two share the process's CPU
+// time, and on a machine shared with other work that is all they get (the generated
+// 800-node diffusion problem at load 10: with the local search running CBC's tree found
+// the optimum at 55 s and did not prove it in 60; without, proven at 58 s).
 void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline, bool besideExact = false)
 {
     const std::stop_token stop = search.stopToken();
@@ -377,10 +380,8 @@ void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point 
                 gained |= search.offer(local.best());
             }
         }
-        if (besideExact && !gained && !search.exactToken().stop_requested()) {
-            awaitExactEnd(search, deadline);
-            besideExact = false;
-        }
+        if (besideExact && !gained && !search.exactToken().stop_requested())
+            awaitExactOrBetterPlan(search, deadline);
         local.restartFrom(search.best());
     }
 }

@@ -44,6 +44,16 @@ bool fromTorchTitan(const PublishedRun& run)
     return run.source.find("torchtitan") != std::string::npos;
 }
 
+// Megatron-Core keeps and reduces its gradient buffers (the "main gradients") in fp32 when
+// told to (grad_reduce_in_fp32; Megatron-LM's --accumulate-allreduce-grads-in-fp32, NeMo's
+// default), in the parameters' 16 bits otherwise: Megatron-Bridge's performance scripts set
+// it off for every Llama run (set_llama3_common_configs, set_llama31_common_configs:
+// cfg.ddp.grad_reduce_in_fp32 = False).
+bool keepsFp32MainGradients(const PublishedRun& run)
+{
+    return fromMegatron(run) && run.source.find("Megatron-Bridge") == std::string::npos;
+}
+
 // NVIDIA's recipes: NeMo's launcher configs behind the DGX Cloud benchmarks and
 // Megatron-Bridge's performance configs.
 bool fromNvidiaRecipe(const PublishedRun& run)
@@ -177,7 +187,6 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
         return prediction;
     }
     const Cluster& cluster = stages.stageCluster;
-    const bool megatron = fromMegatron(run);
     const CoarseGraph& coarse = model_->coarse;
 
     Workload workload;
@@ -200,7 +209,9 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);
     workload.pipelineSendOverlap = overlapsPipelineSends(run);
     workload.attention = attentionKernelOf(run);
-    workload.fp32MainGradients = megatron;
+    workload.fp32MainGradients = keepsFp32MainGradients(run);
+    if (fromMegatron(run) && !workload.fp32MainGradients)
+        workload.gradientReduceType = workload.computeType;  // reduced as kept
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring
     // attention, its default --cp-comm-type p2p), then data parallel.
     TrainingStackSettings settings;

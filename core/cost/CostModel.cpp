@@ -105,6 +105,16 @@ bool needsInputForBackward(const std::string& type)
            type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
 }
 
+// Whether the attention kernel is given grouped-query keys and values with their own
+// heads: Transformer Engine's (Megatron-Core passes num_gqa_groups to its cuDNN attention),
+// which keeps them so for backward. Hugging Face's and torchtitan's Llama repeat them
+// per query head (repeat_kv) before calling SDPA or FlashAttention, as the graph does,
+// and those kernels keep the repeated copies.
+bool takesGroupedKeys(AttentionKernel kernel)
+{
+    return kernel == AttentionKernel::Cudnn;
+}
+
 // The default batch of a stage mesh repeated over `stages` pipeline stages.
 std::int64_t defaultBatchOf(const DeviceMesh& mesh, int stages)
 {
@@ -144,8 +154,9 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
     bound_->copiedFrom = repeats.nodeBefore;
     computeOpFacts(repeats);
-    computeNodeFacts(repeats);
-    computeCrossingTensors(repeats);
+    const std::vector<bool> carries = gradientCarriers();
+    computeNodeFacts(repeats, carries);
+    computeCrossingTensors(repeats, carries);
     computeBlocks();
     computeExperts();
     checkFp8();
@@ -215,6 +226,48 @@ double CostModel::projectedBytes(TensorId id) const
             smallest = std::min(smallest, bytes);
     }
     return smallest;
+}
+
+bool CostModel::isAttentionOutput(TensorId id) const
+{
+    for (int step = 0; step < 64 && id.isValid(); ++step) {
+        const OpId producer = graph_.tensor(id).producer;
+        if (producer.isValid() && bound_->ops[producer.index()].attentionOutput)
+            return true;
+        id = activationWalkedBackThrough(graph_, coarse_, producer);
+    }
+    return false;
+}
+
+std::vector<bool> CostModel::gradientCarriers() const
+{
+    std::vector<bool> carries(graph_.tensors().size(), false);
+    std::vector<bool> readsParameter(graph_.opCount(), false);
+    for (const OpId id : graph_.topologicalOrder()) {
+        const Op& op = graph_.op(id);
+        if (coarse_.roles[id.index()] == OpRole::Auxiliary) {
+            for (const TensorId input : op.inputs) {
+                if (input.isValid() && (isParameter(graph_, input) || carries[input.index()]))
+                    readsParameter[id.index()] = true;
+            }
+            continue;
+        }
+        bool flows = false;
+        for (const TensorId input : op.inputs) {
+            if (!input.isValid())
+                continue;
+            const Tensor& tensor = graph_.tensor(input);
+            const bool viaAuxiliary = tensor.producer.isValid() &&
+                                      coarse_.roles[tensor.producer.index()] == OpRole::Auxiliary &&
+                                      readsParameter[tensor.producer.index()];
+            flows = flows || isParameter(graph_, input) || viaAuxiliary || carries[input.index()];
+        }
+        for (const TensorId output : op.outputs) {
+            if (output.isValid())
+                carries[output.index()] = flows;
+        }
+    }
+    return carries;
 }
 
 void CostModel::computeOpFacts(const InstanceRepeats& repeats)
@@ -324,7 +377,7 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats)
         bound_->ops[op.index()] = bound_->ops[repeats.opBefore[op.index()].index()];
 }
 
-void CostModel::computeNodeFacts(const InstanceRepeats& repeats)
+void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries)
 {
     bound_->nodes.assign(coarse_.nodes.size(), {});
     std::vector<bool> savedBefore(graph_.tensors().size(), false);
@@ -370,6 +423,36 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats)
             if (id.isValid())
                 facts.savedActivations.push_back({id, bytes, asOutput, isScores(id)});
         };
+        // A product of two activations that both need gradients (a gated MLP's activation
+        // times its up projection) keeps both factors. A factor made by this node's fused
+        // kernel is made again by it; one an earlier node made by an activation function
+        // from its anchor's output, which that node keeps, is recomputed from it, as
+        // Megatron-LM's and Transformer Engine's fused SwiGLU keep the gate and up
+        // projections' outputs only.
+        auto keepsAnchorOutput = [&](CoarseNodeId maker) {
+            const OpId anchor = coarse_.node(maker).anchor;
+            if (!anchor.isValid())
+                return false;
+            const TensorId made = graph_.op(anchor).outputs[0];
+            const std::vector<SavedActivation>& kept = bound_->nodes[maker.index()].savedActivations;
+            return std::any_of(kept.begin(), kept.end(),
+                               [&](const SavedActivation& saved) { return saved.asOutput && saved.tensor == made; });
+        };
+        auto saveFactors = [&](const Op& product) {
+            const bool bothTrained = product.inputs.size() == 2 &&
+                                     std::all_of(product.inputs.begin(), product.inputs.end(), [&](TensorId input) {
+                                         return input.isValid() && !isConstant(input) && carries[input.index()];
+                                     });
+            if (!bothTrained)
+                return;
+            for (const TensorId factor : product.inputs) {
+                const OpId maker = graph_.tensor(factor).producer;
+                const CoarseNodeId makerNode = maker.isValid() ? coarse_.nodeOf[maker.index()] : CoarseNodeId{};
+                if (makerNode == node.id || (makerNode.isValid() && keepsAnchorOutput(makerNode)))
+                    continue;
+                save(factor, bytesOf(factor, dtypeBytes_), false);
+            }
+        };
         for (const OpId id : node.ops) {
             const Op& op = graph_.op(id);
             for (const TensorId input : op.inputs) {
@@ -383,6 +466,8 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats)
                 save(op.outputs[0], bytesOf(op.outputs[0], dtypeBytes_), true);
             if (op.type == "Dropout" && op.outputs.size() > 1 && op.outputs[1].isValid())
                 save(op.outputs[1], bytesOf(op.outputs[1], 1.0), true);  // the mask, one byte per element
+            if (op.type == "Mul")
+                saveFactors(op);
             nonlinear = nonlinear || needsInputForBackward(op.type);
         }
         while (!pending.empty()) {
@@ -419,9 +504,14 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats)
             const bool fusedScores = isScores(anchor.outputs[0]) && isFusedAttention(workload_.attention);
             facts.transientBytes = fusedScores ? 0.0 : bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
+                const bool attention = bound_->ops[node.anchor.index()].scores;
+                // The keys (of QKᵀ) or values (of ·V).
+                const double second = attention && takesGroupedKeys(workload_.attention)
+                                          ? projectedBytes(anchor.inputs[1])
+                                          : bytesOf(anchor.inputs[1], dtypeBytes_);
                 save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);
-                save(anchor.inputs[1], bytesOf(anchor.inputs[1], dtypeBytes_), false);
-                if (bound_->ops[node.anchor.index()].scores)
+                save(anchor.inputs[1], second, false);
+                if (attention)
                     facts.ringBytes = projectedBytes(anchor.inputs[1]);
             } else if (node.kind != CoarseNodeKind::Embedding) {
                 // The activation operand: whichever input is not a (derived) constant.
@@ -449,36 +539,8 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats)
     }
 }
 
-void CostModel::computeCrossingTensors(const InstanceRepeats& repeats)
+void CostModel::computeCrossingTensors(const InstanceRepeats& repeats, const std::vector<bool>& carries)
 {
-    // Which activations carry gradients: those downstream of a parameter.
-    std::vector<bool> carries(graph_.tensors().size(), false);
-    std::vector<bool> readsParameter(graph_.opCount(), false);
-    for (const OpId id : graph_.topologicalOrder()) {
-        const Op& op = graph_.op(id);
-        if (coarse_.roles[id.index()] == OpRole::Auxiliary) {
-            for (const TensorId input : op.inputs) {
-                if (input.isValid() && (isParameter(graph_, input) || carries[input.index()]))
-                    readsParameter[id.index()] = true;
-            }
-            continue;
-        }
-        bool flows = false;
-        for (const TensorId input : op.inputs) {
-            if (!input.isValid())
-                continue;
-            const Tensor& tensor = graph_.tensor(input);
-            const bool viaAuxiliary = tensor.producer.isValid() &&
-                                      coarse_.roles[tensor.producer.index()] == OpRole::Auxiliary &&
-                                      readsParameter[tensor.producer.index()];
-            flows = flows || isParameter(graph_, input) || viaAuxiliary || carries[input.index()];
-        }
-        for (const TensorId output : op.outputs) {
-            if (output.isValid())
-                carries[output.index()] = flows;
-        }
-    }
-
     // Per tensor, its index in bound_->crossing (or -1): where an op of a repeating
     // instance finds the sizes of its predecessor's tensor.
     std::vector<std::ptrdiff_t> crossingOf(graph_.tensors().size(), -1);
@@ -702,8 +764,14 @@ void CostModel::computeFp8()
         facts.fp8 = true;
         const std::vector<TensorId>& inputs = graph_.op(node.anchor).inputs;
         for (SavedActivation& saved : facts.savedActivations) {
-            if (!saved.asOutput && std::find(inputs.begin(), inputs.end(), saved.tensor) != inputs.end())
-                saved.bytes *= savedShare;
+            if (saved.asOutput || std::find(inputs.begin(), inputs.end(), saved.tensor) == inputs.end())
+                continue;
+            // A fused attention kernel keeps its own 16-bit output for its backward: in
+            // 16 bits that is the projection's saved input itself, under FP8 the
+            // projection keeps its FP8 copy beside it.
+            const double keptByAttention =
+                isFusedAttention(workload_.attention) && isAttentionOutput(saved.tensor) ? saved.bytes : 0.0;
+            saved.bytes = saved.bytes * savedShare + keptByAttention;
         }
     }
 }

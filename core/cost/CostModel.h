@@ -73,9 +73,16 @@ struct PricingClasses;
 // - memory: parameters, gradients (fp32 main gradients if asked), optimizer states,
 //   divided over the data-parallel ranks by the ZeRO stage; activations saved for
 //   backward for one micro-batch (Korthikanti et al.'s accounting: anchor inputs,
-//   normalization inputs, softmax outputs, dropout masks, activation-function inputs;
-//   only each block's input under full recomputation; no s x s tensors under fused
-//   attention or selective recomputation); the largest transient buffer, plus the
+//   normalization inputs, softmax outputs, dropout masks, activation-function inputs,
+//   both factors of a product of two activations that need gradients (a gated MLP's
+//   gate and up projections: Megatron-LM's and Transformer Engine's fused SwiGLU keep
+//   those two and recompute the activation function); only each block's input under
+//   full recomputation; no s x s tensors under fused attention or selective
+//   recomputation; grouped-query keys and values with their own heads where the kernel
+//   takes them so (Transformer Engine's cuDNN attention), as the graph repeats them
+//   otherwise (Hugging Face's and torchtitan's repeat_kv before SDPA); under FP8 the
+//   fused attention kernel's 16-bit output beside the output projection's FP8 copy of
+//   it); the largest transient buffer, plus the
 //   gathered parameters of two blocks under ZeRO 3 and one block's activations under
 //   full recomputation.
 // - pipelines: `cluster` and `mesh` are one stage's devices (cluster/PipelineStages.h)
@@ -546,14 +553,18 @@ private:
     // The smallest form of an activation on its way from the projection that made it
     // (NodeFacts::ringBytes).
     [[nodiscard]] double projectedBytes(TensorId id) const;
+    // Whether `id` is attention's output (the ·V matmul's) or a view of it.
+    [[nodiscard]] bool isAttentionOutput(TensorId id) const;
+    // Per tensor, whether it carries a gradient in backward: it lies downstream of a parameter.
+    [[nodiscard]] std::vector<bool> gradientCarriers() const;
     // The facts of an op or node of a block instance that repeats the one before it are
     // copied from there (cost/InstanceRepeats.h): a deep model binds a few blocks.
     void computeOpFacts(const InstanceRepeats& repeats);
-    void computeNodeFacts(const InstanceRepeats& repeats);
+    void computeNodeFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries);
     void computeBlocks();
     // Sets NodeFacts::pastReplayStop on the instance's nodes.
     void markReplayStop(const BlockInstance& instance);
-    void computeCrossingTensors(const InstanceRepeats& repeats);
+    void computeCrossingTensors(const InstanceRepeats& repeats, const std::vector<bool>& carries);
     void computeOutputs();
     void computeExperts();
     void computeFp8();

@@ -110,8 +110,10 @@ private slots:
     }
 
     // The recipe changes the repeated blocks' linear layers only: the output head keeps
-    // its 16-bit time, a block's projection gets faster, its saved input halves, and its
-    // weights gain the FP8 cache (2 bytes per parameter).
+    // its 16-bit time, a block's projection gets faster, its saved input halves (the
+    // attention output projection's FP8 copy sits beside the 16-bit output the fused
+    // attention kernel keeps: 1/2 + 1 of it), and its weights gain the FP8 cache (2 bytes
+    // per parameter).
     void onlyTheBlocksLinearLayersRunInFp8()
     {
         // GPT-2 XL's width (h = 1600) and 8 sequences of 1024 per GPU: GEMMs large enough
@@ -150,7 +152,8 @@ private slots:
                 savedBf16 += s.asOutput ? 0 : s.bytes;
             for (const CostModel::SavedActivation& s : facts.savedActivations)
                 savedFp8 += s.asOutput ? 0 : s.bytes;
-            QVERIFY(near(savedFp8, savedBf16 / 2));
+            const bool readsAttention = node.name.find("/attn/c_proj") != std::string::npos;
+            QVERIFY2(near(savedFp8, savedBf16 * (readsAttention ? 1.5 : 0.5)), node.name.c_str());
         }
         QCOMPARE(fp8Nodes, 2 * 4);  // qkv, out-projection, fc1, fc2 per layer
         double blockParameters = 0;

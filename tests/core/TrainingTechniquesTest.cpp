@@ -7,6 +7,7 @@
 #include "FoldedTestModel.h"
 #include "cluster/ClusterFile.h"
 #include "cluster/PipelineStages.h"
+#include "cost/AttentionKernelNames.h"
 #include "cost/CostModel.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
@@ -33,6 +34,19 @@ FoldedModel gptWithDropout(std::int64_t layers = 3)
     spec.layers = layers;
     spec.dropout = true;
     return foldModel(synthesizeModel(spec, "gpt"));
+}
+
+// A Llama stack of 3 layers, 1024 wide, 16 query heads on 4 key-value heads, SwiGLU of width `ffn`.
+FoldedModel smallLlama(std::int64_t ffn)
+{
+    ModelSpec spec = findSynthPreset("llama3-8b")->spec;
+    spec.layers = 3;
+    spec.hidden = 1024;
+    spec.heads = 16;
+    spec.kvHeads = 4;
+    spec.ffn = ffn;
+    spec.vocab = 32000;
+    return foldModel(synthesizeModel(spec, "llama"));
 }
 
 // One node of 8 GPUs with latency-free links, so that collective times are pure
@@ -142,6 +156,56 @@ private slots:
         QCOMPARE(dropouts, 2);
     }
 
+    // Korthikanti et al.'s count for a Llama layer (no dropout, RMSNorm, grouped-query
+    // attention with h_kv = kv heads x head dimension, SwiGLU of width f), bytes in 16
+    // bits, fused attention, nothing parallel:
+    //   norm inputs 2 x 2sbh, q/k/v's shared input 2sbh, Q 2sbh, K and V 2 x 2sbh_kv,
+    //   attention output (o_proj's input) 2sbh, gate/up's shared input 2sbh, the gate and
+    //   up projections' outputs 2 x 2sbf (fused SwiGLU recomputes silu from them),
+    //   down_proj's input 2sbf:  sb(12h + 4h_kv + 6f).
+    // Keys and values keep their own heads under Transformer Engine's cuDNN attention;
+    // the other kernels keep the copies repeated per query head (h_kv -> h), as
+    // Hugging Face's and torchtitan's repeat_kv hands them over; unfused attention adds
+    // the softmax output, 2as²b. Tensor parallelism t (Megatron-LM, no sequence
+    // parallelism) keeps the four full-width inputs (8sbh) and divides the rest by t.
+    // Under FP8 (Transformer Engine) the linear layers keep FP8 copies of their inputs
+    // (1 byte) and the attention kernel its 16-bit output besides: sb(11h + 4h_kv + 5f).
+    void activationsOfALlamaLayerFollowKorthikanti()
+    {
+        const FoldedModel m = smallLlama(3584);  // f = 3.5h, h_kv = h/4: Llama 3 8B's proportions
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 512, b = 16.0 / 8, h = 1024, a = 16, kv = 4 * (1024 / 16), f = 3584;
+        auto layer = [&](AttentionKernel kernel, Fp8Recipe fp8, const DeviceMesh& mesh, ExpertPlanKind kind) {
+            Workload w = workload(16, 512);
+            w.attention = kernel;
+            w.fp8 = fp8;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            return layerMemory(m, costs.evaluate(makeExpertPlan(kind, m.coarse, mesh.axes())), 1).activations;
+        };
+        const DeviceMesh dataParallel({{"dp", 8}}, cluster);
+        const std::vector<std::tuple<AttentionKernel, double>> kernels{
+            {AttentionKernel::Cudnn, s * b * (12 * h + 4 * kv + 6 * f)},
+            {AttentionKernel::Fused, s * b * (16 * h + 6 * f)},
+            {AttentionKernel::Unfused, s * b * (16 * h + 6 * f) + 2 * a * s * s * b}};
+        for (const auto& [kernel, expected] : kernels) {
+            const double got = layer(kernel, Fp8Recipe::None, dataParallel, ExpertPlanKind::DataParallel);
+            QVERIFY2(near(got, expected), qPrintable(QString::fromUtf8(attentionKernelName(kernel)) + QStringLiteral(": ") +
+                                                     compared(got, expected)));
+        }
+        // With Llama 3 8B's proportions that is 34sbh under cuDNN (12 + 1 + 21), as a GPT layer with dropout.
+
+        const double t = 4;
+        const DeviceMesh tensorParallel({{"dp", 2}, {"tp", 4}}, cluster);
+        const double tp = layer(AttentionKernel::Cudnn, Fp8Recipe::None, tensorParallel, ExpertPlanKind::Megatron);
+        const double bTp = 16.0 / 2;  // data parallel over 2
+        const double tpExpected = s * bTp * (8 * h + (4 * h + 4 * kv + 6 * f) / t);
+        QVERIFY2(near(tp, tpExpected), qPrintable(compared(tp, tpExpected)));
+
+        const double fp8 = layer(AttentionKernel::Cudnn, Fp8Recipe::PerTensor, dataParallel, ExpertPlanKind::DataParallel);
+        const double fp8Expected = s * b * (11 * h + 4 * kv + 5 * f);
+        QVERIFY2(near(fp8, fp8Expected), qPrintable(compared(fp8, fp8Expected)));
+    }
+
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.
     void fullRecomputationKeepsLayerInputs()
     {
@@ -224,14 +288,7 @@ private slots:
     // full recomputation does.
     void torchTitanKeepsEveryOtherMatmul()
     {
-        ModelSpec spec = findSynthPreset("llama3-8b")->spec;
-        spec.layers = 3;
-        spec.hidden = 1024;
-        spec.heads = 16;
-        spec.kvHeads = 4;
-        spec.ffn = 2816;
-        spec.vocab = 32000;
-        const FoldedModel m = foldModel(synthesizeModel(spec, "llama"));
+        const FoldedModel m = smallLlama(2816);
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         Workload w = workload(16, 512);

@@ -1235,6 +1235,14 @@
         <translation>Der Typ von Aktivierungen, Gewichten und Gradienten; der Optimierer hält in jedem Fall fp32-Mastergewichte.</translation>
     </message>
     <message>
+        <source>FP8 weights without a 16-bit copy</source>
+        <translation>FP8-Gewichte ohne 16-Bit-Kopie</translation>
+    </message>
+    <message>
+        <source>With fp8 or mxfp8: the FP8 layers keep their weights in FP8 only, as Transformer Engine&apos;s fp8_model_init does (Megatron-LM&apos;s --fp8-param-gather, NeMo&apos;s fp8_params), instead of beside their 16-bit weights; ZeRO 3 gathers them in FP8.</source>
+        <translation>Mit fp8 oder mxfp8: Die FP8-Schichten halten ihre Gewichte nur in FP8, wie es fp8_model_init von Transformer Engine tut (--fp8-param-gather von Megatron-LM, fp8_params von NeMo), statt neben ihren 16-Bit-Gewichten; ZeRO 3 sammelt sie in FP8.</translation>
+    </message>
+    <message>
         <source>Auto (the search chooses)</source>
         <translation>Automatisch (die Suche wählt)</translation>
     </message>

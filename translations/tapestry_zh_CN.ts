@@ -1232,6 +1232,14 @@
         <translation>激活、权重和梯度的类型；优化器始终保留 fp32 主权重。</translation>
     </message>
     <message>
+        <source>FP8 weights without a 16-bit copy</source>
+        <translation>仅 FP8 权重（无 16 位副本）</translation>
+    </message>
+    <message>
+        <source>With fp8 or mxfp8: the FP8 layers keep their weights in FP8 only, as Transformer Engine&apos;s fp8_model_init does (Megatron-LM&apos;s --fp8-param-gather, NeMo&apos;s fp8_params), instead of beside their 16-bit weights; ZeRO 3 gathers them in FP8.</source>
+        <translation>使用 fp8 或 mxfp8 时：FP8 层只以 FP8 保存权重，如 Transformer Engine 的 fp8_model_init（Megatron-LM 的 --fp8-param-gather、NeMo 的 fp8_params），而不是与其 16 位权重并存；ZeRO 3 以 FP8 收集它们。</translation>
+    </message>
+    <message>
         <source>Auto (the search chooses)</source>
         <translation>自动（由搜索选择）</translation>
     </message>

@@ -57,6 +57,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
                 std::to_string(steps.microSteps) + " micro-steps of " + std::to_string(steps.dataParallel) + " ranks)";
     }
     text += ", " + precisionName(w);
+    if (w.fp8Parameters)
+        text += " (FP8 weights without a 16-bit copy)";
     text += ", " + std::string(optimizerName(w.optimizer));
     if (w.zeroStage > 0)
         text += ", ZeRO-" + std::to_string(w.zeroStage);

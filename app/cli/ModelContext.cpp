@@ -97,6 +97,11 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
             },
             ""))
         ->type_name("bf16|fp16|fp8|mxfp8");
+    options.fp8ParametersOption = command.add_flag(
+        "--fp8-parameters", options.workload.fp8Parameters,
+        "with --precision fp8 or mxfp8: the FP8 layers' weights in FP8 only, without their 16-bit copy, as "
+        "Transformer Engine's fp8_model_init keeps them (Megatron-LM's --fp8-param-gather, NeMo's fp8_params); "
+        "ZeRO 3 gathers them in FP8 (default: the 16-bit weights kept beside the FP8 copy)");
     options.zeroOption = command.add_option("--zero", options.workload.zeroStage,
                        "ZeRO stage over the data-parallel axes: 1 shards optimizer states, 2 also gradients, "
                        "3 also parameters (FSDP) (default 0)")
@@ -154,7 +159,12 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
     if (optionGiven(options.precisionOption)) {
         workload.computeType = flags.computeType;
         workload.fp8 = flags.fp8;
+        // A plan file's FP8 weights go with its FP8 recipe: another precision drops them.
+        if (flags.fp8 == Fp8Recipe::None)
+            workload.fp8Parameters = false;
     }
+    if (optionGiven(options.fp8ParametersOption))
+        workload.fp8Parameters = true;
     if (optionGiven(options.optimizerOption))
         workload.optimizer = flags.optimizer;
     if (options.zeroStageGiven())
@@ -190,6 +200,7 @@ void checkPlanningWorkload(const Workload& workload, const WorkloadDegrees& degr
         fromFile(names.sequence, file.sequence, options.sequenceOption);
         fromFile(names.microBatch, file.microBatch, options.microBatchOption);
         fromFile(names.capacityFactor, file.capacityFactor, options.capacityFactorOption);
+        fromFile(names.fp8Parameters, file.fp8Parameters, options.fp8ParametersOption);
         names.virtualStages = file.virtualStages;
         names.contextParallel = file.contextParallel;
         names.expertParallel = file.expertParallel;

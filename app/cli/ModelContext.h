@@ -39,6 +39,7 @@ struct PlanningOptions {
     const CLI::Option* sequenceOption = nullptr;
     const CLI::Option* microBatchOption = nullptr;
     const CLI::Option* precisionOption = nullptr;
+    const CLI::Option* fp8ParametersOption = nullptr;
     const CLI::Option* optimizerOption = nullptr;
     const CLI::Option* recomputeOption = nullptr;
     const CLI::Option* zeroOption = nullptr;

@@ -134,8 +134,9 @@ struct Workload {
     Fp8Recipe fp8 = Fp8Recipe::None;            // FP8 GEMMs in the repeated blocks' linear layers
     // Under fp8: those layers' weights exist in FP8 only, with no 16-bit copy (Transformer
     // Engine's fp8_model_init: Megatron-LM's --fp8-param-gather, NeMo's fp8_params, every FP8
-    // recipe of Megatron-Bridge); the optimizer's fp32 main weights are the master copy. Set
-    // by `validate` from a run's training.fp8_parameters; the commands keep the 16-bit copy.
+    // recipe of Megatron-Bridge); the optimizer's fp32 main weights are the master copy.
+    // `validate` reads it from a run's training.fp8_parameters, plan files keep it
+    // (workload.fp8_parameters), search and evaluate take --fp8-parameters.
     bool fp8Parameters = false;
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
     // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients

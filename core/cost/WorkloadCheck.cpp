@@ -21,14 +21,14 @@ std::string count(std::int64_t n)
 WorkloadFieldNames commandLineFieldNames()
 {
     return {"--batch", "--seq", "--micro-batch", "--capacity-factor", "gradient accumulation", "--virtual-stages",
-            "the context-parallel size", "the expert-parallel size", "--zero-replicas"};
+            "the context-parallel size", "the expert-parallel size", "--zero-replicas", "--fp8-parameters"};
 }
 
 WorkloadFieldNames planFileFieldNames()
 {
     return {"workload.batch", "workload.sequence", "workload.micro_batch", "workload.capacity_factor",
             "gradient accumulation", "pipeline.virtual_stages", "the context-parallel axes", "the expert-parallel axes",
-            "workload.zero_replicas"};
+            "workload.zero_replicas", "workload.fp8_parameters"};
 }
 
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,
@@ -86,6 +86,9 @@ void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, con
     if (workload.zeroReplicas > 1 && dp > 1 && dp % workload.zeroReplicas != 0)
         fail(names.zeroReplicas, std::to_string(workload.zeroReplicas) + " replicas do not divide data-parallel " +
                                      count(dp));
+    if (workload.fp8Parameters && workload.fp8 == Fp8Recipe::None)
+        fail(names.fp8Parameters, "FP8 weights without a 16-bit copy need FP8 training (precision fp8 or mxfp8), not " +
+                                      precisionName(workload));
     if (!isCapacityFactor(workload.capacityFactor))
         fail(names.capacityFactor, "capacity factor " + capacityFactorText(workload.capacityFactor) +
                                        " is not a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor));

@@ -249,6 +249,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_checkpoint_replay(checkpointReplayName(w.checkpointReplay));
     if (w.fp8 != Fp8Recipe::None)
         out.set_fp8_recipe(fp8RecipeName(w.fp8));
+    if (w.fp8Parameters)
+        out.set_fp8_parameters(true);
     out.set_fp32_main_gradients(w.fp32MainGradients);
     out.set_pipeline_send_overlap(w.pipelineSendOverlap);
     out.set_capacity_factor(w.capacityFactor);
@@ -320,6 +322,7 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",
                               "none, per-tensor or mxfp8");
+    workload.fp8Parameters = w.fp8_parameters();
     return workload;
 }
 

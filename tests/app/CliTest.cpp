@@ -664,6 +664,46 @@ private slots:
         QCOMPARE(upper.out, lower.out);
     }
 
+    // --fp8-parameters: FP8 weights without their 16-bit copy, refused without FP8 training
+    // (naming the option), kept by the plan file evaluate writes, which prices the same.
+    void fp8ParametersNeedFp8TrainingAndAreKept()
+    {
+        const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
+                                      QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
+                                      QStringLiteral("--mesh"), QStringLiteral("2x8"), QStringLiteral("--no-history")};
+        for (const QString& command : {QStringLiteral("evaluate"), QStringLiteral("search")}) {
+            QStringList args = evaluate;
+            args[0] = command;
+            const CliRun refused = runCli(args + QStringList{QStringLiteral("--fp8-parameters")});
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY2(refused.err.contains(QStringLiteral("--fp8-parameters: FP8 weights without a 16-bit copy need FP8 "
+                                                         "training (precision fp8 or mxfp8), not bf16")),
+                     qPrintable(refused.err));
+        }
+        QTemporaryDir dir;
+        const QString planFile = dir.filePath(QStringLiteral("fp8.json"));
+        const QStringList fp8 = evaluate + QStringList{QStringLiteral("--precision"), QStringLiteral("fp8"),
+                                                       QStringLiteral("--json")};
+        const CliRun written = runCli(fp8 + QStringList{QStringLiteral("--fp8-parameters"), QStringLiteral("-o"), planFile});
+        QCOMPARE(written.exitCode, 0);
+        QFile file(planFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"fp8_parameters\": true"));
+        const CliRun read = runCli(evaluate.mid(0, 4) + QStringList{QStringLiteral("--plan"), planFile,
+                                                                     QStringLiteral("--no-history"), QStringLiteral("--json")});
+        QCOMPARE(read.exitCode, 0);
+        const CliRun copied = runCli(fp8);  // the 16-bit weights kept beside their FP8 copy
+        QCOMPARE(copied.exitCode, 0);
+        auto total = [](const CliRun& run, const char* key) {
+            const QJsonObject t = QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("total")).toObject();
+            const QJsonValue value = t.value(QLatin1String(key));
+            return value.isObject() ? value.toObject().value(QStringLiteral("total")).toDouble() : value.toDouble();
+        };
+        QCOMPARE(total(read, "step_seconds"), total(written, "step_seconds"));
+        QCOMPARE(total(read, "memory_bytes"), total(written, "memory_bytes"));
+        QVERIFY(total(written, "memory_bytes") < total(copied, "memory_bytes"));
+    }
+
     // 100,000 nodes under --mesh auto searched 187 s past a 20 s limit.
     void searchTimeLimitIsAWall()
     {

@@ -2,6 +2,8 @@
 // the errors a plan for another model gets.
 #include "FoldedTestModel.h"
 #include "base/Error.h"
+#include "cluster/DeviceMesh.h"
+#include "cost/CostModel.h"
 #include "graph/ModelFingerprint.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
@@ -337,6 +339,44 @@ private slots:
         std::string message;
         QCOMPARE(errorOf(replaced(json, "\"torchtitan\"", "\"deepspeed\""), m, &message), ErrorCode::InvalidPlan);
         QCOMPARE(message, std::string("plan.json: implementations is 'deepspeed', not pytorch, megatron, torchtitan or any"));
+    }
+
+    // FP8 weights without a 16-bit copy (Workload::fp8Parameters) come back as written and
+    // price the same step and memory; a file without the field, as every file written
+    // before it, keeps the 16-bit copy; one that says so without an FP8 recipe is refused.
+    void fp8WeightsAreKeptAtTheirPrice()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        document.workload.fp8 = Fp8Recipe::PerTensor;
+        document.workload.fp8Parameters = true;
+        const std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"fp8_parameters\": true") != std::string::npos, json.c_str());
+        const PlanDocument back = planFromJson(json, "plan.json", m.coarse, m.families);
+        QVERIFY(back.workload == document.workload);
+
+        const Cluster cluster = testCluster("dgx-h100x2");
+        const DeviceMesh mesh(document.plan.mesh, cluster);
+        auto price = [&](const PlanDocument& d) {
+            return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, d.workload).evaluate(d.plan).total;
+        };
+        const CostBreakdown written = price(document);
+        const CostBreakdown read = price(back);
+        QCOMPARE(read.time.stepSeconds(), written.time.stepSeconds());
+        QCOMPARE(read.memory.total(), written.memory.total());
+
+        const std::string olderJson = replaced(json, ",\n  \"fp8_parameters\": true", "");
+        QVERIFY(olderJson.find("fp8_parameters") == std::string::npos);
+        const PlanDocument older = planFromJson(olderJson, "plan.json", m.coarse, m.families);
+        QVERIFY(!older.workload.fp8Parameters);
+        QVERIFY(price(older).memory.parameters > read.memory.parameters);
+
+        std::string message;
+        QCOMPARE(errorOf(replaced(json, "\"fp8_recipe\": \"per-tensor\"", "\"fp8_recipe\": \"none\""), m, &message),
+                 ErrorCode::InvalidPlan);
+        QVERIFY2(message.starts_with("plan.json: workload.fp8_parameters: FP8 weights without a 16-bit copy need FP8 "
+                                     "training"),
+                 message.c_str());
     }
 
     void fingerprintIgnoresNamesButNotShapes()

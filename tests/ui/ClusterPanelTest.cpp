@@ -355,10 +355,22 @@ private slots:
         QVERIFY(panel.setup().workload.computeType == DataType::BFloat16);
         precision->setCurrentIndex(precision->findText(QStringLiteral("fp8"), Qt::MatchStartsWith));
         QVERIFY(panel.setup().workload.fp8 == Fp8Recipe::PerTensor);
+        // FP8 weights without a 16-bit copy: offered with an FP8 precision only.
+        auto* fp8Weights = panel.findChild<QCheckBox*>(QStringLiteral("fp8Parameters"));
+        QVERIFY(fp8Weights && fp8Weights->isEnabled());
+        QVERIFY(!panel.setup().workload.fp8Parameters);
+        fp8Weights->setChecked(true);
+        QVERIFY(panel.setup().workload.fp8Parameters);
         panel.rememberFor(QStringLiteral("/models/fp8.onnx"));
         ClusterPanel reopened;
         QVERIFY(reopened.recallFor(QStringLiteral("/models/fp8.onnx")));
         QVERIFY(reopened.setup().workload.fp8 == Fp8Recipe::PerTensor);
+        QVERIFY(reopened.setup().workload.fp8Parameters);
+        precision->setCurrentIndex(precision->findText(QStringLiteral("bf16"), Qt::MatchStartsWith));
+        QVERIFY(!fp8Weights->isEnabled());
+        QVERIFY(!panel.setup().workload.fp8Parameters);
+        precision->setCurrentIndex(precision->findText(QStringLiteral("fp8"), Qt::MatchStartsWith));
+        fp8Weights->setChecked(false);
 
         // The target stack: Megatron-LM by default (kDefaultTrainingStack), any other
         // chosen reaches the search options and is kept for the model.

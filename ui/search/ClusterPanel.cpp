@@ -190,6 +190,12 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     precision_->addItem(tr("mxfp8 (bf16, MXFP8 block-scaled GEMMs)"), QStringLiteral("mxfp8"));
     precision_->setToolTip(tr("The type of activations, weights and gradients; the optimizer keeps fp32 master "
                               "weights either way."));
+    fp8Parameters_ = new QCheckBox(tr("FP8 weights without a 16-bit copy"), this);
+    fp8Parameters_->setObjectName(QStringLiteral("fp8Parameters"));
+    fp8Parameters_->setEnabled(false);
+    fp8Parameters_->setToolTip(tr("With fp8 or mxfp8: the FP8 layers keep their weights in FP8 only, as Transformer "
+                                  "Engine's fp8_model_init does (Megatron-LM's --fp8-param-gather, NeMo's fp8_params), "
+                                  "instead of beside their 16-bit weights; ZeRO 3 gathers them in FP8."));
     optimizer_ = new QComboBox(this);
     optimizer_->addItem(tr("Adam (fp32 master, m, v)"), static_cast<int>(OptimizerKind::AdamMixedPrecision));
     optimizer_->addItem(tr("SGD with momentum"), static_cast<int>(OptimizerKind::SgdMomentum));
@@ -271,6 +277,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     workloadForm->addRow(tr("Sequence:"), sequence_);
     workloadForm->addRow(tr("Micro-batch:"), microBatch_);
     workloadForm->addRow(tr("Precision:"), precision_);
+    workloadForm->addRow(fp8Parameters_);
     workloadForm->addRow(tr("Optimizer:"), optimizer_);
     workloadForm->addRow(tr("Recomputation:"), recompute_);
     workloadForm->addRow(tr("ZeRO stage:"), zeroStage_);
@@ -352,8 +359,10 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     connect(calibrate_, &QPushButton::clicked, this, &ClusterPanel::chooseRunsToCalibrate);
     connect(save, &QPushButton::clicked, this, &ClusterPanel::chooseClusterFileToSave);
     connect(openFile, &QPushButton::clicked, this, &ClusterPanel::chooseClusterFile);
-    connect(precision_, &QComboBox::currentIndexChanged, this,
-            [this] { emit precisionChanged(setup().workload.computeType); });
+    connect(precision_, &QComboBox::currentIndexChanged, this, [this] {
+        fp8Parameters_->setEnabled(setup().workload.fp8 != Fp8Recipe::None);
+        emit precisionChanged(setup().workload.computeType);
+    });
     connect(target_, &QComboBox::currentIndexChanged, this, [this] {
         recompute_->setItemText(recompute_->findData(static_cast<int>(Recomputation::Selective)),
                                 selectiveLabel(trainingStackFromName(target_->currentData().toString().toStdString())
@@ -481,6 +490,7 @@ SearchSetup ClusterPanel::setup() const
     setup.workload.sequence = sequence_->value();
     setup.workload.microBatch = microBatch_->value();
     (void)setPrecision(setup.workload, precision_->currentData().toString().toStdString());
+    setup.workload.fp8Parameters = setup.workload.fp8 != Fp8Recipe::None && fp8Parameters_->isChecked();
     setup.workload.optimizer = static_cast<OptimizerKind>(optimizer_->currentData().toInt());
     setup.chooseRecomputation = !recompute_->currentData().isValid();
     if (!setup.chooseRecomputation)
@@ -552,6 +562,7 @@ void ClusterPanel::rememberFor(const QString& modelPath) const
         {QStringLiteral("sequence"), sequence_->value()},
         {QStringLiteral("microBatch"), microBatch_->value()},
         {QStringLiteral("precisionName"), precision_->currentData().toString()},
+        {QStringLiteral("fp8Parameters"), fp8Parameters_->isChecked()},
         {QStringLiteral("target"), target_->currentData().toString()},
         {QStringLiteral("optimizer"), dataOf(optimizer_)},
         {QStringLiteral("recompute"), dataOf(recompute_)},
@@ -598,6 +609,7 @@ bool ClusterPanel::recallFor(const QString& modelPath)
                                   : QStringLiteral("bf16");
     if (const int index = precision_->findData(precision); index >= 0)
         precision_->setCurrentIndex(index);
+    fp8Parameters_->setChecked(choices.value(QStringLiteral("fp8Parameters")).toBool());
     // Choices kept before the target existed take the default.
     const int target = target_->findData(choices.value(QStringLiteral("target")).toString());
     target_->setCurrentIndex(target >= 0 ? target : target_->findData(QString::fromLatin1(trainingStackName(kDefaultTrainingStack))));

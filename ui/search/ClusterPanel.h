@@ -137,6 +137,7 @@ private:
     QSpinBox* sequence_ = nullptr;
     QSpinBox* microBatch_ = nullptr;
     QComboBox* precision_ = nullptr;
+    QCheckBox* fp8Parameters_ = nullptr;  // enabled with an FP8 precision only
     QComboBox* optimizer_ = nullptr;
     QComboBox* recompute_ = nullptr;
     QComboBox* zeroStage_ = nullptr;

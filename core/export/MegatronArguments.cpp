@@ -105,7 +105,7 @@ const std::set<std::string>& switchFlags()
                                                 "bf16", "fp16",
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
                                                 "overlap-grad-reduce", "moe-pad-expert-input-to-capacity",
-                                                "no-overlap-p2p-communication"};
+                                                "no-overlap-p2p-communication", "fp8-param-gather"};
     return flags;
 }
 
@@ -292,6 +292,8 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--fp8-format hybrid --fp8-recipe tensorwise");
     else if (w.fp8 == Fp8Recipe::Block)
         args.push_back("--fp8-format e4m3 --fp8-recipe mxfp8");
+    if (w.fp8 != Fp8Recipe::None && w.fp8Parameters)
+        args.push_back("--fp8-param-gather");  // Transformer Engine's fp8_model_init: no 16-bit copy
     if (w.attention == AttentionKernel::Fused || w.attention == AttentionKernel::Triton ||
         w.attention == AttentionKernel::FlashAttention1)
         args.push_back("--use-flash-attn");
@@ -471,6 +473,9 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
         else if (*optimizer != "adam")
             args.fail("--optimizer '" + *optimizer + "' is not adam or sgd");
     }
+    w.fp8Parameters = args.has("fp8-param-gather");
+    if (w.fp8Parameters && w.fp8 == Fp8Recipe::None)
+        args.fail("--fp8-param-gather without --fp8-format: FP8 weights need FP8 training");
     w.fp32MainGradients = args.has("accumulate-allreduce-grads-in-fp32");
     w.overlap = args.has("overlap-grad-reduce");
     w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");

@@ -166,6 +166,9 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
                         ": torchtitan's mixed precision is bfloat16 or float32 (written as bfloat16)");
     if (w.optimizer == OptimizerKind::SgdMomentum)
         notes.push_back("SGD with momentum: torchtitan's optimizers are Adam and AdamW");
+    if (w.fp8 != Fp8Recipe::None && w.fp8Parameters)
+        notes.push_back("FP8 weights without a 16-bit copy (Transformer Engine's fp8_model_init): torchao's float8 "
+                        "layers keep their bfloat16 weights (written with them)");
     if (w.fp32MainGradients)
         notes.push_back("fp32 main gradients (Megatron-LM's, accumulated by the GEMMs): torchtitan keeps 16-bit "
                         "gradients and reduces them in mixed_precision_reduce");

@@ -381,6 +381,18 @@ mixed_precision_reduce = "float32"
                      titan.c_str());
             QVERIFY(contains(titan, "filter_fqns = [\"output\"]\n"));
             QCOMPARE(imported(titan, "fp8.toml", m, 8).document.workload.fp8, document.workload.fp8);
+            // FP8 weights without a 16-bit copy: Megatron-LM's --fp8-param-gather, read back;
+            // torchao keeps its bfloat16 weights, which the torchtitan file says.
+            PlanDocument fp8Weights = document;
+            fp8Weights.workload.fp8Parameters = true;
+            const std::string gathered = exportMegatronArguments(m, fp8Weights, 8);
+            QVERIFY2(contains(gathered, "--fp8-param-gather"), gathered.c_str());
+            QVERIFY(!contains(megatron, "--fp8-param-gather"));
+            QVERIFY(imported(gathered, "fp8.sh", m, 8).document.workload.fp8Parameters);
+            QVERIFY(!back.document.workload.fp8Parameters);
+            const std::string titanWeights = exportTorchTitanConfig(m, fp8Weights, 8);
+            QVERIFY2(contains(titanWeights, "torchao's float8 layers keep their bfloat16 weights"), titanWeights.c_str());
+            QVERIFY(!imported(titanWeights, "fp8.toml", m, 8).document.workload.fp8Parameters);
             // Today's Python config sets torchao's converter on the Trainer.Config, and a
             // torchtitan search's FP8 plan is that file's plan (no note).
             const std::string python = exportTorchTitanTrainerConfig(m, document, 8);

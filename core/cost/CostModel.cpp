@@ -780,7 +780,7 @@ double CostModel::weightBytesPerParameter(const NodeFacts& facts) const
 {
     if (!facts.fp8)
         return dtypeBytes_;
-    return (workload_.fp8Parameters ? 0.0 : dtypeBytes_) + fp8WeightCacheBytes(workload_.fp8);
+    return (workload_.fp8Parameters ? 0.0 : dtypeBytes_) + fp8WeightCacheBytes(cluster_->gpu.fp8, workload_.fp8);
 }
 
 double CostModel::gatheredBytesPerParameter(const NodeFacts& facts) const

@@ -571,7 +571,7 @@ private:
     // Throws Error(InvalidArgument) when the cluster's GPU cannot run the FP8 recipe.
     void checkFp8() const;
     // Bytes per local parameter kept as weights: the 16-bit copy (none for an FP8 layer under
-    // Workload::fp8Parameters), plus the FP8 copy and its transpose of an FP8 layer.
+    // Workload::fp8Parameters), plus the FP8 weight cache of an FP8 layer (fp8WeightCacheBytes).
     [[nodiscard]] double weightBytesPerParameter(const NodeFacts& facts) const;
     // Bytes per local parameter that ZeRO 3 gathers (and holds gathered): the 16-bit weights,
     // or an FP8 layer's FP8 copy under Workload::fp8Parameters (Megatron's fp8_param_gather).

@@ -65,9 +65,21 @@ double fp8StorageBytes(Fp8Recipe recipe)
     return 0;
 }
 
-double fp8WeightCacheBytes(Fp8Recipe recipe)
+namespace {
+
+// The FP8 copies the quantizer writes of a tensor (see fp8QuantizeBytes): one where the
+// GPU's FP8 GEMMs take any layout under per-tensor scaling, the copy and its transpose
+// otherwise (MXFP8's row-wise and column-wise blocks on every GPU).
+double fp8Copies(const Fp8Rate& fp8, Fp8Recipe recipe)
 {
-    return 2 * fp8StorageBytes(recipe);
+    return recipe == Fp8Recipe::PerTensor && fp8.anyLayout ? 1 : 2;
+}
+
+}  // namespace
+
+double fp8WeightCacheBytes(const Fp8Rate& fp8, Fp8Recipe recipe)
+{
+    return fp8Copies(fp8, recipe) * fp8StorageBytes(recipe);
 }
 
 double fp8QuantizeBytes(const Fp8Rate& fp8, Fp8Recipe recipe)
@@ -75,8 +87,7 @@ double fp8QuantizeBytes(const Fp8Rate& fp8, Fp8Recipe recipe)
     if (recipe == Fp8Recipe::None)
         return 0;
     const double amaxPass = recipe == Fp8Recipe::PerTensor ? 2 : 0;
-    const double copies = recipe == Fp8Recipe::PerTensor && fp8.anyLayout ? 1 : 2;
-    return amaxPass + 2 + copies * fp8StorageBytes(recipe);
+    return amaxPass + 2 + fp8Copies(fp8, recipe) * fp8StorageBytes(recipe);
 }
 
 namespace {

@@ -107,7 +107,11 @@ struct Fp8LinearSeconds {
 // Bytes per element of one FP8 copy of a tensor under `recipe` (MXFP8 adds a scale byte
 // per 32 elements): what a saved FP8 activation takes.
 [[nodiscard]] double fp8StorageBytes(Fp8Recipe recipe);
-// Bytes per parameter of the FP8 weight cache: the FP8 copy and its transpose.
-[[nodiscard]] double fp8WeightCacheBytes(Fp8Recipe recipe);
+// Bytes per parameter of the FP8 weight cache: the copies the quantizer writes of a weight
+// (the same quantizer makes the cache: Transformer Engine keeps the transpose only when
+// !nvte_is_non_tn_fp8_gemm_supported()), so one FP8 copy under per-tensor scaling where
+// the GPU's FP8 GEMMs take any layout, the copy and its transpose otherwise, and MXFP8's
+// row-wise and column-wise copies on every GPU.
+[[nodiscard]] double fp8WeightCacheBytes(const Fp8Rate& fp8, Fp8Recipe recipe);
 
 }  // namespace tapestry

@@ -72,7 +72,8 @@ private slots:
         QVERIFY(near(block.forward, blockGemm + x * (2 + 2 * (1 + 1.0 / 32)) / hbm));
         QVERIFY(near(block.backward, 2 * blockGemm + y * (2 + 2 * (1 + 1.0 / 32)) / hbm));
         QCOMPARE(fp8StorageBytes(Fp8Recipe::PerTensor), 1.0);
-        QCOMPARE(fp8WeightCacheBytes(Fp8Recipe::Block), 2 * (1 + 1.0 / 32));
+        QCOMPARE(fp8WeightCacheBytes(gpu.fp8, Fp8Recipe::PerTensor), 2.0);  // the copy and its transpose
+        QCOMPARE(fp8WeightCacheBytes(gpu.fp8, Fp8Recipe::Block), 2 * (1 + 1.0 / 32));
         // The same GEMM in 16 bits runs at half the rate here (100 TFLOP/s at 0.5).
         QVERIFY(near(matmulSeconds(gpu, flops, 2 * (x + w + y)), 2 * gemm));
     }
@@ -94,6 +95,9 @@ private slots:
         QCOMPARE(fp8QuantizeBytes(gpu.fp8, Fp8Recipe::PerTensor), 5.0);
         QCOMPARE(fp8QuantizeBytes(gpu.fp8, Fp8Recipe::Block), 2 + 2 * (1 + 1.0 / 32));
         QCOMPARE(fp8QuantizeBytes(gpu.fp8, Fp8Recipe::None), 0.0);
+        // The cached FP8 weight is the quantizer's output: no transpose kept either.
+        QCOMPARE(fp8WeightCacheBytes(gpu.fp8, Fp8Recipe::PerTensor), 1.0);
+        QCOMPARE(fp8WeightCacheBytes(gpu.fp8, Fp8Recipe::Block), 2 * (1 + 1.0 / 32));
         const Fp8LinearSeconds perTensor = fp8LinearSeconds(gpu, Fp8Recipe::PerTensor, flops, x, w, y);
         QVERIFY(near(tnOnly.forward - perTensor.forward, x * 1 / hbm));
         QVERIFY(near(tnOnly.backward - perTensor.backward, y * 1 / hbm));
@@ -163,11 +167,12 @@ private slots:
     }
 
     // FP8 weights without a 16-bit copy (Workload::fp8Parameters: Transformer Engine's
-    // fp8_model_init, Megatron-LM's --fp8-param-gather): each FP8 layer keeps its FP8 copy and
-    // its transpose, 1 + 1 bytes per parameter (MXFP8: 1 + 1/32 each, a scale byte per 32), and
+    // fp8_model_init, Megatron-LM's --fp8-param-gather): each FP8 layer keeps only its FP8
+    // weight cache, on B200 (any layout) one byte per parameter under per-tensor scaling
+    // (MXFP8: row-wise and column-wise copies of 1 + 1/32 each, a scale byte per 32), and
     // nothing else moves. With Megatron-LM's distributed optimizer over 8 data-parallel ranks
     // (fp32 main gradients unsharded, fp32 main weights and Adam's two moments sharded) a
-    // GPU holds, per parameter, 2 (16-bit or FP8 + transpose) + 4 + 12 / 8 bytes.
+    // GPU holds, per parameter, 2 (16-bit) or 1 (FP8) + 4 + 12 / 8 bytes.
     void fp8WeightsReplaceTheSixteenBitCopy()
     {
         const FoldedModel m = foldSynthPreset("gpt2-xl", 2);
@@ -187,16 +192,48 @@ private slots:
         const PlanEvaluation withCopy = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
         w.fp8Parameters = true;
         const PlanEvaluation fp8Only = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
-        QVERIFY(near(withCopy.total.memory.parameters, 2 * total + 2 * fp8));
-        QVERIFY(near(fp8Only.total.memory.parameters, 2 * total));
+        QVERIFY(near(withCopy.total.memory.parameters, 2 * total + fp8));
+        QVERIFY(near(fp8Only.total.memory.parameters, 2 * total - fp8));
         QCOMPARE(fp8Only.total.memory.gradients, withCopy.total.memory.gradients);
         QCOMPARE(fp8Only.total.memory.optimizerStates, withCopy.total.memory.optimizerStates);
         QCOMPARE(fp8Only.total.memory.activations, withCopy.total.memory.activations);
         const MemoryBreakdown& mem = fp8Only.total.memory;
-        QVERIFY(near(mem.parameters + mem.gradients + mem.optimizerStates, total * (2 + 4 + 12.0 / 8)));
+        QVERIFY(near(mem.parameters + mem.gradients + mem.optimizerStates, total * (2 + 4 + 12.0 / 8) - fp8));
         QVERIFY(setPrecision(w, "mxfp8"));
         const PlanEvaluation mx = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
         QVERIFY(near(mx.total.memory.parameters, 2 * (total - fp8) + 2 * (1 + 1.0 / 32) * fp8));
+    }
+
+    // The FP8 weight cache holds what the quantizer writes (Transformer Engine's quantizer
+    // makes the cached weight too): on a GPU whose FP8 GEMMs take any layout, per-tensor
+    // scaling keeps no transpose, so the B200 preset holds exactly one byte per FP8 parameter
+    // less than the same cluster without gpu.fp8.anyLayout; MXFP8 keeps both copies on both.
+    void anyLayoutKeepsOneFp8WeightCopy()
+    {
+        const FoldedModel m = foldSynthPreset("gpt2-xl", 2);
+        const Cluster b200 = testCluster("dgx-b200x1");
+        QVERIFY(b200.gpu.fp8.anyLayout);
+        Cluster tnOnly = b200;
+        tnOnly.gpu.fp8.anyLayout = false;
+        const std::vector<MeshAxis> axes{{"dp", 8}};
+        Workload w = workload(64, 1024);
+        QVERIFY(setPrecision(w, "fp8"));
+        const CostModel facts(m.graph(), m.coarse, m.families, b200, DeviceMesh(axes, b200), w);
+        double fp8 = 0;
+        for (const CoarseNode& node : m.coarse.nodes)
+            fp8 += facts.facts(node.id).fp8 ? facts.facts(node.id).parameterElements : 0.0;
+        QVERIFY(fp8 > 0);
+        for (const bool fp8Only : {false, true}) {
+            w.fp8Parameters = fp8Only;
+            const PlanEvaluation any = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
+            const PlanEvaluation tn = priced(m, tnOnly, axes, w, ExpertPlanKind::DataParallel);
+            QVERIFY(near(tn.total.memory.parameters - any.total.memory.parameters, fp8 * 1));
+            QCOMPARE(any.total.memory.activations, tn.total.memory.activations);
+        }
+        QVERIFY(setPrecision(w, "mxfp8"));
+        w.fp8Parameters = false;
+        QCOMPARE(priced(m, b200, axes, w, ExpertPlanKind::DataParallel).total.memory.parameters,
+                 priced(m, tnOnly, axes, w, ExpertPlanKind::DataParallel).total.memory.parameters);
     }
 
     // Under ZeRO 3 such a run gathers its FP8 layers' weights in FP8 (Megatron's

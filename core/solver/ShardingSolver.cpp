@@ -169,9 +169,7 @@ public:
         lagrangian_.request_stop();
         exact_.request_stop();
     }
-    // The main Lagrangian search watches this token (and the search's stop); beside the
-    // exact engine it is ended once CBC's root is in and it has gained nothing for a
-    // round (see the watch in solveShardingProblem).
+    // The main Lagrangian search watches this token (and the search's stop).
     [[nodiscard]] std::stop_token lagrangianToken() const { return lagrangian_.get_token(); }
     void endLagrangian() { lagrangian_.request_stop(); }
     // The exact engine on the whole problem watches this one (and the search's stop).
@@ -213,22 +211,6 @@ public:
         const std::lock_guard lock(mutex_);
         return relaxation_;
     }
-    [[nodiscard]] bool hasRelaxation() const
-    {
-        const std::lock_guard lock(mutex_);
-        return !relaxation_.empty();
-    }
-    // When the Lagrangian search last found a plan better than the shared best.
-    void markLagrangianGain()
-    {
-        const std::lock_guard lock(mutex_);
-        lagrangianGain_ = Clock::now();
-    }
-    [[nodiscard]] Clock::time_point lagrangianGain() const
-    {
-        const std::lock_guard lock(mutex_);
-        return lagrangianGain_;
-    }
     // Whether CBC on the whole problem found a plan better than the shared best.
     void markTreeFound() { treeFound_ = true; }
     [[nodiscard]] bool treeFound() const { return treeFound_; }
@@ -268,7 +250,6 @@ private:
     double bound_ = -std::numeric_limits<double>::infinity();
     bool provenOptimal_ = false;
     std::vector<std::vector<double>> relaxation_;
-    Clock::time_point lagrangianGain_ = Clock::now();
     std::atomic<bool> treeFound_ = false;
 };
 
@@ -321,11 +302,7 @@ void runLagrangian(SharedSearch& search, std::uint64_t seed, Clock::time_point s
 {
     const Assignment found = searchLagrangian(
         search.problem(), search.best(), seed, softEnd, end, std::move(stop),
-        [&](const Assignment& x) {
-            if (search.offer(x))
-                search.markLagrangianGain();
-        },
-        [&](double bound) { search.raiseBound(bound); });
+        [&](const Assignment& x) { search.offer(x); }, [&](double bound) { search.raiseBound(bound); });
     search.offer(found);
 }
 
@@ -344,26 +321,8 @@ void runUntilAllowed(SharedSearch& search, std::uint64_t seed, Clock::time_point
     search.offer(local.best());
 }
 
-// Waits until the exact engine on the whole problem ends (its proof, its end short of
-// one, or the search's stop) or another search finds a better plan.
-void awaitExactOrBetterPlan(const SharedSearch& search, Clock::time_point deadline)
-{
-    const std::stop_token stop = search.stopToken();
-    const std::stop_token exact = search.exactToken();
-    const int seen = search.snapshot().improvements;
-    while (Clock::now() < deadline && !stop.stop_requested() && !exact.stop_requested()
-           && search.snapshot().improvements == seen)
-        std::this_thread::sleep_for(kPoll);
-}
-
-// Rounds of the feasible local search, each starting from the shared best. Beside the
-// exact engine (`besideExact`) a round that improves nothing leaves the time to CBC's
-// tree until the tree finds a better plan (the local search polishes it: CBC proves an
-// optimum soon after it is known) or the engine ends: the two share the process's CPU
-// time, and on a machine shared with other work that is all they get (the generated
-// 800-node diffusion problem at load 10: with the local search running CBC's tree found
-// the optimum at 55 s and did not prove it in 60; without, proven at 58 s).
-void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline, bool besideExact = false)
+// Rounds of the feasible local search, each starting from the shared best.
+void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
 {
     const std::stop_token stop = search.stopToken();
     LocalSearch local(search.problem(), search.best(), seed);
@@ -372,16 +331,13 @@ void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point 
         // Each better plan is handed on at once: one still held when the deadline
         // stops the worker in a batch would be lost.
         CostSum offered = local.bestCost();
-        bool gained = false;
         while (Clock::now() < roundEnd && !stop.stop_requested()) {
             local.run(kMovesPerCheck);
             if (local.bestCost() < offered) {
                 offered = local.bestCost();
-                gained |= search.offer(local.best());
+                search.offer(local.best());
             }
         }
-        if (besideExact && !gained && !search.exactToken().stop_requested())
-            awaitExactOrBetterPlan(search, deadline);
         local.restartFrom(search.best());
     }
 }
@@ -554,16 +510,13 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     auto lagrangianEnd = Clock::time_point::max();
     // When the exact engine is ended unless it is near its proof.
     auto exactCheck = Clock::time_point::max();
-    bool lagrangianBesideExact = result.exactEngine && features.limitBinds;
     if (options.stop.stop_requested() || Clock::now() >= deadline) {
         // Stopped (or out of time) while reducing: the first assignment is the answer.
     } else if (result.exactEngine) {
         // Exact: CBC on the whole reduced problem, handing on its incumbents and bound;
-        // beside it the Lagrangian search (where the limit binds) until CBC's root is in
-        // and a round passed without a better plan from it (at most kExactShare of the
-        // time), then the local search while it gains. CBC
-        // still far from done at kExactShare is ended (see the watch below) and its
-        // thread turns to exact region re-solves, the local search to its rounds again.
+        // beside it the Lagrangian search (where the limit binds) until kExactShare of
+        // the time and then the local search. CBC still far from done then is ended (see
+        // the watch below) and its thread turns to exact region re-solves.
         const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
         exactCheck = exactEnd;
         workers.emplace_back(search, [deadline, seed](SharedSearch& s) { runExactWorker(s, seed, deadline); });
@@ -571,8 +524,8 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             workers.emplace_back(search, [seed, k, exactEnd, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
                 if (binds)
-                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), exactEnd, exactEnd, s.lagrangianToken());
-                runLocalSearch(s, seed + 200 + static_cast<std::uint64_t>(k), deadline, true);
+                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), exactEnd, exactEnd, s.stopToken());
+                runLocalSearch(s, seed + 200 + static_cast<std::uint64_t>(k), deadline);
             });
     } else {
         const auto phaseEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kLagrangianShare);
@@ -629,15 +582,6 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             const double bound = now.bound + static_cast<double>(reducer.offset());
             if (now.cost < kCostCap && cost * (1 - kFarFromBound) <= bound)
                 search->endLagrangian();
-        }
-        // Beside CBC's tree the Lagrangian search goes on while it finds better plans:
-        // after a round without, the process's CPU time is the tree's (under load the
-        // two share it; ended at CBC's root, the generated 800-node diffusion problem's
-        // plan at half time was 81.3 M instead of 80.2 M at load 16).
-        if (lagrangianBesideExact && Clock::now() >= after(search->lagrangianGain(), kRoundSeconds)
-            && search->hasRelaxation()) {
-            lagrangianBesideExact = false;
-            search->endLagrangian();
         }
         if (Clock::now() >= exactCheck) {
             exactCheck = Clock::time_point::max();

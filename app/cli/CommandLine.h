@@ -41,11 +41,16 @@ constexpr double kMaxSeconds = 7 * 24 * 3600.0;
 // One of `names`, kept as text.
 [[nodiscard]] CLI::Validator oneOf(std::vector<std::string> names);
 
+// The error for a name that is not a choice, given the name.
+using ChoiceRefusal = std::function<std::string(const std::string&)>;
+
 // One of `names`, turned into the matching value of `T` (an enum or bool) so that the
-// option can be bound to a `T` directly: --optimizer adam|sgd.
+// option can be bound to a `T` directly: --optimizer adam|sgd. Another name is refused with
+// `refusal`'s text where a vocabulary has its own (the attention kernels'), else choiceError's.
 template <typename T>
 CLI::Option* addChoice(CLI::App& app, const std::string& name, T& target,
-                       std::vector<std::pair<std::string, T>> choices, const std::string& help);
+                       std::vector<std::pair<std::string, T>> choices, const std::string& help,
+                       ChoiceRefusal refusal = {});
 
 // The usage text: for the top level, every command's synopsis ("inspect FILE [--json]
 // [--scope-depth N]", one per action of history) and description; for a command, its
@@ -61,7 +66,8 @@ public:
 
 template <typename T>
 CLI::Option* addChoice(CLI::App& app, const std::string& name, T& target,
-                       std::vector<std::pair<std::string, T>> choices, const std::string& help)
+                       std::vector<std::pair<std::string, T>> choices, const std::string& help,
+                       ChoiceRefusal refusal)
 {
     std::vector<std::string> names;
     for (const auto& choice : choices)
@@ -71,7 +77,7 @@ CLI::Option* addChoice(CLI::App& app, const std::string& name, T& target,
         typeName += (typeName.empty() ? "" : "|") + n;
     // The validator rewrites the name to the value's number, which CLI11 then converts.
     CLI::Validator toValue(
-        [choices, names](std::string& text) {
+        [choices, names, refusal](std::string& text) {
             for (const auto& [choiceName, value] : choices) {
                 if (text == choiceName) {
                     if constexpr (std::is_enum_v<T>)
@@ -81,7 +87,7 @@ CLI::Option* addChoice(CLI::App& app, const std::string& name, T& target,
                     return std::string();
                 }
             }
-            return choiceError(text, names);
+            return refusal ? refusal(text) : choiceError(text, names);
         },
         "");
     return app.add_option(name, target, help)->transform(toValue)->type_name(typeName);

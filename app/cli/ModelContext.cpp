@@ -137,7 +137,8 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               attentionKernelChoices(AttentionNameReader::PlanFile),
               "attention as one fused kernel, FlashAttention-2's (flash2; fused, its name before, is read the same), "
               "cuDNN's (cudnn, Transformer Engine's), the Triton FlashAttention (triton, llm-foundry's attn_impl: "
-              "triton) or FlashAttention 1.x's (flash1), or separate kernels that write the scores (default flash2)");
+              "triton) or FlashAttention 1.x's (flash1), or separate kernels that write the scores (default flash2)",
+              [](const std::string& name) { return attentionKernelRefusal(name, AttentionNameReader::PlanFile); });
     options.capacityFactorOption = command
         .add_option("--capacity-factor", options.workload.capacityFactor,
                     "mixture-of-experts routing: each expert takes up to this times its even share (top-k / "

@@ -468,7 +468,8 @@ private slots:
     }
 
     // --attention takes the kernels' names (flash2 for FlashAttention-2) and "fused", its
-    // name before, at the same price; plain "flash" is refused with every name it takes.
+    // name before, at the same price; plain "flash" is refused with every name it takes and
+    // what to write, in the same words as a plan file that says it (one name table).
     void attentionTakesFlash2AndFusedAlike()
     {
         const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama.ts.stripped.onnx"),
@@ -484,8 +485,25 @@ private slots:
         QVERIFY(flash1.out != flash2.out);
         const CliRun plain = runCli(evaluate + QStringList{QStringLiteral("flash")});
         QCOMPARE(plain.exitCode, 2);
-        QVERIFY2(plain.err.contains(QStringLiteral("needs flash2, cudnn, triton, flash1, unfused or fused, not 'flash'")),
-                 qPrintable(plain.err));
+        const QString refusal = QStringLiteral("is 'flash', not flash2, cudnn, triton, flash1, unfused or fused (read as "
+                                               "flash2): write flash2 for FlashAttention-2 or flash1 for FlashAttention 1.x");
+        QVERIFY2(plain.err.contains(QStringLiteral("--attention: ") + refusal), qPrintable(plain.err));
+        QTemporaryDir dir;
+        const QString planFile = dir.filePath(QStringLiteral("plan.json"));
+        QCOMPARE(runCli(evaluate + QStringList{QStringLiteral("flash2"), QStringLiteral("-o"), planFile}).exitCode, 0);
+        QFile file(planFile);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QByteArray plan = file.readAll();
+        file.close();
+        QVERIFY(plan.contains("\"attention\": \"flash2\""));
+        plan.replace("\"attention\": \"flash2\"", "\"attention\": \"flash\"");
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(plan), plan.size());
+        file.close();
+        const CliRun fromPlan = runCli({QStringLiteral("evaluate"), dataFile("llama.ts.stripped.onnx"), QStringLiteral("--plan"),
+                                        planFile, QStringLiteral("--no-history")});
+        QCOMPARE(fromPlan.exitCode, 1);
+        QVERIFY2(fromPlan.err.contains(QStringLiteral("workload.attention ") + refusal), qPrintable(fromPlan.err));
     }
 
     // A plan file is priced with the workload it stores; an option replaces only what it names.
@@ -1228,19 +1246,20 @@ private slots:
     void validateMarksAPeakAboveThePlanningLimit()
     {
         QTemporaryDir dir;
-        const QString small = runsFile(dir, QStringLiteral("big"), {QStringLiteral("flash2")});
-        QFile file(small);
-        file.open(QIODevice::ReadOnly);
+        const QString runs = runsFile(dir, QStringLiteral("big"), {QStringLiteral("flash2")});
+        QFile file(runs);
+        QVERIFY(file.open(QIODevice::ReadOnly));
         const QString big = QString::fromUtf8(file.readAll())
                                 .replace(QStringLiteral(R"("layers": 2,)"), QStringLiteral(R"("layers": 32,)"))
                                 .replace(QStringLiteral(R"("hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128)"),
                                          QStringLiteral(R"("hidden": 4096, "heads": 32, "ffn_hidden": 16384, "vocab": 50304)"));
         file.close();
         QVERIFY(big.contains(QStringLiteral(R"("hidden": 4096)")));
-        file.open(QIODevice::WriteOnly | QIODevice::Truncate);
-        file.write(big.toUtf8());
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        const QByteArray bigBytes = big.toUtf8();
+        QCOMPARE(file.write(bigBytes), bigBytes.size());
         file.close();
-        const CliRun validated = runCli({QStringLiteral("validate"), small});
+        const CliRun validated = runCli({QStringLiteral("validate"), runs});
         QCOMPARE(validated.exitCode, 0);
         QVERIFY2(validated.out.contains(
                      QStringLiteral("above the 74.5 GiB the cluster plans with (gpu.hbmBytes, under the card's own): "

@@ -26,9 +26,13 @@ class Graph;
 // Ops at one position are compared by role, type, arity and their tensors, never by
 // their attributes: that rests on the family table. Two exact copies of a representative
 // share its block signature (fold/BlockSignature.h: blockSignature, which PrunePass
-// groups instances by), and it spells out every op's domain, type and attributes; a folded
-// variant, which may differ in them, is never compared. A family built otherwise would
-// need the attributes compared here.
+// groups instances by), which spells out every op's domain and type and its attributes,
+// up to floats: a float attribute is written to six decimals (std::to_string: 1e-7 and
+// 1e-8 both read 0.000000), a tensor attribute by its type, dims and integer values only
+// (float values are left out), a graph attribute as "graph". So instances may share a
+// representative while differing in a float attribute; no price reads one. A folded
+// variant, which may differ in attributes, is never compared. A family built otherwise,
+// or a price that reads a float attribute, would need the attributes compared here.
 // The walk rule that decides which tensors may move (a follower of one activation) is
 // the cost model's own (cost/ActivationWalk.h).
 struct InstanceRepeats {

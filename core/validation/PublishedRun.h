@@ -25,7 +25,18 @@ struct PublishedRun {
         std::int64_t ffnHidden = 0;
         std::int64_t vocab = 0;
         std::int64_t sequence = 0;
-        std::string attention;  // the kernel by its name (below)
+        // The kernel by its name in the run format's vocabulary (cost/AttentionKernelNames.h,
+        // AttentionNameReader::RunFile): "flash1" FlashAttention (flash-attn 1.x, Dao et al.
+        // 2022: what the format's README calls MosaicML's kernel, run before FlashAttention-2
+        // was released), "flash2" FlashAttention-2 (flash-attn 2.x, PyTorch's
+        // scaled_dot_product_attention on its flash backend since PyTorch 2.2), "cudnn"
+        // cuDNN's fused attention (Transformer Engine on Hopper and later), "triton" the
+        // Triton FlashAttention (llm-foundry's attn_impl: triton), "unfused" separate kernels
+        // that write the scores out. Unlike plan files, a run file may say plain "flash",
+        // read as "flash1" (the shared file's MosaicML runs pinned flash-attn 1.0.3) with a
+        // note (plainFlashNote), and may not say "fused", which plan files read as
+        // FlashAttention-2 but a recipe's Megatron-LM --attention-backend fused means cuDNN.
+        std::string attention;
     } model;
     struct Hardware {
         // "A100-SXM4-80GB", "A100-SXM4-40GB", "H100-SXM5-80GB", "H200-SXM5-141GB",
@@ -66,16 +77,6 @@ struct PublishedRun {
         std::optional<double> memoryGibActivationsFirstStage;
     } measured;
 };
-
-// model.attention names the kernel as plan files do (cost/AttentionKernelNames.h):
-// "flash1" is FlashAttention (flash-attn 1.x, Dao et al. 2022: what the format's README
-// calls MosaicML's kernel, run before FlashAttention-2 was released), "flash2"
-// FlashAttention-2 (flash-attn 2.x, PyTorch's scaled_dot_product_attention on its flash
-// backend since PyTorch 2.2), "cudnn" cuDNN's fused attention (Transformer Engine on Hopper
-// and later), "triton" the Triton FlashAttention (llm-foundry's attn_impl: triton),
-// "unfused" separate kernels that write the scores out. Plain "flash" reads as "flash1"
-// (the shared file's MosaicML runs pinned flash-attn 1.0.3), never silently: see
-// plainFlashNote; "fused", which plan files read as FlashAttention-2, is refused here.
 
 // Whether `run` names its kernel plain "flash", which older documentation of the format
 // called FlashAttention-2.

@@ -21,6 +21,7 @@
 // optimal by a Lagrangian certificate), named NAME-planted and scored against that optimum.
 // --family-nodes N makes each --families problem N nodes long (named FAMILY@N, no best
 // known), at its family's limit: whether problems of a few hundred nodes are proven.
+// N must be a whole number > 0, and --families given; anything else is refused.
 // --progress prints each better cost and lower bound, with its time, on stderr.
 #include "iopddl/FamilyProblem.h"
 #include "iopddl/IopddlReader.h"
@@ -30,6 +31,7 @@
 #include "solver/SolutionEvaluator.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +41,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -158,6 +161,16 @@ std::vector<double> parseScales(const std::string& text)
     return scales;
 }
 
+// `text` as a whole number > 0, or nullopt: "abc", "-5", "0" and "12x" are refused.
+std::optional<int> positiveCount(std::string_view text)
+{
+    int count = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (error != std::errc() || end != text.data() + text.size() || count <= 0)
+        return std::nullopt;
+    return count;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -187,8 +200,14 @@ int main(int argc, char** argv)
             progress = true;
         else if (arg == "--families")
             families = true;
-        else if (arg == "--family-nodes" && i + 1 < argc)
-            familyNodes = std::atoi(argv[++i]);
+        else if (arg == "--family-nodes" && i + 1 < argc) {
+            const std::optional<int> count = positiveCount(argv[++i]);
+            if (!count) {
+                std::fprintf(stderr, "bench_iopddl: --family-nodes needs a whole number of nodes > 0, not '%s'\n", argv[i]);
+                return 2;
+            }
+            familyNodes = *count;
+        }
         else if (arg == "--planted")
             planted = true;
         else if (arg == "--write-families" && i + 1 < argc)
@@ -208,6 +227,10 @@ int main(int argc, char** argv)
         }
         else
             folder = arg;
+    }
+    if (familyNodes > 0 && !families) {
+        std::fprintf(stderr, "bench_iopddl: --family-nodes sizes the --families problems; give --families with it\n");
+        return 2;
     }
     if (writeStress) {
         for (const Stress& shape : kStress) {

@@ -151,6 +151,12 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
     run.training.fp8Parameters = training.has("fp8_parameters") && training.flag("fp8_parameters");
     if (run.training.fp8Parameters && run.training.precision != "fp8" && run.training.precision != "mxfp8")
         training.fail("fp8_parameters", "is true for a " + run.training.precision + " run (FP8 weights need fp8 or mxfp8)");
+    // Megatron-LM turns accumulate_allreduce_grads_in_fp32 on for bf16, NeMo's default keeps
+    // it; a recipe that turns it off says so (tests/data/validation/README.md).
+    if (training.has("grad_reduce_in_fp32") && !fromMegatron(run))
+        training.fail("grad_reduce_in_fp32", "is Megatron-Core's setting, and the source names no Megatron stack");
+    run.training.gradReduceInFp32 = fromMegatron(run) && (!training.has("grad_reduce_in_fp32") ||
+                                                          training.flag("grad_reduce_in_fp32"));
     run.training.globalBatch = training.count("global_batch");
     run.training.microBatch = training.count("micro_batch");
     const bool accumulationGiven = training.has("gradient_accumulation");
@@ -212,6 +218,11 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
 }
 
 }  // namespace
+
+bool fromMegatron(const PublishedRun& run)
+{
+    return run.source.find("Megatron") != std::string::npos;
+}
 
 bool namesPlainFlash(const PublishedRun& run)
 {

@@ -54,6 +54,10 @@ struct PublishedRun {
         std::string precision;  // "fp16", "bf16", "fp8" (bf16 with per-tensor FP8 GEMMs) or "mxfp8"
         // Under fp8 or mxfp8: the FP8 layers' weights are kept in FP8 only (Workload::fp8Parameters).
         bool fp8Parameters = false;
+        // Megatron-Core keeps and reduces its gradient buffers in fp32 (grad_reduce_in_fp32,
+        // Workload::fp32MainGradients): true for a run whose source names Megatron unless its
+        // training.grad_reduce_in_fp32 says false; false for other stacks, which refuse the field.
+        bool gradReduceInFp32 = false;
         std::int64_t globalBatch = 0;
         std::int64_t microBatch = 0;
         std::int64_t gradientAccumulation = 1;
@@ -77,6 +81,10 @@ struct PublishedRun {
         std::optional<double> memoryGibActivationsFirstStage;
     } measured;
 };
+
+// Whether `run` was trained by a Megatron stack (Megatron-LM, NeMo or Megatron-Bridge on
+// Megatron-Core): its source names Megatron.
+[[nodiscard]] bool fromMegatron(const PublishedRun& run);
 
 // Whether `run` names its kernel plain "flash", which older documentation of the format
 // called FlashAttention-2.

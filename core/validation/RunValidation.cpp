@@ -34,24 +34,9 @@ std::string planSpaceGap(const PublishedRun& run)
     return {};
 }
 
-bool fromMegatron(const PublishedRun& run)
-{
-    return run.source.find("Megatron") != std::string::npos;
-}
-
 bool fromTorchTitan(const PublishedRun& run)
 {
     return run.source.find("torchtitan") != std::string::npos;
-}
-
-// Megatron-Core keeps and reduces its gradient buffers (the "main gradients") in fp32 when
-// told to (grad_reduce_in_fp32; Megatron-LM's --accumulate-allreduce-grads-in-fp32, NeMo's
-// default), in the parameters' 16 bits otherwise: Megatron-Bridge's performance scripts set
-// it off for every Llama run (set_llama3_common_configs, set_llama31_common_configs:
-// cfg.ddp.grad_reduce_in_fp32 = False).
-bool keepsFp32MainGradients(const PublishedRun& run)
-{
-    return fromMegatron(run) && run.source.find("Megatron-Bridge") == std::string::npos;
 }
 
 // NVIDIA's recipes: NeMo's launcher configs behind the DGX Cloud benchmarks and
@@ -209,7 +194,9 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);
     workload.pipelineSendOverlap = overlapsPipelineSends(run);
     workload.attention = attentionKernelOf(run);
-    workload.fp32MainGradients = keepsFp32MainGradients(run);
+    // Megatron-Core's gradient buffers (the "main gradients") in fp32 as the run's file says
+    // (training.grad_reduce_in_fp32), in the parameters' 16 bits otherwise.
+    workload.fp32MainGradients = run.training.gradReduceInFp32;
     if (fromMegatron(run) && !workload.fp32MainGradients)
         workload.gradientReduceType = workload.computeType;  // reduced as kept
     // The layout Megatron-LM runs: tensor parallel innermost, then context parallel (ring

@@ -71,6 +71,7 @@ PublishedRun megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t 
     run.training.pipelineParallel = pp;
     run.training.recompute = "full";
     run.training.optimizer = "adam";
+    run.training.gradReduceInFp32 = true;  // as a run file naming Megatron reads by default
     return run;
 }
 
@@ -131,9 +132,9 @@ PublishedRun ptdp(int gpus)
 // A two-layer GPT on one DGX H100 in the format, read back: its model.attention is
 // `attention`, and `hardware` and `training` (", \"key\": value" each) add fields.
 std::vector<PublishedRun> twoLayerRun(const std::string& attention, const std::string& hardware = {},
-                                      const std::string& training = {})
+                                      const std::string& training = {}, const std::string& source = "s")
 {
-    const std::string json = R"({"cases": [{"name": "n", "source": "s", "model": {"architecture": "gpt",
+    const std::string json = R"({"cases": [{"name": "n", "source": ")" + source + R"(", "model": {"architecture": "gpt",
         "layers": 2, "hidden": 64, "heads": 4, "ffn_hidden": 256, "vocab": 128, "sequence": 128, "attention": ")" +
                              attention + R"("}, "hardware": {"gpu": "H100-SXM5-80GB", "peak_tflops_bf16": 989,
         "gpus_per_node": 8, "nodes": 1, "inter_node_gbit_per_gpu": 400)" +
@@ -248,6 +249,38 @@ private slots:
         } catch (const Error& error) {
             QVERIFY2(error.message().find("fp8_parameters") != std::string::npos &&
                          error.message().find("bf16") != std::string::npos,
+                     error.message().c_str());
+        }
+    }
+
+    // training.grad_reduce_in_fp32 is Megatron-Core's setting, read from the run's file, never
+    // from its source's wording: a Megatron run keeps fp32 gradient buffers unless the file
+    // says false, then 16-bit ones, 2 bytes per parameter fewer (tp 1, pp 1, no ZeRO: every
+    // parameter on every GPU); another stack's run refuses the field, naming it.
+    void gradientReduceDtypeIsTheRunsOwnField()
+    {
+        const std::string megatron = "Megatron-Bridge performance summary, NeMo 25.11";
+        const PublishedRun fp32 = twoLayerRun("flash2", {}, {}, megatron).front();
+        const PublishedRun bf16 = twoLayerRun("flash2", {}, R"(, "grad_reduce_in_fp32": false)", megatron).front();
+        QVERIFY(fp32.training.gradReduceInFp32);
+        QVERIFY(!bf16.training.gradReduceInFp32);
+        QVERIFY(twoLayerRun("flash2", {}, R"(, "grad_reduce_in_fp32": true)", megatron).front().training.gradReduceInFp32);
+        QVERIFY(!twoLayerRun("flash2").front().training.gradReduceInFp32);
+        const RunPrediction a = predictRun(fp32, clusterPresetDir());
+        const RunPrediction b = predictRun(bf16, clusterPresetDir());
+        QVERIFY2(a.skipped.empty() && b.skipped.empty(), (a.skipped + b.skipped).c_str());
+        QCOMPARE(a.parameters, b.parameters);
+        QVERIFY2(std::abs(a.parameterAndOptimizerBytes - b.parameterAndOptimizerBytes - 2 * a.parameters) <=
+                     1e-9 * a.parameterAndOptimizerBytes,
+                 qPrintable(QStringLiteral("%1 - %2 vs 2 x %3")
+                                .arg(a.parameterAndOptimizerBytes, 0, 'g', 12)
+                                .arg(b.parameterAndOptimizerBytes, 0, 'g', 12)
+                                .arg(a.parameters, 0, 'g', 12)));
+        try {
+            (void)twoLayerRun("flash2", {}, R"(, "grad_reduce_in_fp32": false)");
+            QFAIL("Megatron-Core's setting was read for a run of another stack");
+        } catch (const Error& error) {
+            QVERIFY2(error.message().find("training.grad_reduce_in_fp32: is Megatron-Core's setting") != std::string::npos,
                      error.message().c_str());
         }
     }

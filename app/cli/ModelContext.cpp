@@ -97,11 +97,11 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
             },
             ""))
         ->type_name("bf16|fp16|fp8|mxfp8");
-    options.fp8ParametersOption = command.add_flag(
-        "--fp8-parameters", options.workload.fp8Parameters,
-        "with --precision fp8 or mxfp8: the FP8 layers' weights in FP8 only, without their 16-bit copy, as "
+    options.fp8ParametersOption = addChoice(command, "--fp8-parameters", options.workload.fp8Parameters,
+        {{"on", true}, {"off", false}},
+        "on, with --precision fp8 or mxfp8: the FP8 layers' weights in FP8 only, without their 16-bit copy, as "
         "Transformer Engine's fp8_model_init keeps them (Megatron-LM's --fp8-param-gather, NeMo's fp8_params); "
-        "ZeRO 3 gathers them in FP8 (default: the 16-bit weights kept beside the FP8 copy)");
+        "ZeRO 3 gathers them in FP8 (default off: the 16-bit weights kept beside the FP8 copy)");
     options.zeroOption = command.add_option("--zero", options.workload.zeroStage,
                        "ZeRO stage over the data-parallel axes: 1 shards optimizer states, 2 also gradients, "
                        "3 also parameters (FSDP) (default 0)")
@@ -165,7 +165,7 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
             workload.fp8Parameters = false;
     }
     if (optionGiven(options.fp8ParametersOption))
-        workload.fp8Parameters = true;
+        workload.fp8Parameters = flags.fp8Parameters;
     if (optionGiven(options.optimizerOption))
         workload.optimizer = flags.optimizer;
     if (options.zeroStageGiven())

@@ -682,8 +682,9 @@ private slots:
         QCOMPARE(upper.out, lower.out);
     }
 
-    // --fp8-parameters: FP8 weights without their 16-bit copy, refused without FP8 training
-    // (naming the option), kept by the plan file evaluate writes, which prices the same.
+    // --fp8-parameters on: FP8 weights without their 16-bit copy, refused without FP8 training
+    // (naming the option), kept by the plan file evaluate writes, which prices the same;
+    // --fp8-parameters off drops the plan file's and keeps its FP8 recipe.
     void fp8ParametersNeedFp8TrainingAndAreKept()
     {
         const QStringList evaluate = {QStringLiteral("evaluate"), dataFile("llama3_8b_shape.dynamo.stripped.onnx"),
@@ -692,7 +693,7 @@ private slots:
         for (const QString& command : {QStringLiteral("evaluate"), QStringLiteral("search")}) {
             QStringList args = evaluate;
             args[0] = command;
-            const CliRun refused = runCli(args + QStringList{QStringLiteral("--fp8-parameters")});
+            const CliRun refused = runCli(args + QStringList{QStringLiteral("--fp8-parameters"), QStringLiteral("on")});
             QCOMPARE(refused.exitCode, 2);
             QVERIFY2(refused.err.contains(QStringLiteral("--fp8-parameters: FP8 weights without a 16-bit copy need FP8 "
                                                          "training (precision fp8 or mxfp8), not bf16")),
@@ -702,7 +703,8 @@ private slots:
         const QString planFile = dir.filePath(QStringLiteral("fp8.json"));
         const QStringList fp8 = evaluate + QStringList{QStringLiteral("--precision"), QStringLiteral("fp8"),
                                                        QStringLiteral("--json")};
-        const CliRun written = runCli(fp8 + QStringList{QStringLiteral("--fp8-parameters"), QStringLiteral("-o"), planFile});
+        const CliRun written = runCli(fp8 + QStringList{QStringLiteral("--fp8-parameters"), QStringLiteral("on"),
+                                                        QStringLiteral("-o"), planFile});
         QCOMPARE(written.exitCode, 0);
         QFile file(planFile);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -720,6 +722,16 @@ private slots:
         QCOMPARE(total(read, "step_seconds"), total(written, "step_seconds"));
         QCOMPARE(total(read, "memory_bytes"), total(written, "memory_bytes"));
         QVERIFY(total(written, "memory_bytes") < total(copied, "memory_bytes"));
+        const CliRun turnedOff = runCli(evaluate.mid(0, 4) + QStringList{QStringLiteral("--plan"), planFile,
+                                                                          QStringLiteral("--fp8-parameters"), QStringLiteral("off"),
+                                                                          QStringLiteral("--no-history"), QStringLiteral("--json")});
+        QCOMPARE(turnedOff.exitCode, 0);
+        QCOMPARE(total(turnedOff, "step_seconds"), total(copied, "step_seconds"));
+        QCOMPARE(total(turnedOff, "memory_bytes"), total(copied, "memory_bytes"));
+        const CliRun misspelt = runCli(fp8 + QStringList{QStringLiteral("--fp8-parameters"), QStringLiteral("yes")});
+        QCOMPARE(misspelt.exitCode, 2);
+        QVERIFY2(misspelt.err.contains(QStringLiteral("--fp8-parameters")) && misspelt.err.contains(QStringLiteral("off")),
+                 qPrintable(misspelt.err));
     }
 
     // 100,000 nodes under --mesh auto searched 187 s past a 20 s limit.

@@ -349,9 +349,8 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats)
         double bytes = 0;
         if (runsApart(op.id)) {
             // Its own kernel: the probabilities in, the output and the one-byte mask out.
-            bytes = activationBytes(op.inputs[0]) + activationBytes(op.outputs[0]);
-            if (op.outputs.size() > 1 && op.outputs[1].isValid())
-                bytes += binder_.elementCount(graph_.tensor(op.outputs[1]).shape);
+            // torch.nn.Dropout writes the mask in training whether or not the graph names it.
+            bytes = activationBytes(op.inputs[0]) + activationBytes(op.outputs[0]) + binder_.elementCount(out);
             facts.memoryBoundBytes = bytes;
             continue;
         }

@@ -6,6 +6,8 @@
 #include "CostChecks.h"
 #include "FoldedTestModel.h"
 #include "cost/CostModel.h"
+#include "cost/KernelTime.h"
+#include "graph/GraphBuilder.h"
 #include "graph/ParameterCount.h"
 #include "plan/ExpertPlans.h"
 
@@ -30,6 +32,45 @@ double ringAllReduce(int n, double bytes, const LinkSpec& link)
 std::size_t collective(CollectiveKind kind)
 {
     return static_cast<std::size_t>(kind);
+}
+
+// Attention's core on [batch, 2 heads, seq, 4] queries projected by a 4 x 4 weight (so that
+// gradients flow): QKᵀ, softmax, dropout, then x V. Its dropout names its mask output or
+// leaves it unnamed, as a hand-built graph or another exporter may.
+FoldedModel attentionCore(bool namesMask)
+{
+    GraphBuilder b;
+    const Dimension seq = Dimension::symbolic("seq");
+    const Dimension four = Dimension::known(4);
+    const auto shape = [](Dimension third, Dimension fourth) {
+        return TensorShape({Dimension::symbolic("batch"), Dimension::known(2), third, fourth});
+    };
+    b.addInput("x", DataType::Float32, shape(seq, four));
+    b.addInput("kt", DataType::Float32, shape(four, seq));
+    b.addInput("v", DataType::Float32, shape(seq, four));
+    Initializer w;
+    w.name = "wq";
+    w.dtype = DataType::Float32;
+    w.dims = {4, 4};
+    w.elementCount = 16;
+    w.byteSize = 64;
+    b.addInitializer(std::move(w));
+    b.addOp("MatMul", "query", {"x", "wq"}, {"q"});
+    b.addOp("MatMul", "scores", {"q", "kt"}, {"s"});
+    b.addOp("Softmax", "softmax", {"s"}, {"p"}, {{"axis", std::int64_t{-1}}});
+    std::vector<std::string> dropoutOutputs{"d"};
+    if (namesMask)
+        dropoutOutputs.push_back("mask");
+    b.addOp("Dropout", "dropout", {"p"}, dropoutOutputs);
+    b.addOp("MatMul", "context", {"d", "v"}, {"o"});
+    b.setTensorType("q", DataType::Float32, shape(seq, four));
+    for (const char* scores : {"s", "p", "d"})
+        b.setTensorType(scores, DataType::Float32, shape(seq, seq));
+    if (namesMask)
+        b.setTensorType("mask", DataType::Bool, shape(seq, seq));
+    b.setTensorType("o", DataType::Float32, shape(seq, four));
+    b.markOutput("o");
+    return foldModel(b.finish());
 }
 
 }  // namespace
@@ -244,6 +285,37 @@ private slots:
         QCOMPARE(bound.extents(named), (std::vector<std::int64_t>{8, 2048, 2048, 1}));
         QVERIFY(bound.isSequenceAxis(named, 1) && bound.isSequenceAxis(named, 2));
         QVERIFY(!bound.isSequenceAxis(named, 3));
+    }
+
+    // Unfused attention's dropout of the scores runs as its own kernel: the probabilities in,
+    // its output and a one-byte mask out (2 + 2 + 1 bytes per score element), the same bytes
+    // backward. torch.nn.Dropout writes the mask in training whether or not the graph
+    // names it, so a Dropout with one output is priced as one with two.
+    void unfusedDropoutWritesItsMaskUnnamedOrNot()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        Workload w;
+        w.batch = 16;
+        w.sequence = 512;
+        w.attention = AttentionKernel::Unfused;
+        const double scoresPerGpu = 2.0 * 2 * 512 * 512;  // 2 of the 16 sequences, 2 heads, s^2
+        const double expected = 2 * memoryBoundSeconds(cluster.gpu, 5 * scoresPerGpu);
+        for (const bool namesMask : {true, false}) {
+            const FoldedModel m = attentionCore(namesMask);
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+            int dropouts = 0;
+            for (const Op& op : m.graph().ops()) {
+                if (op.type != "Dropout")
+                    continue;
+                ++dropouts;
+                const double priced = e.perOp[op.id.index()].time.computeSeconds;
+                QVERIFY2(near(priced, expected), qPrintable(QStringLiteral("mask named %1: %2 s vs %3 s")
+                                                                .arg(namesMask).arg(priced).arg(expected)));
+            }
+            QCOMPARE(dropouts, 1);
+        }
     }
 
     void plansMustFitTheModelAndMesh()

@@ -111,11 +111,12 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
         "--zero1", [&options] { options.workload.zeroStage = 1; }, "the same as --zero 1");
     options.zeroImplementationOption = addChoice(command, "--zero-implementation", options.workload.zeroImplementation,
               {{"fsdp", ZeroImplementation::Fsdp}, {"fsdp2", ZeroImplementation::Fsdp2},
-               {"deepspeed", ZeroImplementation::DeepSpeed}},
+               {"deepspeed", ZeroImplementation::DeepSpeed}, {"megatron-fsdp", ZeroImplementation::MegatronFsdp}},
               "how ZeRO 2 and 3 move parameters and gradients: PyTorch FSDP's (fsdp, FSDP1) or fully_shard's "
               "(fsdp2) one gather per block, prefetched under compute, each with its own copies around its "
-              "collectives, or DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited for (default "
-              "fsdp; search --target: as the stack does)");
+              "collectives, Megatron-FSDP's (megatron-fsdp) the same gathers into the buffers the parameters and "
+              "main gradients live in, or DeepSpeed ZeRO-3's (2021) one gather per parameter tensor, each waited "
+              "for (default fsdp; search --target: as the stack does)");
     options.zeroReplicasOption = command.add_option("--zero-replicas", options.workload.zeroReplicas,
                        "HSDP under ZeRO 2/3: the data-parallel ranks as N replicas of a shard group (torchtitan's "
                        "data_parallel_replicate_degree); each shards over its own ranks and the replicas all-reduce "

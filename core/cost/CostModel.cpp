@@ -926,15 +926,20 @@ double CostModel::gradientBytesPerParameter() const
 
 double CostModel::fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const
 {
-    if (workload_.fp32MainGradients || div.shard <= 1)
+    // Megatron-FSDP's buffers are the main gradients in either type; PyTorch's FSDP copies
+    // nothing of its own beside Megatron-Core's fp32 main-gradient buffers.
+    const bool megatronFsdp = workload_.zeroImplementation == ZeroImplementation::MegatronFsdp;
+    if ((workload_.fp32MainGradients && !megatronFsdp) || div.shard <= 1)
         return 0;
     return steps.microSteps * fsdpGradientCopySeconds(cluster_->gpu, localParameters, workload_.zeroImplementation,
-                                                      workload_.zeroStage, reduceScatterBytesPerParameter());
+                                                      workload_.zeroStage, reduceScatterBytesPerParameter(), div.shard);
 }
 
 double CostModel::reduceScatterBytesPerParameter() const
 {
-    if (workload_.fp32MainGradients || workload_.zeroImplementation == ZeroImplementation::DeepSpeed)
+    // DeepSpeed and Megatron-FSDP reduce their buckets in the gradients' own type.
+    if (workload_.fp32MainGradients || workload_.zeroImplementation == ZeroImplementation::DeepSpeed ||
+        workload_.zeroImplementation == ZeroImplementation::MegatronFsdp)
         return gradientBytesPerParameter();
     return dataTypeBits(workload_.gradientReduceType) / 8.0;
 }

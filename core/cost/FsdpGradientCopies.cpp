@@ -4,7 +4,8 @@
 
 namespace tapestry {
 
-double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage, double reduceBytes)
+double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage, double reduceBytes,
+                                 double shardRanks)
 {
     if (zeroStage < 2)
         return 0;
@@ -20,15 +21,20 @@ double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStag
     case ZeroImplementation::Fsdp2:
         return kFsdp2ReduceBytesPerParameter - kFp32 + reduceBytes +
                (zeroStage >= 3 ? 2 : 1) * kFsdp2GatherCopyBytesPerParameter;
+    case ZeroImplementation::MegatronFsdp: {
+        const double scale = reduceBytes == kGradient ? kMegatronFsdpBf16ScaleBytesPerParameter : 0.0;
+        return scale + 3 * reduceBytes / shardRanks;
+    }
     case ZeroImplementation::DeepSpeed: break;
     }
     return 0;
 }
 
 double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters, ZeroImplementation implementation,
-                               int zeroStage, double reduceBytes)
+                               int zeroStage, double reduceBytes, double shardRanks)
 {
-    return memoryBoundSeconds(gpu, unshardedParameters * fsdpCopyBytesPerParameter(implementation, zeroStage, reduceBytes));
+    return memoryBoundSeconds(gpu, unshardedParameters *
+                                       fsdpCopyBytesPerParameter(implementation, zeroStage, reduceBytes, shardRanks));
 }
 
 }  // namespace tapestry

@@ -37,22 +37,44 @@ namespace tapestry {
 // gather: 14 under ZeRO 3 (gathered for forward and again for backward), 10 under ZeRO 2
 // (reshard_after_forward=False: one gather per micro-step).
 //
-// Megatron-LM accumulates gradients in fp32 main-gradient buffers inside the
-// weight-gradient GEMM and reduces those (cost/KernelTime.h, linearBackwardSeconds), and
-// DeepSpeed reduces its own buckets, so none of this applies to them.
+// Megatron-FSDP (Megatron-LM megatron/core/distributed/fsdp/src/megatron_fsdp/
+// param_and_grad_buffer.py, GradReducePipeline and gradient_reduce_preprocessing; its
+// README: "zero copy communication" and TE's gradient accumulation fusion "remove the
+// explicit gradient copy to the communication buffer") keeps the unsharded gradient bucket
+// as the parameters' main_grad, in the main-gradient type it also reduces in
+// (main_grads_dtype, grad_comm_dtype defaulting to it): the weight-gradient GEMM writes
+// into it (priced in the GEMM) and the all-gather fills the bucket the parameters view.
+// Per micro-step it
+// - scales the bucket by 1/ranks before summing: a PREMUL_SUM inside the collective for
+//   fp32 (gradient_reduce_div_fusion, default on), but `mul_` in place for bf16
+//   (average_in_collective is off by default, and Megatron-Bridge's performance scripts,
+//   _set_megatron_fsdp_overrides, turn it off: "not supported with Megatron FSDP"): reads 2,
+//   writes 2;
+// - reduce-scatters into a new shard and adds it to the sharded main gradient
+//   (local_buffer += grad_shard): reads 2, writes 1 in the reduce type per element of the
+//   shard, 1/shard ranks of the block.
+// kMegatronFsdpBf16ScaleBytesPerParameter = 4.
+//
+// Megatron-LM's own data parallelism accumulates gradients in main-gradient buffers inside
+// the weight-gradient GEMM and reduces those (cost/KernelTime.h, linearBackwardSeconds),
+// and DeepSpeed reduces its own buckets, so none of this applies to them.
 inline constexpr double kFsdp1GradientBytesPerParameter = 18;
 inline constexpr double kFsdp2ReduceBytesPerParameter = 6;
 inline constexpr double kFsdp2GatherCopyBytesPerParameter = 4;
+inline constexpr double kMegatronFsdpBf16ScaleBytesPerParameter = 4;
 
 // Bytes per parameter of the unsharded block that `implementation` copies per micro-step
 // under `zeroStage` (2 or 3; 0 below 2 and for DeepSpeed), reducing 16-bit gradients in a
-// type of `reduceBytes`: 18 and 14 (ZeRO 3) or 10 (ZeRO 2) above for 4, 8 and 12 or 8 for 2.
-[[nodiscard]] double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage, double reduceBytes);
+// type of `reduceBytes` over `shardRanks`: 18 and 14 (ZeRO 3) or 10 (ZeRO 2) above for 4,
+// 8 and 12 or 8 for 2; Megatron-FSDP's 12 / shardRanks for 4 and 4 + 6 / shardRanks for 2.
+[[nodiscard]] double fsdpCopyBytesPerParameter(ZeroImplementation implementation, int zeroStage, double reduceBytes,
+                                               double shardRanks);
 
 // Seconds per micro-step for a block part of `unshardedParameters` on one GPU: memory-bound
 // kernels, on the critical path (the post-backward stream has the higher priority, and
 // memory-bound kernels beside a GEMM take its SMs).
 [[nodiscard]] double fsdpGradientCopySeconds(const GpuSpec& gpu, double unshardedParameters,
-                                             ZeroImplementation implementation, int zeroStage, double reduceBytes);
+                                             ZeroImplementation implementation, int zeroStage, double reduceBytes,
+                                             double shardRanks);
 
 }  // namespace tapestry

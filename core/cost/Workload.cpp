@@ -73,13 +73,15 @@ const char* zeroImplementationName(ZeroImplementation implementation)
     case ZeroImplementation::Fsdp: return "fsdp";
     case ZeroImplementation::Fsdp2: return "fsdp2";
     case ZeroImplementation::DeepSpeed: return "deepspeed";
+    case ZeroImplementation::MegatronFsdp: return "megatron-fsdp";
     }
     return "fsdp";
 }
 
 std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name)
 {
-    for (const ZeroImplementation z : {ZeroImplementation::Fsdp, ZeroImplementation::Fsdp2, ZeroImplementation::DeepSpeed}) {
+    for (const ZeroImplementation z : {ZeroImplementation::Fsdp, ZeroImplementation::Fsdp2, ZeroImplementation::DeepSpeed,
+                                        ZeroImplementation::MegatronFsdp}) {
         if (name == zeroImplementationName(z))
             return z;
     }

@@ -107,6 +107,11 @@ enum class ZeroImplementation : std::uint8_t {
     // the next (DeepSpeed issue #1069 and pull request #1188, June 2021: every all-gather
     // synchronized the device), so the gathers do not hide under compute.
     DeepSpeed,
+    // Megatron-FSDP (Megatron-Core's megatron/core/distributed/fsdp, what Megatron-Bridge's
+    // use_megatron_fsdp runs): gathered and prefetched per block as FSDP1, into buffers the
+    // parameters and main gradients live in, so no copies but its own
+    // (cost/FsdpGradientCopies.h).
+    MegatronFsdp,
 };
 
 // The ZeRO stage that `shardRanks` data-parallel ranks run `zeroStage` at: over one rank
@@ -116,7 +121,7 @@ enum class ZeroImplementation : std::uint8_t {
 // (over its data and context ranks).
 [[nodiscard]] int effectiveZeroStage(int zeroStage, int shardRanks);
 
-// "fsdp" (FSDP1), "fsdp2", "deepspeed".
+// "fsdp" (FSDP1), "fsdp2", "deepspeed", "megatron-fsdp".
 [[nodiscard]] const char* zeroImplementationName(ZeroImplementation implementation);
 [[nodiscard]] std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name);
 

@@ -300,7 +300,7 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.fp32MainGradients = w.fp32_main_gradients();
     workload.zeroImplementation = namedValue(w.zero_implementation(), zeroImplementationFromName,
                                              ZeroImplementation::Fsdp, fileName, "zero_implementation",
-                                             "fsdp, fsdp2 or deepspeed");
+                                             "fsdp, fsdp2, deepspeed or megatron-fsdp");
     workload.zeroReplicas = w.has_zero_replicas() ? w.zero_replicas() : 1;
     workload.gradientReduceType = DataType::Float32;
     if (!w.gradient_reduce_type().empty()) {

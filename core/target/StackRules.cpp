@@ -73,7 +73,9 @@ void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* 
 {
     if (w.zeroStage < 2 || w.zeroImplementation == stackZeroImplementation(stack))
         return;
-    const char* written = w.zeroImplementation == ZeroImplementation::DeepSpeed ? "DeepSpeed's" : "FSDP1's";
+    const char* written = w.zeroImplementation == ZeroImplementation::DeepSpeed      ? "DeepSpeed's"
+                          : w.zeroImplementation == ZeroImplementation::MegatronFsdp ? "Megatron-FSDP's"
+                                                                                     : "FSDP1's";
     notes.push_back("ZeRO stage " + std::to_string(w.zeroStage) + " priced as " + written + " gathers and copies: " +
                     stackName + " runs FSDP2 (fully_shard), which copies otherwise");
 }

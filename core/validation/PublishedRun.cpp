@@ -173,8 +173,10 @@ PublishedRun readCase(const JsonValue& value, const std::string& file, std::size
         training.fail("zero_stage", "must be 0, 1, 2 or 3");
     run.training.zeroStage = static_cast<int>(zero.asNumber());
     run.training.zeroImplementation = training.textOr("zero_implementation", "fsdp");
-    if (run.training.zeroImplementation != "fsdp" && run.training.zeroImplementation != "deepspeed")
-        training.fail("zero_implementation", "is '" + run.training.zeroImplementation + "', not fsdp or deepspeed");
+    if (run.training.zeroImplementation != "fsdp" && run.training.zeroImplementation != "deepspeed" &&
+        run.training.zeroImplementation != "megatron-fsdp")
+        training.fail("zero_implementation",
+                      "is '" + run.training.zeroImplementation + "', not fsdp, deepspeed or megatron-fsdp");
     run.training.recompute = training.text("recompute");
     if (run.training.recompute != "none" && run.training.recompute != "selective" && run.training.recompute != "full")
         training.fail("recompute", "is '" + run.training.recompute + "', not none, selective or full");

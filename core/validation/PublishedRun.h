@@ -68,7 +68,7 @@ struct PublishedRun {
         bool sequenceParallel = false;
         int contextParallel = 1;
         int zeroStage = 0;
-        std::string zeroImplementation = "fsdp";  // "fsdp" or "deepspeed" (how ZeRO 3 gathers)
+        std::string zeroImplementation = "fsdp";  // "fsdp", "deepspeed" or "megatron-fsdp" (how ZeRO 3 gathers)
         std::string recompute;  // "none", "selective", "full"
         // Blocks whose saved activations the stack moves to host memory in forward and back
         // in backward (Megatron-LM's --cpu-offloading-num-layers); 0: none.

@@ -162,7 +162,7 @@ private slots:
                                             "for FlashAttention 1.x";
         QTest::newRow("zero implementation")
             << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"zero_implementation\": \"colossal\""
-            << "workload.zero_implementation is 'colossal', not fsdp, fsdp2 or deepspeed";
+            << "workload.zero_implementation is 'colossal', not fsdp, fsdp2, deepspeed or megatron-fsdp";
         QTest::newRow("fp8 recipe") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"fp8_recipe\": \"fp4\""
                                     << "workload.fp8_recipe is 'fp4', not none, per-tensor or mxfp8";
         QTest::newRow("bool as a word") << "\"capacity_factor\": 1" << "\"capacity_factor\": 1, \"overlap_off\": \"yes\""

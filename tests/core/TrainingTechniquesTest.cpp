@@ -550,7 +550,8 @@ private slots:
     // every micro-step before reduce-scattering it (cost/FsdpGradientCopies.h): 18 bytes per
     // parameter through HBM at kHbmShare of its bandwidth, m times per step, whatever the
     // ranks (each holds the block unsharded); FSDP2 copies 10 (ZeRO 2) or 14 (ZeRO 3).
-    // Megatron-LM's fp32 main gradients and DeepSpeed's ZeRO have no such pass.
+    // Megatron-LM's fp32 main gradients and DeepSpeed's ZeRO have no such pass; Megatron-FSDP
+    // has its own (below).
     void fsdpCastsEachMicroStepsWholeGradient()
     {
         const FoldedModel m = gptWithDropout(2);
@@ -609,6 +610,24 @@ private slots:
                 const CostModel deepSpeedCosts(m.graph(), m.coarse, m.families, cluster, mesh, deepSpeed);
                 QVERIFY(near(deepSpeedCosts.evaluate(plan).total.time.computeSeconds,
                              zero1.evaluate(plan).total.time.computeSeconds));
+                // Megatron-FSDP: the GEMM writes its bucket, the gather fills it; a bf16 bucket
+                // is scaled by 1/ranks in place (2 + 2 bytes), fp32's scale is fused into the
+                // collective; each adds its reduced shard to the main gradient (2 reads and a
+                // write of 1/ranks of the block in the bucket's type).
+                for (const bool fp32 : {false, true}) {
+                    Workload megatronFsdp = w;
+                    megatronFsdp.zeroImplementation = ZeroImplementation::MegatronFsdp;
+                    megatronFsdp.fp32MainGradients = fp32;
+                    Workload itsZero1 = megatronFsdp;
+                    itsZero1.zeroStage = 1;
+                    const CostModel sharded(m.graph(), m.coarse, m.families, cluster, mesh, megatronFsdp);
+                    const CostModel unsharded(m.graph(), m.coarse, m.families, cluster, mesh, itsZero1);
+                    const double bytes = fp32 ? 3.0 * 4 / ranks : 4 + 3.0 * 2 / ranks;
+                    const double expected4 = steps * bytes * p / (cluster.gpu.hbmBytesPerSecond * kHbmShare);
+                    const double got4 = sharded.evaluate(plan).total.time.computeSeconds -
+                                        unsharded.evaluate(plan).total.time.computeSeconds;
+                    QVERIFY2(near(got4, expected4), qPrintable(compared(got4, expected4)));
+                }
             }
         }
     }

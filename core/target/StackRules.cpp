@@ -336,6 +336,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
+    workload.keyValueHeads = stack == TrainingStack::Megatron ? KeyValueHeads::Grouped : KeyValueHeads::Repeated;
     return workload;
 }
 
@@ -349,7 +350,8 @@ bool namesImplementations(const Workload& workload)
     const Workload unnamed;
     return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
-           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap;
+           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
+           workload.keyValueHeads != unnamed.keyValueHeads;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

@@ -251,8 +251,6 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_fp8_recipe(fp8RecipeName(w.fp8));
     if (w.fp8Parameters)
         out.set_fp8_parameters(true);
-    if (w.keyValueHeads != KeyValueHeads::AsKernel)
-        out.set_key_value_heads(keyValueHeadsName(w.keyValueHeads));
     out.set_fp32_main_gradients(w.fp32MainGradients);
     out.set_pipeline_send_overlap(w.pipelineSendOverlap);
     out.set_capacity_factor(w.capacityFactor);
@@ -325,8 +323,6 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",
                               "none, per-tensor or mxfp8");
     workload.fp8Parameters = w.fp8_parameters();
-    workload.keyValueHeads = namedValue(w.key_value_heads(), keyValueHeadsFromName, KeyValueHeads::AsKernel, fileName,
-                                        "key_value_heads", "as-kernel, grouped or repeated");
     return workload;
 }
 

@@ -156,7 +156,6 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.checkpointReplay = chosen.checkpointReplay;
     searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;
-    searched.workload.keyValueHeads = chosen.keyValueHeads;
     searched.workload.zeroStage = chosen.zeroStage;
     searched.workload.zeroReplicas = chosen.zeroReplicas;
     searched.workload.microBatch = chosen.microBatch;

@@ -336,7 +336,6 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
-    workload.keyValueHeads = stack == TrainingStack::Megatron ? KeyValueHeads::Grouped : KeyValueHeads::Repeated;
     return workload;
 }
 
@@ -350,8 +349,7 @@ bool namesImplementations(const Workload& workload)
     const Workload unnamed;
     return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
-           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
-           workload.keyValueHeads != unnamed.keyValueHeads;
+           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

@@ -63,9 +63,7 @@ struct FoldedModel;
 [[nodiscard]] ZeroImplementation stackZeroImplementation(TrainingStack stack);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
 // stackCheckpointReplay, stackZeroImplementation; Megatron-LM overlaps an interleaved
-// pipeline's sends, Workload::pipelineSendOverlap; grouped-query keys and values reach
-// attention with their own heads under Megatron-Core, repeated under torchtitan and the
-// PyTorch export, Workload::keyValueHeads): what a search for the stack prices and
+// pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and
 // what its files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
 // `recorded` (the stack whose implementations a plan was priced with) where `workload` is

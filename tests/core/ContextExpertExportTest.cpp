@@ -44,14 +44,6 @@ PlanEvaluation price(const FoldedModel& m, const Cluster& cluster, const PlanDoc
     return costs.evaluate(document.plan);
 }
 
-// As Megatron-LM runs `document`, which its export imports back as: grouped-query K/V
-// kept per key-value head (Megatron-Core hands them to Transformer Engine so).
-PlanEvaluation priceAsMegatronRuns(const FoldedModel& m, const Cluster& cluster, PlanDocument document)
-{
-    document.workload.keyValueHeads = KeyValueHeads::Grouped;
-    return price(m, cluster, document);
-}
-
 // Llama-3-8B's attention context parallel over the 8 GPUs of a node: one sequence of
 // 32768 tokens, ZeRO 1.
 PlanDocument contextParallelPlan(ExpertPlanKind kind)
@@ -116,7 +108,7 @@ private slots:
     {
         const Cluster cluster = testCluster("dgx-h100x1");
         const PlanDocument document = contextParallelPlan(ExpertPlanKind::RingAttention);
-        const PlanEvaluation original = priceAsMegatronRuns(llama(), cluster, document);
+        const PlanEvaluation original = price(llama(), cluster, document);
 
         const std::string megatron = exportMegatronArguments(llama(), document, 8);
         QVERIFY2(contains(megatron, "    --context-parallel-size 8\n    --cp-comm-type p2p\n"), megatron.c_str());
@@ -174,7 +166,7 @@ private slots:
         QVERIFY2(contains(megatron, "    --context-parallel-size 8\n    --cp-comm-type a2a\n"), megatron.c_str());
         const TrainingStackImport back = imported(megatron, "ulysses.sh", llama(), 8);
         QCOMPARE(contextParallelVariant(back.document.plan, llama().coarse, 1), ContextParallelVariant::Ulysses);
-        verifySamePrice(price(llama(), cluster, back.document), priceAsMegatronRuns(llama(), cluster, document));
+        verifySamePrice(price(llama(), cluster, back.document), price(llama(), cluster, document));
 
         const std::string titan = exportTorchTitanConfig(llama(), document, 8);
         QVERIFY2(contains(titan, "#   - DeepSpeed-Ulysses attention: torchtitan's context parallelism is ring attention"),
@@ -312,7 +304,7 @@ private slots:
         const Cluster cluster = testCluster("dgx-h100x4");
         const PlanDocument document = expertParallelPlan(1);
         QCOMPARE(expertParallelDegree(document.plan), 8);
-        const PlanEvaluation original = priceAsMegatronRuns(mixtral(), cluster, document);
+        const PlanEvaluation original = price(mixtral(), cluster, document);
 
         const std::string megatron = exportMegatronArguments(mixtral(), document, 8);
         QVERIFY2(contains(megatron, "    --expert-model-parallel-size 8\n    --expert-tensor-parallel-size 1\n"),

@@ -475,8 +475,6 @@ private slots:
     {
         SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
         setup.workload.zeroStage = 1;
-        // Priced as Megatron-LM runs it (its grouped-query K/V kept per key-value head), as the export reads back.
-        setup.workload = withStackImplementations(setup.workload, TrainingStack::Megatron);
         const PlanPricing pricing(llama3(), setup, setup.mesh);
         const Plan dp28 = makeExpertPlan(ExpertPlanKind::DataParallel, llama3()->coarse, setup.mesh);
         const std::shared_ptr<const PlanCandidate> searched = pricing.price(dp28);

@@ -14,7 +14,6 @@
 #include "cost/PipelineCost.h"
 #include "plan/AxisSplit.h"
 #include "plan/ExpertPlans.h"
-#include "target/StackRules.h"
 
 #include <QTest>
 
@@ -205,33 +204,6 @@ private slots:
         const double fp8 = layer(AttentionKernel::Cudnn, Fp8Recipe::PerTensor, dataParallel, ExpertPlanKind::DataParallel);
         const double fp8Expected = s * b * (11 * h + 4 * kv + 5 * f);
         QVERIFY2(near(fp8, fp8Expected), qPrintable(compared(fp8, fp8Expected)));
-    }
-
-    // Grouped-query K and V are kept as the stack's attention call takes them, whatever the
-    // kernel: Megatron-Core hands Transformer Engine num_gqa_groups (4sbh_kv bytes of K and
-    // V per layer in 16 bits), torchtitan repeats them to every query head first (4sbh).
-    void groupedKeyValuesAreKeptAsTheStackCallsAttention()
-    {
-        const FoldedModel m = smallLlama(3584);
-        const Cluster cluster = testCluster("dgx-h100x1");
-        const double s = 512, b = 16.0 / 8, h = 1024, kv = 4 * (1024 / 16), f = 3584;
-        const double otherBytes = s * b * (12 * h + 6 * f);  // everything but K and V
-        const DeviceMesh mesh({{"dp", 8}}, cluster);
-        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
-        const std::vector<std::tuple<TrainingStack, double>> stacks{{TrainingStack::Megatron, 4 * s * b * kv},
-                                                                    {TrainingStack::TorchTitan, 4 * s * b * h}};
-        for (const auto& [stack, keyValueBytes] : stacks) {
-            for (const AttentionKernel kernel : {AttentionKernel::Fused, AttentionKernel::Cudnn}) {
-                Workload w = withStackImplementations(workload(16, 512), stack);
-                w.attention = kernel;
-                const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
-                const double got = layerMemory(m, costs.evaluate(plan), 1).activations;
-                QVERIFY2(near(got, otherBytes + keyValueBytes),
-                         qPrintable(QString::fromUtf8(keyValueHeadsName(w.keyValueHeads)) + QStringLiteral(" ") +
-                                    QString::fromUtf8(attentionKernelName(kernel)) + QStringLiteral(": ") +
-                                    compared(got, otherBytes + keyValueBytes)));
-            }
-        }
     }
 
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.

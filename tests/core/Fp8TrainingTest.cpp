@@ -45,6 +45,15 @@ PlanEvaluation priced(const FoldedModel& m, const Cluster& cluster, const std::v
     return costs.evaluate(makeExpertPlan(kind, m.coarse, axes));
 }
 
+// The parameters of the layers the model runs in FP8 (the embedding and head stay 16-bit).
+double fp8ParameterElements(const FoldedModel& m, const CostModel& costs)
+{
+    double elements = 0;
+    for (const CoarseNode& node : m.coarse.nodes)
+        elements += costs.facts(node.id).fp8 ? costs.facts(node.id).parameterElements : 0.0;
+    return elements;
+}
+
 }  // namespace
 
 class Fp8TrainingTest : public QObject {
@@ -160,9 +169,7 @@ private slots:
             QVERIFY2(near(savedFp8, savedBf16 * (readsAttention ? 1.5 : 0.5)), node.name.c_str());
         }
         QCOMPARE(fp8Nodes, 2 * 4);  // qkv, out-projection, fc1, fc2 per layer
-        double blockParameters = 0;
-        for (const CoarseNode& node : m.coarse.nodes)
-            blockParameters += eight.facts(node.id).fp8 ? eight.facts(node.id).parameterElements : 0;
+        const double blockParameters = fp8ParameterElements(m, eight);
         QVERIFY(near(b.total.memory.parameters - a.total.memory.parameters, blockParameters * 2));
     }
 
@@ -183,11 +190,10 @@ private slots:
         w.fp32MainGradients = true;
         QVERIFY(setPrecision(w, "fp8"));
         const CostModel cache(m.graph(), m.coarse, m.families, b200, DeviceMesh(axes, b200), w);
-        double total = 0, fp8 = 0;
-        for (const CoarseNode& node : m.coarse.nodes) {
+        double total = 0;
+        for (const CoarseNode& node : m.coarse.nodes)
             total += cache.facts(node.id).parameterElements;
-            fp8 += cache.facts(node.id).fp8 ? cache.facts(node.id).parameterElements : 0.0;
-        }
+        const double fp8 = fp8ParameterElements(m, cache);
         QVERIFY(fp8 > 0 && fp8 < total);  // the embedding and the head stay 16-bit
         const PlanEvaluation withCopy = priced(m, b200, axes, w, ExpertPlanKind::DataParallel);
         w.fp8Parameters = true;
@@ -219,9 +225,7 @@ private slots:
         Workload w = workload(64, 1024);
         QVERIFY(setPrecision(w, "fp8"));
         const CostModel facts(m.graph(), m.coarse, m.families, b200, DeviceMesh(axes, b200), w);
-        double fp8 = 0;
-        for (const CoarseNode& node : m.coarse.nodes)
-            fp8 += facts.facts(node.id).fp8 ? facts.facts(node.id).parameterElements : 0.0;
+        const double fp8 = fp8ParameterElements(m, facts);
         QVERIFY(fp8 > 0);
         for (const bool fp8Only : {false, true}) {
             w.fp8Parameters = fp8Only;

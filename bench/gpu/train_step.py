@@ -224,31 +224,44 @@ class Trainer:
         backend = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}[self.attention]
         return sdpa_kernel([backend])
 
+    def forward(self):
+        """The fp32 logits (call inside attention_backends())."""
+        if self.precision == "autocast":
+            with self.torch.autocast(self.device.type, dtype=self.torch.bfloat16):
+                return self.model(self.tokens)
+        return self.model(self.tokens)
+
+    def loss(self, logits):
+        return self.torch.nn.functional.cross_entropy(logits.view(-1, self.vocab), self.labels.view(-1))
+
     def forward_backward(self):
-        torch = self.torch
         # Forward and backward in one backend context: full recomputation calls attention again in backward.
         with self.attention_backends():
-            if self.precision == "autocast":
-                with torch.autocast(self.device.type, dtype=torch.bfloat16):
-                    logits = self.model(self.tokens)
-            else:
-                logits = self.model(self.tokens)
-            loss = torch.nn.functional.cross_entropy(logits.view(-1, self.vocab), self.labels.view(-1))
+            loss = self.loss(self.forward())
             loss.backward()
         return loss
 
-    def optimizer_step(self):
-        torch = self.torch
+    def master_gradients(self):
+        """The bf16 gradients cast to fp32 onto the masters (nothing under autocast)."""
         if self.masters is not None:
             for parameter, master in zip(self.parameters, self.masters):
                 master.grad = parameter.grad.float()
                 parameter.grad = None
+
+    def update(self):
         self.optimizer.step()
         self.optimizer.zero_grad(set_to_none=True)
+
+    def copy_masters_back(self):
         if self.masters is not None:
-            with torch.no_grad():
+            with self.torch.no_grad():
                 for parameter, master in zip(self.parameters, self.masters):
                     parameter.copy_(master)
+
+    def optimizer_step(self):
+        self.master_gradients()
+        self.update()
+        self.copy_masters_back()
 
 
 def synchronize(torch, device):

@@ -9,9 +9,9 @@ prices for each part (bench/gpu/price_train_step.sh prices the same cases).
     python3 bench/gpu/step_profile.py --device cpu --tiny -o p.json   # the same code at toy sizes
     python3 bench/gpu/step_profile.py --self-test                     # the kernel classifier
 
-A step has six phases, each a torch.profiler.record_function range: forward (the model to fp32
-logits), loss (cross-entropy), backward, master_gradients (bf16 gradients cast to the fp32
-masters), update (AdamW) and copy_back (masters to the bf16 weights). Per case: the model and
+A step has four phases, each a torch.profiler.record_function range: forward (the model to fp32
+logits), loss (cross-entropy), backward, optimizer (per module group: bf16 gradients cast to the
+fp32 masters, AdamW, the masters copied back to the bf16 weights). Per case: the model and
 trainer of train_step.py, WARMUP steps, one step measured for memory (peaks reset at every phase
 boundary, so a phase's peak is its own; its phase wall times from CUDA events), then STEPS steps
 under torch.profiler. A kernel belongs to the phase its launch (the CUDA runtime call, CPU clock)
@@ -35,7 +35,7 @@ import train_step  # noqa: E402  (the same model, trainer and cases)
 
 WARMUP = 2
 STEPS = 3
-PHASES = ("forward", "loss", "backward", "master_gradients", "update", "copy_back")
+PHASES = ("forward", "loss", "backward", "optimizer")
 
 CASES = [
     ("llama-1b", 4, 2048, "none", "master", "flash", "fp32"),
@@ -170,9 +170,7 @@ def phased_step(torch, trainer, memory=None):
         loss = run("loss", lambda: trainer.loss(logits))
         del logits  # what the loss saved stays alive; nothing else holds the logits
         run("backward", loss.backward)
-    run("master_gradients", trainer.master_gradients)
-    run("update", trainer.update)
-    run("copy_back", trainer.copy_masters_back)
+    run("optimizer", trainer.optimizer_step)
     return loss
 
 

@@ -12,11 +12,14 @@ tiny_llama.py's, sizes configurable): untied embedding and output head, RMSNorm 
 as transformers' LlamaRMSNorm does (or in bf16 as Tapestry's synthesized graph does: the `norm`
 field), rotary tables made once per forward, grouped-query keys and values repeated before
 scaled_dot_product_attention as the PyTorch export's models do, the logits cast to fp32 before the
-loss. Its parameter count equals `tapestry-cli synth --preset llama2-7b` with the same sizes.
+loss; nothing holds the logits while backward runs (the loss keeps its log-probabilities), as
+torchtitan's train step drops them before backward. Its parameter count equals `tapestry-cli
+synth --preset llama2-7b` with the same sizes.
 
 Precision, as a case says:
 - master: bf16 weights and gradients, fp32 master weights and Adam moments (fused AdamW on the
-  masters, bf16 weights copied back): the 2 + 2 + 12 bytes per parameter Tapestry's
+  masters, one module group at a time: a group's gradients cast to fp32, updated, the bf16
+  weights copied back): the 2 + 2 + 12 bytes per parameter Tapestry's
   mixed-precision Adam counts. The PyTorch export sets no dtype; this is the workload it prices.
 - autocast: fp32 weights under torch.autocast(bfloat16), what torchtitan runs on one GPU (AMP).
 Full recomputation wraps every block in checkpoint_wrapper (non-reentrant), as the PyTorch export
@@ -203,13 +206,19 @@ class Trainer:
         self.model = model
         self.parameters = [p for p in model.parameters()]
         self.parameter_count = sum(p.numel() for p in self.parameters)
+        # The update runs module group by module group (the embedding, each block, the final norm
+        # with the head), as ZeRO's optimizers step one partition at a time: a group's fp32
+        # gradient copies live only during its own update, not 4 more bytes for every parameter.
+        groups = [list(model.model.embed_tokens.parameters())]
+        groups += [list(layer.parameters()) for layer in model.model.layers]
+        groups.append(list(model.model.norm.parameters()) + list(model.lm_head.parameters()))
+        assert sum(len(g) for g in groups) == len(self.parameters)
         fused = {"fused": True} if device.type == "cuda" else {"foreach": True}
-        if self.precision == "master":
-            self.masters = [p.detach().float() for p in self.parameters]
-            self.optimizer = torch.optim.AdamW(self.masters, lr=1e-5, **fused)
-        else:
-            self.masters = None
-            self.optimizer = torch.optim.AdamW(self.parameters, lr=1e-5, **fused)
+        self.groups = []
+        for group in groups:
+            masters = [p.detach().float() for p in group] if self.precision == "master" else None
+            optimizer = torch.optim.AdamW(masters if masters else group, lr=1e-5, **fused)
+            self.groups.append((group, masters, optimizer))
         self.vocab = sizes["vocab"]
         generator = torch.Generator(device=device).manual_seed(0)
         shape = (self.micro_batch, self.sequence)
@@ -241,27 +250,22 @@ class Trainer:
             loss.backward()
         return loss
 
-    def master_gradients(self):
-        """The bf16 gradients cast to fp32 onto the masters (nothing under autocast)."""
-        if self.masters is not None:
-            for parameter, master in zip(self.parameters, self.masters):
-                master.grad = parameter.grad.float()
-                parameter.grad = None
-
-    def update(self):
-        self.optimizer.step()
-        self.optimizer.zero_grad(set_to_none=True)
-
-    def copy_masters_back(self):
-        if self.masters is not None:
-            with self.torch.no_grad():
-                for parameter, master in zip(self.parameters, self.masters):
-                    parameter.copy_(master)
-
     def optimizer_step(self):
-        self.master_gradients()
-        self.update()
-        self.copy_masters_back()
+        """Per group: the bf16 gradients cast onto the fp32 masters (and freed), AdamW on the
+        masters, their gradients freed, the masters copied back to the bf16 weights (under
+        autocast: AdamW on the fp32 weights)."""
+        torch = self.torch
+        for parameters, masters, optimizer in self.groups:
+            if masters is not None:
+                for parameter, master in zip(parameters, masters):
+                    master.grad = parameter.grad.float()
+                    parameter.grad = None
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            if masters is not None:
+                with torch.no_grad():
+                    for parameter, master in zip(parameters, masters):
+                        parameter.copy_(master)
 
 
 def synchronize(torch, device):

@@ -6,6 +6,7 @@
 #include "solver/LagrangianSearch.h"
 #include "solver/LocalSearch.h"
 #include "solver/SolutionEvaluator.h"
+#include "solver/ThreadCpuClock.h"
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <thread>
 #include <tuple>
@@ -73,6 +75,18 @@ constexpr double kLagrangianFarShare = 0.85;
 constexpr double kFarFromBound = 0.3;
 constexpr double kRoundSeconds = 8.0;
 constexpr std::int64_t kMovesPerCheck = 2000;
+// Beside the exact engine the watch measures, over windows of this many seconds, the
+// CPU time both workers' threads got. Where it is under one core between them (a loaded
+// machine: the scheduler gives a process's threads one share, see
+// /proc/sys/kernel/sched_autogroup_enabled), every second the other search runs is
+// taken from CBC: once CBC's root is in, the Lagrangian ends and the local search steps
+// aside, polishing only the plans CBC's tree finds, until CBC's search on the whole
+// problem ends. Every generated family at 600 and 1,000 nodes, each run pinned to one
+// core (two runs each, 60 s): 24 and 24 proven of 24 at 600 nodes (main 23 and 24), 15
+// of 24 at 1,000 (main 10); proofs at 600 nodes as fast in sum (gns-2d@600 slower, 6-10
+// s to 12-15 s). With a core each the measure stays near two and nothing changes.
+constexpr double kShareWindowSeconds = 1.0;
+constexpr double kSharedCores = 1.0;
 // How often the calling thread looks at the clock and the workers' findings, and how
 // often at most it reports a better cost (each report expands and checks it).
 constexpr auto kPoll = std::chrono::milliseconds(20);
@@ -205,15 +219,23 @@ public:
         const std::lock_guard lock(mutex_);
         if (relaxation_.empty())
             relaxation_ = weights;
+        rootIn_ = true;
     }
     [[nodiscard]] std::vector<std::vector<double>> relaxation() const
     {
         const std::lock_guard lock(mutex_);
         return relaxation_;
     }
-    // Whether CBC on the whole problem found a plan better than the shared best.
-    void markTreeFound() { treeFound_ = true; }
-    [[nodiscard]] bool treeFound() const { return treeFound_; }
+    [[nodiscard]] bool rootIn() const { return rootIn_; }
+    // How many plans better than the shared best CBC's search on the whole problem found.
+    void markTreeFound() { ++treePlans_; }
+    [[nodiscard]] int treePlans() const { return treePlans_; }
+    // Whether CBC on the whole problem is searching now.
+    void setExactRunning(bool running) { exactRunning_ = running; }
+    [[nodiscard]] bool exactRunning() const { return exactRunning_; }
+    // Whether the local search beside it waits (the watch decides, by measured CPU share).
+    void setStepAside(bool aside) { stepAside_ = aside; }
+    [[nodiscard]] bool stepAside() const { return stepAside_; }
 
     struct Snapshot {
         Assignment best;
@@ -250,7 +272,10 @@ private:
     double bound_ = -std::numeric_limits<double>::infinity();
     bool provenOptimal_ = false;
     std::vector<std::vector<double>> relaxation_;
-    std::atomic<bool> treeFound_ = false;
+    std::atomic<bool> rootIn_ = false;
+    std::atomic<int> treePlans_ = 0;
+    std::atomic<bool> exactRunning_ = false;
+    std::atomic<bool> stepAside_ = false;
 };
 
 // A thread that may be joined or left running at the deadline.
@@ -268,6 +293,7 @@ public:
             }
             *finished = true;
         });
+        cpu_.emplace(thread_);
     }
     Worker(Worker&&) = default;
     Worker& operator=(Worker&&) = default;
@@ -288,9 +314,12 @@ public:
     }
     // What the task threw, after release().
     [[nodiscard]] std::exception_ptr failure() const { return *failure_; }
+    // CPU seconds it has had, while it runs.
+    [[nodiscard]] std::optional<double> cpuSeconds() const { return finished() ? std::nullopt : cpu_->seconds(); }
 
 private:
     std::thread thread_;
+    std::optional<ThreadCpuClock> cpu_;
     std::shared_ptr<std::atomic<bool>> finished_;
     std::shared_ptr<std::exception_ptr> failure_;
 };
@@ -321,17 +350,37 @@ void runUntilAllowed(SharedSearch& search, std::uint64_t seed, Clock::time_point
     search.offer(local.best());
 }
 
-// Rounds of the feasible local search, each starting from the shared best.
+// While the watch has the local search step aside for the exact engine: waits until
+// CBC's tree finds a better plan, the step aside ends, or `deadline`.
+void waitBesideExact(SharedSearch& search, Clock::time_point deadline, const std::stop_token& stop)
+{
+    const int seen = search.treePlans();
+    while (search.stepAside() && search.treePlans() == seen && Clock::now() < deadline && !stop.stop_requested())
+        std::this_thread::sleep_for(kPoll);
+}
+
+// Rounds of the feasible local search, each starting from the shared best. While it
+// steps aside (see the watch in solveShardingProblem) it only polishes, one whole round
+// each, the plans CBC's tree finds; a round begun before the step aside ends with it.
 void runLocalSearch(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
 {
     const std::stop_token stop = search.stopToken();
     LocalSearch local(search.problem(), search.best(), seed);
+    bool polish = false;
     while (Clock::now() < deadline && !stop.stop_requested()) {
+        if (search.stepAside() && !polish) {
+            waitBesideExact(search, deadline, stop);
+            local.restartFrom(search.best());
+            polish = true;
+            continue;
+        }
+        polish = false;
         const auto roundEnd = std::min(deadline, after(Clock::now(), kRoundSeconds));
         // Each better plan is handed on at once: one still held when the deadline
         // stops the worker in a batch would be lost.
         CostSum offered = local.bestCost();
-        while (Clock::now() < roundEnd && !stop.stop_requested()) {
+        const bool whole = search.stepAside();
+        while (Clock::now() < roundEnd && !stop.stop_requested() && (whole || !search.stepAside())) {
             local.run(kMovesPerCheck);
             if (local.bestCost() < offered) {
                 offered = local.bestCost();
@@ -378,8 +427,10 @@ bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token 
     hooks.bounded = [&search](double bound) { search.raiseBound(bound); };
     hooks.knownCost = [&search] { return search.bestCost(); };
     hooks.relaxed = [&search](const std::vector<std::vector<double>>& weights) { search.keepRelaxation(weights); };
+    search.setExactRunning(true);
     const IlpOutcome exact =
         solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), false, hooks);
+    search.setExactRunning(false);
     if (exact.assignment)
         search.offer(*exact.assignment);
     if (!exact.complete) {
@@ -516,7 +567,9 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         // Exact: CBC on the whole reduced problem, handing on its incumbents and bound;
         // beside it the Lagrangian search (where the limit binds) until kExactShare of
         // the time and then the local search. CBC still far from done then is ended (see
-        // the watch below) and its thread turns to exact region re-solves.
+        // the watch below) and its thread turns to exact region re-solves. Where the two
+        // threads get under a core between them, the second steps aside once CBC's root
+        // is in (kSharedCores).
         const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
         exactCheck = exactEnd;
         workers.emplace_back(search, [deadline, seed](SharedSearch& s) { runExactWorker(s, seed, deadline); });
@@ -524,7 +577,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             workers.emplace_back(search, [seed, k, exactEnd, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);
                 if (binds)
-                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), exactEnd, exactEnd, s.stopToken());
+                    runLagrangian(s, seed + static_cast<std::uint64_t>(k), exactEnd, exactEnd, s.lagrangianToken());
                 runLocalSearch(s, seed + 200 + static_cast<std::uint64_t>(k), deadline);
             });
     } else {
@@ -573,8 +626,36 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     const auto allFinished = [&] {
         return std::all_of(workers.begin(), workers.end(), [](const Worker& w) { return w.finished(); });
     };
+    // Beside the exact engine, the CPU time both workers got in the last window (their
+    // threads' CPU clocks), to decide whether the other search steps aside.
+    const auto workersCpu = [&]() -> std::optional<double> {
+        if (!result.exactEngine || workers.size() != 2)
+            return std::nullopt;
+        const auto exact = workers[0].cpuSeconds();
+        const auto other = workers[1].cpuSeconds();
+        return exact && other ? std::optional(*exact + *other) : std::nullopt;
+    };
+    auto windowStart = Clock::now();
+    std::optional<double> windowCpu = workersCpu();
+    const auto watchShare = [&] {
+        const std::optional<double> cpu = workersCpu();
+        const double wall = secondsBetween(windowStart, Clock::now());
+        if (!search->stepAside()) {
+            const bool shared = cpu && *cpu - *windowCpu < kSharedCores * wall;
+            if (shared && search->exactRunning() && search->rootIn()) {
+                search->setStepAside(true);
+                search->endLagrangian();
+            }
+        } else if (!search->exactRunning()) {
+            search->setStepAside(false);
+        }
+        windowStart = Clock::now();
+        windowCpu = cpu;
+    };
     while (Clock::now() < deadline && !options.stop.stop_requested() && !allFinished()) {
         std::this_thread::sleep_for(kPoll);
+        if (windowCpu && secondsBetween(windowStart, Clock::now()) >= kShareWindowSeconds)
+            watchShare();
         if (Clock::now() >= lagrangianEnd) {
             lagrangianEnd = Clock::time_point::max();
             const SharedSearch::Snapshot now = search->snapshot();
@@ -589,7 +670,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
             const CostSum cost = now.cost + reducer.offset();
             const bool far = optimalityGap(cost, wholeBound(now.bound) + reducer.offset()) > kExactGapToKeep;
             const std::vector<std::vector<double>> relaxation = search->relaxation();
-            const bool neighbourhood = !search->treeFound() && !relaxation.empty()
+            const bool neighbourhood = search->treePlans() == 0 && !relaxation.empty()
                                        && !disagreeingNodes(reduced, now.best, relaxation).empty();
             if (!now.provenOptimal && (far || neighbourhood))
                 search->endExact();

@@ -19,13 +19,16 @@
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
+#include "solver/ThreadCpuClock.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <zlib.h>
 
+#include <atomic>
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <limits>
 #include <numeric>
@@ -1129,6 +1132,32 @@ private slots:
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         QVERIFY2(seconds <= options.timeLimitSeconds, std::to_string(seconds).c_str());
         QVERIFY(evaluateSolution(problem, result.assignment).feasible);
+    }
+
+    // The watch beside the exact engine reads its workers' CPU time from its own thread:
+    // a thread that has spun until its own CPU clock showed 50 ms reads at least that from
+    // another thread (no wall time involved).
+    void threadCpuClockReadsAnotherThreadsTime()
+    {
+        std::atomic<bool> spun = false;
+        std::atomic<bool> read = false;
+        std::thread worker([&] {
+            timespec own{};
+            do
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own);
+            while (own.tv_sec == 0 && own.tv_nsec < 50'000'000);
+            spun = true;
+            while (!read)
+                std::this_thread::yield();
+        });
+        const ThreadCpuClock clock(worker);
+        while (!spun)
+            std::this_thread::yield();
+        const std::optional<double> seconds = clock.seconds();
+        read = true;
+        worker.join();
+        QVERIFY(seconds.has_value());
+        QVERIFY2(*seconds >= 0.05, std::to_string(*seconds).c_str());
     }
 
     void stopEndsTheSolveWithinASecond()

@@ -57,6 +57,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
                 std::to_string(steps.microSteps) + " micro-steps of " + std::to_string(steps.dataParallel) + " ranks)";
     }
     text += ", " + precisionName(w);
+    if (w.fp8 != Fp8Recipe::None && w.fp8Implementation != Fp8Implementation::TransformerEngine)
+        text += " (" + std::string(fp8ImplementationName(w.fp8Implementation)) + ")";
     if (w.fp8Parameters)
         text += " (FP8 weights without a 16-bit copy)";
     text += ", " + std::string(optimizerName(w.optimizer));

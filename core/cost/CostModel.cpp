@@ -179,7 +179,8 @@ std::optional<CostModel> CostModel::rebound(const Cluster& cluster, const Device
     if (binder.batch() != binder_.batch() || binder.sequence() != binder_.sequence() ||
         binder.batchSource() != binder_.batchSource() || binder.sequenceSource() != binder_.sequenceSource() ||
         workload.computeType != workload_.computeType || workload.attention != workload_.attention ||
-        workload.fp8 != workload_.fp8 || workload.capacityFactor != workload_.capacityFactor)
+        workload.fp8 != workload_.fp8 || workload.fp8Implementation != workload_.fp8Implementation ||
+        workload.capacityFactor != workload_.capacityFactor)
         return std::nullopt;
     CostModel other(*this);
     other.cluster_ = &cluster;
@@ -770,7 +771,13 @@ void CostModel::computeFp8()
             // projection keeps its FP8 copy beside it.
             const double keptByAttention =
                 isFusedAttention(workload_.attention) && isAttentionOutput(saved.tensor) ? saved.bytes : 0.0;
-            saved.bytes = saved.bytes * savedShare + keptByAttention;
+            const double cast = saved.bytes * savedShare + keptByAttention;
+            if (workload_.fp8Implementation == Fp8Implementation::Torchao) {
+                saved.castUnderTensorParallelism = true;
+                saved.castBytes = cast;
+            } else {
+                saved.bytes = cast;
+            }
         }
     }
 }
@@ -969,6 +976,8 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
             div.compute *= divides;
         if (splitsWeights(split) || split == AxisSplit::Hidden || split == AxisSplit::Expert)
             div.weights *= n;
+        if (splitsWeights(split) || split == AxisSplit::Hidden)
+            div.tensor *= n;
         if (isSharded(requiredInputLayout(kind, split)))
             div.input *= divides;
         if (isSharded(outputLayout(split)))
@@ -976,6 +985,11 @@ CostModel::Divisors CostModel::divisorsOf(CoarseNodeKind kind, const NodeStrateg
     }
     div.shard = shardGroups(strategy, steps).shard.size;
     return div;
+}
+
+double CostModel::keptBytes(const SavedActivation& saved, const Divisors& div)
+{
+    return saved.castUnderTensorParallelism && div.tensor > 1 ? saved.castBytes : saved.bytes;
 }
 
 bool CostModel::waitedFor(const DataParallelCollective&) const
@@ -1105,7 +1119,7 @@ double CostModel::nodeActivationBytes(const CoarseNode& node, const Divisors& di
         if (saved.scores && (isFusedAttention(workload_.attention) ||
                              (workload_.recompute == Recomputation::Selective && facts.block >= 0)))
             continue;
-        bytes += saved.bytes / (saved.asOutput ? div.output : div.input);
+        bytes += keptBytes(saved, div) / (saved.asOutput ? div.output : div.input);
     }
     return bytes * facts.routedShare / steps.microSteps;
 }
@@ -1467,7 +1481,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
             continue;
         const double divisor =
             saved.asOutput ? std::max(div.output, consumedDiv) : std::max(div.input, producedDiv(s));
-        const double bytes = saved.bytes * facts.routedShare / divisor / steps.microSteps;
+        const double bytes = keptBytes(saved, div) * facts.routedShare / divisor / steps.microSteps;
         share.blockActivationBytes += bytes;
         if (!(saved.scores && workload_.recompute == Recomputation::Selective && facts.block >= 0))
             activations += bytes;

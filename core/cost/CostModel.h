@@ -252,6 +252,11 @@ public:
         // (softmax outputs, dropout masks, activation-function inputs).
         bool asOutput = false;
         bool scores = false;  // an s x s attention tensor
+        // Under torchao's float8 (Workload::fp8Implementation), an FP8 linear layer's input:
+        // `bytes` is the 16-bit input its Float8Linear saves, `castBytes` what it keeps when
+        // tensor parallelism casts that input to FP8 first (keptBytes).
+        bool castUnderTensorParallelism = false;
+        double castBytes = 0;
     };
     // Plan-independent facts of a coarse node (exposed for tests and the GUI).
     struct NodeFacts {
@@ -320,6 +325,7 @@ private:
     struct Divisors {
         double compute = 1;  // every split axis
         double weights = 1;  // axes that shard the weights
+        double tensor = 1;   // of those, the tensor-parallel ones (columns, rows, hidden)
         // Axes over which ZeRO shards the node's states: where it sums its gradients, but
         // not where it splits the sequence on a tensor axis (Stepping::tensorAxes).
         double shard = 1;
@@ -330,6 +336,9 @@ private:
         double ringSteps = 1;
     };
     [[nodiscard]] Divisors divisorsOf(CoarseNodeKind kind, const NodeStrategy& strategy, const Stepping& steps) const;
+    // The bytes `saved` keeps on a node split by `div` (before any divisor): its FP8 copy
+    // where tensor parallelism cast a torchao layer's input, else `bytes`.
+    [[nodiscard]] static double keptBytes(const SavedActivation& saved, const Divisors& div);
     // Throws Error(InvalidPlan) if the plan does not fit this model (evaluate's checks);
     // with `only`, of those nodes' strategies (the others repeat theirs).
     void checkPlan(const Plan& plan, const std::vector<CoarseNodeId>* only = nullptr) const;

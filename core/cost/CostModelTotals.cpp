@@ -31,7 +31,8 @@ void CostModel::pricedFacts(CoarseNodeId id, std::vector<double>& into) const
     into.insert(into.end(), {static_cast<double>(node.kind), f.flops, f.transientBytes, f.ringBytes,
                              static_cast<double>(f.savedActivations.size())});
     for (const SavedActivation& saved : f.savedActivations)
-        into.insert(into.end(), {saved.asOutput ? 1.0 : 0.0, saved.scores ? 1.0 : 0.0});
+        into.insert(into.end(), {saved.asOutput ? 1.0 : 0.0, saved.scores ? 1.0 : 0.0,
+                                 saved.castUnderTensorParallelism ? 1.0 : 0.0});
     into.push_back(static_cast<double>(node.ops.size()));
     for (const OpId op : node.ops) {
         const OpFacts& o = bound_->ops[op.index()];
@@ -50,7 +51,7 @@ void CostModel::laterFacts(CoarseNodeId id, std::vector<double>& into) const
                              f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
                              static_cast<double>(f.linearOrdinal), f.pastReplayStop ? 1.0 : 0.0});
     for (const SavedActivation& saved : f.savedActivations)
-        into.push_back(saved.bytes);  // FP8 keeps some as 8-bit copies
+        into.insert(into.end(), {saved.bytes, saved.castBytes});  // FP8 keeps some as 8-bit copies
     for (const OpId op : coarse_.node(id).ops)
         into.push_back(bound_->ops[op.index()].memoryBoundBytes);  // less what experts do not route
     for (const ModelOutput& output : bound_->outputs) {

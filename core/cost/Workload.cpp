@@ -48,6 +48,20 @@ std::optional<CheckpointReplay> checkpointReplayFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* fp8ImplementationName(Fp8Implementation implementation)
+{
+    return implementation == Fp8Implementation::Torchao ? "torchao" : "transformer-engine";
+}
+
+std::optional<Fp8Implementation> fp8ImplementationFromName(std::string_view name)
+{
+    for (const Fp8Implementation i : {Fp8Implementation::TransformerEngine, Fp8Implementation::Torchao}) {
+        if (name == fp8ImplementationName(i))
+            return i;
+    }
+    return std::nullopt;
+}
+
 const char* selectiveRecomputationName(SelectiveRecomputation selective)
 {
     return selective == SelectiveRecomputation::EveryOtherMatmul ? "every-other-matmul" : "attention-core";

@@ -92,6 +92,25 @@ enum class Fp8Recipe : std::uint8_t {
 [[nodiscard]] const char* fp8RecipeName(Fp8Recipe recipe);  // "none", "per-tensor", "mxfp8"
 [[nodiscard]] std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name);
 
+// Which library runs the FP8 linear layers, where the two keep different tensors for
+// backward.
+enum class Fp8Implementation : std::uint8_t {
+    // Transformer Engine (Megatron-LM, NeMo, Megatron-Bridge): a linear layer saves the FP8
+    // copy of its input that its forward GEMM read (its wgrad reads that copy again).
+    TransformerEngine,
+    // torchao's Float8Linear (torchtitan, the PyTorch export's float8 conversion): its
+    // autograd function matmul_with_hp_or_float8_args saves the input as it arrives,
+    // save_for_backward(input_hp, weight_hp_t), and casts it again in backward
+    // (torchao/float8/float8_linear.py). That is the 16-bit input, unless tensor
+    // parallelism cast it first: Float8ColwiseParallel and Float8RowwiseParallel (what
+    // torchtitan's tensor parallelism applies under tensorwise float8) cast a layer's input
+    // to FP8 before gathering it (torchao/float8/float8_tensor_parallel.py).
+    Torchao,
+};
+
+[[nodiscard]] const char* fp8ImplementationName(Fp8Implementation implementation);  // "transformer-engine", "torchao"
+[[nodiscard]] std::optional<Fp8Implementation> fp8ImplementationFromName(std::string_view name);
+
 // How ZeRO 2 and 3 move the parameters and gradients (training.md, "ZeRO and FSDP"):
 // where two implementations differ, the workload names the one a stack runs.
 enum class ZeroImplementation : std::uint8_t {
@@ -143,6 +162,10 @@ struct Workload {
     // `validate` reads it from a run's training.fp8_parameters, plan files keep it
     // (workload.fp8_parameters), search and evaluate take --fp8-parameters.
     bool fp8Parameters = false;
+    // As the stack runs its FP8 layers (withStackImplementations: torchtitan's and PyTorch's
+    // torchao); `validate` reads it from a run's stack, plan files keep it
+    // (workload.fp8_implementation).
+    Fp8Implementation fp8Implementation = Fp8Implementation::TransformerEngine;
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
     // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients
     // (reduce-scattered), 3 also parameters (FSDP FULL_SHARD: gathered before forward

@@ -251,6 +251,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_fp8_recipe(fp8RecipeName(w.fp8));
     if (w.fp8Parameters)
         out.set_fp8_parameters(true);
+    if (w.fp8Implementation != Fp8Implementation::TransformerEngine)
+        out.set_fp8_implementation(fp8ImplementationName(w.fp8Implementation));
     out.set_fp32_main_gradients(w.fp32MainGradients);
     out.set_pipeline_send_overlap(w.pipelineSendOverlap);
     out.set_capacity_factor(w.capacityFactor);
@@ -323,6 +325,9 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",
                               "none, per-tensor or mxfp8");
     workload.fp8Parameters = w.fp8_parameters();
+    workload.fp8Implementation = namedValue(w.fp8_implementation(), fp8ImplementationFromName,
+                                            Fp8Implementation::TransformerEngine, fileName, "fp8_implementation",
+                                            "transformer-engine or torchao");
     return workload;
 }
 

@@ -80,6 +80,22 @@ void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* 
                     stackName + " runs FSDP2 (fully_shard), which copies otherwise");
 }
 
+// FP8 layers priced as another library runs them than `stack`'s (they keep other tensors
+// for backward). Only under FP8: a 16-bit plan runs no FP8 layers.
+void fp8ImplementationNote(TrainingStack stack, const Workload& w, const char* stackName,
+                           std::vector<std::string>& notes)
+{
+    if (w.fp8 == Fp8Recipe::None || w.fp8Implementation == stackFp8Implementation(stack))
+        return;
+    if (w.fp8Implementation == Fp8Implementation::Torchao)
+        notes.push_back(std::string("FP8 layers priced as torchao's Float8Linear, which saves their 16-bit inputs: ") +
+                        stackName + "'s Transformer Engine layers keep FP8 copies (less memory)");
+    else
+        notes.push_back(std::string("FP8 layers priced as Transformer Engine's, which keep FP8 copies of their "
+                                    "inputs: ") +
+                        stackName + "'s torchao Float8Linear saves the 16-bit inputs (more memory)");
+}
+
 // An interleaved pipeline priced with Megatron-LM's overlapped sends (overlap_p2p_comm),
 // exported to a stack whose schedule waits for them.
 void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std::vector<std::string>& notes)
@@ -125,6 +141,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    fp8ImplementationNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
     if (w.zeroStage == 3)  // ZeRO 2 is written as the distributed optimizer
         zeroImplementationNote(TrainingStack::Megatron, w, "Megatron-LM's --use-torch-fsdp2", notes);
@@ -158,6 +175,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    fp8ImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     if (w.attention == AttentionKernel::Unfused)
@@ -328,6 +346,12 @@ ZeroImplementation stackZeroImplementation(TrainingStack stack)
     return stack == TrainingStack::Any ? ZeroImplementation::Fsdp : ZeroImplementation::Fsdp2;
 }
 
+Fp8Implementation stackFp8Implementation(TrainingStack stack)
+{
+    return stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch ? Fp8Implementation::Torchao
+                                                                                 : Fp8Implementation::TransformerEngine;
+}
+
 Workload withStackImplementations(Workload workload, TrainingStack stack)
 {
     if (stack == TrainingStack::Any)
@@ -336,6 +360,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
+    workload.fp8Implementation = stackFp8Implementation(stack);
     return workload;
 }
 
@@ -349,7 +374,8 @@ bool namesImplementations(const Workload& workload)
     const Workload unnamed;
     return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
-           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap;
+           workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
+           workload.fp8Implementation != unnamed.fp8Implementation;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

@@ -189,6 +189,8 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
         workload = withStackImplementations(workload, TrainingStack::TorchTitan);
     else if (fromTorchTitan(run))
         workload.selective = stackSelectiveRecomputation(TrainingStack::TorchTitan);
+    if (fromTorchTitan(run))
+        workload.fp8Implementation = stackFp8Implementation(TrainingStack::TorchTitan);
     if (checkpointsWithPyTorch(run))
         workload.checkpointReplay = CheckpointReplay::StopsEarly;
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);

@@ -379,6 +379,39 @@ private slots:
                  message.c_str());
     }
 
+    // torchao's FP8 layers (a torchtitan plan) are kept as such: the file reads back at the
+    // price written; an older file (no field) reads as Transformer Engine's, which keeps FP8
+    // copies of the layers' inputs where torchao saves them in 16 bits; a name neither is refused.
+    void fp8ImplementationIsKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"dp", 16}});  // no tensor parallelism
+        document.workload.fp8 = Fp8Recipe::PerTensor;
+        document.workload.fp8Implementation = Fp8Implementation::Torchao;
+        const std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"fp8_implementation\": \"torchao\"") != std::string::npos, json.c_str());
+        const PlanDocument back = planFromJson(json, "plan.json", m.coarse, m.families);
+        QVERIFY(back.workload == document.workload);
+
+        const Cluster cluster = testCluster("dgx-h100x2");
+        const DeviceMesh mesh(document.plan.mesh, cluster);
+        auto price = [&](const PlanDocument& d) {
+            return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, d.workload).evaluate(d.plan).total;
+        };
+        QCOMPARE(price(back).memory.total(), price(document).memory.total());
+
+        const std::string olderJson = replaced(json, ",\n  \"fp8_implementation\": \"torchao\"", "");
+        QVERIFY(olderJson.find("fp8_implementation") == std::string::npos);
+        const PlanDocument older = planFromJson(olderJson, "plan.json", m.coarse, m.families);
+        QCOMPARE(older.workload.fp8Implementation, Fp8Implementation::TransformerEngine);
+        QVERIFY(price(older).memory.activations < price(back).memory.activations);
+
+        std::string message;
+        QCOMPARE(errorOf(replaced(json, "\"torchao\"", "\"te\""), m, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("fp8_implementation") != std::string::npos, message.c_str());
+    }
+
     void fingerprintIgnoresNamesButNotShapes()
     {
         const FoldedModel ts = foldTestFile("llama.ts.stripped.onnx");

@@ -14,6 +14,7 @@
 #include "cost/PipelineCost.h"
 #include "plan/AxisSplit.h"
 #include "plan/ExpertPlans.h"
+#include "target/StackRules.h"
 
 #include <QTest>
 
@@ -204,6 +205,49 @@ private slots:
         const double fp8 = layer(AttentionKernel::Cudnn, Fp8Recipe::PerTensor, dataParallel, ExpertPlanKind::DataParallel);
         const double fp8Expected = s * b * (11 * h + 4 * kv + 5 * f);
         QVERIFY2(near(fp8, fp8Expected), qPrintable(compared(fp8, fp8Expected)));
+    }
+
+    // torchao's Float8Linear (torchtitan's FP8) saves each linear layer's 16-bit input, not
+    // an FP8 copy as Transformer Engine does: 1 byte more per element of every saved linear
+    // input, less the FP8 copy Transformer Engine keeps beside the attention output. Under
+    // FlashAttention-2 a Llama layer keeps sb(16h + 6f) in 16 bits; Transformer Engine's
+    // FP8 keeps sb(15h + 5f) (the attention and MLP norms' outputs and the down projection's
+    // input halved, the attention output's FP8 copy added), torchao's the 16-bit sb(16h + 6f).
+    // Under tensor parallelism torchao casts the inputs before gathering them and keeps the
+    // FP8 copies as Transformer Engine does.
+    void torchaoFloat8KeepsSixteenBitLinearInputs()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 512, b = 16.0 / 8, h = 1024, f = 3584;
+        auto layer = [&](Fp8Recipe fp8, Fp8Implementation implementation, const DeviceMesh& mesh, ExpertPlanKind kind) {
+            Workload w = workload(16, 512);
+            w.attention = AttentionKernel::Fused;
+            w.fp8 = fp8;
+            w.fp8Implementation = implementation;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            return layerMemory(m, costs.evaluate(makeExpertPlan(kind, m.coarse, mesh.axes())), 1).activations;
+        };
+        const DeviceMesh dataParallel({{"dp", 8}}, cluster);
+        const auto te = Fp8Implementation::TransformerEngine;
+        const auto torchao = Fp8Implementation::Torchao;
+        const double bf16 = layer(Fp8Recipe::None, torchao, dataParallel, ExpertPlanKind::DataParallel);
+        const double fp8Te = layer(Fp8Recipe::PerTensor, te, dataParallel, ExpertPlanKind::DataParallel);
+        const double fp8Torchao = layer(Fp8Recipe::PerTensor, torchao, dataParallel, ExpertPlanKind::DataParallel);
+        QVERIFY2(near(bf16, s * b * (16 * h + 6 * f)), qPrintable(compared(bf16, s * b * (16 * h + 6 * f))));
+        QVERIFY2(near(fp8Te, s * b * (15 * h + 5 * f)), qPrintable(compared(fp8Te, s * b * (15 * h + 5 * f))));
+        QVERIFY2(near(fp8Torchao, s * b * (16 * h + 6 * f)), qPrintable(compared(fp8Torchao, s * b * (16 * h + 6 * f))));
+
+        const DeviceMesh tensorParallel({{"dp", 2}, {"tp", 4}}, cluster);
+        const double tpTe = layer(Fp8Recipe::PerTensor, te, tensorParallel, ExpertPlanKind::Megatron);
+        const double tpTorchao = layer(Fp8Recipe::PerTensor, torchao, tensorParallel, ExpertPlanKind::Megatron);
+        QVERIFY2(near(tpTorchao, tpTe), qPrintable(compared(tpTorchao, tpTe)));
+        QVERIFY(tpTe < layer(Fp8Recipe::None, torchao, tensorParallel, ExpertPlanKind::Megatron));
+
+        // torchtitan's and the PyTorch export's searches price torchao's, Megatron-LM's Transformer Engine's.
+        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::TorchTitan).fp8Implementation, torchao);
+        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::PyTorch).fp8Implementation, torchao);
+        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::Megatron).fp8Implementation, te);
     }
 
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.

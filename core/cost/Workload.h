@@ -163,8 +163,8 @@ struct Workload {
     // (workload.fp8_parameters), search and evaluate take --fp8-parameters.
     bool fp8Parameters = false;
     // As the stack runs its FP8 layers (withStackImplementations: torchtitan's and PyTorch's
-    // torchao); `validate` reads it from a run's stack, plan files keep it
-    // (workload.fp8_implementation).
+    // torchao; without FP8 the default); `validate` reads it from a run's stack, plan files
+    // keep it (workload.fp8_implementation).
     Fp8Implementation fp8Implementation = Fp8Implementation::TransformerEngine;
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
     // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients

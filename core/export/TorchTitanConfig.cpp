@@ -379,6 +379,7 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
         else if (converter == "quantize.linear.mx" || converter == "mx")
             w.fp8 = Fp8Recipe::Block;
     }
+    w.fp8Implementation = stackFp8Implementation(TrainingStack::TorchTitan, w.fp8);
     w.attention = AttentionKernel::Fused;
     return s;
 }

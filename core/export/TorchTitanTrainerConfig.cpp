@@ -487,6 +487,7 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
                             ": FLOAT8_RECIPE is not None, \"tensorwise\" or \"mxfp8_cublas\" (the FP8 recipes "
                             "Tapestry prices)");
     }
+    w.fp8Implementation = stackFp8Implementation(TrainingStack::TorchTitan, w.fp8);
 
     std::vector<std::string> unread = parallelism.unread();
     unread.insert(unread.end(), training.unread().begin(), training.unread().end());

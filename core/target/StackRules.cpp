@@ -85,7 +85,7 @@ void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* 
 void fp8ImplementationNote(TrainingStack stack, const Workload& w, const char* stackName,
                            std::vector<std::string>& notes)
 {
-    if (w.fp8 == Fp8Recipe::None || w.fp8Implementation == stackFp8Implementation(stack))
+    if (w.fp8 == Fp8Recipe::None || w.fp8Implementation == stackFp8Implementation(stack, w.fp8))
         return;
     if (w.fp8Implementation == Fp8Implementation::Torchao)
         notes.push_back(std::string("FP8 layers priced as torchao's Float8Linear, which saves their 16-bit inputs: ") +
@@ -346,10 +346,10 @@ ZeroImplementation stackZeroImplementation(TrainingStack stack)
     return stack == TrainingStack::Any ? ZeroImplementation::Fsdp : ZeroImplementation::Fsdp2;
 }
 
-Fp8Implementation stackFp8Implementation(TrainingStack stack)
+Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe)
 {
-    return stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch ? Fp8Implementation::Torchao
-                                                                                 : Fp8Implementation::TransformerEngine;
+    const bool torchao = recipe != Fp8Recipe::None && (stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch);
+    return torchao ? Fp8Implementation::Torchao : Fp8Implementation::TransformerEngine;
 }
 
 Workload withStackImplementations(Workload workload, TrainingStack stack)
@@ -360,7 +360,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
-    workload.fp8Implementation = stackFp8Implementation(stack);
+    workload.fp8Implementation = stackFp8Implementation(stack, workload.fp8);
     return workload;
 }
 

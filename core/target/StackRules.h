@@ -61,10 +61,12 @@ struct FoldedModel;
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
 [[nodiscard]] ZeroImplementation stackZeroImplementation(TrainingStack stack);
-// Which library runs `stack`'s FP8 linear layers: torchao's Float8Linear for torchtitan and
-// the PyTorch export (which names torchao's float8 conversion), Transformer Engine for
-// Megatron-LM and Any.
-[[nodiscard]] Fp8Implementation stackFp8Implementation(TrainingStack stack);
+// Which library runs `stack`'s FP8 linear layers under `recipe`: torchao's Float8Linear for
+// torchtitan and the PyTorch export (which names torchao's float8 conversion), Transformer
+// Engine for Megatron-LM and Any. Without FP8 none runs: the default (TransformerEngine),
+// so that a 16-bit workload reads the same from every stack's files. The importers, which
+// learn the recipe after the rest, set it from this too.
+[[nodiscard]] Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
 // stackCheckpointReplay, stackZeroImplementation, stackFp8Implementation; Megatron-LM overlaps an interleaved
 // pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and

@@ -190,7 +190,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     else if (fromTorchTitan(run))
         workload.selective = stackSelectiveRecomputation(TrainingStack::TorchTitan);
     if (fromTorchTitan(run))
-        workload.fp8Implementation = stackFp8Implementation(TrainingStack::TorchTitan);
+        workload.fp8Implementation = stackFp8Implementation(TrainingStack::TorchTitan, workload.fp8);
     if (checkpointsWithPyTorch(run))
         workload.checkpointReplay = CheckpointReplay::StopsEarly;
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);

@@ -244,10 +244,14 @@ private slots:
         QVERIFY2(near(tpTorchao, tpTe), qPrintable(compared(tpTorchao, tpTe)));
         QVERIFY(tpTe < layer(Fp8Recipe::None, torchao, tensorParallel, ExpertPlanKind::Megatron));
 
-        // torchtitan's and the PyTorch export's searches price torchao's, Megatron-LM's Transformer Engine's.
-        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::TorchTitan).fp8Implementation, torchao);
-        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::PyTorch).fp8Implementation, torchao);
-        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::Megatron).fp8Implementation, te);
+        // torchtitan's and the PyTorch export's FP8 searches price torchao's, Megatron-LM's Transformer
+        // Engine's; a 16-bit workload names no FP8 library (the default).
+        Workload fp8;
+        fp8.fp8 = Fp8Recipe::PerTensor;
+        QCOMPARE(withStackImplementations(fp8, TrainingStack::TorchTitan).fp8Implementation, torchao);
+        QCOMPARE(withStackImplementations(fp8, TrainingStack::PyTorch).fp8Implementation, torchao);
+        QCOMPARE(withStackImplementations(fp8, TrainingStack::Megatron).fp8Implementation, te);
+        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::TorchTitan).fp8Implementation, te);
     }
 
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.

@@ -121,6 +121,31 @@ private slots:
                      309.0 / 191));
     }
 
+    // Past the longest published length (16k) a causal mask's loss shrinks as 1 / length, the
+    // share of the diagonal tiles: FlashAttention-2 head dim 128 loses 1 - 335 / 370 at 16k,
+    // half that at 32k and a quarter at 64k, forward and backward alike; cuDNN from its own
+    // 1 - 539 / 595. Continuous at 16k.
+    void causalLossShrinksAsTheDiagonalPastTheCurves()
+    {
+        const GpuSpec h100 = testCluster("dgx-h100x1").gpu;
+        const double flops = 1e12;
+        auto causalShare = [&](AttentionKernel kernel, double keys, bool forward) {
+            const AttentionCall causal{keys, keys, 128};
+            const AttentionCall unmasked{keys, 0, 128};
+            return forward ? fusedAttentionSeconds(h100, kernel, flops, unmasked) /
+                                 fusedAttentionSeconds(h100, kernel, flops, causal)
+                           : fusedAttentionBackwardSeconds(h100, kernel, flops, unmasked) /
+                                 fusedAttentionBackwardSeconds(h100, kernel, flops, causal);
+        };
+        for (const bool forward : {true, false}) {
+            QVERIFY(near(causalShare(AttentionKernel::Fused, 16384, forward), 335.0 / 370));
+            QVERIFY(near(causalShare(AttentionKernel::Fused, 32768, forward), 1 - (1 - 335.0 / 370) / 2));
+            QVERIFY(near(causalShare(AttentionKernel::Fused, 65536, forward), 1 - (1 - 335.0 / 370) / 4));
+            QVERIFY(near(causalShare(AttentionKernel::Cudnn, 32768, forward), 1 - (1 - 539.0 / 595) / 2));
+        }
+        QVERIFY(near(causalShare(AttentionKernel::Fused, 16384 * 1.0001, true), 335.0 / 370, 1e-4));
+    }
+
     // The Triton FlashAttention against FlashAttention-2 on the same call (FlashAttention-2
     // paper, sec. 4.1): its forward 1.4 times as long, its backward 2 times.
     void tritonAttentionLosesMostInTheBackward()

@@ -11,9 +11,13 @@ namespace tapestry {
 // forward and backward, by sequence length, head dimension and causal mask (the
 // FlashAttention-3 paper, Shah et al. 2024, arXiv 2407.08608, Figs. 5-6: H100 SXM5, BF16,
 // batch x sequence = 16k tokens, hidden 2,048; AttentionKernelRate.cpp holds the figures).
-// The shape is the H100's on every GPU: no other GPU's curves of these kernels are at hand.
-// A GPU's own figure (gpu.attentionFraction) scales it: the share of the peak that
-// FlashAttention-2's forward reaches at 16k keys, head dim 128, without a mask.
+// The shape is the H100's on every GPU. A GPU's own figure (gpu.attentionFraction) scales
+// it: the share of the peak that FlashAttention-2's forward reaches at 16k keys, head dim
+// 128, without a mask. An H200's own curves through PyTorch (tests/data/kernels,
+// test_measured_kernel_rates) follow this shape forward within 12 % from 1k keys and
+// backward from 4k; its shorter backward calls ran slower by a time per call that does not
+// grow with the length (0.1-0.25 ms per 16k tokens x hidden 2,048), which the curves leave
+// out.
 enum class AttentionPass : std::uint8_t { Forward, Backward };
 
 struct AttentionCall {

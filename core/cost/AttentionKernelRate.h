@@ -16,7 +16,7 @@ namespace tapestry {
 // 128, without a mask. An H200's own curves through PyTorch (tests/data/kernels,
 // test_measured_kernel_rates) follow this shape forward within 12 % from 1k keys and
 // backward from 4k; its shorter backward calls ran slower by a time per call that does not
-// grow with the length (0.1-0.25 ms per 16k tokens x hidden 2,048), which the curves leave
+// grow with the length (0.04-0.25 ms per 16k tokens x hidden 2,048), which the curves leave
 // out.
 enum class AttentionPass : std::uint8_t { Forward, Backward };
 

@@ -110,7 +110,7 @@ private slots:
     // (FlashAttention-2 head dim 64 causal, +18.6 %); 32k keys included, where a causal mask
     // costs what its diagonal tiles do. Backward: within 12 % from 4k keys on (FlashAttention-2
     // head dim 128 causal at 16k, -11.4 %). Shorter backward calls measured slower than the
-    // curves by a time that does not grow with the length (0.1-0.25 ms per 16k tokens,
+    // curves by a time that does not grow with the length (0.04-0.25 ms per 16k tokens,
     // both kernels): a per-call cost of PyTorch's backward path the curves do not hold.
     void attentionFollowsTheMeasuredCurvesOnHopper()
     {

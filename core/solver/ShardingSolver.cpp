@@ -81,10 +81,11 @@ constexpr std::int64_t kMovesPerCheck = 2000;
 // /proc/sys/kernel/sched_autogroup_enabled), every second the other search runs is
 // taken from CBC: once CBC's root is in, the Lagrangian ends and the local search steps
 // aside, polishing only the plans CBC's tree finds, until CBC's search on the whole
-// problem ends. Every generated family at 600 and 1,000 nodes, each run pinned to one
-// core (two runs each, 60 s): 24 and 24 proven of 24 at 600 nodes (main 23 and 24), 15
-// of 24 at 1,000 (main 10); proofs at 600 nodes as fast in sum (gns-2d@600 slower, 6-10
-// s to 12-15 s). With a core each the measure stays near two and nothing changes.
+// problem ends. Every generated family at 600 and 1,000 nodes, 60 s, each run pinned to
+// one core, two runs: 24 of 24 proven at 600 nodes (the build before 23), 15 of the 22
+// exact-path runs at 1,000 (before 10); on two cores shared at load 17-21 all 12 at 600
+// nodes (before 10); proof times where both prove about the same in sum (README,
+// session 16). With a core each the measure stays near two and nothing changes.
 constexpr double kShareWindowSeconds = 1.0;
 constexpr double kSharedCores = 1.0;
 // How often the calling thread looks at the clock and the workers' findings, and how

@@ -618,6 +618,20 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
         text += "#   MXFP8 in the blocks' linear layers: before apply(), convert them with torchao's\n"
                 "#   quantize_(model, torchao.prototype.mx_formats.MXLinearConfig.from_recipe_name(\"mxfp8_cublas\"),\n"
                 "#   filter_fn=...) leaving the output head in bf16, as torchtitan's mx converter does\n";
+    // The file sets no dtype (and no FSDP2 MixedPrecisionPolicy): the model trains in the dtype it
+    // is given, so the header says what the price assumed.
+    const std::string sixteen = w.computeType == DataType::Float16   ? "fp16"
+                                : w.computeType == DataType::Float32 ? "fp32"
+                                                                     : "bf16";
+    const int weightBytes = w.computeType == DataType::Float32 ? 4 : 2;
+    const int gradientBytes = w.fp32MainGradients ? 4 : weightBytes;
+    text += "#   priced with " + sixteen + (gradientBytes == weightBytes ? " weights and gradients" : " weights, fp32 gradients") +
+            ", fp32 master weights and " +
+            (w.optimizer == OptimizerKind::AdamMixedPrecision ? "Adam moments" : "momentum") + " (" +
+            std::to_string(weightBytes) + " + " + std::to_string(gradientBytes) + " + " +
+            std::to_string(optimizerStateBytesPerParameter(w.optimizer)) +
+            " bytes per\n#   parameter); this file casts nothing: cast the model to " + sixteen +
+            ", keep fp32 masters in the optimizer\n";
     text += "# A training step:\n"
             "#   mesh = device_mesh()\n";
     if (pipeline)

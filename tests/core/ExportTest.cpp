@@ -131,6 +131,29 @@ private slots:
         QVERIFY(moduleStyleTables(m.graph(), m.coarse, m.families, plan).empty());
     }
 
+    // The file casts nothing, so its header says the precision the plan was priced in: 16-bit
+    // weights and gradients, fp32 masters and optimizer states (mixed-precision Adam: 2 + 2 + 12
+    // bytes per parameter; fp32 main gradients: 2 + 4 + 12; SGD's momentum: 2 + 2 + 8).
+    void pyTorchPlanSaysThePrecisionItWasPricedIn()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document;
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, {{"d", 8}});
+        document.workload.zeroStage = 2;
+        document.workload.zeroImplementation = ZeroImplementation::Fsdp2;
+        QVERIFY(contains(exportPyTorchPlan(m, document),
+                         "#   priced with bf16 weights and gradients, fp32 master weights and Adam moments (2 + 2 + 12 "
+                         "bytes per\n#   parameter); this file casts nothing: cast the model to bf16, keep fp32 masters "
+                         "in the optimizer\n"));
+        document.workload.computeType = DataType::Float16;
+        document.workload.fp32MainGradients = true;
+        QVERIFY(contains(exportPyTorchPlan(m, document),
+                         "#   priced with fp16 weights, fp32 gradients, fp32 master weights and Adam moments (2 + 4 + 12"));
+        document.workload.fp32MainGradients = false;
+        document.workload.optimizer = OptimizerKind::SgdMomentum;
+        QVERIFY(contains(exportPyTorchPlan(m, document), "fp32 master weights and momentum (2 + 2 + 8 bytes per"));
+    }
+
     void perInstanceDifferencesAreListedExplicitly()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");

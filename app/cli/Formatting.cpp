@@ -73,6 +73,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
         text += " (" + std::string(selectiveRecomputationName(w.selective)) + ")";
     if (w.recompute == Recomputation::Full && w.checkpointReplay != CheckpointReplay::WholeBlock)
         text += " (" + std::string(checkpointReplayName(w.checkpointReplay)) + ")";
+    if (w.savedActivations != SavedActivations::Fused)
+        text += ", " + std::string(savedActivationsName(w.savedActivations)) + " saved activations";
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
     if (w.capacityFactor != 1.0)

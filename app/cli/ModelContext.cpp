@@ -132,6 +132,12 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "how full recomputation replays a block: whole, as Megatron-LM's checkpoint does, or stopping before "
               "its last matmul, as PyTorch's non-reentrant checkpoint (torchtitan's) does (default whole-block; "
               "search --target: as the stack does)");
+    options.savedActivationsOption = addChoice(command, "--saved-activations", options.workload.savedActivations,
+              {{"fused", SavedActivations::Fused}, {"eager", SavedActivations::Eager}},
+              "what autograd keeps for backward: as fused kernels keep it (Megatron-LM, Transformer Engine) or as "
+              "eager PyTorch modules do (also the activation function's output, an RMS norm's fp32 input and "
+              "normalized tensor, the loss's fp32 log-probabilities) (default fused; search --target: as the "
+              "stack does)");
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
@@ -179,6 +185,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.recompute = flags.recompute;
     if (optionGiven(options.checkpointReplayOption))
         workload.checkpointReplay = flags.checkpointReplay;
+    if (optionGiven(options.savedActivationsOption))
+        workload.savedActivations = flags.savedActivations;
     if (optionGiven(options.overlapOption))
         workload.overlap = flags.overlap;
     if (optionGiven(options.attentionOption))

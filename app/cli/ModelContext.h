@@ -47,6 +47,7 @@ struct PlanningOptions {
     const CLI::Option* zeroImplementationOption = nullptr;
     const CLI::Option* zeroReplicasOption = nullptr;
     const CLI::Option* checkpointReplayOption = nullptr;
+    const CLI::Option* savedActivationsOption = nullptr;
     const CLI::Option* overlapOption = nullptr;
     const CLI::Option* attentionOption = nullptr;
     const CLI::Option* capacityFactorOption = nullptr;

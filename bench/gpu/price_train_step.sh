@@ -2,16 +2,17 @@
 # What Tapestry prices for each case of bench/gpu/train_step.py on one H200: synthesizes the
 # case's model (tapestry-cli synth, the same sizes and parameter count as the PyTorch module),
 # evaluates one training step on one GPU of the dgx-h200x1 preset as the PyTorch export runs it
-# (bf16, mixed-precision Adam, non-reentrant checkpoint for full recomputation, SDPA's backend as
-# the attention kernel) and prints step time, its recomputation and optimizer parts, tokens/s,
+# (bf16, mixed-precision Adam, non-reentrant checkpoint for full recomputation, what eager
+# PyTorch's autograd saves, SDPA's backend as the attention kernel) and prints step time, its recomputation and optimizer parts, tokens/s,
 # MFU and memory per case. Given train_step.py's JSON, it puts the measured figures beside them.
 #
 #   bench/gpu/price_train_step.sh [MEASURED.json]      (TAPESTRY_CLI overrides the binary)
 #
 # The presets are 8-GPU nodes and a mesh must cover every GPU: the one-GPU cluster is the
 # dgx-h200x1 preset with gpusPerNode 1, every figure of the GPU unchanged. The price cannot say
-# two things the measured cases vary: fp32 weights under autocast (precision=autocast) and
-# RMSNorm in fp32 (norm=fp32) are priced as the bf16 graph synth writes.
+# two things the measured cases vary: fp32 weights under autocast (precision=autocast) are priced
+# as bf16 weights with fp32 masters, and RMSNorm in bf16 (norm=bf16) as eager PyTorch's RMS norms
+# run (in fp32, as transformers' LlamaRMSNorm and torch.nn.RMSNorm do).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -40,6 +41,7 @@ while read -r model mb seq recompute precision attention norm layers hidden head
     kernel=$([[ $attention == cudnn ]] && echo cudnn || echo flash2)
     "$cli" evaluate "$onnx" --cluster "$work/h200-one-gpu.json" --plan dp --batch "$mb" --micro-batch "$mb" \
         --seq "$seq" --precision bf16 --optimizer adam --recompute "$recompute" --checkpoint-replay stops-early \
+        --saved-activations eager \
         --attention "$kernel" --no-history > "$work/price.txt"
     awk -v name="$model ${mb}x$seq recompute=$recompute $precision $attention norm=$norm" -v parameters="$parameters" '
         /^step time per device/      { step = $(NF - 1) }

@@ -105,6 +105,17 @@ bool needsInputForBackward(const std::string& type)
            type == "Softplus" || type == "LeakyRelu" || type == "Elu" || type == "HardSigmoid";
 }
 
+// A normalization written as ops with no mean subtracted: an RMS norm as transformers'
+// LlamaRMSNorm and torch.nn.RMSNorm run it in eager PyTorch, op by op in fp32 (a LayerNorm
+// runs as one kernel whatever the graph's ops, and a fused norm op as one).
+bool isRmsNormAsOps(const Graph& graph, const CoarseNode& node)
+{
+    return std::none_of(node.ops.begin(), node.ops.end(), [&](OpId id) {
+        const std::string& type = graph.op(id).type;
+        return type == "Sub" || type.ends_with("Normalization");
+    });
+}
+
 // Whether the attention kernel is given grouped-query keys and values with their own
 // heads: Transformer Engine's (Megatron-Core passes num_gqa_groups to its cuDNN attention),
 // which keeps them so for backward. Hugging Face's and torchtitan's Llama repeat them
@@ -438,6 +449,7 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vect
             return std::any_of(kept.begin(), kept.end(),
                                [&](const SavedActivation& saved) { return saved.asOutput && saved.tensor == made; });
         };
+        const bool eager = workload_.savedActivations == SavedActivations::Eager;
         auto saveFactors = [&](const Op& product) {
             const bool bothTrained = product.inputs.size() == 2 &&
                                      std::all_of(product.inputs.begin(), product.inputs.end(), [&](TensorId input) {
@@ -448,7 +460,8 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vect
             for (const TensorId factor : product.inputs) {
                 const OpId maker = graph_.tensor(factor).producer;
                 const CoarseNodeId makerNode = maker.isValid() ? coarse_.nodeOf[maker.index()] : CoarseNodeId{};
-                if (makerNode == node.id || (makerNode.isValid() && keepsAnchorOutput(makerNode)))
+                // Eager PyTorch keeps the activation function's output: nothing recomputes it.
+                if (makerNode == node.id || (!eager && makerNode.isValid() && keepsAnchorOutput(makerNode)))
                     continue;
                 save(factor, bytesOf(factor, dtypeBytes_), false);
             }
@@ -505,8 +518,9 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vect
             facts.transientBytes = fusedScores ? 0.0 : bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
                 const bool attention = bound_->ops[node.anchor.index()].scores;
-                // The keys (of QKᵀ) or values (of ·V).
-                const double second = attention && takesGroupedKeys(workload_.attention)
+                // The keys (of QKᵀ) or values (of ·V); eager PyTorch hands any kernel what the
+                // graph's repeat made (SDPA's cuDNN backend too).
+                const double second = attention && !eager && takesGroupedKeys(workload_.attention)
                                           ? projectedBytes(anchor.inputs[1])
                                           : bytesOf(anchor.inputs[1], dtypeBytes_);
                 save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);
@@ -528,7 +542,44 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vect
                 save(anchor.outputs[0], bytesOf(anchor.outputs[0], dtypeBytes_), true);
         } else if (node.kind == CoarseNodeKind::Normalization && !node.ops.empty()) {
             const TensorId input = graph_.op(node.ops.front()).inputs.front();
-            save(input, bytesOf(input, dtypeBytes_), false);
+            if (eager && isRmsNormAsOps(graph_, node)) {
+                // Its ops save the input upcast to fp32 (the square and the scaling: in place
+                // of the 16-bit input its product was seen to keep above) and the normalized
+                // tensor (the weight's product, for the weight's gradient).
+                std::erase_if(facts.savedActivations, [&](const SavedActivation& saved) { return saved.tensor == input; });
+                save(input, bytesOf(input, 4.0), false);
+                for (const OpId id : node.ops) {
+                    const Op& op = graph_.op(id);
+                    if (op.type != "Mul" || op.inputs.size() != 2)
+                        continue;
+                    for (std::size_t i = 0; i < 2; ++i) {
+                        const TensorId weight = op.inputs[i];
+                        const TensorId normalized = op.inputs[1 - i];
+                        if (weight.isValid() && normalized.isValid() && isConstant(weight) &&
+                            binder_.elementCount(graph_.tensor(weight).shape) > 1 && carries[normalized.index()])
+                            save(normalized, bytesOf(normalized, dtypeBytes_), true);
+                    }
+                }
+            } else {
+                save(input, bytesOf(input, dtypeBytes_), false);
+            }
+        }
+        // A model output reaches the loss, which eager PyTorch runs as cross_entropy on the
+        // fp32 logits: log_softmax keeps its fp32 output; its backward, at the start of the
+        // backward pass, holds the gradients of that output and of the logits, in fp32 too.
+        if (eager) {
+            for (const OpId id : node.ops) {
+                for (const TensorId output : graph_.op(id).outputs) {
+                    if (!output.isValid())
+                        continue;
+                    const Tensor& tensor = graph_.tensor(output);
+                    if (tensor.isGraphOutput && carries[output.index()] && isFloatingPoint(tensor.dtype) &&
+                        tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
+                        save(output, bytesOf(output, 4.0), true);
+                        facts.transientBytes = std::max(facts.transientBytes, bytesOf(output, 8.0));
+                    }
+                }
+            }
         }
         // A tensor is kept once, by the first node (in node order) that saves it.
         std::erase_if(facts.savedActivations, [&](const SavedActivation& saved) {
@@ -1677,16 +1728,17 @@ double CostModel::chargeGradientSync(TimeBreakdown& time, AxisMask axes, const C
     return price.seconds() * share;
 }
 
-double CostModel::transientWithBlocks(double largest, double blockGathered, double blockActivation) const
+double CostModel::transientWithBlocks(double outside, double inside, double blockGathered,
+                                      double blockActivation) const
 {
-    double transient = largest;
-    if (workload_.zeroStage >= 3 && blockCount_ > 0)  // the block in use and the prefetched next one
-        transient += 2 * blockGathered;
     // A block's backward holds again what its forward did not keep.
     const bool perOp = workload_.recompute == Recomputation::Selective &&
                        workload_.selective == SelectiveRecomputation::EveryOtherMatmul;
     if ((workload_.recompute == Recomputation::Full || perOp) && blockCount_ > 0)
-        transient += blockActivation;
+        inside += blockActivation;
+    double transient = std::max(outside, inside);
+    if (workload_.zeroStage >= 3 && blockCount_ > 0)  // the block in use and the prefetched next one
+        transient += 2 * blockGathered;
     return transient;
 }
 
@@ -1729,8 +1781,11 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     // reduce-scatters of ZeRO 2/3 (every micro-step, under its forward or backward).
     std::vector<double> overlappable(graph_.opCount(), 0.0);
     StepSums sums;
-    double largestTransient = -1;
-    OpId transientOp;
+    // The largest transient buffer outside the blocks and inside one, and where each lands.
+    double largestOutside = -1;
+    double largestInside = -1;
+    OpId outsideOp;
+    OpId insideOp;
     std::vector<double> blockGatheredBytes(static_cast<std::size_t>(blockCount_), 0.0);
     std::vector<double> blockActivationBytes(static_cast<std::size_t>(blockCount_), 0.0);
     std::vector<Divisors> divisors(coarse_.nodes.size());
@@ -1769,18 +1824,26 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
             blockActivationBytes[static_cast<std::size_t>(facts.block)] += share.blockActivationBytes;
             blockGatheredBytes[static_cast<std::size_t>(facts.block)] += share.blockGatheredBytes;
         }
+        double& largestTransient = facts.block >= 0 ? largestInside : largestOutside;
         if (share.transient > largestTransient) {
             largestTransient = share.transient;
-            transientOp = facts.costOp;
+            (facts.block >= 0 ? insideOp : outsideOp) = facts.costOp;
         }
         addGradients(buckets, strategy, share.localParameters, facts.costOp.index(), 1, steps);
     }
-    if (transientOp.isValid()) {
+    if (outsideOp.isValid() || insideOp.isValid()) {
         const auto largest = [](const std::vector<double>& v) {
             return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
         };
-        result.perOp[transientOp.index()].memory.transient +=
-            transientWithBlocks(largestTransient, largest(blockGatheredBytes), largest(blockActivationBytes));
+        const double inside = std::max(largestInside, 0.0);
+        const double outside = std::max(largestOutside, 0.0);
+        const double blockActivation = largest(blockActivationBytes);
+        const double transient =
+            transientWithBlocks(outside, inside, largest(blockGatheredBytes), blockActivation);
+        // At the node whose buffer sets it (a block's, when recomputation's activations do).
+        const bool insideSets = insideOp.isValid() && (!outsideOp.isValid() ||
+                                                       transientWithBlocks(0, inside, 0, blockActivation) > outside);
+        result.perOp[(insideSets ? insideOp : outsideOp).index()].memory.transient += transient;
     }
 
     // Gradient synchronization (ZeRO 0/1): one bucketed AllReduce per group of data axes
@@ -1842,3 +1905,4 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
 }
 
 }  // namespace tapestry
+

@@ -396,9 +396,13 @@ private:
                                                     const CollectiveBreakdown& price, std::size_t axis,
                                                     CoarseNodeId gemmNode, const Plan& plan, bool forward,
                                                     const Stepping& steps) const;
-    // The ZeRO 3 prefetch and full recomputation's extra on the largest transient buffer,
-    // from the largest of the blocks' gathered parameters and activations.
-    [[nodiscard]] double transientWithBlocks(double largest, double blockGathered, double blockActivation) const;
+    // The step's transient memory from the largest transient buffer of a node outside the blocks
+    // (`outside`: the logits and the loss's, at the start of backward) and inside one (`inside`),
+    // with the ZeRO 3 prefetch and the block activations recomputation holds again while a block's
+    // backward runs (with `inside`, never beside `outside`), from the largest of the blocks'
+    // gathered parameters and activations.
+    [[nodiscard]] double transientWithBlocks(double outside, double inside, double blockGathered,
+                                             double blockActivation) const;
     // Hidden share of the overlappable communication (1 - exposed / overlappable).
     [[nodiscard]] double hiddenShare(double gradientSync, double overlappableTotal, const StepSums& sums,
                                      const Stepping& steps) const;

@@ -182,7 +182,8 @@ CostModel::ClassCosts CostModel::costsByClass(const Plan& plan) const
     std::vector<NodeShare> shares(classes.nodes.size());
     std::vector<double> overlappable(classes.nodes.size(), 0.0);
     StepSums sums;
-    double largestTransient = -1;
+    double largestOutside = -1;  // the largest transient buffer outside the blocks
+    double largestInside = -1;   // and inside one
     // Gradient buckets of ZeRO 0/1, each class's share at its index.
     std::vector<GradientBucket> buckets;
     for (std::size_t k = 0; k < classes.nodes.size(); ++k) {
@@ -203,6 +204,7 @@ CostModel::ClassCosts CostModel::costsByClass(const Plan& plan) const
         sums.shardedForward += c.count * own.shardedForward;
         sums.shardedBackward += c.count * own.shardedBackward;
         overlappable[k] = shares[k].overlappable;
+        double& largestTransient = bound_->nodes[c.node.index()].block >= 0 ? largestInside : largestOutside;
         largestTransient = std::max(largestTransient, shares[k].transient);
         addGradients(buckets, plan.strategy(c.node), shares[k].localParameters, k, c.count, steps);
     }
@@ -260,7 +262,10 @@ CostModel::ClassCosts CostModel::costsByClass(const Plan& plan) const
     }
     out.before = placeCost(classes.before);
     out.after = placeCost(classes.after);
-    out.transient = largestTransient < 0 ? 0.0 : transientWithBlocks(largestTransient, blockGathered, blockActivation);
+    out.transient = largestOutside < 0 && largestInside < 0
+                        ? 0.0
+                        : transientWithBlocks(std::max(largestOutside, 0.0), std::max(largestInside, 0.0), blockGathered,
+                                              blockActivation);
     return out;
 }
 

@@ -62,6 +62,20 @@ std::optional<Fp8Implementation> fp8ImplementationFromName(std::string_view name
     return std::nullopt;
 }
 
+const char* savedActivationsName(SavedActivations saved)
+{
+    return saved == SavedActivations::Eager ? "eager" : "fused";
+}
+
+std::optional<SavedActivations> savedActivationsFromName(std::string_view name)
+{
+    for (const SavedActivations s : {SavedActivations::Fused, SavedActivations::Eager}) {
+        if (name == savedActivationsName(s))
+            return s;
+    }
+    return std::nullopt;
+}
+
 const char* selectiveRecomputationName(SelectiveRecomputation selective)
 {
     return selective == SelectiveRecomputation::EveryOtherMatmul ? "every-other-matmul" : "attention-core";

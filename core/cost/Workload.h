@@ -53,11 +53,29 @@ enum class CheckpointReplay : std::uint8_t {
     StopsEarly,
 };
 
+// What autograd keeps for backward besides the weights: as stacks built of fused kernels keep it
+// (Korthikanti et al.'s accounting, CostModel.h), or as eager PyTorch does, running the model's
+// modules op by op as the graph has them (Hugging Face's models, the PyTorch export's).
+enum class SavedActivations : std::uint8_t {
+    // Megatron-LM and Transformer Engine: fused norms keep their input, fused SwiGLU its two
+    // inputs (the activation function recomputed), the loss's fp32 softmax is updated in place.
+    Fused,
+    // Eager PyTorch: on top of those, the activation function's output (the product of a gated
+    // MLP saves both its factors), an RMS norm written as ops (transformers' LlamaRMSNorm,
+    // torch.nn.RMSNorm) keeps its input upcast to fp32 and the normalized tensor its weight
+    // multiplies, and the loss (cross_entropy on the fp32 logits) keeps the fp32
+    // log-probabilities, whose backward holds two more fp32 copies of the logits' size.
+    Eager,
+};
+
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
 // "whole-block", "stops-early".
 [[nodiscard]] const char* checkpointReplayName(CheckpointReplay replay);
 [[nodiscard]] std::optional<CheckpointReplay> checkpointReplayFromName(std::string_view name);
+// "fused", "eager".
+[[nodiscard]] const char* savedActivationsName(SavedActivations saved);
+[[nodiscard]] std::optional<SavedActivations> savedActivationsFromName(std::string_view name);
 // "attention-core", "every-other-matmul".
 [[nodiscard]] const char* selectiveRecomputationName(SelectiveRecomputation selective);
 [[nodiscard]] std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name);
@@ -184,6 +202,9 @@ struct Workload {
     // As the stack replays (withStackImplementations: torchtitan's and PyTorch's stop early);
     // `validate` reads it from a run's stack, plan files keep it (workload.checkpoint_replay).
     CheckpointReplay checkpointReplay = CheckpointReplay::WholeBlock;
+    // As the stack saves (withStackImplementations: the PyTorch export's eager modules); plan
+    // files keep it (workload.saved_activations), search and evaluate take --saved-activations.
+    SavedActivations savedActivations = SavedActivations::Fused;
     // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in
     // one chunk per rank, pipelined with the GEMM they feed or drain: Transformer Engine's
     // userbuffers overlap (Megatron-LM --tp-comm-overlap, NeMo's ub_tp_comm_overlap,

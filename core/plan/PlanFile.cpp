@@ -247,6 +247,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_selective_recomputation(selectiveRecomputationName(w.selective));
     if (w.checkpointReplay != CheckpointReplay::WholeBlock)
         out.set_checkpoint_replay(checkpointReplayName(w.checkpointReplay));
+    if (w.savedActivations != SavedActivations::Fused)
+        out.set_saved_activations(savedActivationsName(w.savedActivations));
     if (w.fp8 != Fp8Recipe::None)
         out.set_fp8_recipe(fp8RecipeName(w.fp8));
     if (w.fp8Parameters)
@@ -320,6 +322,8 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
                                     "attention-core or every-other-matmul");
     workload.checkpointReplay = namedValue(w.checkpoint_replay(), checkpointReplayFromName, CheckpointReplay::WholeBlock,
                                            fileName, "checkpoint_replay", "whole-block or stops-early");
+    workload.savedActivations = namedValue(w.saved_activations(), savedActivationsFromName, SavedActivations::Fused,
+                                           fileName, "saved_activations", "fused or eager");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",

@@ -154,6 +154,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.recompute = chosen.recompute;
     searched.workload.selective = chosen.selective;
     searched.workload.checkpointReplay = chosen.checkpointReplay;
+    searched.workload.savedActivations = chosen.savedActivations;
     searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;
     searched.workload.fp8Implementation = chosen.fp8Implementation;

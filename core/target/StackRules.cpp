@@ -341,6 +341,11 @@ SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack)
                                               : SelectiveRecomputation::AttentionCore;
 }
 
+SavedActivations stackSavedActivations(TrainingStack stack)
+{
+    return stack == TrainingStack::PyTorch ? SavedActivations::Eager : SavedActivations::Fused;
+}
+
 ZeroImplementation stackZeroImplementation(TrainingStack stack)
 {
     return stack == TrainingStack::Any ? ZeroImplementation::Fsdp : ZeroImplementation::Fsdp2;
@@ -358,6 +363,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
         return workload;
     workload.selective = stackSelectiveRecomputation(stack);
     workload.checkpointReplay = stackCheckpointReplay(stack);
+    workload.savedActivations = stackSavedActivations(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
     workload.fp8Implementation = stackFp8Implementation(stack, workload.fp8);
@@ -373,6 +379,7 @@ bool namesImplementations(const Workload& workload)
 {
     const Workload unnamed;
     return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
+           workload.savedActivations != unnamed.savedActivations ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
            workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
            workload.fp8Implementation != unnamed.fp8Implementation;

@@ -58,6 +58,10 @@ struct FoldedModel;
 // PyTorch's non-reentrant checkpoint (torchtitan's ptd_checkpoint_wrapper, the PyTorch
 // export's checkpoint_wrapper), which stops early; Megatron-LM (and Any) the whole block.
 [[nodiscard]] CheckpointReplay stackCheckpointReplay(TrainingStack stack);
+// What autograd keeps on `stack`: the PyTorch export's models run eager (transformers' modules
+// op by op); Megatron-LM's fused kernels, and torchtitan's (whose runs compile the model), and
+// Any: the fused accounting.
+[[nodiscard]] SavedActivations stackSavedActivations(TrainingStack stack);
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
 [[nodiscard]] ZeroImplementation stackZeroImplementation(TrainingStack stack);
@@ -68,9 +72,10 @@ struct FoldedModel;
 // learn the recipe after the rest, set it from this too.
 [[nodiscard]] Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
-// stackCheckpointReplay, stackZeroImplementation, stackFp8Implementation; Megatron-LM overlaps an interleaved
-// pipeline's sends, Workload::pipelineSendOverlap): what a search for the stack prices and
-// what its files import as. Any: unchanged.
+// stackCheckpointReplay, stackSavedActivations, stackZeroImplementation,
+// stackFp8Implementation; Megatron-LM overlaps an interleaved pipeline's sends,
+// Workload::pipelineSendOverlap): what a search for the stack prices and what its files
+// import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
 // `recorded` (the stack whose implementations a plan was priced with) where `workload` is
 // still priced with them (withStackImplementations leaves it as it is), else Any: a

@@ -38,7 +38,7 @@ FoldedModel gptWithDropout(std::int64_t layers = 3)
 }
 
 // A Llama stack of 3 layers, 1024 wide, 16 query heads on 4 key-value heads, SwiGLU of width `ffn`.
-FoldedModel smallLlama(std::int64_t ffn)
+FoldedModel smallLlama(std::int64_t ffn, std::int64_t vocab = 32000)
 {
     ModelSpec spec = findSynthPreset("llama3-8b")->spec;
     spec.layers = 3;
@@ -46,7 +46,7 @@ FoldedModel smallLlama(std::int64_t ffn)
     spec.heads = 16;
     spec.kvHeads = 4;
     spec.ffn = ffn;
-    spec.vocab = 32000;
+    spec.vocab = vocab;
     return foldModel(synthesizeModel(spec, "llama"));
 }
 
@@ -252,6 +252,86 @@ private slots:
         QCOMPARE(withStackImplementations(fp8, TrainingStack::PyTorch).fp8Implementation, torchao);
         QCOMPARE(withStackImplementations(fp8, TrainingStack::Megatron).fp8Implementation, te);
         QCOMPARE(withStackImplementations(Workload{}, TrainingStack::TorchTitan).fp8Implementation, te);
+    }
+
+    // What eager PyTorch's autograd saves (SavedActivations::Eager, counted with saved-tensor
+    // hooks on transformers' Llama modules: bench/gpu/saved_tensors.py), on top of the count
+    // above under FlashAttention-2 (repeated keys and values), bytes per element:
+    //   each RMS norm its input upcast to fp32 (4sbh instead of 2sbh) and the normalized
+    //   tensor its weight multiplies (2sbh): 2 x 4sbh more; the SwiGLU product both factors,
+    //   silu's output too (2sbf more):  sb(24h + 8f) per layer.
+    // The final norm keeps 6sbh; the loss (cross_entropy on the fp32 logits of vocabulary V)
+    // the fp32 log-probabilities, 4sbV, kept at the output head, and at the start of backward
+    // two more fp32 copies, 8sbV: the step's largest transient buffer.
+    void eagerPyTorchKeepsWhatAutogradSaves()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 512, b = 16.0 / 8, h = 1024, f = 3584, vocab = 32000;
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = workload(16, 512);
+        w.savedActivations = SavedActivations::Eager;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation e = costs.evaluate(plan);
+        const double layer = layerMemory(m, e, 1).activations;
+        QVERIFY2(near(layer, s * b * (24 * h + 8 * f)), qPrintable(compared(layer, s * b * (24 * h + 8 * f))));
+        double finalNorm = -1;
+        double head = -1;
+        for (const CoarseNode& node : m.coarse.nodes) {
+            if (node.name == "model/norm")
+                finalNorm = e.perNode[node.id.index()].memory.activations;
+            if (node.name.starts_with("lm_head"))
+                head = e.perNode[node.id.index()].memory.activations;
+        }
+        QVERIFY2(near(finalNorm, 6 * s * b * h), qPrintable(compared(finalNorm, 6 * s * b * h)));
+        // The head keeps its input (2sbh) and the loss's log-probabilities.
+        QVERIFY2(near(head, s * b * (2 * h + 4 * vocab)), qPrintable(compared(head, s * b * (2 * h + 4 * vocab))));
+        QVERIFY2(near(e.total.memory.transient, 8 * s * b * vocab),
+                 qPrintable(compared(e.total.memory.transient, 8 * s * b * vocab)));
+        // SDPA's cuDNN backend keeps the keys and values the graph repeated, as FlashAttention does.
+        Workload cudnn = w;
+        cudnn.attention = AttentionKernel::Cudnn;
+        const double cudnnLayer =
+            layerMemory(m, CostModel(m.graph(), m.coarse, m.families, cluster, mesh, cudnn).evaluate(plan), 1).activations;
+        QVERIFY2(near(cudnnLayer, layer), qPrintable(compared(cudnnLayer, layer)));
+        // The fused accounting is the default.
+        Workload fused = w;
+        fused.savedActivations = SavedActivations::Fused;
+        const PlanEvaluation k = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, fused).evaluate(plan);
+        QVERIFY(near(layerMemory(m, k, 1).activations, s * b * (16 * h + 6 * f)));
+        QVERIFY(near(k.total.memory.transient, 2 * s * b * vocab));  // the 16-bit logits
+    }
+
+    // Under full recomputation a block's backward holds its activations again, but not while
+    // the logits' buffers of the loss are live (at the start of backward, before any block's
+    // replay): the step's transient is the larger of the two, not their sum.
+    void recomputedBlockAndLogitsDoNotCoexist()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 512, b = 16.0 / 8, h = 1024, f = 3584, vocab = 32000;
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = workload(16, 512);
+        w.recompute = Recomputation::Full;
+        const CostModel full(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation e = full.evaluate(plan);
+        // Outside: the 16-bit logits, 2sbV. Inside: the gate projection's output (2sbf) with
+        // the block's activations sb(16h + 6f) replayed: 45056sb, under 2sbV = 64000sb.
+        QVERIFY2(near(e.total.memory.transient, 2 * s * b * vocab),
+                 qPrintable(compared(e.total.memory.transient, 2 * s * b * vocab)));
+        PlanEvaluation totals;
+        full.evaluateTotals(plan, totals);
+        QVERIFY2(near(totals.total.memory.transient, 2 * s * b * vocab),
+                 qPrintable(compared(totals.total.memory.transient, 2 * s * b * vocab)));
+        // A vocabulary of 1000: the gate projection's output with the replayed block,
+        // sb(2f + 16h + 6f), exceeds the logits' 2sbV and is the transient.
+        const FoldedModel narrow = smallLlama(3584, 1000);
+        const PlanEvaluation n = CostModel(narrow.graph(), narrow.coarse, narrow.families, cluster, mesh, w)
+                                     .evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, narrow.coarse, mesh.axes()));
+        const double inside = s * b * (2 * f + 16 * h + 6 * f);
+        QVERIFY2(near(n.total.memory.transient, inside), qPrintable(compared(n.total.memory.transient, inside)));
     }
 
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.

@@ -5,6 +5,7 @@
 #include "cost/ExpertRouting.h"
 #include "cost/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
+#include "cost/GradientsAtPeak.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/ZeroGatherOverhead.h"
@@ -1873,6 +1874,19 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
     if (const double hidden = hiddenShare(gradientSync, overlappableTotal, sums, steps); hidden > 0) {
         for (std::size_t op = 0; op < overlappable.size(); ++op)
             result.perOp[op].time.hiddenSeconds += overlappable[op] * hidden;
+    }
+
+    // Eager PyTorch with one micro-step: the gradients live at the step's peak.
+    if (workload_.savedActivations == SavedActivations::Eager && steps.microSteps == 1 && !plan.pipeline.active()) {
+        double gradients = 0;
+        double activations = 0;
+        for (const CostBreakdown& op : result.perOp) {
+            gradients += op.memory.gradients;
+            activations += op.memory.activations;
+        }
+        const double share = gradientShareAtPeak(gradients, activations);
+        for (CostBreakdown& op : result.perOp)
+            op.memory.gradients *= share;
     }
 
     // Aggregate upwards in a fixed order so that the parts add up to the totals.

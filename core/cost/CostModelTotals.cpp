@@ -2,6 +2,7 @@
 // and tensors at a time (cost/PricingClasses.h).
 #include "cost/CostModel.h"
 
+#include "cost/GradientsAtPeak.h"
 #include "cost/PricingClasses.h"
 #include "graph/Graph.h"
 #include "plan/ParallelDegrees.h"
@@ -299,6 +300,9 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
         for (const auto& [charge, place] : classes.spreadCharges)
             result.total.add(spreadCost(charge));
         result.total.memory.transient += transient;
+        if (workload_.savedActivations == SavedActivations::Eager && steps.microSteps == 1)
+            result.total.memory.gradients *=
+                gradientShareAtPeak(result.total.memory.gradients, result.total.memory.activations);
         return;
     }
     // Pipeline stages: the kinds of the blocks each stage runs.

@@ -1450,6 +1450,63 @@ double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strat
            p;
 }
 
+// priceNode counts, under a plan's stepping: localParameters = stored / div.weights (the
+// strategy's alone) and its states divided by div.shard, the group of
+// shardAxes(strategy, steps), where steps change only which of the strategy's
+// sequence-split axes are tensor axes (so the largest group over those bounds it).
+// `gradients`: the gradients' bytes, else the parameters' and optimizer states'.
+double CostModel::stateFloorBytes(CoarseNodeId id, const NodeStrategy& strategy, bool gradients) const
+{
+    if (pipeline_.layout.stages > 1)
+        return 0;
+    const CoarseNode& node = coarse_.node(id);
+    const NodeFacts& facts = bound_->nodes[id.index()];
+    AxisMask sequenceAxes = 0;
+    for (std::size_t a = 0; a < strategy.axes.size(); ++a)
+        if (strategy.axes[a] == AxisSplit::Sequence)
+            sequenceAxes |= AxisMask{1} << a;
+    double shard = 1;
+    for (AxisMask tensorAxes = sequenceAxes;; tensorAxes = (tensorAxes - 1) & sequenceAxes) {  // every subset
+        Stepping steps;
+        steps.tensorAxes = tensorAxes;
+        shard = std::max(shard, static_cast<double>(shardGroups(strategy, steps).shard.size));
+        if (tensorAxes == 0)
+            break;
+    }
+    const double localParameters = storedParameters(facts) / divisorsOf(node.kind, strategy, assumed_).weights;
+    const int zero = workload_.zeroStage;
+    if (gradients)
+        return localParameters * gradientBytesPerParameter() / (zero >= 2 ? shard : 1.0);
+    return localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? shard : 1.0) +
+                              optimizerStateBytesPerParameter(workload_.optimizer) / (zero >= 1 ? shard : 1.0));
+}
+
+double CostModel::strategyStateFloorBytes(CoarseNodeId id, const NodeStrategy& strategy) const
+{
+    return stateFloorBytes(id, strategy, false);
+}
+
+double CostModel::strategyGradientFloorBytes(CoarseNodeId id, const NodeStrategy& strategy) const
+{
+    return stateFloorBytes(id, strategy, true);
+}
+
+// priceNode counts each saved activation's bytes x routedShare / max(its divisor, a
+// neighbour's) / microSteps: every divisor a product of at most each axis's size (the
+// mesh's devices), microSteps 1 for a whole batch. Recomputation keeps other tensors.
+double CostModel::activationFloorBytes(CoarseNodeId id) const
+{
+    if (pipeline_.layout.stages > 1 || workload_.microBatch != 0 || workload_.recompute != Recomputation::None)
+        return 0;
+    const NodeFacts& facts = bound_->nodes[id.index()];
+    double bytes = 0;
+    for (const SavedActivation& saved : facts.savedActivations) {
+        if (!(saved.scores && isFusedAttention(workload_.attention)))
+            bytes += saved.bytes * facts.routedShare;
+    }
+    return bytes / static_cast<double>(mesh_->deviceCount());
+}
+
 PlanEvaluation CostModel::evaluate(const Plan& plan) const
 {
     PlanEvaluation result;

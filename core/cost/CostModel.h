@@ -189,6 +189,15 @@ public:
     // its communication (a searcher's bound).
     [[nodiscard]] double strategyMemoryBytes(CoarseNodeId node, const NodeStrategy& strategy) const;
     [[nodiscard]] double strategyComputeSeconds(CoarseNodeId node, const NodeStrategy& strategy) const;
+    // Lower bounds on the memory evaluate() counts at `node` in any plan, without a
+    // pipeline (0 on one; the transient buffers, never negative, are left out): the
+    // parameters and optimizer states it keeps under `strategy`, and its gradients, each
+    // sharded over the most ranks any plan's stepping shards them on; and its saved
+    // activations, spread over every device of the mesh, counted only where no plan's
+    // stepping can change them (a whole batch and no recomputation; 0 elsewhere).
+    [[nodiscard]] double strategyStateFloorBytes(CoarseNodeId node, const NodeStrategy& strategy) const;
+    [[nodiscard]] double strategyGradientFloorBytes(CoarseNodeId node, const NodeStrategy& strategy) const;
+    [[nodiscard]] double activationFloorBytes(CoarseNodeId node) const;
     [[nodiscard]] const std::vector<CrossingTensor>& crossingTensors() const { return bound_->crossing; }
     // Per-step time of converting `tensor` from `from` to `to` along `axis` when its
     // producer uses `producer` (which fixes how the other axes shard it), in the forward
@@ -522,6 +531,8 @@ private:
     [[nodiscard]] double fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
     [[nodiscard]] double storedParameters(const NodeFacts& facts) const;
+    // strategyStateFloorBytes (without `gradients`) and strategyGradientFloorBytes.
+    [[nodiscard]] double stateFloorBytes(CoarseNodeId node, const NodeStrategy& strategy, bool gradients) const;
     // The data-parallel collectives of a node's local parameters over its data axes (one
     // group of them all), per step: (kind, axes, price, overlappable in forward?) for each.
     struct DataParallelCollective {

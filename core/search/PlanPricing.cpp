@@ -130,6 +130,39 @@ std::optional<double> PlanPricing::computeFloorSeconds(const std::function<bool(
     return total / costs_->pipeline().layout.stages;
 }
 
+double PlanPricing::memoryFloorBytes() const
+{
+    const std::vector<int> sizes = costs_->mesh().shape();
+    // Eager PyTorch may count the gradients only by what they exceed the activations by
+    // (cost/GradientsAtPeak.h): then the two are bounded apart, their larger one counted.
+    const bool gradientsAtPeak = costs_->workload().savedActivations == SavedActivations::Eager;
+    double states = 0;
+    double gradients = 0;
+    double activations = 0;
+    for (const PricingClasses::NodeClass& members : costs_->pricingClasses().nodes) {
+        const double count = members.count;
+        activations += count * costs_->activationFloorBytes(members.node);
+        // Only a node with weights keeps states: its least over every strategy a search
+        // may give it (PlanSearch's groups: experts may also split over experts).
+        const CostModel::NodeFacts& facts = costs_->facts(members.node);
+        if (facts.parameterElements == 0)
+            continue;
+        double least = std::numeric_limits<double>::infinity();
+        double leastGradients = std::numeric_limits<double>::infinity();
+        for (const NodeStrategy& strategy :
+             strategiesFor(folded_->coarse.node(members.node).kind, sizes, facts.experts > 0)) {
+            const double own = costs_->strategyStateFloorBytes(members.node, strategy);
+            const double ownGradients = costs_->strategyGradientFloorBytes(members.node, strategy);
+            least = std::min(least, gradientsAtPeak ? own : own + ownGradients);
+            leastGradients = std::min(leastGradients, ownGradients);
+        }
+        states += count * least;
+        if (gradientsAtPeak)
+            gradients += count * leastGradients;
+    }
+    return states + (gradientsAtPeak ? std::max(gradients, activations) : activations);
+}
+
 PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint, const SearchSetup& setup)
 {
     PlanDocument document;

@@ -75,6 +75,13 @@ public:
     // per pricing class. Nothing once `cancelled` says so: it is asked before each class
     // (a mesh of several axes has many strategies per node to price).
     [[nodiscard]] std::optional<double> computeFloorSeconds(const std::function<bool()>& cancelled = {}) const;
+    // A lower bound on the memory per device of any plan this pricing prices: every node
+    // at its least states and gradients over the strategies it may take
+    // (CostModel::strategyStateFloorBytes, strategyGradientFloorBytes) and its
+    // activationFloorBytes, priced one member per pricing class (which price alike),
+    // times their count; where eager PyTorch counts the larger of the gradients and the
+    // activations, those two summed apart and the larger counted.
+    [[nodiscard]] double memoryFloorBytes() const;
 
 private:
     // What candidate() returns, before it is handed out as const.

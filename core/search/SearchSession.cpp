@@ -409,14 +409,9 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     options.totalsOnly = true;  // what is kept is priced again (bestOverGroup)
     options.conversionTerms = std::make_shared<ConversionTermsCache>();
     bool wholeBatchFits = false;  // the technique's whole-batch group before an accumulating one
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        if (g > 0 && callbacks.cancelled && callbacks.cancelled())
-            break;
-        if (groups[g].accumulates && wholeBatchFits)
-            continue;
-        if (!groups[g].accumulates)
-            wholeBatchFits = false;
-        const PricingGroup& pricings = pricingsOf(groups[g]);
+    // Searches group `g` with its `pricings`, unless a floor shows it cannot give the
+    // best; with `passOver` also unless none of its plans can fit (returns true then).
+    const auto searchGroup = [&](std::size_t g, const PricingGroup& pricings, bool passOver) {
         const PlanPricing& pricing = *pricings.front();
         // Techniques that only add time (recomputation, a higher ZeRO stage) cannot beat
         // a plan that fits and is already faster than their compute alone.
@@ -428,11 +423,12 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                 if (!floor)
                     break;
             }
-            if (!floor)
-                break;  // cancelled
-            if (*floor >= best->stepSeconds())
-                continue;
+            if (!floor || *floor >= best->stepSeconds())
+                return false;  // cancelled, or slower than the best
         }
+        if (passOver && std::all_of(pricings.begin(), pricings.end(),
+                                    [&](const auto& each) { return each->memoryFloorBytes() > limit; }))
+            return true;
         SearchCallbacks search;
         search.cancelled = callbacks.cancelled;
         search.progress = [&](SearchPhase phase, double fraction) {
@@ -466,7 +462,34 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
             best = std::move(candidate);
             chosenPricing = candidatePricing;
         }
-    }
+        return false;
+    };
+    // With `passOver`, the groups none of whose plans can fit (their memory floor is over
+    // the limit) are passed over. Where another group finds a plan that fits, that plan is
+    // preferred to every plan of theirs, and the compute floor acts only on a best that
+    // fits, so the result is the same. Returns whether some group was passed over.
+    const auto searchGroups = [&](bool passOver) {
+        result.reset();
+        best.reset();
+        chosenPricing = &first;
+        wholeBatchFits = false;
+        bool passed = false;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (g > 0 && callbacks.cancelled && callbacks.cancelled())
+                break;
+            if (groups[g].accumulates && wholeBatchFits)
+                continue;
+            if (!groups[g].accumulates)
+                wholeBatchFits = false;
+            passed = searchGroup(g, pricingsOf(groups[g]), passOver) || passed;
+        }
+        return passed;
+    };
+    // On a pipeline the groups re-price their plans under other micro-batches and stage
+    // splits, which the floor does not bound: no group is passed over there.
+    if (searchGroups(!pipelined) && !(best && best->memoryBytes() <= limit) && !cancelled())
+        searchGroups(false);  // nothing fits: the plans closest to fitting, found in order
+
     // One price: the search's program is linearized, the exact prices are not; never
     // hand out a plan that an expert plan priced on this mesh beats. (The search's own
     // result stays as it was, for comparing it with the baseline or the solver.)

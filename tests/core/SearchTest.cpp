@@ -20,6 +20,7 @@
 #include <atomic>
 #include <limits>
 #include <optional>
+#include <random>
 #include <set>
 #include <thread>
 
@@ -314,6 +315,118 @@ private slots:
             return true;
         }));
         QCOMPARE(asked, 1);
+    }
+
+    // The memory floor that lets a session pass over technique groups none of whose
+    // plans fit (searchMesh): over a sweep of models (dense, grouped-query, experts),
+    // meshes, ZeRO stages and replicas, recomputations, attention kernels and
+    // micro-batches, with activations kept as eager PyTorch keeps them or not, never above
+    // the memory evaluate() prices for random plans (node by node, and alike across
+    // layers, priced by classes) nor for the expert plans; equal to its definition node by
+    // node; and where the floor can count activations (a whole batch without
+    // recomputation and no pipeline) it does.
+    void memoryFloorBoundsEveryPlanPriced()
+    {
+        struct Model {
+            std::shared_ptr<const FoldedModel> folded;
+            std::int64_t batch;
+            std::int64_t sequence;
+        };
+        const std::vector<Model> models = {
+            {std::make_shared<const FoldedModel>(foldSynthPreset("gpt2-small", 2)), 8, 1024},
+            {std::make_shared<const FoldedModel>(foldSynthPreset("llama3-8b", 2)), 8, 2048},
+            {std::make_shared<const FoldedModel>(foldSynthPreset("mixtral-8x7b", 2)), 8, 1024},
+        };
+        const std::vector<std::vector<MeshAxis>> meshes = {
+            {{"d", 8}}, {{"dp", 2}, {"tp", 4}}, {{"x", 4}, {"y", 2}}, {{"a", 2}, {"b", 2}, {"c", 2}}};
+        std::mt19937 random(26);
+        int priced = 0;
+        int counted = 0;  // cases whose floor counts activations
+        for (const Model& model : models) {
+            const CoarseGraph& coarse = model.folded->coarse;
+            for (const std::vector<MeshAxis>& mesh : meshes) {
+                for (int variant = 0; variant < 6; ++variant) {
+                    SearchSetup setup;
+                    setup.cluster = testCluster("dgx-h100x1");
+                    setup.mesh = mesh;
+                    setup.workload = workload(model.batch, model.sequence);
+                    setup.workload.zeroStage = static_cast<int>(random() % 4);
+                    setup.workload.zeroReplicas = random() % 3 == 0 ? 2 : 1;
+                    setup.workload.recompute = variant < 3 ? Recomputation::None
+                                               : variant == 3 ? Recomputation::Selective
+                                                              : Recomputation::Full;
+                    setup.workload.attention = variant % 2 == 0 ? AttentionKernel::Fused : AttentionKernel::Unfused;
+                    setup.workload.microBatch = variant == 2 || variant == 5 ? 1 : 0;
+                    setup.workload.savedActivations = random() % 2 == 0 ? SavedActivations::Eager
+                                                                        : SavedActivations::Fused;
+                    const PlanPricing pricing(model.folded, setup, mesh);
+                    const CostModel& costs = pricing.costs();
+                    const double floor = pricing.memoryFloorBytes();
+                    QVERIFY(floor > 0);
+                    // Eager PyTorch counts the larger of the gradients and the activations.
+                    const bool eager = setup.workload.savedActivations == SavedActivations::Eager;
+                    double states = 0;
+                    double gradients = 0;
+                    double activations = 0;
+                    std::vector<std::vector<NodeStrategy>> choices;
+                    for (const CoarseNode& node : coarse.nodes) {
+                        std::vector<NodeStrategy> legal =
+                            strategiesFor(node.kind, costs.mesh().shape(), costs.facts(node.id).experts > 0);
+                        double least = std::numeric_limits<double>::infinity();
+                        double leastGradients = std::numeric_limits<double>::infinity();
+                        for (const NodeStrategy& strategy : legal) {
+                            const double own = costs.strategyStateFloorBytes(node.id, strategy);
+                            const double ownGradients = costs.strategyGradientFloorBytes(node.id, strategy);
+                            least = std::min(least, eager ? own : own + ownGradients);
+                            leastGradients = std::min(leastGradients, ownGradients);
+                        }
+                        std::erase_if(legal, [&](const NodeStrategy& s) { return !costs.accepts(node.id, s); });
+                        states += least;
+                        gradients += eager ? leastGradients : 0.0;
+                        activations += costs.activationFloorBytes(node.id);
+                        choices.push_back(std::move(legal));
+                    }
+                    const double nodeByNode = states + (eager ? std::max(gradients, activations) : activations);
+                    QVERIFY(std::abs(floor - nodeByNode) <= 1e-9 * nodeByNode);
+                    if (setup.workload.recompute == Recomputation::None && setup.workload.microBatch == 0) {
+                        QVERIFY(activations > 0);
+                        ++counted;
+                    }
+                    const auto check = [&](const Plan& plan) {
+                        PlanEvaluation evaluation;
+                        costs.evaluateTotals(plan, evaluation);
+                        const double bytes = evaluation.total.memory.total();
+                        QVERIFY2(floor <= bytes * (1 + 1e-12),
+                                 qPrintable(QStringLiteral("%1: floor %2 above %3 priced").arg(QString::fromStdString(plan.name))
+                                                .arg(floor).arg(bytes)));
+                        ++priced;
+                    };
+                    for (int p = 0; p < 8; ++p) {
+                        Plan plan;
+                        plan.name = "random " + std::to_string(p);
+                        plan.mesh = mesh;
+                        // Odd plans lay every layer out alike (one choice per pricing class's
+                        // representative), even ones choose node by node.
+                        const PricingClasses& classes = costs.pricingClasses();
+                        for (const CoarseNode& node : coarse.nodes) {
+                            const std::size_t from =
+                                p % 2 == 1 ? classes.representative[node.id.index()].index() : node.id.index();
+                            if (from != node.id.index()) {
+                                plan.strategies.push_back(plan.strategies[from]);
+                                continue;
+                            }
+                            plan.strategies.push_back(choices[from][random() % choices[from].size()]);
+                        }
+                        check(plan);
+                    }
+                    for (const ExpertPlanKind kind :
+                         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron, ExpertPlanKind::MegatronSequenceParallel})
+                        check(makeExpertPlan(kind, coarse, mesh));
+                }
+            }
+        }
+        QCOMPARE(priced, 3 * 4 * 6 * 11);
+        QCOMPARE(counted, 3 * 4 * 2);
     }
 
     void gpt2MediumNoWorseThanMegatron()

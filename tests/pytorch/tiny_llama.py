@@ -7,9 +7,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-HIDDEN = 64
-HEADS = 8
-KV_HEADS = 4
+# Llama 3 8B's 8 key-value heads (on twice as many query heads), so that every tensor-parallel
+# degree the real shape's plans may take (up to 8) splits whole heads here too.
+HIDDEN = 128
+HEADS = 16
+KV_HEADS = 8
 HEAD_DIM = HIDDEN // HEADS
 INTERMEDIATE = 128
 VOCABULARY = 96

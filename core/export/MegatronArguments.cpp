@@ -72,6 +72,34 @@ void contextAndExpertArguments(const TrainingStackSettings& s, std::vector<std::
     }
 }
 
+// Megatron-FSDP's --data-parallel-sharding-strategy at each ZeRO stage (Megatron-Core's
+// DistributedDataParallelConfig; no_shard is the default): optimizer states, then
+// gradients, then parameters sharded.
+constexpr std::array<std::string_view, 4> kShardingStrategies = {"no_shard", "optim", "optim_grads",
+                                                                 "optim_grads_params"};
+
+// The data-parallel wrapper and what it shards: Megatron-FSDP at the plan's ZeRO stage
+// where Megatron-LM runs it (megatronRunsMegatronFsdp), else ZeRO 3 as Megatron-Core's
+// FSDP2 wrapper, which shards parameters, gradients and optimizer states itself (no
+// distributed optimizer beside it), and ZeRO 1 and 2 as the distributed optimizer.
+void dataParallelArguments(const TrainingStackSettings& s, std::vector<std::string>& args)
+{
+    const int zero = s.workload.zeroStage;
+    if (megatronRunsMegatronFsdp(s)) {
+        args.push_back("--use-megatron-fsdp");
+        const std::string_view strategy = kShardingStrategies.at(static_cast<std::size_t>(zero));
+        args.push_back("--data-parallel-sharding-strategy " + std::string(strategy));
+        // Megatron-LM's Megatron-FSDP guide requires both: the optimizer steps the
+        // sharded buffers, and validate_args takes only Megatron-FSDP's DTensor checkpoints.
+        args.push_back("--use-distributed-optimizer");
+        args.push_back("--ckpt-format fsdp_dtensor");
+    } else if (zero == 3 && !s.pipeline.active()) {
+        args.push_back("--use-torch-fsdp2");
+    } else if (zero >= 1) {
+        args.push_back("--use-distributed-optimizer");
+    }
+}
+
 const std::set<std::string>& valueFlags()
 {
     static const std::set<std::string> flags = {
@@ -82,7 +110,8 @@ const std::set<std::string>& valueFlags()
         "decoder-last-pipeline-num-layers", "context-parallel-size",            "expert-model-parallel-size",
         "optimizer",                       "attention-backend",                  "cp-comm-type",
         "expert-tensor-parallel-size",     "moe-expert-capacity-factor",         "fp8-format",
-        "fp8-recipe"};
+        "fp8-recipe",                      "data-parallel-sharding-strategy",
+        "ckpt-format"};  // not about the plan, but what Megatron-FSDP requires: the export writes it
     return flags;
 }
 
@@ -101,8 +130,9 @@ const std::vector<std::string>& readFlags()
 
 const std::set<std::string>& switchFlags()
 {
+    // use-custom-fsdp: Megatron-FSDP's name before Megatron-Core 0.14.
     static const std::set<std::string> flags = {"sequence-parallel", "use-distributed-optimizer", "use-torch-fsdp2",
-                                                "bf16", "fp16",
+                                                "use-megatron-fsdp", "use-custom-fsdp", "bf16", "fp16",
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
                                                 "overlap-grad-reduce", "moe-pad-expert-input-to-capacity",
                                                 "no-overlap-p2p-communication", "fp8-param-gather"};
@@ -276,12 +306,7 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--recompute-method uniform");
         args.push_back("--recompute-num-layers 1");
     }
-    // ZeRO 3 is Megatron-Core's FSDP2 wrapper, which shards parameters, gradients and
-    // optimizer states itself (no distributed optimizer beside it).
-    if (w.zeroStage == 3 && !s.pipeline.active())
-        args.push_back("--use-torch-fsdp2");
-    else if (w.zeroStage >= 1)
-        args.push_back("--use-distributed-optimizer");
+    dataParallelArguments(s, args);
     if (w.computeType == DataType::BFloat16)
         args.push_back("--bf16");
     else if (w.computeType == DataType::Float16)
@@ -316,8 +341,12 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
          "and run: torchrun ... pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" ..."},
         notes);
     // Megatron-LM's validate_args refuses tensor and context parallelism without it (their
-    // communication must be issued in order with the compute kernels).
-    if (s.tensorParallel > 1 || s.contextParallel > 1)
+    // communication must be issued in order with the compute kernels), and Megatron-FSDP
+    // with it (its gathers run beside the compute; tensor and context parallelism then
+    // only draw a warning).
+    if (megatronRunsMegatronFsdp(s))
+        text += "unset CUDA_DEVICE_MAX_CONNECTIONS\n";
+    else if (s.tensorParallel > 1 || s.contextParallel > 1)
         text += "export CUDA_DEVICE_MAX_CONNECTIONS=1\n";
     text += "MEGATRON_ARGS=(\n";
     for (const std::string& arg : args)
@@ -342,6 +371,21 @@ bool isMegatronArguments(std::string_view text)
            text.find("MEGATRON_ARGS=(") != std::string_view::npos ||
            text.find("# Megatron-LM arguments") != std::string_view::npos;
 }
+
+namespace {
+
+// The ZeRO stage --data-parallel-sharding-strategy names (Megatron-LM's default no_shard: 0).
+int shardingStrategyStage(const ArgumentReader& args)
+{
+    const std::string strategy = args.text("data-parallel-sharding-strategy").value_or("no_shard");
+    const auto found = std::find(kShardingStrategies.begin(), kShardingStrategies.end(), strategy);
+    if (found == kShardingStrategies.end())
+        args.fail("--data-parallel-sharding-strategy '" + strategy +
+                  "' is not no_shard, optim, optim_grads or optim_grads_params");
+    return static_cast<int>(found - kShardingStrategies.begin());
+}
+
+}  // namespace
 
 TrainingStackSettings parseMegatronArguments(std::string_view text, const std::string& fileName, const FoldedModel& model)
 {
@@ -437,7 +481,19 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
             args.fail("--recompute-granularity '" + *granularity + "' is not selective or full");
         }
     }
-    w.zeroStage = args.has("use-torch-fsdp2") ? 3 : args.has("use-distributed-optimizer") ? 1 : 0;
+    const int strategyStage = shardingStrategyStage(args);
+    if (args.has("use-megatron-fsdp") || args.has("use-custom-fsdp")) {
+        if (args.has("use-torch-fsdp2"))
+            args.fail("both --use-megatron-fsdp and --use-torch-fsdp2: Megatron-LM wraps the model in one of them");
+        w.zeroStage = strategyStage;
+        w.zeroImplementation = ZeroImplementation::MegatronFsdp;
+    } else {
+        w.zeroStage = args.has("use-torch-fsdp2") ? 3 : args.has("use-distributed-optimizer") ? 1 : 0;
+        if (strategyStage > 0)
+            s.notes.push_back("--data-parallel-sharding-strategy " + *args.text("data-parallel-sharding-strategy") +
+                              " without --use-megatron-fsdp: Megatron-FSDP's setting, ignored (ZeRO " +
+                              std::to_string(w.zeroStage) + " as the other flags say)");
+    }
     if (args.has("bf16") && args.has("fp16"))
         args.fail("both --bf16 and --fp16");
     w.computeType = args.has("bf16") ? DataType::BFloat16 : args.has("fp16") ? DataType::Float16 : DataType::Float32;
@@ -477,7 +533,8 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     if (w.fp8Parameters && w.fp8 == Fp8Recipe::None)
         args.fail("--fp8-param-gather without --fp8-format: FP8 weights need FP8 training");
     w.fp32MainGradients = args.has("accumulate-allreduce-grads-in-fp32");
-    w.overlap = args.has("overlap-grad-reduce");
+    // Megatron-LM's validate_args turns it on where the strategy shards gradients.
+    w.overlap = args.has("overlap-grad-reduce") || strategyStage >= 2;
     w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");
     if (const std::optional<double> capacity = args.capacityFactor("moe-expert-capacity-factor")) {
         w.capacityFactor = *capacity;

@@ -143,17 +143,26 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     fp8ImplementationNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
-    if (w.zeroStage == 3)  // ZeRO 2 is written as the distributed optimizer
+    const bool megatronFsdp = w.zeroImplementation == ZeroImplementation::MegatronFsdp;
+    if (megatronFsdp && w.zeroStage >= 2 && pipeline.active())
+        notes.push_back("ZeRO stage " + std::to_string(w.zeroStage) + " priced as Megatron-FSDP's with a pipeline: "
+                        "--use-megatron-fsdp is written here only without pipeline parallelism (written as the "
+                        "distributed optimizer)");
+    if (w.zeroStage == 3 && !megatronFsdp)  // ZeRO 2 is written as the distributed optimizer
         zeroImplementationNote(TrainingStack::Megatron, w, "Megatron-LM's --use-torch-fsdp2", notes);
-    if (w.zeroStage == 2)
+    if (w.zeroStage == 2 && !megatronRunsMegatronFsdp(s))
         notes.push_back("ZeRO stage 2: Megatron-LM's distributed optimizer reduce-scatters gradients but keeps a "
                         "whole gradient buffer per rank (ZeRO 1's memory)");
     if (w.zeroStage >= 2 && w.zeroReplicas > 1)
         notes.push_back("HSDP (" + std::to_string(w.zeroReplicas) + " replicas of a shard group): Megatron-LM "
                         "shards over every data-parallel rank");
-    if (w.zeroStage == 3 && pipeline.active())
+    if (w.zeroStage == 3 && pipeline.active() && !megatronFsdp)
         notes.push_back("ZeRO stage 3 with a pipeline: Megatron-Core's FSDP2 (--use-torch-fsdp2) is written here "
                         "only without pipeline parallelism");
+    // Megatron-LM's validate_args turns overlap_grad_reduce on for these strategies.
+    if (megatronRunsMegatronFsdp(s) && w.zeroStage >= 2 && !w.overlap)
+        notes.push_back("no overlap of gradient reduction with backward: Megatron-FSDP overlaps it whenever it shards "
+                        "gradients (optim_grads, optim_grads_params)");
     if (w.computeType != DataType::BFloat16 && w.computeType != DataType::Float16 && w.computeType != DataType::Float32)
         notes.push_back("compute type " + std::string(dataTypeName(w.computeType)) +
                         ": Megatron-LM trains in fp32, fp16 or bf16 (written as fp32)");
@@ -344,6 +353,11 @@ SelectiveRecomputation stackSelectiveRecomputation(TrainingStack stack)
 SavedActivations stackSavedActivations(TrainingStack stack)
 {
     return stack == TrainingStack::PyTorch ? SavedActivations::Eager : SavedActivations::Fused;
+}
+
+bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings)
+{
+    return settings.workload.zeroImplementation == ZeroImplementation::MegatronFsdp && !settings.pipeline.active();
 }
 
 ZeroImplementation stackZeroImplementation(TrainingStack stack)

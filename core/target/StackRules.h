@@ -64,7 +64,16 @@ struct FoldedModel;
 [[nodiscard]] SavedActivations stackSavedActivations(TrainingStack stack);
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
+// Megatron-LM also runs Megatron-FSDP, for a workload that names it
+// (megatronRunsMegatronFsdp); its searches price FSDP2.
 [[nodiscard]] ZeroImplementation stackZeroImplementation(TrainingStack stack);
+// Whether Megatron-LM runs `settings`' data parallelism as Megatron-FSDP
+// (--use-megatron-fsdp, the ZeRO stage as its --data-parallel-sharding-strategy): the
+// workload names that implementation and there is no pipeline (Megatron-Core's
+// Megatron-FSDP documentation names tensor, context and expert parallelism beside it, not
+// pipelines). Otherwise Megatron-LM's own data parallelism runs the plan, noted where
+// that is not the price.
+[[nodiscard]] bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings);
 // Which library runs `stack`'s FP8 linear layers under `recipe`: torchao's Float8Linear for
 // torchtitan and the PyTorch export (which names torchao's float8 conversion), Transformer
 // Engine for Megatron-LM and Any. Without FP8 none runs: the default (TransformerEngine),

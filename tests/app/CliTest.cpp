@@ -556,13 +556,15 @@ private slots:
         const QStringList cluster = {QStringLiteral("--cluster"), QStringLiteral("dgx-h100x2"),
                                      QStringLiteral("--no-history"), QStringLiteral("--json")};
         // The ZeRO stage and recomputation each stack writes as it is: Megatron-LM's
-        // distributed optimizer and selective recomputation (attention's core), torchtitan's
+        // distributed optimizer and selective recomputation (attention's core), its
+        // Megatron-FSDP (--use-megatron-fsdp, optim_grads_params), torchtitan's
         // FSDP2 and full recomputation replayed by PyTorch's non-reentrant checkpoint (v0.2's
         // TOML; its selective recomputation is its op-level policy, which evaluate's
         // --recompute selective is not: test_stack_targets round-trips that through a
         // torchtitan search).
         for (const auto& [format, zero, implementation, recompute, replay] :
              {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block"},
+              std::tuple{"megatron", "3", "megatron-fsdp", "selective", "whole-block"},
               std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early"}}) {
             const QString name = QString::fromLatin1(format);
             const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));

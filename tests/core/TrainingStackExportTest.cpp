@@ -23,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -259,6 +260,86 @@ private slots:
         // Tensor parallelism of 2 inside nodes of 8 is not noted; over nodes of 1 GPU it is.
         QVERIFY(!contains(text, "crosses nodes"));
         QVERIFY(contains(exportMegatronArguments(m, document, 1), "tensor parallelism over 2 GPUs crosses nodes of 1"));
+    }
+
+    // A plan priced with Megatron-FSDP is written as Megatron-LM's --use-megatron-fsdp with
+    // its ZeRO stage as the sharding strategy, and reads back as the same workload at the
+    // same step time and memory (tp 2 x dp 4 on one DGX H100, every ZeRO stage).
+    void megatronFsdpRoundTripsEachShardingStrategy()
+    {
+        const FoldedModel& m = gpt();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const auto price = [&](const PlanDocument& document) {
+            const DeviceMesh mesh(document.plan.mesh, cluster);
+            return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, document.workload).evaluate(document.plan);
+        };
+        PlanDocument document = pipelinedPlan(m);
+        document.plan = makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, m.coarse, {{"dp", 4}, {"tp", 2}});
+        document.plan.name = "gpt-fsdp";
+        document.workload = withStackImplementations(document.workload, TrainingStack::Megatron);
+        document.workload.zeroImplementation = ZeroImplementation::MegatronFsdp;
+        const std::array<const char*, 4> strategies = {"no_shard", "optim", "optim_grads", "optim_grads_params"};
+        for (int zero = 0; zero <= 3; ++zero) {
+            document.workload.zeroStage = zero;
+            const std::string text = exportMegatronArguments(m, document, 8);
+            QVERIFY2(contains(text, std::string("    --use-megatron-fsdp\n    --data-parallel-sharding-strategy ") +
+                                        strategies.at(static_cast<std::size_t>(zero)) +
+                                        "\n    --use-distributed-optimizer\n    --ckpt-format fsdp_dtensor\n"),
+                     text.c_str());
+            // Megatron-FSDP refuses CUDA_DEVICE_MAX_CONNECTIONS=1, which tensor parallelism
+            // otherwise needs.
+            QVERIFY2(contains(text, "\nunset CUDA_DEVICE_MAX_CONNECTIONS\n") && !contains(text, "export CUDA_DEVICE"),
+                     text.c_str());
+            QVERIFY2(!contains(text, "Not expressible") && !contains(text, "--use-torch-fsdp2"), text.c_str());
+            const TrainingStackImport back = imported(text, "fsdp.sh", m, 8);
+            QCOMPARE(back.warnings, std::vector<std::string>{});
+            QCOMPARE(back.document.plan.strategies, document.plan.strategies);
+            QVERIFY2(back.document.workload == document.workload, text.c_str());
+            const PlanEvaluation original = price(document);
+            const PlanEvaluation reread = price(back.document);
+            QCOMPARE(reread.total.time.stepSeconds(), original.total.time.stepSeconds());
+            QCOMPARE(reread.total.memory.total(), original.total.memory.total());
+        }
+        // Megatron-LM overlaps the reduction of gradients it shards: a plan priced without
+        // that overlap says so, and reads back with it.
+        PlanDocument waited = document;
+        waited.workload.overlap = false;
+        const std::string text = exportMegatronArguments(m, waited, 8);
+        QVERIFY2(contains(text, "#   - no overlap of gradient reduction with backward: Megatron-FSDP overlaps it"),
+                 text.c_str());
+        QVERIFY(imported(text, "fsdp.sh", m, 8).document.workload.overlap);
+        // With a pipeline it is written as the distributed optimizer, with a note.
+        PlanDocument pipelined = pipelinedPlan(m);
+        pipelined.workload.zeroStage = 3;
+        pipelined.workload.zeroImplementation = ZeroImplementation::MegatronFsdp;
+        const std::string staged = exportMegatronArguments(m, pipelined, 8);
+        QVERIFY2(contains(staged, "#   - ZeRO stage 3 priced as Megatron-FSDP's with a pipeline: --use-megatron-fsdp is "
+                                  "written here only without pipeline parallelism") &&
+                     contains(staged, "    --use-distributed-optimizer\n") && !contains(staged, "megatron-fsdp\n") &&
+                     contains(staged, "export CUDA_DEVICE_MAX_CONNECTIONS=1\n"),
+                 staged.c_str());
+        // Hand-written files: the old flag's name, a strategy without Megatron-FSDP, and
+        // what Megatron-LM refuses.
+        const std::string tp1 = "--tensor-model-parallel-size 1 ";
+        const TrainingStackImport custom =
+            imported(tp1 + "--use-custom-fsdp --data-parallel-sharding-strategy optim_grads\n", "custom.sh", m, 8);
+        QCOMPARE(custom.document.workload.zeroImplementation, ZeroImplementation::MegatronFsdp);
+        QCOMPARE(custom.document.workload.zeroStage, 2);
+        QVERIFY(custom.document.workload.overlap);
+        const TrainingStackImport strategyAlone = imported(
+            tp1 + "--use-distributed-optimizer --data-parallel-sharding-strategy optim_grads_params\n", "dp.sh", m, 8);
+        QCOMPARE(strategyAlone.document.workload.zeroStage, 1);
+        QCOMPARE(strategyAlone.warnings,
+                 std::vector<std::string>{"--data-parallel-sharding-strategy optim_grads_params without "
+                                          "--use-megatron-fsdp: Megatron-FSDP's setting, ignored (ZeRO 1 as the other "
+                                          "flags say)"});
+        const std::string typo = importError(tp1 + "--use-megatron-fsdp --data-parallel-sharding-strategy optim_grad\n",
+                                             "run.sh");
+        QVERIFY2(contains(typo, "run.sh: --data-parallel-sharding-strategy 'optim_grad' is not no_shard, optim, "
+                                "optim_grads or optim_grads_params"),
+                 typo.c_str());
+        QVERIFY(contains(importError(tp1 + "--use-megatron-fsdp --use-torch-fsdp2\n", "run.sh"),
+                         "run.sh: both --use-megatron-fsdp and --use-torch-fsdp2"));
     }
 
     void torchTitanConfigOfAPipelinedGpt()

@@ -18,12 +18,12 @@ struct AttentionKernelWord {
 
 // Each kernel's own name first (the one written), then the older words.
 constexpr AttentionKernelWord kWords[] = {
-    {"flash2", AttentionKernel::Fused, true, true, {}},
+    {"flash2", AttentionKernel::FlashAttention2, true, true, {}},
     {"cudnn", AttentionKernel::Cudnn, true, true, {}},
     {"triton", AttentionKernel::Triton, true, true, {}},
     {"flash1", AttentionKernel::FlashAttention1, true, true, {}},
     {"unfused", AttentionKernel::Unfused, true, true, {}},
-    {"fused", AttentionKernel::Fused, true, false,
+    {"fused", AttentionKernel::FlashAttention2, true, false,
      "Megatron-LM's fused attention backend is cuDNN's (cudnn); FlashAttention-2 is flash2"},
     {"flash", AttentionKernel::FlashAttention1, false, true,
      "write flash2 for FlashAttention-2 or flash1 for FlashAttention 1.x"},

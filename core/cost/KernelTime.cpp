@@ -22,7 +22,7 @@ double fusedAttentionShare(const GpuSpec& gpu, AttentionKernel kernel)
     switch (kernel) {
     case AttentionKernel::Cudnn: return gpu.attentionFraction * gpu.cudnnAttentionSpeedup;
     case AttentionKernel::Triton: return gpu.attentionFraction / kTritonForwardSlowdown;
-    case AttentionKernel::Fused:
+    case AttentionKernel::FlashAttention2:
     case AttentionKernel::FlashAttention1:
     case AttentionKernel::Unfused: break;
     }

@@ -91,7 +91,7 @@ enum class SavedActivations : std::uint8_t {
 // attn_impl: triton), or FlashAttention itself (flash-attn 1.x, Dao et al. 2022: one thread
 // block per batch and head, about half FlashAttention-2's rate; llm-foundry's attn_impl:
 // flash before FlashAttention-2, July 2023).
-enum class AttentionKernel : std::uint8_t { Fused, Unfused, Cudnn, Triton, FlashAttention1 };
+enum class AttentionKernel : std::uint8_t { FlashAttention2, Unfused, Cudnn, Triton, FlashAttention1 };
 
 // Their names: cost/AttentionKernelNames.h.
 // Whether the kernel keeps the s×s scores on chip (every kernel but Unfused).
@@ -221,7 +221,7 @@ struct Workload {
     // Data-parallel gradient reduction overlaps the backward pass and FSDP gathers
     // overlap the previous block's compute.
     bool overlap = true;
-    AttentionKernel attention = AttentionKernel::Fused;
+    AttentionKernel attention = AttentionKernel::FlashAttention2;
     // Megatron-LM accumulates and all-reduces gradients in fp32 ("main gradients"),
     // written by the weight-gradient GEMM into fp32 buffers.
     bool fp32MainGradients = false;

@@ -319,7 +319,7 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--fp8-format e4m3 --fp8-recipe mxfp8");
     if (w.fp8 != Fp8Recipe::None && w.fp8Parameters)
         args.push_back("--fp8-param-gather");  // Transformer Engine's fp8_model_init: no 16-bit copy
-    if (w.attention == AttentionKernel::Fused || w.attention == AttentionKernel::Triton ||
+    if (w.attention == AttentionKernel::FlashAttention2 || w.attention == AttentionKernel::Triton ||
         w.attention == AttentionKernel::FlashAttention1)
         args.push_back("--use-flash-attn");
     else if (w.attention == AttentionKernel::Cudnn)
@@ -512,12 +512,12 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     }
     w.attention = AttentionKernel::Unfused;
     if (args.has("use-flash-attn"))
-        w.attention = AttentionKernel::Fused;
+        w.attention = AttentionKernel::FlashAttention2;
     if (const std::optional<std::string> backend = args.text("attention-backend")) {
         // fused: Transformer Engine's cuDNN kernels; auto lets Transformer Engine choose
         // among what is installed, priced as FlashAttention-2.
         if (*backend == "flash" || *backend == "auto")
-            w.attention = AttentionKernel::Fused;
+            w.attention = AttentionKernel::FlashAttention2;
         else if (*backend == "fused")
             w.attention = AttentionKernel::Cudnn;
         else if (*backend != "unfused" && *backend != "local")

@@ -380,7 +380,7 @@ TrainingStackSettings parseTorchTitanConfig(std::string_view text, const std::st
             w.fp8 = Fp8Recipe::Block;
     }
     w.fp8Implementation = stackFp8Implementation(TrainingStack::TorchTitan, w.fp8);
-    w.attention = AttentionKernel::Fused;
+    w.attention = AttentionKernel::FlashAttention2;
     return s;
 }
 

@@ -463,7 +463,7 @@ TrainingStackSettings parseTorchTitanTrainerConfig(std::string_view text, const 
     if (reduce != "bfloat16" && reduce != "float32")
         training.fail("mixed_precision_reduce", "\"" + reduce + "\" is not bfloat16 or float32");
     w.gradientReduceType = reduce == "float32" ? DataType::Float32 : DataType::BFloat16;
-    w.attention = AttentionKernel::Fused;
+    w.attention = AttentionKernel::FlashAttention2;
 
     if (const std::optional<std::size_t> at = findPythonAssignment(text, "ACTIVATION_CHECKPOINT", fileName)) {
         const JsonValue mode = readPythonLiteral(text, *at, fileName);

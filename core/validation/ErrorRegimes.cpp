@@ -58,7 +58,7 @@ std::string techniqueOf(const PublishedRun::Training& t)
 std::string attentionOf(const PublishedRun& run)
 {
     switch (attentionKernelOf(run)) {
-    case AttentionKernel::Fused: return "FlashAttention-2";
+    case AttentionKernel::FlashAttention2: return "FlashAttention-2";
     case AttentionKernel::Cudnn: return "cuDNN";
     case AttentionKernel::Triton: return "Triton FlashAttention";
     case AttentionKernel::FlashAttention1: return "FlashAttention";

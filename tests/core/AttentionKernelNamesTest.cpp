@@ -20,7 +20,7 @@ private slots:
     // Each kernel has one name, and both readers read it back as that kernel.
     void eachKernelsNameIsReadEverywhere()
     {
-        const std::pair<AttentionKernel, const char*> named[] = {{AttentionKernel::Fused, "flash2"},
+        const std::pair<AttentionKernel, const char*> named[] = {{AttentionKernel::FlashAttention2, "flash2"},
                                                                  {AttentionKernel::Cudnn, "cudnn"},
                                                                  {AttentionKernel::Triton, "triton"},
                                                                  {AttentionKernel::FlashAttention1, "flash1"},
@@ -37,7 +37,7 @@ private slots:
     // format's FlashAttention 1.x; a plan file refuses it, saying what to write.
     void olderWordsAreReadWhereTheyWereAndRefusedElsewhere()
     {
-        QVERIFY(attentionKernelFromName("fused", kPlan) == AttentionKernel::Fused);
+        QVERIFY(attentionKernelFromName("fused", kPlan) == AttentionKernel::FlashAttention2);
         QVERIFY(!attentionKernelFromName("fused", kRuns));
         QCOMPARE(attentionKernelRefusal("fused", kRuns),
                  std::string("is 'fused', not flash2, cudnn, triton, flash1, unfused or flash (read as flash1): "

@@ -46,12 +46,12 @@ private slots:
         const double flops = 1e12;
         const double scale = h100.peakFlopsPerSecond * h100.attentionFraction / 370e12;
         auto forward = [&](double keys, double causalSequence, double headDim) {
-            return flops / fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, {keys, causalSequence, headDim}) /
+            return flops / fusedAttentionSeconds(h100, AttentionKernel::FlashAttention2, flops, {keys, causalSequence, headDim}) /
                    scale;
         };
         auto backward = [&](double keys, double headDim) {
             return kAttentionBackwardFlops * flops /
-                   fusedAttentionBackwardSeconds(h100, AttentionKernel::Fused, flops, {keys, 0, headDim}) / scale;
+                   fusedAttentionBackwardSeconds(h100, AttentionKernel::FlashAttention2, flops, {keys, 0, headDim}) / scale;
         };
         QVERIFY(std::abs(scale - 1) < 0.001);
         QVERIFY2(near(forward(512, 512, 128), 191e12), qPrintable(QString::number(forward(512, 512, 128))));
@@ -86,7 +86,7 @@ private slots:
     void cudnnAttentionPricesAtItsPublishedH100Curve()
     {
         const GpuSpec h100 = testCluster("dgx-h100x1").gpu;
-        QVERIFY(near(fusedAttentionShare(h100, AttentionKernel::Fused), 0.374));
+        QVERIFY(near(fusedAttentionShare(h100, AttentionKernel::FlashAttention2), 0.374));
         QVERIFY(near(fusedAttentionShare(h100, AttentionKernel::Cudnn), 0.374 * 1.608));
         const double flops = 1e12;
         const double scale = h100.peakFlopsPerSecond * 0.374 * 1.608 / 595e12;
@@ -100,7 +100,7 @@ private slots:
                          fusedAttentionBackwardSeconds(h100, AttentionKernel::Cudnn, flops, {16384, 0, 128}) / scale,
                      516e12));
         const GpuSpec a100 = testCluster("dgx-a100x1").gpu;
-        QVERIFY(near(fusedAttentionShare(a100, AttentionKernel::Cudnn), fusedAttentionShare(a100, AttentionKernel::Fused)));
+        QVERIFY(near(fusedAttentionShare(a100, AttentionKernel::Cudnn), fusedAttentionShare(a100, AttentionKernel::FlashAttention2)));
     }
 
     // A causal mask's loss, backward as forward: the forward's published causal over unmasked
@@ -109,15 +109,15 @@ private slots:
     {
         const GpuSpec h100 = testCluster("dgx-h100x1").gpu;
         const double flops = 1e12;
-        for (const AttentionKernel kernel : {AttentionKernel::Fused, AttentionKernel::Cudnn}) {
+        for (const AttentionKernel kernel : {AttentionKernel::FlashAttention2, AttentionKernel::Cudnn}) {
             const double forwardLoss = fusedAttentionSeconds(h100, kernel, flops, {512, 512, 128}) /
                                        fusedAttentionSeconds(h100, kernel, flops, {512, 0, 128});
             const double backwardLoss = fusedAttentionBackwardSeconds(h100, kernel, flops, {512, 512, 128}) /
                                         fusedAttentionBackwardSeconds(h100, kernel, flops, {512, 0, 128});
             QVERIFY(near(forwardLoss, backwardLoss));
         }
-        QVERIFY(near(fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, {512, 512, 128}) /
-                         fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, {512, 0, 128}),
+        QVERIFY(near(fusedAttentionSeconds(h100, AttentionKernel::FlashAttention2, flops, {512, 512, 128}) /
+                         fusedAttentionSeconds(h100, AttentionKernel::FlashAttention2, flops, {512, 0, 128}),
                      309.0 / 191));
     }
 
@@ -138,12 +138,12 @@ private slots:
                                  fusedAttentionBackwardSeconds(h100, kernel, flops, causal);
         };
         for (const bool forward : {true, false}) {
-            QVERIFY(near(causalShare(AttentionKernel::Fused, 16384, forward), 335.0 / 370));
-            QVERIFY(near(causalShare(AttentionKernel::Fused, 32768, forward), 1 - (1 - 335.0 / 370) / 2));
-            QVERIFY(near(causalShare(AttentionKernel::Fused, 65536, forward), 1 - (1 - 335.0 / 370) / 4));
+            QVERIFY(near(causalShare(AttentionKernel::FlashAttention2, 16384, forward), 335.0 / 370));
+            QVERIFY(near(causalShare(AttentionKernel::FlashAttention2, 32768, forward), 1 - (1 - 335.0 / 370) / 2));
+            QVERIFY(near(causalShare(AttentionKernel::FlashAttention2, 65536, forward), 1 - (1 - 335.0 / 370) / 4));
             QVERIFY(near(causalShare(AttentionKernel::Cudnn, 32768, forward), 1 - (1 - 539.0 / 595) / 2));
         }
-        QVERIFY(near(causalShare(AttentionKernel::Fused, 16384 * 1.0001, true), 335.0 / 370, 1e-4));
+        QVERIFY(near(causalShare(AttentionKernel::FlashAttention2, 16384 * 1.0001, true), 335.0 / 370, 1e-4));
     }
 
     // The Triton FlashAttention against FlashAttention-2 on the same call (FlashAttention-2
@@ -155,9 +155,9 @@ private slots:
         for (const double keys : {512.0, 8192.0}) {
             const AttentionCall call{keys, keys, 128};
             QVERIFY(near(fusedAttentionSeconds(h100, AttentionKernel::Triton, flops, call),
-                         1.4 * fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, call)));
+                         1.4 * fusedAttentionSeconds(h100, AttentionKernel::FlashAttention2, flops, call)));
             QVERIFY(near(fusedAttentionBackwardSeconds(h100, AttentionKernel::Triton, flops, call),
-                         2 * fusedAttentionBackwardSeconds(h100, AttentionKernel::Fused, flops, call)));
+                         2 * fusedAttentionBackwardSeconds(h100, AttentionKernel::FlashAttention2, flops, call)));
         }
     }
 
@@ -174,9 +174,9 @@ private slots:
         const double flops = 1e12;
         auto share = [&](double keys, double causalSequence, double headDim) {
             const AttentionCall call{keys, causalSequence, headDim};
-            const double forward = fusedAttentionSeconds(h100, AttentionKernel::Fused, flops, call) /
+            const double forward = fusedAttentionSeconds(h100, AttentionKernel::FlashAttention2, flops, call) /
                                    fusedAttentionSeconds(h100, AttentionKernel::FlashAttention1, flops, call);
-            const double backward = fusedAttentionBackwardSeconds(h100, AttentionKernel::Fused, flops, call) /
+            const double backward = fusedAttentionBackwardSeconds(h100, AttentionKernel::FlashAttention2, flops, call) /
                                     fusedAttentionBackwardSeconds(h100, AttentionKernel::FlashAttention1, flops, call);
             return near(forward, backward) ? forward : -1;
         };

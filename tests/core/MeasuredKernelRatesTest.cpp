@@ -96,7 +96,7 @@ private slots:
             if (number(row, "keys") != 16384 || number(row, "head_dim") != 128 || member(row, "causal").asBool())
                 continue;
             const AttentionKernel kernel =
-                member(row, "kernel").asString() == "cudnn" ? AttentionKernel::Cudnn : AttentionKernel::Fused;
+                member(row, "kernel").asString() == "cudnn" ? AttentionKernel::Cudnn : AttentionKernel::FlashAttention2;
             const double flops = number(row, "forward_flops");
             const double priced = fusedAttentionSeconds(gpu, kernel, flops, {16384, 0, 128});
             QVERIFY2(near(priced, number(row, "forward_s"), 0.005),
@@ -118,7 +118,7 @@ private slots:
         int compared = 0;
         for (const JsonValue& row : member(measurement(), "attention").asArray()) {
             const AttentionKernel kernel =
-                member(row, "kernel").asString() == "cudnn" ? AttentionKernel::Cudnn : AttentionKernel::Fused;
+                member(row, "kernel").asString() == "cudnn" ? AttentionKernel::Cudnn : AttentionKernel::FlashAttention2;
             const double keys = number(row, "keys");
             const double headDim = number(row, "head_dim");
             const bool causal = member(row, "causal").asBool();

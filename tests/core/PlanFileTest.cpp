@@ -246,7 +246,7 @@ private slots:
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
         const PlanDocument document = megatron(m);
-        QVERIFY(document.workload.attention == AttentionKernel::Fused);
+        QVERIFY(document.workload.attention == AttentionKernel::FlashAttention2);
         const std::string json = planToJson(document, m.coarse, m.families);
         QVERIFY2(json.find("\"attention\": \"flash2\"") != std::string::npos, json.c_str());
         const std::string older = replaced(json, "\"attention\": \"flash2\"", "\"attention\": \"fused\"");

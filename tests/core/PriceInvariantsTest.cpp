@@ -102,7 +102,7 @@ private slots:
             const FoldedModel m = foldModel(synthesizeModel(generated.spec, generated.name));
             double parameters = 0;
             for (const AttentionKernel attention :
-                 {AttentionKernel::Fused, AttentionKernel::Cudnn, AttentionKernel::Triton, AttentionKernel::Unfused}) {
+                 {AttentionKernel::FlashAttention2, AttentionKernel::Cudnn, AttentionKernel::Triton, AttentionKernel::Unfused}) {
                 for (const std::vector<MeshAxis>& axes : meshes()) {
                     const DeviceMesh mesh(axes, cluster);
                     std::vector<MeshAxis> renamed = axes;

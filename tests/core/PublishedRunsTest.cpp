@@ -202,7 +202,7 @@ private slots:
         QCOMPARE(regimesOf(mpt)[4].regime, std::string("FlashAttention"));
         PublishedRun flash2 = mpt;
         flash2.model.attention = "flash2";
-        QVERIFY(attentionKernelOf(flash2) == AttentionKernel::Fused);
+        QVERIFY(attentionKernelOf(flash2) == AttentionKernel::FlashAttention2);
         QCOMPARE(regimesOf(flash2)[4].regime, std::string("FlashAttention-2"));
         QVERIFY(predictRun(flash2, clusterPresetDir()).stepSeconds < predictRun(mpt, clusterPresetDir()).stepSeconds);
         PublishedRun triton = mpt;
@@ -212,7 +212,7 @@ private slots:
         QVERIFY(predictRun(triton, clusterPresetDir()).stepSeconds > predictRun(flash2, clusterPresetDir()).stepSeconds);
         // A file may name the kernel itself; an unknown name is refused, naming the field.
         QVERIFY(attentionKernelOf(twoLayerRun("triton").front()) == AttentionKernel::Triton);
-        QVERIFY(attentionKernelOf(twoLayerRun("flash2").front()) == AttentionKernel::Fused);
+        QVERIFY(attentionKernelOf(twoLayerRun("flash2").front()) == AttentionKernel::FlashAttention2);
         // "flash1" names FlashAttention 1.x explicitly; plain "flash" reads the same, with a note.
         const PublishedRun flash1 = twoLayerRun("flash1").front();
         QVERIFY(attentionKernelOf(flash1) == AttentionKernel::FlashAttention1);

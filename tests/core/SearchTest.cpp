@@ -355,7 +355,7 @@ private slots:
                     setup.workload.recompute = variant < 3 ? Recomputation::None
                                                : variant == 3 ? Recomputation::Selective
                                                               : Recomputation::Full;
-                    setup.workload.attention = variant % 2 == 0 ? AttentionKernel::Fused : AttentionKernel::Unfused;
+                    setup.workload.attention = variant % 2 == 0 ? AttentionKernel::FlashAttention2 : AttentionKernel::Unfused;
                     setup.workload.microBatch = variant == 2 || variant == 5 ? 1 : 0;
                     setup.workload.savedActivations = random() % 2 == 0 ? SavedActivations::Eager
                                                                         : SavedActivations::Fused;

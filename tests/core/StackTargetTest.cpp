@@ -566,9 +566,9 @@ private slots:
         replayed.workload.recompute = Recomputation::None;
         QVERIFY(!noted(TrainingStack::Megatron));
         const std::vector<Recomputation> all{Recomputation::None, Recomputation::Selective, Recomputation::Full};
-        QVERIFY(stackRecomputations(TrainingStack::TorchTitan, AttentionKernel::Fused) == all);
+        QVERIFY(stackRecomputations(TrainingStack::TorchTitan, AttentionKernel::FlashAttention2) == all);
         QVERIFY(stackRecomputations(TrainingStack::Megatron, AttentionKernel::Unfused) == all);
-        QVERIFY((stackRecomputations(TrainingStack::Megatron, AttentionKernel::Fused) ==
+        QVERIFY((stackRecomputations(TrainingStack::Megatron, AttentionKernel::FlashAttention2) ==
                  std::vector<Recomputation>{Recomputation::None, Recomputation::Full}));
 
         // The setup carries Megatron-LM's policy, as `search --recompute selective` gives it.

@@ -57,7 +57,7 @@ PlanDocument pipelinedPlan(const FoldedModel& m)
     w.zeroStage = 1;
     w.recompute = Recomputation::Selective;
     w.computeType = DataType::BFloat16;
-    w.attention = AttentionKernel::Fused;
+    w.attention = AttentionKernel::FlashAttention2;
     w.overlap = true;
     return document;
 }

@@ -186,7 +186,7 @@ private slots:
         const DeviceMesh dataParallel({{"dp", 8}}, cluster);
         const std::vector<std::tuple<AttentionKernel, double>> kernels{
             {AttentionKernel::Cudnn, s * b * (12 * h + 4 * kv + 6 * f)},
-            {AttentionKernel::Fused, s * b * (16 * h + 6 * f)},
+            {AttentionKernel::FlashAttention2, s * b * (16 * h + 6 * f)},
             {AttentionKernel::Unfused, s * b * (16 * h + 6 * f) + 2 * a * s * s * b}};
         for (const auto& [kernel, expected] : kernels) {
             const double got = layer(kernel, Fp8Recipe::None, dataParallel, ExpertPlanKind::DataParallel);
@@ -222,7 +222,7 @@ private slots:
         const double s = 512, b = 16.0 / 8, h = 1024, f = 3584;
         auto layer = [&](Fp8Recipe fp8, Fp8Implementation implementation, const DeviceMesh& mesh, ExpertPlanKind kind) {
             Workload w = workload(16, 512);
-            w.attention = AttentionKernel::Fused;
+            w.attention = AttentionKernel::FlashAttention2;
             w.fp8 = fp8;
             w.fp8Implementation = implementation;
             const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);

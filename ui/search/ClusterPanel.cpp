@@ -226,7 +226,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
                             "block, as far as that compute can hide them."));
     attention_ = new QComboBox(this);
     attention_->setObjectName(QStringLiteral("attentionKernel"));
-    attention_->addItem(tr("Fused (FlashAttention-2)"), static_cast<int>(AttentionKernel::Fused));
+    attention_->addItem(tr("Fused (FlashAttention-2)"), static_cast<int>(AttentionKernel::FlashAttention2));
     attention_->addItem(tr("Fused (cuDNN)"), static_cast<int>(AttentionKernel::Cudnn));
     attention_->addItem(tr("Fused (Triton, llm-foundry)"), static_cast<int>(AttentionKernel::Triton));
     attention_->addItem(tr("Fused (FlashAttention 1.x)"), static_cast<int>(AttentionKernel::FlashAttention1));

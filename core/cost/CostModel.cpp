@@ -824,11 +824,13 @@ void CostModel::computeFp8()
             const double keptByAttention =
                 isFusedAttention(workload_.attention) && isAttentionOutput(saved.tensor) ? saved.bytes : 0.0;
             const double cast = saved.bytes * savedShare + keptByAttention;
-            if (workload_.fp8Implementation == Fp8Implementation::Torchao) {
+            switch (workload_.fp8Implementation) {
+            case Fp8Implementation::TransformerEngine: saved.bytes = cast; break;
+            case Fp8Implementation::Torchao: break;  // the 16-bit input, gathered or not
+            case Fp8Implementation::TorchaoFloat8TensorParallel:
                 saved.castUnderTensorParallelism = true;
                 saved.castBytes = cast;
-            } else {
-                saved.bytes = cast;
+                break;
             }
         }
     }

@@ -261,9 +261,10 @@ public:
         // (softmax outputs, dropout masks, activation-function inputs).
         bool asOutput = false;
         bool scores = false;  // an s x s attention tensor
-        // Under torchao's float8 (Workload::fp8Implementation), an FP8 linear layer's input:
-        // `bytes` is the 16-bit input its Float8Linear saves, `castBytes` what it keeps when
-        // tensor parallelism casts that input to FP8 first (keptBytes).
+        // Under torchtitan's tensorwise float8 (Fp8Implementation::TorchaoFloat8TensorParallel),
+        // an FP8 linear layer's input: `bytes` is the 16-bit input its Float8Linear saves,
+        // `castBytes` what it keeps when tensor parallelism casts that input to FP8 first
+        // (keptBytes).
         bool castUnderTensorParallelism = false;
         double castBytes = 0;
     };

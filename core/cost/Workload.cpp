@@ -50,12 +50,18 @@ std::optional<CheckpointReplay> checkpointReplayFromName(std::string_view name)
 
 const char* fp8ImplementationName(Fp8Implementation implementation)
 {
-    return implementation == Fp8Implementation::Torchao ? "torchao" : "transformer-engine";
+    switch (implementation) {
+    case Fp8Implementation::TransformerEngine: return "transformer-engine";
+    case Fp8Implementation::Torchao: return "torchao";
+    case Fp8Implementation::TorchaoFloat8TensorParallel: return "torchao-float8-tp";
+    }
+    return "transformer-engine";
 }
 
 std::optional<Fp8Implementation> fp8ImplementationFromName(std::string_view name)
 {
-    for (const Fp8Implementation i : {Fp8Implementation::TransformerEngine, Fp8Implementation::Torchao}) {
+    for (const Fp8Implementation i : {Fp8Implementation::TransformerEngine, Fp8Implementation::Torchao,
+                                      Fp8Implementation::TorchaoFloat8TensorParallel}) {
         if (name == fp8ImplementationName(i))
             return i;
     }

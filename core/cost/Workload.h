@@ -110,23 +110,30 @@ enum class Fp8Recipe : std::uint8_t {
 [[nodiscard]] const char* fp8RecipeName(Fp8Recipe recipe);  // "none", "per-tensor", "mxfp8"
 [[nodiscard]] std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name);
 
-// Which library runs the FP8 linear layers, where the two keep different tensors for
-// backward.
+// Which library runs the FP8 linear layers, and how under tensor parallelism: they keep
+// different tensors for backward.
 enum class Fp8Implementation : std::uint8_t {
     // Transformer Engine (Megatron-LM, NeMo, Megatron-Bridge): a linear layer saves the FP8
     // copy of its input that its forward GEMM read (its wgrad reads that copy again).
     TransformerEngine,
-    // torchao's Float8Linear (torchtitan, the PyTorch export's float8 conversion): its
-    // autograd function matmul_with_hp_or_float8_args saves the input as it arrives,
-    // save_for_backward(input_hp, weight_hp_t), and casts it again in backward
-    // (torchao/float8/float8_linear.py). That is the 16-bit input, unless tensor
-    // parallelism cast it first: Float8ColwiseParallel and Float8RowwiseParallel (what
-    // torchtitan's tensor parallelism applies under tensorwise float8) cast a layer's input
-    // to FP8 before gathering it (torchao/float8/float8_tensor_parallel.py).
+    // torchao's float8 layers under plain tensor parallelism (the PyTorch export's
+    // ColwiseParallel/RowwiseParallel; torchtitan's MXFP8, and its rowwise float8): the
+    // autograd function saves the input as it arrives and casts it again in backward,
+    // save_for_backward(input_hp, weight_hp_t) in Float8Linear's matmul_with_hp_or_float8_args
+    // (torchao/float8/float8_linear.py), save_for_backward(input_hp, weight_hp) in MXLinear's
+    // mx_mm (torchao/prototype/mx_formats/mx_linear.py): the 16-bit input, gathered in 16 bits
+    // under sequence parallelism.
     Torchao,
+    // torchtitan's tensorwise float8: Float8Linear as above, but its tensor parallelism
+    // applies Float8ColwiseParallel and Float8RowwiseParallel (torchtitan's
+    // enable_float8_tensorwise_tp), which cast a layer's input to FP8 before gathering it
+    // (torchao/float8/float8_tensor_parallel.py): on a tensor-parallel layer the saved
+    // input is that FP8 copy, as Transformer Engine's; elsewhere the 16-bit input.
+    TorchaoFloat8TensorParallel,
 };
 
-[[nodiscard]] const char* fp8ImplementationName(Fp8Implementation implementation);  // "transformer-engine", "torchao"
+// "transformer-engine", "torchao", "torchao-float8-tp"
+[[nodiscard]] const char* fp8ImplementationName(Fp8Implementation implementation);
 [[nodiscard]] std::optional<Fp8Implementation> fp8ImplementationFromName(std::string_view name);
 
 // How ZeRO 2 and 3 move the parameters and gradients (training.md, "ZeRO and FSDP"):

@@ -331,7 +331,7 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.fp8Parameters = w.fp8_parameters();
     workload.fp8Implementation = namedValue(w.fp8_implementation(), fp8ImplementationFromName,
                                             Fp8Implementation::TransformerEngine, fileName, "fp8_implementation",
-                                            "transformer-engine or torchao");
+                                            "transformer-engine, torchao or torchao-float8-tp");
     return workload;
 }
 

@@ -80,20 +80,52 @@ void zeroImplementationNote(TrainingStack stack, const Workload& w, const char* 
                     stackName + " runs FSDP2 (fully_shard), which copies otherwise");
 }
 
-// FP8 layers priced as another library runs them than `stack`'s (they keep other tensors
-// for backward). Only under FP8: a 16-bit plan runs no FP8 layers.
-void fp8ImplementationNote(TrainingStack stack, const Workload& w, const char* stackName,
+// Whether FP8 layers run by `implementation` keep FP8 copies of their inputs for backward
+// (or the 16-bit inputs) under a layout with `tensorParallel` ranks.
+bool keepsFp8Inputs(Fp8Implementation implementation, int tensorParallel)
+{
+    switch (implementation) {
+    case Fp8Implementation::TransformerEngine: return true;
+    case Fp8Implementation::Torchao: return false;
+    case Fp8Implementation::TorchaoFloat8TensorParallel: return tensorParallel > 1;
+    }
+    return true;
+}
+
+std::string fp8LayersName(Fp8Implementation implementation, int tensorParallel)
+{
+    switch (implementation) {
+    case Fp8Implementation::TransformerEngine: return "Transformer Engine's layers";
+    case Fp8Implementation::Torchao:
+        return tensorParallel > 1 ? "torchao's float8 layers under plain ColwiseParallel and RowwiseParallel"
+                                  : "torchao's float8 layers";
+    case Fp8Implementation::TorchaoFloat8TensorParallel:
+        return tensorParallel > 1 ? "torchao's Float8ColwiseParallel and Float8RowwiseParallel (cast before the gather)"
+                                  : "torchao's Float8Linear";
+    }
+    return {};
+}
+
+// FP8 layers priced as another library runs them than `stack`'s, where the two keep other
+// tensors for backward under this layout. Only under FP8: a 16-bit plan runs no FP8 layers.
+void fp8ImplementationNote(TrainingStack stack, const TrainingStackSettings& s, const char* stackName,
                            std::vector<std::string>& notes)
 {
-    if (w.fp8 == Fp8Recipe::None || w.fp8Implementation == stackFp8Implementation(stack, w.fp8))
+    const Workload& w = s.workload;
+    if (w.fp8 == Fp8Recipe::None)
         return;
-    if (w.fp8Implementation == Fp8Implementation::Torchao)
-        notes.push_back(std::string("FP8 layers priced as torchao's Float8Linear, which saves their 16-bit inputs: ") +
-                        stackName + "'s Transformer Engine layers keep FP8 copies (less memory)");
+    const Fp8Implementation runs = stackFp8Implementation(stack, w.fp8);
+    const bool pricedCopies = keepsFp8Inputs(w.fp8Implementation, s.tensorParallel);
+    if (pricedCopies == keepsFp8Inputs(runs, s.tensorParallel))
+        return;
+    const std::string priced = "FP8 layers priced as " + fp8LayersName(w.fp8Implementation, s.tensorParallel);
+    const std::string ran = std::string(stackName) + " runs " + fp8LayersName(runs, s.tensorParallel);
+    if (pricedCopies)
+        notes.push_back(priced + ", which keep FP8 copies of their inputs: " + ran +
+                        ", which save the 16-bit inputs (more memory)");
     else
-        notes.push_back(std::string("FP8 layers priced as Transformer Engine's, which keep FP8 copies of their "
-                                    "inputs: ") +
-                        stackName + "'s torchao Float8Linear saves the 16-bit inputs (more memory)");
+        notes.push_back(priced + ", which save their 16-bit inputs: " + ran +
+                        ", which keep FP8 copies (less memory)");
 }
 
 // An interleaved pipeline priced with Megatron-LM's overlapped sends (overlap_p2p_comm),
@@ -141,7 +173,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
-    fp8ImplementationNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
     const bool megatronFsdp = w.zeroImplementation == ZeroImplementation::MegatronFsdp;
     if (megatronFsdp && w.zeroStage >= 2 && pipeline.active())
@@ -184,7 +216,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
-    fp8ImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     if (w.attention == AttentionKernel::Unfused)
@@ -240,6 +272,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
         notes.push_back("torchtitan's op-level selective recomputation: the PyTorch export's checkpoint policy "
                         "recomputes attention's core");
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     tritonAttentionNote(s.workload, "the PyTorch export", notes);
@@ -367,8 +400,13 @@ ZeroImplementation stackZeroImplementation(TrainingStack stack)
 
 Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe)
 {
-    const bool torchao = recipe != Fp8Recipe::None && (stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch);
-    return torchao ? Fp8Implementation::Torchao : Fp8Implementation::TransformerEngine;
+    if (recipe == Fp8Recipe::None || stack == TrainingStack::Megatron || stack == TrainingStack::Any)
+        return Fp8Implementation::TransformerEngine;
+    // torchtitan's parallelize: enable_float8_tensorwise_tp = enable_float8_linear and not
+    // float8_is_rowwise; its MX converter is no float8-linear config.
+    if (stack == TrainingStack::TorchTitan && recipe == Fp8Recipe::PerTensor)
+        return Fp8Implementation::TorchaoFloat8TensorParallel;
+    return Fp8Implementation::Torchao;
 }
 
 Workload withStackImplementations(Workload workload, TrainingStack stack)

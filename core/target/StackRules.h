@@ -74,9 +74,12 @@ struct FoldedModel;
 // pipelines). Otherwise Megatron-LM's own data parallelism runs the plan, noted where
 // that is not the price.
 [[nodiscard]] bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings);
-// Which library runs `stack`'s FP8 linear layers under `recipe`: torchao's Float8Linear for
-// torchtitan and the PyTorch export (which names torchao's float8 conversion), Transformer
-// Engine for Megatron-LM and Any. Without FP8 none runs: the default (TransformerEngine),
+// Which library runs `stack`'s FP8 linear layers under `recipe`, and how under tensor
+// parallelism: torchtitan's tensorwise float8 with its Float8 tensor parallelism
+// (TorchaoFloat8TensorParallel), torchao's layers under plain tensor parallelism for
+// torchtitan's MXFP8 and for the PyTorch export (which names torchao's conversions and
+// writes ColwiseParallel/RowwiseParallel), Transformer Engine for Megatron-LM and Any.
+// Without FP8 none runs: the default (TransformerEngine),
 // so that a 16-bit workload reads the same from every stack's files. The importers, which
 // learn the recipe after the rest, set it from this too.
 [[nodiscard]] Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe);

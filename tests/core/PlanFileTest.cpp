@@ -407,6 +407,11 @@ private slots:
         QCOMPARE(older.workload.fp8Implementation, Fp8Implementation::TransformerEngine);
         QVERIFY(price(older).memory.activations < price(back).memory.activations);
 
+        // torchtitan's tensorwise float8 (which casts before a tensor-parallel gather) by its name.
+        const std::string titanJson = replaced(json, "\"torchao\"", "\"torchao-float8-tp\"");
+        QCOMPARE(planFromJson(titanJson, "plan.json", m.coarse, m.families).workload.fp8Implementation,
+                 Fp8Implementation::TorchaoFloat8TensorParallel);
+
         std::string message;
         QCOMPARE(errorOf(replaced(json, "\"torchao\"", "\"te\""), m, &message), ErrorCode::InvalidPlan);
         QVERIFY2(message.find("fp8_implementation") != std::string::npos, message.c_str());

@@ -462,6 +462,20 @@ mixed_precision_reduce = "float32"
                      titan.c_str());
             QVERIFY(contains(titan, "filter_fqns = [\"output\"]\n"));
             QCOMPARE(imported(titan, "fp8.toml", m, 8).document.workload.fp8, document.workload.fp8);
+            // Under this plan's tensor parallelism (2) torchtitan's tensorwise float8 casts the
+            // inputs before the gather and keeps FP8 copies as Transformer Engine does: no note
+            // either way; its MXFP8 saves the 16-bit inputs: noted both ways. Its files read
+            // back as torchtitan runs them.
+            const char* fp8Note = "FP8 layers priced as";
+            QCOMPARE(contains(titan, fp8Note), mx);
+            QVERIFY(!contains(megatron, fp8Note));
+            PlanDocument titanPriced = document;
+            titanPriced.workload = withStackImplementations(document.workload, TrainingStack::TorchTitan);
+            QCOMPARE(titanPriced.workload.fp8Implementation,
+                     mx ? Fp8Implementation::Torchao : Fp8Implementation::TorchaoFloat8TensorParallel);
+            QCOMPARE(contains(exportMegatronArguments(m, titanPriced, 8), fp8Note), mx);
+            QCOMPARE(imported(titan, "fp8.toml", m, 8).document.workload.fp8Implementation,
+                     titanPriced.workload.fp8Implementation);
             // FP8 weights without a 16-bit copy: Megatron-LM's --fp8-param-gather, read back;
             // torchao keeps its bfloat16 weights, which the torchtitan file says.
             PlanDocument fp8Weights = document;

@@ -207,51 +207,95 @@ private slots:
         QVERIFY2(near(fp8, fp8Expected), qPrintable(compared(fp8, fp8Expected)));
     }
 
-    // torchao's Float8Linear (torchtitan's FP8) saves each linear layer's 16-bit input, not
-    // an FP8 copy as Transformer Engine does: 1 byte more per element of every saved linear
-    // input, less the FP8 copy Transformer Engine keeps beside the attention output. Under
+    // torchao's float8 layers save each linear layer's 16-bit input, not an FP8 copy as
+    // Transformer Engine does: 1 byte more per element of every saved linear input, less
+    // the FP8 copy Transformer Engine keeps beside the attention output. Under
     // FlashAttention-2 a Llama layer keeps sb(16h + 6f) in 16 bits; Transformer Engine's
-    // FP8 keeps sb(15h + 5f) (the attention and MLP norms' outputs and the down projection's
-    // input halved, the attention output's FP8 copy added), torchao's the 16-bit sb(16h + 6f).
-    // Under tensor parallelism torchao casts the inputs before gathering them and keeps the
-    // FP8 copies as Transformer Engine does.
+    // FP8 keeps sb(15h + 5f) (the attention and MLP norms' outputs and the down
+    // projection's input halved, the attention output's FP8 copy added), torchao's the
+    // 16-bit sb(16h + 6f). Under tensor parallelism t (Megatron-LM's layout, no sequence
+    // parallelism) the 16-bit layer keeps its four full-width inputs whole and divides the
+    // rest: sb(8h + (8h + 6f)/t); Transformer Engine sb(6h + (9h + 5f)/t). torchtitan's
+    // tensorwise float8 casts the inputs before gathering them (Float8ColwiseParallel,
+    // Float8RowwiseParallel) and keeps Transformer Engine's FP8 copies there; torchtitan's
+    // MXFP8 and the PyTorch export run plain ColwiseParallel/RowwiseParallel, whose layers
+    // save the 16-bit inputs.
     void torchaoFloat8KeepsSixteenBitLinearInputs()
     {
         const FoldedModel m = smallLlama(3584);
-        const Cluster cluster = testCluster("dgx-h100x1");
         const double s = 512, b = 16.0 / 8, h = 1024, f = 3584;
-        auto layer = [&](Fp8Recipe fp8, Fp8Implementation implementation, const DeviceMesh& mesh, ExpertPlanKind kind) {
-            Workload w = workload(16, 512);
+        auto layer = [&](const Workload& stack, Fp8Recipe fp8, Fp8Implementation implementation, const Cluster& cluster,
+                         const DeviceMesh& mesh, ExpertPlanKind kind) {
+            Workload w = stack;
             w.attention = AttentionKernel::FlashAttention2;
             w.fp8 = fp8;
             w.fp8Implementation = implementation;
             const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
             return layerMemory(m, costs.evaluate(makeExpertPlan(kind, m.coarse, mesh.axes())), 1).activations;
         };
-        const DeviceMesh dataParallel({{"dp", 8}}, cluster);
+        const Workload plain = workload(16, 512);
+        const Cluster hopper = testCluster("dgx-h100x1");
+        const DeviceMesh dataParallel({{"dp", 8}}, hopper);
         const auto te = Fp8Implementation::TransformerEngine;
         const auto torchao = Fp8Implementation::Torchao;
-        const double bf16 = layer(Fp8Recipe::None, torchao, dataParallel, ExpertPlanKind::DataParallel);
-        const double fp8Te = layer(Fp8Recipe::PerTensor, te, dataParallel, ExpertPlanKind::DataParallel);
-        const double fp8Torchao = layer(Fp8Recipe::PerTensor, torchao, dataParallel, ExpertPlanKind::DataParallel);
-        QVERIFY2(near(bf16, s * b * (16 * h + 6 * f)), qPrintable(compared(bf16, s * b * (16 * h + 6 * f))));
+        const auto float8Tp = Fp8Implementation::TorchaoFloat8TensorParallel;
+        const auto dp = [&](Fp8Recipe fp8, Fp8Implementation implementation) {
+            return layer(plain, fp8, implementation, hopper, dataParallel, ExpertPlanKind::DataParallel);
+        };
+        const double sixteen = s * b * (16 * h + 6 * f);
+        const double fp8Te = dp(Fp8Recipe::PerTensor, te);
+        QVERIFY2(near(dp(Fp8Recipe::None, te), sixteen), qPrintable(compared(dp(Fp8Recipe::None, te), sixteen)));
         QVERIFY2(near(fp8Te, s * b * (15 * h + 5 * f)), qPrintable(compared(fp8Te, s * b * (15 * h + 5 * f))));
-        QVERIFY2(near(fp8Torchao, s * b * (16 * h + 6 * f)), qPrintable(compared(fp8Torchao, s * b * (16 * h + 6 * f))));
+        for (const Fp8Implementation implementation : {torchao, float8Tp}) {
+            const double got = dp(Fp8Recipe::PerTensor, implementation);
+            QVERIFY2(near(got, sixteen), qPrintable(compared(got, sixteen)));
+        }
 
-        const DeviceMesh tensorParallel({{"dp", 2}, {"tp", 4}}, cluster);
-        const double tpTe = layer(Fp8Recipe::PerTensor, te, tensorParallel, ExpertPlanKind::Megatron);
-        const double tpTorchao = layer(Fp8Recipe::PerTensor, torchao, tensorParallel, ExpertPlanKind::Megatron);
-        QVERIFY2(near(tpTorchao, tpTe), qPrintable(compared(tpTorchao, tpTe)));
-        QVERIFY(tpTe < layer(Fp8Recipe::None, torchao, tensorParallel, ExpertPlanKind::Megatron));
+        const double t = 4, bTp = 16.0 / 2;
+        const double sixteenTp = s * bTp * (8 * h + (8 * h + 6 * f) / t);
+        const double copiesTp = s * bTp * (6 * h + (9 * h + 5 * f) / t);
+        const DeviceMesh tensorParallel({{"dp", 2}, {"tp", 4}}, hopper);
+        const auto tp = [&](const Workload& stack, Fp8Recipe fp8, Fp8Implementation implementation) {
+            return layer(stack, fp8, implementation, hopper, tensorParallel, ExpertPlanKind::Megatron);
+        };
+        for (const auto& [implementation, expected] :
+             {std::pair{te, copiesTp}, std::pair{float8Tp, copiesTp}, std::pair{torchao, sixteenTp}}) {
+            const double got = tp(plain, Fp8Recipe::PerTensor, implementation);
+            QVERIFY2(near(got, expected), qPrintable(QString::fromUtf8(fp8ImplementationName(implementation)) +
+                                                     QStringLiteral(": ") + compared(got, expected)));
+        }
+        QVERIFY2(near(tp(plain, Fp8Recipe::None, te), sixteenTp),
+                 qPrintable(compared(tp(plain, Fp8Recipe::None, te), sixteenTp)));
 
-        // torchtitan's and the PyTorch export's FP8 searches price torchao's, Megatron-LM's Transformer
-        // Engine's; a 16-bit workload names no FP8 library (the default).
-        Workload fp8;
-        fp8.fp8 = Fp8Recipe::PerTensor;
-        QCOMPARE(withStackImplementations(fp8, TrainingStack::TorchTitan).fp8Implementation, torchao);
-        QCOMPARE(withStackImplementations(fp8, TrainingStack::PyTorch).fp8Implementation, torchao);
-        QCOMPARE(withStackImplementations(fp8, TrainingStack::Megatron).fp8Implementation, te);
-        QCOMPARE(withStackImplementations(Workload{}, TrainingStack::TorchTitan).fp8Implementation, te);
+        // Which each stack's search prices: torchtitan's tensorwise float8 casts before the
+        // gather, its MXFP8 and the PyTorch export's conversions do not, Megatron-LM runs
+        // Transformer Engine; a 16-bit workload names no FP8 library (the default).
+        const Workload pyTorch = withStackImplementations(plain, TrainingStack::PyTorch);
+        const auto implementationOf = [](TrainingStack stack, Fp8Recipe fp8) {
+            Workload w;
+            w.fp8 = fp8;
+            return withStackImplementations(w, stack).fp8Implementation;
+        };
+        QCOMPARE(implementationOf(TrainingStack::TorchTitan, Fp8Recipe::PerTensor), float8Tp);
+        QCOMPARE(implementationOf(TrainingStack::TorchTitan, Fp8Recipe::Block), torchao);
+        QCOMPARE(implementationOf(TrainingStack::PyTorch, Fp8Recipe::PerTensor), torchao);
+        QCOMPARE(implementationOf(TrainingStack::PyTorch, Fp8Recipe::Block), torchao);
+        QCOMPARE(implementationOf(TrainingStack::Megatron, Fp8Recipe::Block), te);
+        QCOMPARE(implementationOf(TrainingStack::TorchTitan, Fp8Recipe::None), te);
+        // The PyTorch export's FP8 under tensor parallelism keeps the 16-bit inputs as its
+        // 16-bit layers do (eager accounting on both sides).
+        const double pyTorchFp8 =
+            tp(pyTorch, Fp8Recipe::PerTensor, implementationOf(TrainingStack::PyTorch, Fp8Recipe::PerTensor));
+        const double pyTorchBf16 = tp(pyTorch, Fp8Recipe::None, te);
+        QVERIFY2(near(pyTorchFp8, pyTorchBf16), qPrintable(compared(pyTorchFp8, pyTorchBf16)));
+        // MXFP8 (on Blackwell) likewise: torchao's MXLinear saves the 16-bit input under
+        // torchtitan's plain tensor parallelism; Transformer Engine keeps MXFP8 copies.
+        const Cluster blackwell = testCluster("dgx-b200x1");
+        const DeviceMesh blackwellTp({{"dp", 2}, {"tp", 4}}, blackwell);
+        const Fp8Implementation titanMx = implementationOf(TrainingStack::TorchTitan, Fp8Recipe::Block);
+        const double mxTorchao = layer(plain, Fp8Recipe::Block, titanMx, blackwell, blackwellTp, ExpertPlanKind::Megatron);
+        QVERIFY2(near(mxTorchao, sixteenTp), qPrintable(compared(mxTorchao, sixteenTp)));
+        QVERIFY(layer(plain, Fp8Recipe::Block, te, blackwell, blackwellTp, ExpertPlanKind::Megatron) < sixteenTp);
     }
 
     // What eager PyTorch's autograd saves (SavedActivations::Eager, counted with saved-tensor

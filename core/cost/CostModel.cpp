@@ -30,6 +30,13 @@ bool isSharded(AxisLayout layout)
            layout == AxisLayout::Expert;
 }
 
+// A model output that reaches the loss: a floating-point graph output with a gradient.
+bool reachesLoss(const Tensor& tensor, bool carriesGradient)
+{
+    return tensor.isGraphOutput && carriesGradient && isFloatingPoint(tensor.dtype) && tensor.shape.isRankKnown() &&
+           tensor.shape.rank() >= 1;
+}
+
 // The collective that turns `from` into `to` along one axis, and the share of the full
 // tensor it moves as its S (cost-model.md, "Resharding on edges").
 struct Conversion {
@@ -573,9 +580,7 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vect
                 for (const TensorId output : graph_.op(id).outputs) {
                     if (!output.isValid())
                         continue;
-                    const Tensor& tensor = graph_.tensor(output);
-                    if (tensor.isGraphOutput && carries[output.index()] && isFloatingPoint(tensor.dtype) &&
-                        tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
+                    if (reachesLoss(graph_.tensor(output), carries[output.index()])) {
                         save(output, bytesOf(output, 4.0), true);
                         facts.transientBytes = std::max(facts.transientBytes, bytesOf(output, 8.0));
                     }
@@ -611,9 +616,7 @@ void CostModel::computeCrossingTensors(const InstanceRepeats& repeats, const std
                            : tensor.shape.isRankKnown() ? binder_.elementCount(tensor.shape) * dtypeBytes_
                                                         : 0.0;
                 };
-                // A model output reaches the loss.
-                if (tensor.isGraphOutput && carries[output.index()] && isFloatingPoint(tensor.dtype) &&
-                    tensor.shape.isRankKnown() && tensor.shape.rank() >= 1) {
+                if (reachesLoss(tensor, carries[output.index()])) {
                     const auto extents = binder_.extents(tensor.shape);
                     const double last = std::max<double>(1.0, static_cast<double>(extents.back()));
                     bound_->outputs.push_back({node.id, id, bytesOf(), binder_.elementCount(tensor.shape) / last});
@@ -1503,8 +1506,11 @@ double CostModel::activationFloorBytes(CoarseNodeId id) const
     const NodeFacts& facts = bound_->nodes[id.index()];
     double bytes = 0;
     for (const SavedActivation& saved : facts.savedActivations) {
-        if (!(saved.scores && isFusedAttention(workload_.attention)))
-            bytes += saved.bytes * facts.routedShare;
+        if (saved.scores && isFusedAttention(workload_.attention))
+            continue;
+        // The fewer bytes of the two a tensor-parallel split may keep (keptBytes).
+        const double kept = saved.castUnderTensorParallelism ? std::min(saved.bytes, saved.castBytes) : saved.bytes;
+        bytes += kept * facts.routedShare;
     }
     return bytes / static_cast<double>(mesh_->deviceCount());
 }
@@ -1978,4 +1984,3 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
 }
 
 }  // namespace tapestry
-

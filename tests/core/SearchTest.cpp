@@ -23,6 +23,8 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 using namespace tapestry;
 using namespace tapestry::test;
@@ -320,7 +322,9 @@ private slots:
     // The memory floor that lets a session pass over technique groups none of whose
     // plans fit (searchMesh): over a sweep of models (dense, grouped-query, experts),
     // meshes, ZeRO stages and replicas, recomputations, attention kernels and
-    // micro-batches, with activations kept as eager PyTorch keeps them or not, never above
+    // micro-batches, in 16 bits or FP8 (Transformer Engine's copies, torchao's 16-bit
+    // inputs, torchtitan's FP8 copies under tensor parallelism only), with activations
+    // kept as eager PyTorch keeps them or not, never above
     // the memory evaluate() prices for random plans (node by node, and alike across
     // layers, priced by classes) nor for the expert plans; equal to its definition node by
     // node; and where the floor can count activations (a whole batch without
@@ -342,6 +346,11 @@ private slots:
         std::mt19937 random(26);
         int priced = 0;
         int counted = 0;  // cases whose floor counts activations
+        const std::vector<std::pair<Fp8Recipe, Fp8Implementation>> precisions = {
+            {Fp8Recipe::None, Fp8Implementation::TransformerEngine},
+            {Fp8Recipe::PerTensor, Fp8Implementation::TransformerEngine},
+            {Fp8Recipe::PerTensor, Fp8Implementation::TorchaoFloat8TensorParallel},
+            {Fp8Recipe::PerTensor, Fp8Implementation::Torchao}};
         for (const Model& model : models) {
             const CoarseGraph& coarse = model.folded->coarse;
             for (const std::vector<MeshAxis>& mesh : meshes) {
@@ -359,6 +368,11 @@ private slots:
                     setup.workload.microBatch = variant == 2 || variant == 5 ? 1 : 0;
                     setup.workload.savedActivations = random() % 2 == 0 ? SavedActivations::Eager
                                                                         : SavedActivations::Fused;
+                    // Every precision meets the whole-batch variants (0, 1) on every mesh.
+                    const auto modelIndex = static_cast<std::size_t>(&model - models.data());
+                    const auto meshIndex = static_cast<std::size_t>(&mesh - meshes.data());
+                    std::tie(setup.workload.fp8, setup.workload.fp8Implementation) =
+                        precisions[(static_cast<std::size_t>(variant) + 2 * modelIndex + meshIndex) % precisions.size()];
                     const PlanPricing pricing(model.folded, setup, mesh);
                     const CostModel& costs = pricing.costs();
                     const double floor = pricing.memoryFloorBytes();
@@ -427,6 +441,32 @@ private slots:
         }
         QCOMPARE(priced, 3 * 4 * 6 * 11);
         QCOMPARE(counted, 3 * 4 * 2);
+
+        // Where the activations outweigh the rest (ZeRO 3, long sequences) the FP8 copies a
+        // tensor-parallel plan keeps under torchtitan's float8 stay above the floor, which
+        // counts the fewer bytes a layer may keep (the 16-bit input or its FP8 copy): Llama 3
+        // 8B, 32 layers, tensor parallel 8 with sequence parallelism, priced 54.94 GB, whose
+        // floor under torchtitan's float8 was 57.67 GB counting 16-bit inputs.
+        const auto llama = std::make_shared<const FoldedModel>(foldSynthPreset("llama3-8b", 32));
+        for (const Fp8Implementation implementation :
+             {Fp8Implementation::TransformerEngine, Fp8Implementation::TorchaoFloat8TensorParallel}) {
+            SearchSetup setup;
+            setup.cluster = testCluster("dgx-h100x1");
+            setup.mesh = {{"tp", 8}};
+            setup.workload = workload(8, 8192);
+            setup.workload.zeroStage = 3;
+            setup.workload.fp8 = Fp8Recipe::PerTensor;
+            setup.workload.fp8Implementation = implementation;
+            const PlanPricing pricing(llama, setup, setup.mesh);
+            PlanEvaluation evaluation;
+            pricing.costs().evaluateTotals(makeExpertPlan(ExpertPlanKind::MegatronSequenceParallel, llama->coarse, setup.mesh),
+                                           evaluation);
+            QVERIFY2(pricing.memoryFloorBytes() <= evaluation.total.memory.total(),
+                     qPrintable(QStringLiteral("%1: floor %2 above %3 priced")
+                                    .arg(QString::fromUtf8(fp8ImplementationName(implementation)))
+                                    .arg(pricing.memoryFloorBytes())
+                                    .arg(evaluation.total.memory.total())));
+        }
     }
 
     void gpt2MediumNoWorseThanMegatron()

@@ -12,6 +12,7 @@ namespace {
 // paper's Figs. 5-6, H100 SXM5, BF16; causal runs count the computed half of the flops).
 using Rates = std::array<double, 6>;
 constexpr double kShortestLength = 512;
+constexpr double kLongestLength = kShortestLength * 32;  // 16k keys, the last published bar
 
 struct HeadDimCurves {
     Rates forward;        // Fig. 5, without causal mask
@@ -71,7 +72,7 @@ constexpr FlashAttentionVersionsByMask kFlashAttentionVersionsCausal{
 
 double atLength(const Rates& rates, double keys)
 {
-    if (keys >= kShortestLength * 32)
+    if (keys >= kLongestLength)
         return rates.back();
     if (keys < kShortestLength) {
         // rate(L) = R L / (L + a) through the 512 and 1k figures: a call this short pays
@@ -99,11 +100,10 @@ double atLength(const Rates& rates, double keys)
 // unmasked one (tests/data/kernels), where the 16k ratio held flat would say 0.91.
 double causalShare(const HeadDimCurves& curves, double sequence)
 {
-    const double longest = kShortestLength * 32;
     const double published = atLength(curves.causalForward, sequence) / atLength(curves.forward, sequence);
-    if (sequence <= longest)
+    if (sequence <= kLongestLength)
         return published;
-    return 1 - (1 - published) * longest / sequence;
+    return 1 - (1 - published) * kLongestLength / sequence;
 }
 
 double rateAt(const HeadDimCurves& curves, AttentionPass pass, const AttentionCall& call)

@@ -620,18 +620,19 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
                 "#   filter_fn=...) leaving the output head in bf16, as torchtitan's mx converter does\n";
     // The file sets no dtype (and no FSDP2 MixedPrecisionPolicy): the model trains in the dtype it
     // is given, so the header says what the price assumed.
-    const std::string sixteen = w.computeType == DataType::Float16   ? "fp16"
-                                : w.computeType == DataType::Float32 ? "fp32"
-                                                                     : "bf16";
-    const int weightBytes = w.computeType == DataType::Float32 ? 4 : 2;
+    const bool fp32 = w.computeType == DataType::Float32;
+    const std::string weightType = w.computeType == DataType::Float16 ? "fp16" : fp32 ? "fp32" : "bf16";
+    const int weightBytes = fp32 ? 4 : 2;
     const int gradientBytes = w.fp32MainGradients ? 4 : weightBytes;
-    text += "#   priced with " + sixteen + (gradientBytes == weightBytes ? " weights and gradients" : " weights, fp32 gradients") +
-            ", fp32 master weights and " +
+    // In fp32 the optimizer's 4-byte copy of the weights is priced though no master is needed.
+    text += "#   priced with " + weightType +
+            (gradientBytes == weightBytes ? " weights and gradients" : " weights, fp32 gradients") +
+            (fp32 ? ", a second fp32 copy of the weights and " : ", fp32 master weights and ") +
             (w.optimizer == OptimizerKind::AdamMixedPrecision ? "Adam moments" : "momentum") + " (" +
             std::to_string(weightBytes) + " + " + std::to_string(gradientBytes) + " + " +
-            std::to_string(optimizerStateBytesPerParameter(w.optimizer)) +
-            " bytes per\n#   parameter); this file casts nothing: cast the model to " + sixteen +
-            ", keep fp32 masters in the optimizer\n";
+            std::to_string(optimizerStateBytesPerParameter(w.optimizer)) + " bytes per\n#   parameter); this file casts nothing: " +
+            (fp32 ? std::string("the model trains in fp32\n")
+                  : "cast the model to " + weightType + ", keep fp32 masters in the optimizer\n");
     text += "# A training step:\n"
             "#   mesh = device_mesh()\n";
     if (pipeline)

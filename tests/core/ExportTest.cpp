@@ -133,7 +133,8 @@ private slots:
 
     // The file casts nothing, so its header says the precision the plan was priced in: 16-bit
     // weights and gradients, fp32 masters and optimizer states (mixed-precision Adam: 2 + 2 + 12
-    // bytes per parameter; fp32 main gradients: 2 + 4 + 12; SGD's momentum: 2 + 2 + 8).
+    // bytes per parameter; fp32 main gradients: 2 + 4 + 12; SGD's momentum: 2 + 2 + 8; fp32:
+    // 4 + 4 + 12).
     void pyTorchPlanSaysThePrecisionItWasPricedIn()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
@@ -152,6 +153,14 @@ private slots:
         document.workload.fp32MainGradients = false;
         document.workload.optimizer = OptimizerKind::SgdMomentum;
         QVERIFY(contains(exportPyTorchPlan(m, document), "fp32 master weights and momentum (2 + 2 + 8 bytes per"));
+        // In fp32 the price's 4-byte optimizer copy is no master: nothing to cast or keep.
+        document.workload.computeType = DataType::Float32;
+        document.workload.optimizer = OptimizerKind::AdamMixedPrecision;
+        const std::string fp32 = exportPyTorchPlan(m, document);
+        QVERIFY2(contains(fp32, "#   priced with fp32 weights and gradients, a second fp32 copy of the weights and Adam "
+                                "moments (4 + 4 + 12 bytes per\n#   parameter); this file casts nothing: the model "
+                                "trains in fp32\n"),
+                 fp32.c_str());
     }
 
     void perInstanceDifferencesAreListedExplicitly()

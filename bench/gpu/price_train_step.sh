@@ -41,7 +41,7 @@ while read -r model mb seq recompute precision attention norm layers hidden head
     kernel=$([[ $attention == cudnn ]] && echo cudnn || echo flash2)
     "$cli" evaluate "$onnx" --cluster "$work/h200-one-gpu.json" --plan dp --batch "$mb" --micro-batch "$mb" \
         --seq "$seq" --precision bf16 --optimizer adam --recompute "$recompute" --checkpoint-replay stops-early \
-        --saved-activations eager \
+        --saved-activations eager --gradient-lifetime freed-between-steps \
         --attention "$kernel" --no-history > "$work/price.txt"
     awk -v name="$model ${mb}x$seq recompute=$recompute $precision $attention norm=$norm" -v parameters="$parameters" '
         /^step time per device/      { step = $(NF - 1) }
@@ -65,6 +65,10 @@ if sys.argv[2]:
     facts = record.get("facts", {})
     print(f"measured: {facts.get('nvidia_smi', {}).get('name', facts.get('device'))}, torch {facts.get('torch')}, "
           f"median of {record.get('steps')} steps after {record.get('warmup_steps')} warm-ups")
+    if "revision" not in facts:
+        print("measured by train_step.py before 33dcd70 (bench/gpu/measured/README.md): its peaks hold fp32 gradient\n"
+              "copies of every parameter at once and the fp32 logits through backward, which a training loop (and\n"
+              "today's script) does not: the memory errors below are the old script's, not the price's")
 print("priced: tapestry-cli evaluate, dgx-h200x1 with one GPU; GB = 1e9 bytes")
 head = f"{'case':<58} {'params':>10} {'step ms':>8} {'recomp':>7} {'optim':>6} {'tok/s':>7} {'MFU %':>6} {'mem GB':>7} {'act GB':>7}"
 if measured:

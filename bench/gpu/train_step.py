@@ -38,6 +38,7 @@ import gc
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 import traceback
@@ -319,8 +320,17 @@ def run_case(torch, model_class, case, device):
     return result
 
 
+def script_revision():
+    """The git commit this script ran from (what the step holds changed in 33dcd70), or None."""
+    try:
+        return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip() or None
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
 def device_facts(torch, device):
-    facts = {"torch": torch.__version__, "device": str(device)}
+    facts = {"torch": torch.__version__, "device": str(device), "revision": script_revision()}
     if device.type == "cuda":
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from kernel_rates import gpu_facts  # the same record bench/gpu/kernel_rates.py writes

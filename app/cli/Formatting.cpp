@@ -75,6 +75,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
         text += " (" + std::string(checkpointReplayName(w.checkpointReplay)) + ")";
     if (w.savedActivations != SavedActivations::Fused)
         text += ", " + std::string(savedActivationsName(w.savedActivations)) + " saved activations";
+    if (w.gradientLifetime != GradientLifetime::Persistent)
+        text += ", gradients " + std::string(gradientLifetimeName(w.gradientLifetime));
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
     if (w.capacityFactor != 1.0)

@@ -138,6 +138,12 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "eager PyTorch modules do (also the activation function's output, an RMS norm's fp32 input and "
               "normalized tensor, the loss's fp32 log-probabilities) (default fused; search --target: as the "
               "stack does)");
+    options.gradientLifetimeOption = addChoice(command, "--gradient-lifetime", options.workload.gradientLifetime,
+              {{"persistent", GradientLifetime::Persistent}, {"freed-between-steps", GradientLifetime::FreedBetweenSteps}},
+              "whether the gradients outlive the step: in a buffer kept from step to step (Megatron-LM) or freed "
+              "between steps (zero_grad(set_to_none=True): torchtitan, PyTorch), then with one micro-step they "
+              "count only by what they exceed the activations by (default persistent; search --target: as the "
+              "stack does)");
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
@@ -187,6 +193,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.checkpointReplay = flags.checkpointReplay;
     if (optionGiven(options.savedActivationsOption))
         workload.savedActivations = flags.savedActivations;
+    if (optionGiven(options.gradientLifetimeOption))
+        workload.gradientLifetime = flags.gradientLifetime;
     if (optionGiven(options.overlapOption))
         workload.overlap = flags.overlap;
     if (optionGiven(options.attentionOption))

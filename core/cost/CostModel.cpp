@@ -1447,12 +1447,18 @@ double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strat
     const double localParameters = storedParameters(facts) / div.weights;
     const int zero = workload_.zeroStage;
     const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.shard : 1.0) +
-                                             gradientBytesPerParameter() / (zero >= 2 ? div.shard : 1.0) +
                                              optimizerStateBytesPerParameter(workload_.optimizer) /
                                                  (zero >= 1 ? div.shard : 1.0));
+    const double gradients = localParameters * gradientBytesPerParameter() / (zero >= 2 ? div.shard : 1.0);
     const double p = pipeline_.layout.stages;
-    return (states + nodeActivationBytes(node, div, steps) * microBatchesInFlight(pipeline_.layout, 0, steps.microSteps)) /
-           p;
+    const double activations = nodeActivationBytes(node, div, steps) *
+                               microBatchesInFlight(pipeline_.layout, 0, steps.microSteps);
+    // Gradients freed between steps, with one micro-step, peak apart from the activations
+    // (cost/GradientsAtPeak.h): the larger of each node's two. Summed over the nodes that
+    // bounds the step's larger of the sums, as evaluate prices it, from above.
+    if (workload_.gradientLifetime == GradientLifetime::FreedBetweenSteps && steps.microSteps == 1 && p == 1)
+        return states + std::max(gradients, activations);
+    return (states + gradients + activations) / p;
 }
 
 // priceNode counts, under a plan's stepping: localParameters = stored / div.weights (the
@@ -1941,8 +1947,10 @@ void CostModel::evaluate(const Plan& plan, PlanEvaluation& result) const
             result.perOp[op].time.hiddenSeconds += overlappable[op] * hidden;
     }
 
-    // Eager PyTorch with one micro-step: the gradients live at the step's peak.
-    if (workload_.savedActivations == SavedActivations::Eager && steps.microSteps == 1 && !plan.pipeline.active()) {
+    // Gradients freed between steps, with one micro-step: they live at the step's peak only by
+    // what they exceed the activations by.
+    if (workload_.gradientLifetime == GradientLifetime::FreedBetweenSteps && steps.microSteps == 1 &&
+        !plan.pipeline.active()) {
         double gradients = 0;
         double activations = 0;
         for (const CostBreakdown& op : result.perOp) {

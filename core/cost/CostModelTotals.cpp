@@ -300,7 +300,7 @@ void CostModel::evaluateByClasses(const Plan& plan, PlanEvaluation& result) cons
         for (const auto& [charge, place] : classes.spreadCharges)
             result.total.add(spreadCost(charge));
         result.total.memory.transient += transient;
-        if (workload_.savedActivations == SavedActivations::Eager && steps.microSteps == 1)
+        if (workload_.gradientLifetime == GradientLifetime::FreedBetweenSteps && steps.microSteps == 1)
             result.total.memory.gradients *=
                 gradientShareAtPeak(result.total.memory.gradients, result.total.memory.activations);
         return;

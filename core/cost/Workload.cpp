@@ -82,6 +82,20 @@ std::optional<SavedActivations> savedActivationsFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* gradientLifetimeName(GradientLifetime lifetime)
+{
+    return lifetime == GradientLifetime::FreedBetweenSteps ? "freed-between-steps" : "persistent";
+}
+
+std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name)
+{
+    for (const GradientLifetime g : {GradientLifetime::Persistent, GradientLifetime::FreedBetweenSteps}) {
+        if (name == gradientLifetimeName(g))
+            return g;
+    }
+    return std::nullopt;
+}
+
 const char* selectiveRecomputationName(SelectiveRecomputation selective)
 {
     return selective == SelectiveRecomputation::EveryOtherMatmul ? "every-other-matmul" : "attention-core";

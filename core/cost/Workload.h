@@ -68,6 +68,17 @@ enum class SavedActivations : std::uint8_t {
     Eager,
 };
 
+// Whether the gradients outlive the step: in a buffer kept from step to step (Megatron-LM's
+// contiguous gradient buffer, DeepSpeed's, FSDP1's default), or freed between steps and
+// allocated again during backward (optimizer.zero_grad(set_to_none=True), PyTorch's default
+// since 2.0, as torchtitan and the PyTorch export run it; FSDP2 frees its sharded ones too).
+// Freed, with one micro-step per step, they count only by what they exceed the activations
+// by (cost/GradientsAtPeak.h).
+enum class GradientLifetime : std::uint8_t {
+    Persistent,
+    FreedBetweenSteps,
+};
+
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
 // "whole-block", "stops-early".
@@ -76,6 +87,9 @@ enum class SavedActivations : std::uint8_t {
 // "fused", "eager".
 [[nodiscard]] const char* savedActivationsName(SavedActivations saved);
 [[nodiscard]] std::optional<SavedActivations> savedActivationsFromName(std::string_view name);
+// "persistent", "freed-between-steps".
+[[nodiscard]] const char* gradientLifetimeName(GradientLifetime lifetime);
+[[nodiscard]] std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name);
 // "attention-core", "every-other-matmul".
 [[nodiscard]] const char* selectiveRecomputationName(SelectiveRecomputation selective);
 [[nodiscard]] std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name);
@@ -212,6 +226,10 @@ struct Workload {
     // As the stack saves (withStackImplementations: the PyTorch export's eager modules); plan
     // files keep it (workload.saved_activations), search and evaluate take --saved-activations.
     SavedActivations savedActivations = SavedActivations::Fused;
+    // As the stack keeps its gradients (withStackImplementations: torchtitan and the PyTorch
+    // export free them between steps); plan files keep it (workload.gradient_lifetime),
+    // search and evaluate take --gradient-lifetime.
+    GradientLifetime gradientLifetime = GradientLifetime::Persistent;
     // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in
     // one chunk per rank, pipelined with the GEMM they feed or drain: Transformer Engine's
     // userbuffers overlap (Megatron-LM --tp-comm-overlap, NeMo's ub_tp_comm_overlap,

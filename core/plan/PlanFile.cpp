@@ -249,6 +249,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_checkpoint_replay(checkpointReplayName(w.checkpointReplay));
     if (w.savedActivations != SavedActivations::Fused)
         out.set_saved_activations(savedActivationsName(w.savedActivations));
+    if (w.gradientLifetime != GradientLifetime::Persistent)
+        out.set_gradient_lifetime(gradientLifetimeName(w.gradientLifetime));
     if (w.fp8 != Fp8Recipe::None)
         out.set_fp8_recipe(fp8RecipeName(w.fp8));
     if (w.fp8Parameters)
@@ -324,6 +326,8 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
                                            fileName, "checkpoint_replay", "whole-block or stops-early");
     workload.savedActivations = namedValue(w.saved_activations(), savedActivationsFromName, SavedActivations::Fused,
                                            fileName, "saved_activations", "fused or eager");
+    workload.gradientLifetime = namedValue(w.gradient_lifetime(), gradientLifetimeFromName, GradientLifetime::Persistent,
+                                           fileName, "gradient_lifetime", "persistent or freed-between-steps");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",

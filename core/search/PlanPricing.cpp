@@ -133,9 +133,9 @@ std::optional<double> PlanPricing::computeFloorSeconds(const std::function<bool(
 double PlanPricing::memoryFloorBytes() const
 {
     const std::vector<int> sizes = costs_->mesh().shape();
-    // Eager PyTorch may count the gradients only by what they exceed the activations by
+    // Gradients freed between steps may count only by what they exceed the activations by
     // (cost/GradientsAtPeak.h): then the two are bounded apart, their larger one counted.
-    const bool gradientsAtPeak = costs_->workload().savedActivations == SavedActivations::Eager;
+    const bool gradientsAtPeak = costs_->workload().gradientLifetime == GradientLifetime::FreedBetweenSteps;
     double states = 0;
     double gradients = 0;
     double activations = 0;
@@ -188,6 +188,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.selective = chosen.selective;
     searched.workload.checkpointReplay = chosen.checkpointReplay;
     searched.workload.savedActivations = chosen.savedActivations;
+    searched.workload.gradientLifetime = chosen.gradientLifetime;
     searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;
     searched.workload.fp8Implementation = chosen.fp8Implementation;

@@ -491,7 +491,10 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     } else if (!cancelled()) {
         progress(SearchPhase::SmallestPeak, 0.5);
         std::optional<SearchCandidate> smallest = solve(std::nullopt, true, prefix + "-min-memory", {SearchPhase::SmallestPeak, 0.5, 0.6});
-        if (smallest) {
+        if (smallest && smallest->evaluation.total.memory.total() <= result.memoryLimitBytes) {
+            best = std::move(smallest);  // the row over-counts it (gradients freed between steps)
+            result.fitsInMemory = true;
+        } else if (smallest) {
             char text[200];
             std::snprintf(text, sizeof text,
                           "no plan fits in %.2f GB per device under these pins and mesh; the smallest peak is %.2f GB",

@@ -128,6 +128,40 @@ void fp8ImplementationNote(TrainingStack stack, const TrainingStackSettings& s, 
                         ", which keep FP8 copies (less memory)");
 }
 
+// Activations priced as another stack's autograd keeps them than `stack`'s (eager modules keep
+// more than fused kernels).
+void savedActivationsNote(TrainingStack stack, const Workload& w, const char* stackName,
+                          std::vector<std::string>& notes)
+{
+    if (w.savedActivations == stackSavedActivations(stack))
+        return;
+    if (w.savedActivations == SavedActivations::Eager)
+        notes.push_back(std::string("activations priced as eager PyTorch modules keep them: ") + stackName +
+                        "'s fused kernels keep less");
+    else
+        notes.push_back(std::string("activations priced as fused kernels keep them: ") + stackName +
+                        "'s eager modules keep more (the activation function's output, RMS norms' fp32 inputs, "
+                        "the loss's fp32 log-probabilities)");
+}
+
+// Gradients priced as kept or freed between steps otherwise than `stack` does. They differ in
+// memory only with one micro-step per step and no pipeline (cost/GradientsAtPeak.h).
+void gradientLifetimeNote(TrainingStack stack, const TrainingStackSettings& s, const char* stackName,
+                          std::vector<std::string>& notes)
+{
+    const Workload& w = s.workload;
+    const bool oneMicroStep = w.microBatch <= 0 || w.batch <= w.microBatch * std::max(s.dataParallel, 1);
+    if (w.gradientLifetime == stackGradientLifetime(stack) || !oneMicroStep || s.pipeline.active())
+        return;
+    if (w.gradientLifetime == GradientLifetime::FreedBetweenSteps)
+        notes.push_back(std::string("gradients priced as freed between steps (zero_grad(set_to_none=True)), "
+                                    "allocated after the activations' peak: ") +
+                        stackName + " keeps its gradient buffer from step to step (more memory)");
+    else
+        notes.push_back(std::string("gradients priced as kept from step to step (a persistent gradient buffer): ") +
+                        stackName + " frees them between steps (zero_grad(set_to_none=True)), less memory");
+}
+
 // An interleaved pipeline priced with Megatron-LM's overlapped sends (overlap_p2p_comm),
 // exported to a stack whose schedule waits for them.
 void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std::vector<std::string>& notes)
@@ -173,6 +207,8 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
         notes.push_back("torchtitan's op-level selective recomputation: Megatron-LM's selective recomputation "
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    savedActivationsNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    gradientLifetimeNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
     const bool megatronFsdp = w.zeroImplementation == ZeroImplementation::MegatronFsdp;
@@ -216,6 +252,8 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
         notes.push_back("selective recomputation: Tapestry recomputes attention's core; torchtitan's op-level policy "
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    savedActivationsNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    gradientLifetimeNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
@@ -272,6 +310,8 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
         notes.push_back("torchtitan's op-level selective recomputation: the PyTorch export's checkpoint policy "
                         "recomputes attention's core");
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    savedActivationsNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    gradientLifetimeNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
@@ -393,6 +433,12 @@ bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings)
     return settings.workload.zeroImplementation == ZeroImplementation::MegatronFsdp && !settings.pipeline.active();
 }
 
+GradientLifetime stackGradientLifetime(TrainingStack stack)
+{
+    return stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch ? GradientLifetime::FreedBetweenSteps
+                                                                                 : GradientLifetime::Persistent;
+}
+
 ZeroImplementation stackZeroImplementation(TrainingStack stack)
 {
     return stack == TrainingStack::Any ? ZeroImplementation::Fsdp : ZeroImplementation::Fsdp2;
@@ -416,6 +462,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.selective = stackSelectiveRecomputation(stack);
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.savedActivations = stackSavedActivations(stack);
+    workload.gradientLifetime = stackGradientLifetime(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
     workload.fp8Implementation = stackFp8Implementation(stack, workload.fp8);
@@ -432,6 +479,7 @@ bool namesImplementations(const Workload& workload)
     const Workload unnamed;
     return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
            workload.savedActivations != unnamed.savedActivations ||
+           workload.gradientLifetime != unnamed.gradientLifetime ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
            workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
            workload.fp8Implementation != unnamed.fp8Implementation;

@@ -62,6 +62,10 @@ struct FoldedModel;
 // op by op); Megatron-LM's fused kernels, and torchtitan's (whose runs compile the model), and
 // Any: the fused accounting.
 [[nodiscard]] SavedActivations stackSavedActivations(TrainingStack stack);
+// Whether `stack` keeps its gradients between steps: torchtitan and the PyTorch export call
+// zero_grad(set_to_none=True) (FSDP2 frees the sharded ones too); Megatron-LM keeps its
+// contiguous gradient buffer, and Any a persistent one.
+[[nodiscard]] GradientLifetime stackGradientLifetime(TrainingStack stack);
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
 // Megatron-LM also runs Megatron-FSDP, for a workload that names it
@@ -84,7 +88,7 @@ struct FoldedModel;
 // learn the recipe after the rest, set it from this too.
 [[nodiscard]] Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
-// stackCheckpointReplay, stackSavedActivations, stackZeroImplementation,
+// stackCheckpointReplay, stackSavedActivations, stackGradientLifetime, stackZeroImplementation,
 // stackFp8Implementation; Megatron-LM overlaps an interleaved pipeline's sends,
 // Workload::pipelineSendOverlap): what a search for the stack prices and what its files
 // import as. Any: unchanged.

@@ -183,8 +183,8 @@ private slots:
         PlanDocument ringPlan = contextParallelPlan(ExpertPlanKind::RingAttention);
         // ZeRO 1 is noted: the module shards with FSDP2, keeping parameters gathered (ZeRO 2).
         QVERIFY(contains(exportPyTorchPlan(llama(), ringPlan), "#   - ZeRO stage 1: the PyTorch export shards with FSDP2"));
+        ringPlan.workload = withStackImplementations(ringPlan.workload, TrainingStack::PyTorch);
         ringPlan.workload.zeroStage = 2;
-        ringPlan.workload.zeroImplementation = ZeroImplementation::Fsdp2;
         const std::string ring = exportPyTorchPlan(llama(), ringPlan);
         QVERIFY2(contains(ring, "        stack.enter_context(context_parallel(mesh[\"cp\"]))\n"), ring.c_str());
         QVERIFY2(contains(ring, "BATCH_AXES = ()  # the batch splits over these\nCONTEXT_AXES = (\"cp\",)"), ring.c_str());

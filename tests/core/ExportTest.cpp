@@ -16,6 +16,7 @@
 #include "onnx/OnnxShardingReader.h"
 #include "plan/ExpertPlans.h"
 #include "plan/PlanFile.h"
+#include "target/StackRules.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -48,8 +49,9 @@ std::string pyTorchPlan(const FoldedModel& m, const Plan& plan)
 {
     PlanDocument document;
     document.plan = plan;
-    document.workload.zeroStage = 2;  // as the export shards: FSDP2 keeping parameters gathered
-    document.workload.zeroImplementation = ZeroImplementation::Fsdp2;
+    // As the export runs it: eager modules, FSDP2 keeping parameters gathered.
+    document.workload = withStackImplementations(document.workload, TrainingStack::PyTorch);
+    document.workload.zeroStage = 2;
     return exportPyTorchPlan(m, document);
 }
 

@@ -368,6 +368,8 @@ private slots:
                     setup.workload.microBatch = variant == 2 || variant == 5 ? 1 : 0;
                     setup.workload.savedActivations = random() % 2 == 0 ? SavedActivations::Eager
                                                                         : SavedActivations::Fused;
+                    setup.workload.gradientLifetime = random() % 2 == 0 ? GradientLifetime::FreedBetweenSteps
+                                                                        : GradientLifetime::Persistent;
                     // Every precision meets the whole-batch variants (0, 1) on every mesh.
                     const auto modelIndex = static_cast<std::size_t>(&model - models.data());
                     const auto meshIndex = static_cast<std::size_t>(&mesh - meshes.data());
@@ -377,8 +379,8 @@ private slots:
                     const CostModel& costs = pricing.costs();
                     const double floor = pricing.memoryFloorBytes();
                     QVERIFY(floor > 0);
-                    // Eager PyTorch counts the larger of the gradients and the activations.
-                    const bool eager = setup.workload.savedActivations == SavedActivations::Eager;
+                    // Gradients freed between steps count as the larger of them and the activations.
+                    const bool freed = setup.workload.gradientLifetime == GradientLifetime::FreedBetweenSteps;
                     double states = 0;
                     double gradients = 0;
                     double activations = 0;
@@ -391,16 +393,16 @@ private slots:
                         for (const NodeStrategy& strategy : legal) {
                             const double own = costs.strategyStateFloorBytes(node.id, strategy);
                             const double ownGradients = costs.strategyGradientFloorBytes(node.id, strategy);
-                            least = std::min(least, eager ? own : own + ownGradients);
+                            least = std::min(least, freed ? own : own + ownGradients);
                             leastGradients = std::min(leastGradients, ownGradients);
                         }
                         std::erase_if(legal, [&](const NodeStrategy& s) { return !costs.accepts(node.id, s); });
                         states += least;
-                        gradients += eager ? leastGradients : 0.0;
+                        gradients += freed ? leastGradients : 0.0;
                         activations += costs.activationFloorBytes(node.id);
                         choices.push_back(std::move(legal));
                     }
-                    const double nodeByNode = states + (eager ? std::max(gradients, activations) : activations);
+                    const double nodeByNode = states + (freed ? std::max(gradients, activations) : activations);
                     QVERIFY(std::abs(floor - nodeByNode) <= 1e-9 * nodeByNode);
                     if (setup.workload.recompute == Recomputation::None && setup.workload.microBatch == 0) {
                         QVERIFY(activations > 0);
@@ -557,6 +559,38 @@ private slots:
         QVERIFY(!none.fitsInMemory);
         QVERIFY(none.best);
         QVERIFY2(none.message.find("smallest peak") != std::string::npos, none.message.c_str());
+    }
+
+    // Gradients freed between steps (one micro-step) count at the peak only by what they
+    // exceed the activations by (cost/GradientsAtPeak.h); the search's memory row counts each
+    // node's larger one, which bounds what evaluate prices (less its transient buffer) from
+    // above. Limited to exactly what its unlimited plan is priced at, the search finds a plan
+    // that fits. (Not necessarily as fast: the row over-counts plans by differing amounts.)
+    void freedGradientsFitWhereEvaluateSaysTheyFit()
+    {
+        const FoldedModel m = foldTestFile("gpt2_medium_shape.ts.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        Workload w = workload(16, 1024);
+        w.gradientLifetime = GradientLifetime::FreedBetweenSteps;
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const SearchResult free = searchPlan(costs, m.coarse, m.families, fastestPlanOnly());
+        const PlanEvaluation& e = free.best->evaluation;
+        QCOMPARE(e.total.memory.gradients, 0.0);  // the activations hold more: no gradient at the peak
+        SearchOptions exact = fastestPlanOnly();
+        exact.memoryLimitBytes = e.total.memory.total();
+        const SearchResult limited = searchPlan(costs, m.coarse, m.families, exact);
+        QVERIFY2(limited.best && limited.fitsInMemory, limited.message.c_str());
+        QVERIFY(limited.best->evaluation.total.memory.total() <= *exact.memoryLimitBytes);
+        for (const SearchCandidate* found : {&*free.best, &*limited.best}) {
+            double row = 0;
+            for (const CoarseNode& node : m.coarse.nodes)
+                row += costs.strategyMemoryBytes(node.id, found->plan.strategy(node.id));
+            const CostBreakdown& total = found->evaluation.total;
+            QVERIFY2(row >= total.memory.total() - total.memory.transient,
+                     qPrintable(QString::number(row) + QStringLiteral(" below ") +
+                                QString::number(total.memory.total() - total.memory.transient)));
+        }
     }
 
     // A search asked for totals only finds the same plans, best and alternatives, at the

@@ -342,6 +342,48 @@ private slots:
                          "run.sh: both --use-megatron-fsdp and --use-torch-fsdp2"));
     }
 
+    // What autograd saves and whether the gradients outlive the step are priced per stack
+    // (withStackImplementations): a plan priced as another stack keeps them says so, and the
+    // PyTorch export re-prices a fused, persistent plan as its eager modules and zero_grad run.
+    void savedActivationsAndGradientLifetimeAreNoted()
+    {
+        const FoldedModel& m = gpt();
+        PlanDocument eager = torchTitanDataParallelPlan(m, "eager", 2);
+        eager.workload.microBatch = 2;  // 16 sequences over 8 ranks: one micro-step
+        eager.workload = withStackImplementations(eager.workload, TrainingStack::PyTorch);
+        const std::string megatron = exportMegatronArguments(m, eager, 8);
+        QVERIFY2(contains(megatron, "#   - activations priced as eager PyTorch modules keep them: Megatron-LM's fused "
+                                    "kernels keep less\n"),
+                 megatron.c_str());
+        QVERIFY2(contains(megatron, "Megatron-LM keeps its gradient buffer from step to step (more memory)"),
+                 megatron.c_str());
+        const std::string titan = exportTorchTitanConfig(m, eager, 8);
+        QVERIFY2(contains(titan, "activations priced as eager PyTorch modules keep them: torchtitan's fused kernels"),
+                 titan.c_str());
+        QVERIFY2(!contains(titan, "gradients priced as"), titan.c_str());  // torchtitan frees them too
+        QVERIFY(!contains(exportPyTorchPlan(m, eager), "activations priced as"));
+
+        // With two micro-steps the gradients count whole either way: nothing to say of them.
+        PlanDocument accumulating = eager;
+        accumulating.workload.microBatch = 1;
+        QVERIFY(!contains(exportMegatronArguments(m, accumulating, 8), "gradients priced as"));
+
+        PlanDocument fused = eager;
+        fused.workload = withStackImplementations(eager.workload, TrainingStack::Megatron);
+        const std::string python = exportPyTorchPlan(m, fused);
+        QVERIFY2(contains(python, "activations priced as fused kernels keep them: the PyTorch export's eager modules "
+                                  "keep more"),
+                 python.c_str());
+        QVERIFY2(contains(python, "gradients priced as kept from step to step (a persistent gradient buffer): the "
+                                  "PyTorch export frees them between steps"),
+                 python.c_str());
+        const PlanDocument runs = pyTorchRunnablePlan(m, fused);
+        QCOMPARE(runs.workload.savedActivations, SavedActivations::Eager);
+        QCOMPARE(runs.workload.gradientLifetime, GradientLifetime::FreedBetweenSteps);
+        const std::optional<PlanDocument> back = importPyTorchPlanExport(python, "plan.py", m);
+        QVERIFY(back && back->workload == runs.workload);
+    }
+
     void torchTitanConfigOfAPipelinedGpt()
     {
         const FoldedModel& m = gpt();
@@ -769,16 +811,20 @@ mixed_precision_reduce = "float32"
             const TrainingStackImport back = imported(text, name, m, 8);
             QVERIFY2(back.document.workload == document.workload, text.c_str());
         }
-        QVERIFY(stacksRunning(m, document) == (std::vector{TrainingStack::PyTorch, TrainingStack::TorchTitan}));
+        QVERIFY(stacksRunning(m, document) == std::vector{TrainingStack::TorchTitan});
+        // The PyTorch export runs it too, with eager modules' activations (its own plan).
+        PlanDocument eager = document;
+        eager.workload = withStackImplementations(document.workload, TrainingStack::PyTorch);
+        QVERIFY(stacksRunning(m, eager) == std::vector{TrainingStack::PyTorch});
 
-        const std::string pytorch = exportPyTorchPlan(m, document);
+        const std::string pytorch = exportPyTorchPlan(m, eager);
         QVERIFY2(contains(pytorch, "DATA_REPLICAS = 2 "), pytorch.c_str());
         QVERIFY2(contains(pytorch, "    shard_mesh = hsdp_mesh(mesh)\n    for _, block in _blocks(model):\n"
                                    "        fully_shard(block, mesh=shard_mesh, reshard_after_forward=True)\n"),
                  pytorch.c_str());
-        QVERIFY(imported(pytorch, "hsdp_plan.py", m, 8).document.workload == document.workload);
+        QVERIFY(imported(pytorch, "hsdp_plan.py", m, 8).document.workload == eager.workload);
         // One shard group: no 2-D mesh.
-        PlanDocument fsdp = document;
+        PlanDocument fsdp = eager;
         fsdp.workload.zeroReplicas = 1;
         QVERIFY(!contains(exportPyTorchPlan(m, fsdp), "hsdp_mesh"));
 
@@ -804,8 +850,9 @@ mixed_precision_reduce = "float32"
             QVERIFY2(!contains(toml, "Not expressible") && !contains(python, "Not expressible"), python.c_str());
             for (const auto& [text, file] : {std::pair{toml, "reduce.toml"}, std::pair{python, "reduce.py"}})
                 QVERIFY2(imported(text, file, m, 8).document.workload == document.workload, text.c_str());
+            // The PyTorch export's plan: the same, priced with its eager modules' activations.
             QVERIFY(imported(exportPyTorchPlan(m, document), "reduce_plan.py", m, 8).document.workload ==
-                    document.workload);
+                    withStackImplementations(document.workload, TrainingStack::PyTorch));
         }
         w.fp32MainGradients = true;
         QVERIFY(contains(exportTorchTitanTrainerConfig(m, document, 8),

@@ -40,11 +40,11 @@ std::int64_t fewestHeadsBefore(const Graph& graph, TensorId tensor, const ShapeB
     return fewest;
 }
 
-}  // namespace
-
-int keyValueHeads(const Graph& graph, const CoarseGraph& coarse, const ShapeBinder& binder)
+// Calls `visit(keys or values, their fewest heads)` for the second input of each
+// attention core's matmuls whose path back shows a head extent.
+template <typename Visit>
+void forEachKeyValueInput(const Graph& graph, const CoarseGraph& coarse, const ShapeBinder& binder, Visit visit)
 {
-    std::int64_t fewest = 0;
     for (const CoarseNode& node : coarse.nodes) {
         if (node.kind != CoarseNodeKind::BatchedMatMul)
             continue;
@@ -52,12 +52,31 @@ int keyValueHeads(const Graph& graph, const CoarseGraph& coarse, const ShapeBind
             const Op& op = graph.op(id);
             if (op.type != "MatMul" || op.inputs.size() != 2)
                 continue;
-            const std::int64_t heads = fewestHeadsBefore(graph, op.inputs[1], binder);
-            if (heads > 0)
-                fewest = fewest == 0 ? heads : std::min(fewest, heads);
+            if (const std::int64_t heads = fewestHeadsBefore(graph, op.inputs[1], binder); heads > 0)
+                visit(graph.tensor(op.inputs[1]), heads);
         }
     }
+}
+
+}  // namespace
+
+int keyValueHeads(const Graph& graph, const CoarseGraph& coarse, const ShapeBinder& binder)
+{
+    std::int64_t fewest = 0;
+    forEachKeyValueInput(graph, coarse, binder, [&](const Tensor&, std::int64_t heads) {
+        fewest = fewest == 0 ? heads : std::min(fewest, heads);
+    });
     return static_cast<int>(fewest);
+}
+
+bool repeatsKeyValueHeads(const Graph& graph, const CoarseGraph& coarse, const ShapeBinder& binder)
+{
+    bool repeats = false;
+    forEachKeyValueInput(graph, coarse, binder, [&](const Tensor& input, std::int64_t heads) {
+        const int rank = input.shape.isRankKnown() ? input.shape.rank() : 0;
+        repeats = repeats || ((rank == 4 || rank == 5) && binder.extents(input.shape)[1] > heads);
+    });
+    return repeats;
 }
 
 }  // namespace tapestry

@@ -13,4 +13,10 @@ class ShapeBinder;
 // on the path back from it to the projection that made it.
 [[nodiscard]] int keyValueHeads(const Graph& graph, const CoarseGraph& coarse, const ShapeBinder& binder);
 
+// Whether some attention core takes keys or values repeated from fewer heads than it
+// computes (grouped-query attention): their head extent at the core's second matmul is
+// larger than the fewest on the path back to their projection (keyValueHeads' walk).
+// Where the stack keeps them grouped or repeated for backward then differs in memory.
+[[nodiscard]] bool repeatsKeyValueHeads(const Graph& graph, const CoarseGraph& coarse, const ShapeBinder& binder);
+
 }  // namespace tapestry

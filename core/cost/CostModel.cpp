@@ -124,16 +124,6 @@ bool isRmsNormAsOps(const Graph& graph, const CoarseNode& node)
     });
 }
 
-// Whether the attention kernel is given grouped-query keys and values with their own
-// heads: Transformer Engine's (Megatron-Core passes num_gqa_groups to its cuDNN attention),
-// which keeps them so for backward. Hugging Face's and torchtitan's Llama repeat them
-// per query head (repeat_kv) before calling SDPA or FlashAttention, as the graph does,
-// and those kernels keep the repeated copies.
-bool takesGroupedKeys(AttentionKernel kernel)
-{
-    return kernel == AttentionKernel::Cudnn;
-}
-
 // The default batch of a stage mesh repeated over `stages` pipeline stages.
 std::int64_t defaultBatchOf(const DeviceMesh& mesh, int stages)
 {
@@ -198,6 +188,7 @@ std::optional<CostModel> CostModel::rebound(const Cluster& cluster, const Device
     if (binder.batch() != binder_.batch() || binder.sequence() != binder_.sequence() ||
         binder.batchSource() != binder_.batchSource() || binder.sequenceSource() != binder_.sequenceSource() ||
         workload.computeType != workload_.computeType || workload.attention != workload_.attention ||
+        workload.keyValueHeads != workload_.keyValueHeads ||
         workload.fp8 != workload_.fp8 || workload.fp8Implementation != workload_.fp8Implementation ||
         workload.capacityFactor != workload_.capacityFactor)
         return std::nullopt;
@@ -526,9 +517,8 @@ void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vect
             facts.transientBytes = fusedScores ? 0.0 : bytesOf(anchor.outputs[0], dtypeBytes_);
             if (node.kind == CoarseNodeKind::BatchedMatMul) {
                 const bool attention = bound_->ops[node.anchor.index()].scores;
-                // The keys (of QKᵀ) or values (of ·V); eager PyTorch hands any kernel what the
-                // graph's repeat made (SDPA's cuDNN backend too).
-                const double second = attention && !eager && takesGroupedKeys(workload_.attention)
+                // The keys (of QKᵀ) or values (of ·V), as the stack's attention call takes them.
+                const double second = attention && keepsGroupedKeyValues(workload_)
                                           ? projectedBytes(anchor.inputs[1])
                                           : bytesOf(anchor.inputs[1], dtypeBytes_);
                 save(anchor.inputs[0], bytesOf(anchor.inputs[0], dtypeBytes_), false);

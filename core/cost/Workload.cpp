@@ -96,6 +96,36 @@ std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name)
     return std::nullopt;
 }
 
+const char* keyValueHeadsName(KeyValueHeads heads)
+{
+    switch (heads) {
+    case KeyValueHeads::Grouped: return "grouped";
+    case KeyValueHeads::Repeated: return "repeated";
+    case KeyValueHeads::AsKernel: break;
+    }
+    return "as-kernel";
+}
+
+std::optional<KeyValueHeads> keyValueHeadsFromName(std::string_view name)
+{
+    for (const KeyValueHeads h : {KeyValueHeads::AsKernel, KeyValueHeads::Grouped, KeyValueHeads::Repeated}) {
+        if (name == keyValueHeadsName(h))
+            return h;
+    }
+    return std::nullopt;
+}
+
+bool keepsGroupedKeyValues(const Workload& workload)
+{
+    switch (workload.keyValueHeads) {
+    case KeyValueHeads::Grouped: return true;
+    case KeyValueHeads::Repeated: return false;
+    case KeyValueHeads::AsKernel: break;
+    }
+    // Eager PyTorch hands any kernel what the graph's repeat made (SDPA's cuDNN backend too).
+    return workload.attention == AttentionKernel::Cudnn && workload.savedActivations != SavedActivations::Eager;
+}
+
 const char* selectiveRecomputationName(SelectiveRecomputation selective)
 {
     return selective == SelectiveRecomputation::EveryOtherMatmul ? "every-other-matmul" : "attention-core";

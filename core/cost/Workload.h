@@ -111,6 +111,28 @@ enum class AttentionKernel : std::uint8_t { FlashAttention2, Unfused, Cudnn, Tri
 // Whether the kernel keeps the s×s scores on chip (every kernel but Unfused).
 [[nodiscard]] bool isFusedAttention(AttentionKernel kernel);
 
+// How grouped-query attention's keys and values reach the attention call, which keeps
+// what it is given for backward: a property of the stack's attention call, not of the
+// kernel behind it.
+enum class KeyValueHeads : std::uint8_t {
+    // As the kernel's usual caller passes them: with their own heads to Transformer
+    // Engine's cuDNN attention, repeated per query head to every other kernel.
+    AsKernel,
+    // With their own heads, whatever the kernel: Megatron-Core gives Transformer Engine's
+    // DotProductAttention num_gqa_groups (TEDotProductAttention.__init__,
+    // megatron/core/extensions/transformer_engine.py) for every backend it picks,
+    // FlashAttention-2 included; Hugging Face's flash_attention_2 path does not repeat them.
+    Grouped,
+    // Repeated to every query head before the call: torchtitan's Llama
+    // (torchtitan/models/llama3/model/model.py, repeat_kv before sdpa) and Hugging Face's
+    // sdpa and eager paths (repeat_kv), which the kernel then keeps at full size.
+    Repeated,
+};
+
+// "as-kernel", "grouped", "repeated".
+[[nodiscard]] const char* keyValueHeadsName(KeyValueHeads heads);
+[[nodiscard]] std::optional<KeyValueHeads> keyValueHeadsFromName(std::string_view name);
+
 // Whether the linear layers of the repeated blocks run their GEMMs in FP8 (E4M3 forward,
 // E5M2 gradients) as Transformer Engine and torchao's float8 do; attention, softmax,
 // norms, the embedding and the output head stay in computeType, master weights and
@@ -247,6 +269,10 @@ struct Workload {
     // overlap the previous block's compute.
     bool overlap = true;
     AttentionKernel attention = AttentionKernel::FlashAttention2;
+    // As the stack calls attention (withStackImplementations: Megatron-LM's grouped,
+    // torchtitan's and PyTorch's repeated); `validate` reads it from a run's stack, plan
+    // files keep it (workload.key_value_heads).
+    KeyValueHeads keyValueHeads = KeyValueHeads::AsKernel;
     // Megatron-LM accumulates and all-reduces gradients in fp32 ("main gradients"),
     // written by the weight-gradient GEMM into fp32 buffers.
     bool fp32MainGradients = false;
@@ -263,6 +289,10 @@ struct Workload {
 
     bool operator==(const Workload&) const = default;
 };
+
+// Whether `workload`'s attention call keeps grouped-query keys and values with their own
+// heads (KeyValueHeads; AsKernel: under cuDNN attention only).
+[[nodiscard]] bool keepsGroupedKeyValues(const Workload& workload);
 
 // The training precision as `--precision` names it: "bf16", "fp16", "fp32", "fp8" (bf16
 // with per-tensor FP8 GEMMs) or "mxfp8" (bf16 with MXFP8 GEMMs).

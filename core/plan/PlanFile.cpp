@@ -257,6 +257,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_fp8_parameters(true);
     if (w.fp8Implementation != Fp8Implementation::TransformerEngine)
         out.set_fp8_implementation(fp8ImplementationName(w.fp8Implementation));
+    if (w.keyValueHeads != KeyValueHeads::AsKernel)
+        out.set_key_value_heads(keyValueHeadsName(w.keyValueHeads));
     out.set_fp32_main_gradients(w.fp32MainGradients);
     out.set_pipeline_send_overlap(w.pipelineSendOverlap);
     out.set_capacity_factor(w.capacityFactor);
@@ -336,6 +338,8 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.fp8Implementation = namedValue(w.fp8_implementation(), fp8ImplementationFromName,
                                             Fp8Implementation::TransformerEngine, fileName, "fp8_implementation",
                                             "transformer-engine, torchao or torchao-float8-tp");
+    workload.keyValueHeads = namedValue(w.key_value_heads(), keyValueHeadsFromName, KeyValueHeads::AsKernel, fileName,
+                                        "key_value_heads", "as-kernel, grouped or repeated");
     return workload;
 }
 

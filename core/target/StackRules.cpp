@@ -172,6 +172,36 @@ void sendOverlapNote(const TrainingStackSettings& s, const char* stackName, std:
                         stackName + " is priced waiting for them");
 }
 
+// Grouped-query keys and values kept for backward otherwise than `stack`'s attention call
+// keeps them (stackKeyValueHeads), in a model where that differs in memory: the file's
+// plan holds their own heads where this one holds copies per query head, or the reverse.
+void keyValueHeadsNote(TrainingStack stack, const TrainingStackSettings& s, std::vector<std::string>& notes)
+{
+    const Workload stacks = withStackImplementations(s.workload, stack);
+    const bool grouped = keepsGroupedKeyValues(s.workload);
+    if (!s.groupedQueryAttention || grouped == keepsGroupedKeyValues(stacks))
+        return;
+    const char* kept = grouped ? "grouped-query keys and values kept with their own heads (as Megatron-Core hands them "
+                                 "to Transformer Engine's attention): "
+                               : "grouped-query keys and values kept repeated per query head (repeat_kv before the "
+                                 "attention call, as torchtitan and Hugging Face run it): ";
+    switch (stack) {
+    case TrainingStack::Megatron:
+        notes.push_back(std::string(kept) + "Megatron-LM gives Transformer Engine's attention their own heads "
+                                            "(num_gqa_groups) and keeps those, less activation memory");
+        break;
+    case TrainingStack::TorchTitan:
+        notes.push_back(std::string(kept) + "torchtitan repeats them per query head before scaled_dot_product_attention "
+                                            "(repeat_kv) and keeps the copies, more activation memory");
+        break;
+    case TrainingStack::PyTorch:
+        notes.push_back(std::string(kept) + "the PyTorch export runs the model's repeat per query head before attention "
+                                            "(Hugging Face's sdpa path) and keeps the copies, more activation memory");
+        break;
+    case TrainingStack::Any: break;
+    }
+}
+
 // None of the stacks runs the Triton FlashAttention or FlashAttention 1.x; each writes
 // FlashAttention-2.
 void tritonAttentionNote(const Workload& w, const std::string& stack, std::vector<std::string>& notes)
@@ -210,6 +240,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
     savedActivationsNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     gradientLifetimeNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
+    keyValueHeadsNote(TrainingStack::Megatron, s, notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
     const bool megatronFsdp = w.zeroImplementation == ZeroImplementation::MegatronFsdp;
     if (megatronFsdp && w.zeroStage >= 2 && pipeline.active())
@@ -257,6 +288,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    keyValueHeadsNote(TrainingStack::TorchTitan, s, notes);
     if (w.attention == AttentionKernel::Unfused)
         notes.push_back("unfused attention: torchtitan runs scaled_dot_product_attention (fused)");
     tritonAttentionNote(w, "torchtitan", notes);
@@ -315,6 +347,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
     fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    keyValueHeadsNote(TrainingStack::PyTorch, s, notes);
     tritonAttentionNote(s.workload, "the PyTorch export", notes);
     // FSDP applies over the data and context ranks (data parallel 0: the GPUs left, any number).
     if (s.workload.zeroStage < 2 && (s.dataParallel != 1 || s.contextParallel > 1))
@@ -455,6 +488,17 @@ Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe)
     return Fp8Implementation::Torchao;
 }
 
+KeyValueHeads stackKeyValueHeads(TrainingStack stack)
+{
+    switch (stack) {
+    case TrainingStack::Megatron: return KeyValueHeads::Grouped;
+    case TrainingStack::TorchTitan:
+    case TrainingStack::PyTorch: return KeyValueHeads::Repeated;
+    case TrainingStack::Any: break;
+    }
+    return KeyValueHeads::AsKernel;
+}
+
 Workload withStackImplementations(Workload workload, TrainingStack stack)
 {
     if (stack == TrainingStack::Any)
@@ -466,6 +510,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
     workload.fp8Implementation = stackFp8Implementation(stack, workload.fp8);
+    workload.keyValueHeads = stackKeyValueHeads(stack);
     return workload;
 }
 
@@ -482,7 +527,8 @@ bool namesImplementations(const Workload& workload)
            workload.gradientLifetime != unnamed.gradientLifetime ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
            workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
-           workload.fp8Implementation != unnamed.fp8Implementation;
+           workload.fp8Implementation != unnamed.fp8Implementation ||
+           workload.keyValueHeads != unnamed.keyValueHeads;
 }
 
 std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings)

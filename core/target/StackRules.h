@@ -87,11 +87,17 @@ struct FoldedModel;
 // so that a 16-bit workload reads the same from every stack's files. The importers, which
 // learn the recipe after the rest, set it from this too.
 [[nodiscard]] Fp8Implementation stackFp8Implementation(TrainingStack stack, Fp8Recipe recipe);
+// How `stack`'s attention call takes grouped-query keys and values, which it keeps for
+// backward: Megatron-LM with their own heads (Megatron-Core gives Transformer Engine's
+// DotProductAttention num_gqa_groups for every backend, FlashAttention-2 included);
+// torchtitan and the PyTorch export repeated per query head (repeat_kv before SDPA);
+// Any: as the kernel's usual caller (KeyValueHeads::AsKernel).
+[[nodiscard]] KeyValueHeads stackKeyValueHeads(TrainingStack stack);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
 // stackCheckpointReplay, stackSavedActivations, stackGradientLifetime, stackZeroImplementation,
-// stackFp8Implementation; Megatron-LM overlaps an interleaved pipeline's sends,
-// Workload::pipelineSendOverlap): what a search for the stack prices and what its files
-// import as. Any: unchanged.
+// stackFp8Implementation, stackKeyValueHeads; Megatron-LM overlaps an interleaved pipeline's
+// sends, Workload::pipelineSendOverlap): what a search for the stack prices and what its
+// files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);
 // `recorded` (the stack whose implementations a plan was priced with) where `workload` is
 // still priced with them (withStackImplementations leaves it as it is), else Any: a
@@ -106,7 +112,9 @@ struct FoldedModel;
 // What `settings` (a layout with its pipeline, layers and bound workload) asks of `stack`
 // that it cannot run as written: a ZeRO stage, recomputation, schedule, stage sizes,
 // precision, optimizer, attention kernel, capacity factor, batch sizes that do not
-// divide, a context-parallel variant or an expert-parallel size the stack does not take.
+// divide, a context-parallel variant or an expert-parallel size the stack does not take,
+// and grouped-query keys and values kept otherwise than its attention call keeps them
+// (stackKeyValueHeads; only with settings.groupedQueryAttention, where the memory differs).
 // Empty: it runs as is. Any: always empty.
 [[nodiscard]] std::vector<std::string> stackSettingNotes(TrainingStack stack, const TrainingStackSettings& settings);
 

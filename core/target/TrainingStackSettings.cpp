@@ -1,6 +1,7 @@
 #include "target/TrainingStackSettings.h"
 
 #include "base/Error.h"
+#include "cost/AttentionHeads.h"
 #include "cost/ExpertRouting.h"
 #include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
@@ -361,6 +362,7 @@ TrainingStackSettings trainingStackSettings(const FoldedModel& model, const Plan
     settings.workload = document.workload;
     settings.workload.batch = binder.batch();
     settings.workload.sequence = binder.sequence();
+    settings.groupedQueryAttention = repeatsKeyValueHeads(model.graph(), model.coarse, binder);
     // No data or context ranks: no stack shards anything (nor wraps it in FSDP).
     settings.workload.zeroStage =
         effectiveZeroStage(settings.workload.zeroStage, settings.dataParallel * settings.contextParallel);

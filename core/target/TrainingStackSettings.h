@@ -49,6 +49,9 @@ struct TrainingStackSettings {
     std::int64_t accumulation = 0;  // imports: micro-batches per rank and step as the file states them (0: not said)
     std::int64_t layers = 0;                   // the model's blocks as the file counts them (0: not said)
     std::vector<std::string> blockModulePaths;  // exports: each block's module path, "model.layers.7"
+    // Exports: the model's attention repeats keys and values from fewer heads than its
+    // queries (repeatsKeyValueHeads), so keeping them grouped or repeated differs in memory.
+    bool groupedQueryAttention = false;
     // Exports: what the plan does that this layout cannot carry. Imports: what the file
     // says that the plan reads differently (warnings).
     std::vector<std::string> notes;

@@ -196,6 +196,13 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.tensorParallelOverlap = overlapsTensorParallelism(run);
     workload.pipelineSendOverlap = overlapsPipelineSends(run);
     workload.attention = attentionKernelOf(run);
+    // Megatron-Core (Megatron-LM, NeMo, Megatron-Bridge) gives Transformer Engine's attention
+    // grouped-query keys and values with their own heads whatever the backend; torchtitan
+    // repeats them first (Workload::keyValueHeads).
+    if (fromMegatron(run) || fromNvidiaRecipe(run))
+        workload.keyValueHeads = KeyValueHeads::Grouped;
+    else if (fromTorchTitan(run))
+        workload.keyValueHeads = KeyValueHeads::Repeated;
     // Megatron-Core's gradient buffers (the "main gradients") in fp32 as the run's file says
     // (training.grad_reduce_in_fp32), in the parameters' 16 bits otherwise.
     workload.fp32MainGradients = run.training.gradReduceInFp32;

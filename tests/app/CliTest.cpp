@@ -561,11 +561,13 @@ private slots:
         // FSDP2 and full recomputation replayed by PyTorch's non-reentrant checkpoint (v0.2's
         // TOML; its selective recomputation is its op-level policy, which evaluate's
         // --recompute selective is not: test_stack_targets round-trips that through a
-        // torchtitan search).
-        for (const auto& [format, zero, implementation, recompute, replay] :
-             {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block"},
-              std::tuple{"megatron", "3", "megatron-fsdp", "selective", "whole-block"},
-              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early"}}) {
+        // torchtitan search). Each stack's attention as it keeps grouped-query K/V: Megatron-LM's
+        // cuDNN with their own heads, torchtitan's FlashAttention-2 repeated per query head
+        // (what evaluate's kernels keep without a stack named).
+        for (const auto& [format, zero, implementation, recompute, replay, attention] :
+             {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block", "cudnn"},
+              std::tuple{"megatron", "3", "megatron-fsdp", "selective", "whole-block", "cudnn"},
+              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early", "flash2"}}) {
             const QString name = QString::fromLatin1(format);
             const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));
             const CliRun priced = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"),
@@ -577,7 +579,8 @@ private slots:
                                                      QStringLiteral("--checkpoint-replay"), QString::fromLatin1(replay),
                                                      QStringLiteral("--zero"), QString::fromLatin1(zero),
                                                      QStringLiteral("--zero-implementation"),
-                                                     QString::fromLatin1(implementation), QStringLiteral("-o"), plan} +
+                                                     QString::fromLatin1(implementation), QStringLiteral("--attention"),
+                                                     QString::fromLatin1(attention), QStringLiteral("-o"), plan} +
                                          cluster);
             QCOMPARE(priced.exitCode, 0);
             const QJsonObject original = QJsonDocument::fromJson(priced.out.toUtf8()).object();

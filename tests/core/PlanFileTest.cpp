@@ -304,6 +304,31 @@ private slots:
         }
     }
 
+    // How grouped-query keys and values reach attention (Megatron-LM's grouped, torchtitan's
+    // repeated) comes back as written; a file without the field reads as-kernel; an unknown
+    // value is refused, naming the field.
+    void keyValueHeadsAreKept()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        PlanDocument document = megatron(m);
+        std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY(json.find("key_value_heads") == std::string::npos);
+        QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload.keyValueHeads == KeyValueHeads::AsKernel);
+        for (const KeyValueHeads heads : {KeyValueHeads::Grouped, KeyValueHeads::Repeated}) {
+            document.workload.keyValueHeads = heads;
+            json = planToJson(document, m.coarse, m.families);
+            const std::string written = std::string("\"key_value_heads\": \"") + keyValueHeadsName(heads) + "\"";
+            QVERIFY2(json.find(written) != std::string::npos, json.c_str());
+            QVERIFY(planFromJson(json, "plan.json", m.coarse, m.families).workload == document.workload);
+        }
+        try {
+            (void)planFromJson(replaced(json, "\"repeated\"", "\"shared\""), "plan.json", m.coarse, m.families);
+            QFAIL("an unknown key_value_heads was read");
+        } catch (const Error& error) {
+            QVERIFY(std::string(error.what()).find("workload.key_value_heads is 'shared'") != std::string::npos);
+        }
+    }
+
     // Overlapped pipeline sends (a Megatron-LM search's) come back as written; a file
     // without the field waits for them.
     void pipelineSendOverlapIsKept()

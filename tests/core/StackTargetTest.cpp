@@ -7,6 +7,7 @@
 #include "plan/ExpertPlans.h"
 #include "plan/ParallelDegrees.h"
 #include "plan/PhysicalLayout.h"
+#include "search/ExportedPlanPrice.h"
 #include "search/PlanPricing.h"
 #include "search/SearchSession.h"
 #include "search/SearchWorkloadCheck.h"
@@ -217,6 +218,65 @@ private slots:
         for (const TrainingStackSettings& s : stackLayouts(TrainingStack::TorchTitan, {{"dp", 12}, {"tp", 12}}, 0, 12))
             tp.insert(s.tensorParallel);
         QCOMPARE(tp, (std::set<int>{1, 12}));
+    }
+
+    // A plan priced with one stack's grouped-query keys and values, exported to a stack
+    // that keeps them otherwise, is noted, and the file's head gives both prices: two
+    // layers of Llama 3 8B (32 query heads on 8 key-value heads: h 4096, h_kv 1024) data
+    // parallel over 8 GPUs with FSDP2 (ZeRO 3, which every stack writes), micro-batch 2
+    // of 2048 tokens. torchtitan and the PyTorch export keep K and V repeated (4sbh bytes
+    // a layer), Megatron-LM with their own heads (4sbh_kv): the Megatron-LM file reads
+    // back 2 x 4sb(h - h_kv) lighter at the same step time, and the others' files of
+    // Megatron's plan that much heavier. Priced as the target stack runs it, nothing is
+    // noted; GPT-3's attention has no grouped heads, so neither is it.
+    void groupedKeyValuesKeptOtherwiseAreNoted()
+    {
+        const auto llama = std::make_shared<const FoldedModel>(foldSynthPreset("llama3-8b", 2));
+        QVERIFY(repeatsKeyValueHeads(llama->graph(), llama->coarse, ShapeBinder(llama->graph(), workload(2, 1024))));
+        const FoldedModel& gpt = *gpt3With32Layers();
+        QVERIFY(!repeatsKeyValueHeads(gpt.graph(), gpt.coarse, ShapeBinder(gpt.graph(), workload(2, 1024))));
+
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 2048, b = 2, h = 4096, kv = 1024, layers = 2;
+        const double keyValueDifference = layers * 4 * s * b * (h - kv);
+        PlanDocument document;
+        document.workload = workload(16, 2048);
+        document.workload.microBatch = 2;
+        document.workload.zeroStage = 3;
+        document.plan = makeExpertPlan(ExpertPlanKind::DataParallel, llama->coarse, {{"dp", 8}});
+        const std::vector<std::tuple<TrainingStack, ExportFormat, TrainingStack>> exports{
+            {TrainingStack::TorchTitan, ExportFormat::Megatron, TrainingStack::Megatron},
+            {TrainingStack::PyTorch, ExportFormat::Megatron, TrainingStack::Megatron},
+            {TrainingStack::Megatron, ExportFormat::TorchTitan, TrainingStack::TorchTitan},
+            {TrainingStack::Megatron, ExportFormat::TorchTitanToml, TrainingStack::TorchTitan},
+            {TrainingStack::Megatron, ExportFormat::PyTorch, TrainingStack::PyTorch}};
+        for (const auto& [priced, format, target] : exports) {
+            // The K/V rule of `priced`, the rest as `target` runs it (eager PyTorch keeps more
+            // activations besides, and frees its gradients between steps).
+            PlanDocument asPriced = document;
+            asPriced.workload = withStackImplementations(document.workload, target);
+            asPriced.workload.keyValueHeads = stackKeyValueHeads(priced);
+            const std::vector<std::string> notes = stackInexpressible(target, *llama, asPriced);
+            QCOMPARE(notes.size(), std::size_t{1});
+            QVERIFY2(contains(notes.front(), "grouped-query keys and values kept") &&
+                         contains(notes.front(), priced == TrainingStack::Megatron ? "repeat" : "num_gqa_groups"),
+                     notes.front().c_str());
+            const PlanExportText file = planExportText(format, llama, asPriced, {}, cluster);
+            QVERIFY2(file.text.starts_with("# Not the plan Tapestry priced: "), file.text.c_str());
+            QVERIFY(file.price);
+            QVERIFY(near(file.price->fileStepSeconds, file.price->planStepSeconds));
+            const double lighter = priced == TrainingStack::Megatron ? -keyValueDifference : keyValueDifference;
+            QVERIFY2(near(file.price->planMemoryBytes - file.price->fileMemoryBytes, lighter, 1e-6),
+                     qPrintable(QString::number(file.price->planMemoryBytes - file.price->fileMemoryBytes) +
+                                QStringLiteral(" vs ") + QString::number(lighter)));
+
+            PlanDocument asTarget = document;
+            asTarget.workload = withStackImplementations(document.workload, target);
+            QVERIFY(stackInexpressible(target, *llama, asTarget).empty());
+            PlanDocument gptPlan = asPriced;
+            gptPlan.plan = makeExpertPlan(ExpertPlanKind::DataParallel, gpt.coarse, {{"dp", 8}});
+            QVERIFY(stackInexpressible(target, gpt, gptPlan).empty());
+        }
     }
 
     void stackRulesNameWhatAStackCannotRun()
@@ -481,6 +541,8 @@ private slots:
     {
         SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 2}, {"tp", 8}}, 16, 2048);
         setup.workload.zeroStage = 1;
+        // Priced as Megatron-LM runs it (its grouped-query K/V kept per key-value head), as the export reads back.
+        setup.workload = withStackImplementations(setup.workload, TrainingStack::Megatron);
         const PlanPricing pricing(llama3(), setup, setup.mesh);
         const Plan dp28 = makeExpertPlan(ExpertPlanKind::DataParallel, llama3()->coarse, setup.mesh);
         const std::shared_ptr<const PlanCandidate> searched = pricing.price(dp28);
@@ -518,6 +580,7 @@ private slots:
     {
         SearchSetup setup = setupOf("dgx-h100x2", 2, {{"dp", 16}, {"tp", 1}}, 16, 2048);
         setup.workload.zeroStage = 1;
+        setup.workload = withStackImplementations(setup.workload, TrainingStack::Megatron);
         const PlanPricing pricing(llama3(), setup, setup.mesh);
         Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, llama3()->coarse, setup.mesh);
         std::size_t edited = 0;
@@ -712,14 +775,15 @@ private slots:
             const PlanPricing pricing(llama3(), read, planMeshAxes(back.document.plan));
             QVERIFY(near(pricing.price(back.document.plan)->stepSeconds(), searched.best->stepSeconds(), 1e-9));
         }
-        // The same plan at ZeRO 2 prices as ZeRO 0 and says nothing of ZeRO to any stack (the
-        // others note only the PyTorch export's eager activations).
+        // The same plan at ZeRO 2 prices as ZeRO 0 and says nothing of ZeRO to any stack
+        // (priced with each stack's implementations: Megatron-LM keeps grouped K/V otherwise).
         PlanDocument zero2 = searched.document;
         zero2.workload.zeroStage = 2;
-        QVERIFY(stackInexpressible(TrainingStack::PyTorch, *llama3(), zero2).empty());
-        for (const TrainingStack stack : {TrainingStack::TorchTitan, TrainingStack::Megatron})
-            for (const std::string& note : stackInexpressible(stack, *llama3(), zero2))
-                QVERIFY2(!contains(note, "ZeRO") && contains(note, "eager"), note.c_str());
+        for (const TrainingStack stack : {TrainingStack::PyTorch, TrainingStack::TorchTitan, TrainingStack::Megatron}) {
+            PlanDocument asStack = zero2;
+            asStack.workload = withStackImplementations(zero2.workload, stack);
+            QVERIFY(stackInexpressible(stack, *llama3(), asStack).empty());
+        }
         setup.workload = zero2.workload;
         const PlanPricing pricing(llama3(), setup, planMeshAxes(zero2.plan));
         QCOMPARE(pricing.price(zero2.plan)->stepSeconds(), searched.best->stepSeconds());

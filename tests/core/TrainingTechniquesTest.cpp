@@ -419,6 +419,42 @@ private slots:
         QVERIFY2(near(n.total.memory.transient, inside), qPrintable(compared(n.total.memory.transient, inside)));
     }
 
+    // Grouped-query K and V are kept as the stack's attention call takes them, whatever the
+    // kernel: Megatron-Core hands Transformer Engine num_gqa_groups (4sbh_kv bytes of K and
+    // V per layer in 16 bits), torchtitan and the PyTorch export repeat them to every query
+    // head first (4sbh); with no stack named, as the kernel's usual caller does (own heads
+    // under cuDNN only). Besides K and V a layer keeps sb(12h + 6f) under the fused
+    // accounting, sb(20h + 8f) under the PyTorch export's eager one
+    // (eagerPyTorchKeepsWhatAutogradSaves).
+    void groupedKeyValuesAreKeptAsTheStackCallsAttention()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 512, b = 16.0 / 8, h = 1024, kv = 4 * (1024 / 16), f = 3584;
+        const double fused = s * b * (12 * h + 6 * f), eager = s * b * (20 * h + 8 * f);
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        const double grouped = 4 * s * b * kv, repeated = 4 * s * b * h;
+        const std::vector<std::tuple<TrainingStack, AttentionKernel, double>> cases{
+            {TrainingStack::Megatron, AttentionKernel::FlashAttention2, fused + grouped},
+            {TrainingStack::Megatron, AttentionKernel::Cudnn, fused + grouped},
+            {TrainingStack::TorchTitan, AttentionKernel::FlashAttention2, fused + repeated},
+            {TrainingStack::TorchTitan, AttentionKernel::Cudnn, fused + repeated},
+            {TrainingStack::PyTorch, AttentionKernel::FlashAttention2, eager + repeated},
+            {TrainingStack::PyTorch, AttentionKernel::Cudnn, eager + repeated},
+            {TrainingStack::Any, AttentionKernel::FlashAttention2, fused + repeated},
+            {TrainingStack::Any, AttentionKernel::Cudnn, fused + grouped}};
+        for (const auto& [stack, kernel, expected] : cases) {
+            Workload w = withStackImplementations(workload(16, 512), stack);
+            w.attention = kernel;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const double got = layerMemory(m, costs.evaluate(plan), 1).activations;
+            QVERIFY2(near(got, expected), qPrintable(QString::fromUtf8(keyValueHeadsName(w.keyValueHeads)) +
+                                                     QStringLiteral(" ") + QString::fromUtf8(attentionKernelName(kernel)) +
+                                                     QStringLiteral(": ") + compared(got, expected)));
+        }
+    }
+
     // Full recomputation keeps each layer's input only (2sbh) and repeats its forward pass.
     void fullRecomputationKeepsLayerInputs()
     {

@@ -52,15 +52,26 @@ run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --axes dp,cp --batch 2 --s
     --recompute full --zero 2 "${fsdp2[@]}" -o b2-s32768-ring.json
 run evaluate "$model" --cluster dgx-h100x1 --mesh pp=2,dp=2,tp=2 --batch 16 --seq 2048 --micro-batch 2 \
     --plan megatron-sp --zero 2 "${fsdp2[@]}" -o pipeline-1f1b.json
+# Megatron-LM's files import with grouped-query keys and values kept as its attention keeps
+# them (their own heads); the PyTorch export keeps them repeated per query head, as the
+# plans are priced here.
+repeat_key_values() {
+    python3 -c 'import json, sys
+plan = json.load(open(sys.argv[1]))
+plan["workload"]["key_value_heads"] = "repeated"
+json.dump(plan, open(sys.argv[1], "w"), indent=1)' "$1"
+}
 # Context parallelism inside Megatron-LM's layout: tp 2 with sequence parallelism, cp 2, dp 2.
 echo "--tensor-model-parallel-size 2 --sequence-parallel --context-parallel-size 2 --cp-comm-type p2p" \
      "--num-layers 32 --seq-length 32768 --micro-batch-size 1 --global-batch-size 2 --bf16" >megatron-cp.sh
 "$cli" import-plan megatron-cp.sh --model "$model" --cluster dgx-h100x1 -o megatron-cp.json >/dev/null
+repeat_key_values megatron-cp.json
 run evaluate "$model" --cluster dgx-h100x1 --plan megatron-cp.json --zero 2 "${fsdp2[@]}" -o b2-s32768-cp-tp.json
 # ... and without tensor parallelism: the plan keeps a "tp" axis of size 1 (dp 2 x cp 4 x tp 1).
 echo "--context-parallel-size 4 --cp-comm-type p2p --num-layers 32 --seq-length 32768 --micro-batch-size 1" \
      "--global-batch-size 2 --bf16" >megatron-cp4.sh
 "$cli" import-plan megatron-cp4.sh --model "$model" --cluster dgx-h100x1 -o megatron-cp4.json >/dev/null
+repeat_key_values megatron-cp4.json
 run evaluate "$model" --cluster dgx-h100x1 --plan megatron-cp4.json --zero 2 "${fsdp2[@]}" -o b2-s32768-cp4.json
 cases=("${searched[@]}" b16-s2048:8:16 b4-s4096-zero3:4:16 b2-s32768-ring:2:16 b2-s32768-cp-tp:2:16 b2-s32768-cp4:2:16 pipeline-1f1b:8:16)
 

@@ -21,14 +21,12 @@ name this classifier puts in the wrong class can be re-summed afterwards. On CPU
 the kernel and memory parts are skipped: it checks the code path only."""
 import argparse
 import collections
-import gc
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_step  # noqa: E402  (the same model, trainer and cases)
@@ -320,35 +318,8 @@ def main():
     model_class = train_step.build_model_classes(torch)
     record = {"facts": train_step.device_facts(torch, device), "warmup_steps": WARMUP, "profiled_steps": STEPS,
               "phases": PHASES, "cases": []}
-    began = time.perf_counter()
-    failed = 0
-    for case in cases:
-        name = train_step.case_name(*case)
-        entry = {"name": name, **dict(zip(("model", "micro_batch", "sequence", "recompute", "precision",
-                                             "attention", "norm"), case)), **train_step.MODELS[case[0]]}
-        if time.perf_counter() - began > args.budget_s:
-            entry["skipped"] = f"not started: past the {args.budget_s:.0f} s budget"
-            print(f"{name}: skipped (budget)", flush=True)
-        else:
-            case_began = time.perf_counter()
-            try:
-                entry.update(profile_case(torch, model_class, case, device, args.keep_trace))
-                print(summary(name, entry), flush=True)
-            except Exception as error:  # noqa: BLE001 (an out-of-memory keeps the other cases)
-                failed += 1
-                entry["error"] = f"{type(error).__name__}: {error}"[:2000]
-                print(f"{name}: FAILED {entry['error'][:300]}", flush=True)
-                traceback.print_exc()
-            entry["case_seconds"] = time.perf_counter() - case_began
-        record["cases"].append(entry)
-        gc.collect()
-        if device.type == "cuda":
-            torch.cuda.empty_cache()
-        record["elapsed_seconds"] = time.perf_counter() - began
-        with open(args.output, "w") as out:
-            json.dump(record, out, indent=1)
-    print(f"wrote {args.output}: {len(cases)} cases, {failed} failed, {record['elapsed_seconds']:.0f} s", flush=True)
-    return 1 if failed == len(cases) else 0
+    return train_step.run_cases(torch, cases, device, record, args,
+                                lambda case: profile_case(torch, model_class, case, device, args.keep_trace), summary)
 
 
 if __name__ == "__main__":

@@ -338,6 +338,49 @@ def device_facts(torch, device):
     return facts
 
 
+
+def step_summary(name, entry):
+    mem = entry["max_memory_allocated_bytes"]
+    return (f"{name}: {entry['step_ms']:.1f} ms/step (fwd+bwd {entry['forward_backward_ms'] or 0:.1f}, "
+            f"optimizer {entry['optimizer_ms'] or 0:.1f}), {entry['tokens_per_second']:.0f} tokens/s, "
+            f"peak allocated {(mem or 0) / 1e9:.2f} GB, reserved "
+            f"{(entry['max_memory_reserved_bytes'] or 0) / 1e9:.2f} GB, {entry['parameters']} parameters")
+
+
+def run_cases(torch, cases, device, record, args, measure, describe):
+    """Runs `measure(case)` for each case (step_profile.py runs its own measure the same way):
+    no case starts past args.budget_s, a failing case keeps the others, the JSON at args.output
+    is rewritten after every case. Exit status 1 when every case failed."""
+    began = time.perf_counter()
+    failed = 0
+    for case in cases:
+        name = case_name(*case)
+        entry = {"name": name, **dict(zip(("model", "micro_batch", "sequence", "recompute", "precision",
+                                             "attention", "norm"), case)), **MODELS[case[0]]}
+        if time.perf_counter() - began > args.budget_s:
+            entry["skipped"] = f"not started: past the {args.budget_s:.0f} s budget"
+            print(f"{name}: skipped (budget)", flush=True)
+        else:
+            case_began = time.perf_counter()
+            try:
+                entry.update(measure(case))
+                print(describe(name, entry), flush=True)
+            except Exception as error:  # noqa: BLE001 (an out-of-memory or a backend refusal keeps the rest)
+                failed += 1
+                entry["error"] = f"{type(error).__name__}: {error}"[:2000]
+                print(f"{name}: FAILED {entry['error'][:300]}", flush=True)
+                traceback.print_exc()
+            entry["case_seconds"] = time.perf_counter() - case_began
+        record["cases"].append(entry)
+        gc.collect()
+        if device.type == "cuda":
+            torch.cuda.empty_cache()
+        record["elapsed_seconds"] = time.perf_counter() - began
+        with open(args.output, "w") as out:
+            json.dump(record, out, indent=1)
+    print(f"wrote {args.output}: {len(cases)} cases, {failed} failed, {record['elapsed_seconds']:.0f} s", flush=True)
+    return 1 if failed == len(cases) else 0
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-o", "--output", help="JSON file, rewritten after every case")
@@ -365,40 +408,8 @@ def main():
         parser.error("no CUDA device: give --device cpu (with --tiny) to check the code")
     model_class = build_model_classes(torch)
     record = {"facts": device_facts(torch, device), "warmup_steps": WARMUP_STEPS, "steps": STEPS, "cases": []}
-    began = time.perf_counter()
-    failed = 0
-    for case in cases:
-        name = case_name(*case)
-        entry = {"name": name, **dict(zip(("model", "micro_batch", "sequence", "recompute", "precision",
-                                             "attention", "norm"), case)), **MODELS[case[0]]}
-        if time.perf_counter() - began > args.budget_s:
-            entry["skipped"] = f"not started: past the {args.budget_s:.0f} s budget"
-            print(f"{name}: skipped (budget)", flush=True)
-        else:
-            case_began = time.perf_counter()
-            try:
-                entry.update(run_case(torch, model_class, case, device))
-                mem = entry["max_memory_allocated_bytes"]
-                print(f"{name}: {entry['step_ms']:.1f} ms/step (fwd+bwd {entry['forward_backward_ms'] or 0:.1f}, "
-                      f"optimizer {entry['optimizer_ms'] or 0:.1f}), {entry['tokens_per_second']:.0f} tokens/s, "
-                      f"peak allocated {(mem or 0) / 1e9:.2f} GB, reserved "
-                      f"{(entry['max_memory_reserved_bytes'] or 0) / 1e9:.2f} GB, "
-                      f"{entry['parameters']} parameters", flush=True)
-            except Exception as error:  # noqa: BLE001 (an out-of-memory or a backend refusal keeps the rest)
-                failed += 1
-                entry["error"] = f"{type(error).__name__}: {error}"[:2000]
-                print(f"{name}: FAILED {entry['error'][:300]}", flush=True)
-                traceback.print_exc()
-            entry["case_seconds"] = time.perf_counter() - case_began
-        record["cases"].append(entry)
-        gc.collect()
-        if device.type == "cuda":
-            torch.cuda.empty_cache()
-        record["elapsed_seconds"] = time.perf_counter() - began
-        with open(args.output, "w") as out:
-            json.dump(record, out, indent=1)
-    print(f"wrote {args.output}: {len(cases)} cases, {failed} failed, {record['elapsed_seconds']:.0f} s", flush=True)
-    return 1 if failed == len(cases) else 0
+    return run_cases(torch, cases, device, record, args, lambda case: run_case(torch, model_class, case, device),
+                     step_summary)
 
 
 if __name__ == "__main__":

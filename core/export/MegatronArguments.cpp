@@ -135,7 +135,8 @@ const std::set<std::string>& switchFlags()
                                                 "use-megatron-fsdp", "use-custom-fsdp", "bf16", "fp16",
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
                                                 "overlap-grad-reduce", "moe-pad-expert-input-to-capacity",
-                                                "no-overlap-p2p-communication", "fp8-param-gather"};
+                                                "no-overlap-p2p-communication", "fp8-param-gather",
+                                                "grad-reduce-in-bf16"};
     return flags;
 }
 
@@ -326,8 +327,12 @@ std::string exportMegatronArguments(const FoldedModel& model, const PlanDocument
         args.push_back("--attention-backend fused");
     if (w.optimizer == OptimizerKind::SgdMomentum)
         args.push_back("--optimizer sgd");
+    // Megatron-LM's validate_args accumulates and reduces bf16 gradients in fp32 unless
+    // --grad-reduce-in-bf16 says otherwise; fp16 ones only when asked.
     if (w.fp32MainGradients)
         args.push_back("--accumulate-allreduce-grads-in-fp32");
+    else if (w.computeType == DataType::BFloat16)
+        args.push_back("--grad-reduce-in-bf16");
     if (w.overlap)
         args.push_back("--overlap-grad-reduce");
     // Megatron-LM overlaps the sends wherever it can unless told not to.
@@ -532,7 +537,9 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     w.fp8Parameters = args.has("fp8-param-gather");
     if (w.fp8Parameters && w.fp8 == Fp8Recipe::None)
         args.fail("--fp8-param-gather without --fp8-format: FP8 weights need FP8 training");
-    w.fp32MainGradients = args.has("accumulate-allreduce-grads-in-fp32");
+    // As validate_args decides (the export's comment above).
+    w.fp32MainGradients = w.computeType == DataType::BFloat16 ? !args.has("grad-reduce-in-bf16")
+                                                              : args.has("accumulate-allreduce-grads-in-fp32");
     // Megatron-LM's validate_args turns it on where the strategy shards gradients.
     w.overlap = args.has("overlap-grad-reduce") || strategyStage >= 2;
     w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");

@@ -22,7 +22,9 @@ struct FoldedModel;
 // the --use-distributed-optimizer and --ckpt-format fsdp_dtensor it requires; --bf16 or
 // --fp16, --use-flash-attn for fused attention (--attention-backend fused for cuDNN's),
 // --optimizer sgd,
-// --accumulate-allreduce-grads-in-fp32 and --overlap-grad-reduce; --context-parallel-size
+// --accumulate-allreduce-grads-in-fp32 (or, for bf16 gradients kept in bf16, the
+// --grad-reduce-in-bf16 without which Megatron-LM keeps them in fp32) and
+// --overlap-grad-reduce; --context-parallel-size
 // with --cp-comm-type p2p (ring attention) or a2a (Ulysses), --expert-model-parallel-size
 // with --expert-tensor-parallel-size, and a capacity factor other than 1 as
 // --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity (experts compute

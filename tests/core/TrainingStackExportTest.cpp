@@ -134,6 +134,7 @@ private slots:
     --use-distributed-optimizer
     --bf16
     --use-flash-attn
+    --grad-reduce-in-bf16
     --overlap-grad-reduce
     --no-overlap-p2p-communication
 )
@@ -232,6 +233,32 @@ private slots:
         QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::OneFOneB);
         QCOMPARE(back.document.plan.strategies, document.plan.strategies);
         QVERIFY(back.document.workload == withStackImplementations(document.workload, TrainingStack::Megatron));
+    }
+
+    // Megatron-LM keeps bf16 gradients in fp32 main gradients unless --grad-reduce-in-bf16
+    // (validate_args); fp16 ones in fp32 only with --accumulate-allreduce-grads-in-fp32.
+    void megatronMainGradientTypeFollowsValidateArgs()
+    {
+        const FoldedModel& m = gpt(8);
+        for (const DataType compute : {DataType::BFloat16, DataType::Float16}) {
+            for (const bool fp32 : {false, true}) {
+                PlanDocument document = pipelinedPlan(m);
+                document.workload.computeType = compute;
+                document.workload.fp32MainGradients = fp32;
+                const std::string text = exportMegatronArguments(m, document, 8);
+                QCOMPARE(contains(text, "--grad-reduce-in-bf16\n"), compute == DataType::BFloat16 && !fp32);
+                QCOMPARE(contains(text, "--accumulate-allreduce-grads-in-fp32\n"), fp32);
+                const TrainingStackImport back = imported(text, "gradients.sh", m, 8);
+                QCOMPARE(back.document.workload.fp32MainGradients, fp32);
+            }
+        }
+        // A hand-written bf16 script without either flag runs fp32 main gradients.
+        const std::string bare = "MEGATRON_ARGS=(\n    --tensor-model-parallel-size 2\n    --num-layers 8\n"
+                                 "    --seq-length 1024\n    --micro-batch-size 1\n    --global-batch-size 8\n"
+                                 "    --bf16\n)\n";
+        QVERIFY(imported(bare, "bare.sh", m, 8).document.workload.fp32MainGradients);
+        QVERIFY(!imported(bare.substr(0, bare.find("--bf16")) + "--fp16\n)\n", "fp16.sh", m, 8)
+                     .document.workload.fp32MainGradients);
     }
 
     void megatronNotesWhatItCannotExpress()

@@ -188,7 +188,7 @@ std::optional<CostModel> CostModel::rebound(const Cluster& cluster, const Device
     if (binder.batch() != binder_.batch() || binder.sequence() != binder_.sequence() ||
         binder.batchSource() != binder_.batchSource() || binder.sequenceSource() != binder_.sequenceSource() ||
         workload.computeType != workload_.computeType || workload.attention != workload_.attention ||
-        workload.keyValueHeads != workload_.keyValueHeads ||
+        workload.keyValueHeads != workload_.keyValueHeads || workload.savedActivations != workload_.savedActivations ||
         workload.fp8 != workload_.fp8 || workload.fp8Implementation != workload_.fp8Implementation ||
         workload.capacityFactor != workload_.capacityFactor)
         return std::nullopt;

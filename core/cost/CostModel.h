@@ -138,7 +138,8 @@ public:
     [[nodiscard]] CostModel withTechniques(Recomputation recompute, int zeroStage, int zeroReplicas) const;
     // This model for another stage cluster, mesh, workload and pipeline (kept by
     // reference, like the constructor's arguments) that bind the same shapes and facts:
-    // the same batch and sequence as bound, compute type, attention kernel, FP8 recipe
+    // the same batch and sequence as bound, compute type, attention kernel, K/V heads
+    // kept, saved activations (eager PyTorch keeps more), FP8 recipe and implementation
     // and capacity factor (the mesh, pipeline, micro-batch and techniques enter only the
     // pricing). The copy skips the binding: a search prices many meshes and workloads.
     // Nothing when the binding would differ. Throws as the constructor does for FP8.

@@ -6,8 +6,12 @@ namespace tapestry {
 
 namespace {
 
-// What a cost model binds its shapes from: the workload's batch, sequence, compute type,
-// attention kernel, FP8 recipe and capacity factor, and the GPU count (the default batch).
+// What a cost model binds its shapes from (what CostModel::rebound compares): the
+// workload's batch, sequence, compute type, attention kernel, grouped K/V heads kept,
+// saved activations, FP8 recipe and implementation and capacity factor, and the GPU count
+// (the default batch). The stacks differ in some of these: each binds once, not once per
+// layout (a key without them gave the first stack's seed, which the others could not
+// rebind, and bound them anew for every layout).
 std::string bindingKey(const Workload& workload, const std::vector<MeshAxis>& mesh)
 {
     int devices = 1;
@@ -15,8 +19,11 @@ std::string bindingKey(const Workload& workload, const std::vector<MeshAxis>& me
         devices *= axis.size;
     return std::to_string(workload.batch) + "/" + std::to_string(workload.sequence) + "/" +
            std::to_string(static_cast<int>(workload.computeType)) + "/" +
-           std::to_string(static_cast<int>(workload.attention)) + "/" + std::to_string(static_cast<int>(workload.fp8)) +
-           "/" + std::to_string(workload.capacityFactor) + "/" + std::to_string(devices);
+           std::to_string(static_cast<int>(workload.attention)) + "/" +
+           std::to_string(static_cast<int>(workload.keyValueHeads)) + "/" +
+           std::to_string(static_cast<int>(workload.savedActivations)) + "/" + std::to_string(static_cast<int>(workload.fp8)) +
+           "/" + std::to_string(static_cast<int>(workload.fp8Implementation)) + "/" +
+           std::to_string(workload.capacityFactor) + "/" + std::to_string(devices);
 }
 
 }  // namespace

@@ -12,9 +12,9 @@ namespace tapestry {
 
 // The shapes a search session has bound, shared by its meshes, workloads and threads:
 // a pricing whose workload binds the shapes one bound before (the same batch and
-// sequence, compute type, attention kernel, FP8 recipe and capacity factor, on as many
-// GPUs) is that one's copy (CostModel::rebound) instead of a binding of its own, which
-// grows with the model's depth.
+// sequence, compute type, attention kernel, K/V heads kept, saved activations, FP8 recipe
+// and implementation and capacity factor, on as many GPUs) is that one's copy
+// (CostModel::rebound) instead of a binding of its own, which grows with the model's depth.
 class SharedBindings {
 public:
     // What PlanPricing(model, setup, mesh, assumed) builds.

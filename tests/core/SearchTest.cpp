@@ -12,6 +12,7 @@
 #include "search/SearchSession.h"
 #include "search/ShardingIlp.h"
 #include "search/StrategySpace.h"
+#include "target/StackRules.h"
 
 #include <QTest>
 
@@ -700,6 +701,41 @@ private slots:
         // Asked again, each model finds its own entry.
         QVERIFY(termSeconds(cache.of(*one, m.coarse, groups)) == cachedOne);
         QCOMPARE(cache.size(), std::size_t{3});
+    }
+
+    // A session binds the shapes once per workload that binds them alike (SharedBindings):
+    // each stack's workload (its K/V heads kept, saved activations, FP8 implementation)
+    // after the session's own is a copy of its own first binding, not bound anew for every
+    // layout, and prices as a binding of its own does; a copy never crosses saved
+    // activations (eager PyTorch keeps more, so the bound facts differ).
+    void sharedBindingsBindEachStacksWorkloadOnce()
+    {
+        const auto model = std::make_shared<const FoldedModel>(foldSynthPreset("llama3-8b", 2));
+        const std::vector<MeshAxis> mesh{{"dp", 2}, {"tp", 4}};
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.mesh = mesh;
+        setup.workload = workload(16, 2048);
+        SharedBindings shared;
+        const std::unique_ptr<PlanPricing> session = shared.pricing(model, setup, mesh);  // binds first
+        const Plan plan = makeExpertPlan(ExpertPlanKind::Megatron, model->coarse, mesh);
+        for (const TrainingStack stack : {TrainingStack::Megatron, TrainingStack::TorchTitan, TrainingStack::PyTorch}) {
+            SearchSetup own = setup;
+            own.workload = withStackImplementations(setup.workload, stack);
+            const std::unique_ptr<PlanPricing> first = shared.pricing(model, own, mesh);
+            own.workload.microBatch = 2;
+            const std::unique_ptr<PlanPricing> second = shared.pricing(model, own, mesh);
+            QVERIFY2(&second->costs().pricingClasses() == &first->costs().pricingClasses(), trainingStackName(stack));
+            const PlanPricing alone(model, own, mesh);
+            QCOMPARE(second->price(plan)->memoryBytes(), alone.price(plan)->memoryBytes());
+            QCOMPARE(second->price(plan)->stepSeconds(), alone.price(plan)->stepSeconds());
+        }
+        const DeviceMesh devices(mesh, setup.cluster);
+        Workload other = session->costs().workload();
+        other.microBatch = 4;
+        QVERIFY(session->costs().rebound(setup.cluster, devices, other, session->costs().pipeline()));
+        other.savedActivations = SavedActivations::Eager;
+        QVERIFY(!session->costs().rebound(setup.cluster, devices, other, session->costs().pipeline()));
     }
 
     // A cache kept past the models it priced: a model rebound onto another mesh made in

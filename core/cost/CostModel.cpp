@@ -1455,11 +1455,11 @@ double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strat
 // strategy's alone) and its states divided by div.shard, the group of
 // shardAxes(strategy, steps), where steps change only which of the strategy's
 // sequence-split axes are tensor axes (so the largest group over those bounds it).
-// `gradients`: the gradients' bytes, else the parameters' and optimizer states'.
-double CostModel::stateFloorBytes(CoarseNodeId id, const NodeStrategy& strategy, bool gradients) const
+// The parameters' and optimizer states' bytes, and the gradients' apart.
+CostModel::StateFloors CostModel::stateFloors(CoarseNodeId id, const NodeStrategy& strategy) const
 {
     if (pipeline_.layout.stages > 1)
-        return 0;
+        return {};
     const CoarseNode& node = coarse_.node(id);
     const NodeFacts& facts = bound_->nodes[id.index()];
     AxisMask sequenceAxes = 0;
@@ -1476,20 +1476,19 @@ double CostModel::stateFloorBytes(CoarseNodeId id, const NodeStrategy& strategy,
     }
     const double localParameters = storedParameters(facts) / divisorsOf(node.kind, strategy, assumed_).weights;
     const int zero = workload_.zeroStage;
-    if (gradients)
-        return localParameters * gradientBytesPerParameter() / (zero >= 2 ? shard : 1.0);
-    return localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? shard : 1.0) +
-                              optimizerStateBytesPerParameter(workload_.optimizer) / (zero >= 1 ? shard : 1.0));
+    return {localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? shard : 1.0) +
+                               optimizerStateBytesPerParameter(workload_.optimizer) / (zero >= 1 ? shard : 1.0)),
+            localParameters * gradientBytesPerParameter() / (zero >= 2 ? shard : 1.0)};
 }
 
 double CostModel::strategyStateFloorBytes(CoarseNodeId id, const NodeStrategy& strategy) const
 {
-    return stateFloorBytes(id, strategy, false);
+    return stateFloors(id, strategy).states;
 }
 
 double CostModel::strategyGradientFloorBytes(CoarseNodeId id, const NodeStrategy& strategy) const
 {
-    return stateFloorBytes(id, strategy, true);
+    return stateFloors(id, strategy).gradients;
 }
 
 // priceNode counts each saved activation's bytes x routedShare / max(its divisor, a

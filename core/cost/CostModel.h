@@ -116,6 +116,13 @@ public:
     // evaluateTotals of a checked plan, without the check when this model shares the
     // classes it was checked against (withTechniques and rebound copies do).
     void evaluateTotals(const UniformPlan& plan, PlanEvaluation& result) const;
+    // A lower bound on the memory evaluateTotals prices `plan` at, without a pipeline (0 on
+    // one, or where this model does not share the classes it was checked against): each
+    // node's strategyStateFloorBytes, strategyGradientFloorBytes and activationFloorBytes
+    // under the plan's own strategy, one member per pricing class times their count;
+    // where gradients are freed between steps, the gradients and the activations summed
+    // apart and the larger counted. A few dozen classes: far cheaper than the pricing.
+    [[nodiscard]] double memoryFloorBytes(const UniformPlan& plan) const;
     // The classes evaluateTotals prices by (built on first use, shared by withTechniques
     // copies: they depend on the bound shapes only).
     [[nodiscard]] const PricingClasses& pricingClasses() const;
@@ -533,8 +540,12 @@ private:
     [[nodiscard]] double fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const;
     // The parameters a node's devices keep: its own, and a tied weight's copy in a pipeline.
     [[nodiscard]] double storedParameters(const NodeFacts& facts) const;
-    // strategyStateFloorBytes (without `gradients`) and strategyGradientFloorBytes.
-    [[nodiscard]] double stateFloorBytes(CoarseNodeId node, const NodeStrategy& strategy, bool gradients) const;
+    // strategyStateFloorBytes and strategyGradientFloorBytes at once (one sharding to find).
+    struct StateFloors {
+        double states = 0;
+        double gradients = 0;
+    };
+    [[nodiscard]] StateFloors stateFloors(CoarseNodeId node, const NodeStrategy& strategy) const;
     // The data-parallel collectives of a node's local parameters over its data axes (one
     // group of them all), per step: (kind, axes, price, overlappable in forward?) for each.
     struct DataParallelCollective {

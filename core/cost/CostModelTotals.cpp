@@ -160,6 +160,27 @@ void CostModel::evaluateTotals(const UniformPlan& plan, PlanEvaluation& result) 
         evaluateTotals(plan.plan(), result);
 }
 
+double CostModel::memoryFloorBytes(const UniformPlan& plan) const
+{
+    const PricingClasses& classes = pricingClasses();
+    if (pipeline_.layout.stages > 1 || plan.checkedBy_.get() != &classes)
+        return 0;
+    // A class's members take its member's strategy in a uniform plan and price alike.
+    const bool gradientsAtPeak = workload_.gradientLifetime == GradientLifetime::FreedBetweenSteps;
+    double states = 0;
+    double gradients = 0;
+    double activations = 0;
+    for (const PricingClasses::NodeClass& members : classes.nodes) {
+        activations += members.count * activationFloorBytes(members.node);
+        if (bound_->nodes[members.node.index()].parameterElements == 0)
+            continue;  // no states (PlanPricing::memoryFloorBytes likewise)
+        const StateFloors own = stateFloors(members.node, plan.plan().strategy(members.node));
+        states += members.count * (gradientsAtPeak ? own.states : own.states + own.gradients);
+        gradients += members.count * own.gradients;
+    }
+    return states + (gradientsAtPeak ? std::max(gradients, activations) : activations);
+}
+
 CostModel::ClassCosts CostModel::costsByClass(const Plan& plan) const
 {
     const PricingClasses& classes = pricingClasses();

@@ -373,6 +373,14 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
                 if (group.accumulates && (wholeBatchFits || cancelled()))
                     continue;
                 const PlanPricing& pricing = *pricingsOf(group).front();
+                // Once one fits, a plan whose memory floor is over the limit (it cannot
+                // fit) is not preferred to it: not priced.
+                if (uniform && chosen && chosen->memoryBytes() <= limit &&
+                    pricing.costs().memoryFloorBytes(*uniform) > limit) {
+                    if (!group.accumulates)
+                        wholeBatchFits = false;
+                    continue;
+                }
                 auto priced = uniform ? bestUniformLayout(pricing, *uniform, PlanCandidate::Role::Expert, layouts, limit)
                                       : bestLayout(pricing, expert, PlanCandidate::Role::Expert, layouts, limit, false);
                 if (!group.accumulates)

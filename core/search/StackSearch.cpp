@@ -219,10 +219,14 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
             const double bytes = scratch.total.memory.total();
             fits = fits || bytes <= search.limit;
             // Most plans are dominated: their evaluation's storage serves the next one.
-            if (!dominated(prices.frontier, seconds, bytes))
-                addToFrontier(prices.frontier, pricing.candidate(PlanCandidate::Role::Best,
-                                                                 uniform ? uniform->plan() : plan,
+            // A kept one holds only its pipeline until the frontier is final (withPlans):
+            // most are pushed off it by a later one, and a plan copy reads every node.
+            if (!dominated(prices.frontier, seconds, bytes)) {
+                Plan pipelineOnly;
+                pipelineOnly.pipeline = pipeline;
+                addToFrontier(prices.frontier, pricing.candidate(PlanCandidate::Role::Best, std::move(pipelineOnly),
                                                                  std::exchange(scratch, {})));
+            }
         }
         return fits;
     };
@@ -249,6 +253,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     // The workloads differ only in their techniques: each micro-batch binds its shapes
     // once, and the other workloads price with that binding.
     std::map<std::pair<std::size_t, std::int64_t>, std::optional<bool>> done;
+    std::optional<bool> leanestFits;  // whether the layout's leanest plan fits, once priced
     const auto priceWith = [&](std::size_t w, std::int64_t microBatch, bool accumulating) {
         const auto [entry, fresh] = done.try_emplace({w, microBatch});
         if (!fresh)
@@ -274,7 +279,15 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         const std::int64_t perStep = microBatch * costs.dataParallelDegree();
         const bool repeats = accumulating ? perStep >= costs.workload().batch
                                           : search.pipelined && microBatch > 1 && perStep > costs.workload().batch;
-        if (!repeats)
+        if (repeats)
+            return entry->second;
+        // Where the layout's leanest plan fits, every search reading these prices has a
+        // plan that fits, which it prefers to one that does not, and whose Pareto points
+        // use less memory than it: a plan whose memory floor is over the limit cannot be
+        // either (nor push one off the frontier), so it is not priced.
+        if (leanestFits == true && uniform && costs.memoryFloorBytes(*uniform) > search.limit)
+            entry->second = false;
+        else
             entry->second = priceUnder(pricing);
         return entry->second;
     };
@@ -283,15 +296,26 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         return search.pipelined ? search.setup.pipelineMicroBatches() : std::vector<std::int64_t>{workload.microBatch};
     };
 
+    // The frontier's candidates with the layout's plan under their own pipeline.
+    const auto withPlans = [&] {
+        for (std::shared_ptr<const PlanCandidate>& kept : prices.frontier) {
+            auto whole = std::make_shared<PlanCandidate>(*kept);
+            whole->plan = uniform ? uniform->plan() : plan;
+            whole->plan.pipeline = kept->plan.pipeline;
+            kept = std::move(whole);
+        }
+        return prices;
+    };
+
     // The layout's least memory first: the last workload (full recomputation, the highest
     // ZeRO stage) at its smallest micro-batch. A layout that does not fit there fits
     // nowhere (memory grows with the micro-batch and falls with each technique), and
     // then that plan is all it offers: the closest to fitting.
     const std::size_t leanest = workloads.size() - 1;
     const std::int64_t leanestMicroBatch = accumulates ? 1 : microBatchesOf(workloads[leanest]).front();
-    const std::optional<bool> leanestFits = priceWith(leanest, leanestMicroBatch, accumulates);
+    leanestFits = priceWith(leanest, leanestMicroBatch, accumulates);
     if (leanestFits == false)
-        return prices;
+        return withPlans();
 
     for (std::size_t w = 0; w < workloads.size(); ++w) {
         bool fits = false;
@@ -311,7 +335,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
                 break;
         }
     }
-    return prices;
+    return withPlans();
 }
 
 }  // namespace

@@ -28,7 +28,9 @@ struct StackSearchOutcome {
 
 // What one stack layout priced to on one pipeline depth: the plans it keeps (none both
 // as fast and as small as another: every best and Pareto point is among them) and how
-// many plans it priced.
+// many plans it priced. Where its leanest plan fits, a plan whose memory floor is over
+// the limit is not priced (CostModel::memoryFloorBytes): it cannot fit, so it is neither
+// a best nor a Pareto point of any search that reads these prices.
 struct LayoutPrices {
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
     std::size_t priced = 0;

@@ -329,7 +329,9 @@ private slots:
     // the memory evaluate() prices for random plans (node by node, and alike across
     // layers, priced by classes) nor for the expert plans; equal to its definition node by
     // node; and where the floor can count activations (a whole batch without
-    // recomputation and no pipeline) it does.
+    // recomputation and no pipeline) it does. A plan alike across layers has its own
+    // floor (CostModel::memoryFloorBytes, what the stack searches skip plans by), between
+    // that one and its price.
     void memoryFloorBoundsEveryPlanPriced()
     {
         struct Model {
@@ -346,6 +348,7 @@ private slots:
             {{"d", 8}}, {{"dp", 2}, {"tp", 4}}, {{"x", 4}, {"y", 2}}, {{"a", 2}, {"b", 2}, {"c", 2}}};
         std::mt19937 random(26);
         int priced = 0;
+        int uniformPriced = 0;  // plans priced by classes, their own floor checked too
         int counted = 0;  // cases whose floor counts activations
         const std::vector<std::pair<Fp8Recipe, Fp8Implementation>> precisions = {
             {Fp8Recipe::None, Fp8Implementation::TransformerEngine},
@@ -417,6 +420,18 @@ private slots:
                                  qPrintable(QStringLiteral("%1: floor %2 above %3 priced").arg(QString::fromStdString(plan.name))
                                                 .arg(floor).arg(bytes)));
                         ++priced;
+                        // A uniform plan's own floor (its strategies instead of each node's
+                        // least) lies between the two.
+                        if (const std::optional<UniformPlan> uniform = costs.uniformPlan(plan)) {
+                            const double own = costs.memoryFloorBytes(*uniform);
+                            QVERIFY2(own <= bytes * (1 + 1e-12),
+                                     qPrintable(QStringLiteral("%1: its floor %2 above %3 priced")
+                                                    .arg(QString::fromStdString(plan.name))
+                                                    .arg(own)
+                                                    .arg(bytes)));
+                            QVERIFY(own >= floor * (1 - 1e-12));
+                            ++uniformPriced;
+                        }
                     };
                     for (int p = 0; p < 8; ++p) {
                         Plan plan;
@@ -443,6 +458,7 @@ private slots:
             }
         }
         QCOMPARE(priced, 3 * 4 * 6 * 11);
+        QVERIFY(uniformPriced >= 3 * 4 * 6 * 4);  // every odd random plan, and expert plans alike across layers
         QCOMPARE(counted, 3 * 4 * 2);
 
         // Where the activations outweigh the rest (ZeRO 3, long sequences) the FP8 copies a

@@ -39,6 +39,7 @@ ProblemReducer::ProblemReducer(const ShardingProblem& problem, const std::functi
             node.original[s] = static_cast<int>(s);
     }
     mergeParallelEdges();
+    markUsageFree();
 
     // Passes until nothing changes: an elimination can make a strategy dominated and a
     // removed strategy can make usages equal (so the node becomes eliminable).
@@ -57,10 +58,54 @@ ProblemReducer::ProblemReducer(const ShardingProblem& problem, const std::functi
     build();
 }
 
+// Usage only rises at interval starts, so a node whose interval holds no start where
+// the largest usages of the nodes alive sum above the limit never takes part in an
+// overflow, whatever any node chooses.
+void ProblemReducer::markUsageFree()
+{
+    const std::size_t n = problem_.nodes.size();
+    usageFree_.assign(n, 0);
+    if (!problem_.usageLimit)
+        return;
+    std::vector<std::int64_t> starts;
+    for (const ProblemNode& node : problem_.nodes)
+        if (node.usesMemory())
+            starts.push_back(node.lo);
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    if (starts.empty())
+        return;
+    const auto rank = [&](std::int64_t t) {
+        return static_cast<std::size_t>(std::lower_bound(starts.begin(), starts.end(), t) - starts.begin());
+    };
+    // The largest usages summed at each start: a difference array over the starts'
+    // ranks (a node counts from its start's rank up to the first start at or after its end).
+    std::vector<std::int64_t> peak(starts.size() + 1, 0);
+    for (const ProblemNode& node : problem_.nodes)
+        if (node.usesMemory()) {
+            const std::int64_t most = *std::max_element(node.usages.begin(), node.usages.end());
+            peak[rank(node.lo)] += most;
+            peak[rank(node.hi)] -= most;
+        }
+    // Prefix sums give each start's total; over the limit marks it, and a node is free
+    // when no marked start lies in its interval (prefix counts of the marked ones).
+    std::vector<std::size_t> over(starts.size() + 1, 0);
+    std::int64_t live = 0;
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        live += peak[k];
+        over[k + 1] = over[k] + (live > *problem_.usageLimit ? 1 : 0);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const ProblemNode& node = problem_.nodes[i];
+        usageFree_[i] = static_cast<char>(node.usesMemory() && over[rank(node.hi)] == over[rank(node.lo)]);
+    }
+}
+
 bool ProblemReducer::memoryFree(int node) const
 {
     const WorkNode& n = nodes_[static_cast<std::size_t>(node)];
-    if (!problem_.usageLimit || !problem_.nodes[static_cast<std::size_t>(node)].usesMemory())
+    if (!problem_.usageLimit || !problem_.nodes[static_cast<std::size_t>(node)].usesMemory()
+        || usageFree_[static_cast<std::size_t>(node)])
         return true;
     return std::all_of(n.usages.begin(), n.usages.end(), [&](std::int64_t u) { return u == n.usages.front(); });
 }
@@ -235,7 +280,8 @@ bool ProblemReducer::removeDominated(int node)
     const std::size_t count = n.costs.size();
     if (count < 2)
         return false;
-    const bool usageMatters = problem_.usageLimit && problem_.nodes[static_cast<std::size_t>(node)].usesMemory();
+    const bool usageMatters = problem_.usageLimit && problem_.nodes[static_cast<std::size_t>(node)].usesMemory()
+                              && !usageFree_[static_cast<std::size_t>(node)];
     // keep[a] turns false when some kept b is never worse than a (ties go to the lower
     // index, so of two identical strategies exactly one survives).
     std::vector<char> keep(count, 1);
@@ -306,10 +352,12 @@ void ProblemReducer::build()
         if (edge.alive)
             reduced_.edges.push_back(ProblemEdge{newIndex[static_cast<std::size_t>(edge.u)],
                                                  newIndex[static_cast<std::size_t>(edge.v)], edge.costs});
-    // Eliminated nodes still hold memory at their fixed usage.
+    // Eliminated nodes still hold memory: their fixed usage, or their largest where it
+    // cannot overflow the limit.
     for (const Elimination& record : eliminations_) {
         const ProblemNode& source = problem_.nodes[static_cast<std::size_t>(record.node)];
-        const std::int64_t usage = nodes_[static_cast<std::size_t>(record.node)].usages.front();
+        const std::vector<std::int64_t>& usages = nodes_[static_cast<std::size_t>(record.node)].usages;
+        const std::int64_t usage = *std::max_element(usages.begin(), usages.end());
         if (problem_.usageLimit && source.usesMemory() && usage > 0) {
             reduced_.nodes.push_back(ProblemNode{source.lo, source.hi, {0}, {usage}});
             reducedToOriginal_.push_back(-1);

@@ -20,15 +20,19 @@ struct ReductionStats {
 
 // Exact reductions of a ShardingProblem, as a smaller problem plus the way back:
 // - parallel edges merged (costs add);
-// - strategies dominated in cost, usage and every incident edge row removed;
-// - nodes whose strategy does not change memory (no limit, empty interval, or equal
-//   usages) eliminated when they have one strategy, degree 0, 1 or 2 (degree 2 only
-//   while the folded table stays small): their best response is folded into the
-//   neighbours' costs or into an edge between the two neighbours. Their constant
-//   usage stays in the reduced problem as a one-strategy, edge-free node.
+// - strategies dominated in cost, usage (where it matters) and every incident edge row
+//   removed;
+// - nodes whose strategy does not matter to memory (no limit, empty interval, equal
+//   usages, or alive only at time points where the largest usages of all the nodes
+//   alive there sum to at most the limit, so no plan overflows there) eliminated when
+//   they have one strategy, degree 0, 1 or 2 (degree 2 only while the folded table
+//   stays small): their best response is folded into the neighbours' costs or into an
+//   edge between the two neighbours. Their largest usage stays in the reduced problem
+//   as a one-strategy, edge-free node.
 // Guarantee: for every assignment x of reduced(), cost(expand(x)) == cost_reduced(x) +
-// offset() (costs below kCostCap), expand(x) has the same memory profile, and the two
-// problems have the same optimum up to offset().
+// offset() (costs below kCostCap), expand(x) uses at most x's memory at every time
+// point (the same, but where an eliminated node's usage cannot overflow the limit),
+// and the two problems have the same optimum up to offset().
 class ProblemReducer {
 public:
     // `interrupted`, when given, is polled now and then: once it returns true the
@@ -67,6 +71,7 @@ private:
         std::vector<int> choice;
     };
 
+    void markUsageFree();
     [[nodiscard]] bool memoryFree(int node) const;
     [[nodiscard]] std::int64_t edgeCost(const WorkEdge& edge, int from, int sFrom, int sOther) const;
     [[nodiscard]] int other(const WorkEdge& edge, int node) const { return edge.u == node ? edge.v : edge.u; }
@@ -79,6 +84,8 @@ private:
 
     const ShardingProblem& problem_;
     std::vector<WorkNode> nodes_;
+    // Per node: alive only where no plan can overflow the limit (markUsageFree).
+    std::vector<char> usageFree_;
     std::vector<WorkEdge> edges_;
     std::vector<Elimination> eliminations_;
     ShardingProblem reduced_;

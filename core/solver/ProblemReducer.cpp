@@ -175,11 +175,21 @@ bool ProblemReducer::eliminate(int node)
     const std::size_t degree = n.edges.size();
     Elimination record;
     record.node = node;
+    // Whether strategy s at `value` beats `choice` at `best`: cheaper, or as cheap and
+    // smaller where only the limit's slack made the node eliminable (its plans keep the
+    // memory the solver would have left them).
+    const auto beats = [&](std::int64_t value, std::size_t s, std::int64_t best, std::size_t choice) {
+        return value < best
+               || (value == best && usageFree_[static_cast<std::size_t>(node)] && n.usages[s] < n.usages[choice]);
+    };
 
     if (count == 1 || degree == 0) {
         // Each neighbour's cost gains the edge row at this node's (single) choice;
         // with no neighbours the best strategy is plainly the cheapest.
-        const auto best = static_cast<std::size_t>(std::min_element(n.costs.begin(), n.costs.end()) - n.costs.begin());
+        std::size_t best = 0;
+        for (std::size_t s = 1; s < count; ++s)
+            if (beats(n.costs[s], s, n.costs[best], best))
+                best = s;
         if (count > 1 && degree > 0)
             return false;
         offset_ += n.costs[best];
@@ -202,7 +212,7 @@ bool ProblemReducer::eliminate(int node)
             int choice = 0;
             for (std::size_t s = 0; s < count; ++s) {
                 const std::int64_t value = add(n.costs[s], edgeCost(edge, node, static_cast<int>(s), static_cast<int>(t)));
-                if (value < best) {
+                if (beats(value, s, best, static_cast<std::size_t>(choice))) {
                     best = value;
                     choice = static_cast<int>(s);
                 }
@@ -238,7 +248,7 @@ bool ProblemReducer::eliminate(int node)
                     const std::int64_t value =
                         add(add(n.costs[s], edgeCost(a, node, static_cast<int>(s), static_cast<int>(x))),
                             edgeCost(b, node, static_cast<int>(s), static_cast<int>(y)));
-                    if (value < best) {
+                    if (beats(value, s, best, static_cast<std::size_t>(choice))) {
                         best = value;
                         choice = static_cast<int>(s);
                     }
@@ -298,10 +308,17 @@ bool ProblemReducer::removeDominated(int node)
         }
         return true;
     };
+    // Of strategies no worse than each other, the smaller usage where only the limit's
+    // slack makes usage not matter (as the eliminations choose), then the lower index.
+    const auto before = [&](std::size_t b, std::size_t a) {
+        if (usageFree_[static_cast<std::size_t>(node)] && n.usages[b] != n.usages[a])
+            return n.usages[b] < n.usages[a];
+        return b < a;
+    };
     bool removed = false;
     for (std::size_t a = 0; a < count; ++a)
         for (std::size_t b = 0; b < count && keep[a]; ++b)
-            if (b != a && keep[b] && noWorse(b, a) && (b < a || !noWorse(a, b))) {
+            if (b != a && keep[b] && noWorse(b, a) && (before(b, a) || !noWorse(a, b))) {
                 keep[a] = 0;
                 removed = true;
             }

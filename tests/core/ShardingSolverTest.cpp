@@ -897,10 +897,12 @@ private slots:
 
     // A 1,000-node problem whose limit binds at some time points only (Transformer
     // inference without cross-cuts: at 873 of its 1,000 time points the largest usages of
-    // the nodes alive fit the limit) is proven optimal within its family's limit: the
-    // nodes alive only there are eliminated like memory-free ones, which leaves 297 nodes
-    // with a choice instead of 873. The build before ended at the same cost unproven
-    // (0.57 % from its bound); this one proves it in about 9 s of one core's CPU.
+    // the nodes alive fit the limit) is proven optimal: the nodes alive only there are
+    // eliminated like memory-free ones, which leaves 297 nodes with a choice instead of
+    // 873. The proof takes 8-9 CPU-seconds, within its family's 60 s on one core (the
+    // build before ended at the same cost 0.57 % from its bound after 40 CPU-seconds);
+    // the test allows twice that, as niced on a machine loaded 20-25 on 2 cores the
+    // solver got 9 CPU-seconds in 60 s (proven in 26-46 s wall at load 17-20).
     void thousandNodeProblemWithSlackIsProvenOptimal()
     {
         ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
@@ -913,7 +915,7 @@ private slots:
                               [](const ProblemNode& node) { return node.strategyCount() > 1; })
                 <= 300);
         SolverOptions options;
-        options.timeLimitSeconds = family.seconds * kSlowdown;
+        options.timeLimitSeconds = 2 * family.seconds * kSlowdown;
         const auto began = std::chrono::steady_clock::now();
         const SolverResult result = solveShardingProblem(problem, options);
         QVERIFY(result.exactEngine && result.provenOptimal);

@@ -225,15 +225,24 @@ double CostModel::projectedBytes(TensorId id) const
     auto bytesOf = [&](TensorId t) {
         return graph_.tensor(t).shape.isRankKnown() ? binder_.elementCount(graph_.tensor(t).shape) * dtypeBytes_ : 0.0;
     };
-    double smallest = bytesOf(id);
+    double bytes = bytesOf(id);
+    double smallest = bytes;
     // Back through ops with one activation input (reshapes, transposes, rotary
-    // embedding, the repeat of grouped-query attention) to the projection.
+    // embedding, the repeat of grouped-query attention) to the projection. Between two
+    // static shapes the size follows the export's own element counts: a reshape keeps
+    // them, the repeat multiplies them by the group. The binder cannot size every
+    // static shape alone: an export traced at batch 1 reshapes [1, kv, group, s, d] to
+    // [heads, s, d] for its batched matmuls, and no axis of that is the batch.
     for (int step = 0; step < 64; ++step) {
         const TensorId next = activationWalkedBackThrough(graph_, coarse_, graph_.tensor(id).producer);
         if (!next.isValid())
             break;
+        const std::optional<std::int64_t> was = graph_.tensor(id).shape.elementCount();
+        const std::optional<std::int64_t> is = graph_.tensor(next).shape.elementCount();
+        bytes = was && is && *was > 0 && bytes > 0 ? bytes * static_cast<double>(*is) / static_cast<double>(*was)
+                                                   : bytesOf(next);
         id = next;
-        if (const double bytes = bytesOf(id); bytes > 0)
+        if (bytes > 0)
             smallest = std::min(smallest, bytes);
     }
     return smallest;

@@ -13,6 +13,10 @@
 
 #include <QTest>
 
+#include <string>
+#include <tuple>
+#include <vector>
+
 using namespace tapestry;
 using namespace tapestry::test;
 
@@ -73,6 +77,76 @@ FoldedModel attentionCore(bool namesMask)
     return foldModel(b.finish());
 }
 
+
+// An attention layer as a static export traced at batch 1 writes it (PyTorch's dynamo
+// exporter at 1 x 10 tokens): width 32, 4 query heads and 2 key-value heads of 8. The
+// keys are repeated to every query head ([1, 2, 2, 10, 8]) and reshaped for a batched
+// matmul to [4, 10, 8], where the batch of 1 has merged into the heads, then back to
+// [1, 4, 8, 10]; the values go straight to [1, 4, 10, 8].
+FoldedModel staticGroupedQueryAttention()
+{
+    GraphBuilder b;
+    const auto shape = [](std::vector<std::int64_t> dims) { return TensorShape::ofExtents(dims); };
+    const auto weight = [&](const char* name, std::vector<std::int64_t> dims, DataType type) {
+        Initializer w;
+        w.name = name;
+        w.dtype = type;
+        w.dims = std::move(dims);
+        w.elementCount = 1;
+        for (const std::int64_t d : w.dims)
+            w.elementCount *= static_cast<std::uint64_t>(d);
+        w.byteSize = w.elementCount * 4;
+        b.addInitializer(std::move(w));
+    };
+    b.addInput("tokens", DataType::Int64, shape({1, 10}));
+    weight("embedding", {50, 32}, DataType::Float32);
+    for (const char* name : {"wq", "wo"})
+        weight(name, {32, 32}, DataType::Float32);
+    for (const char* name : {"wk", "wv"})
+        weight(name, {32, 16}, DataType::Float32);
+    for (const char* name : {"to_heads", "to_kv_heads", "to_rows", "to_batched", "to_four", "to_width", "repeat"})
+        weight(name, {5}, DataType::Int64);
+    weight("axis", {1}, DataType::Int64);
+    const auto op = [&](const char* type, const char* name, std::vector<std::string> inputs, const char* output,
+                        std::vector<std::int64_t> dims) {
+        b.addOp(type, name, inputs, {output}, {}, ScopePath({"layers.0"}));
+        b.setTensorType(output, DataType::Float32, shape(std::move(dims)));
+    };
+    op("Gather", "embed", {"embedding", "tokens"}, "x", {1, 10, 32});
+    op("MatMul", "q_proj", {"x", "wq"}, "q", {1, 10, 32});
+    op("Reshape", "q_heads", {"q", "to_heads"}, "q4", {1, 10, 4, 8});
+    op("Transpose", "q_t", {"q4"}, "qt", {1, 4, 10, 8});
+    for (const std::string kv : {"k", "v"}) {
+        const std::string w = "w" + kv;
+        op("MatMul", (kv + "_proj").c_str(), {"x", w}, kv.c_str(), {1, 10, 16});
+        op("Reshape", (kv + "_heads").c_str(), {kv, "to_kv_heads"}, (kv + "4").c_str(), {1, 10, 2, 8});
+        op("Transpose", (kv + "_t").c_str(), {kv + "4"}, (kv + "t").c_str(), {1, 2, 10, 8});
+        op("Unsqueeze", (kv + "_u").c_str(), {kv + "t", "axis"}, (kv + "u").c_str(), {1, 2, 1, 10, 8});
+        op("Expand", (kv + "_repeat").c_str(), {kv + "u", "repeat"}, (kv + "r").c_str(), {1, 2, 2, 10, 8});
+    }
+    op("Reshape", "k_batched", {"kr", "to_batched"}, "k3", {4, 10, 8});
+    op("Transpose", "k_transposed", {"k3"}, "k3t", {4, 8, 10});
+    op("Reshape", "k_four", {"k3t", "to_four"}, "keys", {1, 4, 8, 10});
+    op("Reshape", "v_four", {"vr", "to_rows"}, "values", {1, 4, 10, 8});
+    op("MatMul", "scores", {"qt", "keys"}, "s", {1, 4, 10, 10});
+    b.addOp("Softmax", "softmax", {"s"}, {"p"}, {{"axis", std::int64_t{-1}}}, ScopePath({"layers.0"}));
+    b.setTensorType("p", DataType::Float32, shape({1, 4, 10, 10}));
+    op("MatMul", "context", {"p", "values"}, "c", {1, 4, 10, 8});
+    op("Transpose", "c_t", {"c"}, "ct", {1, 10, 4, 8});
+    op("Reshape", "c_width", {"ct", "to_width"}, "c3", {1, 10, 32});
+    op("MatMul", "o_proj", {"c3", "wo"}, "out", {1, 10, 32});
+    b.markOutput("out");
+    return foldModel(b.finish());
+}
+
+CoarseNodeId nodeOfOpNamed(const FoldedModel& m, const std::string& name)
+{
+    for (const Op& op : m.graph().ops()) {
+        if (op.name == name)
+            return m.coarse.nodeOf[op.id.index()];
+    }
+    return {};
+}
 }  // namespace
 
 class CostModelTest : public QObject {
@@ -285,6 +359,76 @@ private slots:
         QCOMPARE(bound.extents(named), (std::vector<std::int64_t>{8, 2048, 2048, 1}));
         QVERIFY(bound.isSequenceAxis(named, 1) && bound.isSequenceAxis(named, 2));
         QVERIFY(!bound.isSequenceAxis(named, 3));
+    }
+
+    // Attention keeps its keys as the stack's call takes them: with their own 2 heads
+    // (grouped), Q and K are 2 bytes x b x s x (4 + 2) x 8 at the QK^T matmul; repeated,
+    // 2 x b x s x (4 + 4) x 8. At 16 x 256 tokens over 8 GPUs, b = 2 and s = 256: 49,152
+    // and 65,536 bytes. The [4, 10, 8] reshape on the keys' way back has no axis the
+    // binder can rebind to the batch (4 x 256 x 8 x 2 = 16,384 bytes for the whole batch
+    // of 16); it was read as the keys' size (2,048 bytes per GPU).
+    void staticExportsKeepGroupedKeysAtTheirSize()
+    {
+        const FoldedModel m = staticGroupedQueryAttention();
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const CoarseNodeId scores = nodeOfOpNamed(m, "scores");
+        const CoarseNodeId context = nodeOfOpNamed(m, "context");
+        QVERIFY(scores.isValid() && context.isValid() && scores != context);
+        const double bs = 2.0 * 256;
+        for (const auto& [heads, qk, v] : {std::tuple{KeyValueHeads::Grouped, 2 * bs * (4 + 2) * 8, 2 * bs * 2 * 8},
+                                          std::tuple{KeyValueHeads::Repeated, 2 * bs * (4 + 4) * 8, 2 * bs * 4 * 8}}) {
+            Workload w = workload(16, 256);
+            w.keyValueHeads = heads;
+            const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+            const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+            const double gotQk = e.perNode[scores.index()].memory.activations;
+            const double gotV = e.perNode[context.index()].memory.activations;
+            QVERIFY2(near(gotQk, qk), qPrintable(QString::fromUtf8(keyValueHeadsName(heads)) + QStringLiteral(": QK ") +
+                                                 QString::number(gotQk) + QStringLiteral(" vs ") + QString::number(qk)));
+            QVERIFY2(near(gotV, v), qPrintable(QString::fromUtf8(keyValueHeadsName(heads)) + QStringLiteral(": V ") +
+                                               QString::number(gotV) + QStringLiteral(" vs ") + QString::number(v)));
+        }
+    }
+
+    // The same on the real static export (Llama-3-8B shape, traced at 1 x 16 tokens; its
+    // keys pass [32, 16, 128] on their way back): h = 4096, 8 key-value heads of 128.
+    // Grouped, each layer keeps 2 bytes x b x s x (h + 2 x 1024) of Q, K and V at its two
+    // attention matmuls; at 16 x 2048 over 8 GPUs (b = 2) 50,331,648 bytes, as a
+    // synthesized Llama-3-8B keeps. Ring attention (dp 2 x cp 4, b = 8 per data-parallel
+    // rank at 2048 tokens) sends K and V at their own heads: 2 x 8 x 2048 x 1024 bytes.
+    void staticLlama3KeepsGroupedKeysAndValuesAtTheirSize()
+    {
+        const FoldedModel m = foldTestFile("llama3_8b_shape.dynamo.stripped.onnx");
+        const Cluster cluster = testCluster("dgx-h100x1");
+        Workload w = workload(16, 2048);
+        w.keyValueHeads = KeyValueHeads::Grouped;
+        const DeviceMesh data({{"dp", 8}}, cluster);
+        const CostModel costs(m.graph(), m.coarse, m.families, cluster, data, w);
+        const PlanEvaluation e = costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, data.axes()));
+        int layers = 0;
+        for (const BlockInstance& layer : m.families.families.front().instances) {
+            double attention = 0;
+            for (const CoarseNodeId id : layer.nodes)
+                attention += m.coarse.node(id).kind == CoarseNodeKind::BatchedMatMul ? e.perNode[id.index()].memory.activations : 0;
+            const double expected = 2.0 * 2 * 2048 * (4096 + 2 * 1024);
+            QVERIFY2(near(attention, expected), qPrintable(QString::number(attention) + QStringLiteral(" vs ") +
+                                                           QString::number(expected)));
+            ++layers;
+        }
+        QCOMPARE(layers, 32);
+
+        const DeviceMesh ringMesh({{"dp", 2}, {"cp", 4}}, cluster);
+        const CostModel ringCosts(m.graph(), m.coarse, m.families, cluster, ringMesh, w);
+        const PlanEvaluation ring =
+            ringCosts.evaluate(makeExpertPlan(ExpertPlanKind::RingAttention, m.coarse, ringMesh.axes()));
+        const double kv = 2.0 * 8 * 2048 * 1024;
+        int transfers = 0;
+        for (const ParallelTransfer& t : ring.parallelTransfers) {
+            QVERIFY2(near(t.bytes, kv), qPrintable(QString::number(t.bytes) + QStringLiteral(" vs ") + QString::number(kv)));
+            ++transfers;
+        }
+        QCOMPARE(transfers, 32 * 2 * 3);  // per layer K and V, forward, backward and gradients
     }
 
     // Unfused attention's dropout of the scores runs as its own kernel: the probabilities in,

@@ -32,13 +32,13 @@ struct PipelineSetting {
 // Per stage and micro-batch: its nodes' compute and tensor-parallel traffic, plus one
 // micro-batch's block input sent forward and its gradient back at every chunk boundary
 // it owns; once per step: the optimizer and the exposed
-// data-parallel traffic. The step is (m + f) x the slowest stage's micro-batch time +
-// the slowest per-step part, f = p - 1 (GPipe, 1F1B) or (p - 1)/v (interleaved); each
-// stage waits the rest of the step (its bubbleSeconds). With `sendsOverlap` (Megatron-
-// Core's overlap_p2p_comm) a steady-state micro-batch waits only for the part of its sends
-// that its stage's compute does not cover, max(0, sends - compute); the f fill slots still
-// pay compute and sends, as each hop of the fill waits for the stage before:
-// step = m x max_s(compute + exposed sends) + f x max_s(compute + sends) + per-step part;
+// data-parallel traffic. The step is m x the bottleneck's (slowest stage's) micro-batch
+// time + the fill and drain, every other stage's micro-batch time once (over v under the
+// interleaved schedule; Narayanan et al.'s (p - 1)/v slots when stages are equal;
+// PipelineCost.cpp says why) + the slowest per-step part; each stage waits the rest of the
+// step (its bubbleSeconds). With `sendsOverlap` (Megatron-Core's overlap_p2p_comm) a
+// steady-state micro-batch waits only for max(0, sends - compute); a fill slot still pays
+// compute and every send, as each hop of the fill waits for the stage before
 // (pipelineSendsOverlapped).
 // Memory: each stage's
 // parameters, gradients and optimizer states, its activations times the micro-batches

@@ -43,7 +43,7 @@ struct ScheduleTimeline {
     std::vector<double> sendSeconds;      // per stage: one send
     std::vector<double> bubbleSeconds;    // per stage, as the cost model counts it
     double seconds = 0;       // the laid-out step (the last stage to finish)
-    double modelSeconds = 0;  // the cost model's step ((m + fill) x slowest micro-batch + per-step part)
+    double modelSeconds = 0;  // the cost model's step (m x slowest micro-batch + fill + per-step part)
     bool complete = true;     // false when the order deadlocked (a schedule this code does not know)
 
     // The boxes of `stage`, in time order.

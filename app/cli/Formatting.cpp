@@ -74,7 +74,9 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
     if (w.recompute == Recomputation::Full && w.checkpointReplay != CheckpointReplay::WholeBlock)
         text += " (" + std::string(checkpointReplayName(w.checkpointReplay)) + ")";
     if (w.savedActivations != SavedActivations::Fused)
-        text += ", " + std::string(savedActivationsName(w.savedActivations)) + " saved activations";
+        text += ", " + std::string(savedActivationsName(w.savedActivations)) + " saved activations and kernels";
+    if (w.optimizerStep != OptimizerStep::Fused)
+        text += ", optimizer step on " + std::string(optimizerStepName(w.optimizerStep));
     if (w.gradientLifetime != GradientLifetime::Persistent)
         text += ", gradients " + std::string(gradientLifetimeName(w.gradientLifetime));
     text += w.overlap ? ", overlap on" : ", overlap off";

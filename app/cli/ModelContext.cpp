@@ -134,10 +134,17 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "search --target: as the stack does)");
     options.savedActivationsOption = addChoice(command, "--saved-activations", options.workload.savedActivations,
               {{"fused", SavedActivations::Fused}, {"eager", SavedActivations::Eager}},
-              "what autograd keeps for backward: as fused kernels keep it (Megatron-LM, Transformer Engine) or as "
-              "eager PyTorch modules do (also the activation function's output, an RMS norm's fp32 input and "
-              "normalized tensor, the loss's fp32 log-probabilities) (default fused; search --target: as the "
-              "stack does)");
+              "what autograd keeps for backward and how the memory-bound ops run: as fused kernels keep and run "
+              "them (Megatron-LM, Transformer Engine) or as eager PyTorch modules do (also the activation "
+              "function's output, an RMS norm's fp32 input and normalized tensor, the loss's fp32 "
+              "log-probabilities; each op its own kernel, RMS norms and the loss in fp32) (default fused; search "
+              "--target: as the stack does)");
+    options.optimizerStepOption = addChoice(command, "--optimizer-step", options.workload.optimizerStep,
+              {{"fused", OptimizerStep::Fused}, {"master-copies", OptimizerStep::MasterCopies}},
+              "how the optimizer step runs: one fused kernel that reads the 16-bit gradients and writes the "
+              "16-bit weights (Megatron-LM, torchtitan), or torch.optim's fused optimizer on fp32 master copies, "
+              "the gradients cast to fp32 before it and the masters copied into the weights after it (PyTorch) "
+              "(default fused; search --target: as the stack does)");
     options.gradientLifetimeOption = addChoice(command, "--gradient-lifetime", options.workload.gradientLifetime,
               {{"persistent", GradientLifetime::Persistent}, {"freed-between-steps", GradientLifetime::FreedBetweenSteps}},
               "whether the gradients outlive the step: in a buffer kept from step to step (Megatron-LM) or freed "
@@ -193,6 +200,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.checkpointReplay = flags.checkpointReplay;
     if (optionGiven(options.savedActivationsOption))
         workload.savedActivations = flags.savedActivations;
+    if (optionGiven(options.optimizerStepOption))
+        workload.optimizerStep = flags.optimizerStep;
     if (optionGiven(options.gradientLifetimeOption))
         workload.gradientLifetime = flags.gradientLifetime;
     if (optionGiven(options.overlapOption))

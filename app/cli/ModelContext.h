@@ -48,6 +48,7 @@ struct PlanningOptions {
     const CLI::Option* zeroReplicasOption = nullptr;
     const CLI::Option* checkpointReplayOption = nullptr;
     const CLI::Option* savedActivationsOption = nullptr;
+    const CLI::Option* optimizerStepOption = nullptr;
     const CLI::Option* gradientLifetimeOption = nullptr;
     const CLI::Option* overlapOption = nullptr;
     const CLI::Option* attentionOption = nullptr;

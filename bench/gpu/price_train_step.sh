@@ -2,8 +2,9 @@
 # What Tapestry prices for each case of bench/gpu/train_step.py on one H200: synthesizes the
 # case's model (tapestry-cli synth, the same sizes and parameter count as the PyTorch module),
 # evaluates one training step on one GPU of the dgx-h200x1 preset as the PyTorch export runs it
-# (bf16, mixed-precision Adam, non-reentrant checkpoint for full recomputation, what eager
-# PyTorch's autograd saves, SDPA's backend as the attention kernel) and prints step time, its recomputation and optimizer parts, tokens/s,
+# (bf16, mixed-precision Adam on fp32 master copies, non-reentrant checkpoint for full
+# recomputation, what eager PyTorch's autograd saves and its op-by-op kernels, SDPA's backend as
+# the attention kernel) and prints step time, its recomputation and optimizer parts, tokens/s,
 # MFU and memory per case. Given train_step.py's JSON, it puts the measured figures beside them.
 #
 #   bench/gpu/price_train_step.sh [MEASURED.json]      (TAPESTRY_CLI overrides the binary)
@@ -41,7 +42,7 @@ while read -r model mb seq recompute precision attention norm layers hidden head
     kernel=$([[ $attention == cudnn ]] && echo cudnn || echo flash2)
     "$cli" evaluate "$onnx" --cluster "$work/h200-one-gpu.json" --plan dp --batch "$mb" --micro-batch "$mb" \
         --seq "$seq" --precision bf16 --optimizer adam --recompute "$recompute" --checkpoint-replay stops-early \
-        --saved-activations eager --gradient-lifetime freed-between-steps \
+        --saved-activations eager --optimizer-step master-copies --gradient-lifetime freed-between-steps \
         --attention "$kernel" --no-history > "$work/price.txt"
     awk -v name="$model ${mb}x$seq recompute=$recompute $precision $attention norm=$norm" -v parameters="$parameters" '
         /^step time per device/      { step = $(NF - 1) }

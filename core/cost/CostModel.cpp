@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "cost/ActivationWalk.h"
+#include "cost/EagerKernelBytes.h"
 #include "cost/ExpertRouting.h"
 #include "cost/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
@@ -162,8 +163,8 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
         causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
     const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
     bound_->copiedFrom = repeats.nodeBefore;
-    computeOpFacts(repeats);
     const std::vector<bool> carries = gradientCarriers();
+    computeOpFacts(repeats, carries);
     computeNodeFacts(repeats, carries);
     computeCrossingTensors(repeats, carries);
     computeBlocks();
@@ -290,7 +291,7 @@ std::vector<bool> CostModel::gradientCarriers() const
     return carries;
 }
 
-void CostModel::computeOpFacts(const InstanceRepeats& repeats)
+void CostModel::computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries)
 {
     bound_->ops.assign(graph_.opCount(), {});
     auto activationBytes = [&](TensorId id) {
@@ -372,6 +373,7 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats)
             // torch.nn.Dropout writes the mask in training whether or not the graph names it.
             bytes = activationBytes(op.inputs[0]) + activationBytes(op.outputs[0]) + binder_.elementCount(out);
             facts.memoryBoundBytes = bytes;
+            facts.memoryBoundBackwardBytes = bytes;
             continue;
         }
         if (role != OpRole::Embedding) {
@@ -391,9 +393,126 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats)
                 bytes += activationBytes(output);
         }
         facts.memoryBoundBytes = bytes;
+        // Backward moves about twice the forward's bytes (the gradient in and out, the
+        // input or output read again).
+        facts.memoryBoundBackwardBytes = 2 * bytes;
     }
+    if (workload_.savedActivations == SavedActivations::Eager)
+        computeEagerKernels(repeats, carries);
     for (const OpId op : repeats.repeatedOps)
         bound_->ops[op.index()] = bound_->ops[repeats.opBefore[op.index()].index()];
+}
+
+void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::vector<bool>& carries)
+{
+    const double c = dtypeBytes_;
+    auto elements = [&](TensorId id) {
+        return id.isValid() && graph_.tensor(id).shape.isRankKnown() ? binder_.elementCount(graph_.tensor(id).shape)
+                                                                      : 0.0;
+    };
+    // Per node: the product by its weight that ends an RMS norm written as ops, which eager
+    // PyTorch runs in fp32 up to that product (transformers' LlamaRMSNorm, torch.nn.RMSNorm):
+    // its input cast up once, the normalized tensor cast back before the weight multiplies it.
+    std::vector<OpId> fp32End(coarse_.nodes.size());
+    for (const CoarseNode& node : coarse_.nodes) {
+        if (node.kind != CoarseNodeKind::Normalization || !isRmsNormAsOps(graph_, node))
+            continue;
+        for (const OpId id : node.ops) {
+            const Op& op = graph_.op(id);
+            const auto isWeight = [&](TensorId input) {
+                return input.isValid() && isParameter(graph_, input) && elements(input) > 1;
+            };
+            if (op.type == "Mul" && std::any_of(op.inputs.begin(), op.inputs.end(), isWeight))
+                fp32End[node.id.index()] = id;
+        }
+    }
+    auto nodeOf = [&](OpId id) { return coarse_.nodeOf[id.index()]; };
+    auto inFp32 = [&](OpId id) {
+        const OpId end = fp32End[nodeOf(id).index()];
+        return end.isValid() && end != id;
+    };
+    // A node with an anchor runs as today: the anchor's kernel and one for what follows it
+    // (bias and activation function: torch's activations are one kernel each).
+    auto ownKernel = [&](OpId id) {
+        return coarse_.roles[id.index()] != OpRole::Auxiliary && !coarse_.node(nodeOf(id)).anchor.isValid();
+    };
+    auto onGradientPath = [&](const Op& op) {
+        return std::any_of(op.outputs.begin(), op.outputs.end(),
+                           [&](TensorId output) { return output.isValid() && carries[output.index()]; });
+    };
+    std::vector<bool> castUp(graph_.tensors().size(), false);
+    for (const Op& op : graph_.ops()) {
+        if (repeats.opBefore[op.id.index()].isValid())
+            continue;  // copied from the instance before
+        OpFacts& facts = bound_->ops[op.id.index()];
+        if (ownKernel(op.id) && onGradientPath(op)) {
+            const bool fp32 = inFp32(op.id);
+            facts.memoryBoundBytes = 0;  // not a fused node's share: its own kernels, below
+            facts.memoryBoundBackwardBytes = 0;
+            std::vector<double> inputs;
+            std::vector<bool> gradients;
+            for (const TensorId input : op.inputs) {
+                const bool parameter = input.isValid() && isParameter(graph_, input);
+                const bool activation = input.isValid() && !isConstant(input);
+                inputs.push_back(parameter || activation ? elements(input) * (fp32 && activation ? 4.0 : c) : 0.0);
+                gradients.push_back(parameter || (activation && carries[input.index()]));
+                // The node's input, cast up to fp32 by the first of its ops reading it; the
+                // gradients of the ops reading that copy are summed in fp32.
+                const OpId producer = input.isValid() ? graph_.tensor(input).producer : OpId{};
+                if (fp32 && activation && (!producer.isValid() || nodeOf(producer) != nodeOf(op.id)) &&
+                    !castUp[input.index()]) {
+                    castUp[input.index()] = true;
+                    const std::vector<OpId>& readers = graph_.tensor(input).consumers;
+                    const auto inNode = std::count_if(readers.begin(), readers.end(),
+                                                      [&](OpId reader) { return nodeOf(reader) == nodeOf(op.id); });
+                    facts.memoryBoundBytes += elements(input) * (c + 4);
+                    facts.memoryBoundBackwardBytes += elements(input) * (4 + c) +
+                                                      eagerGradientSumBytes(static_cast<int>(inNode), elements(input) * 4);
+                }
+            }
+            const TensorId output = op.outputs.empty() ? TensorId{} : op.outputs[0];
+            const EagerKernelBytes bytes =
+                eagerKernelBytes(op.type, inputs, gradients, elements(output) * (fp32 ? 4.0 : c));
+            facts.memoryBoundBytes += bytes.forward;
+            facts.memoryBoundBackwardBytes += bytes.backward;
+            // The normalized tensor cast back down for the weight's product.
+            const OpId end = fp32End[nodeOf(op.id).index()];
+            const std::vector<TensorId>& endInputs = end.isValid() ? graph_.op(end).inputs : op.inputs;
+            if (fp32 && end.isValid() && std::find(endInputs.begin(), endInputs.end(), output) != endInputs.end()) {
+                facts.memoryBoundBytes += elements(output) * (4 + c);
+                facts.memoryBoundBackwardBytes += elements(output) * (c + 4);
+            }
+        }
+        for (const TensorId output : op.outputs) {
+            if (!output.isValid() || !carries[output.index()] || coarse_.roles[op.id.index()] == OpRole::Auxiliary)
+                continue;
+            // Gradients meeting at the tensor: one per op of its own kernel that reads it, one
+            // per other node (an anchor and its followers run as one; an fp32 norm reads its
+            // one fp32 copy).
+            int consumers = 0;
+            std::vector<CoarseNodeId> counted;
+            for (const OpId consumer : graph_.tensor(output).consumers) {
+                if (coarse_.roles[consumer.index()] == OpRole::Auxiliary)
+                    continue;
+                const CoarseNodeId node = nodeOf(consumer);
+                const bool readsFp32Copy = inFp32(consumer) && node != nodeOf(op.id);
+                if (ownKernel(consumer) && !readsFp32Copy) {
+                    ++consumers;
+                } else if (std::find(counted.begin(), counted.end(), node) == counted.end()) {
+                    counted.push_back(node);
+                    ++consumers;
+                }
+            }
+            const double elementBytes = inFp32(op.id) ? 4.0 : c;
+            facts.memoryBoundBackwardBytes += eagerGradientSumBytes(consumers, elements(output) * elementBytes);
+            // The loss, on the fp32 logits.
+            if (reachesLoss(graph_.tensor(output), true)) {
+                const EagerKernelBytes loss = eagerLossBytes(elements(output), c);
+                facts.memoryBoundBytes += loss.forward;
+                facts.memoryBoundBackwardBytes += loss.backward;
+            }
+        }
+    }
 }
 
 void CostModel::computeNodeFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries)
@@ -758,7 +877,11 @@ void CostModel::computeExperts()
                 continue;
             const double unread =
                 (1 - maker.routedShare) * binder_.elementCount(graph_.tensor(input).shape) * dtypeBytes_;
-            bound_->ops[op.id.index()].memoryBoundBytes -= unread;
+            OpFacts& facts = bound_->ops[op.id.index()];
+            if (facts.memoryBoundBytes > 0)  // backward reads less by the same share
+                facts.memoryBoundBackwardBytes *=
+                    std::max(0.0, facts.memoryBoundBytes - unread) / facts.memoryBoundBytes;
+            facts.memoryBoundBytes -= unread;
             bound_->nodes[node.index()].memoryBoundBytes -= unread;
         }
     }
@@ -1142,12 +1265,9 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
             }
         }
     }
-    if (facts.memoryBoundBytes > 0 && !fused) {
-        const double forward = memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute);
-        time.forward += forward;
-        // Backward moves about twice the forward's bytes (the gradient in and out, the
-        // input or output read again); a dropout kernel of its own, the same bytes.
-        time.backward += (dropoutRunsApart(graph_.op(id), facts.scores, workload_.attention) ? 1.0 : 2.0) * forward;
+    if ((facts.memoryBoundBytes > 0 || facts.memoryBoundBackwardBytes > 0) && !fused) {
+        time.forward += memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute);
+        time.backward += memoryBoundSeconds(gpu, facts.memoryBoundBackwardBytes / div.compute);
     }
     // An expert computes its routed tokens only.
     const double routed = bound_->nodes[node.id.index()].routedShare;
@@ -1425,9 +1545,10 @@ double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, do
     const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.shard : 1.0);
     const double gradientCopies = fsdpGradientSeconds(localParameters, div, assumed_);
     backward += gradientCopies;
-    return seconds + gradientCopies + memoryBoundSeconds(cluster_->gpu, optimizerParameters *
-                                                          (2.0 * optimizerStateBytesPerParameter(workload_.optimizer) +
-                                                           gradientBytesPerParameter() + dtypeBytes_));
+    return seconds + gradientCopies +
+           memoryBoundSeconds(cluster_->gpu, optimizerParameters * optimizerStepBytesPerParameter(
+                                                                       workload_.optimizer, workload_.optimizerStep,
+                                                                       gradientBytesPerParameter(), dtypeBytes_));
 }
 
 double CostModel::strategyComputeSeconds(CoarseNodeId id, const NodeStrategy& strategy) const
@@ -1589,8 +1710,9 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0);
     const double optimizerParameters = localParameters / (zero >= 1 ? div.shard : 1.0);
     own.memory.optimizerStates += optimizerParameters * optimizerBytes;
-    const double update =
-        memoryBoundSeconds(cluster_->gpu, optimizerParameters * (2 * optimizerBytes + gradientBytes + dtypeBytes_));
+    const double update = memoryBoundSeconds(
+        cluster_->gpu, optimizerParameters * optimizerStepBytesPerParameter(workload_.optimizer, workload_.optimizerStep,
+                                                                            gradientBytes, dtypeBytes_));
     own.time.computeSeconds += update;
     own.time.optimizerSeconds += update;
     own.time.computeSeconds += fsdpGradientSeconds(localParameters, div, steps);

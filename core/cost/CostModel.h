@@ -328,7 +328,11 @@ public:
 private:
     struct OpFacts {
         double flops = 0;
+        // What its memory-bound kernels move forward and in backward: a fused node's share
+        // (backward twice the forward), or its own kernels' under SavedActivations::Eager
+        // (cost/EagerKernelBytes.h), with the gradient sums and the loss it makes.
         double memoryBoundBytes = 0;
+        double memoryBoundBackwardBytes = 0;
         // Matmul operand bytes (activation inputs, weights, output) for the roofline.
         double inputBytes = 0;
         double weightBytes = 0;
@@ -596,7 +600,10 @@ private:
     [[nodiscard]] std::vector<bool> gradientCarriers() const;
     // The facts of an op or node of a block instance that repeats the one before it are
     // copied from there (cost/InstanceRepeats.h): a deep model binds a few blocks.
-    void computeOpFacts(const InstanceRepeats& repeats);
+    void computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries);
+    // Under SavedActivations::Eager: the memory-bound ops of nodes without an anchor as
+    // kernels of their own, an RMS norm's in fp32, the gradient sums and the loss.
+    void computeEagerKernels(const InstanceRepeats& repeats, const std::vector<bool>& carries);
     void computeNodeFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries);
     void computeBlocks();
     // Sets NodeFacts::pastReplayStop on the instance's nodes.

@@ -54,7 +54,8 @@ void CostModel::laterFacts(CoarseNodeId id, std::vector<double>& into) const
     for (const SavedActivation& saved : f.savedActivations)
         into.insert(into.end(), {saved.bytes, saved.castBytes});  // FP8 keeps some as 8-bit copies
     for (const OpId op : coarse_.node(id).ops)
-        into.push_back(bound_->ops[op.index()].memoryBoundBytes);  // less what experts do not route
+        into.insert(into.end(), {bound_->ops[op.index()].memoryBoundBytes,  // less what experts do not route
+                                 bound_->ops[op.index()].memoryBoundBackwardBytes});
     for (const ModelOutput& output : bound_->outputs) {
         if (output.producer == id)
             into.insert(into.end(), {-2.0, output.bytes, output.rows});

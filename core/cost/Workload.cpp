@@ -15,6 +15,29 @@ int optimizerStateBytesPerParameter(OptimizerKind kind)
     return kind == OptimizerKind::AdamMixedPrecision ? 12 : 8;
 }
 
+const char* optimizerStepName(OptimizerStep step)
+{
+    return step == OptimizerStep::MasterCopies ? "master-copies" : "fused";
+}
+
+std::optional<OptimizerStep> optimizerStepFromName(std::string_view name)
+{
+    for (const OptimizerStep step : {OptimizerStep::Fused, OptimizerStep::MasterCopies}) {
+        if (name == optimizerStepName(step))
+            return step;
+    }
+    return std::nullopt;
+}
+
+double optimizerStepBytesPerParameter(OptimizerKind kind, OptimizerStep step, double gradientBytes, double weightBytes)
+{
+    const double states = optimizerStateBytesPerParameter(kind);  // each read and written once
+    if (step == OptimizerStep::Fused)
+        return 2 * states + gradientBytes + weightBytes;
+    const double castGradient = gradientBytes < 4 ? gradientBytes + 4 : 0.0;  // fp32 gradients are read as held
+    return castGradient + (2 * states + 4) + (4 + weightBytes);
+}
+
 const char* recomputationName(Recomputation recompute)
 {
     switch (recompute) {

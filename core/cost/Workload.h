@@ -17,6 +17,32 @@ enum class OptimizerKind : std::uint8_t {
 [[nodiscard]] const char* optimizerName(OptimizerKind kind);
 [[nodiscard]] int optimizerStateBytesPerParameter(OptimizerKind kind);
 
+// How the optimizer step updates a 16-bit model from its fp32 master weights: what it reads
+// and writes per parameter (optimizerStepBytesPerParameter).
+enum class OptimizerStep : std::uint8_t {
+    // One fused kernel per group of parameters reads the gradient as it is held and the fp32
+    // states, and writes the states and the 16-bit weight: Transformer Engine's FusedAdam with
+    // master_weights (Megatron-LM's --use-precision-aware-optimizer). torchtitan's fused AdamW
+    // on FSDP2's fp32 sharded parameters and fp32 reduced gradients moves as much (reads 4
+    // gradient bytes, writes no 16-bit weight: the next gather casts it).
+    Fused,
+    // torch.optim's fused AdamW (fused=True: one kernel reading the fp32 master, gradient and
+    // moments, writing the master and moments) on fp32 master copies kept beside the 16-bit
+    // model, as a PyTorch training loop keeps them: before it each 16-bit gradient is cast to
+    // an fp32 copy (read, write 4 bytes), after it each master is copied into its 16-bit
+    // weight (read 4 bytes, write).
+    MasterCopies,
+};
+
+// "fused", "master-copies".
+[[nodiscard]] const char* optimizerStepName(OptimizerStep step);
+[[nodiscard]] std::optional<OptimizerStep> optimizerStepFromName(std::string_view name);
+// Bytes the step moves per parameter it updates, with `gradientBytes` per gradient as held
+// and `weightBytes` per 16-bit weight: for mixed-precision Adam (12 state bytes) with 16-bit
+// gradients, 2 x 12 + 2 + 2 = 28 fused, (2 + 4) + (2 x 12 + 4) + (4 + 2) = 40 as master copies.
+[[nodiscard]] double optimizerStepBytesPerParameter(OptimizerKind kind, OptimizerStep step, double gradientBytes,
+                                                    double weightBytes);
+
 // Activation recomputation (training.md, Korthikanti et al. 2022), applied to the
 // model's repeated blocks.
 enum class Recomputation : std::uint8_t {
@@ -53,18 +79,27 @@ enum class CheckpointReplay : std::uint8_t {
     StopsEarly,
 };
 
-// What autograd keeps for backward besides the weights: as stacks built of fused kernels keep it
-// (Korthikanti et al.'s accounting, CostModel.h), or as eager PyTorch does, running the model's
-// modules op by op as the graph has them (Hugging Face's models, the PyTorch export's).
+// How the model's memory-bound ops run, which decides both what autograd keeps for backward
+// besides the weights and what those ops move through memory: as stacks built of fused kernels
+// run them (Korthikanti et al.'s accounting, CostModel.h), or as eager PyTorch does, running the
+// model's modules op by op as the graph has them (Hugging Face's models, the PyTorch export's).
+// One fact: an op run by autograd one at a time is a kernel of its own and saves what its
+// derivative needs; a fused kernel is one autograd function that saves what its author chose.
 enum class SavedActivations : std::uint8_t {
     // Megatron-LM and Transformer Engine: fused norms keep their input, fused SwiGLU its two
     // inputs (the activation function recomputed), the loss's fp32 softmax is updated in place.
+    // A node's memory-bound ops run as one kernel that reads what enters it and writes what
+    // leaves it, backward about twice that.
     Fused,
     // Eager PyTorch: on top of those, the activation function's output (the product of a gated
     // MLP saves both its factors), an RMS norm written as ops (transformers' LlamaRMSNorm,
     // torch.nn.RMSNorm) keeps its input upcast to fp32 and the normalized tensor its weight
     // multiplies, and the loss (cross_entropy on the fp32 logits) keeps the fp32
-    // log-probabilities, whose backward holds two more fp32 copies of the logits' size.
+    // log-probabilities, whose backward holds two more fp32 copies of the logits' size. Each
+    // memory-bound op outside a matmul's node runs as its own kernel, forward and backward, at
+    // the types it runs in (the RMS norm in fp32 with its casts, the loss on fp32 logits), and
+    // gradients that meet at a tensor are summed apart (cost/EagerKernelBytes.h); an activation
+    // function after a matmul stays one kernel (torch's activations are one op each).
     Eager,
 };
 
@@ -228,6 +263,10 @@ struct Workload {
     // keep it (workload.fp8_implementation).
     Fp8Implementation fp8Implementation = Fp8Implementation::TransformerEngine;
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
+    // As the stack runs its optimizer (withStackImplementations: the PyTorch export's master
+    // copies); plan files keep it (workload.optimizer_step), search and evaluate take
+    // --optimizer-step.
+    OptimizerStep optimizerStep = OptimizerStep::Fused;
     // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients
     // (reduce-scattered), 3 also parameters (FSDP FULL_SHARD: gathered before forward
     // and again before backward).
@@ -245,8 +284,9 @@ struct Workload {
     // As the stack replays (withStackImplementations: torchtitan's and PyTorch's stop early);
     // `validate` reads it from a run's stack, plan files keep it (workload.checkpoint_replay).
     CheckpointReplay checkpointReplay = CheckpointReplay::WholeBlock;
-    // As the stack saves (withStackImplementations: the PyTorch export's eager modules); plan
-    // files keep it (workload.saved_activations), search and evaluate take --saved-activations.
+    // As the stack saves and runs its memory-bound ops (withStackImplementations: the PyTorch
+    // export's eager modules); plan files keep it (workload.saved_activations), search and
+    // evaluate take --saved-activations.
     SavedActivations savedActivations = SavedActivations::Fused;
     // As the stack keeps its gradients (withStackImplementations: torchtitan and the PyTorch
     // export free them between steps); plan files keep it (workload.gradient_lifetime),

@@ -632,7 +632,12 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
             std::to_string(weightBytes) + " + " + std::to_string(gradientBytes) + " + " +
             std::to_string(optimizerStateBytesPerParameter(w.optimizer)) + " bytes per\n#   parameter); this file casts nothing: " +
             (fp32 ? std::string("the model trains in fp32\n")
-                  : "cast the model to " + weightType + ", keep fp32 masters in the optimizer\n");
+                  : "cast the model to " + weightType + ", keep fp32 masters in the optimizer" +
+                        (w.optimizerStep == OptimizerStep::MasterCopies
+                             ? std::string(" (torch.optim's fused=True),\n#   each gradient cast to "
+                                           "an fp32 copy before the step, the masters copied into the weights after "
+                                           "it\n")
+                             : std::string("\n")));
     text += "# A training step:\n"
             "#   mesh = device_mesh()\n";
     if (pipeline)

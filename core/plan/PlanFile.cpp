@@ -249,6 +249,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_checkpoint_replay(checkpointReplayName(w.checkpointReplay));
     if (w.savedActivations != SavedActivations::Fused)
         out.set_saved_activations(savedActivationsName(w.savedActivations));
+    if (w.optimizerStep != OptimizerStep::Fused)
+        out.set_optimizer_step(optimizerStepName(w.optimizerStep));
     if (w.gradientLifetime != GradientLifetime::Persistent)
         out.set_gradient_lifetime(gradientLifetimeName(w.gradientLifetime));
     if (w.fp8 != Fp8Recipe::None)
@@ -328,6 +330,8 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
                                            fileName, "checkpoint_replay", "whole-block or stops-early");
     workload.savedActivations = namedValue(w.saved_activations(), savedActivationsFromName, SavedActivations::Fused,
                                            fileName, "saved_activations", "fused or eager");
+    workload.optimizerStep = namedValue(w.optimizer_step(), optimizerStepFromName, OptimizerStep::Fused, fileName,
+                                        "optimizer_step", "fused or master-copies");
     workload.gradientLifetime = namedValue(w.gradient_lifetime(), gradientLifetimeFromName, GradientLifetime::Persistent,
                                            fileName, "gradient_lifetime", "persistent or freed-between-steps");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;

@@ -188,6 +188,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.selective = chosen.selective;
     searched.workload.checkpointReplay = chosen.checkpointReplay;
     searched.workload.savedActivations = chosen.savedActivations;
+    searched.workload.optimizerStep = chosen.optimizerStep;
     searched.workload.gradientLifetime = chosen.gradientLifetime;
     searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;

@@ -136,12 +136,31 @@ void savedActivationsNote(TrainingStack stack, const Workload& w, const char* st
     if (w.savedActivations == stackSavedActivations(stack))
         return;
     if (w.savedActivations == SavedActivations::Eager)
-        notes.push_back(std::string("activations priced as eager PyTorch modules keep them: ") + stackName +
-                        "'s fused kernels keep less");
+        notes.push_back(std::string("activations and memory-bound ops priced as eager PyTorch modules keep and run "
+                                    "them (each op its own kernel): ") +
+                        stackName + "'s fused kernels keep less and move fewer bytes");
     else
-        notes.push_back(std::string("activations priced as fused kernels keep them: ") + stackName +
+        notes.push_back(std::string("activations and memory-bound ops priced as fused kernels keep and run them: ") +
+                        stackName +
                         "'s eager modules keep more (the activation function's output, RMS norms' fp32 inputs, "
-                        "the loss's fp32 log-probabilities)");
+                        "the loss's fp32 log-probabilities) and run each op as its own kernel (slower)");
+}
+
+// The optimizer step priced otherwise than `stack` runs it.
+void optimizerStepNote(TrainingStack stack, const Workload& w, const char* stackName, std::vector<std::string>& notes)
+{
+    if (w.optimizerStep == stackOptimizerStep(stack))
+        return;
+    if (w.optimizerStep == OptimizerStep::MasterCopies)
+        notes.push_back(std::string("optimizer step priced as torch.optim on fp32 master copies (gradients cast to "
+                                    "fp32, masters copied back into the weights): ") +
+                        stackName + "'s fused optimizer moves fewer bytes");
+    else
+        notes.push_back(std::string("optimizer step priced as one fused kernel that reads the 16-bit gradients and "
+                                    "writes the 16-bit weights: ") +
+                        stackName +
+                        " runs torch.optim on fp32 master copies, casting the gradients and copying the masters "
+                        "back (more bytes)");
 }
 
 // Gradients priced as kept or freed between steps otherwise than `stack` does. They differ in
@@ -238,6 +257,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     savedActivationsNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    optimizerStepNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     gradientLifetimeNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     keyValueHeadsNote(TrainingStack::Megatron, s, notes);
@@ -284,6 +304,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     savedActivationsNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    optimizerStepNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     gradientLifetimeNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
@@ -343,6 +364,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
                         "recomputes attention's core");
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     savedActivationsNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    optimizerStepNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     gradientLifetimeNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
@@ -461,6 +483,11 @@ SavedActivations stackSavedActivations(TrainingStack stack)
     return stack == TrainingStack::PyTorch ? SavedActivations::Eager : SavedActivations::Fused;
 }
 
+OptimizerStep stackOptimizerStep(TrainingStack stack)
+{
+    return stack == TrainingStack::PyTorch ? OptimizerStep::MasterCopies : OptimizerStep::Fused;
+}
+
 bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings)
 {
     return settings.workload.zeroImplementation == ZeroImplementation::MegatronFsdp && !settings.pipeline.active();
@@ -506,6 +533,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.selective = stackSelectiveRecomputation(stack);
     workload.checkpointReplay = stackCheckpointReplay(stack);
     workload.savedActivations = stackSavedActivations(stack);
+    workload.optimizerStep = stackOptimizerStep(stack);
     workload.gradientLifetime = stackGradientLifetime(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
@@ -524,6 +552,7 @@ bool namesImplementations(const Workload& workload)
     const Workload unnamed;
     return workload.selective != unnamed.selective || workload.checkpointReplay != unnamed.checkpointReplay ||
            workload.savedActivations != unnamed.savedActivations ||
+           workload.optimizerStep != unnamed.optimizerStep ||
            workload.gradientLifetime != unnamed.gradientLifetime ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
            workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||

@@ -62,6 +62,11 @@ struct FoldedModel;
 // op by op); Megatron-LM's fused kernels, and torchtitan's (whose runs compile the model), and
 // Any: the fused accounting.
 [[nodiscard]] SavedActivations stackSavedActivations(TrainingStack stack);
+// How `stack` runs its optimizer step: the PyTorch export's training loop on fp32 master
+// copies (its header asks for torch.optim's fused AdamW on them); Megatron-LM, torchtitan and
+// Any: one fused kernel's bytes (Megatron-LM's own default, without
+// --use-precision-aware-optimizer, also copies its main parameters back: not priced).
+[[nodiscard]] OptimizerStep stackOptimizerStep(TrainingStack stack);
 // Whether `stack` keeps its gradients between steps: torchtitan and the PyTorch export call
 // zero_grad(set_to_none=True) (FSDP2 frees the sharded ones too); Megatron-LM keeps its
 // contiguous gradient buffer, and Any a persistent one.
@@ -94,7 +99,7 @@ struct FoldedModel;
 // Any: as the kernel's usual caller (KeyValueHeads::AsKernel).
 [[nodiscard]] KeyValueHeads stackKeyValueHeads(TrainingStack stack);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
-// stackCheckpointReplay, stackSavedActivations, stackGradientLifetime, stackZeroImplementation,
+// stackCheckpointReplay, stackSavedActivations, stackOptimizerStep, stackGradientLifetime, stackZeroImplementation,
 // stackFp8Implementation, stackKeyValueHeads; Megatron-LM overlaps an interleaved pipeline's
 // sends, Workload::pipelineSendOverlap): what a search for the stack prices and what its
 // files import as. Any: unchanged.

@@ -136,7 +136,7 @@ private slots:
     // The file casts nothing, so its header says the precision the plan was priced in: 16-bit
     // weights and gradients, fp32 masters and optimizer states (mixed-precision Adam: 2 + 2 + 12
     // bytes per parameter; fp32 main gradients: 2 + 4 + 12; SGD's momentum: 2 + 2 + 8; fp32:
-    // 4 + 4 + 12).
+    // 4 + 4 + 12), and the optimizer step the PyTorch export's workload prices (master copies).
     void pyTorchPlanSaysThePrecisionItWasPricedIn()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
@@ -147,7 +147,8 @@ private slots:
         QVERIFY(contains(exportPyTorchPlan(m, document),
                          "#   priced with bf16 weights and gradients, fp32 master weights and Adam moments (2 + 2 + 12 "
                          "bytes per\n#   parameter); this file casts nothing: cast the model to bf16, keep fp32 masters "
-                         "in the optimizer\n"));
+                         "in the optimizer (torch.optim's fused=True),\n#   each gradient cast to an fp32 copy before the "
+                         "step, the masters copied into the weights after it\n"));
         document.workload.computeType = DataType::Float16;
         document.workload.fp32MainGradients = true;
         QVERIFY(contains(exportPyTorchPlan(m, document),

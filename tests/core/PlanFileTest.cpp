@@ -442,9 +442,9 @@ private slots:
         QVERIFY2(message.find("fp8_implementation") != std::string::npos, message.c_str());
     }
 
-    // What autograd saves and whether the gradients outlive the step are kept, priced the
-    // same read back; a file without them (older, or a fused persistent plan) reads the
-    // defaults, and other names are refused naming the field.
+    // What autograd saves, how the optimizer step runs and whether the gradients outlive the
+    // step are kept, priced the same read back; a file without them (older, or a fused
+    // persistent plan) reads the defaults, and other names are refused naming the field.
     void savedActivationsAndGradientLifetimeAreKept()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
@@ -453,7 +453,9 @@ private slots:
         document.workload.microBatch = 0;  // one micro-step: freed gradients count at the peak only
         document.workload.savedActivations = SavedActivations::Eager;
         document.workload.gradientLifetime = GradientLifetime::FreedBetweenSteps;
+        document.workload.optimizerStep = OptimizerStep::MasterCopies;
         const std::string json = planToJson(document, m.coarse, m.families);
+        QVERIFY2(json.find("\"optimizer_step\": \"master-copies\"") != std::string::npos, json.c_str());
         QVERIFY2(json.find("\"saved_activations\": \"eager\"") != std::string::npos, json.c_str());
         QVERIFY2(json.find("\"gradient_lifetime\": \"freed-between-steps\"") != std::string::npos, json.c_str());
         const PlanDocument back = planFromJson(json, "plan.json", m.coarse, m.families);
@@ -465,20 +467,27 @@ private slots:
             return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, d.workload).evaluate(d.plan).total;
         };
         QCOMPARE(price(back).memory.total(), price(document).memory.total());
+        QCOMPARE(price(back).time.stepSeconds(), price(document).time.stepSeconds());
 
-        const std::string olderJson = replaced(replaced(json, ",\n  \"saved_activations\": \"eager\"", ""),
-                                               ",\n  \"gradient_lifetime\": \"freed-between-steps\"", "");
+        const std::string olderSavedJson = replaced(replaced(json, ",\n  \"saved_activations\": \"eager\"", ""),
+                                                    ",\n  \"gradient_lifetime\": \"freed-between-steps\"", "");
+        const std::string olderJson = replaced(olderSavedJson, ",\n  \"optimizer_step\": \"master-copies\"", "");
         QVERIFY(olderJson.find("saved_activations") == std::string::npos);
         QVERIFY(olderJson.find("gradient_lifetime") == std::string::npos);
+        QVERIFY(olderJson.find("optimizer_step") == std::string::npos);
         const PlanDocument older = planFromJson(olderJson, "plan.json", m.coarse, m.families);
         QCOMPARE(older.workload.savedActivations, SavedActivations::Fused);
         QCOMPARE(older.workload.gradientLifetime, GradientLifetime::Persistent);
+        QCOMPARE(older.workload.optimizerStep, OptimizerStep::Fused);
+        QVERIFY(price(older).time.optimizerSeconds < price(back).time.optimizerSeconds);
         QVERIFY(price(older).memory.activations < price(back).memory.activations);
         QVERIFY(price(older).memory.gradients > price(back).memory.gradients);
 
         std::string message;
         QCOMPARE(errorOf(replaced(json, "\"eager\"", "\"lazy\""), m, &message), ErrorCode::InvalidPlan);
         QVERIFY2(message.find("saved_activations") != std::string::npos, message.c_str());
+        QCOMPARE(errorOf(replaced(json, "\"master-copies\"", "\"foreach\""), m, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("optimizer_step") != std::string::npos, message.c_str());
         QCOMPARE(errorOf(replaced(json, "\"freed-between-steps\"", "\"freed\""), m, &message), ErrorCode::InvalidPlan);
         QVERIFY2(message.find("gradient_lifetime") != std::string::npos, message.c_str());
     }

@@ -369,9 +369,10 @@ private slots:
                          "run.sh: both --use-megatron-fsdp and --use-torch-fsdp2"));
     }
 
-    // What autograd saves and whether the gradients outlive the step are priced per stack
-    // (withStackImplementations): a plan priced as another stack keeps them says so, and the
-    // PyTorch export re-prices a fused, persistent plan as its eager modules and zero_grad run.
+    // What autograd saves (and how the memory-bound ops run), how the optimizer step runs and
+    // whether the gradients outlive the step are priced per stack (withStackImplementations): a
+    // plan priced as another stack runs them says so, and the PyTorch export re-prices a fused,
+    // persistent plan as its eager modules, master copies and zero_grad run.
     void savedActivationsAndGradientLifetimeAreNoted()
     {
         const FoldedModel& m = gpt();
@@ -379,16 +380,26 @@ private slots:
         eager.workload.microBatch = 2;  // 16 sequences over 8 ranks: one micro-step
         eager.workload = withStackImplementations(eager.workload, TrainingStack::PyTorch);
         const std::string megatron = exportMegatronArguments(m, eager, 8);
-        QVERIFY2(contains(megatron, "#   - activations priced as eager PyTorch modules keep them: Megatron-LM's fused "
-                                    "kernels keep less\n"),
+        QVERIFY2(contains(megatron, "#   - activations and memory-bound ops priced as eager PyTorch modules keep and "
+                                    "run them (each op its own kernel): Megatron-LM's fused kernels keep less and move "
+                                    "fewer bytes\n"),
+                 megatron.c_str());
+        QVERIFY2(contains(megatron, "optimizer step priced as torch.optim on fp32 master copies (gradients cast to "
+                                    "fp32, masters copied back into the weights): Megatron-LM's fused optimizer moves "
+                                    "fewer bytes"),
                  megatron.c_str());
         QVERIFY2(contains(megatron, "Megatron-LM keeps its gradient buffer from step to step (more memory)"),
                  megatron.c_str());
         const std::string titan = exportTorchTitanConfig(m, eager, 8);
-        QVERIFY2(contains(titan, "activations priced as eager PyTorch modules keep them: torchtitan's fused kernels"),
+        QVERIFY2(contains(titan, "activations and memory-bound ops priced as eager PyTorch modules keep and run them "
+                                 "(each op its own kernel): torchtitan's fused kernels"),
                  titan.c_str());
+        QVERIFY2(contains(titan, "optimizer step priced as torch.optim on fp32 master copies"), titan.c_str());
         QVERIFY2(!contains(titan, "gradients priced as"), titan.c_str());  // torchtitan frees them too
-        QVERIFY(!contains(exportPyTorchPlan(m, eager), "activations priced as"));
+        QVERIFY(!contains(exportPyTorchPlan(m, eager), "activations and memory-bound ops priced as"));
+        QVERIFY(!contains(exportPyTorchPlan(m, eager), "optimizer step priced as"));
+        QVERIFY(contains(exportPyTorchPlan(m, eager), "keep fp32 masters in the optimizer (torch.optim's fused=True),\n"
+                                                      "#   each gradient cast to an fp32 copy before the step"));
 
         // With two micro-steps the gradients count whole either way: nothing to say of them.
         PlanDocument accumulating = eager;
@@ -398,14 +409,19 @@ private slots:
         PlanDocument fused = eager;
         fused.workload = withStackImplementations(eager.workload, TrainingStack::Megatron);
         const std::string python = exportPyTorchPlan(m, fused);
-        QVERIFY2(contains(python, "activations priced as fused kernels keep them: the PyTorch export's eager modules "
-                                  "keep more"),
+        QVERIFY2(contains(python, "activations and memory-bound ops priced as fused kernels keep and run them: the "
+                                  "PyTorch export's eager modules keep more"),
+                 python.c_str());
+        QVERIFY2(contains(python, "optimizer step priced as one fused kernel that reads the 16-bit gradients and "
+                                  "writes the 16-bit weights: the PyTorch export runs torch.optim on fp32 master "
+                                  "copies"),
                  python.c_str());
         QVERIFY2(contains(python, "gradients priced as kept from step to step (a persistent gradient buffer): the "
                                   "PyTorch export frees them between steps"),
                  python.c_str());
         const PlanDocument runs = pyTorchRunnablePlan(m, fused);
         QCOMPARE(runs.workload.savedActivations, SavedActivations::Eager);
+        QCOMPARE(runs.workload.optimizerStep, OptimizerStep::MasterCopies);
         QCOMPARE(runs.workload.gradientLifetime, GradientLifetime::FreedBetweenSteps);
         const std::optional<PlanDocument> back = importPyTorchPlanExport(python, "plan.py", m);
         QVERIFY(back && back->workload == runs.workload);

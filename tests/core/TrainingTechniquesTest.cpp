@@ -9,6 +9,7 @@
 #include "cluster/PipelineStages.h"
 #include "cost/AttentionKernelNames.h"
 #include "cost/CostModel.h"
+#include "cost/EagerKernelBytes.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/PipelineCost.h"
@@ -345,6 +346,104 @@ private slots:
         const PlanEvaluation k = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, fused).evaluate(plan);
         QVERIFY(near(layerMemory(m, k, 1).activations, s * b * (16 * h + 6 * f)));
         QVERIFY(near(k.total.memory.transient, 2 * s * b * vocab));  // the 16-bit logits
+    }
+
+    // An eager kernel moves the tensors it takes and makes (cost/EagerKernelBytes.h), n bytes
+    // each here, a broadcast operand w: a product of two activations reads 2n and writes n
+    // forward, and backward one kernel per factor (the gradient and the other factor read, the
+    // factor's gradient written); into a broadcast weight the full-size product is written and
+    // summed first. A residual add passes its gradient on without a kernel; a view moves
+    // nothing; a slice's gradient is a zero tensor with the slice copied in.
+    void eagerKernelsMoveWhatTheyReadAndWrite()
+    {
+        const double n = 1000, w = 10, r = 4;
+        auto check = [](EagerKernelBytes got, double forward, double backward) {
+            QVERIFY2(near(got.forward, forward) && near(got.backward, backward),
+                     qPrintable(compared(got.forward, forward) + QStringLiteral(", ") + compared(got.backward, backward)));
+        };
+        check(eagerKernelBytes("Mul", {n, n}, {true, true}, n), 3 * n, 6 * n);
+        check(eagerKernelBytes("Mul", {w, n}, {true, true}, n), w + 2 * n, (4 * n + w) + (2 * n + w));
+        check(eagerKernelBytes("Mul", {n, 0}, {true, false}, n), 2 * n, 2 * n);  // by a scalar
+        check(eagerKernelBytes("Add", {n, n}, {true, true}, n), 3 * n, 0);
+        check(eagerKernelBytes("Add", {n, w}, {true, true}, n), 2 * n + w, n + w);  // a bias: summed
+        check(eagerKernelBytes("Sigmoid", {n}, {true}, n), 2 * n, 3 * n);
+        check(eagerKernelBytes("ReduceMean", {n}, {true}, r), n + r, r + n);
+        check(eagerKernelBytes("Div", {0, r}, {false, true}, r), 2 * r, 3 * r);
+        check(eagerKernelBytes("Reshape", {n, 0}, {true, false}, n), 0, 0);
+        check(eagerKernelBytes("Slice", {n}, {true}, n / 2), 0, n + n);
+        check(eagerKernelBytes("Concat", {n / 2, n / 2}, {true, true}, n), 2 * n, 0);
+        check(eagerKernelBytes("Cast", {n}, {true}, 2 * n), 3 * n, 3 * n);
+        QCOMPARE(eagerGradientSumBytes(1, n), 0.0);
+        QCOMPARE(eagerGradientSumBytes(3, n), 6 * n);
+        // cross_entropy on fp32 logits of 16-bit ones: 2 + 4 (the cast) + 4 + 4 (log_softmax)
+        // forward, 4 (nll_loss's gradient) + 4 + 4 + 4 (log_softmax's) + 4 + 2 (the cast's) backward.
+        check(eagerLossBytes(n, 2), 14 * n, 22 * n);
+    }
+
+    // Eager PyTorch (SavedActivations::Eager) on a Llama layer, per device (8 data-parallel
+    // ranks, E = sbh elements, R = sb rows, weight h), bytes:
+    // - the RMS norm in fp32 (LlamaRMSNorm): forward the cast up 6E, x^2 8E, its mean 4E + 4R,
+    //   + eps, sqrt and 1/. 24R, x times that 8E + 4R, the cast down 6E, the weight's product
+    //   4E + 2h: 36E + 32R + 2h. Backward the weight's product 12E + 4h, the cast down 6E, x
+    //   times the scale 24E + 8R, 1/. and sqrt 24R, the mean 4E + 4R, x^2 12E, the cast up 6E
+    //   and the sum of x's two fp32 gradients 12E, the sums of q, k and v's three 12E:
+    //   88E + 36R + 4h. Fused, the node moves (2 + 2 + 2)E forward (x read by two of its ops) and
+    //   twice that backward: 18E.
+    // - the residual add: 6E forward; backward no kernel, but the gradients of its two readers
+    //   (the next norm, the next add) are summed: 6E; fused 18E.
+    // - the SwiGLU product: 6F forward, 12F backward either way (F = sbf).
+    // - the output head adds the loss: 36 sbV (eagerLossBytes).
+    // - the optimizer step as master copies: 40 bytes per parameter instead of 28.
+    void eagerPyTorchRunsEachMemoryBoundOpAsItsOwnKernel()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double s = 512, batch = 16, ranks = 8, h = 1024, f = 3584, vocab = 32000;
+        const double E = s * batch * h / ranks, R = s * batch / ranks, F = s * batch * f / ranks;
+        const double rate = cluster.gpu.hbmBytesPerSecond * kHbmShare;
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = workload(16, 512);
+        const PlanEvaluation fused = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w).evaluate(plan);
+        w.savedActivations = SavedActivations::Eager;
+        const CostModel eagerCosts(m.graph(), m.coarse, m.families, cluster, mesh, w);
+        const PlanEvaluation eager = eagerCosts.evaluate(plan);
+        auto seconds = [&](const PlanEvaluation& e, const std::string& name) {
+            for (const CoarseNode& node : m.coarse.nodes) {
+                if (node.name == name)
+                    return e.perNode[node.id.index()].time.computeSeconds - e.perNode[node.id.index()].time.optimizerSeconds;
+            }
+            return -1.0;
+        };
+        const double norm = seconds(eager, "model/layers.1/input_layernorm");
+        const double normBytes = (36 + 88) * E + (32 + 36) * R + 6 * h / ranks;
+        QVERIFY2(near(norm, normBytes / rate), qPrintable(compared(norm * rate, normBytes)));
+        QVERIFY(near(seconds(fused, "model/layers.1/input_layernorm"), 18 * E / rate));
+        const double residual = seconds(eager, "model/layers.1");
+        QVERIFY2(near(residual, 12 * E / rate), qPrintable(compared(residual * rate, 12 * E)));
+        QVERIFY(near(seconds(fused, "model/layers.1"), 18 * E / rate));
+        const double product = seconds(eager, "model/layers.1/mlp");
+        QVERIFY2(near(product, 18 * F / rate), qPrintable(compared(product * rate, 18 * F)));
+        QVERIFY(near(seconds(fused, "model/layers.1/mlp"), product));
+        const double loss = seconds(eager, "lm_head/MatMul") - seconds(fused, "lm_head/MatMul");
+        const double lossBytes = 36 * s * batch * vocab / ranks;
+        QVERIFY2(near(loss, lossBytes / rate), qPrintable(compared(loss * rate, lossBytes)));
+
+        // The optimizer step: 28 bytes per parameter fused, 40 as master copies (no ZeRO: every
+        // rank updates every parameter).
+        const double p = parameterElements(eagerCosts, m);
+        QVERIFY2(near(eager.total.time.optimizerSeconds, 28 * p / rate),
+                 qPrintable(compared(eager.total.time.optimizerSeconds * rate, 28 * p)));
+        w.optimizerStep = OptimizerStep::MasterCopies;
+        const PlanEvaluation copies = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w).evaluate(plan);
+        QVERIFY2(near(copies.total.time.optimizerSeconds, 40 * p / rate),
+                 qPrintable(compared(copies.total.time.optimizerSeconds * rate, 40 * p)));
+        // Megatron-LM's fp32 main gradients are read as held: 2 x 12 + 4 + 4 + 2 = 34.
+        QCOMPARE(optimizerStepBytesPerParameter(OptimizerKind::AdamMixedPrecision, OptimizerStep::MasterCopies, 4, 2),
+                 34.0);
+        QCOMPARE(optimizerStepBytesPerParameter(OptimizerKind::AdamMixedPrecision, OptimizerStep::Fused, 4, 2), 30.0);
+        // What autograd keeps is the same fact: the activations are eager's either way.
+        QCOMPARE(copies.total.memory.activations, eager.total.memory.activations);
     }
 
     // Gradients freed between steps (zero_grad(set_to_none=True)), with one micro-step, are

@@ -174,12 +174,12 @@ double CostModel::memoryFloorBytes(const UniformPlan& plan) const
     for (const PricingClasses::NodeClass& members : classes.nodes) {
         activations += members.count * activationFloorBytes(members.node);
         if (bound_->nodes[members.node.index()].parameterElements == 0)
-            continue;  // no states (PlanPricing::memoryFloorBytes likewise)
+            continue;  // no states
         const StateFloors own = stateFloors(members.node, plan.plan().strategy(members.node));
         states += members.count * (gradientsAtPeak ? own.states : own.states + own.gradients);
         gradients += members.count * own.gradients;
     }
-    return states + (gradientsAtPeak ? std::max(gradients, activations) : activations);
+    return peakFloorBytes(states, gradients, activations, gradientsAtPeak);
 }
 
 CostModel::ClassCosts CostModel::costsByClass(const Plan& plan) const

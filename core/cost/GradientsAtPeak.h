@@ -17,4 +17,14 @@ namespace tapestry {
     return gradients > 0 ? std::max(0.0, gradients - activations) / gradients : 1.0;
 }
 
+// A lower bound of a step's peak bytes from lower bounds of its parts: `states` (weights and
+// optimizer states, with the gradients when they persist between steps) and the activations,
+// or, with gradients freed between steps, the larger of those gradients and the activations,
+// as they peak apart (above).
+[[nodiscard]] inline double peakFloorBytes(double states, double freedGradients, double activations,
+                                           bool gradientsFreed)
+{
+    return states + (gradientsFreed ? std::max(freedGradients, activations) : activations);
+}
+
 }  // namespace tapestry

@@ -2,8 +2,24 @@
 
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 
 namespace tapestry {
+
+namespace {
+
+// The value whose name (by nameOf) is `name`, among every value of the enum.
+template <typename Enum>
+std::optional<Enum> fromName(std::string_view name, std::initializer_list<Enum> values, const char* (*nameOf)(Enum))
+{
+    for (const Enum value : values) {
+        if (name == nameOf(value))
+            return value;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 const char* optimizerName(OptimizerKind kind)
 {
@@ -22,11 +38,7 @@ const char* optimizerStepName(OptimizerStep step)
 
 std::optional<OptimizerStep> optimizerStepFromName(std::string_view name)
 {
-    for (const OptimizerStep step : {OptimizerStep::Fused, OptimizerStep::MasterCopies}) {
-        if (name == optimizerStepName(step))
-            return step;
-    }
-    return std::nullopt;
+    return fromName<OptimizerStep>(name, {OptimizerStep::Fused, OptimizerStep::MasterCopies}, optimizerStepName);
 }
 
 double optimizerStepBytesPerParameter(OptimizerKind kind, OptimizerStep step, double gradientBytes, double weightBytes)
@@ -50,11 +62,9 @@ const char* recomputationName(Recomputation recompute)
 
 std::optional<Recomputation> recomputationFromName(std::string_view name)
 {
-    for (const Recomputation r : {Recomputation::None, Recomputation::Selective, Recomputation::Full}) {
-        if (name == recomputationName(r))
-            return r;
-    }
-    return std::nullopt;
+    return fromName<Recomputation>(name,
+                                   {Recomputation::None, Recomputation::Selective, Recomputation::Full},
+                                   recomputationName);
 }
 
 const char* checkpointReplayName(CheckpointReplay replay)
@@ -64,11 +74,9 @@ const char* checkpointReplayName(CheckpointReplay replay)
 
 std::optional<CheckpointReplay> checkpointReplayFromName(std::string_view name)
 {
-    for (const CheckpointReplay r : {CheckpointReplay::WholeBlock, CheckpointReplay::StopsEarly}) {
-        if (name == checkpointReplayName(r))
-            return r;
-    }
-    return std::nullopt;
+    return fromName<CheckpointReplay>(name,
+                                      {CheckpointReplay::WholeBlock, CheckpointReplay::StopsEarly},
+                                      checkpointReplayName);
 }
 
 const char* fp8ImplementationName(Fp8Implementation implementation)
@@ -83,12 +91,10 @@ const char* fp8ImplementationName(Fp8Implementation implementation)
 
 std::optional<Fp8Implementation> fp8ImplementationFromName(std::string_view name)
 {
-    for (const Fp8Implementation i : {Fp8Implementation::TransformerEngine, Fp8Implementation::Torchao,
-                                      Fp8Implementation::TorchaoFloat8TensorParallel}) {
-        if (name == fp8ImplementationName(i))
-            return i;
-    }
-    return std::nullopt;
+    return fromName<Fp8Implementation>(name,
+                                       {Fp8Implementation::TransformerEngine, Fp8Implementation::Torchao,
+                                        Fp8Implementation::TorchaoFloat8TensorParallel},
+                                       fp8ImplementationName);
 }
 
 const char* savedActivationsName(SavedActivations saved)
@@ -98,11 +104,7 @@ const char* savedActivationsName(SavedActivations saved)
 
 std::optional<SavedActivations> savedActivationsFromName(std::string_view name)
 {
-    for (const SavedActivations s : {SavedActivations::Fused, SavedActivations::Eager}) {
-        if (name == savedActivationsName(s))
-            return s;
-    }
-    return std::nullopt;
+    return fromName<SavedActivations>(name, {SavedActivations::Fused, SavedActivations::Eager}, savedActivationsName);
 }
 
 const char* gradientLifetimeName(GradientLifetime lifetime)
@@ -112,11 +114,9 @@ const char* gradientLifetimeName(GradientLifetime lifetime)
 
 std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name)
 {
-    for (const GradientLifetime g : {GradientLifetime::Persistent, GradientLifetime::FreedBetweenSteps}) {
-        if (name == gradientLifetimeName(g))
-            return g;
-    }
-    return std::nullopt;
+    return fromName<GradientLifetime>(name,
+                                      {GradientLifetime::Persistent, GradientLifetime::FreedBetweenSteps},
+                                      gradientLifetimeName);
 }
 
 const char* keyValueHeadsName(KeyValueHeads heads)
@@ -131,11 +131,9 @@ const char* keyValueHeadsName(KeyValueHeads heads)
 
 std::optional<KeyValueHeads> keyValueHeadsFromName(std::string_view name)
 {
-    for (const KeyValueHeads h : {KeyValueHeads::AsKernel, KeyValueHeads::Grouped, KeyValueHeads::Repeated}) {
-        if (name == keyValueHeadsName(h))
-            return h;
-    }
-    return std::nullopt;
+    return fromName<KeyValueHeads>(name,
+                                   {KeyValueHeads::AsKernel, KeyValueHeads::Grouped, KeyValueHeads::Repeated},
+                                   keyValueHeadsName);
 }
 
 bool keepsGroupedKeyValues(const Workload& workload)
@@ -156,11 +154,9 @@ const char* selectiveRecomputationName(SelectiveRecomputation selective)
 
 std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name)
 {
-    for (const SelectiveRecomputation s : {SelectiveRecomputation::AttentionCore, SelectiveRecomputation::EveryOtherMatmul}) {
-        if (name == selectiveRecomputationName(s))
-            return s;
-    }
-    return std::nullopt;
+    return fromName<SelectiveRecomputation>(
+        name, {SelectiveRecomputation::AttentionCore, SelectiveRecomputation::EveryOtherMatmul},
+        selectiveRecomputationName);
 }
 
 int effectiveZeroStage(int zeroStage, int shardRanks)
@@ -181,12 +177,10 @@ const char* zeroImplementationName(ZeroImplementation implementation)
 
 std::optional<ZeroImplementation> zeroImplementationFromName(std::string_view name)
 {
-    for (const ZeroImplementation z : {ZeroImplementation::Fsdp, ZeroImplementation::Fsdp2, ZeroImplementation::DeepSpeed,
-                                        ZeroImplementation::MegatronFsdp}) {
-        if (name == zeroImplementationName(z))
-            return z;
-    }
-    return std::nullopt;
+    return fromName<ZeroImplementation>(name,
+                                        {ZeroImplementation::Fsdp, ZeroImplementation::Fsdp2,
+                                         ZeroImplementation::DeepSpeed, ZeroImplementation::MegatronFsdp},
+                                        zeroImplementationName);
 }
 
 bool isFusedAttention(AttentionKernel kernel)
@@ -206,11 +200,7 @@ const char* fp8RecipeName(Fp8Recipe recipe)
 
 std::optional<Fp8Recipe> fp8RecipeFromName(std::string_view name)
 {
-    for (const Fp8Recipe r : {Fp8Recipe::None, Fp8Recipe::PerTensor, Fp8Recipe::Block}) {
-        if (name == fp8RecipeName(r))
-            return r;
-    }
-    return std::nullopt;
+    return fromName<Fp8Recipe>(name, {Fp8Recipe::None, Fp8Recipe::PerTensor, Fp8Recipe::Block}, fp8RecipeName);
 }
 
 std::string precisionName(const Workload& workload)

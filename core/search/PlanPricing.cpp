@@ -1,6 +1,7 @@
 #include "search/PlanPricing.h"
 
 #include "cluster/PipelineStages.h"
+#include "cost/GradientsAtPeak.h"
 #include "cost/PricingClasses.h"
 #include "fold/FoldedModel.h"
 #include "search/StrategySpace.h"
@@ -160,7 +161,7 @@ double PlanPricing::memoryFloorBytes() const
         if (gradientsAtPeak)
             gradients += count * leastGradients;
     }
-    return states + (gradientsAtPeak ? std::max(gradients, activations) : activations);
+    return peakFloorBytes(states, gradients, activations, gradientsAtPeak);
 }
 
 PlanDocument planDocument(const PlanCandidate& candidate, const std::string& modelFingerprint, const SearchSetup& setup)

@@ -80,17 +80,17 @@ const PricingClasses& CostModel::pricingClasses() const
         // Which crossing tensor each op's outputs leave through: a saved tensor crossing
         // into a node is kept as its maker's output layout shards it.
         std::vector<CoarseNodeId> makerOfOp(graph_.opCount());
-        std::vector<CrossingEnds> ends;
+        CrossingEnds ends;
+        ends.producers.reserve(bound_->crossing.size());
+        ends.facts.reserve(bound_->crossing.size());
+        ends.consumerStart.reserve(bound_->crossing.size() + 1);
         for (const CrossingTensor& tensor : bound_->crossing) {
             makerOfOp[tensor.producerOp.index()] = tensor.producer;
-            CrossingEnds end{tensor.producer,
-                             {},
-                             {tensor.bytes, tensor.repeat, tensor.heads, tensor.carriesGradient ? 1.0 : 0.0,
-                              tensor.insideBlock ? 1.0 : 0.0, static_cast<double>(tensor.experts),
-                              tensor.expertTokens, tensor.routedCopies}};
+            ends.add(tensor.producer, {tensor.bytes, tensor.repeat, tensor.heads, tensor.carriesGradient ? 1.0 : 0.0,
+                                       tensor.insideBlock ? 1.0 : 0.0, static_cast<double>(tensor.experts),
+                                       tensor.expertTokens, tensor.routedCopies});
             for (const auto& consumer : tensor.consumers)
-                end.consumers.push_back(consumer.first);
-            ends.push_back(std::move(end));
+                ends.addConsumer(consumer.first);
         }
         const auto makers = [&](CoarseNodeId id, std::vector<CoarseNodeId>& into) {
             for (const SavedActivation& saved : bound_->nodes[id.index()].savedActivations) {

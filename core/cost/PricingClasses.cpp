@@ -32,10 +32,11 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
                                    const std::function<void(CoarseNodeId, std::vector<double>&)>& nodeFacts,
                                    const std::function<bool(CoarseNodeId, CoarseNodeId)>& sameFacts,
                                    const std::function<void(CoarseNodeId, std::vector<CoarseNodeId>&)>& savedMakers,
-                                   const std::vector<CrossingEnds>& tensors)
+                                   const CrossingEnds& tensors)
 {
     PricingClasses classes;
     const std::size_t nodeCount = coarse.nodes.size();
+    const std::size_t tensorCount = tensors.size();
     for (const CoarseNode& node : coarse.nodes)
         classes.representative.push_back(node.id);
     // Per node of an instance like its representative: the node at its position in the
@@ -65,12 +66,22 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
     }
     const auto rep = [&](CoarseNodeId id) { return id.isValid() ? classes.representative[id.index()] : id; };
 
-    std::vector<std::vector<CoarseNodeId>> readers(nodeCount);
-    for (const CrossingEnds& tensor : tensors) {
-        std::vector<CoarseNodeId>& into = readers[tensor.producer.index()];
-        for (const CoarseNodeId consumer : tensor.consumers) {
-            if (std::find(into.begin(), into.end(), consumer) == into.end())
-                into.push_back(consumer);
+    // Per node, the tensors it makes, in order: made[madeStart[n]] up to made[madeStart[n + 1]].
+    // Their consumers in that order are the node's readers (NodeClass::readers). Per
+    // tensor, its place among its producer's (madeAt).
+    std::vector<std::size_t> madeStart(nodeCount + 1, 0);
+    for (std::size_t t = 0; t < tensorCount; ++t)
+        ++madeStart[tensors.producers[t].index() + 1];
+    for (std::size_t n = 0; n < nodeCount; ++n)
+        madeStart[n + 1] += madeStart[n];
+    std::vector<std::size_t> made(tensorCount);
+    std::vector<std::size_t> madeAt(tensorCount);
+    {
+        std::vector<std::size_t> next(madeStart.begin(), madeStart.end() - 1);
+        for (std::size_t t = 0; t < tensorCount; ++t) {
+            const std::size_t p = tensors.producers[t].index();
+            madeAt[t] = next[p] - madeStart[p];
+            made[next[p]++] = t;
         }
     }
 
@@ -88,9 +99,11 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
     std::vector<double> neighbours;  // the readers' positions, then the makers'
     std::vector<CoarseNodeId> makers;
     for (const CoarseNode& node : coarse.nodes) {
+        const std::size_t n = node.id.index();
         neighbours.clear();
-        for (const CoarseNodeId reader : readers[node.id.index()])
-            neighbours.push_back(keyOf(rep(reader)));
+        for (std::size_t m = madeStart[n]; m < madeStart[n + 1]; ++m)
+            for (const CoarseNodeId reader : tensors.consumersOf(made[m]))
+                neighbours.push_back(keyOf(rep(reader)));
         std::sort(neighbours.begin(), neighbours.end());
         neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
         neighbours.insert(neighbours.begin(), static_cast<double>(neighbours.size()));
@@ -121,12 +134,13 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
                     nodeClassKey.push_back({&at->first, factsEnd});
                     std::vector<CoarseNodeId> firstReaders;
                     std::vector<CoarseNodeId> positions;
-                    for (const CoarseNodeId reader : readers[node.id.index()]) {
-                        if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
-                            continue;
-                        positions.push_back(rep(reader));
-                        firstReaders.push_back(reader);
-                    }
+                    for (std::size_t m = madeStart[n]; m < madeStart[n + 1]; ++m)
+                        for (const CoarseNodeId reader : tensors.consumersOf(made[m])) {
+                            if (std::find(positions.begin(), positions.end(), rep(reader)) != positions.end())
+                                continue;
+                            positions.push_back(rep(reader));
+                            firstReaders.push_back(reader);
+                        }
                     classes.nodes.push_back({node.id, 0, std::move(firstReaders), makers});
                     classes.members.push_back(node.id);
                 }
@@ -137,34 +151,29 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
     }
 
     // Tensors: same facts, producer and consumers' positions. A tensor made by a node
-    // with a node before is compared first with the one that node made in its place.
-    std::vector<std::size_t> firstMade(nodeCount, tensors.size());
-    std::vector<std::size_t> madeCount(nodeCount, 0);
-    std::vector<bool> madeTogether(nodeCount, true);  // its tensors are consecutive
-    for (std::size_t t = 0; t < tensors.size(); ++t) {
-        const std::size_t p = tensors[t].producer.index();
-        if (madeCount[p] == 0)
-            firstMade[p] = t;
-        else if (firstMade[p] + madeCount[p] != t)
-            madeTogether[p] = false;
-        ++madeCount[p];
-    }
+    // with a node before is compared first with the one that node made in its place
+    // (when classed already; the comparison is of whole keys, so a tensor joins the one
+    // class it would find among all).
     const auto madeBefore = [&](std::size_t t) -> std::optional<std::size_t> {
-        const std::size_t p = tensors[t].producer.index();
+        const std::size_t p = tensors.producers[t].index();
         const CoarseNodeId previous = before[p];
-        if (!previous.isValid() || !(previous < tensors[t].producer) || !madeTogether[p] ||
-            !madeTogether[previous.index()] || madeCount[previous.index()] != madeCount[p])
+        if (!previous.isValid() || !(previous < tensors.producers[t]))
             return std::nullopt;
-        return firstMade[previous.index()] + (t - firstMade[p]);
+        const std::size_t q = previous.index();
+        if (madeStart[q + 1] - madeStart[q] != madeStart[p + 1] - madeStart[p])
+            return std::nullopt;
+        const std::size_t there = made[madeStart[q] + madeAt[t]];
+        return there < t ? std::optional<std::size_t>(there) : std::nullopt;
     };
-    std::vector<std::size_t> tensorClassOf(tensors.size());
+    std::vector<std::size_t> tensorClassOf(tensorCount);
     std::map<std::vector<double>, std::size_t> tensorKeys;
     std::vector<const std::vector<double>*> tensorClassKey;
-    for (std::size_t t = 0; t < tensors.size(); ++t) {
-        key.assign({keyOf(rep(tensors[t].producer)), static_cast<double>(tensors[t].consumers.size())});
-        for (const CoarseNodeId consumer : tensors[t].consumers)
+    for (std::size_t t = 0; t < tensorCount; ++t) {
+        const std::span<const CoarseNodeId> consumers = tensors.consumersOf(t);
+        key.assign({keyOf(rep(tensors.producers[t])), static_cast<double>(consumers.size())});
+        for (const CoarseNodeId consumer : consumers)
             key.push_back(keyOf(rep(consumer)));
-        key.insert(key.end(), tensors[t].facts.begin(), tensors[t].facts.end());
+        key.insert(key.end(), tensors.facts[t].begin(), tensors.facts[t].end());
         const std::optional<std::size_t> previous = madeBefore(t);
         if (previous && *tensorClassKey[tensorClassOf[*previous]] == key) {
             tensorClassOf[t] = tensorClassOf[*previous];
@@ -175,8 +184,8 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             tensorClassKey.push_back(&found->first);
             PricingClasses::TensorClass tensorClass{t, {}};
             std::vector<CoarseNodeId> positions;
-            for (std::size_t c = 0; c < tensors[t].consumers.size(); ++c) {
-                const CoarseNodeId position = rep(tensors[t].consumers[c]);
+            for (std::size_t c = 0; c < consumers.size(); ++c) {
+                const CoarseNodeId position = rep(consumers[c]);
                 if (std::find(positions.begin(), positions.end(), position) != positions.end())
                     continue;
                 positions.push_back(position);
@@ -202,15 +211,18 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
             placeOf[id.index()] = b;
     }
     std::vector<PricingClasses::Place> blockPlaces(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+        blockPlaces[b].nodeClasses.reserve(blocks[b]->nodes.size());
     const auto placeAt = [&](CoarseNodeId id) -> PricingClasses::Place& {
         const std::size_t place = placeOf[id.index()];
         return place == kBefore ? classes.before : place == kAfter ? classes.after : blockPlaces[place];
     };
     for (const CoarseNode& node : coarse.nodes)
         placeAt(node.id).nodeClasses.push_back(classOf[node.id.index()]);
-    for (std::size_t t = 0; t < tensors.size(); ++t) {
-        const std::vector<CoarseNodeId>& consumers = tensors[t].consumers;
-        std::vector<std::size_t> readBlocks;
+    std::vector<std::size_t> readBlocks;
+    for (std::size_t t = 0; t < tensorCount; ++t) {
+        const std::span<const CoarseNodeId> consumers = tensors.consumersOf(t);
+        readBlocks.clear();
         for (const CoarseNodeId consumer : consumers) {
             const std::size_t place = placeOf[consumer.index()];
             if (place != kBefore && place != kAfter &&
@@ -228,7 +240,7 @@ PricingClasses buildPricingClasses(const CoarseGraph& coarse, const FamilyTable&
         // Only the consumers that may convert it pay (TensorClass::converting): the
         // others' charges stay empty, and a tensor every layer reads would add one per
         // layer to every pricing.
-        charge(tensors[t].producer, -1);
+        charge(tensors.producers[t], -1);
         for (const std::size_t c : classes.tensors[tensorClassOf[t]].converting)
             charge(consumers[c], static_cast<int>(c));
     }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -79,11 +80,32 @@ struct PricingClasses {
     [[nodiscard]] bool uniform(const Plan& plan) const;
 };
 
-// The facts of a crossing tensor that its conversions read, and its producer and consumers.
+// Per crossing tensor, the facts its conversions read, its producer and its consumers:
+// tensor t's are consumers[consumerStart[t]] up to consumers[consumerStart[t + 1]] (held
+// flat: a deep model has thousands of tensors, each read by one or two nodes).
 struct CrossingEnds {
-    CoarseNodeId producer;
+    std::vector<CoarseNodeId> producers;
+    std::vector<std::array<double, 8>> facts;
+    std::vector<std::size_t> consumerStart{0};
     std::vector<CoarseNodeId> consumers;
-    std::array<double, 8> facts{};
+
+    void add(CoarseNodeId producer, const std::array<double, 8>& tensorFacts)
+    {
+        producers.push_back(producer);
+        facts.push_back(tensorFacts);
+        consumerStart.push_back(consumers.size());
+    }
+    // A consumer of the tensor added last.
+    void addConsumer(CoarseNodeId consumer)
+    {
+        consumers.push_back(consumer);
+        ++consumerStart.back();
+    }
+    [[nodiscard]] std::size_t size() const { return producers.size(); }
+    [[nodiscard]] std::span<const CoarseNodeId> consumersOf(std::size_t tensor) const
+    {
+        return {consumers.data() + consumerStart[tensor], consumers.data() + consumerStart[tensor + 1]};
+    }
 };
 
 // The classes of `coarse` with `families`. `nodeFacts(node, into)`: appends the node's
@@ -99,6 +121,6 @@ struct CrossingEnds {
     const std::function<void(CoarseNodeId, std::vector<double>&)>& nodeFacts,
     const std::function<bool(CoarseNodeId, CoarseNodeId)>& sameFacts,
     const std::function<void(CoarseNodeId, std::vector<CoarseNodeId>&)>& savedMakers,
-    const std::vector<CrossingEnds>& tensors);
+    const CrossingEnds& tensors);
 
 }  // namespace tapestry

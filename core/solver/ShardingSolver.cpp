@@ -49,6 +49,18 @@ constexpr double kExactGapToKeep = 0.05;
 // search's whole-graph problems (a few thousand nodes of few strategies) are proven
 // optimal in seconds.
 constexpr std::size_t kExactAnyNodesCells = 600'000;
+// CBC on the whole problem runs its primal heuristics (CbcSettings::heuristics) when its
+// model has at most this many edge columns (ilpCellCount). On such a model they cost
+// little and find the plans its tree does not: generated 1,000-node problems of the
+// 2-D families (gns-2d-35k, gemma-2d-33k; 18-21 k columns, 340-377 fractional weights
+// at the root, no time point where the limit cannot bind) were proven by CBC alone in
+// 11.0 and 19.5 CPU-seconds with them, in 37.9 and 50.0 without; the whole solver at a
+// 120 s limit (load 11-16) proved gns-2d-35k@1000 with 20 CPU-seconds, where the build
+// without them stopped 1.2 % above its bound after 18. On larger models they take the
+// time: the 0.18 M-column diffusion-3d-1k-plain@1000 reached its root in 70.6
+// CPU-seconds with them (the feasibility pump: 7.9 with only it off), 6.6 without;
+// generated ti-3d-816 (0.2 M) was proven in 22 s without, 71 s with.
+constexpr std::size_t kExactHeuristicsCells = 50'000;
 // The neighbourhood where CBC's root relaxation disagrees with the best plan is
 // re-solved while that gains, each solve taking at most this share of the time left. On
 // generated diffusion problems of 600, 800 and 1,200 nodes, from plans 3.5, 1.9 and
@@ -417,7 +429,7 @@ CostSum wholeBound(double bound)
 // handing on its incumbents, bound and root relaxation, and pruning by the shared best.
 // Returns whether its search ran to the end, which proves the shared best optimal (then
 // the search stops).
-bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop)
+bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop, bool heuristics)
 {
     const Assignment incumbent = search.best();
     IlpHooks hooks;
@@ -430,7 +442,7 @@ bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token 
     hooks.relaxed = [&search](const std::vector<std::vector<double>>& weights) { search.keepRelaxation(weights); };
     search.setExactRunning(true);
     const IlpOutcome exact =
-        solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), false, hooks);
+        solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), heuristics, hooks);
     search.setExactRunning(false);
     if (exact.assignment)
         search.offer(*exact.assignment);
@@ -450,7 +462,7 @@ bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token 
 // the rest of the time. Its cutoff then fixes most columns by reduced cost at the root:
 // the memory-tight generated 600-node diffusion problem, proven in 12 s from its
 // optimum, is not proven in 60 s from a plan 3 % above it.
-void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
+void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline, bool heuristics)
 {
     const std::stop_token stop = search.stopToken();
     for (std::uint64_t round = 0; Clock::now() < deadline && !stop.stop_requested(); ++round) {
@@ -460,7 +472,7 @@ void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_p
         search.offer(regions);
         const SharedSearch::Snapshot now = search.snapshot();
         if (optimalityGap(now.cost, wholeBound(now.bound)) <= kExactGapToKeep) {
-            if (!runExact(search, deadline, stop))
+            if (!runExact(search, deadline, stop, heuristics))
                 runRegions(search, seed + round + 1, deadline);
             return;
         }
@@ -479,9 +491,9 @@ void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_p
 // optimum, proven 13 s later, load 8); where the memory rows bind hard it finds none (the
 // 800-node diffusion problem: none below 80.14 M, 0.30 % above its bound, in a whole
 // limit, where the neighbourhood found 79,904,804, 0.0003 % above the optimum).
-void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline)
+void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline, bool heuristics)
 {
-    if (runExact(search, deadline, search.exactToken()))
+    if (runExact(search, deadline, search.exactToken(), heuristics))
         return;
     const std::stop_token stop = search.stopToken();
     const std::vector<std::vector<double>> relaxation = search.relaxation();
@@ -493,10 +505,10 @@ void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point 
                 break;
             search.offer(plan);
         }
-        if (runExact(search, deadline, stop))
+        if (runExact(search, deadline, stop, heuristics))
             return;
     }
-    runRegionsThenExact(search, seed + 3, deadline);
+    runRegionsThenExact(search, seed + 3, deadline, heuristics);
 }
 
 }  // namespace
@@ -573,7 +585,9 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         // is in (kSharedCores).
         const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
         exactCheck = exactEnd;
-        workers.emplace_back(search, [deadline, seed](SharedSearch& s) { runExactWorker(s, seed, deadline); });
+        const bool heuristics = features.exactCells <= kExactHeuristicsCells;
+        workers.emplace_back(search,
+                             [deadline, seed, heuristics](SharedSearch& s) { runExactWorker(s, seed, deadline, heuristics); });
         for (int k = 1; k < threads; ++k)
             workers.emplace_back(search, [seed, k, exactEnd, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);

@@ -51,15 +51,14 @@ constexpr double kExactGapToKeep = 0.05;
 constexpr std::size_t kExactAnyNodesCells = 600'000;
 // CBC on the whole problem runs its primal heuristics (CbcSettings::heuristics) when its
 // model has at most this many edge columns (ilpCellCount). On such a model they cost
-// little and find the plans its tree does not: generated 1,000-node problems of the
-// 2-D families (gns-2d-35k, gemma-2d-33k; 18-21 k columns, 340-377 fractional weights
-// at the root, no time point where the limit cannot bind) were proven by CBC alone in
-// 11.0 and 19.5 CPU-seconds with them, in 37.9 and 50.0 without; the whole solver at a
-// 120 s limit (load 11-16) proved gns-2d-35k@1000 with 20 CPU-seconds, where the build
-// without them stopped 1.2 % above its bound after 18. On larger models they take the
-// time: the 0.18 M-column diffusion-3d-1k-plain@1000 reached its root in 70.6
-// CPU-seconds with them (the feasibility pump: 7.9 with only it off), 6.6 without;
-// generated ti-3d-816 (0.2 M) was proven in 22 s without, 71 s with.
+// little and find the plans its tree does not. Generated 1,000-node problems of the 2-D
+// families (17-28 k columns), CBC alone, in CPU-seconds with / without them: gns-2d-35k 11.0 / 37.9, gemma-2d-33k 19.5 / 50.0,
+// ti-2d-816 11.1 / 12.6, unet-2d-28k 12.7 / 27.9, diffusion-2d-65k 17.3 / not in 16.6.
+// The whole solver at a 120 s limit (load 11-16) proved gns-2d-35k@1000 with 20
+// CPU-seconds, where the build without them stopped 1.2 % above its bound after 18. On
+// larger models they take the time: the 0.18 M-column diffusion-3d-1k-plain@1000
+// reached its root in 70.6 CPU-seconds with them (the feasibility pump: 7.9 with only it
+// off), 6.6 without; generated ti-3d-816 (0.2 M) was proven in 22 s without, 71 s with.
 constexpr std::size_t kExactHeuristicsCells = 50'000;
 // The neighbourhood where CBC's root relaxation disagrees with the best plan is
 // re-solved while that gains, each solve taking at most this share of the time left. On

@@ -2,6 +2,7 @@
 
 #include "base/Error.h"
 #include "cost/ActivationWalk.h"
+#include "cost/CausalAttention.h"
 #include "cost/EagerKernelBytes.h"
 #include "cost/ExpertRouting.h"
 #include "cost/InstanceRepeats.h"
@@ -159,8 +160,7 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     workload_.batch = binder_.batch();
     workload_.sequence = binder_.sequence();
     assumed_ = steppingFor(assumedDataParallelDegree(mesh));
-    for (const Op& op : graph_.ops())
-        causal_ = causal_ || op.type == "Trilu" || op.type == "LessOrEqual";
+    causal_ = attentionIsCausal(graph_, [this](TensorId id) { return isScores(id); });
     const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
     bound_->copiedFrom = repeats.nodeBefore;
     const std::vector<bool> carries = gradientCarriers();

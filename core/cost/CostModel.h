@@ -257,8 +257,8 @@ public:
     // (PlanEvaluation::microBatches, dataParallelDegree).
     [[nodiscard]] int microSteps() const { return assumed_.microSteps; }
     [[nodiscard]] int dataParallelDegree() const { return assumed_.dataParallel; }
-    // Whether attention is causal (the graph builds a triangular mask: Trilu, or a
-    // LessOrEqual position comparison as exporters emit it).
+    // Whether attention is causal (attentionIsCausal: the graph builds a triangular mask,
+    // or a constant whose values are a causal mask is applied to the scores).
     [[nodiscard]] bool causalAttention() const { return causal_; }
 
     // A tensor kept for the backward pass.

@@ -2,6 +2,7 @@
 
 #include "graph/DataType.h"
 #include "graph/Ids.h"
+#include "graph/MaskValues.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +16,11 @@ enum class DataLocation : std::uint8_t {
     External,  // bytes in a side file that the importer never opens
 };
 
-// A stored tensor (weight or constant). Planning needs only dims and dtype; `data` is
-// filled only when the importer is asked to keep inline bytes.
+// A stored tensor (weight or constant). Planning needs only dims and dtype, and of a
+// few constants what their values say: `data` is filled only when the importer is asked
+// to keep inline bytes, `int64Values` for inline int64 vectors (rank 0 or 1: the
+// starts, axes and shapes that Slice and Reshape read), `maskValues` for every inline
+// constant.
 // Invariant: byteSize == ceil(product(dims) * bits(dtype) / 8).
 struct Initializer {
     InitializerId id;
@@ -29,6 +33,8 @@ struct Initializer {
     DataLocation location = DataLocation::Inline;
     std::string externalFile;
     std::vector<std::byte> data;
+    std::vector<std::int64_t> int64Values;
+    MaskValues maskValues = MaskValues::Unknown;
 };
 
 }  // namespace tapestry

@@ -39,12 +39,18 @@ void writeTensorType(const Tensor& tensor, onnx::ValueInfoProto& valueInfo)
     }
 }
 
-void writeExternalInitializer(const Initializer& initializer, WriteContext& context, onnx::TensorProto& out)
+// An initializer whose bytes the graph holds is written inline; every other one as a
+// reference into the side file.
+void writeInitializer(const Initializer& initializer, WriteContext& context, onnx::TensorProto& out)
 {
     out.set_name(initializer.name);
     out.set_data_type(static_cast<int>(initializer.dtype));
     for (const std::int64_t d : initializer.dims)
         out.add_dims(d);
+    if (!initializer.data.empty()) {
+        out.set_raw_data(reinterpret_cast<const char*>(initializer.data.data()), initializer.data.size());
+        return;
+    }
     out.set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);
     auto addEntry = [&](const char* key, std::string value) {
         onnx::StringStringEntryProto* entry = out.add_external_data();
@@ -139,7 +145,7 @@ void writeGraph(const Graph& graph, const std::string& name, WriteContext& conte
 {
     out.set_name(name);
     for (const Initializer& initializer : graph.initializers())
-        writeExternalInitializer(initializer, context, *out.add_initializer());
+        writeInitializer(initializer, context, *out.add_initializer());
     for (const TensorId input : graph.inputs())
         writeTensorType(graph.tensor(input), *out.add_input());
     // File order is the builder's order; the topological order would do as well, but

@@ -17,7 +17,8 @@ struct OnnxWriteOptions {
 
 // Writes `graph` as an ONNX ModelProto (IR 8, opset 17) without weight bytes: every
 // initializer is EXTERNAL with a location, offset and length in a side file that is
-// never written, so re-import reads dims and dtypes only. Every tensor that has a known
+// never written, so re-import reads dims and dtypes only; an initializer whose bytes
+// the graph holds (Initializer::data, a small constant a test builds) is written inline. Every tensor that has a known
 // dtype or rank gets value_info (symbolic dims as dim_param), so re-import needs no
 // shape inference. Subgraphs are written as GRAPH attributes.
 // The file is replaced atomically (temp file + rename). Throws tapestry::Error

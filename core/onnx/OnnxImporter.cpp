@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <span>
 #include <unordered_set>
 
 namespace tapestry {
@@ -174,21 +175,33 @@ DataType dtypeFromProto(const onnx::ValueInfoProto& value, const std::string& sh
                : DataType::Undefined;
 }
 
-void copyInlineData(const onnx::TensorProto& tensor, Initializer& out)
+// The values of an inline tensor as little-endian bytes, raw_data's layout: a view of
+// raw_data, or the typed field that holds them packed into `packed` (int32_data holds
+// every type of 16 bits or fewer, one element per entry; uint64_data the unsigned 32-
+// and 64-bit ones).
+std::span<const std::byte> inlineBytes(const onnx::TensorProto& tensor, DataType dtype, std::vector<std::byte>& packed)
 {
-    auto append = [&out](const void* data, std::size_t bytes) {
-        const auto* begin = static_cast<const std::byte*>(data);
-        out.data.insert(out.data.end(), begin, begin + bytes);
-    };
     if (tensor.has_raw_data())
-        append(tensor.raw_data().data(), tensor.raw_data().size());
-    else if (tensor.float_data_size() > 0)
-        append(tensor.float_data().data(), sizeof(float) * static_cast<std::size_t>(tensor.float_data_size()));
+        return std::as_bytes(std::span(tensor.raw_data().data(), tensor.raw_data().size()));
+    auto pack = [&packed](const auto& field, std::size_t width) {
+        packed.reserve(static_cast<std::size_t>(field.size()) * width);
+        for (const auto value : field) {
+            const auto* begin = reinterpret_cast<const std::byte*>(&value);  // little-endian: the low bytes first
+            packed.insert(packed.end(), begin, begin + width);
+        }
+    };
+    const auto width = static_cast<std::size_t>(std::max(dataTypeBits(dtype), 8) / 8);
+    if (tensor.float_data_size() > 0)
+        pack(tensor.float_data(), sizeof(float));
     else if (tensor.int64_data_size() > 0)
-        append(tensor.int64_data().data(),
-               sizeof(std::int64_t) * static_cast<std::size_t>(tensor.int64_data_size()));
+        pack(tensor.int64_data(), sizeof(std::int64_t));
     else if (tensor.double_data_size() > 0)
-        append(tensor.double_data().data(), sizeof(double) * static_cast<std::size_t>(tensor.double_data_size()));
+        pack(tensor.double_data(), sizeof(double));
+    else if (tensor.int32_data_size() > 0 && width <= sizeof(std::int32_t))
+        pack(tensor.int32_data(), width);
+    else if (tensor.uint64_data_size() > 0 && width <= sizeof(std::uint64_t))
+        pack(tensor.uint64_data(), width);
+    return packed;
 }
 
 Initializer initializerFromProto(const onnx::TensorProto& tensor, const OnnxImportOptions& options,
@@ -221,8 +234,16 @@ Initializer initializerFromProto(const onnx::TensorProto& tensor, const OnnxImpo
             if (entry.key() == "location")
                 out.externalFile = entry.value();
         }
-    } else if (options.keepInlineWeights) {
-        copyInlineData(tensor, out);
+    } else {
+        std::vector<std::byte> packed;
+        const std::span<const std::byte> bytes = inlineBytes(tensor, out.dtype, packed);
+        out.maskValues = maskValuesOf(out.dtype, out.dims, bytes);
+        if (out.dtype == DataType::Int64 && out.dims.size() <= 1 && bytes.size() == out.byteSize) {
+            out.int64Values.resize(static_cast<std::size_t>(out.elementCount));
+            std::memcpy(out.int64Values.data(), bytes.data(), bytes.size());
+        }
+        if (options.keepInlineWeights)
+            out.data.assign(bytes.begin(), bytes.end());
     }
     return out;
 }
@@ -232,14 +253,13 @@ AttributeTensor attributeTensorFromProto(const onnx::TensorProto& tensor)
     AttributeTensor out;
     out.dtype = dataTypeFromOnnx(tensor.data_type());
     out.dims.assign(tensor.dims().begin(), tensor.dims().end());
+    std::vector<std::byte> packed;
+    const std::span<const std::byte> bytes = inlineBytes(tensor, out.dtype, packed);
+    out.maskValues = maskValuesOf(out.dtype, out.dims, bytes);
     // Small int64 constants feed Reshape/Slice shapes; keep their values.
-    if (out.dtype == DataType::Int64) {
-        if (tensor.int64_data_size() > 0) {
-            out.int64Values.assign(tensor.int64_data().begin(), tensor.int64_data().end());
-        } else if (!tensor.raw_data().empty() && tensor.raw_data().size() % sizeof(std::int64_t) == 0) {
-            out.int64Values.resize(tensor.raw_data().size() / sizeof(std::int64_t));
-            std::memcpy(out.int64Values.data(), tensor.raw_data().data(), tensor.raw_data().size());
-        }
+    if (out.dtype == DataType::Int64 && bytes.size() % sizeof(std::int64_t) == 0) {
+        out.int64Values.resize(bytes.size() / sizeof(std::int64_t));
+        std::memcpy(out.int64Values.data(), bytes.data(), bytes.size());
     }
     return out;
 }

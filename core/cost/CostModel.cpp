@@ -141,6 +141,13 @@ int assumedDataParallelDegree(const DeviceMesh& mesh)
     return degree;
 }
 
+// The share of a layer's tokens an expert runs: its top-k over the experts, times the
+// capacity factor, at most all of them.
+double routedShareOf(const ExpertMembership& m, double capacityFactor)
+{
+    return std::min(1.0, m.topK * capacityFactor / m.experts);
+}
+
 }  // namespace
 
 CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
@@ -164,11 +171,14 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
     bound_->copiedFrom = repeats.nodeBefore;
     const std::vector<bool> carries = gradientCarriers();
-    computeOpFacts(repeats, carries);
+    std::vector<ExpertMembership> membership = expertMembership(graph_, coarse_, binder_);
+    if (std::none_of(membership.begin(), membership.end(), [](const ExpertMembership& m) { return m.experts > 0; }))
+        membership.clear();  // no expert: nothing reads or changes anything of theirs
+    computeOpFacts(repeats, carries, membership);
     computeNodeFacts(repeats, carries);
     computeCrossingTensors(repeats, carries);
     computeBlocks();
-    computeExperts();
+    computeExperts(membership);
     checkFp8();
     computeFp8();
 }
@@ -291,7 +301,8 @@ std::vector<bool> CostModel::gradientCarriers() const
     return carries;
 }
 
-void CostModel::computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries)
+void CostModel::computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries,
+                               const std::vector<ExpertMembership>& membership)
 {
     bound_->ops.assign(graph_.opCount(), {});
     auto activationBytes = [&](TensorId id) {
@@ -379,7 +390,7 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats, const std::vector
         if (role != OpRole::Embedding) {
             for (const TensorId input : op.inputs) {
                 if (input.isValid() && !isFollowerIn(graph_.tensor(input).producer, node))
-                    bytes += activationBytes(input);
+                    bytes += activationBytes(input) * expertReadShare(op.id, input, membership);
             }
         }
         for (const TensorId output : op.outputs) {
@@ -398,12 +409,13 @@ void CostModel::computeOpFacts(const InstanceRepeats& repeats, const std::vector
         facts.memoryBoundBackwardBytes = 2 * bytes;
     }
     if (workload_.savedActivations == SavedActivations::Eager)
-        computeEagerKernels(repeats, carries);
+        computeEagerKernels(repeats, carries, membership);
     for (const OpId op : repeats.repeatedOps)
         bound_->ops[op.index()] = bound_->ops[repeats.opBefore[op.index()].index()];
 }
 
-void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::vector<bool>& carries)
+void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::vector<bool>& carries,
+                                    const std::vector<ExpertMembership>& membership)
 {
     const double c = dtypeBytes_;
     auto elements = [&](TensorId id) {
@@ -451,11 +463,14 @@ void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::v
             facts.memoryBoundBackwardBytes = 0;
             std::vector<double> inputs;
             std::vector<bool> gradients;
+            double unread = 0;  // of what the experts made, the rows they did not make
             for (const TensorId input : op.inputs) {
                 const bool parameter = input.isValid() && isParameter(graph_, input);
                 const bool activation = input.isValid() && !isConstant(input);
+                const double share = expertReadShare(op.id, input, membership);
                 inputs.push_back(parameter || activation ? elements(input) * (fp32 && activation ? 4.0 : c) : 0.0);
                 gradients.push_back(parameter || (activation && carries[input.index()]));
+                unread += (1 - share) * inputs.back();
                 // The node's input, cast up to fp32 by the first of its ops reading it; the
                 // gradients of the ops reading that copy are summed in fp32.
                 const OpId producer = input.isValid() ? graph_.tensor(input).producer : OpId{};
@@ -465,14 +480,20 @@ void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::v
                     const std::vector<OpId>& readers = graph_.tensor(input).consumers;
                     const auto inNode = std::count_if(readers.begin(), readers.end(),
                                                       [&](OpId reader) { return nodeOf(reader) == nodeOf(op.id); });
-                    facts.memoryBoundBytes += elements(input) * (c + 4);
-                    facts.memoryBoundBackwardBytes += elements(input) * (4 + c) +
-                                                      eagerGradientSumBytes(static_cast<int>(inNode), elements(input) * 4);
+                    facts.memoryBoundBytes += share * elements(input) * (c + 4);
+                    facts.memoryBoundBackwardBytes +=
+                        share * (elements(input) * (4 + c) +
+                                 eagerGradientSumBytes(static_cast<int>(inNode), elements(input) * 4));
                 }
             }
             const TensorId output = op.outputs.empty() ? TensorId{} : op.outputs[0];
-            const EagerKernelBytes bytes =
-                eagerKernelBytes(op.type, inputs, gradients, elements(output) * (fp32 ? 4.0 : c));
+            EagerKernelBytes bytes = eagerKernelBytes(op.type, inputs, gradients, elements(output) * (fp32 ? 4.0 : c));
+            if (unread > 0 && eagerKernelReadsInputs(op.type)) {
+                // A kernel reading what the experts made reads their routed rows; backward
+                // reads less by the same share.
+                bytes.backward *= (bytes.forward - unread) / bytes.forward;
+                bytes.forward -= unread;
+            }
             facts.memoryBoundBytes += bytes.forward;
             facts.memoryBoundBackwardBytes += bytes.backward;
             // The normalized tensor cast back down for the weight's product.
@@ -846,10 +867,18 @@ void CostModel::computeBlocks()
     }
 }
 
-void CostModel::computeExperts()
+double CostModel::expertReadShare(OpId op, TensorId input, const std::vector<ExpertMembership>& membership) const
 {
-    const std::vector<ExpertMembership> membership = expertMembership(graph_, coarse_, binder_);
-    if (std::none_of(membership.begin(), membership.end(), [](const ExpertMembership& m) { return m.experts > 0; }))
+    if (membership.empty() || !input.isValid() || isConstant(input) || !graph_.tensor(input).producer.isValid())
+        return 1.0;
+    const ExpertMembership& reader = membership[coarse_.nodeOf[op.index()].index()];
+    const ExpertMembership& maker = membership[coarse_.nodeOf[graph_.tensor(input).producer.index()].index()];
+    return reader.experts == 0 && maker.experts > 0 ? routedShareOf(maker, workload_.capacityFactor) : 1.0;
+}
+
+void CostModel::computeExperts(const std::vector<ExpertMembership>& membership)
+{
+    if (membership.empty())
         return;  // no expert: nothing below reads or changes anything
     for (const CoarseNode& node : coarse_.nodes) {
         const ExpertMembership& m = membership[node.id.index()];
@@ -857,33 +886,8 @@ void CostModel::computeExperts()
             continue;
         NodeFacts& facts = bound_->nodes[node.id.index()];
         facts.experts = m.experts;
-        facts.routedShare = std::min(1.0, m.topK * workload_.capacityFactor / m.experts);
+        facts.routedShare = routedShareOf(m, workload_.capacityFactor);
         facts.modelShare = std::min(1.0, static_cast<double>(m.topK) / m.experts);
-    }
-    // What an expert made holds its routed rows only: a memory-bound op outside the
-    // experts (the layer's combine) reads no more of it.
-    for (const Op& op : graph_.ops()) {
-        const OpRole role = coarse_.roles[op.id.index()];
-        const CoarseNodeId node = coarse_.nodeOf[op.id.index()];
-        if (role == OpRole::Auxiliary || role == OpRole::Embedding || isAnchorRole(role) ||
-            bound_->nodes[node.index()].experts > 0)
-            continue;
-        for (const TensorId input : op.inputs) {
-            if (!input.isValid() || isConstant(input) || !graph_.tensor(input).producer.isValid() ||
-                !graph_.tensor(input).shape.isRankKnown())
-                continue;
-            const NodeFacts& maker = bound_->nodes[coarse_.nodeOf[graph_.tensor(input).producer.index()].index()];
-            if (maker.experts == 0)
-                continue;
-            const double unread =
-                (1 - maker.routedShare) * binder_.elementCount(graph_.tensor(input).shape) * dtypeBytes_;
-            OpFacts& facts = bound_->ops[op.id.index()];
-            if (facts.memoryBoundBytes > 0)  // backward reads less by the same share
-                facts.memoryBoundBackwardBytes *=
-                    std::max(0.0, facts.memoryBoundBytes - unread) / facts.memoryBoundBytes;
-            facts.memoryBoundBytes -= unread;
-            bound_->nodes[node.index()].memoryBoundBytes -= unread;
-        }
     }
     for (CrossingTensor& tensor : bound_->crossing) {
         const NodeFacts& producer = bound_->nodes[tensor.producer.index()];

@@ -18,6 +18,7 @@
 namespace tapestry {
 
 class Graph;
+struct ExpertMembership;
 struct InstanceRepeats;
 struct PricingClasses;
 
@@ -320,6 +321,17 @@ public:
         bool pastReplayStop = false;
     };
     [[nodiscard]] const NodeFacts& facts(CoarseNodeId id) const { return bound_->nodes.at(id.index()); }
+    // What op `id`'s memory-bound kernels move per step, unsplit (a share of its fused
+    // node's kernel, or its own kernels under SavedActivations::Eager).
+    struct MovedBytes {
+        double forward = 0;
+        double backward = 0;
+    };
+    [[nodiscard]] MovedBytes memoryBoundBytes(OpId id) const
+    {
+        const OpFacts& op = bound_->ops.at(id.index());
+        return {op.memoryBoundBytes, op.memoryBoundBackwardBytes};
+    }
     // Whether the node may take the strategy: the expert split only inside an expert,
     // over axes whose ranks divide the layer's experts (each rank keeps whole experts).
     // evaluate() refuses plans with others; searchers offer only these.
@@ -600,17 +612,24 @@ private:
     [[nodiscard]] std::vector<bool> gradientCarriers() const;
     // The facts of an op or node of a block instance that repeats the one before it are
     // copied from there (cost/InstanceRepeats.h): a deep model binds a few blocks.
-    void computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries);
+    // `membership`: expertMembership's, empty for a model without experts.
+    void computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries,
+                        const std::vector<ExpertMembership>& membership);
     // Under SavedActivations::Eager: the memory-bound ops of nodes without an anchor as
     // kernels of their own, an RMS norm's in fp32, the gradient sums and the loss.
-    void computeEagerKernels(const InstanceRepeats& repeats, const std::vector<bool>& carries);
+    void computeEagerKernels(const InstanceRepeats& repeats, const std::vector<bool>& carries,
+                             const std::vector<ExpertMembership>& membership);
+    // The share of `input` that memory-bound op `op` reads: what an expert made holds its
+    // routed rows only, so an op outside the experts (the layer's combine) reads that share
+    // of it; 1 for every other read.
+    [[nodiscard]] double expertReadShare(OpId op, TensorId input, const std::vector<ExpertMembership>& membership) const;
     void computeNodeFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries);
     void computeBlocks();
     // Sets NodeFacts::pastReplayStop on the instance's nodes.
     void markReplayStop(const BlockInstance& instance);
     void computeCrossingTensors(const InstanceRepeats& repeats, const std::vector<bool>& carries);
     void computeOutputs();
-    void computeExperts();
+    void computeExperts(const std::vector<ExpertMembership>& membership);
     void computeFp8();
     // Throws Error(InvalidArgument) when the cluster's GPU cannot run the FP8 recipe.
     void checkFp8() const;

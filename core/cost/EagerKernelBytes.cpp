@@ -25,12 +25,17 @@ double productBackward(double gradient, double factors, double input)
 
 }  // namespace
 
+bool eagerKernelReadsInputs(std::string_view type)
+{
+    return !isView(type);
+}
+
 EagerKernelBytes eagerKernelBytes(std::string_view type, const std::vector<double>& inputBytes,
                                   const std::vector<bool>& inputGradient, double outputBytes)
 {
     EagerKernelBytes bytes;
     const double dy = outputBytes;
-    if (!isView(type)) {
+    if (eagerKernelReadsInputs(type)) {
         for (const double input : inputBytes)
             bytes.forward += input;
         bytes.forward += outputBytes;

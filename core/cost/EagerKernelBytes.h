@@ -33,6 +33,10 @@ struct EagerKernelBytes {
     double backward = 0;
 };
 
+// Whether the op's forward kernel reads its inputs (every op but the views, which move
+// nothing): then eagerKernelBytes' forward holds each of `inputBytes` once.
+[[nodiscard]] bool eagerKernelReadsInputs(std::string_view type);
+
 // `inputBytes[i]`: input i's bytes as the kernel reads it (0 for a constant it does not
 // stream: a scalar, a shape); `inputGradient[i]`: whether autograd computes its gradient
 // (an activation on the gradient path, or a parameter); `outputBytes`: the op's output.

@@ -12,9 +12,13 @@
 //   data mesh, not one per axis;
 // - an expert split's ranks divide the expert count (else the plan is refused), and
 //   every axis an accepted expert split uses pays for moving the tokens (an all-to-all
-//   from split tokens, a gather back when the axis holds every token).
+//   from split tokens, a gather back when the axis holds every token);
+// - no op moves negative bytes or takes negative time, fused or run op by op (eager),
+//   also where a view outside the experts reads what an expert made (as an ONNX export
+//   reshapes the experts' outputs before it combines them).
 #include "FoldedTestModel.h"
 #include "base/Error.h"
+#include "graph/GraphBuilder.h"
 #include "cost/AttentionKernelNames.h"
 #include "cost/CostModel.h"
 #include "cost/Throughput.h"
@@ -83,6 +87,59 @@ Plan randomPlan(const CostModel& costs, const CoarseGraph& coarse, const std::ve
             split = legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(random)];
     }
     return plan;
+}
+
+// A mixture-of-experts layer as an ONNX export may write it: a router (TopK of 2 over 4
+// experts) in scope "moe", four experts "moe/experts.N" of one [8, 8] matmul each, and a
+// combine module of its own ("combine", so that the coarsening leaves it outside the
+// experts' nodes) that reshapes each expert's output (a view) and sums them; the first
+// expert's view is read twice (by the sum and a residual), so its gradients are summed.
+FoldedModel moeWithViewsOfTheExperts()
+{
+    GraphBuilder b;
+    const auto hidden = [](std::int64_t width) {
+        return TensorShape({Dimension::symbolic("batch"), Dimension::symbolic("seq"), Dimension::known(width)});
+    };
+    const auto initializer = [&](const char* name, std::vector<std::int64_t> dims, DataType dtype) {
+        Initializer w;
+        w.name = name;
+        w.dtype = dtype;
+        w.dims = std::move(dims);
+        for (const std::int64_t d : w.dims)
+            w.elementCount *= static_cast<std::uint64_t>(d);
+        w.byteSize = w.elementCount * static_cast<std::uint64_t>(dataTypeBits(dtype) / 8);
+        b.addInitializer(std::move(w));
+    };
+    b.addInput("x", DataType::Float32, hidden(8));
+    initializer("router", {8, 4}, DataType::Float32);
+    initializer("k", {1}, DataType::Int64);
+    initializer("same_shape", {3}, DataType::Int64);
+    initializer("out", {8, 8}, DataType::Float32);
+    const ScopePath moe({"moe"});
+    const ScopePath combine({"combine"});
+    b.addOp("MatMul", "gate", {"x", "router"}, {"logits"}, {}, moe);
+    b.setTensorType("logits", DataType::Float32, hidden(4));
+    b.addOp("TopK", "top", {"logits", "k"}, {"chosen", "experts"}, {{"axis", std::int64_t{-1}}}, moe);
+    b.setTensorType("chosen", DataType::Float32, hidden(2));
+    b.setTensorType("experts", DataType::Int64, hidden(2));
+    std::vector<std::string> views;
+    for (int e = 0; e < 4; ++e) {
+        const std::string n = std::to_string(e);
+        initializer(("w" + n).c_str(), {8, 8}, DataType::Float32);
+        b.addOp("MatMul", "expert" + n, {"x", "w" + n}, {"y" + n}, {}, ScopePath({"moe", "experts." + n}));
+        b.setTensorType("y" + n, DataType::Float32, hidden(8));
+        b.addOp("Reshape", "view" + n, {"y" + n, "same_shape"}, {"r" + n}, {}, combine);
+        b.setTensorType("r" + n, DataType::Float32, hidden(8));
+        views.push_back("r" + n);
+    }
+    b.addOp("Sum", "sum", views, {"mixed"}, {}, combine);
+    b.setTensorType("mixed", DataType::Float32, hidden(8));
+    b.addOp("Add", "residual", {"mixed", "r0"}, {"h"}, {}, combine);
+    b.setTensorType("h", DataType::Float32, hidden(8));
+    b.addOp("MatMul", "output", {"h", "out"}, {"o"});
+    b.setTensorType("o", DataType::Float32, hidden(8));
+    b.markOutput("o");
+    return foldModel(b.finish());
 }
 
 }  // namespace
@@ -196,6 +253,53 @@ private slots:
         QVERIFY(priced > 600);
         QVERIFY(expertSplits > 20);
         QVERIFY(refused > 0);
+    }
+
+    void noOpMovesNegativeBytes()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"a", 8}}, cluster);
+        std::vector<std::pair<std::string, FoldedModel>> models;
+        for (const Generated& generated : generatedModels())
+            models.emplace_back(generated.name, foldModel(synthesizeModel(generated.spec, generated.name)));
+        models.emplace_back("moe with views of the experts", moeWithViewsOfTheExperts());
+        int viewsOfExperts = 0;
+        for (const auto& [name, m] : models) {
+            for (const SavedActivations saved : {SavedActivations::Fused, SavedActivations::Eager}) {
+                for (const Recomputation recompute : {Recomputation::None, Recomputation::Full}) {
+                    Workload w = workload(16, 1024);
+                    w.savedActivations = saved;
+                    w.recompute = recompute;
+                    const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, w);
+                    const QString where = QStringLiteral("%1, %2 activations, recompute %3")
+                                              .arg(QString::fromStdString(name))
+                                              .arg(QLatin1String(saved == SavedActivations::Eager ? "eager" : "fused"))
+                                              .arg(QLatin1String(recompute == Recomputation::Full ? "full" : "none"));
+                    for (const Op& op : m.graph().ops()) {
+                        const CostModel::MovedBytes moved = costs.memoryBoundBytes(op.id);
+                        QVERIFY2(moved.forward >= 0 && moved.backward >= 0,
+                                 qPrintable(where + QStringLiteral(": %1 moves %2 forward, %3 backward")
+                                                        .arg(QString::fromStdString(op.name))
+                                                        .arg(moved.forward)
+                                                        .arg(moved.backward)));
+                        const OpId maker = op.inputs.empty() ? OpId{} : m.graph().tensor(op.inputs[0]).producer;
+                        const bool readsAnExpert = op.type == "Reshape" && maker.isValid() &&
+                                                   costs.facts(m.coarse.nodeOf[maker.index()]).experts > 0 &&
+                                                   costs.facts(m.coarse.nodeOf[op.id.index()]).experts == 0;
+                        viewsOfExperts += readsAnExpert ? 1 : 0;
+                    }
+                    const PlanEvaluation e =
+                        costs.evaluate(makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes()));
+                    for (std::size_t op = 0; op < e.perOp.size(); ++op) {
+                        const TimeBreakdown& t = e.perOp[op].time;
+                        QVERIFY2(t.computeSeconds >= 0 && t.recomputeSeconds >= 0 && t.optimizerSeconds >= 0,
+                                 qPrintable(where + QStringLiteral(": op %1 takes negative time").arg(op)));
+                    }
+                }
+            }
+        }
+        // The hand-built layer's four views, in each of the four workloads.
+        QCOMPARE(viewsOfExperts, 4 * 4);
     }
 
     void dataParallelPricesTheSameHoweverTheMeshFactorsIt()

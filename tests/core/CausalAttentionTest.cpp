@@ -4,6 +4,7 @@
 // the bundled default model (a dynamo export with its causal mask folded to a constant)
 // priced as the synthesized Llama-3-8B.
 #include "FoldedTestModel.h"
+#include "TestInitializer.h"
 #include "cost/CausalAttention.h"
 #include "cost/CostModel.h"
 #include "graph/GraphBuilder.h"
@@ -48,27 +49,14 @@ std::vector<T> pattern(std::int64_t rows, std::int64_t columns, T visible, T hid
 
 const auto causal = [](std::int64_t i, std::int64_t j) { return j <= i; };
 
-Initializer constant(const char* name, DataType dtype, std::vector<std::int64_t> dims, std::vector<std::byte> data)
-{
-    Initializer c;
-    c.name = name;
-    c.dtype = dtype;
-    c.dims = std::move(dims);
-    for (const std::int64_t d : c.dims)
-        c.elementCount *= static_cast<std::uint64_t>(d);
-    c.byteSize = data.size();
-    c.data = std::move(data);
-    return c;
-}
-
 Initializer int64s(const char* name, const std::vector<std::int64_t>& values)
 {
-    return constant(name, DataType::Int64, {static_cast<std::int64_t>(values.size())}, bytesOf(values));
+    return testInitializer(name, DataType::Int64, {static_cast<std::int64_t>(values.size())}, bytesOf(values));
 }
 
 Initializer scalar(const char* name, float value)
 {
-    return constant(name, DataType::Float32, {}, bytesOf(std::vector<float>{value}));
+    return testInitializer(name, DataType::Float32, {}, bytesOf(std::vector<float>{value}));
 }
 
 // How the mask reaches the scores.
@@ -98,7 +86,7 @@ Graph maskedAttention(Mask mask, const std::string& file)
     b.addInput("x", DataType::Float32, shape(two, seq, four));
     b.addInput("kt", DataType::Float32, shape(two, four, seq));
     b.addInput("v", DataType::Float32, shape(two, seq, four));
-    b.addInitializer(constant("wq", DataType::Float32, {4, 4}, bytesOf(std::vector<float>(16, 0.5F))));
+    b.addInitializer(testInitializer("wq", DataType::Float32, {4, 4}, bytesOf(std::vector<float>(16, 0.5F))));
     b.addOp("MatMul", "query", {"x", "wq"}, {"q"});
     b.addOp("MatMul", "scores", {"q", "kt"}, {"s"});
     b.setTensorType("q", DataType::Float32, shape(two, seq, four));
@@ -107,7 +95,7 @@ Graph maskedAttention(Mask mask, const std::string& file)
     const TensorShape square({Dimension::known(1), Dimension::known(1), Dimension::known(kTraced),
                               Dimension::known(kTraced)});
     const auto boolMask = [&](const char* name, auto visibleAt) {
-        b.addInitializer(constant(name, DataType::Bool, {1, 1, kTraced, kTraced},
+        b.addInitializer(testInitializer(name, DataType::Bool, {1, 1, kTraced, kTraced},
                                   bytesOf(pattern<std::uint8_t>(kTraced, kTraced, 1, 0, visibleAt))));
     };
     b.addInitializer(scalar("zero", 0.0F));
@@ -144,7 +132,7 @@ Graph maskedAttention(Mask mask, const std::string& file)
     case Mask::ShiftedSlice: {
         // Hugging Face's older buffers: the longest positions' matrix, cut to the sequence.
         constexpr std::int64_t longest = 8;
-        b.addInitializer(constant("causal_bias", DataType::Float32, {1, 1, longest, longest},
+        b.addInitializer(testInitializer("causal_bias", DataType::Float32, {1, 1, longest, longest},
                                   bytesOf(pattern<float>(longest, longest, 0.0F, -1e9F, causal))));
         b.addInitializer(int64s("starts", mask == Mask::SlicedBias ? std::vector<std::int64_t>{0, 0}
                                                                    : std::vector<std::int64_t>{1, 0}));

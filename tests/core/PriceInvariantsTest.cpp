@@ -17,6 +17,7 @@
 //   also where a view outside the experts reads what an expert made (as an ONNX export
 //   reshapes the experts' outputs before it combines them).
 #include "FoldedTestModel.h"
+#include "TestInitializer.h"
 #include "base/Error.h"
 #include "graph/GraphBuilder.h"
 #include "cost/AttentionKernelNames.h"
@@ -100,15 +101,8 @@ FoldedModel moeWithViewsOfTheExperts()
     const auto hidden = [](std::int64_t width) {
         return TensorShape({Dimension::symbolic("batch"), Dimension::symbolic("seq"), Dimension::known(width)});
     };
-    const auto initializer = [&](const char* name, std::vector<std::int64_t> dims, DataType dtype) {
-        Initializer w;
-        w.name = name;
-        w.dtype = dtype;
-        w.dims = std::move(dims);
-        for (const std::int64_t d : w.dims)
-            w.elementCount *= static_cast<std::uint64_t>(d);
-        w.byteSize = w.elementCount * static_cast<std::uint64_t>(dataTypeBits(dtype) / 8);
-        b.addInitializer(std::move(w));
+    const auto initializer = [&](const std::string& name, std::vector<std::int64_t> dims, DataType dtype) {
+        b.addInitializer(testInitializer(name, dtype, std::move(dims)));
     };
     b.addInput("x", DataType::Float32, hidden(8));
     initializer("router", {8, 4}, DataType::Float32);
@@ -125,7 +119,7 @@ FoldedModel moeWithViewsOfTheExperts()
     std::vector<std::string> views;
     for (int e = 0; e < 4; ++e) {
         const std::string n = std::to_string(e);
-        initializer(("w" + n).c_str(), {8, 8}, DataType::Float32);
+        initializer("w" + n, {8, 8}, DataType::Float32);
         b.addOp("MatMul", "expert" + n, {"x", "w" + n}, {"y" + n}, {}, ScopePath({"moe", "experts." + n}));
         b.setTensorType("y" + n, DataType::Float32, hidden(8));
         b.addOp("Reshape", "view" + n, {"y" + n, "same_shape"}, {"r" + n}, {}, combine);

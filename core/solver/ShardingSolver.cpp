@@ -54,11 +54,14 @@ constexpr std::size_t kExactAnyNodesCells = 600'000;
 // little and find the plans its tree does not. Generated 1,000-node problems of the 2-D
 // families (17-28 k columns), CBC alone, in CPU-seconds with / without them: gns-2d-35k 11.0 / 37.9, gemma-2d-33k 19.5 / 50.0,
 // ti-2d-816 11.1 / 12.6, unet-2d-28k 12.7 / 27.9, diffusion-2d-65k 17.3 / not in 16.6.
-// The whole solver at a 120 s limit (load 11-16) proved gns-2d-35k@1000 with 20
-// CPU-seconds, where the build without them stopped 1.2 % above its bound after 18. On
+// The whole solver at the family's 60 s limit (pinned, load 4-7) proved gns-2d-35k@1000
+// with 18-19 CPU-seconds, where the build without them ended 0.5 % above its bound. On
 // larger models they take the time: the 0.18 M-column diffusion-3d-1k-plain@1000
 // reached its root in 70.6 CPU-seconds with them (the feasibility pump: 7.9 with only it
-// off), 6.6 without; generated ti-3d-816 (0.2 M) was proven in 22 s without, 71 s with.
+// off), 6.6 without; generated ti-3d-816 (0.23 M) was proven in 22 s without, 71 s with.
+// Nothing between 28 k and 179 k columns was measured both ways: the threshold sits in
+// that gap, which keeps the problems there (diffusion-3d-600-plain@1000 at 56 k and
+// ti-3d-2k-plain@1000 at 90 k, proven without them) on the path they were proven on.
 constexpr std::size_t kExactHeuristicsCells = 50'000;
 // The neighbourhood where CBC's root relaxation disagrees with the best plan is
 // re-solved while that gains, each solve taking at most this share of the time left. On
@@ -164,6 +167,15 @@ ProblemFeatures measureFeatures(const ShardingProblem& problem)
                                        - problem.nodes[i].costs.begin());
     features.limitBinds = !evaluateSolution(problem, cheapest).feasible;
     return features;
+}
+
+PortfolioChoice portfolioChoice(const ProblemFeatures& features)
+{
+    PortfolioChoice choice;
+    choice.exactEngine = (features.choices <= kExactNodes && features.exactCells <= kExactCells)
+                         || features.cells <= kExactAnyNodesCells;
+    choice.exactHeuristics = choice.exactEngine && features.exactCells <= kExactHeuristicsCells;
+    return choice;
 }
 
 Clock::time_point after(Clock::time_point from, double seconds)
@@ -512,6 +524,11 @@ void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point 
 
 }  // namespace
 
+PortfolioChoice portfolioChoice(const ShardingProblem& reduced)
+{
+    return portfolioChoice(measureFeatures(reduced));
+}
+
 double optimalityGap(CostSum cost, CostSum lowerBound)
 {
     return cost > 0 ? static_cast<double>(cost - std::min(cost, lowerBound)) / static_cast<double>(cost) : 0.0;
@@ -548,8 +565,8 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     result.reducedNodes = reduced.nodes.size();
     result.reducedEdges = reduced.edges.size();
     const ProblemFeatures features = measureFeatures(reduced);
-    result.exactEngine = (features.choices <= kExactNodes && features.exactCells <= kExactCells)
-                         || features.cells <= kExactAnyNodesCells;
+    const PortfolioChoice choice = portfolioChoice(features);
+    result.exactEngine = choice.exactEngine;
 
     // Returning takes a moment after the workers stop: expanding and checking the
     // answer (timed here on the first assignment, so it grows with the problem and the
@@ -584,7 +601,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         // is in (kSharedCores).
         const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
         exactCheck = exactEnd;
-        const bool heuristics = features.exactCells <= kExactHeuristicsCells;
+        const bool heuristics = choice.exactHeuristics;
         workers.emplace_back(search,
                              [deadline, seed, heuristics](SharedSearch& s) { runExactWorker(s, seed, deadline, heuristics); });
         for (int k = 1; k < threads; ++k)

@@ -45,6 +45,17 @@ struct SolverResult {
     bool exactEngine = false;
 };
 
+// What the portfolio runs on a reduced problem, decided by its measured features.
+struct PortfolioChoice {
+    // CBC on the whole problem gets a core: at most about a thousand nodes with a choice
+    // and an exact model (ilpCellCount) of at most a million columns, or at most 600 k
+    // edge cells in all.
+    bool exactEngine = false;
+    // That CBC runs its primal heuristics: its model has at most 50 k edge columns.
+    bool exactHeuristics = false;
+};
+[[nodiscard]] PortfolioChoice portfolioChoice(const ShardingProblem& reduced);
+
 // (cost - lowerBound) / cost, 0 for a zero cost.
 [[nodiscard]] double optimalityGap(CostSum cost, CostSum lowerBound);
 
@@ -56,10 +67,9 @@ struct SolverResult {
 // start is the cheapest plan when it fits, else the smallest usages among allowed
 // strategies, and while it pays forbidden costs one worker runs the local search
 // (whose moves along forced edges switch whole groups) until a plan avoids them. The
-// portfolio decides by the reduced problem's measured features, not by its name: when
-// it is small (at most about a thousand nodes with a choice, and an exact model,
-// ilpCellCount, that grows with the strategies per node, of at most a million
-// columns; or any node count with at most 600k edge cells), one worker runs CBC on all of it without primal heuristics, handing on its
+// portfolio decides by the reduced problem's measured features, not by its name
+// (portfolioChoice): when it is small, one worker runs CBC on all of it, with its
+// primal heuristics only on a model of at most 50 k edge columns, handing on its
 // incumbents; where the root's relaxation disagrees with the best plan, CBC stops there
 // and that neighbourhood is solved exactly (RINS) before CBC runs again, pruning by the
 // better plan (past half the time only while

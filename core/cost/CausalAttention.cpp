@@ -29,14 +29,9 @@ MaskState stateOf(MaskValues values)
     return MaskState::None;
 }
 
-const Attribute* attributeOf(const Op& op, const char* name)
-{
-    return op.findAttribute(name);
-}
-
 std::optional<std::int64_t> intAttribute(const Op& op, const char* name)
 {
-    const Attribute* a = attributeOf(op, name);
+    const Attribute* a = op.findAttribute(name);
     if (!a || !std::holds_alternative<std::int64_t>(a->value))
         return std::nullopt;
     return std::get<std::int64_t>(a->value);
@@ -56,7 +51,7 @@ std::optional<std::vector<std::int64_t>> constantInt64s(const Graph& graph, Tens
     }
     if (!tensor.producer.isValid() || graph.op(tensor.producer).type != "Constant")
         return std::nullopt;
-    const Attribute* value = attributeOf(graph.op(tensor.producer), "value");
+    const Attribute* value = graph.op(tensor.producer).findAttribute("value");
     if (!value || !std::holds_alternative<AttributeTensor>(value->value))
         return std::nullopt;
     const AttributeTensor& t = std::get<AttributeTensor>(value->value);
@@ -72,7 +67,7 @@ std::optional<std::vector<std::int64_t>> sliceValues(const Graph& graph, const O
     if (op.inputs.size() > 1)
         return input < op.inputs.size() && op.inputs[input].isValid() ? constantInt64s(graph, op.inputs[input])
                                                                         : std::nullopt;
-    const Attribute* a = attributeOf(op, attribute);
+    const Attribute* a = op.findAttribute(attribute);
     if (!a || !std::holds_alternative<std::vector<std::int64_t>>(a->value))
         return std::nullopt;
     return std::get<std::vector<std::int64_t>>(a->value);
@@ -114,7 +109,8 @@ bool sliceKeepsDiagonal(const Graph& graph, const Op& op)
     if (!starts)
         return false;
     std::vector<std::int64_t> axes;
-    if (const bool listed = op.inputs.size() > 3 ? op.inputs[3].isValid() : attributeOf(op, "axes") != nullptr; listed) {
+    const bool axesListed = op.inputs.size() > 3 ? op.inputs[3].isValid() : op.findAttribute("axes") != nullptr;
+    if (axesListed) {
         const auto given = sliceValues(graph, op, 3, "axes");
         if (!given)
             return false;
@@ -217,9 +213,9 @@ MaskState constantState(const Op& op)
 {
     if (op.type != "Constant")
         return MaskState::None;
-    if (const Attribute* value = attributeOf(op, "value"); value && std::holds_alternative<AttributeTensor>(value->value))
+    if (const Attribute* value = op.findAttribute("value"); value && std::holds_alternative<AttributeTensor>(value->value))
         return stateOf(std::get<AttributeTensor>(value->value).maskValues);
-    if (const Attribute* value = attributeOf(op, "value_float"); value && std::holds_alternative<double>(value->value))
+    if (const Attribute* value = op.findAttribute("value_float"); value && std::holds_alternative<double>(value->value))
         return std::get<double>(value->value) <= kMaskingBias ? MaskState::Masking : MaskState::None;
     return MaskState::None;
 }

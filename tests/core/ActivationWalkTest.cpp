@@ -4,6 +4,7 @@
 #include "cost/ActivationWalk.h"
 #include "fold/FoldedModel.h"
 #include "graph/GraphBuilder.h"
+#include "TestInitializer.h"
 
 #include <QTest>
 
@@ -15,15 +16,7 @@ namespace {
 
 void addWeight(GraphBuilder& b, const std::string& name, std::vector<std::int64_t> dims, DataType type)
 {
-    Initializer w;
-    w.name = name;
-    w.dtype = type;
-    w.dims = std::move(dims);
-    w.elementCount = 1;
-    for (const std::int64_t d : w.dims)
-        w.elementCount *= static_cast<std::uint64_t>(d);
-    w.byteSize = w.elementCount * (type == DataType::Int64 ? 8 : 4);
-    b.addInitializer(std::move(w));
+    b.addInitializer(test::testInitializer(name, type, std::move(dims)));
 }
 
 // x [4, 8] -> MatMul(W) -> Add(bias) -> Reshape(to [4, 2, 4]) -> Transpose -> t;

@@ -5,6 +5,7 @@
 #include "base/Error.h"
 #include "CostChecks.h"
 #include "FoldedTestModel.h"
+#include "TestInitializer.h"
 #include "cost/CostModel.h"
 #include "cost/KernelTime.h"
 #include "graph/GraphBuilder.h"
@@ -88,15 +89,7 @@ FoldedModel staticGroupedQueryAttention()
     GraphBuilder b;
     const auto shape = [](std::vector<std::int64_t> dims) { return TensorShape::ofExtents(dims); };
     const auto weight = [&](const char* name, std::vector<std::int64_t> dims, DataType type) {
-        Initializer w;
-        w.name = name;
-        w.dtype = type;
-        w.dims = std::move(dims);
-        w.elementCount = 1;
-        for (const std::int64_t d : w.dims)
-            w.elementCount *= static_cast<std::uint64_t>(d);
-        w.byteSize = w.elementCount * 4;
-        b.addInitializer(std::move(w));
+        b.addInitializer(test::testInitializer(name, type, std::move(dims)));
     };
     b.addInput("tokens", DataType::Int64, shape({1, 10}));
     weight("embedding", {50, 32}, DataType::Float32);

@@ -87,6 +87,22 @@ void expectProvenOptimalWithin(const ShardingProblem& problem, double seconds)
     QVERIFY(local.bestCost() >= check.cost);
 }
 
+// A generated problem of the named contest family at 1,000 nodes (seed 1).
+ContestFamily familyAtThousandNodes(const std::string& name)
+{
+    ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
+                                         [&](const ContestFamily& f) { return f.name == name; });
+    family.nodes = 1000;
+    return family;
+}
+
+// Nodes of a (reduced) problem that still have a choice.
+std::ptrdiff_t nodesWithAChoice(const ShardingProblem& problem)
+{
+    return std::count_if(problem.nodes.begin(), problem.nodes.end(),
+                         [](const ProblemNode& node) { return node.strategyCount() > 1; });
+}
+
 ShardingProblem randomProblem(std::mt19937& random, bool limited)
 {
     ShardingProblem problem;
@@ -923,15 +939,11 @@ private slots:
     // solver got 9 CPU-seconds in 60 s (proven in 26-46 s wall at load 17-20).
     void thousandNodeProblemWithSlackIsProvenOptimal()
     {
-        ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
-                                             [](const ContestFamily& f) { return f.name == "ti-3d-2k-plain"; });
-        family.nodes = 1000;
+        const ContestFamily family = familyAtThousandNodes("ti-3d-2k-plain");
         const ShardingProblem problem = generateFamilyProblem(family, 1);
         const ProblemReducer reducer(problem);
         const ShardingProblem& reduced = reducer.reduced();
-        QVERIFY(std::count_if(reduced.nodes.begin(), reduced.nodes.end(),
-                              [](const ProblemNode& node) { return node.strategyCount() > 1; })
-                <= 300);
+        QVERIFY(nodesWithAChoice(reduced) <= 300);
         QVERIFY(!portfolioChoice(reduced).exactHeuristics);  // 90 k columns: CBC's tree alone
         expectProvenOptimalWithin(problem, 2 * family.seconds * kSlowdown);
     }
@@ -946,15 +958,10 @@ private slots:
     // clock: the portfolio's choice, and CBC's proof with no limit that binds.
     void thousandNodeProblemWithoutSlackIsProvenOptimal()
     {
-        ContestFamily family = *std::find_if(contestFamilies().begin(), contestFamilies().end(),
-                                             [](const ContestFamily& f) { return f.name == "gns-2d-35k"; });
-        family.nodes = 1000;
-        const ShardingProblem problem = generateFamilyProblem(family, 1);
+        const ShardingProblem problem = generateFamilyProblem(familyAtThousandNodes("gns-2d-35k"), 1);
         const ProblemReducer reducer(problem);
         const ShardingProblem& reduced = reducer.reduced();
-        QVERIFY(std::count_if(reduced.nodes.begin(), reduced.nodes.end(),
-                              [](const ProblemNode& node) { return node.strategyCount() > 1; })
-                > 800);
+        QVERIFY(nodesWithAChoice(reduced) > 800);
         const PortfolioChoice choice = portfolioChoice(reduced);
         QVERIFY(choice.exactEngine && choice.exactHeuristics);
         const IlpOutcome outcome = solveWithIlp(reduced, 600 * kSlowdown);

@@ -7,7 +7,7 @@
 # the attention kernel) and prints step time, its recomputation and optimizer parts, tokens/s,
 # MFU and memory per case. Given train_step.py's JSON, it puts the measured figures beside them.
 #
-#   bench/gpu/price_train_step.sh [MEASURED.json]      (TAPESTRY_CLI overrides the binary)
+#   bench/gpu/price_train_step.sh [--set base|heldout] [MEASURED.json]   (TAPESTRY_CLI overrides the binary)
 #
 # The presets are 8-GPU nodes and a mesh must cover every GPU: the one-GPU cluster is the
 # dgx-h200x1 preset with gpusPerNode 1, every figure of the GPU unchanged. The price cannot say
@@ -18,6 +18,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cli=${TAPESTRY_CLI:-$root/build/release/app/tapestry-cli}
+set_name=base
+if [[ ${1:-} == --set ]]; then set_name=${2:?--set needs base or heldout}; shift 2; fi
 measured=${1:-}
 [[ -x $cli ]] || { echo "price_train_step.sh: no tapestry-cli at $cli (build it, or set TAPESTRY_CLI)" >&2; exit 1; }
 [[ -z $measured || -r $measured ]] || { echo "price_train_step.sh: cannot read $measured" >&2; exit 1; }
@@ -31,7 +33,7 @@ grep -q '"gpusPerNode": 1,' "$work/h200-one-gpu.json" ||
 
 # One tab-separated line per case: name, parameters, step ms, recomputation ms, optimizer ms,
 # tokens/s, MFU %, memory GB, saved activations GB, largest transient GB.
-python3 "$here/train_step.py" --list-cases |
+python3 "$here/train_step.py" --set "$set_name" --list-cases |
 while read -r model mb seq recompute precision attention norm layers hidden heads kv ffn vocab; do
     onnx=$work/$model.onnx
     if [[ ! -e $onnx ]]; then

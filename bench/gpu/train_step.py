@@ -4,6 +4,7 @@ and memory `tapestry-cli evaluate` prices for the same workload (bench/gpu/price
 prices every case listed here).
 
     python3 bench/gpu/train_step.py -o steps.json            # every case, CUDA
+    python3 bench/gpu/train_step.py --set heldout -o held.json   # the held-out families
     python3 bench/gpu/train_step.py --list-cases             # the cases, one a line (no torch needed)
     python3 bench/gpu/train_step.py --device cpu --tiny -o t.json   # the same code at toy sizes
 
@@ -52,6 +53,11 @@ MODELS = {
     "llama-1b": dict(layers=16, hidden=2048, heads=32, kv_heads=8, ffn=8192, vocab=32000),
     # Llama-3.2-3B's sizes with an untied output head (3.6 B parameters).
     "llama-3b": dict(layers=28, hidden=3072, heads=24, kv_heads=8, ffn=8192, vocab=128256),
+    # Held-out shapes (--set heldout): thin GEMMs of small models, and a wide block (MPT-30B's
+    # hidden size and heads, SwiGLU width 8h/3 for its 4h GELU MLP's FLOPs) with few layers.
+    "llama-160m": dict(layers=12, hidden=768, heads=12, kv_heads=12, ffn=2048, vocab=32000),
+    "llama-410m": dict(layers=24, hidden=1024, heads=16, kv_heads=16, ffn=2816, vocab=32000),
+    "wide-4l": dict(layers=4, hidden=7168, heads=56, kv_heads=56, ffn=19200, vocab=32000),
     # Toy sizes for a CPU check of the code (--tiny).
     "tiny": dict(layers=2, hidden=64, heads=8, kv_heads=4, ffn=128, vocab=96),
 }
@@ -71,6 +77,21 @@ CASES = [
     ("llama-3b", 1, 8192, "none", "master", "flash", "fp32"),
     ("llama-3b", 1, 8192, "full", "master", "flash", "fp32"),
 ]
+# Families none of Tapestry's figures were set on (measured after their prices were committed):
+# long sequences, small models' thin GEMMs, and a wide block from 4k to 16k tokens.
+HELD_OUT_CASES = [
+    ("llama-1b", 1, 16384, "none", "master", "flash", "fp32"),
+    ("llama-1b", 1, 16384, "full", "master", "flash", "fp32"),
+    ("llama-1b", 1, 32768, "none", "master", "flash", "fp32"),
+    ("llama-1b", 1, 32768, "full", "master", "flash", "fp32"),
+    ("llama-160m", 16, 2048, "none", "master", "flash", "fp32"),
+    ("llama-160m", 4, 2048, "none", "master", "flash", "fp32"),
+    ("llama-410m", 8, 2048, "none", "master", "flash", "fp32"),
+    ("wide-4l", 1, 4096, "none", "master", "flash", "fp32"),
+    ("wide-4l", 1, 8192, "none", "master", "flash", "fp32"),
+    ("wide-4l", 1, 16384, "none", "master", "flash", "fp32"),
+]
+CASE_SETS = {"base": CASES, "heldout": HELD_OUT_CASES}
 TINY_CASES = [
     ("tiny", 2, 32, "none", "master", "flash", "fp32"),
     ("tiny", 2, 32, "full", "master", "flash", "fp32"),
@@ -389,11 +410,13 @@ def main():
     parser.add_argument("--list-cases", action="store_true",
                         help="print the cases: model, micro-batch, sequence, recompute, precision, attention, norm, "
                              "then layers, hidden, heads, kv-heads, ffn, vocab")
+    parser.add_argument("--set", choices=sorted(CASE_SETS), default="base",
+                        help="base (the cases the eager pricing was checked on) or heldout (default base)")
     parser.add_argument("--only", help="run only the cases whose name contains this text")
     parser.add_argument("--budget-s", type=float, default=210.0,
                         help="start no case after this many seconds (default 210)")
     args = parser.parse_args()
-    cases = TINY_CASES if args.tiny else CASES
+    cases = TINY_CASES if args.tiny else CASE_SETS[args.set]
     if args.only:
         cases = [c for c in cases if args.only in case_name(*c)]
     if args.list_cases:
@@ -407,7 +430,7 @@ def main():
     if device.type == "cuda" and not torch.cuda.is_available():
         parser.error("no CUDA device: give --device cpu (with --tiny) to check the code")
     model_class = build_model_classes(torch)
-    record = {"facts": device_facts(torch, device), "warmup_steps": WARMUP_STEPS, "steps": STEPS, "cases": []}
+    record = {"facts": device_facts(torch, device), "set": "tiny" if args.tiny else args.set, "warmup_steps": WARMUP_STEPS, "steps": STEPS, "cases": []}
     return run_cases(torch, cases, device, record, args, lambda case: run_case(torch, model_class, case, device),
                      step_summary)
 

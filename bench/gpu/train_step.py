@@ -342,7 +342,10 @@ def run_case(torch, model_class, case, device):
 
 
 def script_revision():
-    """The git commit this script ran from (what the step holds changed in 33dcd70), or None."""
+    """The git commit this script ran from (what the step holds changed in 33dcd70), or None; a copy
+    without .git (a device machine's) gives it in TRAIN_STEP_REVISION."""
+    if os.environ.get("TRAIN_STEP_REVISION"):
+        return os.environ["TRAIN_STEP_REVISION"]
     try:
         return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, check=True).stdout.strip() or None

@@ -6,6 +6,7 @@ allocated bytes and peaks at the phase boundaries, to set against what `tapestry
 prices for each part (bench/gpu/price_train_step.sh prices the same cases).
 
     python3 bench/gpu/step_profile.py -o profile.json                 # the chosen cases, CUDA
+    python3 bench/gpu/step_profile.py --set heldout --only 160m -o p.json   # train_step.py's held-out cases
     python3 bench/gpu/step_profile.py --device cpu --tiny -o p.json   # the same code at toy sizes
     python3 bench/gpu/step_profile.py --self-test                     # the kernel classifier
 
@@ -296,6 +297,8 @@ def main():
     parser.add_argument("-o", "--output", help="JSON file, rewritten after every case")
     parser.add_argument("--device", default="cuda", help="cuda (default) or cpu (no kernels, no memory)")
     parser.add_argument("--tiny", action="store_true", help="toy sizes, to check the code (on CPU)")
+    parser.add_argument("--set", choices=("base", "heldout"), default="base",
+                        help="base (the cases below) or heldout (train_step.py's held-out cases)")
     parser.add_argument("--only", help="run only the cases whose name contains this text")
     parser.add_argument("--keep-trace", help="keep the last case's Chrome trace at this path")
     parser.add_argument("--budget-s", type=float, default=150.0,
@@ -307,7 +310,7 @@ def main():
         return 0
     if not args.output:
         parser.error("-o FILE is needed to run the cases")
-    cases = TINY_CASES if args.tiny else CASES
+    cases = TINY_CASES if args.tiny else CASES if args.set == "base" else train_step.HELD_OUT_CASES
     if args.only:
         cases = [c for c in cases if args.only in train_step.case_name(*c)]
 

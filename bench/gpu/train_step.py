@@ -58,6 +58,9 @@ MODELS = {
     "llama-160m": dict(layers=12, hidden=768, heads=12, kv_heads=12, ffn=2048, vocab=32000),
     "llama-410m": dict(layers=24, hidden=1024, heads=16, kv_heads=16, ffn=2816, vocab=32000),
     "wide-4l": dict(layers=4, hidden=7168, heads=56, kv_heads=56, ffn=19200, vocab=32000),
+    # Llama-3-8B's layers (8 of its 32) at 1-2 sequences of 2048: the tokens per GPU of a
+    # data-parallel run over 16 GPUs, where eager kernels are 5-20 us of GPU work.
+    "llama8b-8l": dict(layers=8, hidden=4096, heads=32, kv_heads=8, ffn=14336, vocab=128256),
     # Toy sizes for a CPU check of the code (--tiny).
     "tiny": dict(layers=2, hidden=64, heads=8, kv_heads=4, ffn=128, vocab=96),
 }
@@ -90,6 +93,11 @@ HELD_OUT_CASES = [
     ("wide-4l", 1, 4096, "none", "master", "flash", "fp32"),
     ("wide-4l", 1, 8192, "none", "master", "flash", "fp32"),
     ("wide-4l", 1, 16384, "none", "master", "flash", "fp32"),
+    # Added with the eager launch floor (cost/EagerLaunchFloor.h), priced before they ran.
+    ("llama8b-8l", 1, 2048, "none", "master", "flash", "fp32"),
+    ("llama8b-8l", 2, 2048, "none", "master", "flash", "fp32"),
+    ("llama8b-8l", 1, 2048, "full", "master", "flash", "fp32"),
+    ("llama-160m", 1, 2048, "none", "master", "flash", "fp32"),
 ]
 CASE_SETS = {"base": CASES, "heldout": HELD_OUT_CASES}
 TINY_CASES = [

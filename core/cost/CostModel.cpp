@@ -4,6 +4,7 @@
 #include "cost/ActivationWalk.h"
 #include "cost/CausalAttention.h"
 #include "cost/EagerKernelBytes.h"
+#include "cost/EagerLaunchFloor.h"
 #include "cost/ExpertRouting.h"
 #include "cost/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
@@ -484,6 +485,8 @@ void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::v
                     facts.memoryBoundBackwardBytes +=
                         share * (elements(input) * (4 + c) +
                                  eagerGradientSumBytes(static_cast<int>(inNode), elements(input) * 4));
+                    facts.forwardKernels += 1;
+                    facts.backwardKernels += 1 + eagerGradientSumKernels(static_cast<int>(inNode));
                 }
             }
             const TensorId output = op.outputs.empty() ? TensorId{} : op.outputs[0];
@@ -496,13 +499,21 @@ void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::v
             }
             facts.memoryBoundBytes += bytes.forward;
             facts.memoryBoundBackwardBytes += bytes.backward;
+            facts.forwardKernels += bytes.forwardKernels;
+            facts.backwardKernels += bytes.backwardKernels;
             // The normalized tensor cast back down for the weight's product.
             const OpId end = fp32End[nodeOf(op.id).index()];
             const std::vector<TensorId>& endInputs = end.isValid() ? graph_.op(end).inputs : op.inputs;
             if (fp32 && end.isValid() && std::find(endInputs.begin(), endInputs.end(), output) != endInputs.end()) {
                 facts.memoryBoundBytes += elements(output) * (4 + c);
                 facts.memoryBoundBackwardBytes += elements(output) * (c + 4);
+                facts.forwardKernels += 1;
+                facts.backwardKernels += 1;
             }
+        } else if (ownKernel(op.id) && facts.memoryBoundBytes > 0) {
+            // Off the gradient path (rotary tables): a kernel forward, none in backward.
+            facts.memoryBoundBackwardBytes = 0;
+            facts.forwardKernels = 1;
         }
         for (const TensorId output : op.outputs) {
             if (!output.isValid() || !carries[output.index()] || coarse_.roles[op.id.index()] == OpRole::Auxiliary)
@@ -526,12 +537,50 @@ void CostModel::computeEagerKernels(const InstanceRepeats& repeats, const std::v
             }
             const double elementBytes = inFp32(op.id) ? 4.0 : c;
             facts.memoryBoundBackwardBytes += eagerGradientSumBytes(consumers, elements(output) * elementBytes);
+            facts.backwardKernels += eagerGradientSumKernels(consumers);
             // The loss, on the fp32 logits.
             if (reachesLoss(graph_.tensor(output), true)) {
                 const EagerKernelBytes loss = eagerLossBytes(elements(output), c);
                 facts.memoryBoundBytes += loss.forward;
                 facts.memoryBoundBackwardBytes += loss.backward;
+                facts.forwardKernels += loss.forwardKernels;
+                facts.backwardKernels += loss.backwardKernels;
             }
+        }
+    }
+    // A node with an anchor: the anchor's kernels (a GEMM: one forward, the data and weight
+    // gradients backward; SDPA: one forward and three backward, FlashAttention-2's row sums
+    // of dO x O, its main kernel and dq's conversion, counted half on each of the two matmuls
+    // that price its halves; an embedding: its gather and scatter), and one each way for what
+    // follows it.
+    for (const CoarseNode& node : coarse_.nodes) {
+        if (!node.anchor.isValid() || repeats.opBefore[node.anchor.index()].isValid())
+            continue;
+        OpFacts& anchor = bound_->ops[node.anchor.index()];
+        const bool fusedScores = anchor.scores && isFusedAttention(workload_.attention);
+        if (!fusedScores) {
+            anchor.forwardKernels += 1;
+            anchor.backwardKernels += anchor.flops > 0 ? 2 : 1;
+        } else {
+            anchor.forwardKernels += 0.5;
+            anchor.backwardKernels += 1.5;
+        }
+        // The followers' one kernel, counted on each by its share of the bytes it moves (the
+        // share of the kernel's time each is priced).
+        auto follows = [&](OpId id) {
+            const OpFacts& op = bound_->ops[id.index()];
+            return id != node.anchor && coarse_.roles[id.index()] != OpRole::Auxiliary &&
+                   !(op.scores && isFusedAttention(workload_.attention)) && op.memoryBoundBytes > 0;
+        };
+        double followerBytes = 0;
+        for (const OpId id : node.ops)
+            followerBytes += follows(id) ? bound_->ops[id.index()].memoryBoundBytes : 0.0;
+        for (const OpId id : node.ops) {
+            if (!follows(id))
+                continue;
+            OpFacts& follower = bound_->ops[id.index()];
+            follower.forwardKernels += follower.memoryBoundBytes / followerBytes;
+            follower.backwardKernels += follower.memoryBoundBytes / followerBytes;
         }
     }
 }
@@ -1277,10 +1326,15 @@ CostModel::OpCompute CostModel::opCompute(OpId id, const CoarseNode& node, const
     const double routed = bound_->nodes[node.id.index()].routedShare;
     time.forward *= routed;
     time.backward *= routed;
+    // Every micro-step launches the op's kernels again, however small its share of the work.
+    const double forwardLaunches = eagerLaunchFloorSeconds(steps.microSteps * facts.forwardKernels);
+    time.forward = std::max(time.forward, forwardLaunches);
+    time.backward = std::max(time.backward, eagerLaunchFloorSeconds(steps.microSteps * facts.backwardKernels));
     if (recomputes(node, facts))
         time.recompute = time.forward;
     else if (recomputesPerOp(bound_->nodes[node.id.index()]) && facts.memoryBoundBytes > 0 && !fused)
-        time.recompute = memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute) * routed;
+        time.recompute =
+            std::max(memoryBoundSeconds(gpu, facts.memoryBoundBytes / div.compute) * routed, forwardLaunches);
     time.forward += weightCast;
     return time;
 }
@@ -1549,10 +1603,19 @@ double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, do
     const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.shard : 1.0);
     const double gradientCopies = fsdpGradientSeconds(localParameters, div, assumed_);
     backward += gradientCopies;
-    return seconds + gradientCopies +
-           memoryBoundSeconds(cluster_->gpu, optimizerParameters * optimizerStepBytesPerParameter(
-                                                                       workload_.optimizer, workload_.optimizerStep,
-                                                                       gradientBytesPerParameter(), dtypeBytes_));
+    return seconds + gradientCopies + optimizerUpdateSeconds(bound_->nodes[node.id.index()], optimizerParameters);
+}
+
+double CostModel::optimizerUpdateSeconds(const NodeFacts& facts, double optimizerParameters) const
+{
+    const double update = memoryBoundSeconds(
+        cluster_->gpu, optimizerParameters * optimizerStepBytesPerParameter(workload_.optimizer, workload_.optimizerStep,
+                                                                            gradientBytesPerParameter(), dtypeBytes_));
+    // Eager master copies launch two kernels per parameter tensor (its gradient cast up, its
+    // master copied back); fused AdamW's own launches each serve many tensors.
+    if (workload_.savedActivations == SavedActivations::Eager && workload_.optimizerStep == OptimizerStep::MasterCopies)
+        return std::max(update, eagerLaunchFloorSeconds(2.0 * facts.parameterTensors));
+    return update;
 }
 
 double CostModel::strategyComputeSeconds(CoarseNodeId id, const NodeStrategy& strategy) const
@@ -1714,9 +1777,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0);
     const double optimizerParameters = localParameters / (zero >= 1 ? div.shard : 1.0);
     own.memory.optimizerStates += optimizerParameters * optimizerBytes;
-    const double update = memoryBoundSeconds(
-        cluster_->gpu, optimizerParameters * optimizerStepBytesPerParameter(workload_.optimizer, workload_.optimizerStep,
-                                                                            gradientBytes, dtypeBytes_));
+    const double update = optimizerUpdateSeconds(facts, optimizerParameters);
     own.time.computeSeconds += update;
     own.time.optimizerSeconds += update;
     own.time.computeSeconds += fsdpGradientSeconds(localParameters, div, steps);

@@ -354,6 +354,12 @@ private:
         double headDim = 0;   // of attention's matmuls: the head dimension (0: not attention's)
         // Attention's last matmul (reads the scores, writes the attention output).
         bool attentionOutput = false;
+        // Under SavedActivations::Eager, the kernels the op launches per micro-step forward
+        // and in backward (its own, its node's anchor's, or the one its node's followers run
+        // as; SDPA's, half on each of its two matmuls): none takes less than the host's
+        // launch (cost/EagerLaunchFloor.h).
+        double forwardKernels = 0;
+        double backwardKernels = 0;
     };
     // How a strategy divides a node's work and data.
     struct Divisors {
@@ -535,6 +541,8 @@ private:
     };
     [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div,
                                       const Stepping& steps) const;
+    // The node's optimizer step over `optimizerParameters` of its parameters (its ZeRO share).
+    [[nodiscard]] double optimizerUpdateSeconds(const NodeFacts& facts, double optimizerParameters) const;
     // The node's compute with its optimizer step (at the assumed stepping); adds its
     // backward and recomputed part to `backward`.
     [[nodiscard]] double computeSeconds(const CoarseNode& node, const Divisors& div, double& backward) const;

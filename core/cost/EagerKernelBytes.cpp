@@ -39,40 +39,52 @@ EagerKernelBytes eagerKernelBytes(std::string_view type, const std::vector<doubl
         for (const double input : inputBytes)
             bytes.forward += input;
         bytes.forward += outputBytes;
+        bytes.forwardKernels = 1;
     }
+    auto backwardKernel = [&](double moved) {
+        bytes.backward += moved;
+        ++bytes.backwardKernels;
+    };
     for (std::size_t i = 0; i < inputBytes.size() && i < inputGradient.size(); ++i) {
         if (!inputGradient[i])
             continue;
         const double dx = inputBytes[i];
         const double other = inputBytes.size() == 2 ? inputBytes[1 - i] : 0.0;
-        if (type == "Add" || type == "Sum" || (type == "Sub" && i == 0))
-            bytes.backward += dx < dy ? dy + dx : 0.0;
-        else if (type == "Sub" || type == "Neg" || type == "Cast" || type == "Expand")
-            bytes.backward += dy + dx;
-        else if (type == "Concat" || (isView(type) && type != "Slice"))
+        if (type == "Add" || type == "Sum" || (type == "Sub" && i == 0)) {
+            if (dx < dy)
+                backwardKernel(dy + dx);
+        } else if (type == "Sub" || type == "Neg" || type == "Cast" || type == "Expand") {
+            backwardKernel(dy + dx);
+        } else if (type == "Concat" || (isView(type) && type != "Slice")) {
             continue;
-        else if (type == "Slice")
-            bytes.backward += dx + 2 * dy;
-        else if (type == "Mul")
-            bytes.backward += productBackward(dy, other, dx);
-        else if (type == "Div")
-            bytes.backward += productBackward(dy, i == 0 ? other : inputBytes[0] + inputBytes[1], dx);
-        else if (type == "ReduceMean" || type == "ReduceSum")
-            bytes.backward += dy + dx;
-        else
-            bytes.backward += dy + dx + dx;
+        } else if (type == "Slice") {
+            backwardKernel(dx + 2 * dy);
+        } else if (type == "Mul") {
+            backwardKernel(productBackward(dy, other, dx));
+        } else if (type == "Div") {
+            backwardKernel(productBackward(dy, i == 0 ? other : inputBytes[0] + inputBytes[1], dx));
+        } else if (type == "ReduceMean" || type == "ReduceSum") {
+            backwardKernel(dy + dx);
+        } else {
+            backwardKernel(dy + dx + dx);
+        }
     }
     return bytes;
 }
 
 double eagerGradientSumBytes(int consumers, double tensorBytes)
 {
-    return consumers > 1 ? (consumers - 1) * 3 * tensorBytes : 0.0;
+    return eagerGradientSumKernels(consumers) * 3 * tensorBytes;
+}
+
+int eagerGradientSumKernels(int consumers)
+{
+    return consumers > 1 ? consumers - 1 : 0;
 }
 
 EagerKernelBytes eagerLossBytes(double elements, double logitElementBytes)
 {
-    return {elements * (logitElementBytes + 4 + 4 + 4), elements * (4 + 4 + 4 + 4 + 4 + logitElementBytes)};
+    return {elements * (logitElementBytes + 4 + 4 + 4), elements * (4 + 4 + 4 + 4 + 4 + logitElementBytes), 3, 3};
 }
 
 }  // namespace tapestry

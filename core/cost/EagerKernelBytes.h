@@ -28,9 +28,12 @@ namespace tapestry {
 //   gradient and the op's input (or output) read, the input's gradient written.
 // Gradients that meet at a tensor read by several consumers are summed apart
 // (eagerGradientSumBytes).
+// With the bytes, the kernels that move them (each launched from the host: EagerLaunchFloor.h).
 struct EagerKernelBytes {
     double forward = 0;
     double backward = 0;
+    int forwardKernels = 0;
+    int backwardKernels = 0;
 };
 
 // Whether the op's forward kernel reads its inputs (every op but the views, which move
@@ -44,15 +47,17 @@ struct EagerKernelBytes {
                                                 const std::vector<bool>& inputGradient, double outputBytes);
 
 // Autograd sums the gradients of a tensor read by `consumers` ops (each its own kernel)
-// one addition at a time: consumers - 1 kernels, each reading two and writing one.
+// one addition at a time: consumers - 1 kernels (eagerGradientSumKernels), each reading two
+// and writing one.
 [[nodiscard]] double eagerGradientSumBytes(int consumers, double tensorBytes);
+[[nodiscard]] int eagerGradientSumKernels(int consumers);
 
 // The loss as eager PyTorch computes it from logits of `elements` elements of
 // `logitElementBytes` each: cross_entropy on the logits cast to fp32 (what transformers'
 // models and torchtitan do). Forward: the cast (read, write 4 bytes), log_softmax (read 4,
 // write 4); nll_loss reads one log-probability per row. Backward: nll_loss's gradient (the
 // log-probabilities' size, written), log_softmax's (reads that and its output, writes
-// 4 bytes), the cast's (reads 4, writes the logits' type).
+// 4 bytes), the cast's (reads 4, writes the logits' type). Three kernels each way.
 [[nodiscard]] EagerKernelBytes eagerLossBytes(double elements, double logitElementBytes);
 
 }  // namespace tapestry

@@ -55,7 +55,9 @@ void CostModel::laterFacts(CoarseNodeId id, std::vector<double>& into) const
         into.insert(into.end(), {saved.bytes, saved.castBytes});  // FP8 keeps some as 8-bit copies
     for (const OpId op : coarse_.node(id).ops)
         into.insert(into.end(), {bound_->ops[op.index()].memoryBoundBytes,  // less what experts do not route
-                                 bound_->ops[op.index()].memoryBoundBackwardBytes});
+                                 bound_->ops[op.index()].memoryBoundBackwardBytes,
+                                 bound_->ops[op.index()].forwardKernels,  // eager launches (EagerLaunchFloor.h)
+                                 bound_->ops[op.index()].backwardKernels});
     for (const ModelOutput& output : bound_->outputs) {
         if (output.producer == id)
             into.insert(into.end(), {-2.0, output.bytes, output.rows});

@@ -500,7 +500,7 @@ private slots:
         QVERIFY2(near(seconds(eager, "model/layers.1"), 2 * t), qPrintable(compared(seconds(eager, "model/layers.1"), 2 * t)));
         QVERIFY2(near(seconds(eager, "model/layers.1/mlp"), 3 * t),
                  qPrintable(compared(seconds(eager, "model/layers.1/mlp"), 3 * t)));
-        // Every op at its launches: the passes are a whole number of launches, and as long at
+        // Every op at its launches: the passes are a whole number of launches, and as long with
         // half the tokens; two micro-steps per rank launch everything twice.
         const double launches = passes(eager) / t;
         QVERIFY2(std::abs(launches - std::round(launches)) < 1e-6, qPrintable(QString::number(launches, 'g', 12)));

@@ -297,13 +297,19 @@ private:
         return entry;
     }
 
-    // The bucket's time factors as seen from the eliminated group: for the current
-    // candidates of the scope, each factor's seconds for every candidate of the group.
+    // The bucket's time factors as seen from the eliminated group, each as rows of seconds
+    // per candidate of the group, so that a table entry adds one row per factor, picked by
+    // the scope's current candidates: a pair's by its other group's candidate; a shared
+    // conversion's by its producer's candidate (one row when the group is the producer)
+    // and whether another consumer group's candidate needs it. A row holds the very
+    // values the factor adds (its price or 0), so the sums are the terms' to the last bit.
     struct FactorView {
-        const TimeFactor* factor = nullptr;
-        std::vector<double> rows;      // pair factors: [other candidate][group candidate]
-        std::size_t other = 0;         // the pair's other group
-        std::vector<char> groupNeeds;  // conversions: which of the group's candidates need it
+        std::vector<double> rows;  // [row][group candidate]
+        std::size_t other = 0;     // pairs: the other group; conversions: the producer
+        bool pair = false;
+        bool producerIsGroup = false;                                      // conversions
+        const std::vector<double>* price = nullptr;                        // conversions
+        std::vector<std::pair<std::size_t, const std::vector<char>*>> otherNeeds;  // conversions
     };
 
     [[nodiscard]] std::vector<FactorView> views(std::size_t variable, const std::vector<std::size_t>& factors) const
@@ -313,9 +319,9 @@ private:
         for (const std::size_t f : factors) {
             const TimeFactor& factor = factors_[f];
             FactorView view;
-            view.factor = &factor;
             if (!factor.pairSeconds.empty()) {
                 const bool consumer = factor.consumer == variable;
+                view.pair = true;
                 view.other = consumer ? factor.producer : factor.consumer;
                 const std::size_t others = terms_.nodeSeconds[view.other].size();
                 view.rows.resize(others * count);
@@ -325,12 +331,29 @@ private:
                                                             : factor.pairSeconds[x * factor.consumerCount + o];
                 }
             } else {
-                view.groupNeeds.assign(count, 0);
+                std::vector<char> groupNeeds(count, 0);
                 for (const auto& [group, needing] : factor.needs) {
-                    if (group != variable)
+                    if (group != variable) {
+                        view.otherNeeds.emplace_back(group, &needing);
                         continue;
+                    }
                     for (std::size_t x = 0; x < count; ++x)
-                        view.groupNeeds[x] = static_cast<char>(view.groupNeeds[x] | needing[x]);
+                        groupNeeds[x] = static_cast<char>(groupNeeds[x] | needing[x]);
+                }
+                view.other = factor.producer;
+                view.producerIsGroup = factor.producer == variable;
+                view.price = &factor.price;
+                // [producer candidate][needed elsewhere][group candidate]
+                const std::size_t producers = view.producerIsGroup ? 1 : factor.price.size();
+                view.rows.resize(producers * 2 * count);
+                for (std::size_t p = 0; p < producers; ++p) {
+                    for (std::size_t needed = 0; needed < 2; ++needed) {
+                        double* row = view.rows.data() + (p * 2 + needed) * count;
+                        for (std::size_t x = 0; x < count; ++x) {
+                            const double paid = view.producerIsGroup ? factor.price[x] : factor.price[p];
+                            row[x] = needed != 0 || groupNeeds[x] != 0 ? paid : 0.0;
+                        }
+                    }
                 }
             }
             result.push_back(std::move(view));
@@ -345,23 +368,23 @@ private:
         const std::size_t count = own.size();
         seconds.assign(own.begin(), own.end());
         for (const FactorView& view : views) {
-            const TimeFactor& factor = *view.factor;
-            if (!view.rows.empty()) {
-                const double* row = view.rows.data() + value_[view.other] * count;
-                for (std::size_t x = 0; x < count; ++x)
-                    seconds[x] += row[x];
-                continue;
+            std::size_t row = value_[view.other];
+            if (!view.pair) {
+                // A conversion another group's producer candidate pays nothing for adds nothing.
+                if (!view.producerIsGroup && (*view.price)[row] == 0)
+                    continue;
+                bool needed = false;
+                for (const auto& [group, needing] : view.otherNeeds) {
+                    if ((*needing)[value_[group]] != 0) {
+                        needed = true;
+                        break;
+                    }
+                }
+                row = (view.producerIsGroup ? 0 : row * 2) + (needed ? 1 : 0);
             }
-            bool needed = false;
-            for (const auto& [group, needing] : factor.needs)
-                needed = needed || (group != variable && needing[value_[group]] != 0);
-            if (factor.producer == variable) {
-                for (std::size_t x = 0; x < count; ++x)
-                    seconds[x] += needed || view.groupNeeds[x] != 0 ? factor.price[x] : 0.0;
-            } else if (const double paid = factor.price[value_[factor.producer]]; paid != 0) {
-                for (std::size_t x = 0; x < count; ++x)
-                    seconds[x] += needed || view.groupNeeds[x] != 0 ? paid : 0.0;
-            }
+            const double* add = view.rows.data() + row * count;
+            for (std::size_t x = 0; x < count; ++x)
+                seconds[x] += add[x];
         }
     }
 
@@ -396,7 +419,11 @@ private:
         std::vector<std::uint32_t> partialProvenance;
         std::vector<Point> next;
         std::vector<std::uint32_t> nextProvenance;
-        std::vector<std::uint32_t> candidate(width);
+        std::vector<std::uint32_t> sources;  // per combined point: its partial point and its child's
+        const std::vector<double>& ownBytes = terms_.memoryBytes[variable];
+        std::vector<double> withSeconds;  // with the children's best (Fastest, LeastMemory)
+        std::vector<double> withBytes;
+        std::vector<char> feasible;
         for (const std::size_t g : message.scope)
             value_[g] = 0;
         value_[variable] = 0;
@@ -414,39 +441,53 @@ private:
             found.clear();
             foundProvenance.clear();
             if (goal_ != EliminationGoal::Frontier) {
-                // One point per entry: the best candidate with its children's best.
-                bool any = false;
-                Point best;
-                for (std::size_t x = 0; x < count; ++x) {
-                    Point sum{seconds[x], terms_.memoryBytes[variable][x]};
-                    candidate[0] = static_cast<std::uint32_t>(x);
-                    bool feasible = true;
-                    for (std::size_t k = 0; k < message.children.size() && feasible; ++k) {
+                // One point per entry: the best candidate with its children's best, by
+                // (seconds + price x bytes, bytes) for Fastest, (bytes, seconds) else.
+                const double* sumSeconds = seconds.data();
+                const double* sumBytes = ownBytes.data();
+                if (!message.children.empty()) {
+                    withSeconds.assign(seconds.begin(), seconds.end());
+                    withBytes.assign(ownBytes.begin(), ownBytes.end());
+                    feasible.assign(count, 1);
+                    for (std::size_t k = 0; k < message.children.size(); ++k) {
                         const Message& child = result_.messages_[message.children[k]];
-                        const std::size_t at = childBase[k] + x * childStride[k];
-                        feasible = child.offsets[at] < child.offsets[at + 1];
-                        if (feasible) {
+                        for (std::size_t x = 0, at = childBase[k]; x < count; ++x, at += childStride[k]) {
+                            if (child.offsets[at] == child.offsets[at + 1]) {
+                                feasible[x] = 0;
+                                continue;
+                            }
                             const Point& taken = child.points[child.offsets[at]];
-                            sum.seconds += taken.seconds;
-                            sum.bytes += taken.bytes;
-                            candidate[1 + k] = child.offsets[at];
+                            withSeconds[x] += taken.seconds;
+                            withBytes[x] += taken.bytes;
                         }
                     }
-                    if (!feasible)
+                    sumSeconds = withSeconds.data();
+                    sumBytes = withBytes.data();
+                }
+                const bool byTime = goal_ == EliminationGoal::Fastest;
+                const bool all = message.children.empty();
+                std::size_t chosen = count;
+                double bestFirst = 0;
+                double bestSecond = 0;
+                for (std::size_t x = 0; x < count; ++x) {
+                    if (!all && feasible[x] == 0)
                         continue;
-                    const bool better =
-                        goal_ == EliminationGoal::Fastest
-                            ? std::pair{sum.seconds + price_ * sum.bytes, sum.bytes} <
-                                  std::pair{best.seconds + price_ * best.bytes, best.bytes}
-                            : std::pair{sum.bytes, sum.seconds} < std::pair{best.bytes, best.seconds};
-                    if (!any || better) {
-                        any = true;
-                        best = sum;
-                        foundProvenance = candidate;
+                    const double first = byTime ? sumSeconds[x] + price_ * sumBytes[x] : sumBytes[x];
+                    const double second = byTime ? sumBytes[x] : sumSeconds[x];
+                    // (std::pair's order)
+                    if (chosen == count || first < bestFirst || (!(bestFirst < first) && second < bestSecond)) {
+                        chosen = x;
+                        bestFirst = first;
+                        bestSecond = second;
                     }
                 }
-                if (any)
-                    found.push_back(best);
+                if (chosen < count) {
+                    found.push_back(Point{sumSeconds[chosen], sumBytes[chosen]});
+                    foundProvenance.push_back(static_cast<std::uint32_t>(chosen));
+                    for (std::size_t k = 0; k < message.children.size(); ++k)
+                        foundProvenance.push_back(
+                            result_.messages_[message.children[k]].offsets[childBase[k] + chosen * childStride[k]]);
+                }
             } else {
                 for (std::size_t x = 0; x < count; ++x) {
                     const double bytes = terms_.memoryBytes[variable][x];
@@ -459,7 +500,7 @@ private:
                         const Message& child = result_.messages_[message.children[k]];
                         const std::size_t at = childBase[k] + x * childStride[k];
                         next.clear();
-                        nextProvenance.clear();
+                        sources.clear();
                         unpolledWork_ += partial.size() * (child.offsets[at + 1] - child.offsets[at]);
                         for (std::size_t a = 0; a < partial.size(); ++a) {
                             for (std::uint32_t b = child.offsets[at]; b < child.offsets[at + 1]; ++b) {
@@ -468,13 +509,18 @@ private:
                                 if (sum.bytes + outsideLeast > partCap_ || sum.seconds + outsideSeconds_ > partBound_)
                                     continue;
                                 next.push_back(sum);
-                                nextProvenance.insert(nextProvenance.end(),
-                                                      partialProvenance.begin() + static_cast<std::ptrdiff_t>(a * width),
-                                                      partialProvenance.begin() + static_cast<std::ptrdiff_t>((a + 1) * width));
-                                nextProvenance[next.size() * width - width + 1 + k] = b;
+                                sources.push_back(static_cast<std::uint32_t>(a));
+                                sources.push_back(b);
                             }
                         }
-                        keepBest(goal_, price_, next, nextProvenance, width, kept_);
+                        // The points kept, then their provenance: the partial point's and the child's.
+                        keepBest(goal_, price_, next, sources, 2, kept_);
+                        nextProvenance.resize(next.size() * width);
+                        for (std::size_t i = 0; i < next.size(); ++i) {
+                            std::copy_n(partialProvenance.begin() + static_cast<std::ptrdiff_t>(sources[2 * i] * width),
+                                        width, nextProvenance.begin() + static_cast<std::ptrdiff_t>(i * width));
+                            nextProvenance[i * width + 1 + k] = sources[2 * i + 1];
+                        }
                         std::swap(partial, next);
                         std::swap(partialProvenance, nextProvenance);
                     }

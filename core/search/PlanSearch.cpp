@@ -237,8 +237,10 @@ Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::siz
 // priced once and each goal eliminated once. Where the fastest choice does not fit, the
 // Pareto points up to the limit answer it, their tables bounded in seconds by a choice
 // that fits (from memory priced by Lagrange multipliers); the same points answer every
-// lower limit whose answer is within that bound. Where the elimination's tables would be
-// too large, the integer program (ShardingIlp) solves instead.
+// lower limit whose answer is within that bound. From the second elimination on, the
+// tables' seconds are kept (EliminationSeconds) and each chord's corner by its price, so
+// that a lower limit (a Pareto alternative) recomputes neither. Where the elimination's
+// tables would be too large, the integer program (ShardingIlp) solves instead.
 class TapSolves {
 public:
     TapSolves(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
@@ -286,12 +288,15 @@ public:
         double overBytes = fastest->memoryBytes(0);
         for (int chord = 0; chord < 32; ++chord) {
             const double price = (fitsSeconds - overSeconds) / (overBytes - fitsBytes);
-            std::optional<TermElimination> priced;
-            const TermElimination* corner = eliminated(priced, EliminationGoal::Fastest, {.secondsPerByte = price}, stats);
-            if (!corner)
-                return std::nullopt;
-            const double seconds = corner->seconds(0);
-            const double bytes = corner->memoryBytes(0);
+            // Lower limits start from the same two choices: their first chords repeat.
+            auto corner = corners_.find(price);
+            if (corner == corners_.end()) {
+                std::optional<TermElimination> priced;
+                if (!eliminated(priced, EliminationGoal::Fastest, {.secondsPerByte = price}, stats))
+                    return std::nullopt;
+                corner = corners_.try_emplace(price, priced->seconds(0), priced->memoryBytes(0)).first;
+            }
+            const auto [seconds, bytes] = corner->second;
             // No corner below the chord: the hull's edge between the two.
             if (seconds + price * bytes >= overSeconds + price * overBytes - 1e-12 * overSeconds)
                 break;
@@ -338,7 +343,12 @@ private:
                                       const EliminationBounds& bounds, SearchStatistics& stats)
     {
         if (!slot) {
-            slot = TermElimination::solve(*terms_, goal, bounds, limits_);
+            // The tables' seconds are kept from the second elimination on: most searches
+            // need one (their fastest choice fits).
+            if (!seconds_ && eliminations_ > 0)
+                seconds_.emplace(*terms_);
+            ++eliminations_;
+            slot = TermElimination::solve(*terms_, goal, bounds, limits_, seconds_ ? &*seconds_ : nullptr);
             if (!slot) {
                 tooWide_ = !(limits_.cancelled && limits_.cancelled());
                 return nullptr;
@@ -354,10 +364,14 @@ private:
     EliminationLimits limits_;
     ConversionTermsCache* conversions_;
     std::optional<SearchTerms> terms_;
+    std::optional<EliminationSeconds> seconds_;  // of terms_
+    std::size_t eliminations_ = 0;
     std::optional<TermElimination> fastest_;
     std::optional<TermElimination> leastMemory_;
     std::optional<TermElimination> frontier_;
     double frontierCap_ = 0;
+    // The least seconds + price x bytes, by price: (seconds, bytes) of its choice.
+    std::map<double, std::pair<double, double>> corners_;
     bool tooWide_ = false;
 };
 

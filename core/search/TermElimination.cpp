@@ -1,5 +1,7 @@
 #include "search/TermElimination.h"
 
+#include "base/Error.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -167,8 +169,8 @@ void keepBest(EliminationGoal goal, double price, std::vector<Point>& points, st
 class TermEliminator {
 public:
     TermEliminator(const SearchTerms& terms, EliminationGoal goal, const EliminationBounds& bounds,
-                   const EliminationLimits& limits, TermElimination& result)
-        : terms_(terms), goal_(goal),
+                   const EliminationLimits& limits, EliminationSeconds* shared, TermElimination& result)
+        : terms_(terms), shared_(shared), goal_(goal),
           cap_(goal == EliminationGoal::Frontier ? bounds.memoryCapBytes : std::numeric_limits<double>::infinity()),
           bound_(goal == EliminationGoal::Frontier ? bounds.secondsBound : std::numeric_limits<double>::infinity()),
           price_(goal == EliminationGoal::Fastest ? bounds.secondsPerByte : 0.0),
@@ -191,6 +193,27 @@ public:
         result_.groups_ = groups_;
         if (!order())
             return false;
+        // The seconds are read where an earlier elimination kept them all, else kept as
+        // they are filled (dropped again if this one stops short).
+        reading_ = shared_ && shared_->complete_;
+        keeping_ = shared_ && !shared_->complete_ && !shared_->tooLarge_;
+        if (keeping_) {
+            shared_->tables_.clear();
+            shared_->cells_ = 0;
+        }
+        if (!eliminate()) {
+            if (keeping_)
+                shared_->tables_.clear();
+            return false;
+        }
+        if (keeping_)
+            shared_->complete_ = true;
+        return true;
+    }
+
+private:
+    bool eliminate()
+    {
         // Each factor and table goes to the bucket of its first eliminated group.
         std::vector<std::vector<std::size_t>> bucketFactors(groups_);
         for (std::size_t f = 0; f < factors_.size(); ++f)
@@ -401,7 +424,20 @@ private:
             entries *= terms_.nodeSeconds[message.scope[i]].size();
         }
         const std::size_t width = 1 + message.children.size();
-        const std::vector<FactorView> bucket = views(variable, factors);
+        // The seconds of this step's table: read, or computed (and kept).
+        const std::size_t step = result_.messages_.size();
+        const double* readSeconds = reading_ ? shared_->tables_.at(step).data() : nullptr;
+        std::vector<double>* keptSeconds = nullptr;
+        if (keeping_ && shared_->cells_ + entries * count > EliminationSeconds::kMaxCells) {
+            keeping_ = false;
+            shared_->tooLarge_ = true;
+            shared_->tables_.clear();
+        } else if (keeping_) {
+            shared_->cells_ += entries * count;
+            keptSeconds = &shared_->tables_.emplace_back();
+            keptSeconds->reserve(entries * count);
+        }
+        const std::vector<FactorView> bucket = readSeconds ? std::vector<FactorView>{} : views(variable, factors);
         // Where the group's candidate moves each child's entry.
         std::vector<std::size_t> childStride;
         for (const std::size_t child : message.children) {
@@ -412,7 +448,7 @@ private:
         std::vector<std::size_t> childBase(message.children.size());
         message.offsets.reserve(entries + 1);
         message.offsets.push_back(0);
-        std::vector<double> seconds;
+        std::vector<double> computed;
         std::vector<Point> found;
         std::vector<std::uint32_t> foundProvenance;
         std::vector<Point> partial;
@@ -435,7 +471,13 @@ private:
                 if (limits_.cancelled && limits_.cancelled())
                     return false;
             }
-            bucketSeconds(variable, bucket, seconds);
+            const double* seconds = readSeconds + entry * count;
+            if (!readSeconds) {
+                bucketSeconds(variable, bucket, computed);
+                if (keptSeconds)
+                    keptSeconds->insert(keptSeconds->end(), computed.begin(), computed.end());
+                seconds = computed.data();
+            }
             for (std::size_t k = 0; k < message.children.size(); ++k)
                 childBase[k] = entryOf(result_.messages_[message.children[k]]);  // at candidate 0
             found.clear();
@@ -443,10 +485,10 @@ private:
             if (goal_ != EliminationGoal::Frontier) {
                 // One point per entry: the best candidate with its children's best, by
                 // (seconds + price x bytes, bytes) for Fastest, (bytes, seconds) else.
-                const double* sumSeconds = seconds.data();
+                const double* sumSeconds = seconds;
                 const double* sumBytes = ownBytes.data();
                 if (!message.children.empty()) {
-                    withSeconds.assign(seconds.begin(), seconds.end());
+                    withSeconds.assign(seconds, seconds + count);
                     withBytes.assign(ownBytes.begin(), ownBytes.end());
                     feasible.assign(count, 1);
                     for (std::size_t k = 0; k < message.children.size(); ++k) {
@@ -580,6 +622,9 @@ private:
     }
 
     const SearchTerms& terms_;
+    EliminationSeconds* shared_;
+    bool reading_ = false;
+    bool keeping_ = false;
     static constexpr double kRoom = 1e-9;
     EliminationGoal goal_;
     double cap_;
@@ -603,14 +648,17 @@ private:
 };
 
 std::optional<TermElimination> TermElimination::solve(const SearchTerms& terms, EliminationGoal goal,
-                                                      const EliminationBounds& bounds, const EliminationLimits& limits)
+                                                      const EliminationBounds& bounds, const EliminationLimits& limits,
+                                                      EliminationSeconds* seconds)
 {
+    if (seconds && seconds->terms_ != &terms)
+        throw Error(ErrorCode::InvalidArgument, {}, "an elimination's kept seconds belong to another program");
     TermElimination result;
     for (const std::vector<double>& candidates : terms.nodeSeconds) {
         if (candidates.empty())
             return result;  // a group with no candidate: no choice at all
     }
-    TermEliminator eliminator(terms, goal, bounds, limits, result);
+    TermEliminator eliminator(terms, goal, bounds, limits, seconds, result);
     if (!eliminator.run())
         return std::nullopt;
     return result;

@@ -42,6 +42,35 @@ struct EliminationLimits {
     static constexpr std::size_t kPollWork = std::size_t{1} << 14;
 };
 
+// The seconds of each eliminated group's candidates at every entry of its table (the
+// group's own terms and the time factors eliminated with it). They depend on the program
+// alone, not on the goal or the bounds, and filling them is most of an elimination's
+// work: a search that eliminates one program several times (its memory limits, the
+// chords that bound them, its Pareto alternatives) keeps them here in the first
+// elimination and reads them in the later ones, the same values to the last bit. Kept up
+// to kMaxCells in all; a larger program's are computed again in each elimination. For
+// one program (the terms it is made with, which must outlive it) and one elimination at
+// a time.
+class EliminationSeconds {
+public:
+    explicit EliminationSeconds(const SearchTerms& terms) : terms_(&terms) {}
+
+    static constexpr std::size_t kMaxCells = std::size_t{1} << 22;  // 32 MiB
+
+    // Whether an elimination kept them (the later ones read them).
+    [[nodiscard]] bool kept() const { return complete_; }
+
+private:
+    const SearchTerms* terms_;
+    std::vector<std::vector<double>> tables_;  // by elimination step: [entry][candidate]
+    std::size_t cells_ = 0;
+    bool complete_ = false;
+    bool tooLarge_ = false;
+
+    friend class TermEliminator;
+    friend class TermElimination;
+};
+
 // The exact optimum of SearchTerms' objective over one candidate per group, by variable
 // elimination (bucket elimination, Dechter 1999) over the groups' interaction graph: the
 // groups are eliminated one at a time in a greedy order that keeps the tables small,
@@ -57,10 +86,12 @@ struct EliminationLimits {
 class TermElimination {
 public:
     // nullopt when some step would exceed `limits` (too entangled: the caller solves the
-    // integer program instead) or when cancelled.
+    // integer program instead) or when cancelled. With `seconds` (made for `terms`, else
+    // Error(InvalidArgument)) the tables' seconds are kept there or read from there.
     [[nodiscard]] static std::optional<TermElimination> solve(const SearchTerms& terms, EliminationGoal goal,
                                                               const EliminationBounds& bounds = {},
-                                                              const EliminationLimits& limits = {});
+                                                              const EliminationLimits& limits = {},
+                                                              EliminationSeconds* seconds = nullptr);
 
     // The points found, by memory ascending and so by step time descending: one for
     // Fastest and LeastMemory, none when no choice is within the bounds.

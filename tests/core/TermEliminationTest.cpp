@@ -7,6 +7,7 @@
 // with and without a binding limit; a program too entangled for its tables is refused, not solved slowly;
 // a folded group's memory term is its members' sum.
 #include "FoldedTestModel.h"
+#include "base/Error.h"
 #include "search/ShardingIlp.h"
 #include "search/StrategySpace.h"
 #include "search/TermElimination.h"
@@ -233,6 +234,93 @@ private slots:
                 for (const auto& choice : all)
                     expected = std::min(expected, secondsOf(terms, choice) + price * bytesOf(terms, choice));
                 QVERIFY(near(priced->seconds(0) + price * priced->memoryBytes(0), expected));
+            }
+        }
+    }
+
+    // The Pareto alternatives of a search come from eliminations of one program that
+    // read the seconds an earlier one kept (EliminationSeconds): on a chain of three
+    // groups, each fast (1 s, 4 GB) or small (2 s, 1 GB), resharding between neighbours
+    // that differ 0.5 s, the choices are 3 s at 12 GB (all fast); 4.5 s at 9 GB (an end
+    // group small, two choices tie; the middle one small is 5 s); 5.5 s at 6 GB (two
+    // neighbours small, two tie; the ends small is 6 s); 6 s at 3 GB (all small). The
+    // search asks for the fastest within 3/4 of 12 GB, then 3/4 of that, and so on. Each
+    // answer, and each choice among the ties, equals a fresh elimination's.
+    void alternativesFromKeptSecondsEqualFreshOnes()
+    {
+        SearchTerms terms;
+        terms.nodeSeconds.assign(3, {1.0, 2.0});
+        terms.memoryBytes.assign(3, {4e9, 1e9});
+        for (std::size_t g = 0; g + 1 < 3; ++g)
+            terms.pairs.push_back({g, g + 1, {{0.0, 0.5}, {0.5, 0.0}}});
+        EliminationSeconds kept(terms);
+        const auto fastest = TermElimination::solve(terms, EliminationGoal::Fastest, {}, {}, &kept);
+        QVERIFY(fastest && kept.kept());
+        QCOMPARE(fastest->seconds(0), 3.0);
+        QCOMPARE(fastest->memoryBytes(0), 12e9);
+        const auto least = TermElimination::solve(terms, EliminationGoal::LeastMemory, {}, {}, &kept);
+        QVERIFY(least);
+        QCOMPARE(least->seconds(0), 6.0);
+        QCOMPARE(least->memoryBytes(0), 3e9);
+        const std::vector<std::pair<double, double>> expected{{4.5, 9e9}, {5.5, 6e9}, {6.0, 3e9}};
+        double budget = 12e9;
+        for (const auto& [seconds, bytes] : expected) {
+            budget *= 0.75;
+            const EliminationBounds bounds{.memoryCapBytes = budget, .secondsBound = least->seconds(0)};
+            const auto reused = TermElimination::solve(terms, EliminationGoal::Frontier, bounds, {}, &kept);
+            const auto fresh = TermElimination::solve(terms, EliminationGoal::Frontier, bounds);
+            QVERIFY(reused && fresh);
+            const std::optional<std::size_t> point = reused->fastestWithin(budget);
+            QVERIFY(point && point == fresh->fastestWithin(budget));
+            QCOMPARE(reused->seconds(*point), seconds);
+            QCOMPARE(reused->memoryBytes(*point), bytes);
+            QCOMPARE(reused->choice(*point), fresh->choice(*point));
+            QCOMPARE(secondsOf(terms, reused->choice(*point)), seconds);
+        }
+        // Priced memory (the chords that bound a frontier) likewise.
+        for (const double price : {1e-10, 0.5e-9, 1e-9}) {
+            const auto reused = TermElimination::solve(terms, EliminationGoal::Fastest, {.secondsPerByte = price}, {}, &kept);
+            const auto fresh = TermElimination::solve(terms, EliminationGoal::Fastest, {.secondsPerByte = price});
+            QVERIFY(reused && fresh);
+            QCOMPARE(reused->seconds(0), fresh->seconds(0));
+            QCOMPARE(reused->choice(0), fresh->choice(0));
+        }
+        // Seconds kept for one program are not read for another.
+        const SearchTerms other = terms;
+        QVERIFY_THROWS_EXCEPTION(Error, (void)TermElimination::solve(other, EliminationGoal::Fastest, {}, {}, &kept));
+    }
+
+    // On random programs every goal and bound, eliminated with the seconds another
+    // elimination kept, gives a fresh elimination's points and choices to the last bit.
+    void keptSecondsGiveFreshAnswersOnRandomPrograms()
+    {
+        std::mt19937 random(2026);
+        for (int trial = 0; trial < 200; ++trial) {
+            const SearchTerms terms = randomTerms(random);
+            EliminationSeconds kept(terms);
+            const auto first = TermElimination::solve(terms, EliminationGoal::LeastMemory, {}, {}, &kept);
+            QVERIFY(first && kept.kept());
+            const auto fastest = TermElimination::solve(terms, EliminationGoal::Fastest);
+            QVERIFY(fastest);
+            const double cap = (first->memoryBytes(0) + fastest->memoryBytes(0)) / 2;
+            const std::vector<std::pair<EliminationGoal, EliminationBounds>> asked{
+                {EliminationGoal::Fastest, {}},
+                {EliminationGoal::LeastMemory, {}},
+                {EliminationGoal::Fastest, {.secondsPerByte = 1e-10}},
+                {EliminationGoal::Frontier, {.memoryCapBytes = cap}},
+                {EliminationGoal::Frontier, {.memoryCapBytes = cap, .secondsBound = first->seconds(0)}},
+            };
+            for (const auto& [goal, bounds] : asked) {
+                const auto reused = TermElimination::solve(terms, goal, bounds, {}, &kept);
+                const auto fresh = TermElimination::solve(terms, goal, bounds);
+                QVERIFY(reused && fresh);
+                QCOMPARE(reused->pointCount(), fresh->pointCount());
+                QCOMPARE(reused->states(), fresh->states());
+                for (std::size_t i = 0; i < fresh->pointCount(); ++i) {
+                    QCOMPARE(reused->seconds(i), fresh->seconds(i));
+                    QCOMPARE(reused->memoryBytes(i), fresh->memoryBytes(i));
+                    QCOMPARE(reused->choice(i), fresh->choice(i));
+                }
             }
         }
     }

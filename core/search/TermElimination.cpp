@@ -411,6 +411,68 @@ private:
         }
     }
 
+    // The best candidate of one table entry without bounds (Fastest, LeastMemory), with its
+    // children's points (without bounds every entry of a table holds one point: the
+    // entry's is at its index): the least (seconds + price x bytes, bytes) by time, else
+    // (bytes, seconds), the first of equals; `best` its point.
+    template <bool ByTime>
+    std::size_t bestCandidate(const double* seconds, const std::vector<double>& ownBytes,
+                              const std::vector<const Point*>& childPoints, const std::vector<std::size_t>& childBase,
+                              const std::vector<std::size_t>& childStride, Point& best) const
+    {
+        // Most groups have at most one child table: their loops without the others'.
+        switch (childPoints.size()) {
+        case 0:
+            return bestCandidateOf<ByTime, 0>(seconds, ownBytes, childPoints, childBase, childStride, best);
+        case 1:
+            return bestCandidateOf<ByTime, 1>(seconds, ownBytes, childPoints, childBase, childStride, best);
+        default:
+            return bestCandidateOf<ByTime, 2>(seconds, ownBytes, childPoints, childBase, childStride, best);
+        }
+    }
+
+    // bestCandidate with 0, 1 or (2) any number of child tables.
+    template <bool ByTime, int Children>
+    std::size_t bestCandidateOf(const double* seconds, const std::vector<double>& ownBytes,
+                                const std::vector<const Point*>& childPoints, const std::vector<std::size_t>& childBase,
+                                const std::vector<std::size_t>& childStride, Point& best) const
+    {
+        const std::size_t count = ownBytes.size();
+        std::size_t chosen = 0;
+        double chosenSeconds = 0;
+        double chosenBytes = 0;
+        double bestFirst = 0;
+        double bestSecond = 0;
+        const Point* child = Children == 1 ? childPoints[0] + childBase[0] : nullptr;
+        const std::size_t stride = Children == 1 ? childStride[0] : 0;
+        for (std::size_t x = 0; x < count; ++x) {
+            double sumSeconds = seconds[x];
+            double sumBytes = ownBytes[x];
+            if constexpr (Children == 1) {
+                sumSeconds += child[x * stride].seconds;
+                sumBytes += child[x * stride].bytes;
+            } else if constexpr (Children > 1) {
+                for (std::size_t k = 0; k < childPoints.size(); ++k) {
+                    const Point& taken = childPoints[k][childBase[k] + x * childStride[k]];
+                    sumSeconds += taken.seconds;
+                    sumBytes += taken.bytes;
+                }
+            }
+            const double first = ByTime ? sumSeconds + price_ * sumBytes : sumBytes;
+            const double second = ByTime ? sumBytes : sumSeconds;
+            // (std::pair's order)
+            if (x == 0 || first < bestFirst || (!(bestFirst < first) && second < bestSecond)) {
+                chosen = x;
+                chosenSeconds = sumSeconds;
+                chosenBytes = sumBytes;
+                bestFirst = first;
+                bestSecond = second;
+            }
+        }
+        best = Point{chosenSeconds, chosenBytes};
+        return chosen;
+    }
+
     // The table of one eliminated group: for every candidate combination of its scope,
     // the best of the group's candidates, each with the best of its children's tables.
     bool fill(Message& message, const std::vector<std::size_t>& factors, double outsideLeast)
@@ -457,9 +519,9 @@ private:
         std::vector<std::uint32_t> nextProvenance;
         std::vector<std::uint32_t> sources;  // per combined point: its partial point and its child's
         const std::vector<double>& ownBytes = terms_.memoryBytes[variable];
-        std::vector<double> withSeconds;  // with the children's best (Fastest, LeastMemory)
-        std::vector<double> withBytes;
-        std::vector<char> feasible;
+        std::vector<const Point*> childPoints;
+        for (const std::size_t child : message.children)
+            childPoints.push_back(result_.messages_[child].points.data());
         for (const std::size_t g : message.scope)
             value_[g] = 0;
         value_[variable] = 0;
@@ -483,53 +545,16 @@ private:
             found.clear();
             foundProvenance.clear();
             if (goal_ != EliminationGoal::Frontier) {
-                // One point per entry: the best candidate with its children's best, by
-                // (seconds + price x bytes, bytes) for Fastest, (bytes, seconds) else.
-                const double* sumSeconds = seconds;
-                const double* sumBytes = ownBytes.data();
-                if (!message.children.empty()) {
-                    withSeconds.assign(seconds, seconds + count);
-                    withBytes.assign(ownBytes.begin(), ownBytes.end());
-                    feasible.assign(count, 1);
-                    for (std::size_t k = 0; k < message.children.size(); ++k) {
-                        const Message& child = result_.messages_[message.children[k]];
-                        for (std::size_t x = 0, at = childBase[k]; x < count; ++x, at += childStride[k]) {
-                            if (child.offsets[at] == child.offsets[at + 1]) {
-                                feasible[x] = 0;
-                                continue;
-                            }
-                            const Point& taken = child.points[child.offsets[at]];
-                            withSeconds[x] += taken.seconds;
-                            withBytes[x] += taken.bytes;
-                        }
-                    }
-                    sumSeconds = withSeconds.data();
-                    sumBytes = withBytes.data();
-                }
-                const bool byTime = goal_ == EliminationGoal::Fastest;
-                const bool all = message.children.empty();
-                std::size_t chosen = count;
-                double bestFirst = 0;
-                double bestSecond = 0;
-                for (std::size_t x = 0; x < count; ++x) {
-                    if (!all && feasible[x] == 0)
-                        continue;
-                    const double first = byTime ? sumSeconds[x] + price_ * sumBytes[x] : sumBytes[x];
-                    const double second = byTime ? sumBytes[x] : sumSeconds[x];
-                    // (std::pair's order)
-                    if (chosen == count || first < bestFirst || (!(bestFirst < first) && second < bestSecond)) {
-                        chosen = x;
-                        bestFirst = first;
-                        bestSecond = second;
-                    }
-                }
-                if (chosen < count) {
-                    found.push_back(Point{sumSeconds[chosen], sumBytes[chosen]});
-                    foundProvenance.push_back(static_cast<std::uint32_t>(chosen));
-                    for (std::size_t k = 0; k < message.children.size(); ++k)
-                        foundProvenance.push_back(
-                            result_.messages_[message.children[k]].offsets[childBase[k] + chosen * childStride[k]]);
-                }
+                // One point per entry: the best candidate with its children's best.
+                Point best;
+                const std::size_t chosen =
+                    goal_ == EliminationGoal::Fastest
+                        ? bestCandidate<true>(seconds, ownBytes, childPoints, childBase, childStride, best)
+                        : bestCandidate<false>(seconds, ownBytes, childPoints, childBase, childStride, best);
+                found.push_back(best);
+                foundProvenance.push_back(static_cast<std::uint32_t>(chosen));
+                for (std::size_t k = 0; k < message.children.size(); ++k)
+                    foundProvenance.push_back(static_cast<std::uint32_t>(childBase[k] + chosen * childStride[k]));
             } else {
                 for (std::size_t x = 0; x < count; ++x) {
                     const double bytes = terms_.memoryBytes[variable][x];

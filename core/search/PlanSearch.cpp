@@ -237,15 +237,16 @@ Plan expand(const std::vector<StrategyGroup>& groups, const std::vector<std::siz
 // priced once and each goal eliminated once. Where the fastest choice does not fit, the
 // Pareto points up to the limit answer it, their tables bounded in seconds by a choice
 // that fits (from memory priced by Lagrange multipliers); the same points answer every
-// lower limit whose answer is within that bound. From the second elimination on, the
-// tables' seconds are kept (EliminationSeconds) and each chord's corner by its price, so
-// that a lower limit (a Pareto alternative) recomputes neither. Where the elimination's
+// lower limit whose answer is within that bound. The tables' seconds are kept for the
+// later eliminations (EliminationSeconds) and each chord's corner by its price, so that a
+// lower limit (a Pareto alternative) recomputes neither. Where the elimination's
 // tables would be too large, the integer program (ShardingIlp) solves instead.
 class TapSolves {
 public:
+    // `alternatives`: the search will ask for lower limits too (its Pareto alternatives).
     TapSolves(const CostModel& costs, const CoarseGraph& coarse, const std::vector<StrategyGroup>& groups,
-              std::function<bool()> cancelled, ConversionTermsCache* conversions)
-        : costs_(costs), coarse_(coarse), groups_(groups), conversions_(conversions)
+              std::function<bool()> cancelled, ConversionTermsCache* conversions, bool alternatives)
+        : costs_(costs), coarse_(coarse), groups_(groups), conversions_(conversions), keepFirst_(alternatives)
     {
         limits_.cancelled = std::move(cancelled);
     }
@@ -343,9 +344,10 @@ private:
                                       const EliminationBounds& bounds, SearchStatistics& stats)
     {
         if (!slot) {
-            // The tables' seconds are kept from the second elimination on: most searches
-            // need one (their fastest choice fits).
-            if (!seconds_ && eliminations_ > 0)
+            // The tables' seconds are kept from the first elimination of a search with
+            // alternatives, else from the second on (such a search mostly needs one: its
+            // fastest choice fits).
+            if (!seconds_ && (keepFirst_ || eliminations_ > 0))
                 seconds_.emplace(*terms_);
             ++eliminations_;
             slot = TermElimination::solve(*terms_, goal, bounds, limits_, seconds_ ? &*seconds_ : nullptr);
@@ -365,6 +367,7 @@ private:
     ConversionTermsCache* conversions_;
     std::optional<SearchTerms> terms_;
     std::optional<EliminationSeconds> seconds_;  // of terms_
+    bool keepFirst_ = false;
     std::size_t eliminations_ = 0;
     std::optional<TermElimination> fastest_;
     std::optional<TermElimination> leastMemory_;
@@ -426,7 +429,7 @@ SearchResult searchPlan(const CostModel& costs, const CoarseGraph& coarse, const
     result.memoryLimitBytes = options.memoryLimitBytes.value_or(costs.hbmBytes());
 
     const std::string prefix = options.mode == SearchMode::Tap ? "tap" : "whole-graph";
-    TapSolves tap(costs, coarse, groups, callbacks.cancelled, options.conversionTerms.get());
+    TapSolves tap(costs, coarse, groups, callbacks.cancelled, options.conversionTerms.get(), options.alternatives > 0);
     auto solveIlp = [&](std::optional<double> limit, bool minimizeMemory, const std::string& name) {
         IlpOptions ilp;
         ilp.memoryLimitBytes = limit;

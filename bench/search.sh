@@ -28,6 +28,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$cli" synth --preset gpt3-175b --layers 12 -o "$work/gpt3-12.onnx" >/dev/null
 "$cli" synth --preset gpt3-175b -o "$work/gpt3-96.onnx" >/dev/null
+"$cli" synth --preset llama3-8b -o "$work/llama3-8b.onnx" >/dev/null
 llama=../shared/models/llama3_8b_shape.dynamo.stripped.onnx
 
 cpu() {  # CPU seconds (user + sys) of the time file $1
@@ -82,6 +83,7 @@ run() {  # NAME MODEL SEARCH OPTIONS...
     done
 }
 run llama3-8b-2x8 "$llama" --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048
+run llama3-8b-synth-2x8 "$work/llama3-8b.onnx" --cluster dgx-h100x2 --mesh 2x8 --batch 16 --seq 2048
 run gpt3-12-layers-16x8 "$work/gpt3-12.onnx" --cluster dgx-h100x16 --mesh 16x8
 run gpt3-96-layers-16x8 "$work/gpt3-96.onnx" --cluster dgx-h100x16 --mesh 16x8
 run gpt3-175b-auto "$work/gpt3-96.onnx" --cluster dgx-h100x16 --mesh auto --batch 1536 --seq 2048

@@ -517,7 +517,6 @@ private:
         std::vector<std::uint32_t> partialProvenance;
         std::vector<Point> next;
         std::vector<std::uint32_t> nextProvenance;
-        std::vector<std::uint32_t> sources;  // per combined point: its partial point and its child's
         const std::vector<double>& ownBytes = terms_.memoryBytes[variable];
         std::vector<const Point*> childPoints;
         for (const std::size_t child : message.children)
@@ -567,7 +566,7 @@ private:
                         const Message& child = result_.messages_[message.children[k]];
                         const std::size_t at = childBase[k] + x * childStride[k];
                         next.clear();
-                        sources.clear();
+                        nextProvenance.clear();
                         unpolledWork_ += partial.size() * (child.offsets[at + 1] - child.offsets[at]);
                         for (std::size_t a = 0; a < partial.size(); ++a) {
                             for (std::uint32_t b = child.offsets[at]; b < child.offsets[at + 1]; ++b) {
@@ -576,18 +575,13 @@ private:
                                 if (sum.bytes + outsideLeast > partCap_ || sum.seconds + outsideSeconds_ > partBound_)
                                     continue;
                                 next.push_back(sum);
-                                sources.push_back(static_cast<std::uint32_t>(a));
-                                sources.push_back(b);
+                                nextProvenance.insert(nextProvenance.end(),
+                                                      partialProvenance.begin() + static_cast<std::ptrdiff_t>(a * width),
+                                                      partialProvenance.begin() + static_cast<std::ptrdiff_t>((a + 1) * width));
+                                nextProvenance[next.size() * width - width + 1 + k] = b;
                             }
                         }
-                        // The points kept, then their provenance: the partial point's and the child's.
-                        keepBest(goal_, price_, next, sources, 2, kept_);
-                        nextProvenance.resize(next.size() * width);
-                        for (std::size_t i = 0; i < next.size(); ++i) {
-                            std::copy_n(partialProvenance.begin() + static_cast<std::ptrdiff_t>(sources[2 * i] * width),
-                                        width, nextProvenance.begin() + static_cast<std::ptrdiff_t>(i * width));
-                            nextProvenance[i * width + 1 + k] = sources[2 * i + 1];
-                        }
+                        keepBest(goal_, price_, next, nextProvenance, width, kept_);
                         std::swap(partial, next);
                         std::swap(partialProvenance, nextProvenance);
                     }

@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <string>
 #include <utility>
 
 namespace tapestry {
@@ -259,7 +260,6 @@ private:
         return true;
     }
 
-private:
     // A greedy elimination order: each time the group whose table (its neighbours'
     // candidates multiplied) is smallest, ties to the lowest index; false when some table
     // would exceed the limit.
@@ -488,7 +488,16 @@ private:
         const std::size_t width = 1 + message.children.size();
         // The seconds of this step's table: read, or computed (and kept).
         const std::size_t step = result_.messages_.size();
-        const double* readSeconds = reading_ ? shared_->tables_.at(step).data() : nullptr;
+        const double* readSeconds = nullptr;
+        if (reading_) {
+            // (The order and the tables' shapes depend on the terms alone.)
+            const std::vector<double>& table = shared_->tables_.at(step);
+            if (table.size() != entries * count)
+                throw Error(ErrorCode::InvalidArgument, {},
+                            "the kept seconds of elimination step " + std::to_string(step) + " hold " +
+                                std::to_string(table.size()) + " cells, its table " + std::to_string(entries * count));
+            readSeconds = table.data();
+        }
         std::vector<double>* keptSeconds = nullptr;
         if (keeping_ && shared_->cells_ + entries * count > EliminationSeconds::kMaxCells) {
             keeping_ = false;
@@ -518,9 +527,15 @@ private:
         std::vector<Point> next;
         std::vector<std::uint32_t> nextProvenance;
         const std::vector<double>& ownBytes = terms_.memoryBytes[variable];
-        std::vector<const Point*> childPoints;
-        for (const std::size_t child : message.children)
-            childPoints.push_back(result_.messages_[child].points.data());
+        std::vector<const Point*> childPoints;  // unbounded goals: a point per entry, at its index
+        for (const std::size_t child : message.children) {
+            const Message& table = result_.messages_[child];
+            if (goal_ != EliminationGoal::Frontier && table.points.size() + 1 != table.offsets.size())
+                throw Error(ErrorCode::InvalidArgument, {},
+                            "an unbounded elimination's table holds " + std::to_string(table.points.size()) +
+                                " points for " + std::to_string(table.offsets.size() - 1) + " entries");
+            childPoints.push_back(table.points.data());
+        }
         for (const std::size_t g : message.scope)
             value_[g] = 0;
         value_[variable] = 0;

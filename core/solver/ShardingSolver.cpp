@@ -63,6 +63,20 @@ constexpr std::size_t kExactAnyNodesCells = 600'000;
 // that gap, which keeps the problems there (diffusion-3d-600-plain@1000 at 56 k and
 // ti-3d-2k-plain@1000 at 90 k, proven without them) on the path they were proven on.
 constexpr std::size_t kExactHeuristicsCells = 50'000;
+// Without them, on a model of at least this many edge columns CBC stops as soon as its
+// root's relaxation disagrees with the best plan, and that neighbourhood is solved first
+// (PortfolioChoice::neighbourhoodAtRoot): there CBC's tree finds no plan near the
+// optimum. Whole solver beside main, pinned, load 9-20: diffusion-3d-1k-plain@1000
+// (179 k columns) proven with 30-34 CPU-seconds instead of 57-64, ti-3d-816@1000 (234 k)
+// with 31-32 instead of 45-52; gns-3d-4k@1000 (159 k) at 120 s ended 0.0001 % above its
+// root's bound (94,794,510) where main, its root not reached by half the time, ended at
+// 96,292,996. On smaller models the tree finds the optimum soon after the root and the
+// detour costs: ti-3d-2k-plain@1000 (90 k) 11.4 CPU-seconds instead of 7.0,
+// diffusion-3d-1k-plain at 400 nodes (85 k) 10.4 instead of 7.1. Nothing between 90 k
+// and 152 k was measured (so public G, 113 k, keeps its path by this threshold, not by a
+// measurement); gemma-3d-3k@1000 (152 k) at 120 s, load 20, reached CBC's root in neither
+// build, where this changes nothing.
+constexpr std::size_t kNeighbourhoodAtRootCells = 150'000;
 // The neighbourhood where CBC's root relaxation disagrees with the best plan is
 // re-solved while that gains, each solve taking at most this share of the time left. On
 // generated diffusion problems of 600, 800 and 1,200 nodes, from plans 3.5, 1.9 and
@@ -175,6 +189,8 @@ PortfolioChoice portfolioChoice(const ProblemFeatures& features)
     choice.exactEngine = (features.choices <= kExactNodes && features.exactCells <= kExactCells)
                          || features.cells <= kExactAnyNodesCells;
     choice.exactHeuristics = choice.exactEngine && features.exactCells <= kExactHeuristicsCells;
+    choice.neighbourhoodAtRoot =
+        choice.exactEngine && !choice.exactHeuristics && features.exactCells >= kNeighbourhoodAtRootCells;
     return choice;
 }
 
@@ -254,7 +270,7 @@ public:
     // How many plans better than the shared best CBC's search on the whole problem found.
     void markTreeFound() { ++treePlans_; }
     [[nodiscard]] int treePlans() const { return treePlans_; }
-    // Whether CBC on the whole problem is searching now.
+    // Whether CBC on the whole problem, or on its root's neighbourhood, is searching now.
     void setExactRunning(bool running) { exactRunning_ = running; }
     [[nodiscard]] bool exactRunning() const { return exactRunning_; }
     // Whether the local search beside it waits (the watch decides, by measured CPU share).
@@ -438,9 +454,12 @@ CostSum wholeBound(double bound)
 
 // CBC on the whole problem from the shared best until `deadline` or a stop on `stop`,
 // handing on its incumbents, bound and root relaxation, and pruning by the shared best.
-// Returns whether its search ran to the end, which proves the shared best optimal (then
-// the search stops).
-bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop, bool heuristics)
+// With `endAtDisagreeingRoot` it ends itself (SharedSearch::endExact) as soon as its
+// root's relaxation disagrees with the shared best, unless its bound proves that plan
+// optimal. Returns whether its search ran to the end, which proves the shared best
+// optimal (then the search stops).
+bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token stop, bool heuristics,
+              bool endAtDisagreeingRoot = false)
 {
     const Assignment incumbent = search.best();
     IlpHooks hooks;
@@ -450,7 +469,14 @@ bool runExact(SharedSearch& search, Clock::time_point deadline, std::stop_token 
     };
     hooks.bounded = [&search](double bound) { search.raiseBound(bound); };
     hooks.knownCost = [&search] { return search.bestCost(); };
-    hooks.relaxed = [&search](const std::vector<std::vector<double>>& weights) { search.keepRelaxation(weights); };
+    hooks.relaxed = [&search, endAtDisagreeingRoot](const std::vector<std::vector<double>>& weights) {
+        search.keepRelaxation(weights);
+        // (The bound, handed on just before, may already prove the shared best.)
+        const SharedSearch::Snapshot now = search.snapshot();
+        if (endAtDisagreeingRoot && now.cost > wholeBound(now.bound)
+            && !disagreeingNodes(search.problem(), now.best, weights).empty())
+            search.endExact();
+    };
     search.setExactRunning(true);
     const IlpOutcome exact =
         solveWithIlp(search.problem(), secondsBetween(Clock::now(), deadline), &incumbent, std::move(stop), heuristics, hooks);
@@ -493,7 +519,12 @@ void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_p
 // The exact engine's worker. CBC on the whole problem until the watch in
 // solveShardingProblem ends it short of its proof (at kExactShare of the time, when its
 // bound is far, or when its tree has found no better plan and its root's relaxation
-// disagrees with the shared best). Then that
+// disagrees with the shared best), or, where the portfolio says so
+// (PortfolioChoice::neighbourhoodAtRoot), until its root's relaxation disagrees with
+// the shared best: CBC's tree without its heuristics finds no plan near the optimum of
+// diffusion-3d-1k-plain@1000 (none below 69.0 M in 28 CPU-seconds), where that
+// neighbourhood, solved from the Lagrangian's plan 3 % above, gave the optimum in 3-7
+// CPU-seconds (and 181,574,148 on ti-3d-816@1000 in 1.6, 0.002 % above). Then that
 // neighbourhood is re-solved exactly (improveWithRelaxation, each solve up to
 // kRelaxationShare of the time left, again from each better plan while one gains),
 // and CBC on the whole once more, pruning by the better plan; or, with no neighbourhood
@@ -502,13 +533,16 @@ void runRegionsThenExact(SharedSearch& search, std::uint64_t seed, Clock::time_p
 // optimum, proven 13 s later, load 8); where the memory rows bind hard it finds none (the
 // 800-node diffusion problem: none below 80.14 M, 0.30 % above its bound, in a whole
 // limit, where the neighbourhood found 79,904,804, 0.0003 % above the optimum).
-void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline, bool heuristics)
+void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point deadline, PortfolioChoice choice)
 {
-    if (runExact(search, deadline, search.exactToken(), heuristics))
+    const bool heuristics = choice.exactHeuristics;
+    if (runExact(search, deadline, search.exactToken(), heuristics, choice.neighbourhoodAtRoot))
         return;
     const std::stop_token stop = search.stopToken();
     const std::vector<std::vector<double>> relaxation = search.relaxation();
     if (!relaxation.empty() && !disagreeingNodes(search.problem(), search.best(), relaxation).empty()) {
+        // The local search stays aside for this solve as for CBC's (runExact ends it).
+        search.setExactRunning(true);
         while (Clock::now() < deadline && !stop.stop_requested()) {
             Assignment plan = search.best();
             const auto roundEnd = after(Clock::now(), kRelaxationShare * secondsBetween(Clock::now(), deadline));
@@ -516,7 +550,8 @@ void runExactWorker(SharedSearch& search, std::uint64_t seed, Clock::time_point 
                 break;
             search.offer(plan);
         }
-        if (runExact(search, deadline, stop, heuristics))
+        // To its end this time: its root's relaxation is the one just used.
+        if (runExact(search, deadline, stop, heuristics, /*endAtDisagreeingRoot=*/false))
             return;
     }
     runRegionsThenExact(search, seed + 3, deadline, heuristics);
@@ -601,9 +636,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
         // is in (kSharedCores).
         const auto exactEnd = after(Clock::now(), secondsBetween(Clock::now(), deadline) * kExactShare);
         exactCheck = exactEnd;
-        const bool heuristics = choice.exactHeuristics;
-        workers.emplace_back(search,
-                             [deadline, seed, heuristics](SharedSearch& s) { runExactWorker(s, seed, deadline, heuristics); });
+        workers.emplace_back(search, [deadline, seed, choice](SharedSearch& s) { runExactWorker(s, seed, deadline, choice); });
         for (int k = 1; k < threads; ++k)
             workers.emplace_back(search, [seed, k, exactEnd, deadline, binds = features.limitBinds](SharedSearch& s) {
                 runUntilAllowed(s, seed + 100 + static_cast<std::uint64_t>(k), deadline);

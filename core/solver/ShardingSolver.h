@@ -53,6 +53,11 @@ struct PortfolioChoice {
     bool exactEngine = false;
     // That CBC runs its primal heuristics: its model has at most 50 k edge columns.
     bool exactHeuristics = false;
+    // Without them, on a model of at least 150 k edge columns, that CBC stops as soon as
+    // its root's relaxation disagrees with the best plan in hand, and that neighbourhood
+    // is solved exactly before CBC runs again (elsewhere only at half the time, when its
+    // tree has found no better plan).
+    bool neighbourhoodAtRoot = false;
 };
 [[nodiscard]] PortfolioChoice portfolioChoice(const ShardingProblem& reduced);
 
@@ -70,9 +75,10 @@ struct PortfolioChoice {
 // portfolio decides by the reduced problem's measured features, not by its name
 // (portfolioChoice): when it is small, one worker runs CBC on all of it, with its
 // primal heuristics only on a model of at most 50 k edge columns, handing on its
-// incumbents; where the root's relaxation disagrees with the best plan, CBC stops there
-// and that neighbourhood is solved exactly (RINS) before CBC runs again, pruning by the
-// better plan (past half the time only while
+// incumbents; where the root's relaxation disagrees with the best plan (on a model of
+// at least 150 k columns as soon as the root is in, on a smaller one at half the time,
+// when its tree has found no better plan), CBC stops there and that neighbourhood is solved exactly (RINS)
+// before CBC runs again, pruning by the better plan (past half the time only while
 // its bound is within 5 % of the best plan; else it turns to region re-solves, and to
 // CBC on the whole once more when they bring the plan that close), and the other the
 // Lagrangian search where the limit binds (the cheapest plan overflows it), then the

@@ -142,12 +142,16 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
     options.optimizerStepOption = addChoice(command, "--optimizer-step", options.workload.optimizerStep,
               {{"fused", OptimizerStep::Fused}, {"master-copies", OptimizerStep::MasterCopies}},
               "how the optimizer step runs: one fused kernel that reads the 16-bit gradients and writes the "
-              "16-bit weights (Megatron-LM, torchtitan), or torch.optim's fused optimizer on fp32 master copies, "
-              "the gradients cast to fp32 before it and the masters copied into the weights after it (PyTorch) "
-              "(default fused; search --target: as the stack does)");
+              "16-bit weights (torchtitan, Megatron-LM's --use-precision-aware-optimizer), or a fused optimizer "
+              "on fp32 master copies, 16-bit gradients cast to fp32 before it and the masters copied into the "
+              "weights after it (PyTorch, Megatron-LM's default) (default fused; search --target: as the stack "
+              "does)");
     options.gradientLifetimeOption = addChoice(command, "--gradient-lifetime", options.workload.gradientLifetime,
-              {{"persistent", GradientLifetime::Persistent}, {"freed-between-steps", GradientLifetime::FreedBetweenSteps}},
-              "whether the gradients outlive the step: in a buffer kept from step to step (Megatron-LM) or freed "
+              {{"persistent", GradientLifetime::Persistent},
+               {"freed-between-steps", GradientLifetime::FreedBetweenSteps},
+               {"zeroed-each-step", GradientLifetime::ZeroedEachStep}},
+              "whether the gradients outlive the step: in a buffer kept from step to step, zeroed in place every "
+              "step (zeroed-each-step: Megatron-LM, its bytes written once per step) or not priced so, or freed "
               "between steps (zero_grad(set_to_none=True): torchtitan, PyTorch), then with one micro-step they "
               "count only by what they exceed the activations by (default persistent; search --target: as the "
               "stack does)");

@@ -1163,6 +1163,24 @@ double CostModel::gradientBytesPerParameter() const
     return workload_.fp32MainGradients ? 4.0 : dtypeBytes_;
 }
 
+double CostModel::updateSeconds(const NodeFacts& facts, double localParameters, const Divisors& div) const
+{
+    const int zero = workload_.zeroStage;
+    const double gradientBytes = gradientBytesPerParameter();
+    const double stepBytes = localParameters / (zero >= 1 ? div.shard : 1.0) *
+                             optimizerStepBytesPerParameter(workload_.optimizer, workload_.optimizerStep, gradientBytes,
+                                                            dtypeBytes_);
+    const double zeroedBytes = workload_.gradientLifetime == GradientLifetime::ZeroedEachStep
+                                   ? localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0)
+                                   : 0.0;
+    const double update = memoryBoundSeconds(cluster_->gpu, stepBytes + zeroedBytes);
+    // Eager master copies launch two kernels per parameter tensor (its gradient cast up, its
+    // master copied back); fused AdamW's own launches each serve many tensors.
+    if (workload_.savedActivations == SavedActivations::Eager && workload_.optimizerStep == OptimizerStep::MasterCopies)
+        return std::max(update, eagerLaunchFloorSeconds(2.0 * facts.parameterTensors));
+    return update;
+}
+
 double CostModel::fsdpGradientSeconds(double localParameters, const Divisors& div, const Stepping& steps) const
 {
     // Megatron-FSDP's buffers are the main gradients in either type; PyTorch's FSDP copies
@@ -1603,22 +1621,9 @@ double CostModel::computeSeconds(const CoarseNode& node, const Divisors& div, do
         backward += time.backward + time.recompute;
     }
     const double localParameters = storedParameters(bound_->nodes[node.id.index()]) / div.weights;
-    const double optimizerParameters = localParameters / (workload_.zeroStage >= 1 ? div.shard : 1.0);
     const double gradientCopies = fsdpGradientSeconds(localParameters, div, assumed_);
     backward += gradientCopies;
-    return seconds + gradientCopies + optimizerUpdateSeconds(bound_->nodes[node.id.index()], optimizerParameters);
-}
-
-double CostModel::optimizerUpdateSeconds(const NodeFacts& facts, double optimizerParameters) const
-{
-    const double update = memoryBoundSeconds(
-        cluster_->gpu, optimizerParameters * optimizerStepBytesPerParameter(workload_.optimizer, workload_.optimizerStep,
-                                                                            gradientBytesPerParameter(), dtypeBytes_));
-    // Eager master copies launch two kernels per parameter tensor (its gradient cast up, its
-    // master copied back); fused AdamW's own launches each serve many tensors.
-    if (workload_.savedActivations == SavedActivations::Eager && workload_.optimizerStep == OptimizerStep::MasterCopies)
-        return std::max(update, eagerLaunchFloorSeconds(2.0 * facts.parameterTensors));
-    return update;
+    return seconds + gradientCopies + updateSeconds(bound_->nodes[node.id.index()], localParameters, div);
 }
 
 double CostModel::strategyComputeSeconds(CoarseNodeId id, const NodeStrategy& strategy) const
@@ -1778,9 +1783,8 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
     share.localParameters = localParameters;
     own.memory.parameters += localParameters * weightBytesPerParameter(facts) / (zero >= 3 ? div.shard : 1.0);
     own.memory.gradients += localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0);
-    const double optimizerParameters = localParameters / (zero >= 1 ? div.shard : 1.0);
-    own.memory.optimizerStates += optimizerParameters * optimizerBytes;
-    const double update = optimizerUpdateSeconds(facts, optimizerParameters);
+    own.memory.optimizerStates += localParameters / (zero >= 1 ? div.shard : 1.0) * optimizerBytes;
+    const double update = updateSeconds(facts, localParameters, div);
     own.time.computeSeconds += update;
     own.time.optimizerSeconds += update;
     own.time.computeSeconds += fsdpGradientSeconds(localParameters, div, steps);

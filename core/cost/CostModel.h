@@ -541,8 +541,6 @@ private:
     };
     [[nodiscard]] OpCompute opCompute(OpId op, const CoarseNode& node, const Divisors& div,
                                       const Stepping& steps) const;
-    // The node's optimizer step over `optimizerParameters` of its parameters (its ZeRO share).
-    [[nodiscard]] double optimizerUpdateSeconds(const NodeFacts& facts, double optimizerParameters) const;
     // The node's compute with its optimizer step (at the assumed stepping); adds its
     // backward and recomputed part to `backward`.
     [[nodiscard]] double computeSeconds(const CoarseNode& node, const Divisors& div, double& backward) const;
@@ -555,6 +553,12 @@ private:
     [[nodiscard]] double keptPerOpBytes(const CoarseNode& node, const Divisors& div) const;
     [[nodiscard]] double nodeActivationBytes(const CoarseNode& node, const Divisors& div, const Stepping& steps) const;
     [[nodiscard]] double gradientBytesPerParameter() const;
+    // The optimizer's update of a node's `localParameters`, per step: the step's bytes on the
+    // parameters the rank updates (its ZeRO 1+ shard) and, where the workload zeroes its
+    // gradient buffer each step (GradientLifetime::ZeroedEachStep), one write of every
+    // gradient it holds (its ZeRO 2+ shard), at the memory-bound rate; eager master copies no
+    // faster than the host launches their kernels (cost/EagerLaunchFloor.h).
+    [[nodiscard]] double updateSeconds(const NodeFacts& facts, double localParameters, const Divisors& div) const;
     // What ZeRO 2/3's reduce-scatter carries per parameter: PyTorch FSDP's gradients in
     // Workload::gradientReduceType; Megatron-LM's fp32 main gradients and DeepSpeed's as held.
     [[nodiscard]] double reduceScatterBytesPerParameter() const;

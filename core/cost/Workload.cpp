@@ -109,13 +109,19 @@ std::optional<SavedActivations> savedActivationsFromName(std::string_view name)
 
 const char* gradientLifetimeName(GradientLifetime lifetime)
 {
-    return lifetime == GradientLifetime::FreedBetweenSteps ? "freed-between-steps" : "persistent";
+    switch (lifetime) {
+    case GradientLifetime::Persistent: break;
+    case GradientLifetime::FreedBetweenSteps: return "freed-between-steps";
+    case GradientLifetime::ZeroedEachStep: return "zeroed-each-step";
+    }
+    return "persistent";
 }
 
 std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name)
 {
     return fromName<GradientLifetime>(name,
-                                      {GradientLifetime::Persistent, GradientLifetime::FreedBetweenSteps},
+                                      {GradientLifetime::Persistent, GradientLifetime::FreedBetweenSteps,
+                                       GradientLifetime::ZeroedEachStep},
                                       gradientLifetimeName);
 }
 

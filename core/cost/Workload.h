@@ -26,11 +26,15 @@ enum class OptimizerStep : std::uint8_t {
     // on FSDP2's fp32 sharded parameters and fp32 reduced gradients moves as much (reads 4
     // gradient bytes, writes no 16-bit weight: the next gather casts it).
     Fused,
-    // torch.optim's fused AdamW (fused=True: one kernel reading the fp32 master, gradient and
-    // moments, writing the master and moments) on fp32 master copies kept beside the 16-bit
-    // model, as a PyTorch training loop keeps them: before it each 16-bit gradient is cast to
-    // an fp32 copy (read, write 4 bytes), after it each master is copied into its 16-bit
-    // weight (read 4 bytes, write).
+    // A fused Adam kernel (one kernel reading the fp32 master, gradient and moments, writing
+    // the master and moments) on fp32 master copies kept beside the 16-bit model: before it
+    // each 16-bit gradient is cast to an fp32 copy (read, write 4 bytes; fp32 gradients are
+    // read as held), after it each master is copied into its 16-bit weight (read 4 bytes,
+    // write). torch.optim's fused AdamW as a PyTorch training loop runs it, and Megatron-LM's
+    // default (without --use-precision-aware-optimizer): MixedPrecisionOptimizer.step casts
+    // main_grad into the main parameters' grad, Apex's or Transformer Engine's FusedAdam
+    // steps the fp32 main parameters (the distributed optimizer: its shard), then
+    // _copy_main_params_to_model_params copies them into the 16-bit weights.
     MasterCopies,
 };
 
@@ -112,6 +116,11 @@ enum class SavedActivations : std::uint8_t {
 enum class GradientLifetime : std::uint8_t {
     Persistent,
     FreedBetweenSteps,
+    // Kept from step to step (memory as Persistent) and zeroed in place every step: Megatron-LM's
+    // training loop calls zero_grad_buffer() on each model chunk every iteration (buffer reset:
+    // grad_data.zero_()), the whole local buffer whatever the optimizer shards. The step also
+    // writes every held gradient's bytes once (priced with the optimizer's update).
+    ZeroedEachStep,
 };
 
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
@@ -122,7 +131,7 @@ enum class GradientLifetime : std::uint8_t {
 // "fused", "eager".
 [[nodiscard]] const char* savedActivationsName(SavedActivations saved);
 [[nodiscard]] std::optional<SavedActivations> savedActivationsFromName(std::string_view name);
-// "persistent", "freed-between-steps".
+// "persistent", "freed-between-steps", "zeroed-each-step".
 [[nodiscard]] const char* gradientLifetimeName(GradientLifetime lifetime);
 [[nodiscard]] std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name);
 // "attention-core", "every-other-matmul".
@@ -263,8 +272,8 @@ struct Workload {
     // keep it (workload.fp8_implementation).
     Fp8Implementation fp8Implementation = Fp8Implementation::TransformerEngine;
     OptimizerKind optimizer = OptimizerKind::AdamMixedPrecision;
-    // As the stack runs its optimizer (withStackImplementations: the PyTorch export's master
-    // copies); plan files keep it (workload.optimizer_step), search and evaluate take
+    // As the stack runs its optimizer (withStackImplementations: the PyTorch export's and
+    // Megatron-LM's master copies); plan files keep it (workload.optimizer_step), search and evaluate take
     // --optimizer-step.
     OptimizerStep optimizerStep = OptimizerStep::Fused;
     // ZeRO over the data-parallel axes: 1 shards optimizer states, 2 also gradients
@@ -289,7 +298,7 @@ struct Workload {
     // evaluate take --saved-activations.
     SavedActivations savedActivations = SavedActivations::Fused;
     // As the stack keeps its gradients (withStackImplementations: torchtitan and the PyTorch
-    // export free them between steps); plan files keep it (workload.gradient_lifetime),
+    // export free them between steps, Megatron-LM zeroes its buffer each step); plan files keep it (workload.gradient_lifetime),
     // search and evaluate take --gradient-lifetime.
     GradientLifetime gradientLifetime = GradientLifetime::Persistent;
     // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in

@@ -333,7 +333,8 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.optimizerStep = namedValue(w.optimizer_step(), optimizerStepFromName, OptimizerStep::Fused, fileName,
                                         "optimizer_step", "fused or master-copies");
     workload.gradientLifetime = namedValue(w.gradient_lifetime(), gradientLifetimeFromName, GradientLifetime::Persistent,
-                                           fileName, "gradient_lifetime", "persistent or freed-between-steps");
+                                           fileName, "gradient_lifetime",
+                                           "persistent, freed-between-steps or zeroed-each-step");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",

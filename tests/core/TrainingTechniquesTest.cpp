@@ -513,6 +513,43 @@ private slots:
         QVERIFY(passes(priced(4, 2, SavedActivations::Fused)) < passes(fused));
     }
 
+    // Megatron-LM's default optimizer step (master copies, its buffer zeroed each step), on 8
+    // data-parallel ranks with fp32 main gradients: FusedAdam reads the gradient (4 bytes),
+    // reads and writes the fp32 main weight and both moments (24), and the copy back reads the
+    // main weight and writes the bf16 one (4 + 2): 34 bytes per parameter of the rank's
+    // optimizer shard; zero_grad_buffer then writes each gradient the rank holds (4 bytes)
+    // every step. Update seconds = (34 P / optimizer shards + 4 P / gradient shards) / HBM
+    // rate: ZeRO 1 (34/8 + 4) P, ZeRO 2 (34 + 4) P / 8. SC'21's fp16 gradients without ZeRO:
+    // the cast to fp32 (2 + 4) + 28 + 6 = 40, zeroing 2: 42 P. A buffer kept and not zeroed
+    // (Persistent) leaves the zeroing out.
+    void megatronStepsMasterCopiesAndZeroesItsGradientBuffer()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double rate = cluster.gpu.hbmBytesPerSecond * kHbmShare;
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = workload(16, 512);
+        w.optimizerStep = OptimizerStep::MasterCopies;
+        w.gradientLifetime = GradientLifetime::ZeroedEachStep;
+        w.fp32MainGradients = true;
+        const auto update = [&](const Workload& priced) {
+            return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, priced).evaluate(plan).total.time.optimizerSeconds;
+        };
+        const double p = parameterElements(CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w), m);
+        for (const auto& [zero, bytes] : {std::pair{1, (34.0 / 8 + 4) * p}, std::pair{2, (34.0 + 4) / 8 * p}}) {
+            w.zeroStage = zero;
+            QVERIFY2(near(update(w), bytes / rate), qPrintable(compared(update(w) * rate, bytes)));
+        }
+        Workload kept = w;
+        kept.gradientLifetime = GradientLifetime::Persistent;
+        QVERIFY2(near(update(kept), 34.0 / 8 * p / rate), qPrintable(compared(update(kept) * rate, 34.0 / 8 * p)));
+        w.zeroStage = 0;
+        w.computeType = DataType::Float16;
+        w.fp32MainGradients = false;
+        QVERIFY2(near(update(w), 42 * p / rate), qPrintable(compared(update(w) * rate, 42 * p)));
+    }
+
     // Gradients freed between steps (zero_grad(set_to_none=True)), with one micro-step, are
     // allocated during backward as it frees the activations (cost/GradientsAtPeak.h): the step
     // peaks with the larger of the two, so the gradients count only by what they exceed the

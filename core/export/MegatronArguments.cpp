@@ -79,9 +79,10 @@ constexpr std::array<std::string_view, 4> kShardingStrategies = {"no_shard", "op
                                                                  "optim_grads_params"};
 
 // The data-parallel wrapper and what it shards: Megatron-FSDP at the plan's ZeRO stage
-// where Megatron-LM runs it (megatronRunsMegatronFsdp), else ZeRO 3 as Megatron-Core's
-// FSDP2 wrapper, which shards parameters, gradients and optimizer states itself (no
-// distributed optimizer beside it), and ZeRO 1 and 2 as the distributed optimizer.
+// where Megatron-LM runs it (megatronRunsMegatronFsdp), else the distributed optimizer
+// where it runs (megatronRunsDistributedOptimizer: ZeRO 1 and 2), else ZeRO 3 as
+// Megatron-Core's FSDP2 wrapper, which shards parameters, gradients and optimizer states
+// itself.
 void dataParallelArguments(const TrainingStackSettings& s, std::vector<std::string>& args)
 {
     const int zero = s.workload.zeroStage;
@@ -93,11 +94,15 @@ void dataParallelArguments(const TrainingStackSettings& s, std::vector<std::stri
         // sharded buffers, and validate_args takes only Megatron-FSDP's DTensor checkpoints.
         args.push_back("--use-distributed-optimizer");
         args.push_back("--ckpt-format fsdp_dtensor");
-    } else if (zero == 3 && !s.pipeline.active()) {
-        args.push_back("--use-torch-fsdp2");
-    } else if (zero >= 1) {
+    } else if (megatronRunsDistributedOptimizer(s)) {
         args.push_back("--use-distributed-optimizer");
+    } else if (zero == 3) {
+        args.push_back("--use-torch-fsdp2");
     }
+    // The fused step (Transformer Engine's FusedAdam with master weights) where the plan
+    // prices it; Megatron-LM's default steps fp32 main parameters and copies them back.
+    if (megatronRunsFusedStep(s))
+        args.push_back("--use-precision-aware-optimizer");
 }
 
 const std::set<std::string>& valueFlags()
@@ -136,7 +141,7 @@ const std::set<std::string>& switchFlags()
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
                                                 "overlap-grad-reduce", "moe-pad-expert-input-to-capacity",
                                                 "no-overlap-p2p-communication", "fp8-param-gather",
-                                                "grad-reduce-in-bf16"};
+                                                "grad-reduce-in-bf16", "use-precision-aware-optimizer"};
     return flags;
 }
 
@@ -533,6 +538,16 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
             w.optimizer = OptimizerKind::SgdMomentum;
         else if (*optimizer != "adam")
             args.fail("--optimizer '" + *optimizer + "' is not adam or sgd");
+    }
+    // Megatron-Core's OptimizerConfig refuses the precision-aware optimizer without the
+    // distributed optimizer or for another optimizer than Adam.
+    if (args.has("use-precision-aware-optimizer")) {
+        if (!args.has("use-distributed-optimizer"))
+            args.fail("--use-precision-aware-optimizer without --use-distributed-optimizer: Megatron-LM runs it only "
+                      "on the distributed optimizer");
+        if (w.optimizer != OptimizerKind::AdamMixedPrecision)
+            args.fail("--use-precision-aware-optimizer with --optimizer sgd: Megatron-LM runs it only for adam");
+        w.optimizerStep = OptimizerStep::Fused;
     }
     w.fp8Parameters = args.has("fp8-param-gather");
     if (w.fp8Parameters && w.fp8 == Fp8Recipe::None)

@@ -146,15 +146,23 @@ void savedActivationsNote(TrainingStack stack, const Workload& w, const char* st
                         "the loss's fp32 log-probabilities) and run each op as its own kernel (slower)");
 }
 
-// The optimizer step priced otherwise than `stack` runs it.
-void optimizerStepNote(TrainingStack stack, const Workload& w, const char* stackName, std::vector<std::string>& notes)
+// The optimizer step priced otherwise than `stack` runs it. Megatron-LM runs the fused step
+// too where its export asks for it (megatronRunsFusedStep).
+void optimizerStepNote(TrainingStack stack, const TrainingStackSettings& s, const char* stackName,
+                       std::vector<std::string>& notes)
 {
-    if (w.optimizerStep == stackOptimizerStep(stack))
+    const Workload& w = s.workload;
+    if (w.optimizerStep == stackOptimizerStep(stack) || (stack == TrainingStack::Megatron && megatronRunsFusedStep(s)))
         return;
     if (w.optimizerStep == OptimizerStep::MasterCopies)
-        notes.push_back(std::string("optimizer step priced as torch.optim on fp32 master copies (gradients cast to "
-                                    "fp32, masters copied back into the weights): ") +
+        notes.push_back(std::string("optimizer step priced on fp32 master copies (16-bit gradients cast to fp32, "
+                                    "masters copied back into the weights): ") +
                         stackName + "'s fused optimizer moves fewer bytes");
+    else if (stack == TrainingStack::Megatron)
+        notes.push_back("optimizer step priced as one fused kernel that reads the gradients and writes the 16-bit "
+                        "weights: Megatron-LM runs that (--use-precision-aware-optimizer) only for Adam on its "
+                        "distributed optimizer, otherwise it steps fp32 main parameters and copies them back into "
+                        "the weights (more bytes)");
     else
         notes.push_back(std::string("optimizer step priced as one fused kernel that reads the 16-bit gradients and "
                                     "writes the 16-bit weights: ") +
@@ -163,22 +171,37 @@ void optimizerStepNote(TrainingStack stack, const Workload& w, const char* stack
                         "back (more bytes)");
 }
 
-// Gradients priced as kept or freed between steps otherwise than `stack` does. They differ in
-// memory only with one micro-step per step and no pipeline (cost/GradientsAtPeak.h).
+// Gradients priced as kept, freed or zeroed between steps otherwise than `stack` does. Freed
+// and kept differ in memory only with one micro-step per step and no pipeline
+// (cost/GradientsAtPeak.h); a buffer zeroed each step differs in time, one write of every
+// held gradient per step.
 void gradientLifetimeNote(TrainingStack stack, const TrainingStackSettings& s, const char* stackName,
                           std::vector<std::string>& notes)
 {
     const Workload& w = s.workload;
+    const GradientLifetime stacks = stackGradientLifetime(stack);
+    const bool freed = w.gradientLifetime == GradientLifetime::FreedBetweenSteps;
     const bool oneMicroStep = w.microBatch <= 0 || w.batch <= w.microBatch * std::max(s.dataParallel, 1);
-    if (w.gradientLifetime == stackGradientLifetime(stack) || !oneMicroStep || s.pipeline.active())
+    if (freed != (stacks == GradientLifetime::FreedBetweenSteps) && oneMicroStep && !s.pipeline.active()) {
+        if (freed)
+            notes.push_back(std::string("gradients priced as freed between steps (zero_grad(set_to_none=True)), "
+                                        "allocated after the activations' peak: ") +
+                            stackName + " keeps its gradient buffer from step to step (more memory)");
+        else
+            notes.push_back(std::string("gradients priced as kept from step to step (a persistent gradient buffer): ") +
+                            stackName + " frees them between steps (zero_grad(set_to_none=True)), less memory");
+    }
+    const bool zeroed = w.gradientLifetime == GradientLifetime::ZeroedEachStep;
+    if (zeroed == (stacks == GradientLifetime::ZeroedEachStep))
         return;
-    if (w.gradientLifetime == GradientLifetime::FreedBetweenSteps)
-        notes.push_back(std::string("gradients priced as freed between steps (zero_grad(set_to_none=True)), "
-                                    "allocated after the activations' peak: ") +
-                        stackName + " keeps its gradient buffer from step to step (more memory)");
+    if (zeroed)
+        notes.push_back(std::string("gradient buffer priced as zeroed in place every step (one write of every held "
+                                    "gradient): ") +
+                        stackName + " frees its gradients between steps instead (faster)");
     else
-        notes.push_back(std::string("gradients priced as kept from step to step (a persistent gradient buffer): ") +
-                        stackName + " frees them between steps (zero_grad(set_to_none=True)), less memory");
+        notes.push_back(std::string("gradients priced without zeroing a buffer each step: ") + stackName +
+                        " zeroes its whole gradient buffer every step (zero_grad_buffer: one write of every held "
+                        "gradient, slower)");
 }
 
 // An interleaved pipeline priced with Megatron-LM's overlapped sends (overlap_p2p_comm),
@@ -257,7 +280,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
                         "recomputes attention's core");
     replayNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     savedActivationsNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
-    optimizerStepNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
+    optimizerStepNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     gradientLifetimeNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     keyValueHeadsNote(TrainingStack::Megatron, s, notes);
@@ -304,7 +327,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
                         "saves every second matmul's output and attention's and recomputes the other ops");
     replayNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     savedActivationsNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
-    optimizerStepNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
+    optimizerStepNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     gradientLifetimeNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
@@ -364,7 +387,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
                         "recomputes attention's core");
     replayNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     savedActivationsNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
-    optimizerStepNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
+    optimizerStepNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     gradientLifetimeNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
@@ -485,7 +508,8 @@ SavedActivations stackSavedActivations(TrainingStack stack)
 
 OptimizerStep stackOptimizerStep(TrainingStack stack)
 {
-    return stack == TrainingStack::PyTorch ? OptimizerStep::MasterCopies : OptimizerStep::Fused;
+    return stack == TrainingStack::PyTorch || stack == TrainingStack::Megatron ? OptimizerStep::MasterCopies
+                                                                               : OptimizerStep::Fused;
 }
 
 bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings)
@@ -493,10 +517,28 @@ bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings)
     return settings.workload.zeroImplementation == ZeroImplementation::MegatronFsdp && !settings.pipeline.active();
 }
 
+bool megatronRunsDistributedOptimizer(const TrainingStackSettings& settings)
+{
+    const int zero = settings.workload.zeroStage;
+    return megatronRunsMegatronFsdp(settings) || (zero >= 1 && (zero < 3 || settings.pipeline.active()));
+}
+
+bool megatronRunsFusedStep(const TrainingStackSettings& settings)
+{
+    const Workload& w = settings.workload;
+    return w.optimizerStep == OptimizerStep::Fused && w.optimizer == OptimizerKind::AdamMixedPrecision &&
+           megatronRunsDistributedOptimizer(settings);
+}
+
 GradientLifetime stackGradientLifetime(TrainingStack stack)
 {
-    return stack == TrainingStack::TorchTitan || stack == TrainingStack::PyTorch ? GradientLifetime::FreedBetweenSteps
-                                                                                 : GradientLifetime::Persistent;
+    switch (stack) {
+    case TrainingStack::TorchTitan:
+    case TrainingStack::PyTorch: return GradientLifetime::FreedBetweenSteps;
+    case TrainingStack::Megatron: return GradientLifetime::ZeroedEachStep;
+    case TrainingStack::Any: break;
+    }
+    return GradientLifetime::Persistent;
 }
 
 ZeroImplementation stackZeroImplementation(TrainingStack stack)

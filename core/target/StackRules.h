@@ -62,14 +62,16 @@ struct FoldedModel;
 // op by op); Megatron-LM's fused kernels, and torchtitan's (whose runs compile the model), and
 // Any: the fused accounting.
 [[nodiscard]] SavedActivations stackSavedActivations(TrainingStack stack);
-// How `stack` runs its optimizer step: the PyTorch export's training loop on fp32 master
-// copies (its header asks for torch.optim's fused AdamW on them); Megatron-LM, torchtitan and
-// Any: one fused kernel's bytes (Megatron-LM's own default, without
-// --use-precision-aware-optimizer, also copies its main parameters back: not priced).
+// How `stack` runs its optimizer step: on fp32 master copies in the PyTorch export's training
+// loop (its header asks for torch.optim's fused AdamW on them) and in Megatron-LM by default
+// (FusedAdam on its fp32 main parameters, copied back into the weights; the export asks for
+// the fused step where Megatron-LM runs it: megatronRunsFusedStep); torchtitan and Any: one
+// fused kernel's bytes.
 [[nodiscard]] OptimizerStep stackOptimizerStep(TrainingStack stack);
 // Whether `stack` keeps its gradients between steps: torchtitan and the PyTorch export call
 // zero_grad(set_to_none=True) (FSDP2 frees the sharded ones too); Megatron-LM keeps its
-// contiguous gradient buffer, and Any a persistent one.
+// contiguous gradient buffer and zeroes it every step (ZeroedEachStep), Any keeps a
+// persistent one.
 [[nodiscard]] GradientLifetime stackGradientLifetime(TrainingStack stack);
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
@@ -83,6 +85,15 @@ struct FoldedModel;
 // pipelines). Otherwise Megatron-LM's own data parallelism runs the plan, noted where
 // that is not the price.
 [[nodiscard]] bool megatronRunsMegatronFsdp(const TrainingStackSettings& settings);
+// Whether Megatron-LM runs `settings`' data parallelism with its distributed optimizer
+// (--use-distributed-optimizer): ZeRO 1 and 2, ZeRO 3 with a pipeline (written as ZeRO 1)
+// and Megatron-FSDP (which requires it); not ZeRO 0, nor ZeRO 3 as Megatron-Core's FSDP2
+// (--use-torch-fsdp2, which shards the states itself).
+[[nodiscard]] bool megatronRunsDistributedOptimizer(const TrainingStackSettings& settings);
+// Whether Megatron-LM runs `settings`' fused optimizer step (OptimizerStep::Fused) as
+// --use-precision-aware-optimizer (Transformer Engine's FusedAdam with master weights):
+// Megatron-Core's OptimizerConfig allows it only for Adam on the distributed optimizer.
+[[nodiscard]] bool megatronRunsFusedStep(const TrainingStackSettings& settings);
 // Which library runs `stack`'s FP8 linear layers under `recipe`, and how under tensor
 // parallelism: torchtitan's tensorwise float8 with its Float8 tensor parallelism
 // (TorchaoFloat8TensorParallel), torchao's layers under plain tensor parallelism for

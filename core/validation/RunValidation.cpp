@@ -198,11 +198,18 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     workload.attention = attentionKernelOf(run);
     // Megatron-Core (Megatron-LM, NeMo, Megatron-Bridge) gives Transformer Engine's attention
     // grouped-query keys and values with their own heads whatever the backend; torchtitan
-    // repeats them first (Workload::keyValueHeads).
-    if (fromMegatron(run) || fromNvidiaRecipe(run))
+    // repeats them first (Workload::keyValueHeads). Its optimizer runs as Megatron-LM's
+    // default (none of these sources turns on --use-precision-aware-optimizer: NeMo's and
+    // Megatron-Bridge's distributed_fused_adam_with_cosine_annealing leave it off): FusedAdam
+    // on the fp32 main parameters, copied back into the weights, and every step zeroes the
+    // gradient buffer (stackOptimizerStep, stackGradientLifetime).
+    if (fromMegatron(run) || fromNvidiaRecipe(run)) {
         workload.keyValueHeads = KeyValueHeads::Grouped;
-    else if (fromTorchTitan(run))
+        workload.optimizerStep = stackOptimizerStep(TrainingStack::Megatron);
+        workload.gradientLifetime = stackGradientLifetime(TrainingStack::Megatron);
+    } else if (fromTorchTitan(run)) {
         workload.keyValueHeads = KeyValueHeads::Repeated;
+    }
     // Megatron-Core's gradient buffers (the "main gradients") in fp32 as the run's file says
     // (training.grad_reduce_in_fp32), in the parameters' 16 bits otherwise.
     workload.fp32MainGradients = run.training.gradReduceInFp32;

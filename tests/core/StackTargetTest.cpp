@@ -285,11 +285,32 @@ private slots:
         s.dataParallel = 2;
         s.tensorParallel = 8;
         s.layers = 32;
-        s.workload = workload(16, 2048);
+        s.workload = withStackImplementations(workload(16, 2048), TrainingStack::Megatron);
         s.workload.microBatch = 8;
         QVERIFY(stackSettingNotes(TrainingStack::Megatron, s).empty());
         s.workload.zeroStage = 2;
         QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{1});
+        // Megatron-LM runs the fused step on its distributed optimizer (the export asks for
+        // --use-precision-aware-optimizer), not without it; and it zeroes its gradient buffer
+        // every step, which a persistent buffer's price leaves out.
+        s.workload.optimizerStep = OptimizerStep::Fused;
+        QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{1});
+        s.workload.zeroStage = 0;
+        QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s),
+                 (std::vector<std::string>{
+                     "optimizer step priced as one fused kernel that reads the gradients and writes the 16-bit "
+                     "weights: Megatron-LM runs that (--use-precision-aware-optimizer) only for Adam on its "
+                     "distributed optimizer, otherwise it steps fp32 main parameters and copies them back into the "
+                     "weights (more bytes)"}));
+        s.workload.optimizerStep = OptimizerStep::MasterCopies;
+        s.workload.gradientLifetime = GradientLifetime::Persistent;
+        QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s),
+                 (std::vector<std::string>{
+                     "gradients priced without zeroing a buffer each step: Megatron-LM zeroes its whole gradient "
+                     "buffer every step (zero_grad_buffer: one write of every held gradient, slower)"}));
+        s.workload = workload(16, 2048);
+        s.workload.microBatch = 8;
+        s.workload.zeroStage = 2;
         // torchtitan frees its gradients between steps (one micro-step here, which it would note).
         s.workload.gradientLifetime = GradientLifetime::FreedBetweenSteps;
         // FSDP1's copies are not what torchtitan's FSDP2 makes; priced as FSDP2, it runs as is.

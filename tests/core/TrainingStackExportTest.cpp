@@ -120,7 +120,9 @@ private slots:
     void megatronArgumentsOfAPipelinedGpt()
     {
         const FoldedModel& m = gpt();
-        const std::string text = exportMegatronArguments(m, pipelinedPlan(m), 8);
+        PlanDocument document = pipelinedPlan(m);
+        document.workload.gradientLifetime = GradientLifetime::ZeroedEachStep;  // as Megatron-LM keeps them
+        const std::string text = exportMegatronArguments(m, document, 8);
         const std::string expected = R"(MEGATRON_ARGS=(
     --tensor-model-parallel-size 2
     --pipeline-model-parallel-size 2
@@ -132,6 +134,7 @@ private slots:
     --global-batch-size 16
     --recompute-granularity selective
     --use-distributed-optimizer
+    --use-precision-aware-optimizer
     --bf16
     --use-flash-attn
     --grad-reduce-in-bf16
@@ -139,7 +142,8 @@ private slots:
     --no-overlap-p2p-communication
 )
 )";
-        // The plan's interleaved sends are priced waited for: Megatron-LM is told so.
+        // The plan's interleaved sends are priced waited for: Megatron-LM is told so. Its
+        // fused optimizer step is Transformer Engine's FusedAdam with master weights.
         QVERIFY2(text.ends_with(expected), text.c_str());
         QVERIFY2(contains(text, "# pipeline 2 x data parallel 2 x tensor parallel 2 = 8 GPUs.\n"), text.c_str());
         // Megatron-LM's own layout: nothing to note.
@@ -179,6 +183,27 @@ private slots:
         PlanDocument waiting = original;
         waiting.workload.pipelineSendOverlap = false;
         QVERIFY(!imported(exportMegatronArguments(m, waiting, 8), "gpt-pp.sh", m, 8).document.workload.pipelineSendOverlap);
+
+        // Megatron-LM's default step runs on fp32 main parameters (master copies, no flag);
+        // the fused step is --use-precision-aware-optimizer, which it runs only on the
+        // distributed optimizer (ZeRO 1 here) and refuses without it.
+        QVERIFY(!contains(written, "--use-precision-aware-optimizer"));
+        PlanDocument fusedStep = original;
+        fusedStep.workload.optimizerStep = OptimizerStep::Fused;
+        const std::string fusedText = exportMegatronArguments(m, fusedStep, 8);
+        QVERIFY2(contains(fusedText, "    --use-distributed-optimizer\n    --use-precision-aware-optimizer\n") &&
+                     !contains(fusedText, "optimizer step priced"),
+                 fusedText.c_str());
+        QVERIFY(imported(fusedText, "gpt-pp.sh", m, 8).document.workload == fusedStep.workload);
+        fusedStep.workload.zeroStage = 0;
+        const std::string replicated = exportMegatronArguments(m, fusedStep, 8);
+        QVERIFY2(!contains(replicated, "    --use-precision-aware-optimizer\n") &&
+                     contains(replicated, "#   - optimizer step priced as one fused kernel that reads the gradients "
+                                          "and writes the 16-bit weights: Megatron-LM runs that"),
+                 replicated.c_str());
+        QCOMPARE(imported(replicated, "gpt-pp.sh", m, 8).document.workload.optimizerStep, OptimizerStep::MasterCopies);
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2 --use-precision-aware-optimizer\n", "run.sh"),
+                         "run.sh: --use-precision-aware-optimizer without --use-distributed-optimizer"));
     }
 
     // With no batch in the plan and none in the model, the cost model prices two sequences
@@ -384,30 +409,36 @@ private slots:
                                     "run them (each op its own kernel): Megatron-LM's fused kernels keep less and move "
                                     "fewer bytes\n"),
                  megatron.c_str());
-        QVERIFY2(contains(megatron, "optimizer step priced as torch.optim on fp32 master copies (gradients cast to "
-                                    "fp32, masters copied back into the weights): Megatron-LM's fused optimizer moves "
-                                    "fewer bytes"),
-                 megatron.c_str());
+        QVERIFY2(!contains(megatron, "optimizer step priced"), megatron.c_str());  // master copies too
         QVERIFY2(contains(megatron, "Megatron-LM keeps its gradient buffer from step to step (more memory)"),
+                 megatron.c_str());
+        QVERIFY2(contains(megatron, "gradients priced without zeroing a buffer each step: Megatron-LM zeroes its "
+                                    "whole gradient buffer every step"),
                  megatron.c_str());
         const std::string titan = exportTorchTitanConfig(m, eager, 8);
         QVERIFY2(contains(titan, "activations and memory-bound ops priced as eager PyTorch modules keep and run them "
                                  "(each op its own kernel): torchtitan's fused kernels"),
                  titan.c_str());
-        QVERIFY2(contains(titan, "optimizer step priced as torch.optim on fp32 master copies"), titan.c_str());
+        QVERIFY2(contains(titan, "optimizer step priced on fp32 master copies (16-bit gradients cast to fp32, masters "
+                                 "copied back into the weights): torchtitan's fused optimizer moves fewer bytes"),
+                 titan.c_str());
         QVERIFY2(!contains(titan, "gradients priced as"), titan.c_str());  // torchtitan frees them too
         QVERIFY(!contains(exportPyTorchPlan(m, eager), "activations and memory-bound ops priced as"));
         QVERIFY(!contains(exportPyTorchPlan(m, eager), "optimizer step priced as"));
         QVERIFY(contains(exportPyTorchPlan(m, eager), "keep fp32 masters in the optimizer (torch.optim's fused=True),\n"
                                                       "#   each gradient cast to an fp32 copy before the step"));
 
-        // With two micro-steps the gradients count whole either way: nothing to say of them.
+        // With two micro-steps the gradients count whole either way: only the zeroing differs.
         PlanDocument accumulating = eager;
         accumulating.workload.microBatch = 1;
-        QVERIFY(!contains(exportMegatronArguments(m, accumulating, 8), "gradients priced as"));
+        const std::string twoSteps = exportMegatronArguments(m, accumulating, 8);
+        QVERIFY2(!contains(twoSteps, "gradients priced as") && contains(twoSteps, "gradients priced without zeroing"),
+                 twoSteps.c_str());
 
+        // Megatron-LM's implementations with the fused step it runs on request.
         PlanDocument fused = eager;
         fused.workload = withStackImplementations(eager.workload, TrainingStack::Megatron);
+        fused.workload.optimizerStep = OptimizerStep::Fused;
         const std::string python = exportPyTorchPlan(m, fused);
         QVERIFY2(contains(python, "activations and memory-bound ops priced as fused kernels keep and run them: the "
                                   "PyTorch export's eager modules keep more"),
@@ -418,6 +449,9 @@ private slots:
                  python.c_str());
         QVERIFY2(contains(python, "gradients priced as kept from step to step (a persistent gradient buffer): the "
                                   "PyTorch export frees them between steps"),
+                 python.c_str());
+        QVERIFY2(contains(python, "gradient buffer priced as zeroed in place every step (one write of every held "
+                                  "gradient): the PyTorch export frees its gradients between steps instead (faster)"),
                  python.c_str());
         const PlanDocument runs = pyTorchRunnablePlan(m, fused);
         QCOMPARE(runs.workload.savedActivations, SavedActivations::Eager);
@@ -540,6 +574,7 @@ mixed_precision_reduce = "float32"
             const TrainingStackImport back = imported(megatron, "fp8.sh", m, 8);
             Workload expected = withStackImplementations(document.workload, TrainingStack::Megatron);
             expected.pipelineSendOverlap = false;  // written --no-overlap-p2p-communication, as priced
+            expected.optimizerStep = OptimizerStep::Fused;  // written --use-precision-aware-optimizer, as priced
             QVERIFY(back.document.workload == expected);
             const std::string titan = exportTorchTitanConfig(m, document, 8);
             QVERIFY2(contains(titan, mx ? "converters = [\"quantize.linear.mx\"]\n\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\n"

@@ -513,7 +513,7 @@ private slots:
         QVERIFY(passes(priced(4, 2, SavedActivations::Fused)) < passes(fused));
     }
 
-    // Megatron-LM's default optimizer step (master copies, its buffer zeroed each step), on 8
+    // Megatron-LM's default optimizer step (stackOptimizerStep, stackGradientLifetime), on 8
     // data-parallel ranks with fp32 main gradients: FusedAdam reads the gradient (4 bytes),
     // reads and writes the fp32 main weight and both moments (24), and the copy back reads the
     // main weight and writes the bf16 one (4 + 2): 34 bytes per parameter of the rank's
@@ -529,9 +529,9 @@ private slots:
         const double rate = cluster.gpu.hbmBytesPerSecond * kHbmShare;
         const DeviceMesh mesh({{"dp", 8}}, cluster);
         const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
-        Workload w = workload(16, 512);
-        w.optimizerStep = OptimizerStep::MasterCopies;
-        w.gradientLifetime = GradientLifetime::ZeroedEachStep;
+        Workload w = withStackImplementations(workload(16, 512), TrainingStack::Megatron);
+        QCOMPARE(w.optimizerStep, OptimizerStep::MasterCopies);
+        QCOMPARE(w.gradientLifetime, GradientLifetime::ZeroedEachStep);
         w.fp32MainGradients = true;
         const auto update = [&](const Workload& priced) {
             return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, priced).evaluate(plan).total.time.optimizerSeconds;

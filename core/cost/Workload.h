@@ -119,7 +119,8 @@ enum class GradientLifetime : std::uint8_t {
     // Kept from step to step (memory as Persistent) and zeroed in place every step: Megatron-LM's
     // training loop calls zero_grad_buffer() on each model chunk every iteration (buffer reset:
     // grad_data.zero_()), the whole local buffer whatever the optimizer shards. The step also
-    // writes every held gradient's bytes once (priced with the optimizer's update).
+    // writes every gradient the rank holds once, as priced (ZeRO 2's shard under ZeRO 2, as its
+    // gradient memory is), with the optimizer's update.
     ZeroedEachStep,
 };
 

@@ -39,17 +39,21 @@ const QColor kHiddenColor{0x5d, 0x40, 0x37};
 
 double stepPartSeconds(const TimeBreakdown& time, StepPart part)
 {
+    double seconds = 0;
     switch (part) {
-    case ComputePart: return time.computeSeconds - time.recomputeSeconds - time.optimizerSeconds;
-    case RecomputePart: return time.recomputeSeconds;
-    case OptimizerPart: return time.optimizerSeconds;
-    case OtherCommunicationPart: return time.communicationSeconds() - time.dataParallelSeconds;
-    case ExposedDataParallelPart: return time.dataParallelSeconds - time.hiddenSeconds;
-    case PipelineSendPart: return time.pipelineSendSeconds;
-    case BubblePart: return time.bubbleSeconds;
+    case ComputePart: seconds = time.computeSeconds - time.recomputeSeconds - time.optimizerSeconds; break;
+    case RecomputePart: seconds = time.recomputeSeconds; break;
+    case OptimizerPart: seconds = time.optimizerSeconds; break;
+    case OtherCommunicationPart: seconds = time.communicationSeconds() - time.dataParallelSeconds; break;
+    case ExposedDataParallelPart: seconds = time.dataParallelSeconds - time.hiddenSeconds; break;
+    case PipelineSendPart: seconds = time.pipelineSendSeconds; break;
+    case BubblePart: seconds = time.bubbleSeconds; break;
     case StepPartCount: break;
     }
-    return 0;
+    // A difference of equal sums (all communication data-parallel) leaves a rounding residue:
+    // below a nanosecond a part is none, so no bar stacks below zero and pulls the axis
+    // negative, and no empty part enters the legend.
+    return seconds < 1e-9 ? 0.0 : seconds;
 }
 
 const QColor kMemoryColors[] = {

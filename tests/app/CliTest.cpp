@@ -1,6 +1,5 @@
 // tapestry-cli as a user runs it: real process, real files, exit codes and output.
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,7 +38,9 @@ CliRun runCli(const QStringList& args)
     process.setProcessEnvironment(environment);
     process.start(QStringLiteral(TAPESTRY_CLI_PATH), args);
     CliRun run;
-    if (!process.waitForFinished(60000))
+    // Seconds idle, tens at a load of 20 on two cores: a bound load does not reach, below
+    // Qt Test's five minutes per test function.
+    if (!process.waitForFinished(240000))
         return run;
     run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     run.out = QString::fromUtf8(process.readAllStandardOutput());
@@ -343,14 +344,13 @@ private slots:
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(content.toUtf8());
         }
-        const CliRun solved = runCli({QStringLiteral("solve"), farFile, QStringLiteral("--time-limit"), QStringLiteral("3"),
-                                      QStringLiteral("--json")});
+        const CliRun solved = runCli({QStringLiteral("solve"), farFile, QStringLiteral("--json")});
         QCOMPARE(solved.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(solved.out.section(QLatin1Char('\n'), 0, 0).toUtf8()).object();
         QCOMPARE(o.value(QStringLiteral("cost")).toInteger(), 445);
         QCOMPARE(o.value(QStringLiteral("peak_usage")).toInteger(), 50);
         QCOMPARE(o.value(QStringLiteral("pays_forbidden_costs")).toBool(true), false);
-        QVERIFY(o.value(QStringLiteral("seconds")).toDouble() <= 3.0);
+        QVERIFY2(o.value(QStringLiteral("proven_optimal")).toBool(), qPrintable(solved.out));
         QCOMPARE(solved.out.section(QLatin1Char('\n'), 1, 1), QStringLiteral("[0, 0, 2, 1, 0]"));
 
         const CliRun refused = runCli({QStringLiteral("solve"), negativeFile});
@@ -373,7 +373,7 @@ private slots:
             "costs": [[5, 7], [2000000000000000000]], "usages": [[1, 2], [1]]},
             "edges": {"nodes": [[0, 1]], "costs": [[1, 0]]}, "usage_limit": 3}})");
         out.close();
-        const CliRun solved = runCli({QStringLiteral("solve"), file, QStringLiteral("--time-limit"), QStringLiteral("2")});
+        const CliRun solved = runCli({QStringLiteral("solve"), file});
         QCOMPARE(solved.exitCode, 0);
         QCOMPARE(solved.out.section(QLatin1Char('\n'), 0, 0),
                  QStringLiteral("cost 2000000000000000006, fits the memory limit but pays forbidden costs (every plan "
@@ -741,17 +741,18 @@ private slots:
                  qPrintable(misspelt.err));
     }
 
-    // 100,000 nodes under --mesh auto searched 187 s past a 20 s limit.
+    // 100,000 nodes under --mesh auto searched 187 s past a 20 s limit. The search stops
+    // at the limit and says so, with meshes left unsearched (the whole search takes about
+    // 7 CPU-seconds); how soon after the limit it stops is wall time, which load stretches.
+    // SearchTest holds that through cancels the test controls: one inside the elimination
+    // starts nothing more (aCancelledEliminationStartsNoIntegerProgram), one at the first
+    // plan ends the solve with it (cancellationKeepsTheBestPlanSoFar), one after the last
+    // mesh cuts only the comparisons (aLimitAfterTheLastMeshCutsOnlyTheComparisons).
     void searchTimeLimitIsAWall()
     {
-        QElapsedTimer timer;
-        timer.start();
         const CliRun run = runCli({QStringLiteral("search"), dataFile("gpt2.ts.stripped.onnx"), QStringLiteral("--nodes"),
                                    QStringLiteral("100000"), QStringLiteral("--mesh"), QStringLiteral("auto"),
-                                   // The whole search takes several seconds on two cores.
                                    QStringLiteral("--time-limit"), QStringLiteral("1"), QStringLiteral("--no-history")});
-        // The limit, and slack for a loaded machine to start and end the process.
-        QVERIFY2(timer.elapsed() < 25000, qPrintable(QString::number(timer.elapsed())));
         // How far it got depends on the CPU the process had: on an idle machine some meshes are
         // searched and the best plan so far is printed; on a crowded one there may be none yet,
         // which is an error saying so. Either way it stopped at the limit and says how far it got.
@@ -759,6 +760,7 @@ private slots:
                                                "mesh\\(es\\) searched to the end");
         const QRegularExpressionMatch match = QRegularExpression(stopped).match(run.err);
         QVERIFY2(match.hasMatch(), qPrintable(run.err));
+        QVERIFY(match.captured(1).toInt() < 184);
         if (run.exitCode == 0) {
             QVERIFY(run.out.contains(QStringLiteral("best plan on")));
         } else {
@@ -846,11 +848,13 @@ private slots:
         const QString model = synthesized(dir, "gpt2-small", 2, "gpt2-2.onnx");
         QVERIFY(!model.isEmpty());
         // Overlap off: hiding communication under compute is priced exactly only after the
-        // search (its program linearizes it), and the two optima are compared exactly.
+        // search (its program linearizes it), and the two optima are compared exactly. The
+        // baseline's proof takes seconds idle; its limit (each solve's, 60 s by default) is
+        // one a loaded machine does not reach.
         const CliRun run = runCli({QStringLiteral("search"), model, QStringLiteral("--mesh"), QStringLiteral("2x4"),
                                    QStringLiteral("--baseline"), QStringLiteral("--overlap"), QStringLiteral("off"),
-                                   QStringLiteral("--target"), QStringLiteral("any"), QStringLiteral("--json"),
-                                   QStringLiteral("--no-history")});
+                                   QStringLiteral("--target"), QStringLiteral("any"), QStringLiteral("--time-limit"),
+                                   QStringLiteral("200"), QStringLiteral("--json"), QStringLiteral("--no-history")});
         QCOMPARE(run.exitCode, 0);
         QJsonParseError error;
         const QJsonObject o = QJsonDocument::fromJson(run.out.toUtf8(), &error).object();

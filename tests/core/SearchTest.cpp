@@ -228,6 +228,35 @@ private slots:
         QVERIFY(cut->comparisons.empty());
     }
 
+    // A cancel ends a session between meshes: once it says cancelled, no other mesh starts
+    // (the GUI's quick cancel, issue 26, as a count; bench_cancel measures its latency). Every
+    // mesh of 8 GPUs, one at a time, cancelled when the first is searched.
+    void aCancelledSessionStartsNoOtherMesh()
+    {
+        auto m = std::make_shared<const FoldedModel>(foldSynthPreset("gpt2-small", 2));
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.workload = workload(16, 1024);
+        setup.options.alternatives = 0;
+        QVERIFY(setup.meshes().size() > 2);
+        std::atomic<bool> cancel{false};
+        std::atomic<int> startedAfterCancel{0};
+        SearchSessionCallbacks callbacks;
+        callbacks.cancelled = [&] { return cancel.load(); };
+        callbacks.changed = [&](const std::shared_ptr<const SearchOutcome>& found) {
+            cancel = cancel || found->meshesSearched() >= 1;
+        };
+        callbacks.progress = [&](const SearchProgress& progress) {
+            if (progress.phase == SearchPhase::ExpertPlans && cancel)
+                ++startedAfterCancel;
+        };
+        const std::shared_ptr<const SearchOutcome> outcome = SearchSession(m, setup).run(callbacks, 1);
+        QVERIFY(outcome->cancelled);
+        QCOMPARE(outcome->meshesSearched(), std::size_t{1});
+        QCOMPARE(startedAfterCancel.load(), 0);
+        QVERIFY(outcome->best());
+    }
+
     // GPT-3 175B on [2, 16, 4] (1536 x 2048 tokens, 16 DGX-H100): the search's best plan
     // splits the sequence on tp, while a plan without that is faster once exactly priced
     // (113.1 s; the program is linearized). The plan found without the technique is then the

@@ -12,7 +12,6 @@
 #include <QAreaSeries>
 #include <QBarSet>
 #include <QChartView>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
@@ -349,8 +348,10 @@ private slots:
         QVERIFY(!main.session()->model());  // not taken for an ONNX model or a plan file
     }
 
-    // G (816 nodes) with a 10-minute limit: Cancel ends the solve within a second
-    // with the best feasible solution so far, and the GUI thread keeps turning meanwhile.
+    // A (34,932 nodes) with a 10-minute limit: the solve runs off the GUI thread, which
+    // keeps turning meanwhile, and Cancel ends it long before its limit with the best
+    // feasible solution so far. Nothing here reads a wall clock against a bound that load
+    // can reach: how soon Cancel ends a solve is a latency (issue 26), for a bench.
     void cancelEndsALongSolvePromptly()
     {
         // A, not G: the exact engine proves G optimal within the first seconds.
@@ -364,18 +365,20 @@ private slots:
         QCOMPARE(label(*window, "nodeCountValue"), QuantityFormat::exact(34932));
         QCOMPARE(window->cancelAction()->shortcut(), QKeySequence(Qt::Key_Escape));
 
-        window->timeLimitBox()->setValue(600);
+        constexpr int kLimitSeconds = 600;
+        window->timeLimitBox()->setValue(kLimitSeconds);
         QSignalSpy finished(window, &ShardingProblemWindow::solveFinished);
-        QElapsedTimer sinceTick;
-        qint64 longestGapMs = 0;
+        // Ticks of a timer the GUI thread ran while the solve was running: a solve on the
+        // GUI thread would have ended (and isSolving() turned false) before any could run.
+        int ticksWhileSolving = 0;
         QTimer ticker;
-        connect(&ticker, &QTimer::timeout, this, [&] {
-            longestGapMs = std::max(longestGapMs, sinceTick.restart());
-        });
-        window->solveAction()->trigger();
-        sinceTick.start();
+        connect(&ticker, &QTimer::timeout, this, [&] { ticksWhileSolving += window->isSolving() ? 1 : 0; });
         ticker.start(20);
-        QTest::qWait(2000);
+        window->solveAction()->trigger();
+        QVERIFY(window->isSolving());
+        // Until the solver has reported a feasible plan, which the cancel then keeps.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            ticksWhileSolving >= 10 && label(*window, "solveStatus").contains(QStringLiteral("best cost")), kTimeoutMs);
         QVERIFY(window->isSolving());
         // Closing asks first; keeping the solve keeps the window.
         QVERIFY(!window->close());
@@ -387,14 +390,15 @@ private slots:
         QTRY_VERIFY(!ask);
         QVERIFY(window->isVisible());
         QVERIFY(window->isSolving());
-        QElapsedTimer cancelling;
-        cancelling.start();
         window->cancelAction()->trigger();
-        QVERIFY(finished.wait(kTimeoutMs));
+        // A fifth of the limit, which a solve that ignored the cancel would run to.
+        constexpr int kCancelledWithinMs = kLimitSeconds * 1000 / 5;
+        QVERIFY(finished.wait(kCancelledWithinMs));
         ticker.stop();
-        QVERIFY2(cancelling.elapsed() < 1000, qPrintable(QStringLiteral("%1 ms").arg(cancelling.elapsed())));
-        QVERIFY2(longestGapMs < 500, qPrintable(QStringLiteral("GUI thread blocked for %1 ms").arg(longestGapMs)));
-        QVERIFY(label(*window, "solutionOriginValue").contains(QStringLiteral("cancelled")));
+        QVERIFY(!window->isSolving());
+        // The solver saw the stop request (SolverResult::cancelled is the stop token's state).
+        QVERIFY2(label(*window, "solutionOriginValue").contains(QStringLiteral("cancelled after")),
+                 qPrintable(label(*window, "solutionOriginValue")));
         QVERIFY(window->solution()->evaluation.feasible);
         QVERIFY(window->solveAction()->isEnabled());
 
@@ -408,7 +412,7 @@ private slots:
         QVERIFY(box);
         QTRY_VERIFY(box->isVisible());
         QTest::mouseClick(button(*box, "Cancel Solve and Close"), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!alive, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive, kCancelledWithinMs);
     }
 };
 

@@ -322,15 +322,17 @@ private:
 class Worker {
 public:
     Worker(std::shared_ptr<SharedSearch> search, std::function<void(SharedSearch&)> task)
-        : finished_(std::make_shared<std::atomic<bool>>(false)), failure_(std::make_shared<std::exception_ptr>())
+        : finished_(std::make_shared<std::atomic<bool>>(false)), failure_(std::make_shared<std::exception_ptr>()),
+          spent_(std::make_shared<double>(0.0))
     {
         thread_ = std::thread([search = std::move(search), task = std::move(task), finished = finished_,
-                               failure = failure_] {
+                               failure = failure_, spent = spent_] {
             try {
                 task(*search);
             } catch (...) {
                 *failure = std::current_exception();
             }
+            *spent = callingThreadCpuSeconds();
             *finished = true;
         });
         cpu_.emplace(thread_);
@@ -356,12 +358,15 @@ public:
     [[nodiscard]] std::exception_ptr failure() const { return *failure_; }
     // CPU seconds it has had, while it runs.
     [[nodiscard]] std::optional<double> cpuSeconds() const { return finished() ? std::nullopt : cpu_->seconds(); }
+    // CPU seconds its task took in all, once finished.
+    [[nodiscard]] std::optional<double> spentSeconds() const { return finished() ? std::optional(*spent_) : std::nullopt; }
 
 private:
     std::thread thread_;
     std::optional<ThreadCpuClock> cpu_;
     std::shared_ptr<std::atomic<bool>> finished_;
     std::shared_ptr<std::exception_ptr> failure_;
+    std::shared_ptr<double> spent_;
 };
 
 // The Lagrangian search from the shared best, sharing what it finds. Past `softEnd` it
@@ -746,6 +751,8 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     const auto graceEnd = after(Clock::now(), grace);
     while (!allFinished() && Clock::now() < graceEnd)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (result.exactEngine && !workers.empty())
+        result.exactCpuSeconds = workers.front().spentSeconds();
     for (Worker& worker : workers) {
         const bool joined = worker.release();
         result.workLeftRunning |= !joined;

@@ -43,6 +43,12 @@ struct SolverResult {
     std::size_t reducedEdges = 0;
     // Whether the exact engine (CBC on the whole reduced problem) had a core.
     bool exactEngine = false;
+    // CPU-seconds the exact engine's thread took (CBC, its neighbourhoods and region
+    // re-solves), when it finished before the answer: on a core of its own its work fits
+    // the limit when this does, whatever the machine's load. Not counted: the reductions
+    // and the first plan, on the calling thread before the workers start (a fraction of
+    // a second on 1,000-node problems), and the other worker.
+    std::optional<double> exactCpuSeconds;
 };
 
 // What the portfolio runs on a reduced problem, decided by its measured features.

@@ -21,4 +21,7 @@ private:
     std::optional<clockid_t> clock_;
 };
 
+// CPU seconds the calling thread has had.
+[[nodiscard]] double callingThreadCpuSeconds();
+
 }  // namespace tapestry

@@ -1503,11 +1503,13 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
         const CollectiveBreakdown gather = collectives_.price(CollectiveKind::AllGather, group, bytes);
         const CollectiveBreakdown scatter = collectives_.price(CollectiveKind::ReduceScatter, group, bytes);
         // n - 1 of the n chunk steps overlap a transfer (causal attention balanced by
-        // two chunks per rank, so every step computes alike).
+        // two chunks per rank, so every step computes alike); what hides slows the
+        // attention beside it (Overlap.h).
         auto exposed = [&](double communication, double compute) {
             if (!workload_.overlap || communication <= 0)
                 return 1.0;
-            return std::max(0.0, communication - compute * (n - 1) / n) / communication;
+            const double unhidden = std::max(0.0, communication - compute * (n - 1) / n);
+            return (unhidden + hiddenCommunicationCost(communication - unhidden)) / communication;
         };
         const double forwardShare = exposed(gather.seconds() * times, forward);
         const double backwardShare = exposed((gather.seconds() + scatter.seconds()) * times, backward);

@@ -91,9 +91,10 @@ private slots:
                    collectiveSeconds(layer, CollectiveKind::ReduceScatter);
         };
         // Attention's work grows with s^2 and the ring's bytes with s: at 64k tokens the
-        // chunk's attention hides the whole exchange, at 256 tokens it cannot.
+        // chunk's attention hides the whole exchange (what is left is the attention slowed
+        // beside it, Overlap.h), at 256 tokens it cannot.
         QVERIFY(ringSeconds(65536, false) > 0);
-        QCOMPARE(ringSeconds(65536, true), 0.0);
+        QVERIFY(near(ringSeconds(65536, true), ringSeconds(65536, false) * 0.189 / 1.189));
         QVERIFY(ringSeconds(256, true) > 0);
         QVERIFY(ringSeconds(256, true) < ringSeconds(256, false));
     }

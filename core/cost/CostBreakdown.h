@@ -12,9 +12,9 @@ namespace tapestry {
 // Per-device time of one training step, split by what it is spent on.
 // Communication is counted in full by collective, link and axis; the part of it that
 // runs while the device computes (data-parallel gradient reduction under backward,
-// FSDP gathers under the previous block) is `hiddenSeconds`, and only the rest, the
-// exposed communication, adds to the step. Ring attention's exchange (context
-// parallelism) counts only its exposed part: the rest runs under the chunk's attention.
+// FSDP gathers under the previous block) is `hiddenSeconds`; the rest, the exposed
+// communication (with the slowdown of the compute beside what hides, Overlap.h), adds to
+// the step. Ring attention's exchange (context parallelism) counts only its exposed part.
 // Invariants: the sum of byCollective equals the sum of byLink and of byAxis;
 // 0 <= hiddenSeconds <= communicationSeconds(); recomputeSeconds and optimizerSeconds
 // are parts of computeSeconds.

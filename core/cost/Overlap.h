@@ -12,8 +12,8 @@ namespace tapestry {
 // What hides is not free: the collective's kernels take SMs and memory bandwidth from
 // the compute beside it, which runs slower by kComputeSlowdownBesideCommunication (Lee
 // et al., arXiv 2507.03114, 2025: 18.9 % on average over GPT and Llama layers on A100,
-// H100, MI250 and MI210; an NCCL all-gather beside a GEMM on an H100 holds 24 of its 132
-// SMs). A window of h seconds of hidden communication thus holds h / 1.189 seconds of
+// H100, MI250 and MI210; a profile on NVIDIA's developer forum, 2025, shows an NCCL
+// all-gather beside a GEMM holding 24 of an H100's 132 SMs). A window of h seconds of hidden communication thus holds h / 1.189 seconds of
 // compute, and the step grows by h * 0.189 / 1.189 (hiddenCommunicationCost):
 //   exposed += hidden * s / (1 + s).
 // Never negative, never more than the communication, and never less than the last bucket.

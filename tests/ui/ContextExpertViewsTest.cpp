@@ -250,7 +250,8 @@ private slots:
             QCOMPARE(listed.exposedSeconds, listed.seconds);
         }
 
-        // At 64k tokens across two nodes the chunk's attention hides the whole ring.
+        // At 64k tokens across two nodes the chunk's attention hides the whole ring; what
+        // shows is the attention slowed beside it (18.9 %: 0.189 / 1.189 of the ring).
         const auto longPricing = llamaPricing("dgx-h100x2", {{"cp", 2}, {"tp", 8}}, 65536, true);
         Plan ring = makeExpertPlan(ExpertPlanKind::RingAttention, llama_->coarse, longPricing->mesh().axes());
         for (NodeStrategy& s : ring.strategies) {
@@ -261,12 +262,14 @@ private slots:
         QCOMPARE(model.rowCount(), 3 * layers);
         for (const ParallelTrafficModel::Row& row : model.rows()) {
             QVERIFY(row.seconds > 0);
-            QCOMPARE(row.exposedSeconds, 0.0);
+            QVERIFY(near(row.exposedSeconds, row.seconds * 0.189 / 1.189));
         }
         QCOMPARE(model.index(0, ParallelTrafficModel::LinksColumn).data().toString(), QStringLiteral("2 GPUs, inter-node"));
-        QCOMPARE(model.index(0, ParallelTrafficModel::ExposedColumn).data().toString(), QStringLiteral("0.0000"));
-        QCOMPARE(model.index(0, ParallelTrafficModel::HiddenColumn).data().toString(),
-                 model.index(0, ParallelTrafficModel::TimeColumn).data().toString());
+        const ParallelTrafficModel::Row& first = model.rows().front();
+        QCOMPARE(model.index(0, ParallelTrafficModel::ExposedColumn).data(ParallelTrafficModel::SortRole).toDouble(),
+                 first.exposedSeconds * 1e3);
+        QCOMPARE(model.index(0, ParallelTrafficModel::HiddenColumn).data(ParallelTrafficModel::SortRole).toDouble(),
+                 (first.seconds - first.exposedSeconds) * 1e3);
     }
 
     void graphColoursContextParallelAttentionApartFromSequenceSplits()

@@ -1508,8 +1508,8 @@ std::vector<ParallelTransfer> CostModel::ringAttention(CoarseNodeId id, const No
         auto exposed = [&](double communication, double compute) {
             if (!workload_.overlap || communication <= 0)
                 return 1.0;
-            const double unhidden = std::max(0.0, communication - compute * (n - 1) / n);
-            return (unhidden + hiddenCommunicationCost(communication - unhidden)) / communication;
+            return std::max(communication - compute * (n - 1) / n, hiddenCommunicationCost(communication)) /
+                   communication;
         };
         const double forwardShare = exposed(gather.seconds() * times, forward);
         const double backwardShare = exposed((gather.seconds() + scatter.seconds()) * times, backward);

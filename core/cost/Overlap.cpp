@@ -9,8 +9,8 @@ double exposedCommunicationSeconds(double communicationSeconds, double hidingCom
     if (communicationSeconds <= 0)
         return 0;
     const double last = communicationSeconds / std::max(buckets, 1);
-    const double exposed = last + std::max(0.0, communicationSeconds - last - std::max(0.0, hidingComputeSeconds));
-    return exposed + hiddenCommunicationCost(communicationSeconds - exposed);
+    const double overlappable = communicationSeconds - last;
+    return last + std::max(overlappable - std::max(0.0, hidingComputeSeconds), hiddenCommunicationCost(overlappable));
 }
 
 }  // namespace tapestry

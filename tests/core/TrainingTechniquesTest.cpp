@@ -1192,14 +1192,17 @@ private slots:
         }
     }
 
-    // exposed = last bucket + max(0, communication - last bucket - hiding compute), and
-    // what hides slows the compute beside it by 18.9 %: h * 0.189 / 1.189 more.
+    // The compute beside communication runs 18.9 % slower: of O = communication - last
+    // bucket beside H of compute, O - H shows while the communication sets the pace
+    // (H x 1.189 <= O), else the slowed compute ends O x 0.189 / 1.189 late.
     void overlapNeverHidesMoreThanTheComputeAvailable()
     {
         const double slowed = 0.189 / 1.189;
         QVERIFY(near(hiddenCommunicationCost(1.189), 0.189));  // 1 s of compute takes 1.189 beside it
         QVERIFY(near(exposedCommunicationSeconds(10, 100, 5), 2 + 8 * slowed));  // all but the last bucket hidden
-        QVERIFY(near(exposedCommunicationSeconds(10, 3, 5), 7 + 3 * slowed));    // 2 + (8 - 3), 3 hidden
+        QCOMPARE(exposedCommunicationSeconds(10, 3, 5), 7.0);  // 2 + (8 - 3): 3 x 1.189 ends before the 8
+        QVERIFY(near(exposedCommunicationSeconds(10, 7, 5), 2 + 8 * slowed));  // 7 x 1.189 = 8.32 outlasts the 8
+        QVERIFY(near(exposedCommunicationSeconds(10, 8 / 1.189, 5), 2 + 8 - 8 / 1.189));  // both bounds meet
         QCOMPARE(exposedCommunicationSeconds(10, 0, 5), 10.0);                   // nothing to hide under
         QCOMPARE(exposedCommunicationSeconds(0, 5, 5), 0.0);
         QCOMPARE(exposedCommunicationSeconds(10, 100, 1), 10.0);  // one bucket: always exposed

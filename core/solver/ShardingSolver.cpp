@@ -613,6 +613,21 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     // machine's load), printing it, and waiting briefly for the workers to stop.
     const auto finishBegan = Clock::now();
     const Assignment first = initialAssignment(reduced);
+    // The reductions decided every node (they are exact): the one plan left is the
+    // optimum, with nothing to search (the workers would only wait for the limit).
+    if (features.choices == 0) {
+        result.assignment = reducer.expand(first);
+        result.cost = evaluateSolution(problem, result.assignment).cost;
+        result.lowerBound = result.cost;
+        result.provenOptimal = true;
+        result.cancelled = options.stop.stop_requested();
+        const double elapsed = secondsBetween(start, Clock::now());
+        if (options.progress)
+            options.progress(elapsed, result.cost);
+        if (options.bounded)
+            options.bounded(elapsed, result.lowerBound);
+        return result;
+    }
     (void)evaluateSolution(problem, reducer.expand(first));
     const double finishSeconds = secondsBetween(finishBegan, Clock::now());
     const double grace = std::min(kStopGraceSeconds, 0.1 * options.timeLimitSeconds);

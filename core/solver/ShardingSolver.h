@@ -91,8 +91,9 @@ struct PortfolioChoice {
 // feasible local search; otherwise all run the Lagrangian search for a quarter of the time
 // (one goes on, up to 60 % of it, while its own repaired plans still pay forbidden
 // costs), then one re-solves regions exactly with CBC and the others run the
-// feasible local search, sharing the best assignment between rounds. Always returns a
-// feasible assignment; throws Error(InfeasibleProblem) naming the time point at which
+// feasible local search, sharing the best assignment between rounds. A problem the
+// reductions decide entirely (no node left with a choice) returns at once, proven
+// optimal. Always returns a feasible assignment; throws Error(InfeasibleProblem) naming the time point at which
 // even the smallest usages exceed the limit. Each worker's steps are fixed by the
 // seed; the time limit decides how many of them run, so results for one seed vary
 // with machine speed and load.

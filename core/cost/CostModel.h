@@ -623,7 +623,7 @@ private:
     // Per tensor, whether it carries a gradient in backward: it lies downstream of a parameter.
     [[nodiscard]] std::vector<bool> gradientCarriers() const;
     // The facts of an op or node of a block instance that repeats the one before it are
-    // copied from there (cost/InstanceRepeats.h): a deep model binds a few blocks.
+    // copied from there (fold/InstanceRepeats.h): a deep model binds a few blocks.
     // `membership`: expertMembership's, empty for a model without experts.
     void computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries,
                         const std::vector<ExpertMembership>& membership);

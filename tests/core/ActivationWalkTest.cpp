@@ -1,7 +1,7 @@
 // The walk over activations that the cost model (projectedBytes) and InstanceRepeats
-// share (cost/ActivationWalk.h), on a small inline graph: a projection, then a bias add,
+// share (fold/ActivationWalk.h), on a small inline graph: a projection, then a bias add,
 // a reshape and a transpose (each reads one activation), then ops that read two.
-#include "cost/ActivationWalk.h"
+#include "fold/ActivationWalk.h"
 #include "fold/FoldedModel.h"
 #include "graph/GraphBuilder.h"
 #include "TestInitializer.h"

@@ -1,11 +1,11 @@
 // A cost model binds the shapes of a deep model's repeated blocks once
-// (cost/InstanceRepeats.h): a layer whose neighbours sit where the layer before has
+// (fold/InstanceRepeats.h): a layer whose neighbours sit where the layer before has
 // them takes its bound facts from there, moved onto its own tensors; the first layers,
 // the last and any layer unlike its neighbours are bound op by op.
 #include "FoldedTestModel.h"
 #include "base/Error.h"
 #include "cost/CostModel.h"
-#include "cost/InstanceRepeats.h"
+#include "fold/InstanceRepeats.h"
 #include "graph/Graph.h"
 
 #include <QTest>

@@ -1,7 +1,7 @@
-#include "cost/InstanceRepeats.h"
+#include "fold/InstanceRepeats.h"
 
 #include "base/Error.h"
-#include "cost/ActivationWalk.h"
+#include "fold/ActivationWalk.h"
 #include "graph/Graph.h"
 
 #include <algorithm>

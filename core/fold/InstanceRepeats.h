@@ -34,7 +34,7 @@ class Graph;
 // variant, which may differ in attributes, is never compared. A family built otherwise,
 // or a price that reads a float attribute, would need the attributes compared here.
 // The walk rule that decides which tensors may move (a follower of one activation) is
-// the cost model's own (cost/ActivationWalk.h).
+// the cost model's own (fold/ActivationWalk.h).
 struct InstanceRepeats {
     // Per op of a repeating instance: the op at its position in the instance before.
     std::vector<OpId> opBefore;

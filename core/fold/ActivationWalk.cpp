@@ -1,4 +1,4 @@
-#include "cost/ActivationWalk.h"
+#include "fold/ActivationWalk.h"
 
 #include "fold/CoarseGraph.h"
 #include "graph/Graph.h"

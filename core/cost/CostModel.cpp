@@ -1,17 +1,20 @@
 #include "cost/CostModel.h"
 
 #include "base/Error.h"
-#include "fold/ActivationWalk.h"
 #include "cost/CausalAttention.h"
 #include "cost/EagerKernelBytes.h"
 #include "cost/EagerLaunchFloor.h"
 #include "cost/ExpertRouting.h"
-#include "fold/InstanceRepeats.h"
 #include "cost/FsdpGradientCopies.h"
 #include "cost/GradientsAtPeak.h"
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/ZeroGatherOverhead.h"
+#include "fold/ActivationWalk.h"
+#include "fold/FoldFacts.h"
+#include "fold/FoldedModel.h"
+#include "fold/GradientCarriers.h"
+#include "fold/InstanceRepeats.h"
 #include "graph/Graph.h"
 #include "plan/ParallelDegrees.h"
 
@@ -90,15 +93,6 @@ bool dropoutRunsApart(const Op& op, bool scores, AttentionKernel attention)
     return attention == AttentionKernel::Unfused && scores && op.type == "Dropout";
 }
 
-bool isParameter(const Graph& graph, TensorId id)
-{
-    const Tensor& tensor = graph.tensor(id);
-    if (tensor.role != TensorRole::Initializer)
-        return false;
-    const Initializer& init = graph.initializer(tensor.initializer);
-    return isFloatingPoint(init.dtype) && !init.dims.empty();
-}
-
 // A token embedding: read by Gather as its data input (a tied LM head reads it too).
 bool isEmbeddingTable(const Graph& graph, const Tensor& tensor)
 {
@@ -149,11 +143,35 @@ double routedShareOf(const ExpertMembership& m, double capacityFactor)
     return std::min(1.0, m.topK * capacityFactor / m.experts);
 }
 
+// The model's fold facts, where its fold found them and they are its own (by fingerprint).
+const FoldFacts* foldFactsOf(const FoldedModel& model)
+{
+    if (model.foldFacts && model.foldFacts->fingerprint != model.fingerprint)
+        throw Error(ErrorCode::InvalidArgument, {},
+                    "CostModel: the fold facts of another model (fingerprint " + model.foldFacts->fingerprint +
+                        "; this model's is " + model.fingerprint + ")");
+    return model.foldFacts.get();
+}
+
 }  // namespace
 
 CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
                      const Cluster& cluster, const DeviceMesh& mesh, const Workload& workload,
                      PipelineSetting pipeline)
+    : CostModel(graph, coarse, families, cluster, mesh, workload, std::move(pipeline), nullptr)
+{
+}
+
+CostModel::CostModel(const FoldedModel& model, const Cluster& cluster, const DeviceMesh& mesh,
+                     const Workload& workload, PipelineSetting pipeline)
+    : CostModel(model.graph(), model.coarse, model.families, cluster, mesh, workload, std::move(pipeline),
+                foldFactsOf(model))
+{
+}
+
+CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families,
+                     const Cluster& cluster, const DeviceMesh& mesh, const Workload& workload,
+                     PipelineSetting pipeline, const FoldFacts* found)
     : graph_(graph),
       coarse_(coarse),
       families_(families),
@@ -169,9 +187,12 @@ CostModel::CostModel(const Graph& graph, const CoarseGraph& coarse, const Family
     workload_.sequence = binder_.sequence();
     assumed_ = steppingFor(assumedDataParallelDegree(mesh));
     causal_ = attentionIsCausal(graph_, [this](TensorId id) { return isScores(id); });
-    const InstanceRepeats repeats = findInstanceRepeats(graph_, coarse_, families_);
+    std::optional<FoldFacts> own;
+    if (!found)
+        found = &own.emplace(findFoldFacts(graph_, coarse_, families_, {}));
+    const InstanceRepeats& repeats = found->repeats;
+    const std::vector<bool>& carries = found->gradientCarriers;
     bound_->copiedFrom = repeats.nodeBefore;
-    const std::vector<bool> carries = gradientCarriers();
     std::vector<ExpertMembership> membership = expertMembership(graph_, coarse_, binder_);
     if (std::none_of(membership.begin(), membership.end(), [](const ExpertMembership& m) { return m.experts > 0; }))
         membership.clear();  // no expert: nothing reads or changes anything of theirs
@@ -269,37 +290,6 @@ bool CostModel::isAttentionOutput(TensorId id) const
         id = activationWalkedBackThrough(graph_, coarse_, producer);
     }
     return false;
-}
-
-std::vector<bool> CostModel::gradientCarriers() const
-{
-    std::vector<bool> carries(graph_.tensors().size(), false);
-    std::vector<bool> readsParameter(graph_.opCount(), false);
-    for (const OpId id : graph_.topologicalOrder()) {
-        const Op& op = graph_.op(id);
-        if (coarse_.roles[id.index()] == OpRole::Auxiliary) {
-            for (const TensorId input : op.inputs) {
-                if (input.isValid() && (isParameter(graph_, input) || carries[input.index()]))
-                    readsParameter[id.index()] = true;
-            }
-            continue;
-        }
-        bool flows = false;
-        for (const TensorId input : op.inputs) {
-            if (!input.isValid())
-                continue;
-            const Tensor& tensor = graph_.tensor(input);
-            const bool viaAuxiliary = tensor.producer.isValid() &&
-                                      coarse_.roles[tensor.producer.index()] == OpRole::Auxiliary &&
-                                      readsParameter[tensor.producer.index()];
-            flows = flows || isParameter(graph_, input) || viaAuxiliary || carries[input.index()];
-        }
-        for (const TensorId output : op.outputs) {
-            if (output.isValid())
-                carries[output.index()] = flows;
-        }
-    }
-    return carries;
 }
 
 void CostModel::computeOpFacts(const InstanceRepeats& repeats, const std::vector<bool>& carries,

@@ -19,6 +19,8 @@ namespace tapestry {
 
 class Graph;
 struct ExpertMembership;
+struct FoldFacts;
+struct FoldedModel;
 struct InstanceRepeats;
 struct PricingClasses;
 
@@ -96,6 +98,11 @@ public:
     // Keeps references to all arguments but the pipeline; they must outlive the model.
     CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families, const Cluster& cluster,
               const DeviceMesh& mesh, const Workload& workload, PipelineSetting pipeline = {});
+    // The same of a folded model's graph, coarse graph and families, bound from what its
+    // fold found once (FoldedModel::foldFacts) instead of walking every layer again (found
+    // here when it has none). Throws Error(InvalidArgument) when they are another model's.
+    CostModel(const FoldedModel& model, const Cluster& cluster, const DeviceMesh& mesh, const Workload& workload,
+              PipelineSetting pipeline = {});
 
     // Throws Error(InvalidPlan) if the plan does not fit the coarse graph, the mesh or
     // the pipeline's stage count.
@@ -620,8 +627,10 @@ private:
     [[nodiscard]] double projectedBytes(TensorId id) const;
     // Whether `id` is attention's output (the ·V matmul's) or a view of it.
     [[nodiscard]] bool isAttentionOutput(TensorId id) const;
-    // Per tensor, whether it carries a gradient in backward: it lies downstream of a parameter.
-    [[nodiscard]] std::vector<bool> gradientCarriers() const;
+    // The constructors': `found` is what a fold found for these graph, coarse graph and
+    // families (fold/FoldFacts.h), or null.
+    CostModel(const Graph& graph, const CoarseGraph& coarse, const FamilyTable& families, const Cluster& cluster,
+              const DeviceMesh& mesh, const Workload& workload, PipelineSetting pipeline, const FoldFacts* found);
     // The facts of an op or node of a block instance that repeats the one before it are
     // copied from there (fold/InstanceRepeats.h): a deep model binds a few blocks.
     // `membership`: expertMembership's, empty for a model without experts.

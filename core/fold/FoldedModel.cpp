@@ -1,6 +1,7 @@
 #include "fold/FoldedModel.h"
 
 #include "fold/CoarsenPass.h"
+#include "fold/FoldFacts.h"
 #include "fold/PrunePass.h"
 #include "graph/ModelFingerprint.h"
 
@@ -12,6 +13,8 @@ FoldedModel foldModel(std::shared_ptr<const Graph> graph)
     folded.coarse = CoarsenPass{}.apply(*graph);
     folded.families = PrunePass{}.apply(*graph, folded.coarse);
     folded.fingerprint = modelFingerprint(*graph);
+    folded.foldFacts =
+        std::make_shared<const FoldFacts>(findFoldFacts(*graph, folded.coarse, folded.families, folded.fingerprint));
     folded.source = std::move(graph);
     return folded;
 }

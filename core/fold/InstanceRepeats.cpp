@@ -35,13 +35,13 @@ public:
     // Whether instance `a` is laid out as instance `a - 1`, position by position.
     [[nodiscard]] bool sameAsBefore(std::size_t a) const
     {
-        const BlockInstance& x = *repeats_.instances[a];
-        const BlockInstance& y = *repeats_.instances[a - 1];
-        if (x.nodes.size() != y.nodes.size() || x.nodes.empty() || !(y.nodes.back() < x.nodes.front()))
+        const std::vector<CoarseNodeId>& x = repeats_.instances[a];
+        const std::vector<CoarseNodeId>& y = repeats_.instances[a - 1];
+        if (x.size() != y.size() || x.empty() || !(y.back() < x.front()))
             return false;
-        for (std::size_t n = 0; n < x.nodes.size(); ++n) {
-            const CoarseNode& u = coarse_.node(x.nodes[n]);
-            const CoarseNode& v = coarse_.node(y.nodes[n]);
+        for (std::size_t n = 0; n < x.size(); ++n) {
+            const CoarseNode& u = coarse_.node(x[n]);
+            const CoarseNode& v = coarse_.node(y[n]);
             if (u.kind != v.kind || u.ops.empty() || u.ops.size() != v.ops.size() ||
                 u.auxiliaryOps.size() != v.auxiliaryOps.size() || anchorAt(u) != anchorAt(v))
                 return false;
@@ -183,8 +183,7 @@ TensorId InstanceRepeats::next(const Graph& graph, const CoarseGraph& coarse, Te
         throw Error(ErrorCode::InvalidArgument, {},
                     "InstanceRepeats::next: tensor " + graph.tensor(tensor).name +
                         " is made in the last instance of its family, which has no next");
-    const BlockInstance& instance = *instances[after];
-    const CoarseNode& node = coarse.node(instance.nodes[static_cast<std::size_t>(place.node)]);
+    const CoarseNode& node = coarse.node(instances[after][static_cast<std::size_t>(place.node)]);
     const OpId op = place.op >= 0 ? node.ops[static_cast<std::size_t>(place.op)]
                                   : node.auxiliaryOps[static_cast<std::size_t>(-1 - place.op)];
     const std::vector<TensorId>& made = graph.op(maker).outputs;
@@ -205,7 +204,7 @@ InstanceRepeats findInstanceRepeats(const Graph& graph, const CoarseGraph& coars
             continue;
         for (const BlockInstance& instance : family.instances) {
             const auto index = static_cast<std::int32_t>(repeats.instances.size());
-            repeats.instances.push_back(&instance);
+            repeats.instances.push_back(instance.nodes);
             repeats.familyOf.push_back(f);
             exact.push_back(std::none_of(family.foldedVariants.begin(), family.foldedVariants.end(),
                                          [&](const FamilyVariant& v) { return v.instance.nodes == instance.nodes; }));
@@ -230,12 +229,12 @@ InstanceRepeats findInstanceRepeats(const Graph& graph, const CoarseGraph& coars
     for (std::size_t i = 1; i < repeats.instances.size(); ++i) {
         if (!sameAsBefore[i] || !sameAsBefore[i - 1])
             continue;
-        const BlockInstance& instance = *repeats.instances[i];
-        const BlockInstance& before = *repeats.instances[i - 1];
-        for (std::size_t n = 0; n < instance.nodes.size(); ++n) {
-            repeats.nodeBefore[instance.nodes[n].index()] = before.nodes[n];
-            const CoarseNode& node = coarse.node(instance.nodes[n]);
-            const CoarseNode& was = coarse.node(before.nodes[n]);
+        const std::vector<CoarseNodeId>& instance = repeats.instances[i];
+        const std::vector<CoarseNodeId>& before = repeats.instances[i - 1];
+        for (std::size_t n = 0; n < instance.size(); ++n) {
+            repeats.nodeBefore[instance[n].index()] = before[n];
+            const CoarseNode& node = coarse.node(instance[n]);
+            const CoarseNode& was = coarse.node(before[n]);
             for (std::size_t o = 0; o < node.ops.size(); ++o) {
                 repeats.opBefore[node.ops[o].index()] = was.ops[o];
                 repeats.repeatedOps.push_back(node.ops[o]);

@@ -55,8 +55,10 @@ struct InstanceRepeats {
         std::int32_t op = 0;         // position in the node's ops (auxiliary ops: -1 - index)
     };
     std::vector<Place> places;  // per op
-    std::vector<const BlockInstance*> instances;  // top-level families' instances, family after family
-    std::vector<std::size_t> familyOf;            // per instance
+    // The nodes of the top-level families' instances, family after family (held by value:
+    // a model keeps its repeats beside its families, FoldedModel::foldFacts, and may be copied).
+    std::vector<std::vector<CoarseNodeId>> instances;
+    std::vector<std::size_t> familyOf;  // per instance
 };
 
 [[nodiscard]] InstanceRepeats findInstanceRepeats(const Graph& graph, const CoarseGraph& coarse,

@@ -40,8 +40,7 @@ PlanPricing::PlanPricing(const PlanPricing* seed, std::shared_ptr<const FoldedMo
             costs_ = std::make_shared<const CostModel>(std::move(*rebound));
     }
     if (!costs_)
-        costs_ = std::make_shared<const CostModel>(folded_->graph(), folded_->coarse, folded_->families, *stageCluster_,
-                                             *mesh_, setup_.workload, pipeline);
+        costs_ = std::make_shared<const CostModel>(*folded_, *stageCluster_, *mesh_, setup_.workload, pipeline);
     meshText_ = split.stages > 1 ? DeviceMesh(split.wholeAxes(), setup_.cluster).toString() : mesh_->toString();
 }
 

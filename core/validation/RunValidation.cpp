@@ -235,8 +235,7 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
         return prediction;
     }
     const DeviceMesh mesh(plan.mesh, cluster);
-    const CostModel costs(model_->graph(), coarse, model_->families, cluster, mesh, workload,
-                          PipelineSetting{settings.pipeline, stages.boundaryLink});
+    const CostModel costs(*model_, cluster, mesh, workload, PipelineSetting{settings.pipeline, stages.boundaryLink});
     for (const CoarseNode& node : coarse.nodes)
         prediction.parameters += costs.facts(node.id).parameterElements;
     const PlanEvaluation evaluation = costs.evaluate(plan);

@@ -1,12 +1,17 @@
 // A cost model binds the shapes of a deep model's repeated blocks once
 // (fold/InstanceRepeats.h): a layer whose neighbours sit where the layer before has
 // them takes its bound facts from there, moved onto its own tensors; the first layers,
-// the last and any layer unlike its neighbours are bound op by op.
+// the last and any layer unlike its neighbours are bound op by op. The fold finds the
+// repeats once per model (FoldedModel::foldFacts), and a cost model bound from them prices
+// every plan as one that binds every layer op by op.
 #include "FoldedTestModel.h"
 #include "base/Error.h"
 #include "cost/CostModel.h"
+#include "fold/FoldFacts.h"
+#include "fold/GradientCarriers.h"
 #include "fold/InstanceRepeats.h"
 #include "graph/Graph.h"
+#include "plan/ExpertPlans.h"
 
 #include <QTest>
 
@@ -27,6 +32,36 @@ FoldedModel gptModel(std::int64_t layers)
     spec.ffn = 1024;
     spec.vocab = 32000;
     return foldModel(synthesizeModel(spec, "gpt2-small"));
+}
+
+FoldedModel smallPreset(const char* preset, std::int64_t layers)
+{
+    ModelSpec spec = findSynthPreset(preset)->spec;
+    spec.layers = layers;
+    spec.hidden = 512;
+    spec.heads = 8;
+    spec.kvHeads = std::string(preset) == "llama3-8b" ? 2 : 8;
+    spec.ffn = 1024;
+    spec.vocab = 32000;
+    return foldModel(synthesizeModel(spec, preset));
+}
+
+// Repeats that copy nothing: a cost model bound with them binds every layer op by op.
+InstanceRepeats noRepeats(const FoldedModel& m)
+{
+    InstanceRepeats none;
+    none.opBefore.assign(m.graph().opCount(), OpId{});
+    none.nodeBefore.assign(m.coarse.nodes.size(), CoarseNodeId{});
+    return none;
+}
+
+// The layers whose bound facts are copied from the layer before.
+int repeatingLayers(const InstanceRepeats& repeats)
+{
+    int count = 0;
+    for (const std::vector<CoarseNodeId>& instance : repeats.instances)
+        count += repeats.nodeBefore[instance.front().index()].isValid() ? 1 : 0;
+    return count;
 }
 
 // Whether `tensor` is made by an op of `instance` (or outside every block: a mask).
@@ -54,14 +89,14 @@ private slots:
         QCOMPARE(repeats.instances.size(), std::size_t{6});
         std::string pattern;
         for (std::size_t i = 0; i < repeats.instances.size(); ++i) {
-            const BlockInstance& instance = *repeats.instances[i];
-            const bool repeating = repeats.nodeBefore[instance.nodes.front().index()].isValid();
+            const std::vector<CoarseNodeId>& instance = repeats.instances[i];
+            const bool repeating = repeats.nodeBefore[instance.front().index()].isValid();
             pattern += repeating ? 'r' : '-';
-            for (std::size_t n = 0; n < instance.nodes.size(); ++n) {
-                const CoarseNodeId before = repeats.nodeBefore[instance.nodes[n].index()];
+            for (std::size_t n = 0; n < instance.size(); ++n) {
+                const CoarseNodeId before = repeats.nodeBefore[instance[n].index()];
                 QCOMPARE(before.isValid(), repeating);
                 if (repeating)
-                    QCOMPARE(before, repeats.instances[i - 1]->nodes[n]);
+                    QCOMPARE(before, repeats.instances[i - 1][n]);
             }
         }
         QCOMPARE(pattern, std::string("---rr-"));
@@ -75,7 +110,7 @@ private slots:
         const InstanceRepeats repeats = findInstanceRepeats(m.graph(), m.coarse, m.families);
         QCOMPARE(repeats.instances.size(), std::size_t{6});
         const auto firstOutput = [&](std::size_t instance) {
-            const CoarseNode& node = m.coarse.node(repeats.instances[instance]->nodes.front());
+            const CoarseNode& node = m.coarse.node(repeats.instances[instance].front());
             return m.graph().op(node.ops.front()).outputs.front();
         };
         QCOMPARE(repeats.next(m.graph(), m.coarse, firstOutput(2)), firstOutput(3));
@@ -92,14 +127,14 @@ private slots:
         const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
         const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 256));
         const InstanceRepeats repeats = findInstanceRepeats(m.graph(), m.coarse, m.families);
-        const BlockInstance& bound = *repeats.instances[2];
-        const BlockInstance& repeated = *repeats.instances[4];
-        QVERIFY(repeats.nodeBefore[repeated.nodes.front().index()].isValid());
-        QVERIFY(!repeats.nodeBefore[bound.nodes.front().index()].isValid());
+        const std::vector<CoarseNodeId>& bound = repeats.instances[2];
+        const std::vector<CoarseNodeId>& repeated = repeats.instances[4];
+        QVERIFY(repeats.nodeBefore[repeated.front().index()].isValid());
+        QVERIFY(!repeats.nodeBefore[bound.front().index()].isValid());
         int saved = 0;
-        for (std::size_t n = 0; n < bound.nodes.size(); ++n) {
-            const CostModel::NodeFacts& a = costs.facts(bound.nodes[n]);
-            const CostModel::NodeFacts& b = costs.facts(repeated.nodes[n]);
+        for (std::size_t n = 0; n < bound.size(); ++n) {
+            const CostModel::NodeFacts& a = costs.facts(bound[n]);
+            const CostModel::NodeFacts& b = costs.facts(repeated[n]);
             QCOMPARE(b.flops, a.flops);
             QCOMPARE(b.memoryBoundBytes, a.memoryBoundBytes);
             QCOMPARE(b.parameterElements, a.parameterElements);
@@ -119,6 +154,96 @@ private slots:
             }
         }
         QVERIFY(saved > 0);
+    }
+
+    // foldModel finds the repeats once: the same as findInstanceRepeats, 4 of 8 GPT
+    // layers repeating (the pattern above, "---rrrr-"), with the gradient carriers and
+    // the model's fingerprint.
+    void theFoldHoldsTheModelsFacts()
+    {
+        const FoldedModel m = gptModel(8);
+        QVERIFY(m.foldFacts);
+        const InstanceRepeats& repeats = m.foldFacts->repeats;
+        const InstanceRepeats found = findInstanceRepeats(m.graph(), m.coarse, m.families);
+        QCOMPARE(repeats.nodeBefore, found.nodeBefore);
+        QCOMPARE(repeats.opBefore, found.opBefore);
+        QCOMPARE(repeats.repeatedOps, found.repeatedOps);
+        QCOMPARE(repeatingLayers(repeats), 4);
+        QVERIFY(m.foldFacts->gradientCarriers == gradientCarriers(m.graph(), m.coarse));
+        QCOMPARE(m.foldFacts->fingerprint, m.fingerprint);
+    }
+
+    // A cost model bound from the fold's repeats prices every expert plan, under every
+    // recomputation and ZeRO 1 and 3, exactly as one bound with no repeats, which binds
+    // every layer op by op: node by node (evaluate) and by classes (evaluateTotals). On a
+    // GPT, a Llama (grouped-query attention, its K/V repeated before attention), a mixture
+    // of experts (the routed experts' facts set after the copy) and Swin, whose family
+    // holds shifted-window instances unlike the others (folded variants: never copied).
+    void boundFromTheFoldsRepeatsPricesAsEveryLayerBound()
+    {
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        struct Case {
+            const char* name;
+            FoldedModel model;
+            Workload workload;
+            int repeating;  // layers bound from the one before
+        };
+        std::vector<Case> cases;
+        cases.push_back({"gpt", smallPreset("gpt2-small", 8), workload(8, 256), 4});
+        cases.push_back({"llama", smallPreset("llama3-8b", 8), workload(8, 256), 4});
+        cases.push_back({"mixtral", smallPreset("mixtral-8x7b", 6), workload(8, 256), 2});
+        cases.push_back({"swin", foldTestFile("torch113_swin_t.stripped.onnx"), workload(8, 0), 0});
+        for (const Case& c : cases) {
+            const FoldedModel& m = c.model;
+            QVERIFY(m.foldFacts);
+            QCOMPARE(repeatingLayers(m.foldFacts->repeats), c.repeating);
+            FoldedModel walking = m;  // the same model, its fold's repeats copying nothing
+            FoldFacts none = *m.foldFacts;
+            none.repeats = noRepeats(m);
+            walking.foldFacts = std::make_shared<const FoldFacts>(std::move(none));
+            int priced = 0;
+            for (const Recomputation recompute : {Recomputation::None, Recomputation::Selective, Recomputation::Full})
+                for (const int zeroStage : {1, 3}) {
+                    Workload w = c.workload;
+                    w.recompute = recompute;
+                    w.zeroStage = zeroStage;
+                    const CostModel copied(m, cluster, mesh, w);
+                    const CostModel walked(walking, cluster, mesh, w);
+                    for (const ExpertPlanKind kind :
+                         {ExpertPlanKind::DataParallel, ExpertPlanKind::Megatron,
+                          ExpertPlanKind::MegatronSequenceParallel, ExpertPlanKind::RingAttention}) {
+                        const Plan plan = makeExpertPlan(kind, m.coarse, {{"dp", 2}, {"tp", 4}});
+                        const PlanEvaluation a = copied.evaluate(plan);
+                        const PlanEvaluation b = walked.evaluate(plan);
+                        QVERIFY2(a.total.time.stepSeconds() == b.total.time.stepSeconds(), c.name);
+                        QVERIFY2(a.total.memory.total() == b.total.memory.total(), c.name);
+                        for (std::size_t n = 0; n < m.coarse.nodes.size(); ++n)
+                            QVERIFY2(a.perNode[n].time.stepSeconds() == b.perNode[n].time.stepSeconds() &&
+                                         a.perNode[n].memory.total() == b.perNode[n].memory.total(),
+                                     (std::string(c.name) + " node " + std::to_string(n)).c_str());
+                        PlanEvaluation x;
+                        PlanEvaluation y;
+                        copied.evaluateTotals(plan, x);
+                        walked.evaluateTotals(plan, y);
+                        QVERIFY2(x.total.time.stepSeconds() == y.total.time.stepSeconds(), c.name);
+                        QVERIFY2(x.total.memory.total() == y.total.memory.total(), c.name);
+                        ++priced;
+                    }
+                }
+            QCOMPARE(priced, 3 * 2 * 4);
+        }
+    }
+
+    // Fold facts found for another model are refused, not read out of bounds.
+    void foldFactsOfAnotherModelAreRefused()
+    {
+        const FoldedModel shallow = gptModel(6);
+        FoldedModel deep = gptModel(8);
+        deep.foldFacts = shallow.foldFacts;
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
+        QVERIFY_THROWS_EXCEPTION(Error, (void)CostModel(deep, cluster, mesh, workload(8, 256)));
     }
 };
 

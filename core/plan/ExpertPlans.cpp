@@ -91,12 +91,32 @@ Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::v
         }
         return plan;
     }
+    // The rule reads a scope's last two names, which a deep model's layers repeat: each
+    // pair is matched once (a plan is built for every layout a search tries).
+    struct Matched {
+        const std::string* last;
+        const std::string* before;  // null for a one-name scope
+        std::optional<AxisSplit> split;
+    };
+    std::vector<Matched> matched;
+    const auto sameName = [](const std::string* a, const std::string* b) { return a == b || (a && b && *a == *b); };
     std::vector<std::optional<AxisSplit>> anchorSplits(coarse.nodes.size());
     for (const CoarseNode& node : coarse.nodes) {
-        if (node.kind == CoarseNodeKind::Linear)
-            anchorSplits[node.id.index()] = megatronLinearRule(node.scope);
-        else if (node.kind == CoarseNodeKind::Embedding)
+        if (node.kind == CoarseNodeKind::Linear) {
+            const std::vector<std::string>& parts = node.scope.components();
+            if (parts.empty())
+                continue;
+            const std::string* last = &parts.back();
+            const std::string* before = parts.size() > 1 ? &parts[parts.size() - 2] : nullptr;
+            auto known = std::find_if(matched.begin(), matched.end(), [&](const Matched& m) {
+                return sameName(m.last, last) && sameName(m.before, before);
+            });
+            if (known == matched.end())
+                known = matched.insert(matched.end(), Matched{last, before, megatronLinearRule(node.scope)});
+            anchorSplits[node.id.index()] = known->split;
+        } else if (node.kind == CoarseNodeKind::Embedding) {
             anchorSplits[node.id.index()] = AxisSplit::Row;
+        }
     }
     Plan plan = makeTensorParallelPlan(coarse, mesh, anchorSplits, kind == ExpertPlanKind::MegatronSequenceParallel);
     plan.name = expertPlanName(kind);

@@ -69,11 +69,58 @@ bool CostModel::copiedAlike(CoarseNodeId a, CoarseNodeId b, std::vector<double>&
 {
     if (bound_->copiedFrom[a.index()] != b)
         return false;
-    scratchA.clear();
-    scratchB.clear();
-    laterFacts(a, scratchA);
-    laterFacts(b, scratchB);
-    return scratchA == scratchB;
+    // laterFacts(a) == laterFacts(b), compared in place where the two are laid out alike
+    // (as many saved activations, ops and model outputs: a copy of `b` has them), without
+    // writing them out: a deep model's classes compare every repeating node so.
+    const NodeFacts& x = bound_->nodes[a.index()];
+    const NodeFacts& y = bound_->nodes[b.index()];
+    const std::vector<OpId>& xOps = coarse_.node(a).ops;
+    const std::vector<OpId>& yOps = coarse_.node(b).ops;
+    if (x.savedActivations.size() != y.savedActivations.size() || xOps.size() != yOps.size()) {
+        scratchA.clear();
+        scratchB.clear();
+        laterFacts(a, scratchA);
+        laterFacts(b, scratchB);
+        return scratchA == scratchB;
+    }
+    const auto blockParameters = [&](const NodeFacts& f) {
+        return f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0;
+    };
+    if (x.memoryBoundBytes != y.memoryBoundBytes || x.parameterElements != y.parameterElements ||
+        x.parameterTensors != y.parameterTensors || x.tiedParameterElements != y.tiedParameterElements ||
+        x.blockInputBytes != y.blockInputBytes || x.experts != y.experts || x.routedShare != y.routedShare ||
+        x.modelShare != y.modelShare || x.fp8 != y.fp8 || (x.block >= 0) != (y.block >= 0) ||
+        blockParameters(x) != blockParameters(y) || x.linearOrdinal != y.linearOrdinal ||
+        x.pastReplayStop != y.pastReplayStop)
+        return false;
+    for (std::size_t s = 0; s < x.savedActivations.size(); ++s) {
+        if (x.savedActivations[s].bytes != y.savedActivations[s].bytes ||
+            x.savedActivations[s].castBytes != y.savedActivations[s].castBytes)
+            return false;
+    }
+    for (std::size_t o = 0; o < xOps.size(); ++o) {
+        const OpFacts& p = bound_->ops[xOps[o].index()];
+        const OpFacts& q = bound_->ops[yOps[o].index()];
+        if (p.memoryBoundBytes != q.memoryBoundBytes || p.memoryBoundBackwardBytes != q.memoryBoundBackwardBytes ||
+            p.forwardKernels != q.forwardKernels || p.backwardKernels != q.backwardKernels)
+            return false;
+    }
+    // The model outputs each makes, in order.
+    auto xOutput = bound_->outputs.begin();
+    auto yOutput = bound_->outputs.begin();
+    const auto nextOf = [&](auto from, CoarseNodeId id) {
+        return std::find_if(from, bound_->outputs.end(), [&](const ModelOutput& output) { return output.producer == id; });
+    };
+    for (;;) {
+        xOutput = nextOf(xOutput, a);
+        yOutput = nextOf(yOutput, b);
+        if (xOutput == bound_->outputs.end() || yOutput == bound_->outputs.end())
+            return xOutput == yOutput;
+        if (xOutput->bytes != yOutput->bytes || xOutput->rows != yOutput->rows)
+            return false;
+        ++xOutput;
+        ++yOutput;
+    }
 }
 
 const PricingClasses& CostModel::pricingClasses() const

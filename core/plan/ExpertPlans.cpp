@@ -41,6 +41,7 @@ std::optional<ExpertPlanKind> expertPlanFromName(std::string_view name)
     return std::nullopt;
 }
 
+// Reads the scope's last two names only: makeExpertPlan keeps a split per pair of them.
 std::optional<AxisSplit> megatronLinearRule(const ScopePath& scope)
 {
     const std::vector<std::string>& parts = scope.components();
@@ -91,8 +92,8 @@ Plan makeExpertPlan(ExpertPlanKind kind, const CoarseGraph& coarse, const std::v
         }
         return plan;
     }
-    // The rule reads a scope's last two names, which a deep model's layers repeat: each
-    // pair is matched once (a plan is built for every layout a search tries).
+    // megatronLinearRule reads a scope's last two names (no more), which a deep model's
+    // layers repeat: each pair is matched once (a plan is built for every layout a search tries).
     struct Matched {
         const std::string* last;
         const std::string* before;  // null for a one-name scope

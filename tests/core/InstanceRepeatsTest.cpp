@@ -22,18 +22,6 @@ using namespace tapestry::test;
 
 namespace {
 
-FoldedModel gptModel(std::int64_t layers)
-{
-    ModelSpec spec = findSynthPreset("gpt2-small")->spec;
-    spec.layers = layers;
-    spec.hidden = 512;
-    spec.heads = 8;
-    spec.kvHeads = 8;
-    spec.ffn = 1024;
-    spec.vocab = 32000;
-    return foldModel(synthesizeModel(spec, "gpt2-small"));
-}
-
 FoldedModel smallPreset(const char* preset, std::int64_t layers)
 {
     ModelSpec spec = findSynthPreset(preset)->spec;
@@ -84,7 +72,7 @@ private slots:
     // either. Layers 4 and 5 (indices 3 and 4) repeat.
     void theMiddleLayersRepeatTheOneBefore()
     {
-        const FoldedModel m = gptModel(6);
+        const FoldedModel m = smallPreset("gpt2-small", 6);
         const InstanceRepeats repeats = findInstanceRepeats(m.graph(), m.coarse, m.families);
         QCOMPARE(repeats.instances.size(), std::size_t{6});
         std::string pattern;
@@ -106,7 +94,7 @@ private slots:
     // tensor of the last layer has no next layer and is refused, not read past the end.
     void nextMovesOneLayerOnAndRefusesTheLast()
     {
-        const FoldedModel m = gptModel(6);
+        const FoldedModel m = smallPreset("gpt2-small", 6);
         const InstanceRepeats repeats = findInstanceRepeats(m.graph(), m.coarse, m.families);
         QCOMPARE(repeats.instances.size(), std::size_t{6});
         const auto firstOutput = [&](std::size_t instance) {
@@ -122,7 +110,7 @@ private slots:
     // saved activations are its own tensors (or the layer before's output).
     void aRepeatingLayerHasTheFactsOfOneBoundOpByOp()
     {
-        const FoldedModel m = gptModel(6);
+        const FoldedModel m = smallPreset("gpt2-small", 6);
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
         const CostModel costs(m.graph(), m.coarse, m.families, cluster, mesh, workload(8, 256));
@@ -161,7 +149,7 @@ private slots:
     // the model's fingerprint.
     void theFoldHoldsTheModelsFacts()
     {
-        const FoldedModel m = gptModel(8);
+        const FoldedModel m = smallPreset("gpt2-small", 8);
         QVERIFY(m.foldFacts);
         const InstanceRepeats& repeats = m.foldFacts->repeats;
         const InstanceRepeats found = findInstanceRepeats(m.graph(), m.coarse, m.families);
@@ -238,12 +226,19 @@ private slots:
     // Fold facts found for another model are refused, not read out of bounds.
     void foldFactsOfAnotherModelAreRefused()
     {
-        const FoldedModel shallow = gptModel(6);
-        FoldedModel deep = gptModel(8);
+        const FoldedModel shallow = smallPreset("gpt2-small", 6);
+        FoldedModel deep = smallPreset("gpt2-small", 8);
         deep.foldFacts = shallow.foldFacts;
         const Cluster cluster = testCluster("dgx-h100x1");
         const DeviceMesh mesh({{"dp", 2}, {"tp", 4}}, cluster);
-        QVERIFY_THROWS_EXCEPTION(Error, (void)CostModel(deep, cluster, mesh, workload(8, 256)));
+        try {
+            (void)CostModel(deep, cluster, mesh, workload(8, 256));
+            QFAIL("bound from another model's fold facts");
+        } catch (const Error& error) {
+            QCOMPARE(error.code(), ErrorCode::InvalidArgument);
+            QVERIFY(error.message().find(shallow.fingerprint) != std::string::npos);
+            QVERIFY(error.message().find(deep.fingerprint) != std::string::npos);
+        }
     }
 };
 

@@ -285,6 +285,25 @@ private slots:
         QVERIFY(qAbs(drawn(timeline, Kind::Forward, 0).front()->rect().width() - 2 * before) < 1e-6);
     }
 
+    void stepNumbersNameTheSlowdownBesideHiddenCommunication()
+    {
+        // GPT-2 small data parallel over 8 GPUs: its gradients reduce under the backward
+        // pass, and the compute beside them runs 18.9 % slower (cost/Overlap.h), which the
+        // exposed parts count: the numbers under the chart say so.
+        SearchSetup setup;
+        setup.cluster = testCluster("dgx-h100x1");
+        setup.workload = workload(8, 1024);
+        const auto pricing = std::make_shared<const PlanPricing>(folded_, setup, parseMeshText("dp=8"));
+        const auto candidate =
+            pricing->price(makeExpertPlan(ExpertPlanKind::DataParallel, folded_->coarse, pricing->mesh().axes()));
+        QVERIFY(candidate->evaluation.total.time.hiddenSeconds > 0);
+        BreakdownCharts charts;
+        charts.setPlan(folded_, candidate);
+        QVERIFY2(charts.timeParts()->text().contains(
+                     QStringLiteral("The compute beside it runs 18.9 % slower")),
+                 qPrintable(charts.timeParts()->text()));
+    }
+
     void breakdownAndGraphShowStages()
     {
         const auto candidate = price(PipelineSchedule::OneFOneB, 1);
@@ -310,6 +329,9 @@ private slots:
                      qPrintable(charts.timeLegend()->text()));
         QVERIFY(!charts.timeChart()->chart()->legend()->isVisible());
         QVERIFY(qAbs(bubble - candidate->evaluation.total.time.bubbleSeconds * 1e3) < 1e-9);
+        // Nothing reduces over data parallelism here: nothing hides, and no slowdown is named.
+        QCOMPARE(candidate->evaluation.total.time.hiddenSeconds, 0.0);
+        QVERIFY(!charts.timeParts()->text().contains(QStringLiteral("slower")));
         auto* axis = qobject_cast<QBarCategoryAxis*>(charts.timeChart()->chart()->axes(Qt::Vertical).front());
         // The whole step and the 4 stages; no block rows (a block's instances run on every stage).
         QCOMPARE(axis->categories(), (QStringList{QStringLiteral("Stage 4"), QStringLiteral("Stage 3"),

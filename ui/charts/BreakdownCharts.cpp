@@ -1,6 +1,7 @@
 #include "charts/BreakdownCharts.h"
 
 #include "charts/ChartViews.h"
+#include "cost/Overlap.h"
 #include "fold/FoldedModel.h"
 #include "search/SearchOutcome.h"
 
@@ -211,6 +212,12 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
                             .arg(total.optimizerSeconds * 1e3, 0, 'f', 1)
                             .arg(total.exposedCommunicationSeconds() * 1e3, 0, 'f', 1)
                             .arg(total.hiddenSeconds * 1e3, 0, 'f', 1));
+    if (total.hiddenSeconds > 0) {
+        timeParts_->setText(timeParts_->text() + u' ' +
+                            tr("The compute beside it runs %L1 % slower (the communication's kernels hold SMs and "
+                               "memory bandwidth): the exposed parts include that slowdown.")
+                                .arg(kComputeSlowdownBesideCommunication * 100, 0, 'f', 1));
+    }
     if (!stages.empty()) {
         timeParts_->setText(timeParts_->text() + u' ' +
                             tr("The slowest of the %n pipeline stage(s) sets the step: it also sends %L1 ms between "

@@ -1,11 +1,22 @@
 #include "base/Utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace tapestry {
 
 std::optional<std::size_t> firstInvalidUtf8Byte(std::string_view text)
 {
     std::size_t i = 0;
     while (i < text.size()) {
+        // Eight ASCII bytes at a time: names are almost always ASCII.
+        if (std::uint64_t word = 0; i + sizeof word <= text.size()) {
+            std::memcpy(&word, text.data() + i, sizeof word);
+            if ((word & 0x8080808080808080ULL) == 0) {
+                i += sizeof word;
+                continue;
+            }
+        }
         const auto lead = static_cast<unsigned char>(text[i]);
         std::size_t length = 0;
         unsigned char low = 0x80;  // the second byte's range, narrowed to exclude overlong forms

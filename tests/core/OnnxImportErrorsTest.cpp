@@ -294,6 +294,10 @@ private slots:
         // Its name went into a plan file that could not be read back.
         row("node name not UTF-8", shapedGraph(node("MatMul", "mm\xff\xfe", {"x", "w"}, {"y"}), {2, 4}, {4, 3}, {2, 3}),
             "the name of node 0 is not valid UTF-8 (byte 2 of \"mm...\")");
+        // Past the first eight bytes, which are read as one ASCII word.
+        row("long node name not UTF-8",
+            shapedGraph(node("MatMul", "/model/layers.0/mlp/fc\xe2\x28\xa1", {"x", "w"}, {"y"}), {2, 4}, {4, 3}, {2, 3}),
+            "the name of node 0 is not valid UTF-8 (byte 22 of \"/model/layers.0/mlp/fc...\")");
         row("tensor name not UTF-8",
             shapedGraph(node("MatMul", "mm", {"x", "w"}, {"y\xc0\x80"}), {2, 4}, {4, 3}, {2, 3}),
             "an output name is not valid UTF-8");

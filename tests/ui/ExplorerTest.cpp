@@ -362,6 +362,30 @@ private slots:
         QVERIFY(after->best());
         QVERIFY(after->best()->stepSeconds() <= bestSoFar->stepSeconds());
         QVERIFY(searchedMeshes() >= progress.captured(1).toLongLong());
+        // It stopped where it was, counted rather than timed: the job searches one mesh at
+        // a time, so one mesh at most was running when the cancel came. The meshes it
+        // started are the first ones in order, each with its search (done or cut short),
+        // at most one cut short (the one running), none after it; and nothing of the
+        // session's end ran (the searches without a technique that this search's
+        // uncancelled run compares its best plan with: the CLI's without_techniques).
+        std::size_t started = 0;
+        std::size_t cutShort = 0;
+        for (std::size_t i = 0; i < after->meshes.size(); ++i) {
+            const MeshOutcome& mesh = after->meshes[i];
+            if (!mesh.search && mesh.experts.empty())
+                continue;
+            QVERIFY2(started == i, qPrintable(QStringLiteral("mesh %1 started after a mesh before it was skipped").arg(i)));
+            QVERIFY2(mesh.search, qPrintable(QStringLiteral("mesh %1 started but has no search").arg(i)));
+            ++started;
+            if (mesh.search->cancelled) {
+                ++cutShort;
+                QVERIFY2(started == after->meshesSearched(), "a mesh started after the one the cancel cut short");
+            }
+        }
+        QCOMPARE(started, after->meshesSearched());
+        QVERIFY(cutShort <= 1);
+        QVERIFY(after->comparisons.empty());
+        QVERIFY(!after->widthComparison);
         QVERIFY(!window.isSearching());
         QVERIFY(window.startSearchAction()->isEnabled());
         QVERIFY2(message->text().contains(QStringLiteral("cancelled")), qPrintable(message->text()));

@@ -165,23 +165,32 @@ private slots:
         b.addOp("Relu", "/m/a/Relu_1", {"t1"}, {"t2"}, {}, ScopePath({"m", "a"}));
         b.addOp("Relu", "/m/b/Relu", {"t2"}, {"t3"}, {}, ScopePath({"m", "b"}));
         b.addOp("Relu", "/m/Relu", {"t3"}, {"t4"}, {}, ScopePath({"m"}));
-        b.addOp("Relu", "loose", {"t4"}, {"t5"});
+        // m/a again after m/b and m, then a scope below it: found, not made twice.
+        b.addOp("Relu", "/m/a/Relu_2", {"t4"}, {"t5"}, {}, ScopePath({"m", "a"}));
+        b.addOp("Relu", "/m/a/x/Relu", {"t5"}, {"t6"}, {}, ScopePath({"m", "a", "x"}));
+        b.addOp("Relu", "loose", {"t6"}, {"t7"});
         const Graph g = b.finish();
         const ScopeTree tree = ScopeTree::build(g);
 
         const ScopeNode& root = tree.node(tree.root());
-        QCOMPARE(root.totalOpCount, 5u);
+        QCOMPARE(root.totalOpCount, 7u);
         QCOMPARE(root.ops.size(), 1u);  // "loose" has no scope
         QCOMPARE(root.children.size(), 1u);
         const ScopeNode& m = tree.node(root.children.front());
         QCOMPARE(m.path, std::string("m"));
-        QCOMPARE(m.totalOpCount, 4u);
+        QCOMPARE(m.totalOpCount, 6u);
         QCOMPARE(m.ops.size(), 1u);
         QCOMPARE(m.children.size(), 2u);
-        QCOMPARE(tree.node(m.children[0]).path, std::string("m/a"));
-        QCOMPARE(tree.node(m.children[0]).totalOpCount, 2u);
+        const ScopeNode& a = tree.node(m.children[0]);
+        QCOMPARE(a.path, std::string("m/a"));
+        QCOMPARE(a.totalOpCount, 4u);
+        QCOMPARE(a.ops.size(), 3u);
+        QCOMPARE(a.children.size(), 1u);
+        QCOMPARE(tree.node(a.children[0]).path, std::string("m/a/x"));
+        QCOMPARE(tree.node(a.children[0]).parent, a.id);
         QCOMPARE(tree.node(m.children[1]).name, std::string("b"));
         QCOMPARE(tree.rowInParent(m.children[1]), 1u);
+        QCOMPARE(tree.nodes().size(), 5u);  // root, m, m/a, m/b, m/a/x
     }
 
     void parametersCountMergedCopiesButNotTiesOrStatistics()

@@ -132,11 +132,12 @@ Graph GraphBuilder::finish()
         }
         tensor.role = TensorRole::OuterScope;
     }
+    // Looked up by the names kept, not by copies of them (findTensor makes one).
     for (PendingType& pending : pendingTypes_) {
-        const TensorId id = graph_.findTensor(pending.name);
-        if (!id.isValid())
+        const auto found = graph_.tensorsByName_.find(pending.name);
+        if (found == graph_.tensorsByName_.end())
             continue;  // value_info for a tensor the graph does not use
-        Tensor& tensor = graph_.tensors_[id.index()];
+        Tensor& tensor = graph_.tensors_[found->second.index()];
         if (tensor.role == TensorRole::Initializer)
             continue;  // an initializer's own dims are authoritative
         if (pending.dtype != DataType::Undefined)
@@ -146,12 +147,12 @@ Graph GraphBuilder::finish()
     }
     pendingTypes_.clear();
     for (const std::string& name : pendingOutputs_) {
-        const TensorId id = graph_.findTensor(name);
-        if (!id.isValid())
+        const auto found = graph_.tensorsByName_.find(name);
+        if (found == graph_.tensorsByName_.end())
             throw Error(ErrorCode::InvalidModel, graph_.info_.sourcePath,
                         "graph output '" + name + "' is not defined by any op, input or initializer");
-        graph_.tensors_[id.index()].isGraphOutput = true;
-        graph_.outputs_.push_back(id);
+        graph_.tensors_[found->second.index()].isGraphOutput = true;
+        graph_.outputs_.push_back(found->second);
     }
     pendingOutputs_.clear();
     computeTopologicalOrder();

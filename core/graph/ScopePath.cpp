@@ -6,19 +6,33 @@ ScopePath ScopePath::fromTorchScriptNodeName(std::string_view nodeName)
 {
     if (nodeName.empty() || nodeName.front() != '/')
         return {};
+    // Calls `each` with every non-empty part between slashes.
+    const auto forEachPart = [nodeName](const auto& each) {
+        std::size_t start = 1;
+        while (start <= nodeName.size()) {
+            const std::size_t slash = nodeName.find('/', start);
+            const std::size_t end = slash == std::string_view::npos ? nodeName.size() : slash;
+            if (end > start && !each(nodeName.substr(start, end - start)))
+                return;
+            if (slash == std::string_view::npos)
+                return;
+            start = slash + 1;
+        }
+    };
+    std::size_t count = 0;
+    forEachPart([&count](std::string_view) {
+        ++count;
+        return true;
+    });
+    // Every part but the last (the op itself), each copied once into its place.
     std::vector<std::string> parts;
-    std::size_t start = 1;
-    while (start <= nodeName.size()) {
-        const std::size_t slash = nodeName.find('/', start);
-        const std::size_t end = slash == std::string_view::npos ? nodeName.size() : slash;
-        if (end > start)
-            parts.emplace_back(nodeName.substr(start, end - start));
-        if (slash == std::string_view::npos)
-            break;
-        start = slash + 1;
-    }
-    if (!parts.empty())
-        parts.pop_back();
+    parts.reserve(count > 0 ? count - 1 : 0);
+    forEachPart([&parts, count](std::string_view part) {
+        if (parts.size() + 1 >= count)
+            return false;
+        parts.emplace_back(part);
+        return true;
+    });
     return ScopePath(std::move(parts));
 }
 

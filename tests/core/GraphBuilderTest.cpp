@@ -137,6 +137,9 @@ private slots:
         QCOMPARE(p.toModulePath(), std::string("model.layers.0.self_attn.q_proj"));
         QVERIFY(ScopePath::fromTorchScriptNodeName("MatMul_12").isEmpty());
         QVERIFY(ScopePath::fromTorchScriptNodeName("/Gather").isEmpty());
+        // Empty parts are skipped; the last non-empty one is the op's.
+        QCOMPARE(ScopePath::fromTorchScriptNodeName("//m//a/MatMul/").components(), (std::vector<std::string>{"m", "a"}));
+        QVERIFY(ScopePath::fromTorchScriptNodeName("/").isEmpty());
     }
 
     void scopePathFromDynamoNameScopes()

@@ -4,9 +4,13 @@
 # bench/search.sh are a few milliseconds at 12 layers). For the GPT-3 shape at 12 and 96
 # layers on 16 x DGX-H100 `--mesh 16x8`, under `--target megatron` and `any`: the
 # instructions callgrind counts inside SearchSession::run and stacksRunning (what
-# search_cpu_seconds holds but writing the JSON), and their ratio. With `--compare
-# OLD_CLI` another build's tapestry-cli is counted beside. Needs valgrind; about two
-# minutes (`any` at 96 layers runs some 330 M instructions under callgrind).
+# search_cpu_seconds holds but writing the JSON; one mesh, so the session searches it on
+# its own thread), and beside them the whole process's (loading the libraries, reading the
+# model, folding it, the search, the JSON, freeing it all), each with its ratio. The
+# whole process grows with the model's ops, which the search does not read one by one;
+# issue 26's ratio is the search's. With `--compare OLD_CLI` another build's tapestry-cli
+# is counted beside. Needs valgrind; about two minutes (`any` at 96 layers runs some
+# 400 M instructions under callgrind).
 #   bench/search_depth.sh [--compare OLD_CLI]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,31 +32,35 @@ trap 'rm -rf "$work"' EXIT
 "$cli" synth --preset gpt3-175b --layers 12 -o "$work/gpt3-12.onnx" >/dev/null
 "$cli" synth --preset gpt3-175b -o "$work/gpt3-96.onnx" >/dev/null
 
-instructions() {  # CLI TARGET LAYERS: millions of instructions of the search
+instructions() {  # CLI TARGET LAYERS: "SEARCH WHOLE", millions of instructions
     valgrind --tool=callgrind --callgrind-out-file="$work/cg" \
-        --toggle-collect='tapestry::SearchSession::run(tapestry::SearchSessionCallbacks const&, unsigned int)' \
-        --toggle-collect='tapestry::stacksRunning(*' \
         "$1" search "$work/gpt3-$3.onnx" --cluster dgx-h100x16 --mesh 16x8 --target "$2" --json --no-history \
         >/dev/null 2>&1
-    callgrind_annotate "$work/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); printf "%.2f", $1 / 1e6 }'
+    callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" 2>/dev/null | awk '
+        /PROGRAM TOTALS/ { gsub(",", "", $1); whole = $1 }
+        index($0, "tapestry::SearchSession::run(tapestry::SearchSessionCallbacks const&, unsigned int) [") ||
+        index($0, "tapestry::stacksRunning(tapestry::FoldedModel const&, tapestry::PlanDocument const&) [") {
+            gsub(",", "", $1); search += $1
+        }
+        END { printf "%.2f %.2f", search / 1e6, whole / 1e6 }'
 }
 ratio() {
     awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-9s %10s %10s %6s" target "12 L (M)" "96 L (M)" ratio
-[ -n "$old" ] && printf "   | %10s %10s %6s" "old 12 L" "old 96 L" "ratio"
-printf "\n"
+row() {  # CLI TARGET: one row of search and whole-process counts
+    read -r searchShallow wholeShallow <<<"$(instructions "$1" "$2" 12)"
+    read -r searchDeep wholeDeep <<<"$(instructions "$1" "$2" 96)"
+    printf "%10s %10s %6s   %10s %10s %6s" "$searchShallow" "$searchDeep" "$(ratio "$searchShallow" "$searchDeep")" \
+        "$wholeShallow" "$wholeDeep" "$(ratio "$wholeShallow" "$wholeDeep")"
+}
+printf "%-9s %-10s %10s %10s %6s   %10s %10s %6s\n" target build "search 12" "search 96" ratio "whole 12" "whole 96" ratio
 for target in megatron any; do
-    shallow=$(instructions "$cli" "$target" 12)
-    deep=$(instructions "$cli" "$target" 96)
-    printf "%-9s %10s %10s %6s" "$target" "$shallow" "$deep" "$(ratio "$shallow" "$deep")"
+    printf "%-9s %-10s %s\n" "$target" this "$(row "$cli" "$target")"
     if [ -n "$old" ]; then
-        oldShallow=$(instructions "$old" "$target" 12)
-        oldDeep=$(instructions "$old" "$target" 96)
-        printf "   | %10s %10s %6s" "$oldShallow" "$oldDeep" "$(ratio "$oldShallow" "$oldDeep")"
+        printf "%-9s %-10s %s\n" "$target" old "$(row "$old" "$target")"
     fi
-    printf "\n"
 done
+echo "(millions of instructions; search: inside SearchSession::run and stacksRunning; whole: the process)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -366,8 +366,11 @@ private slots:
         // a time, so one mesh at most was running when the cancel came. The meshes it
         // started are the first ones in order, each with its search (done or cut short),
         // at most one cut short (the one running), none after it; and nothing of the
-        // session's end ran (the searches without a technique that this search's
-        // uncancelled run compares its best plan with: the CLI's without_techniques).
+        // session's end ran: uncancelled, this search's best plan (on [16, 4]) uses context
+        // parallelism 4 and is compared with the best plan without it (`tapestry-cli search`
+        // of this setup at 72203b2: without_techniques has that one entry; that a cancel
+        // cuts the comparisons is pinned with the uncancelled count asserted in SearchTest's
+        // aLimitAfterTheLastMeshCutsOnlyTheComparisons).
         std::size_t started = 0;
         std::size_t cutShort = 0;
         for (std::size_t i = 0; i < after->meshes.size(); ++i) {
@@ -382,7 +385,6 @@ private slots:
                 QVERIFY2(started == after->meshesSearched(), "a mesh started after the one the cancel cut short");
             }
         }
-        QCOMPARE(started, after->meshesSearched());
         QVERIFY(cutShort <= 1);
         QVERIFY(after->comparisons.empty());
         QVERIFY(!after->widthComparison);

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <span>
 #include <unordered_set>
 
@@ -458,6 +459,24 @@ std::vector<std::string> unsizedPlanningOps(const onnx::ModelProto& model)
     return unsized;
 }
 
+// Whether some MatMul, Gemm or Conv op of an imported main graph has a required operand
+// (unsizedPlanningOps') without a rank: what unsizedPlanningOps says of the model the graph
+// came from, read from tensors the import already found by name. An omitted operand is
+// not ranked there either.
+bool hasUnsizedPlanningOps(const Graph& graph)
+{
+    const auto unranked = [&graph](TensorId id) { return !id.isValid() || !graph.tensor(id).shape.isRankKnown(); };
+    for (const Op& op : graph.ops()) {
+        if (!needsShape(op.type) || !op.domain.empty())
+            continue;
+        const std::size_t data = std::min<std::size_t>(op.inputs.size(), 2);
+        if (std::any_of(op.inputs.begin(), op.inputs.begin() + static_cast<std::ptrdiff_t>(data), unranked) ||
+            (!op.outputs.empty() && unranked(op.outputs.front())))
+            return true;
+    }
+    return false;
+}
+
 // ONNX 1.12's inference (its data propagation) dereferences a missing tensor and
 // crashes on a node that reads a name nothing defines; such a graph is refused first.
 void requireDefinedInputs(const onnx::GraphProto& graph, const std::string& shown)
@@ -522,6 +541,23 @@ Graph importOnnxModel(const std::filesystem::path& file, const OnnxImportOptions
     for (const onnx::OperatorSetIdProto& opset : model.opset_import())
         info.opsetImports.push_back({opset.domain(), opset.version()});
 
+    // Most models give every planning op's operands a rank: imported as they are, and
+    // checked on the graph, whose tensors the import has found by name, instead of
+    // collecting every name of the model once more. A model with unranked operands, or one
+    // the import refuses, goes the way below as before (which then says why it is refused).
+    std::optional<Graph> sized;
+    try {
+        Graph graph = importGraph(model.graph(), info, false, options);
+        if (!hasUnsizedPlanningOps(graph))
+            sized = std::move(graph);
+    } catch (const Error&) {
+        // Refused as it is: the way below imports it again and refuses it as it always did
+        // (after shape inference where that came first).
+    }
+    if (sized) {
+        checkPlanningOps(*sized);
+        return std::move(*sized);
+    }
     if (!unsizedPlanningOps(model).empty()) {
         requireDefinedInputs(model.graph(), shown);
         inferShapes(model, shown);

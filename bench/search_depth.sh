@@ -9,7 +9,7 @@
 # model, folding it, the search, the JSON, freeing it all), each with its ratio. The
 # whole process grows with the model's ops, which the search does not read one by one;
 # issue 26's ratio is the search's. With `--compare OLD_CLI` another build's tapestry-cli
-# is counted beside. Needs valgrind; about two minutes (`any` at 96 layers runs some
+# is counted beside. Needs valgrind; about three minutes (`any` at 96 layers runs some
 # 400 M instructions under callgrind).
 #   bench/search_depth.sh [--compare OLD_CLI]
 set -euo pipefail

@@ -477,6 +477,20 @@ bool hasUnsizedPlanningOps(const Graph& graph)
     return false;
 }
 
+// Whether the model is likely sized all through, as exporters that record shapes leave
+// it: no sparse initializer (unsizedPlanningOps does not count those as ranked, the graph
+// would) and at least as many value_info and output entries as the nodes have outputs.
+// Counts only: a wrong guess costs a second import, never a different graph.
+bool declaresEveryShape(const onnx::GraphProto& graph)
+{
+    if (graph.sparse_initializer_size() > 0)
+        return false;
+    std::int64_t outputs = 0;
+    for (const onnx::NodeProto& node : graph.node())
+        outputs += node.output_size();
+    return graph.value_info_size() + graph.output_size() >= outputs;
+}
+
 // ONNX 1.12's inference (its data propagation) dereferences a missing tensor and
 // crashes on a node that reads a name nothing defines; such a graph is refused first.
 void requireDefinedInputs(const onnx::GraphProto& graph, const std::string& shown)
@@ -541,18 +555,21 @@ Graph importOnnxModel(const std::filesystem::path& file, const OnnxImportOptions
     for (const onnx::OperatorSetIdProto& opset : model.opset_import())
         info.opsetImports.push_back({opset.domain(), opset.version()});
 
-    // Most models give every planning op's operands a rank: imported as they are, and
+    // A model that declares its shapes (declaresEveryShape) is imported as it is and
     // checked on the graph, whose tensors the import has found by name, instead of
     // collecting every name of the model once more. A model with unranked operands, or one
-    // the import refuses, goes the way below as before (which then says why it is refused).
+    // the import refuses, goes the way below as before (which then says why it is refused);
+    // so does, without a first import, a model that leaves shapes to inference.
     std::optional<Graph> sized;
-    try {
-        Graph graph = importGraph(model.graph(), info, false, options);
-        if (!hasUnsizedPlanningOps(graph))
-            sized = std::move(graph);
-    } catch (const Error&) {
-        // Refused as it is: the way below imports it again and refuses it as it always did
-        // (after shape inference where that came first).
+    if (declaresEveryShape(model.graph())) {
+        try {
+            Graph graph = importGraph(model.graph(), info, false, options);
+            if (!hasUnsizedPlanningOps(graph))
+                sized = std::move(graph);
+        } catch (const Error&) {
+            // Refused as it is: the way below imports it again and refuses it as it always
+            // did (after shape inference where that came first).
+        }
     }
     if (sized) {
         checkPlanningOps(*sized);

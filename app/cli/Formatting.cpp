@@ -79,6 +79,8 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
         text += ", optimizer step on " + std::string(optimizerStepName(w.optimizerStep));
     if (w.gradientLifetime != GradientLifetime::Persistent)
         text += ", gradients " + std::string(gradientLifetimeName(w.gradientLifetime));
+    if (w.gradientNormClipping)
+        text += ", gradient norm clipped";
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
     if (w.capacityFactor != 1.0)

@@ -140,12 +140,15 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "log-probabilities; each op its own kernel, RMS norms and the loss in fp32) (default fused; search "
               "--target: as the stack does)");
     options.optimizerStepOption = addChoice(command, "--optimizer-step", options.workload.optimizerStep,
-              {{"fused", OptimizerStep::Fused}, {"master-copies", OptimizerStep::MasterCopies}},
+              {{"fused", OptimizerStep::Fused},
+               {"master-copies", OptimizerStep::MasterCopies},
+               {"fused-remainders", OptimizerStep::FusedRemainders}},
               "how the optimizer step runs: one fused kernel that reads the 16-bit gradients and writes the "
-              "16-bit weights (torchtitan, Megatron-LM's --use-precision-aware-optimizer), or a fused optimizer "
-              "on fp32 master copies, 16-bit gradients cast to fp32 before it and the masters copied into the "
-              "weights after it (PyTorch, Megatron-LM's default) (default fused; search --target: as the stack "
-              "does)");
+              "16-bit weights (torchtitan), the same keeping each fp32 master as the 16-bit remainder of its bf16 "
+              "weight (fused-remainders: Megatron-LM's --use-precision-aware-optimizer, 2 bytes per parameter "
+              "less), or a fused optimizer on fp32 master copies, 16-bit gradients cast to fp32 before it and the "
+              "masters copied into the weights after it (PyTorch, Megatron-LM's default) (default fused; search "
+              "--target: as the stack does)");
     options.gradientLifetimeOption = addChoice(command, "--gradient-lifetime", options.workload.gradientLifetime,
               {{"persistent", GradientLifetime::Persistent},
                {"freed-between-steps", GradientLifetime::FreedBetweenSteps},
@@ -155,6 +158,11 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "between steps (zero_grad(set_to_none=True): torchtitan, PyTorch), then with one micro-step they "
               "count only by what they exceed the activations by (default persistent; search --target: as the "
               "stack does)");
+    options.clipGradientsOption = addChoice(command, "--clip-gradients", options.workload.gradientNormClipping,
+              {{"on", true}, {"off", false}},
+              "clip the gradients by their global norm every step, one more fp32 read of each gradient the "
+              "optimizer steps (Megatron-LM's --clip-grad, torchtitan's max_norm) (default off; search --target: "
+              "as the stack does)");
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
@@ -208,6 +216,8 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
         workload.optimizerStep = flags.optimizerStep;
     if (optionGiven(options.gradientLifetimeOption))
         workload.gradientLifetime = flags.gradientLifetime;
+    if (optionGiven(options.clipGradientsOption))
+        workload.gradientNormClipping = flags.gradientNormClipping;
     if (optionGiven(options.overlapOption))
         workload.overlap = flags.overlap;
     if (optionGiven(options.attentionOption))
@@ -232,6 +242,7 @@ void checkPlanningWorkload(const Workload& workload, const WorkloadDegrees& degr
         fromFile(names.microBatch, file.microBatch, options.microBatchOption);
         fromFile(names.capacityFactor, file.capacityFactor, options.capacityFactorOption);
         fromFile(names.fp8Parameters, file.fp8Parameters, options.fp8ParametersOption);
+        fromFile(names.optimizerStep, file.optimizerStep, options.optimizerStepOption);
         names.virtualStages = file.virtualStages;
         names.contextParallel = file.contextParallel;
         names.expertParallel = file.expertParallel;

@@ -50,6 +50,7 @@ struct PlanningOptions {
     const CLI::Option* savedActivationsOption = nullptr;
     const CLI::Option* optimizerStepOption = nullptr;
     const CLI::Option* gradientLifetimeOption = nullptr;
+    const CLI::Option* clipGradientsOption = nullptr;
     const CLI::Option* overlapOption = nullptr;
     const CLI::Option* attentionOption = nullptr;
     const CLI::Option* capacityFactorOption = nullptr;

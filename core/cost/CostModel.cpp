@@ -30,6 +30,15 @@ namespace tapestry {
 
 namespace {
 
+// What the gradient-norm clip reads of each gradient the optimizer steps: the fp32 gradients
+// it steps (Megatron-LM's fp32 main gradients or their fp32 copies, FSDP2's fp32 sharded ones),
+// once for the norm. Megatron-LM's clip_grad_by_total_norm_fp32 scales them only when the norm
+// exceeds the limit (then a read and a write more); torchtitan's, through
+// torch.nn.utils.clip_grads_with_norm_, multiplies every gradient by the clamped coefficient
+// every step, 8 bytes more than priced here. Megatron-LM's precision-aware optimizer with
+// --main-grads-dtype bf16 (default fp32) keeps bf16 main gradients: the norm reads 2 bytes there.
+constexpr double kClippedGradientBytes = 4;
+
 bool isSharded(AxisLayout layout)
 {
     return layout == AxisLayout::Batch || layout == AxisLayout::Sequence || layout == AxisLayout::Hidden ||
@@ -1163,7 +1172,9 @@ double CostModel::updateSeconds(const NodeFacts& facts, double localParameters, 
     const double zeroedBytes = workload_.gradientLifetime == GradientLifetime::ZeroedEachStep
                                    ? localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0)
                                    : 0.0;
-    const double update = memoryBoundSeconds(cluster_->gpu, stepBytes + zeroedBytes);
+    const double normBytes =
+        workload_.gradientNormClipping ? localParameters * kClippedGradientBytes / (zero >= 1 ? div.shard : 1.0) : 0.0;
+    const double update = memoryBoundSeconds(cluster_->gpu, stepBytes + zeroedBytes + normBytes);
     // Eager master copies launch two kernels per parameter tensor (its gradient cast up, its
     // master copied back); fused AdamW's own launches each serve many tensors.
     if (workload_.savedActivations == SavedActivations::Eager && workload_.optimizerStep == OptimizerStep::MasterCopies)
@@ -1634,7 +1645,7 @@ double CostModel::strategyMemoryBytes(CoarseNodeId id, const NodeStrategy& strat
     const double localParameters = storedParameters(facts) / div.weights;
     const int zero = workload_.zeroStage;
     const double states = localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? div.shard : 1.0) +
-                                             optimizerStateBytesPerParameter(workload_.optimizer) /
+                                             optimizerStateBytesPerParameter(workload_.optimizer, workload_.optimizerStep) /
                                                  (zero >= 1 ? div.shard : 1.0));
     const double gradients = localParameters * gradientBytesPerParameter() / (zero >= 2 ? div.shard : 1.0);
     const double p = pipeline_.layout.stages;
@@ -1674,7 +1685,7 @@ CostModel::StateFloors CostModel::stateFloors(CoarseNodeId id, const NodeStrateg
     const double localParameters = storedParameters(facts) / divisorsOf(node.kind, strategy, assumed_).weights;
     const int zero = workload_.zeroStage;
     return {localParameters * (weightBytesPerParameter(facts) / (zero >= 3 ? shard : 1.0) +
-                               optimizerStateBytesPerParameter(workload_.optimizer) / (zero >= 1 ? shard : 1.0)),
+                               optimizerStateBytesPerParameter(workload_.optimizer, workload_.optimizerStep) / (zero >= 1 ? shard : 1.0)),
             localParameters * gradientBytesPerParameter() / (zero >= 2 ? shard : 1.0)};
 }
 
@@ -1759,7 +1770,7 @@ CostModel::NodeShare CostModel::priceNode(const CoarseNode& node, const NodeStra
 {
     const NodeFacts& facts = bound_->nodes[node.id.index()];
     const int zero = workload_.zeroStage;
-    const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer);
+    const double optimizerBytes = optimizerStateBytesPerParameter(workload_.optimizer, workload_.optimizerStep);
     const double gradientBytes = gradientBytesPerParameter();
     NodeShare share;
     for (const OpId id : node.ops) {

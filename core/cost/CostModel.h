@@ -563,8 +563,10 @@ private:
     // The optimizer's update of a node's `localParameters`, per step: the step's bytes on the
     // parameters the rank updates (its ZeRO 1+ shard) and, where the workload zeroes its
     // gradient buffer each step (GradientLifetime::ZeroedEachStep), one write of every
-    // gradient it holds (its ZeRO 2+ shard), at the memory-bound rate; eager master copies no
-    // faster than the host launches their kernels (cost/EagerLaunchFloor.h).
+    // gradient it holds (its ZeRO 2+ shard), and where it clips the gradients by their norm
+    // (Workload::gradientNormClipping), one fp32 read of those it updates, at the
+    // memory-bound rate; eager master copies no faster than the host launches their kernels
+    // (cost/EagerLaunchFloor.h).
     [[nodiscard]] double updateSeconds(const NodeFacts& facts, double localParameters, const Divisors& div) const;
     // What ZeRO 2/3's reduce-scatter carries per parameter: PyTorch FSDP's gradients in
     // Workload::gradientReduceType; Megatron-LM's fp32 main gradients and DeepSpeed's as held.

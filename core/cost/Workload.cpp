@@ -26,26 +26,36 @@ const char* optimizerName(OptimizerKind kind)
     return kind == OptimizerKind::AdamMixedPrecision ? "adam" : "sgd";
 }
 
-int optimizerStateBytesPerParameter(OptimizerKind kind)
-{
-    return kind == OptimizerKind::AdamMixedPrecision ? 12 : 8;
-}
-
 const char* optimizerStepName(OptimizerStep step)
 {
-    return step == OptimizerStep::MasterCopies ? "master-copies" : "fused";
+    switch (step) {
+    case OptimizerStep::Fused: return "fused";
+    case OptimizerStep::MasterCopies: return "master-copies";
+    case OptimizerStep::FusedRemainders: return "fused-remainders";
+    }
+    return "fused";
 }
 
 std::optional<OptimizerStep> optimizerStepFromName(std::string_view name)
 {
-    return fromName<OptimizerStep>(name, {OptimizerStep::Fused, OptimizerStep::MasterCopies}, optimizerStepName);
+    return fromName<OptimizerStep>(name,
+                                   {OptimizerStep::Fused, OptimizerStep::MasterCopies, OptimizerStep::FusedRemainders},
+                                   optimizerStepName);
+}
+
+int optimizerStateBytesPerParameter(OptimizerKind kind, OptimizerStep step)
+{
+    const int states = kind == OptimizerKind::AdamMixedPrecision ? 12 : 8;
+    return step == OptimizerStep::FusedRemainders ? states - 2 : states;
 }
 
 double optimizerStepBytesPerParameter(OptimizerKind kind, OptimizerStep step, double gradientBytes, double weightBytes)
 {
-    const double states = optimizerStateBytesPerParameter(kind);  // each read and written once
+    const double states = optimizerStateBytesPerParameter(kind, step);  // each read and written once
     if (step == OptimizerStep::Fused)
         return 2 * states + gradientBytes + weightBytes;
+    if (step == OptimizerStep::FusedRemainders)
+        return 2 * states + gradientBytes + 2 * weightBytes;
     const double castGradient = gradientBytes < 4 ? gradientBytes + 4 : 0.0;  // fp32 gradients are read as held
     return castGradient + (2 * states + 4) + (4 + weightBytes);
 }

@@ -15,7 +15,6 @@ enum class OptimizerKind : std::uint8_t {
 };
 
 [[nodiscard]] const char* optimizerName(OptimizerKind kind);
-[[nodiscard]] int optimizerStateBytesPerParameter(OptimizerKind kind);
 
 // How the optimizer step updates a 16-bit model from its fp32 master weights: what it reads
 // and writes per parameter (optimizerStepBytesPerParameter).
@@ -36,14 +35,28 @@ enum class OptimizerStep : std::uint8_t {
     // steps the fp32 main parameters (the distributed optimizer: its shard), then
     // _copy_main_params_to_model_params copies them into the 16-bit weights.
     MasterCopies,
+    // The fused step with each fp32 master kept as the 16 bits its bf16 weight lacks
+    // (Transformer Engine's FusedAdam with store_param_remainders, for bf16 parameters only):
+    // what Megatron-LM's --use-precision-aware-optimizer runs by default with Transformer
+    // Engine 2.1 or later. Megatron-Core r0.12 passes store_param_remainders=True whenever TE
+    // is 2.1 or later; later releases keep it as OptimizerConfig.store_param_remainders, on by
+    // default (--no-store-param-remainders turns it off). The states are 2 bytes per
+    // parameter fewer (Adam: a 2-byte remainder and two fp32 moments, 10), and the kernel
+    // reads the weight with the remainder to rebuild the master and writes both back.
+    FusedRemainders,
 };
 
-// "fused", "master-copies".
+// "fused", "master-copies", "fused-remainders".
 [[nodiscard]] const char* optimizerStepName(OptimizerStep step);
 [[nodiscard]] std::optional<OptimizerStep> optimizerStepFromName(std::string_view name);
+// The optimizer's states per parameter as `step` keeps them: the fp32 master and the
+// optimizer's own (Adam 4 + 8 = 12, SGD with momentum 4 + 4 = 8); FusedRemainders keeps the
+// master as a 2-byte remainder (Adam 10).
+[[nodiscard]] int optimizerStateBytesPerParameter(OptimizerKind kind, OptimizerStep step);
 // Bytes the step moves per parameter it updates, with `gradientBytes` per gradient as held
 // and `weightBytes` per 16-bit weight: for mixed-precision Adam (12 state bytes) with 16-bit
-// gradients, 2 x 12 + 2 + 2 = 28 fused, (2 + 4) + (2 x 12 + 4) + (4 + 2) = 40 as master copies.
+// gradients, 2 x 12 + 2 + 2 = 28 fused, (2 + 4) + (2 x 12 + 4) + (4 + 2) = 40 as master
+// copies, 2 x 10 + 2 + 2 x 2 = 26 fused with remainders (the weight read and written).
 [[nodiscard]] double optimizerStepBytesPerParameter(OptimizerKind kind, OptimizerStep step, double gradientBytes,
                                                     double weightBytes);
 
@@ -302,6 +315,14 @@ struct Workload {
     // export free them between steps, Megatron-LM zeroes its buffer each step); plan files keep it (workload.gradient_lifetime),
     // search and evaluate take --gradient-lifetime.
     GradientLifetime gradientLifetime = GradientLifetime::Persistent;
+    // The step clips the gradients by their global norm before the update, which reads every
+    // gradient the optimizer steps once more, in fp32 (4 bytes per parameter of the rank's
+    // optimizer shard; the norm itself is one number all-reduced): Megatron-LM (--clip-grad,
+    // 1.0 by default; 0 turns it off) and torchtitan (training.max_norm, 1.0 by default) do
+    // (withStackImplementations); the PyTorch export leaves its training loop to the user.
+    // Plan files keep it (workload.gradient_norm_clipping), search and evaluate take
+    // --clip-gradients.
+    bool gradientNormClipping = false;
     // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in
     // one chunk per rank, pipelined with the GEMM they feed or drain: Transformer Engine's
     // userbuffers overlap (Megatron-LM --tp-comm-overlap, NeMo's ub_tp_comm_overlap,

@@ -21,14 +21,15 @@ std::string count(std::int64_t n)
 WorkloadFieldNames commandLineFieldNames()
 {
     return {"--batch", "--seq", "--micro-batch", "--capacity-factor", "gradient accumulation", "--virtual-stages",
-            "the context-parallel size", "the expert-parallel size", "--zero-replicas", "--fp8-parameters"};
+            "the context-parallel size", "the expert-parallel size", "--zero-replicas", "--fp8-parameters",
+            "--optimizer-step"};
 }
 
 WorkloadFieldNames planFileFieldNames()
 {
     return {"workload.batch", "workload.sequence", "workload.micro_batch", "workload.capacity_factor",
             "gradient accumulation", "pipeline.virtual_stages", "the context-parallel axes", "the expert-parallel axes",
-            "workload.zero_replicas", "workload.fp8_parameters"};
+            "workload.zero_replicas", "workload.fp8_parameters", "workload.optimizer_step"};
 }
 
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,
@@ -89,6 +90,13 @@ void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, con
     if (workload.fp8Parameters && workload.fp8 == Fp8Recipe::None)
         fail(names.fp8Parameters, "FP8 weights without a 16-bit copy need FP8 training (precision fp8 or mxfp8), not " +
                                       precisionName(workload));
+    if (workload.optimizerStep == OptimizerStep::FusedRemainders &&
+        (workload.optimizer != OptimizerKind::AdamMixedPrecision || workload.computeType != DataType::BFloat16 ||
+         workload.fp8Parameters))
+        fail(names.optimizerStep, std::string("masters kept as 16-bit remainders (fused-remainders) need Adam on bf16 "
+                                              "weights, not ") +
+                                      optimizerName(workload.optimizer) + " on " +
+                                      (workload.fp8Parameters ? "FP8" : precisionName(workload)) + " weights");
     if (!isCapacityFactor(workload.capacityFactor))
         fail(names.capacityFactor, "capacity factor " + capacityFactorText(workload.capacityFactor) +
                                        " is not a number above 0 and up to " + capacityFactorText(kMaxCapacityFactor));

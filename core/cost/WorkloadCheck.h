@@ -46,6 +46,8 @@ struct WorkloadFieldNames {
     std::string zeroReplicas;
     // Inputs that never set Workload::fp8Parameters need not name it.
     std::string fp8Parameters = "FP8 weights";
+    // Nor Workload::optimizerStep.
+    std::string optimizerStep = "the optimizer step";
 };
 
 // The names of tapestry-cli's options and of the plan file's fields.
@@ -67,6 +69,8 @@ struct WorkloadFieldNames {
 // - the experts of a layer divide over the expert-parallel ranks;
 // - ZeRO replicas (HSDP) above 1 come with ZeRO 2 or 3 and divide the data-parallel ranks;
 // - FP8 weights without a 16-bit copy (fp8Parameters) come with an FP8 recipe;
+// - masters kept as 16-bit remainders (OptimizerStep::FusedRemainders) come with Adam on
+//   bf16 weights (not FP8 ones);
 // - the capacity factor is a number above 0 and up to kMaxCapacityFactor that leaves each
 //   expert at least one token of a micro-step.
 void checkWorkload(const Workload& workload, const WorkloadDegrees& degrees, const WorkloadFieldNames& names,

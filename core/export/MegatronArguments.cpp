@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -100,7 +101,10 @@ void dataParallelArguments(const TrainingStackSettings& s, std::vector<std::stri
         args.push_back("--use-torch-fsdp2");
     }
     // The fused step (Transformer Engine's FusedAdam with master weights) where the plan
-    // prices it; Megatron-LM's default steps fp32 main parameters and copies them back.
+    // prices it; Megatron-LM's default steps fp32 main parameters and copies them back. The
+    // masters kept as the stack keeps them by default (megatronFusedStep): a plan priced
+    // otherwise is noted (optimizerStepNote), since Megatron-Core r0.12, the release the
+    // exports are checked against (targets.md), has no flag to keep whole masters.
     if (megatronRunsFusedStep(s))
         args.push_back("--use-precision-aware-optimizer");
 }
@@ -116,7 +120,8 @@ const std::set<std::string>& valueFlags()
         "optimizer",                       "attention-backend",                  "cp-comm-type",
         "expert-tensor-parallel-size",     "moe-expert-capacity-factor",         "fp8-format",
         "fp8-recipe",                      "data-parallel-sharding-strategy",
-        "ckpt-format"};  // not about the plan, but what Megatron-FSDP requires: the export writes it
+        "ckpt-format",  // not about the plan, but what Megatron-FSDP requires: the export writes it
+        "clip-grad"};
     return flags;
 }
 
@@ -141,7 +146,8 @@ const std::set<std::string>& switchFlags()
                                                 "use-flash-attn",    "accumulate-allreduce-grads-in-fp32",
                                                 "overlap-grad-reduce", "moe-pad-expert-input-to-capacity",
                                                 "no-overlap-p2p-communication", "fp8-param-gather",
-                                                "grad-reduce-in-bf16", "use-precision-aware-optimizer"};
+                                                "grad-reduce-in-bf16", "use-precision-aware-optimizer",
+                                                "no-store-param-remainders"};
     return flags;
 }
 
@@ -539,25 +545,34 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
         else if (*optimizer != "adam")
             args.fail("--optimizer '" + *optimizer + "' is not adam or sgd");
     }
+    w.fp8Parameters = args.has("fp8-param-gather");
+    if (w.fp8Parameters && w.fp8 == Fp8Recipe::None)
+        args.fail("--fp8-param-gather without --fp8-format: FP8 weights need FP8 training");
     // Megatron-Core's OptimizerConfig refuses the precision-aware optimizer without the
-    // distributed optimizer or for another optimizer than Adam.
+    // distributed optimizer or for another optimizer than Adam. It keeps 16-bit remainders
+    // of the masters as megatronFusedStep says, whole masters with --no-store-param-remainders.
     if (args.has("use-precision-aware-optimizer")) {
         if (!args.has("use-distributed-optimizer"))
             args.fail("--use-precision-aware-optimizer without --use-distributed-optimizer: Megatron-LM runs it only "
                       "on the distributed optimizer");
         if (w.optimizer != OptimizerKind::AdamMixedPrecision)
             args.fail("--use-precision-aware-optimizer with --optimizer sgd: Megatron-LM runs it only for adam");
-        w.optimizerStep = OptimizerStep::Fused;
+        w.optimizerStep = args.has("no-store-param-remainders") ? OptimizerStep::Fused : megatronFusedStep(w);
     }
-    w.fp8Parameters = args.has("fp8-param-gather");
-    if (w.fp8Parameters && w.fp8 == Fp8Recipe::None)
-        args.fail("--fp8-param-gather without --fp8-format: FP8 weights need FP8 training");
     // As validate_args decides (the export's comment above).
     w.fp32MainGradients = w.computeType == DataType::BFloat16 ? !args.has("grad-reduce-in-bf16")
                                                               : args.has("accumulate-allreduce-grads-in-fp32");
     // Megatron-LM's validate_args turns it on where the strategy shards gradients.
     w.overlap = args.has("overlap-grad-reduce") || strategyStage >= 2;
     w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");
+    // --clip-grad 0 turns the clipping off (Megatron-Core's clip_grad > 0.0 test).
+    if (const std::optional<std::string> clip = args.text("clip-grad")) {
+        double x = 0;
+        const auto [end, error] = std::from_chars(clip->data(), clip->data() + clip->size(), x);
+        if (error != std::errc() || end != clip->data() + clip->size() || !(x >= 0) || !std::isfinite(x))
+            args.fail("--clip-grad '" + *clip + "' is not a number of 0 or more");
+        w.gradientNormClipping = x > 0;
+    }
     if (const std::optional<double> capacity = args.capacityFactor("moe-expert-capacity-factor")) {
         w.capacityFactor = *capacity;
         if (!args.has("moe-pad-expert-input-to-capacity"))

@@ -627,10 +627,12 @@ std::string exportPyTorchPlan(const FoldedModel& model, const PlanDocument& aske
     // In fp32 the optimizer's 4-byte copy of the weights is priced though no master is needed.
     text += "#   priced with " + weightType +
             (gradientBytes == weightBytes ? " weights and gradients" : " weights, fp32 gradients") +
-            (fp32 ? ", a second fp32 copy of the weights and " : ", fp32 master weights and ") +
+            (fp32                                                    ? ", a second fp32 copy of the weights and "
+             : w.optimizerStep == OptimizerStep::FusedRemainders ? ", 16-bit remainders of fp32 master weights and "
+                                                                 : ", fp32 master weights and ") +
             (w.optimizer == OptimizerKind::AdamMixedPrecision ? "Adam moments" : "momentum") + " (" +
             std::to_string(weightBytes) + " + " + std::to_string(gradientBytes) + " + " +
-            std::to_string(optimizerStateBytesPerParameter(w.optimizer)) + " bytes per\n#   parameter); this file casts nothing: " +
+            std::to_string(optimizerStateBytesPerParameter(w.optimizer, w.optimizerStep)) + " bytes per\n#   parameter); this file casts nothing: " +
             (fp32 ? std::string("the model trains in fp32\n")
                   : "cast the model to " + weightType + ", keep fp32 masters in the optimizer" +
                         (w.optimizerStep == OptimizerStep::MasterCopies

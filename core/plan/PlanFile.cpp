@@ -263,6 +263,7 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_key_value_heads(keyValueHeadsName(w.keyValueHeads));
     out.set_fp32_main_gradients(w.fp32MainGradients);
     out.set_pipeline_send_overlap(w.pipelineSendOverlap);
+    out.set_gradient_norm_clipping(w.gradientNormClipping);
     out.set_capacity_factor(w.capacityFactor);
 }
 
@@ -331,12 +332,13 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
     workload.savedActivations = namedValue(w.saved_activations(), savedActivationsFromName, SavedActivations::Fused,
                                            fileName, "saved_activations", "fused or eager");
     workload.optimizerStep = namedValue(w.optimizer_step(), optimizerStepFromName, OptimizerStep::Fused, fileName,
-                                        "optimizer_step", "fused or master-copies");
+                                        "optimizer_step", "fused, master-copies or fused-remainders");
     workload.gradientLifetime = namedValue(w.gradient_lifetime(), gradientLifetimeFromName, GradientLifetime::Persistent,
                                            fileName, "gradient_lifetime",
                                            "persistent, freed-between-steps or zeroed-each-step");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
+    workload.gradientNormClipping = w.gradient_norm_clipping();
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",
                               "none, per-tensor or mxfp8");
     workload.fp8Parameters = w.fp8_parameters();

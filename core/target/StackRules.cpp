@@ -147,28 +147,63 @@ void savedActivationsNote(TrainingStack stack, const Workload& w, const char* st
 }
 
 // The optimizer step priced otherwise than `stack` runs it. Megatron-LM runs the fused step
-// too where its export asks for it (megatronRunsFusedStep).
+// too where its export asks for it (megatronRunsFusedStep), as megatronFusedStep says.
 void optimizerStepNote(TrainingStack stack, const TrainingStackSettings& s, const char* stackName,
                        std::vector<std::string>& notes)
 {
     const Workload& w = s.workload;
-    if (w.optimizerStep == stackOptimizerStep(stack) || (stack == TrainingStack::Megatron && megatronRunsFusedStep(s)))
+    const OptimizerStep runs = stack == TrainingStack::Megatron && megatronRunsFusedStep(s) ? megatronFusedStep(w)
+                                                                                            : stackOptimizerStep(stack);
+    if (w.optimizerStep == runs)
         return;
+    // Priced with remainders, run on whole fp32 masters (master copies keep them whole too).
+    const std::string wholeMasters = w.optimizerStep == OptimizerStep::FusedRemainders
+                                         ? "; and it keeps whole fp32 masters (2 bytes per parameter more)"
+                                         : "";
     if (w.optimizerStep == OptimizerStep::MasterCopies)
         notes.push_back(std::string("optimizer step priced on fp32 master copies (16-bit gradients cast to fp32, "
                                     "masters copied back into the weights): ") +
                         stackName + "'s fused optimizer moves fewer bytes");
+    else if (runs != OptimizerStep::MasterCopies && w.optimizerStep == OptimizerStep::FusedRemainders)
+        notes.push_back(std::string("optimizer states priced with each fp32 master kept as the 16-bit remainder of "
+                                    "its bf16 weight (Transformer Engine's store_param_remainders): ") +
+                        stackName + " keeps whole fp32 masters (2 bytes per parameter more)");
+    else if (runs != OptimizerStep::MasterCopies)
+        // Priced fused on whole masters, run with remainders: only megatronFusedStep gives those.
+        notes.push_back("optimizer states priced with whole fp32 masters: Megatron-LM's "
+                        "--use-precision-aware-optimizer keeps each as the 16-bit remainder of its bf16 weight "
+                        "(Transformer Engine 2.1 and later: 2 bytes per parameter less)");
     else if (stack == TrainingStack::Megatron)
         notes.push_back("optimizer step priced as one fused kernel that reads the gradients and writes the 16-bit "
                         "weights: Megatron-LM runs that (--use-precision-aware-optimizer) only for Adam on its "
                         "distributed optimizer, otherwise it steps fp32 main parameters and copies them back into "
-                        "the weights (more bytes)");
+                        "the weights (more bytes)" +
+                        wholeMasters);
     else
         notes.push_back(std::string("optimizer step priced as one fused kernel that reads the 16-bit gradients and "
                                     "writes the 16-bit weights: ") +
                         stackName +
                         " runs torch.optim on fp32 master copies, casting the gradients and copying the masters "
-                        "back (more bytes)");
+                        "back (more bytes)" +
+                        wholeMasters);
+}
+
+// Gradient-norm clipping priced otherwise than `stack` runs it. The exports leave a stack's
+// clip as it is (turning it off would change the training, not only its speed): Megatron-LM
+// (--clip-grad) and torchtitan (training.max_norm) clip at 1.0, the PyTorch export's training
+// step does not clip.
+void clippingNote(TrainingStack stack, const Workload& w, const char* stackName, const char* setting,
+                  std::vector<std::string>& notes)
+{
+    if (w.gradientNormClipping == stackClipsGradientNorm(stack))
+        return;
+    if (w.gradientNormClipping)
+        notes.push_back(std::string("gradients priced as clipped by their norm (one fp32 read of each gradient the "
+                                    "optimizer steps): ") +
+                        stackName + "'s training step does not clip (slightly faster)");
+    else
+        notes.push_back(std::string("gradients priced without clipping by their norm: ") + stackName +
+                        " clips them every step (" + setting + ": one more fp32 read of each, slightly slower)");
 }
 
 // Gradients priced as kept, freed or zeroed between steps otherwise than `stack` does. Freed
@@ -282,6 +317,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
     savedActivationsNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     optimizerStepNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     gradientLifetimeNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
+    clippingNote(TrainingStack::Megatron, w, "Megatron-LM", "--clip-grad 1.0", notes);
     fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     keyValueHeadsNote(TrainingStack::Megatron, s, notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
@@ -329,6 +365,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     savedActivationsNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     optimizerStepNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     gradientLifetimeNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
+    clippingNote(TrainingStack::TorchTitan, w, "torchtitan", "training.max_norm", notes);
     fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
@@ -389,6 +426,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
     savedActivationsNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     optimizerStepNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     gradientLifetimeNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
+    clippingNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", "", notes);
     fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
@@ -526,8 +564,19 @@ bool megatronRunsDistributedOptimizer(const TrainingStackSettings& settings)
 bool megatronRunsFusedStep(const TrainingStackSettings& settings)
 {
     const Workload& w = settings.workload;
-    return w.optimizerStep == OptimizerStep::Fused && w.optimizer == OptimizerKind::AdamMixedPrecision &&
+    return w.optimizerStep != OptimizerStep::MasterCopies && w.optimizer == OptimizerKind::AdamMixedPrecision &&
            megatronRunsDistributedOptimizer(settings);
+}
+
+OptimizerStep megatronFusedStep(const Workload& workload)
+{
+    return workload.computeType == DataType::BFloat16 && !workload.fp8Parameters ? OptimizerStep::FusedRemainders
+                                                                                 : OptimizerStep::Fused;
+}
+
+bool stackClipsGradientNorm(TrainingStack stack)
+{
+    return stack == TrainingStack::Megatron || stack == TrainingStack::TorchTitan;
 }
 
 GradientLifetime stackGradientLifetime(TrainingStack stack)
@@ -579,6 +628,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.gradientLifetime = stackGradientLifetime(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
+    workload.gradientNormClipping = stackClipsGradientNorm(stack);
     workload.fp8Implementation = stackFp8Implementation(stack, workload.fp8);
     workload.keyValueHeads = stackKeyValueHeads(stack);
     return workload;
@@ -598,6 +648,7 @@ bool namesImplementations(const Workload& workload)
            workload.gradientLifetime != unnamed.gradientLifetime ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
            workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
+           workload.gradientNormClipping != unnamed.gradientNormClipping ||
            workload.fp8Implementation != unnamed.fp8Implementation ||
            workload.keyValueHeads != unnamed.keyValueHeads;
 }

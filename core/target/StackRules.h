@@ -73,6 +73,11 @@ struct FoldedModel;
 // contiguous gradient buffer and zeroes it every step (ZeroedEachStep), Any keeps a
 // persistent one.
 [[nodiscard]] GradientLifetime stackGradientLifetime(TrainingStack stack);
+// Whether `stack` clips the gradients by their global norm every step (Workload::
+// gradientNormClipping): Megatron-LM (--clip-grad 1.0 by default) and torchtitan
+// (training.max_norm 1.0 by default); the PyTorch export writes no training loop, and Any
+// prices none.
+[[nodiscard]] bool stackClipsGradientNorm(TrainingStack stack);
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
 // Megatron-LM also runs Megatron-FSDP, for a workload that names it
@@ -90,10 +95,16 @@ struct FoldedModel;
 // and Megatron-FSDP (which requires it); not ZeRO 0, nor ZeRO 3 as Megatron-Core's FSDP2
 // (--use-torch-fsdp2, which shards the states itself).
 [[nodiscard]] bool megatronRunsDistributedOptimizer(const TrainingStackSettings& settings);
-// Whether Megatron-LM runs `settings`' fused optimizer step (OptimizerStep::Fused) as
-// --use-precision-aware-optimizer (Transformer Engine's FusedAdam with master weights):
-// Megatron-Core's OptimizerConfig allows it only for Adam on the distributed optimizer.
+// Whether Megatron-LM runs `settings`' fused optimizer step (OptimizerStep::Fused or
+// FusedRemainders) as --use-precision-aware-optimizer (Transformer Engine's FusedAdam with
+// master weights): Megatron-Core's OptimizerConfig allows it only for Adam on the
+// distributed optimizer.
 [[nodiscard]] bool megatronRunsFusedStep(const TrainingStackSettings& settings);
+// How that step keeps the fp32 masters of `workload`'s weights by default (Transformer
+// Engine 2.1 and later): as 16-bit remainders of bf16 weights (FusedRemainders; FusedAdam
+// keeps them only for bf16 parameters), whole otherwise (Fused: fp16 weights; FP8 weights,
+// which Tapestry does not price with remainders).
+[[nodiscard]] OptimizerStep megatronFusedStep(const Workload& workload);
 // Which library runs `stack`'s FP8 linear layers under `recipe`, and how under tensor
 // parallelism: torchtitan's tensorwise float8 with its Float8 tensor parallelism
 // (TorchaoFloat8TensorParallel), torchao's layers under plain tensor parallelism for

@@ -202,13 +202,17 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     // default (none of these sources turns on --use-precision-aware-optimizer: NeMo's and
     // Megatron-Bridge's distributed_fused_adam_with_cosine_annealing leave it off): FusedAdam
     // on the fp32 main parameters, copied back into the weights, and every step zeroes the
-    // gradient buffer (stackOptimizerStep, stackGradientLifetime).
+    // gradient buffer (stackOptimizerStep, stackGradientLifetime). Both stacks clip the
+    // gradients by their norm (stackClipsGradientNorm: Megatron-LM's --clip-grad and
+    // torchtitan's max_norm, 1.0 by default; NeMo's and Megatron-Bridge's recipes clip at 1.0).
     if (fromMegatron(run) || fromNvidiaRecipe(run)) {
         workload.keyValueHeads = KeyValueHeads::Grouped;
         workload.optimizerStep = stackOptimizerStep(TrainingStack::Megatron);
         workload.gradientLifetime = stackGradientLifetime(TrainingStack::Megatron);
+        workload.gradientNormClipping = stackClipsGradientNorm(TrainingStack::Megatron);
     } else if (fromTorchTitan(run)) {
         workload.keyValueHeads = KeyValueHeads::Repeated;
+        workload.gradientNormClipping = stackClipsGradientNorm(TrainingStack::TorchTitan);
     }
     // Megatron-Core's gradient buffers (the "main gradients") in fp32 as the run's file says
     // (training.grad_reduce_in_fp32), in the parameters' 16 bits otherwise.

@@ -564,11 +564,15 @@ private slots:
         // torchtitan search). Each stack's attention as it keeps grouped-query K/V: Megatron-LM's
         // cuDNN with their own heads, torchtitan's FlashAttention-2 repeated per query head
         // (what evaluate's kernels keep without a stack named). Megatron-LM's gradient buffer
-        // zeroed every step (the fused optimizer step is written --use-precision-aware-optimizer).
-        for (const auto& [format, zero, implementation, recompute, replay, attention, gradients] :
-             {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block", "cudnn", "zeroed-each-step"},
-              std::tuple{"megatron", "3", "megatron-fsdp", "selective", "whole-block", "cudnn", "zeroed-each-step"},
-              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early", "flash2", "persistent"}}) {
+        // zeroed every step; its fused optimizer step (written --use-precision-aware-optimizer)
+        // keeps the masters as remainders of the bf16 weights, torchtitan's whole. Both clip
+        // the gradients by their norm.
+        for (const auto& [format, zero, implementation, recompute, replay, attention, gradients, step] :
+             {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block", "cudnn", "zeroed-each-step",
+                         "fused-remainders"},
+              std::tuple{"megatron", "3", "megatron-fsdp", "selective", "whole-block", "cudnn", "zeroed-each-step",
+                         "fused-remainders"},
+              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early", "flash2", "persistent", "fused"}}) {
             const QString name = QString::fromLatin1(format);
             const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));
             const CliRun priced = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"),
@@ -582,7 +586,9 @@ private slots:
                                                      QStringLiteral("--zero-implementation"),
                                                      QString::fromLatin1(implementation), QStringLiteral("--attention"),
                                                      QString::fromLatin1(attention), QStringLiteral("--gradient-lifetime"),
-                                                     QString::fromLatin1(gradients), QStringLiteral("-o"), plan} +
+                                                     QString::fromLatin1(gradients), QStringLiteral("--optimizer-step"),
+                                                     QString::fromLatin1(step), QStringLiteral("--clip-gradients"),
+                                                     QStringLiteral("on"), QStringLiteral("-o"), plan} +
                                          cluster);
             QCOMPARE(priced.exitCode, 0);
             const QJsonObject original = QJsonDocument::fromJson(priced.out.toUtf8()).object();

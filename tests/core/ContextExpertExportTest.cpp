@@ -175,9 +175,9 @@ private slots:
         const TrainingStackImport back = imported(megatron, "ulysses.sh", llama(), 8);
         QCOMPARE(contextParallelVariant(back.document.plan, llama().coarse, 1), ContextParallelVariant::Ulysses);
         // Megatron-LM's implementations, with the plan's fused optimizer step (ZeRO 1: written
-        // --use-precision-aware-optimizer).
+        // --use-precision-aware-optimizer, which keeps the bf16 weights' master remainders).
         PlanDocument runs = runByMegatron(document);
-        runs.workload.optimizerStep = OptimizerStep::Fused;
+        runs.workload.optimizerStep = OptimizerStep::FusedRemainders;
         verifySamePrice(price(llama(), cluster, back.document), price(llama(), cluster, runs));
 
         const std::string titan = exportTorchTitanConfig(llama(), document, 8);

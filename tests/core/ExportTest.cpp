@@ -149,6 +149,15 @@ private slots:
                          "bytes per\n#   parameter); this file casts nothing: cast the model to bf16, keep fp32 masters "
                          "in the optimizer (torch.optim's fused=True),\n#   each gradient cast to an fp32 copy before the "
                          "step, the masters copied into the weights after it\n"));
+        // Priced with Megatron-LM's 16-bit master remainders (10 bytes of states), the file runs
+        // torch.optim on whole masters: its header counts those, its notes say the difference.
+        document.workload.optimizerStep = OptimizerStep::FusedRemainders;
+        const std::string remainders = exportPyTorchPlan(m, document);
+        QVERIFY2(contains(remainders, "#   priced with bf16 weights and gradients, fp32 master weights and Adam moments "
+                                      "(2 + 2 + 12 bytes per\n#   parameter)"),
+                 remainders.c_str());
+        QVERIFY2(contains(remainders, "and it keeps whole fp32 masters (2 bytes per parameter more)"), remainders.c_str());
+        document.workload.optimizerStep = OptimizerStep::Fused;
         document.workload.computeType = DataType::Float16;
         document.workload.fp32MainGradients = true;
         QVERIFY(contains(exportPyTorchPlan(m, document),

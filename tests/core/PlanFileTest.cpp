@@ -490,6 +490,19 @@ private slots:
         QVERIFY2(message.find("optimizer_step") != std::string::npos, message.c_str());
         QCOMPARE(errorOf(replaced(json, "\"freed-between-steps\"", "\"freed\""), m, &message), ErrorCode::InvalidPlan);
         QVERIFY2(message.find("gradient_lifetime") != std::string::npos, message.c_str());
+
+        // Masters kept as remainders and the gradient clip are kept too; remainders of
+        // another type than bf16 are refused naming the field.
+        document.workload.optimizerStep = OptimizerStep::FusedRemainders;
+        document.workload.gradientNormClipping = true;
+        const std::string kept = planToJson(document, m.coarse, m.families);
+        QVERIFY2(kept.find("\"optimizer_step\": \"fused-remainders\"") != std::string::npos, kept.c_str());
+        QVERIFY2(kept.find("\"gradient_norm_clipping\": true") != std::string::npos, kept.c_str());
+        QVERIFY(planFromJson(kept, "plan.json", m.coarse, m.families).workload == document.workload);
+        QVERIFY(price(document).memory.optimizerStates < price(back).memory.optimizerStates);
+        QCOMPARE(errorOf(replaced(kept, "\"bfloat16\"", "\"float16\""), m, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("workload.optimizer_step: masters kept as 16-bit remainders") != std::string::npos,
+                 message.c_str());
     }
 
     void fingerprintIgnoresNamesButNotShapes()

@@ -291,10 +291,16 @@ private slots:
         s.workload.zeroStage = 2;
         QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{1});
         // Megatron-LM runs the fused step on its distributed optimizer (the export asks for
-        // --use-precision-aware-optimizer), not without it; and it zeroes its gradient buffer
-        // every step, which a persistent buffer's price leaves out.
-        s.workload.optimizerStep = OptimizerStep::Fused;
+        // --use-precision-aware-optimizer), keeping the bf16 weights' masters as remainders,
+        // not without it; and it zeroes its gradient buffer every step, which a persistent
+        // buffer's price leaves out.
+        s.workload.optimizerStep = OptimizerStep::FusedRemainders;
         QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{1});
+        s.workload.optimizerStep = OptimizerStep::Fused;
+        QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s).size(), std::size_t{2});
+        QVERIFY(contains(stackSettingNotes(TrainingStack::Megatron, s).front(),
+                         "optimizer states priced with whole fp32 masters: Megatron-LM's "
+                         "--use-precision-aware-optimizer keeps each as the 16-bit remainder of its bf16 weight"));
         s.workload.zeroStage = 0;
         QCOMPARE(stackSettingNotes(TrainingStack::Megatron, s),
                  (std::vector<std::string>{
@@ -311,8 +317,10 @@ private slots:
         s.workload = workload(16, 2048);
         s.workload.microBatch = 8;
         s.workload.zeroStage = 2;
-        // torchtitan frees its gradients between steps (one micro-step here, which it would note).
+        // torchtitan frees its gradients between steps (one micro-step here, which it would note)
+        // and clips them by their norm.
         s.workload.gradientLifetime = GradientLifetime::FreedBetweenSteps;
+        s.workload.gradientNormClipping = true;
         // FSDP1's copies are not what torchtitan's FSDP2 makes; priced as FSDP2, it runs as is.
         QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).front(), "FSDP1's gathers and copies"));
         s.workload.zeroImplementation = ZeroImplementation::Fsdp2;
@@ -342,10 +350,25 @@ private slots:
                      "the loss's fp32 log-probabilities) and run each op as its own kernel (slower)",
                      "optimizer step priced as one fused kernel that reads the 16-bit gradients and writes the "
                      "16-bit weights: the PyTorch export runs torch.optim on fp32 master copies, casting the "
-                     "gradients and copying the masters back (more bytes)"}));
+                     "gradients and copying the masters back (more bytes)",
+                     "gradients priced as clipped by their norm (one fp32 read of each gradient the optimizer "
+                     "steps): the PyTorch export's training step does not clip (slightly faster)"}));
         s.workload.savedActivations = SavedActivations::Eager;
+        s.workload.gradientNormClipping = false;
+        // Priced with Megatron-LM's master remainders, run on torch.optim's whole masters:
+        // the states' 2 bytes per parameter too, not only the step's time.
+        s.workload.optimizerStep = OptimizerStep::FusedRemainders;
+        QCOMPARE(stackSettingNotes(TrainingStack::PyTorch, s),
+                 (std::vector<std::string>{
+                     "optimizer step priced as one fused kernel that reads the 16-bit gradients and writes the "
+                     "16-bit weights: the PyTorch export runs torch.optim on fp32 master copies, casting the "
+                     "gradients and copying the masters back (more bytes); and it keeps whole fp32 masters (2 bytes "
+                     "per parameter more)"}));
         s.workload.optimizerStep = OptimizerStep::MasterCopies;
         QVERIFY(stackSettingNotes(TrainingStack::PyTorch, s).empty());
+        // torchtitan clips whatever the plan priced.
+        QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).back(),
+                         "gradients priced without clipping by their norm: torchtitan clips them every step"));
     }
 
     // A stack search the stack cannot run whatever the layout is refused up front with the

@@ -122,6 +122,8 @@ private slots:
         const FoldedModel& m = gpt();
         PlanDocument document = pipelinedPlan(m);
         document.workload.gradientLifetime = GradientLifetime::ZeroedEachStep;  // as Megatron-LM keeps them
+        document.workload.gradientNormClipping = true;                          // and clips them
+        document.workload.optimizerStep = OptimizerStep::FusedRemainders;       // and steps bf16 weights
         const std::string text = exportMegatronArguments(m, document, 8);
         const std::string expected = R"(MEGATRON_ARGS=(
     --tensor-model-parallel-size 2
@@ -186,15 +188,31 @@ private slots:
 
         // Megatron-LM's default step runs on fp32 main parameters (master copies, no flag);
         // the fused step is --use-precision-aware-optimizer, which it runs only on the
-        // distributed optimizer (ZeRO 1 here) and refuses without it.
+        // distributed optimizer (ZeRO 1 here) and refuses without it. On bf16 weights it keeps
+        // each master as the 16-bit remainder of its weight: that plan runs as priced; one
+        // priced with whole masters is written the same and says so; a file that asks for whole
+        // masters (--no-store-param-remainders, Megatron-Core after r0.12) reads back so.
         QVERIFY(!contains(written, "--use-precision-aware-optimizer"));
+        QCOMPARE(original.workload.computeType, DataType::BFloat16);
         PlanDocument fusedStep = original;
-        fusedStep.workload.optimizerStep = OptimizerStep::Fused;
+        fusedStep.workload.optimizerStep = OptimizerStep::FusedRemainders;
         const std::string fusedText = exportMegatronArguments(m, fusedStep, 8);
         QVERIFY2(contains(fusedText, "    --use-distributed-optimizer\n    --use-precision-aware-optimizer\n") &&
-                     !contains(fusedText, "optimizer step priced"),
+                     !contains(fusedText, "optimizer step priced") && !contains(fusedText, "optimizer states priced"),
                  fusedText.c_str());
         QVERIFY(imported(fusedText, "gpt-pp.sh", m, 8).document.workload == fusedStep.workload);
+        PlanDocument wholeMasters = original;
+        wholeMasters.workload.optimizerStep = OptimizerStep::Fused;
+        const std::string wholeText = exportMegatronArguments(m, wholeMasters, 8);
+        QVERIFY2(contains(wholeText, "    --use-distributed-optimizer\n    --use-precision-aware-optimizer\n") &&
+                     contains(wholeText, "#   - optimizer states priced with whole fp32 masters: Megatron-LM's "
+                                         "--use-precision-aware-optimizer keeps each as the 16-bit remainder of its "
+                                         "bf16 weight"),
+                 wholeText.c_str());
+        QCOMPARE(imported(wholeText, "gpt-pp.sh", m, 8).document.workload.optimizerStep, OptimizerStep::FusedRemainders);
+        std::string asked = fusedText;
+        asked.replace(asked.find("    --use-precision-aware-optimizer\n"), 0, "    --no-store-param-remainders\n");
+        QVERIFY(imported(asked, "gpt-pp.sh", m, 8).document.workload == wholeMasters.workload);
         fusedStep.workload.zeroStage = 0;
         const std::string replicated = exportMegatronArguments(m, fusedStep, 8);
         QVERIFY2(!contains(replicated, "    --use-precision-aware-optimizer\n") &&
@@ -253,11 +271,25 @@ private slots:
         QVERIFY(contains(text, "    --accumulate-allreduce-grads-in-fp32\n"));
         QVERIFY(!contains(text, "--sequence-parallel"));
         QVERIFY(!contains(text, "--use-distributed-optimizer"));
+        // Priced without clipping the gradients: the file leaves Megatron-LM's clip (1.0) on,
+        // which changes the training, and says so; a file with --clip-grad 0 reads back so.
+        QVERIFY(!document.workload.gradientNormClipping);
+        QVERIFY2(!contains(text, "    --clip-grad") &&
+                     contains(text, "#   - gradients priced without clipping by their norm: Megatron-LM clips them "
+                                    "every step (--clip-grad 1.0"),
+                 text.c_str());
         const TrainingStackImport back = imported(text, "uneven.sh", m, 6);
         QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 2, 5}));
         QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::OneFOneB);
         QCOMPARE(back.document.plan.strategies, document.plan.strategies);
-        QVERIFY(back.document.workload == withStackImplementations(document.workload, TrainingStack::Megatron));
+        const Workload runs = withStackImplementations(document.workload, TrainingStack::Megatron);
+        QVERIFY(runs.gradientNormClipping);
+        QVERIFY(back.document.workload == runs);
+        std::string unclipped = text;
+        unclipped.replace(unclipped.find("    --bf16\n"), 0, "    --clip-grad 0\n");
+        QVERIFY(!imported(unclipped, "uneven.sh", m, 6).document.workload.gradientNormClipping);
+        QVERIFY(contains(importError("--tensor-model-parallel-size 2 --clip-grad -1\n", "run.sh"),
+                         "run.sh: --clip-grad '-1' is not a number of 0 or more"));
     }
 
     // Megatron-LM keeps bf16 gradients in fp32 main gradients unless --grad-reduce-in-bf16
@@ -574,7 +606,9 @@ mixed_precision_reduce = "float32"
             const TrainingStackImport back = imported(megatron, "fp8.sh", m, 8);
             Workload expected = withStackImplementations(document.workload, TrainingStack::Megatron);
             expected.pipelineSendOverlap = false;  // written --no-overlap-p2p-communication, as priced
-            expected.optimizerStep = OptimizerStep::Fused;  // written --use-precision-aware-optimizer, as priced
+            // Written --use-precision-aware-optimizer, which on bf16 weights keeps the masters'
+            // remainders where the plan priced whole masters (the file notes that).
+            expected.optimizerStep = OptimizerStep::FusedRemainders;
             QVERIFY(back.document.workload == expected);
             const std::string titan = exportTorchTitanConfig(m, document, 8);
             QVERIFY2(contains(titan, mx ? "converters = [\"quantize.linear.mx\"]\n\n[quantize.linear.mx]\nrecipe_name = \"mxfp8_cublas\"\n"

@@ -14,6 +14,7 @@
 #include "cost/KernelTime.h"
 #include "cost/Overlap.h"
 #include "cost/PipelineCost.h"
+#include "cost/WorkloadCheck.h"
 #include "plan/AxisSplit.h"
 #include "plan/ExpertPlans.h"
 #include "target/StackRules.h"
@@ -513,15 +514,16 @@ private slots:
         QVERIFY(passes(priced(4, 2, SavedActivations::Fused)) < passes(fused));
     }
 
-    // Megatron-LM's default optimizer step (stackOptimizerStep, stackGradientLifetime), on 8
-    // data-parallel ranks with fp32 main gradients: FusedAdam reads the gradient (4 bytes),
-    // reads and writes the fp32 main weight and both moments (24), and the copy back reads the
-    // main weight and writes the bf16 one (4 + 2): 34 bytes per parameter of the rank's
-    // optimizer shard; zero_grad_buffer then writes each gradient the rank holds (4 bytes)
-    // every step. Update seconds = (34 P / optimizer shards + 4 P / gradient shards) / HBM
-    // rate: ZeRO 1 (34/8 + 4) P, ZeRO 2 (34 + 4) P / 8. SC'21's fp16 gradients without ZeRO:
-    // the cast to fp32 (2 + 4) + 28 + 6 = 40, zeroing 2: 42 P. A buffer kept and not zeroed
-    // (Persistent) leaves the zeroing out.
+    // Megatron-LM's default optimizer step (stackOptimizerStep, stackGradientLifetime,
+    // stackClipsGradientNorm), on 8 data-parallel ranks with fp32 main gradients: the clip
+    // reads each fp32 gradient of the rank's optimizer shard for their norm (4 bytes),
+    // FusedAdam reads the gradient (4), reads and writes the fp32 main weight and both moments
+    // (24), and the copy back reads the main weight and writes the bf16 one (4 + 2): 38 bytes
+    // per parameter of the shard; zero_grad_buffer then writes each gradient the rank holds
+    // (4 bytes) every step. Update seconds = (38 P / optimizer shards + 4 P / gradient
+    // shards) / HBM rate: ZeRO 1 (38/8 + 4) P, ZeRO 2 (38 + 4) P / 8. SC'21's fp16 gradients
+    // without ZeRO: the cast to fp32 (2 + 4) + 28 + 6 = 40, the clip 4, zeroing 2: 46 P. A
+    // buffer kept and not zeroed (Persistent) leaves the zeroing out, --clip-grad 0 the clip.
     void megatronStepsMasterCopiesAndZeroesItsGradientBuffer()
     {
         const FoldedModel m = smallLlama(3584);
@@ -532,22 +534,87 @@ private slots:
         Workload w = withStackImplementations(workload(16, 512), TrainingStack::Megatron);
         QCOMPARE(w.optimizerStep, OptimizerStep::MasterCopies);
         QCOMPARE(w.gradientLifetime, GradientLifetime::ZeroedEachStep);
+        QVERIFY(w.gradientNormClipping);
         w.fp32MainGradients = true;
         const auto update = [&](const Workload& priced) {
             return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, priced).evaluate(plan).total.time.optimizerSeconds;
         };
         const double p = parameterElements(CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w), m);
-        for (const auto& [zero, bytes] : {std::pair{1, (34.0 / 8 + 4) * p}, std::pair{2, (34.0 + 4) / 8 * p}}) {
+        for (const auto& [zero, bytes] : {std::pair{1, (38.0 / 8 + 4) * p}, std::pair{2, (38.0 + 4) / 8 * p}}) {
             w.zeroStage = zero;
             QVERIFY2(near(update(w), bytes / rate), qPrintable(compared(update(w) * rate, bytes)));
         }
         Workload kept = w;
         kept.gradientLifetime = GradientLifetime::Persistent;
+        QVERIFY2(near(update(kept), 38.0 / 8 * p / rate), qPrintable(compared(update(kept) * rate, 38.0 / 8 * p)));
+        kept.gradientNormClipping = false;
         QVERIFY2(near(update(kept), 34.0 / 8 * p / rate), qPrintable(compared(update(kept) * rate, 34.0 / 8 * p)));
         w.zeroStage = 0;
         w.computeType = DataType::Float16;
         w.fp32MainGradients = false;
-        QVERIFY2(near(update(w), 42 * p / rate), qPrintable(compared(update(w) * rate, 42 * p)));
+        QVERIFY2(near(update(w), 46 * p / rate), qPrintable(compared(update(w) * rate, 46 * p)));
+        // torchtitan clips too, the PyTorch export and Any do not.
+        QVERIFY(withStackImplementations(workload(16, 512), TrainingStack::TorchTitan).gradientNormClipping);
+        QVERIFY(!withStackImplementations(workload(16, 512), TrainingStack::PyTorch).gradientNormClipping);
+        QVERIFY(!workload(16, 512).gradientNormClipping);
+    }
+
+    // Megatron-LM's --use-precision-aware-optimizer on bf16 weights keeps each fp32 master as
+    // the 16-bit remainder its bf16 weight lacks (Transformer Engine's FusedAdam with
+    // store_param_remainders, on by default since TE 2.1): on 8 data-parallel ranks at ZeRO 1
+    // with fp32 main gradients the optimizer states are (2 + 4 + 4) P / 8 = 10 P / 8 bytes per
+    // rank, 2 P / 8 fewer than whole masters (12 P / 8). The step reads the 4-byte gradient,
+    // reads and writes the remainder and both moments (2 x 10) and the bf16 weight (2 x 2):
+    // 28 bytes per parameter of the shard, against 4 + 2 x 12 + 2 = 30 with whole masters;
+    // the clip's read (4) and zero_grad_buffer's write of the 4-byte gradients as before.
+    // Update seconds = ((28 + 4) P / 8 + 4 P) / HBM rate.
+    void megatronPrecisionAwareStepKeepsMasterRemainders()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double rate = cluster.gpu.hbmBytesPerSecond * kHbmShare;
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = withStackImplementations(workload(16, 512), TrainingStack::Megatron);
+        w.fp32MainGradients = true;
+        w.zeroStage = 1;
+        TrainingStackSettings settings;
+        settings.workload = w;
+        settings.workload.optimizerStep = OptimizerStep::Fused;
+        QVERIFY(megatronRunsFusedStep(settings));
+        QCOMPARE(megatronFusedStep(w), OptimizerStep::FusedRemainders);
+        const auto priced = [&](OptimizerStep step) {
+            Workload stepped = w;
+            stepped.optimizerStep = step;
+            return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, stepped).evaluate(plan).total;
+        };
+        const double p = parameterElements(CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w), m);
+        const CostBreakdown remainders = priced(OptimizerStep::FusedRemainders);
+        const CostBreakdown whole = priced(OptimizerStep::Fused);
+        QVERIFY2(near(remainders.memory.optimizerStates, 10 * p / 8),
+                 qPrintable(compared(remainders.memory.optimizerStates, 10 * p / 8)));
+        QVERIFY2(near(whole.memory.optimizerStates, 12 * p / 8), qPrintable(compared(whole.memory.optimizerStates, 12 * p / 8)));
+        QVERIFY2(near(remainders.time.optimizerSeconds, (32 * p / 8 + 4 * p) / rate),
+                 qPrintable(compared(remainders.time.optimizerSeconds * rate, 32 * p / 8 + 4 * p)));
+        QVERIFY2(near(whole.time.optimizerSeconds, (34 * p / 8 + 4 * p) / rate),
+                 qPrintable(compared(whole.time.optimizerSeconds * rate, 34 * p / 8 + 4 * p)));
+        QCOMPARE(remainders.memory.parameters, whole.memory.parameters);
+        QCOMPARE(remainders.memory.gradients, whole.memory.gradients);
+        // TE keeps remainders of bf16 parameters only: fp16 weights keep whole masters, and a
+        // workload that asks for remainders there is refused.
+        Workload half = w;
+        half.computeType = DataType::Float16;
+        QCOMPARE(megatronFusedStep(half), OptimizerStep::Fused);
+        half.optimizerStep = OptimizerStep::FusedRemainders;
+        bool refused = false;
+        try {
+            checkWorkload(half, {}, commandLineFieldNames(), "run.sh");
+        } catch (const Error& e) {
+            refused = e.message().find("--optimizer-step: masters kept as 16-bit remainders "
+                                                 "(fused-remainders) need Adam on bf16 weights, not adam on fp16 "
+                                                 "weights") != std::string::npos;
+        }
+        QVERIFY(refused);
     }
 
     // Gradients freed between steps (zero_grad(set_to_none=True)), with one micro-step, are

@@ -352,9 +352,8 @@ HistoryStore::HistoryStore(const fs::path& file, HistoryStoreOptions options) : 
         return;
     migrateHistory(*db_);
     schemaVersion_ = historySchemaVersion();
-    // WAL is a property of the file: set once, kept by every later connection. After
-    // the migration, so that a file the migration refuses is left exactly as it was.
-    db_->exec("PRAGMA journal_mode = WAL");
+    // After the migration, so that a file the migration refuses is left exactly as it was.
+    db_->useWriteAheadLog();
     db_->exec("PRAGMA foreign_keys = ON");
     markInterruptedRuns();
 }

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cctype>
+#include <chrono>
 
 namespace tapestry {
 
@@ -33,7 +34,7 @@ std::string immutableUri(const std::string& file)
 }  // namespace
 
 SqliteConnection::SqliteConnection(const std::filesystem::path& file, Mode mode, int busyTimeoutMs)
-    : fileName_(file.string())
+    : fileName_(file.string()), busyTimeoutMs_(busyTimeoutMs)
 {
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     std::string name = fileName_;
@@ -65,6 +66,20 @@ void SqliteConnection::exec(std::string_view sql)
     const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
         throw error(rc, "running '" + text.substr(0, 60) + "'");
+}
+
+void SqliteConnection::useWriteAheadLog()
+{
+    constexpr const char* kSwitch = "PRAGMA journal_mode = WAL";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs_);
+    while (true) {
+        const int rc = sqlite3_exec(db_, kSwitch, nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            return;
+        if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline)
+            throw error(rc, std::string("running '") + kSwitch + "'");
+        sqlite3_sleep(1);
+    }
 }
 
 bool SqliteConnection::isReadOnly() const

@@ -33,6 +33,15 @@ public:
     // Runs one or more statements that return no rows.
     void exec(std::string_view sql);
 
+    // Puts the file in WAL mode, a property of the file that every later connection
+    // keeps; a file already in WAL mode is left as it is. Switching a file still in
+    // rollback mode takes its read lock and then its write lock in one statement, and
+    // SQLite does not wait for a write lock while it holds the read lock (waiting could
+    // deadlock): so while another connection holds the write lock (another process
+    // checking its own migration of a new file) the switch is tried again until the
+    // busy timeout has passed, then fails with HistoryLocked.
+    void useWriteAheadLog();
+
     [[nodiscard]] bool isReadOnly() const;
     [[nodiscard]] bool inTransaction() const;
     [[nodiscard]] std::int64_t lastInsertRowId() const;
@@ -54,6 +63,7 @@ private:
 
     sqlite3* db_ = nullptr;
     std::string fileName_;
+    int busyTimeoutMs_ = 0;
     std::unique_ptr<const Error> writeRefusal_;
 };
 

@@ -21,9 +21,14 @@
 
 #include <QTest>
 
+#include <sqlite3.h>
+
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <latch>
 #include <random>
 #include <thread>
 
@@ -91,6 +96,13 @@ void execute(const fs::path& file, const std::string& sql)
 {
     SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 1000);
     db.exec(sql);
+}
+
+std::string journalModeOf(const fs::path& file)
+{
+    SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+    SqliteStatement query(db, "PRAGMA journal_mode");
+    return query.step() ? query.text(0) : std::string();
 }
 
 template <class F>
@@ -898,6 +910,88 @@ private slots:
         QCOMPARE(countRows(file, "runs"), 2 * kRuns);
         QCOMPARE(countRows(file, "plans"), 4 * kRuns);
         QCOMPARE(countRows(file, "runs WHERE status = 'finished'"), 2 * kRuns);
+    }
+
+    // A file in rollback mode (a new history, just migrated) switches to WAL only with
+    // the write lock, which SQLite does not wait for inside that statement: the switch
+    // waits for another connection's write lock (another process checking its own
+    // migration) up to the busy timeout, and fails with HistoryLocked past it.
+    void walSwitchWaitsForAnotherWriterUpToTheBusyTimeout()
+    {
+        QTemporaryDir dir;
+        const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+        execute(file, "CREATE TABLE t (x)");
+        QCOMPARE(journalModeOf(file), std::string("delete"));
+        SqliteConnection other(file, SqliteConnection::Mode::ReadWrite, 5000);
+        other.exec("BEGIN IMMEDIATE");
+        {
+            SqliteConnection impatient(file, SqliteConnection::Mode::ReadWrite, 100);
+            std::string text;
+            QCOMPARE(errorOf([&] { impatient.useWriteAheadLog(); }, &text), ErrorCode::HistoryLocked);
+            QVERIFY2(text.find(file.string()) != std::string::npos, text.c_str());
+            QCOMPARE(journalModeOf(file), std::string("delete"));
+        }
+        SqliteConnection db(file, SqliteConnection::Mode::ReadWrite, 5000);
+        // Counts the switch's tries: the other writer lets go only once the switch has met
+        // its lock and tried again.
+        std::atomic<int> tries = 0;
+        sqlite3_trace_v2(
+            db.handle(), SQLITE_TRACE_STMT,
+            [](unsigned, void* count, void*, void* sql) {
+                if (std::string_view(static_cast<const char*>(sql)).find("journal_mode") != std::string_view::npos)
+                    ++*static_cast<std::atomic<int>*>(count);
+                return 0;
+            },
+            &tries);
+        std::thread writer([&] {
+            for (int waited = 0; tries < 2 && waited < 10000; ++waited)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            other.exec("COMMIT");
+        });
+        std::string failure;
+        try {
+            db.useWriteAheadLog();
+        } catch (const Error& error) {
+            failure = error.what();
+        }
+        writer.join();
+        QVERIFY2(failure.empty(), failure.c_str());
+        QCOMPARE_GE(tries.load(), 2);
+        QCOMPARE(journalModeOf(file), std::string("wal"));
+    }
+
+    // Sixteen stores open one new history at once, as twenty CLI searches do
+    // (ConcurrentSearchTest): each open succeeds, and the file ends migrated and in WAL. It
+    // guards the whole migrate-then-WAL path; it meets the lock race above only by chance
+    // (a thread preempted inside its migration check), the test above meets it every time.
+    void manyStoresOpenOneNewHistoryAtOnce()
+    {
+        constexpr int kRounds = 5;
+        constexpr int kStores = 16;
+        for (int round = 0; round < kRounds; ++round) {
+            QTemporaryDir dir;
+            const fs::path file = dir.filePath(QStringLiteral("history.sqlite")).toStdString();
+            std::latch start(kStores);
+            std::vector<std::string> failures(kStores);
+            std::vector<std::thread> openers;
+            for (int i = 0; i < kStores; ++i) {
+                openers.emplace_back([&, i] {
+                    start.arrive_and_wait();
+                    try {
+                        const HistoryStore store(file);
+                    } catch (const Error& error) {
+                        failures[static_cast<std::size_t>(i)] = error.what();
+                    }
+                });
+            }
+            for (std::thread& opener : openers)
+                opener.join();
+            for (const std::string& failure : failures)
+                QVERIFY2(failure.empty(), failure.c_str());
+            QCOMPARE(journalModeOf(file), std::string("wal"));
+            SqliteConnection db(file, SqliteConnection::Mode::ReadOnly, 1000);
+            QCOMPARE(storedSchemaVersion(db), historySchemaVersion());
+        }
     }
 
     void defaultPathFollowsTheEnvironment()

@@ -7,6 +7,7 @@
 #include "cluster/NcclTestsLog.h"
 #include "cluster/PipelineStages.h"
 #include "validation/RunValidation.h"
+#include "ActiveWindow.h"
 #include "FoldedTestModel.h"
 #include "ScratchGuiEnvironment.h"
 
@@ -303,8 +304,7 @@ private slots:
         QCOMPARE(batch->value(), batchValue);
         QVERIFY(bar->value() > scrolledAgain || bar->value() == bar->maximum());
 
-        scroll.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&scroll));
+        QVERIFY(test::activeAgain(scroll));
         zero->setFocus();
         QTRY_VERIFY(zero->hasFocus());
         wheelDown(zero);

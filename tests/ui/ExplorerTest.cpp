@@ -14,6 +14,7 @@
 #include "model/ModelSession.h"
 #include "windows/MainWindow.h"
 #include "plans/PlanThroughput.h"
+#include "ActiveWindow.h"
 #include "ScratchGuiEnvironment.h"
 #include "plans/NodeCostFilterModel.h"
 #include "plans/NodeCostModel.h"
@@ -74,8 +75,7 @@ private:
     {
         window.resize(1400, 900);
         window.show();
-        window.activateWindow();  // shortcuts (F5, Esc) need the active window
-        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(test::activeAgain(window));  // shortcuts (F5, Esc) need the active window
         window.openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
         QTRY_VERIFY_WITH_TIMEOUT(window.session()->folded() != nullptr, kTimeoutMs);
         ClusterPanel* panel = window.clusterPanel();
@@ -295,6 +295,7 @@ private slots:
                                      ticksWhileSearching >= 10,
                                  kTimeoutMs);
         QVERIFY2(window.isSearching(), "the search ended before it could be cancelled");
+        QVERIFY(test::activeAgain(window));
         QTest::keyClick(&window, Qt::Key_Escape);
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kTimeoutMs);
         ticker.stop();
@@ -354,6 +355,7 @@ private slots:
                                               .arg(QString::fromStdString(bestSoFar->meshText))),
                  qPrintable(message->text()));
 
+        QVERIFY(test::activeAgain(window));
         QTest::keyClick(&window, Qt::Key_Escape);
         QTRY_VERIFY_WITH_TIMEOUT(ended, kTimeoutMs);
         const std::shared_ptr<const SearchOutcome> after = window.searchResults()->model()->results();

@@ -48,6 +48,8 @@
 #include "plan/ExpertPlans.h"
 #include "target/StackRules.h"
 
+#include "ActiveWindow.h"
+
 #include <QAbstractItemModelTester>
 #include <QBarSet>
 #include <QChart>
@@ -152,8 +154,7 @@ private slots:
         window_ = std::make_unique<MainWindow>();
         window_->resize(1400, 900);
         window_->show();
-        window_->activateWindow();  // Ctrl+Z and friends need the active window
-        QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+        QVERIFY(test::activeAgain(*window_));  // Ctrl+Z and friends need the active window
         window_->openFile(QStringLiteral(TAPESTRY_TEST_DATA_DIR "/llama3_8b_shape.dynamo.stripped.onnx"));
         QTRY_VERIFY_WITH_TIMEOUT(window_->session()->folded() != nullptr, kTimeoutMs);
         ClusterPanel* panel = window_->clusterPanel();
@@ -213,11 +214,13 @@ private slots:
                     .contains(QStringLiteral("Priced for batch 16 × 2,048 tokens, no micro-batches")));
 
         // Ctrl+Z brings Megatron-LM back with its price; Ctrl+Shift+Z the edit again.
+        QVERIFY(test::activeAgain(*window_));
         QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier);
         QVERIFY(editor().current().candidate != edited);
         QCOMPARE(editor().current().candidate->plan.strategies, megatron.strategies);
         QCOMPARE(editor().current().candidate->stepSeconds(), before.total.time.stepSeconds());
         QCOMPARE(window_->planInspector()->candidate()->stepSeconds(), before.total.time.stepSeconds());
+        QVERIFY(test::activeAgain(*window_));
         QTest::keyClick(window_.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
         QCOMPARE(editor().current().candidate, edited);
     }

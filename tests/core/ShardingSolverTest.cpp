@@ -404,6 +404,39 @@ private slots:
         QCOMPARE(readGzipOrTextFile(bomb, std::size_t{64} << 20).size(), std::size_t{64} << 20);
     }
 
+    // The reader reserves what the gzip trailer says (ISIZE), but reads to the real end:
+    // two members (the trailer gives only the last one's 3 bytes), and a trailer altered
+    // to claim 4 GiB - 1 (which would also fail gzip's own check, so only the reservation
+    // is tested there: the read is refused as corrupt, not by running out of memory).
+    void readsPastAGzipTrailerThatUnderstatesTheSize()
+    {
+        const QTemporaryDir dir;
+        const std::string twoMembers = dir.path().toStdString() + "/two.json.gz";
+        const std::string first(5'000'000, 'a');
+        for (const std::string& part : {first, std::string("bcd")}) {
+            gzFile out = gzopen(twoMembers.c_str(), "ab");
+            QCOMPARE(gzwrite(out, part.data(), static_cast<unsigned>(part.size())), static_cast<int>(part.size()));
+            gzclose(out);
+        }
+        const std::string text = readGzipOrTextFile(twoMembers);
+        QCOMPARE(text.size(), std::size_t{5'000'003});
+        QCOMPARE(text.substr(4'999'998), std::string("aabcd"));
+
+        const std::string overstated = dir.path().toStdString() + "/over.json.gz";
+        std::filesystem::copy_file(twoMembers, overstated);
+        {
+            std::fstream patch(overstated, std::ios::binary | std::ios::in | std::ios::out);
+            patch.seekp(-4, std::ios::end);
+            patch.write("\xff\xff\xff\xff", 4);
+        }
+        try {
+            (void)readGzipOrTextFile(overstated);
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QCOMPARE(error.file(), overstated);
+        }
+    }
+
     void exampleOptimumIs445ByExhaustiveSearch()
     {
         const ShardingProblem problem = readIopddlFile(kExample);

@@ -354,21 +354,24 @@ bool ProblemReducer::removeDominated(int node)
 
 void ProblemReducer::build()
 {
-    reduced_.name = problem_.name;
-    reduced_.usageLimit = problem_.usageLimit;
+    ShardingProblem reduced;
+    reduced.name = problem_.name;
+    reduced.usageLimit = problem_.usageLimit;
     std::vector<int> newIndex(nodes_.size(), -1);
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         if (!nodes_[i].alive)
             continue;
-        newIndex[i] = static_cast<int>(reduced_.nodes.size());
+        newIndex[i] = static_cast<int>(reduced.nodes.size());
         reducedToOriginal_.push_back(static_cast<int>(i));
         const ProblemNode& source = problem_.nodes[i];
-        reduced_.nodes.push_back(ProblemNode{source.lo, source.hi, nodes_[i].costs, nodes_[i].usages});
+        reduced.nodes.push_back(ProblemNode{source.lo, source.hi, nodes_[i].costs, nodes_[i].usages});
     }
-    for (const WorkEdge& edge : edges_)
+    // The work edges' matrices are not needed past this point (expand and restrict use
+    // the nodes only): moved, not copied.
+    for (WorkEdge& edge : edges_)
         if (edge.alive)
-            reduced_.edges.push_back(ProblemEdge{newIndex[static_cast<std::size_t>(edge.u)],
-                                                 newIndex[static_cast<std::size_t>(edge.v)], edge.costs});
+            reduced.edges.push_back(ProblemEdge{newIndex[static_cast<std::size_t>(edge.u)],
+                                                newIndex[static_cast<std::size_t>(edge.v)], std::move(edge.costs)});
     // Eliminated nodes still hold memory: their fixed usage, or their largest where it
     // cannot overflow the limit.
     for (const Elimination& record : eliminations_) {
@@ -376,15 +379,16 @@ void ProblemReducer::build()
         const std::vector<std::int64_t>& usages = nodes_[static_cast<std::size_t>(record.node)].usages;
         const std::int64_t usage = *std::max_element(usages.begin(), usages.end());
         if (problem_.usageLimit && source.usesMemory() && usage > 0) {
-            reduced_.nodes.push_back(ProblemNode{source.lo, source.hi, {0}, {usage}});
+            reduced.nodes.push_back(ProblemNode{source.lo, source.hi, {0}, {usage}});
             reducedToOriginal_.push_back(-1);
         }
     }
+    reduced_ = std::make_shared<const ShardingProblem>(std::move(reduced));
 }
 
 Assignment ProblemReducer::restrict(const Assignment& originalAssignment) const
 {
-    Assignment x(reduced_.nodes.size(), 0);
+    Assignment x(reduced_->nodes.size(), 0);
     for (std::size_t r = 0; r < x.size(); ++r) {
         const int node = reducedToOriginal_[r];
         if (node < 0)

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace tapestry {
@@ -39,7 +40,10 @@ public:
     // reductions stop where they are (what is done stays exact).
     explicit ProblemReducer(const ShardingProblem& problem, const std::function<bool()>& interrupted = {});
 
-    [[nodiscard]] const ShardingProblem& reduced() const { return reduced_; }
+    [[nodiscard]] const ShardingProblem& reduced() const { return *reduced_; }
+    // The same, for a holder that may outlive the reducer (the solver's workers), without
+    // a copy.
+    [[nodiscard]] std::shared_ptr<const ShardingProblem> sharedReduced() const { return reduced_; }
     [[nodiscard]] CostSum offset() const { return offset_; }
     [[nodiscard]] const ReductionStats& stats() const { return stats_; }
     [[nodiscard]] Assignment expand(const Assignment& reducedAssignment) const;
@@ -88,7 +92,7 @@ private:
     std::vector<char> usageFree_;
     std::vector<WorkEdge> edges_;
     std::vector<Elimination> eliminations_;
-    ShardingProblem reduced_;
+    std::shared_ptr<const ShardingProblem> reduced_;
     std::vector<int> reducedToOriginal_;  // reduced node -> original node (-1: usage stub)
     CostSum offset_ = 0;
     ReductionStats stats_;

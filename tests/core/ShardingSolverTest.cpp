@@ -584,6 +584,8 @@ private slots:
         const ProblemReducer reducer(problem);
         QCOMPARE(reducer.stats().eliminatedNodes, 3);
         const ShardingProblem& reduced = reducer.reduced();
+        // The solver's workers hold the reduced problem itself, not a copy.
+        QCOMPARE(reducer.sharedReduced().get(), &reduced);
         QCOMPARE(std::count_if(reduced.nodes.begin(), reduced.nodes.end(),
                                [](const ProblemNode& node) { return node.strategyCount() > 1; }),
                  2);

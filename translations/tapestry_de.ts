@@ -894,6 +894,10 @@
         <translation>Rechnen %L1 ms (Neuberechnung %L2 ms, Optimierer %L3 ms) und sichtbare Kommunikation %L4 ms ergeben den Schritt; %L5 ms datenparallele (DP) Kommunikation laufen verdeckt unter dem Rechnen.</translation>
     </message>
     <message>
+        <source>Compute beside hidden communication runs %L1 % slower (the communication&apos;s kernels hold SMs and memory bandwidth): the exposed parts include that slowdown.</source>
+        <translation>Rechnen neben verdeckter Kommunikation läuft %L1 % langsamer (deren Kernel belegen SMs und Speicherbandbreite): die sichtbaren Teile enthalten diese Verlangsamung.</translation>
+    </message>
+    <message>
         <source>Stage %1</source>
         <translation>Stufe %1</translation>
     </message>

@@ -893,6 +893,10 @@
         <translation>计算 %L1 ms（重计算 %L2 ms，优化器 %L3 ms）与暴露的通信 %L4 ms 构成一步；另有 %L5 ms 数据并行（DP）通信隐藏在计算之下。</translation>
     </message>
     <message>
+        <source>Compute beside hidden communication runs %L1 % slower (the communication&apos;s kernels hold SMs and memory bandwidth): the exposed parts include that slowdown.</source>
+        <translation>与隐藏通信同时进行的计算慢 %L1 %（通信内核占用 SM 和显存带宽）：可见部分已包含这一减速。</translation>
+    </message>
+    <message>
         <source>Stage %1</source>
         <translation>第 %1 级</translation>
     </message>

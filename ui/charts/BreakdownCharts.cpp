@@ -214,8 +214,8 @@ void BreakdownCharts::showTime(const FoldedModel& folded, const PlanCandidate& c
                             .arg(total.hiddenSeconds * 1e3, 0, 'f', 1));
     if (total.hiddenSeconds > 0) {
         timeParts_->setText(timeParts_->text() + u' ' +
-                            tr("The compute beside it runs %L1 % slower (the communication's kernels hold SMs and "
-                               "memory bandwidth): the exposed parts include that slowdown.")
+                            tr("Compute beside hidden communication runs %L1 % slower (the communication's "
+                               "kernels hold SMs and memory bandwidth): the exposed parts include that slowdown.")
                                 .arg(kComputeSlowdownBesideCommunication * 100, 0, 'f', 1));
     }
     if (!stages.empty()) {

@@ -8,7 +8,9 @@
 #include "plan/ParallelDegrees.h"
 
 #include <algorithm>
+#include <functional>
 #include <mutex>
+#include <tuple>
 
 namespace tapestry {
 
@@ -43,24 +45,83 @@ void CostModel::pricedFacts(CoarseNodeId id, std::vector<double>& into) const
     laterFacts(id, into);
 }
 
+namespace {
+
+// The facts set after binding that pricing classes compare, one list per kind of fact:
+// laterFacts writes them out and copiedAlike compares them in place, so the two cannot
+// drift apart (a fact left out of one would merge classes that price differently). Each
+// entry is a member or a function of the facts (std::invoke reads either).
+template <class NodeFacts>
+auto laterNodeFields(const std::vector<double>& blockParameterElements)
+{
+    const auto blockParameters = [elements = &blockParameterElements](const NodeFacts& f) {
+        return f.block >= 0 ? (*elements)[static_cast<std::size_t>(f.block)] : -1.0;
+    };
+    return std::tuple{&NodeFacts::memoryBoundBytes,
+                      &NodeFacts::parameterElements,
+                      &NodeFacts::parameterTensors,
+                      &NodeFacts::tiedParameterElements,
+                      &NodeFacts::blockInputBytes,
+                      &NodeFacts::experts,
+                      &NodeFacts::routedShare,
+                      &NodeFacts::modelShare,
+                      &NodeFacts::fp8,
+                      [](const NodeFacts& f) { return f.block >= 0; },
+                      blockParameters,
+                      &NodeFacts::linearOrdinal,
+                      &NodeFacts::pastReplayStop};
+}
+
+template <class SavedActivation>
+constexpr auto laterSavedFields()
+{
+    return std::tuple{&SavedActivation::bytes, &SavedActivation::castBytes};  // FP8 keeps some as 8-bit copies
+}
+
+template <class OpFacts>
+constexpr auto laterOpFields()
+{
+    return std::tuple{&OpFacts::memoryBoundBytes,          // less what experts do not route
+                      &OpFacts::memoryBoundBackwardBytes,
+                      &OpFacts::forwardKernels,            // eager launches (EagerLaunchFloor.h)
+                      &OpFacts::backwardKernels};
+}
+
+template <class ModelOutput>
+constexpr auto laterOutputFields()
+{
+    return std::tuple{&ModelOutput::bytes, &ModelOutput::rows};
+}
+
+template <class Fields, class Facts>
+void appendFields(const Fields& fields, const Facts& facts, std::vector<double>& into)
+{
+    std::apply([&](const auto&... field) { (into.push_back(static_cast<double>(std::invoke(field, facts))), ...); },
+               fields);
+}
+
+template <class Fields, class Facts>
+bool sameFields(const Fields& fields, const Facts& x, const Facts& y)
+{
+    return std::apply([&](const auto&... field) { return ((std::invoke(field, x) == std::invoke(field, y)) && ...); },
+                      fields);
+}
+
+}  // namespace
+
 void CostModel::laterFacts(CoarseNodeId id, std::vector<double>& into) const
 {
     const NodeFacts& f = bound_->nodes[id.index()];
-    into.insert(into.end(), {f.memoryBoundBytes, f.parameterElements, static_cast<double>(f.parameterTensors),
-                             f.tiedParameterElements, f.blockInputBytes, static_cast<double>(f.experts),
-                             f.routedShare, f.modelShare, f.fp8 ? 1.0 : 0.0, f.block >= 0 ? 1.0 : 0.0,
-                             f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0,
-                             static_cast<double>(f.linearOrdinal), f.pastReplayStop ? 1.0 : 0.0});
+    appendFields(laterNodeFields<NodeFacts>(bound_->blockParameterElements), f, into);
     for (const SavedActivation& saved : f.savedActivations)
-        into.insert(into.end(), {saved.bytes, saved.castBytes});  // FP8 keeps some as 8-bit copies
+        appendFields(laterSavedFields<SavedActivation>(), saved, into);
     for (const OpId op : coarse_.node(id).ops)
-        into.insert(into.end(), {bound_->ops[op.index()].memoryBoundBytes,  // less what experts do not route
-                                 bound_->ops[op.index()].memoryBoundBackwardBytes,
-                                 bound_->ops[op.index()].forwardKernels,  // eager launches (EagerLaunchFloor.h)
-                                 bound_->ops[op.index()].backwardKernels});
+        appendFields(laterOpFields<OpFacts>(), bound_->ops[op.index()], into);
     for (const ModelOutput& output : bound_->outputs) {
-        if (output.producer == id)
-            into.insert(into.end(), {-2.0, output.bytes, output.rows});
+        if (output.producer == id) {
+            into.push_back(-2.0);
+            appendFields(laterOutputFields<ModelOutput>(), output, into);
+        }
     }
 }
 
@@ -83,26 +144,14 @@ bool CostModel::copiedAlike(CoarseNodeId a, CoarseNodeId b, std::vector<double>&
         laterFacts(b, scratchB);
         return scratchA == scratchB;
     }
-    const auto blockParameters = [&](const NodeFacts& f) {
-        return f.block >= 0 ? bound_->blockParameterElements[static_cast<std::size_t>(f.block)] : -1.0;
-    };
-    if (x.memoryBoundBytes != y.memoryBoundBytes || x.parameterElements != y.parameterElements ||
-        x.parameterTensors != y.parameterTensors || x.tiedParameterElements != y.tiedParameterElements ||
-        x.blockInputBytes != y.blockInputBytes || x.experts != y.experts || x.routedShare != y.routedShare ||
-        x.modelShare != y.modelShare || x.fp8 != y.fp8 || (x.block >= 0) != (y.block >= 0) ||
-        blockParameters(x) != blockParameters(y) || x.linearOrdinal != y.linearOrdinal ||
-        x.pastReplayStop != y.pastReplayStop)
+    if (!sameFields(laterNodeFields<NodeFacts>(bound_->blockParameterElements), x, y))
         return false;
     for (std::size_t s = 0; s < x.savedActivations.size(); ++s) {
-        if (x.savedActivations[s].bytes != y.savedActivations[s].bytes ||
-            x.savedActivations[s].castBytes != y.savedActivations[s].castBytes)
+        if (!sameFields(laterSavedFields<SavedActivation>(), x.savedActivations[s], y.savedActivations[s]))
             return false;
     }
     for (std::size_t o = 0; o < xOps.size(); ++o) {
-        const OpFacts& p = bound_->ops[xOps[o].index()];
-        const OpFacts& q = bound_->ops[yOps[o].index()];
-        if (p.memoryBoundBytes != q.memoryBoundBytes || p.memoryBoundBackwardBytes != q.memoryBoundBackwardBytes ||
-            p.forwardKernels != q.forwardKernels || p.backwardKernels != q.backwardKernels)
+        if (!sameFields(laterOpFields<OpFacts>(), bound_->ops[xOps[o].index()], bound_->ops[yOps[o].index()]))
             return false;
     }
     // The model outputs each makes, in order.
@@ -116,7 +165,7 @@ bool CostModel::copiedAlike(CoarseNodeId a, CoarseNodeId b, std::vector<double>&
         yOutput = nextOf(yOutput, b);
         if (xOutput == bound_->outputs.end() || yOutput == bound_->outputs.end())
             return xOutput == yOutput;
-        if (xOutput->bytes != yOutput->bytes || xOutput->rows != yOutput->rows)
+        if (!sameFields(laterOutputFields<ModelOutput>(), *xOutput, *yOutput))
             return false;
         ++xOutput;
         ++yOutput;

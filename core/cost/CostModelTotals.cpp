@@ -51,46 +51,46 @@ namespace {
 // laterFacts writes them out and copiedAlike compares them in place, so the two cannot
 // drift apart (a fact left out of one would merge classes that price differently). Each
 // entry is a member or a function of the facts (std::invoke reads either).
-template <class NodeFacts>
+template <class Node>
 auto laterNodeFields(const std::vector<double>& blockParameterElements)
 {
-    const auto blockParameters = [elements = &blockParameterElements](const NodeFacts& f) {
+    const auto blockParameters = [elements = &blockParameterElements](const Node& f) {
         return f.block >= 0 ? (*elements)[static_cast<std::size_t>(f.block)] : -1.0;
     };
-    return std::tuple{&NodeFacts::memoryBoundBytes,
-                      &NodeFacts::parameterElements,
-                      &NodeFacts::parameterTensors,
-                      &NodeFacts::tiedParameterElements,
-                      &NodeFacts::blockInputBytes,
-                      &NodeFacts::experts,
-                      &NodeFacts::routedShare,
-                      &NodeFacts::modelShare,
-                      &NodeFacts::fp8,
-                      [](const NodeFacts& f) { return f.block >= 0; },
+    return std::tuple{&Node::memoryBoundBytes,
+                      &Node::parameterElements,
+                      &Node::parameterTensors,
+                      &Node::tiedParameterElements,
+                      &Node::blockInputBytes,
+                      &Node::experts,
+                      &Node::routedShare,
+                      &Node::modelShare,
+                      &Node::fp8,
+                      [](const Node& f) { return f.block >= 0; },
                       blockParameters,
-                      &NodeFacts::linearOrdinal,
-                      &NodeFacts::pastReplayStop};
+                      &Node::linearOrdinal,
+                      &Node::pastReplayStop};
 }
 
-template <class SavedActivation>
+template <class Saved>
 constexpr auto laterSavedFields()
 {
-    return std::tuple{&SavedActivation::bytes, &SavedActivation::castBytes};  // FP8 keeps some as 8-bit copies
+    return std::tuple{&Saved::bytes, &Saved::castBytes};  // FP8 keeps some as 8-bit copies
 }
 
-template <class OpFacts>
+template <class Op>
 constexpr auto laterOpFields()
 {
-    return std::tuple{&OpFacts::memoryBoundBytes,          // less what experts do not route
-                      &OpFacts::memoryBoundBackwardBytes,
-                      &OpFacts::forwardKernels,            // eager launches (EagerLaunchFloor.h)
-                      &OpFacts::backwardKernels};
+    return std::tuple{&Op::memoryBoundBytes,  // less what experts do not route
+                      &Op::memoryBoundBackwardBytes,
+                      &Op::forwardKernels,  // eager launches (EagerLaunchFloor.h)
+                      &Op::backwardKernels};
 }
 
-template <class ModelOutput>
+template <class Output>
 constexpr auto laterOutputFields()
 {
-    return std::tuple{&ModelOutput::bytes, &ModelOutput::rows};
+    return std::tuple{&Output::bytes, &Output::rows};
 }
 
 template <class Fields, class Facts>

@@ -199,17 +199,25 @@ public:
         return n;
     }
 
-    [[nodiscard]] std::optional<double> capacityFactor(const std::string& flag) const
+    // The flag's value as a number, nullopt without the flag; a value `accepts` refuses is an
+    // error saying it is not `expected`.
+    [[nodiscard]] std::optional<double> decimal(const std::string& flag, bool (*accepts)(double),
+                                                const std::string& expected) const
     {
         const std::optional<std::string> value = text(flag);
         if (!value)
             return std::nullopt;
         double x = 0;
         const auto [end, error] = std::from_chars(value->data(), value->data() + value->size(), x);
-        if (error != std::errc() || end != value->data() + value->size() || !isCapacityFactor(x))
-            fail("--" + flag + " '" + *value + "' is not a number above 0 and up to " +
-                 std::to_string(static_cast<int>(kMaxCapacityFactor)));
+        if (error != std::errc() || end != value->data() + value->size() || !accepts(x))
+            fail("--" + flag + " '" + *value + "' is not " + expected);
         return x;
+    }
+
+    [[nodiscard]] std::optional<double> capacityFactor(const std::string& flag) const
+    {
+        return decimal(flag, isCapacityFactor,
+                       "a number above 0 and up to " + std::to_string(static_cast<int>(kMaxCapacityFactor)));
     }
 
     [[noreturn]] void fail(const std::string& message) const { throw Error(ErrorCode::InvalidPlan, fileName_, message); }
@@ -566,13 +574,9 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     w.overlap = args.has("overlap-grad-reduce") || strategyStage >= 2;
     w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");
     // --clip-grad 0 turns the clipping off (Megatron-Core's clip_grad > 0.0 test).
-    if (const std::optional<std::string> clip = args.text("clip-grad")) {
-        double x = 0;
-        const auto [end, error] = std::from_chars(clip->data(), clip->data() + clip->size(), x);
-        if (error != std::errc() || end != clip->data() + clip->size() || !(x >= 0) || !std::isfinite(x))
-            args.fail("--clip-grad '" + *clip + "' is not a number of 0 or more");
-        w.gradientNormClipping = x > 0;
-    }
+    if (const std::optional<double> clip =
+            args.decimal("clip-grad", [](double x) { return x >= 0 && std::isfinite(x); }, "a number of 0 or more"))
+        w.gradientNormClipping = *clip > 0;
     if (const std::optional<double> capacity = args.capacityFactor("moe-expert-capacity-factor")) {
         w.capacityFactor = *capacity;
         if (!args.has("moe-pad-expert-input-to-capacity"))

@@ -756,6 +756,14 @@
         <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare, history or export.</source>
         <translation>Unbekannter Bereich „%1“: results, inspector, timeline, traffic, edit, compare, history oder export verwenden.</translation>
     </message>
+    <message>
+        <source>Unknown cluster preset &apos;%1&apos;: no presets are installed.</source>
+        <translation>Unbekannte Cluster-Vorlage „%1“: Es sind keine Vorlagen installiert.</translation>
+    </message>
+    <message>
+        <source>Unknown cluster preset &apos;%1&apos;: use %2.</source>
+        <translation>Unbekannte Cluster-Vorlage „%1“: Verwenden Sie %2.</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
@@ -3685,6 +3693,17 @@ Modell-FLOPs (3 × Vorwärts, ohne Neuberechnung) über Schrittzeit und Spitzenl
     <message>
         <source>Move %1 to block %2</source>
         <translation>%1 auf Block %2 verschieben</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::StartupScript</name>
+    <message>
+        <source>Unknown cluster preset &apos;%1&apos;: no search was started.</source>
+        <translation>Unbekannte Cluster-Vorlage „%1“: Es wurde keine Suche gestartet.</translation>
+    </message>
+    <message>
+        <source>The mesh %1 does not fit the cluster&apos;s GPUs: no search was started.</source>
+        <translation>Das Gitter %1 passt nicht zu den GPUs des Clusters: Es wurde keine Suche gestartet.</translation>
     </message>
 </context>
 <context>

@@ -755,6 +755,14 @@
         <source>Unknown panel &apos;%1&apos;: use results, inspector, timeline, traffic, edit, compare, history or export.</source>
         <translation>未知面板“%1”：请使用 results、inspector、timeline、traffic、edit、compare、history 或 export。</translation>
     </message>
+    <message>
+        <source>Unknown cluster preset &apos;%1&apos;: no presets are installed.</source>
+        <translation>未知的集群预设“%1”：未安装任何预设。</translation>
+    </message>
+    <message>
+        <source>Unknown cluster preset &apos;%1&apos;: use %2.</source>
+        <translation>未知的集群预设“%1”：请使用 %2。</translation>
+    </message>
 </context>
 <context>
     <name>Translations</name>
@@ -3670,6 +3678,17 @@ Model FLOPs (3 × forward, recomputation not counted) over the step time and the
     <message>
         <source>Move %1 to block %2</source>
         <translation>将 %1 移到块 %2</translation>
+    </message>
+</context>
+<context>
+    <name>tapestry::StartupScript</name>
+    <message>
+        <source>Unknown cluster preset &apos;%1&apos;: no search was started.</source>
+        <translation>未知的集群预设“%1”：未开始搜索。</translation>
+    </message>
+    <message>
+        <source>The mesh %1 does not fit the cluster&apos;s GPUs: no search was started.</source>
+        <translation>网格 %1 与集群的 GPU 不符：未开始搜索。</translation>
     </message>
 </context>
 <context>

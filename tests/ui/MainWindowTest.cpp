@@ -14,6 +14,8 @@
 #include "synth/ModelSynthesizer.h"
 #include "synth/SynthPresets.h"
 #include "windows/RecentFiles.h"
+#include "windows/StartupOptions.h"
+#include "windows/StartupScript.h"
 #include "common/ResourceLocator.h"
 #include "ScratchGuiEnvironment.h"
 
@@ -31,6 +33,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -118,6 +121,27 @@ private slots:
         ModelSpec spec = findSynthPreset("gpt2-small")->spec;
         spec.layers = 2;
         QCOMPARE(window.session()->model()->graph->opCount(), synthesizeModel(spec, "gpt2-small").opCount());
+    }
+
+    // `tapestry --cluster dgx-h100x1 --mesh 4x8 --search`: 32 GPUs asked of a cluster of 8. The
+    // window says so and starts no search (it used to warn on stderr and search another mesh).
+    void startupMeshThatDoesNotFitStartsNoSearch()
+    {
+        MainWindow window;
+        std::variant<StartupOptions, QString> read = StartupOptions::fromArguments(
+            {QStringLiteral("tapestry"), QStringLiteral("--search"), QStringLiteral("--cluster"), QStringLiteral("dgx-h100x1"),
+             QStringLiteral("--mesh"), QStringLiteral("4x8"), dataFile("gpt2.ts.stripped.onnx")});
+        QVERIFY(std::holds_alternative<StartupOptions>(read));
+        auto* script = new StartupScript(&window, std::get<StartupOptions>(read));
+        window.show();
+        script->start();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isLoading(), kImportTimeoutMs);
+        QTRY_COMPARE(window.statusBar()->currentMessage(),
+                     QStringLiteral("The mesh 4x8 does not fit the cluster's GPUs: no search was started."));
+        QTest::qWait(1000);  // the folded view is shown, where a search would start
+        QVERIFY(!window.isSearching());
+        QCOMPARE(window.statusBar()->currentMessage(),
+                 QStringLiteral("The mesh 4x8 does not fit the cluster's GPUs: no search was started."));
     }
 
     void badFileShowsErrorAndKeepsPreviousModel()

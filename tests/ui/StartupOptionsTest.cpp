@@ -73,6 +73,10 @@ private slots:
                  QStringLiteral("--batch needs a positive whole number."));
         QCOMPARE(errorOf({QStringLiteral("--target"), QStringLiteral("deepspeed")}),
                  QStringLiteral("Unknown --target 'deepspeed'."));
+        // The presets' names, as the CLI lists them (the GUI searched its default cluster before).
+        const QString cluster = errorOf({QStringLiteral("--cluster"), QStringLiteral("dgx-h100")});
+        QVERIFY2(cluster.startsWith(QStringLiteral("Unknown cluster preset 'dgx-h100': use ")), qPrintable(cluster));
+        QVERIFY2(cluster.contains(QStringLiteral("dgx-h100x2, ")), qPrintable(cluster));
         QCOMPARE(errorOf({QStringLiteral("--window-size"), QStringLiteral("big")}),
                  QStringLiteral("Bad window size 'big': write it as 1600x1000."));
         QVERIFY(errorOf({QStringLiteral("--no-such-option")}).contains(QStringLiteral("no-such-option")));

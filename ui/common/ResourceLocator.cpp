@@ -14,6 +14,11 @@ QString ResourceLocator::defaultModelPath()
     return found.empty() ? QString() : QDir::cleanPath(QString::fromStdString(found.string()));
 }
 
+std::filesystem::path ResourceLocator::clusterPresetDirectory()
+{
+    return findResource(QDir(QCoreApplication::applicationDirPath()).filesystemAbsolutePath(), "clusters");
+}
+
 QString ResourceLocator::readmePath()
 {
     for (QDir dir(QCoreApplication::applicationDirPath());; ) {

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <filesystem>
+
 namespace tapestry {
 
 // Finds the data files Tapestry ships beside its binary.
@@ -12,6 +14,8 @@ public:
     [[nodiscard]] static QString defaultModelPath();
     // The README beside the resources folder (a build or source tree); empty when none.
     [[nodiscard]] static QString readmePath();
+    // resources/clusters, the folder of the cluster presets; empty when it does not exist.
+    [[nodiscard]] static std::filesystem::path clusterPresetDirectory();
 };
 
 }  // namespace tapestry

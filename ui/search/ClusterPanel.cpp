@@ -1,6 +1,7 @@
 #include "search/ClusterPanel.h"
 
 #include "common/ErrorText.h"
+#include "common/ResourceLocator.h"
 #include "common/WheelGuard.h"
 #include "jobs/BackgroundTask.h"
 #include "jobs/JobOutcome.h"
@@ -10,7 +11,6 @@
 #include "target/TrainingStack.h"
 #include "base/AtomicFile.h"
 #include "base/Error.h"
-#include "base/ResourceFiles.h"
 #include "base/TextFile.h"
 #include "cluster/ClusterFile.h"
 #include "cluster/MeshText.h"
@@ -21,7 +21,6 @@
 #include <QCheckBox>
 #include <QCollator>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -43,11 +42,6 @@
 namespace tapestry {
 
 namespace {
-
-std::filesystem::path presetDirectory()
-{
-    return findResource(QDir(QCoreApplication::applicationDirPath()).filesystemAbsolutePath(), "clusters");
-}
 
 QDoubleSpinBox* doubleBox(QWidget* parent, double max, int decimals, const QString& suffix)
 {
@@ -93,7 +87,7 @@ ClusterPanel::ClusterPanel(QWidget* parent) : QWidget(parent)
     preset_->setObjectName(QStringLiteral("clusterPreset"));
     // In numeric order: dgx-h100x2 before dgx-h100x16.
     QStringList presets;
-    for (const std::string& name : clusterPresetNames(presetDirectory()))
+    for (const std::string& name : clusterPresetNames(ResourceLocator::clusterPresetDirectory()))
         presets << QString::fromStdString(name);
     QCollator numeric;
     numeric.setNumericMode(true);
@@ -382,7 +376,7 @@ void ClusterPanel::loadPreset(const QString& name)
     // Items of cluster files hold their path; presets none.
     const QString file = preset_->currentData().toString();
     try {
-        presetCluster_ = file.isEmpty() ? loadClusterPreset(presetDirectory(), name.toStdString())
+        presetCluster_ = file.isEmpty() ? loadClusterPreset(ResourceLocator::clusterPresetDirectory(), name.toStdString())
                                         : loadClusterFile(file.toStdString());
     } catch (const Error& error) {
         problem_->setText(ErrorText::problem(error) + u' ' + ErrorText::detail(error));

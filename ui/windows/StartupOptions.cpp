@@ -1,8 +1,10 @@
 #include "windows/StartupOptions.h"
 
 #include "base/Error.h"
+#include "cluster/ClusterFile.h"
 #include "cluster/MeshText.h"
 #include "common/ErrorText.h"
+#include "common/ResourceLocator.h"
 #include "target/TrainingStack.h"
 
 #include <QCommandLineOption>
@@ -105,6 +107,15 @@ std::variant<StartupOptions, QString> StartupOptions::read(const QCommandLinePar
     options.view = *kind;
     options.search = parser.isSet(QStringLiteral("search"));
     options.cluster = parser.value(QStringLiteral("cluster"));
+    if (!options.cluster.isEmpty()) {
+        QStringList presets;
+        for (const std::string& name : clusterPresetNames(ResourceLocator::clusterPresetDirectory()))
+            presets << QString::fromStdString(name);
+        if (presets.isEmpty())
+            return tr("Unknown cluster preset '%1': no presets are installed.").arg(options.cluster);
+        if (!presets.contains(options.cluster))
+            return tr("Unknown cluster preset '%1': use %2.").arg(options.cluster, presets.join(QStringLiteral(", ")));
+    }
     options.target = parser.value(QStringLiteral("target"));
     if (!options.target.isEmpty() && !trainingStackFromName(options.target.toStdString()))
         return tr("Unknown --target '%1'.").arg(options.target);

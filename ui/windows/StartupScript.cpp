@@ -26,6 +26,7 @@
 #include <QGraphicsView>
 #include <QTabWidget>
 #include <QScreen>
+#include <QStatusBar>
 #include <QTimer>
 
 namespace tapestry {
@@ -76,12 +77,13 @@ StartupScript::StartupScript(MainWindow* window, StartupOptions options)
 void StartupScript::applyClusterOptions()
 {
     ClusterPanel* cluster = window_->clusterPanel();
+    // A cluster or mesh the panel cannot take would search and show another one than asked.
     if (!options_.cluster.isEmpty() && !cluster->choosePreset(options_.cluster))
-        qWarning("unknown cluster preset %s", qPrintable(options_.cluster));
+        return refuse(tr("Unknown cluster preset '%1': no search was started.").arg(options_.cluster));
     if (options_.nodes > 0)
         cluster->setNodes(options_.nodes);
     if (!options_.mesh.isEmpty() && !cluster->chooseMeshText(options_.mesh))
-        qWarning("the mesh does not fit the cluster");
+        return refuse(tr("The mesh %1 does not fit the cluster's GPUs: no search was started.").arg(options_.mesh));
     if (options_.batch > 0)
         cluster->setBatch(options_.batch);
     if (options_.sequence > 0)
@@ -94,6 +96,14 @@ void StartupScript::applyClusterOptions()
     }
 }
 
+void StartupScript::refuse(const QString& reason)
+{
+    refused_ = true;
+    window_->statusBar()->showMessage(reason);
+    qWarning("%s", qPrintable(reason));
+    grab(false);
+}
+
 void StartupScript::start()
 {
     window_->openAtStartup(options_.modelPath);
@@ -101,7 +111,7 @@ void StartupScript::start()
 
 void StartupScript::onViewShown(GraphViewKind shown)
 {
-    if (shown != options_.view)
+    if (shown != options_.view || refused_)
         return;
     if (!options_.planPath.isEmpty() && !planOpened_) {
         planOpened_ = true;

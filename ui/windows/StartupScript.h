@@ -38,10 +38,14 @@ private:
     void onProblemOpened(ShardingProblemWindow* problem);
     // Saves the window's picture once it settled and quits with the outcome.
     void grab(bool succeeded);
+    // Says why the command line's cluster options were not applied (status bar and
+    // stderr), starts no search, and with --screenshot grabs and exits with failure.
+    void refuse(const QString& reason);
 
     MainWindow* window_;
     const StartupOptions options_;
     bool searched_ = false;
+    bool refused_ = false;
     bool edited_ = false;
     bool planOpened_ = false;
     bool expanded_ = false;

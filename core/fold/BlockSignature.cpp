@@ -3,13 +3,24 @@
 #include "graph/Graph.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace tapestry {
 
 namespace {
+
+// Appends `value` as std::to_string writes it, without a string of its own (a deep
+// model's blocks append a number per dimension of every op's output).
+void appendNumber(std::string& out, std::int64_t value)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, end);
+}
 
 // `withSymbols` false: only known extents count. An op's output follows from its
 // inputs; its symbols are labels, and at a graph output they are the exporter's own
@@ -23,7 +34,7 @@ void appendShape(std::string& out, const TensorShape& shape, bool withSymbols = 
     out += '[';
     for (const Dimension& d : shape.dims()) {
         if (d.isKnown())
-            out += std::to_string(d.value);
+            appendNumber(out, d.value);
         else if (withSymbols && d.isSymbolic() && d.symbol.rfind("unk__", 0) != 0)
             out += d.symbol;
         else
@@ -65,12 +76,17 @@ void appendAttribute(std::string& out, const Attribute& attribute)
         [&out](const auto& value) {
             using T = std::decay_t<decltype(value)>;
             if constexpr (std::is_same_v<T, std::int64_t>) {
-                out += std::to_string(value);
+                appendNumber(out, value);
             } else if constexpr (std::is_same_v<T, double>) {
                 out += std::to_string(value);
             } else if constexpr (std::is_same_v<T, std::string>) {
                 out += value;
-            } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<double>>) {
+            } else if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) {
+                for (const auto v : value) {
+                    appendNumber(out, v);
+                    out += ',';
+                }
+            } else if constexpr (std::is_same_v<T, std::vector<double>>) {
                 for (const auto v : value)
                     out += std::to_string(v) + ',';
             } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
@@ -78,10 +94,14 @@ void appendAttribute(std::string& out, const Attribute& attribute)
                     out += v + ',';
             } else if constexpr (std::is_same_v<T, AttributeTensor>) {
                 out += "tensor" + std::string(dataTypeName(value.dtype));
-                for (const auto d : value.dims)
-                    out += ',' + std::to_string(d);
-                for (const auto v : value.int64Values)
-                    out += ':' + std::to_string(v);
+                for (const auto d : value.dims) {
+                    out += ',';
+                    appendNumber(out, d);
+                }
+                for (const auto v : value.int64Values) {
+                    out += ':';
+                    appendNumber(out, v);
+                }
             } else {
                 out += "graph";
             }
@@ -105,13 +125,23 @@ std::map<std::string, int> opTypeHistogram(const Graph& graph, const CoarseGraph
 
 std::string blockSignature(const Graph& graph, const CoarseGraph& coarse, const std::vector<CoarseNodeId>& nodes)
 {
-    // Position of each activation op inside the block: (node index, op index).
-    std::unordered_map<std::uint32_t, std::pair<std::size_t, std::size_t>> position;
+    // Position of each activation op inside the block, sorted by op: (op, node index,
+    // op index).
+    std::vector<std::tuple<std::uint32_t, std::size_t, std::size_t>> position;
     for (std::size_t n = 0; n < nodes.size(); ++n) {
         const CoarseNode& node = coarse.node(nodes[n]);
         for (std::size_t o = 0; o < node.ops.size(); ++o)
-            position[node.ops[o].value()] = {n, o};
+            position.emplace_back(node.ops[o].value(), n, o);
     }
+    std::sort(position.begin(), position.end());
+    // The op's last entry (as a map assigned in that order would keep), or none.
+    const auto positionOf = [&](OpId op) -> const std::tuple<std::uint32_t, std::size_t, std::size_t>* {
+        auto at = std::upper_bound(position.begin(), position.end(), op.value(),
+                                   [](std::uint32_t value, const auto& entry) { return value < std::get<0>(entry); });
+        if (at == position.begin() || std::get<0>(*--at) != op.value())
+            return nullptr;
+        return &*at;
+    };
     std::string out;
     for (const CoarseNodeId id : nodes) {
         const CoarseNode& node = coarse.node(id);
@@ -132,14 +162,18 @@ std::string blockSignature(const Graph& graph, const CoarseGraph& coarse, const 
                     continue;
                 }
                 const Tensor& tensor = graph.tensor(input);
-                const auto local = tensor.producer.isValid() ? position.find(tensor.producer.value()) : position.end();
-                if (local != position.end()) {
+                const auto* local = tensor.producer.isValid() ? positionOf(tensor.producer) : nullptr;
+                if (local) {
                     const Op& producer = graph.op(tensor.producer);
                     std::size_t outputIndex = 0;
                     while (producer.outputs[outputIndex] != input)
                         ++outputIndex;
-                    out += 'L' + std::to_string(local->second.first) + '.' + std::to_string(local->second.second) + '.' +
-                           std::to_string(outputIndex);
+                    out += 'L';
+                    appendNumber(out, static_cast<std::int64_t>(std::get<1>(*local)));
+                    out += '.';
+                    appendNumber(out, static_cast<std::int64_t>(std::get<2>(*local)));
+                    out += '.';
+                    appendNumber(out, static_cast<std::int64_t>(outputIndex));
                 } else {
                     const bool constant = isConstantInput(graph, coarse, input);
                     // Graph input or another node's output: both are the block's input.

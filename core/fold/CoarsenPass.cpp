@@ -23,12 +23,26 @@ bool nested(const ScopePath& a, const ScopePath& b)
     return isPrefix(a, b) || isPrefix(b, a);
 }
 
-ScopePath parentOf(const ScopePath& path)
+// Whether `path` less its last component is a non-empty prefix of `other`: `path`'s
+// parent module encloses `other`.
+bool parentEncloses(const ScopePath& path, const ScopePath& other)
 {
-    std::vector<std::string> parts = path.components();
-    if (!parts.empty())
-        parts.pop_back();
-    return ScopePath(std::move(parts));
+    const auto& a = path.components();
+    const auto& b = other.components();
+    return a.size() > 1 && a.size() - 1 <= b.size() && std::equal(a.begin(), a.end() - 1, b.begin());
+}
+
+// `path` as ScopePath::toString writes it, into `text` (whose storage a caller reuses:
+// every op of a deep model is looked up by its scope's text).
+void joinScope(const ScopePath& path, std::string& text)
+{
+    const std::vector<std::string>& parts = path.components();
+    text.clear();
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0)
+            text += '/';
+        text += parts[i];
+    }
 }
 
 bool isNormalizationOp(const Op& op)
@@ -57,16 +71,29 @@ public:
     {
         result_.roles = classifyOps(graph);
         result_.nodeOf.assign(graph.opCount(), CoarseNodeId{});
+        std::string prefix;
         for (const Op& op : graph.ops()) {
             const OpRole role = result_.roles[op.id.index()];
             if (role == OpRole::Auxiliary)
                 continue;
-            if (isNormalizationOp(op) && !op.scope.isEmpty())
-                normalizationScopes_.insert(op.scope.toString());
-            if (isAnchorRole(role)) {
-                // The anchor's module and every enclosing module contain an anchor.
-                for (ScopePath s = op.scope; !s.isEmpty(); s = parentOf(s))
-                    scopesWithAnchors_.insert(s.toString());
+            const bool normalization = isNormalizationOp(op) && !op.scope.isEmpty();
+            const bool anchor = isAnchorRole(role);
+            if (!normalization && !anchor)
+                continue;
+            joinScope(op.scope, scopeText_);
+            if (normalization && !normalizationScopes_.contains(scopeText_))
+                normalizationScopes_.insert(scopeText_);
+            if (anchor) {
+                // The anchor's module and every enclosing module contain an anchor: the
+                // texts of the path's first k components, k = depth down to 1.
+                std::size_t length = scopeText_.size();
+                const std::vector<std::string>& parts = op.scope.components();
+                for (std::size_t k = parts.size(); k > 0; --k) {
+                    prefix.assign(scopeText_, 0, length);
+                    if (!scopesWithAnchors_.contains(prefix))
+                        scopesWithAnchors_.insert(prefix);
+                    length -= parts[k - 1].size() + (k > 1 ? 1 : 0);
+                }
             }
         }
     }
@@ -82,9 +109,11 @@ public:
                 addTo(startNode(kindOf(role), op), op);
                 continue;
             }
-            const bool inNormalization = normalizationScopes_.contains(op.scope.toString());
+            joinScope(op.scope, scopeText_);
+            const bool inNormalization = normalizationScopes_.contains(scopeText_);
             const auto [newest, readNodes] = producerNodes(op);
-            if (newest.isValid() && follows(op, result_.nodes[newest.index()], inNormalization, readNodes))
+            if (newest.isValid() &&
+                follows(op, result_.nodes[newest.index()], inNormalization, readNodes, scopeText_))
                 addTo(newest, op);
             else
                 addTo(startNode(inNormalization ? CoarseNodeKind::Normalization : CoarseNodeKind::Elementwise, op), op);
@@ -95,7 +124,9 @@ public:
     }
 
 private:
-    bool follows(const Op& op, const CoarseNode& node, bool inNormalization, std::size_t producerNodes) const
+    // `scopeText`: op.scope as ScopePath::toString writes it.
+    bool follows(const Op& op, const CoarseNode& node, bool inNormalization, std::size_t producerNodes,
+                 const std::string& scopeText) const
     {
         if (node.scope == op.scope)
             return true;
@@ -109,8 +140,7 @@ private:
             return true;
         // An anchor-less sibling module (an activation's `act_fn`) follows its anchor;
         // a top-level module (`avgpool`) has no parent to share and stands alone.
-        const ScopePath parent = parentOf(op.scope);
-        return !parent.isEmpty() && !scopesWithAnchors_.contains(op.scope.toString()) && isPrefix(parent, node.scope);
+        return parentEncloses(op.scope, node.scope) && !scopesWithAnchors_.contains(scopeText);
     }
 
     // The newest coarse node `op` reads from, and how many activation sources it
@@ -220,6 +250,7 @@ private:
     std::unordered_set<std::string> normalizationScopes_;
     std::unordered_set<std::string> scopesWithAnchors_;
     std::unordered_map<std::string, int> nameCounts_;
+    std::string scopeText_;  // the scope of the op in hand as text (joinScope)
 };
 
 }  // namespace

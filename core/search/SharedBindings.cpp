@@ -1,5 +1,11 @@
 #include "search/SharedBindings.h"
 
+#include "cost/AttentionHeads.h"
+#include "cost/ExpertRouting.h"
+#include "cost/ShapeBinder.h"
+#include "fold/FoldedModel.h"
+
+#include <algorithm>
 #include <utility>
 
 namespace tapestry {
@@ -48,6 +54,25 @@ std::unique_ptr<PlanPricing> SharedBindings::pricing(const std::shared_ptr<const
         seeds_.try_emplace(key, bound);
     }
     return std::make_unique<PlanPricing>(*bound, std::move(setup), mesh, std::move(assumed));
+}
+
+SharedBindings::LayoutCounts SharedBindings::layoutCounts(const FoldedModel& model, const Workload& workload)
+{
+    // A ShapeBinder reads the workload's batch and sequence only.
+    const std::pair<std::int64_t, std::int64_t> key{workload.batch, workload.sequence};
+    {
+        const std::scoped_lock hold(lock_);
+        if (const auto found = counts_.find(key); found != counts_.end())
+            return found->second;
+    }
+    // Counted outside the lock: two threads counting at once count alike.
+    const ShapeBinder binder(model.graph(), workload);
+    LayoutCounts counts;
+    counts.keyValueHeads = keyValueHeads(model.graph(), model.coarse, binder);
+    for (const ExpertMembership& member : expertMembership(model.graph(), model.coarse, binder))
+        counts.experts = std::max(counts.experts, member.experts);
+    const std::scoped_lock hold(lock_);
+    return counts_.try_emplace(key, counts).first->second;
 }
 
 }  // namespace tapestry

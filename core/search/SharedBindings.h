@@ -2,10 +2,12 @@
 
 #include "search/PlanPricing.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tapestry {
@@ -22,9 +24,20 @@ public:
                                                        SearchSetup setup, const std::vector<MeshAxis>& mesh,
                                                        PipelineLayout assumed = {});
 
+    // What a stack's layouts are chosen by (stackLayouts): the fewest K/V heads of the
+    // model's attention (keyValueHeads) and the most experts of one of its layers
+    // (expertMembership), 0 where it has none, as `workload`'s batch and sequence bind
+    // the shapes. Each walks every attention or expert node: found once per session.
+    struct LayoutCounts {
+        int keyValueHeads = 0;
+        int experts = 0;
+    };
+    [[nodiscard]] LayoutCounts layoutCounts(const FoldedModel& model, const Workload& workload);
+
 private:
     std::mutex lock_;
     std::map<std::string, std::shared_ptr<const PlanPricing>> seeds_;  // by what binds the shapes
+    std::map<std::pair<std::int64_t, std::int64_t>, LayoutCounts> counts_;  // by batch and sequence
 };
 
 }  // namespace tapestry

@@ -2,9 +2,6 @@
 
 #include "base/Error.h"
 #include "cluster/PipelineStages.h"
-#include "cost/AttentionHeads.h"
-#include "cost/ExpertRouting.h"
-#include "cost/ShapeBinder.h"
 #include "fold/FoldedModel.h"
 #include "search/PlanPricing.h"
 #include "target/StackRules.h"
@@ -19,16 +16,6 @@
 namespace tapestry {
 
 namespace {
-
-// The most experts of any mixture-of-experts layer (0: none).
-int expertCountOf(const FoldedModel& model, const Workload& workload)
-{
-    int experts = 0;
-    for (const ExpertMembership& member :
-         expertMembership(model.graph(), model.coarse, ShapeBinder(model.graph(), workload)))
-        experts = std::max(experts, member.experts);
-    return experts;
-}
 
 bool withholds(const SearchOptions& options, ParallelTechnique technique)
 {
@@ -385,9 +372,9 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     for (const MeshAxis& axis : split.stageAxes)
         devices *= axis.size;
 
+    const SharedBindings::LayoutCounts counts = shared.layoutCounts(*model, setup.workload);
     std::vector<TrainingStackSettings> layouts =
-        stackLayouts(stack, split.stageAxes, expertCountOf(*model, setup.workload),
-                     keyValueHeads(model->graph(), model->coarse, ShapeBinder(model->graph(), setup.workload)));
+        stackLayouts(stack, split.stageAxes, counts.experts, counts.keyValueHeads);
     std::erase_if(layouts, [&](const TrainingStackSettings& s) {
         return (s.contextParallel > 1 && withholds(setup.options, ParallelTechnique::Context)) ||
                (s.expertParallel > 1 && withholds(setup.options, ParallelTechnique::Expert));

@@ -182,12 +182,11 @@ struct SessionPrices {
 // train the model has no layouts.
 StackSearchOutcome bestStackPlan(const std::shared_ptr<const FoldedModel>& model, const SearchSetup& setup,
                                  const std::vector<MeshAxis>& axes, const PlanCandidate* best, double limit,
-                                 SessionPrices& prices, const std::function<bool()>& cancelled)
+                                 SessionPrices& prices, StagePlans& stagePlans, const std::function<bool()>& cancelled)
 {
     StackSearchOutcome chosen;
     if (!setup.options.pins.empty() || namesImplementations(setup.workload))
         return chosen;
-    StagePlans stagePlans(model);  // the stacks' layouts lay a stage out alike
     for (const TrainingStack stack : allTrainingStacks()) {
         if (stack == TrainingStack::Any || !stackModelNotes(stack, *model).empty() || (cancelled && cancelled()))
             continue;
@@ -358,6 +357,9 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     };
     const PlanPricing& first = *groups.front().pricings.front();
     const double limit = setup.options.memoryLimitBytes.value_or(first.costs().hbmBytes());
+    // The expert references' Megatron plans and the stacks' stage plans start from the
+    // same splits (StagePlans::megatronPlan); the stacks' layouts lay a stage out alike.
+    StagePlans stagePlans(model);
     // The expert references, each with the techniques that suit it best, at the
     // smallest micro-batch, their layers split evenly.
     const auto priceExperts = [&] {
@@ -367,7 +369,10 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
             std::shared_ptr<const PlanCandidate> chosen;
             bool wholeBatchFits = false;
             // Built and checked once, priced under every technique group.
-            const Plan expert = makeExpertPlan(kind, model->coarse, split.stageAxes);
+            const Plan expert = kind == ExpertPlanKind::DataParallel
+                                    ? makeExpertPlan(kind, model->coarse, split.stageAxes)
+                                    : stagePlans.megatronPlan(kind == ExpertPlanKind::MegatronSequenceParallel,
+                                                              split.stageAxes);
             std::optional<UniformPlan> uniform = first.costs().uniformPlan(expert);
             for (TechniqueGroup& group : groups) {
                 if (group.accumulates && (wholeBatchFits || cancelled()))
@@ -396,7 +401,6 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     state.pricedExperts(index, first, experts);
 
     if (stackTarget) {
-        StagePlans stagePlans(model);
         StackSearchOutcome found = searchStackMesh(
             model, setup, axes, prices.layoutsOf(setup.options.stack), prices.bindings, stagePlans, callbacks.cancelled,
             [&](double fraction) { state.report(index, SearchPhase::Searching, fraction); });
@@ -523,7 +527,8 @@ void searchMesh(const std::shared_ptr<const FoldedModel>& model, const SearchSet
     // priced with none in particular. The plan says which stack (PlanCandidate::implementations).
     Workload chosenWorkload = chosenPricing->costs().workload();
     std::vector<std::shared_ptr<const PlanCandidate>> stackAlternatives;
-    if (StackSearchOutcome stackPlan = bestStackPlan(model, setup, axes, best.get(), limit, prices, cancelled);
+    if (StackSearchOutcome stackPlan =
+            bestStackPlan(model, setup, axes, best.get(), limit, prices, stagePlans, cancelled);
         stackPlan.best && result) {
         result->message = std::string(trainingStackName(stackPlan.best->implementations)) +
                           "'s own layout, priced with its implementations, priced better than every searched plan";

@@ -3,7 +3,9 @@
 #include "plan/ParallelDegrees.h"
 #include "plan/Plan.h"
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -15,8 +17,9 @@ struct FoldedModel;
 // what their strategies depend on besides the axis sizes: a search that builds a plan per
 // layout (data, tensor and context sizes) builds one per kind of layout, and copies it.
 // Plans with expert parallelism are not kept (they depend on the workload's routing).
-// It holds the model, so no other model can take its address while it lives. Not for
-// several threads.
+// Beside them, the splits of the model's Megatron plans (megatronPlan), which every stage
+// plan and the expert references start from. It holds the model, so no other model can
+// take its address while it lives. Not for several threads.
 class StagePlans {
 public:
     struct Kind {
@@ -35,9 +38,15 @@ public:
     // How many plans were built.
     [[nodiscard]] std::size_t size() const { return plans_.size(); }
 
+    // makeExpertPlan(Megatron, or MegatronSequenceParallel, the model's coarse graph,
+    // `mesh`). That plan splits only the last axis of a mesh, each node alike on any mesh
+    // (makeTensorParallelPlan): the splits are found once, and laid out on each mesh.
+    [[nodiscard]] Plan megatronPlan(bool sequenceParallel, const std::vector<MeshAxis>& mesh);
+
 private:
     std::shared_ptr<const FoldedModel> model_;
     std::vector<std::pair<Kind, std::vector<NodeStrategy>>> plans_;
+    std::array<std::optional<std::vector<AxisSplit>>, 2> megatronSplits_;  // without, with SP
 };
 
 }  // namespace tapestry

@@ -192,9 +192,10 @@ StagePlans::Kind stagePlanKind(const TrainingStackSettings& settings)
     return {settings.sequenceParallel, context};
 }
 
-// `built`: the strategies of a plan of the same kind (stagePlanKind), built before.
+// `built`: the strategies of a plan of the same kind (stagePlanKind), built before;
+// `plans`: the model's stage plans, whose Megatron plans it starts from, or null.
 Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, const std::string& fileName,
-               int dataParallel, const std::vector<NodeStrategy>* built)
+               int dataParallel, const std::vector<NodeStrategy>* built, StagePlans* plans)
 {
     auto fail = [&](const std::string& what) { throw Error(ErrorCode::InvalidPlan, fileName, what); };
     const int tp = settings.tensorParallel;
@@ -250,9 +251,10 @@ Plan stagePlan(const TrainingStackSettings& settings, const FoldedModel& model, 
         return plan;
     }
 
-    Plan plan = makeExpertPlan(settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
-                                                         : ExpertPlanKind::Megatron,
-                               model.coarse, mesh);
+    Plan plan = plans ? plans->megatronPlan(settings.sequenceParallel, mesh)
+                      : makeExpertPlan(settings.sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel
+                                                                 : ExpertPlanKind::Megatron,
+                                       model.coarse, mesh);
     const std::size_t tpAxis = mesh.size() - 1;
     if (cp > 1) {
         const Plan context = makeExpertPlan(settings.contextVariant == ContextParallelVariant::Ulysses
@@ -414,10 +416,11 @@ PlanDocument planFromTrainingStackSettings(const TrainingStackSettings& settings
     }
     overTheLimit(dataParallel);
     PlanDocument document;
-    StagePlans* keeping = plans && plans->of(model) && settings.expertParallel <= 1 ? plans : nullptr;
+    StagePlans* ofModel = plans && plans->of(model) ? plans : nullptr;
+    StagePlans* keeping = ofModel && settings.expertParallel <= 1 ? ofModel : nullptr;
     const StagePlans::Kind kind = stagePlanKind(settings);
     const std::vector<NodeStrategy>* built = keeping ? keeping->find(kind) : nullptr;
-    document.plan = stagePlan(settings, model, fileName, dataParallel, built);
+    document.plan = stagePlan(settings, model, fileName, dataParallel, built, ofModel);
     document.plan.origin = PlanOrigin::Import;
     document.plan.name = std::filesystem::path(fileName).stem().string();
     document.plan.pipeline = settings.pipeline;

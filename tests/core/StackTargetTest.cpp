@@ -177,6 +177,39 @@ private slots:
         QCOMPARE(others.size(), std::size_t{0});
     }
 
+    // StagePlans::megatronPlan lays the splits it found once out on each mesh as
+    // makeExpertPlan builds the plan there (name, origin, mesh, strategies), with and
+    // without sequence parallelism in turn (the two are kept apart: only the second
+    // splits the residual stream by sequence), on one to three axes and on none.
+    void stagePlansLayMegatronSplitsOutOnEachMesh()
+    {
+        const std::shared_ptr<const FoldedModel>& model = llama3();
+        StagePlans plans(model);
+        const std::vector<std::vector<MeshAxis>> meshes{
+            {{"tp", 8}}, {{"dp", 2}, {"tp", 4}}, {{"dp", 2}, {"cp", 2}, {"tp", 2}}, {}, {{"tp", 2}}};
+        for (const std::vector<MeshAxis>& mesh : meshes) {
+            for (const bool sequenceParallel : {false, true}) {
+                const ExpertPlanKind kind =
+                    sequenceParallel ? ExpertPlanKind::MegatronSequenceParallel : ExpertPlanKind::Megatron;
+                const Plan fresh = makeExpertPlan(kind, model->coarse, mesh);
+                const Plan laid = plans.megatronPlan(sequenceParallel, mesh);
+                QCOMPARE(laid.name, fresh.name);
+                QVERIFY(laid.origin == fresh.origin);
+                QVERIFY(laid.mesh == fresh.mesh);
+                QVERIFY(laid.strategies == fresh.strategies);
+                const auto splitsBy = [&](AxisSplit split) {
+                    return std::any_of(laid.strategies.begin(), laid.strategies.end(), [&](const NodeStrategy& s) {
+                        return !s.axes.empty() && s.axes.back() == split;
+                    });
+                };
+                QCOMPARE(splitsBy(AxisSplit::Column), !mesh.empty());
+                QCOMPARE(splitsBy(AxisSplit::Row), !mesh.empty());
+                QCOMPARE(splitsBy(AxisSplit::Sequence), !mesh.empty() && sequenceParallel);
+            }
+        }
+        QCOMPARE(plans.size(), std::size_t{0});  // no stage plan was built
+    }
+
     void layoutsFollowTheStacksRankOrder()
     {
         // On [2, 8] each axis is data, context or tensor parallel, data outermost and

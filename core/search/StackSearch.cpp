@@ -127,12 +127,15 @@ std::string layoutPlanName(TrainingStack stack)
     return std::string(trainingStackName(stack)) + "-layout";
 }
 
-// `candidate` in `role`, found by `stack`'s search, named `name` (its breakdowns, priced
-// by its totals, come when asked for).
-std::shared_ptr<const PlanCandidate> inRole(const PlanCandidate& candidate, PlanCandidate::Role role,
-                                            TrainingStack stack, std::string name)
+// `candidate`, a kept plan of `layout` (LayoutPrices), in `role` with the layout's plan
+// under its pipeline, found by `stack`'s search, named `name` (its breakdowns, priced by
+// its totals, come when asked for).
+std::shared_ptr<const PlanCandidate> inRole(const PlanCandidate& candidate, const LayoutPrices& layout,
+                                            PlanCandidate::Role role, TrainingStack stack, std::string name)
 {
     auto kept = std::make_shared<PlanCandidate>(candidate);
+    kept->plan = layout.plan;
+    kept->plan.pipeline = candidate.plan.pipeline;
     kept->role = role;
     kept->implementations = stack;
     kept->plan.name = std::move(name);
@@ -206,8 +209,8 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
             const double bytes = scratch.total.memory.total();
             fits = fits || bytes <= search.limit;
             // Most plans are dominated: their evaluation's storage serves the next one.
-            // A kept one holds only its pipeline until the frontier is final (withPlans):
-            // most are pushed off it by a later one, and a plan copy reads every node.
+            // A kept one holds only its pipeline (LayoutPrices): most are pushed off the
+            // frontier by a later one, and a plan copy reads every node.
             if (!dominated(prices.frontier, seconds, bytes)) {
                 Plan pipelineOnly;
                 pipelineOnly.pipeline = pipeline;
@@ -283,15 +286,10 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
         return search.pipelined ? search.setup.pipelineMicroBatches() : std::vector<std::int64_t>{workload.microBatch};
     };
 
-    // The frontier's candidates with the layout's plan under their own pipeline.
-    const auto withPlans = [&] {
-        for (std::shared_ptr<const PlanCandidate>& kept : prices.frontier) {
-            auto whole = std::make_shared<PlanCandidate>(*kept);
-            whole->plan = uniform ? uniform->plan() : plan;
-            whole->plan.pipeline = kept->plan.pipeline;
-            kept = std::move(whole);
-        }
-        return prices;
+    // The prices with the layout's plan, once.
+    const auto withPlan = [&] {
+        prices.plan = uniform ? uniform->plan() : std::move(plan);
+        return std::move(prices);
     };
 
     // The layout's least memory first: the last workload (full recomputation, the highest
@@ -302,7 +300,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
     const std::int64_t leanestMicroBatch = accumulates ? 1 : microBatchesOf(workloads[leanest]).front();
     leanestFits = priceWith(leanest, leanestMicroBatch, accumulates);
     if (leanestFits == false)
-        return withPlans();
+        return withPlan();
 
     for (std::size_t w = 0; w < workloads.size(); ++w) {
         bool fits = false;
@@ -322,7 +320,7 @@ LayoutPrices priceLayout(const LayoutSearch& search, const TrainingStackSettings
                 break;
         }
     }
-    return withPlans();
+    return withPlan();
 }
 
 }  // namespace
@@ -388,6 +386,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
     outcome.result.statistics.coarseNodes = model->coarse.nodes.size();
     outcome.result.statistics.families = model->families.families.size();
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
+    // The layout of each plan that was on `frontier`, whose plan it takes when handed out.
+    std::map<const PlanCandidate*, std::shared_ptr<const LayoutPrices>> layoutOf;
     Bindings bindings;
     for (std::size_t l = 0; l < layouts.size(); ++l) {
         if (cancelled && cancelled()) {
@@ -402,8 +402,10 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             prices->widestGroup <= setup.options.groupsWiderThan)
             continue;
         outcome.result.statistics.solves += prices->priced;
-        for (const auto& candidate : prices->frontier)
+        for (const auto& candidate : prices->frontier) {
+            layoutOf.emplace(candidate.get(), prices);
             addToFrontier(frontier, candidate);
+        }
         if (prices->cancelled) {
             outcome.result.cancelled = true;
             break;
@@ -415,7 +417,8 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             best = candidate;
     }
     if (best)
-        outcome.best = inRole(*best, PlanCandidate::Role::Best, stack, layoutPlanName(stack));
+        outcome.best =
+            inRole(*best, *layoutOf.at(best.get()), PlanCandidate::Role::Best, stack, layoutPlanName(stack));
 
     SearchResult& result = outcome.result;
     result.memoryLimitBytes = limit;
@@ -431,7 +434,7 @@ StackSearchOutcome searchStackMesh(const std::shared_ptr<const FoldedModel>& mod
             result.message = std::string("no ") + trainingStackName(stack) + " layout fits the memory limit on this "
                              "mesh; the one closest to fitting is shown";
         for (const auto& alternative : paretoBelow(frontier, *best, setup.options.alternatives)) {
-            auto kept = inRole(*alternative, PlanCandidate::Role::Alternative, stack,
+            auto kept = inRole(*alternative, *layoutOf.at(alternative.get()), PlanCandidate::Role::Alternative, stack,
                                layoutPlanName(stack) + "-" + std::to_string(outcome.alternatives.size() + 1));
             result.alternatives.push_back({kept->plan, kept->evaluation});
             outcome.alternatives.push_back(std::move(kept));

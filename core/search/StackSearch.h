@@ -30,9 +30,12 @@ struct StackSearchOutcome {
 // as fast and as small as another: every best and Pareto point is among them) and how
 // many plans it priced. Where its leanest plan fits, a plan whose memory floor is over
 // the limit is not priced (CostModel::memoryFloorBytes): it cannot fit, so it is neither
-// a best nor a Pareto point of any search that reads these prices.
+// a best nor a Pareto point of any search that reads these prices. The kept plans hold
+// their pipeline only: each is `plan` under that pipeline (searchStackMesh lays the plan
+// into those it hands out; a plan copy reads every node, and most kept plans are not).
 struct LayoutPrices {
     std::vector<std::shared_ptr<const PlanCandidate>> frontier;
+    Plan plan;  // the layout as the stack builds it
     std::size_t priced = 0;
     int widestGroup = 0;  // GPUs of the layout's widest tensor, context or expert group
     bool cancelled = false;  // the search was cancelled before every plan was priced

@@ -17,6 +17,8 @@ namespace tapestry {
 // sequence, compute type, attention kernel, K/V heads kept, saved activations, FP8 recipe
 // and implementation and capacity factor, on as many GPUs) is that one's copy
 // (CostModel::rebound) instead of a binding of its own, which grows with the model's depth.
+// One per session's model: what it keeps is keyed by the workload only, so every call
+// passes that one model.
 class SharedBindings {
 public:
     // What PlanPricing(model, setup, mesh, assumed) builds.

@@ -101,6 +101,52 @@ private slots:
                  message.c_str());
     }
 
+    // validatePlan names the first node (in node order) whose strategy does not fit: a
+    // split its kind cannot take, on which axis, or as many splits as the mesh has axes;
+    // the second form checks only the nodes it is given.
+    void validatePlanNamesTheFirstNodeThatDoesNotFit()
+    {
+        const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");
+        Plan plan = megatron(m).plan;
+        validatePlan(plan, m.coarse);  // as built: fits
+        const auto nodeOf = [&](CoarseNodeKind kind, bool last) {  // the first or the last of a kind
+            const CoarseNode* found = nullptr;
+            for (const CoarseNode& node : m.coarse.nodes)
+                if (node.kind == kind && (!found || last))
+                    found = &node;
+            return found;
+        };
+        const CoarseNode* linear = nodeOf(CoarseNodeKind::Linear, false);
+        const CoarseNode* norm = nodeOf(CoarseNodeKind::Normalization, true);
+        QVERIFY(linear && norm && linear->id < norm->id);
+        const auto messageOf = [&](const std::vector<CoarseNodeId>* nodes) {
+            try {
+                if (nodes)
+                    validatePlan(plan, m.coarse, *nodes);
+                else
+                    validatePlan(plan, m.coarse);
+            } catch (const Error& error) {
+                return error.code() == ErrorCode::InvalidPlan ? error.message() : "not InvalidPlan: " + error.message();
+            }
+            return std::string("fits");
+        };
+        const AxisSplits normSplits = plan.strategies[norm->id.index()].axes;
+        plan.strategies[norm->id.index()].axes.back() = AxisSplit::Hidden;
+        const std::string normRefused =
+            "node '" + norm->name + "' (normalization) cannot use split 'hidden' on axis 'tp'";
+        QCOMPARE(messageOf(nullptr), normRefused);
+        const AxisSplits linearSplits = plan.strategies[linear->id.index()].axes;
+        plan.strategies[linear->id.index()].axes.back() = AxisSplit::Head;
+        QCOMPARE(messageOf(nullptr), "node '" + linear->name + "' (linear) cannot use split 'head' on axis 'tp'");
+        const std::vector<CoarseNodeId> onlyNorm{norm->id};
+        QCOMPARE(messageOf(&onlyNorm), normRefused);
+        plan.strategies[linear->id.index()].axes = AxisSplits{AxisSplit::Batch};
+        QCOMPARE(messageOf(nullptr), "node '" + linear->name + "' has 1 axis splits for a 2-axis mesh");
+        plan.strategies[linear->id.index()].axes = linearSplits;
+        plan.strategies[norm->id.index()].axes = normSplits;
+        QCOMPARE(messageOf(nullptr), std::string("fits"));
+    }
+
     void missingAndUnknownNodesAreNamed()
     {
         const FoldedModel m = foldTestFile("llama.ts.stripped.onnx");

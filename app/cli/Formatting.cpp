@@ -79,8 +79,10 @@ std::string describeWorkload(const CostModel& costs, const Plan& plan)
         text += ", optimizer step on " + std::string(optimizerStepName(w.optimizerStep));
     if (w.gradientLifetime != GradientLifetime::Persistent)
         text += ", gradients " + std::string(gradientLifetimeName(w.gradientLifetime));
-    if (w.gradientNormClipping)
-        text += ", gradient norm clipped";
+    if (w.gradientClipping == GradientClipping::AboveLimit)
+        text += ", gradients clipped by norm above the limit";
+    else if (w.gradientClipping == GradientClipping::EveryStep)
+        text += ", gradients clipped by norm every step";
     text += w.overlap ? ", overlap on" : ", overlap off";
     text += ", " + std::string(attentionKernelName(w.attention)) + " attention";
     if (w.capacityFactor != 1.0)

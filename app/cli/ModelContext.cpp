@@ -158,11 +158,14 @@ void addPlanningOptions(CLI::App& command, PlanningOptions& options, bool meshAu
               "between steps (zero_grad(set_to_none=True): torchtitan, PyTorch), then with one micro-step they "
               "count only by what they exceed the activations by (default persistent; search --target: as the "
               "stack does)");
-    options.clipGradientsOption = addChoice(command, "--clip-gradients", options.workload.gradientNormClipping,
-              {{"on", true}, {"off", false}},
-              "clip the gradients by their global norm every step, one more fp32 read of each gradient the "
-              "optimizer steps (Megatron-LM's --clip-grad, torchtitan's max_norm) (default off; search --target: "
-              "as the stack does)");
+    options.clipGradientsOption = addChoice(command, "--clip-gradients", options.workload.gradientClipping,
+              {{"none", GradientClipping::None},
+               {"above-limit", GradientClipping::AboveLimit},
+               {"every-step", GradientClipping::EveryStep}},
+              "clip the gradients by their global norm: read every step for the norm and scaled only above the "
+              "limit (above-limit: Megatron-LM's --clip-grad; one fp32 read of each gradient the optimizer steps, "
+              "priced as not scaling) or scaled every step (every-step: torchtitan's max_norm; a read and a write "
+              "more) (default none; search --target: as the stack does)");
     options.overlapOption = addChoice(command, "--overlap", options.workload.overlap, {{"on", true}, {"off", false}},
               "overlap data-parallel gradient reduction and FSDP gathers with compute (default on)");
     options.attentionOption = addChoice(command, "--attention", options.workload.attention,
@@ -217,7 +220,7 @@ Workload workloadOverPlanFile(const Workload& stored, const PlanningOptions& opt
     if (optionGiven(options.gradientLifetimeOption))
         workload.gradientLifetime = flags.gradientLifetime;
     if (optionGiven(options.clipGradientsOption))
-        workload.gradientNormClipping = flags.gradientNormClipping;
+        workload.gradientClipping = flags.gradientClipping;
     if (optionGiven(options.overlapOption))
         workload.overlap = flags.overlap;
     if (optionGiven(options.attentionOption))

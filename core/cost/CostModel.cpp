@@ -30,14 +30,25 @@ namespace tapestry {
 
 namespace {
 
-// What the gradient-norm clip reads of each gradient the optimizer steps: the fp32 gradients
-// it steps (Megatron-LM's fp32 main gradients or their fp32 copies, FSDP2's fp32 sharded ones),
-// once for the norm. Megatron-LM's clip_grad_by_total_norm_fp32 scales them only when the norm
-// exceeds the limit (then a read and a write more); torchtitan's, through
-// torch.nn.utils.clip_grads_with_norm_, multiplies every gradient by the clamped coefficient
-// every step, 8 bytes more than priced here. Megatron-LM's precision-aware optimizer with
-// --main-grads-dtype bf16 (default fp32) keeps bf16 main gradients: the norm reads 2 bytes there.
+// The gradients the norm clip reads (and scales) per parameter the optimizer steps: the fp32
+// gradients it steps (Megatron-LM's fp32 main gradients or their fp32 copies, FSDP2's fp32
+// sharded ones). Megatron-LM's precision-aware optimizer with --main-grads-dtype bf16
+// (default fp32) keeps bf16 main gradients: 2 bytes there, priced 4.
 constexpr double kClippedGradientBytes = 4;
+
+// Bytes the clip moves per parameter the optimizer steps (Workload::gradientClipping): the
+// norm's read of each gradient, and where it scales every step a read and a write more
+// (torch._foreach_mul_ in place). Megatron-LM's scaling above the limit depends on the
+// data and is priced as not happening.
+double clippedGradientBytes(GradientClipping clipping)
+{
+    switch (clipping) {
+    case GradientClipping::None: break;
+    case GradientClipping::AboveLimit: return kClippedGradientBytes;
+    case GradientClipping::EveryStep: return 3 * kClippedGradientBytes;
+    }
+    return 0;
+}
 
 bool isSharded(AxisLayout layout)
 {
@@ -1173,7 +1184,7 @@ double CostModel::updateSeconds(const NodeFacts& facts, double localParameters, 
                                    ? localParameters * gradientBytes / (zero >= 2 ? div.shard : 1.0)
                                    : 0.0;
     const double normBytes =
-        workload_.gradientNormClipping ? localParameters * kClippedGradientBytes / (zero >= 1 ? div.shard : 1.0) : 0.0;
+        localParameters * clippedGradientBytes(workload_.gradientClipping) / (zero >= 1 ? div.shard : 1.0);
     const double update = memoryBoundSeconds(cluster_->gpu, stepBytes + zeroedBytes + normBytes);
     // Eager master copies launch two kernels per parameter tensor (its gradient cast up, its
     // master copied back); fused AdamW's own launches each serve many tensors.

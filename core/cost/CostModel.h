@@ -564,8 +564,8 @@ private:
     // parameters the rank updates (its ZeRO 1+ shard) and, where the workload zeroes its
     // gradient buffer each step (GradientLifetime::ZeroedEachStep), one write of every
     // gradient it holds (its ZeRO 2+ shard), and where it clips the gradients by their norm
-    // (Workload::gradientNormClipping), one fp32 read of those it updates, at the
-    // memory-bound rate; eager master copies no faster than the host launches their kernels
+    // (Workload::gradientClipping), one fp32 read of those it updates for the norm, and a
+    // read and a write more where it scales them every step, at the memory-bound rate; eager master copies no faster than the host launches their kernels
     // (cost/EagerLaunchFloor.h).
     [[nodiscard]] double updateSeconds(const NodeFacts& facts, double localParameters, const Divisors& div) const;
     // What ZeRO 2/3's reduce-scatter carries per parameter: PyTorch FSDP's gradients in

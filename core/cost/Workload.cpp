@@ -135,6 +135,23 @@ std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name)
                                       gradientLifetimeName);
 }
 
+const char* gradientClippingName(GradientClipping clipping)
+{
+    switch (clipping) {
+    case GradientClipping::None: break;
+    case GradientClipping::AboveLimit: return "above-limit";
+    case GradientClipping::EveryStep: return "every-step";
+    }
+    return "none";
+}
+
+std::optional<GradientClipping> gradientClippingFromName(std::string_view name)
+{
+    return fromName<GradientClipping>(
+        name, {GradientClipping::None, GradientClipping::AboveLimit, GradientClipping::EveryStep},
+        gradientClippingName);
+}
+
 const char* keyValueHeadsName(KeyValueHeads heads)
 {
     switch (heads) {

@@ -137,6 +137,25 @@ enum class GradientLifetime : std::uint8_t {
     ZeroedEachStep,
 };
 
+// How the step clips the gradients by their global norm before the update. Both kinds read
+// every gradient the optimizer steps once for the norm (fp32: Megatron-LM's main gradients,
+// FSDP2's sharded ones; the norm itself is one number all-reduced); they differ in when
+// they scale the gradients by max_norm / norm.
+enum class GradientClipping : std::uint8_t {
+    None,
+    // Scaled only when the norm exceeds the limit: Megatron-Core's clip_grad_by_total_norm_fp32
+    // multiplies the gradients (multi_tensor_scale) only if max_norm / (norm + 1e-6) < 1, a
+    // test on the host. Whether it does depends on the data; priced as not scaling (the norm's
+    // read only). Megatron-LM's --clip-grad (1.0 by default; 0 turns it off).
+    AboveLimit,
+    // Scaled every step: torch.nn.utils.clip_grads_with_norm_ multiplies every gradient by the
+    // coefficient clamped to 1 (torch._foreach_mul_), to spare the host a sync on the test, so
+    // a read and a write of each gradient more than the norm's read. torchtitan's train step
+    // (dist_utils.clip_grad_norm_ with training.max_norm, 1.0 by default) calls it every step,
+    // with no setting that turns it off.
+    EveryStep,
+};
+
 [[nodiscard]] const char* recomputationName(Recomputation recompute);
 [[nodiscard]] std::optional<Recomputation> recomputationFromName(std::string_view name);
 // "whole-block", "stops-early".
@@ -148,6 +167,9 @@ enum class GradientLifetime : std::uint8_t {
 // "persistent", "freed-between-steps", "zeroed-each-step".
 [[nodiscard]] const char* gradientLifetimeName(GradientLifetime lifetime);
 [[nodiscard]] std::optional<GradientLifetime> gradientLifetimeFromName(std::string_view name);
+// "none", "above-limit", "every-step".
+[[nodiscard]] const char* gradientClippingName(GradientClipping clipping);
+[[nodiscard]] std::optional<GradientClipping> gradientClippingFromName(std::string_view name);
 // "attention-core", "every-other-matmul".
 [[nodiscard]] const char* selectiveRecomputationName(SelectiveRecomputation selective);
 [[nodiscard]] std::optional<SelectiveRecomputation> selectiveRecomputationFromName(std::string_view name);
@@ -315,14 +337,11 @@ struct Workload {
     // export free them between steps, Megatron-LM zeroes its buffer each step); plan files keep it (workload.gradient_lifetime),
     // search and evaluate take --gradient-lifetime.
     GradientLifetime gradientLifetime = GradientLifetime::Persistent;
-    // The step clips the gradients by their global norm before the update, which reads every
-    // gradient the optimizer steps once more, in fp32 (4 bytes per parameter of the rank's
-    // optimizer shard; the norm itself is one number all-reduced): Megatron-LM (--clip-grad,
-    // 1.0 by default; 0 turns it off) and torchtitan (training.max_norm, 1.0 by default) do
-    // (withStackImplementations); the PyTorch export leaves its training loop to the user.
-    // Plan files keep it (workload.gradient_norm_clipping), search and evaluate take
-    // --clip-gradients.
-    bool gradientNormClipping = false;
+    // How the step clips the gradients by their global norm, as the stack does
+    // (withStackImplementations: Megatron-LM above the limit, torchtitan every step; the
+    // PyTorch export leaves its training loop to the user). Plan files keep it
+    // (workload.gradient_clipping), search and evaluate take --clip-gradients.
+    GradientClipping gradientClipping = GradientClipping::None;
     // Tensor-parallel gathers and scatters inside the blocks (sequence parallelism) run in
     // one chunk per rank, pipelined with the GEMM they feed or drain: Transformer Engine's
     // userbuffers overlap (Megatron-LM --tp-comm-overlap, NeMo's ub_tp_comm_overlap,

@@ -573,10 +573,11 @@ TrainingStackSettings parseMegatronArguments(std::string_view text, const std::s
     // Megatron-LM's validate_args turns it on where the strategy shards gradients.
     w.overlap = args.has("overlap-grad-reduce") || strategyStage >= 2;
     w.pipelineSendOverlap = !args.has("no-overlap-p2p-communication");
-    // --clip-grad 0 turns the clipping off (Megatron-Core's clip_grad > 0.0 test).
+    // --clip-grad 0 turns the clipping off (Megatron-Core's clip_grad > 0.0 test); any other
+    // limit clips as stackGradientClipping says (the norm read, scaled above the limit).
     if (const std::optional<double> clip =
             args.decimal("clip-grad", [](double x) { return x >= 0 && std::isfinite(x); }, "a number of 0 or more"))
-        w.gradientNormClipping = *clip > 0;
+        w.gradientClipping = *clip > 0 ? stackGradientClipping(TrainingStack::Megatron) : GradientClipping::None;
     if (const std::optional<double> capacity = args.capacityFactor("moe-expert-capacity-factor")) {
         w.capacityFactor = *capacity;
         if (!args.has("moe-pad-expert-input-to-capacity"))

@@ -253,6 +253,8 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_optimizer_step(optimizerStepName(w.optimizerStep));
     if (w.gradientLifetime != GradientLifetime::Persistent)
         out.set_gradient_lifetime(gradientLifetimeName(w.gradientLifetime));
+    if (w.gradientClipping != GradientClipping::None)
+        out.set_gradient_clipping(gradientClippingName(w.gradientClipping));
     if (w.fp8 != Fp8Recipe::None)
         out.set_fp8_recipe(fp8RecipeName(w.fp8));
     if (w.fp8Parameters)
@@ -263,7 +265,6 @@ void writeWorkload(const Workload& w, pb::Workload& out)
         out.set_key_value_heads(keyValueHeadsName(w.keyValueHeads));
     out.set_fp32_main_gradients(w.fp32MainGradients);
     out.set_pipeline_send_overlap(w.pipelineSendOverlap);
-    out.set_gradient_norm_clipping(w.gradientNormClipping);
     out.set_capacity_factor(w.capacityFactor);
 }
 
@@ -338,7 +339,10 @@ Workload readWorkload(const pb::Workload& w, const std::string& fileName)
                                            "persistent, freed-between-steps or zeroed-each-step");
     workload.capacityFactor = w.has_capacity_factor() ? w.capacity_factor() : 1.0;
     workload.pipelineSendOverlap = w.pipeline_send_overlap();
-    workload.gradientNormClipping = w.gradient_norm_clipping();
+    workload.gradientClipping =
+        namedValue(w.gradient_clipping(), gradientClippingFromName,
+                   w.gradient_norm_clipping() ? GradientClipping::AboveLimit : GradientClipping::None, fileName,
+                   "gradient_clipping", "none, above-limit or every-step");
     workload.fp8 = namedValue(w.fp8_recipe(), fp8RecipeFromName, Fp8Recipe::None, fileName, "fp8_recipe",
                               "none, per-tensor or mxfp8");
     workload.fp8Parameters = w.fp8_parameters();

@@ -192,7 +192,7 @@ SearchSetup withChosenTechniques(SearchSetup searched, const Workload& chosen)
     searched.workload.gradientLifetime = chosen.gradientLifetime;
     searched.workload.zeroImplementation = chosen.zeroImplementation;
     searched.workload.pipelineSendOverlap = chosen.pipelineSendOverlap;
-    searched.workload.gradientNormClipping = chosen.gradientNormClipping;
+    searched.workload.gradientClipping = chosen.gradientClipping;
     searched.workload.fp8Implementation = chosen.fp8Implementation;
     searched.workload.keyValueHeads = chosen.keyValueHeads;
     searched.workload.zeroStage = chosen.zeroStage;

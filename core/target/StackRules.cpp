@@ -188,22 +188,36 @@ void optimizerStepNote(TrainingStack stack, const TrainingStackSettings& s, cons
                         wholeMasters);
 }
 
-// Gradient-norm clipping priced otherwise than `stack` runs it. The exports leave a stack's
-// clip as it is (turning it off would change the training, not only its speed): Megatron-LM
-// (--clip-grad) and torchtitan (training.max_norm) clip at 1.0, the PyTorch export's training
-// step does not clip.
-void clippingNote(TrainingStack stack, const Workload& w, const char* stackName, const char* setting,
-                  std::vector<std::string>& notes)
+// Gradient-norm clipping priced otherwise than `stack` runs it (stackGradientClipping). The
+// exports leave a stack's clip as it is (turning it off would change the training, not only
+// its speed): Megatron-LM reads the norm every step and scales above --clip-grad (1.0),
+// torchtitan scales every step (training.max_norm, 1.0; no setting turns it off), the
+// PyTorch export's training step does not clip. Each kind moves more bytes than the one
+// before it (None, AboveLimit, EveryStep).
+void clippingNote(TrainingStack stack, const Workload& w, const char* stackName, std::vector<std::string>& notes)
 {
-    if (w.gradientNormClipping == stackClipsGradientNorm(stack))
+    const GradientClipping runs = stackGradientClipping(stack);
+    if (w.gradientClipping == runs)
         return;
-    if (w.gradientNormClipping)
-        notes.push_back(std::string("gradients priced as clipped by their norm (one fp32 read of each gradient the "
-                                    "optimizer steps): ") +
-                        stackName + "'s training step does not clip (slightly faster)");
-    else
-        notes.push_back(std::string("gradients priced without clipping by their norm: ") + stackName +
-                        " clips them every step (" + setting + ": one more fp32 read of each, slightly slower)");
+    const auto priced = [](GradientClipping clipping) -> std::string {
+        switch (clipping) {
+        case GradientClipping::None: break;
+        case GradientClipping::AboveLimit:
+            return "as clipped by their norm, scaled only above the limit (a read of each fp32 gradient)";
+        case GradientClipping::EveryStep:
+            return "as clipped by their norm and scaled every step (a read of each fp32 gradient, and a read and a "
+                   "write to scale it)";
+        }
+        return "without clipping by their norm";
+    };
+    std::string stackClips = std::string(stackName) + "'s training step does not clip them";
+    if (runs == GradientClipping::AboveLimit)
+        stackClips = std::string(stackName) + " reads their norm every step and scales them when it exceeds "
+                                              "--clip-grad 1.0";
+    else if (runs == GradientClipping::EveryStep)
+        stackClips = std::string(stackName) + " reads their norm and scales them every step (training.max_norm 1.0)";
+    notes.push_back("gradients priced " + priced(w.gradientClipping) + ": " + stackClips +
+                    (w.gradientClipping < runs ? " (slower)" : " (faster)"));
 }
 
 // Gradients priced as kept, freed or zeroed between steps otherwise than `stack` does. Freed
@@ -317,7 +331,7 @@ void megatronNotes(const TrainingStackSettings& s, std::vector<std::string>& not
     savedActivationsNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     optimizerStepNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     gradientLifetimeNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
-    clippingNote(TrainingStack::Megatron, w, "Megatron-LM", "--clip-grad 1.0", notes);
+    clippingNote(TrainingStack::Megatron, w, "Megatron-LM", notes);
     fp8ImplementationNote(TrainingStack::Megatron, s, "Megatron-LM", notes);
     keyValueHeadsNote(TrainingStack::Megatron, s, notes);
     tritonAttentionNote(w, "Megatron-LM", notes);
@@ -365,7 +379,7 @@ void torchTitanNotes(const TrainingStackSettings& s, std::vector<std::string>& n
     savedActivationsNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     optimizerStepNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     gradientLifetimeNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
-    clippingNote(TrainingStack::TorchTitan, w, "torchtitan", "training.max_norm", notes);
+    clippingNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
     fp8ImplementationNote(TrainingStack::TorchTitan, s, "torchtitan", notes);
     sendOverlapNote(s, "torchtitan", notes);
     zeroImplementationNote(TrainingStack::TorchTitan, w, "torchtitan", notes);
@@ -426,7 +440,7 @@ void pyTorchNotes(const TrainingStackSettings& s, std::vector<std::string>& note
     savedActivationsNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     optimizerStepNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     gradientLifetimeNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
-    clippingNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", "", notes);
+    clippingNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
     fp8ImplementationNote(TrainingStack::PyTorch, s, "the PyTorch export", notes);
     sendOverlapNote(s, "the PyTorch export", notes);
     zeroImplementationNote(TrainingStack::PyTorch, s.workload, "the PyTorch export", notes);
@@ -574,9 +588,15 @@ OptimizerStep megatronFusedStep(const Workload& workload)
                                                                                  : OptimizerStep::Fused;
 }
 
-bool stackClipsGradientNorm(TrainingStack stack)
+GradientClipping stackGradientClipping(TrainingStack stack)
 {
-    return stack == TrainingStack::Megatron || stack == TrainingStack::TorchTitan;
+    switch (stack) {
+    case TrainingStack::Megatron: return GradientClipping::AboveLimit;
+    case TrainingStack::TorchTitan: return GradientClipping::EveryStep;
+    case TrainingStack::PyTorch:
+    case TrainingStack::Any: break;
+    }
+    return GradientClipping::None;
 }
 
 GradientLifetime stackGradientLifetime(TrainingStack stack)
@@ -628,7 +648,7 @@ Workload withStackImplementations(Workload workload, TrainingStack stack)
     workload.gradientLifetime = stackGradientLifetime(stack);
     workload.zeroImplementation = stackZeroImplementation(stack);
     workload.pipelineSendOverlap = stack == TrainingStack::Megatron;
-    workload.gradientNormClipping = stackClipsGradientNorm(stack);
+    workload.gradientClipping = stackGradientClipping(stack);
     workload.fp8Implementation = stackFp8Implementation(stack, workload.fp8);
     workload.keyValueHeads = stackKeyValueHeads(stack);
     return workload;
@@ -648,7 +668,7 @@ bool namesImplementations(const Workload& workload)
            workload.gradientLifetime != unnamed.gradientLifetime ||
            workload.zeroImplementation != unnamed.zeroImplementation ||
            workload.pipelineSendOverlap != unnamed.pipelineSendOverlap ||
-           workload.gradientNormClipping != unnamed.gradientNormClipping ||
+           workload.gradientClipping != unnamed.gradientClipping ||
            workload.fp8Implementation != unnamed.fp8Implementation ||
            workload.keyValueHeads != unnamed.keyValueHeads;
 }

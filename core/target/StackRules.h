@@ -73,11 +73,11 @@ struct FoldedModel;
 // contiguous gradient buffer and zeroes it every step (ZeroedEachStep), Any keeps a
 // persistent one.
 [[nodiscard]] GradientLifetime stackGradientLifetime(TrainingStack stack);
-// Whether `stack` clips the gradients by their global norm every step (Workload::
-// gradientNormClipping): Megatron-LM (--clip-grad 1.0 by default) and torchtitan
-// (training.max_norm 1.0 by default); the PyTorch export writes no training loop, and Any
-// prices none.
-[[nodiscard]] bool stackClipsGradientNorm(TrainingStack stack);
+// How `stack` clips the gradients by their global norm (Workload::gradientClipping):
+// Megatron-LM reads the norm every step and scales them above the limit (--clip-grad 1.0 by
+// default), torchtitan scales them every step (training.max_norm 1.0 by default); the
+// PyTorch export writes no training loop, and Any prices none.
+[[nodiscard]] GradientClipping stackGradientClipping(TrainingStack stack);
 // Which ZeRO 2/3 implementation `stack` runs: FSDP2 (fully_shard) for torchtitan, the
 // PyTorch export and Megatron-LM's ZeRO 3 (--use-torch-fsdp2); Any: FSDP1 (the default).
 // Megatron-LM also runs Megatron-FSDP, for a workload that names it
@@ -122,7 +122,7 @@ struct FoldedModel;
 [[nodiscard]] KeyValueHeads stackKeyValueHeads(TrainingStack stack);
 // `workload` with each technique as `stack` implements it (stackSelectiveRecomputation,
 // stackCheckpointReplay, stackSavedActivations, stackOptimizerStep, stackGradientLifetime, stackZeroImplementation,
-// stackFp8Implementation, stackKeyValueHeads; Megatron-LM overlaps an interleaved pipeline's
+// stackGradientClipping, stackFp8Implementation, stackKeyValueHeads; Megatron-LM overlaps an interleaved pipeline's
 // sends, Workload::pipelineSendOverlap): what a search for the stack prices and what its
 // files import as. Any: unchanged.
 [[nodiscard]] Workload withStackImplementations(Workload workload, TrainingStack stack);

@@ -203,16 +203,17 @@ RunPrediction PreparedRun::price(const Cluster& givenCluster) const
     // Megatron-Bridge's distributed_fused_adam_with_cosine_annealing leave it off): FusedAdam
     // on the fp32 main parameters, copied back into the weights, and every step zeroes the
     // gradient buffer (stackOptimizerStep, stackGradientLifetime). Both stacks clip the
-    // gradients by their norm (stackClipsGradientNorm: Megatron-LM's --clip-grad and
-    // torchtitan's max_norm, 1.0 by default; NeMo's and Megatron-Bridge's recipes clip at 1.0).
+    // gradients by their norm as they do (stackGradientClipping: Megatron-LM's --clip-grad, the
+    // norm read and the gradients scaled above it; torchtitan's max_norm, scaled every step;
+    // 1.0 by default, and NeMo's and Megatron-Bridge's recipes clip at 1.0).
     if (fromMegatron(run) || fromNvidiaRecipe(run)) {
         workload.keyValueHeads = KeyValueHeads::Grouped;
         workload.optimizerStep = stackOptimizerStep(TrainingStack::Megatron);
         workload.gradientLifetime = stackGradientLifetime(TrainingStack::Megatron);
-        workload.gradientNormClipping = stackClipsGradientNorm(TrainingStack::Megatron);
+        workload.gradientClipping = stackGradientClipping(TrainingStack::Megatron);
     } else if (fromTorchTitan(run)) {
         workload.keyValueHeads = KeyValueHeads::Repeated;
-        workload.gradientNormClipping = stackClipsGradientNorm(TrainingStack::TorchTitan);
+        workload.gradientClipping = stackGradientClipping(TrainingStack::TorchTitan);
     }
     // Megatron-Core's gradient buffers (the "main gradients") in fp32 as the run's file says
     // (training.grad_reduce_in_fp32), in the parameters' 16 bits otherwise.

@@ -566,13 +566,15 @@ private slots:
         // (what evaluate's kernels keep without a stack named). Megatron-LM's gradient buffer
         // zeroed every step; its fused optimizer step (written --use-precision-aware-optimizer)
         // keeps the masters as remainders of the bf16 weights, torchtitan's whole. Both clip
-        // the gradients by their norm.
-        for (const auto& [format, zero, implementation, recompute, replay, attention, gradients, step] :
+        // the gradients by their norm: Megatron-LM scales them above the limit, torchtitan
+        // every step.
+        for (const auto& [format, zero, implementation, recompute, replay, attention, gradients, step, clip] :
              {std::tuple{"megatron", "1", "fsdp2", "selective", "whole-block", "cudnn", "zeroed-each-step",
-                         "fused-remainders"},
+                         "fused-remainders", "above-limit"},
               std::tuple{"megatron", "3", "megatron-fsdp", "selective", "whole-block", "cudnn", "zeroed-each-step",
-                         "fused-remainders"},
-              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early", "flash2", "persistent", "fused"}}) {
+                         "fused-remainders", "above-limit"},
+              std::tuple{"torchtitan-toml", "3", "fsdp2", "full", "stops-early", "flash2", "persistent", "fused",
+                         "every-step"}}) {
             const QString name = QString::fromLatin1(format);
             const QString plan = dir.filePath(name + QStringLiteral("-plan.json"));
             const CliRun priced = runCli(QStringList{QStringLiteral("evaluate"), model, QStringLiteral("--mesh"),
@@ -588,7 +590,7 @@ private slots:
                                                      QString::fromLatin1(attention), QStringLiteral("--gradient-lifetime"),
                                                      QString::fromLatin1(gradients), QStringLiteral("--optimizer-step"),
                                                      QString::fromLatin1(step), QStringLiteral("--clip-gradients"),
-                                                     QStringLiteral("on"), QStringLiteral("-o"), plan} +
+                                                     QString::fromLatin1(clip), QStringLiteral("-o"), plan} +
                                          cluster);
             QCOMPARE(priced.exitCode, 0);
             const QJsonObject original = QJsonDocument::fromJson(priced.out.toUtf8()).object();

@@ -538,13 +538,26 @@ private slots:
         QVERIFY2(message.find("gradient_lifetime") != std::string::npos, message.c_str());
 
         // Masters kept as remainders and the gradient clip are kept too; remainders of
-        // another type than bf16 are refused naming the field.
+        // another type than bf16 are refused naming the field, and so is a clip of another name.
         document.workload.optimizerStep = OptimizerStep::FusedRemainders;
-        document.workload.gradientNormClipping = true;
+        document.workload.gradientClipping = GradientClipping::EveryStep;
         const std::string kept = planToJson(document, m.coarse, m.families);
         QVERIFY2(kept.find("\"optimizer_step\": \"fused-remainders\"") != std::string::npos, kept.c_str());
-        QVERIFY2(kept.find("\"gradient_norm_clipping\": true") != std::string::npos, kept.c_str());
+        QVERIFY2(kept.find("\"gradient_clipping\": \"every-step\"") != std::string::npos, kept.c_str());
         QVERIFY(planFromJson(kept, "plan.json", m.coarse, m.families).workload == document.workload);
+        QCOMPARE(errorOf(replaced(kept, "\"every-step\"", "\"always\""), m, &message), ErrorCode::InvalidPlan);
+        QVERIFY2(message.find("workload.gradient_clipping is 'always', not none, above-limit or every-step") !=
+                     std::string::npos,
+                 message.c_str());
+        // An older file kept the clip as a bool: true reads as the norm's read it priced.
+        const std::string olderClip =
+            replaced(kept, "\"gradient_clipping\": \"every-step\"", "\"gradient_norm_clipping\": true");
+        QCOMPARE(planFromJson(olderClip, "plan.json", m.coarse, m.families).workload.gradientClipping,
+                 GradientClipping::AboveLimit);
+        const std::string unclipped = replaced(kept, ",\n  \"gradient_clipping\": \"every-step\"", "");
+        QVERIFY2(unclipped.find("gradient_clipping") == std::string::npos, unclipped.c_str());
+        QCOMPARE(planFromJson(unclipped, "plan.json", m.coarse, m.families).workload.gradientClipping,
+                 GradientClipping::None);
         QVERIFY(price(document).memory.optimizerStates < price(back).memory.optimizerStates);
         QCOMPARE(errorOf(replaced(kept, "\"bfloat16\"", "\"float16\""), m, &message), ErrorCode::InvalidPlan);
         QVERIFY2(message.find("workload.optimizer_step: masters kept as 16-bit remainders") != std::string::npos,

@@ -351,9 +351,9 @@ private slots:
         s.workload.microBatch = 8;
         s.workload.zeroStage = 2;
         // torchtitan frees its gradients between steps (one micro-step here, which it would note)
-        // and clips them by their norm.
+        // and clips them by their norm, scaling them every step.
         s.workload.gradientLifetime = GradientLifetime::FreedBetweenSteps;
-        s.workload.gradientNormClipping = true;
+        s.workload.gradientClipping = GradientClipping::EveryStep;
         // FSDP1's copies are not what torchtitan's FSDP2 makes; priced as FSDP2, it runs as is.
         QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).front(), "FSDP1's gathers and copies"));
         s.workload.zeroImplementation = ZeroImplementation::Fsdp2;
@@ -384,10 +384,27 @@ private slots:
                      "optimizer step priced as one fused kernel that reads the 16-bit gradients and writes the "
                      "16-bit weights: the PyTorch export runs torch.optim on fp32 master copies, casting the "
                      "gradients and copying the masters back (more bytes)",
-                     "gradients priced as clipped by their norm (one fp32 read of each gradient the optimizer "
-                     "steps): the PyTorch export's training step does not clip (slightly faster)"}));
+                     "gradients priced as clipped by their norm and scaled every step (a read of each fp32 "
+                     "gradient, and a read and a write to scale it): the PyTorch export's training step does not "
+                     "clip them (faster)"}));
+        // Megatron-LM scales them only above the limit: a step priced scaling them every step
+        // runs faster there (while the norm is below), one priced reading their norm only runs
+        // slower on torchtitan.
+        const auto noted = [&s](TrainingStack stack, const std::string& text) {
+            const std::vector<std::string> notes = stackSettingNotes(stack, s);
+            return std::find(notes.begin(), notes.end(), text) != notes.end();
+        };
+        QVERIFY(noted(TrainingStack::Megatron,
+                      "gradients priced as clipped by their norm and scaled every step (a read of each fp32 gradient, "
+                      "and a read and a write to scale it): Megatron-LM reads their norm every step and scales them "
+                      "when it exceeds --clip-grad 1.0 (faster)"));
+        s.workload.gradientClipping = GradientClipping::AboveLimit;
+        QVERIFY(noted(TrainingStack::TorchTitan,
+                      "gradients priced as clipped by their norm, scaled only above the limit (a read of each fp32 "
+                      "gradient): torchtitan reads their norm and scales them every step (training.max_norm 1.0) "
+                      "(slower)"));
         s.workload.savedActivations = SavedActivations::Eager;
-        s.workload.gradientNormClipping = false;
+        s.workload.gradientClipping = GradientClipping::None;
         // Priced with Megatron-LM's master remainders, run on torch.optim's whole masters:
         // the states' 2 bytes per parameter too, not only the step's time.
         s.workload.optimizerStep = OptimizerStep::FusedRemainders;
@@ -401,7 +418,8 @@ private slots:
         QVERIFY(stackSettingNotes(TrainingStack::PyTorch, s).empty());
         // torchtitan clips whatever the plan priced.
         QVERIFY(contains(stackSettingNotes(TrainingStack::TorchTitan, s).back(),
-                         "gradients priced without clipping by their norm: torchtitan clips them every step"));
+                         "gradients priced without clipping by their norm: torchtitan reads their norm and scales "
+                         "them every step (training.max_norm 1.0) (slower)"));
     }
 
     // A stack search the stack cannot run whatever the layout is refused up front with the

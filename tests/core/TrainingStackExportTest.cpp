@@ -122,7 +122,7 @@ private slots:
         const FoldedModel& m = gpt();
         PlanDocument document = pipelinedPlan(m);
         document.workload.gradientLifetime = GradientLifetime::ZeroedEachStep;  // as Megatron-LM keeps them
-        document.workload.gradientNormClipping = true;                          // and clips them
+        document.workload.gradientClipping = GradientClipping::AboveLimit;     // and clips them
         document.workload.optimizerStep = OptimizerStep::FusedRemainders;       // and steps bf16 weights
         const std::string text = exportMegatronArguments(m, document, 8);
         const std::string expected = R"(MEGATRON_ARGS=(
@@ -273,21 +273,21 @@ private slots:
         QVERIFY(!contains(text, "--use-distributed-optimizer"));
         // Priced without clipping the gradients: the file leaves Megatron-LM's clip (1.0) on,
         // which changes the training, and says so; a file with --clip-grad 0 reads back so.
-        QVERIFY(!document.workload.gradientNormClipping);
+        QCOMPARE(document.workload.gradientClipping, GradientClipping::None);
         QVERIFY2(!contains(text, "    --clip-grad") &&
-                     contains(text, "#   - gradients priced without clipping by their norm: Megatron-LM clips them "
-                                    "every step (--clip-grad 1.0"),
+                     contains(text, "#   - gradients priced without clipping by their norm: Megatron-LM reads their "
+                                    "norm every step and scales them when it exceeds --clip-grad 1.0 (slower)"),
                  text.c_str());
         const TrainingStackImport back = imported(text, "uneven.sh", m, 6);
         QCOMPARE(back.document.plan.pipeline.chunkStarts, (std::vector<std::size_t>{0, 2, 5}));
         QCOMPARE(back.document.plan.pipeline.schedule, PipelineSchedule::OneFOneB);
         QCOMPARE(back.document.plan.strategies, document.plan.strategies);
         const Workload runs = withStackImplementations(document.workload, TrainingStack::Megatron);
-        QVERIFY(runs.gradientNormClipping);
+        QCOMPARE(runs.gradientClipping, GradientClipping::AboveLimit);
         QVERIFY(back.document.workload == runs);
         std::string unclipped = text;
         unclipped.replace(unclipped.find("    --bf16\n"), 0, "    --clip-grad 0\n");
-        QVERIFY(!imported(unclipped, "uneven.sh", m, 6).document.workload.gradientNormClipping);
+        QCOMPARE(imported(unclipped, "uneven.sh", m, 6).document.workload.gradientClipping, GradientClipping::None);
         QVERIFY(contains(importError("--tensor-model-parallel-size 2 --clip-grad -1\n", "run.sh"),
                          "run.sh: --clip-grad '-1' is not a number of 0 or more"));
     }

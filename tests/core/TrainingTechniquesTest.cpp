@@ -515,8 +515,9 @@ private slots:
     }
 
     // Megatron-LM's default optimizer step (stackOptimizerStep, stackGradientLifetime,
-    // stackClipsGradientNorm), on 8 data-parallel ranks with fp32 main gradients: the clip
-    // reads each fp32 gradient of the rank's optimizer shard for their norm (4 bytes),
+    // stackGradientClipping), on 8 data-parallel ranks with fp32 main gradients: the clip
+    // reads each fp32 gradient of the rank's optimizer shard for their norm (4 bytes; it
+    // scales them only above the limit, priced as not happening),
     // FusedAdam reads the gradient (4), reads and writes the fp32 main weight and both moments
     // (24), and the copy back reads the main weight and writes the bf16 one (4 + 2): 38 bytes
     // per parameter of the shard; zero_grad_buffer then writes each gradient the rank holds
@@ -534,7 +535,7 @@ private slots:
         Workload w = withStackImplementations(workload(16, 512), TrainingStack::Megatron);
         QCOMPARE(w.optimizerStep, OptimizerStep::MasterCopies);
         QCOMPARE(w.gradientLifetime, GradientLifetime::ZeroedEachStep);
-        QVERIFY(w.gradientNormClipping);
+        QCOMPARE(w.gradientClipping, GradientClipping::AboveLimit);
         w.fp32MainGradients = true;
         const auto update = [&](const Workload& priced) {
             return CostModel(m.graph(), m.coarse, m.families, cluster, mesh, priced).evaluate(plan).total.time.optimizerSeconds;
@@ -547,16 +548,50 @@ private slots:
         Workload kept = w;
         kept.gradientLifetime = GradientLifetime::Persistent;
         QVERIFY2(near(update(kept), 38.0 / 8 * p / rate), qPrintable(compared(update(kept) * rate, 38.0 / 8 * p)));
-        kept.gradientNormClipping = false;
+        kept.gradientClipping = GradientClipping::None;
         QVERIFY2(near(update(kept), 34.0 / 8 * p / rate), qPrintable(compared(update(kept) * rate, 34.0 / 8 * p)));
         w.zeroStage = 0;
         w.computeType = DataType::Float16;
         w.fp32MainGradients = false;
         QVERIFY2(near(update(w), 46 * p / rate), qPrintable(compared(update(w) * rate, 46 * p)));
-        // torchtitan clips too, the PyTorch export and Any do not.
-        QVERIFY(withStackImplementations(workload(16, 512), TrainingStack::TorchTitan).gradientNormClipping);
-        QVERIFY(!withStackImplementations(workload(16, 512), TrainingStack::PyTorch).gradientNormClipping);
-        QVERIFY(!workload(16, 512).gradientNormClipping);
+        // The PyTorch export and Any do not clip (torchtitan: the test below).
+        QCOMPARE(withStackImplementations(workload(16, 512), TrainingStack::PyTorch).gradientClipping,
+                 GradientClipping::None);
+        QCOMPARE(workload(16, 512).gradientClipping, GradientClipping::None);
+    }
+
+    // torchtitan's clip (stackGradientClipping: EveryStep) reads each fp32 gradient of the
+    // rank's FSDP2 shard for the norm, then multiplies it by the coefficient clamped to 1 in
+    // place every step (torch.nn.utils.clip_grads_with_norm_: a read and a write): 3 x 4 = 12
+    // bytes per parameter of the shard, against the 4 of Megatron-LM's clip (the norm's read;
+    // it scales only above the limit). With torchtitan's fused AdamW on 8 ranks at ZeRO 3
+    // (2 x 12 + 2 + 2 = 28 bytes per parameter of the shard; gradients freed, not zeroed):
+    // update seconds = (28 + 12) P / 8 / HBM rate, (28 + 4) P / 8 above the limit, 28 P / 8
+    // without a clip.
+    void torchTitanScalesEveryGradientEveryStep()
+    {
+        const FoldedModel m = smallLlama(3584);
+        const Cluster cluster = testCluster("dgx-h100x1");
+        const double rate = cluster.gpu.hbmBytesPerSecond * kHbmShare;
+        const DeviceMesh mesh({{"dp", 8}}, cluster);
+        const Plan plan = makeExpertPlan(ExpertPlanKind::DataParallel, m.coarse, mesh.axes());
+        Workload w = withStackImplementations(workload(16, 512), TrainingStack::TorchTitan);
+        w.zeroStage = 3;
+        QCOMPARE(w.gradientClipping, GradientClipping::EveryStep);
+        QCOMPARE(w.optimizerStep, OptimizerStep::Fused);
+        QCOMPARE(w.gradientLifetime, GradientLifetime::FreedBetweenSteps);
+        QVERIFY(!w.fp32MainGradients);
+        const double p = parameterElements(CostModel(m.graph(), m.coarse, m.families, cluster, mesh, w), m);
+        for (const auto& [clipping, bytes] : {std::pair{GradientClipping::EveryStep, 40.0},
+                                              std::pair{GradientClipping::AboveLimit, 32.0},
+                                              std::pair{GradientClipping::None, 28.0}}) {
+            Workload clipped = w;
+            clipped.gradientClipping = clipping;
+            const double update = CostModel(m.graph(), m.coarse, m.families, cluster, mesh, clipped)
+                                      .evaluate(plan)
+                                      .total.time.optimizerSeconds;
+            QVERIFY2(near(update, bytes * p / 8 / rate), qPrintable(compared(update * rate, bytes * p / 8)));
+        }
     }
 
     // Megatron-LM's --use-precision-aware-optimizer on bf16 weights keeps each fp32 master as

@@ -46,7 +46,7 @@ fi
 # modules' saved activations and kernels; gradients freed between steps by zero_grad; the
 # optimizer stepping fp32 master copies; no gradient clip: an imported Megatron-LM file clips).
 fsdp2=(--zero-implementation fsdp2 --checkpoint-replay stops-early --saved-activations eager
-       --gradient-lifetime freed-between-steps --optimizer-step master-copies --clip-gradients off)
+       --gradient-lifetime freed-between-steps --optimizer-step master-copies --clip-gradients none)
 run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 16 --seq 2048 --plan megatron-sp --zero 2 "${fsdp2[@]}" \
     -o b16-s2048.json
 run evaluate "$model" --cluster dgx-h100x1 --mesh 2x4 --batch 4 --seq 4096 --plan megatron --zero 3 \

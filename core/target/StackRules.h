@@ -101,9 +101,18 @@ struct FoldedModel;
 // distributed optimizer.
 [[nodiscard]] bool megatronRunsFusedStep(const TrainingStackSettings& settings);
 // How that step keeps the fp32 masters of `workload`'s weights by default (Transformer
-// Engine 2.1 and later): as 16-bit remainders of bf16 weights (FusedRemainders; FusedAdam
-// keeps them only for bf16 parameters), whole otherwise (Fused: fp16 weights; FP8 weights,
-// which Tapestry does not price with remainders).
+// Engine 2.1 and later): as 16-bit remainders of bf16 weights (FusedRemainders), whole
+// otherwise (Fused). FusedAdam's store_param_remainders "works only when param type is BF16
+// and master weight type is FP32, no effect otherwise" (its docstring; the remainder kernel
+// checks "Adam with BF16 param remainders requires BF16 params", TE #1408): fp16 weights keep
+// whole masters, and so do FP8 weights (--fp8-param-gather), which have no bf16 bits to
+// rebuild a master from: FusedAdam steps them with fp32 masters (multi_tensor_adam_fp8), and
+// Megatron-Core's later releases keep those fp32 masters themselves for every recipe but
+// delayed scaling (OptimizerConfig.use_precision_aware_optimizer_no_fp8_or_ds_fp8). Not
+// checked on r0.12, the release the exports are checked against: there FusedAdam receives
+// slices of the FP8 weights (Float8Tensors, whose nominal dtype is bf16) and its step picks
+// remainders by `p.dtype == torch.bfloat16`; whether that path runs, and what it keeps, needs
+// a GPU run.
 [[nodiscard]] OptimizerStep megatronFusedStep(const Workload& workload);
 // Which library runs `stack`'s FP8 linear layers under `recipe`, and how under tensor
 // parallelism: torchtitan's tensorwise float8 with its Float8 tensor parallelism

@@ -637,7 +637,11 @@ mixed_precision_reduce = "float32"
             const std::string gathered = exportMegatronArguments(m, fp8Weights, 8);
             QVERIFY2(contains(gathered, "--fp8-param-gather"), gathered.c_str());
             QVERIFY(!contains(megatron, "--fp8-param-gather"));
-            QVERIFY(imported(gathered, "fp8.sh", m, 8).document.workload.fp8Parameters);
+            const Workload gatheredBack = imported(gathered, "fp8.sh", m, 8).document.workload;
+            QVERIFY(gatheredBack.fp8Parameters);
+            // Its --use-precision-aware-optimizer keeps whole fp32 masters of FP8 weights.
+            QVERIFY(contains(gathered, "--use-precision-aware-optimizer"));
+            QCOMPARE(gatheredBack.optimizerStep, OptimizerStep::Fused);
             QVERIFY(!back.document.workload.fp8Parameters);
             const std::string titanWeights = exportTorchTitanConfig(m, fp8Weights, 8);
             QVERIFY2(contains(titanWeights, "torchao's float8 layers keep their bfloat16 weights"), titanWeights.c_str());

@@ -650,6 +650,19 @@ private slots:
                                                  "weights") != std::string::npos;
         }
         QVERIFY(refused);
+        // FP8 weights (--fp8-param-gather) have no bf16 bits to rebuild a master from: TE keeps
+        // remainders of bf16 parameters only and steps FP8 ones with whole fp32 masters
+        // (multi_tensor_adam_fp8), as Megatron-Core's later releases keep them themselves
+        // (megatronFusedStep): the states stay 12 P / 8 bytes, as with 16-bit weights.
+        Workload fp8 = w;
+        QVERIFY(setPrecision(fp8, "fp8"));
+        fp8.fp8Parameters = true;
+        QCOMPARE(megatronFusedStep(fp8), OptimizerStep::Fused);
+        fp8.optimizerStep = megatronFusedStep(fp8);
+        const CostBreakdown fp8Weights =
+            CostModel(m.graph(), m.coarse, m.families, cluster, mesh, fp8).evaluate(plan).total;
+        QVERIFY2(near(fp8Weights.memory.optimizerStates, 12 * p / 8),
+                 qPrintable(compared(fp8Weights.memory.optimizerStates, 12 * p / 8)));
     }
 
     // Gradients freed between steps (zero_grad(set_to_none=True)), with one micro-step, are

@@ -72,23 +72,22 @@ void validateStrategy(const Plan& plan, const CoarseNode& node)
     }
 }
 
-// Per coarse node kind, a bit per split isLegalSplit allows, found once per plan checked
-// whole: a node whose axes all have their bit passes validateStrategy; any other is
-// checked by it (which says what does not fit). A stack search checks every plan it
-// builds whole, across every node.
+// Per coarse node kind, a bit per split of legalSplits (what isLegalSplit answers), found
+// once per plan checked whole: a node whose axes all have their bit passes
+// validateStrategy; any other is checked by it (which says what does not fit). A stack
+// search checks every plan it builds whole, across every node.
 class LegalSplitMasks {
 public:
     [[nodiscard]] bool passes(const Plan& plan, const CoarseNode& node)
     {
         const NodeStrategy& strategy = plan.strategies[node.id.index()];
         const auto kind = static_cast<std::size_t>(node.kind);
-        if (strategy.axes.size() != plan.mesh.size() || kind >= masks_.size())
+        // legalSplits answers an unknown kind as elementwise, isLegalSplit refuses it.
+        if (strategy.axes.size() != plan.mesh.size() || node.kind > CoarseNodeKind::Elementwise)
             return false;
         if (!found_[kind]) {
-            for (const AxisSplit split : kSplits) {
-                if (isLegalSplit(node.kind, split))
-                    masks_[kind] |= 1u << static_cast<unsigned>(split);
-            }
+            for (const AxisSplit split : legalSplits(node.kind))
+                masks_[kind] |= 1u << static_cast<unsigned>(split);
             found_[kind] = true;
         }
         return std::all_of(strategy.axes.begin(), strategy.axes.end(), [&](AxisSplit split) {
@@ -97,10 +96,9 @@ public:
     }
 
 private:
-    static constexpr std::array kSplits{AxisSplit::None,   AxisSplit::Batch, AxisSplit::Sequence, AxisSplit::Column,
-                                        AxisSplit::Row,    AxisSplit::Head,  AxisSplit::Hidden,   AxisSplit::Expert};
-    std::array<std::uint32_t, 8> masks_{};
-    std::array<bool, 8> found_{};
+    static constexpr std::size_t kKinds = static_cast<std::size_t>(CoarseNodeKind::Elementwise) + 1;
+    std::array<std::uint32_t, kKinds> masks_{};
+    std::array<bool, kKinds> found_{};
 };
 
 }  // namespace

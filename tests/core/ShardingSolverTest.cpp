@@ -437,6 +437,32 @@ private slots:
         }
     }
 
+    // Bytes after the last gzip member, which zlib skips, can claim any size in the
+    // place of the trailer's ISIZE: 2 GiB - 1 here, after 2 MB of digits that compress
+    // to 930 KB. Beyond 128 times the file it is not believed: the text grows as it
+    // reads (two 4 MiB chunks at most, 8 MiB) instead of reserving 960 MB at once (the
+    // build before believed it up to 1032 times the file, the most deflate inflates).
+    void trailingBytesThatOverstateTheSizeReserveNoMore()
+    {
+        const QTemporaryDir dir;
+        const std::string file = dir.path().toStdString() + "/trailing.json.gz";
+        std::string digits(2'000'000, '0');
+        std::uint64_t state = 12345;
+        for (char& c : digits) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            c = static_cast<char>('0' + (state >> 60) % 10);
+        }
+        gzFile out = gzopen(file.c_str(), "wb");
+        QCOMPARE(gzwrite(out, digits.data(), static_cast<unsigned>(digits.size())), static_cast<int>(digits.size()));
+        gzclose(out);
+        std::ofstream(file, std::ios::binary | std::ios::app).write("\xff\xff\xff\x7f", 4);
+        QVERIFY(std::filesystem::file_size(file) > std::size_t{800'000});
+
+        const std::string text = readGzipOrTextFile(file);
+        QCOMPARE(text, digits);
+        QVERIFY2(text.capacity() <= std::size_t{8} << 20, std::to_string(text.capacity()).c_str());
+    }
+
     void exampleOptimumIs445ByExhaustiveSearch()
     {
         const ShardingProblem problem = readIopddlFile(kExample);

@@ -23,6 +23,9 @@ constexpr int kSweepsPerIteration = 30;
 // cost so far, with about a move per node, before it is judged.
 constexpr double kPolishWindow = 0.05;
 constexpr std::int64_t kPolishMovesPerNode = 1;
+// The cost of the search's own best before it has one: above any plan's (forbidden
+// cells count kCostCap, 1e15, each).
+constexpr CostSum kNoPlan = CostSum{1} << 120;
 
 }  // namespace
 
@@ -34,6 +37,12 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
 {
     Assignment best = feasibleStart;
     CostSum bestCost = evaluateSolution(problem, best).cost;
+    // The best of the search's own plans. The start is only the fallback it returns: its
+    // steps, its end and whether its plans improve go by what it finds itself (from an
+    // allowed start of twice the optimum, public A's repaired plans, which pay forbidden
+    // costs at first, never counted as better and its steps shrank to nothing: 9.70e9 at
+    // 60 s where main, whose start paid forbidden costs, reached 6.57e9).
+    CostSum ownCost = kNoPlan;
     const double limit = static_cast<double>(problem.usageLimit.value_or(0));
     double bestBound = -std::numeric_limits<double>::infinity();
     std::int64_t horizon = 1;
@@ -52,11 +61,11 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     const auto running = [&] {
         const auto now = std::chrono::steady_clock::now();
         return now < deadline && !stop.stop_requested()
-               && (now < softDeadline || bestCost >= kCostCap);
+               && (now < softDeadline || ownCost >= kCostCap);
     };
     const std::int64_t polishMoves =
         std::max(kMinMovesPerIteration, kPolishMovesPerNode * static_cast<std::int64_t>(problem.nodes.size()));
-    CostSum bestRepaired = bestCost;
+    CostSum bestRepaired = ownCost;
     for (std::uint64_t iteration = 0; running(); ++iteration) {
         ShardingProblem priced = problem;
         priced.usageLimit.reset();
@@ -114,12 +123,15 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
             check = evaluateSolution(problem, repaired);
         }
         const auto keep = [&](const Assignment& plan, const SolutionEvaluation& evaluation) {
-            if (!evaluation.feasible || evaluation.cost >= bestCost)
+            if (!evaluation.feasible || evaluation.cost >= ownCost)
                 return false;
-            bestCost = evaluation.cost;
-            best = plan;
-            if (improved)
-                improved(best);
+            ownCost = evaluation.cost;
+            if (ownCost < bestCost) {
+                bestCost = ownCost;
+                best = plan;
+                if (improved)
+                    improved(best);
+            }
             return true;
         };
         // Kept before it is polished too: on a loaded machine polishing takes seconds,
@@ -153,8 +165,8 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
         }
         if (norm == 0)
             continue;  // relaxed solution fits: it was repaired into itself
-        // While the best assignment still pays forbidden costs it is no useful bound.
-        const double target = bestCost < kCostCap ? static_cast<double>(bestCost) : 2.0 * relaxedValue;
+        // While its best plan still pays forbidden costs it is no useful bound.
+        const double target = ownCost < kCostCap ? static_cast<double>(ownCost) : 2.0 * relaxedValue;
         const double step = theta * std::max(target - relaxedValue, 0.01 * target) / norm;
         for (std::size_t t = 0; t < multipliers.size(); ++t)
             multipliers[t] = std::max(0.0, multipliers[t] + step * (static_cast<double>(usage[t]) - limit));

@@ -18,13 +18,14 @@ namespace tapestry {
 // feasible local search when it is within a few per cent of the best repaired plan so
 // far (the repaired cost alone does not tell which basin polishes best), and
 // moves the multipliers along the subgradient (usage - limit per time point) with a
-// Polyak step towards the best feasible cost. Returns the best feasible assignment
-// seen, starting from `feasibleStart`, hands each improvement to `improved` and each
+// Polyak step towards the best feasible cost of its own plans. Returns the best
+// feasible assignment seen, starting from `feasibleStart` (only a fallback: its steps
+// and its end go by its own plans), hands each improvement to `improved` and each
 // better lower bound on the optimum (the dual value, from MessagePassing::lowerBound of
 // the priced core) to `bounded`, on the calling thread, as they are found. Without a
 // limit it is one relaxed solve. Memory is per time point: give it a problem whose time
-// is compressed (withCompressedTime). It stops at `softDeadline` once its best
-// assignment avoids forbidden costs (kCostCap), at `deadline` in any case.
+// is compressed (withCompressedTime). It stops at `softDeadline` once one of its own
+// plans avoids forbidden costs (kCostCap), at `deadline` in any case.
 // Deterministic for a seed up to the deadline.
 [[nodiscard]] Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& feasibleStart,
                                           std::uint64_t seed, std::chrono::steady_clock::time_point softDeadline,

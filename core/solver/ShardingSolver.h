@@ -75,8 +75,8 @@ struct PortfolioChoice {
 // thread only watches the clock, reports progress and returns the best feasible
 // assignment at the deadline (the time limit less a small margin for returning),
 // leaving a worker that has not stopped to finish on its own. Feasibility first: the
-// start is the cheapest plan when it fits, else the smallest usages among allowed
-// strategies, and while it pays forbidden costs one worker runs the local search
+// start is startAssignment's (the cheapest of per-node and greedy plans that fit), and
+// while it pays forbidden costs one worker runs the local search
 // (whose moves along forced edges switch whole groups) until a plan avoids them. The
 // portfolio decides by the reduced problem's measured features, not by its name
 // (portfolioChoice): when it is small, one worker runs CBC on all of it, with its

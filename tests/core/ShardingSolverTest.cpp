@@ -19,6 +19,7 @@
 #include "solver/ProblemReducer.h"
 #include "solver/ShardingSolver.h"
 #include "solver/SolutionEvaluator.h"
+#include "solver/StartPlan.h"
 #include "solver/ThreadCpuClock.h"
 
 #include <QTemporaryDir>
@@ -1305,6 +1306,43 @@ private slots:
         QCOMPARE(local.bestCost(), CostSum{0});
         QVERIFY(std::all_of(local.best().begin(), local.best().end(), [](int s) { return s == 2; }));
         QVERIFY(evaluateSolution(problem, local.best()).feasible);
+    }
+
+    // The per-node plans break pairs here (the cheapest: leaves at 2, hubs at 0, every
+    // one of the 8,000; the smallest usages differ from leaf to leaf). The greedy over
+    // edges takes a strategy for each hub first (it has the most edges) and every leaf
+    // then has one partner left, its hub's: the plan pays no forbidden cost, and each
+    // group at its hub's strategy 0 (usages 1 + j % 9, 993 per group) fits the limit.
+    void startPlanAvoidsForbiddenPairsWithinTheLimit()
+    {
+        std::int64_t groupUsage = 0;
+        for (int j = 0; j < 200; ++j)
+            groupUsage += 1 + (2 + j) % 9;
+        const ShardingProblem problem = hubProblem(40, 200, true, 40 * groupUsage);
+        Assignment cheapest(problem.nodes.size(), 2);
+        for (std::size_t hub = 0; hub < problem.nodes.size(); hub += 201)
+            cheapest[hub] = 0;
+        QCOMPARE(evaluateSolution(problem, cheapest).cost / kCostCap, CostSum{8000} * 1000);
+
+        const Assignment start = startAssignment(problem);
+        const SolutionEvaluation check = evaluateSolution(problem, start);
+        QVERIFY(check.feasible);
+        QVERIFY(check.cost < kCostCap);
+        for (const ProblemEdge& edge : problem.edges)
+            QCOMPARE(start[static_cast<std::size_t>(edge.v)], start[static_cast<std::size_t>(edge.u)]);
+    }
+
+    // Generated problems of every contest family at 1,000 nodes: the per-node plan the
+    // solver started from before (the cheapest where it fits, else the smallest usages)
+    // pays 22 to 154 forbidden cells on each; the start plan pays none and fits.
+    void startPlanOfEveryFamilyPaysNoForbiddenCost()
+    {
+        for (ContestFamily family : contestFamilies()) {
+            family.nodes = 1000;
+            const ShardingProblem problem = generateFamilyProblem(family, 1);
+            const SolutionEvaluation check = evaluateSolution(problem, startAssignment(problem));
+            QVERIFY2(check.feasible && check.cost < kCostCap, family.name.c_str());
+        }
     }
 
     // The cheapest plan (leaves at 2, hubs at 0) fits the memory but breaks every

@@ -5,6 +5,7 @@
 #include "solver/MemoryRepair.h"
 #include "solver/ProblemReducer.h"
 #include "solver/SolutionEvaluator.h"
+#include "solver/TimeHorizon.h"
 
 #include <algorithm>
 #include <limits>
@@ -45,9 +46,7 @@ Assignment searchLagrangian(const ShardingProblem& problem, const Assignment& fe
     CostSum ownCost = kNoPlan;
     const double limit = static_cast<double>(problem.usageLimit.value_or(0));
     double bestBound = -std::numeric_limits<double>::infinity();
-    std::int64_t horizon = 1;
-    for (const ProblemNode& node : problem.nodes)
-        horizon = std::max(horizon, node.hi);
+    const std::int64_t horizon = timeHorizon(problem);
 
     // The relaxed problem prices usage instead of limiting it, so every node becomes
     // eliminable: ProblemReducer folds the leaves and chains exactly and the local

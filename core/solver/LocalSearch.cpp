@@ -1,6 +1,7 @@
 #include "solver/LocalSearch.h"
 
 #include "solver/ProblemReducer.h"
+#include "solver/TimeHorizon.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,14 +34,6 @@ bool forcesPartner(const ProblemEdge& edge, std::size_t rows, std::size_t column
             }
     }
     return true;
-}
-
-std::int64_t timeHorizon(const ShardingProblem& problem)
-{
-    std::int64_t horizon = 1;
-    for (const ProblemNode& node : problem.nodes)
-        horizon = std::max(horizon, node.hi);
-    return horizon;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "solver/MemoryRepair.h"
 
 #include "solver/ProblemReducer.h"
+#include "solver/TimeHorizon.h"
 #include "solver/UsageTree.h"
 
 #include <algorithm>
@@ -13,9 +14,7 @@ Assignment repairMemory(const ShardingProblem& problem, Assignment x)
     if (!problem.usageLimit)
         return x;
     const std::int64_t limit = *problem.usageLimit;
-    std::int64_t horizon = 1;
-    for (const ProblemNode& node : problem.nodes)
-        horizon = std::max(horizon, node.hi);
+    const std::int64_t horizon = timeHorizon(problem);
     std::vector<std::vector<std::pair<int, bool>>> incident(problem.nodes.size());  // (edge, node is u)
     for (std::size_t e = 0; e < problem.edges.size(); ++e) {
         incident[static_cast<std::size_t>(problem.edges[e].u)].emplace_back(static_cast<int>(e), true);

@@ -8,6 +8,7 @@
 #include "solver/SolutionEvaluator.h"
 #include "solver/StartPlan.h"
 #include "solver/ThreadCpuClock.h"
+#include "solver/TimeHorizon.h"
 
 #include <algorithm>
 #include <atomic>
@@ -577,10 +578,7 @@ SolverResult solveShardingProblem(const ShardingProblem& problem, const SolverOp
     }
 
     // The searches keep data per time point; only interval ends matter.
-    std::int64_t horizon = 0;
-    for (const ProblemNode& node : problem.nodes)
-        horizon = std::max(horizon, node.hi);
-    const bool sparseTime = horizon > 2 * static_cast<std::int64_t>(problem.nodes.size()) + 2;
+    const bool sparseTime = timeHorizon(problem) > 2 * static_cast<std::int64_t>(problem.nodes.size()) + 2;
     const ShardingProblem compact = sparseTime ? withCompressedTime(problem) : ShardingProblem{};
     // A cancel, or most of the time gone on a huge problem, ends the reductions early.
     const auto reductionsEnd = after(limit, -0.5 * options.timeLimitSeconds);

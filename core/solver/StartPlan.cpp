@@ -3,6 +3,7 @@
 #include "solver/MemoryRepair.h"
 #include "solver/ProblemReducer.h"
 #include "solver/SolutionEvaluator.h"
+#include "solver/TimeHorizon.h"
 #include "solver/UsageTree.h"
 
 #include <algorithm>
@@ -21,14 +22,6 @@ namespace {
 // How many of a node's preferred strategies the greedy tries before it takes one whose
 // propagation would rule out some node's every strategy.
 constexpr int kTries = 4;
-
-std::int64_t timeHorizon(const ShardingProblem& problem)
-{
-    std::int64_t horizon = 1;
-    for (const ProblemNode& node : problem.nodes)
-        horizon = std::max(horizon, node.hi);
-    return horizon;
-}
 
 // The greedy over edges (startAssignment's third plan). Domains are the
 // strategies still possible per node; every removal is kept on a trail so that a tried

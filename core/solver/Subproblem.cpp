@@ -1,5 +1,7 @@
 #include "solver/Subproblem.h"
 
+#include "solver/TimeHorizon.h"
+
 #include <algorithm>
 
 namespace tapestry {
@@ -40,9 +42,7 @@ Subproblem::Subproblem(const ShardingProblem& problem, const Assignment& assignm
         return;
 
     // Background usage of the fixed nodes, as a running sum over time.
-    std::int64_t horizon = 1;
-    for (const ProblemNode& node : problem.nodes)
-        horizon = std::max(horizon, node.hi);
+    const std::int64_t horizon = timeHorizon(problem);
     std::vector<std::int64_t> background(static_cast<std::size_t>(horizon) + 1, 0);
     for (std::size_t i = 0; i < problem.nodes.size(); ++i) {
         const ProblemNode& node = problem.nodes[i];
